@@ -1,0 +1,53 @@
+# Everyday commands. `make generate` regenerates every protocol;
+# `make test` runs every check CI runs.
+
+GO            ?= go
+STATICCHECK   := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+PROTOCOLS     := $(wildcard protocols/*.yaml)
+FUZZTIME      ?= 5m
+
+.PHONY: all generate test vet staticcheck unit check-generated fuzz bench clean
+
+all: generate test
+
+## generate: regenerate generated/<name>/ from every protocols/<name>.yaml.
+generate:
+	@for p in $(PROTOCOLS); do \
+		name=$$(basename $$p .yaml); \
+		echo "rpcgen generate $$p"; \
+		$(GO) run ./cmd/rpcgen generate -out generated/$$name $$p || exit 1; \
+	done
+
+## test: everything CI checks.
+test: vet staticcheck unit check-generated
+
+vet:
+	$(GO) vet ./...
+
+staticcheck:
+	$(GO) run $(STATICCHECK) ./...
+
+unit:
+	$(GO) test -race -count=1 ./...
+
+## check-generated: fail when generated/ differs from what `make generate` writes.
+check-generated: generate
+	@if [ -n "$$(git status --porcelain -- generated)" ]; then \
+		echo "generated/ is stale: run 'make generate' and commit the result"; \
+		git status --porcelain -- generated; \
+		git diff --stat -- generated; \
+		exit 1; \
+	fi
+
+## fuzz: run every fuzz target for FUZZTIME each.
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "fuzz $$pkg $$f"; \
+			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
+
+## bench: runtime benchmarks with allocations.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./runtime/...

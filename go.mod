@@ -1,0 +1,3 @@
+module github.com/rpcgen/rpcgen
+
+go 1.25
