@@ -1,0 +1,117 @@
+// Package framing splits a byte stream into JSON-RPC messages.
+//
+// Two framings are provided: [ContentLength] (LSP-style
+// "Content-Length: N\r\n\r\n" headers, used by Hermes and Reginald) and
+// [NDJSON] (one message per line, used by MCP's stdio transport, Autohand
+// and Supex). Both implement [Framing], so adding a third framing (for
+// example WebSocket text frames) is one new type.
+//
+// Readers enforce [Limits]: a message or header larger than allowed is
+// refused with an [*Error] wrapping [ErrTooLarge], and the size a peer
+// announces is never allocated before the bytes actually arrive.
+package framing
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Default limits, used when a [Limits] field is zero.
+const (
+	// DefaultMaxMessageSize is the largest message body accepted by default.
+	DefaultMaxMessageSize = 32 << 20
+	// DefaultMaxHeaderSize is the largest Content-Length header section
+	// (all header lines together, including line ends) accepted by default.
+	DefaultMaxHeaderSize = 8 << 10
+)
+
+// Limits bounds what a [Reader] accepts. Zero fields take the defaults.
+type Limits struct {
+	// MaxMessageSize is the largest message body in bytes.
+	MaxMessageSize int
+	// MaxHeaderSize is the largest header section in bytes (Content-Length
+	// framing only).
+	MaxHeaderSize int
+}
+
+// withDefaults returns l with zero fields replaced by the defaults.
+func (l Limits) withDefaults() Limits {
+	if l.MaxMessageSize <= 0 {
+		l.MaxMessageSize = DefaultMaxMessageSize
+	}
+	if l.MaxHeaderSize <= 0 {
+		l.MaxHeaderSize = DefaultMaxHeaderSize
+	}
+	return l
+}
+
+// Reader reads one framed message at a time. A Reader is not safe for
+// concurrent use.
+type Reader interface {
+	// Read returns the body of the next message. The caller owns the
+	// returned slice. At a clean end of stream (between messages) Read
+	// returns io.EOF; a stream that ends inside a message yields an error
+	// wrapping io.ErrUnexpectedEOF.
+	Read() ([]byte, error)
+}
+
+// Writer writes one framed message at a time. A Writer is not safe for
+// concurrent use.
+type Writer interface {
+	// Write frames msg, a complete JSON value, and writes it to the
+	// underlying stream with a single Write call.
+	Write(msg []byte) error
+}
+
+// Framing creates readers and writers for one wire format.
+type Framing interface {
+	// Name is the framing's name as written in an IDL file:
+	// "content-length" or "ndjson".
+	Name() string
+	// NewReader returns a Reader that reads messages from r.
+	NewReader(r io.Reader, limits Limits) Reader
+	// NewWriter returns a Writer that writes messages to w.
+	NewWriter(w io.Writer) Writer
+}
+
+// ByName returns the framing called name ("content-length" or "ndjson").
+func ByName(name string) (Framing, error) {
+	switch name {
+	case ContentLength.Name():
+		return ContentLength, nil
+	case NDJSON.Name():
+		return NDJSON, nil
+	}
+	return nil, fmt.Errorf("framing: unknown framing %q (want %q or %q)", name, ContentLength.Name(), NDJSON.Name())
+}
+
+// ErrTooLarge is wrapped by the error a Reader returns for a message or
+// header section over its [Limits].
+var ErrTooLarge = errors.New("message too large")
+
+// Error describes a malformed or oversized frame.
+type Error struct {
+	// Framing is the name of the framing that refused the input.
+	Framing string
+	// Reason says what was wrong, for logs and error responses.
+	Reason string
+	// Recoverable reports whether the reader skipped the bad frame and is
+	// positioned at the start of the next one, so reading may continue.
+	// When false the stream is out of sync and should be closed.
+	Recoverable bool
+	// Err is the underlying cause, if any (ErrTooLarge,
+	// io.ErrUnexpectedEOF, an I/O error).
+	Err error
+}
+
+// Error implements the error interface.
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s framing: %s: %v", e.Framing, e.Reason, e.Err)
+	}
+	return fmt.Sprintf("%s framing: %s", e.Framing, e.Reason)
+}
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.Err }

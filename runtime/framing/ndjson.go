@@ -1,0 +1,181 @@
+package framing
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// NDJSON is newline-delimited JSON: each message is one line.
+//
+// The reader accepts "\n" and "\r\n" line ends (the '\r' is stripped) and
+// skips blank lines (empty or only spaces, tabs and '\r'). A final line
+// without a newline at the end of the stream is returned as a message, and
+// the next Read returns io.EOF, so an NDJSON reader never reports
+// io.ErrUnexpectedEOF. A line longer than the limit is discarded and
+// refused with a recoverable [*Error] wrapping [ErrTooLarge]. An error
+// from the underlying reader is returned by every later Read.
+//
+// The writer replaces every '\n' and '\r' in a message with a space (in
+// valid JSON they can only be insignificant whitespace) so the message
+// fits on one line, and refuses a blank message, which the reader would
+// skip.
+var NDJSON Framing = ndjsonFraming{}
+
+// ndName is the name of the NDJSON framing.
+const ndName = "ndjson"
+
+type ndjsonFraming struct{}
+
+func (ndjsonFraming) Name() string { return ndName }
+
+func (ndjsonFraming) NewReader(r io.Reader, limits Limits) Reader {
+	return &ndReader{br: bufio.NewReaderSize(r, readBufferSize), max: limits.withDefaults().MaxMessageSize}
+}
+
+func (ndjsonFraming) NewWriter(w io.Writer) Writer {
+	return &ndWriter{w: w}
+}
+
+// ndReader reads newline-delimited messages.
+type ndReader struct {
+	br  *bufio.Reader
+	max int
+	// err is returned by every Read once set: io.EOF after the final
+	// unterminated line, or a non-recoverable *Error.
+	err error
+}
+
+// Read implements [Reader].
+func (r *ndReader) Read() ([]byte, error) {
+	for r.err == nil {
+		line, owned, tooLarge, err := r.readLine()
+		if err != nil && err != io.EOF {
+			r.err = &Error{Framing: ndName, Reason: "reading line", Err: err}
+			break
+		}
+		if err == io.EOF {
+			r.err = io.EOF
+		}
+		if tooLarge {
+			return nil, &Error{
+				Framing:     ndName,
+				Reason:      fmt.Sprintf("line exceeds limit of %d bytes", r.max),
+				Recoverable: true,
+				Err:         ErrTooLarge,
+			}
+		}
+		if isBlank(line) {
+			continue
+		}
+		if owned {
+			return line, nil
+		}
+		out := make([]byte, len(line))
+		copy(out, line)
+		return out, nil
+	}
+	return nil, r.err
+}
+
+// readLine reads the next line and strips its "\n" or "\r\n". A line that
+// fits in br's buffer is returned in place (valid until the next read);
+// a longer one is accumulated in a new slice, which is then owned (and
+// owned reports true). Once a line is known to exceed the limit, the rest
+// of it is discarded and tooLarge reports true. err is nil, io.EOF (the
+// stream ended; line holds any final unterminated line) or an I/O error.
+func (r *ndReader) readLine() (line []byte, owned, tooLarge bool, err error) {
+	var acc []byte
+	for {
+		var frag []byte
+		frag, err = r.br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// frag has no '\n', so all of it but a final '\r' is content.
+			if !tooLarge && len(acc)+len(frag) > r.max+1 {
+				tooLarge, acc = true, nil
+			}
+			if !tooLarge {
+				acc = append(acc, frag...)
+			}
+			continue
+		}
+		if tooLarge {
+			return nil, false, true, err
+		}
+		if acc != nil {
+			if len(acc)+len(frag) > r.max+2 {
+				return nil, false, true, err
+			}
+			frag, owned = append(acc, frag...), true
+		}
+		frag = trimLineEnd(frag)
+		if len(frag) > r.max {
+			return nil, false, true, err
+		}
+		return frag, owned, false, err
+	}
+}
+
+// trimLineEnd strips a trailing "\n", then a trailing '\r'.
+func trimLineEnd(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
+	}
+	return b
+}
+
+// isBlank reports whether b holds only JSON whitespace: spaces, tabs,
+// '\r' and '\n'.
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+// ndWriter writes newline-delimited messages.
+type ndWriter struct {
+	w   io.Writer
+	buf []byte
+}
+
+// Write implements [Writer].
+func (w *ndWriter) Write(msg []byte) error {
+	if isBlank(msg) {
+		return fmt.Errorf("%s framing: refusing to write a blank message", ndName)
+	}
+	buf := append(w.buf[:0], msg...)
+	replaceByte(buf, '\n', ' ')
+	replaceByte(buf, '\r', ' ')
+	buf = append(buf, '\n')
+	err := writeAll(w.w, buf)
+	if cap(buf) <= maxRetainedWriteBuffer {
+		w.buf = buf
+	} else {
+		w.buf = nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s framing: writing %d-byte message: %w", ndName, len(msg), err)
+	}
+	return nil
+}
+
+// replaceByte replaces every from byte in b with to, using the vectorized
+// bytes.IndexByte to skip ahead.
+func replaceByte(b []byte, from, to byte) {
+	for i := 0; ; {
+		j := bytes.IndexByte(b[i:], from)
+		if j < 0 {
+			return
+		}
+		b[i+j] = to
+		i += j + 1
+	}
+}

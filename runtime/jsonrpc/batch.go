@@ -1,0 +1,82 @@
+package jsonrpc
+
+import (
+	"context"
+	"fmt"
+)
+
+// BatchCall is one element of an outgoing batch.
+type BatchCall struct {
+	// Method is the method name.
+	Method string
+	// Params are the parameters; nil sends none.
+	Params any
+	// Result receives the decoded result; nil discards it.
+	Result any
+	// Notification sends the element as a notification, with no response.
+	Notification bool
+	// Err is set by [Conn.Batch] to the element's outcome: nil on success,
+	// an *Error from the peer, or why no response was had.
+	Err error
+}
+
+// Batch sends calls as one JSON-RPC batch (a JSON array) and waits for the
+// responses to its requests, setting each element's Result and Err. It
+// returns an error only when the batch could not be sent; a ctx that ends
+// while waiting sets the Err of every unanswered element. Per-method
+// default timeouts and outgoing middleware do not apply to batches.
+func (c *Conn) Batch(ctx context.Context, calls []*BatchCall) error {
+	if len(calls) == 0 {
+		return fmt.Errorf("jsonrpc: batch: no calls")
+	}
+	ids := make([]string, len(calls))
+	waits := make([]*pendingCall, len(calls))
+	forgetAll := func() {
+		for _, id := range ids {
+			if id != "" {
+				c.forget(id)
+			}
+		}
+	}
+	out := []byte{'['}
+	for i, call := range calls {
+		params, err := marshalValue(call.Params)
+		if err != nil {
+			forgetAll()
+			return fmt.Errorf("jsonrpc: batch: encoding params of %q: %w", call.Method, err)
+		}
+		if string(params) == "null" {
+			params = nil
+		}
+		if !call.Notification {
+			ids[i] = c.newID()
+			if waits[i], err = c.register(ids[i]); err != nil {
+				forgetAll()
+				return fmt.Errorf("jsonrpc: batch: %w", c.closedError())
+			}
+		}
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = appendRequest(out, ids[i], call.Method, params)
+	}
+	out = append(out, ']')
+	if err := c.enqueue(ctx, out); err != nil {
+		forgetAll()
+		return fmt.Errorf("jsonrpc: batch: %w", err)
+	}
+	for i, call := range calls {
+		if waits[i] == nil {
+			continue
+		}
+		select {
+		case r := <-waits[i].ch:
+			call.Err = decodeResult(call.Method, r, call.Result)
+		case <-ctx.Done():
+			c.forget(ids[i])
+			c.sendCancel(ids[i], ctx.Err().Error())
+			call.Err = fmt.Errorf("jsonrpc: call %q (id %s): %w", call.Method, ids[i], ctx.Err())
+		}
+	}
+	return nil
+}

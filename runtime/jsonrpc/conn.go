@@ -1,0 +1,335 @@
+package jsonrpc
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rpcgen/rpcgen/runtime/framing"
+)
+
+// Conn is one JSON-RPC 2.0 connection. Both peers may send requests and
+// notifications at any time: Conn serves incoming messages with its
+// [Handler] while its [Conn.Call], [Conn.Notify] and [Conn.Batch] methods
+// send to the peer. Many calls may be in flight both ways; responses are
+// matched by id and may arrive in any order.
+//
+// A Conn starts reading as soon as it is created and ends when the peer
+// closes the stream, the stream fails, or [Conn.Close] is called. Its
+// methods are safe for concurrent use.
+type Conn struct {
+	opts    Options
+	handler Handler
+	send    SendFunc
+	log     *slog.Logger
+	stream  io.Closer
+	reader  framing.Reader
+	writer  framing.Writer
+	flusher *bufio.Writer
+	out     chan []byte   // messages waiting for the write loop
+	drained chan struct{} // closed when the write loop has ended
+
+	nextID atomic.Int64
+
+	mu       sync.Mutex
+	pending  map[string]*pendingCall // our calls awaiting a response, by id text
+	inflight map[string]*incoming    // peer requests being handled, by id text
+	err      error                   // why the connection ended; nil while open
+
+	done          chan struct{} // closed when the connection ends
+	ctx           context.Context
+	cancel        context.CancelFunc
+	requests      *workQueue[*incoming]
+	notifications *workQueue[*incoming]
+	wg            sync.WaitGroup // every goroutine the connection started
+}
+
+// ErrPeerClosed is the reason a connection ended when the peer closed its
+// end of the stream.
+var ErrPeerClosed = errors.New("peer closed the connection")
+
+// errLocalClose is the reason a connection ended when Close was called.
+var errLocalClose = errors.New("closed locally")
+
+type connKey struct{}
+
+// NewConn starts a connection over stream, which it owns and closes when
+// the connection ends.
+func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
+	opts = opts.withDefaults()
+	flusher := bufio.NewWriterSize(stream, writeBufferSize)
+	c := &Conn{
+		opts:     opts,
+		log:      opts.Logger,
+		stream:   stream,
+		reader:   opts.Framing.NewReader(stream, opts.Limits),
+		writer:   opts.Framing.NewWriter(flusher),
+		flusher:  flusher,
+		out:      make(chan []byte, opts.MaxQueuedWrites),
+		drained:  make(chan struct{}),
+		pending:  make(map[string]*pendingCall),
+		inflight: make(map[string]*incoming),
+		done:     make(chan struct{}),
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c.ctx, c.cancel = context.WithValue(ctx, connKey{}, c), cancel
+
+	var h Handler = HandlerFunc(methodNotFound)
+	if opts.Handler != nil {
+		h = opts.Handler
+	}
+	for i := len(opts.Middleware) - 1; i >= 0; i-- {
+		h = opts.Middleware[i](h)
+	}
+	c.handler = h
+	send := c.sendOne
+	for i := len(opts.Outgoing) - 1; i >= 0; i-- {
+		send = opts.Outgoing[i](send)
+	}
+	c.send = send
+
+	c.requests = newWorkQueue(opts.MaxConcurrentRequests, opts.MaxQueuedRequests, c.runRequest, &c.wg, c.done)
+	c.notifications = newWorkQueue(1, opts.MaxQueuedNotifications, c.runNotification, &c.wg, c.done)
+	c.wg.Add(2)
+	go c.readLoop()
+	go c.writeLoop()
+	return c
+}
+
+// writeBufferSize is the size of the buffer that gathers the messages
+// queued at one time into one write.
+const writeBufferSize = 32 << 10
+
+// ConnFromContext returns the connection serving the request whose handler
+// received ctx, or nil.
+func ConnFromContext(ctx context.Context) *Conn {
+	c, _ := ctx.Value(connKey{}).(*Conn)
+	return c
+}
+
+func methodNotFound(_ context.Context, req *Request) (any, error) {
+	return nil, NewError(CodeMethodNotFound, "Method not found", map[string]string{"method": req.Method})
+}
+
+// Done returns a channel closed when the connection has ended.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Err returns why the connection ended ([ErrPeerClosed], a read or write
+// error, ...), or nil while it is open.
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if errors.Is(c.err, errLocalClose) {
+		return ErrClosed
+	}
+	return c.err
+}
+
+// Close ends the connection: it closes the stream, fails every pending call
+// with an error wrapping [ErrClosed], cancels the contexts of running
+// handlers, and returns once every goroutine the connection started has
+// ended (so it waits for handlers to return). Close must not be called from
+// a handler of the same connection; return from the handler first.
+func (c *Conn) Close() error {
+	err := c.shutdown(errLocalClose)
+	c.wg.Wait()
+	return err
+}
+
+// Shutdown is Close bounded by ctx: if handlers have not returned when ctx
+// ends, it returns ctx's error while they finish in the background.
+func (c *Conn) Shutdown(ctx context.Context) error {
+	err := c.shutdown(errLocalClose)
+	waited := make(chan struct{})
+	go func() { c.wg.Wait(); close(waited) }()
+	select {
+	case <-waited:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("jsonrpc: shutdown: handlers still running: %w", ctx.Err())
+	}
+}
+
+// Wait blocks until the connection has ended and all its goroutines have
+// returned, and returns the reason it ended, like Err.
+func (c *Conn) Wait() error {
+	<-c.done
+	c.wg.Wait()
+	return c.Err()
+}
+
+// shutdown ends the connection once, for the given reason, and returns the
+// error from closing the stream (nil on later calls).
+func (c *Conn) shutdown(reason error) error {
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return nil
+	}
+	c.err = reason
+	pending := c.pending
+	c.pending = nil
+	c.mu.Unlock()
+
+	close(c.done)
+	c.cancel()
+	if reason == errLocalClose {
+		// Let the write loop send what was queued before Close, unless
+		// the peer does not read it in time.
+		t := time.NewTimer(c.opts.DrainTimeout)
+		select {
+		case <-c.drained:
+		case <-t.C:
+			c.log.Warn("jsonrpc: peer did not read the last messages before close")
+		}
+		t.Stop()
+	}
+	err := c.stream.Close()
+	if reason != errLocalClose {
+		c.log.Debug("jsonrpc: connection ended", "reason", reason)
+	}
+	failure := c.closedError()
+	for _, p := range pending {
+		p.ch <- callResult{err: failure}
+	}
+	if err != nil && !errors.Is(err, io.ErrClosedPipe) {
+		return fmt.Errorf("jsonrpc: closing stream: %w", err)
+	}
+	return nil
+}
+
+// closedError is the error of a call that failed because the connection
+// ended.
+func (c *Conn) closedError() error {
+	c.mu.Lock()
+	reason := c.err
+	c.mu.Unlock()
+	if reason == nil || reason == errLocalClose {
+		return ErrClosed
+	}
+	return fmt.Errorf("%w: %w", ErrClosed, reason)
+}
+
+// readLoop reads and dispatches messages until the stream ends.
+func (c *Conn) readLoop() {
+	defer c.wg.Done()
+	for {
+		msg, err := c.reader.Read()
+		if err != nil {
+			var fe *framing.Error
+			if errors.As(err, &fe) && fe.Recoverable {
+				c.log.Warn("jsonrpc: skipped a bad frame", "reason", fe)
+				c.replyFromReader(appendError(nil, NullID, invalidRequest(fe.Error())))
+				continue
+			}
+			if errors.Is(err, io.EOF) {
+				err = ErrPeerClosed
+			} else {
+				err = fmt.Errorf("reading: %w", err)
+			}
+			c.shutdown(err)
+			return
+		}
+		c.handleFrame(msg)
+		select {
+		case <-c.done:
+			return
+		default:
+		}
+	}
+}
+
+// writeLoop writes queued messages, gathering those queued together into
+// one write, until the connection ends. After a local Close it first
+// writes what is still queued.
+func (c *Conn) writeLoop() {
+	defer c.wg.Done()
+	defer close(c.drained)
+	for {
+		select {
+		case msg := <-c.out:
+			if !c.writeQueued(msg) {
+				return
+			}
+		case <-c.done:
+			c.mu.Lock()
+			local := c.err == errLocalClose
+			c.mu.Unlock()
+			if local {
+				c.writeQueued(nil)
+			}
+			return
+		}
+	}
+}
+
+// writeQueued writes msg (if not nil) and every message queued behind it,
+// then flushes. It reports false when writing failed and the connection
+// has ended.
+func (c *Conn) writeQueued(msg []byte) bool {
+	for {
+		if msg != nil {
+			if err := c.writer.Write(msg); err != nil {
+				c.shutdown(fmt.Errorf("writing: %w", err))
+				return false
+			}
+		}
+		select {
+		case msg = <-c.out:
+			continue
+		default:
+		}
+		if err := c.flusher.Flush(); err != nil {
+			c.shutdown(fmt.Errorf("writing: %w", err))
+			return false
+		}
+		return true
+	}
+}
+
+// enqueue hands msg to the write loop, waiting while the queue is full
+// unless ctx or the connection ends first.
+func (c *Conn) enqueue(ctx context.Context, msg []byte) error {
+	select {
+	case <-c.done:
+		return c.closedError()
+	default:
+	}
+	select {
+	case c.out <- msg:
+		return nil
+	case <-c.done:
+		return c.closedError()
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// replyFromReader queues an answer produced by the read loop. The read loop
+// never waits on writing, so a peer that sends without reading cannot stop
+// us from reading its messages; when such a peer has filled the write
+// queue, the answer is dropped and logged.
+func (c *Conn) replyFromReader(msg []byte) {
+	select {
+	case c.out <- msg:
+	default:
+		c.log.Warn("jsonrpc: peer is not reading; dropped an error response", "response", string(msg))
+	}
+}
+
+// goTracked runs f on a goroutine the connection waits for, unless the
+// connection has already ended.
+func (c *Conn) goTracked(f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		return
+	}
+	c.wg.Go(f)
+}

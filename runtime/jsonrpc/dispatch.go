@@ -1,0 +1,318 @@
+package jsonrpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+)
+
+// incoming is a peer request or notification on its way to the handler.
+type incoming struct {
+	req    Request
+	ctx    context.Context
+	cancel context.CancelFunc
+	batch  *batchReply // the batch it arrived in, or nil
+
+	peerCancelled bool // guarded by Conn.mu
+}
+
+// handleFrame decodes one frame (a message or a batch) and dispatches it.
+func (c *Conn) handleFrame(frame []byte) {
+	frame = trimSpace(frame)
+	if !json.Valid(frame) {
+		c.replyFromReader(appendError(nil, NullID, &Error{Code: CodeParseError, Message: "Parse error: invalid JSON"}))
+		return
+	}
+	if len(frame) > 0 && frame[0] == '[' {
+		c.handleBatch(frame)
+		return
+	}
+	c.handleMessage(frame, nil)
+}
+
+// handleMessage dispatches one valid JSON value, part of batch when batch
+// is not nil.
+func (c *Conn) handleMessage(b []byte, batch *batchReply) {
+	m, rpcErr := decodeValid(b)
+	if rpcErr != nil {
+		c.log.Warn("jsonrpc: invalid message", "id", m.id.String(), "error", rpcErr)
+		c.answerInvalid(batch, m.id, rpcErr)
+		return
+	}
+	switch m.kind {
+	case kindResponse:
+		c.deliver(&m)
+	case kindNotification:
+		if m.method == c.opts.Cancellation.Method() {
+			c.cancelIncoming(m.params)
+		}
+		in := &incoming{req: Request{Method: m.method, Params: m.params, strict: c.opts.DisallowUnknownFields}, ctx: c.ctx}
+		c.notifications.push(in)
+	case kindRequest:
+		c.acceptRequest(&m, batch)
+	}
+}
+
+// acceptRequest registers a peer request and queues it for a handler.
+func (c *Conn) acceptRequest(m *message, batch *batchReply) {
+	ctx, cancel := context.WithCancel(c.ctx)
+	in := &incoming{
+		req:    Request{ID: m.id, Method: m.method, Params: m.params, strict: c.opts.DisallowUnknownFields},
+		ctx:    ctx,
+		cancel: cancel,
+		batch:  batch,
+	}
+	c.mu.Lock()
+	_, duplicate := c.inflight[m.id.raw]
+	if !duplicate {
+		c.inflight[m.id.raw] = in
+	}
+	c.mu.Unlock()
+	if duplicate {
+		cancel()
+		c.answerInvalid(batch, m.id, invalidRequest("a request with this id is already in flight"))
+		return
+	}
+	if batch != nil {
+		batch.expect()
+	}
+	if !c.requests.push(in) {
+		c.finishRequest(in)
+		batch.complete(nil)
+	}
+}
+
+// runRequest handles one peer request and answers it.
+func (c *Conn) runRequest(in *incoming) {
+	select {
+	case <-c.done: // the connection ended while the request was queued
+		c.finishRequest(in)
+		in.batch.complete(nil)
+		return
+	default:
+	}
+	result, err := c.invoke(in.ctx, &in.req)
+	peerCancelled := c.finishRequest(in)
+	if peerCancelled && c.opts.Cancellation == CancelMCP {
+		in.batch.complete(nil)
+		return
+	}
+	if err != nil {
+		c.writeError(in.batch, in.req.ID, c.errorFor(&in.req, err, peerCancelled))
+		in.batch.complete(nil)
+		return
+	}
+	body, merr := marshalValue(result)
+	if merr != nil {
+		c.log.Error("jsonrpc: cannot encode result", "method", in.req.Method, "error", merr)
+		c.writeError(in.batch, in.req.ID, &Error{Code: CodeInternalError, Message: "Internal error"})
+		in.batch.complete(nil)
+		return
+	}
+	msg := appendResult(nil, in.req.ID, body)
+	if in.batch != nil {
+		in.batch.complete(msg)
+		return
+	}
+	_ = c.enqueue(c.ctx, msg)
+}
+
+// finishRequest forgets a handled request and reports whether the peer had
+// cancelled it.
+func (c *Conn) finishRequest(in *incoming) (peerCancelled bool) {
+	c.mu.Lock()
+	if c.inflight[in.req.ID.raw] == in {
+		delete(c.inflight, in.req.ID.raw)
+	}
+	peerCancelled = in.peerCancelled
+	c.mu.Unlock()
+	in.cancel()
+	return peerCancelled
+}
+
+// runNotification hands one notification to the handler.
+func (c *Conn) runNotification(in *incoming) {
+	select {
+	case <-c.done:
+		return
+	default:
+	}
+	if _, err := c.invoke(in.ctx, &in.req); err != nil {
+		c.log.Warn("jsonrpc: notification handler failed", "method", in.req.Method, "error", err)
+	}
+}
+
+// invoke calls the handler, turning a panic into -32603.
+func (c *Conn) invoke(ctx context.Context, req *Request) (result any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.log.Error("jsonrpc: handler panicked", "method", req.Method, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			result, err = nil, &Error{Code: CodeInternalError, Message: "Internal error"}
+		}
+	}()
+	return c.handler.Handle(ctx, req)
+}
+
+// errorFor converts a handler's error into the error object sent to the
+// peer.
+func (c *Conn) errorFor(req *Request, err error, peerCancelled bool) *Error {
+	var rpcErr *Error
+	if errors.As(err, &rpcErr) {
+		return rpcErr
+	}
+	if peerCancelled && c.opts.Cancellation == CancelLSP {
+		return &Error{Code: CodeRequestCancelled, Message: "Request cancelled"}
+	}
+	c.log.Warn("jsonrpc: handler failed", "method", req.Method, "error", err)
+	if c.opts.ExposeErrors {
+		return &Error{Code: CodeInternalError, Message: err.Error()}
+	}
+	return &Error{Code: CodeInternalError, Message: "Internal error"}
+}
+
+// cancelIncoming acts on the peer's cancellation notification.
+func (c *Conn) cancelIncoming(params json.RawMessage) {
+	var p struct {
+		ID        *ID `json:"id"`
+		RequestID *ID `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		c.log.Warn("jsonrpc: malformed cancellation", "params", string(params))
+		return
+	}
+	id := p.ID
+	if c.opts.Cancellation == CancelMCP {
+		id = p.RequestID
+	}
+	if id == nil {
+		return
+	}
+	c.mu.Lock()
+	in := c.inflight[id.raw]
+	if in != nil {
+		in.peerCancelled = true
+	}
+	c.mu.Unlock()
+	if in != nil {
+		in.cancel()
+	}
+}
+
+// answerInvalid answers, from the read loop, a message that cannot be
+// handled: as part of batch, or through the reply queue.
+func (c *Conn) answerInvalid(batch *batchReply, id ID, e *Error) {
+	msg := appendError(nil, id, e)
+	if batch != nil {
+		batch.add(msg)
+		return
+	}
+	c.replyFromReader(msg)
+}
+
+// writeError answers id with e from a handler goroutine, directly or as
+// part of batch.
+func (c *Conn) writeError(batch *batchReply, id ID, e *Error) {
+	msg := appendError(nil, id, e)
+	if batch != nil {
+		batch.add(msg)
+		return
+	}
+	_ = c.enqueue(c.ctx, msg)
+}
+
+// marshalValue encodes v as JSON; a json.RawMessage is used as is.
+func marshalValue(v any) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		if len(v) > 0 && !json.Valid(v) {
+			return nil, errors.New("json.RawMessage is not valid JSON")
+		}
+		return v, nil
+	}
+	return json.Marshal(v)
+}
+
+// handleBatch dispatches the elements of a batch and answers with one array
+// holding the responses to its requests.
+func (c *Conn) handleBatch(frame []byte) {
+	elems := splitArray(frame)
+	switch {
+	case len(elems) == 0:
+		c.answerInvalid(nil, NullID, invalidRequest("a batch must not be empty"))
+		return
+	case len(elems) > c.opts.MaxBatchSize:
+		c.answerInvalid(nil, NullID, invalidRequest(fmt.Sprintf("a batch of %d elements exceeds the limit of %d", len(elems), c.opts.MaxBatchSize)))
+		return
+	}
+	batch := &batchReply{conn: c, outstanding: 1} // 1: the read loop itself
+	for _, e := range elems {
+		c.handleMessage(e, batch)
+	}
+	batch.finish(nil, true)
+}
+
+// batchReply collects the responses to one incoming batch and sends them
+// as one array when the last request has been answered.
+type batchReply struct {
+	conn        *Conn
+	mu          sync.Mutex
+	outstanding int
+	responses   [][]byte
+}
+
+// expect records one more request whose response the batch waits for.
+func (b *batchReply) expect() {
+	b.mu.Lock()
+	b.outstanding++
+	b.mu.Unlock()
+}
+
+// add appends a response that needs no waiting (an error for an invalid
+// element).
+func (b *batchReply) add(msg []byte) {
+	b.mu.Lock()
+	b.responses = append(b.responses, msg)
+	b.mu.Unlock()
+}
+
+// complete records that one awaited request finished, with its response
+// (nil for none). It is a no-op on a nil batch.
+func (b *batchReply) complete(msg []byte) {
+	if b != nil {
+		b.finish(msg, false)
+	}
+}
+
+// finish records one finished element and, after the last one, sends the
+// array: through the reply queue when called from the read loop, which
+// must never block on a write.
+func (b *batchReply) finish(msg []byte, fromReader bool) {
+	b.mu.Lock()
+	if msg != nil {
+		b.responses = append(b.responses, msg)
+	}
+	b.outstanding--
+	last := b.outstanding == 0
+	b.mu.Unlock()
+	if !last || len(b.responses) == 0 {
+		return
+	}
+	out := []byte{'['}
+	for i, r := range b.responses {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, r...)
+	}
+	out = append(out, ']')
+	if fromReader {
+		b.conn.replyFromReader(out)
+		return
+	}
+	_ = b.conn.enqueue(b.conn.ctx, out)
+}

@@ -1,0 +1,159 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Handler answers the requests and notifications a peer sends.
+//
+// Handle is called concurrently for requests (up to
+// [Options.MaxConcurrentRequests] at once) and one at a time, in arrival
+// order, for notifications. The result is encoded as JSON (a
+// json.RawMessage is sent as is). A returned *Error (or an error wrapping
+// one) is sent to the peer as it is; any other error is sent as -32603
+// Internal error, with its text only when [Options.ExposeErrors] is set.
+// For a notification the result is ignored and an error is only logged.
+//
+// ctx is cancelled when the peer cancels the request, when the connection
+// ends, or when the handler returns.
+type Handler interface {
+	Handle(ctx context.Context, req *Request) (result any, err error)
+}
+
+// HandlerFunc adapts a function to the Handler interface.
+type HandlerFunc func(ctx context.Context, req *Request) (any, error)
+
+// Handle calls f(ctx, req).
+func (f HandlerFunc) Handle(ctx context.Context, req *Request) (any, error) { return f(ctx, req) }
+
+// Middleware wraps the handling of incoming messages (logging, metrics,
+// authentication checks). It may answer a request itself without calling
+// next.
+type Middleware func(next Handler) Handler
+
+// Outgoing is a request or notification on its way to the peer, as seen by
+// [OutgoingMiddleware].
+type Outgoing struct {
+	// Method is the method name.
+	Method string
+	// Params are the parameters, encoded as JSON when sent; nil sends none.
+	Params any
+	// Result receives the decoded result of a call; nil discards it.
+	Result any
+	// Notification is true for a notification, which has no response.
+	Notification bool
+}
+
+// SendFunc sends an outgoing request or notification and, for a request,
+// waits for its response.
+type SendFunc func(ctx context.Context, out *Outgoing) error
+
+// OutgoingMiddleware wraps the sending of requests and notifications.
+type OutgoingMiddleware func(next SendFunc) SendFunc
+
+// Request is an incoming request or notification.
+type Request struct {
+	// ID is the request's id, exactly as received; zero for a notification.
+	ID ID
+	// Method is the method name.
+	Method string
+	// Params is the raw params member; nil when absent or null.
+	Params json.RawMessage
+
+	strict bool
+}
+
+// IsNotification reports whether the peer expects no response.
+func (r *Request) IsNotification() bool { return r.ID.IsZero() }
+
+// DecodeParams decodes the params into v. Absent params decode as an empty
+// object. When v has a Validate() error method it is called afterwards.
+// Every failure is an *Error with code -32602 whose data names the
+// failing field: {"field": "a.b", "reason": "..."}.
+func (r *Request) DecodeParams(v any) error {
+	params := r.Params
+	if len(params) == 0 {
+		params = []byte("{}")
+	}
+	var err error
+	if r.strict {
+		dec := json.NewDecoder(bytes.NewReader(params))
+		dec.DisallowUnknownFields()
+		err = dec.Decode(v)
+	} else {
+		err = json.Unmarshal(params, v)
+	}
+	if err != nil {
+		return paramsError(err)
+	}
+	if val, ok := v.(interface{ Validate() error }); ok {
+		if err := val.Validate(); err != nil {
+			return paramsError(err)
+		}
+	}
+	return nil
+}
+
+// FieldError says which field of a value is wrong. Validate methods of
+// generated types return it; [Request.DecodeParams] turns it into -32602.
+type FieldError struct {
+	// Field is the dotted path of the field, e.g. "context.selection".
+	Field string
+	// Reason says what is wrong with it.
+	Reason string
+}
+
+// Error implements the error interface.
+func (e *FieldError) Error() string {
+	if e.Field == "" {
+		return e.Reason
+	}
+	return fmt.Sprintf("%s: %s", e.Field, e.Reason)
+}
+
+// InvalidParams returns a -32602 error naming the failing field.
+func InvalidParams(field, reason string) *Error {
+	return NewError(CodeInvalidParams, "Invalid params", &FieldError{Field: field, Reason: reason})
+}
+
+// MarshalJSON encodes the error as {"field": ..., "reason": ...}.
+func (e *FieldError) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Field  string `json:"field,omitempty"`
+		Reason string `json:"reason"`
+	}{e.Field, e.Reason})
+}
+
+// paramsError converts a decoding or validation failure into -32602.
+func paramsError(err error) *Error {
+	var rpcErr *Error
+	if errors.As(err, &rpcErr) {
+		return rpcErr
+	}
+	var fe *FieldError
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &fe):
+		return InvalidParams(fe.Field, fe.Reason)
+	case errors.As(err, &te):
+		field := te.Field
+		reason := fmt.Sprintf("expected %s, got JSON %s", te.Type, te.Value)
+		if field == "" {
+			reason = fmt.Sprintf("params must be %s, got JSON %s", te.Type, te.Value)
+		}
+		return InvalidParams(field, reason)
+	case errors.As(err, &se):
+		return InvalidParams("", "params are not valid JSON")
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+		return InvalidParams(strings.Trim(name, `"`), "unknown field")
+	}
+	return InvalidParams("", strings.TrimPrefix(msg, "json: "))
+}

@@ -1,0 +1,67 @@
+package jsonrpc
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// ID identifies a request. It holds the id's JSON text exactly as it was
+// sent or received, so an incoming id is echoed byte for byte and a number
+// above 2^53 stays exact. The zero ID means "no id": a notification.
+type ID struct{ raw string }
+
+// IntID returns the numeric ID n.
+func IntID(n int64) ID { return ID{strconv.FormatInt(n, 10)} }
+
+// StringID returns the string ID s.
+func StringID(s string) ID { return ID{string(appendString(nil, s))} }
+
+// NullID is the JSON null id, used in error responses to messages whose
+// id could not be read.
+var NullID = ID{"null"}
+
+// IsZero reports whether id is absent, as in a notification.
+func (id ID) IsZero() bool { return id.raw == "" }
+
+// IsNull reports whether id is the JSON null.
+func (id ID) IsNull() bool { return id.raw == "null" }
+
+// String returns the id's JSON text ("7", `"abc"`, "null"), or "" when absent.
+func (id ID) String() string { return id.raw }
+
+// MarshalJSON writes the id's JSON text; an absent id is written as null.
+func (id ID) MarshalJSON() ([]byte, error) {
+	if id.raw == "" {
+		return []byte("null"), nil
+	}
+	return []byte(id.raw), nil
+}
+
+// UnmarshalJSON accepts a JSON string, number or null.
+func (id *ID) UnmarshalJSON(b []byte) error {
+	raw, ok := parseID(trimSpace(b))
+	if !ok {
+		return fmt.Errorf("jsonrpc: id must be a string, a number or null, not %.40s", b)
+	}
+	*id = raw
+	return nil
+}
+
+// parseID validates the JSON text of an id (a string, number or null) and
+// returns it as an ID.
+func parseID(b []byte) (ID, bool) {
+	if len(b) == 0 {
+		return ID{}, false
+	}
+	switch c := b[0]; {
+	case c == '"', c == '-', c >= '0' && c <= '9':
+		if !json.Valid(b) {
+			return ID{}, false
+		}
+		return ID{string(b)}, true
+	case string(b) == "null":
+		return NullID, true
+	}
+	return ID{}, false
+}

@@ -1,0 +1,414 @@
+package jsonrpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rpcgen/rpcgen/runtime/framing"
+)
+
+// blockUntilCancelled is a handler that reports its start and returns only
+// when its context is cancelled.
+func blockUntilCancelled(started chan<- struct{}, cancelled chan<- error) func(context.Context, *Request) (any, error) {
+	return func(ctx context.Context, req *Request) (any, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		cancelled <- ctx.Err()
+		return nil, ctx.Err()
+	}
+}
+
+func TestCancellationLSP(t *testing.T) {
+	started, cancelled := make(chan struct{}, 1), make(chan error, 1)
+	server := mux{"slow": blockUntilCancelled(started, cancelled)}
+	c, _ := pair(t, Options{Cancellation: CancelLSP}, Options{Cancellation: CancelLSP, Handler: server})
+	ctx, cancel := context.WithCancel(ctxLimit(t))
+	errc := make(chan error, 1)
+	go func() { errc <- c.Call(ctx, "slow", nil, nil) }()
+	<-started
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled call returned %v, want an error wrapping context.Canceled", err)
+	}
+	// The peer's handler sees its context cancelled by $/cancelRequest.
+	select {
+	case err := <-cancelled:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("handler context ended with %v", err)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("$/cancelRequest did not cancel the handler")
+	}
+}
+
+func TestCancellationWire(t *testing.T) {
+	tests := []struct {
+		style Cancellation
+		want  string
+	}{
+		{CancelLSP, `{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}`},
+		{CancelMCP, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"context canceled"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.style.Method(), func(t *testing.T) {
+			c, p := newRaw(t, Options{Cancellation: tt.style})
+			ctx, cancel := context.WithCancel(ctxLimit(t))
+			errc := make(chan error, 1)
+			go func() { errc <- c.Call(ctx, "slow", nil, nil) }()
+			if got := p.recv(); got != `{"jsonrpc":"2.0","id":1,"method":"slow"}` {
+				t.Fatalf("request = %s", got)
+			}
+			cancel()
+			if got := p.recv(); got != tt.want {
+				t.Errorf("cancellation = %s, want %s", got, tt.want)
+			}
+			<-errc
+			// A late answer to the cancelled id is ignored and the
+			// connection carries on.
+			p.send(`{"jsonrpc":"2.0","id":1,"result":"late"}`)
+			go func() { errc <- c.Call(ctxLimit(t), "next", nil, nil) }()
+			if got := p.recv(); got != `{"jsonrpc":"2.0","id":2,"method":"next"}` {
+				t.Fatalf("next request = %s", got)
+			}
+			p.send(`{"jsonrpc":"2.0","id":2,"result":null}`)
+			if err := <-errc; err != nil {
+				t.Errorf("call after a late answer: %v", err)
+			}
+		})
+	}
+}
+
+func TestIncomingCancellationAnswers(t *testing.T) {
+	// LSP answers a cancelled request with -32800; MCP does not answer it.
+	for _, style := range []Cancellation{CancelLSP, CancelMCP} {
+		t.Run(style.Method(), func(t *testing.T) {
+			started, cancelled := make(chan struct{}, 1), make(chan error, 1)
+			_, p := newRaw(t, Options{Cancellation: style, Handler: mux{"slow": blockUntilCancelled(started, cancelled), "sum": specHandler["sum"]}})
+			p.send(`{"jsonrpc":"2.0","id":"a","method":"slow"}`)
+			<-started
+			if style == CancelLSP {
+				p.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"a"}}`)
+			} else {
+				p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a","reason":"user"}}`)
+			}
+			<-cancelled
+			p.send(`{"jsonrpc":"2.0","id":"b","method":"sum","params":[]}`)
+			// Answers may come in either order; compare them as a set.
+			want := `[{"jsonrpc":"2.0","id":"b","result":0}]`
+			got := "[" + p.recv()
+			if style == CancelLSP {
+				want = `[{"jsonrpc":"2.0","id":"a","error":{"code":-32800,"message":"Request cancelled"}},{"jsonrpc":"2.0","id":"b","result":0}]`
+				got += "," + p.recv()
+			}
+			assertSameJSON(t, "answers", got+"]", want)
+			// MCP sends nothing for "a": the next frame answers "c".
+			p.send(`{"jsonrpc":"2.0","id":"c","method":"sum","params":[1]}`)
+			assertSameJSON(t, "after", p.recv(), `{"jsonrpc":"2.0","id":"c","result":1}`)
+		})
+	}
+}
+
+func TestDefaultTimeout(t *testing.T) {
+	var timedOut atomic.Value
+	opts := Options{
+		Cancellation: CancelLSP,
+		Timeout: func(method string) Timeout {
+			if method == "initialize" {
+				return Timeout{After: 20 * time.Millisecond, Cancel: true}
+			}
+			return Timeout{}
+		},
+		OnTimeout: func(method string, id ID) { timedOut.Store(method + " " + id.String()) },
+	}
+	c, p := newRaw(t, opts)
+	err := c.Call(context.Background(), "initialize", nil, nil)
+	var te *TimeoutError
+	if !errors.As(err, &te) || te.Method != "initialize" || te.Timeout != 20*time.Millisecond {
+		t.Fatalf("got %v, want a *TimeoutError for initialize", err)
+	}
+	if !errors.Is(err, ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("timeout error %v does not match ErrTimeout and DeadlineExceeded", err)
+	}
+	if got := timedOut.Load(); got != "initialize 1" {
+		t.Errorf("OnTimeout saw %v, want %q", got, "initialize 1")
+	}
+	if got := p.recv(); got != `{"jsonrpc":"2.0","id":1,"method":"initialize"}` {
+		t.Errorf("request = %s", got)
+	}
+	if got := p.recv(); got != `{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}` {
+		t.Errorf("timeout did not send the cancellation: %s", got)
+	}
+
+	// A caller deadline replaces the default timeout.
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() { errc <- c.Call(ctx, "initialize", nil, nil) }()
+	p.recv()
+	time.Sleep(60 * time.Millisecond) // past the default timeout
+	p.send(`{"jsonrpc":"2.0","id":2,"result":{}}`)
+	if err := <-errc; err != nil {
+		t.Errorf("call with its own deadline failed: %v", err)
+	}
+	// A caller's own expired deadline is not the method's timeout.
+	ctx, cancel = context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	if err := c.Call(ctx, "other", nil, nil); errors.Is(err, ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("caller deadline: got %v, want DeadlineExceeded but not ErrTimeout", err)
+	}
+}
+
+func TestPeerGoneFailsPendingCalls(t *testing.T) {
+	c, p := newRaw(t, Options{})
+	const n = 10
+	errs := make(chan error, n)
+	for range n {
+		go func() { errs <- c.Call(ctxLimit(t), "wait", nil, nil) }()
+	}
+	for range n {
+		p.recv()
+	}
+	p.conn.Close()
+	for range n {
+		if err := <-errs; !errors.Is(err, ErrClosed) || !errors.Is(err, ErrPeerClosed) {
+			t.Errorf("pending call ended with %v, want ErrClosed wrapping ErrPeerClosed", err)
+		}
+	}
+	<-c.Done()
+	if !errors.Is(c.Err(), ErrPeerClosed) {
+		t.Errorf("Err() = %v, want ErrPeerClosed", c.Err())
+	}
+	if err := c.Call(ctxLimit(t), "after", nil, nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("call after the end: %v", err)
+	}
+	if err := c.Notify(ctxLimit(t), "after", nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("notify after the end: %v", err)
+	}
+}
+
+func TestCloseCancelsHandlersAndWaits(t *testing.T) {
+	started, cancelled := make(chan struct{}, 1), make(chan error, 1)
+	c, s := pair(t, Options{}, Options{Handler: mux{"slow": blockUntilCancelled(started, cancelled)}})
+	errc := make(chan error, 1)
+	go func() { errc <- c.Call(ctxLimit(t), "slow", nil, nil) }()
+	<-started
+	if err := s.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	// Close returned, so the handler has returned too.
+	select {
+	case <-cancelled:
+	default:
+		t.Error("Close returned before the handler ended")
+	}
+	if err := <-errc; !errors.Is(err, ErrClosed) {
+		t.Errorf("caller saw %v, want ErrClosed", err)
+	}
+	if !errors.Is(s.Err(), ErrClosed) {
+		t.Errorf("closed side Err() = %v", s.Err())
+	}
+	if err := s.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+}
+
+func TestShutdownBoundedByContext(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan struct{}, 1)
+	c, s := pair(t, Options{}, Options{Handler: mux{"stuck": func(ctx context.Context, req *Request) (any, error) {
+		started <- struct{}{}
+		<-release // ignores ctx
+		return nil, nil
+	}}})
+	go c.Call(ctxLimit(t), "stuck", nil, nil)
+	<-started
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if err := s.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Shutdown with a stuck handler = %v, want DeadlineExceeded", err)
+	}
+	close(release)
+	s.Wait()
+}
+
+func TestOutgoingBatch(t *testing.T) {
+	notified := make(chan string, 1)
+	server := mux{"add": addHandler, "note": func(ctx context.Context, req *Request) (any, error) {
+		notified <- string(req.Params)
+		return nil, nil
+	}}
+	c, _ := pair(t, Options{}, Options{Handler: server})
+	var r1, r2 addResult
+	calls := []*BatchCall{
+		{Method: "add", Params: addParams{1, 2}, Result: &r1},
+		{Method: "note", Params: map[string]int{"x": 1}, Notification: true},
+		{Method: "missing"},
+		{Method: "add", Params: addParams{10, 20}, Result: &r2},
+	}
+	if err := c.Batch(ctxLimit(t), calls); err != nil {
+		t.Fatal(err)
+	}
+	if calls[0].Err != nil || r1.Sum != 3 || calls[3].Err != nil || r2.Sum != 30 {
+		t.Errorf("batch results: %v %d, %v %d", calls[0].Err, r1.Sum, calls[3].Err, r2.Sum)
+	}
+	if !errors.Is(calls[2].Err, ErrMethodNotFound) {
+		t.Errorf("missing method in batch: %v", calls[2].Err)
+	}
+	if got := <-notified; got != `{"x":1}` {
+		t.Errorf("batched notification params = %s", got)
+	}
+	if err := c.Batch(ctxLimit(t), nil); err == nil {
+		t.Error("empty batch accepted")
+	}
+}
+
+func TestBatchWireAndLimit(t *testing.T) {
+	c, p := newRaw(t, Options{MaxBatchSize: 3, Handler: specHandler})
+	errc := make(chan error, 1)
+	calls := []*BatchCall{{Method: "a"}, {Method: "b", Notification: true}, {Method: "c"}}
+	go func() { errc <- c.Batch(ctxLimit(t), calls) }()
+	if got := p.recv(); got != `[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"b"},{"jsonrpc":"2.0","id":2,"method":"c"}]` {
+		t.Fatalf("batch on the wire: %s", got)
+	}
+	// Responses may come back as a batch, in any order.
+	p.send(`[{"jsonrpc":"2.0","id":2,"result":"c"},{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"nope"}}]`)
+	if err := <-errc; err != nil || !errors.Is(calls[0].Err, &Error{Code: -32000}) || calls[2].Err != nil {
+		t.Errorf("batch outcome: %v, %v, %v", err, calls[0].Err, calls[2].Err)
+	}
+	big := `[` + strings.Repeat(`{"jsonrpc":"2.0","method":"sum","params":[],"id":1},`, 3) + `{"jsonrpc":"2.0","method":"sum","params":[],"id":1}]`
+	p.send(big)
+	assertSameJSON(t, "batch over the limit", p.recv(), `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request","data":"a batch of 4 elements exceeds the limit of 3"}}`)
+}
+
+func TestDuplicateIDInFlight(t *testing.T) {
+	started, cancelled := make(chan struct{}, 1), make(chan error, 1)
+	_, p := newRaw(t, Options{Handler: mux{"slow": blockUntilCancelled(started, cancelled)}})
+	p.send(`{"jsonrpc":"2.0","id":5,"method":"slow"}`)
+	<-started
+	got := p.exchange(`{"jsonrpc":"2.0","id":5,"method":"slow"}`)
+	assertSameJSON(t, "duplicate id", fmt.Sprint(got.(map[string]any)["error"].(map[string]any)["code"]), "-32600")
+}
+
+func TestUnknownResponseIgnored(t *testing.T) {
+	_, p := newRaw(t, Options{Handler: specHandler})
+	p.send(`{"jsonrpc":"2.0","id":99,"result":1}`)
+	p.send(`{"jsonrpc":"2.0","id":98,"error":{"code":1,"message":"x"}}`)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"sum","params":[2]}`)
+	assertSameJSON(t, "after stray responses", p.recv(), `{"jsonrpc":"2.0","id":1,"result":2}`)
+}
+
+func TestOversizedFrameIsRefusedAndConnectionContinues(t *testing.T) {
+	for _, f := range []framing.Framing{framing.NDJSON, framing.ContentLength} {
+		t.Run(f.Name(), func(t *testing.T) {
+			_, p := newRaw(t, Options{Framing: f, Handler: specHandler, Limits: framing.Limits{MaxMessageSize: 64}})
+			got := p.exchange(`{"jsonrpc":"2.0","id":1,"method":"sum","params":[` + strings.Repeat("1,", 64) + `1]}`)
+			e := got.(map[string]any)["error"].(map[string]any)
+			if e["code"] != float64(CodeInvalidRequest) || got.(map[string]any)["id"] != nil {
+				t.Errorf("oversized message answered %v, want -32600 with id null", got)
+			}
+			p.send(`{"jsonrpc":"2.0","id":2,"method":"sum","params":[5]}`)
+			assertSameJSON(t, "next", p.recv(), `{"jsonrpc":"2.0","id":2,"result":5}`)
+		})
+	}
+}
+
+func TestPeerThatNeverReadsDoesNotBlockReading(t *testing.T) {
+	// The peer floods garbage (each earning an error reply it never reads)
+	// and then answers our call: the answer must still reach us.
+	s1, s2 := net.Pipe()
+	c := NewConn(s1, Options{MaxQueuedRequests: 4})
+	defer c.Close()
+	defer s2.Close()
+	errc := make(chan error, 1)
+	var result string
+	go func() { errc <- c.Call(ctxLimit(t), "m", nil, &result) }()
+	// Read our request, then never read again.
+	if _, err := framing.NDJSON.NewReader(s2, framing.Limits{}).Read(); err != nil {
+		t.Fatal(err)
+	}
+	w := framing.NDJSON.NewWriter(s2)
+	s2.SetWriteDeadline(time.Now().Add(waitLimit))
+	for range 100 {
+		if err := w.Write([]byte(`{garbage`)); err != nil {
+			t.Fatalf("our reader stopped reading: %v", err)
+		}
+	}
+	if err := w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":"through"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-errc; err != nil || result != "through" {
+		t.Errorf("call = %q, %v", result, err)
+	}
+}
+
+func TestRedialer(t *testing.T) {
+	var mu sync.Mutex
+	var servers []*Conn
+	dials := 0
+	r := &Redialer{
+		Dial: func(ctx context.Context) (io.ReadWriteCloser, error) {
+			a, b := net.Pipe()
+			mu.Lock()
+			defer mu.Unlock()
+			dials++
+			servers = append(servers, NewConn(b, Options{Handler: specHandler}))
+			return a, nil
+		},
+		IdleTimeout: 30 * time.Millisecond,
+	}
+	defer func() {
+		r.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, s := range servers {
+			s.Close()
+		}
+	}()
+	ctx := ctxLimit(t)
+	var sum int
+	for range 3 {
+		if err := r.Call(ctx, "sum", []int{1, 2}, &sum); err != nil || sum != 3 {
+			t.Fatalf("call = %d, %v", sum, err)
+		}
+	}
+	mu.Lock()
+	if dials != 1 {
+		t.Errorf("3 calls in a row dialed %d times, want 1", dials)
+	}
+	first := servers[0]
+	mu.Unlock()
+
+	// The server drops the connection: the next call dials again.
+	first.Close()
+	<-r.conn.Done()
+	if err := r.Call(ctx, "sum", []int{4}, &sum); err != nil || sum != 4 {
+		t.Fatalf("call after the server closed = %d, %v", sum, err)
+	}
+	// Idle past IdleTimeout: the connection is closed and redialed.
+	c, _ := r.Conn(ctx)
+	select {
+	case <-c.Done():
+	case <-time.After(waitLimit):
+		t.Fatal("idle connection was not closed")
+	}
+	if err := r.Notify(ctx, "update", []int{1}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	if dials != 3 {
+		t.Errorf("dials = %d, want 3 (first, after server close, after idle)", dials)
+	}
+	mu.Unlock()
+	r.Close()
+	if err := r.Call(ctx, "sum", nil, nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("call on a closed Redialer: %v", err)
+	}
+}

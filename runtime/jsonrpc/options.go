@@ -1,0 +1,147 @@
+package jsonrpc
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/rpcgen/rpcgen/runtime/framing"
+)
+
+// Default limits of a connection, used when an [Options] field is zero.
+const (
+	DefaultMaxConcurrentRequests  = 64
+	DefaultMaxQueuedRequests      = 1024
+	DefaultMaxQueuedNotifications = 1024
+	DefaultMaxBatchSize           = 1000
+	DefaultMaxQueuedWrites        = 256
+	DefaultDrainTimeout           = time.Second
+)
+
+// Cancellation selects how a protocol cancels requests in flight.
+type Cancellation uint8
+
+const (
+	// CancelNone: the protocol has no cancellation message; a cancelled call
+	// just stops waiting.
+	CancelNone Cancellation = iota
+	// CancelLSP: the notification "$/cancelRequest" with params {"id": id}.
+	// The cancelled request is still answered, with -32800 when its handler
+	// fails.
+	CancelLSP
+	// CancelMCP: the notification "notifications/cancelled" with params
+	// {"requestId": id, "reason": "..."}. The cancelled request is not
+	// answered.
+	CancelMCP
+)
+
+// Method returns the wire name of the cancellation notification, or "".
+func (c Cancellation) Method() string {
+	switch c {
+	case CancelLSP:
+		return "$/cancelRequest"
+	case CancelMCP:
+		return "notifications/cancelled"
+	}
+	return ""
+}
+
+// IDStyle selects the kind of ids a connection gives its own requests.
+type IDStyle uint8
+
+const (
+	// IntegerIDs numbers requests 1, 2, 3, ...
+	IntegerIDs IDStyle = iota
+	// StringIDs numbers requests "1", "2", "3", ...
+	StringIDs
+)
+
+// Timeout is a method's default timeout and what happens when it elapses.
+type Timeout struct {
+	// After is how long a call waits for its response when the caller's
+	// context has no deadline; zero means no default timeout.
+	After time.Duration
+	// Cancel sends the protocol's cancellation notification on timeout.
+	Cancel bool
+}
+
+// Options configure a [Conn]. The zero value is usable: NDJSON framing, no
+// handler (every request is answered with -32601), default limits.
+type Options struct {
+	// Framing splits the stream into messages; nil means framing.NDJSON.
+	Framing framing.Framing
+	// Limits bound the size of incoming messages.
+	Limits framing.Limits
+	// Handler answers incoming requests and notifications.
+	Handler Handler
+	// Middleware wraps Handler; the first element is the outermost.
+	Middleware []Middleware
+	// Outgoing wraps outgoing calls and notifications; the first element is
+	// the outermost. Batches sent with [Conn.Batch] bypass it.
+	Outgoing []OutgoingMiddleware
+	// MaxConcurrentRequests bounds how many incoming requests are handled
+	// at once (default 64).
+	MaxConcurrentRequests int
+	// MaxQueuedRequests bounds how many incoming requests wait for a free
+	// handler slot (default 1024); when full, reading from the peer pauses.
+	MaxQueuedRequests int
+	// MaxQueuedNotifications bounds how many incoming notifications wait to
+	// be handled (default 1024); when full, reading from the peer pauses.
+	MaxQueuedNotifications int
+	// MaxBatchSize bounds the number of elements of an incoming batch
+	// (default 1000); a larger batch is answered with a single -32600.
+	MaxBatchSize int
+	// MaxQueuedWrites bounds how many outgoing messages wait to be written
+	// (default 256); when full, senders wait (or give up when their
+	// context ends).
+	MaxQueuedWrites int
+	// DrainTimeout bounds how long Close waits for queued messages to be
+	// written before closing the stream (default 1s).
+	DrainTimeout time.Duration
+	// Cancellation is the protocol's cancellation style.
+	Cancellation Cancellation
+	// IDs is the style of the ids this side gives its requests.
+	IDs IDStyle
+	// Timeout returns a method's default timeout; nil means none.
+	Timeout func(method string) Timeout
+	// OnTimeout, if set, is called when a call runs out its default
+	// timeout, after the call has failed with a *TimeoutError.
+	OnTimeout func(method string, id ID)
+	// ExposeErrors sends the text of a handler's plain Go errors to the peer
+	// instead of the generic "Internal error".
+	ExposeErrors bool
+	// DisallowUnknownFields makes [Request.DecodeParams] reject params with
+	// fields the target type does not have.
+	DisallowUnknownFields bool
+	// Logger receives diagnostics; nil discards them. Nothing is ever
+	// written to stdout.
+	Logger *slog.Logger
+}
+
+// withDefaults returns o with zero fields replaced by defaults.
+func (o Options) withDefaults() Options {
+	if o.Framing == nil {
+		o.Framing = framing.NDJSON
+	}
+	if o.MaxConcurrentRequests <= 0 {
+		o.MaxConcurrentRequests = DefaultMaxConcurrentRequests
+	}
+	if o.MaxQueuedRequests <= 0 {
+		o.MaxQueuedRequests = DefaultMaxQueuedRequests
+	}
+	if o.MaxQueuedNotifications <= 0 {
+		o.MaxQueuedNotifications = DefaultMaxQueuedNotifications
+	}
+	if o.MaxBatchSize <= 0 {
+		o.MaxBatchSize = DefaultMaxBatchSize
+	}
+	if o.MaxQueuedWrites <= 0 {
+		o.MaxQueuedWrites = DefaultMaxQueuedWrites
+	}
+	if o.DrainTimeout <= 0 {
+		o.DrainTimeout = DefaultDrainTimeout
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}

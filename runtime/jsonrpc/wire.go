@@ -1,0 +1,348 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+)
+
+// kind classifies a decoded message.
+type kind uint8
+
+const (
+	kindInvalid kind = iota
+	kindRequest
+	kindNotification
+	kindResponse
+)
+
+// message is one decoded JSON-RPC message. Its byte slices alias the frame
+// it was decoded from.
+type message struct {
+	kind   kind
+	id     ID
+	method string
+	params json.RawMessage
+	result json.RawMessage
+	err    *Error // a response's error object
+}
+
+// decodeMessage decodes and validates one message object. When the message
+// cannot be handled it returns the JSON-RPC error to answer with; m.id then
+// holds the id to answer to (NullID when the id itself is unusable).
+func decodeMessage(b []byte) (m message, rpcErr *Error) {
+	b = trimSpace(b)
+	if !json.Valid(b) {
+		return message{id: NullID}, &Error{Code: CodeParseError, Message: "Parse error: invalid JSON"}
+	}
+	return decodeValid(b)
+}
+
+// decodeValid is decodeMessage for input already known to be valid JSON.
+func decodeValid(b []byte) (m message, rpcErr *Error) {
+	m.id = NullID
+	if len(b) == 0 || b[0] != '{' {
+		return m, invalidRequest("a message must be a JSON object")
+	}
+	var version, id, method, params, result, errObj []byte
+	var hasID, hasMethod, hasParams, hasResult, hasError bool
+	for i := skipSpace(b, 1); i < len(b) && b[i] == '"'; {
+		keyEnd := skipString(b, i)
+		key := b[i+1 : keyEnd-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			key = unquoteBytes(b[i:keyEnd])
+		}
+		i = skipSpace(b, keyEnd) + 1 // past ':'
+		i = skipSpace(b, i)
+		end := skipValue(b, i)
+		val := b[i:end]
+		switch string(key) {
+		case "jsonrpc":
+			version = val
+		case "id":
+			id, hasID = val, true
+		case "method":
+			method, hasMethod = val, true
+		case "params":
+			params, hasParams = val, true
+		case "result":
+			result, hasResult = val, true
+		case "error":
+			errObj, hasError = val, true
+		}
+		i = skipSpace(b, end)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
+	}
+	if hasID {
+		parsed, ok := parseID(id)
+		if !ok {
+			return m, invalidRequest("id must be a string, a number or null")
+		}
+		m.id = parsed
+	}
+	if !isVersion2(version) {
+		return m, invalidRequest(`"jsonrpc" must be exactly "2.0"`)
+	}
+	switch {
+	case hasMethod:
+		if hasResult || hasError {
+			return m, invalidRequest("a request cannot carry result or error")
+		}
+		if len(method) == 0 || method[0] != '"' {
+			return m, invalidRequest(`"method" must be a string`)
+		}
+		m.method = unquote(method)
+		if hasParams && string(params) != "null" {
+			if params[0] != '{' && params[0] != '[' {
+				return m, invalidRequest(`"params" must be an object or an array`)
+			}
+			m.params = params
+		}
+		if hasID {
+			m.kind = kindRequest
+		} else {
+			m.id, m.kind = ID{}, kindNotification
+		}
+		return m, nil
+	case hasResult || hasError:
+		if !hasID {
+			return m, invalidRequest("a response must carry an id")
+		}
+		if hasResult && hasError {
+			return m, invalidRequest("a response cannot carry both result and error")
+		}
+		m.kind = kindResponse
+		if hasError {
+			e, ok := decodeErrorObject(errObj)
+			if !ok {
+				return m, invalidRequest(`"error" must be an object with an integer "code" and a string "message"`)
+			}
+			m.err = e
+		} else {
+			m.result = result
+		}
+		return m, nil
+	}
+	return m, invalidRequest(`a message needs "method" (request) or "result"/"error" (response)`)
+}
+
+func invalidRequest(reason string) *Error {
+	return NewError(CodeInvalidRequest, "Invalid Request", reason)
+}
+
+// decodeErrorObject decodes a response's error member.
+func decodeErrorObject(b []byte) (*Error, bool) {
+	var w struct {
+		Code    *json.Number    `json:"code"`
+		Message *string         `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	}
+	if len(b) == 0 || b[0] != '{' || json.Unmarshal(b, &w) != nil || w.Code == nil || w.Message == nil {
+		return nil, false
+	}
+	code, err := strconv.ParseInt(string(*w.Code), 10, 64)
+	if err != nil {
+		return nil, false
+	}
+	return &Error{Code: code, Message: *w.Message, Data: w.Data}, true
+}
+
+func isVersion2(v []byte) bool {
+	if string(v) == `"2.0"` {
+		return true
+	}
+	return len(v) > 0 && v[0] == '"' && bytes.IndexByte(v, '\\') >= 0 && unquote(v) == "2.0"
+}
+
+// unquote decodes a JSON string literal known to be valid. Invalid UTF-8
+// becomes U+FFFD, as encoding/json does.
+func unquote(b []byte) string {
+	if bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b) {
+		return string(b[1 : len(b)-1])
+	}
+	var s string
+	_ = json.Unmarshal(b, &s) // valid by construction
+	return s
+}
+
+func unquoteBytes(b []byte) []byte { return []byte(unquote(b)) }
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+func trimSpace(b []byte) []byte {
+	i, j := 0, len(b)
+	for i < j && isSpace(b[i]) {
+		i++
+	}
+	for j > i && isSpace(b[j-1]) {
+		j--
+	}
+	return b[i:j]
+}
+
+// skipString returns the index just past the string literal starting at
+// b[i] (a '"'), in valid JSON.
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// skipValue returns the index just past the JSON value starting at b[i],
+// in valid JSON.
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(b)
+	}
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return i
+		}
+	}
+	return i
+}
+
+// splitArray returns the elements of a valid JSON array.
+func splitArray(b []byte) [][]byte {
+	var elems [][]byte
+	for i := skipSpace(b, 1); i < len(b) && b[i] != ']'; {
+		end := skipValue(b, i)
+		elems = append(elems, b[i:end])
+		i = skipSpace(b, end)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
+	}
+	return elems
+}
+
+// appendRequest appends a request (or, with an empty id, a notification).
+func appendRequest(buf []byte, id, method string, params []byte) []byte {
+	buf = append(buf, `{"jsonrpc":"2.0"`...)
+	if id != "" {
+		buf = append(buf, `,"id":`...)
+		buf = append(buf, id...)
+	}
+	buf = append(buf, `,"method":`...)
+	buf = appendString(buf, method)
+	if len(params) > 0 {
+		buf = append(buf, `,"params":`...)
+		buf = append(buf, params...)
+	}
+	return append(buf, '}')
+}
+
+// appendResult appends a success response.
+func appendResult(buf []byte, id ID, result []byte) []byte {
+	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
+	buf = appendID(buf, id)
+	buf = append(buf, `,"result":`...)
+	if len(result) == 0 {
+		result = []byte("null")
+	}
+	buf = append(buf, result...)
+	return append(buf, '}')
+}
+
+// appendError appends an error response.
+func appendError(buf []byte, id ID, e *Error) []byte {
+	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
+	buf = appendID(buf, id)
+	buf = append(buf, `,"error":{"code":`...)
+	buf = strconv.AppendInt(buf, e.Code, 10)
+	buf = append(buf, `,"message":`...)
+	buf = appendString(buf, e.Message)
+	if len(e.Data) > 0 && json.Valid(e.Data) {
+		buf = append(buf, `,"data":`...)
+		buf = append(buf, e.Data...)
+	}
+	return append(buf, "}}"...)
+}
+
+func appendID(buf []byte, id ID) []byte {
+	if id.IsZero() {
+		return append(buf, "null"...)
+	}
+	return append(buf, id.raw...)
+}
+
+// appendString appends s as a JSON string literal. Invalid UTF-8 becomes
+// U+FFFD.
+func appendString(buf []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	buf = append(buf, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			buf = append(buf, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				buf = append(buf, '\\', c)
+			case '\n':
+				buf = append(buf, '\\', 'n')
+			case '\r':
+				buf = append(buf, '\\', 'r')
+			case '\t':
+				buf = append(buf, '\\', 't')
+			default:
+				buf = append(buf, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			buf = append(buf, s[start:i]...)
+			buf = append(buf, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	buf = append(buf, s[start:]...)
+	return append(buf, '"')
+}
