@@ -1,0 +1,33 @@
+// Package jsonrpc implements JSON-RPC 2.0 connections in which both peers
+// send requests and notifications, as editors, agents and plugin hosts do
+// with their child processes.
+//
+// A [Conn] runs over any byte stream (see package transport) split into
+// messages by a framing (see package framing). It serves incoming messages
+// with a [Handler] and sends with [Conn.Call], [Conn.Notify] and
+// [Conn.Batch]:
+//
+//   - many requests may be in flight both ways; responses are matched by
+//     id and may arrive in any order;
+//   - incoming requests run concurrently up to a limit, incoming
+//     notifications run one at a time in arrival order;
+//   - a call whose context ends returns at once and, when the protocol has
+//     one, sends its cancellation notification (LSP "$/cancelRequest" or
+//     MCP "notifications/cancelled"); an incoming one cancels the
+//     handler's context;
+//   - per-method default timeouts apply when the caller sets no deadline
+//     and fail with a [*TimeoutError];
+//   - malformed input is answered with the specification's exact error
+//     codes (-32700, -32600, -32601, -32602, -32603), and a handler's
+//     panic or plain error becomes -32603 without leaking details;
+//   - closing or losing the peer fails every pending call at once with an
+//     error wrapping [ErrClosed].
+//
+// The read loop never writes: all output goes through one write loop, so
+// a peer that stops reading cannot stop us from reading its messages.
+// Diagnostics go to a log/slog logger and never to stdout.
+//
+// Generated protocol packages are built on this package: their remote
+// stubs call through a [Caller] ([*Conn] or [*Redialer]) and their
+// dispatchers are [Handler]s.
+package jsonrpc
