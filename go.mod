@@ -2,4 +2,7 @@ module github.com/rpcgen/rpcgen
 
 go 1.25
 
-require go.uber.org/goleak v1.3.0 // indirect
+require (
+	github.com/goccy/go-yaml v1.19.2
+	go.uber.org/goleak v1.3.0 // indirect
+)

@@ -1,0 +1,350 @@
+package idl
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Protocol is one resolved and validated protocol: the only input of the
+// generators. Every name it holds has been checked, every type reference
+// points to its [TypeDef], and every Go name is unique where it must be.
+type Protocol struct {
+	Name      string // protocol name as written, e.g. "autohand"
+	GoPackage string // Go package name derived from Name
+	Version   string // protocol version, free text; may be empty
+	Doc       string // description
+	Lifecycle string // how a session starts, runs and ends; may be empty
+
+	// Roles are the two peers. Roles[0] starts the connection: it spawns
+	// the other as a subprocess or dials it; Roles[1] is spawned or
+	// listens.
+	Roles [2]Role
+
+	Framing      Framing
+	Transports   []Transport // in source order; may be empty
+	IDStyle      IDStyle     // kind of request IDs this protocol's peers send
+	Cancellation Cancellation
+
+	// Timeout is the default timeout of requests (0 for none) and
+	// OnTimeout what happens when it expires; methods may override both.
+	Timeout   time.Duration
+	OnTimeout OnTimeout
+
+	// Types holds every named type, included files first, then in source
+	// order; the types synthesized for inline objects, enums and unions
+	// follow the type, method or error that holds them.
+	Types []*TypeDef
+	// Methods holds the methods and notifications in source order.
+	Methods []*Method
+	// Errors holds the five standard JSON-RPC errors (by code, from
+	// -32700), then the errors of included files, then the file's own.
+	Errors []*ErrorDef
+
+	// Files lists every file loaded: the root file first, then the
+	// included files, each after the files it includes.
+	Files []string
+	Pos   Pos
+}
+
+// Role is one of the two peers of a protocol.
+type Role struct {
+	Name   string // as written, e.g. "extension"
+	GoName string
+	Doc    string
+	Pos    Pos
+}
+
+// Framing is how messages are delimited on the byte stream.
+type Framing string
+
+// Framings.
+const (
+	// FramingContentLength is "Content-Length: N\r\n\r\n" headers, as in LSP.
+	FramingContentLength Framing = "content-length"
+	// FramingNDJSON is one JSON message per line.
+	FramingNDJSON Framing = "ndjson"
+)
+
+// IDStyle is the kind of JSON-RPC request IDs a peer sends. Peers accept
+// both kinds whatever the style.
+type IDStyle string
+
+// ID styles.
+const (
+	IDInteger IDStyle = "integer" // 1, 2, 3, ...
+	IDString  IDStyle = "string"  // "1", "2", ... or other unique strings
+)
+
+// Cancellation is how a caller tells the other peer to stop working on a
+// request.
+type Cancellation string
+
+// Cancellation styles.
+const (
+	CancelNone Cancellation = "none" // no cancellation message
+	// CancelLSP is the "$/cancelRequest" notification with params {id}.
+	CancelLSP Cancellation = "lsp"
+	// CancelMCP is the "notifications/cancelled" notification with params
+	// {requestId, reason?}.
+	CancelMCP Cancellation = "mcp"
+)
+
+// Method returns the wire name of the cancellation notification, or "" for
+// CancelNone.
+func (c Cancellation) Method() string {
+	switch c {
+	case CancelLSP:
+		return "$/cancelRequest"
+	case CancelMCP:
+		return "notifications/cancelled"
+	}
+	return ""
+}
+
+// TransportKind is a way to carry the byte stream.
+type TransportKind string
+
+// Transport kinds.
+const (
+	TransportStdio      TransportKind = "stdio"      // the process's own stdin/stdout
+	TransportSubprocess TransportKind = "subprocess" // Roles[0] spawns Roles[1]
+	TransportTCP        TransportKind = "tcp"        // Roles[1] listens, Roles[0] dials
+	TransportUnix       TransportKind = "unix"       // a Unix domain socket
+)
+
+// Transport is one transport a protocol runs over, with its defaults.
+type Transport struct {
+	Kind    TransportKind
+	Command string   // subprocess: default command to run; may be empty
+	Args    []string // subprocess: default arguments
+	Host    string   // tcp: default host ("localhost" when not written)
+	Port    int      // tcp: default port
+	Path    string   // unix: default socket path
+	Doc     string
+	Pos     Pos
+}
+
+// TimeoutAction is what the caller does, besides returning a timeout error,
+// when a request times out.
+type TimeoutAction string
+
+// Timeout actions.
+const (
+	ActionError TimeoutAction = "error" // only return the timeout error
+	ActionClose TimeoutAction = "close" // also close the connection: the peer is marked failed
+	ActionKill  TimeoutAction = "kill"  // also kill the peer's process (subprocess transport)
+)
+
+// OnTimeout is what happens when a request times out. The caller always
+// gets a timeout error.
+type OnTimeout struct {
+	Cancel bool          // send the protocol's cancellation notification
+	Action TimeoutAction // never empty in a loaded Protocol
+	Doc    string
+	Pos    Pos
+}
+
+// Kind is the kind of a [Type].
+type Kind int
+
+// Kinds of types.
+const (
+	KindInvalid Kind = iota
+	KindString       // a JSON string
+	KindInteger      // a JSON number without fraction (int64)
+	KindNumber       // any JSON number (float64)
+	KindBoolean      // true or false
+	KindAny          // any JSON value
+	KindArray        // a JSON array of Elem
+	KindMap          // a JSON object with string keys and Elem values
+	KindObject       // a JSON object with the given Fields
+	KindEnum         // one of the given Values
+	KindUnion        // one of the given Variants
+	KindRef          // a reference to the named type Ref
+)
+
+var kindNames = [...]string{"invalid", "string", "integer", "number", "boolean", "any", "array", "map", "object", "enum", "union", "ref"}
+
+// String returns the kind's IDL keyword, e.g. "integer".
+func (k Kind) String() string {
+	if k < 0 || int(k) >= len(kindNames) {
+		return "invalid"
+	}
+	return kindNames[k]
+}
+
+// Type is a resolved type. Objects, enums and unions only appear as the
+// Type of a [TypeDef]; everywhere else they are referenced with KindRef, so
+// generators can name every Go type they emit.
+type Type struct {
+	Kind     Kind
+	Nullable bool   // null is also accepted
+	Format   Format // KindString: the string's format, or ""
+	// Const is the only value allowed, for a KindString, KindInteger,
+	// KindNumber or KindBoolean type (e.g. a union's tag field); nil
+	// otherwise.
+	Const *Value
+	Elem  *Type    // KindArray: the items; KindMap: the values
+	Ref   *TypeDef // KindRef: the type referred to
+
+	// Fields of a KindObject, inherited ones (from Extends) first, then in
+	// source order.
+	Fields  []*Field
+	Extends []*TypeDef // KindObject: the object types whose fields it copies
+
+	EnumBase Kind         // KindEnum: KindString or KindInteger
+	Values   []*EnumValue // KindEnum, in source order
+
+	// Discriminator is, for a KindUnion, the name of the string field whose
+	// constant value tells the variants apart; empty when the variants are
+	// told apart by their JSON kind (string, number, boolean, array,
+	// object).
+	Discriminator string
+	Variants      []*Variant // KindUnion, in source order
+
+	Pos Pos
+}
+
+// Format is the format of a string type.
+type Format string
+
+// String formats.
+const (
+	FormatDateTime Format = "date-time" // RFC 3339 timestamp
+	FormatDate     Format = "date"      // RFC 3339 full-date
+	FormatTime     Format = "time"      // RFC 3339 full-time
+	FormatDuration Format = "duration"  // ISO 8601 duration
+	FormatURI      Format = "uri"       // absolute URI
+	FormatURIRef   Format = "uri-reference"
+	FormatEmail    Format = "email"
+	FormatHostname Format = "hostname"
+	FormatIPv4     Format = "ipv4"
+	FormatIPv6     Format = "ipv6"
+	FormatUUID     Format = "uuid"
+	FormatBase64   Format = "base64" // standard base64 with padding
+	FormatRegex    Format = "regex"
+)
+
+// Value is a JSON value written in the IDL: a default, a constant or an
+// example.
+type Value struct {
+	JSON json.RawMessage // compact JSON; object keys in source order
+	Pos  Pos
+}
+
+// TypeDef is a named type: declared under types:, or synthesized for an
+// inline object, enum or union (Inline is then true and Name is made from
+// where it appears, e.g. "PromptParamsContext").
+type TypeDef struct {
+	Name       string
+	GoName     string
+	Doc        string
+	Deprecated string // why and what to use instead; empty when not deprecated
+	Type       *Type  // never KindRef to itself; may be any kind
+	Inline     bool
+	Example    *Value
+	Pos        Pos
+}
+
+// Field is one field of an object.
+type Field struct {
+	Name       string // JSON name
+	GoName     string
+	Doc        string
+	Deprecated string
+	Type       *Type
+	Optional   bool   // the field may be omitted
+	Default    *Value // value assumed when omitted; only for optional fields
+	Example    *Value
+	// DeclaredIn is the object type that declares the field: the
+	// [TypeDef] that holds it, or one it extends.
+	DeclaredIn *TypeDef
+	Pos        Pos
+}
+
+// EnumValue is one value of an enum.
+type EnumValue struct {
+	Value      any    // string or int64, matching the enum's EnumBase
+	Name       string // name for the value: the string itself unless named
+	GoName     string // Go name of the value alone, e.g. "WaitingPermission"
+	Doc        string
+	Deprecated string
+	Pos        Pos
+}
+
+// Variant is one variant of a union.
+type Variant struct {
+	// Tag is the discriminator value that selects this variant; empty for
+	// unions without a discriminator.
+	Tag  string
+	Type *Type // a KindRef to an object for tagged unions
+	Pos  Pos
+}
+
+// MethodKind tells requests from notifications.
+type MethodKind string
+
+// Method kinds.
+const (
+	Request      MethodKind = "request"      // expects a response
+	Notification MethodKind = "notification" // expects none
+)
+
+// FromBoth is the value of [Method].From for a method either role sends.
+const FromBoth = "both"
+
+// Method is a request or a notification.
+type Method struct {
+	Name       string // wire name, e.g. "editor/getMessage"
+	GoName     string // e.g. "EditorGetMessage"
+	Doc        string
+	Deprecated string
+	From       string // name of the sending role, or FromBoth
+	Kind       MethodKind
+	Params     *Type       // KindRef to an object type, or nil for no params
+	Result     *Type       // nil when the result is null or the method is a notification
+	Errors     []*ErrorDef // errors it may return besides the standard ones
+	// Timeout is how long the caller waits for the response, 0 for ever;
+	// OnTimeout says what happens then. Both are zero for notifications.
+	Timeout   time.Duration
+	OnTimeout OnTimeout
+	Examples  []*Example
+	Pos       Pos
+}
+
+// SentBy reports whether the role named role sends m.
+func (m *Method) SentBy(role string) bool {
+	return m.From == FromBoth || m.From == role
+}
+
+// Example is one example exchange of a method.
+type Example struct {
+	Doc    string
+	Params *Value        // nil when the method has no params
+	Result *Value        // the result of a successful request
+	Error  *ExampleError // the error of a failed request
+	Pos    Pos
+}
+
+// ExampleError is the error response of an [Example].
+type ExampleError struct {
+	Error   *ErrorDef
+	Message string // the message sent; the error's own when not written
+	Data    *Value
+}
+
+// ErrorDef is an error a method may return.
+type ErrorDef struct {
+	Name    string // e.g. "AgentBusy"
+	GoName  string
+	Code    int64
+	Message string // default message
+	Doc     string
+	Data    *Type // type of the error's data member; nil for none
+	// Standard is true for the five errors defined by JSON-RPC 2.0.
+	Standard bool
+	// AllowReserved is true when the IDL marked the code as knowingly taken
+	// from JSON-RPC's reserved range -32768..-32100.
+	AllowReserved bool
+	Pos           Pos
+}

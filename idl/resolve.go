@@ -1,0 +1,254 @@
+package idl
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rpcgen/rpcgen/internal/goname"
+)
+
+// resolver turns decoded files into a Protocol.
+type resolver struct {
+	errs   *errorList
+	files  []loadedFile
+	p      *Protocol
+	types  map[string]*TypeDef // named types by IDL name
+	errors map[string]*ErrorDef
+	values map[*Value]*node // where each value was written, to check it
+	dec    *decoder         // decoder of the file being resolved
+	later  []func()         // checks that need every type complete
+}
+
+// standardErrors are the errors JSON-RPC 2.0 defines.
+var standardErrors = []ErrorDef{
+	{Name: "ParseError", Code: -32700, Message: "Parse error", Doc: "Invalid JSON was received."},
+	{Name: "InvalidRequest", Code: -32600, Message: "Invalid Request", Doc: "The JSON sent is not a valid request object."},
+	{Name: "MethodNotFound", Code: -32601, Message: "Method not found", Doc: "The method does not exist or is not available."},
+	{Name: "InvalidParams", Code: -32602, Message: "Invalid params", Doc: "Invalid method parameters."},
+	{Name: "InternalError", Code: -32603, Message: "Internal error", Doc: "Internal JSON-RPC error."},
+}
+
+// resolve builds the protocol of files, the root file last, recording
+// problems in errs.
+func resolve(files []loadedFile, errs *errorList) *Protocol {
+	r := &resolver{errs: errs, files: files, types: map[string]*TypeDef{}, errors: map[string]*ErrorDef{}, values: map[*Value]*node{}}
+	root := files[len(files)-1]
+	r.p = &Protocol{}
+	r.p.Files = append(r.p.Files, root.spec.path)
+	for _, f := range files[:len(files)-1] {
+		r.p.Files = append(r.p.Files, f.spec.path)
+	}
+	r.dec = root.dec
+	ps := root.spec.protocol
+	if ps == nil {
+		ps = &protoSpec{} // reported missing; resolve the rest all the same
+	}
+	r.protocol(ps)
+	r.declareTypes()
+	r.declareErrors()
+	for _, f := range files {
+		r.dec = f.dec
+		for _, td := range f.spec.types {
+			if def := r.types[td.name.name]; def != nil && def.Pos == td.name.pos {
+				r.buildNamed(def, td.t)
+			}
+		}
+	}
+	for _, f := range files {
+		r.dec = f.dec
+		for _, es := range f.spec.errors {
+			if def := r.errors[es.name.name]; def != nil && def.Pos == es.name.pos && es.data != nil {
+				def.Data = r.build(es.data, def.GoName+"Data", "")
+			}
+		}
+	}
+	r.dec = root.dec
+	for _, ms := range root.spec.methods {
+		r.method(ms)
+	}
+	r.finishTypes()
+	r.validate()
+	for _, f := range r.later {
+		f()
+	}
+	return r.p
+}
+
+// protocol resolves the protocol: section.
+func (r *resolver) protocol(ps *protoSpec) {
+	p := r.p
+	p.Pos = ps.pos
+	p.Name = ps.name.name
+	p.GoPackage = goname.Package(p.Name)
+	p.Version, p.Doc, p.Lifecycle = ps.version, ps.doc, ps.lifecycle
+	p.Framing = Framing(ps.framing.name)
+	p.Transports = ps.transports
+	p.IDStyle = IDInteger
+	if ps.ids.name != "" {
+		p.IDStyle = IDStyle(ps.ids.name)
+	}
+	p.Cancellation = CancelNone
+	if ps.cancellation.name != "" {
+		p.Cancellation = Cancellation(ps.cancellation.name)
+	}
+	p.Timeout = time.Duration(ps.timeout.d)
+	p.OnTimeout = OnTimeout{Action: ActionError}
+	if ps.onTimeout != nil {
+		p.OnTimeout = *ps.onTimeout
+		r.checkOnTimeout(p.OnTimeout, p.Timeout, "the protocol")
+	}
+	if ps.roles != nil {
+		if len(ps.roles) != 2 {
+			r.errs.add(ps.rolesPos, "a protocol has exactly two roles, found %d; list the peer that starts the connection first, e.g. client: and server:", len(ps.roles))
+		}
+	}
+	for i, rs := range ps.roles {
+		if i >= 2 {
+			break
+		}
+		role := Role{Name: rs.name.name, GoName: goname.Exported(rs.name.name), Doc: rs.doc, Pos: rs.name.pos}
+		if role.Name == FromBoth {
+			r.errs.add(role.Pos, "role name both is reserved for methods either role sends; pick another name")
+		}
+		if i == 1 && role.GoName == p.Roles[0].GoName && role.Name != p.Roles[0].Name {
+			r.errs.add(role.Pos, "roles %s and %s both become the Go name %s; rename one", p.Roles[0].Name, role.Name, role.GoName)
+		}
+		p.Roles[i] = role
+	}
+}
+
+// checkOnTimeout checks an on_timeout against the protocol.
+func (r *resolver) checkOnTimeout(ot OnTimeout, timeout time.Duration, where string) {
+	if timeout == 0 {
+		r.errs.add(ot.Pos, "on_timeout has no effect: %s has no timeout; add timeout: such as 30s, or remove on_timeout", where)
+	}
+	if ot.Cancel && r.p.Cancellation == CancelNone {
+		r.errs.add(ot.Pos, "on_timeout cancel: true needs a cancellation style; set cancellation: lsp or mcp in protocol:, or remove cancel")
+	}
+	if ot.Action == ActionKill && !r.hasTransport(TransportSubprocess) {
+		r.errs.add(ot.Pos, "on_timeout action: kill needs a subprocess transport to kill; add - kind: subprocess to protocol.transports, or use action: close")
+	}
+}
+
+func (r *resolver) hasTransport(k TransportKind) bool {
+	for _, t := range r.p.Transports {
+		if t.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// declareTypes creates a TypeDef for every named type, so that references
+// resolve whatever the order of declaration.
+func (r *resolver) declareTypes() {
+	for _, f := range r.files {
+		for _, td := range f.spec.types {
+			if first := r.types[td.name.name]; first != nil {
+				r.errs.add(td.name.pos, "type %s is declared twice (first at %s); rename or remove one", td.name.name, first.Pos)
+				continue
+			}
+			r.types[td.name.name] = &TypeDef{Name: td.name.name, GoName: goname.Exported(td.name.name), Pos: td.name.pos}
+		}
+	}
+}
+
+// declareErrors builds the error catalogue: the standard errors, then
+// those of every file, checking names and codes.
+func (r *resolver) declareErrors() {
+	std := map[int64]*ErrorDef{}
+	for i := range standardErrors {
+		e := standardErrors[i]
+		e.GoName, e.Standard = e.Name, true
+		r.p.Errors = append(r.p.Errors, &e)
+		r.errors[e.Name] = &e
+		std[e.Code] = &e
+	}
+	codes := map[int64]*ErrorDef{}
+	for _, f := range r.files {
+		for _, es := range f.spec.errors {
+			def := &ErrorDef{Name: es.name.name, GoName: goname.Exported(es.name.name), Code: es.code, Message: es.message, Doc: es.doc, AllowReserved: es.allowReserved, Pos: es.name.pos}
+			if s := r.errors[def.Name]; s != nil && s.Standard {
+				if es.codeOK && es.code != s.Code {
+					r.errs.add(es.codePos, "error name %s is JSON-RPC's standard error %d; use code %d or another name", def.Name, s.Code, s.Code)
+					continue
+				}
+				// Redeclaring a standard error refines its message and doc.
+				def.Standard, def.Code = true, s.Code
+				if s.Pos.IsValid() {
+					r.errs.add(def.Pos, "error %s is declared twice (first at %s); remove one", def.Name, s.Pos)
+					continue
+				}
+				*s = *def
+				codes[s.Code] = s
+				continue
+			} else if s != nil {
+				r.errs.add(def.Pos, "error %s is declared twice (first at %s); rename or remove one", def.Name, s.Pos)
+				continue
+			}
+			if !es.codeOK {
+				continue
+			}
+			if s := std[es.code]; s != nil {
+				r.errs.add(es.codePos, "code %d is JSON-RPC's standard %s error and cannot take another meaning; name the error %s to document it, or use another code", es.code, s.Name, s.Name)
+				continue
+			}
+			if first := codes[es.code]; first != nil {
+				r.errs.add(es.codePos, "code %d is already used by error %s (at %s); give each error its own code", es.code, first.Name, first.Pos)
+				continue
+			}
+			r.checkCode(es)
+			codes[es.code] = def
+			r.errors[def.Name] = def
+			r.p.Errors = append(r.p.Errors, def)
+		}
+	}
+}
+
+// checkCode applies the reserved-range rule to one application error.
+func (r *resolver) checkCode(es *errorSpec) {
+	reserved := es.code >= -32768 && es.code <= -32000
+	serverBand := es.code >= -32099 && es.code <= -32000
+	switch {
+	case reserved && !serverBand && !es.allowReserved:
+		r.errs.add(es.codePos, "code %d is in JSON-RPC's reserved range -32768..-32000 but outside the server-error band -32099..-32000; pick another code, or add allow_reserved: true if the protocol really uses it", es.code)
+	case es.allowReserved && (!reserved || serverBand):
+		r.errs.add(es.allowPos, "allow_reserved: true is only for codes in -32768..-32100 (code %d does not need it); remove it", es.code)
+	}
+}
+
+// lookupType finds a named type, reporting unknown names with a
+// suggestion.
+func (r *resolver) lookupType(name string, pos Pos) *TypeDef {
+	if def := r.types[name]; def != nil {
+		return def
+	}
+	var names []string
+	for _, f := range r.files {
+		for _, td := range f.spec.types {
+			names = append(names, td.name.name)
+		}
+	}
+	hint := suggest(name, append(names, "string", "integer", "number", "boolean", "any"), "")
+	if hint == "" {
+		hint = "; declare it under types: or fix the name"
+		if name == "object" {
+			hint = "; write map<string, any> for any JSON object, or declare an object type with fields:"
+		}
+	}
+	r.errs.add(pos, "unknown type %s%s", name, hint)
+	return nil
+}
+
+// value converts a written value to JSON, remembering its node.
+func (r *resolver) value(n *node) *Value {
+	if n == nil {
+		return nil
+	}
+	v := &Value{JSON: r.toJSON(n), Pos: n.pos}
+	r.values[v] = n
+	return v
+}
+
+// where names a method for messages.
+func where(kind, name string) string { return fmt.Sprintf("%s %q", kind, name) }

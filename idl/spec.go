@@ -1,0 +1,137 @@
+package idl
+
+// The spec types hold one IDL file as written, with positions, before names
+// are resolved. The resolver turns them into the model.
+
+// fileSpec is one decoded IDL file.
+type fileSpec struct {
+	path     string
+	protocol *protoSpec
+	includes []nameRef
+	types    []*typeDecl
+	errors   []*errorSpec
+	methods  []*methodSpec
+}
+
+// nameRef is a name written in the IDL and where.
+type nameRef struct {
+	name string
+	pos  Pos
+}
+
+// protoSpec is the protocol: section.
+type protoSpec struct {
+	pos                    Pos
+	name                   nameRef
+	version, doc           string
+	lifecycle              string
+	roles                  []roleSpec
+	framing                nameRef
+	transports             []Transport
+	ids, cancellation      nameRef
+	timeout                durationSpec
+	onTimeout              *OnTimeout
+	rolesPos, transportPos Pos
+}
+
+// roleSpec is one entry of protocol.roles.
+type roleSpec struct {
+	name nameRef
+	doc  string
+}
+
+// durationSpec is a timeout as written: set when the key is present; d is
+// zero for "none".
+type durationSpec struct {
+	set bool
+	d   int64
+	pos Pos
+}
+
+// typeDecl is one entry of types:.
+type typeDecl struct {
+	name nameRef
+	t    *tspec
+}
+
+// tspec is a type as written, in compact or long form.
+type tspec struct {
+	pos       Pos
+	kind      Kind
+	ref       string // KindRef: the referenced name
+	nullable  bool
+	format    string
+	formatPos Pos
+	constv    *node
+	elem      *tspec    // KindArray, KindMap
+	fields    []*fspec  // KindObject
+	extends   []nameRef // KindObject
+	values    []*vspec  // KindEnum
+	disc      nameRef   // KindUnion: discriminator field, if any
+	variants  []*tspec  // KindUnion
+	name      nameRef   // inline types: the name chosen with name:
+	doc       string
+	deprec    string
+	example   *node
+}
+
+// fspec is one field of an object as written.
+type fspec struct {
+	name     nameRef
+	goName   nameRef
+	optional bool
+	doc      string
+	deprec   string
+	def      *node
+	example  *node
+	t        *tspec
+}
+
+// vspec is one enum value as written.
+type vspec struct {
+	value  any // string or int64
+	pos    Pos
+	name   nameRef
+	doc    string
+	deprec string
+}
+
+// errorSpec is one entry of errors:.
+type errorSpec struct {
+	name          nameRef
+	code          int64
+	codeOK        bool
+	codePos       Pos
+	message, doc  string
+	data          *tspec
+	allowReserved bool
+	allowPos      Pos
+}
+
+// methodSpec is one entry of methods:.
+type methodSpec struct {
+	name      nameRef
+	goName    nameRef
+	from      nameRef
+	kind      nameRef
+	doc       string
+	deprec    string
+	params    *tspec
+	result    *tspec
+	resultPos Pos
+	errors    []nameRef
+	errorsPos Pos
+	timeout   durationSpec
+	onTimeout *OnTimeout
+	examples  []*exampleSpec
+}
+
+// exampleSpec is one entry of a method's examples:.
+type exampleSpec struct {
+	pos            Pos
+	doc            string
+	params, result *node
+	errName        nameRef // error: Name
+	errNode        *node   // error: {code, message, data}
+	hasError       bool
+}

@@ -1,0 +1,441 @@
+package idl
+
+import (
+	"fmt"
+	"strings"
+)
+
+// finishTypes completes object and union types once every type is built:
+// inherited fields are copied, and variant tags found.
+func (r *resolver) finishTypes() {
+	state := map[*TypeDef]int{} // 1 visiting, 2 done
+	for _, def := range r.p.Types {
+		r.flatten(def, state)
+	}
+	for _, def := range r.p.Types {
+		if def.Type != nil && def.Type.Kind == KindUnion {
+			if def.Type.Discriminator != "" {
+				r.tagVariants(def)
+			} else {
+				r.kindVariants(def)
+			}
+		}
+	}
+}
+
+// flatten copies the fields of the types def extends in front of its own.
+func (r *resolver) flatten(def *TypeDef, state map[*TypeDef]int) {
+	t := def.Type
+	if t == nil || t.Kind != KindObject || state[def] == 2 {
+		return
+	}
+	if state[def] == 1 {
+		r.errs.add(def.Pos, "type %s extends itself through extends:; remove one extends entry of the cycle", def.Name)
+		return
+	}
+	state[def] = 1
+	var fields []*Field
+	own := map[string]bool{}
+	for _, f := range t.Fields {
+		own[f.Name] = true
+	}
+	from := map[string]string{}
+	for _, base := range t.Extends {
+		if base.Type == nil || base.Type.Kind != KindObject {
+			r.errs.add(def.Pos, "type %s extends %s, which is not an object type; extends takes object types only", def.Name, base.Name)
+			continue
+		}
+		r.flatten(base, state)
+		for _, f := range base.Type.Fields {
+			if own[f.Name] {
+				r.errs.add(fieldPos(t, f.Name), "field %q is already inherited from %s; remove it here or rename it", f.Name, base.Name)
+				continue
+			}
+			if first, dup := from[f.Name]; dup {
+				r.errs.add(def.Pos, "type %s inherits field %q from both %s and %s; extend only one of them", def.Name, f.Name, first, base.Name)
+				continue
+			}
+			from[f.Name] = base.Name
+			cp := *f
+			fields = append(fields, &cp)
+		}
+	}
+	t.Fields = append(fields, t.Fields...)
+	state[def] = 2
+}
+
+func fieldPos(t *Type, name string) Pos {
+	for _, f := range t.Fields {
+		if f.Name == name && f.DeclaredIn != nil {
+			return f.Pos
+		}
+	}
+	return t.Pos
+}
+
+// tagVariants finds the tag of each variant of a discriminated union.
+func (r *resolver) tagVariants(def *TypeDef) {
+	t := def.Type
+	seen := map[string]*Variant{}
+	for _, v := range t.Variants {
+		if v.Type == nil || v.Type.Kind == KindInvalid {
+			continue
+		}
+		obj := underlying(v.Type)
+		if v.Type.Kind != KindRef || obj == nil || obj.Kind != KindObject || nullableChain(v.Type) {
+			r.errs.add(v.Pos, "variant %s of union %s is not an object, but a union with discriminator %q holds objects; use an object type with a %q field", describeType(v.Type), def.Name, t.Discriminator, t.Discriminator)
+			continue
+		}
+		name := v.Type.Ref.Name
+		var tagField *Field
+		for _, f := range obj.Fields {
+			if f.Name == t.Discriminator {
+				tagField = f
+			}
+		}
+		switch {
+		case tagField == nil:
+			r.errs.add(v.Pos, "variant %s of union %s has no field %q, the discriminator; add %s: \"'some_tag'\" to %s", name, def.Name, t.Discriminator, t.Discriminator, name)
+			continue
+		case tagField.Type == nil || tagField.Type.Kind != KindString || tagField.Type.Const == nil:
+			r.errs.add(tagField.Pos, "field %q of %s is the discriminator of union %s, so it must be a string constant such as \"'%s'\", not %s", t.Discriminator, name, def.Name, strings.ToLower(name), describeType(tagField.Type))
+			continue
+		case tagField.Optional || tagField.Type.Nullable:
+			r.errs.add(tagField.Pos, "field %q of %s is the discriminator of union %s, so it must be required and not nullable", t.Discriminator, name, def.Name)
+			continue
+		}
+		v.Tag = r.constString(tagField.Type.Const)
+		if first := seen[v.Tag]; first != nil {
+			r.errs.add(v.Pos, "variants %s and %s of union %s share the tag %q; give each variant its own %s value", first.Type.Ref.Name, name, def.Name, v.Tag, t.Discriminator)
+			continue
+		}
+		seen[v.Tag] = v
+	}
+}
+
+// constString returns the string a string constant holds.
+func (r *resolver) constString(v *Value) string {
+	if n := r.values[v]; n != nil {
+		return n.str
+	}
+	return ""
+}
+
+// kindVariants checks that the variants of an untagged union have
+// different JSON kinds, so a reader can tell them apart.
+func (r *resolver) kindVariants(def *TypeDef) {
+	owner := map[string]*Variant{}
+	for _, v := range def.Type.Variants {
+		if v.Type == nil || v.Type.Kind == KindInvalid {
+			continue
+		}
+		if unionDef(v.Type) == def {
+			r.errs.add(v.Pos, "union %s lists itself as a variant; remove that variant", def.Name)
+			continue
+		}
+		if nullableChain(v.Type) {
+			r.errs.add(v.Pos, "variant %s of union %s is nullable; make the union nullable instead", describeType(v.Type), def.Name)
+			continue
+		}
+		kinds := jsonKinds(v.Type)
+		if len(kinds) == len(allJSONKinds) {
+			r.errs.add(v.Pos, "variant %s of union %s accepts any JSON value, so the other variants could never be told apart; use any alone", describeType(v.Type), def.Name)
+			continue
+		}
+		for _, k := range allJSONKinds {
+			if !kinds[k] {
+				continue
+			}
+			if first := owner[k]; first != nil {
+				r.errs.add(v.Pos, "variants %s and %s of union %s are both JSON %ss, so a reader could not tell them apart; add a discriminator: field, or merge them", describeType(first.Type), describeType(v.Type), def.Name, k)
+				break
+			}
+			owner[k] = v
+		}
+	}
+}
+
+var allJSONKinds = []string{"string", "number", "boolean", "array", "object", "null"}
+
+// jsonKinds returns the JSON kinds of the values of t.
+func jsonKinds(t *Type) map[string]bool {
+	return jsonKindsSeen(t, map[*TypeDef]bool{})
+}
+
+// jsonKindsSeen is jsonKinds, ignoring the unions in seen, which are being
+// looked at already.
+func jsonKindsSeen(t *Type, seen map[*TypeDef]bool) map[string]bool {
+	ks := map[string]bool{}
+	nullable := nullableChain(t)
+	if def := unionDef(t); def != nil {
+		if seen[def] {
+			return ks
+		}
+		seen[def] = true
+	}
+	t = underlying(t)
+	if t == nil {
+		return ks
+	}
+	switch t.Kind {
+	case KindString:
+		ks["string"] = true
+	case KindInteger, KindNumber:
+		ks["number"] = true
+	case KindBoolean:
+		ks["boolean"] = true
+	case KindArray:
+		ks["array"] = true
+	case KindMap, KindObject:
+		ks["object"] = true
+	case KindEnum:
+		ks[map[Kind]string{KindString: "string", KindInteger: "number"}[t.EnumBase]] = true
+	case KindAny:
+		for _, k := range allJSONKinds {
+			ks[k] = true
+		}
+	case KindUnion:
+		if t.Discriminator != "" {
+			ks["object"] = true
+		} else {
+			for _, v := range t.Variants {
+				for k := range jsonKindsSeen(v.Type, seen) {
+					ks[k] = true
+				}
+			}
+		}
+	}
+	if nullable {
+		ks["null"] = true
+	}
+	return ks
+}
+
+// unionDef returns the union type t refers to, following aliases, or nil.
+func unionDef(t *Type) *TypeDef {
+	for hops := 0; t != nil && t.Kind == KindRef && t.Ref != nil && hops < 64; hops++ {
+		if t.Ref.Type != nil && t.Ref.Type.Kind == KindUnion {
+			return t.Ref
+		}
+		t = t.Ref.Type
+	}
+	return nil
+}
+
+// jsonKindOf returns the JSON kind of a written value.
+func jsonKindOf(n *node) string {
+	switch n.kind {
+	case nString:
+		return "string"
+	case nInt, nFloat:
+		return "number"
+	case nBool:
+		return "boolean"
+	case nSeq:
+		return "array"
+	case nMap:
+		return "object"
+	}
+	return "null"
+}
+
+// validate checks what can only be checked on the complete model.
+func (r *resolver) validate() {
+	r.aliasCycles()
+	r.requiredCycles()
+	r.goNames()
+	for _, def := range r.p.Types {
+		r.checkValues(def)
+	}
+}
+
+// aliasCycles reports named types defined only through references to
+// themselves, such as A: B and B: A.
+func (r *resolver) aliasCycles() {
+	index := map[*TypeDef]int{}
+	for i, def := range r.p.Types {
+		index[def] = i
+	}
+	for i, def := range r.p.Types {
+		chain := []string{def.Name}
+		t := def.Type
+		for hops := 0; t != nil && t.Kind == KindRef && t.Ref != nil && hops < len(r.p.Types); hops++ {
+			chain = append(chain, t.Ref.Name)
+			if t.Ref == def {
+				if r.firstOfCycle(def, index, i) {
+					r.errs.add(def.Pos, "type %s is defined only in terms of itself (%s); define one of them as a real type", def.Name, strings.Join(chain, " -> "))
+				}
+				break
+			}
+			t = t.Ref.Type
+		}
+	}
+}
+
+// firstOfCycle reports whether def comes first, among the types of its
+// reference cycle, so that a cycle is reported once.
+func (r *resolver) firstOfCycle(def *TypeDef, index map[*TypeDef]int, i int) bool {
+	for t := def.Type; t != nil && t.Kind == KindRef && t.Ref != nil && t.Ref != def; t = t.Ref.Type {
+		if index[t.Ref] < i {
+			return false
+		}
+	}
+	return true
+}
+
+// requiredCycles reports objects that contain themselves through required,
+// non-nullable fields: no finite JSON value could fill them.
+func (r *resolver) requiredCycles() {
+	type step struct {
+		def   *TypeDef
+		field string
+	}
+	state := map[*TypeDef]int{} // 1 on the stack, 2 done
+	var stack []step
+	var visit func(def *TypeDef)
+	visit = func(def *TypeDef) {
+		state[def] = 1
+		for _, f := range def.Type.Fields {
+			if f.Optional || f.Type == nil || nullableChain(f.Type) {
+				continue
+			}
+			next := objectDef(f.Type)
+			if next == nil {
+				continue
+			}
+			stack = append(stack, step{def, f.Name})
+			switch state[next] {
+			case 0:
+				visit(next)
+			case 1:
+				var parts []string
+				for i := len(stack) - 1; i >= 0; i-- {
+					if stack[i].def == next {
+						for _, s := range stack[i:] {
+							parts = append(parts, s.def.Name+"."+s.field)
+						}
+						break
+					}
+				}
+				r.errs.add(f.Pos, "type %s contains itself through required fields (%s); make one of these fields optional or nullable", next.Name, strings.Join(parts, " -> "))
+			}
+			stack = stack[:len(stack)-1]
+		}
+		state[def] = 2
+	}
+	for _, def := range r.p.Types {
+		if def.Type != nil && def.Type.Kind == KindObject && state[def] == 0 {
+			visit(def)
+		}
+	}
+}
+
+// objectDef returns the object type t refers to, following aliases.
+func objectDef(t *Type) *TypeDef {
+	for hops := 0; t != nil && t.Kind == KindRef && t.Ref != nil && hops < 64; hops++ {
+		if t.Ref.Type != nil && t.Ref.Type.Kind == KindObject {
+			return t.Ref
+		}
+		t = t.Ref.Type
+	}
+	return nil
+}
+
+// goNames reports Go names used twice where Go needs them unique.
+func (r *resolver) goNames() {
+	types := map[string]*TypeDef{}
+	for _, def := range r.p.Types {
+		if first := types[def.GoName]; first != nil && def.GoName != "" {
+			if def.Inline {
+				r.errs.add(def.Pos, "this inline type is named %s, like type %s (at %s); give it another name with name:", def.GoName, first.Name, first.Pos)
+			} else {
+				r.errs.add(def.Pos, "types %s and %s (at %s) both become the Go type %s; rename one", def.Name, first.Name, first.Pos, def.GoName)
+			}
+			continue
+		}
+		types[def.GoName] = def
+		if def.Type == nil {
+			continue
+		}
+		switch def.Type.Kind {
+		case KindObject:
+			seen := map[string]*Field{}
+			for _, f := range def.Type.Fields {
+				if first := seen[f.GoName]; first != nil && f.GoName != "" {
+					r.errs.add(f.Pos, "fields %q and %q of %s both become the Go field %s; rename one or set go_name:", first.Name, f.Name, def.Name, f.GoName)
+					continue
+				}
+				seen[f.GoName] = f
+			}
+		case KindEnum:
+			seen := map[string]*EnumValue{}
+			for _, v := range def.Type.Values {
+				if first := seen[v.GoName]; first != nil && v.GoName != "" {
+					r.errs.add(v.Pos, "values %v and %v of enum %s both become the Go name %s; set name: on one of them", first.Value, v.Value, def.Name, v.GoName)
+					continue
+				}
+				seen[v.GoName] = v
+			}
+		}
+	}
+	methods := map[string]*Method{}
+	for _, m := range r.p.Methods {
+		if first := methods[m.GoName]; first != nil && m.GoName != "" {
+			if first.Name == m.Name {
+				r.errs.add(m.Pos, "method %q is declared twice; remove one", m.Name)
+			} else {
+				r.errs.add(m.Pos, "methods %q and %q (at %s) both become the Go name %s; set go_name: on one", m.Name, first.Name, first.Pos, m.GoName)
+			}
+			continue
+		}
+		methods[m.GoName] = m
+	}
+	errs := map[string]*ErrorDef{}
+	for _, e := range r.p.Errors {
+		if first := errs[e.GoName]; first != nil && e.GoName != "" {
+			r.errs.add(e.Pos, "errors %s and %s (at %s) both become the Go name %s; rename one", e.Name, first.Name, first.Pos, e.GoName)
+			continue
+		}
+		errs[e.GoName] = e
+	}
+}
+
+// checkValues checks the defaults, constants and examples written in a
+// type against the types they belong to.
+func (r *resolver) checkValues(def *TypeDef) {
+	if def.Example != nil {
+		r.check(r.values[def.Example], &Type{Kind: KindRef, Ref: def}, fmt.Sprintf("example of %s", def.Name))
+	}
+	if def.Type == nil {
+		return
+	}
+	for _, f := range def.Type.Fields {
+		if f.DeclaredIn != def {
+			continue
+		}
+		if f.Default != nil {
+			r.check(r.values[f.Default], f.Type, fmt.Sprintf("default of %s", f.Name))
+		}
+		if f.Example != nil {
+			r.check(r.values[f.Example], f.Type, fmt.Sprintf("example of %s", f.Name))
+		}
+	}
+	r.checkConsts(def.Type)
+}
+
+// checkConsts checks that constants match their types, in t and the
+// anonymous types it holds.
+func (r *resolver) checkConsts(t *Type) {
+	if t == nil {
+		return
+	}
+	if t.Const != nil {
+		c := *t
+		c.Const = nil
+		r.check(r.values[t.Const], &c, "const")
+	}
+	r.checkConsts(t.Elem)
+	for _, f := range t.Fields {
+		r.checkConsts(f.Type)
+	}
+}
