@@ -143,10 +143,22 @@ func (c *Conn) timedOut(method, id string, timeout Timeout, sent bool) error {
 	if sent && timeout.Cancel {
 		c.sendCancel(id, "timed out")
 	}
+	err := &TimeoutError{Method: method, ID: ID{id}, Timeout: timeout.After}
+	if timeout.Action == TimeoutKill {
+		if k, ok := c.stream.(interface{ Kill() error }); ok {
+			if kerr := k.Kill(); kerr != nil {
+				c.log.Warn("jsonrpc: killing the peer after a timeout", "error", kerr)
+			}
+		}
+	}
+	if timeout.Action != TimeoutFail {
+		c.log.Warn("jsonrpc: closing the connection after a timeout", "method", method, "id", id)
+		c.shutdown(err)
+	}
 	if c.opts.OnTimeout != nil {
 		c.opts.OnTimeout(method, ID{id})
 	}
-	return &TimeoutError{Method: method, ID: ID{id}, Timeout: timeout.After}
+	return err
 }
 
 // decodeResult turns a call's outcome into its error, decoding the result.

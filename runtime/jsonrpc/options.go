@@ -62,7 +62,25 @@ type Timeout struct {
 	After time.Duration
 	// Cancel sends the protocol's cancellation notification on timeout.
 	Cancel bool
+	// Action is what happens to the connection on timeout.
+	Action TimeoutAction
 }
+
+// TimeoutAction is what a timed-out call does besides failing with a
+// [*TimeoutError].
+type TimeoutAction uint8
+
+const (
+	// TimeoutFail only fails the call; the connection carries on.
+	TimeoutFail TimeoutAction = iota
+	// TimeoutClose also closes the connection: the peer is taken as failed
+	// and every other pending call fails with ErrClosed.
+	TimeoutClose
+	// TimeoutKill also kills the peer's process, when the stream has a
+	// Kill() error method (as a spawned transport.Process has), then
+	// closes the connection.
+	TimeoutKill
+)
 
 // Options configure a [Conn]. The zero value is usable: NDJSON framing, no
 // handler (every request is answered with -32601), default limits.

@@ -50,7 +50,7 @@ func decodeValid(b []byte) (m message, rpcErr *Error) {
 	for i := skipSpace(b, 1); i < len(b) && b[i] == '"'; {
 		keyEnd := skipString(b, i)
 		key := b[i+1 : keyEnd-1]
-		if bytes.IndexByte(key, '\\') >= 0 {
+		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
 			key = unquoteBytes(b[i:keyEnd])
 		}
 		i = skipSpace(b, keyEnd) + 1 // past ':'
