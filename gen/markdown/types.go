@@ -1,0 +1,267 @@
+package markdown
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rpcgen/rpcgen/idl"
+)
+
+// typeExpr writes t compactly, linking named types to their sections:
+// "string", "[Item](#item)[]", "map<string, number>", "string | null",
+// "`\"idle\"`".
+func (d *doc) typeExpr(t *idl.Type) string {
+	if t == nil {
+		return "null"
+	}
+	var s string
+	switch t.Kind {
+	case idl.KindRef:
+		s = "unknown"
+		if t.Ref != nil {
+			s = d.typeLink(t.Ref)
+		}
+	case idl.KindArray:
+		s = d.wrapExpr(t.Elem) + "[]"
+	case idl.KindMap:
+		s = "map<string, " + d.typeExpr(t.Elem) + ">"
+	case idl.KindEnum:
+		var parts []string
+		for _, v := range t.Values {
+			parts = append(parts, code(enumJSON(v)))
+		}
+		s = strings.Join(parts, " | ")
+	case idl.KindUnion:
+		var parts []string
+		for _, v := range t.Variants {
+			parts = append(parts, d.wrapExpr(v.Type))
+		}
+		s = strings.Join(parts, " | ")
+	default:
+		s = t.Kind.String()
+		if t.Const != nil {
+			s = d.jsonCode(t.Const)
+		}
+	}
+	if t.Nullable {
+		s += " | null"
+	}
+	return s
+}
+
+// wrapExpr is typeExpr in parentheses when the result holds a "|".
+func (d *doc) wrapExpr(t *idl.Type) string {
+	s := d.typeExpr(t)
+	if strings.Contains(s, " | ") {
+		return "(" + s + ")"
+	}
+	return s
+}
+
+// enumJSON returns the JSON text of an enum value.
+func enumJSON(v *idl.EnumValue) string {
+	if s, ok := v.Value.(string); ok {
+		return jsonString(s)
+	}
+	return fmt.Sprint(v.Value)
+}
+
+// objectOf returns the object type t stands for, following references,
+// and the named type that holds it; nil when t is not an object.
+func objectOf(t *idl.Type) (*idl.TypeDef, *idl.Type) {
+	var def *idl.TypeDef
+	for range 64 {
+		if t == nil {
+			return nil, nil
+		}
+		if t.Kind != idl.KindRef {
+			break
+		}
+		def, t = t.Ref, t.Ref.Type
+	}
+	if t == nil || t.Kind != idl.KindObject {
+		return nil, nil
+	}
+	return def, t
+}
+
+// writeFields writes the fields table of obj, the object type of def.
+func (d *doc) writeFields(def *idl.TypeDef, obj *idl.Type) {
+	var rows [][]string
+	for _, f := range obj.Fields {
+		req := "yes"
+		if f.Optional {
+			req = "no"
+		}
+		rows = append(rows, []string{code(f.Name), d.typeExpr(f.Type), req, d.fieldDesc(def, f)})
+	}
+	d.table([]string{"field", "type", "required", "description"}, rows)
+}
+
+// fieldDesc returns the description cell of a field: its doc, where it
+// comes from, its format, default and example.
+func (d *doc) fieldDesc(def *idl.TypeDef, f *idl.Field) string {
+	var parts []string
+	if f.Deprecated != "" {
+		parts = append(parts, "**Deprecated:** "+sentence(inline(f.Deprecated)))
+	}
+	if f.Doc != "" {
+		parts = append(parts, sentence(inline(f.Doc)))
+	}
+	if def != nil && f.DeclaredIn != nil && f.DeclaredIn != def {
+		parts = append(parts, "From "+d.typeLink(f.DeclaredIn)+".")
+	}
+	if f.Type != nil && f.Type.Format != "" {
+		parts = append(parts, "Format: "+code(string(f.Type.Format))+".")
+	}
+	if f.Default != nil {
+		parts = append(parts, "Default: "+d.jsonCode(f.Default)+".")
+	}
+	if f.Example != nil {
+		parts = append(parts, "Example: "+d.jsonCode(f.Example)+".")
+	}
+	return strings.Join(parts, " ")
+}
+
+// writeTypes writes one section per named type.
+func (d *doc) writeTypes() {
+	d.heading(secTypes)
+	if len(d.p.Types) == 0 {
+		d.para("The protocol declares no named types.")
+		return
+	}
+	d.para("Every named type, including those written inline (their names come from where they appear). Fields are required unless marked otherwise; a type ending in `| null` also accepts `null`.")
+	for _, def := range d.p.Types {
+		d.writeType(def)
+	}
+}
+
+// writeType writes the section of one named type.
+func (d *doc) writeType(def *idl.TypeDef) {
+	d.heading(def)
+	d.deprecated(def.Deprecated)
+	d.para(block(def.Doc))
+	if m, where := d.onlyPayloadOf(def); m != nil {
+		d.paraf("The %s of %s, described in its section.", where, d.methodLink(m))
+		return
+	}
+	t := def.Type
+	switch t.Kind {
+	case idl.KindObject:
+		d.writeObject(def, t)
+	case idl.KindEnum:
+		d.writeEnum(t)
+	case idl.KindUnion:
+		d.writeUnion(t)
+	default:
+		s := "**Type:** " + d.typeExpr(t)
+		if t.Format != "" {
+			s += ", format " + code(string(t.Format))
+		}
+		d.para(s + ".")
+	}
+	if t.Nullable && (t.Kind == idl.KindObject || t.Kind == idl.KindEnum || t.Kind == idl.KindUnion) {
+		d.para("May also be `null`.")
+	}
+	if def.Example != nil {
+		d.para("**Example:**")
+		d.jsonBlock(def.Example.JSON)
+	}
+	if u := d.usedBy(def); u != "" {
+		d.para("**Used by:** " + u + ".")
+	}
+}
+
+// writeObject writes the body of an object type's section.
+func (d *doc) writeObject(def *idl.TypeDef, t *idl.Type) {
+	if len(t.Extends) > 0 {
+		var ext []string
+		for _, x := range t.Extends {
+			ext = append(ext, d.typeLink(x))
+		}
+		d.para("Extends " + strings.Join(ext, ", ") + ": their fields come first.")
+	}
+	if len(t.Fields) == 0 {
+		d.para("An object with no members: `{}`.")
+		return
+	}
+	d.para("An object:")
+	d.writeFields(def, t)
+}
+
+// writeEnum writes the values table of an enum.
+func (d *doc) writeEnum(t *idl.Type) {
+	named := false
+	for _, v := range t.Values {
+		if s, ok := v.Value.(string); !ok || s != v.Name {
+			named = true
+		}
+	}
+	kind := "string"
+	if t.EnumBase == idl.KindInteger {
+		kind = "integer"
+	}
+	d.paraf("One of these %s values:", kind)
+	header := []string{"value", "description"}
+	if named {
+		header = []string{"value", "name", "description"}
+	}
+	var rows [][]string
+	for _, v := range t.Values {
+		desc := inline(v.Doc)
+		if v.Deprecated != "" {
+			desc = strings.TrimSpace("**Deprecated:** " + sentence(inline(v.Deprecated)) + " " + desc)
+		}
+		row := []string{code(enumJSON(v))}
+		if named {
+			row = append(row, escape(v.Name))
+		}
+		rows = append(rows, append(row, desc))
+	}
+	d.table(header, rows)
+}
+
+// writeUnion writes the variants table of a union.
+func (d *doc) writeUnion(t *idl.Type) {
+	var rows [][]string
+	if t.Discriminator != "" {
+		d.paraf("One of these objects, told apart by their %s field:", code(t.Discriminator))
+		for _, v := range t.Variants {
+			rows = append(rows, []string{code(jsonString(v.Tag)), d.typeExpr(v.Type)})
+		}
+		d.table([]string{code(t.Discriminator), "variant"}, rows)
+		return
+	}
+	d.para("One of these, told apart by the JSON kind of the value:")
+	for _, v := range t.Variants {
+		rows = append(rows, []string{jsonKind(v.Type), d.typeExpr(v.Type)})
+	}
+	d.table([]string{"JSON kind", "variant"}, rows)
+}
+
+// jsonKind returns the kind of JSON value of type t: "string", "number",
+// "boolean", "array" or "object".
+func jsonKind(t *idl.Type) string {
+	u := t.Underlying()
+	if u == nil {
+		return "any"
+	}
+	switch u.Kind {
+	case idl.KindString:
+		return "string"
+	case idl.KindInteger, idl.KindNumber:
+		return "number"
+	case idl.KindBoolean:
+		return "boolean"
+	case idl.KindArray:
+		return "array"
+	case idl.KindMap, idl.KindObject:
+		return "object"
+	case idl.KindEnum:
+		if u.EnumBase == idl.KindInteger {
+			return "number"
+		}
+		return "string"
+	}
+	return "any"
+}
