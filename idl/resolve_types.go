@@ -17,6 +17,9 @@ func (r *resolver) buildNamed(def *TypeDef, ts *tspec) {
 	def.Example = r.value(ts.example)
 	if isCompound(ts.kind) {
 		def.Type = r.compound(ts, def)
+		// A named object, enum or union written nullable accepts null
+		// wherever it is used.
+		def.Type.Nullable = ts.nullable
 		return
 	}
 	def.Type = r.build(ts, def.GoName, "")
