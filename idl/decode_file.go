@@ -103,8 +103,11 @@ func (d *decoder) protocol(n *node) *protoSpec {
 			case nString:
 				r.doc = e.val.str
 			default:
-				ro, _ := d.keys(e.val, "role", "doc")
+				ro, _ := d.keys(e.val, "role", "doc", "go_name")
 				r.doc = d.optStr(ro, "doc", "doc")
+				if v := ro.get("go_name"); v != nil {
+					r.goName = d.name(v, "go_name")
+				}
 			}
 			p.roles = append(p.roles, r)
 		}

@@ -49,7 +49,7 @@ type Protocol struct {
 // Role is one of the two peers of a protocol.
 type Role struct {
 	Name   string // as written, e.g. "extension"
-	GoName string
+	GoName string // from go_name, else made from Name, e.g. "Extension"
 	Doc    string
 	Pos    Pos
 }

@@ -2,6 +2,7 @@ package idl
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/rpcgen/rpcgen/internal/goname"
@@ -110,10 +111,25 @@ func (r *resolver) protocol(ps *protoSpec) {
 		if role.Name == FromBoth {
 			r.errs.add(role.Pos, "role name both is reserved for methods either role sends; pick another name")
 		}
+		r.roleGoName(&role, rs)
 		if i == 1 && role.GoName == p.Roles[0].GoName && role.Name != p.Roles[0].Name {
-			r.errs.add(role.Pos, "roles %s and %s both become the Go name %s; rename one", p.Roles[0].Name, role.Name, role.GoName)
+			r.errs.add(role.Pos, "roles %s and %s both become the Go name %s; rename one or give one another go_name:", p.Roles[0].Name, role.Name, role.GoName)
 		}
 		p.Roles[i] = role
+	}
+}
+
+// roleGoName applies a role's go_name, or checks that the Go name made
+// from the role's name does not repeat the package name (hermes.Hermes).
+func (r *resolver) roleGoName(role *Role, rs roleSpec) {
+	switch {
+	case rs.goName.name != "":
+		if !goname.IsExported(rs.goName.name) {
+			r.errs.add(rs.goName.pos, "go_name %q is not an exported Go identifier; start it with an upper-case letter and use only letters, digits and _", rs.goName.name)
+		}
+		role.GoName = rs.goName.name
+	case role.GoName != "" && strings.EqualFold(role.GoName, r.p.GoPackage):
+		r.errs.add(role.Pos, "role %s would be the Go type %s.%s, which repeats the package name; name its Go type with go_name:, as in %s: {doc: ..., go_name: Host}", role.Name, r.p.GoPackage, role.GoName, role.Name)
 	}
 }
 

@@ -36,8 +36,9 @@ type protoSpec struct {
 
 // roleSpec is one entry of protocol.roles.
 type roleSpec struct {
-	name nameRef
-	doc  string
+	name   nameRef
+	doc    string
+	goName nameRef
 }
 
 // durationSpec is a timeout as written: set when the key is present; d is

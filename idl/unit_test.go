@@ -108,3 +108,17 @@ func TestTypeString(t *testing.T) {
 		t.Errorf("array: %q", got)
 	}
 }
+
+func TestRoleGoName(t *testing.T) {
+	p, err := Load("testdata/valid/hermes.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := [2]string{p.Roles[0].GoName, p.Roles[1].GoName}
+	if want := [2]string{"Host", "Extension"}; got != want {
+		t.Errorf("role Go names %v, want %v", got, want)
+	}
+	if p.Roles[0].Doc != "The editor; it starts each extension as a child process." {
+		t.Errorf("role doc %q", p.Roles[0].Doc)
+	}
+}

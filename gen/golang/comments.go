@@ -1,0 +1,203 @@
+package golang
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// commentWidth is the width of comment text, after "// ".
+const commentWidth = 76
+
+// comment is a doc comment being built, one paragraph at a time.
+type comment struct {
+	paras []string
+}
+
+// doc returns a comment whose first paragraph is text.
+func doc(text string) *comment {
+	c := &comment{}
+	c.add(text)
+	return c
+}
+
+// add appends the paragraph text, unless it is empty.
+func (c *comment) add(text string) *comment {
+	if text = strings.TrimSpace(text); text != "" {
+		c.paras = append(c.paras, text)
+	}
+	return c
+}
+
+// addf appends a formatted paragraph.
+func (c *comment) addf(format string, args ...any) *comment {
+	return c.add(fmt.Sprintf(format, args...))
+}
+
+// deprecated appends the "Deprecated:" paragraph Go tools recognise.
+func (c *comment) deprecated(why string) *comment {
+	if why = strings.TrimSpace(why); why != "" {
+		c.add("Deprecated: " + why)
+	}
+	return c
+}
+
+// lines returns the comment's lines, without "//".
+func (c *comment) lines() []string {
+	var out []string
+	for i, p := range c.paras {
+		if i > 0 {
+			out = append(out, "")
+		}
+		out = append(out, wrap(p, commentWidth)...)
+	}
+	return out
+}
+
+// code returns the comment as a statement ending with a new line, to be
+// followed by the declaration it documents.
+func (c *comment) code() *jen.Statement {
+	s := jen.Null()
+	for _, l := range c.lines() {
+		if l == "" {
+			s.Comment("//").Line()
+		} else {
+			s.Comment(l).Line()
+		}
+	}
+	return s
+}
+
+// listItem matches the start of a list item in IDL docs.
+var listItem = regexp.MustCompile(`^([-*+]|[0-9]+[.)])\s`)
+
+// wrap splits text into lines of at most width characters. Lines of the
+// same paragraph are joined and re-wrapped; blank lines, list items and
+// indented (code) lines are kept.
+func wrap(text string, width int) []string {
+	var out, para []string
+	indent := ""
+	flush := func() {
+		if len(para) > 0 {
+			out = append(out, fill(strings.Join(para, " "), width, indent)...)
+			para, indent = nil, ""
+		}
+	}
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimRightFunc(line, unicode.IsSpace)
+		trimmed := strings.TrimLeftFunc(line, unicode.IsSpace)
+		switch {
+		case trimmed == "":
+			flush()
+			if len(out) > 0 && out[len(out)-1] != "" {
+				out = append(out, "")
+			}
+		case trimmed != line && len(para) == 0:
+			out = append(out, "  "+strings.ReplaceAll(line, "\t", "    "))
+		case listItem.MatchString(trimmed):
+			flush()
+			para, indent = []string{"  " + trimmed}, "    "
+		default:
+			para = append(para, trimmed)
+		}
+	}
+	flush()
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+// fill breaks one paragraph into lines at spaces; continuation lines start
+// with indent.
+func fill(text string, width int, indent string) []string {
+	var lines []string
+	lead := text[:len(text)-len(strings.TrimLeft(text, " "))]
+	cur := ""
+	for _, w := range strings.Fields(text) {
+		switch {
+		case cur == "":
+			cur = lead + w
+		case utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(w) > width:
+			lines = append(lines, cur)
+			cur = indent + w
+		default:
+			cur += " " + w
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+// lead starts the doc of name with a sentence about it: the IDL's doc
+// when it starts with the name; "Item is a thing." from "A thing." when
+// it starts with an article; otherwise fallback, a sentence of our own,
+// then the doc.
+func lead(name, fallback, text string) string {
+	text = strings.TrimSpace(text)
+	switch {
+	case text == "":
+		return fallback
+	case strings.HasPrefix(text, name+" "):
+		return text
+	}
+	for _, article := range []string{"A ", "An ", "The "} {
+		if strings.HasPrefix(text, article) {
+			return name + " is " + lowerFirst(text)
+		}
+	}
+	return fallback + "\n\n" + text
+}
+
+// lowerFirst lower-cases the first letter of text when its first word is
+// an ordinary capitalised word ("The" but not "HL7" or "JSON").
+func lowerFirst(text string) string {
+	r, size := utf8.DecodeRuneInString(text)
+	if !unicode.IsUpper(r) {
+		return text
+	}
+	for _, c := range text[size:] {
+		if !unicode.IsLetter(c) {
+			break
+		}
+		if !unicode.IsLower(c) {
+			return text
+		}
+	}
+	return string(unicode.ToLower(r)) + text[size:]
+}
+
+// sentence ends text with a period unless it ends with punctuation.
+func sentence(text string) string {
+	text = strings.TrimSpace(text)
+	if text == "" || strings.ContainsAny(text[len(text)-1:], ".!?:") {
+		return text
+	}
+	return text + "."
+}
+
+// orList joins items as "a, b or c".
+func orList(items []string) string {
+	return joinList(items, "or")
+}
+
+// andList joins items as "a, b and c".
+func andList(items []string) string {
+	return joinList(items, "and")
+}
+
+func joinList(items []string, conj string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " " + conj + " " + items[len(items)-1]
+}

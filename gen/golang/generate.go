@@ -1,0 +1,139 @@
+package golang
+
+import (
+	"bytes"
+	"fmt"
+	"go/token"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/rpcgen/rpcgen/gen"
+	"github.com/rpcgen/rpcgen/idl"
+)
+
+// Options configure [Generate].
+type Options struct {
+	// Package is the name of the generated Go package; "" means the
+	// protocol's GoPackage.
+	Package string
+}
+
+// generator holds what the parts of one generation share.
+type generator struct {
+	p   *idl.Protocol
+	pkg string
+	// variants holds the Go field names of the variants of each union.
+	variants map[*idl.TypeDef][]string
+	// origins describes where inline types come from, for their docs.
+	origins map[*idl.TypeDef]string
+	// decodes memoizes hasDecoder.
+	decodes map[*idl.TypeDef]bool
+	// helpers records the unexported helpers the generated code calls.
+	helpers map[string]bool
+	// files names the file of each role.
+	files [2]string
+}
+
+// file is one generated file being built.
+type file struct {
+	*jen.File
+	path  string
+	decls int
+}
+
+// add appends a declaration, after a blank line.
+func (f *file) add(code ...jen.Code) {
+	if f.decls > 0 {
+		f.Line()
+	}
+	f.Add(code...)
+	f.decls++
+}
+
+// Generate returns the Go files of p: types.go (objects and named types),
+// enums.go, unions.go, errors.go, protocol.go (package doc, method names,
+// options), one file per role and, when needed, decode.go. Files without
+// declarations are left out. The output is gofmt-formatted and the same
+// bytes for the same input.
+//
+// A protocol whose Go names would collide in the generated package gives
+// an [idl.Errors] positioned at the IDL names at fault.
+func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
+	if p == nil {
+		return nil, fmt.Errorf("golang: no protocol")
+	}
+	pkg := opts.Package
+	if pkg == "" {
+		pkg = p.GoPackage
+	}
+	if !token.IsIdentifier(pkg) || pkg == "_" {
+		return nil, fmt.Errorf("golang: %q is not a valid Go package name", pkg)
+	}
+	g := &generator{
+		p:        p,
+		pkg:      pkg,
+		variants: map[*idl.TypeDef][]string{},
+		origins:  map[*idl.TypeDef]string{},
+		decodes:  map[*idl.TypeDef]bool{},
+		helpers:  map[string]bool{},
+	}
+	if errs := g.check(); len(errs) > 0 {
+		return nil, errs
+	}
+	g.files = roleFiles(p.Roles)
+	g.findOrigins()
+	parts := []struct {
+		path  string
+		build func(*file) error
+	}{
+		{"protocol.go", g.protocolFile},
+		{"types.go", g.typesFile},
+		{"enums.go", g.enumsFile},
+		{"unions.go", g.unionsFile},
+		{"errors.go", g.errorsFile},
+		{g.files[0], func(f *file) error { return g.roleFile(f, 0) }},
+		{g.files[1], func(f *file) error { return g.roleFile(f, 1) }},
+		// Last: it holds the helpers the other files use.
+		{"decode.go", g.helpersFile},
+	}
+	var out []gen.File
+	for _, part := range parts {
+		f := &file{File: jen.NewFile(pkg), path: part.path}
+		f.HeaderComment(gen.Header)
+		f.ImportName(jsonrpcPkg, "jsonrpc")
+		f.ImportName(framingPkg, "framing")
+		if err := part.build(f); err != nil {
+			return nil, fmt.Errorf("golang: %s: %w", part.path, err)
+		}
+		if f.decls == 0 {
+			continue
+		}
+		var buf bytes.Buffer
+		if err := f.Render(&buf); err != nil {
+			return nil, fmt.Errorf("golang: rendering %s: %w", part.path, err)
+		}
+		src, err := groupImports(buf.Bytes())
+		if err != nil {
+			return nil, fmt.Errorf("golang: formatting %s: %w", part.path, err)
+		}
+		out = append(out, gen.File{Path: part.path, Content: src})
+	}
+	return out, nil
+}
+
+// roleFiles names the file of each role after its Go name, in lower case
+// and without underscores (so that no suffix makes it a test or a
+// platform-specific file), unless another file has that name.
+func roleFiles(roles [2]idl.Role) [2]string {
+	var files [2]string
+	for i, role := range roles {
+		name := strings.ReplaceAll(strings.ToLower(role.GoName), "_", "")
+		switch name {
+		case "protocol", "types", "enums", "unions", "errors", "decode", strings.TrimSuffix(files[0], ".go"):
+			name += "_role"
+		}
+		files[i] = name + ".go"
+	}
+	return files
+}

@@ -1,0 +1,353 @@
+package e2e_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/rpcgen/rpcgen/gen/golang/internal/e2e"
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// plugin implements e2e.Plugin, reporting notifications on channels.
+type plugin struct {
+	e2e.UnimplementedPlugin
+	logs    chan *e2e.LogParams
+	closing chan struct{}
+}
+
+func (p *plugin) Initialize(_ context.Context, params *e2e.InitializeParams) (*e2e.InitializeResult, error) {
+	if params.Mode == e2e.ModeCareful {
+		return nil, e2e.NewNotReadyError()
+	}
+	name := "plugin " + params.Version
+	if params.ClientInfo != nil {
+		name += " for " + params.ClientInfo.Name
+	}
+	return &e2e.InitializeResult{
+		Name: name,
+		Shapes: []e2e.Shape{
+			e2e.NewShapeCircle(e2e.Circle{Radius: 1}),
+			e2e.NewShapeRect(e2e.ShapeRect{Width: 2, Height: 3}),
+		},
+	}, nil
+}
+
+func (p *plugin) Slow(ctx context.Context, params *e2e.SlowParams) error {
+	t := time.NewTimer(time.Duration(params.DelayMs) * time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (p *plugin) Work(context.Context) error {
+	return e2e.NewBusyError(&e2e.BusyData{RetryAfterMs: 250})
+}
+
+func (p *plugin) Log(_ context.Context, params *e2e.LogParams) error {
+	p.logs <- params
+	return nil
+}
+
+func (p *plugin) Ping(context.Context) error { return nil }
+
+func (p *plugin) Closing(context.Context) error {
+	p.closing <- struct{}{}
+	return nil
+}
+
+// host implements e2e.Host.
+type host struct {
+	e2e.UnimplementedHost
+	progress chan float64
+	closing  chan struct{}
+}
+
+func (h *host) Echo(_ context.Context, params *e2e.EchoParams) (*e2e.EchoResult, error) {
+	r := e2e.EchoResult(*params)
+	return &r, nil
+}
+
+func (h *host) Now(context.Context) (string, error) { return "2025-01-02T03:04:05Z", nil }
+
+func (h *host) Progress(_ context.Context, params *e2e.ProgressParams) error {
+	h.progress <- params.Percent
+	return nil
+}
+
+func (h *host) Ping(context.Context) error { return nil }
+
+func (h *host) Closing(context.Context) error {
+	h.closing <- struct{}{}
+	return nil
+}
+
+// session is a host and a plugin connected over an in-memory pipe.
+type session struct {
+	hostConn, pluginConn *jsonrpc.Conn
+	plugin               e2e.Plugin // the plugin, as the host calls it
+	host                 e2e.Host   // the host, as the plugin calls it
+	p                    *plugin
+	h                    *host
+}
+
+func connect(t *testing.T) *session {
+	t.Helper()
+	a, b := net.Pipe()
+	s := &session{
+		p: &plugin{logs: make(chan *e2e.LogParams, 1), closing: make(chan struct{}, 1)},
+		h: &host{progress: make(chan float64, 1), closing: make(chan struct{}, 1)},
+	}
+	s.hostConn, s.plugin = e2e.ConnectHost(a, s.h, jsonrpc.Options{})
+	s.pluginConn, s.host = e2e.ConnectPlugin(b, s.p, jsonrpc.Options{})
+	t.Cleanup(func() {
+		s.hostConn.Close()
+		s.pluginConn.Close()
+	})
+	return s
+}
+
+func receive[T any](t *testing.T, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(5 * time.Second):
+		t.Fatal("nothing received")
+	}
+	var zero T
+	return zero
+}
+
+func TestHostCallsPlugin(t *testing.T) {
+	s := connect(t)
+	ctx := context.Background()
+
+	res, err := s.plugin.Initialize(ctx, &e2e.InitializeParams{
+		Version:    "1.0",
+		Mode:       e2e.ModeFast,
+		ClientInfo: &e2e.InitializeParamsClientInfo{Name: "test"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "plugin 1.0 for test" {
+		t.Errorf("name %q", res.Name)
+	}
+	if len(res.Shapes) != 2 || res.Shapes[0].Circle == nil || res.Shapes[0].Circle.Radius != 1 ||
+		res.Shapes[1].Rect == nil || res.Shapes[1].Rect.Height != 3 || res.Shapes[1].Rect.Kind != "rect" {
+		t.Errorf("shapes %+v", res.Shapes)
+	}
+
+	if err := s.plugin.Slow(ctx, &e2e.SlowParams{DelayMs: 1}); err != nil {
+		t.Errorf("slow: %v", err)
+	}
+	if err := s.plugin.Ping(ctx); err != nil {
+		t.Errorf("ping: %v", err)
+	}
+	if err := s.plugin.Log(ctx, &e2e.LogParams{Level: e2e.LevelWarn, Message: "careful"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := receive(t, s.p.logs); got.Level != e2e.LevelWarn || got.Message != "careful" {
+		t.Errorf("log %+v", got)
+	}
+	if err := s.plugin.Closing(ctx); err != nil {
+		t.Fatal(err)
+	}
+	receive(t, s.p.closing)
+}
+
+func TestPluginCallsHost(t *testing.T) {
+	s := connect(t)
+	ctx := context.Background()
+
+	note := "hello"
+	for _, params := range []e2e.EchoParams{
+		{Shape: e2e.NewShapeCircle(e2e.Circle{Radius: 2.5}), ID: e2e.NewIDInteger(7), Note: &note},
+		{Shape: e2e.NewShapeRect(e2e.ShapeRect{Width: 1, Height: 2}), ID: e2e.NewIDString("x")},
+	} {
+		res, err := s.host.Echo(ctx, &params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(params)
+		got, _ := json.Marshal(res)
+		if string(got) != string(want) {
+			t.Errorf("echo: got %s, want %s", got, want)
+		}
+	}
+
+	now, err := s.host.Now(ctx)
+	if err != nil || now != "2025-01-02T03:04:05Z" {
+		t.Errorf("now: %q, %v", now, err)
+	}
+	if err := s.host.Progress(ctx, &e2e.ProgressParams{Percent: 42}); err != nil {
+		t.Fatal(err)
+	}
+	if got := receive(t, s.h.progress); got != 42 {
+		t.Errorf("progress %v", got)
+	}
+	if err := s.host.Ping(ctx); err != nil {
+		t.Errorf("ping: %v", err)
+	}
+	if err := s.host.Closing(ctx); err != nil {
+		t.Fatal(err)
+	}
+	receive(t, s.h.closing)
+}
+
+func TestErrors(t *testing.T) {
+	s := connect(t)
+	ctx := context.Background()
+
+	err := s.plugin.Work(ctx)
+	if !errors.Is(err, e2e.ErrBusy) || errors.Is(err, e2e.ErrNotReady) {
+		t.Fatalf("work: %v; want ErrBusy", err)
+	}
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != e2e.CodeBusy || rpcErr.Message != "Busy" {
+		t.Fatalf("work: %#v", err)
+	}
+	var data e2e.BusyData
+	if err := json.Unmarshal(rpcErr.Data, &data); err != nil || data.RetryAfterMs != 250 {
+		t.Errorf("data %s: %+v, %v", rpcErr.Data, data, err)
+	}
+
+	_, err = s.plugin.Initialize(ctx, &e2e.InitializeParams{Version: "1", Mode: e2e.ModeCareful})
+	if !errors.Is(err, e2e.ErrNotReady) {
+		t.Errorf("initialize: %v; want ErrNotReady", err)
+	}
+
+	// The host implements nothing of its own but Echo, Now, Progress,
+	// Ping and Closing: a plugin that implements nothing answers -32601.
+	a, b := net.Pipe()
+	conn, remote := e2e.ConnectHost(a, nil, jsonrpc.Options{})
+	other, _ := e2e.ConnectPlugin(b, e2e.UnimplementedPlugin{}, jsonrpc.Options{})
+	defer other.Close()
+	defer conn.Close()
+	if err := remote.Ping(ctx); !errors.Is(err, jsonrpc.ErrMethodNotFound) {
+		t.Errorf("ping of an unimplemented plugin: %v", err)
+	}
+	if err := remote.Log(ctx, &e2e.LogParams{Level: e2e.LevelInfo}); err != nil {
+		t.Errorf("log: %v", err)
+	}
+	err = conn.Call(ctx, "nope", nil, nil)
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeMethodNotFound || string(rpcErr.Data) != `{"method":"nope"}` {
+		t.Errorf("unknown method: %v", err)
+	}
+}
+
+func TestInvalidParams(t *testing.T) {
+	s := connect(t)
+	ctx := context.Background()
+	tests := []struct {
+		conn   *jsonrpc.Conn
+		method string
+		params string
+		field  string
+		reason string
+	}{
+		{s.hostConn, e2e.MethodInitialize, `{"version":"1","mode":"reckless"}`, "mode", `unknown value "reckless"; want "fast" or "careful"`},
+		{s.hostConn, e2e.MethodInitialize, `{"mode":"fast"}`, "version", "required field is missing"},
+		{s.hostConn, e2e.MethodInitialize, `{"version":null,"mode":"fast"}`, "version", "must not be null"},
+		{s.hostConn, e2e.MethodInitialize, `{"version":1,"mode":"fast"}`, "version", "expected string, got JSON number"},
+		{s.hostConn, e2e.MethodInitialize, `{"version":"1","mode":"fast","clientInfo":{}}`, "clientInfo.name", "required field is missing"},
+		{s.hostConn, e2e.MethodInitialize, `[1]`, "", ""},
+		{s.hostConn, e2e.MethodSlow, `{"delayMs":1.5}`, "delayMs", ""},
+		{s.pluginConn, e2e.MethodEcho, `{"shape":{"kind":"hexagon"},"id":1}`, "shape.kind", `unknown value "hexagon"; want "circle" or "rect"`},
+		{s.pluginConn, e2e.MethodEcho, `{"shape":{"kind":"rect","width":1},"id":1}`, "shape.height", "required field is missing"},
+		{s.pluginConn, e2e.MethodEcho, `{"shape":{"radius":1},"id":1}`, "shape.kind", "required field is missing"},
+		{s.pluginConn, e2e.MethodEcho, `{"shape":{"kind":"circle","radius":1},"id":true}`, "id", "expected number or string, got JSON boolean"},
+	}
+	for _, tt := range tests {
+		err := tt.conn.Call(ctx, tt.method, json.RawMessage(tt.params), nil)
+		var rpcErr *jsonrpc.Error
+		if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams {
+			t.Errorf("%s %s: %v; want -32602", tt.method, tt.params, err)
+			continue
+		}
+		var data struct{ Field, Reason string }
+		if err := json.Unmarshal(rpcErr.Data, &data); err != nil {
+			t.Errorf("%s %s: data %s: %v", tt.method, tt.params, rpcErr.Data, err)
+			continue
+		}
+		if data.Field != tt.field || tt.reason != "" && data.Reason != tt.reason {
+			t.Errorf("%s %s: data %s; want field %q, reason %q", tt.method, tt.params, rpcErr.Data, tt.field, tt.reason)
+		}
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	s := connect(t)
+	start := time.Now()
+	err := s.plugin.Slow(context.Background(), &e2e.SlowParams{DelayMs: 10_000})
+	if !errors.Is(err, jsonrpc.ErrTimeout) {
+		t.Fatalf("slow: %v; want a timeout", err)
+	}
+	if d := time.Since(start); d < 100*time.Millisecond || d > 5*time.Second {
+		t.Errorf("timed out after %v; want 100ms", d)
+	}
+	// The connection carries on (on_timeout action: error).
+	if err := s.plugin.Ping(context.Background()); err != nil {
+		t.Errorf("ping after the timeout: %v", err)
+	}
+}
+
+func TestUnion(t *testing.T) {
+	var s e2e.Shape
+	if err := json.Unmarshal([]byte(`{"width":2,"kind":"rect","height":3}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Circle != nil || s.Rect == nil || *s.Rect != (e2e.ShapeRect{Kind: "rect", Width: 2, Height: 3}) {
+		t.Errorf("decoded %+v", s)
+	}
+	b, err := json.Marshal(s)
+	if err != nil || string(b) != `{"kind":"rect","width":2,"height":3}` {
+		t.Errorf("encoded %s, %v", b, err)
+	}
+	if _, err := json.Marshal(e2e.Shape{}); err == nil {
+		t.Error("an empty union encoded without error")
+	}
+	if _, err := json.Marshal(e2e.NewShapeCircle(e2e.Circle{Kind: "square"})); err == nil {
+		t.Error("a wrong constant encoded without error")
+	}
+	var res e2e.InitializeResult
+	err = json.Unmarshal([]byte(`{"name":"x","shapes":[{"kind":"circle","radius":1},{"kind":"oval"}]}`), &res)
+	var fe *jsonrpc.FieldError
+	if !errors.As(err, &fe) || fe.Field != "shapes[1].kind" {
+		t.Errorf("decoding a bad union in a list: %v; want an error at shapes[1].kind", err)
+	}
+	var id e2e.ID
+	if err := json.Unmarshal([]byte(`"abc"`), &id); err != nil || id.String == nil || *id.String != "abc" || id.Integer != nil {
+		t.Errorf("id %+v, %v", id, err)
+	}
+}
+
+func TestOptions(t *testing.T) {
+	opts := e2e.Options()
+	if opts.Framing.Name() != "content-length" || opts.IDs != jsonrpc.StringIDs || opts.Cancellation != jsonrpc.CancelLSP {
+		t.Errorf("options %+v", opts)
+	}
+	for method, want := range map[string]time.Duration{
+		e2e.MethodInitialize: 2 * time.Second,
+		e2e.MethodSlow:       100 * time.Millisecond,
+		e2e.MethodPing:       5 * time.Second,
+	} {
+		if got := opts.Timeout(method); got.After != want || got.Action != jsonrpc.TimeoutFail {
+			t.Errorf("timeout of %s: %+v; want %v", method, got, want)
+		}
+	}
+}

@@ -1,0 +1,203 @@
+package golang
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/rpcgen/rpcgen/idl"
+	"github.com/rpcgen/rpcgen/internal/goname"
+)
+
+// owner is what a generated package-level name stands for.
+type owner struct {
+	what string
+	pos  idl.Pos
+}
+
+// namespace finds Go names given twice in the generated package.
+type namespace struct {
+	names map[string]owner
+	errs  idl.Errors
+}
+
+// declare records that name stands for what, written at pos.
+func (ns *namespace) declare(name, what string, pos idl.Pos) {
+	if first, dup := ns.names[name]; dup {
+		ns.errs = append(ns.errs, idl.Error{Pos: pos, Msg: fmt.Sprintf(
+			"%s and %s (at %s) would both be named %s in the generated Go package; rename one of them",
+			what, first.what, first.pos, name)})
+		return
+	}
+	ns.names[name] = owner{what, pos}
+}
+
+// methodNames are the methods generated for objects and unions, which no
+// field may be named.
+var methodNames = []string{"MarshalJSON", "UnmarshalJSON"}
+
+// check computes the names the generated code adds and reports every
+// collision, and every name Go cannot express, sorted by position.
+func (g *generator) check() idl.Errors {
+	p := g.p
+	ns := &namespace{names: map[string]owner{}}
+	var errs idl.Errors
+	fail := func(pos idl.Pos, format string, args ...any) {
+		errs = append(errs, idl.Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	}
+	ns.declare("Options", "the generated function Options (the protocol's connection options)", p.Pos)
+	for _, r := range p.Roles {
+		what := fmt.Sprintf("role %s", r.Name)
+		ns.declare(r.GoName, what+" (its interface)", r.Pos)
+		ns.declare("Unimplemented"+r.GoName, what+" (its Unimplemented struct)", r.Pos)
+		ns.declare("New"+r.GoName+"Remote", what+" (its remote constructor)", r.Pos)
+		ns.declare("New"+r.GoName+"Handler", what+" (its handler constructor)", r.Pos)
+		ns.declare("Connect"+r.GoName, what+" (its Connect function)", r.Pos)
+	}
+	for _, m := range p.Methods {
+		ns.declare("Method"+m.GoName, fmt.Sprintf("the name constant of method %q", m.Name), m.Pos)
+	}
+	for _, e := range p.Errors {
+		if e.Standard {
+			continue
+		}
+		what := "error " + e.Name
+		base := errorBase(e)
+		ns.declare("Code"+base, what+" (its code constant)", e.Pos)
+		ns.declare("Err"+base, what+" (its sentinel)", e.Pos)
+		ns.declare("New"+base+"Error", what+" (its constructor)", e.Pos)
+	}
+	for _, def := range p.Types {
+		ns.declare(def.GoName, "type "+def.Name, def.Pos)
+		switch def.Type.Kind {
+		case idl.KindObject:
+			for _, f := range def.Type.Fields {
+				if slices.Contains(methodNames, f.GoName) {
+					fail(f.Pos, "field %q of %s has the Go name %s, the name of a method generated for %s; set another go_name:", f.Name, def.Name, f.GoName, def.GoName)
+				}
+				if !validTag(f.Name) {
+					fail(f.Pos, "field name %q cannot be written in a Go struct tag; use letters, digits, spaces and the punctuation !#$%%&()*+-./:;<=>?@[]^_{|}~ only, and not \"-\" alone", f.Name)
+				}
+			}
+		case idl.KindEnum:
+			for _, v := range def.Type.Values {
+				ns.declare(def.GoName+v.GoName, fmt.Sprintf("value %v of enum %s", v.Value, def.Name), v.Pos)
+			}
+		case idl.KindUnion:
+			names := variantNames(def)
+			g.variants[def] = names
+			seen := map[string]bool{}
+			for i, v := range def.Type.Variants {
+				if seen[names[i]] || slices.Contains(methodNames, names[i]) {
+					fail(v.Pos, "variant %d of union %s would be the Go field %s, which is taken; rename the variant's type", i+1, def.Name, names[i])
+				}
+				seen[names[i]] = true
+				ns.declare("New"+def.GoName+names[i], fmt.Sprintf("the constructor of variant %s of union %s", names[i], def.Name), v.Pos)
+			}
+		}
+	}
+	errs = append(errs, ns.errs...)
+	slices.SortStableFunc(errs, func(a, b idl.Error) int {
+		return cmp.Or(
+			cmp.Compare(a.Pos.File, b.Pos.File),
+			cmp.Compare(a.Pos.Line, b.Pos.Line),
+			cmp.Compare(a.Pos.Col, b.Pos.Col),
+			cmp.Compare(a.Msg, b.Msg),
+		)
+	})
+	return errs
+}
+
+// variantNames returns the Go field names of the variants of a union:
+// from their tags when they make distinct names, else from their types.
+func variantNames(def *idl.TypeDef) []string {
+	t := def.Type
+	names := make([]string, len(t.Variants))
+	if t.Discriminator != "" {
+		seen := map[string]bool{}
+		ok := true
+		for i, v := range t.Variants {
+			names[i] = goname.Exported(v.Tag)
+			if names[i] == "" || seen[names[i]] || slices.Contains(methodNames, names[i]) {
+				ok = false
+			}
+			seen[names[i]] = true
+		}
+		if ok {
+			return names
+		}
+	}
+	for i, v := range t.Variants {
+		switch v.Type.Kind {
+		case idl.KindRef:
+			names[i] = v.Type.Ref.GoName
+		case idl.KindMap:
+			names[i] = "Map"
+		default:
+			names[i] = title(v.Type.Kind.String())
+		}
+	}
+	return names
+}
+
+// validTag reports whether encoding/json accepts name in a struct tag.
+func validTag(name string) bool {
+	if name == "" || name == "-" {
+		return false
+	}
+	for _, c := range name {
+		if !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c) && !unicode.IsLetter(c) && !unicode.IsDigit(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// findOrigins describes where each inline type appears, for its doc.
+func (g *generator) findOrigins() {
+	for _, m := range g.p.Methods {
+		if m.Params != nil {
+			g.origin(m.Params, "are the params of "+m.Name)
+		}
+		if m.Result != nil {
+			g.origin(m.Result, "is the result of "+m.Name)
+		}
+	}
+	for _, e := range g.p.Errors {
+		if e.Data != nil {
+			g.origin(e.Data, "is the data of error "+e.Name)
+		}
+	}
+	for _, def := range g.p.Types {
+		switch t := def.Type; t.Kind {
+		case idl.KindObject:
+			for _, f := range t.Fields {
+				if f.DeclaredIn == def {
+					g.origin(f.Type, fmt.Sprintf("is the %s member of %s", f.Name, def.GoName))
+				}
+			}
+		case idl.KindUnion:
+			for i, v := range t.Variants {
+				g.origin(v.Type, fmt.Sprintf("is the %s variant of %s", g.variants[def][i], def.GoName))
+			}
+		case idl.KindArray, idl.KindMap:
+			g.origin(t, "is part of "+def.GoName)
+		}
+	}
+}
+
+// origin records desc as the origin of the inline types t holds.
+func (g *generator) origin(t *idl.Type, desc string) {
+	switch t.Kind {
+	case idl.KindRef:
+		if _, done := g.origins[t.Ref]; !done && t.Ref.Inline {
+			g.origins[t.Ref] = desc
+		}
+	case idl.KindArray:
+		g.origin(t.Elem, "is an element of "+strings.TrimPrefix(strings.TrimPrefix(desc, "is "), "are "))
+	case idl.KindMap:
+		g.origin(t.Elem, "is a value of "+strings.TrimPrefix(strings.TrimPrefix(desc, "is "), "are "))
+	}
+}

@@ -1,0 +1,269 @@
+package golang
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/rpcgen/rpcgen/idl"
+)
+
+// typesFile declares the object types and the other named types that are
+// neither enums nor unions.
+func (g *generator) typesFile(f *file) error {
+	for _, def := range g.p.Types {
+		switch def.Type.Kind {
+		case idl.KindObject:
+			if err := g.object(f, def); err != nil {
+				return err
+			}
+		case idl.KindEnum, idl.KindUnion:
+		default:
+			g.alias(f, def)
+		}
+	}
+	return nil
+}
+
+// object declares a struct, its UnmarshalJSON and, when needed, its
+// MarshalJSON.
+func (g *generator) object(f *file, def *idl.TypeDef) error {
+	var fields []jen.Code
+	for i, fl := range def.Type.Fields {
+		tag := fl.Name
+		if fl.Optional {
+			tag += ",omitempty"
+		}
+		field := jen.Null()
+		if c := fieldDoc(fl); len(c.paras) > 0 {
+			if i > 0 {
+				field.Line()
+			}
+			field.Add(c.code())
+		}
+		fields = append(fields, field.Id(fl.GoName).Add(goType(fl.Type, fl.Optional)).Tag(map[string]string{"json": tag}))
+	}
+	f.add(g.typeDoc(def).code().Type().Id(def.GoName).Struct(fields...))
+	if err := g.marshalObject(f, def); err != nil {
+		return err
+	}
+	return g.unmarshalObject(f, def)
+}
+
+// marshalObject declares the MarshalJSON of an object with constant
+// members to fill in, or required arrays and maps to send as [] or {}.
+func (g *generator) marshalObject(f *file, def *idl.TypeDef) error {
+	var body []jen.Code
+	for _, fl := range def.Type.Fields {
+		if fl.Optional {
+			continue
+		}
+		x := jen.Id("x").Dot(fl.GoName)
+		if c := fl.Type.Const; c != nil && !pointer(fl.Type, false) {
+			lit, text, err := literal(c, fl.Type.Kind)
+			if err != nil {
+				return err
+			}
+			verb := "%v"
+			if fl.Type.Kind == idl.KindString {
+				verb = "%q"
+			}
+			wrong := jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(fmt.Sprintf("%s must be %s, not %s", fl.Name, text, verb)), x.Clone()))
+			if isZero(c) {
+				body = append(body, jen.If(x.Clone().Op("!=").Add(lit)).Block(wrong))
+			} else {
+				body = append(body, jen.If(x.Clone().Op("==").Add(zero(fl.Type.Kind))).Block(
+					x.Clone().Op("=").Add(lit),
+				).Else().If(x.Clone().Op("!=").Add(lit)).Block(wrong))
+			}
+			continue
+		}
+		if !nullable(fl.Type) && (kindOf(fl.Type) == idl.KindArray || kindOf(fl.Type) == idl.KindMap) {
+			body = append(body, jen.If(x.Clone().Op("==").Nil()).Block(
+				x.Clone().Op("=").Add(goType(fl.Type, false)).Values(),
+			))
+		}
+	}
+	if len(body) == 0 {
+		return nil
+	}
+	body = append(body,
+		jen.Type().Id("plain").Id(def.GoName),
+		jen.Return(jen.Qual(jsonPkg, "Marshal").Call(jen.Id("plain").Call(jen.Id("x")))),
+	)
+	f.add(doc("MarshalJSON encodes x, filling in its constant members and sending nil required lists and maps as [] and {}.").code().
+		Func().Params(jen.Id("x").Id(def.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...))
+	return nil
+}
+
+// isZero reports whether a constant is its Go type's zero value.
+func isZero(c *idl.Value) bool {
+	switch s := string(c.JSON); s {
+	case `""`, "false":
+		return true
+	default:
+		f, err := strconv.ParseFloat(s, 64)
+		return err == nil && f == 0
+	}
+}
+
+// unmarshalObject declares the UnmarshalJSON of an object.
+func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
+	name := def.GoName
+	fields := def.Type.Fields
+	sig := doc("UnmarshalJSON decodes a JSON object into x member by member, naming the member at fault when one does not decode or a required one is missing.").code().
+		Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error()
+	if len(fields) == 0 {
+		f.add(sig.Block(jen.Return(jen.Qual(jsonrpcPkg, "DecodeObject").Call(jen.Id("b"), ignoreMembers()))))
+		return nil
+	}
+	var has []jen.Code
+	var cases []jen.Code
+	var checks []jen.Code
+	for _, fl := range fields {
+		dst := jen.Op("&").Id("v").Dot(fl.GoName)
+		decode := g.decodeInto(fl.Type, jen.Id("value"), dst)
+		var stmts []jen.Code
+		if !fl.Optional {
+			has = append(has, jen.Id(fl.GoName))
+			stmts = append(stmts, jen.Id("has").Dot(fl.GoName).Op("=").True())
+			checks = append(checks, jen.Case(jen.Op("!").Id("has").Dot(fl.GoName)).Block(
+				jen.Return(jen.Qual(jsonrpcPkg, "MissingField").Call(jen.Lit(fl.Name))),
+			))
+			if !nullable(fl.Type) && kindOf(fl.Type) != idl.KindAny {
+				g.helpers["nonNull"] = true
+				decode = jen.Id("nonNull").Call(jen.Id("value"), decode)
+			}
+		}
+		stmts = append(stmts, jen.Return(jen.Qual(jsonrpcPkg, "AtField").Call(jen.Lit(fl.Name), decode)))
+		cases = append(cases, jen.Case(jen.Lit(fl.Name)).Block(stmts...))
+		if c := fl.Type.Const; c != nil {
+			lit, text, err := literal(c, fl.Type.Kind)
+			if err != nil {
+				return err
+			}
+			cond := jen.Id("v").Dot(fl.GoName).Op("!=").Add(lit)
+			if pointer(fl.Type, fl.Optional) {
+				cond = jen.Id("v").Dot(fl.GoName).Op("!=").Nil().Op("&&").Op("*").Id("v").Dot(fl.GoName).Op("!=").Add(lit)
+			}
+			checks = append(checks, jen.Case(cond).Block(jen.Return(jen.Qual(jsonrpcPkg, "AtField").Call(
+				jen.Lit(fl.Name), jen.Qual("errors", "New").Call(jen.Lit("must be "+text))))))
+		}
+	}
+	body := []jen.Code{jen.Var().Id("v").Id(name)}
+	if len(has) > 0 {
+		body = append(body, jen.Var().Id("has").Struct(jen.List(has...).Bool()))
+	}
+	body = append(body,
+		jen.Err().Op(":=").Qual(jsonrpcPkg, "DecodeObject").Call(jen.Id("b"), jen.Func().Params(jen.List(jen.Id("key"), jen.Id("value")).Index().Byte()).Error().Block(
+			jen.Switch(jen.String().Call(jen.Id("key"))).Block(cases...),
+			jen.Return(jen.Nil()),
+		)),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+	)
+	if len(checks) > 0 {
+		body = append(body, jen.Switch().Block(checks...))
+	}
+	body = append(body, jen.Op("*").Id("x").Op("=").Id("v"), jen.Return(jen.Nil()))
+	f.add(sig.Block(body...))
+	return nil
+}
+
+// ignoreMembers is a DecodeObject callback that accepts every member.
+func ignoreMembers() jen.Code {
+	return jen.Func().Params(jen.List(jen.Id("_"), jen.Id("_")).Index().Byte()).Error().Block(jen.Return(jen.Nil()))
+}
+
+// aOrAn prefixes a name with its indefinite article.
+func aOrAn(name string) string {
+	if name != "" && (name[0] == 'A' || name[0] == 'E' || name[0] == 'I' || name[0] == 'O' || name[0] == 'U') {
+		return "an " + name
+	}
+	return "a " + name
+}
+
+// decodeInto returns the expression decoding the JSON src into dst, a
+// pointer to a value of type t. Lists and maps of types with an
+// UnmarshalJSON of their own are decoded element by element, so that
+// errors name the element's index or key.
+func (g *generator) decodeInto(t *idl.Type, src, dst jen.Code) *jen.Statement {
+	if (t.Kind == idl.KindArray || t.Kind == idl.KindMap) && g.custom(t.Elem) {
+		return g.decodeContainer(t, src, dst)
+	}
+	return jen.Qual(jsonPkg, "Unmarshal").Call(src, dst)
+}
+
+// decodeContainer decodes a list or map element by element.
+func (g *generator) decodeContainer(t *idl.Type, src, dst jen.Code) *jen.Statement {
+	helper := "decodeArray"
+	if t.Kind == idl.KindMap {
+		helper = "decodeMap"
+	}
+	g.helpers[helper] = true
+	return jen.Id(helper).Call(src, dst, g.elemDecoder(t.Elem))
+}
+
+// elemDecoder returns a func([]byte, *T) error decoding one element of
+// type t.
+func (g *generator) elemDecoder(t *idl.Type) jen.Code {
+	if (t.Kind == idl.KindArray || t.Kind == idl.KindMap) && g.custom(t.Elem) {
+		return jen.Func().Params(jen.Id("b").Index().Byte(), jen.Id("v").Op("*").Add(goType(t, false))).Error().Block(
+			jen.Return(g.decodeContainer(t, jen.Id("b"), jen.Id("v"))),
+		)
+	}
+	g.helpers["unmarshal"] = true
+	return jen.Id("unmarshal").Index(goType(t, false))
+}
+
+// custom reports whether values of t decode through a generated
+// UnmarshalJSON that reports where an error is.
+func (g *generator) custom(t *idl.Type) bool {
+	switch t.Kind {
+	case idl.KindRef:
+		return g.hasDecoder(t.Ref)
+	case idl.KindArray, idl.KindMap:
+		return g.custom(t.Elem)
+	}
+	return false
+}
+
+// hasDecoder reports whether the Go type of def has an UnmarshalJSON.
+func (g *generator) hasDecoder(def *idl.TypeDef) bool {
+	if has, done := g.decodes[def]; done {
+		return has
+	}
+	g.decodes[def] = false // a type made of itself, such as A: "[]A"
+	var has bool
+	switch t := def.Type; t.Kind {
+	case idl.KindObject, idl.KindEnum, idl.KindUnion:
+		has = true
+	case idl.KindRef:
+		has = g.hasDecoder(t.Ref)
+	case idl.KindArray, idl.KindMap:
+		has = g.custom(t.Elem)
+	}
+	g.decodes[def] = has
+	return has
+}
+
+// alias declares a named type that is not an object, enum or union.
+func (g *generator) alias(f *file, def *idl.TypeDef) {
+	t := def.Type
+	c := g.typeDoc(def)
+	switch t.Kind {
+	case idl.KindRef:
+		f.add(c.code().Type().Id(def.GoName).Op("=").Id(t.Ref.GoName))
+		return
+	case idl.KindAny:
+		f.add(c.code().Type().Id(def.GoName).Op("=").Qual(jsonPkg, "RawMessage"))
+		return
+	}
+	f.add(c.code().Type().Id(def.GoName).Add(baseType(t)))
+	if (t.Kind == idl.KindArray || t.Kind == idl.KindMap) && g.custom(t.Elem) {
+		f.add(doc(fmt.Sprintf("UnmarshalJSON decodes %s element by element, naming the element that does not decode.", aOrAn(def.GoName))).code().
+			Func().Params(jen.Id("x").Op("*").Id(def.GoName)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
+			jen.Return(g.decodeContainer(t, jen.Id("b"), jen.Parens(jen.Op("*").Add(baseType(t))).Call(jen.Id("x")))),
+		))
+	}
+}

@@ -1,0 +1,277 @@
+package golang
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/rpcgen/rpcgen/idl"
+)
+
+// protocolFile declares the package doc, the method names, Options and
+// the helpers the roles share.
+func (g *generator) protocolFile(f *file) error {
+	for _, l := range g.packageDoc().lines() {
+		if l == "" {
+			l = "//"
+		}
+		f.PackageComment(l)
+	}
+	if len(g.p.Methods) > 0 {
+		var defs []jen.Code
+		for _, m := range g.p.Methods {
+			c := doc(fmt.Sprintf("Method%s is the %s %s, %s.", m.GoName, m.Kind, m.Name, g.sentBy(m))).deprecated(m.Deprecated)
+			defs = append(defs, c.code().Id("Method"+m.GoName).Op("=").Lit(m.Name))
+		}
+		f.add(jen.Comment("The methods and notifications of the protocol, by wire name.").Line().Const().Defs(defs...))
+	}
+	g.options(f)
+	f.add(doc("methodNotFound returns the -32601 error answering a method this side does not implement.").code().
+		Func().Id("methodNotFound").Params(jen.Id("method").String()).Error().Block(
+		jen.Return(jen.Qual(jsonrpcPkg, "NewError").Call(
+			jen.Qual(jsonrpcPkg, "CodeMethodNotFound"), jen.Lit("Method not found"),
+			jen.Map(jen.String()).String().Values(jen.Dict{jen.Lit("method"): jen.Id("method")}),
+		)),
+	))
+	return nil
+}
+
+// sentBy says who sends m, as in "sent by Editor to Agent".
+func (g *generator) sentBy(m *idl.Method) string {
+	if m.From == idl.FromBoth {
+		return "sent by either side"
+	}
+	from, to := g.p.Roles[0], g.p.Roles[1]
+	if m.From == to.Name {
+		from, to = to, from
+	}
+	return fmt.Sprintf("sent by %s to %s", from.GoName, to.GoName)
+}
+
+// packageDoc is the doc comment of the generated package.
+func (g *generator) packageDoc() *comment {
+	p := g.p
+	first := fmt.Sprintf("Package %s is the Go API of the %s protocol", g.pkg, p.Name)
+	if p.Version != "" {
+		first += ", version " + p.Version
+	}
+	c := doc(first + ". " + sentence(p.Doc))
+	if p.Lifecycle != "" {
+		c.add(p.Lifecycle)
+	}
+	r0, r1 := p.Roles[0], p.Roles[1]
+	c.add("# Roles")
+	c.addf("%s (role %s) starts the connection%s. %s (role %s) is the other side%s.",
+		r0.GoName, r0.Name, roleDesc(r0.Doc), r1.GoName, r1.Name, roleDesc(r1.Doc))
+	c.addf("Each role is an interface holding the requests and notifications it answers. To play %[1]s, implement %[1]s (embedding Unimplemented%[1]s keeps the implementation compiling when the protocol grows) and pass it, with the stream to the other side, to Connect%[1]s; the %[2]s it returns calls the other side. Playing %[2]s is alike, with Connect%[2]s. New%[1]sHandler and New%[1]sRemote build the two halves on their own.", r1.GoName, r0.GoName)
+	c.add("# Wire")
+	c.add(g.wireDoc())
+	return c
+}
+
+// roleDesc turns a role's doc into a clause: ": the program that ...".
+func roleDesc(text string) string {
+	text = strings.TrimSuffix(strings.TrimSpace(text), ".")
+	if text == "" {
+		return ""
+	}
+	return ": " + lowerFirst(text)
+}
+
+// wireDoc describes framing, transports, ids, cancellation and timeouts.
+func (g *generator) wireDoc() string {
+	p := g.p
+	var s []string
+	if p.Framing == idl.FramingContentLength {
+		s = append(s, "Messages are framed by Content-Length headers, as in LSP.")
+	} else {
+		s = append(s, "Messages are framed as newline-delimited JSON, one message per line.")
+	}
+	var ts []string
+	for _, t := range p.Transports {
+		d := string(t.Kind)
+		switch t.Kind {
+		case idl.TransportSubprocess:
+			if t.Command != "" {
+				d += " (" + strings.Join(append([]string{t.Command}, t.Args...), " ") + ")"
+			}
+		case idl.TransportTCP:
+			d += fmt.Sprintf(" (%s:%d)", t.Host, t.Port)
+		case idl.TransportUnix:
+			if t.Path != "" {
+				d += " (" + t.Path + ")"
+			}
+		}
+		ts = append(ts, d)
+	}
+	if len(ts) > 0 {
+		s = append(s, "It runs over "+andList(ts)+".")
+	}
+	s = append(s, fmt.Sprintf("Request ids are %ss.", p.IDStyle))
+	if m := p.Cancellation.Method(); m != "" {
+		s = append(s, fmt.Sprintf("A caller that gives up on a request sends %s.", m))
+	}
+	if p.Timeout > 0 {
+		s = append(s, fmt.Sprintf("Requests time out after %s unless said otherwise.", formatDuration(p.Timeout)))
+	}
+	return strings.Join(s, " ")
+}
+
+// options declares Options and the defaults Connect functions apply.
+func (g *generator) options(f *file) {
+	p := g.p
+	var fill []jen.Code
+	var what []string
+	fr := "NDJSON"
+	if p.Framing == idl.FramingContentLength {
+		fr = "ContentLength"
+	}
+	what = append(what, string(p.Framing)+" framing")
+	fill = append(fill, setIf(jen.Id("opts").Dot("Framing").Op("==").Nil(), "Framing", jen.Qual(framingPkg, fr)))
+	switch p.Cancellation {
+	case idl.CancelLSP, idl.CancelMCP:
+		name := map[idl.Cancellation]string{idl.CancelLSP: "CancelLSP", idl.CancelMCP: "CancelMCP"}[p.Cancellation]
+		what = append(what, strings.ToUpper(string(p.Cancellation))+" cancellation")
+		fill = append(fill, setIf(jen.Id("opts").Dot("Cancellation").Op("==").Qual(jsonrpcPkg, "CancelNone"), "Cancellation", jen.Qual(jsonrpcPkg, name)))
+	}
+	if p.IDStyle == idl.IDString {
+		what = append(what, "string request ids")
+		fill = append(fill, setIf(jen.Id("opts").Dot("IDs").Op("==").Qual(jsonrpcPkg, "IntegerIDs"), "IDs", jen.Qual(jsonrpcPkg, "StringIDs")))
+	}
+	timeouts := g.timeouts()
+	if timeouts != nil {
+		what = append(what, "the default timeouts of its requests")
+		fill = append(fill, setIf(jen.Id("opts").Dot("Timeout").Op("==").Nil(), "Timeout", jen.Id("requestTimeout")))
+	}
+	r0, r1 := p.Roles[0].GoName, p.Roles[1].GoName
+	f.add(doc(fmt.Sprintf("Options returns the protocol's connection options: %s. Connect%s and Connect%s fill in the zero fields of the options they are given with these.", andList(what), r0, r1)).code().
+		Func().Id("Options").Params().Qual(jsonrpcPkg, "Options").Block(
+		jen.Return(jen.Id("withDefaults").Call(jen.Qual(jsonrpcPkg, "Options").Values())),
+	))
+	f.add(doc("withDefaults fills in the zero fields of opts from the protocol.").code().
+		Func().Id("withDefaults").Params(jen.Id("opts").Qual(jsonrpcPkg, "Options")).Qual(jsonrpcPkg, "Options").Block(
+		append(fill, jen.Return(jen.Id("opts")))...,
+	))
+	if timeouts != nil {
+		f.add(doc("requestTimeout returns the default timeout of a request for method.").code().
+			Func().Id("requestTimeout").Params(jen.Id("method").String()).Qual(jsonrpcPkg, "Timeout").Block(timeouts...))
+	}
+}
+
+// setIf is "if cond { opts.field = value }".
+func setIf(cond jen.Code, field string, value jen.Code) jen.Code {
+	return jen.If(cond).Block(jen.Id("opts").Dot(field).Op("=").Add(value))
+}
+
+// timeouts returns the body of requestTimeout, or nil when no request has
+// a timeout.
+func (g *generator) timeouts() []jen.Code {
+	p := g.p
+	def := timeoutOf(p.Timeout, p.OnTimeout)
+	some := p.Timeout > 0
+	type group struct {
+		t       timeout
+		methods []jen.Code
+	}
+	var groups []*group
+	for _, m := range p.Methods {
+		if m.Kind != idl.Request {
+			continue
+		}
+		t := timeoutOf(m.Timeout, m.OnTimeout)
+		some = some || m.Timeout > 0
+		if t == def {
+			continue
+		}
+		var gr *group
+		for _, x := range groups {
+			if x.t == t {
+				gr = x
+			}
+		}
+		if gr == nil {
+			gr = &group{t: t}
+			groups = append(groups, gr)
+		}
+		gr.methods = append(gr.methods, jen.Id("Method"+m.GoName))
+	}
+	if !some {
+		return nil
+	}
+	var cases []jen.Code
+	for _, gr := range groups {
+		cases = append(cases, jen.Case(gr.methods...).Block(jen.Return(gr.t.code())))
+	}
+	var body []jen.Code
+	if len(cases) > 0 {
+		body = append(body, jen.Switch(jen.Id("method")).Block(cases...))
+	}
+	return append(body, jen.Return(def.code()))
+}
+
+// timeout is a request's timeout as the runtime takes it.
+type timeout struct {
+	after  time.Duration
+	cancel bool
+	action idl.TimeoutAction
+}
+
+func timeoutOf(d time.Duration, ot idl.OnTimeout) timeout {
+	if d == 0 {
+		return timeout{}
+	}
+	action := ot.Action
+	if action == "" {
+		action = idl.ActionError
+	}
+	return timeout{after: d, cancel: ot.Cancel, action: action}
+}
+
+// code writes t as a jsonrpc.Timeout literal.
+func (t timeout) code() jen.Code {
+	var fields []jen.Code
+	if t.after > 0 {
+		fields = append(fields, jen.Id("After").Op(":").Add(duration(t.after)))
+	}
+	if t.cancel {
+		fields = append(fields, jen.Id("Cancel").Op(":").True())
+	}
+	switch t.action {
+	case idl.ActionClose:
+		fields = append(fields, jen.Id("Action").Op(":").Qual(jsonrpcPkg, "TimeoutClose"))
+	case idl.ActionKill:
+		fields = append(fields, jen.Id("Action").Op(":").Qual(jsonrpcPkg, "TimeoutKill"))
+	}
+	return jen.Qual(jsonrpcPkg, "Timeout").Values(fields...)
+}
+
+// formatDuration writes d for people: "1m" rather than "1m0s".
+func formatDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// duration writes d as Go code, such as 10 * time.Second.
+func duration(d time.Duration) jen.Code {
+	units := []struct {
+		d    time.Duration
+		name string
+	}{{time.Hour, "Hour"}, {time.Minute, "Minute"}, {time.Second, "Second"}, {time.Millisecond, "Millisecond"}, {time.Microsecond, "Microsecond"}}
+	for _, u := range units {
+		if d%u.d == 0 {
+			if d == u.d {
+				return jen.Qual("time", u.name)
+			}
+			return jen.Lit(int(d/u.d)).Op("*").Qual("time", u.name)
+		}
+	}
+	return jen.Qual("time", "Duration").Call(jen.Lit(int(d)))
+}

@@ -1,0 +1,266 @@
+package golang
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/rpcgen/rpcgen/idl"
+)
+
+// handled returns the methods role i answers: those the other role sends,
+// and those either sends.
+func (g *generator) handled(i int) []*idl.Method {
+	other := g.p.Roles[1-i].Name
+	var out []*idl.Method
+	for _, m := range g.p.Methods {
+		if m.From == other || m.From == idl.FromBoth {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// roleFile declares role i's interface, Unimplemented struct, remote
+// stub, handler and Connect function.
+func (g *generator) roleFile(f *file, i int) error {
+	role, other := g.p.Roles[i], g.p.Roles[1-i]
+	name := role.GoName
+	methods := g.handled(i)
+
+	c := doc(fmt.Sprintf("%s is the %s side of the protocol%s.", name, role.Name, roleDesc(role.Doc)))
+	if len(methods) > 0 {
+		c.addf("Its methods are the requests and notifications %s sends it.", other.GoName)
+	} else {
+		c.addf("%s sends it no requests or notifications, so it has no methods yet.", other.GoName)
+	}
+	c.paras[len(c.paras)-1] += fmt.Sprintf(" Serve an implementation with Connect%s or New%sHandler, embedding Unimplemented%s to keep compiling when methods are added; call the %s at the other end of a connection with New%sRemote.", name, name, name, role.Name, name)
+	var decls []jen.Code
+	for j, m := range methods {
+		d := jen.Null()
+		if j > 0 {
+			d.Line()
+		}
+		decls = append(decls, d.Add(g.methodDoc(m).code()).Id(m.GoName).Params(g.params(m, true)...).Add(g.results(m)))
+	}
+	f.add(c.code().Type().Id(name).Interface(decls...))
+
+	g.unimplemented(f, role, methods)
+	g.remote(f, role, methods)
+	g.handler(f, role, methods)
+	g.connect(f, role, other)
+	return nil
+}
+
+// methodDoc documents m as a method of a role's interface.
+func (g *generator) methodDoc(m *idl.Method) *comment {
+	verb := "handles the notification"
+	if m.Kind == idl.Request {
+		verb = "answers the request"
+	}
+	c := doc(strings.TrimSpace(fmt.Sprintf("%s %s %s. %s", m.GoName, verb, m.Name, sentence(m.Doc))))
+	if m.Kind == idl.Request {
+		if m.Timeout > 0 {
+			c.add(timeoutDoc(m))
+		}
+		var errs []string
+		for _, e := range m.Errors {
+			errs = append(errs, errorRef(e))
+		}
+		if len(errs) > 0 {
+			c.addf("Besides the standard JSON-RPC errors, it may fail with %s.", orList(errs))
+		}
+	}
+	return c.deprecated(m.Deprecated)
+}
+
+// timeoutDoc says how long the caller of m waits and what it does then.
+func timeoutDoc(m *idl.Method) string {
+	s := fmt.Sprintf("The caller waits %s for the response", formatDuration(m.Timeout))
+	var then []string
+	if m.OnTimeout.Cancel {
+		then = append(then, "sends the cancellation notification")
+	}
+	switch m.OnTimeout.Action {
+	case idl.ActionClose:
+		then = append(then, "closes the connection")
+	case idl.ActionKill:
+		then = append(then, "kills this process")
+	}
+	if len(then) > 0 {
+		s += ", then " + andList(then)
+	}
+	return s + ". " + sentence(m.OnTimeout.Doc)
+}
+
+// params returns the parameters of m's Go method; named says whether to
+// name them.
+func (g *generator) params(m *idl.Method, named bool) []jen.Code {
+	id := func(s string) *jen.Statement {
+		if named {
+			return jen.Id(s)
+		}
+		return jen.Null()
+	}
+	out := []jen.Code{id("ctx").Qual("context", "Context")}
+	if m.Params != nil {
+		out = append(out, id("params").Op("*").Add(baseType(m.Params)))
+	}
+	return out
+}
+
+// results returns the results of m's Go method.
+func (g *generator) results(m *idl.Method) jen.Code {
+	if m.Kind == idl.Request && m.Result != nil {
+		return jen.Params(resultType(m.Result), jen.Error())
+	}
+	return jen.Error()
+}
+
+// resultType is the Go type a request returns its result as.
+func resultType(t *idl.Type) *jen.Statement {
+	if byPointer(t) {
+		return jen.Op("*").Add(baseType(t))
+	}
+	return goType(t, false)
+}
+
+// byPointer reports whether a result or error data of type t is passed
+// by pointer: objects and unions are.
+func byPointer(t *idl.Type) bool {
+	k := kindOf(t)
+	return k == idl.KindObject || k == idl.KindUnion
+}
+
+// zeroResult is the zero value of a result of type t, as Go code.
+func zeroResult(t *idl.Type) jen.Code {
+	if byPointer(t) || pointer(t, false) || nilable(t) {
+		return jen.Nil()
+	}
+	k := kindOf(t)
+	if k == idl.KindEnum {
+		k = t.Underlying().EnumBase
+	}
+	return zero(k)
+}
+
+// unimplemented declares Unimplemented<Role>.
+func (g *generator) unimplemented(f *file, role idl.Role, methods []*idl.Method) {
+	name := "Unimplemented" + role.GoName
+	f.add(doc(fmt.Sprintf("%s answers every request with a -32601 Method not found error and ignores every notification. Embed it in implementations of %s.", name, role.GoName)).code().
+		Type().Id(name).Struct())
+	for _, m := range methods {
+		var body jen.Code = jen.Return(jen.Nil())
+		c := doc(fmt.Sprintf("%s ignores the notification.", m.GoName))
+		if m.Kind == idl.Request {
+			c = doc(fmt.Sprintf("%s answers with a -32601 Method not found error.", m.GoName))
+			nf := jen.Id("methodNotFound").Call(jen.Id("Method" + m.GoName))
+			if m.Result != nil {
+				body = jen.Return(zeroResult(m.Result), nf)
+			} else {
+				body = jen.Return(nf)
+			}
+		}
+		f.add(c.code().Func().Params(jen.Id(name)).Id(m.GoName).Params(g.params(m, false)...).Add(g.results(m)).Block(body))
+	}
+}
+
+// remote declares the stub calling a remote role, and its constructor.
+func (g *generator) remote(f *file, role idl.Role, methods []*idl.Method) {
+	name := role.GoName
+	typ := "remote" + name
+	f.add(doc(fmt.Sprintf("New%sRemote returns the %s at the other end of c: its methods send their request or notification through c.", name, role.Name)).code().
+		Func().Id("New" + name + "Remote").Params(jen.Id("c").Qual(jsonrpcPkg, "Caller")).Id(name).Block(
+		jen.Return(jen.Id(typ).Values(jen.Id("c"))),
+	))
+	f.add(doc(fmt.Sprintf("%s implements %s by calling the peer.", typ, name)).code().
+		Type().Id(typ).Struct(jen.Id("c").Qual(jsonrpcPkg, "Caller")))
+	for _, m := range methods {
+		var params jen.Code = jen.Nil()
+		if m.Params != nil {
+			params = jen.Id("params")
+		}
+		call := func(result jen.Code) *jen.Statement {
+			return jen.Id("r").Dot("c").Dot("Call").Call(jen.Id("ctx"), jen.Id("Method"+m.GoName), params, result)
+		}
+		var body []jen.Code
+		switch {
+		case m.Kind == idl.Notification:
+			body = append(body, jen.Return(jen.Id("r").Dot("c").Dot("Notify").Call(jen.Id("ctx"), jen.Id("Method"+m.GoName), params)))
+		case m.Result == nil:
+			body = append(body, jen.Return(call(jen.Nil())))
+		case byPointer(m.Result) && !nullable(m.Result):
+			body = append(body,
+				jen.Var().Id("result").Add(baseType(m.Result)),
+				jen.If(jen.Err().Op(":=").Add(call(jen.Op("&").Id("result"))), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.Nil(), jen.Err()),
+				),
+				jen.Return(jen.Op("&").Id("result"), jen.Nil()),
+			)
+		default:
+			body = append(body,
+				jen.Var().Id("result").Add(resultType(m.Result)),
+				jen.Err().Op(":=").Add(call(jen.Op("&").Id("result"))),
+				jen.Return(jen.Id("result"), jen.Err()),
+			)
+		}
+		f.add(jen.Func().Params(jen.Id("r").Id(typ)).Id(m.GoName).Params(g.params(m, true)...).Add(g.results(m)).Block(body...))
+	}
+}
+
+// handler declares New<Role>Handler, which serves an implementation.
+func (g *generator) handler(f *file, role idl.Role, methods []*idl.Method) {
+	name := role.GoName
+	var cases []jen.Code
+	for _, m := range methods {
+		var body []jen.Code
+		args := []jen.Code{jen.Id("ctx")}
+		if m.Params != nil {
+			body = append(body,
+				jen.Var().Id("params").Add(baseType(m.Params)),
+				jen.If(jen.Err().Op(":=").Id("req").Dot("DecodeParams").Call(jen.Op("&").Id("params")), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.Nil(), jen.Err()),
+				),
+			)
+			args = append(args, jen.Op("&").Id("params"))
+		}
+		call := jen.Id("impl").Dot(m.GoName).Call(args...)
+		if m.Kind == idl.Request && m.Result != nil {
+			body = append(body, jen.Return(call))
+		} else {
+			body = append(body, jen.Return(jen.Nil(), call))
+		}
+		cases = append(cases, jen.Case(jen.Id("Method"+m.GoName)).Block(body...))
+	}
+	var sw jen.Code = jen.Null()
+	if len(cases) > 0 {
+		sw = jen.Switch(jen.Id("req").Dot("Method")).Block(cases...)
+	}
+	f.add(doc(fmt.Sprintf("New%[1]sHandler returns a handler serving impl as the %[2]s: it decodes the params of each request or notification, calls the method of impl it names and answers with the result. Params that do not decode are answered with -32602 naming the member at fault, and methods %[1]s does not have with -32601.", name, role.Name)).code().
+		Func().Id("New"+name+"Handler").Params(jen.Id("impl").Id(name)).Qual(jsonrpcPkg, "Handler").Block(
+		jen.Return(jen.Qual(jsonrpcPkg, "HandlerFunc").Call(
+			jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Op("*").Qual(jsonrpcPkg, "Request")).Params(jen.Any(), jen.Error()).Block(
+				sw,
+				jen.Return(jen.Nil(), jen.Id("methodNotFound").Call(jen.Id("req").Dot("Method"))),
+			),
+		)),
+	))
+}
+
+// connect declares Connect<Role>.
+func (g *generator) connect(f *file, role, other idl.Role) {
+	name := role.GoName
+	f.add(doc(fmt.Sprintf("Connect%[1]s runs impl as the %[2]s on stream, the connection to the %[3]s, and returns the connection and the %[3]s at its other end. Zero fields of opts take the protocol's defaults (see Options), and impl, unless nil, becomes the handler.", name, role.Name, other.Name)).
+		add("Close the connection, or let the peer close it, to end the session.").code().
+		Func().Id("Connect"+name).Params(
+		jen.Id("stream").Qual("io", "ReadWriteCloser"), jen.Id("impl").Id(name), jen.Id("opts").Qual(jsonrpcPkg, "Options"),
+	).Params(jen.Op("*").Qual(jsonrpcPkg, "Conn"), jen.Id(other.GoName)).Block(
+		jen.Id("opts").Op("=").Id("withDefaults").Call(jen.Id("opts")),
+		jen.If(jen.Id("impl").Op("!=").Nil()).Block(
+			jen.Id("opts").Dot("Handler").Op("=").Id("New"+name+"Handler").Call(jen.Id("impl")),
+		),
+		jen.Id("conn").Op(":=").Qual(jsonrpcPkg, "NewConn").Call(jen.Id("stream"), jen.Id("opts")),
+		jen.Return(jen.Id("conn"), jen.Id("New"+other.GoName+"Remote").Call(jen.Id("conn"))),
+	))
+}

@@ -1,0 +1,116 @@
+package golang
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rpcgen/rpcgen/idl"
+)
+
+// typeDoc returns the doc comment of a named type.
+func (g *generator) typeDoc(def *idl.TypeDef) *comment {
+	c := doc(lead(def.GoName, g.typeSentence(def), def.Doc))
+	if k := def.Type.Kind; def.Type.Nullable && (k == idl.KindObject || k == idl.KindEnum || k == idl.KindUnion) {
+		c.add("It may also be null: members of this type are pointers.")
+	}
+	return c.deprecated(def.Deprecated)
+}
+
+// typeSentence is the sentence a type's doc starts with when the IDL has
+// none of its own.
+func (g *generator) typeSentence(def *idl.TypeDef) string {
+	name := def.GoName
+	if o := g.origins[def]; o != "" {
+		return name + " " + o + "."
+	}
+	t := def.Type
+	switch t.Kind {
+	case idl.KindObject:
+		var members []string
+		for _, f := range t.Fields {
+			members = append(members, f.Name)
+		}
+		switch {
+		case len(members) == 0:
+			return name + " is an empty object."
+		case len(members) == 1:
+			return fmt.Sprintf("%s is an object with the member %s.", name, members[0])
+		case len(members) > 6:
+			return fmt.Sprintf("%s is an object with %d members.", name, len(members))
+		}
+		return fmt.Sprintf("%s is an object with the members %s.", name, andList(members))
+	case idl.KindEnum:
+		if len(t.Values) > 6 {
+			return fmt.Sprintf("%s is one of the %d values below.", name, len(t.Values))
+		}
+		return fmt.Sprintf("%s is one of %s.", name, orList(enumValues(t)))
+	case idl.KindUnion:
+		return fmt.Sprintf("%s is one of %s.", name, orList(g.variants[def]))
+	}
+	return name + " is " + article(t) + "."
+}
+
+// article describes the values of a type that is not an object, enum or
+// union, as in "a list of string".
+func article(t *idl.Type) string {
+	var s string
+	switch t.Kind {
+	case idl.KindString:
+		s = "a string"
+		if t.Format != "" {
+			s += " in the " + string(t.Format) + " format"
+		}
+	case idl.KindInteger:
+		s = "an integer"
+	case idl.KindNumber:
+		s = "a number"
+	case idl.KindBoolean:
+		s = "a boolean"
+	case idl.KindAny:
+		return "any JSON value"
+	case idl.KindArray:
+		s = "a list of " + t.Elem.String()
+	case idl.KindMap:
+		s = "a map of string keys to " + t.Elem.String()
+	case idl.KindRef:
+		s = "another name for " + t.Ref.GoName
+	}
+	if t.Nullable {
+		s += ", or null"
+	}
+	return s
+}
+
+// enumValues writes the values of an enum as JSON.
+func enumValues(t *idl.Type) []string {
+	var out []string
+	for _, v := range t.Values {
+		if s, ok := v.Value.(string); ok {
+			out = append(out, fmt.Sprintf("%q", s))
+		} else {
+			out = append(out, fmt.Sprint(v.Value))
+		}
+	}
+	return out
+}
+
+// fieldDoc returns the doc comment of a struct field.
+func fieldDoc(f *idl.Field) *comment {
+	text := sentence(f.Doc)
+	var facts []string
+	if f.Type.Const != nil {
+		if f.Optional {
+			facts = append(facts, fmt.Sprintf("When present, it is always %s.", f.Type.Const.JSON))
+		} else {
+			facts = append(facts, fmt.Sprintf("Always %s; MarshalJSON fills it in when left empty.", f.Type.Const.JSON))
+		}
+	}
+	if f.Type.Format != "" {
+		facts = append(facts, fmt.Sprintf("Format: %s.", f.Type.Format))
+	}
+	if f.Default != nil {
+		facts = append(facts, fmt.Sprintf("Defaults to %s when absent.", f.Default.JSON))
+	}
+	c := doc(strings.TrimSpace(text + " " + strings.Join(facts, " ")))
+	return c.deprecated(f.Deprecated)
+}
