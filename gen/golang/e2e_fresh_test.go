@@ -10,14 +10,26 @@ import (
 	"github.com/rpcgen/rpcgen/gen"
 )
 
-// e2eDir holds the committed package generated from testdata/e2e/e2e.yaml,
-// and the end-to-end test that runs it.
-var e2eDir = filepath.Join("internal", "e2e")
+// committedPackages are the packages generated from test IDLs and
+// committed under internal/, each with an end-to-end test beside it:
+// e2e exercises every kind of message, full every IDL feature.
+var committedPackages = []input{
+	{"e2e", filepath.Join("testdata", "e2e", "e2e.yaml")},
+	{"full", filepath.Join("..", "..", "idl", "testdata", "full.yaml")},
+}
 
-// TestE2EFresh checks that internal/e2e holds exactly what the generator
-// writes for testdata/e2e/e2e.yaml. Run with -update to rewrite it.
+// TestE2EFresh checks that each package under internal/ holds exactly what
+// the generator writes for its IDL. Run with -update to rewrite them.
 func TestE2EFresh(t *testing.T) {
-	files := generate(t, input{"e2e", filepath.Join("testdata", "e2e", "e2e.yaml")})
+	for _, in := range committedPackages {
+		checkFresh(t, in, filepath.Join("internal", in.name))
+	}
+}
+
+// checkFresh compares (or, with -update, rewrites) the committed package
+// in e2eDir with the generator's output for in.
+func checkFresh(t *testing.T, in input, e2eDir string) {
+	files := generate(t, in)
 	if *update {
 		for _, old := range generatedIn(t, e2eDir) {
 			if err := os.Remove(filepath.Join(e2eDir, old)); err != nil {

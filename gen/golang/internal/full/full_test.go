@@ -1,0 +1,211 @@
+package full_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/rpcgen/rpcgen/gen/golang/internal/full"
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// notes records the notifications a peer received.
+type notes struct {
+	blocks  chan *full.BlocksShowParams
+	cancels chan *full.CancelRequestParams
+}
+
+func newNotes() notes {
+	return notes{make(chan *full.BlocksShowParams, 4), make(chan *full.CancelRequestParams, 4)}
+}
+
+func (n notes) BlocksShow(ctx context.Context, p *full.BlocksShowParams) error {
+	n.blocks <- p
+	return nil
+}
+
+func (n notes) CancelRequest(ctx context.Context, p *full.CancelRequestParams) error {
+	n.cancels <- p
+	return nil
+}
+
+func (notes) Ping(ctx context.Context) error { return nil }
+
+type agent struct {
+	notes
+	ready bool
+}
+
+func (a *agent) Initialize(ctx context.Context, p *full.InitializeParams) (*full.InitializeResult, error) {
+	if !a.ready {
+		a.ready = true
+		return nil, full.NewNotReadyError()
+	}
+	return &full.InitializeResult{State: full.StateIdle, Capabilities: map[string]bool{"blocks": p.ClientInfo != nil}}, nil
+}
+
+func (a *agent) Shutdown(ctx context.Context) error { return nil }
+
+type editor struct {
+	notes
+	item full.Item
+}
+
+func (e *editor) FetchItem(ctx context.Context, p *full.FetchItemParams) (*full.Item, error) {
+	if p.ID.String != nil && *p.ID.String == "taken" {
+		return nil, full.NewConflictError(&e.item)
+	}
+	return &e.item, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// sampleItem sets nearly every field of Item, nested types included.
+func sampleItem() full.Item {
+	return full.Item{
+		ID:         full.NewIDString("a1"),
+		Name:       "pen",
+		Count:      ptr[int64](2),
+		Price:      ptr(0.5),
+		Active:     ptr(false),
+		Tags:       []string{"x", "ü"},
+		Attributes: map[string]json.RawMessage{"k": json.RawMessage(`[1,{"a":null}]`)},
+		Note:       nil,
+		Alias:      ptr("p"),
+		Color:      ptr(full.ColorForest),
+		URL:        ptr("https://example.com/p"),
+		Kind:       "item",
+		Schema:     2,
+		Pos:        &full.Position{Line: 3, Character: 4},
+		Owner:      ptr("u7"),
+		Settings:   &full.ItemSettings{Theme: full.ItemSettingsTheme("dark"), Size: &full.Dimensions{Width: 1, Height: 2.5}},
+		History:    []full.ItemHistoryItem{{At: "2026-11-22T10:00:00Z", State: full.StateProcessing}},
+		Matrix:     [][]float64{{1, 2}, {3}},
+		Grouped:    map[string][]full.Position{"g": {{Line: 1}}},
+		Either:     ptr(full.NewItemEitherInteger(9)),
+		Raw:        json.RawMessage(`{"free":true}`),
+	}
+}
+
+func TestEveryMethodOfTheFullFeatureIDL(t *testing.T) {
+	a, b := net.Pipe()
+	ag := &agent{notes: newNotes()}
+	ed := &editor{notes: newNotes(), item: sampleItem()}
+	edConn, agentRemote := full.ConnectEditor(a, ed, jsonrpc.Options{})
+	agConn, editorRemote := full.ConnectAgent(b, ag, jsonrpc.Options{})
+	defer agConn.Close()
+	defer edConn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	// full.initialize: an IDL error first, then a result.
+	if _, err := agentRemote.Initialize(ctx, &full.InitializeParams{Version: "1.0"}); !errors.Is(err, full.ErrNotReady) {
+		t.Errorf("first initialize: %v, want ErrNotReady", err)
+	}
+	res, err := agentRemote.Initialize(ctx, &full.InitializeParams{Version: "1.0", ClientInfo: &full.InitializeParamsClientInfo{Name: "ed"}})
+	if err != nil || res.State != full.StateIdle || !res.Capabilities["blocks"] {
+		t.Errorf("initialize = %+v, %v", res, err)
+	}
+
+	// items/get (agent -> editor): every field survives the round trip.
+	item, err := editorRemote.FetchItem(ctx, &full.FetchItemParams{ID: full.NewIDString("a1")})
+	if err != nil {
+		t.Fatalf("items/get: %v", err)
+	}
+	if want := sampleItem(); !reflect.DeepEqual(*item, want) {
+		t.Errorf("items/get round trip:\n got %+v\nwant %+v", *item, want)
+	}
+	// An error whose data is an Item.
+	_, err = editorRemote.FetchItem(ctx, &full.FetchItemParams{ID: full.NewIDString("taken")})
+	var rpcErr *jsonrpc.Error
+	if !errors.Is(err, full.ErrConflict) || !errors.As(err, &rpcErr) {
+		t.Fatalf("items/get taken: %v, want ErrConflict", err)
+	}
+	var data full.Item
+	if err := json.Unmarshal(rpcErr.Data, &data); err != nil || data.Name != "pen" {
+		t.Errorf("Conflict data = %s (%v)", rpcErr.Data, err)
+	}
+
+	// blocks/show both ways, with a union array and an integer enum.
+	show := &full.BlocksShowParams{
+		Blocks:   []full.Block{full.NewBlockText(full.TextBlock{Text: "hi"}), full.NewBlockImage(full.BlockImage{Data: "aGk="})},
+		Severity: ptr(full.SeverityWarning),
+	}
+	if err := agentRemote.BlocksShow(ctx, show); err != nil {
+		t.Fatal(err)
+	}
+	if err := editorRemote.BlocksShow(ctx, show); err != nil {
+		t.Fatal(err)
+	}
+	for _, got := range []*full.BlocksShowParams{<-ag.blocks, <-ed.blocks} {
+		if len(got.Blocks) != 2 || got.Blocks[0].Text == nil || got.Blocks[0].Text.Text != "hi" || got.Blocks[1].Image == nil || *got.Severity != full.SeverityWarning {
+			t.Errorf("blocks/show received %+v", got)
+		}
+	}
+
+	// ping both ways.
+	if err := agentRemote.Ping(ctx); err != nil {
+		t.Errorf("ping agent: %v", err)
+	}
+	if err := editorRemote.Ping(ctx); err != nil {
+		t.Errorf("ping editor: %v", err)
+	}
+
+	// $/cancelRequest both ways: the runtime acts on it and the handler
+	// still sees it.
+	if err := agentRemote.CancelRequest(ctx, &full.CancelRequestParams{ID: full.NewIDInteger(99)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := editorRemote.CancelRequest(ctx, &full.CancelRequestParams{ID: full.NewIDString("x")}); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-ag.cancels; got.ID.Integer == nil || *got.ID.Integer != 99 {
+		t.Errorf("agent saw cancel %+v", got)
+	}
+	if got := <-ed.cancels; got.ID.String == nil || *got.ID.String != "x" {
+		t.Errorf("editor saw cancel %+v", got)
+	}
+
+	// shutdown last.
+	if err := agentRemote.Shutdown(ctx); err != nil {
+		t.Errorf("shutdown: %v", err)
+	}
+}
+
+func TestInvalidParamsNameTheFieldOfFullTypes(t *testing.T) {
+	a, b := net.Pipe()
+	edConn, _ := full.ConnectEditor(a, nil, jsonrpc.Options{})
+	agConn, _ := full.ConnectAgent(b, &agent{notes: newNotes(), ready: true}, jsonrpc.Options{})
+	defer agConn.Close()
+	defer edConn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, tc := range []struct {
+		params string
+		field  string
+	}{
+		{`{}`, "version"},
+		{`{"version":"1","clientInfo":{}}`, "clientInfo.name"},
+		{`{"version":1}`, "version"},
+	} {
+		err := edConn.Call(ctx, full.MethodInitialize, json.RawMessage(tc.params), nil)
+		var rpcErr *jsonrpc.Error
+		if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams {
+			t.Errorf("params %s: %v, want -32602", tc.params, err)
+			continue
+		}
+		var raw struct {
+			Field string `json:"field"`
+		}
+		if json.Unmarshal(rpcErr.Data, &raw) != nil || raw.Field != tc.field {
+			t.Errorf("params %s: data %s, want field %q", tc.params, rpcErr.Data, tc.field)
+		}
+	}
+}
