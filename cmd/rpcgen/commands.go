@@ -45,11 +45,7 @@ func runCheck(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 func runGenerate(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	out := fs.String("out", ".", "output `directory`: the Go package, schema/ and README.md go here")
 	pkg := fs.String("package", "", "Go package `name` (default: derived from the protocol name)")
-	files, err := parse(fs, args, true)
-	if err != nil {
-		return err
-	}
-	p, err := idl.Load(files[0])
+	p, err := loadOne(fs, args)
 	if err != nil {
 		return err
 	}
@@ -77,11 +73,7 @@ func runGenerate(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 
 func runDocs(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	out := fs.String("out", "-", "output `file`; - writes to standard output")
-	files, err := parse(fs, args, true)
-	if err != nil {
-		return err
-	}
-	p, err := idl.Load(files[0])
+	p, err := loadOne(fs, args)
 	if err != nil {
 		return err
 	}
@@ -94,11 +86,7 @@ func runDocs(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 
 func runSchema(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	out := fs.String("out", "", "output `directory` for every schema file; without it the bundle goes to standard output")
-	files, err := parse(fs, args, true)
-	if err != nil {
-		return err
-	}
-	p, err := idl.Load(files[0])
+	p, err := loadOne(fs, args)
 	if err != nil {
 		return err
 	}
@@ -116,6 +104,15 @@ func runSchema(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 		}
 	}
 	return fmt.Errorf("no bundle %s among the generated schemas", bundle)
+}
+
+// loadOne parses the flags and loads the one protocol file named.
+func loadOne(fs *flag.FlagSet, args []string) (*idl.Protocol, error) {
+	files, err := parse(fs, args, true)
+	if err != nil {
+		return nil, err
+	}
+	return idl.Load(files[0])
 }
 
 // writeOne writes content to path, or to stdout when path is "-".

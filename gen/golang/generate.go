@@ -29,8 +29,6 @@ type generator struct {
 	origins map[*idl.TypeDef]string
 	// decodes memoizes hasDecoder.
 	decodes map[*idl.TypeDef]bool
-	// helpers records the unexported helpers the generated code calls.
-	helpers map[string]bool
 	// files names the file of each role.
 	files [2]string
 }
@@ -76,7 +74,6 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 		variants: map[*idl.TypeDef][]string{},
 		origins:  map[*idl.TypeDef]string{},
 		decodes:  map[*idl.TypeDef]bool{},
-		helpers:  map[string]bool{},
 	}
 	if errs := g.check(); len(errs) > 0 {
 		return nil, errs
@@ -94,8 +91,6 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 		{"errors.go", g.errorsFile},
 		{g.files[0], func(f *file) error { return g.roleFile(f, 0) }},
 		{g.files[1], func(f *file) error { return g.roleFile(f, 1) }},
-		// Last: it holds the helpers the other files use.
-		{"decode.go", g.helpersFile},
 	}
 	var out []gen.File
 	for _, part := range parts {

@@ -132,8 +132,7 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 				jen.Return(jen.Qual(jsonrpcPkg, "MissingField").Call(jen.Lit(fl.Name))),
 			))
 			if !nullable(fl.Type) && kindOf(fl.Type) != idl.KindAny {
-				g.helpers["nonNull"] = true
-				decode = jen.Id("nonNull").Call(jen.Id("value"), decode)
+				decode = jen.Qual(jsonrpcPkg, "NonNull").Call(jen.Id("value"), decode)
 			}
 		}
 		stmts = append(stmts, jen.Return(jen.Qual(jsonrpcPkg, "AtField").Call(jen.Lit(fl.Name), decode)))
@@ -196,12 +195,11 @@ func (g *generator) decodeInto(t *idl.Type, src, dst jen.Code) *jen.Statement {
 
 // decodeContainer decodes a list or map element by element.
 func (g *generator) decodeContainer(t *idl.Type, src, dst jen.Code) *jen.Statement {
-	helper := "decodeArray"
+	helper := "DecodeArray"
 	if t.Kind == idl.KindMap {
-		helper = "decodeMap"
+		helper = "DecodeMap"
 	}
-	g.helpers[helper] = true
-	return jen.Id(helper).Call(src, dst, g.elemDecoder(t.Elem))
+	return jen.Qual(jsonrpcPkg, helper).Call(src, dst, g.elemDecoder(t.Elem))
 }
 
 // elemDecoder returns a func([]byte, *T) error decoding one element of
@@ -212,8 +210,7 @@ func (g *generator) elemDecoder(t *idl.Type) jen.Code {
 			jen.Return(g.decodeContainer(t, jen.Id("b"), jen.Id("v"))),
 		)
 	}
-	g.helpers["unmarshal"] = true
-	return jen.Id("unmarshal").Index(goType(t, false))
+	return jen.Qual(jsonrpcPkg, "Unmarshal").Index(goType(t, false))
 }
 
 // custom reports whether values of t decode through a generated

@@ -123,7 +123,6 @@ func (g *generator) unmarshalTagged(f *file, def *idl.TypeDef) {
 func (g *generator) unmarshalUntagged(f *file, def *idl.TypeDef) {
 	t := def.Type
 	name := def.GoName
-	g.helpers["jsonKind"] = true
 	var cases []jen.Code
 	var all []string
 	for i, v := range t.Variants {
@@ -145,7 +144,7 @@ func (g *generator) unmarshalUntagged(f *file, def *idl.TypeDef) {
 		Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
 		jen.Var().Id("v").Id(name),
 		jen.Var().Err().Error(),
-		jen.Switch(jen.Id("kind").Op(":=").Id("jsonKind").Call(jen.Id("b")), jen.Id("kind")).Block(cases...),
+		jen.Switch(jen.Id("kind").Op(":=").Qual(jsonrpcPkg, "JSONKind").Call(jen.Id("b")), jen.Id("kind")).Block(cases...),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Op("*").Id("x").Op("=").Id("v"),
 		jen.Return(jen.Nil()),

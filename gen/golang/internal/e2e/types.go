@@ -40,10 +40,10 @@ func (x *Circle) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", nonNull(value, json.Unmarshal(value, &v.Kind)))
+			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Kind)))
 		case "radius":
 			has.Radius = true
-			return jsonrpc.AtField("radius", nonNull(value, json.Unmarshal(value, &v.Radius)))
+			return jsonrpc.AtField("radius", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Radius)))
 		}
 		return nil
 	})
@@ -93,13 +93,13 @@ func (x *ShapeRect) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", nonNull(value, json.Unmarshal(value, &v.Kind)))
+			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Kind)))
 		case "width":
 			has.Width = true
-			return jsonrpc.AtField("width", nonNull(value, json.Unmarshal(value, &v.Width)))
+			return jsonrpc.AtField("width", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Width)))
 		case "height":
 			has.Height = true
-			return jsonrpc.AtField("height", nonNull(value, json.Unmarshal(value, &v.Height)))
+			return jsonrpc.AtField("height", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Height)))
 		}
 		return nil
 	})
@@ -136,7 +136,7 @@ func (x *BusyData) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "retryAfterMs":
 			has.RetryAfterMs = true
-			return jsonrpc.AtField("retryAfterMs", nonNull(value, json.Unmarshal(value, &v.RetryAfterMs)))
+			return jsonrpc.AtField("retryAfterMs", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RetryAfterMs)))
 		}
 		return nil
 	})
@@ -169,10 +169,10 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", nonNull(value, json.Unmarshal(value, &v.Version)))
+			return jsonrpc.AtField("version", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Version)))
 		case "mode":
 			has.Mode = true
-			return jsonrpc.AtField("mode", nonNull(value, json.Unmarshal(value, &v.Mode)))
+			return jsonrpc.AtField("mode", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Mode)))
 		case "clientInfo":
 			return jsonrpc.AtField("clientInfo", json.Unmarshal(value, &v.ClientInfo))
 		}
@@ -208,7 +208,7 @@ func (x *InitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", nonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
 		case "tags":
 			return jsonrpc.AtField("tags", json.Unmarshal(value, &v.Tags))
 		}
@@ -252,10 +252,10 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", nonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
 		case "shapes":
 			has.Shapes = true
-			return jsonrpc.AtField("shapes", nonNull(value, decodeArray(value, &v.Shapes, unmarshal[Shape])))
+			return jsonrpc.AtField("shapes", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Shapes, jsonrpc.Unmarshal[Shape])))
 		}
 		return nil
 	})
@@ -288,7 +288,7 @@ func (x *SlowParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "delayMs":
 			has.DelayMs = true
-			return jsonrpc.AtField("delayMs", nonNull(value, json.Unmarshal(value, &v.DelayMs)))
+			return jsonrpc.AtField("delayMs", jsonrpc.NonNull(value, json.Unmarshal(value, &v.DelayMs)))
 		}
 		return nil
 	})
@@ -320,10 +320,10 @@ func (x *LogParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "level":
 			has.Level = true
-			return jsonrpc.AtField("level", nonNull(value, json.Unmarshal(value, &v.Level)))
+			return jsonrpc.AtField("level", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Level)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", nonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
 		}
 		return nil
 	})
@@ -358,10 +358,10 @@ func (x *EchoParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "shape":
 			has.Shape = true
-			return jsonrpc.AtField("shape", nonNull(value, json.Unmarshal(value, &v.Shape)))
+			return jsonrpc.AtField("shape", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Shape)))
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", nonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
 		case "note":
 			return jsonrpc.AtField("note", json.Unmarshal(value, &v.Note))
 		}
@@ -398,10 +398,10 @@ func (x *EchoResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "shape":
 			has.Shape = true
-			return jsonrpc.AtField("shape", nonNull(value, json.Unmarshal(value, &v.Shape)))
+			return jsonrpc.AtField("shape", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Shape)))
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", nonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
 		case "note":
 			return jsonrpc.AtField("note", json.Unmarshal(value, &v.Note))
 		}
@@ -436,7 +436,7 @@ func (x *ProgressParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "percent":
 			has.Percent = true
-			return jsonrpc.AtField("percent", nonNull(value, json.Unmarshal(value, &v.Percent)))
+			return jsonrpc.AtField("percent", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Percent)))
 		}
 		return nil
 	})

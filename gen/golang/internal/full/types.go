@@ -31,10 +31,10 @@ func (x *Position) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "line":
 			has.Line = true
-			return jsonrpc.AtField("line", nonNull(value, json.Unmarshal(value, &v.Line)))
+			return jsonrpc.AtField("line", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Line)))
 		case "character":
 			has.Character = true
-			return jsonrpc.AtField("character", nonNull(value, json.Unmarshal(value, &v.Character)))
+			return jsonrpc.AtField("character", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Character)))
 		}
 		return nil
 	})
@@ -77,7 +77,7 @@ func (x *Base) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", nonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
 		case "createdAt":
 			return jsonrpc.AtField("createdAt", json.Unmarshal(value, &v.CreatedAt))
 		}
@@ -169,12 +169,12 @@ func (x *Item) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", nonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
 		case "createdAt":
 			return jsonrpc.AtField("createdAt", json.Unmarshal(value, &v.CreatedAt))
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", nonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
 		case "count":
 			return jsonrpc.AtField("count", json.Unmarshal(value, &v.Count))
 		case "price":
@@ -199,10 +199,10 @@ func (x *Item) UnmarshalJSON(b []byte) error {
 			return jsonrpc.AtField("blob", json.Unmarshal(value, &v.Blob))
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", nonNull(value, json.Unmarshal(value, &v.Kind)))
+			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Kind)))
 		case "schema":
 			has.Schema = true
-			return jsonrpc.AtField("schema", nonNull(value, json.Unmarshal(value, &v.Schema)))
+			return jsonrpc.AtField("schema", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Schema)))
 		case "pos":
 			return jsonrpc.AtField("pos", json.Unmarshal(value, &v.Pos))
 		case "user_id":
@@ -210,12 +210,12 @@ func (x *Item) UnmarshalJSON(b []byte) error {
 		case "settings":
 			return jsonrpc.AtField("settings", json.Unmarshal(value, &v.Settings))
 		case "history":
-			return jsonrpc.AtField("history", decodeArray(value, &v.History, unmarshal[ItemHistoryItem]))
+			return jsonrpc.AtField("history", jsonrpc.DecodeArray(value, &v.History, jsonrpc.Unmarshal[ItemHistoryItem]))
 		case "matrix":
 			return jsonrpc.AtField("matrix", json.Unmarshal(value, &v.Matrix))
 		case "grouped":
-			return jsonrpc.AtField("grouped", decodeMap(value, &v.Grouped, func(b []byte, v *[]Position) error {
-				return decodeArray(b, v, unmarshal[Position])
+			return jsonrpc.AtField("grouped", jsonrpc.DecodeMap(value, &v.Grouped, func(b []byte, v *[]Position) error {
+				return jsonrpc.DecodeArray(b, v, jsonrpc.Unmarshal[Position])
 			}))
 		case "either":
 			return jsonrpc.AtField("either", json.Unmarshal(value, &v.Either))
@@ -268,7 +268,7 @@ func (x *ItemSettings) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "theme":
 			has.Theme = true
-			return jsonrpc.AtField("theme", nonNull(value, json.Unmarshal(value, &v.Theme)))
+			return jsonrpc.AtField("theme", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Theme)))
 		case "size":
 			return jsonrpc.AtField("size", json.Unmarshal(value, &v.Size))
 		}
@@ -302,10 +302,10 @@ func (x *Dimensions) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "width":
 			has.Width = true
-			return jsonrpc.AtField("width", nonNull(value, json.Unmarshal(value, &v.Width)))
+			return jsonrpc.AtField("width", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Width)))
 		case "height":
 			has.Height = true
-			return jsonrpc.AtField("height", nonNull(value, json.Unmarshal(value, &v.Height)))
+			return jsonrpc.AtField("height", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Height)))
 		}
 		return nil
 	})
@@ -339,10 +339,10 @@ func (x *ItemHistoryItem) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "at":
 			has.At = true
-			return jsonrpc.AtField("at", nonNull(value, json.Unmarshal(value, &v.At)))
+			return jsonrpc.AtField("at", jsonrpc.NonNull(value, json.Unmarshal(value, &v.At)))
 		case "state":
 			has.State = true
-			return jsonrpc.AtField("state", nonNull(value, json.Unmarshal(value, &v.State)))
+			return jsonrpc.AtField("state", jsonrpc.NonNull(value, json.Unmarshal(value, &v.State)))
 		}
 		return nil
 	})
@@ -389,10 +389,10 @@ func (x *TextBlock) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", nonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", nonNull(value, json.Unmarshal(value, &v.Text)))
+			return jsonrpc.AtField("text", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Text)))
 		}
 		return nil
 	})
@@ -443,10 +443,10 @@ func (x *BlockImage) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", nonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
 		case "data":
 			has.Data = true
-			return jsonrpc.AtField("data", nonNull(value, json.Unmarshal(value, &v.Data)))
+			return jsonrpc.AtField("data", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Data)))
 		}
 		return nil
 	})
@@ -481,7 +481,7 @@ func (x *BusyData) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "retryAfterMs":
 			has.RetryAfterMs = true
-			return jsonrpc.AtField("retryAfterMs", nonNull(value, json.Unmarshal(value, &v.RetryAfterMs)))
+			return jsonrpc.AtField("retryAfterMs", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RetryAfterMs)))
 		}
 		return nil
 	})
@@ -513,7 +513,7 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", nonNull(value, json.Unmarshal(value, &v.Version)))
+			return jsonrpc.AtField("version", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Version)))
 		case "clientInfo":
 			return jsonrpc.AtField("clientInfo", json.Unmarshal(value, &v.ClientInfo))
 		}
@@ -546,7 +546,7 @@ func (x *InitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", nonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
 		}
 		return nil
 	})
@@ -588,10 +588,10 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "state":
 			has.State = true
-			return jsonrpc.AtField("state", nonNull(value, json.Unmarshal(value, &v.State)))
+			return jsonrpc.AtField("state", jsonrpc.NonNull(value, json.Unmarshal(value, &v.State)))
 		case "capabilities":
 			has.Capabilities = true
-			return jsonrpc.AtField("capabilities", nonNull(value, json.Unmarshal(value, &v.Capabilities)))
+			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Capabilities)))
 		}
 		return nil
 	})
@@ -624,7 +624,7 @@ func (x *FetchItemParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", nonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
 		}
 		return nil
 	})
@@ -666,7 +666,7 @@ func (x *BlocksShowParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "blocks":
 			has.Blocks = true
-			return jsonrpc.AtField("blocks", nonNull(value, decodeArray(value, &v.Blocks, unmarshal[Block])))
+			return jsonrpc.AtField("blocks", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Blocks, jsonrpc.Unmarshal[Block])))
 		case "severity":
 			return jsonrpc.AtField("severity", json.Unmarshal(value, &v.Severity))
 		}
@@ -699,7 +699,7 @@ func (x *CancelRequestParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", nonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
 		}
 		return nil
 	})

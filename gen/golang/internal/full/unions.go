@@ -51,7 +51,7 @@ func (x ID) MarshalJSON() ([]byte, error) {
 func (x *ID) UnmarshalJSON(b []byte) error {
 	var v ID
 	var err error
-	switch kind := jsonKind(b); kind {
+	switch kind := jsonrpc.JSONKind(b); kind {
 	case "number":
 		v.Integer = new(int64)
 		err = json.Unmarshal(b, v.Integer)
@@ -110,7 +110,7 @@ func (x ItemEither) MarshalJSON() ([]byte, error) {
 func (x *ItemEither) UnmarshalJSON(b []byte) error {
 	var v ItemEither
 	var err error
-	switch kind := jsonKind(b); kind {
+	switch kind := jsonrpc.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
