@@ -1,11 +1,11 @@
 package jsonrpc
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 )
 
@@ -72,7 +72,9 @@ type Request struct {
 func (r *Request) IsNotification() bool { return r.ID.IsZero() }
 
 // DecodeParams decodes the params into v. Absent params decode as an empty
-// object. When v has a Validate() error method it is called afterwards.
+// object. With [Options.DisallowUnknownFields] a member, at any depth, that
+// no field of v takes is rejected. When v has a Validate() error method it
+// is called afterwards.
 // Every failure is an *Error with code -32602 whose data names the
 // failing field: {"field": "a.b", "reason": "..."}.
 func (r *Request) DecodeParams(v any) error {
@@ -80,16 +82,13 @@ func (r *Request) DecodeParams(v any) error {
 	if len(params) == 0 {
 		params = []byte("{}")
 	}
-	var err error
-	if r.strict {
-		dec := json.NewDecoder(bytes.NewReader(params))
-		dec.DisallowUnknownFields()
-		err = dec.Decode(v)
-	} else {
-		err = json.Unmarshal(params, v)
-	}
-	if err != nil {
+	if err := json.Unmarshal(params, v); err != nil {
 		return paramsError(err)
+	}
+	if r.strict {
+		if err := checkUnknown(params, reflect.ValueOf(v), ""); err != nil {
+			return paramsError(err)
+		}
 	}
 	if val, ok := v.(interface{ Validate() error }); ok {
 		if err := val.Validate(); err != nil {
@@ -151,9 +150,5 @@ func paramsError(err error) *Error {
 	case errors.As(err, &se):
 		return InvalidParams("", "params are not valid JSON")
 	}
-	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
-		return InvalidParams(strings.Trim(name, `"`), "unknown field")
-	}
-	return InvalidParams("", strings.TrimPrefix(msg, "json: "))
+	return InvalidParams("", strings.TrimPrefix(err.Error(), "json: "))
 }

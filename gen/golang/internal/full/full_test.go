@@ -209,3 +209,55 @@ func TestInvalidParamsNameTheFieldOfFullTypes(t *testing.T) {
 		}
 	}
 }
+
+func TestStrictModeRejectsUnknownMembersOfGeneratedTypes(t *testing.T) {
+	a, b := net.Pipe()
+	// A notification gets no answer: the middleware reports what the
+	// handler returned.
+	handled := make(chan error, 8)
+	record := func(next jsonrpc.Handler) jsonrpc.Handler {
+		return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+			res, err := next.Handle(ctx, req)
+			if req.IsNotification() {
+				handled <- err
+			}
+			return res, err
+		})
+	}
+	edConn, _ := full.ConnectEditor(a, nil, jsonrpc.Options{})
+	agConn, _ := full.ConnectAgent(b, &agent{notes: newNotes(), ready: true}, jsonrpc.Options{DisallowUnknownFields: true, Middleware: []jsonrpc.Middleware{record}})
+	defer agConn.Close()
+	defer edConn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, tc := range []struct {
+		method, params, field string
+	}{
+		{full.MethodInitialize, `{"version":"1","extra":1}`, "extra"},
+		{full.MethodInitialize, `{"version":"1","clientInfo":{"name":"e","extra":1}}`, "clientInfo.extra"},
+		{full.MethodBlocksShow, `{"blocks":[{"type":"text","text":"hi"},{"type":"image","data":"aGk=","extra":1}]}`, "blocks[1].extra"},
+		{full.MethodBlocksShow, `{"blocks":[{"type":"text","text":"hi"}]}`, ""},
+		{full.MethodInitialize, `{"version":"1","clientInfo":{"name":"e"}}`, ""},
+	} {
+		var err error
+		if tc.method == full.MethodBlocksShow {
+			if err := edConn.Notify(ctx, tc.method, json.RawMessage(tc.params)); err != nil {
+				t.Fatal(err)
+			}
+			err = <-handled
+		} else {
+			err = edConn.Call(ctx, tc.method, json.RawMessage(tc.params), nil)
+		}
+		if tc.field == "" {
+			if err != nil {
+				t.Errorf("%s %s: %v", tc.method, tc.params, err)
+			}
+			continue
+		}
+		var rpcErr *jsonrpc.Error
+		var raw struct{ Field, Reason string }
+		if !errors.As(err, &rpcErr) || json.Unmarshal(rpcErr.Data, &raw) != nil || raw.Field != tc.field || raw.Reason != "unknown field" {
+			t.Errorf("%s %s: %v, want unknown field %q", tc.method, tc.params, err, tc.field)
+		}
+	}
+}
