@@ -17,7 +17,7 @@ const (
 // typeKeys are the keys of a type in long form; fieldKeys the extra keys of
 // a field.
 var (
-	typeKeys  = []string{"type", "doc", "deprecated", "example", "name", "nullable", "format", "const", "fields", "extends", "values", "discriminator", "variants", "items"}
+	typeKeys  = []string{"type", "doc", "deprecated", "example", "name", "nullable", "format", "const", "fields", "extends", "additional", "values", "discriminator", "variants", "items"}
 	fieldKeys = []string{"optional", "required", "default", "go_name"}
 )
 
@@ -25,6 +25,7 @@ var (
 var kindKeys = map[string][]Kind{
 	"fields":        {KindObject},
 	"extends":       {KindObject},
+	"additional":    {KindObject},
 	"values":        {KindEnum, KindMap},
 	"discriminator": {KindUnion},
 	"variants":      {KindUnion},
@@ -53,6 +54,8 @@ func (d *decoder) typeSpec(n *node, ctx specCtx) *tspec {
 			return nil
 		}
 		d.errs.add(n.pos, "missing type; write a type such as string, a type name, or a mapping with fields:")
+	case nInt, nBool:
+		d.errs.add(n.pos, "%s is not a type; for the constant %s, quote it (\"%s\") or write {const: %s}", n.raw, n.raw, n.raw, n.raw)
 	default:
 		d.errs.add(n.pos, "%s is not a type; write a type such as string, integer or a type name", describeNode(n))
 	}
@@ -169,7 +172,7 @@ func orNode(a, b *node) *node {
 // inferKind guesses the kind of a long-form type without type:.
 func (d *decoder) inferKind(o keyed) Kind {
 	switch {
-	case o.has("fields") || o.has("extends"):
+	case o.has("fields") || o.has("extends") || o.has("additional"):
 		return KindObject
 	case o.has("variants") || o.has("discriminator"):
 		return KindUnion
@@ -216,9 +219,12 @@ func (d *decoder) kindKeysApply(o keyed, t *tspec) bool {
 	return ok
 }
 
-// objectKeys decodes fields: and extends: of an object type.
+// objectKeys decodes fields:, extends: and additional: of an object type.
 func (d *decoder) objectKeys(o keyed, t *tspec) {
 	t.extends = d.stringList(o.get("extends"), "extends")
+	if v := o.get("additional"); v != nil {
+		t.additional = d.typeSpec(v, ctxInline)
+	}
 	if v := o.get("fields"); v != nil {
 		for _, e := range d.entries(v, "fields") {
 			if f := d.field(e); f != nil {

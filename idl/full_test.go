@@ -1,7 +1,9 @@
 package idl
 
 import (
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -79,9 +81,10 @@ func TestFullTypeOrder(t *testing.T) {
 	}
 	eq(t, "type order", names, []string{
 		"Timestamp", "Position", // included first
-		"State", "Severity", "Color", "Fruit", "Id", "MaybeName", "Names", "Scores", "Base",
+		"State", "Meta", "Severity", "Color", "Fruit", "Id", "MaybeName", "Names", "Scores", "Base",
 		"Item", "ItemSettings", "ItemSettingsTheme", "Dimensions", "ItemHistoryItem", "ItemEither",
 		"TextBlock", "Block", "BlockImage",
+		"Priority", "TextContents", "BlobContents", "Contents",
 		"BusyData", // error data, in error order
 		"InitializeParams", "InitializeParamsClientInfo", "InitializeResult",
 		"FetchItemParams", "BlocksShowParams", "CancelRequestParams",
@@ -178,7 +181,7 @@ func TestFullObject(t *testing.T) {
 	hist := mustField(t, item, "history").Type
 	eq(t, "history", [2]any{hist.Kind, hist.Elem.Ref.Name}, [2]any{KindArray, "ItemHistoryItem"})
 	eq(t, "history item state", mustField(t, hist.Elem.Ref, "state").Type.Ref.Name, "State")
-	eq(t, "field pos", name.Pos, Pos{"testdata/full.yaml", 60, 7})
+	eq(t, "field pos", name.Pos, Pos{"testdata/full.yaml", lineOf(t, "testdata/full.yaml", "      name: {type: string, doc: Display name., example: pen}"), 7})
 }
 
 func TestFullErrors(t *testing.T) {
@@ -247,5 +250,22 @@ func TestFullMethods(t *testing.T) {
 	show := p.Method("blocks/show")
 	eq(t, "show", [3]any{show.Timeout, show.Result == nil, len(show.Examples)}, [3]any{time.Duration(0), true, 1})
 	eq(t, "show severity", mustField(t, show.Params.Ref, "severity").Type.Ref.Name, "Severity")
-	eq(t, "method pos", init.Pos, Pos{"testdata/full.yaml", 121, 3})
+	eq(t, "method pos", init.Pos, Pos{"testdata/full.yaml", lineOf(t, "testdata/full.yaml", "  full.initialize:"), 3})
+}
+
+// lineOf returns the 1-based number of the first line of file that is
+// exactly line.
+func lineOf(t *testing.T, file, line string) int {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(b), "\n") {
+		if l == line {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s has no line %q", file, line)
+	return 0
 }

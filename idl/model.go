@@ -191,6 +191,10 @@ type Type struct {
 	// source order.
 	Fields  []*Field
 	Extends []*TypeDef // KindObject: the object types whose fields it copies
+	// Additional is, for a KindObject, the type of the members it holds
+	// besides its Fields (TypeScript's [key: string]: T); nil when
+	// undeclared members are ignored.
+	Additional *Type
 
 	EnumBase Kind         // KindEnum: KindString or KindInteger
 	Values   []*EnumValue // KindEnum, in source order
@@ -198,7 +202,8 @@ type Type struct {
 	// Discriminator is, for a KindUnion, the name of the string field whose
 	// constant value tells the variants apart; empty when the variants are
 	// told apart by their JSON kind (string, number, boolean, array,
-	// object).
+	// object) and object variants by their members (see
+	// [Variant].Distinguishing).
 	Discriminator string
 	Variants      []*Variant // KindUnion, in source order
 
@@ -264,9 +269,14 @@ type Field struct {
 
 // EnumValue is one value of an enum.
 type EnumValue struct {
-	Value      any    // string or int64, matching the enum's EnumBase
-	Name       string // name for the value: the string itself unless named
-	GoName     string // Go name of the value alone, e.g. "WaitingPermission"
+	Value any // string or int64, matching the enum's EnumBase
+	// Name is the value's name: from name: when written, else the string
+	// itself or the integer in decimal ("-1").
+	Name string
+	// GoName is the Go name of the value alone, e.g. "WaitingPermission";
+	// an integer without name: gets N<value>, or Minus<value> when
+	// negative ("N2", "Minus1").
+	GoName     string
 	Doc        string
 	Deprecated string
 	Pos        Pos
@@ -278,7 +288,15 @@ type Variant struct {
 	// unions without a discriminator.
 	Tag  string
 	Type *Type // a KindRef to an object for tagged unions
-	Pos  Pos
+	// Distinguishing lists, in field order, the required members of this
+	// object variant that no other object variant of the union declares,
+	// required or optional. It is set only in a union without a
+	// discriminator that holds two or more object variants, where it tells
+	// them apart: a JSON object is the variant holding at least one of
+	// its distinguishing members, and must match exactly one variant.
+	// Nil everywhere else.
+	Distinguishing []string
+	Pos            Pos
 }
 
 // MethodKind tells requests from notifications.

@@ -2,6 +2,7 @@ package idl
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/rpcgen/rpcgen/internal/goname"
 )
@@ -125,6 +126,7 @@ func (r *resolver) compound(ts *tspec, def *TypeDef) *Type {
 		for _, fs := range ts.fields {
 			t.Fields = append(t.Fields, r.field(fs, def))
 		}
+		t.Additional = r.build(ts.additional, def.GoName+"Extra", "")
 	case KindEnum:
 		r.enum(ts, t)
 	case KindUnion:
@@ -199,15 +201,27 @@ func (r *resolver) enum(ts *tspec, t *Type) {
 		switch {
 		case vs.name.name != "":
 			v.Name = vs.name.name
+			v.GoName = goname.Exported(v.Name)
 		case base == KindString:
 			v.Name = vs.value.(string)
+			v.GoName = goname.Exported(v.Name)
 		default:
-			r.errs.add(vs.pos, "integer enum value %d needs a name; write {value: %d, name: SomeName}", vs.value, vs.value)
+			v.Name, v.GoName = intValueNames(vs.value.(int64))
 		}
-		v.GoName = goname.Exported(v.Name)
 		if v.GoName == "" && v.Name != "" || v.Name == "" && base == KindString {
 			r.errs.add(vs.pos, "enum value %q has no letter or digit to make a Go name from; write {value: %q, name: SomeName}", v.Name, v.Name)
 		}
 		t.Values = append(t.Values, v)
 	}
+}
+
+// intValueNames returns the name and Go name of an integer enum value
+// written without name: its decimal text, and N<value> or, for a negative
+// value, Minus<value> ("-1" and "Minus1").
+func intValueNames(n int64) (name, goName string) {
+	name = strconv.FormatInt(n, 10)
+	if digits, neg := strings.CutPrefix(name, "-"); neg {
+		return name, "Minus" + digits
+	}
+	return name, "N" + name
 }

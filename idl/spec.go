@@ -57,23 +57,24 @@ type typeDecl struct {
 
 // tspec is a type as written, in compact or long form.
 type tspec struct {
-	pos       Pos
-	kind      Kind
-	ref       string // KindRef: the referenced name
-	nullable  bool
-	format    string
-	formatPos Pos
-	constv    *node
-	elem      *tspec    // KindArray, KindMap
-	fields    []*fspec  // KindObject
-	extends   []nameRef // KindObject
-	values    []*vspec  // KindEnum
-	disc      nameRef   // KindUnion: discriminator field, if any
-	variants  []*tspec  // KindUnion
-	name      nameRef   // inline types: the name chosen with name:
-	doc       string
-	deprec    string
-	example   *node
+	pos        Pos
+	kind       Kind
+	ref        string // KindRef: the referenced name
+	nullable   bool
+	format     string
+	formatPos  Pos
+	constv     *node
+	elem       *tspec    // KindArray, KindMap
+	fields     []*fspec  // KindObject
+	extends    []nameRef // KindObject
+	additional *tspec    // KindObject: the type of undeclared members kept
+	values     []*vspec  // KindEnum
+	disc       nameRef   // KindUnion: discriminator field, if any
+	variants   []*tspec  // KindUnion
+	name       nameRef   // inline types: the name chosen with name:
+	doc        string
+	deprec     string
+	example    *node
 }
 
 // fspec is one field of an object as written.

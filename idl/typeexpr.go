@@ -2,6 +2,7 @@ package idl
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -11,11 +12,15 @@ import (
 //	term    = "[]" term | primary { "?" }
 //	primary = "string" | "integer" | "number" | "boolean" | "any" | "null"
 //	        | "array" "<" expr ">" | "map" "<" "string" "," expr ">"
-//	        | Name | 'literal' | "literal" | "(" expr ")"
+//	        | Name | 'literal' | "literal" | integer | "true" | "false"
+//	        | "(" expr ")"
+//	integer = [ "-" ] digit { digit }
 //
 // "T?" and "T | null" both make T nullable. A union of string literals is
-// an enum, a single literal a constant string, and any other union of
-// types one whose variants differ by JSON kind.
+// a string enum, a union of integer literals an integer enum, and a single
+// literal a constant; any other union of types is one whose variants
+// differ by JSON kind. Literals cannot be mixed with types or with
+// literals of another kind.
 
 // tokKind is the kind of a compact-syntax token.
 type tokKind uint8
@@ -24,6 +29,7 @@ const (
 	tEOF tokKind = iota
 	tIdent
 	tString
+	tInt   // an integer literal, e.g. -12
 	tPunct // one of []<>,|?()
 	tBad
 )
@@ -71,6 +77,20 @@ func lexExpr(src string) []tok {
 			}
 			toks = append(toks, tok{tString, string(rs[i+1 : j]), i})
 			i = j + 1
+		case isDigit(r) || r == '-' && i+1 < len(rs) && isDigit(rs[i+1]):
+			j := i + 1
+			for j < len(rs) && isDigit(rs[j]) {
+				j++
+			}
+			if j < len(rs) && (rs[j] == '.' || isIdentPart(rs[j])) {
+				k := j
+				for k < len(rs) && (rs[k] == '.' || rs[k] == '+' || rs[k] == '-' || isIdentPart(rs[k])) {
+					k++
+				}
+				return append(toks, tok{tBad, fmt.Sprintf("%s is not an integer literal; for a constant number write {type: number, const: %s}", string(rs[i:k]), string(rs[i:k])), i})
+			}
+			toks = append(toks, tok{tInt, string(rs[i:j]), i})
+			i = j
 		case isIdentStart(r):
 			j := i
 			for j < len(rs) && isIdentPart(rs[j]) {
@@ -89,7 +109,9 @@ func isIdentStart(r rune) bool {
 	return r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
 }
 
-func isIdentPart(r rune) bool { return isIdentStart(r) || '0' <= r && r <= '9' }
+func isIdentPart(r rune) bool { return isIdentStart(r) || isDigit(r) }
+
+func isDigit(r rune) bool { return '0' <= r && r <= '9' }
 
 // compactType parses the string node n as a compact type expression.
 // It returns nil after reporting an error.
@@ -136,8 +158,18 @@ func (p *exprParser) describe(t tok) string {
 		return "end of type"
 	case tString:
 		return fmt.Sprintf("'%s'", t.text)
+	case tInt:
+		return t.text
 	}
 	return fmt.Sprintf("%q", t.text)
+}
+
+// failAt reports an error at pos, once per expression.
+func (p *exprParser) failAt(pos Pos, format string, args ...any) {
+	if p.ok {
+		p.ok = false
+		p.d.errs.add(pos, format, args...)
+	}
 }
 
 func (p *exprParser) expect(text, hint string) bool {
@@ -184,30 +216,55 @@ func (p *exprParser) expr() *tspec {
 	return t
 }
 
-// union builds the type of a list of alternatives (null removed).
+// union builds the type of a list of alternatives (null removed). Only
+// literals hold a constant in the compact syntax.
 func (p *exprParser) union(alts []*tspec, start tok) *tspec {
 	if len(alts) == 1 {
 		return alts[0]
 	}
 	pos := p.d.conv.column(p.n, start.off)
+	var first *tspec // the first literal
 	literals := 0
 	for _, a := range alts {
-		if a.kind == KindString && a.constv != nil {
-			literals++
+		if a.constv == nil {
+			continue
+		}
+		literals++
+		if first == nil {
+			first = a
+		} else if a.kind != first.kind {
+			p.failAt(a.pos, "a union cannot mix %s and %s literals; the values of an enum are all strings or all integers", literalKind(first), literalKind(a))
+			return nil
 		}
 	}
-	switch literals {
-	case len(alts):
-		e := &tspec{pos: pos, kind: KindEnum}
-		for _, a := range alts {
-			e.values = append(e.values, &vspec{value: a.constv.str, pos: a.pos})
-		}
-		return e
-	case 0:
+	switch {
+	case literals == 0:
 		return &tspec{pos: pos, kind: KindUnion, variants: alts}
+	case literals < len(alts) && first.kind == KindBoolean:
+		p.fail(start, "a union cannot mix boolean literals with other types; declare the literal as a named type under types:, as in Off: \"false\", and use its name here")
+		return nil
+	case literals < len(alts):
+		p.fail(start, "a union cannot mix %s literals with other types; declare the literals as a named enum under types: and use its name here", literalKind(first))
+		return nil
+	case first.kind == KindBoolean:
+		p.fail(start, "boolean literals cannot make an enum; write boolean for true or false, or a single literal for a constant")
+		return nil
 	}
-	p.fail(start, "a union cannot mix string literals with other types; declare the literals as a named enum under types: and use its name here")
-	return nil
+	e := &tspec{pos: pos, kind: KindEnum}
+	for _, a := range alts {
+		var v any = a.constv.str
+		if a.kind == KindInteger {
+			v = a.constv.i
+		}
+		e.values = append(e.values, &vspec{value: v, pos: a.pos})
+		e.nullable = e.nullable || a.nullable
+	}
+	return e
+}
+
+// literalKind names the kind of a literal in messages.
+func literalKind(a *tspec) string {
+	return map[Kind]string{KindString: "string", KindInteger: "integer", KindBoolean: "boolean"}[a.kind]
 }
 
 // term parses "[]" term or a primary followed by "?" marks.
@@ -245,6 +302,14 @@ func (p *exprParser) primary() *tspec {
 	switch t.kind {
 	case tString:
 		return &tspec{pos: pos, kind: KindString, constv: &node{kind: nString, pos: pos, str: t.text}}
+	case tInt:
+		i, err := strconv.ParseInt(t.text, 10, 64)
+		if err != nil {
+			p.fail(t, "integer literal %s does not fit in 64 bits; integers are int64", t.text)
+			return nil
+		}
+		text := strconv.FormatInt(i, 10)
+		return &tspec{pos: pos, kind: KindInteger, constv: &node{kind: nInt, pos: pos, str: text, raw: t.text, i: i, intOK: true}}
 	case tPunct:
 		if t.text == "(" {
 			in := p.expr()
@@ -265,6 +330,8 @@ func (p *exprParser) primary() *tspec {
 			return &tspec{pos: pos, kind: KindBoolean}
 		case "any":
 			return &tspec{pos: pos, kind: KindAny}
+		case "true", "false":
+			return &tspec{pos: pos, kind: KindBoolean, constv: &node{kind: nBool, pos: pos, str: t.text, raw: t.text, b: t.text == "true"}}
 		case "array":
 			return p.array(pos)
 		case "map":

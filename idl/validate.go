@@ -122,9 +122,11 @@ func (r *resolver) constString(v *Value) string {
 }
 
 // kindVariants checks that the variants of an untagged union have
-// different JSON kinds, so a reader can tell them apart.
+// different JSON kinds, so a reader can tell them apart, except object
+// variants, which may also be told apart by their members.
 func (r *resolver) kindVariants(def *TypeDef) {
 	owner := map[string]*Variant{}
+	var objects []*Variant
 	for _, v := range def.Type.Variants {
 		if v.Type == nil || v.Type.Kind == KindInvalid {
 			continue
@@ -142,16 +144,27 @@ func (r *resolver) kindVariants(def *TypeDef) {
 			r.errs.add(v.Pos, "variant %s of union %s accepts any JSON value, so the other variants could never be told apart; use any alone", describeType(v.Type), def.Name)
 			continue
 		}
+		isObject := objectVariant(v.Type) != nil
 		for _, k := range allJSONKinds {
 			if !kinds[k] {
 				continue
 			}
-			if first := owner[k]; first != nil {
+			first := owner[k]
+			if first != nil && !(isObject && objectVariant(first.Type) != nil) {
 				r.errs.add(v.Pos, "variants %s and %s of union %s are both JSON %ss, so a reader could not tell them apart; add a discriminator: field, or merge them", describeType(first.Type), describeType(v.Type), def.Name, k)
+				isObject = false
 				break
 			}
-			owner[k] = v
+			if first == nil {
+				owner[k] = v
+			}
 		}
+		if isObject {
+			objects = append(objects, v)
+		}
+	}
+	if len(objects) > 1 {
+		r.memberVariants(def, objects)
 	}
 }
 

@@ -177,6 +177,7 @@ func (r *resolver) checkDepth(n *node, t *Type, path string, depth int) {
 		return
 	}
 	hops := 0
+	name := "" // of the named type t stands for
 	for t != nil && t.Kind == KindRef {
 		if n.kind == nNull && t.Nullable {
 			return
@@ -184,7 +185,7 @@ func (r *resolver) checkDepth(n *node, t *Type, path string, depth int) {
 		if t.Ref == nil || hops > 64 {
 			return
 		}
-		t, hops = t.Ref.Type, hops+1
+		name, t, hops = t.Ref.Name, t.Ref.Type, hops+1
 	}
 	if t == nil || t.Kind == KindInvalid || t.Kind == KindAny {
 		return
@@ -233,7 +234,7 @@ func (r *resolver) checkDepth(n *node, t *Type, path string, depth int) {
 	case KindEnum:
 		r.checkEnum(n, t, path)
 	case KindUnion:
-		r.checkUnion(n, t, path, depth)
+		r.checkUnion(n, t, name, path, depth)
 	}
 }
 
@@ -270,6 +271,10 @@ func (r *resolver) checkObject(n *node, t *Type, path string, depth int) {
 		k := keyName(e.key)
 		present[k] = true
 		f := byName[k]
+		if f == nil && t.Additional != nil {
+			r.checkDepth(e.val, t.Additional, path+"."+k, depth+1)
+			continue
+		}
 		if f == nil {
 			r.errs.add(e.key.pos, "%s has no field %q%s", path, k, suggest(k, names, "; fields: "+strings.Join(names, ", ")))
 			continue
@@ -297,13 +302,26 @@ func (r *resolver) checkEnum(n *node, t *Type, path string) {
 			return
 		}
 	}
-	r.errs.add(n.pos, "%s: %s is not one of %s%s", path, describeNode(n), strings.Join(vals, ", "), suggest(n.str, vals, ""))
+	hint := ""
+	if t.EnumBase == KindString {
+		hint = suggest(n.str, vals, "")
+	}
+	r.errs.add(n.pos, "%s: %s is not one of %s%s", path, describeNode(n), strings.Join(vals, ", "), hint)
 }
 
-// checkUnion checks a value against the variant its tag or JSON kind
-// selects.
-func (r *resolver) checkUnion(n *node, t *Type, path string, depth int) {
+// checkUnion checks a value against the variant its tag, its members or
+// its JSON kind selects; name is the union's.
+func (r *resolver) checkUnion(n *node, t *Type, name, path string, depth int) {
 	if t.Discriminator == "" {
+		if n.kind == nMap {
+			v, ok := r.memberVariant(n, t, name, path)
+			if v != nil {
+				r.checkDepth(n, v.Type, path, depth+1)
+			}
+			if v != nil || !ok {
+				return
+			}
+		}
 		for _, v := range t.Variants {
 			if jsonKinds(v.Type)[jsonKindOf(n)] {
 				r.checkDepth(n, v.Type, path, depth+1)

@@ -23,12 +23,16 @@
 //     constant members, and ignores unknown members. Constant members are
 //     ordinary fields that MarshalJSON fills in when left empty;
 //   - enums become a named string or int64 type with one constant per
-//     value (<Type><Value>), a Valid method and an UnmarshalJSON refusing
-//     other values;
+//     value (<Type><Value>; an integer value without a name gives
+//     <Type>N1 or <Type>Minus1), a Valid method and an UnmarshalJSON
+//     refusing other values;
 //   - unions become a struct with one pointer field per variant, exactly
 //     one of which is set, and a constructor per variant; tagged unions are
 //     told apart by their discriminator member, untagged ones by the JSON
-//     kind of the value;
+//     kind of the value, and their object variants, when there are several,
+//     by their distinguishing members ([idl.Variant].Distinguishing): an
+//     object decodes into the variant whose members it holds, and holding
+//     those of no variant or of several is an error naming the union;
 //   - other named types (aliases) become defined types (type Names
 //     []string), except aliases of another named type or of any, which
 //     become Go aliases so that they keep its methods;

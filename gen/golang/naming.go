@@ -38,6 +38,9 @@ func (ns *namespace) declare(name, what string, pos idl.Pos) {
 // field may be named.
 var methodNames = []string{"MarshalJSON", "UnmarshalJSON"}
 
+// extraField is the Go field holding an object's additional members.
+const extraField = "Extra"
+
 // check computes the names the generated code adds and reports every
 // collision, and every name Go cannot express, sorted by position.
 func (g *generator) check() idl.Errors {
@@ -76,6 +79,9 @@ func (g *generator) check() idl.Errors {
 			for _, f := range def.Type.Fields {
 				if slices.Contains(methodNames, f.GoName) {
 					fail(f.Pos, "field %q of %s has the Go name %s, the name of a method generated for %s; set another go_name:", f.Name, def.Name, f.GoName, def.GoName)
+				}
+				if def.Type.Additional != nil && f.GoName == extraField {
+					fail(f.Pos, "field %q of %s has the Go name %s, which holds the object's additional members; set another go_name:", f.Name, def.Name, extraField)
 				}
 				if !validTag(f.Name) {
 					fail(f.Pos, "field name %q cannot be written in a Go struct tag; use letters, digits, spaces and the punctuation !#$%%&()*+-./:;<=>?@[]^_{|}~ only, and not \"-\" alone", f.Name)

@@ -28,6 +28,12 @@ func TestClashes(t *testing.T) {
 methods:
   ping: {from: client, kind: request}
 `, []string{`6:3: type MethodPing and the name constant of method "ping" (at demo.yaml:8:3) would both be named MethodPing`}},
+		{"field named like the extra members", header + `types:
+  T:
+    additional: any
+    fields:
+      extra: string
+`, []string{`9:7: field "extra" of T has the Go name Extra, which holds the object's additional members`}},
 		{"role helpers", header + `types:
   UnimplementedServer: string
   NewClientRemote: string

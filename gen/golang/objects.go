@@ -44,6 +44,15 @@ func (g *generator) object(f *file, def *idl.TypeDef) error {
 		}
 		fields = append(fields, field.Id(fl.GoName).Add(goType(fl.Type, fl.Optional)).Tag(map[string]string{"json": tag}))
 	}
+	if add := def.Type.Additional; add != nil {
+		field := jen.Comment(extraField + " holds the members not declared above, by name.").Line()
+		if len(fields) == 0 {
+			field = jen.Comment(extraField + " holds the object's members, by name.").Line()
+		} else {
+			field = jen.Line().Add(field)
+		}
+		fields = append(fields, field.Id(extraField).Map(jen.String()).Add(goType(add, false)).Tag(map[string]string{"json": "-", "rpcgen": "extra"}))
+	}
 	f.add(g.typeDoc(def).code().Type().Id(def.GoName).Struct(fields...))
 	if err := g.marshalObject(f, def); err != nil {
 		return err
@@ -85,14 +94,23 @@ func (g *generator) marshalObject(f *file, def *idl.TypeDef) error {
 			))
 		}
 	}
-	if len(body) == 0 {
+	extra := def.Type.Additional != nil
+	if len(body) == 0 && !extra {
 		return nil
 	}
-	body = append(body,
-		jen.Type().Id("plain").Id(def.GoName),
-		jen.Return(jen.Qual(jsonPkg, "Marshal").Call(jen.Id("plain").Call(jen.Id("x")))),
-	)
-	f.add(doc("MarshalJSON encodes x, filling in its constant members and sending nil required lists and maps as [] and {}.").code().
+	body = append(body, jen.Type().Id("plain").Id(def.GoName))
+	what := "filling in its constant members and sending nil required lists and maps as [] and {}"
+	if extra {
+		what = "with its additional members"
+		body = append(body,
+			jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("plain").Call(jen.Id("x"))),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Qual(jsonrpcPkg, "MergeMembers").Call(jen.Id("b"), jen.Id("x").Dot(extraField))),
+		)
+	} else {
+		body = append(body, jen.Return(jen.Qual(jsonPkg, "Marshal").Call(jen.Id("plain").Call(jen.Id("x")))))
+	}
+	f.add(doc("MarshalJSON encodes x, "+what+".").code().
 		Func().Params(jen.Id("x").Id(def.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...))
 	return nil
 }
@@ -114,9 +132,25 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 	fields := def.Type.Fields
 	sig := doc("UnmarshalJSON decodes a JSON object into x member by member, naming the member at fault when one does not decode or a required one is missing.").code().
 		Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error()
-	if len(fields) == 0 {
+	add := def.Type.Additional
+	if len(fields) == 0 && add == nil {
 		f.add(sig.Block(jen.Return(jen.Qual(jsonrpcPkg, "DecodeObject").Call(jen.Id("b"), ignoreMembers()))))
 		return nil
+	}
+	// Members no field takes: kept in Extra, or ignored.
+	other := []jen.Code{jen.Return(jen.Nil())}
+	if add != nil {
+		other = []jen.Code{
+			jen.Var().Id("e").Add(goType(add, false)),
+			jen.If(jen.Err().Op(":=").Add(g.decodeInto(add, jen.Id("value"), jen.Op("&").Id("e"))), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Qual(jsonrpcPkg, "AtField").Call(jen.String().Call(jen.Id("key")), jen.Err())),
+			),
+			jen.If(jen.Id("v").Dot(extraField).Op("==").Nil()).Block(
+				jen.Id("v").Dot(extraField).Op("=").Map(jen.String()).Add(goType(add, false)).Values(),
+			),
+			jen.Id("v").Dot(extraField).Index(jen.String().Call(jen.Id("key"))).Op("=").Id("e"),
+			jen.Return(jen.Nil()),
+		}
 	}
 	var has []jen.Code
 	var cases []jen.Code
@@ -156,8 +190,7 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 	}
 	body = append(body,
 		jen.Err().Op(":=").Qual(jsonrpcPkg, "DecodeObject").Call(jen.Id("b"), jen.Func().Params(jen.List(jen.Id("key"), jen.Id("value")).Index().Byte()).Error().Block(
-			jen.Switch(jen.String().Call(jen.Id("key"))).Block(cases...),
-			jen.Return(jen.Nil()),
+			append(switchOn(cases), other...)...,
 		)),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 	)
@@ -167,6 +200,14 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 	body = append(body, jen.Op("*").Id("x").Op("=").Id("v"), jen.Return(jen.Nil()))
 	f.add(sig.Block(body...))
 	return nil
+}
+
+// switchOn switches on the member name when there are cases.
+func switchOn(cases []jen.Code) []jen.Code {
+	if len(cases) == 0 {
+		return nil
+	}
+	return []jen.Code{jen.Switch(jen.String().Call(jen.Id("key"))).Block(cases...)}
 }
 
 // ignoreMembers is a DecodeObject callback that accepts every member.

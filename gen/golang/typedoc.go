@@ -31,6 +31,8 @@ func (g *generator) typeSentence(def *idl.TypeDef) string {
 			members = append(members, f.Name)
 		}
 		switch {
+		case len(members) == 0 && t.Additional != nil:
+			return name + " is an object whose members are all kept in Extra."
 		case len(members) == 0:
 			return name + " is an empty object."
 		case len(members) == 1:

@@ -45,7 +45,10 @@
 // is {"anyOf": [T, {"type": "null"}]}. Enums are enum lists of strings or
 // integers; constants are const; formats are format, except base64, which
 // is contentEncoding. Unions told apart by JSON kind are a oneOf of their
-// variants; discriminated unions are a oneOf of $refs to their variants,
+// variants; when they tell object variants apart by their distinguishing
+// members, each object variant also carries a not that rejects the
+// distinguishing members of the others, so that the oneOf accepts the
+// objects the generated decoders accept. Discriminated unions are a oneOf of $refs to their variants,
 // plus the discriminator as a required property whose enum lists the tags
 // (each variant's own schema holds its tag as a const). Docs become
 // title (type names) and description; deprecation becomes

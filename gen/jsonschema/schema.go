@@ -99,6 +99,11 @@ func (b *builder) base(t *idl.Type, where string) *invopop.Schema {
 // object returns the schema of an object type: its fields in order.
 func (b *builder) object(t *idl.Type, where string) *invopop.Schema {
 	s := &invopop.Schema{Type: "object"}
+	if a := t.Additional; a != nil && a.Kind != idl.KindAny {
+		// Undeclared members are kept and must be of this type; without
+		// additional: they are accepted whatever they hold.
+		s.AdditionalProperties = b.typ(a, where+"{}")
+	}
 	if len(t.Fields) == 0 {
 		return s
 	}
@@ -136,7 +141,11 @@ func (b *builder) enum(t *idl.Type, where string) *invopop.Schema {
 func (b *builder) union(t *idl.Type, where string) *invopop.Schema {
 	s := &invopop.Schema{}
 	for i, v := range t.Variants {
-		s.OneOf = append(s.OneOf, b.typ(v.Type, fmt.Sprintf("%s|%d", where, i+1)))
+		vs := b.typ(v.Type, fmt.Sprintf("%s|%d", where, i+1))
+		if len(v.Distinguishing) > 0 {
+			vs.Not = otherMembers(t, v)
+		}
+		s.OneOf = append(s.OneOf, vs)
 	}
 	if t.Discriminator == "" {
 		return s
@@ -150,6 +159,27 @@ func (b *builder) union(t *idl.Type, where string) *invopop.Schema {
 	s.Properties.Set(t.Discriminator, tag)
 	s.Required = []string{t.Discriminator}
 	return s
+}
+
+// otherMembers returns the schema of the objects that hold a
+// distinguishing member of another object variant of t than v: the
+// variant v of an untagged union matches only objects that are not, so
+// that the union's oneOf, like the generated decoders, accepts an object
+// holding the distinguishing members of exactly one variant.
+func otherMembers(t *idl.Type, v *idl.Variant) *invopop.Schema {
+	var held []*invopop.Schema
+	for _, o := range t.Variants {
+		if o == v {
+			continue
+		}
+		for _, m := range o.Distinguishing {
+			held = append(held, &invopop.Schema{Required: []string{m}})
+		}
+	}
+	if len(held) == 1 {
+		return held[0]
+	}
+	return &invopop.Schema{AnyOf: held}
 }
 
 // value returns v as a JSON value for const, default or examples, or nil

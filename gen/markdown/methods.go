@@ -159,7 +159,7 @@ func (d *doc) writePayload(label string, t *idl.Type, none string) {
 		d.paraf("**%s:** %s", label, d.typeExpr(t))
 		return
 	}
-	if len(obj.Fields) == 0 {
+	if len(obj.Fields) == 0 && obj.Additional == nil {
 		d.paraf("**%s:** %s, an object with no members: `{}`.", label, d.typeExpr(t))
 		return
 	}

@@ -95,6 +95,13 @@ func (d *doc) writeFields(def *idl.TypeDef, obj *idl.Type) {
 		}
 		rows = append(rows, []string{code(f.Name), d.typeExpr(f.Type), req, d.fieldDesc(def, f)})
 	}
+	if a := obj.Additional; a != nil {
+		what := "Members not listed here are kept as sent."
+		if len(obj.Fields) == 0 {
+			what = "Every member is kept as sent."
+		}
+		rows = append(rows, []string{"*any other name*", d.typeExpr(a), "no", what})
+	}
 	d.table([]string{"field", "type", "required", "description"}, rows)
 }
 
@@ -181,7 +188,7 @@ func (d *doc) writeObject(def *idl.TypeDef, t *idl.Type) {
 		}
 		d.para("Extends " + strings.Join(ext, ", ") + ": their fields come first.")
 	}
-	if len(t.Fields) == 0 {
+	if len(t.Fields) == 0 && t.Additional == nil {
 		d.para("An object with no members: `{}`.")
 		return
 	}
@@ -193,7 +200,7 @@ func (d *doc) writeObject(def *idl.TypeDef, t *idl.Type) {
 func (d *doc) writeEnum(t *idl.Type) {
 	named := false
 	for _, v := range t.Values {
-		if s, ok := v.Value.(string); !ok || s != v.Name {
+		if fmt.Sprint(v.Value) != v.Name {
 			named = true
 		}
 	}
@@ -232,11 +239,35 @@ func (d *doc) writeUnion(t *idl.Type) {
 		d.table([]string{code(t.Discriminator), "variant"}, rows)
 		return
 	}
-	d.para("One of these, told apart by the JSON kind of the value:")
+	byMembers := false
 	for _, v := range t.Variants {
-		rows = append(rows, []string{jsonKind(v.Type), d.typeExpr(v.Type)})
+		kind := jsonKind(v.Type)
+		if len(v.Distinguishing) > 0 {
+			byMembers = true
+			var members []string
+			for _, m := range v.Distinguishing {
+				members = append(members, code(m))
+			}
+			kind = "object with " + joinAnd(members)
+		}
+		rows = append(rows, []string{kind, d.typeExpr(v.Type)})
 	}
-	d.table([]string{"JSON kind", "variant"}, rows)
+	if !byMembers {
+		d.para("One of these, told apart by the JSON kind of the value:")
+		d.table([]string{"JSON kind", "variant"}, rows)
+		return
+	}
+	d.para("One of these, told apart by the JSON kind of the value, and objects by the members they hold:")
+	d.table([]string{"JSON value", "variant"}, rows)
+	d.para("An object holds the members listed for exactly one variant, and is that variant; holding those of no variant, or of several, makes it invalid.")
+}
+
+// joinAnd joins items as "a, b and c".
+func joinAnd(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
 // jsonKind returns the kind of JSON value of type t: "string", "number",

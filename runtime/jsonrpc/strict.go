@@ -46,6 +46,14 @@ func checkUnknown(b []byte, v reflect.Value, path string) error {
 		}
 		return DecodeObject(b, func(key, value []byte) error {
 			i, ok := fields.lookup(string(key))
+			if !ok && fields.extra != nil {
+				// Kept as an additional member: check inside its value.
+				elem := v.FieldByIndex(fields.extra).MapIndex(reflect.ValueOf(string(key)))
+				if !elem.IsValid() {
+					return nil
+				}
+				return checkUnknown(value, elem, joinPath(path, string(key)))
+			}
 			if !ok {
 				return &FieldError{Field: joinPath(path, string(key)), Reason: "unknown field"}
 			}
@@ -81,6 +89,7 @@ func checkUnknown(b []byte, v reflect.Value, path string) error {
 // fieldSet is what strict decoding needs to know of a struct type.
 type fieldSet struct {
 	byName   map[string][]int // JSON member name to field index
+	extra    []int            // the map field tagged rpcgen:"extra" keeping other members, if any
 	union    bool             // a generated union: untagged pointer fields only
 	variants []int            // for a union, its fields
 }
@@ -132,6 +141,10 @@ func collectFields(t reflect.Type, index []int, s *fieldSet, tagged *bool) {
 		name, _, _ := strings.Cut(tag, ",")
 		if hasTag {
 			*tagged = true
+		}
+		if f.Tag.Get("rpcgen") == "extra" && f.Type.Kind() == reflect.Map && f.Type.Key().Kind() == reflect.String {
+			s.extra = idx
+			continue
 		}
 		if name == "-" && !strings.Contains(tag, ",") {
 			continue

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -175,9 +177,11 @@ func TestPluginCallsHost(t *testing.T) {
 	ctx := context.Background()
 
 	note := "hello"
+	text := e2e.NewResourceTextResource(e2e.TextResource{URI: "file:///a", Text: "hi"})
+	blob := e2e.NewResourceBlobResource(e2e.BlobResource{URI: "file:///b", Blob: "aGk="})
 	for _, params := range []e2e.EchoParams{
-		{Shape: e2e.NewShapeCircle(e2e.Circle{Radius: 2.5}), ID: e2e.NewIDInteger(7), Note: &note},
-		{Shape: e2e.NewShapeRect(e2e.ShapeRect{Width: 1, Height: 2}), ID: e2e.NewIDString("x")},
+		{Shape: e2e.NewShapeCircle(e2e.Circle{Radius: 2.5}), ID: e2e.NewIDInteger(7), Note: &note, Resource: &text},
+		{Shape: e2e.NewShapeRect(e2e.ShapeRect{Width: 1, Height: 2}), ID: e2e.NewIDString("x"), Resource: &blob},
 	} {
 		res, err := s.host.Echo(ctx, &params)
 		if err != nil {
@@ -271,6 +275,12 @@ func TestInvalidParams(t *testing.T) {
 		{s.pluginConn, e2e.MethodEcho, `{"shape":{"kind":"rect","width":1},"id":1}`, "shape.height", "required field is missing"},
 		{s.pluginConn, e2e.MethodEcho, `{"shape":{"radius":1},"id":1}`, "shape.kind", "required field is missing"},
 		{s.pluginConn, e2e.MethodEcho, `{"shape":{"kind":"circle","radius":1},"id":true}`, "id", "expected number or string, got JSON boolean"},
+		{s.pluginConn, e2e.MethodEcho, `{"shape":{"kind":"circle","radius":1},"id":1,"resource":{"uri":"a"}}`, "resource",
+			`object matches no variant of Resource; want the members of exactly one variant: TextResource ("text") or BlobResource ("blob")`},
+		{s.pluginConn, e2e.MethodEcho, `{"shape":{"kind":"circle","radius":1},"id":1,"resource":{"uri":"a","text":"x","blob":"aGk="}}`, "resource",
+			`object matches several variants of Resource; want the members of exactly one variant: TextResource ("text") or BlobResource ("blob")`},
+		{s.pluginConn, e2e.MethodEcho, `{"shape":{"kind":"circle","radius":1},"id":1,"resource":{"blob":"aGk="}}`, "resource.uri", "required field is missing"},
+		{s.pluginConn, e2e.MethodEcho, `{"shape":{"kind":"circle","radius":1},"id":1,"resource":"a"}`, "resource", "expected object, got JSON string"},
 	}
 	for _, tt := range tests {
 		err := tt.conn.Call(ctx, tt.method, json.RawMessage(tt.params), nil)
@@ -333,6 +343,40 @@ func TestUnion(t *testing.T) {
 	var id e2e.ID
 	if err := json.Unmarshal([]byte(`"abc"`), &id); err != nil || id.String == nil || *id.String != "abc" || id.Integer != nil {
 		t.Errorf("id %+v, %v", id, err)
+	}
+}
+
+// TestUnionOfObjects decodes each object variant of Resource by its
+// distinguishing member, wherever the member comes, and encodes it back.
+func TestUnionOfObjects(t *testing.T) {
+	for _, tc := range []struct {
+		wire string
+		text bool
+	}{
+		{`{"uri":"file:///a","text":"hi","mimeType":"text/plain"}`, true},
+		{`{"text":"hi","uri":"file:///a"}`, true},
+		{`{"uri":"file:///b","blob":"aGk="}`, false},
+	} {
+		var r e2e.Resource
+		if err := json.Unmarshal([]byte(tc.wire), &r); err != nil {
+			t.Errorf("%s: %v", tc.wire, err)
+			continue
+		}
+		if (r.TextResource != nil) != tc.text || (r.BlobResource != nil) == tc.text {
+			t.Errorf("%s decoded as %+v", tc.wire, r)
+		}
+		back, err := json.Marshal(r)
+		if err != nil {
+			t.Errorf("%s: %v", tc.wire, err)
+		}
+		var again e2e.Resource
+		if err := json.Unmarshal(back, &again); err != nil || !reflect.DeepEqual(again, r) {
+			t.Errorf("%s: re-encoded as %s, decoded as %+v (%v)", tc.wire, back, again, err)
+		}
+	}
+	var r e2e.Resource
+	if err := json.Unmarshal([]byte(`{"uri":"a","text":"x","blob":"y"}`), &r); err == nil || !strings.Contains(err.Error(), "several variants of Resource") {
+		t.Errorf("both members: %v", err)
 	}
 }
 

@@ -15,6 +15,8 @@ import (
 var goObjects = map[string]any{
 	"Circle":                     e2e.Circle{},
 	"ShapeRect":                  e2e.ShapeRect{},
+	"TextResource":               e2e.TextResource{},
+	"BlobResource":               e2e.BlobResource{},
 	"BusyData":                   e2e.BusyData{},
 	"InitializeParams":           e2e.InitializeParams{},
 	"InitializeParamsClientInfo": e2e.InitializeParamsClientInfo{},

@@ -120,6 +120,88 @@ func (x *ShapeRect) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// TextResource is an object with the members uri, mimeType and text.
+type TextResource struct {
+	URI      string  `json:"uri"`
+	MimeType *string `json:"mimeType,omitempty"`
+	Text     string  `json:"text"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *TextResource) UnmarshalJSON(b []byte) error {
+	var v TextResource
+	var has struct {
+		URI, Text bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "uri":
+			has.URI = true
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+		case "mimeType":
+			return jsonrpc.AtField("mimeType", json.Unmarshal(value, &v.MimeType))
+		case "text":
+			has.Text = true
+			return jsonrpc.AtField("text", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Text)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.URI:
+		return jsonrpc.MissingField("uri")
+	case !has.Text:
+		return jsonrpc.MissingField("text")
+	}
+	*x = v
+	return nil
+}
+
+// BlobResource is an object with the members uri, mimeType and blob.
+type BlobResource struct {
+	URI      string  `json:"uri"`
+	MimeType *string `json:"mimeType,omitempty"`
+
+	// Format: base64.
+	Blob string `json:"blob"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *BlobResource) UnmarshalJSON(b []byte) error {
+	var v BlobResource
+	var has struct {
+		URI, Blob bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "uri":
+			has.URI = true
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+		case "mimeType":
+			return jsonrpc.AtField("mimeType", json.Unmarshal(value, &v.MimeType))
+		case "blob":
+			has.Blob = true
+			return jsonrpc.AtField("blob", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Blob)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.URI:
+		return jsonrpc.MissingField("uri")
+	case !has.Blob:
+		return jsonrpc.MissingField("blob")
+	}
+	*x = v
+	return nil
+}
+
 // BusyData is the data of error Busy.
 type BusyData struct {
 	RetryAfterMs int64 `json:"retryAfterMs"`
@@ -342,9 +424,10 @@ func (x *LogParams) UnmarshalJSON(b []byte) error {
 
 // EchoParams are the params of echo.
 type EchoParams struct {
-	Shape Shape   `json:"shape"`
-	ID    ID      `json:"id"`
-	Note  *string `json:"note,omitempty"`
+	Shape    Shape     `json:"shape"`
+	ID       ID        `json:"id"`
+	Note     *string   `json:"note,omitempty"`
+	Resource *Resource `json:"resource,omitempty"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -364,6 +447,8 @@ func (x *EchoParams) UnmarshalJSON(b []byte) error {
 			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
 		case "note":
 			return jsonrpc.AtField("note", json.Unmarshal(value, &v.Note))
+		case "resource":
+			return jsonrpc.AtField("resource", json.Unmarshal(value, &v.Resource))
 		}
 		return nil
 	})
@@ -382,9 +467,10 @@ func (x *EchoParams) UnmarshalJSON(b []byte) error {
 
 // EchoResult is the result of echo.
 type EchoResult struct {
-	Shape Shape   `json:"shape"`
-	ID    ID      `json:"id"`
-	Note  *string `json:"note,omitempty"`
+	Shape    Shape     `json:"shape"`
+	ID       ID        `json:"id"`
+	Note     *string   `json:"note,omitempty"`
+	Resource *Resource `json:"resource,omitempty"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -404,6 +490,8 @@ func (x *EchoResult) UnmarshalJSON(b []byte) error {
 			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
 		case "note":
 			return jsonrpc.AtField("note", json.Unmarshal(value, &v.Note))
+		case "resource":
+			return jsonrpc.AtField("resource", json.Unmarshal(value, &v.Resource))
 		}
 		return nil
 	})

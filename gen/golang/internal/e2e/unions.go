@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
@@ -134,6 +135,89 @@ func (x *Shape) UnmarshalJSON(b []byte) error {
 		err = json.Unmarshal(b, v.Rect)
 	default:
 		return jsonrpc.AtField("kind", fmt.Errorf("unknown value %q; want \"circle\" or \"rect\"", tag))
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// Resource is one of TextResource or BlobResource.
+//
+// What a resource holds, told apart by its text or blob member.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and objects
+// by the members they hold:
+//   - TextResource: TextResource, the object with a "text" member
+//   - BlobResource: BlobResource, the object with a "blob" member
+type Resource struct {
+	TextResource *TextResource
+	BlobResource *BlobResource
+}
+
+// NewResourceTextResource returns a Resource holding v.
+func NewResourceTextResource(v TextResource) Resource {
+	return Resource{TextResource: &v}
+}
+
+// NewResourceBlobResource returns a Resource holding v.
+func NewResourceBlobResource(v BlobResource) Resource {
+	return Resource{BlobResource: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x Resource) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.TextResource != nil {
+		v, n = x.TextResource, n+1
+	}
+	if x.BlobResource != nil {
+		v, n = x.BlobResource, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("Resource holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// UnmarshalJSON decodes a Resource into the variant matching the kind of JSON
+// value b holds. An object decodes into the variant whose distinguishing
+// members it holds; holding those of no variant, or of several, is an error.
+func (x *Resource) UnmarshalJSON(b []byte) error {
+	var v Resource
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "object":
+		var has [2]bool
+		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+			switch string(key) {
+			case "text":
+				has[0] = true
+			case "blob":
+				has[1] = true
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		switch has {
+		case [2]bool{true, false}:
+			v.TextResource = new(TextResource)
+			err = json.Unmarshal(b, v.TextResource)
+		case [2]bool{false, true}:
+			v.BlobResource = new(BlobResource)
+			err = json.Unmarshal(b, v.BlobResource)
+		case [2]bool{}:
+			return errors.New("object matches no variant of Resource; want the members of exactly one variant: TextResource (\"text\") or BlobResource (\"blob\")")
+		default:
+			return errors.New("object matches several variants of Resource; want the members of exactly one variant: TextResource (\"text\") or BlobResource (\"blob\")")
+		}
+	default:
+		return fmt.Errorf("expected object, got JSON %s", kind)
 	}
 	if err != nil {
 		return err

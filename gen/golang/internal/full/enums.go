@@ -169,3 +169,36 @@ func (x *ItemSettingsTheme) UnmarshalJSON(b []byte) error {
 	*x = ItemSettingsTheme(v)
 	return nil
 }
+
+// Priority is one of -1, 0, 1 or 2.
+type Priority int64
+
+// The values of Priority.
+const (
+	PriorityMinus1 Priority = -1
+	PriorityN0     Priority = 0
+	PriorityN1     Priority = 1
+	PriorityN2     Priority = 2
+)
+
+// Valid reports whether x is one of the values of Priority.
+func (x Priority) Valid() bool {
+	switch x {
+	case PriorityMinus1, PriorityN0, PriorityN1, PriorityN2:
+		return true
+	}
+	return false
+}
+
+// UnmarshalJSON decodes a Priority, refusing values it does not list.
+func (x *Priority) UnmarshalJSON(b []byte) error {
+	var v int64
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if !Priority(v).Valid() {
+		return fmt.Errorf("unknown value %d; want -1, 0, 1 or 2", v)
+	}
+	*x = Priority(v)
+	return nil
+}

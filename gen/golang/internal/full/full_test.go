@@ -91,6 +91,12 @@ func sampleItem() full.Item {
 		Grouped:    map[string][]full.Position{"g": {{Line: 1}}},
 		Either:     ptr(full.NewItemEitherInteger(9)),
 		Raw:        json.RawMessage(`{"free":true}`),
+		Priority:   ptr(full.PriorityMinus1),
+		Contents: []full.Contents{
+			full.NewContentsTextContents(full.TextContents{URI: "file:///a", MimeType: ptr("text/plain"), Text: "hi"}),
+			full.NewContentsBlobContents(full.BlobContents{URI: "file:///b", Blob: "aGk="}),
+			full.NewContentsString("file:///c"),
+		},
 	}
 }
 
@@ -259,5 +265,55 @@ func TestStrictModeRejectsUnknownMembersOfGeneratedTypes(t *testing.T) {
 		if !errors.As(err, &rpcErr) || json.Unmarshal(rpcErr.Data, &raw) != nil || raw.Field != tc.field || raw.Reason != "unknown field" {
 			t.Errorf("%s %s: %v, want unknown field %q", tc.method, tc.params, err, tc.field)
 		}
+	}
+}
+
+// countingAgent answers initialize with additional members and records
+// the metadata it received.
+type countingAgent struct {
+	agent
+	meta chan full.Meta
+}
+
+func (a *countingAgent) Initialize(ctx context.Context, p *full.InitializeParams) (*full.InitializeResult, error) {
+	if p.Meta != nil {
+		a.meta <- *p.Meta
+	}
+	return &full.InitializeResult{State: full.StateIdle, Capabilities: map[string]bool{}, Extra: map[string]int64{"sessions": 3, "restarts": 0}}, nil
+}
+
+func TestAdditionalMembersCrossTheWire(t *testing.T) {
+	a, b := net.Pipe()
+	ag := &countingAgent{agent: agent{notes: newNotes(), ready: true}, meta: make(chan full.Meta, 1)}
+	edConn, agentRemote := full.ConnectEditor(a, nil, jsonrpc.Options{})
+	agConn, _ := full.ConnectAgent(b, ag, jsonrpc.Options{DisallowUnknownFields: true})
+	defer agConn.Close()
+	defer edConn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	meta := full.Meta{Extra: map[string]json.RawMessage{"trace": json.RawMessage(`{"id":"t1","hops":[1,2]}`), "flag": json.RawMessage(`true`)}}
+	res, err := agentRemote.Initialize(ctx, &full.InitializeParams{Version: "1", Meta: &meta})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := <-ag.meta; !reflect.DeepEqual(got, meta) {
+		t.Errorf("agent received meta %+v, want %+v (strict mode must accept kept members)", got, meta)
+	}
+	if want := map[string]int64{"sessions": 3, "restarts": 0}; !reflect.DeepEqual(res.Extra, want) {
+		t.Errorf("result extra = %v, want %v", res.Extra, want)
+	}
+
+	// Encoding: declared members first, then the kept ones by name.
+	out, err := json.Marshal(full.InitializeResult{State: full.StateIdle, Capabilities: map[string]bool{}, Extra: map[string]int64{"b": 2, "a": 1, "state": 9}})
+	if err != nil || string(out) != `{"state":"idle","capabilities":{},"a":1,"b":2}` {
+		t.Errorf("encoded %s (%v)", out, err)
+	}
+	// A kept member of the wrong type is named.
+	var r full.InitializeResult
+	err = json.Unmarshal([]byte(`{"state":"idle","capabilities":{},"sessions":"three"}`), &r)
+	var fe *jsonrpc.FieldError
+	if !errors.As(err, &fe) || fe.Field != "sessions" {
+		t.Errorf("wrong additional member: %v, want a FieldError for sessions", err)
 	}
 }

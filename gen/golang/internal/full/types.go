@@ -51,6 +51,46 @@ func (x *Position) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// Meta is an object whose members are all kept in Extra.
+//
+// Free-form metadata, kept member by member as sent.
+type Meta struct {
+	// Extra holds the object's members, by name.
+	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+}
+
+// MarshalJSON encodes x, with its additional members.
+func (x Meta) MarshalJSON() ([]byte, error) {
+	type plain Meta
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
+	}
+	return jsonrpc.MergeMembers(b, x.Extra)
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *Meta) UnmarshalJSON(b []byte) error {
+	var v Meta
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		var e json.RawMessage
+		if err := json.Unmarshal(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = map[string]json.RawMessage{}
+		}
+		v.Extra[string(key)] = e
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
 // MaybeName is a string, or null.
 type MaybeName string
 
@@ -139,6 +179,8 @@ type Item struct {
 	Grouped  map[string][]Position `json:"grouped,omitempty"`
 	Either   *ItemEither           `json:"either,omitempty"`
 	Raw      json.RawMessage       `json:"raw,omitempty"`
+	Priority *Priority             `json:"priority,omitempty"`
+	Contents []Contents            `json:"contents,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -221,6 +263,10 @@ func (x *Item) UnmarshalJSON(b []byte) error {
 			return jsonrpc.AtField("either", json.Unmarshal(value, &v.Either))
 		case "raw":
 			return jsonrpc.AtField("raw", json.Unmarshal(value, &v.Raw))
+		case "priority":
+			return jsonrpc.AtField("priority", json.Unmarshal(value, &v.Priority))
+		case "contents":
+			return jsonrpc.AtField("contents", jsonrpc.DecodeArray(value, &v.Contents, jsonrpc.Unmarshal[Contents]))
 		}
 		return nil
 	})
@@ -465,6 +511,88 @@ func (x *BlockImage) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// TextContents is an object with the members uri, mimeType and text.
+type TextContents struct {
+	URI      string  `json:"uri"`
+	MimeType *string `json:"mimeType,omitempty"`
+	Text     string  `json:"text"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *TextContents) UnmarshalJSON(b []byte) error {
+	var v TextContents
+	var has struct {
+		URI, Text bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "uri":
+			has.URI = true
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+		case "mimeType":
+			return jsonrpc.AtField("mimeType", json.Unmarshal(value, &v.MimeType))
+		case "text":
+			has.Text = true
+			return jsonrpc.AtField("text", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Text)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.URI:
+		return jsonrpc.MissingField("uri")
+	case !has.Text:
+		return jsonrpc.MissingField("text")
+	}
+	*x = v
+	return nil
+}
+
+// BlobContents is an object with the members uri, mimeType and blob.
+type BlobContents struct {
+	URI      string  `json:"uri"`
+	MimeType *string `json:"mimeType,omitempty"`
+
+	// Format: base64.
+	Blob string `json:"blob"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *BlobContents) UnmarshalJSON(b []byte) error {
+	var v BlobContents
+	var has struct {
+		URI, Blob bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "uri":
+			has.URI = true
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+		case "mimeType":
+			return jsonrpc.AtField("mimeType", json.Unmarshal(value, &v.MimeType))
+		case "blob":
+			has.Blob = true
+			return jsonrpc.AtField("blob", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Blob)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.URI:
+		return jsonrpc.MissingField("uri")
+	case !has.Blob:
+		return jsonrpc.MissingField("blob")
+	}
+	*x = v
+	return nil
+}
+
 // BusyData is the data of error Busy.
 type BusyData struct {
 	RetryAfterMs int64 `json:"retryAfterMs"`
@@ -500,6 +628,7 @@ func (x *BusyData) UnmarshalJSON(b []byte) error {
 type InitializeParams struct {
 	Version    string                      `json:"version"`
 	ClientInfo *InitializeParamsClientInfo `json:"clientInfo,omitempty"`
+	Meta       *Meta                       `json:"_meta,omitempty"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -516,6 +645,8 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 			return jsonrpc.AtField("version", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Version)))
 		case "clientInfo":
 			return jsonrpc.AtField("clientInfo", json.Unmarshal(value, &v.ClientInfo))
+		case "_meta":
+			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
 		}
 		return nil
 	})
@@ -565,16 +696,22 @@ func (x *InitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
 type InitializeResult struct {
 	State        State           `json:"state"`
 	Capabilities map[string]bool `json:"capabilities"`
+
+	// Extra holds the members not declared above, by name.
+	Extra map[string]int64 `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
+// MarshalJSON encodes x, with its additional members.
 func (x InitializeResult) MarshalJSON() ([]byte, error) {
 	if x.Capabilities == nil {
 		x.Capabilities = map[string]bool{}
 	}
 	type plain InitializeResult
-	return json.Marshal(plain(x))
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
+	}
+	return jsonrpc.MergeMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -593,6 +730,14 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 			has.Capabilities = true
 			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Capabilities)))
 		}
+		var e int64
+		if err := json.Unmarshal(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = map[string]int64{}
+		}
+		v.Extra[string(key)] = e
 		return nil
 	})
 	if err != nil {

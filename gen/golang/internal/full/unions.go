@@ -4,6 +4,7 @@ package full
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
@@ -193,6 +194,102 @@ func (x *Block) UnmarshalJSON(b []byte) error {
 		err = json.Unmarshal(b, v.Image)
 	default:
 		return jsonrpc.AtField("type", fmt.Errorf("unknown value %q; want \"text\" or \"image\"", tag))
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// Contents is one of TextContents, BlobContents or String.
+//
+// What a resource holds.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and objects
+// by the members they hold:
+//   - TextContents: TextContents, the object with a "text" member
+//   - BlobContents: BlobContents, the object with a "blob" member
+//   - String: string
+type Contents struct {
+	TextContents *TextContents
+	BlobContents *BlobContents
+	String       *string
+}
+
+// NewContentsTextContents returns a Contents holding v.
+func NewContentsTextContents(v TextContents) Contents {
+	return Contents{TextContents: &v}
+}
+
+// NewContentsBlobContents returns a Contents holding v.
+func NewContentsBlobContents(v BlobContents) Contents {
+	return Contents{BlobContents: &v}
+}
+
+// NewContentsString returns a Contents holding v.
+func NewContentsString(v string) Contents {
+	return Contents{String: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x Contents) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.TextContents != nil {
+		v, n = x.TextContents, n+1
+	}
+	if x.BlobContents != nil {
+		v, n = x.BlobContents, n+1
+	}
+	if x.String != nil {
+		v, n = x.String, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("Contents holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// UnmarshalJSON decodes a Contents into the variant matching the kind of JSON
+// value b holds. An object decodes into the variant whose distinguishing
+// members it holds; holding those of no variant, or of several, is an error.
+func (x *Contents) UnmarshalJSON(b []byte) error {
+	var v Contents
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "object":
+		var has [2]bool
+		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+			switch string(key) {
+			case "text":
+				has[0] = true
+			case "blob":
+				has[1] = true
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		switch has {
+		case [2]bool{true, false}:
+			v.TextContents = new(TextContents)
+			err = json.Unmarshal(b, v.TextContents)
+		case [2]bool{false, true}:
+			v.BlobContents = new(BlobContents)
+			err = json.Unmarshal(b, v.BlobContents)
+		case [2]bool{}:
+			return errors.New("object matches no variant of Contents; want the members of exactly one variant: TextContents (\"text\") or BlobContents (\"blob\")")
+		default:
+			return errors.New("object matches several variants of Contents; want the members of exactly one variant: TextContents (\"text\") or BlobContents (\"blob\")")
+		}
+	case "string":
+		v.String = new(string)
+		err = json.Unmarshal(b, v.String)
+	default:
+		return fmt.Errorf("expected object or string, got JSON %s", kind)
 	}
 	if err != nil {
 		return err

@@ -1,0 +1,142 @@
+package idl
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A union without a discriminator tells its variants apart by the JSON kind
+// of the value. When it holds two or more object variants, they are told
+// apart by their distinguishing members: the required members that no
+// other object variant of the union declares. A JSON object is the object
+// variant holding at least one of its distinguishing members; an object
+// holding those of no variant, or of several, matches none.
+
+// objectVariant returns the object type a union variant refers to, or nil
+// when the variant is not a non-nullable reference to an object type.
+func objectVariant(t *Type) *Type {
+	if t == nil || t.Kind != KindRef || nullableChain(t) {
+		return nil
+	}
+	if u := underlying(t); u != nil && u.Kind == KindObject {
+		return u
+	}
+	return nil
+}
+
+// memberVariants sets the distinguishing members of the object variants
+// of the untagged union def, and reports the variants that have none.
+func (r *resolver) memberVariants(def *TypeDef, objects []*Variant) {
+	declared := map[string][]*Variant{} // member name -> the variants declaring it
+	for _, v := range objects {
+		for _, f := range objectVariant(v.Type).Fields {
+			declared[f.Name] = append(declared[f.Name], v)
+		}
+	}
+	for _, v := range objects {
+		var required []string
+		shared := map[*Variant]bool{} // the other variants declaring a required member of v
+		for _, f := range objectVariant(v.Type).Fields {
+			if f.Optional {
+				continue
+			}
+			required = append(required, f.Name)
+			own := true
+			for _, o := range declared[f.Name] {
+				if o != v {
+					own, shared[o] = false, true
+				}
+			}
+			if own {
+				v.Distinguishing = append(v.Distinguishing, f.Name)
+			}
+		}
+		if len(v.Distinguishing) > 0 {
+			continue
+		}
+		name := variantLabel(v)
+		var others, sharers []string // in variant order
+		for _, o := range objects {
+			if o != v {
+				others = append(others, variantLabel(o))
+			}
+			if shared[o] {
+				sharers = append(sharers, variantLabel(o))
+			}
+		}
+		if len(required) == 0 {
+			r.errs.add(v.Pos, "object variant %s of union %s has no required member, so it cannot be told apart from %s; give %s a required member that the other object variants lack, or tell the variants apart with discriminator:", name, def.Name, andList(others), name)
+			continue
+		}
+		r.errs.add(v.Pos, "object variants %s of union %s cannot be told apart: every required member of %s (%s) is also a member of %s; give %s a required member that no other object variant has, or tell the variants apart with discriminator:", andList(append([]string{name}, sharers...)), def.Name, name, strings.Join(required, ", "), andList(sharers), name)
+	}
+}
+
+// variantLabel names an object variant in messages: the name of its type.
+func variantLabel(v *Variant) string {
+	if v.Type != nil && v.Type.Kind == KindRef && v.Type.Ref != nil {
+		return v.Type.Ref.Name
+	}
+	return describeType(v.Type)
+}
+
+// andList joins items as "a, b and c".
+func andList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// memberVariant picks the object variant of the untagged union t, named
+// union, whose distinguishing members the mapping n holds. It returns nil
+// and true when t does not tell objects apart by their members, and nil
+// and false after reporting that n matches no variant or several.
+func (r *resolver) memberVariant(n *node, t *Type, union, path string) (*Variant, bool) {
+	var matched []*Variant
+	byMembers := false
+	for _, v := range t.Variants {
+		if len(v.Distinguishing) == 0 {
+			continue
+		}
+		byMembers = true
+		for _, e := range n.ents {
+			if slices.Contains(v.Distinguishing, keyName(e.key)) {
+				matched = append(matched, v)
+				break
+			}
+		}
+	}
+	switch {
+	case !byMembers:
+		return nil, true
+	case len(matched) == 1:
+		return matched[0], true
+	case len(matched) == 0:
+		r.errs.add(n.pos, "%s matches no variant of union %s; want the members of exactly one variant: %s", path, union, DistinguishingMembers(t))
+	default:
+		r.errs.add(n.pos, "%s matches several variants of union %s; want the members of exactly one variant: %s", path, union, DistinguishingMembers(t))
+	}
+	return nil, false
+}
+
+// DistinguishingMembers describes how the object variants of an untagged
+// union are told apart, for messages: the name of each variant's type,
+// then its distinguishing members, quoted, as in
+// `TextContents ("text") or BlobContents ("blob")`. It returns "" when t
+// has no variant with distinguishing members.
+func DistinguishingMembers(t *Type) string {
+	var parts []string
+	for _, v := range t.Variants {
+		if len(v.Distinguishing) == 0 {
+			continue
+		}
+		var quoted []string
+		for _, m := range v.Distinguishing {
+			quoted = append(quoted, fmt.Sprintf("%q", m))
+		}
+		parts = append(parts, variantLabel(v)+" ("+strings.Join(quoted, ", ")+")")
+	}
+	return orList(parts)
+}
