@@ -12,10 +12,11 @@ all: generate test
 
 ## generate: regenerate generated/<name>/ from every protocols/<name>.yaml.
 generate:
+	@$(GO) build -o bin/rpcgen ./cmd/rpcgen
 	@for p in $(PROTOCOLS); do \
 		name=$$(basename $$p .yaml); \
 		echo "rpcgen generate $$p"; \
-		$(GO) run ./cmd/rpcgen generate -out generated/$$name $$p || exit 1; \
+		bin/rpcgen generate -out generated/$$name $$p || exit 1; \
 	done
 
 ## test: everything CI checks.
