@@ -17,7 +17,8 @@
 // default) turns authentication on, SUPEX_ALLOW_REMOTE=1 allows listening on a
 // non-loopback address, SUPEX_ALLOWED_ROOTS is a colon-separated list of
 // directories file tools may touch ("*" turns the check off),
-// SUPEX_RESPONSE_DELAY (default 0 seconds) delays every answer, for debugging.
+// SUPEX_RESPONSE_DELAY (default 0 seconds) delays every answer after hello,
+// for debugging.
 //
 // The driver opens a TCP connection to the runtime and sends hello with its
 // name, version, agent, process id and, when the runtime has a token, the
