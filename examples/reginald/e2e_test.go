@@ -460,14 +460,14 @@ func TestHostAndPluginBinaries(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	out, errOut, err := runHost(t, "-tasks", tasks, "-dir", work, "-set", "verbose=true", plugin, "status", filepath.Join(work, "gitconfig"))
+	out, errOut, err := runHost(t, "-log-level", "debug", "-tasks", tasks, "-dir", work, "-set", "verbose=true", plugin, "status", filepath.Join(work, "gitconfig"))
 	if err != nil {
 		t.Fatalf("host: %v\n%s", err, errOut)
 	}
 	if out != "task 1 (link): done\ncommand status: done\n" {
 		t.Errorf("stdout %q", out)
 	}
-	if !strings.Contains(errOut, "msg=linked") || !strings.Contains(errOut, "msg=present") {
+	if !strings.Contains(errOut, "msg=initialized") || !strings.Contains(errOut, "msg=linked") || !strings.Contains(errOut, "msg=present") {
 		t.Errorf("plugin logs missing from stderr:\n%s", errOut)
 	}
 	if _, err := os.Readlink(filepath.Join(work, "home/.gitconfig")); err != nil {

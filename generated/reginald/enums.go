@@ -7,26 +7,26 @@ import (
 	"fmt"
 )
 
-// LogLevel is one of "trace", "debug", "info", "warn" or "error".
+// LogLevel is one of "TRACE", "DEBUG", "INFO", "WARN" or "ERROR".
 //
-// Severity of a log record, from least to most severe. Upstream's Go
-// implementation reads level names case-insensitively and writes them
-// upper-case; this IDL uses the lower-case names the reference documents for
-// `log`.
+// Severity of a log record, from least to most severe. The names are
+// upper-case on the wire because that is what upstream's implementation writes
+// (its reader also takes other cases and offsets such as "INFO+2", which this
+// IDL cannot express: an enum here is exact).
 type LogLevel string
 
 // The values of LogLevel.
 const (
 	// Very detailed tracing output.
-	LogLevelTrace LogLevel = "trace"
+	LogLevelTrace LogLevel = "TRACE"
 	// Diagnostics for developers.
-	LogLevelDebug LogLevel = "debug"
+	LogLevelDebug LogLevel = "DEBUG"
 	// Normal progress.
-	LogLevelInfo LogLevel = "info"
+	LogLevelInfo LogLevel = "INFO"
 	// Something unexpected that did not stop the work.
-	LogLevelWarn LogLevel = "warn"
+	LogLevelWarn LogLevel = "WARN"
 	// A failure.
-	LogLevelError LogLevel = "error"
+	LogLevelError LogLevel = "ERROR"
 )
 
 // Valid reports whether x is one of the values of LogLevel.
@@ -45,7 +45,7 @@ func (x *LogLevel) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !LogLevel(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"trace\", \"debug\", \"info\", \"warn\" or \"error\"", v)
+		return fmt.Errorf("unknown value %q; want \"TRACE\", \"DEBUG\", \"INFO\", \"WARN\" or \"ERROR\"", v)
 	}
 	*x = LogLevel(v)
 	return nil

@@ -53,7 +53,7 @@ func mainErr(args []string) int {
 	tasksFile := fs.String("tasks", "", "JSON `file` listing tasks to run: [{\"type\": \"link\", \"config\": {...}}]")
 	dir := fs.String("dir", ".", "base `directory` of the tasks")
 	list := fs.Bool("list", false, "print what the plugin provides (the handshake result) and stop")
-	level := fs.String("log-level", "info", "least severe `level` logged: trace, debug, info, warn or error")
+	level := fs.String("log-level", "info", "least severe `level` logged: trace, debug, info, warn or error (any case)")
 	quiet := fs.Bool("quiet", false, "turn the plugin's logging off")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: host [flags] PLUGIN [COMMAND [ARG...]]
@@ -78,7 +78,7 @@ flags:
 		fs.Usage()
 		return 2
 	}
-	lvl := reginald.LogLevel(*level)
+	lvl := reginald.LogLevel(strings.ToUpper(*level))
 	if !lvl.Valid() {
 		fmt.Fprintf(os.Stderr, "host: unknown log level %q\n", *level)
 		return 2
