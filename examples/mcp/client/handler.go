@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+)
+
+// handler implements mcp.Client: it answers the server's requests and logs
+// its notifications.
+type handler struct {
+	mcp.UnimplementedClient
+	log      *slog.Logger
+	roots    []mcp.Root
+	sampling string // echo or reject
+	elicit   string // accept, decline or cancel
+	tasks    *taskStore
+}
+
+func (h *handler) Ping(context.Context, *mcp.RequestParams) (*mcp.EmptyResult, error) {
+	return &mcp.EmptyResult{}, nil
+}
+
+func (h *handler) ListRoots(context.Context, *mcp.RequestParams) (*mcp.ListRootsResult, error) {
+	return &mcp.ListRootsResult{Roots: h.roots}, nil
+}
+
+// CreateMessage stands in for a model: it repeats the last user text (or
+// refuses, with -sampling reject). A request made a task runs as one.
+func (h *handler) CreateMessage(ctx context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResponse, error) {
+	if h.sampling == "reject" {
+		return nil, mcp.NewUserRejectedError()
+	}
+	c := server(ctx)
+	if p.Task != nil {
+		info := h.tasks.start(p.Task, h.notifier(c), func(ctx context.Context) (any, error) {
+			return h.sample(ctx, c, p)
+		})
+		return ptr(mcp.NewCreateMessageResponseCreateTaskResult(mcp.CreateTaskResult{Task: info})), nil
+	}
+	res, err := h.sample(ctx, c, p)
+	if err != nil {
+		return nil, err
+	}
+	return ptr(mcp.NewCreateMessageResponseCreateMessageResult(*res)), nil
+}
+
+// sample builds the echo model's reply and reports progress when asked.
+func (h *handler) sample(ctx context.Context, c mcp.Server, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResult, error) {
+	var last string
+	for _, m := range p.Messages {
+		if m.Role != mcp.RoleUser {
+			continue
+		}
+		blocks := []mcp.SamplingMessageContentBlock{}
+		if m.Content.SamplingMessageContentBlock != nil {
+			blocks = append(blocks, *m.Content.SamplingMessageContentBlock)
+		} else if m.Content.Array != nil {
+			blocks = *m.Content.Array
+		}
+		for _, b := range blocks {
+			if b.Text != nil {
+				last = b.Text.Text
+			}
+		}
+	}
+	reply := "echo: " + last
+	if words := strings.Fields(reply); int64(len(words)) > p.MaxTokens {
+		reply = strings.Join(words[:p.MaxTokens], " ")
+	}
+	if p.Meta != nil && p.Meta.ProgressToken != nil {
+		total, msg := 1.0, "generated"
+		if err := c.Progress(ctx, &mcp.ProgressNotificationParams{ProgressToken: *p.Meta.ProgressToken, Progress: 1, Total: &total, Message: &msg}); err != nil {
+			h.log.Warn("sending progress", "error", err)
+		}
+	}
+	return &mcp.CreateMessageResult{
+		Role:       mcp.RoleAssistant,
+		Content:    mcp.NewSamplingContentSamplingMessageContentBlock(mcp.NewSamplingMessageContentBlockText(mcp.TextContent{Text: reply})),
+		Model:      "echo",
+		StopReason: ptr("endTurn"),
+	}, nil
+}
+
+// Elicit answers as -elicit says; accepting a form fills in its defaults.
+func (h *handler) Elicit(_ context.Context, p *mcp.ElicitRequestParams) (*mcp.ElicitResponse, error) {
+	url := p.Mode != nil && *p.Mode == mcp.ElicitModeURL
+	h.log.Info("the server asks the user", "message", p.Message, "url", deref(p.URL), "answer", h.elicit)
+	res := mcp.ElicitResult{Action: mcp.ElicitAction(h.elicit)}
+	if h.elicit == "accept" && !url && p.RequestedSchema != nil {
+		res.Content = map[string]mcp.ElicitValue{}
+		for name, prop := range p.RequestedSchema.Properties {
+			v, err := defaultValue(prop)
+			if err != nil {
+				return nil, fmt.Errorf("form field %s: %w", name, err)
+			}
+			res.Content[name] = v
+		}
+	}
+	return ptr(mcp.NewElicitResponseElicitResult(res)), nil
+}
+
+// defaultValue is the value a user accepting the form as shown submits.
+func defaultValue(p mcp.PrimitiveSchemaDefinition) (mcp.ElicitValue, error) {
+	if len(p.Default) > 0 {
+		var v mcp.ElicitValue
+		if err := json.Unmarshal(p.Default, &v); err != nil {
+			return v, fmt.Errorf("decoding the default: %w", err)
+		}
+		return v, nil
+	}
+	switch p.Type {
+	case mcp.PrimitiveTypeNumber, mcp.PrimitiveTypeInteger:
+		return mcp.NewElicitValueNumber(deref(p.Minimum)), nil
+	case mcp.PrimitiveTypeBoolean:
+		return mcp.NewElicitValueBoolean(false), nil
+	case mcp.PrimitiveTypeArray:
+		return mcp.NewElicitValueArray([]string{}), nil
+	}
+	switch {
+	case len(p.Enum) > 0:
+		return mcp.NewElicitValueString(p.Enum[0]), nil
+	case len(p.OneOf) > 0:
+		return mcp.NewElicitValueString(p.OneOf[0].Const), nil
+	}
+	return mcp.NewElicitValueString(""), nil
+}
+
+// Tasks the server created here (sampling made a task).
+
+func (h *handler) GetTask(_ context.Context, p *mcp.TaskIDParams) (*mcp.TaskResult, error) {
+	return h.tasks.get(p.TaskID)
+}
+
+func (h *handler) GetTaskPayload(ctx context.Context, p *mcp.TaskIDParams) (*mcp.GetTaskPayloadResult, error) {
+	return h.tasks.result(ctx, p.TaskID)
+}
+
+func (h *handler) ListTasks(_ context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListTasksResult, error) {
+	return h.tasks.list(p.Cursor, 50)
+}
+
+func (h *handler) CancelTask(ctx context.Context, p *mcp.TaskIDParams) (*mcp.TaskResult, error) {
+	return h.tasks.cancel(p.TaskID, h.notifier(server(ctx)))
+}
+
+// notifier sends notifications/tasks/status to the server.
+func (h *handler) notifier(c mcp.Server) func(mcp.Task) {
+	return func(t mcp.Task) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		err := c.TaskStatus(ctx, &mcp.TaskStatusParams{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
+			CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTL, PollInterval: t.PollInterval})
+		if err != nil {
+			h.log.Warn("sending a task status", "error", err)
+		}
+	}
+}
+
+// Notifications from the server.
+
+func (h *handler) Cancelled(_ context.Context, p *mcp.CancelledNotificationParams) error {
+	id, _ := json.Marshal(p.RequestID)
+	h.log.Info("server cancelled a request", "id", string(id), "reason", deref(p.Reason))
+	return nil
+}
+
+func (h *handler) Progress(_ context.Context, p *mcp.ProgressNotificationParams) error {
+	h.log.Info("progress", "progress", p.Progress, "total", deref(p.Total), "message", deref(p.Message))
+	return nil
+}
+
+func (h *handler) ResourceListChanged(context.Context, *mcp.NotificationParams) error {
+	h.log.Info("the server's resources changed")
+	return nil
+}
+
+func (h *handler) ResourceUpdated(_ context.Context, p *mcp.ResourceUpdatedParams) error {
+	h.log.Info("resource updated", "uri", p.URI)
+	return nil
+}
+
+func (h *handler) PromptListChanged(context.Context, *mcp.NotificationParams) error {
+	h.log.Info("the server's prompts changed")
+	return nil
+}
+
+func (h *handler) ToolListChanged(context.Context, *mcp.NotificationParams) error {
+	h.log.Info("the server's tools changed")
+	return nil
+}
+
+func (h *handler) TaskStatus(_ context.Context, p *mcp.TaskStatusParams) error {
+	h.log.Info("task status", "task", p.TaskID, "status", p.Status)
+	return nil
+}
+
+func (h *handler) LoggingMessage(_ context.Context, p *mcp.LoggingMessageParams) error {
+	h.log.Info("server log", "level", p.Level, "logger", deref(p.Logger), "data", string(p.Data))
+	return nil
+}
+
+func (h *handler) ElicitationComplete(_ context.Context, p *mcp.ElicitationCompleteParams) error {
+	h.log.Info("elicitation complete", "id", p.ElicitationID)
+	return nil
+}
+
+// server returns the server at the other end of the connection serving ctx.
+func server(ctx context.Context) mcp.Server {
+	return mcp.NewServerRemote(jsonrpc.ConnFromContext(ctx))
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+)
+
+// defaultTTL is how long a task is kept when the requester asks for no TTL.
+const defaultTTL = int64(10 * time.Minute / time.Millisecond)
+
+// pollInterval is the tasks/get interval suggested to requesters.
+const pollInterval = int64(50)
+
+// taskStore keeps the tasks this side runs for its peer (MCP tasks).
+type taskStore struct {
+	mu    sync.Mutex
+	tasks map[string]*task
+	wg    sync.WaitGroup
+}
+
+// task is one task and, once final, its outcome.
+type task struct {
+	info    mcp.Task
+	expires time.Time
+	done    chan struct{}
+	cancel  context.CancelFunc
+	result  json.RawMessage
+	err     error
+}
+
+func newTaskStore() *taskStore {
+	return &taskStore{tasks: map[string]*task{}}
+}
+
+func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
+
+// start runs fn as a new task and returns its state. notify, unless nil,
+// is told of every later change of state.
+func (s *taskStore) start(meta *mcp.TaskMetadata, notify func(mcp.Task), fn func(context.Context) (any, error)) mcp.Task {
+	ttl := defaultTTL
+	if meta != nil && meta.TTL != nil && *meta.TTL > 0 {
+		ttl = *meta.TTL
+	}
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	ctx, cancel := context.WithCancel(context.Background())
+	t := &task{
+		info: mcp.Task{
+			TaskID: hex.EncodeToString(b[:]), Status: mcp.TaskStatusWorking,
+			CreatedAt: now(), LastUpdatedAt: now(), TTL: &ttl, PollInterval: ptr(pollInterval),
+		},
+		expires: time.Now().Add(time.Duration(ttl) * time.Millisecond),
+		done:    make(chan struct{}),
+		cancel:  cancel,
+	}
+	s.mu.Lock()
+	s.tasks[t.info.TaskID] = t
+	info := t.info
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer cancel()
+		v, err := fn(ctx)
+		s.finish(t, v, err, notify)
+	}()
+	return info
+}
+
+// finish records the outcome of t unless it was cancelled first.
+func (s *taskStore) finish(t *task, v any, err error, notify func(mcp.Task)) {
+	s.mu.Lock()
+	if t.info.Status != mcp.TaskStatusWorking {
+		s.mu.Unlock()
+		return
+	}
+	t.info.Status = mcp.TaskStatusCompleted
+	if err != nil {
+		t.err = err
+		t.info.Status = mcp.TaskStatusFailed
+		t.info.StatusMessage = ptr(err.Error())
+	} else if t.result, t.err = json.Marshal(v); t.err != nil {
+		t.info.Status = mcp.TaskStatusFailed
+	} else if r, ok := v.(*mcp.CallToolResult); ok && r.IsError != nil && *r.IsError {
+		t.info.Status = mcp.TaskStatusFailed
+	}
+	t.info.LastUpdatedAt = now()
+	info := t.info
+	close(t.done)
+	s.mu.Unlock()
+	if notify != nil {
+		notify(info)
+	}
+}
+
+// lookup returns the live task id, or the -32602 error for an unknown one.
+func (s *taskStore) lookup(id string) (*task, error) {
+	t := s.tasks[id]
+	if t == nil || time.Now().After(t.expires) {
+		delete(s.tasks, id)
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Failed to retrieve task: Task not found", map[string]string{"taskId": id})
+	}
+	return t, nil
+}
+
+// get answers tasks/get.
+func (s *taskStore) get(id string) (*mcp.TaskResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, err := s.lookup(id)
+	if err != nil {
+		return nil, err
+	}
+	return taskResult(t.info), nil
+}
+
+// list answers tasks/list, pageSize tasks at a time, oldest first.
+func (s *taskStore) list(cursor *mcp.Cursor, pageSize int) (*mcp.ListTasksResult, error) {
+	s.mu.Lock()
+	var all []mcp.Task
+	for id := range s.tasks {
+		if t, err := s.lookup(id); err == nil {
+			all = append(all, t.info)
+		}
+	}
+	s.mu.Unlock()
+	sort.Slice(all, func(i, j int) bool { return all[i].CreatedAt < all[j].CreatedAt })
+	page, next, err := paginate(all, cursor, pageSize)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ListTasksResult{Tasks: page, NextCursor: next}, nil
+}
+
+// cancel answers tasks/cancel; a task in a final state is refused.
+func (s *taskStore) cancel(id string, notify func(mcp.Task)) (*mcp.TaskResult, error) {
+	s.mu.Lock()
+	t, err := s.lookup(id)
+	if err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	if t.info.Status != mcp.TaskStatusWorking && t.info.Status != mcp.TaskStatusInputRequired {
+		s.mu.Unlock()
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams,
+			fmt.Sprintf("Cannot cancel task: already in terminal status '%s'", t.info.Status), nil)
+	}
+	t.info.Status = mcp.TaskStatusCancelled
+	t.info.StatusMessage = ptr("Cancelled by request")
+	t.info.LastUpdatedAt = now()
+	t.err = jsonrpc.NewError(jsonrpc.CodeInternalError, "Task cancelled", nil)
+	t.cancel()
+	close(t.done)
+	info := t.info
+	s.mu.Unlock()
+	if notify != nil {
+		notify(info)
+	}
+	return taskResult(info), nil
+}
+
+// result answers tasks/result: it waits until the task is final.
+func (s *taskStore) result(ctx context.Context, id string) (*mcp.GetTaskPayloadResult, error) {
+	s.mu.Lock()
+	t, err := s.lookup(id)
+	s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-t.done:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if t.err != nil {
+		return nil, t.err
+	}
+	var res mcp.GetTaskPayloadResult
+	if err := json.Unmarshal(t.result, &res); err != nil {
+		return nil, fmt.Errorf("decoding the result of task %s: %w", id, err)
+	}
+	related, _ := json.Marshal(mcp.RelatedTaskMetadata{TaskID: id})
+	if res.Meta == nil {
+		res.Meta = &mcp.Meta{}
+	}
+	if res.Meta.Extra == nil {
+		res.Meta.Extra = map[string]json.RawMessage{}
+	}
+	res.Meta.Extra["io.modelcontextprotocol/related-task"] = related
+	return &res, nil
+}
+
+// close cancels every running task and waits for them.
+func (s *taskStore) close() {
+	s.mu.Lock()
+	for _, t := range s.tasks {
+		t.cancel()
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+}
+
+func taskResult(t mcp.Task) *mcp.TaskResult {
+	return &mcp.TaskResult{
+		TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
+		CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTL, PollInterval: t.PollInterval,
+	}
+}
+
+// paginate returns the page of items at cursor (an offset written in
+// decimal) and the cursor of the next page, if any.
+func paginate[T any](items []T, cursor *mcp.Cursor, pageSize int) ([]T, *mcp.Cursor, error) {
+	start := 0
+	if cursor != nil {
+		n, err := strconv.Atoi(string(*cursor))
+		if err != nil || n < 0 || n > len(items) {
+			return nil, nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Invalid cursor", map[string]string{"cursor": string(*cursor)})
+		}
+		start = n
+	}
+	end := min(start+pageSize, len(items))
+	page := append([]T{}, items[start:end]...)
+	if end < len(items) {
+		next := mcp.Cursor(strconv.Itoa(end))
+		return page, &next, nil
+	}
+	return page, nil, nil
+}
+
+func ptr[T any](v T) *T { return &v }

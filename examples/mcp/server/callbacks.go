@@ -1,0 +1,245 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/rpcgen/rpcgen/generated/mcp"
+)
+
+// The tools that call back into the client.
+
+func (s *server) caps() mcp.ClientCapabilities {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clientCaps
+}
+
+func (s *server) roots(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken, _ json.RawMessage) (*mcp.CallToolResult, error) {
+	if s.caps().Roots == nil {
+		return toolError("the client does not offer roots"), nil
+	}
+	res, err := c.ListRoots(ctx, &mcp.RequestParams{})
+	if err != nil {
+		return nil, fmt.Errorf("listing the client's roots: %w", err)
+	}
+	var lines []string
+	for _, r := range res.Roots {
+		lines = append(lines, strings.TrimSpace(r.URI+" "+deref(r.Name)))
+	}
+	return text("%d roots\n%s", len(res.Roots), strings.Join(lines, "\n")), nil
+}
+
+// relayProgress registers a progress token for a request to the client
+// whose progress goes to the caller's token, if any; call the returned
+// function when the request is over.
+func (s *server) relayProgress(c mcp.Client, caller *mcp.ProgressToken) (*mcp.RequestMeta, func()) {
+	s.mu.Lock()
+	s.nextToken++
+	tok := mcp.NewProgressTokenString(fmt.Sprintf("server-%d", s.nextToken))
+	key, _ := json.Marshal(tok)
+	if caller != nil {
+		s.relays[string(key)] = relay{token: *caller, client: c}
+	}
+	s.mu.Unlock()
+	return &mcp.RequestMeta{ProgressToken: &tok}, func() {
+		s.mu.Lock()
+		delete(s.relays, string(key))
+		s.mu.Unlock()
+	}
+}
+
+func (s *server) sample(ctx context.Context, c mcp.Client, token *mcp.ProgressToken, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	var a struct {
+		Prompt             string
+		MaxTokens          int64
+		AsTask, CancelTask bool
+	}
+	if bad := decode(raw, &a); bad != nil {
+		return bad, nil
+	}
+	caps := s.caps()
+	if caps.Sampling == nil {
+		return toolError("the client does not offer sampling"), nil
+	}
+	if a.MaxTokens <= 0 {
+		a.MaxTokens = 200
+	}
+	meta, done := s.relayProgress(c, token)
+	defer done()
+	p := &mcp.CreateMessageRequestParams{
+		Meta:         meta,
+		Messages:     []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewSamplingContentSamplingMessageContentBlock(mcp.NewSamplingMessageContentBlockText(mcp.TextContent{Text: a.Prompt}))}},
+		SystemPrompt: ptr("You are a concise assistant."),
+		MaxTokens:    a.MaxTokens,
+	}
+	asTask := a.AsTask && caps.Tasks != nil && caps.Tasks.Requests != nil &&
+		caps.Tasks.Requests.Sampling != nil && caps.Tasks.Requests.Sampling.CreateMessage != nil
+	if asTask {
+		p.Task = &mcp.TaskMetadata{TTL: ptr(int64(60000))}
+	}
+	resp, err := c.CreateMessage(ctx, p)
+	if errors.Is(err, mcp.ErrUserRejected) {
+		return toolError("the user rejected the sampling request"), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sampling: %w", err)
+	}
+	res := resp.CreateMessageResult
+	if resp.CreateTaskResult != nil {
+		if a.CancelTask {
+			t, err := c.CancelTask(ctx, &mcp.TaskIDParams{TaskID: resp.CreateTaskResult.Task.TaskID})
+			if err != nil {
+				return nil, fmt.Errorf("cancelling the sampling task: %w", err)
+			}
+			return text("sampling task %s", t.Status), nil
+		}
+		if res, err = s.awaitSampling(ctx, c, resp.CreateTaskResult.Task); err != nil {
+			return nil, err
+		}
+	}
+	var parts []string
+	blocks := []mcp.SamplingMessageContentBlock{}
+	if res.Content.SamplingMessageContentBlock != nil {
+		blocks = append(blocks, *res.Content.SamplingMessageContentBlock)
+	} else if res.Content.Array != nil {
+		blocks = *res.Content.Array
+	}
+	for _, b := range blocks {
+		if b.Text != nil {
+			parts = append(parts, b.Text.Text)
+		}
+	}
+	prefix := ""
+	if resp.CreateTaskResult != nil {
+		prefix = "(task) "
+	}
+	return text("%s%s [model %s]", prefix, strings.Join(parts, ""), res.Model), nil
+}
+
+// awaitSampling polls a sampling task the client runs until it is final
+// and fetches its result.
+func (s *server) awaitSampling(ctx context.Context, c mcp.Client, t mcp.Task) (*mcp.CreateMessageResult, error) {
+	if list, err := c.ListTasks(ctx, &mcp.PaginatedRequestParams{}); err == nil {
+		s.log.Debug("client tasks", "count", len(list.Tasks))
+	}
+	for t.Status == mcp.TaskStatusWorking || t.Status == mcp.TaskStatusInputRequired {
+		wait := 20 * time.Millisecond
+		if t.PollInterval != nil && *t.PollInterval > 0 {
+			wait = min(time.Duration(*t.PollInterval)*time.Millisecond, time.Second)
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		got, err := c.GetTask(ctx, &mcp.TaskIDParams{TaskID: t.TaskID})
+		if err != nil {
+			return nil, fmt.Errorf("polling sampling task %s: %w", t.TaskID, err)
+		}
+		t.Status = got.Status
+	}
+	payload, err := c.GetTaskPayload(ctx, &mcp.TaskIDParams{TaskID: t.TaskID})
+	if err != nil {
+		return nil, fmt.Errorf("fetching the result of sampling task %s: %w", t.TaskID, err)
+	}
+	b, err := json.Marshal(payload)
+	if err != nil {
+		return nil, fmt.Errorf("re-encoding the sampling result: %w", err)
+	}
+	var res mcp.CreateMessageResult
+	if err := json.Unmarshal(b, &res); err != nil {
+		return nil, fmt.Errorf("decoding the sampling result: %w", err)
+	}
+	return &res, nil
+}
+
+func (s *server) ask(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	var a struct{ Question string }
+	if bad := decode(raw, &a); bad != nil {
+		return bad, nil
+	}
+	if s.caps().Elicitation == nil {
+		return toolError("the client does not offer elicitation"), nil
+	}
+	form := mcp.ElicitModeForm
+	resp, err := c.Elicit(ctx, &mcp.ElicitRequestParams{
+		Mode:    &form,
+		Message: a.Question,
+		RequestedSchema: &mcp.ElicitationSchema{
+			Type: "object",
+			Properties: map[string]mcp.PrimitiveSchemaDefinition{
+				"answer":    {Type: mcp.PrimitiveTypeString, Title: ptr("Answer"), Default: json.RawMessage(`"yes"`)},
+				"confident": {Type: mcp.PrimitiveTypeBoolean, Title: ptr("Confident?"), Default: json.RawMessage(`true`)},
+			},
+			Required: []string{"answer"},
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("asking the user: %w", err)
+	}
+	if resp.ElicitResult == nil {
+		return toolError("the client answered with a task, which this tool does not ask for"), nil
+	}
+	r := resp.ElicitResult
+	if r.Action != mcp.ElicitActionAccept {
+		return text("the user chose %s", r.Action), nil
+	}
+	answer, _ := json.Marshal(r.Content["answer"])
+	confident, _ := json.Marshal(r.Content["confident"])
+	return text("answer: %s, confident: %s", answer, confident), nil
+}
+
+// newElicitationID returns a fresh random id.
+func newElicitationID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func connectURL(id string) string { return "https://example.invalid/connect?elicitationId=" + id }
+
+func (s *server) connect(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken, _ json.RawMessage) (*mcp.CallToolResult, error) {
+	if e := s.caps().Elicitation; e == nil || e.URL == nil {
+		return toolError("the client does not offer URL elicitation"), nil
+	}
+	id := newElicitationID()
+	url := mcp.ElicitModeURL
+	resp, err := c.Elicit(ctx, &mcp.ElicitRequestParams{
+		Mode: &url, Message: "Sign in to connect your example account.", ElicitationID: &id, URL: ptr(connectURL(id)),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("asking the user to connect: %w", err)
+	}
+	if resp.ElicitResult == nil || resp.ElicitResult.Action != mcp.ElicitActionAccept {
+		return text("not connected"), nil
+	}
+	// The example has no web page: the sign-in counts as done at once.
+	s.mu.Lock()
+	s.connected = true
+	s.mu.Unlock()
+	if err := c.ElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: id}); err != nil {
+		return nil, fmt.Errorf("announcing the completed elicitation: %w", err)
+	}
+	return text("connected (elicitation %s)", id), nil
+}
+
+func (s *server) account(context.Context, mcp.Client, *mcp.ProgressToken, json.RawMessage) (*mcp.CallToolResult, error) {
+	s.mu.Lock()
+	connected := s.connected
+	s.mu.Unlock()
+	if !connected {
+		id := newElicitationID()
+		return nil, mcp.NewURLElicitationRequiredError(&mcp.URLElicitationRequiredData{
+			Elicitations: []mcp.ElicitRequestURLParams{{Mode: "url", ElicitationID: id, URL: connectURL(id),
+				Message: "Connect your example account first."}},
+		})
+	}
+	return text("account: example-user"), nil
+}

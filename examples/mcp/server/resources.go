@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+)
+
+const (
+	readmeURI = "example://readme"
+	logoURI   = "example://logo.png"
+	notesURI  = "notes://all"
+	// greetingPrefix starts the URIs of the greeting://{name} template.
+	greetingPrefix = "greeting://"
+)
+
+// logoPNG is a 1x1 transparent PNG, base64-encoded.
+const logoPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="
+
+const readme = "# rpcgen MCP example\n\nTools: echo, add, slow, log, roots, sample, ask, connect, account, add_note, toggle_extras, ping_client.\n"
+
+func noteURI(n int) string { return fmt.Sprintf("notes://%d", n) }
+
+func (s *server) ListResources(_ context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListResourcesResult, error) {
+	all := []mcp.Resource{
+		{URI: readmeURI, Name: "readme", Title: ptr("About this server"), MimeType: ptr("text/markdown"), Size: ptr(int64(len(readme)))},
+		{URI: logoURI, Name: "logo", Title: ptr("Logo"), MimeType: ptr("image/png")},
+		{URI: notesURI, Name: "notes", Title: ptr("All notes"), MimeType: ptr("text/plain"),
+			Annotations: &mcp.Annotations{Audience: []mcp.Role{mcp.RoleUser, mcp.RoleAssistant}, Priority: ptr(0.5)}},
+	}
+	s.mu.Lock()
+	for i := range s.notes {
+		all = append(all, mcp.Resource{URI: noteURI(i + 1), Name: fmt.Sprintf("note-%d", i+1), MimeType: ptr("text/plain")})
+	}
+	s.mu.Unlock()
+	page, next, err := paginate(all, p.Cursor, s.pageSize)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ListResourcesResult{Resources: page, NextCursor: next}, nil
+}
+
+func (s *server) ListResourceTemplates(_ context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListResourceTemplatesResult, error) {
+	all := []mcp.ResourceTemplate{{URITemplate: greetingPrefix + "{name}", Name: "greeting",
+		Description: ptr("A greeting for name"), MimeType: ptr("text/plain")}}
+	page, next, err := paginate(all, p.Cursor, s.pageSize)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ListResourceTemplatesResult{ResourceTemplates: page, NextCursor: next}, nil
+}
+
+func textContents(uri, mime, body string) mcp.ResourceContentsUnion {
+	return mcp.NewResourceContentsUnionTextResourceContents(mcp.TextResourceContents{URI: uri, MimeType: &mime, Text: body})
+}
+
+// read returns the contents of uri, or false when there is no such resource.
+func (s *server) read(uri string) ([]mcp.ResourceContentsUnion, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case uri == readmeURI:
+		return []mcp.ResourceContentsUnion{textContents(uri, "text/markdown", readme)}, true
+	case uri == logoURI:
+		return []mcp.ResourceContentsUnion{mcp.NewResourceContentsUnionBlobResourceContents(
+			mcp.BlobResourceContents{URI: uri, MimeType: ptr("image/png"), Blob: logoPNG})}, true
+	case uri == notesURI:
+		return []mcp.ResourceContentsUnion{textContents(uri, "text/plain", strings.Join(s.notes, "\n"))}, true
+	case strings.HasPrefix(uri, "notes://"):
+		n, err := strconv.Atoi(strings.TrimPrefix(uri, "notes://"))
+		if err != nil || n < 1 || n > len(s.notes) {
+			return nil, false
+		}
+		return []mcp.ResourceContentsUnion{textContents(uri, "text/plain", s.notes[n-1])}, true
+	case strings.HasPrefix(uri, greetingPrefix) && len(uri) > len(greetingPrefix):
+		return []mcp.ResourceContentsUnion{textContents(uri, "text/plain", "Hello, "+strings.TrimPrefix(uri, greetingPrefix)+"!")}, true
+	}
+	return nil, false
+}
+
+func (s *server) ReadResource(_ context.Context, p *mcp.ResourceRequestParams) (*mcp.ReadResourceResult, error) {
+	contents, ok := s.read(p.URI)
+	if !ok {
+		return nil, mcp.NewResourceNotFoundError(&mcp.ResourceNotFoundData{URI: p.URI})
+	}
+	return &mcp.ReadResourceResult{Contents: contents}, nil
+}
+
+func (s *server) Subscribe(_ context.Context, p *mcp.ResourceRequestParams) (*mcp.EmptyResult, error) {
+	if _, ok := s.read(p.URI); !ok {
+		return nil, mcp.NewResourceNotFoundError(&mcp.ResourceNotFoundData{URI: p.URI})
+	}
+	s.mu.Lock()
+	s.subs[p.URI] = true
+	s.mu.Unlock()
+	return &mcp.EmptyResult{}, nil
+}
+
+func (s *server) Unsubscribe(_ context.Context, p *mcp.ResourceRequestParams) (*mcp.EmptyResult, error) {
+	s.mu.Lock()
+	delete(s.subs, p.URI)
+	s.mu.Unlock()
+	return &mcp.EmptyResult{}, nil
+}
+
+// prompts returns the prompts listed now.
+func (s *server) prompts() []mcp.Prompt {
+	all := []mcp.Prompt{{Name: "review", Title: ptr("Code review"), Description: ptr("Asks for a review of a piece of code"),
+		Arguments: []mcp.PromptArgument{
+			{Name: "code", Description: ptr("The code to review"), Required: ptr(true)},
+			{Name: "language", Description: ptr("Its programming language")},
+		}}}
+	s.mu.Lock()
+	if s.extras {
+		all = append(all, mcp.Prompt{Name: "shout", Description: ptr("Asks for an answer in capitals"),
+			Arguments: []mcp.PromptArgument{{Name: "topic", Required: ptr(true)}}})
+	}
+	s.mu.Unlock()
+	return all
+}
+
+func (s *server) ListPrompts(_ context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListPromptsResult, error) {
+	page, next, err := paginate(s.prompts(), p.Cursor, s.pageSize)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ListPromptsResult{Prompts: page, NextCursor: next}, nil
+}
+
+func (s *server) GetPrompt(_ context.Context, p *mcp.GetPromptRequestParams) (*mcp.GetPromptResult, error) {
+	var found *mcp.Prompt
+	for _, pr := range s.prompts() {
+		if pr.Name == p.Name {
+			found = &pr
+		}
+	}
+	if found == nil {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Unknown prompt: "+p.Name, nil)
+	}
+	for _, arg := range found.Arguments {
+		if deref(arg.Required) && p.Arguments[arg.Name] == "" {
+			return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Missing required argument: "+arg.Name, nil)
+		}
+	}
+	var body string
+	switch p.Name {
+	case "review":
+		lang := p.Arguments["language"]
+		if lang == "" {
+			lang = "code"
+		}
+		body = fmt.Sprintf("Please review this %s:\n\n%s", lang, p.Arguments["code"])
+	case "shout":
+		body = "ANSWER IN CAPITALS: " + p.Arguments["topic"]
+	}
+	return &mcp.GetPromptResult{
+		Description: found.Description,
+		Messages: []mcp.PromptMessage{
+			{Role: mcp.RoleUser, Content: mcp.NewContentBlockText(mcp.TextContent{Text: body})},
+			{Role: mcp.RoleUser, Content: mcp.NewContentBlockResourceLink(mcp.ResourceLink{URI: readmeURI, Name: "readme", MimeType: ptr("text/markdown")})},
+		},
+	}, nil
+}
+
+// languages are the completions of the review prompt's language argument.
+var languages = []string{"c", "go", "java", "javascript", "python", "rust", "typescript"}
+
+// names are the completions of the greeting template's name variable.
+var names = []string{"Ada", "Alan", "Barbara", "Grace", "Ken"}
+
+func (s *server) Complete(_ context.Context, p *mcp.CompleteRequestParams) (*mcp.CompleteResult, error) {
+	var pool []string
+	switch {
+	case p.Ref.RefPrompt != nil && p.Ref.RefPrompt.Name == "review" && p.Argument.Name == "language":
+		pool = languages
+	case p.Ref.RefPrompt != nil && p.Ref.RefPrompt.Name == "review":
+		pool = nil
+	case p.Ref.RefResource != nil && p.Ref.RefResource.URI == greetingPrefix+"{name}" && p.Argument.Name == "name":
+		pool = names
+	case p.Ref.RefPrompt != nil:
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Unknown prompt: "+p.Ref.RefPrompt.Name, nil)
+	default:
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Unknown resource template: "+p.Ref.RefResource.URI, nil)
+	}
+	values := []string{}
+	for _, v := range pool {
+		if strings.HasPrefix(strings.ToLower(v), strings.ToLower(p.Argument.Value)) {
+			values = append(values, v)
+		}
+	}
+	sort.Strings(values)
+	total := int64(len(values))
+	more := len(values) > 100
+	if more {
+		values = values[:100]
+	}
+	return &mcp.CompleteResult{Completion: mcp.Completion{Values: values, Total: &total, HasMore: &more}}, nil
+}
+
+// Task requests, answered from the task store.
+
+func (s *server) GetTask(_ context.Context, p *mcp.TaskIDParams) (*mcp.TaskResult, error) {
+	return s.tasks.get(p.TaskID)
+}
+
+func (s *server) GetTaskPayload(ctx context.Context, p *mcp.TaskIDParams) (*mcp.GetTaskPayloadResult, error) {
+	return s.tasks.result(ctx, p.TaskID)
+}
+
+func (s *server) ListTasks(_ context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListTasksResult, error) {
+	return s.tasks.list(p.Cursor, s.pageSize)
+}
+
+func (s *server) CancelTask(ctx context.Context, p *mcp.TaskIDParams) (*mcp.TaskResult, error) {
+	c := client(ctx)
+	return s.tasks.cancel(p.TaskID, func(t mcp.Task) {
+		_ = c.TaskStatus(ctx, &mcp.TaskStatusParams{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
+			CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTL, PollInterval: t.PollInterval})
+	})
+}

@@ -1,0 +1,276 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+)
+
+// toolFunc runs a tool for a call whose caller may want progress under token.
+type toolFunc func(ctx context.Context, c mcp.Client, token *mcp.ProgressToken, args json.RawMessage) (*mcp.CallToolResult, error)
+
+// tool is a tool of the catalogue and its implementation.
+type tool struct {
+	def   mcp.Tool
+	run   toolFunc
+	extra bool // listed only while the extras are on
+}
+
+// schema builds a tool's input schema from property schemas written in JSON.
+func schema(required []string, props map[string]string) mcp.ToolSchema {
+	s := mcp.ToolSchema{Type: "object", Properties: map[string]json.RawMessage{}, Required: required}
+	for name, p := range props {
+		s.Properties[name] = json.RawMessage(p)
+	}
+	return s
+}
+
+// tools returns the catalogue, in listing order.
+func (s *server) tools() []tool {
+	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: ptr(true), OpenWorldHint: ptr(false)}
+	optional := mcp.TaskSupportOptional
+	return []tool{
+		{def: mcp.Tool{Name: "echo", Description: ptr("Returns its text."), Annotations: readOnly,
+			InputSchema: schema([]string{"text"}, map[string]string{"text": `{"type":"string"}`})}, run: s.echo},
+		{def: mcp.Tool{Name: "add", Description: ptr("Adds two numbers."), Annotations: readOnly,
+			InputSchema:  schema([]string{"a", "b"}, map[string]string{"a": `{"type":"number"}`, "b": `{"type":"number"}`}),
+			OutputSchema: ptr(schema([]string{"sum"}, map[string]string{"sum": `{"type":"number"}`}))}, run: s.add},
+		{def: mcp.Tool{Name: "slow", Description: ptr("Counts steps slowly, reporting progress; honours cancellation and may run as a task."),
+			Annotations: readOnly, Execution: &mcp.ToolExecution{TaskSupport: &optional},
+			InputSchema: schema(nil, map[string]string{"steps": `{"type":"integer","default":5}`, "delayMs": `{"type":"integer","default":100}`})}, run: s.slow},
+		{def: mcp.Tool{Name: "log", Description: ptr("Sends a log message to the client at the given level."),
+			InputSchema: schema([]string{"level", "message"}, map[string]string{"level": `{"type":"string"}`, "message": `{"type":"string"}`})}, run: s.logTool},
+		{def: mcp.Tool{Name: "roots", Description: ptr("Lists the client's roots (roots/list)."), Annotations: readOnly,
+			InputSchema: schema(nil, nil)}, run: s.roots},
+		{def: mcp.Tool{Name: "sample", Description: ptr("Asks the client's model to answer a prompt (sampling/createMessage), optionally as a task."),
+			InputSchema: schema([]string{"prompt"}, map[string]string{"prompt": `{"type":"string"}`, "maxTokens": `{"type":"integer"}`,
+				"asTask": `{"type":"boolean"}`, "cancelTask": `{"type":"boolean"}`})}, run: s.sample},
+		{def: mcp.Tool{Name: "ask", Description: ptr("Asks the user a question through the client (elicitation/create, form mode)."),
+			InputSchema: schema([]string{"question"}, map[string]string{"question": `{"type":"string"}`})}, run: s.ask},
+		{def: mcp.Tool{Name: "connect", Description: ptr("Connects an account by sending the user to a URL (elicitation/create, url mode)."),
+			InputSchema: schema(nil, nil)}, run: s.connect},
+		{def: mcp.Tool{Name: "account", Description: ptr("Shows the connected account; needs connect first (error -32042 otherwise)."), Annotations: readOnly,
+			InputSchema: schema(nil, nil)}, run: s.account},
+		{def: mcp.Tool{Name: "add_note", Description: ptr("Adds a note, a new resource; subscribers of notes://all are told."),
+			InputSchema: schema([]string{"text"}, map[string]string{"text": `{"type":"string"}`})}, run: s.addNote},
+		{def: mcp.Tool{Name: "toggle_extras", Description: ptr("Turns the shout tool and prompt on or off."),
+			InputSchema: schema(nil, nil)}, run: s.toggleExtras},
+		{def: mcp.Tool{Name: "ping_client", Description: ptr("Pings the client and reports the round trip."), Annotations: readOnly,
+			InputSchema: schema(nil, nil)}, run: s.pingClient},
+		{def: mcp.Tool{Name: "shout", Description: ptr("Returns its text in capitals."), Annotations: readOnly,
+			InputSchema: schema([]string{"text"}, map[string]string{"text": `{"type":"string"}`})}, run: s.shout, extra: true},
+	}
+}
+
+// available returns the tools listed now.
+func (s *server) available() []tool {
+	s.mu.Lock()
+	extras := s.extras
+	s.mu.Unlock()
+	var out []tool
+	for _, t := range s.tools() {
+		if !t.extra || extras {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (s *server) ListTools(_ context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
+	var defs []mcp.Tool
+	for _, t := range s.available() {
+		defs = append(defs, t.def)
+	}
+	page, next, err := paginate(defs, p.Cursor, s.pageSize)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ListToolsResult{Tools: page, NextCursor: next}, nil
+}
+
+// CallTool runs a tool, or starts it as a task when asked and allowed.
+func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResponse, error) {
+	var found *tool
+	for _, t := range s.available() {
+		if t.def.Name == p.Name {
+			found = &t
+			break
+		}
+	}
+	if found == nil {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Unknown tool: "+p.Name, nil)
+	}
+	args, err := json.Marshal(p.Arguments)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the arguments of %s: %w", p.Name, err)
+	}
+	var token *mcp.ProgressToken
+	if p.Meta != nil {
+		token = p.Meta.ProgressToken
+	}
+	c := client(ctx)
+	if p.Task != nil {
+		if found.def.Execution == nil || found.def.Execution.TaskSupport == nil || *found.def.Execution.TaskSupport == mcp.TaskSupportForbidden {
+			return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "Tool "+p.Name+" cannot run as a task", nil)
+		}
+		notify := func(t mcp.Task) {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = c.TaskStatus(ctx, &mcp.TaskStatusParams{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
+				CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTL, PollInterval: t.PollInterval})
+		}
+		info := s.tasks.start(p.Task, notify, func(ctx context.Context) (any, error) {
+			return found.run(ctx, c, token, args)
+		})
+		return ptr(mcp.NewCallToolResponseCreateTaskResult(mcp.CreateTaskResult{Task: info})), nil
+	}
+	res, err := found.run(ctx, c, token, args)
+	if err != nil {
+		return nil, err
+	}
+	return ptr(mcp.NewCallToolResponseCallToolResult(*res)), nil
+}
+
+// text is a tool result holding one text block.
+func text(format string, args ...any) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.NewContentBlockText(mcp.TextContent{Text: fmt.Sprintf(format, args...)})}}
+}
+
+// toolError is a failed tool result the model can read.
+func toolError(format string, args ...any) *mcp.CallToolResult {
+	r := text(format, args...)
+	r.IsError = ptr(true)
+	return r
+}
+
+// decode decodes a tool's arguments, reporting bad input as a tool error.
+func decode(args json.RawMessage, v any) *mcp.CallToolResult {
+	if string(args) == "null" {
+		args = []byte("{}")
+	}
+	if err := json.Unmarshal(args, v); err != nil {
+		return toolError("invalid arguments: %v", err)
+	}
+	return nil
+}
+
+func (s *server) echo(_ context.Context, _ mcp.Client, _ *mcp.ProgressToken, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	var a struct{ Text *string }
+	if bad := decode(raw, &a); bad != nil {
+		return bad, nil
+	}
+	if a.Text == nil {
+		return toolError("invalid arguments: text is required"), nil
+	}
+	return text("%s", *a.Text), nil
+}
+
+func (s *server) add(_ context.Context, _ mcp.Client, _ *mcp.ProgressToken, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	var a struct{ A, B *float64 }
+	if bad := decode(raw, &a); bad != nil {
+		return bad, nil
+	}
+	if a.A == nil || a.B == nil {
+		return toolError("invalid arguments: a and b are required numbers"), nil
+	}
+	sum := *a.A + *a.B
+	r := text("%g", sum)
+	r.StructuredContent = map[string]json.RawMessage{"sum": json.RawMessage(fmt.Sprint(sum))}
+	return r, nil
+}
+
+func (s *server) slow(ctx context.Context, c mcp.Client, token *mcp.ProgressToken, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	a := struct{ Steps, DelayMs int }{Steps: 5, DelayMs: 100}
+	if bad := decode(raw, &a); bad != nil {
+		return bad, nil
+	}
+	if a.Steps < 1 || a.Steps > 10000 || a.DelayMs < 0 {
+		return toolError("invalid arguments: steps must be 1..10000 and delayMs not negative"), nil
+	}
+	total := float64(a.Steps)
+	for i := 1; i <= a.Steps; i++ {
+		select {
+		case <-time.After(time.Duration(a.DelayMs) * time.Millisecond):
+		case <-ctx.Done():
+			logCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			s.logf(logCtx, c, mcp.LoggingLevelNotice, "slow", "slow: cancelled after %d of %d steps", i-1, a.Steps)
+			return nil, ctx.Err()
+		}
+		if token != nil {
+			msg := fmt.Sprintf("step %d of %d", i, a.Steps)
+			if err := c.Progress(ctx, &mcp.ProgressNotificationParams{ProgressToken: *token, Progress: float64(i), Total: &total, Message: &msg}); err != nil {
+				s.log.Debug("sending progress", "error", err)
+			}
+		}
+	}
+	return text("done after %d steps", a.Steps), nil
+}
+
+func (s *server) logTool(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	var a struct {
+		Level   mcp.LoggingLevel
+		Message string
+	}
+	if bad := decode(raw, &a); bad != nil {
+		return bad, nil
+	}
+	s.logf(ctx, c, a.Level, "log-tool", "%s", a.Message)
+	return text("logged at %s", a.Level), nil
+}
+
+func (s *server) addNote(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	var a struct{ Text string }
+	if bad := decode(raw, &a); bad != nil {
+		return bad, nil
+	}
+	s.mu.Lock()
+	s.notes = append(s.notes, a.Text)
+	n := len(s.notes)
+	subscribed := s.subs[notesURI]
+	s.mu.Unlock()
+	if err := c.ResourceListChanged(ctx, &mcp.NotificationParams{}); err != nil {
+		return nil, fmt.Errorf("announcing the new note: %w", err)
+	}
+	if subscribed {
+		if err := c.ResourceUpdated(ctx, &mcp.ResourceUpdatedParams{URI: notesURI}); err != nil {
+			return nil, fmt.Errorf("announcing the new note: %w", err)
+		}
+	}
+	return text("added note %d as %s", n, noteURI(n)), nil
+}
+
+func (s *server) toggleExtras(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken, _ json.RawMessage) (*mcp.CallToolResult, error) {
+	s.mu.Lock()
+	s.extras = !s.extras
+	on := s.extras
+	s.mu.Unlock()
+	if err := c.ToolListChanged(ctx, &mcp.NotificationParams{}); err != nil {
+		return nil, fmt.Errorf("announcing the tool change: %w", err)
+	}
+	if err := c.PromptListChanged(ctx, &mcp.NotificationParams{}); err != nil {
+		return nil, fmt.Errorf("announcing the prompt change: %w", err)
+	}
+	return text("extras on: %t", on), nil
+}
+
+func (s *server) pingClient(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken, _ json.RawMessage) (*mcp.CallToolResult, error) {
+	start := time.Now()
+	if _, err := c.Ping(ctx, &mcp.RequestParams{}); err != nil {
+		return toolError("the client did not answer the ping: %v", err), nil
+	}
+	return text("pong in %s", time.Since(start).Round(time.Microsecond)), nil
+}
+
+func (s *server) shout(_ context.Context, _ mcp.Client, _ *mcp.ProgressToken, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	var a struct{ Text string }
+	if bad := decode(raw, &a); bad != nil {
+		return bad, nil
+	}
+	return text("%s!", strings.ToUpper(a.Text)), nil
+}
