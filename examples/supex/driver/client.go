@@ -65,12 +65,43 @@ func newClient(cfg config) *client {
 func (c *client) Close() error { return c.r.Close() }
 
 // Call implements jsonrpc.Caller: it makes sure the connection has said
-// hello, then calls.
+// hello, then calls. A call that changes nothing is tried again on a new
+// connection when the runtime had closed the old one (upstream's runtime
+// may close the socket after any request); other calls are not, since the
+// runtime may have run them.
 func (c *client) Call(ctx context.Context, method string, params, result any) error {
-	if err := c.ensureHello(ctx); err != nil {
-		return err
+	for attempt := 0; ; attempt++ {
+		if err := c.ensureHello(ctx); err != nil {
+			return err
+		}
+		err := c.r.Call(ctx, method, params, result)
+		if err == nil || attempt >= c.cfg.retries || !errors.Is(err, jsonrpc.ErrClosed) ||
+			errors.Is(err, jsonrpc.ErrTimeout) || !readOnly(method, params) {
+			return err
+		}
+		c.cfg.log.Debug("connection lost; calling again", "method", method, "error", err)
 	}
-	return c.r.Call(ctx, method, params, result)
+}
+
+// readOnly reports whether a request only reads, so running it twice is
+// harmless.
+func readOnly(method string, params any) bool {
+	switch method {
+	case supex.MethodPing, supex.MethodResourcesList:
+		return true
+	case supex.MethodToolsCall:
+		p, ok := params.(*supex.ToolsCallParams)
+		if !ok {
+			return false
+		}
+		switch p.Name {
+		case supex.ToolNamePing, supex.ToolNameGetModelInfo, supex.ToolNameListEntities,
+			supex.ToolNameGetSelection, supex.ToolNameGetLayers, supex.ToolNameGetMaterials,
+			supex.ToolNameGetCameraInfo, supex.ToolNameConsoleCaptureStatus:
+			return true
+		}
+	}
+	return false
 }
 
 // Notify implements jsonrpc.Caller.
