@@ -111,6 +111,19 @@ func TestDriverSingleCommands(t *testing.T) {
 	}
 }
 
+// SUPEX_TIMEOUT bounds each answer; the runtime delays its answers by 5 s.
+func TestDriverTimeout(t *testing.T) {
+	rp := startRuntime(t, "127.0.0.1:0", "SUPEX_RESPONSE_DELAY=5")
+	start := time.Now()
+	code, _, stderr := runDriver(t, "", driverEnv(rp, "SUPEX_TIMEOUT=0.2"), "info")
+	if code != 1 || !strings.Contains(stderr, "timed out") {
+		t.Errorf("exit %d, stderr %q; want a timeout", code, stderr)
+	}
+	if elapsed := time.Since(start); elapsed > 4*time.Second {
+		t.Errorf("took %v, want about 0.2s", elapsed)
+	}
+}
+
 // shellProc is the driver example's shell, fed one command at a time.
 type shellProc struct {
 	in    io.WriteCloser

@@ -12,13 +12,14 @@
 // where the runtime listens, SUPEX_TIMEOUT (default 15 seconds) bounds each
 // response, SUPEX_RETRIES (default 2) counts reconnection attempts,
 // SUPEX_IDLE_TIMEOUT (default 300 seconds) is how long an unused connection is
-// kept, SUPEX_AGENT names the agent sent in hello and SUPEX_AUTH_TOKEN is the
-// token sent in hello. Environment of the runtime: SUPEX_AUTH_TOKEN (unset by
-// default) turns authentication on, SUPEX_ALLOW_REMOTE=1 allows listening on a
-// non-loopback address, SUPEX_ALLOWED_ROOTS is a colon-separated list of
-// directories file tools may touch ("*" turns the check off),
-// SUPEX_RESPONSE_DELAY (default 0 seconds) delays every answer after hello,
-// for debugging.
+// kept, SUPEX_MAX_RESPONSE (default 10485760 bytes) caps the size of an
+// answer, SUPEX_AGENT names the agent sent in hello, SUPEX_WORKSPACE is the
+// workspace sent in hello and SUPEX_AUTH_TOKEN is the token sent in hello.
+// Environment of the runtime: SUPEX_AUTH_TOKEN (unset by default) turns
+// authentication on, SUPEX_ALLOW_REMOTE=1 allows listening on a non-loopback
+// address, SUPEX_ALLOWED_ROOTS is a colon-separated list of directories file
+// tools may touch ("*" turns the check off), SUPEX_RESPONSE_DELAY (default 0
+// seconds) delays every answer after hello, for debugging.
 //
 // The driver opens a TCP connection to the runtime and sends hello with its
 // name, version, agent, process id and, when the runtime has a token, the
@@ -30,7 +31,9 @@
 // after any connection error it drops it, and the next call connects again and
 // repeats hello. The upstream Ruby runtime may close the socket after
 // answering a request other than hello, so drivers must expect to reconnect at
-// any time. Either side may close the socket to end the session.
+// any time. Either side may close the socket to end the session. Request ids
+// are integers, except that upstream's driver sends its hello with the string
+// id "hello"; runtimes accept both kinds.
 //
 // # Roles
 //

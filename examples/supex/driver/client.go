@@ -23,6 +23,7 @@ type config struct {
 	timeout   time.Duration // per request; 0 keeps the protocol's 15s
 	retries   int           // extra attempts to connect and say hello
 	idle      time.Duration // drop the connection after this long unused
+	maxResp   int           // largest answer accepted, in bytes
 	token     string        // sent in hello when set
 	agent     string
 	workspace string
@@ -44,6 +45,7 @@ type client struct {
 func newClient(cfg config) *client {
 	opts := supex.Options()
 	opts.Logger = cfg.log
+	opts.Limits.MaxMessageSize = cfg.maxResp
 	if cfg.timeout > 0 {
 		def := opts.Timeout
 		opts.Timeout = func(method string) jsonrpc.Timeout {

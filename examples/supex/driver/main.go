@@ -49,8 +49,8 @@ Commands:
                       if any command failed
 
 Environment (flags override): SUPEX_HOST, SUPEX_PORT, SUPEX_TIMEOUT (seconds),
-SUPEX_RETRIES, SUPEX_IDLE_TIMEOUT (seconds), SUPEX_AUTH_TOKEN, SUPEX_AGENT,
-SUPEX_WORKSPACE, SUPEX_VERBOSE=1.
+SUPEX_RETRIES, SUPEX_IDLE_TIMEOUT (seconds), SUPEX_MAX_RESPONSE (bytes),
+SUPEX_AUTH_TOKEN, SUPEX_AGENT, SUPEX_WORKSPACE, SUPEX_VERBOSE=1.
 
 Flags:
 `
@@ -82,6 +82,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", seconds("SUPEX_TIMEOUT", 0), "per-request timeout (0: the protocol's 15s)")
 	retries := fs.Int("retries", envInt("SUPEX_RETRIES", 2), "extra attempts to connect")
 	idle := fs.Duration("idle", seconds("SUPEX_IDLE_TIMEOUT", 300), "reconnect after the connection sat unused this long")
+	maxResp := fs.Int("max-response", envInt("SUPEX_MAX_RESPONSE", 10<<20), "largest answer accepted, in `bytes` (a larger one is dropped and the call times out)")
 	token := fs.String("token", os.Getenv("SUPEX_AUTH_TOKEN"), "authentication `token` sent in hello")
 	agent := fs.String("agent", env("SUPEX_AGENT", "user"), "agent name sent in hello")
 	workspace := fs.String("workspace", os.Getenv("SUPEX_WORKSPACE"), "workspace `directory` sent in hello")
@@ -102,7 +103,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		level = slog.LevelDebug
 	}
 	c := newClient(config{
-		addr: addr(*host, *port), timeout: *timeout, retries: *retries, idle: *idle,
+		addr: addr(*host, *port), timeout: *timeout, retries: *retries, idle: *idle, maxResp: *maxResp,
 		token: *token, agent: *agent, workspace: *workspace,
 		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 	})
