@@ -1,0 +1,185 @@
+package hermes_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rpcgen/rpcgen/generated/hermes"
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/transport"
+)
+
+// wait bounds every wait of the tests.
+const wait = 10 * time.Second
+
+// childEnv makes the test binary play a misbehaving extension (see child).
+const childEnv = "HERMES_E2E_CHILD"
+
+// bin holds the example binaries, built once by TestMain.
+var bin struct{ host, extension string }
+
+// build compiles the examples into dir.
+func build(dir string) error {
+	for _, b := range []struct {
+		out *string
+		pkg string
+	}{{&bin.host, "./host"}, {&bin.extension, "./extension"}} {
+		*b.out = filepath.Join(dir, filepath.Base(b.pkg))
+		out, err := exec.Command("go", "build", "-o", *b.out, b.pkg).CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)
+		}
+	}
+	return nil
+}
+
+// child runs the test binary as an extension that misbehaves as mode says:
+// hang-init never answers initialize, hang-shutdown never answers
+// shutdown, fail-shutdown answers it with GeneralError; tour calls every
+// request Hermes serves (see host_test.go).
+func child(mode string) int {
+	if mode == "tour" {
+		return runTour()
+	}
+	conn, _ := hermes.ConnectExtension(transport.Stdio(), &misbehaving{mode: mode}, jsonrpc.Options{})
+	<-conn.Done()
+	return 0
+}
+
+type misbehaving struct {
+	hermes.UnimplementedExtension
+	mode string
+}
+
+func (m *misbehaving) Initialize(ctx context.Context, _ *hermes.InitializeParams) (*hermes.InitializeResult, error) {
+	if m.mode == "hang-init" {
+		select {} // never answers, and ignores stdin closing
+	}
+	return &hermes.InitializeResult{Name: "misbehaving", Version: "0.0.1"}, nil
+}
+
+func (m *misbehaving) Shutdown(context.Context, *hermes.ShutdownParams) (*hermes.ShutdownResult, error) {
+	switch m.mode {
+	case "hang-shutdown":
+		select {}
+	case "fail-shutdown":
+		return nil, hermes.NewGeneralError()
+	}
+	return &hermes.ShutdownResult{Success: true}, nil
+}
+
+// logSink is a slog handler collecting the messages logged, among them
+// the lines a spawned extension writes to stderr.
+type logSink struct {
+	mu    sync.Mutex
+	lines []string
+	added chan struct{}
+}
+
+func newLogSink() *logSink { return &logSink{added: make(chan struct{}, 1)} }
+
+func (s *logSink) Enabled(context.Context, slog.Level) bool { return true }
+func (s *logSink) WithAttrs([]slog.Attr) slog.Handler       { return s }
+func (s *logSink) WithGroup(string) slog.Handler            { return s }
+func (s *logSink) Handle(_ context.Context, r slog.Record) error {
+	s.mu.Lock()
+	s.lines = append(s.lines, r.Message)
+	s.mu.Unlock()
+	select {
+	case s.added <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// waitFor waits until a line containing text has been logged, and returns
+// how many lines there were then, so that later waits can skip them.
+func (s *logSink) waitFor(t *testing.T, from int, text string) int {
+	t.Helper()
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	for {
+		s.mu.Lock()
+		for i := from; i < len(s.lines); i++ {
+			if strings.Contains(s.lines[i], text) {
+				s.mu.Unlock()
+				return i + 1
+			}
+		}
+		s.mu.Unlock()
+		select {
+		case <-s.added:
+		case <-deadline.C:
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			t.Fatalf("no log line containing %q after line %d within %v; log:\n%s", text, from, wait, strings.Join(s.lines, "\n"))
+		}
+	}
+}
+
+// spawn starts cmd over stdio and connects h to it as the Hermes side.
+func spawn(t *testing.T, cmd *exec.Cmd, h hermes.Host, opts jsonrpc.Options, logs *logSink) (*transport.Process, *jsonrpc.Conn, hermes.Extension) {
+	t.Helper()
+	proc, err := transport.Spawn(cmd, transport.SpawnOptions{Logger: slog.New(logs), Grace: wait})
+	if err != nil {
+		t.Fatalf("spawn: %v", err)
+	}
+	conn, ext := hermes.ConnectHost(proc, h, opts)
+	t.Cleanup(func() {
+		_ = conn.Close()
+		_ = proc.Kill()
+	})
+	return proc, conn, ext
+}
+
+// waitDone waits for ch to close.
+func waitDone(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(wait):
+		t.Fatalf("%s did not happen within %v", what, wait)
+	}
+}
+
+// scaled returns the protocol's timeouts scaled down to after, keeping
+// their actions.
+func scaled(after time.Duration) func(string) jsonrpc.Timeout {
+	return func(method string) jsonrpc.Timeout {
+		t := hermes.Options().Timeout(method)
+		if t.After > 0 {
+			t.After = after
+		}
+		return t
+	}
+}
+
+// code returns the JSON-RPC error code of err, or 0.
+func code(err error) int64 {
+	var e *jsonrpc.Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return 0
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// testdata writes a file into dir and returns its path.
+func testdata(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
