@@ -18,8 +18,9 @@ type handler struct {
 	mcp.UnimplementedClient
 	log      *slog.Logger
 	roots    []mcp.Root
-	sampling string // echo or reject
-	elicit   string // accept, decline or cancel
+	sampling string        // echo or reject
+	delay    time.Duration // how long the echo model takes
+	elicit   string        // accept, decline or cancel
 	tasks    *taskStore
 }
 
@@ -69,6 +70,11 @@ func (h *handler) sample(ctx context.Context, c mcp.Server, p *mcp.CreateMessage
 				last = b.Text.Text
 			}
 		}
+	}
+	select {
+	case <-time.After(h.delay):
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 	reply := "echo: " + last
 	if words := strings.Fields(reply); int64(len(words)) > p.MaxTokens {

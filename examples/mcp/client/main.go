@@ -40,7 +40,7 @@ type config struct {
 	call, args, sampling, elicit, version string
 	list, asTask                          bool
 	roots                                 rootList
-	timeout                               time.Duration
+	timeout, samplingDelay                time.Duration
 	command                               []string
 }
 
@@ -60,6 +60,7 @@ func main() {
 	fs.BoolVar(&cfg.list, "list", true, "list tools, resources, resource templates and prompts")
 	fs.Var(&cfg.roots, "root", "a directory to offer the server as a root (repeatable; default: the working directory)")
 	fs.StringVar(&cfg.sampling, "sampling", "echo", "how to answer sampling/createMessage: echo (repeat the prompt) or reject")
+	fs.DurationVar(&cfg.samplingDelay, "sampling-delay", 0, "how long the echo model takes to answer")
 	fs.StringVar(&cfg.elicit, "elicit", "decline", "how to answer elicitation/create: accept (with the form's defaults), decline or cancel")
 	fs.StringVar(&cfg.version, "protocol-version", supportedVersions[0], "the revision to ask for")
 	fs.DurationVar(&cfg.timeout, "timeout", time.Minute, "bound on the whole session")
@@ -99,7 +100,7 @@ func run(cfg config, logger *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("starting the server: %w", err)
 	}
-	h := &handler{log: logger, roots: roots, sampling: cfg.sampling, elicit: cfg.elicit, tasks: newTaskStore()}
+	h := &handler{log: logger, roots: roots, sampling: cfg.sampling, delay: cfg.samplingDelay, elicit: cfg.elicit, tasks: newTaskStore()}
 	conn, srv := mcp.ConnectClient(proc, h, jsonrpc.Options{Logger: logger})
 	defer func() {
 		conn.Close()

@@ -96,7 +96,7 @@ func (s *server) sample(ctx context.Context, c mcp.Client, token *mcp.ProgressTo
 		if a.CancelTask {
 			t, err := c.CancelTask(ctx, &mcp.TaskIDParams{TaskID: resp.CreateTaskResult.Task.TaskID})
 			if err != nil {
-				return nil, fmt.Errorf("cancelling the sampling task: %w", err)
+				return toolError("could not cancel the sampling task: %v", err), nil
 			}
 			return text("sampling task %s", t.Status), nil
 		}
