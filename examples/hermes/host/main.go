@@ -77,8 +77,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&cfg.out, "out", "", "save the resulting message to `file` (sends message/saved) instead of printing it")
 	fs.StringVar(&run, "run", "", "comma-separated `commands` to trigger, in order; default: none (the registered commands are logged)")
 	fs.DurationVar(&cfg.idle, "idle", 500*time.Millisecond, "a command is taken as finished once the extension has made no request for this `long`")
-	fs.DurationVar(&cfg.initTimeout, "init-timeout", 10*time.Second, "how long to wait for the answer to initialize")
-	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 5*time.Second, "how long to wait for the answer to shutdown before SIGKILL")
+	fs.DurationVar(&cfg.initTimeout, "init-timeout", 10*time.Second, "how long to wait for the answer to initialize; 0 waits for ever")
+	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 5*time.Second, "how long to wait for the answer to shutdown before SIGKILL; 0 waits for ever")
 	fs.StringVar(&cfg.dataDir, "data-dir", filepath.Join(os.TempDir(), "hermes-data"), "data `directory` passed to the extension")
 	fs.BoolVar(&cfg.answers.confirm, "confirm", true, "answer to confirmation dialogues")
 	fs.StringVar(&openFile, "open-file", "", "`path` chosen in open-file dialogues; empty cancels")
@@ -95,6 +95,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, err
 	}
 	cfg.command = fs.Args()
+	if cfg.idle <= 0 {
+		return nil, errors.New("-idle must be positive")
+	}
 	if len(cfg.command) == 0 {
 		fs.Usage()
 		return nil, errors.New("no extension command given")
