@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -17,28 +18,39 @@ type clientRun struct {
 	init   *mcp.InitializeResult
 	list   map[string]json.RawMessage
 	call   *mcp.CallToolResult
+	read   *mcp.ReadResourceResult
+	prompt *mcp.GetPromptResult
 	stderr string
 }
 
-// runClient runs the client example against the server example.
-func runClient(t *testing.T, args ...string) clientRun {
-	t.Helper()
+// execClient runs the client example against the server example.
+func execClient(args ...string) (stdout, stderr *bytes.Buffer, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	args = append(args, "--", filepath.Join(bin, "server"))
 	cmd := exec.CommandContext(ctx, filepath.Join(bin, "client"), args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("client %v: %v\n%s", args, err, stderr.String())
+	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	return stdout, stderr, cmd.Run()
+}
+
+// runClient runs the client example, which must succeed, and decodes what
+// it printed.
+func runClient(t *testing.T, args ...string) clientRun {
+	t.Helper()
+	stdout, stderr, err := execClient(args...)
+	if err != nil {
+		t.Fatalf("client %v: %v\n%s", args, err, stderr)
 	}
 	run := clientRun{stderr: stderr.String()}
-	dec := json.NewDecoder(&stdout)
+	dec := json.NewDecoder(stdout)
 	for dec.More() {
 		var line struct {
 			Initialize *mcp.InitializeResult
 			List       map[string]json.RawMessage
 			Call       *mcp.CallToolResult
+			Read       *mcp.ReadResourceResult
+			Prompt     *mcp.GetPromptResult
 		}
 		if err := dec.Decode(&line); err != nil {
 			t.Fatalf("client output: %v", err)
@@ -51,6 +63,12 @@ func runClient(t *testing.T, args ...string) clientRun {
 		}
 		if line.Call != nil {
 			run.call = line.Call
+		}
+		if line.Read != nil {
+			run.read = line.Read
+		}
+		if line.Prompt != nil {
+			run.prompt = line.Prompt
 		}
 	}
 	if run.init == nil {
@@ -75,6 +93,23 @@ func TestClientExampleLists(t *testing.T) {
 	}
 	if run.call != nil {
 		t.Error("a call without -call")
+	}
+}
+
+func TestClientExampleReadsAndPrompts(t *testing.T) {
+	run := runClient(t, "-list=false", "-read", "greeting://Bob", "-prompt", "review", "-prompt-args", `{"code":"x := 1"}`)
+	if run.read == nil || len(run.read.Contents) != 1 || run.read.Contents[0].TextResourceContents == nil ||
+		run.read.Contents[0].TextResourceContents.Text != "Hello, Bob!" {
+		t.Errorf("read %+v", run.read)
+	}
+	if run.prompt == nil || len(run.prompt.Messages) == 0 || run.prompt.Messages[0].Content.Text == nil ||
+		!strings.Contains(run.prompt.Messages[0].Content.Text.Text, "x := 1") {
+		t.Errorf("prompt %+v", run.prompt)
+	}
+	_, stderr, err := execClient("-list=false", "-read", "example://missing")
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(stderr.String(), "-32002") {
+		t.Errorf("reading a missing resource: %v\n%s", err, stderr)
 	}
 }
 

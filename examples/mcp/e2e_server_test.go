@@ -147,7 +147,7 @@ func TestResources(t *testing.T) {
 	}
 	read := func(uri string) mcp.ResourceContentsUnion {
 		t.Helper()
-		res, err := s.srv.ReadResource(ctx, &mcp.ResourceRequestParams{URI: uri})
+		res, err := s.srv.ReadResource(ctx, &mcp.ReadResourceRequestParams{URI: uri})
 		if err != nil || len(res.Contents) != 1 {
 			t.Fatalf("resources/read %s = %+v, %v", uri, res, err)
 		}
@@ -162,16 +162,16 @@ func TestResources(t *testing.T) {
 	if c := read("greeting://Ada"); c.TextResourceContents == nil || c.TextResourceContents.Text != "Hello, Ada!" {
 		t.Errorf("greeting = %+v", c)
 	}
-	_, err = s.srv.ReadResource(ctx, &mcp.ResourceRequestParams{URI: "example://missing"})
+	_, err = s.srv.ReadResource(ctx, &mcp.ReadResourceRequestParams{URI: "example://missing"})
 	var rpcErr *jsonrpc.Error
 	if !errors.Is(err, mcp.ErrResourceNotFound) || !errors.As(err, &rpcErr) || !strings.Contains(string(rpcErr.Data), `"uri":"example://missing"`) {
 		t.Fatalf("reading a missing resource: err = %v", err)
 	}
-	if _, err := s.srv.Subscribe(ctx, &mcp.ResourceRequestParams{URI: "example://missing"}); !errors.Is(err, mcp.ErrResourceNotFound) {
+	if _, err := s.srv.Subscribe(ctx, &mcp.SubscribeRequestParams{URI: "example://missing"}); !errors.Is(err, mcp.ErrResourceNotFound) {
 		t.Errorf("subscribing to a missing resource: err = %v", err)
 	}
 
-	if _, err := s.srv.Subscribe(ctx, &mcp.ResourceRequestParams{URI: "notes://all"}); err != nil {
+	if _, err := s.srv.Subscribe(ctx, &mcp.SubscribeRequestParams{URI: "notes://all"}); err != nil {
 		t.Fatalf("resources/subscribe: %v", err)
 	}
 	s.call(t, "add_note", map[string]any{"text": "first"})
@@ -184,7 +184,7 @@ func TestResources(t *testing.T) {
 	if c := read("notes://1"); c.TextResourceContents == nil || c.TextResourceContents.Text != "first" {
 		t.Errorf("notes://1 = %+v", c)
 	}
-	if _, err := s.srv.Unsubscribe(ctx, &mcp.ResourceRequestParams{URI: "notes://all"}); err != nil {
+	if _, err := s.srv.Unsubscribe(ctx, &mcp.UnsubscribeRequestParams{URI: "notes://all"}); err != nil {
 		t.Fatalf("resources/unsubscribe: %v", err)
 	}
 	s.call(t, "add_note", map[string]any{"text": "second"})
@@ -258,6 +258,10 @@ func TestCompletion(t *testing.T) {
 func TestLogging(t *testing.T) {
 	s := start(t)
 	ctx := bounded(t)
+	// notifications/initialized made the server log the session's start.
+	if msg := recv(t, s.c.logs, "the session log"); logText(t, msg) != "session initialized (revision 2025-11-25)" || msg.Level != mcp.LoggingLevelInfo {
+		t.Fatalf("first log message %+v (%s)", msg, msg.Data)
+	}
 	if _, err := s.srv.SetLevel(ctx, &mcp.SetLevelRequestParams{Level: mcp.LoggingLevelWarning}); err != nil {
 		t.Fatalf("logging/setLevel: %v", err)
 	}
@@ -324,6 +328,17 @@ func TestTasks(t *testing.T) {
 	}
 	if _, err := s.srv.GetTaskPayload(ctx, &mcp.TaskIDParams{TaskID: long.TaskID}); err == nil {
 		t.Error("tasks/result of a cancelled task succeeded")
+	}
+	// The client's own task updates reach the server, which logs them.
+	err = s.srv.TaskStatus(ctx, &mcp.TaskStatusNotificationParams{TaskID: "client-1", Status: mcp.TaskStatusCompleted,
+		CreatedAt: "2025-11-25T10:30:00Z", LastUpdatedAt: "2025-11-25T10:30:01Z"})
+	if err != nil {
+		t.Fatalf("notifications/tasks/status: %v", err)
+	}
+	for {
+		if logText(t, recv(t, s.c.logs, "the task status log")) == "client task client-1 is completed" {
+			break
+		}
 	}
 	if _, err := s.srv.GetTask(ctx, &mcp.TaskIDParams{TaskID: "nope"}); code(err) != jsonrpc.CodeInvalidParams {
 		t.Errorf("unknown task: err = %v; want -32602", err)

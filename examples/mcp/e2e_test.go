@@ -50,11 +50,11 @@ func TestMain(m *testing.M) {
 // channels and answering its requests as each test sets up.
 type testClient struct {
 	mcp.UnimplementedClient
-	logs       chan *mcp.LoggingMessageParams
+	logs       chan *mcp.LoggingMessageNotificationParams
 	progress   chan *mcp.ProgressNotificationParams
 	changed    chan string // "resources", "tools" or "prompts"
 	updated    chan string
-	taskStatus chan *mcp.TaskStatusParams
+	taskStatus chan *mcp.TaskStatusNotificationParams
 	elicited   chan string
 	cancelled  chan *mcp.CancelledNotificationParams
 	rootsAsked chan struct{}
@@ -65,11 +65,11 @@ type testClient struct {
 
 func newTestClient() *testClient {
 	return &testClient{
-		logs:       make(chan *mcp.LoggingMessageParams, 64),
+		logs:       make(chan *mcp.LoggingMessageNotificationParams, 64),
 		progress:   make(chan *mcp.ProgressNotificationParams, 64),
 		changed:    make(chan string, 16),
 		updated:    make(chan string, 16),
-		taskStatus: make(chan *mcp.TaskStatusParams, 16),
+		taskStatus: make(chan *mcp.TaskStatusNotificationParams, 16),
 		elicited:   make(chan string, 4),
 		cancelled:  make(chan *mcp.CancelledNotificationParams, 4),
 		rootsAsked: make(chan struct{}, 16),
@@ -98,7 +98,7 @@ func (c *testClient) Elicit(_ context.Context, p *mcp.ElicitRequestParams) (*mcp
 	return ptr(mcp.NewElicitResponseElicitResult(c.elicit(p))), nil
 }
 
-func (c *testClient) LoggingMessage(_ context.Context, p *mcp.LoggingMessageParams) error {
+func (c *testClient) LoggingMessage(_ context.Context, p *mcp.LoggingMessageNotificationParams) error {
 	c.logs <- p
 	return nil
 }
@@ -123,12 +123,12 @@ func (c *testClient) PromptListChanged(context.Context, *mcp.NotificationParams)
 	return nil
 }
 
-func (c *testClient) ResourceUpdated(_ context.Context, p *mcp.ResourceUpdatedParams) error {
+func (c *testClient) ResourceUpdated(_ context.Context, p *mcp.ResourceUpdatedNotificationParams) error {
 	c.updated <- p.URI
 	return nil
 }
 
-func (c *testClient) TaskStatus(_ context.Context, p *mcp.TaskStatusParams) error {
+func (c *testClient) TaskStatus(_ context.Context, p *mcp.TaskStatusNotificationParams) error {
 	c.taskStatus <- p
 	return nil
 }
@@ -270,7 +270,7 @@ func recv[T any](t *testing.T, ch <-chan T, what string) T {
 }
 
 // logText returns a log message's data, which the example sends as a string.
-func logText(t *testing.T, p *mcp.LoggingMessageParams) string {
+func logText(t *testing.T, p *mcp.LoggingMessageNotificationParams) string {
 	t.Helper()
 	var s string
 	if err := json.Unmarshal(p.Data, &s); err != nil {

@@ -44,7 +44,7 @@ type Client interface {
 
 	// ResourceUpdated handles the notification notifications/resources/updated. A
 	// subscribed resource changed; the client may read it again.
-	ResourceUpdated(ctx context.Context, params *ResourceUpdatedParams) error
+	ResourceUpdated(ctx context.Context, params *ResourceUpdatedNotificationParams) error
 
 	// PromptListChanged handles the notification
 	// notifications/prompts/list_changed. The list of prompts changed. Sent only
@@ -68,7 +68,7 @@ type Client interface {
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// jsonrpc.ErrInvalidParams.
-	GetTask(ctx context.Context, params *TaskIDParams) (*TaskResult, error)
+	GetTask(ctx context.Context, params *TaskIDParams) (*GetTaskResult, error)
 
 	// GetTaskPayload answers the request tasks/result. Returns the result of a
 	// task's request once the task is final, waiting until then; a failed request
@@ -115,16 +115,16 @@ type Client interface {
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// jsonrpc.ErrInvalidParams.
-	CancelTask(ctx context.Context, params *TaskIDParams) (*TaskResult, error)
+	CancelTask(ctx context.Context, params *TaskIDParams) (*CancelTaskResult, error)
 
 	// TaskStatus handles the notification notifications/tasks/status. Optionally
 	// tells the requester that a task's state changed; requesters still poll
 	// tasks/get.
-	TaskStatus(ctx context.Context, params *TaskStatusParams) error
+	TaskStatus(ctx context.Context, params *TaskStatusNotificationParams) error
 
 	// LoggingMessage handles the notification notifications/message. A log entry
 	// for the client, at or above the level set (all levels until one is set).
-	LoggingMessage(ctx context.Context, params *LoggingMessageParams) error
+	LoggingMessage(ctx context.Context, params *LoggingMessageNotificationParams) error
 
 	// CreateMessage answers the request sampling/createMessage. Asks the client to
 	// have its model generate a message (needs sampling); the client may show it
@@ -206,7 +206,7 @@ func (UnimplementedClient) ResourceListChanged(context.Context, *NotificationPar
 }
 
 // ResourceUpdated ignores the notification.
-func (UnimplementedClient) ResourceUpdated(context.Context, *ResourceUpdatedParams) error {
+func (UnimplementedClient) ResourceUpdated(context.Context, *ResourceUpdatedNotificationParams) error {
 	return nil
 }
 
@@ -221,7 +221,7 @@ func (UnimplementedClient) ToolListChanged(context.Context, *NotificationParams)
 }
 
 // GetTask answers with a -32601 Method not found error.
-func (UnimplementedClient) GetTask(context.Context, *TaskIDParams) (*TaskResult, error) {
+func (UnimplementedClient) GetTask(context.Context, *TaskIDParams) (*GetTaskResult, error) {
 	return nil, methodNotFound(MethodGetTask)
 }
 
@@ -236,17 +236,17 @@ func (UnimplementedClient) ListTasks(context.Context, *PaginatedRequestParams) (
 }
 
 // CancelTask answers with a -32601 Method not found error.
-func (UnimplementedClient) CancelTask(context.Context, *TaskIDParams) (*TaskResult, error) {
+func (UnimplementedClient) CancelTask(context.Context, *TaskIDParams) (*CancelTaskResult, error) {
 	return nil, methodNotFound(MethodCancelTask)
 }
 
 // TaskStatus ignores the notification.
-func (UnimplementedClient) TaskStatus(context.Context, *TaskStatusParams) error {
+func (UnimplementedClient) TaskStatus(context.Context, *TaskStatusNotificationParams) error {
 	return nil
 }
 
 // LoggingMessage ignores the notification.
-func (UnimplementedClient) LoggingMessage(context.Context, *LoggingMessageParams) error {
+func (UnimplementedClient) LoggingMessage(context.Context, *LoggingMessageNotificationParams) error {
 	return nil
 }
 
@@ -301,7 +301,7 @@ func (r remoteClient) ResourceListChanged(ctx context.Context, params *Notificat
 	return r.c.Notify(ctx, MethodResourceListChanged, params)
 }
 
-func (r remoteClient) ResourceUpdated(ctx context.Context, params *ResourceUpdatedParams) error {
+func (r remoteClient) ResourceUpdated(ctx context.Context, params *ResourceUpdatedNotificationParams) error {
 	return r.c.Notify(ctx, MethodResourceUpdated, params)
 }
 
@@ -313,8 +313,8 @@ func (r remoteClient) ToolListChanged(ctx context.Context, params *NotificationP
 	return r.c.Notify(ctx, MethodToolListChanged, params)
 }
 
-func (r remoteClient) GetTask(ctx context.Context, params *TaskIDParams) (*TaskResult, error) {
-	var result TaskResult
+func (r remoteClient) GetTask(ctx context.Context, params *TaskIDParams) (*GetTaskResult, error) {
+	var result GetTaskResult
 	if err := r.c.Call(ctx, MethodGetTask, params, &result); err != nil {
 		return nil, err
 	}
@@ -337,19 +337,19 @@ func (r remoteClient) ListTasks(ctx context.Context, params *PaginatedRequestPar
 	return &result, nil
 }
 
-func (r remoteClient) CancelTask(ctx context.Context, params *TaskIDParams) (*TaskResult, error) {
-	var result TaskResult
+func (r remoteClient) CancelTask(ctx context.Context, params *TaskIDParams) (*CancelTaskResult, error) {
+	var result CancelTaskResult
 	if err := r.c.Call(ctx, MethodCancelTask, params, &result); err != nil {
 		return nil, err
 	}
 	return &result, nil
 }
 
-func (r remoteClient) TaskStatus(ctx context.Context, params *TaskStatusParams) error {
+func (r remoteClient) TaskStatus(ctx context.Context, params *TaskStatusNotificationParams) error {
 	return r.c.Notify(ctx, MethodTaskStatus, params)
 }
 
-func (r remoteClient) LoggingMessage(ctx context.Context, params *LoggingMessageParams) error {
+func (r remoteClient) LoggingMessage(ctx context.Context, params *LoggingMessageNotificationParams) error {
 	return r.c.Notify(ctx, MethodLoggingMessage, params)
 }
 
@@ -414,7 +414,7 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 			}
 			return nil, impl.ResourceListChanged(ctx, &params)
 		case MethodResourceUpdated:
-			var params ResourceUpdatedParams
+			var params ResourceUpdatedNotificationParams
 			if err := req.DecodeParams(&params); err != nil {
 				return nil, err
 			}
@@ -456,13 +456,13 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 			}
 			return impl.CancelTask(ctx, &params)
 		case MethodTaskStatus:
-			var params TaskStatusParams
+			var params TaskStatusNotificationParams
 			if err := req.DecodeParams(&params); err != nil {
 				return nil, err
 			}
 			return nil, impl.TaskStatus(ctx, &params)
 		case MethodLoggingMessage:
-			var params LoggingMessageParams
+			var params LoggingMessageNotificationParams
 			if err := req.DecodeParams(&params); err != nil {
 				return nil, err
 			}

@@ -96,7 +96,7 @@ type Server interface {
 	//
 	// Besides the standard JSON-RPC errors, it may fail with ErrResourceNotFound
 	// or jsonrpc.ErrInvalidParams.
-	ReadResource(ctx context.Context, params *ResourceRequestParams) (*ReadResourceResult, error)
+	ReadResource(ctx context.Context, params *ReadResourceRequestParams) (*ReadResourceResult, error)
 
 	// Subscribe answers the request resources/subscribe. Asks for
 	// notifications/resources/updated whenever the resource changes (needs
@@ -112,7 +112,7 @@ type Server interface {
 	//
 	// Besides the standard JSON-RPC errors, it may fail with ErrResourceNotFound
 	// or jsonrpc.ErrMethodNotFound.
-	Subscribe(ctx context.Context, params *ResourceRequestParams) (*EmptyResult, error)
+	Subscribe(ctx context.Context, params *SubscribeRequestParams) (*EmptyResult, error)
 
 	// Unsubscribe answers the request resources/unsubscribe. Stops the
 	// notifications resources/subscribe asked for.
@@ -127,7 +127,7 @@ type Server interface {
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// jsonrpc.ErrMethodNotFound.
-	Unsubscribe(ctx context.Context, params *ResourceRequestParams) (*EmptyResult, error)
+	Unsubscribe(ctx context.Context, params *UnsubscribeRequestParams) (*EmptyResult, error)
 
 	// ListPrompts answers the request prompts/list. Lists the prompts and prompt
 	// templates the server offers, a page at a time.
@@ -208,7 +208,7 @@ type Server interface {
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// jsonrpc.ErrInvalidParams.
-	GetTask(ctx context.Context, params *TaskIDParams) (*TaskResult, error)
+	GetTask(ctx context.Context, params *TaskIDParams) (*GetTaskResult, error)
 
 	// GetTaskPayload answers the request tasks/result. Returns the result of a
 	// task's request once the task is final, waiting until then; a failed request
@@ -255,12 +255,12 @@ type Server interface {
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// jsonrpc.ErrInvalidParams.
-	CancelTask(ctx context.Context, params *TaskIDParams) (*TaskResult, error)
+	CancelTask(ctx context.Context, params *TaskIDParams) (*CancelTaskResult, error)
 
 	// TaskStatus handles the notification notifications/tasks/status. Optionally
 	// tells the requester that a task's state changed; requesters still poll
 	// tasks/get.
-	TaskStatus(ctx context.Context, params *TaskStatusParams) error
+	TaskStatus(ctx context.Context, params *TaskStatusNotificationParams) error
 
 	// SetLevel answers the request logging/setLevel. Sets the least severe level
 	// of the notifications/message the server sends.
@@ -338,17 +338,17 @@ func (UnimplementedServer) ListResourceTemplates(context.Context, *PaginatedRequ
 }
 
 // ReadResource answers with a -32601 Method not found error.
-func (UnimplementedServer) ReadResource(context.Context, *ResourceRequestParams) (*ReadResourceResult, error) {
+func (UnimplementedServer) ReadResource(context.Context, *ReadResourceRequestParams) (*ReadResourceResult, error) {
 	return nil, methodNotFound(MethodReadResource)
 }
 
 // Subscribe answers with a -32601 Method not found error.
-func (UnimplementedServer) Subscribe(context.Context, *ResourceRequestParams) (*EmptyResult, error) {
+func (UnimplementedServer) Subscribe(context.Context, *SubscribeRequestParams) (*EmptyResult, error) {
 	return nil, methodNotFound(MethodSubscribe)
 }
 
 // Unsubscribe answers with a -32601 Method not found error.
-func (UnimplementedServer) Unsubscribe(context.Context, *ResourceRequestParams) (*EmptyResult, error) {
+func (UnimplementedServer) Unsubscribe(context.Context, *UnsubscribeRequestParams) (*EmptyResult, error) {
 	return nil, methodNotFound(MethodUnsubscribe)
 }
 
@@ -373,7 +373,7 @@ func (UnimplementedServer) CallTool(context.Context, *CallToolRequestParams) (*C
 }
 
 // GetTask answers with a -32601 Method not found error.
-func (UnimplementedServer) GetTask(context.Context, *TaskIDParams) (*TaskResult, error) {
+func (UnimplementedServer) GetTask(context.Context, *TaskIDParams) (*GetTaskResult, error) {
 	return nil, methodNotFound(MethodGetTask)
 }
 
@@ -388,12 +388,12 @@ func (UnimplementedServer) ListTasks(context.Context, *PaginatedRequestParams) (
 }
 
 // CancelTask answers with a -32601 Method not found error.
-func (UnimplementedServer) CancelTask(context.Context, *TaskIDParams) (*TaskResult, error) {
+func (UnimplementedServer) CancelTask(context.Context, *TaskIDParams) (*CancelTaskResult, error) {
 	return nil, methodNotFound(MethodCancelTask)
 }
 
 // TaskStatus ignores the notification.
-func (UnimplementedServer) TaskStatus(context.Context, *TaskStatusParams) error {
+func (UnimplementedServer) TaskStatus(context.Context, *TaskStatusNotificationParams) error {
 	return nil
 }
 
@@ -467,7 +467,7 @@ func (r remoteServer) ListResourceTemplates(ctx context.Context, params *Paginat
 	return &result, nil
 }
 
-func (r remoteServer) ReadResource(ctx context.Context, params *ResourceRequestParams) (*ReadResourceResult, error) {
+func (r remoteServer) ReadResource(ctx context.Context, params *ReadResourceRequestParams) (*ReadResourceResult, error) {
 	var result ReadResourceResult
 	if err := r.c.Call(ctx, MethodReadResource, params, &result); err != nil {
 		return nil, err
@@ -475,7 +475,7 @@ func (r remoteServer) ReadResource(ctx context.Context, params *ResourceRequestP
 	return &result, nil
 }
 
-func (r remoteServer) Subscribe(ctx context.Context, params *ResourceRequestParams) (*EmptyResult, error) {
+func (r remoteServer) Subscribe(ctx context.Context, params *SubscribeRequestParams) (*EmptyResult, error) {
 	var result EmptyResult
 	if err := r.c.Call(ctx, MethodSubscribe, params, &result); err != nil {
 		return nil, err
@@ -483,7 +483,7 @@ func (r remoteServer) Subscribe(ctx context.Context, params *ResourceRequestPara
 	return &result, nil
 }
 
-func (r remoteServer) Unsubscribe(ctx context.Context, params *ResourceRequestParams) (*EmptyResult, error) {
+func (r remoteServer) Unsubscribe(ctx context.Context, params *UnsubscribeRequestParams) (*EmptyResult, error) {
 	var result EmptyResult
 	if err := r.c.Call(ctx, MethodUnsubscribe, params, &result); err != nil {
 		return nil, err
@@ -523,8 +523,8 @@ func (r remoteServer) CallTool(ctx context.Context, params *CallToolRequestParam
 	return &result, nil
 }
 
-func (r remoteServer) GetTask(ctx context.Context, params *TaskIDParams) (*TaskResult, error) {
-	var result TaskResult
+func (r remoteServer) GetTask(ctx context.Context, params *TaskIDParams) (*GetTaskResult, error) {
+	var result GetTaskResult
 	if err := r.c.Call(ctx, MethodGetTask, params, &result); err != nil {
 		return nil, err
 	}
@@ -547,15 +547,15 @@ func (r remoteServer) ListTasks(ctx context.Context, params *PaginatedRequestPar
 	return &result, nil
 }
 
-func (r remoteServer) CancelTask(ctx context.Context, params *TaskIDParams) (*TaskResult, error) {
-	var result TaskResult
+func (r remoteServer) CancelTask(ctx context.Context, params *TaskIDParams) (*CancelTaskResult, error) {
+	var result CancelTaskResult
 	if err := r.c.Call(ctx, MethodCancelTask, params, &result); err != nil {
 		return nil, err
 	}
 	return &result, nil
 }
 
-func (r remoteServer) TaskStatus(ctx context.Context, params *TaskStatusParams) error {
+func (r remoteServer) TaskStatus(ctx context.Context, params *TaskStatusNotificationParams) error {
 	return r.c.Notify(ctx, MethodTaskStatus, params)
 }
 
@@ -630,19 +630,19 @@ func NewServerHandler(impl Server) jsonrpc.Handler {
 			}
 			return impl.ListResourceTemplates(ctx, &params)
 		case MethodReadResource:
-			var params ResourceRequestParams
+			var params ReadResourceRequestParams
 			if err := req.DecodeParams(&params); err != nil {
 				return nil, err
 			}
 			return impl.ReadResource(ctx, &params)
 		case MethodSubscribe:
-			var params ResourceRequestParams
+			var params SubscribeRequestParams
 			if err := req.DecodeParams(&params); err != nil {
 				return nil, err
 			}
 			return impl.Subscribe(ctx, &params)
 		case MethodUnsubscribe:
-			var params ResourceRequestParams
+			var params UnsubscribeRequestParams
 			if err := req.DecodeParams(&params); err != nil {
 				return nil, err
 			}
@@ -696,7 +696,7 @@ func NewServerHandler(impl Server) jsonrpc.Handler {
 			}
 			return impl.CancelTask(ctx, &params)
 		case MethodTaskStatus:
-			var params TaskStatusParams
+			var params TaskStatusNotificationParams
 			if err := req.DecodeParams(&params); err != nil {
 				return nil, err
 			}

@@ -1585,10 +1585,119 @@ func (x *ResourceRequestParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ResourceUpdatedParams is an object with the members _meta and uri.
+// ReadResourceRequestParams is an object with the members _meta and uri.
+type ReadResourceRequestParams struct {
+	Meta *RequestMeta `json:"_meta,omitempty"`
+
+	// Format: uri.
+	URI string `json:"uri"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
+	var v ReadResourceRequestParams
+	var has struct {
+		URI bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "_meta":
+			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+		case "uri":
+			has.URI = true
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.URI:
+		return jsonrpc.MissingField("uri")
+	}
+	*x = v
+	return nil
+}
+
+// SubscribeRequestParams is an object with the members _meta and uri.
+type SubscribeRequestParams struct {
+	Meta *RequestMeta `json:"_meta,omitempty"`
+
+	// Format: uri.
+	URI string `json:"uri"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
+	var v SubscribeRequestParams
+	var has struct {
+		URI bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "_meta":
+			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+		case "uri":
+			has.URI = true
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.URI:
+		return jsonrpc.MissingField("uri")
+	}
+	*x = v
+	return nil
+}
+
+// UnsubscribeRequestParams is an object with the members _meta and uri.
+type UnsubscribeRequestParams struct {
+	Meta *RequestMeta `json:"_meta,omitempty"`
+
+	// Format: uri.
+	URI string `json:"uri"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
+	var v UnsubscribeRequestParams
+	var has struct {
+		URI bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "_meta":
+			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+		case "uri":
+			has.URI = true
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.URI:
+		return jsonrpc.MissingField("uri")
+	}
+	*x = v
+	return nil
+}
+
+// ResourceUpdatedNotificationParams is an object with the members _meta and
+// uri.
 //
 // Names the resource that changed.
-type ResourceUpdatedParams struct {
+type ResourceUpdatedNotificationParams struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
 	// May be a sub-resource of the subscribed URI. Format: uri.
@@ -1597,8 +1706,8 @@ type ResourceUpdatedParams struct {
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
-func (x *ResourceUpdatedParams) UnmarshalJSON(b []byte) error {
-	var v ResourceUpdatedParams
+func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
+	var v ResourceUpdatedNotificationParams
 	var has struct {
 		URI bool
 	}
@@ -2541,8 +2650,8 @@ func (x *CreateTaskResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TaskResult is a task's state, as tasks/get and tasks/cancel return it.
-type TaskResult struct {
+// GetTaskResult is a task's state, as tasks/get returns it.
+type GetTaskResult struct {
 	Meta          *Meta      `json:"_meta,omitempty"`
 	TaskID        string     `json:"taskId"`
 	Status        TaskStatus `json:"status"`
@@ -2563,8 +2672,80 @@ type TaskResult struct {
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
-func (x *TaskResult) UnmarshalJSON(b []byte) error {
-	var v TaskResult
+func (x *GetTaskResult) UnmarshalJSON(b []byte) error {
+	var v GetTaskResult
+	var has struct {
+		TaskID, Status, CreatedAt, LastUpdatedAt, TTL bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "_meta":
+			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+		case "taskId":
+			has.TaskID = true
+			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TaskID)))
+		case "status":
+			has.Status = true
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+		case "statusMessage":
+			return jsonrpc.AtField("statusMessage", json.Unmarshal(value, &v.StatusMessage))
+		case "createdAt":
+			has.CreatedAt = true
+			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CreatedAt)))
+		case "lastUpdatedAt":
+			has.LastUpdatedAt = true
+			return jsonrpc.AtField("lastUpdatedAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.LastUpdatedAt)))
+		case "ttl":
+			has.TTL = true
+			return jsonrpc.AtField("ttl", json.Unmarshal(value, &v.TTL))
+		case "pollInterval":
+			return jsonrpc.AtField("pollInterval", json.Unmarshal(value, &v.PollInterval))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.TaskID:
+		return jsonrpc.MissingField("taskId")
+	case !has.Status:
+		return jsonrpc.MissingField("status")
+	case !has.CreatedAt:
+		return jsonrpc.MissingField("createdAt")
+	case !has.LastUpdatedAt:
+		return jsonrpc.MissingField("lastUpdatedAt")
+	case !has.TTL:
+		return jsonrpc.MissingField("ttl")
+	}
+	*x = v
+	return nil
+}
+
+// CancelTaskResult is the state of a task tasks/cancel cancelled.
+type CancelTaskResult struct {
+	Meta          *Meta      `json:"_meta,omitempty"`
+	TaskID        string     `json:"taskId"`
+	Status        TaskStatus `json:"status"`
+	StatusMessage *string    `json:"statusMessage,omitempty"`
+
+	// Format: date-time.
+	CreatedAt string `json:"createdAt"`
+
+	// Format: date-time.
+	LastUpdatedAt string `json:"lastUpdatedAt"`
+
+	// Milliseconds from creation the task is kept; null for unlimited.
+	TTL *int64 `json:"ttl"`
+
+	// Suggested milliseconds between tasks/get calls.
+	PollInterval *int64 `json:"pollInterval,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *CancelTaskResult) UnmarshalJSON(b []byte) error {
+	var v CancelTaskResult
 	var has struct {
 		TaskID, Status, CreatedAt, LastUpdatedAt, TTL bool
 	}
@@ -2740,8 +2921,8 @@ func (x *ListTasksResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TaskStatusParams is a task's new state.
-type TaskStatusParams struct {
+// TaskStatusNotificationParams is a task's new state.
+type TaskStatusNotificationParams struct {
 	Meta          *Meta      `json:"_meta,omitempty"`
 	TaskID        string     `json:"taskId"`
 	Status        TaskStatus `json:"status"`
@@ -2762,8 +2943,8 @@ type TaskStatusParams struct {
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
-func (x *TaskStatusParams) UnmarshalJSON(b []byte) error {
-	var v TaskStatusParams
+func (x *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
+	var v TaskStatusNotificationParams
 	var has struct {
 		TaskID, Status, CreatedAt, LastUpdatedAt, TTL bool
 	}
@@ -2848,9 +3029,9 @@ func (x *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LoggingMessageParams is an object with the members _meta, level, logger and
-// data.
-type LoggingMessageParams struct {
+// LoggingMessageNotificationParams is an object with the members _meta, level,
+// logger and data.
+type LoggingMessageNotificationParams struct {
 	Meta  *Meta        `json:"_meta,omitempty"`
 	Level LoggingLevel `json:"level"`
 
@@ -2863,8 +3044,8 @@ type LoggingMessageParams struct {
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
-func (x *LoggingMessageParams) UnmarshalJSON(b []byte) error {
-	var v LoggingMessageParams
+func (x *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
+	var v LoggingMessageNotificationParams
 	var has struct {
 		Level, Data bool
 	}
@@ -4344,7 +4525,10 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
 // StringSchema, NumberSchema, BooleanSchema and the enum schemas, which share
 // their members and cannot be told apart by a required member; this IDL
 // carries it as the one object holding all their members: type says which kind
-// it is and the members that apply to that kind are set.
+// it is and the members that apply to that kind are set. For the same reason
+// upstream's MultiSelectEnumSchema (whose two variants both require only type
+// and items) and EnumSchema (whose untitled and legacy variants both require
+// enum) are not declared as unions; their variants are declared above.
 type PrimitiveSchemaDefinition struct {
 	Type        PrimitiveType `json:"type"`
 	Title       *string       `json:"title,omitempty"`

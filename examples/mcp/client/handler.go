@@ -140,7 +140,7 @@ func defaultValue(p mcp.PrimitiveSchemaDefinition) (mcp.ElicitValue, error) {
 
 // Tasks the server created here (sampling made a task).
 
-func (h *handler) GetTask(_ context.Context, p *mcp.TaskIDParams) (*mcp.TaskResult, error) {
+func (h *handler) GetTask(_ context.Context, p *mcp.TaskIDParams) (*mcp.GetTaskResult, error) {
 	return h.tasks.get(p.TaskID)
 }
 
@@ -152,7 +152,7 @@ func (h *handler) ListTasks(_ context.Context, p *mcp.PaginatedRequestParams) (*
 	return h.tasks.list(p.Cursor, 50)
 }
 
-func (h *handler) CancelTask(ctx context.Context, p *mcp.TaskIDParams) (*mcp.TaskResult, error) {
+func (h *handler) CancelTask(ctx context.Context, p *mcp.TaskIDParams) (*mcp.CancelTaskResult, error) {
 	return h.tasks.cancel(p.TaskID, h.notifier(server(ctx)))
 }
 
@@ -161,7 +161,7 @@ func (h *handler) notifier(c mcp.Server) func(mcp.Task) {
 	return func(t mcp.Task) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		err := c.TaskStatus(ctx, &mcp.TaskStatusParams{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
+		err := c.TaskStatus(ctx, &mcp.TaskStatusNotificationParams{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
 			CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTL, PollInterval: t.PollInterval})
 		if err != nil {
 			h.log.Warn("sending a task status", "error", err)
@@ -187,7 +187,7 @@ func (h *handler) ResourceListChanged(context.Context, *mcp.NotificationParams) 
 	return nil
 }
 
-func (h *handler) ResourceUpdated(_ context.Context, p *mcp.ResourceUpdatedParams) error {
+func (h *handler) ResourceUpdated(_ context.Context, p *mcp.ResourceUpdatedNotificationParams) error {
 	h.log.Info("resource updated", "uri", p.URI)
 	return nil
 }
@@ -202,12 +202,12 @@ func (h *handler) ToolListChanged(context.Context, *mcp.NotificationParams) erro
 	return nil
 }
 
-func (h *handler) TaskStatus(_ context.Context, p *mcp.TaskStatusParams) error {
+func (h *handler) TaskStatus(_ context.Context, p *mcp.TaskStatusNotificationParams) error {
 	h.log.Info("task status", "task", p.TaskID, "status", p.Status)
 	return nil
 }
 
-func (h *handler) LoggingMessage(_ context.Context, p *mcp.LoggingMessageParams) error {
+func (h *handler) LoggingMessage(_ context.Context, p *mcp.LoggingMessageNotificationParams) error {
 	h.log.Info("server log", "level", p.Level, "logger", deref(p.Logger), "data", string(p.Data))
 	return nil
 }

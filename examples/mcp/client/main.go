@@ -38,6 +38,7 @@ func (r *rootList) Set(v string) error { *r = append(*r, v); return nil }
 // config is what the flags ask for.
 type config struct {
 	call, args, sampling, elicit, version string
+	read, prompt, promptArgs              string
 	list, asTask                          bool
 	roots                                 rootList
 	timeout, samplingDelay                time.Duration
@@ -49,13 +50,18 @@ func main() {
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: %s [flags] -- server-command [args...]\n\n"+
 			"Starts an MCP server over stdio, initializes the session, lists its tools,\n"+
-			"resources and prompts, and calls a tool when -call is given. Results go to\n"+
-			"stdout as JSON lines; logs and the server's notifications go to stderr.\n\nFlags:\n", os.Args[0])
+			"resources and prompts, then reads a resource (-read), gets a prompt (-prompt)\n"+
+			"and calls a tool (-call) when asked, answering the server's requests meanwhile.\n"+
+			"Results go to stdout as JSON lines; logs and the server's notifications go to\n"+
+			"stderr.\n\nFlags:\n", os.Args[0])
 		fs.PrintDefaults()
 	}
 	var cfg config
 	fs.StringVar(&cfg.call, "call", "", "name of a tool to call")
 	fs.StringVar(&cfg.args, "args", "{}", "the tool's arguments, a JSON object")
+	fs.StringVar(&cfg.read, "read", "", "URI of a resource to read")
+	fs.StringVar(&cfg.prompt, "prompt", "", "name of a prompt to get")
+	fs.StringVar(&cfg.promptArgs, "prompt-args", "{}", "the prompt's arguments, a JSON object of strings")
 	fs.BoolVar(&cfg.asTask, "task", false, "run the call as a task (tasks/get until done, then tasks/result)")
 	fs.BoolVar(&cfg.list, "list", true, "list tools, resources, resource templates and prompts")
 	fs.Var(&cfg.roots, "root", "a directory to offer the server as a root (repeatable; default: the working directory)")
@@ -117,6 +123,28 @@ func run(cfg config, logger *slog.Logger) error {
 	if cfg.list {
 		if err := list(ctx, srv, init.Capabilities, out); err != nil {
 			return err
+		}
+	}
+	if cfg.read != "" {
+		res, err := srv.ReadResource(ctx, &mcp.ReadResourceRequestParams{URI: cfg.read})
+		if err != nil {
+			return fmt.Errorf("resources/read %s: %w", cfg.read, err)
+		}
+		if err := out.Encode(map[string]any{"read": res}); err != nil {
+			return fmt.Errorf("writing the result: %w", err)
+		}
+	}
+	if cfg.prompt != "" {
+		var args map[string]string
+		if err := json.Unmarshal([]byte(cfg.promptArgs), &args); err != nil {
+			return fmt.Errorf("-prompt-args is not a JSON object of strings: %w", err)
+		}
+		res, err := srv.GetPrompt(ctx, &mcp.GetPromptRequestParams{Name: cfg.prompt, Arguments: args})
+		if err != nil {
+			return fmt.Errorf("prompts/get %s: %w", cfg.prompt, err)
+		}
+		if err := out.Encode(map[string]any{"prompt": res}); err != nil {
+			return fmt.Errorf("writing the result: %w", err)
 		}
 	}
 	if cfg.call != "" {

@@ -114,7 +114,7 @@ func (s *taskStore) lookup(id string) (*task, error) {
 }
 
 // get answers tasks/get.
-func (s *taskStore) get(id string) (*mcp.TaskResult, error) {
+func (s *taskStore) get(id string) (*mcp.GetTaskResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, err := s.lookup(id)
@@ -143,7 +143,7 @@ func (s *taskStore) list(cursor *mcp.Cursor, pageSize int) (*mcp.ListTasksResult
 }
 
 // cancel answers tasks/cancel; a task in a final state is refused.
-func (s *taskStore) cancel(id string, notify func(mcp.Task)) (*mcp.TaskResult, error) {
+func (s *taskStore) cancel(id string, notify func(mcp.Task)) (*mcp.CancelTaskResult, error) {
 	s.mu.Lock()
 	t, err := s.lookup(id)
 	if err != nil {
@@ -166,7 +166,7 @@ func (s *taskStore) cancel(id string, notify func(mcp.Task)) (*mcp.TaskResult, e
 	if notify != nil {
 		notify(info)
 	}
-	return taskResult(info), nil
+	return (*mcp.CancelTaskResult)(taskResult(info)), nil
 }
 
 // result answers tasks/result: it waits until the task is final.
@@ -210,8 +210,9 @@ func (s *taskStore) close() {
 	s.wg.Wait()
 }
 
-func taskResult(t mcp.Task) *mcp.TaskResult {
-	return &mcp.TaskResult{
+// taskResult is the tasks/get answer for t.
+func taskResult(t mcp.Task) *mcp.GetTaskResult {
+	return &mcp.GetTaskResult{
 		TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
 		CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTL, PollInterval: t.PollInterval,
 	}

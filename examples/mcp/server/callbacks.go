@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -126,8 +127,15 @@ func (s *server) sample(ctx context.Context, c mcp.Client, token *mcp.ProgressTo
 // awaitSampling polls a sampling task the client runs until it is final
 // and fetches its result.
 func (s *server) awaitSampling(ctx context.Context, c mcp.Client, t mcp.Task) (*mcp.CreateMessageResult, error) {
-	if list, err := c.ListTasks(ctx, &mcp.PaginatedRequestParams{}); err == nil {
-		s.log.Debug("client tasks", "count", len(list.Tasks))
+	if caps := s.caps(); caps.Tasks != nil && caps.Tasks.List != nil {
+		// A client that lists its tasks must list this one.
+		list, err := c.ListTasks(ctx, &mcp.PaginatedRequestParams{})
+		if err != nil {
+			return nil, fmt.Errorf("listing the client's tasks: %w", err)
+		}
+		if !slices.ContainsFunc(list.Tasks, func(l mcp.Task) bool { return l.TaskID == t.TaskID }) {
+			return nil, fmt.Errorf("the client does not list its sampling task %s", t.TaskID)
+		}
 	}
 	for t.Status == mcp.TaskStatusWorking || t.Status == mcp.TaskStatusInputRequired {
 		wait := 20 * time.Millisecond

@@ -88,6 +88,7 @@ type server struct {
 	mu         sync.Mutex
 	level      mcp.LoggingLevel // "" until logging/setLevel: send everything
 	clientCaps mcp.ClientCapabilities
+	version    string // the negotiated revision
 	subs       map[string]bool
 	notes      []string
 	extras     bool             // the shout tool and prompt are on
@@ -131,6 +132,7 @@ func (s *server) Initialize(ctx context.Context, p *mcp.InitializeRequestParams)
 	}
 	s.mu.Lock()
 	s.clientCaps = p.Capabilities
+	s.version = version
 	s.mu.Unlock()
 	s.log.Info("initialize", "client", p.ClientInfo.Name, "clientVersion", p.ClientInfo.Version,
 		"requested", p.ProtocolVersion, "answered", version)
@@ -156,8 +158,12 @@ func (s *server) Initialize(ctx context.Context, p *mcp.InitializeRequestParams)
 	}, nil
 }
 
-func (s *server) Initialized(context.Context, *mcp.NotificationParams) error {
+func (s *server) Initialized(ctx context.Context, _ *mcp.NotificationParams) error {
+	s.mu.Lock()
+	version := s.version
+	s.mu.Unlock()
 	s.log.Info("client initialized")
+	s.logf(ctx, client(ctx), mcp.LoggingLevelInfo, "session", "session initialized (revision %s)", version)
 	return nil
 }
 
@@ -202,8 +208,9 @@ func (s *server) RootsListChanged(ctx context.Context, _ *mcp.NotificationParams
 	return nil
 }
 
-func (s *server) TaskStatus(_ context.Context, p *mcp.TaskStatusParams) error {
+func (s *server) TaskStatus(ctx context.Context, p *mcp.TaskStatusNotificationParams) error {
 	s.log.Info("client task status", "task", p.TaskID, "status", p.Status)
+	s.logf(ctx, client(ctx), mcp.LoggingLevelInfo, "tasks", "client task %s is %s", p.TaskID, p.Status)
 	return nil
 }
 
@@ -224,7 +231,7 @@ func (s *server) logf(ctx context.Context, c mcp.Client, level mcp.LoggingLevel,
 		return
 	}
 	data, _ := json.Marshal(fmt.Sprintf(format, args...))
-	if err := c.LoggingMessage(ctx, &mcp.LoggingMessageParams{Level: level, Logger: &logger, Data: data}); err != nil {
+	if err := c.LoggingMessage(ctx, &mcp.LoggingMessageNotificationParams{Level: level, Logger: &logger, Data: data}); err != nil {
 		s.log.Warn("sending a log message", "error", err)
 	}
 }

@@ -83,7 +83,7 @@ func (s *server) read(uri string) ([]mcp.ResourceContentsUnion, bool) {
 	return nil, false
 }
 
-func (s *server) ReadResource(_ context.Context, p *mcp.ResourceRequestParams) (*mcp.ReadResourceResult, error) {
+func (s *server) ReadResource(_ context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResult, error) {
 	contents, ok := s.read(p.URI)
 	if !ok {
 		return nil, mcp.NewResourceNotFoundError(&mcp.ResourceNotFoundData{URI: p.URI})
@@ -91,7 +91,7 @@ func (s *server) ReadResource(_ context.Context, p *mcp.ResourceRequestParams) (
 	return &mcp.ReadResourceResult{Contents: contents}, nil
 }
 
-func (s *server) Subscribe(_ context.Context, p *mcp.ResourceRequestParams) (*mcp.EmptyResult, error) {
+func (s *server) Subscribe(_ context.Context, p *mcp.SubscribeRequestParams) (*mcp.EmptyResult, error) {
 	if _, ok := s.read(p.URI); !ok {
 		return nil, mcp.NewResourceNotFoundError(&mcp.ResourceNotFoundData{URI: p.URI})
 	}
@@ -101,7 +101,7 @@ func (s *server) Subscribe(_ context.Context, p *mcp.ResourceRequestParams) (*mc
 	return &mcp.EmptyResult{}, nil
 }
 
-func (s *server) Unsubscribe(_ context.Context, p *mcp.ResourceRequestParams) (*mcp.EmptyResult, error) {
+func (s *server) Unsubscribe(_ context.Context, p *mcp.UnsubscribeRequestParams) (*mcp.EmptyResult, error) {
 	s.mu.Lock()
 	delete(s.subs, p.URI)
 	s.mu.Unlock()
@@ -204,7 +204,7 @@ func (s *server) Complete(_ context.Context, p *mcp.CompleteRequestParams) (*mcp
 
 // Task requests, answered from the task store.
 
-func (s *server) GetTask(_ context.Context, p *mcp.TaskIDParams) (*mcp.TaskResult, error) {
+func (s *server) GetTask(_ context.Context, p *mcp.TaskIDParams) (*mcp.GetTaskResult, error) {
 	return s.tasks.get(p.TaskID)
 }
 
@@ -216,10 +216,10 @@ func (s *server) ListTasks(_ context.Context, p *mcp.PaginatedRequestParams) (*m
 	return s.tasks.list(p.Cursor, s.pageSize)
 }
 
-func (s *server) CancelTask(ctx context.Context, p *mcp.TaskIDParams) (*mcp.TaskResult, error) {
+func (s *server) CancelTask(ctx context.Context, p *mcp.TaskIDParams) (*mcp.CancelTaskResult, error) {
 	c := client(ctx)
 	return s.tasks.cancel(p.TaskID, func(t mcp.Task) {
-		_ = c.TaskStatus(ctx, &mcp.TaskStatusParams{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
+		_ = c.TaskStatus(ctx, &mcp.TaskStatusNotificationParams{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
 			CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTL, PollInterval: t.PollInterval})
 	})
 }

@@ -121,7 +121,7 @@ func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*m
 		notify := func(t mcp.Task) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			_ = c.TaskStatus(ctx, &mcp.TaskStatusParams{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
+			_ = c.TaskStatus(ctx, &mcp.TaskStatusNotificationParams{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
 				CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTL, PollInterval: t.PollInterval})
 		}
 		info := s.tasks.start(p.Task, notify, func(ctx context.Context) (any, error) {
@@ -238,7 +238,7 @@ func (s *server) addNote(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken
 		return nil, fmt.Errorf("announcing the new note: %w", err)
 	}
 	if subscribed {
-		if err := c.ResourceUpdated(ctx, &mcp.ResourceUpdatedParams{URI: notesURI}); err != nil {
+		if err := c.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: notesURI}); err != nil {
 			return nil, fmt.Errorf("announcing the new note: %w", err)
 		}
 	}
