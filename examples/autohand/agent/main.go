@@ -45,6 +45,7 @@ type config struct {
 	model           string
 	account         string
 	profile         string
+	inference       string
 	delay           time.Duration
 	ackTimeout      time.Duration
 	responseTimeout time.Duration
@@ -58,8 +59,9 @@ func main() {
 	wd, _ := os.Getwd()
 	flag.StringVar(&cfg.workspace, "workspace", wd, "workspace root reported to the client")
 	flag.StringVar(&cfg.model, "model", "fantail", "model name reported to the client")
-	flag.StringVar(&cfg.account, "account", "dev@example.com", "account e-mail reported by getAccountInfo")
+	flag.StringVar(&cfg.account, "account", "dev@example.com", "account e-mail reported by getAccountInfo; empty means signed out (answer-only: authentication required)")
 	flag.StringVar(&cfg.profile, "profile", "general", "RPC profile: general, answer-only or setup-only (Blueprint restricted profiles)")
+	flag.StringVar(&cfg.inference, "inference", "in_process", "where the answer-only profile's model runs: in_process, or hosted (blocked by policy)")
 	flag.DurationVar(&cfg.delay, "delay", 20*time.Millisecond, "pause between streamed chunks and auto-mode iterations")
 	flag.DurationVar(&cfg.ackTimeout, "ack-timeout", 30*time.Second, "how long a permission or directory request waits for its acknowledgement")
 	flag.DurationVar(&cfg.responseTimeout, "response-timeout", time.Hour, "how long an acknowledged request waits for its answer")
@@ -86,6 +88,9 @@ func run(cfg config) error {
 	case profileGeneral, profileAnswerOnly, profileSetupOnly:
 	default:
 		return fmt.Errorf("unknown profile %q", cfg.profile)
+	}
+	if cfg.inference != "in_process" && cfg.inference != "hosted" {
+		return fmt.Errorf("unknown inference destination %q", cfg.inference)
 	}
 	level := slog.LevelInfo
 	if cfg.verbose {

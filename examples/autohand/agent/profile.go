@@ -78,6 +78,10 @@ func (a *agent) RuntimeInspect(context.Context) (*autohand.RuntimeInspectResult,
 		return nil, fmt.Errorf("hash executable: %w", err)
 	}
 	sum := hex.EncodeToString(h.Sum(nil))
+	auth := autohand.RuntimeInspectResultAuthenticationConfigured
+	if a.cfg.account == "" {
+		auth = autohand.RuntimeInspectResultAuthenticationMissing
+	}
 	id := sha256.Sum256([]byte(exe + sum))
 	return &autohand.RuntimeInspectResult{
 		CliVersion: "1.0.0-scripted",
@@ -89,14 +93,18 @@ func (a *agent) RuntimeInspect(context.Context) (*autohand.RuntimeInspectResult,
 			IdentityHash: hex.EncodeToString(id[:]),
 		},
 		ProviderID: "scripted", Model: ptr(a.cfg.model),
-		Authentication:       autohand.RuntimeInspectResultAuthenticationNotRequired,
+		Authentication:       auth,
 		ClientContext:        autohand.RuntimeInspectResultClientContextBlueprint,
 		AnswerOnly:           a.cfg.profile == profileAnswerOnly,
-		InferenceDestination: scriptedDestination(),
+		InferenceDestination: a.destination(),
 	}, nil
 }
 
-func scriptedDestination() autohand.InferenceDestination {
+// destination is where the -inference flag says the model runs.
+func (a *agent) destination() autohand.InferenceDestination {
+	if a.cfg.inference == "hosted" {
+		return autohand.NewInferenceDestinationHosted(autohand.InferenceHosted{Provider: "scripted", Origin: ptr("https://api.example.com")})
+	}
 	return autohand.NewInferenceDestinationInProcess(autohand.InferenceInProcess{Provider: ptr("scripted")})
 }
 
@@ -112,6 +120,14 @@ func (a *agent) Answer(_ context.Context, p *autohand.AnswerParams) (*autohand.A
 		return nil, jsonrpc.NewError(autohand.CodeAnswerContractInvalid, "more than 64 artifacts", nil)
 	case len(raw) > 8<<10:
 		return nil, jsonrpc.NewError(autohand.CodeAnswerContractInvalid, "envelope larger than 8 KiB", nil)
+	}
+	if a.cfg.inference == "hosted" {
+		return nil, autohand.NewInferenceDestinationBlockedError()
+	}
+	if a.cfg.account == "" {
+		return nil, autohand.NewAuthenticationRequiredError(&autohand.ProfileErrorData{
+			Kind: autohand.ProfileErrorDataKindAuthenticationRequired, Retryable: true, ProviderID: ptr("scripted"),
+		})
 	}
 	var evidence []string
 	for _, art := range p.Artifacts {
@@ -142,7 +158,7 @@ func (a *agent) Answer(_ context.Context, p *autohand.AnswerParams) (*autohand.A
 	if len(result) > 64<<10 {
 		return nil, autohand.NewOutputLimitExceededError()
 	}
-	return &autohand.AnswerResult{Result: result, ProviderID: "scripted", Model: ptr(a.cfg.model), InferenceDestination: scriptedDestination()}, nil
+	return &autohand.AnswerResult{Result: result, ProviderID: "scripted", Model: ptr(a.cfg.model), InferenceDestination: a.destination()}, nil
 }
 
 // LoginBegin starts a scripted device authorization: authorized at the
