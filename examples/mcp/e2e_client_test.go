@@ -128,7 +128,7 @@ func TestClientExampleCalls(t *testing.T) {
 		{name: "sampling task cancelled", args: []string{"-sampling-delay", "1m", "-call", "sample", "-args", `{"prompt":"hi","asTask":true,"cancelTask":true}`},
 			want: "sampling task cancelled"},
 		{name: "sampling task done before cancel", args: []string{"-call", "sample", "-args", `{"prompt":"hi","asTask":true,"cancelTask":true}`},
-			want: "already in terminal status 'completed'", error: true},
+			want: "is already completed", error: true},
 		{name: "sampling rejected", args: []string{"-sampling", "reject", "-call", "sample", "-args", `{"prompt":"hi"}`},
 			want: "the user rejected the sampling request", error: true},
 		{name: "roots", args: []string{"-root", dir, "-call", "roots"}, want: "file://" + filepath.ToSlash(dir)},

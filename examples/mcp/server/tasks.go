@@ -108,7 +108,7 @@ func (s *taskStore) lookup(id string) (*task, error) {
 	t := s.tasks[id]
 	if t == nil || time.Now().After(t.expires) {
 		delete(s.tasks, id)
-		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Failed to retrieve task: Task not found", map[string]string{"taskId": id})
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "No such task", map[string]string{"taskId": id})
 	}
 	return t, nil
 }
@@ -153,7 +153,7 @@ func (s *taskStore) cancel(id string, notify func(mcp.Task)) (*mcp.CancelTaskRes
 	if t.info.Status != mcp.TaskStatusWorking && t.info.Status != mcp.TaskStatusInputRequired {
 		s.mu.Unlock()
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams,
-			fmt.Sprintf("Cannot cancel task: already in terminal status '%s'", t.info.Status), nil)
+			fmt.Sprintf("Task %s is already %s", id, t.info.Status), nil)
 	}
 	t.info.Status = mcp.TaskStatusCancelled
 	t.info.StatusMessage = ptr("Cancelled by request")
