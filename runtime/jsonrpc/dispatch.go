@@ -134,12 +134,11 @@ func (c *Conn) finishRequest(in *incoming) (peerCancelled bool) {
 }
 
 // runNotification hands one notification to the handler.
+//
+// Notifications read before the connection ended are still delivered,
+// in order, so the last messages a peer sends before closing are not lost;
+// their context is then already cancelled.
 func (c *Conn) runNotification(in *incoming) {
-	select {
-	case <-c.done:
-		return
-	default:
-	}
 	if _, err := c.invoke(in.ctx, &in.req); err != nil {
 		c.log.Warn("jsonrpc: notification handler failed", "method", in.req.Method, "error", err)
 	}

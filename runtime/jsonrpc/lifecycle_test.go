@@ -412,3 +412,37 @@ func TestRedialer(t *testing.T) {
 		t.Errorf("call on a closed Redialer: %v", err)
 	}
 }
+
+func TestNotificationsSentBeforeCloseAreDelivered(t *testing.T) {
+	// The peer sends notifications and closes at once: every one read
+	// before the end of the stream still reaches the handler, in order.
+	const n = 50
+	var mu sync.Mutex
+	var got []int
+	c, p := newRaw(t, Options{Handler: mux{"note": func(ctx context.Context, req *Request) (any, error) {
+		var v struct{ N int }
+		if err := req.DecodeParams(&v); err != nil {
+			return nil, err
+		}
+		time.Sleep(100 * time.Microsecond) // slower than the peer
+		mu.Lock()
+		got = append(got, v.N)
+		mu.Unlock()
+		return nil, nil
+	}}})
+	for i := range n {
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"note","params":{"n":%d}}`, i))
+	}
+	p.conn.Close()
+	c.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != n {
+		t.Fatalf("delivered %d of %d notifications", len(got), n)
+	}
+	for i, v := range got {
+		if v != i {
+			t.Fatalf("notification %d delivered as number %d", v, i)
+		}
+	}
+}
