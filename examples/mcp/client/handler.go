@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rpcgen/rpcgen/examples/mcp/internal/tasks"
 	"github.com/rpcgen/rpcgen/generated/mcp"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
@@ -21,7 +22,7 @@ type handler struct {
 	sampling string        // echo or reject
 	delay    time.Duration // how long the echo model takes
 	elicit   string        // accept, decline or cancel
-	tasks    *taskStore
+	tasks    *tasks.Store
 }
 
 func (h *handler) Ping(context.Context, *mcp.RequestParams) (*mcp.EmptyResult, error) {
@@ -40,7 +41,7 @@ func (h *handler) CreateMessage(ctx context.Context, p *mcp.CreateMessageRequest
 	}
 	c := server(ctx)
 	if p.Task != nil {
-		info := h.tasks.start(p.Task, h.notifier(c), func(ctx context.Context) (any, error) {
+		info := h.tasks.Start(p.Task, h.notifier(c), func(ctx context.Context) (any, error) {
 			return h.sample(ctx, c, p)
 		})
 		return ptr(mcp.NewCreateMessageResponseCreateTaskResult(mcp.CreateTaskResult{Task: info})), nil
@@ -141,19 +142,19 @@ func defaultValue(p mcp.PrimitiveSchemaDefinition) (mcp.ElicitValue, error) {
 // Tasks the server created here (sampling made a task).
 
 func (h *handler) GetTask(_ context.Context, p *mcp.TaskIDParams) (*mcp.GetTaskResult, error) {
-	return h.tasks.get(p.TaskID)
+	return h.tasks.Get(p.TaskID)
 }
 
 func (h *handler) GetTaskPayload(ctx context.Context, p *mcp.TaskIDParams) (*mcp.GetTaskPayloadResult, error) {
-	return h.tasks.result(ctx, p.TaskID)
+	return h.tasks.Result(ctx, p.TaskID)
 }
 
 func (h *handler) ListTasks(_ context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListTasksResult, error) {
-	return h.tasks.list(p.Cursor, 50)
+	return h.tasks.List(p.Cursor, 50)
 }
 
 func (h *handler) CancelTask(ctx context.Context, p *mcp.TaskIDParams) (*mcp.CancelTaskResult, error) {
-	return h.tasks.cancel(p.TaskID, h.notifier(server(ctx)))
+	return h.tasks.Cancel(p.TaskID, h.notifier(server(ctx)))
 }
 
 // notifier sends notifications/tasks/status to the server.

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rpcgen/rpcgen/examples/mcp/internal/tasks"
 	"github.com/rpcgen/rpcgen/generated/mcp"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	"github.com/rpcgen/rpcgen/runtime/transport"
@@ -106,11 +107,11 @@ func run(cfg config, logger *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("starting the server: %w", err)
 	}
-	h := &handler{log: logger, roots: roots, sampling: cfg.sampling, delay: cfg.samplingDelay, elicit: cfg.elicit, tasks: newTaskStore()}
+	h := &handler{log: logger, roots: roots, sampling: cfg.sampling, delay: cfg.samplingDelay, elicit: cfg.elicit, tasks: tasks.NewStore()}
 	conn, srv := mcp.ConnectClient(proc, h, jsonrpc.Options{Logger: logger})
 	defer func() {
 		conn.Close()
-		h.tasks.close()
+		h.tasks.Close()
 	}()
 	out := json.NewEncoder(os.Stdout)
 	init, err := initialize(ctx, srv, cfg.version)
@@ -325,3 +326,6 @@ func call(ctx context.Context, srv mcp.Server, cfg config, logger *slog.Logger) 
 	}
 	return json.Marshal(payload)
 }
+
+// ptr returns a pointer to v.
+func ptr[T any](v T) *T { return &v }

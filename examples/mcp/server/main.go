@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rpcgen/rpcgen/examples/mcp/internal/tasks"
 	"github.com/rpcgen/rpcgen/generated/mcp"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	"github.com/rpcgen/rpcgen/runtime/transport"
@@ -63,7 +64,7 @@ func main() {
 	s := newServer(logger, *slowStart, *pageSize)
 	conn, _ := mcp.ConnectServer(transport.Stdio(), s, jsonrpc.Options{Logger: logger})
 	err := conn.Wait()
-	s.tasks.close()
+	s.tasks.Close()
 	if err != nil && !isClosed(err) {
 		logger.Error("session ended", "error", err)
 		os.Exit(1)
@@ -83,7 +84,7 @@ type server struct {
 	log       *slog.Logger
 	slowStart time.Duration
 	pageSize  int
-	tasks     *taskStore
+	tasks     *tasks.Store
 
 	mu         sync.Mutex
 	level      mcp.LoggingLevel // "" until logging/setLevel: send everything
@@ -106,7 +107,7 @@ type relay struct {
 
 func newServer(logger *slog.Logger, slowStart time.Duration, pageSize int) *server {
 	return &server{
-		log: logger, slowStart: slowStart, pageSize: pageSize, tasks: newTaskStore(),
+		log: logger, slowStart: slowStart, pageSize: pageSize, tasks: tasks.NewStore(),
 		subs: map[string]bool{}, relays: map[string]relay{},
 	}
 }
@@ -243,3 +244,6 @@ func deref[T any](p *T) T {
 	}
 	return *p
 }
+
+// ptr returns a pointer to v.
+func ptr[T any](v T) *T { return &v }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rpcgen/rpcgen/examples/mcp/internal/tasks"
 	"github.com/rpcgen/rpcgen/generated/mcp"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
@@ -38,7 +39,7 @@ func (s *server) ListResources(_ context.Context, p *mcp.PaginatedRequestParams)
 		all = append(all, mcp.Resource{URI: noteURI(i + 1), Name: fmt.Sprintf("note-%d", i+1), MimeType: ptr("text/plain")})
 	}
 	s.mu.Unlock()
-	page, next, err := paginate(all, p.Cursor, s.pageSize)
+	page, next, err := tasks.Paginate(all, p.Cursor, s.pageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +49,7 @@ func (s *server) ListResources(_ context.Context, p *mcp.PaginatedRequestParams)
 func (s *server) ListResourceTemplates(_ context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListResourceTemplatesResult, error) {
 	all := []mcp.ResourceTemplate{{URITemplate: greetingPrefix + "{name}", Name: "greeting",
 		Description: ptr("A greeting for name"), MimeType: ptr("text/plain")}}
-	page, next, err := paginate(all, p.Cursor, s.pageSize)
+	page, next, err := tasks.Paginate(all, p.Cursor, s.pageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +126,7 @@ func (s *server) prompts() []mcp.Prompt {
 }
 
 func (s *server) ListPrompts(_ context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListPromptsResult, error) {
-	page, next, err := paginate(s.prompts(), p.Cursor, s.pageSize)
+	page, next, err := tasks.Paginate(s.prompts(), p.Cursor, s.pageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -205,20 +206,20 @@ func (s *server) Complete(_ context.Context, p *mcp.CompleteRequestParams) (*mcp
 // Task requests, answered from the task store.
 
 func (s *server) GetTask(_ context.Context, p *mcp.TaskIDParams) (*mcp.GetTaskResult, error) {
-	return s.tasks.get(p.TaskID)
+	return s.tasks.Get(p.TaskID)
 }
 
 func (s *server) GetTaskPayload(ctx context.Context, p *mcp.TaskIDParams) (*mcp.GetTaskPayloadResult, error) {
-	return s.tasks.result(ctx, p.TaskID)
+	return s.tasks.Result(ctx, p.TaskID)
 }
 
 func (s *server) ListTasks(_ context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListTasksResult, error) {
-	return s.tasks.list(p.Cursor, s.pageSize)
+	return s.tasks.List(p.Cursor, s.pageSize)
 }
 
 func (s *server) CancelTask(ctx context.Context, p *mcp.TaskIDParams) (*mcp.CancelTaskResult, error) {
 	c := client(ctx)
-	return s.tasks.cancel(p.TaskID, func(t mcp.Task) {
+	return s.tasks.Cancel(p.TaskID, func(t mcp.Task) {
 		_ = c.TaskStatus(ctx, &mcp.TaskStatusNotificationParams{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
 			CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTL, PollInterval: t.PollInterval})
 	})

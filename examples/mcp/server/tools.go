@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rpcgen/rpcgen/examples/mcp/internal/tasks"
 	"github.com/rpcgen/rpcgen/generated/mcp"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
@@ -86,7 +87,7 @@ func (s *server) ListTools(_ context.Context, p *mcp.PaginatedRequestParams) (*m
 	for _, t := range s.available() {
 		defs = append(defs, t.def)
 	}
-	page, next, err := paginate(defs, p.Cursor, s.pageSize)
+	page, next, err := tasks.Paginate(defs, p.Cursor, s.pageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +125,7 @@ func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*m
 			_ = c.TaskStatus(ctx, &mcp.TaskStatusNotificationParams{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
 				CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTL, PollInterval: t.PollInterval})
 		}
-		info := s.tasks.start(p.Task, notify, func(ctx context.Context) (any, error) {
+		info := s.tasks.Start(p.Task, notify, func(ctx context.Context) (any, error) {
 			return found.run(ctx, c, token, args)
 		})
 		return ptr(mcp.NewCallToolResponseCreateTaskResult(mcp.CreateTaskResult{Task: info})), nil

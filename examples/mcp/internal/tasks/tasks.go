@@ -1,4 +1,6 @@
-package main
+// Package tasks is the MCP task store the example server and client share:
+// requests run as tasks (tasks/get, tasks/list, tasks/cancel, tasks/result).
+package tasks
 
 import (
 	"context"
@@ -21,8 +23,8 @@ const defaultTTL = int64(10 * time.Minute / time.Millisecond)
 // pollInterval is the tasks/get interval suggested to requesters.
 const pollInterval = int64(50)
 
-// taskStore keeps the tasks this side runs for its peer (MCP tasks).
-type taskStore struct {
+// Store keeps the tasks this side runs for its peer (MCP tasks).
+type Store struct {
 	mu    sync.Mutex
 	tasks map[string]*task
 	wg    sync.WaitGroup
@@ -38,15 +40,16 @@ type task struct {
 	err     error
 }
 
-func newTaskStore() *taskStore {
-	return &taskStore{tasks: map[string]*task{}}
+// NewStore returns an empty task store.
+func NewStore() *Store {
+	return &Store{tasks: map[string]*task{}}
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
 
-// start runs fn as a new task and returns its state. notify, unless nil,
+// Start runs fn as a new task and returns its state. notify, unless nil,
 // is told of every later change of state.
-func (s *taskStore) start(meta *mcp.TaskMetadata, notify func(mcp.Task), fn func(context.Context) (any, error)) mcp.Task {
+func (s *Store) Start(meta *mcp.TaskMetadata, notify func(mcp.Task), fn func(context.Context) (any, error)) mcp.Task {
 	ttl := defaultTTL
 	if meta != nil && meta.TTL != nil && *meta.TTL > 0 {
 		ttl = *meta.TTL
@@ -78,7 +81,7 @@ func (s *taskStore) start(meta *mcp.TaskMetadata, notify func(mcp.Task), fn func
 }
 
 // finish records the outcome of t unless it was cancelled first.
-func (s *taskStore) finish(t *task, v any, err error, notify func(mcp.Task)) {
+func (s *Store) finish(t *task, v any, err error, notify func(mcp.Task)) {
 	s.mu.Lock()
 	if t.info.Status != mcp.TaskStatusWorking {
 		s.mu.Unlock()
@@ -104,7 +107,7 @@ func (s *taskStore) finish(t *task, v any, err error, notify func(mcp.Task)) {
 }
 
 // lookup returns the live task id, or the -32602 error for an unknown one.
-func (s *taskStore) lookup(id string) (*task, error) {
+func (s *Store) lookup(id string) (*task, error) {
 	t := s.tasks[id]
 	if t == nil || time.Now().After(t.expires) {
 		delete(s.tasks, id)
@@ -113,8 +116,8 @@ func (s *taskStore) lookup(id string) (*task, error) {
 	return t, nil
 }
 
-// get answers tasks/get.
-func (s *taskStore) get(id string) (*mcp.GetTaskResult, error) {
+// Get answers tasks/get.
+func (s *Store) Get(id string) (*mcp.GetTaskResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, err := s.lookup(id)
@@ -124,8 +127,8 @@ func (s *taskStore) get(id string) (*mcp.GetTaskResult, error) {
 	return taskResult(t.info), nil
 }
 
-// list answers tasks/list, pageSize tasks at a time, oldest first.
-func (s *taskStore) list(cursor *mcp.Cursor, pageSize int) (*mcp.ListTasksResult, error) {
+// List answers tasks/list, pageSize tasks at a time, oldest first.
+func (s *Store) List(cursor *mcp.Cursor, pageSize int) (*mcp.ListTasksResult, error) {
 	s.mu.Lock()
 	var all []mcp.Task
 	for id := range s.tasks {
@@ -135,15 +138,15 @@ func (s *taskStore) list(cursor *mcp.Cursor, pageSize int) (*mcp.ListTasksResult
 	}
 	s.mu.Unlock()
 	sort.Slice(all, func(i, j int) bool { return all[i].CreatedAt < all[j].CreatedAt })
-	page, next, err := paginate(all, cursor, pageSize)
+	page, next, err := Paginate(all, cursor, pageSize)
 	if err != nil {
 		return nil, err
 	}
 	return &mcp.ListTasksResult{Tasks: page, NextCursor: next}, nil
 }
 
-// cancel answers tasks/cancel; a task in a final state is refused.
-func (s *taskStore) cancel(id string, notify func(mcp.Task)) (*mcp.CancelTaskResult, error) {
+// Cancel answers tasks/cancel; a task in a final state is refused.
+func (s *Store) Cancel(id string, notify func(mcp.Task)) (*mcp.CancelTaskResult, error) {
 	s.mu.Lock()
 	t, err := s.lookup(id)
 	if err != nil {
@@ -169,8 +172,8 @@ func (s *taskStore) cancel(id string, notify func(mcp.Task)) (*mcp.CancelTaskRes
 	return (*mcp.CancelTaskResult)(taskResult(info)), nil
 }
 
-// result answers tasks/result: it waits until the task is final.
-func (s *taskStore) result(ctx context.Context, id string) (*mcp.GetTaskPayloadResult, error) {
+// Result answers tasks/result: it waits until the task is final.
+func (s *Store) Result(ctx context.Context, id string) (*mcp.GetTaskPayloadResult, error) {
 	s.mu.Lock()
 	t, err := s.lookup(id)
 	s.mu.Unlock()
@@ -200,8 +203,8 @@ func (s *taskStore) result(ctx context.Context, id string) (*mcp.GetTaskPayloadR
 	return &res, nil
 }
 
-// close cancels every running task and waits for them.
-func (s *taskStore) close() {
+// Close cancels every running task and waits for them.
+func (s *Store) Close() {
 	s.mu.Lock()
 	for _, t := range s.tasks {
 		t.cancel()
@@ -218,9 +221,9 @@ func taskResult(t mcp.Task) *mcp.GetTaskResult {
 	}
 }
 
-// paginate returns the page of items at cursor (an offset written in
+// Paginate returns the page of items at cursor (an offset written in
 // decimal) and the cursor of the next page, if any.
-func paginate[T any](items []T, cursor *mcp.Cursor, pageSize int) ([]T, *mcp.Cursor, error) {
+func Paginate[T any](items []T, cursor *mcp.Cursor, pageSize int) ([]T, *mcp.Cursor, error) {
 	start := 0
 	if cursor != nil {
 		n, err := strconv.Atoi(string(*cursor))
