@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,7 +90,7 @@ type session struct {
 func start(t *testing.T, opts jsonrpc.Options, args ...string) *session {
 	t.Helper()
 	args = append([]string{"-delay", "1ms", "-workspace", "/work/app"}, args...)
-	proc, err := transport.Spawn(exec.Command(agentBin, args...), transport.SpawnOptions{})
+	proc, err := transport.Spawn(exec.Command(agentBin, args...), transport.SpawnOptions{Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
 	if err != nil {
 		t.Fatalf("spawn agent: %v", err)
 	}
@@ -129,6 +130,27 @@ func (s *session) next(method string, from int) event {
 		case <-changed:
 		case <-deadline.C:
 			s.t.Fatalf("no %s after event %d within %v; got %v", method, from, wait, s.methods())
+		}
+	}
+}
+
+// count waits until n notifications of method arrived from index from on,
+// and returns them.
+func (s *session) count(method string, from, n int) []event {
+	s.t.Helper()
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	for {
+		s.rec.mu.Lock()
+		changed := s.rec.changed
+		s.rec.mu.Unlock()
+		if evs := s.all(method, from); len(evs) >= n {
+			return evs
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			s.t.Fatalf("fewer than %d %s within %v; got %v", n, method, wait, s.methods())
 		}
 	}
 }

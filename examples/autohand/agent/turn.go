@@ -36,8 +36,8 @@ func (a *agent) Prompt(_ context.Context, p *autohand.PromptParams) (*autohand.S
 		go func() {
 			defer a.wg.Done()
 			a.end(autohand.AgentEndParamsReasonCompleted, autohand.HookSessionEndParamsReasonQuit)
-			_ = a.conn.Close()
 		}()
+		a.closeSoon(a.conn)
 		return &autohand.SuccessResult{Success: true}, nil
 	}
 	ctx, cancel := context.WithCancel(a.ctx)
