@@ -48,7 +48,7 @@ func TestBrowserSkillsLearn(t *testing.T) {
 		t.Fatalf("registry = %+v", reg)
 	}
 	from := s.mark()
-	in, err := s.agent.InstallSkill(ctx, &autohand.InstallSkillParams{SkillName: "shell-runner", Scope: autohand.SkillScopeProject})
+	in, err := s.agent.InstallSkill(ctx, &autohand.SkillInstall{SkillName: "shell-runner", Scope: autohand.SkillScopeProject})
 	ok(t, err)
 	if !in.Success || *in.Path != "/work/app/.autohand/skills/shell-runner" {
 		t.Fatalf("install = %+v", in)
@@ -58,11 +58,11 @@ func TestBrowserSkillsLearn(t *testing.T) {
 	if *warn.Skill != "shell-runner" || done.Skills[0] != "shell-runner" {
 		t.Fatalf("warning = %+v, complete = %+v", warn, done)
 	}
-	again, err := s.agent.InstallSkill(ctx, &autohand.InstallSkillParams{SkillName: "shell-runner", Scope: autohand.SkillScopeUser})
+	again, err := s.agent.InstallSkill(ctx, &autohand.SkillInstall{SkillName: "shell-runner", Scope: autohand.SkillScopeUser})
 	ok(t, err)
-	forced, err := s.agent.InstallSkill(ctx, &autohand.InstallSkillParams{SkillName: "shell-runner", Scope: autohand.SkillScopeUser, Force: ptr(true)})
+	forced, err := s.agent.InstallSkill(ctx, &autohand.SkillInstall{SkillName: "shell-runner", Scope: autohand.SkillScopeUser, Force: ptr(true)})
 	ok(t, err)
-	missing, err := s.agent.InstallSkill(ctx, &autohand.InstallSkillParams{SkillName: "nope", Scope: autohand.SkillScopeUser})
+	missing, err := s.agent.InstallSkill(ctx, &autohand.SkillInstall{SkillName: "nope", Scope: autohand.SkillScopeUser})
 	ok(t, err)
 	if again.Success || !forced.Success || missing.Success || missing.Error == nil {
 		t.Fatalf("again = %+v, forced = %+v, missing = %+v", again, forced, missing)

@@ -152,7 +152,7 @@ func TestShowcaseAndExit(t *testing.T) {
 		autohand.MethodHookNotification, autohand.MethodHookContextWarning, autohand.MethodHookContextCritical,
 		autohand.MethodHookContextOverflow, autohand.MethodHookContextCompacted, autohand.MethodHookComputerUseStart,
 		autohand.MethodHookComputerUseProgress, autohand.MethodHookComputerUseError, autohand.MethodHookComputerUseStop,
-		autohand.MethodAutoresearchEvent, autohand.MethodAutoresearchPause, autohand.MethodPipeOutput,
+		autohand.MethodPipeOutput,
 		autohand.MethodPipeError, autohand.MethodPipeComplete, autohand.MethodScheduleTriggered,
 	} {
 		if len(s.all(m, 0)) != 1 {

@@ -214,7 +214,53 @@ type Agent interface {
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// jsonrpc.ErrInvalidParams.
-	InstallSkill(ctx context.Context, params *InstallSkillParams) (*InstallSkillResult, error)
+	InstallSkill(ctx context.Context, params *SkillInstall) (*SkillInstallResult, error)
+
+	// SkillsSearch answers the request autohand.skills.search. Searches the
+	// community skills registry. Upstream declares this method name without types
+	// or a dispatcher entry; the shapes here are our design, modelled on
+	// getSkillsRegistry.
+	//
+	// The caller waits 5m for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	SkillsSearch(ctx context.Context, params *SkillsSearchParams) (*SkillList, error)
+
+	// SkillsTrending answers the request autohand.skills.trending. Lists the
+	// registry's best-rated skills. Upstream declares the name only; the shapes
+	// are our design.
+	//
+	// The caller waits 5m for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	SkillsTrending(ctx context.Context, params *SkillsTrendingParams) (*SkillList, error)
+
+	// SkillsInstall answers the request autohand.skills.install. The
+	// skills-namespace spelling of autohand.installSkill. Upstream declares the
+	// name only; it takes and returns the same as installSkill.
+	//
+	// The caller waits 5m for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	//
+	// Besides the standard JSON-RPC errors, it may fail with
+	// jsonrpc.ErrInvalidParams.
+	SkillsInstall(ctx context.Context, params *SkillInstall) (*SkillInstallResult, error)
+
+	// SkillsRemove answers the request autohand.skills.remove. Uninstalls a skill.
+	// Upstream declares the name only; the shapes are our design.
+	//
+	// The caller waits 5m for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	//
+	// Besides the standard JSON-RPC errors, it may fail with
+	// jsonrpc.ErrInvalidParams.
+	SkillsRemove(ctx context.Context, params *SkillsRemoveParams) (*SkillsRemoveResult, error)
 
 	// LearnRecommend answers the request autohand.learn.recommend. Audits
 	// installed skills and recommends new ones for the project (progress in
@@ -564,8 +610,183 @@ type Agent interface {
 	// jsonrpc.ErrInvalidParams.
 	McpSetServers(ctx context.Context, params *McpSetServersParams) (*McpSetServersResult, error)
 
+	// GoalGet answers the request autohand.goal.get. Returns the workspace's
+	// persistent goals.
+	//
+	// The caller waits 5m for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	GoalGet(ctx context.Context) (*GoalGetResult, error)
+
+	// GoalCreate answers the request autohand.goal.create. Starts a persistent
+	// goal, or queues it when one is active. A missing objective is InvalidParams.
+	//
+	// The caller waits 5m for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	//
+	// Besides the standard JSON-RPC errors, it may fail with
+	// jsonrpc.ErrInvalidParams.
+	GoalCreate(ctx context.Context, params *GoalRequest) (*GoalMutationResult, error)
+
+	// GoalUpdate answers the request autohand.goal.update. Changes the active
+	// goal. A budget member set to null clears that budget; a member left out
+	// keeps it. Status complete finishes the goal. The budget members are typed
+	// any (an integer or null) because generated Go cannot tell an explicit null
+	// from an absent member of an optional nullable field, and here the two mean
+	// different things.
+	//
+	// The caller waits 5m for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	GoalUpdate(ctx context.Context, params *GoalUpdateParams) (*GoalMutationResult, error)
+
+	// GoalClear answers the request autohand.goal.clear. Drops the active goal.
+	//
+	// The caller waits 5m for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	GoalClear(ctx context.Context) (*GoalMutationResult, error)
+
+	// GoalQueue answers the request autohand.goal.queue. Queues a goal behind the
+	// active one. Without an objective it only returns the goal snapshot, as
+	// autohand.goal.get does.
+	//
+	// The caller waits 5m for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	GoalQueue(ctx context.Context, params *GoalQueueParams) (*GoalQueueResult, error)
+
+	// GoalStartQueued answers the request autohand.goal.startQueued. Makes the
+	// first queued goal the active one.
+	//
+	// The caller waits 5m for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	GoalStartQueued(ctx context.Context) (*GoalMutationResult, error)
+
+	// GoalListTemplates answers the request autohand.goal.listTemplates. Lists the
+	// workspace's goal templates.
+	//
+	// The caller waits 10s for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	GoalListTemplates(ctx context.Context) ([]GoalTemplate, error)
+
+	// AutoresearchStart answers the request autohand.autoresearch.start. Starts or
+	// resumes an auto-research loop, which tries changes and keeps those that
+	// improve a measured metric. Upstream also sends a notification of this very
+	// name (the loop's state, as autohand.autoresearch.pause carries it, with
+	// subcommand start or resume); the IDL cannot give one wire name both a
+	// request and a notification, so it is described here only.
+	//
+	// The caller waits 5m for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	//
+	// Besides the standard JSON-RPC errors, it may fail with ErrAgentBusy or
+	// jsonrpc.ErrInvalidParams.
+	AutoresearchStart(ctx context.Context, params *AutoresearchStartParams) (*AutoresearchReport, error)
+
+	// AutoresearchStatus answers the request autohand.autoresearch.status. Reports
+	// the loop. Upstream also sends a notification of this name (see
+	// autoresearch.start).
+	//
+	// The caller waits 10s for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	AutoresearchStatus(ctx context.Context) (*AutoresearchReport, error)
+
+	// AutoresearchStop answers the request autohand.autoresearch.stop. Pauses the
+	// loop, keeping its ledger; autohand.autoresearch.pause follows.
+	//
+	// The caller waits 5m for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	AutoresearchStop(ctx context.Context) (*AutoresearchReport, error)
+
+	// AutoresearchHistory answers the request autohand.autoresearch.history. Lists
+	// the ledger's attempts.
+	//
+	// The caller waits 5m for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	AutoresearchHistory(ctx context.Context) (*AutoresearchHistoryResult, error)
+
+	// AutoresearchReplay answers the request autohand.autoresearch.replay.
+	// Measures an attempt again in an isolated worktree.
+	//
+	// The caller waits 5m for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	AutoresearchReplay(ctx context.Context, params *AutoresearchReplayParams) (*AutoresearchReplayResult, error)
+
+	// AutoresearchRescore answers the request autohand.autoresearch.rescore.
+	// Decides again on one attempt or on all (exactly one of attemptId and all).
+	//
+	// The caller waits 5m for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	//
+	// Besides the standard JSON-RPC errors, it may fail with
+	// jsonrpc.ErrInvalidParams.
+	AutoresearchRescore(ctx context.Context, params *AutoresearchRescoreParams) (*AutoresearchRescoreResult, error)
+
+	// AutoresearchCompare answers the request autohand.autoresearch.compare. Sets
+	// two attempts side by side.
+	//
+	// The caller waits 5m for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	AutoresearchCompare(ctx context.Context, params *AutoresearchCompareParams) (*AutoresearchCompareResult, error)
+
+	// AutoresearchPareto answers the request autohand.autoresearch.pareto. Returns
+	// the attempts no other attempt beats on every objective.
+	//
+	// The caller waits 5m for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	AutoresearchPareto(ctx context.Context) (*AutoresearchParetoResult, error)
+
+	// AutoresearchPin answers the request autohand.autoresearch.pin. Pins an
+	// attempt (pruning keeps it) or unpins it.
+	//
+	// The caller waits 5m for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	AutoresearchPin(ctx context.Context, params *AutoresearchPinParams) (*AutoresearchPinResult, error)
+
+	// AutoresearchPrune answers the request autohand.autoresearch.prune. Deletes
+	// the stored artifacts of unpinned attempts; a dry run (the default unless yes
+	// is set) only lists them.
+	//
+	// The caller waits 5m for the response. The Go SDK gives up on any request
+	// after 300 s by default and reports an error; the connection stays usable.
+	// Upstream documents no other per-method limit, so the ones set here are our
+	// design.
+	AutoresearchPrune(ctx context.Context, params *AutoresearchPruneParams) (*AutoresearchPruneResult, error)
+
 	// Setup answers the request autohand.setup. Runs the first-run setup wizard,
-	// reported by the autohand.setup.* notifications; answered when it ends.
+	// reported by the autohand.setup.* notifications, and answers when it ends;
+	// autohand.abort cancels it. Upstream declares this method with its types and
+	// notifications, but its RPC dispatcher does not route it at the time of
+	// writing.
 	Setup(ctx context.Context, params *SetupParams) (*SetupResult, error)
 
 	// RuntimeInspect answers the request autohand.runtimeInspect. Answer-only
@@ -715,8 +936,28 @@ func (UnimplementedAgent) GetSkillsRegistry(context.Context, *GetSkillsRegistryP
 }
 
 // InstallSkill answers with a -32601 Method not found error.
-func (UnimplementedAgent) InstallSkill(context.Context, *InstallSkillParams) (*InstallSkillResult, error) {
+func (UnimplementedAgent) InstallSkill(context.Context, *SkillInstall) (*SkillInstallResult, error) {
 	return nil, methodNotFound(MethodInstallSkill)
+}
+
+// SkillsSearch answers with a -32601 Method not found error.
+func (UnimplementedAgent) SkillsSearch(context.Context, *SkillsSearchParams) (*SkillList, error) {
+	return nil, methodNotFound(MethodSkillsSearch)
+}
+
+// SkillsTrending answers with a -32601 Method not found error.
+func (UnimplementedAgent) SkillsTrending(context.Context, *SkillsTrendingParams) (*SkillList, error) {
+	return nil, methodNotFound(MethodSkillsTrending)
+}
+
+// SkillsInstall answers with a -32601 Method not found error.
+func (UnimplementedAgent) SkillsInstall(context.Context, *SkillInstall) (*SkillInstallResult, error) {
+	return nil, methodNotFound(MethodSkillsInstall)
+}
+
+// SkillsRemove answers with a -32601 Method not found error.
+func (UnimplementedAgent) SkillsRemove(context.Context, *SkillsRemoveParams) (*SkillsRemoveResult, error) {
+	return nil, methodNotFound(MethodSkillsRemove)
 }
 
 // LearnRecommend answers with a -32601 Method not found error.
@@ -889,6 +1130,91 @@ func (UnimplementedAgent) McpSetServers(context.Context, *McpSetServersParams) (
 	return nil, methodNotFound(MethodMcpSetServers)
 }
 
+// GoalGet answers with a -32601 Method not found error.
+func (UnimplementedAgent) GoalGet(context.Context) (*GoalGetResult, error) {
+	return nil, methodNotFound(MethodGoalGet)
+}
+
+// GoalCreate answers with a -32601 Method not found error.
+func (UnimplementedAgent) GoalCreate(context.Context, *GoalRequest) (*GoalMutationResult, error) {
+	return nil, methodNotFound(MethodGoalCreate)
+}
+
+// GoalUpdate answers with a -32601 Method not found error.
+func (UnimplementedAgent) GoalUpdate(context.Context, *GoalUpdateParams) (*GoalMutationResult, error) {
+	return nil, methodNotFound(MethodGoalUpdate)
+}
+
+// GoalClear answers with a -32601 Method not found error.
+func (UnimplementedAgent) GoalClear(context.Context) (*GoalMutationResult, error) {
+	return nil, methodNotFound(MethodGoalClear)
+}
+
+// GoalQueue answers with a -32601 Method not found error.
+func (UnimplementedAgent) GoalQueue(context.Context, *GoalQueueParams) (*GoalQueueResult, error) {
+	return nil, methodNotFound(MethodGoalQueue)
+}
+
+// GoalStartQueued answers with a -32601 Method not found error.
+func (UnimplementedAgent) GoalStartQueued(context.Context) (*GoalMutationResult, error) {
+	return nil, methodNotFound(MethodGoalStartQueued)
+}
+
+// GoalListTemplates answers with a -32601 Method not found error.
+func (UnimplementedAgent) GoalListTemplates(context.Context) ([]GoalTemplate, error) {
+	return nil, methodNotFound(MethodGoalListTemplates)
+}
+
+// AutoresearchStart answers with a -32601 Method not found error.
+func (UnimplementedAgent) AutoresearchStart(context.Context, *AutoresearchStartParams) (*AutoresearchReport, error) {
+	return nil, methodNotFound(MethodAutoresearchStart)
+}
+
+// AutoresearchStatus answers with a -32601 Method not found error.
+func (UnimplementedAgent) AutoresearchStatus(context.Context) (*AutoresearchReport, error) {
+	return nil, methodNotFound(MethodAutoresearchStatus)
+}
+
+// AutoresearchStop answers with a -32601 Method not found error.
+func (UnimplementedAgent) AutoresearchStop(context.Context) (*AutoresearchReport, error) {
+	return nil, methodNotFound(MethodAutoresearchStop)
+}
+
+// AutoresearchHistory answers with a -32601 Method not found error.
+func (UnimplementedAgent) AutoresearchHistory(context.Context) (*AutoresearchHistoryResult, error) {
+	return nil, methodNotFound(MethodAutoresearchHistory)
+}
+
+// AutoresearchReplay answers with a -32601 Method not found error.
+func (UnimplementedAgent) AutoresearchReplay(context.Context, *AutoresearchReplayParams) (*AutoresearchReplayResult, error) {
+	return nil, methodNotFound(MethodAutoresearchReplay)
+}
+
+// AutoresearchRescore answers with a -32601 Method not found error.
+func (UnimplementedAgent) AutoresearchRescore(context.Context, *AutoresearchRescoreParams) (*AutoresearchRescoreResult, error) {
+	return nil, methodNotFound(MethodAutoresearchRescore)
+}
+
+// AutoresearchCompare answers with a -32601 Method not found error.
+func (UnimplementedAgent) AutoresearchCompare(context.Context, *AutoresearchCompareParams) (*AutoresearchCompareResult, error) {
+	return nil, methodNotFound(MethodAutoresearchCompare)
+}
+
+// AutoresearchPareto answers with a -32601 Method not found error.
+func (UnimplementedAgent) AutoresearchPareto(context.Context) (*AutoresearchParetoResult, error) {
+	return nil, methodNotFound(MethodAutoresearchPareto)
+}
+
+// AutoresearchPin answers with a -32601 Method not found error.
+func (UnimplementedAgent) AutoresearchPin(context.Context, *AutoresearchPinParams) (*AutoresearchPinResult, error) {
+	return nil, methodNotFound(MethodAutoresearchPin)
+}
+
+// AutoresearchPrune answers with a -32601 Method not found error.
+func (UnimplementedAgent) AutoresearchPrune(context.Context, *AutoresearchPruneParams) (*AutoresearchPruneResult, error) {
+	return nil, methodNotFound(MethodAutoresearchPrune)
+}
+
 // Setup answers with a -32601 Method not found error.
 func (UnimplementedAgent) Setup(context.Context, *SetupParams) (*SetupResult, error) {
 	return nil, methodNotFound(MethodSetup)
@@ -1058,9 +1384,41 @@ func (r remoteAgent) GetSkillsRegistry(ctx context.Context, params *GetSkillsReg
 	return &result, nil
 }
 
-func (r remoteAgent) InstallSkill(ctx context.Context, params *InstallSkillParams) (*InstallSkillResult, error) {
-	var result InstallSkillResult
+func (r remoteAgent) InstallSkill(ctx context.Context, params *SkillInstall) (*SkillInstallResult, error) {
+	var result SkillInstallResult
 	if err := r.c.Call(ctx, MethodInstallSkill, params, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteAgent) SkillsSearch(ctx context.Context, params *SkillsSearchParams) (*SkillList, error) {
+	var result SkillList
+	if err := r.c.Call(ctx, MethodSkillsSearch, params, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteAgent) SkillsTrending(ctx context.Context, params *SkillsTrendingParams) (*SkillList, error) {
+	var result SkillList
+	if err := r.c.Call(ctx, MethodSkillsTrending, params, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteAgent) SkillsInstall(ctx context.Context, params *SkillInstall) (*SkillInstallResult, error) {
+	var result SkillInstallResult
+	if err := r.c.Call(ctx, MethodSkillsInstall, params, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteAgent) SkillsRemove(ctx context.Context, params *SkillsRemoveParams) (*SkillsRemoveResult, error) {
+	var result SkillsRemoveResult
+	if err := r.c.Call(ctx, MethodSkillsRemove, params, &result); err != nil {
 		return nil, err
 	}
 	return &result, nil
@@ -1338,6 +1696,140 @@ func (r remoteAgent) McpSetServers(ctx context.Context, params *McpSetServersPar
 	return &result, nil
 }
 
+func (r remoteAgent) GoalGet(ctx context.Context) (*GoalGetResult, error) {
+	var result GoalGetResult
+	if err := r.c.Call(ctx, MethodGoalGet, nil, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteAgent) GoalCreate(ctx context.Context, params *GoalRequest) (*GoalMutationResult, error) {
+	var result GoalMutationResult
+	if err := r.c.Call(ctx, MethodGoalCreate, params, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteAgent) GoalUpdate(ctx context.Context, params *GoalUpdateParams) (*GoalMutationResult, error) {
+	var result GoalMutationResult
+	if err := r.c.Call(ctx, MethodGoalUpdate, params, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteAgent) GoalClear(ctx context.Context) (*GoalMutationResult, error) {
+	var result GoalMutationResult
+	if err := r.c.Call(ctx, MethodGoalClear, nil, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteAgent) GoalQueue(ctx context.Context, params *GoalQueueParams) (*GoalQueueResult, error) {
+	var result GoalQueueResult
+	if err := r.c.Call(ctx, MethodGoalQueue, params, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteAgent) GoalStartQueued(ctx context.Context) (*GoalMutationResult, error) {
+	var result GoalMutationResult
+	if err := r.c.Call(ctx, MethodGoalStartQueued, nil, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteAgent) GoalListTemplates(ctx context.Context) ([]GoalTemplate, error) {
+	var result []GoalTemplate
+	err := r.c.Call(ctx, MethodGoalListTemplates, nil, &result)
+	return result, err
+}
+
+func (r remoteAgent) AutoresearchStart(ctx context.Context, params *AutoresearchStartParams) (*AutoresearchReport, error) {
+	var result AutoresearchReport
+	if err := r.c.Call(ctx, MethodAutoresearchStart, params, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteAgent) AutoresearchStatus(ctx context.Context) (*AutoresearchReport, error) {
+	var result AutoresearchReport
+	if err := r.c.Call(ctx, MethodAutoresearchStatus, nil, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteAgent) AutoresearchStop(ctx context.Context) (*AutoresearchReport, error) {
+	var result AutoresearchReport
+	if err := r.c.Call(ctx, MethodAutoresearchStop, nil, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteAgent) AutoresearchHistory(ctx context.Context) (*AutoresearchHistoryResult, error) {
+	var result AutoresearchHistoryResult
+	if err := r.c.Call(ctx, MethodAutoresearchHistory, nil, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteAgent) AutoresearchReplay(ctx context.Context, params *AutoresearchReplayParams) (*AutoresearchReplayResult, error) {
+	var result AutoresearchReplayResult
+	if err := r.c.Call(ctx, MethodAutoresearchReplay, params, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteAgent) AutoresearchRescore(ctx context.Context, params *AutoresearchRescoreParams) (*AutoresearchRescoreResult, error) {
+	var result AutoresearchRescoreResult
+	if err := r.c.Call(ctx, MethodAutoresearchRescore, params, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteAgent) AutoresearchCompare(ctx context.Context, params *AutoresearchCompareParams) (*AutoresearchCompareResult, error) {
+	var result AutoresearchCompareResult
+	if err := r.c.Call(ctx, MethodAutoresearchCompare, params, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteAgent) AutoresearchPareto(ctx context.Context) (*AutoresearchParetoResult, error) {
+	var result AutoresearchParetoResult
+	if err := r.c.Call(ctx, MethodAutoresearchPareto, nil, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteAgent) AutoresearchPin(ctx context.Context, params *AutoresearchPinParams) (*AutoresearchPinResult, error) {
+	var result AutoresearchPinResult
+	if err := r.c.Call(ctx, MethodAutoresearchPin, params, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteAgent) AutoresearchPrune(ctx context.Context, params *AutoresearchPruneParams) (*AutoresearchPruneResult, error) {
+	var result AutoresearchPruneResult
+	if err := r.c.Call(ctx, MethodAutoresearchPrune, params, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
 func (r remoteAgent) Setup(ctx context.Context, params *SetupParams) (*SetupResult, error) {
 	var result SetupResult
 	if err := r.c.Call(ctx, MethodSetup, params, &result); err != nil {
@@ -1475,11 +1967,35 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 			}
 			return impl.GetSkillsRegistry(ctx, &params)
 		case MethodInstallSkill:
-			var params InstallSkillParams
+			var params SkillInstall
 			if err := req.DecodeParams(&params); err != nil {
 				return nil, err
 			}
 			return impl.InstallSkill(ctx, &params)
+		case MethodSkillsSearch:
+			var params SkillsSearchParams
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return impl.SkillsSearch(ctx, &params)
+		case MethodSkillsTrending:
+			var params SkillsTrendingParams
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return impl.SkillsTrending(ctx, &params)
+		case MethodSkillsInstall:
+			var params SkillInstall
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return impl.SkillsInstall(ctx, &params)
+		case MethodSkillsRemove:
+			var params SkillsRemoveParams
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return impl.SkillsRemove(ctx, &params)
 		case MethodLearnRecommend:
 			var params LearnRecommendParams
 			if err := req.DecodeParams(&params); err != nil {
@@ -1636,6 +2152,76 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 				return nil, err
 			}
 			return impl.McpSetServers(ctx, &params)
+		case MethodGoalGet:
+			return impl.GoalGet(ctx)
+		case MethodGoalCreate:
+			var params GoalRequest
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return impl.GoalCreate(ctx, &params)
+		case MethodGoalUpdate:
+			var params GoalUpdateParams
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return impl.GoalUpdate(ctx, &params)
+		case MethodGoalClear:
+			return impl.GoalClear(ctx)
+		case MethodGoalQueue:
+			var params GoalQueueParams
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return impl.GoalQueue(ctx, &params)
+		case MethodGoalStartQueued:
+			return impl.GoalStartQueued(ctx)
+		case MethodGoalListTemplates:
+			return impl.GoalListTemplates(ctx)
+		case MethodAutoresearchStart:
+			var params AutoresearchStartParams
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return impl.AutoresearchStart(ctx, &params)
+		case MethodAutoresearchStatus:
+			return impl.AutoresearchStatus(ctx)
+		case MethodAutoresearchStop:
+			return impl.AutoresearchStop(ctx)
+		case MethodAutoresearchHistory:
+			return impl.AutoresearchHistory(ctx)
+		case MethodAutoresearchReplay:
+			var params AutoresearchReplayParams
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return impl.AutoresearchReplay(ctx, &params)
+		case MethodAutoresearchRescore:
+			var params AutoresearchRescoreParams
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return impl.AutoresearchRescore(ctx, &params)
+		case MethodAutoresearchCompare:
+			var params AutoresearchCompareParams
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return impl.AutoresearchCompare(ctx, &params)
+		case MethodAutoresearchPareto:
+			return impl.AutoresearchPareto(ctx)
+		case MethodAutoresearchPin:
+			var params AutoresearchPinParams
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return impl.AutoresearchPin(ctx, &params)
+		case MethodAutoresearchPrune:
+			var params AutoresearchPruneParams
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return impl.AutoresearchPrune(ctx, &params)
 		case MethodSetup:
 			var params SetupParams
 			if err := req.DecodeParams(&params); err != nil {

@@ -542,6 +542,282 @@ func (x *ComputerUseStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// GoalStatus is one of "active", "paused", "budgetLimited" or "complete".
+//
+// Where a persistent goal stands.
+type GoalStatus string
+
+// The values of GoalStatus.
+const (
+	GoalStatusActive        GoalStatus = "active"
+	GoalStatusPaused        GoalStatus = "paused"
+	GoalStatusBudgetLimited GoalStatus = "budgetLimited"
+	GoalStatusComplete      GoalStatus = "complete"
+)
+
+// Valid reports whether x is one of the values of GoalStatus.
+func (x GoalStatus) Valid() bool {
+	switch x {
+	case GoalStatusActive, GoalStatusPaused, GoalStatusBudgetLimited, GoalStatusComplete:
+		return true
+	}
+	return false
+}
+
+// UnmarshalJSON decodes a GoalStatus, refusing values it does not list.
+func (x *GoalStatus) UnmarshalJSON(b []byte) error {
+	var v string
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if !GoalStatus(v).Valid() {
+		return fmt.Errorf("unknown value %q; want \"active\", \"paused\", \"budgetLimited\" or \"complete\"", v)
+	}
+	*x = GoalStatus(v)
+	return nil
+}
+
+// OptimizationDirection is one of "lower" or "higher".
+//
+// Whether smaller or larger metric values are better.
+type OptimizationDirection string
+
+// The values of OptimizationDirection.
+const (
+	OptimizationDirectionLower  OptimizationDirection = "lower"
+	OptimizationDirectionHigher OptimizationDirection = "higher"
+)
+
+// Valid reports whether x is one of the values of OptimizationDirection.
+func (x OptimizationDirection) Valid() bool {
+	switch x {
+	case OptimizationDirectionLower, OptimizationDirectionHigher:
+		return true
+	}
+	return false
+}
+
+// UnmarshalJSON decodes an OptimizationDirection, refusing values it does not
+// list.
+func (x *OptimizationDirection) UnmarshalJSON(b []byte) error {
+	var v string
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if !OptimizationDirection(v).Valid() {
+		return fmt.Errorf("unknown value %q; want \"lower\" or \"higher\"", v)
+	}
+	*x = OptimizationDirection(v)
+	return nil
+}
+
+// ExecutionResultOutcome is the outcome member of ExecutionResult.
+type ExecutionResultOutcome string
+
+// The values of ExecutionResultOutcome.
+const (
+	ExecutionResultOutcomePassed          ExecutionResultOutcome = "passed"
+	ExecutionResultOutcomeBenchmarkFailed ExecutionResultOutcome = "benchmark_failed"
+	ExecutionResultOutcomeChecksFailed    ExecutionResultOutcome = "checks_failed"
+	ExecutionResultOutcomeCancelled       ExecutionResultOutcome = "cancelled"
+)
+
+// Valid reports whether x is one of the values of ExecutionResultOutcome.
+func (x ExecutionResultOutcome) Valid() bool {
+	switch x {
+	case ExecutionResultOutcomePassed, ExecutionResultOutcomeBenchmarkFailed, ExecutionResultOutcomeChecksFailed, ExecutionResultOutcomeCancelled:
+		return true
+	}
+	return false
+}
+
+// UnmarshalJSON decodes an ExecutionResultOutcome, refusing values it does not
+// list.
+func (x *ExecutionResultOutcome) UnmarshalJSON(b []byte) error {
+	var v string
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if !ExecutionResultOutcome(v).Valid() {
+		return fmt.Errorf("unknown value %q; want \"passed\", \"benchmark_failed\", \"checks_failed\" or \"cancelled\"", v)
+	}
+	*x = ExecutionResultOutcome(v)
+	return nil
+}
+
+// EvaluatorMode is one of "original" or "current".
+//
+// Whether an attempt is measured with the evaluator it was first measured
+// with, or today's.
+type EvaluatorMode string
+
+// The values of EvaluatorMode.
+const (
+	EvaluatorModeOriginal EvaluatorMode = "original"
+	EvaluatorModeCurrent  EvaluatorMode = "current"
+)
+
+// Valid reports whether x is one of the values of EvaluatorMode.
+func (x EvaluatorMode) Valid() bool {
+	switch x {
+	case EvaluatorModeOriginal, EvaluatorModeCurrent:
+		return true
+	}
+	return false
+}
+
+// UnmarshalJSON decodes an EvaluatorMode, refusing values it does not list.
+func (x *EvaluatorMode) UnmarshalJSON(b []byte) error {
+	var v string
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if !EvaluatorMode(v).Valid() {
+		return fmt.Errorf("unknown value %q; want \"original\" or \"current\"", v)
+	}
+	*x = EvaluatorMode(v)
+	return nil
+}
+
+// ConstraintOperator is the operator member of Constraint.
+type ConstraintOperator string
+
+// The values of ConstraintOperator.
+const (
+	ConstraintOperatorLessThan    ConstraintOperator = "<"
+	ConstraintOperatorAtMost      ConstraintOperator = "<="
+	ConstraintOperatorGreaterThan ConstraintOperator = ">"
+	ConstraintOperatorAtLeast     ConstraintOperator = ">="
+)
+
+// Valid reports whether x is one of the values of ConstraintOperator.
+func (x ConstraintOperator) Valid() bool {
+	switch x {
+	case ConstraintOperatorLessThan, ConstraintOperatorAtMost, ConstraintOperatorGreaterThan, ConstraintOperatorAtLeast:
+		return true
+	}
+	return false
+}
+
+// UnmarshalJSON decodes a ConstraintOperator, refusing values it does not
+// list.
+func (x *ConstraintOperator) UnmarshalJSON(b []byte) error {
+	var v string
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if !ConstraintOperator(v).Valid() {
+		return fmt.Errorf("unknown value %q; want \"<\", \"<=\", \">\" or \">=\"", v)
+	}
+	*x = ConstraintOperator(v)
+	return nil
+}
+
+// DecisionRecordSource is the source member of DecisionRecord.
+type DecisionRecordSource string
+
+// The values of DecisionRecordSource.
+const (
+	DecisionRecordSourceOriginal DecisionRecordSource = "original"
+	DecisionRecordSourceReplay   DecisionRecordSource = "replay"
+	DecisionRecordSourceRescore  DecisionRecordSource = "rescore"
+)
+
+// Valid reports whether x is one of the values of DecisionRecordSource.
+func (x DecisionRecordSource) Valid() bool {
+	switch x {
+	case DecisionRecordSourceOriginal, DecisionRecordSourceReplay, DecisionRecordSourceRescore:
+		return true
+	}
+	return false
+}
+
+// UnmarshalJSON decodes a DecisionRecordSource, refusing values it does not
+// list.
+func (x *DecisionRecordSource) UnmarshalJSON(b []byte) error {
+	var v string
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if !DecisionRecordSource(v).Valid() {
+		return fmt.Errorf("unknown value %q; want \"original\", \"replay\" or \"rescore\"", v)
+	}
+	*x = DecisionRecordSource(v)
+	return nil
+}
+
+// DecisionRecordOutcome is the outcome member of DecisionRecord.
+type DecisionRecordOutcome string
+
+// The values of DecisionRecordOutcome.
+const (
+	DecisionRecordOutcomeAccepted     DecisionRecordOutcome = "accepted"
+	DecisionRecordOutcomeRejected     DecisionRecordOutcome = "rejected"
+	DecisionRecordOutcomeInconclusive DecisionRecordOutcome = "inconclusive"
+	DecisionRecordOutcomeChecksFailed DecisionRecordOutcome = "checks_failed"
+	DecisionRecordOutcomeCrashed      DecisionRecordOutcome = "crashed"
+)
+
+// Valid reports whether x is one of the values of DecisionRecordOutcome.
+func (x DecisionRecordOutcome) Valid() bool {
+	switch x {
+	case DecisionRecordOutcomeAccepted, DecisionRecordOutcomeRejected, DecisionRecordOutcomeInconclusive, DecisionRecordOutcomeChecksFailed, DecisionRecordOutcomeCrashed:
+		return true
+	}
+	return false
+}
+
+// UnmarshalJSON decodes a DecisionRecordOutcome, refusing values it does not
+// list.
+func (x *DecisionRecordOutcome) UnmarshalJSON(b []byte) error {
+	var v string
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if !DecisionRecordOutcome(v).Valid() {
+		return fmt.Errorf("unknown value %q; want \"accepted\", \"rejected\", \"inconclusive\", \"checks_failed\" or \"crashed\"", v)
+	}
+	*x = DecisionRecordOutcome(v)
+	return nil
+}
+
+// HistoryAttemptMaterialization is the materialization member of
+// HistoryAttempt.
+type HistoryAttemptMaterialization string
+
+// The values of HistoryAttemptMaterialization.
+const (
+	HistoryAttemptMaterializationBaseline  HistoryAttemptMaterialization = "baseline"
+	HistoryAttemptMaterializationCommitted HistoryAttemptMaterialization = "committed"
+	HistoryAttemptMaterializationRetained  HistoryAttemptMaterialization = "retained"
+	HistoryAttemptMaterializationReverted  HistoryAttemptMaterialization = "reverted"
+	HistoryAttemptMaterializationNone      HistoryAttemptMaterialization = "none"
+)
+
+// Valid reports whether x is one of the values of
+// HistoryAttemptMaterialization.
+func (x HistoryAttemptMaterialization) Valid() bool {
+	switch x {
+	case HistoryAttemptMaterializationBaseline, HistoryAttemptMaterializationCommitted, HistoryAttemptMaterializationRetained, HistoryAttemptMaterializationReverted, HistoryAttemptMaterializationNone:
+		return true
+	}
+	return false
+}
+
+// UnmarshalJSON decodes a HistoryAttemptMaterialization, refusing values it
+// does not list.
+func (x *HistoryAttemptMaterialization) UnmarshalJSON(b []byte) error {
+	var v string
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if !HistoryAttemptMaterialization(v).Valid() {
+		return fmt.Errorf("unknown value %q; want \"baseline\", \"committed\", \"retained\", \"reverted\" or \"none\"", v)
+	}
+	*x = HistoryAttemptMaterialization(v)
+	return nil
+}
+
 // ChangesDecisionParamsAction is the action member of ChangesDecisionParams.
 type ChangesDecisionParamsAction string
 

@@ -99,6 +99,18 @@ const (
 	// MethodInstallSkill is the request autohand.installSkill, sent by Client to
 	// Agent.
 	MethodInstallSkill = "autohand.installSkill"
+	// MethodSkillsSearch is the request autohand.skills.search, sent by Client to
+	// Agent.
+	MethodSkillsSearch = "autohand.skills.search"
+	// MethodSkillsTrending is the request autohand.skills.trending, sent by Client
+	// to Agent.
+	MethodSkillsTrending = "autohand.skills.trending"
+	// MethodSkillsInstall is the request autohand.skills.install, sent by Client
+	// to Agent.
+	MethodSkillsInstall = "autohand.skills.install"
+	// MethodSkillsRemove is the request autohand.skills.remove, sent by Client to
+	// Agent.
+	MethodSkillsRemove = "autohand.skills.remove"
 	// MethodLearnRecommend is the request autohand.learn.recommend, sent by Client
 	// to Agent.
 	MethodLearnRecommend = "autohand.learn.recommend"
@@ -201,6 +213,54 @@ const (
 	// MethodMcpSetServers is the request autohand.mcp.setServers, sent by Client
 	// to Agent.
 	MethodMcpSetServers = "autohand.mcp.setServers"
+	// MethodGoalGet is the request autohand.goal.get, sent by Client to Agent.
+	MethodGoalGet = "autohand.goal.get"
+	// MethodGoalCreate is the request autohand.goal.create, sent by Client to
+	// Agent.
+	MethodGoalCreate = "autohand.goal.create"
+	// MethodGoalUpdate is the request autohand.goal.update, sent by Client to
+	// Agent.
+	MethodGoalUpdate = "autohand.goal.update"
+	// MethodGoalClear is the request autohand.goal.clear, sent by Client to Agent.
+	MethodGoalClear = "autohand.goal.clear"
+	// MethodGoalQueue is the request autohand.goal.queue, sent by Client to Agent.
+	MethodGoalQueue = "autohand.goal.queue"
+	// MethodGoalStartQueued is the request autohand.goal.startQueued, sent by
+	// Client to Agent.
+	MethodGoalStartQueued = "autohand.goal.startQueued"
+	// MethodGoalListTemplates is the request autohand.goal.listTemplates, sent by
+	// Client to Agent.
+	MethodGoalListTemplates = "autohand.goal.listTemplates"
+	// MethodAutoresearchStart is the request autohand.autoresearch.start, sent by
+	// Client to Agent.
+	MethodAutoresearchStart = "autohand.autoresearch.start"
+	// MethodAutoresearchStatus is the request autohand.autoresearch.status, sent
+	// by Client to Agent.
+	MethodAutoresearchStatus = "autohand.autoresearch.status"
+	// MethodAutoresearchStop is the request autohand.autoresearch.stop, sent by
+	// Client to Agent.
+	MethodAutoresearchStop = "autohand.autoresearch.stop"
+	// MethodAutoresearchHistory is the request autohand.autoresearch.history, sent
+	// by Client to Agent.
+	MethodAutoresearchHistory = "autohand.autoresearch.history"
+	// MethodAutoresearchReplay is the request autohand.autoresearch.replay, sent
+	// by Client to Agent.
+	MethodAutoresearchReplay = "autohand.autoresearch.replay"
+	// MethodAutoresearchRescore is the request autohand.autoresearch.rescore, sent
+	// by Client to Agent.
+	MethodAutoresearchRescore = "autohand.autoresearch.rescore"
+	// MethodAutoresearchCompare is the request autohand.autoresearch.compare, sent
+	// by Client to Agent.
+	MethodAutoresearchCompare = "autohand.autoresearch.compare"
+	// MethodAutoresearchPareto is the request autohand.autoresearch.pareto, sent
+	// by Client to Agent.
+	MethodAutoresearchPareto = "autohand.autoresearch.pareto"
+	// MethodAutoresearchPin is the request autohand.autoresearch.pin, sent by
+	// Client to Agent.
+	MethodAutoresearchPin = "autohand.autoresearch.pin"
+	// MethodAutoresearchPrune is the request autohand.autoresearch.prune, sent by
+	// Client to Agent.
+	MethodAutoresearchPrune = "autohand.autoresearch.prune"
 	// MethodSetup is the request autohand.setup, sent by Client to Agent.
 	MethodSetup = "autohand.setup"
 	// MethodRuntimeInspect is the request autohand.runtimeInspect, sent by Client
@@ -419,7 +479,7 @@ func requestTimeout(method string) jsonrpc.Timeout {
 	switch method {
 	case MethodPrompt:
 		return jsonrpc.Timeout{After: 30 * time.Second}
-	case MethodStepDecision, MethodAbort, MethodGetState, MethodGetMessages, MethodPermissionResponse, MethodPermissionAcknowledged, MethodDirectoryAccessResponse, MethodDirectoryAccessAcknowledged, MethodGetSupportedModels, MethodGetSupportedCommands, MethodGetToolsRegistry, MethodGetContextUsage, MethodGetAccountInfo, MethodGetHistory, MethodMcpListServers, MethodMcpListTools, MethodMcpGetServerConfigs:
+	case MethodStepDecision, MethodAbort, MethodGetState, MethodGetMessages, MethodPermissionResponse, MethodPermissionAcknowledged, MethodDirectoryAccessResponse, MethodDirectoryAccessAcknowledged, MethodGetSupportedModels, MethodGetSupportedCommands, MethodGetToolsRegistry, MethodGetContextUsage, MethodGetAccountInfo, MethodGetHistory, MethodMcpListServers, MethodMcpListTools, MethodMcpGetServerConfigs, MethodGoalListTemplates, MethodAutoresearchStatus:
 		return jsonrpc.Timeout{After: 10 * time.Second}
 	case MethodSetup:
 		return jsonrpc.Timeout{}

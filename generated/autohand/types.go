@@ -595,6 +595,148 @@ func (x *CommunitySkill) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// SkillInstall is an object with the members skillName, scope and force.
+//
+// Which skill to install, and where.
+type SkillInstall struct {
+	// The skill's name or id.
+	SkillName string     `json:"skillName"`
+	Scope     SkillScope `json:"scope"`
+
+	// Overwrite an installed skill.
+	Force *bool `json:"force,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *SkillInstall) UnmarshalJSON(b []byte) error {
+	var v SkillInstall
+	var has struct {
+		SkillName, Scope bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "skillName":
+			has.SkillName = true
+			return jsonrpc.AtField("skillName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SkillName)))
+		case "scope":
+			has.Scope = true
+			return jsonrpc.AtField("scope", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Scope)))
+		case "force":
+			return jsonrpc.AtField("force", json.Unmarshal(value, &v.Force))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.SkillName:
+		return jsonrpc.MissingField("skillName")
+	case !has.Scope:
+		return jsonrpc.MissingField("scope")
+	}
+	*x = v
+	return nil
+}
+
+// SkillInstallResult is an object with the members success, skillName, path
+// and error.
+//
+// What a skill installation did.
+type SkillInstallResult struct {
+	Success   bool    `json:"success"`
+	SkillName *string `json:"skillName,omitempty"`
+
+	// Where the skill now lives.
+	Path  *string `json:"path,omitempty"`
+	Error *string `json:"error,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *SkillInstallResult) UnmarshalJSON(b []byte) error {
+	var v SkillInstallResult
+	var has struct {
+		Success bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "success":
+			has.Success = true
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+		case "skillName":
+			return jsonrpc.AtField("skillName", json.Unmarshal(value, &v.SkillName))
+		case "path":
+			return jsonrpc.AtField("path", json.Unmarshal(value, &v.Path))
+		case "error":
+			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Success:
+		return jsonrpc.MissingField("success")
+	}
+	*x = v
+	return nil
+}
+
+// SkillList is an object with the members success, skills and error.
+//
+// Skills found in the registry.
+type SkillList struct {
+	Success bool             `json:"success"`
+	Skills  []CommunitySkill `json:"skills"`
+	Error   *string          `json:"error,omitempty"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x SkillList) MarshalJSON() ([]byte, error) {
+	if x.Skills == nil {
+		x.Skills = []CommunitySkill{}
+	}
+	type plain SkillList
+	return json.Marshal(plain(x))
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *SkillList) UnmarshalJSON(b []byte) error {
+	var v SkillList
+	var has struct {
+		Success, Skills bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "success":
+			has.Success = true
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+		case "skills":
+			has.Skills = true
+			return jsonrpc.AtField("skills", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Skills, jsonrpc.Unmarshal[CommunitySkill])))
+		case "error":
+			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Success:
+		return jsonrpc.MissingField("success")
+	case !has.Skills:
+		return jsonrpc.MissingField("skills")
+	}
+	*x = v
+	return nil
+}
+
 // McpToolInfo is a tool offered by an MCP server.
 type McpToolInfo struct {
 	Name        string `json:"name"`
@@ -1299,6 +1441,1413 @@ func (x *YoloAllowanceResult) UnmarshalJSON(b []byte) error {
 	switch {
 	case !has.Success:
 		return jsonrpc.MissingField("success")
+	}
+	*x = v
+	return nil
+}
+
+// GoalBudgets is an object with the members tokenBudget, timeBudgetSeconds,
+// minTokensBeforeWrapUp and minTimeSecondsBeforeWrapUp.
+//
+// Optional limits of a goal and the floors before the agent may wrap up.
+type GoalBudgets struct {
+	TokenBudget                *int64 `json:"tokenBudget,omitempty"`
+	TimeBudgetSeconds          *int64 `json:"timeBudgetSeconds,omitempty"`
+	MinTokensBeforeWrapUp      *int64 `json:"minTokensBeforeWrapUp,omitempty"`
+	MinTimeSecondsBeforeWrapUp *int64 `json:"minTimeSecondsBeforeWrapUp,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *GoalBudgets) UnmarshalJSON(b []byte) error {
+	var v GoalBudgets
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "tokenBudget":
+			return jsonrpc.AtField("tokenBudget", json.Unmarshal(value, &v.TokenBudget))
+		case "timeBudgetSeconds":
+			return jsonrpc.AtField("timeBudgetSeconds", json.Unmarshal(value, &v.TimeBudgetSeconds))
+		case "minTokensBeforeWrapUp":
+			return jsonrpc.AtField("minTokensBeforeWrapUp", json.Unmarshal(value, &v.MinTokensBeforeWrapUp))
+		case "minTimeSecondsBeforeWrapUp":
+			return jsonrpc.AtField("minTimeSecondsBeforeWrapUp", json.Unmarshal(value, &v.MinTimeSecondsBeforeWrapUp))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// GoalState is the active persistent goal.
+type GoalState struct {
+	TokenBudget                *int64     `json:"tokenBudget,omitempty"`
+	TimeBudgetSeconds          *int64     `json:"timeBudgetSeconds,omitempty"`
+	MinTokensBeforeWrapUp      *int64     `json:"minTokensBeforeWrapUp,omitempty"`
+	MinTimeSecondsBeforeWrapUp *int64     `json:"minTimeSecondsBeforeWrapUp,omitempty"`
+	GoalID                     string     `json:"goalId"`
+	Objective                  string     `json:"objective"`
+	Status                     GoalStatus `json:"status"`
+	TokensUsed                 int64      `json:"tokensUsed"`
+	TimeUsedSeconds            int64      `json:"timeUsedSeconds"`
+	CreatedAt                  Timestamp  `json:"createdAt"`
+	UpdatedAt                  Timestamp  `json:"updatedAt"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *GoalState) UnmarshalJSON(b []byte) error {
+	var v GoalState
+	var has struct {
+		GoalID, Objective, Status, TokensUsed, TimeUsedSeconds, CreatedAt, UpdatedAt bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "tokenBudget":
+			return jsonrpc.AtField("tokenBudget", json.Unmarshal(value, &v.TokenBudget))
+		case "timeBudgetSeconds":
+			return jsonrpc.AtField("timeBudgetSeconds", json.Unmarshal(value, &v.TimeBudgetSeconds))
+		case "minTokensBeforeWrapUp":
+			return jsonrpc.AtField("minTokensBeforeWrapUp", json.Unmarshal(value, &v.MinTokensBeforeWrapUp))
+		case "minTimeSecondsBeforeWrapUp":
+			return jsonrpc.AtField("minTimeSecondsBeforeWrapUp", json.Unmarshal(value, &v.MinTimeSecondsBeforeWrapUp))
+		case "goalId":
+			has.GoalID = true
+			return jsonrpc.AtField("goalId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.GoalID)))
+		case "objective":
+			has.Objective = true
+			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Objective)))
+		case "status":
+			has.Status = true
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+		case "tokensUsed":
+			has.TokensUsed = true
+			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TokensUsed)))
+		case "timeUsedSeconds":
+			has.TimeUsedSeconds = true
+			return jsonrpc.AtField("timeUsedSeconds", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TimeUsedSeconds)))
+		case "createdAt":
+			has.CreatedAt = true
+			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CreatedAt)))
+		case "updatedAt":
+			has.UpdatedAt = true
+			return jsonrpc.AtField("updatedAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.UpdatedAt)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.GoalID:
+		return jsonrpc.MissingField("goalId")
+	case !has.Objective:
+		return jsonrpc.MissingField("objective")
+	case !has.Status:
+		return jsonrpc.MissingField("status")
+	case !has.TokensUsed:
+		return jsonrpc.MissingField("tokensUsed")
+	case !has.TimeUsedSeconds:
+		return jsonrpc.MissingField("timeUsedSeconds")
+	case !has.CreatedAt:
+		return jsonrpc.MissingField("createdAt")
+	case !has.UpdatedAt:
+		return jsonrpc.MissingField("updatedAt")
+	}
+	*x = v
+	return nil
+}
+
+// QueuedGoal is a goal waiting its turn.
+type QueuedGoal struct {
+	TokenBudget                *int64 `json:"tokenBudget,omitempty"`
+	TimeBudgetSeconds          *int64 `json:"timeBudgetSeconds,omitempty"`
+	MinTokensBeforeWrapUp      *int64 `json:"minTokensBeforeWrapUp,omitempty"`
+	MinTimeSecondsBeforeWrapUp *int64 `json:"minTimeSecondsBeforeWrapUp,omitempty"`
+	QueueID                    string `json:"queueId"`
+	Objective                  string `json:"objective"`
+
+	// Who queued it, e.g. rpc.
+	Source        string    `json:"source"`
+	Template      *string   `json:"template,omitempty"`
+	TemplateFlags []string  `json:"templateFlags,omitempty"`
+	TemplateArgs  []string  `json:"templateArgs,omitempty"`
+	CreatedAt     Timestamp `json:"createdAt"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *QueuedGoal) UnmarshalJSON(b []byte) error {
+	var v QueuedGoal
+	var has struct {
+		QueueID, Objective, Source, CreatedAt bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "tokenBudget":
+			return jsonrpc.AtField("tokenBudget", json.Unmarshal(value, &v.TokenBudget))
+		case "timeBudgetSeconds":
+			return jsonrpc.AtField("timeBudgetSeconds", json.Unmarshal(value, &v.TimeBudgetSeconds))
+		case "minTokensBeforeWrapUp":
+			return jsonrpc.AtField("minTokensBeforeWrapUp", json.Unmarshal(value, &v.MinTokensBeforeWrapUp))
+		case "minTimeSecondsBeforeWrapUp":
+			return jsonrpc.AtField("minTimeSecondsBeforeWrapUp", json.Unmarshal(value, &v.MinTimeSecondsBeforeWrapUp))
+		case "queueId":
+			has.QueueID = true
+			return jsonrpc.AtField("queueId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.QueueID)))
+		case "objective":
+			has.Objective = true
+			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Objective)))
+		case "source":
+			has.Source = true
+			return jsonrpc.AtField("source", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Source)))
+		case "template":
+			return jsonrpc.AtField("template", json.Unmarshal(value, &v.Template))
+		case "templateFlags":
+			return jsonrpc.AtField("templateFlags", json.Unmarshal(value, &v.TemplateFlags))
+		case "templateArgs":
+			return jsonrpc.AtField("templateArgs", json.Unmarshal(value, &v.TemplateArgs))
+		case "createdAt":
+			has.CreatedAt = true
+			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CreatedAt)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.QueueID:
+		return jsonrpc.MissingField("queueId")
+	case !has.Objective:
+		return jsonrpc.MissingField("objective")
+	case !has.Source:
+		return jsonrpc.MissingField("source")
+	case !has.CreatedAt:
+		return jsonrpc.MissingField("createdAt")
+	}
+	*x = v
+	return nil
+}
+
+// CompletedGoal is a finished goal.
+type CompletedGoal struct {
+	GoalID          string     `json:"goalId"`
+	Objective       string     `json:"objective"`
+	Status          GoalStatus `json:"status"`
+	TokensUsed      int64      `json:"tokensUsed"`
+	TimeUsedSeconds int64      `json:"timeUsedSeconds"`
+	CreatedAt       Timestamp  `json:"createdAt"`
+	CompletedAt     Timestamp  `json:"completedAt"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *CompletedGoal) UnmarshalJSON(b []byte) error {
+	var v CompletedGoal
+	var has struct {
+		GoalID, Objective, Status, TokensUsed, TimeUsedSeconds, CreatedAt, CompletedAt bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "goalId":
+			has.GoalID = true
+			return jsonrpc.AtField("goalId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.GoalID)))
+		case "objective":
+			has.Objective = true
+			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Objective)))
+		case "status":
+			has.Status = true
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+		case "tokensUsed":
+			has.TokensUsed = true
+			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TokensUsed)))
+		case "timeUsedSeconds":
+			has.TimeUsedSeconds = true
+			return jsonrpc.AtField("timeUsedSeconds", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TimeUsedSeconds)))
+		case "createdAt":
+			has.CreatedAt = true
+			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CreatedAt)))
+		case "completedAt":
+			has.CompletedAt = true
+			return jsonrpc.AtField("completedAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CompletedAt)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.GoalID:
+		return jsonrpc.MissingField("goalId")
+	case !has.Objective:
+		return jsonrpc.MissingField("objective")
+	case !has.Status:
+		return jsonrpc.MissingField("status")
+	case !has.TokensUsed:
+		return jsonrpc.MissingField("tokensUsed")
+	case !has.TimeUsedSeconds:
+		return jsonrpc.MissingField("timeUsedSeconds")
+	case !has.CreatedAt:
+		return jsonrpc.MissingField("createdAt")
+	case !has.CompletedAt:
+		return jsonrpc.MissingField("completedAt")
+	}
+	*x = v
+	return nil
+}
+
+// GoalSnapshot is an object with the members version, goal, queue, completed
+// and updatedAt.
+//
+// All persistent goal state of the workspace.
+type GoalSnapshot struct {
+	Version   int64           `json:"version"`
+	Goal      *GoalState      `json:"goal"`
+	Queue     []QueuedGoal    `json:"queue"`
+	Completed []CompletedGoal `json:"completed"`
+	UpdatedAt Timestamp       `json:"updatedAt"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x GoalSnapshot) MarshalJSON() ([]byte, error) {
+	if x.Queue == nil {
+		x.Queue = []QueuedGoal{}
+	}
+	if x.Completed == nil {
+		x.Completed = []CompletedGoal{}
+	}
+	type plain GoalSnapshot
+	return json.Marshal(plain(x))
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *GoalSnapshot) UnmarshalJSON(b []byte) error {
+	var v GoalSnapshot
+	var has struct {
+		Version, Goal, Queue, Completed, UpdatedAt bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "version":
+			has.Version = true
+			return jsonrpc.AtField("version", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Version)))
+		case "goal":
+			has.Goal = true
+			return jsonrpc.AtField("goal", json.Unmarshal(value, &v.Goal))
+		case "queue":
+			has.Queue = true
+			return jsonrpc.AtField("queue", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Queue, jsonrpc.Unmarshal[QueuedGoal])))
+		case "completed":
+			has.Completed = true
+			return jsonrpc.AtField("completed", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Completed, jsonrpc.Unmarshal[CompletedGoal])))
+		case "updatedAt":
+			has.UpdatedAt = true
+			return jsonrpc.AtField("updatedAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.UpdatedAt)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Version:
+		return jsonrpc.MissingField("version")
+	case !has.Goal:
+		return jsonrpc.MissingField("goal")
+	case !has.Queue:
+		return jsonrpc.MissingField("queue")
+	case !has.Completed:
+		return jsonrpc.MissingField("completed")
+	case !has.UpdatedAt:
+		return jsonrpc.MissingField("updatedAt")
+	}
+	*x = v
+	return nil
+}
+
+// GoalDisabled is the answer of every goal request while the goal feature is
+// turned off in the settings.
+type GoalDisabled struct {
+	// Always false; MarshalJSON fills it in when left empty.
+	Ok      bool   `json:"ok"`
+	Message string `json:"message"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x GoalDisabled) MarshalJSON() ([]byte, error) {
+	if x.Ok != false {
+		return nil, fmt.Errorf("ok must be false, not %v", x.Ok)
+	}
+	type plain GoalDisabled
+	return json.Marshal(plain(x))
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *GoalDisabled) UnmarshalJSON(b []byte) error {
+	var v GoalDisabled
+	var has struct {
+		Ok, Message bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "ok":
+			has.Ok = true
+			return jsonrpc.AtField("ok", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Ok)))
+		case "message":
+			has.Message = true
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Ok:
+		return jsonrpc.MissingField("ok")
+	case v.Ok != false:
+		return jsonrpc.AtField("ok", errors.New("must be false"))
+	case !has.Message:
+		return jsonrpc.MissingField("message")
+	}
+	*x = v
+	return nil
+}
+
+// GoalMutationResult is an object with 11 members.
+//
+// What a goal request changed. goal and queue are left out when the feature is
+// off (ok false).
+type GoalMutationResult struct {
+	Ok           bool                         `json:"ok"`
+	Goal         *GoalState                   `json:"goal,omitempty"`
+	Queue        []QueuedGoal                 `json:"queue,omitempty"`
+	Telemetry    *GoalMutationResultTelemetry `json:"telemetry,omitempty"`
+	Message      *string                      `json:"message,omitempty"`
+	Queued       *QueuedGoal                  `json:"queued,omitempty"`
+	Started      *GoalState                   `json:"started,omitempty"`
+	Completed    *CompletedGoal               `json:"completed,omitempty"`
+	CompletedRun *CompletedGoal               `json:"completedRun,omitempty"`
+	Dequeued     *QueuedGoal                  `json:"dequeued,omitempty"`
+	Removed      []QueuedGoal                 `json:"removed,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *GoalMutationResult) UnmarshalJSON(b []byte) error {
+	var v GoalMutationResult
+	var has struct {
+		Ok bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "ok":
+			has.Ok = true
+			return jsonrpc.AtField("ok", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Ok)))
+		case "goal":
+			return jsonrpc.AtField("goal", json.Unmarshal(value, &v.Goal))
+		case "queue":
+			return jsonrpc.AtField("queue", jsonrpc.DecodeArray(value, &v.Queue, jsonrpc.Unmarshal[QueuedGoal]))
+		case "telemetry":
+			return jsonrpc.AtField("telemetry", json.Unmarshal(value, &v.Telemetry))
+		case "message":
+			return jsonrpc.AtField("message", json.Unmarshal(value, &v.Message))
+		case "queued":
+			return jsonrpc.AtField("queued", json.Unmarshal(value, &v.Queued))
+		case "started":
+			return jsonrpc.AtField("started", json.Unmarshal(value, &v.Started))
+		case "completed":
+			return jsonrpc.AtField("completed", json.Unmarshal(value, &v.Completed))
+		case "completedRun":
+			return jsonrpc.AtField("completedRun", json.Unmarshal(value, &v.CompletedRun))
+		case "dequeued":
+			return jsonrpc.AtField("dequeued", json.Unmarshal(value, &v.Dequeued))
+		case "removed":
+			return jsonrpc.AtField("removed", jsonrpc.DecodeArray(value, &v.Removed, jsonrpc.Unmarshal[QueuedGoal]))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Ok:
+		return jsonrpc.MissingField("ok")
+	}
+	*x = v
+	return nil
+}
+
+// GoalMutationResultTelemetry is the telemetry member of GoalMutationResult.
+type GoalMutationResultTelemetry struct {
+	TimeRemainingSeconds *int64 `json:"timeRemainingSeconds,omitempty"`
+	TokensRemaining      *int64 `json:"tokensRemaining,omitempty"`
+	CompletionFloorMet   bool   `json:"completionFloorMet"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *GoalMutationResultTelemetry) UnmarshalJSON(b []byte) error {
+	var v GoalMutationResultTelemetry
+	var has struct {
+		CompletionFloorMet bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "timeRemainingSeconds":
+			return jsonrpc.AtField("timeRemainingSeconds", json.Unmarshal(value, &v.TimeRemainingSeconds))
+		case "tokensRemaining":
+			return jsonrpc.AtField("tokensRemaining", json.Unmarshal(value, &v.TokensRemaining))
+		case "completionFloorMet":
+			has.CompletionFloorMet = true
+			return jsonrpc.AtField("completionFloorMet", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CompletionFloorMet)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.CompletionFloorMet:
+		return jsonrpc.MissingField("completionFloorMet")
+	}
+	*x = v
+	return nil
+}
+
+// GoalRequest is a new goal. The budget members are snake_case on the wire,
+// unlike the rest of the protocol.
+type GoalRequest struct {
+	Objective                  string `json:"objective"`
+	TokenBudget                *int64 `json:"token_budget,omitempty"`
+	TimeBudgetSeconds          *int64 `json:"time_budget_seconds,omitempty"`
+	MinTokensBeforeWrapUp      *int64 `json:"min_tokens_before_wrap_up,omitempty"`
+	MinTimeSecondsBeforeWrapUp *int64 `json:"min_time_seconds_before_wrap_up,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *GoalRequest) UnmarshalJSON(b []byte) error {
+	var v GoalRequest
+	var has struct {
+		Objective bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "objective":
+			has.Objective = true
+			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Objective)))
+		case "token_budget":
+			return jsonrpc.AtField("token_budget", json.Unmarshal(value, &v.TokenBudget))
+		case "time_budget_seconds":
+			return jsonrpc.AtField("time_budget_seconds", json.Unmarshal(value, &v.TimeBudgetSeconds))
+		case "min_tokens_before_wrap_up":
+			return jsonrpc.AtField("min_tokens_before_wrap_up", json.Unmarshal(value, &v.MinTokensBeforeWrapUp))
+		case "min_time_seconds_before_wrap_up":
+			return jsonrpc.AtField("min_time_seconds_before_wrap_up", json.Unmarshal(value, &v.MinTimeSecondsBeforeWrapUp))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Objective:
+		return jsonrpc.MissingField("objective")
+	}
+	*x = v
+	return nil
+}
+
+// GoalTemplate is a goal template from the workspace.
+type GoalTemplate struct {
+	Name                 string   `json:"name"`
+	Path                 string   `json:"path"`
+	Description          *string  `json:"description,omitempty"`
+	Aliases              []string `json:"aliases"`
+	AllowCommands        []string `json:"allowCommands"`
+	RequiredPlaceholders []string `json:"requiredPlaceholders"`
+	RequiredFlags        []string `json:"requiredFlags"`
+	RequiresArgs         bool     `json:"requiresArgs"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x GoalTemplate) MarshalJSON() ([]byte, error) {
+	if x.Aliases == nil {
+		x.Aliases = []string{}
+	}
+	if x.AllowCommands == nil {
+		x.AllowCommands = []string{}
+	}
+	if x.RequiredPlaceholders == nil {
+		x.RequiredPlaceholders = []string{}
+	}
+	if x.RequiredFlags == nil {
+		x.RequiredFlags = []string{}
+	}
+	type plain GoalTemplate
+	return json.Marshal(plain(x))
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *GoalTemplate) UnmarshalJSON(b []byte) error {
+	var v GoalTemplate
+	var has struct {
+		Name, Path, Aliases, AllowCommands, RequiredPlaceholders, RequiredFlags, RequiresArgs bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "name":
+			has.Name = true
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+		case "path":
+			has.Path = true
+			return jsonrpc.AtField("path", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Path)))
+		case "description":
+			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+		case "aliases":
+			has.Aliases = true
+			return jsonrpc.AtField("aliases", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Aliases)))
+		case "allowCommands":
+			has.AllowCommands = true
+			return jsonrpc.AtField("allowCommands", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AllowCommands)))
+		case "requiredPlaceholders":
+			has.RequiredPlaceholders = true
+			return jsonrpc.AtField("requiredPlaceholders", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RequiredPlaceholders)))
+		case "requiredFlags":
+			has.RequiredFlags = true
+			return jsonrpc.AtField("requiredFlags", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RequiredFlags)))
+		case "requiresArgs":
+			has.RequiresArgs = true
+			return jsonrpc.AtField("requiresArgs", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RequiresArgs)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Name:
+		return jsonrpc.MissingField("name")
+	case !has.Path:
+		return jsonrpc.MissingField("path")
+	case !has.Aliases:
+		return jsonrpc.MissingField("aliases")
+	case !has.AllowCommands:
+		return jsonrpc.MissingField("allowCommands")
+	case !has.RequiredPlaceholders:
+		return jsonrpc.MissingField("requiredPlaceholders")
+	case !has.RequiredFlags:
+		return jsonrpc.MissingField("requiredFlags")
+	case !has.RequiresArgs:
+		return jsonrpc.MissingField("requiresArgs")
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchState is the auto-research loop.
+type AutoresearchState struct {
+	Active        bool   `json:"active"`
+	Goal          string `json:"goal"`
+	Iteration     int64  `json:"iteration"`
+	MaxIterations int64  `json:"maxIterations"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchState) UnmarshalJSON(b []byte) error {
+	var v AutoresearchState
+	var has struct {
+		Active, Goal, Iteration, MaxIterations bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "active":
+			has.Active = true
+			return jsonrpc.AtField("active", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Active)))
+		case "goal":
+			has.Goal = true
+			return jsonrpc.AtField("goal", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Goal)))
+		case "iteration":
+			has.Iteration = true
+			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Iteration)))
+		case "maxIterations":
+			has.MaxIterations = true
+			return jsonrpc.AtField("maxIterations", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MaxIterations)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Active:
+		return jsonrpc.MissingField("active")
+	case !has.Goal:
+		return jsonrpc.MissingField("goal")
+	case !has.Iteration:
+		return jsonrpc.MissingField("iteration")
+	case !has.MaxIterations:
+		return jsonrpc.MissingField("maxIterations")
+	}
+	*x = v
+	return nil
+}
+
+// MetricAggregate is a metric over several samples.
+type MetricAggregate struct {
+	Median float64 `json:"median"`
+
+	// Median absolute deviation.
+	Mad         float64 `json:"mad"`
+	SampleCount int64   `json:"sampleCount"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *MetricAggregate) UnmarshalJSON(b []byte) error {
+	var v MetricAggregate
+	var has struct {
+		Median, Mad, SampleCount bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "median":
+			has.Median = true
+			return jsonrpc.AtField("median", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Median)))
+		case "mad":
+			has.Mad = true
+			return jsonrpc.AtField("mad", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Mad)))
+		case "sampleCount":
+			has.SampleCount = true
+			return jsonrpc.AtField("sampleCount", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SampleCount)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Median:
+		return jsonrpc.MissingField("median")
+	case !has.Mad:
+		return jsonrpc.MissingField("mad")
+	case !has.SampleCount:
+		return jsonrpc.MissingField("sampleCount")
+	}
+	*x = v
+	return nil
+}
+
+// EvaluationSample is an object with the members sequence, metrics,
+// outputObject, durationMs and timestamp.
+//
+// One measurement of an attempt.
+type EvaluationSample struct {
+	Sequence int64              `json:"sequence"`
+	Metrics  map[string]float64 `json:"metrics"`
+
+	// Where the measurement's output is stored.
+	OutputObject string    `json:"outputObject"`
+	DurationMs   int64     `json:"durationMs"`
+	Timestamp    Timestamp `json:"timestamp"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x EvaluationSample) MarshalJSON() ([]byte, error) {
+	if x.Metrics == nil {
+		x.Metrics = map[string]float64{}
+	}
+	type plain EvaluationSample
+	return json.Marshal(plain(x))
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *EvaluationSample) UnmarshalJSON(b []byte) error {
+	var v EvaluationSample
+	var has struct {
+		Sequence, Metrics, OutputObject, DurationMs, Timestamp bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "sequence":
+			has.Sequence = true
+			return jsonrpc.AtField("sequence", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Sequence)))
+		case "metrics":
+			has.Metrics = true
+			return jsonrpc.AtField("metrics", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Metrics)))
+		case "outputObject":
+			has.OutputObject = true
+			return jsonrpc.AtField("outputObject", jsonrpc.NonNull(value, json.Unmarshal(value, &v.OutputObject)))
+		case "durationMs":
+			has.DurationMs = true
+			return jsonrpc.AtField("durationMs", jsonrpc.NonNull(value, json.Unmarshal(value, &v.DurationMs)))
+		case "timestamp":
+			has.Timestamp = true
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Sequence:
+		return jsonrpc.MissingField("sequence")
+	case !has.Metrics:
+		return jsonrpc.MissingField("metrics")
+	case !has.OutputObject:
+		return jsonrpc.MissingField("outputObject")
+	case !has.DurationMs:
+		return jsonrpc.MissingField("durationMs")
+	case !has.Timestamp:
+		return jsonrpc.MissingField("timestamp")
+	}
+	*x = v
+	return nil
+}
+
+// ChecksResult is an object with the members passed and outputObject.
+//
+// Whether an attempt passed its checks.
+type ChecksResult struct {
+	Passed       bool    `json:"passed"`
+	OutputObject *string `json:"outputObject,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *ChecksResult) UnmarshalJSON(b []byte) error {
+	var v ChecksResult
+	var has struct {
+		Passed bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "passed":
+			has.Passed = true
+			return jsonrpc.AtField("passed", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Passed)))
+		case "outputObject":
+			return jsonrpc.AtField("outputObject", json.Unmarshal(value, &v.OutputObject))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Passed:
+		return jsonrpc.MissingField("passed")
+	}
+	*x = v
+	return nil
+}
+
+// ExecutionResult is an object with the members outcome, error and
+// outputObject.
+//
+// How running an attempt went.
+type ExecutionResult struct {
+	Outcome      ExecutionResultOutcome `json:"outcome"`
+	Error        *string                `json:"error,omitempty"`
+	OutputObject *string                `json:"outputObject,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *ExecutionResult) UnmarshalJSON(b []byte) error {
+	var v ExecutionResult
+	var has struct {
+		Outcome bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "outcome":
+			has.Outcome = true
+			return jsonrpc.AtField("outcome", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Outcome)))
+		case "error":
+			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+		case "outputObject":
+			return jsonrpc.AtField("outputObject", json.Unmarshal(value, &v.OutputObject))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Outcome:
+		return jsonrpc.MissingField("outcome")
+	}
+	*x = v
+	return nil
+}
+
+// EvaluationRecord is a ledger record of an attempt's evaluation.
+type EvaluationRecord struct {
+	SchemaVersion int64                      `json:"schemaVersion"`
+	Type          string                     `json:"type"`
+	ID            string                     `json:"id"`
+	AttemptID     string                     `json:"attemptId"`
+	Timestamp     Timestamp                  `json:"timestamp"`
+	Context       map[string]json.RawMessage `json:"context"`
+	EvaluatorMode EvaluatorMode              `json:"evaluatorMode"`
+	Samples       []EvaluationSample         `json:"samples"`
+	Aggregates    map[string]MetricAggregate `json:"aggregates"`
+	Checks        ChecksResult               `json:"checks"`
+	Execution     ExecutionResult            `json:"execution"`
+	DriftWarnings []string                   `json:"driftWarnings"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x EvaluationRecord) MarshalJSON() ([]byte, error) {
+	if x.Context == nil {
+		x.Context = map[string]json.RawMessage{}
+	}
+	if x.Samples == nil {
+		x.Samples = []EvaluationSample{}
+	}
+	if x.Aggregates == nil {
+		x.Aggregates = map[string]MetricAggregate{}
+	}
+	if x.DriftWarnings == nil {
+		x.DriftWarnings = []string{}
+	}
+	type plain EvaluationRecord
+	return json.Marshal(plain(x))
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *EvaluationRecord) UnmarshalJSON(b []byte) error {
+	var v EvaluationRecord
+	var has struct {
+		SchemaVersion, Type, ID, AttemptID, Timestamp, Context, EvaluatorMode, Samples, Aggregates, Checks, Execution, DriftWarnings bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "schemaVersion":
+			has.SchemaVersion = true
+			return jsonrpc.AtField("schemaVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SchemaVersion)))
+		case "type":
+			has.Type = true
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+		case "id":
+			has.ID = true
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
+		case "attemptId":
+			has.AttemptID = true
+			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptID)))
+		case "timestamp":
+			has.Timestamp = true
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+		case "context":
+			has.Context = true
+			return jsonrpc.AtField("context", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Context)))
+		case "evaluatorMode":
+			has.EvaluatorMode = true
+			return jsonrpc.AtField("evaluatorMode", jsonrpc.NonNull(value, json.Unmarshal(value, &v.EvaluatorMode)))
+		case "samples":
+			has.Samples = true
+			return jsonrpc.AtField("samples", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Samples, jsonrpc.Unmarshal[EvaluationSample])))
+		case "aggregates":
+			has.Aggregates = true
+			return jsonrpc.AtField("aggregates", jsonrpc.NonNull(value, jsonrpc.DecodeMap(value, &v.Aggregates, jsonrpc.Unmarshal[MetricAggregate])))
+		case "checks":
+			has.Checks = true
+			return jsonrpc.AtField("checks", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Checks)))
+		case "execution":
+			has.Execution = true
+			return jsonrpc.AtField("execution", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Execution)))
+		case "driftWarnings":
+			has.DriftWarnings = true
+			return jsonrpc.AtField("driftWarnings", jsonrpc.NonNull(value, json.Unmarshal(value, &v.DriftWarnings)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.SchemaVersion:
+		return jsonrpc.MissingField("schemaVersion")
+	case !has.Type:
+		return jsonrpc.MissingField("type")
+	case !has.ID:
+		return jsonrpc.MissingField("id")
+	case !has.AttemptID:
+		return jsonrpc.MissingField("attemptId")
+	case !has.Timestamp:
+		return jsonrpc.MissingField("timestamp")
+	case !has.Context:
+		return jsonrpc.MissingField("context")
+	case !has.EvaluatorMode:
+		return jsonrpc.MissingField("evaluatorMode")
+	case !has.Samples:
+		return jsonrpc.MissingField("samples")
+	case !has.Aggregates:
+		return jsonrpc.MissingField("aggregates")
+	case !has.Checks:
+		return jsonrpc.MissingField("checks")
+	case !has.Execution:
+		return jsonrpc.MissingField("execution")
+	case !has.DriftWarnings:
+		return jsonrpc.MissingField("driftWarnings")
+	}
+	*x = v
+	return nil
+}
+
+// Constraint is a bound a metric must respect.
+type Constraint struct {
+	MetricName string             `json:"metricName"`
+	Operator   ConstraintOperator `json:"operator"`
+	Threshold  float64            `json:"threshold"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *Constraint) UnmarshalJSON(b []byte) error {
+	var v Constraint
+	var has struct {
+		MetricName, Operator, Threshold bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "metricName":
+			has.MetricName = true
+			return jsonrpc.AtField("metricName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MetricName)))
+		case "operator":
+			has.Operator = true
+			return jsonrpc.AtField("operator", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Operator)))
+		case "threshold":
+			has.Threshold = true
+			return jsonrpc.AtField("threshold", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Threshold)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.MetricName:
+		return jsonrpc.MissingField("metricName")
+	case !has.Operator:
+		return jsonrpc.MissingField("operator")
+	case !has.Threshold:
+		return jsonrpc.MissingField("threshold")
+	}
+	*x = v
+	return nil
+}
+
+// ConstraintResult is an object with the members metricName, operator,
+// threshold, conservativeValue, passed and conclusive.
+//
+// How an attempt fared against a constraint.
+type ConstraintResult struct {
+	MetricName        string             `json:"metricName"`
+	Operator          ConstraintOperator `json:"operator"`
+	Threshold         float64            `json:"threshold"`
+	ConservativeValue float64            `json:"conservativeValue"`
+	Passed            bool               `json:"passed"`
+	Conclusive        bool               `json:"conclusive"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *ConstraintResult) UnmarshalJSON(b []byte) error {
+	var v ConstraintResult
+	var has struct {
+		MetricName, Operator, Threshold, ConservativeValue, Passed, Conclusive bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "metricName":
+			has.MetricName = true
+			return jsonrpc.AtField("metricName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MetricName)))
+		case "operator":
+			has.Operator = true
+			return jsonrpc.AtField("operator", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Operator)))
+		case "threshold":
+			has.Threshold = true
+			return jsonrpc.AtField("threshold", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Threshold)))
+		case "conservativeValue":
+			has.ConservativeValue = true
+			return jsonrpc.AtField("conservativeValue", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ConservativeValue)))
+		case "passed":
+			has.Passed = true
+			return jsonrpc.AtField("passed", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Passed)))
+		case "conclusive":
+			has.Conclusive = true
+			return jsonrpc.AtField("conclusive", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Conclusive)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.MetricName:
+		return jsonrpc.MissingField("metricName")
+	case !has.Operator:
+		return jsonrpc.MissingField("operator")
+	case !has.Threshold:
+		return jsonrpc.MissingField("threshold")
+	case !has.ConservativeValue:
+		return jsonrpc.MissingField("conservativeValue")
+	case !has.Passed:
+		return jsonrpc.MissingField("passed")
+	case !has.Conclusive:
+		return jsonrpc.MissingField("conclusive")
+	}
+	*x = v
+	return nil
+}
+
+// DecisionRecord is a ledger record of whether an attempt was kept.
+type DecisionRecord struct {
+	SchemaVersion      int64                      `json:"schemaVersion"`
+	Type               string                     `json:"type"`
+	ID                 string                     `json:"id"`
+	AttemptID          string                     `json:"attemptId"`
+	Timestamp          Timestamp                  `json:"timestamp"`
+	Context            map[string]json.RawMessage `json:"context"`
+	PolicyVersion      string                     `json:"policyVersion"`
+	EvaluationID       string                     `json:"evaluationId"`
+	Source             DecisionRecordSource       `json:"source"`
+	ConstraintResults  []ConstraintResult         `json:"constraintResults"`
+	PrimaryImprovement float64                    `json:"primaryImprovement"`
+	Confidence         float64                    `json:"confidence"`
+	Outcome            DecisionRecordOutcome      `json:"outcome"`
+	Materialized       bool                       `json:"materialized"`
+	Explanation        string                     `json:"explanation"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x DecisionRecord) MarshalJSON() ([]byte, error) {
+	if x.Context == nil {
+		x.Context = map[string]json.RawMessage{}
+	}
+	if x.ConstraintResults == nil {
+		x.ConstraintResults = []ConstraintResult{}
+	}
+	type plain DecisionRecord
+	return json.Marshal(plain(x))
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *DecisionRecord) UnmarshalJSON(b []byte) error {
+	var v DecisionRecord
+	var has struct {
+		SchemaVersion, Type, ID, AttemptID, Timestamp, Context, PolicyVersion, EvaluationID, Source, ConstraintResults, PrimaryImprovement, Confidence, Outcome, Materialized, Explanation bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "schemaVersion":
+			has.SchemaVersion = true
+			return jsonrpc.AtField("schemaVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SchemaVersion)))
+		case "type":
+			has.Type = true
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+		case "id":
+			has.ID = true
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
+		case "attemptId":
+			has.AttemptID = true
+			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptID)))
+		case "timestamp":
+			has.Timestamp = true
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+		case "context":
+			has.Context = true
+			return jsonrpc.AtField("context", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Context)))
+		case "policyVersion":
+			has.PolicyVersion = true
+			return jsonrpc.AtField("policyVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.PolicyVersion)))
+		case "evaluationId":
+			has.EvaluationID = true
+			return jsonrpc.AtField("evaluationId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.EvaluationID)))
+		case "source":
+			has.Source = true
+			return jsonrpc.AtField("source", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Source)))
+		case "constraintResults":
+			has.ConstraintResults = true
+			return jsonrpc.AtField("constraintResults", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ConstraintResults, jsonrpc.Unmarshal[ConstraintResult])))
+		case "primaryImprovement":
+			has.PrimaryImprovement = true
+			return jsonrpc.AtField("primaryImprovement", jsonrpc.NonNull(value, json.Unmarshal(value, &v.PrimaryImprovement)))
+		case "confidence":
+			has.Confidence = true
+			return jsonrpc.AtField("confidence", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Confidence)))
+		case "outcome":
+			has.Outcome = true
+			return jsonrpc.AtField("outcome", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Outcome)))
+		case "materialized":
+			has.Materialized = true
+			return jsonrpc.AtField("materialized", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Materialized)))
+		case "explanation":
+			has.Explanation = true
+			return jsonrpc.AtField("explanation", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Explanation)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.SchemaVersion:
+		return jsonrpc.MissingField("schemaVersion")
+	case !has.Type:
+		return jsonrpc.MissingField("type")
+	case !has.ID:
+		return jsonrpc.MissingField("id")
+	case !has.AttemptID:
+		return jsonrpc.MissingField("attemptId")
+	case !has.Timestamp:
+		return jsonrpc.MissingField("timestamp")
+	case !has.Context:
+		return jsonrpc.MissingField("context")
+	case !has.PolicyVersion:
+		return jsonrpc.MissingField("policyVersion")
+	case !has.EvaluationID:
+		return jsonrpc.MissingField("evaluationId")
+	case !has.Source:
+		return jsonrpc.MissingField("source")
+	case !has.ConstraintResults:
+		return jsonrpc.MissingField("constraintResults")
+	case !has.PrimaryImprovement:
+		return jsonrpc.MissingField("primaryImprovement")
+	case !has.Confidence:
+		return jsonrpc.MissingField("confidence")
+	case !has.Outcome:
+		return jsonrpc.MissingField("outcome")
+	case !has.Materialized:
+		return jsonrpc.MissingField("materialized")
+	case !has.Explanation:
+		return jsonrpc.MissingField("explanation")
+	}
+	*x = v
+	return nil
+}
+
+// HistoryAttempt is an attempt of the auto-research ledger.
+type HistoryAttempt struct {
+	AttemptID        string                        `json:"attemptId"`
+	Description      string                        `json:"description"`
+	Timestamp        Timestamp                     `json:"timestamp"`
+	Legacy           bool                          `json:"legacy"`
+	Replayable       bool                          `json:"replayable"`
+	Pinned           bool                          `json:"pinned"`
+	LatestEvaluation *EvaluationRecord             `json:"latestEvaluation,omitempty"`
+	LatestDecision   *DecisionRecord               `json:"latestDecision,omitempty"`
+	Materialization  HistoryAttemptMaterialization `json:"materialization"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *HistoryAttempt) UnmarshalJSON(b []byte) error {
+	var v HistoryAttempt
+	var has struct {
+		AttemptID, Description, Timestamp, Legacy, Replayable, Pinned, Materialization bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "attemptId":
+			has.AttemptID = true
+			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptID)))
+		case "description":
+			has.Description = true
+			return jsonrpc.AtField("description", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Description)))
+		case "timestamp":
+			has.Timestamp = true
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+		case "legacy":
+			has.Legacy = true
+			return jsonrpc.AtField("legacy", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Legacy)))
+		case "replayable":
+			has.Replayable = true
+			return jsonrpc.AtField("replayable", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Replayable)))
+		case "pinned":
+			has.Pinned = true
+			return jsonrpc.AtField("pinned", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Pinned)))
+		case "latestEvaluation":
+			return jsonrpc.AtField("latestEvaluation", json.Unmarshal(value, &v.LatestEvaluation))
+		case "latestDecision":
+			return jsonrpc.AtField("latestDecision", json.Unmarshal(value, &v.LatestDecision))
+		case "materialization":
+			has.Materialization = true
+			return jsonrpc.AtField("materialization", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Materialization)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.AttemptID:
+		return jsonrpc.MissingField("attemptId")
+	case !has.Description:
+		return jsonrpc.MissingField("description")
+	case !has.Timestamp:
+		return jsonrpc.MissingField("timestamp")
+	case !has.Legacy:
+		return jsonrpc.MissingField("legacy")
+	case !has.Replayable:
+		return jsonrpc.MissingField("replayable")
+	case !has.Pinned:
+		return jsonrpc.MissingField("pinned")
+	case !has.Materialization:
+		return jsonrpc.MissingField("materialization")
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchReport is the loop's state as start, status and stop report it.
+type AutoresearchReport struct {
+	Success bool    `json:"success"`
+	Message *string `json:"message,omitempty"`
+
+	// The instruction the agent works on (start).
+	Instruction      *string            `json:"instruction,omitempty"`
+	Active           *bool              `json:"active,omitempty"`
+	State            *AutoresearchState `json:"state,omitempty"`
+	StatusText       *string            `json:"statusText,omitempty"`
+	RunsLogged       *int64             `json:"runsLogged,omitempty"`
+	Attempts         []HistoryAttempt   `json:"attempts,omitempty"`
+	ParetoAttemptIDs []string           `json:"paretoAttemptIds,omitempty"`
+	Error            *string            `json:"error,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchReport) UnmarshalJSON(b []byte) error {
+	var v AutoresearchReport
+	var has struct {
+		Success bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "success":
+			has.Success = true
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+		case "message":
+			return jsonrpc.AtField("message", json.Unmarshal(value, &v.Message))
+		case "instruction":
+			return jsonrpc.AtField("instruction", json.Unmarshal(value, &v.Instruction))
+		case "active":
+			return jsonrpc.AtField("active", json.Unmarshal(value, &v.Active))
+		case "state":
+			return jsonrpc.AtField("state", json.Unmarshal(value, &v.State))
+		case "statusText":
+			return jsonrpc.AtField("statusText", json.Unmarshal(value, &v.StatusText))
+		case "runsLogged":
+			return jsonrpc.AtField("runsLogged", json.Unmarshal(value, &v.RunsLogged))
+		case "attempts":
+			return jsonrpc.AtField("attempts", jsonrpc.DecodeArray(value, &v.Attempts, jsonrpc.Unmarshal[HistoryAttempt]))
+		case "paretoAttemptIds":
+			return jsonrpc.AtField("paretoAttemptIds", json.Unmarshal(value, &v.ParetoAttemptIDs))
+		case "error":
+			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Success:
+		return jsonrpc.MissingField("success")
+	}
+	*x = v
+	return nil
+}
+
+// ComparisonSide is an object with the members attemptId, samples, aggregates,
+// checks, execution and decision.
+//
+// One attempt of a comparison.
+type ComparisonSide struct {
+	AttemptID  string                     `json:"attemptId"`
+	Samples    []EvaluationSample         `json:"samples"`
+	Aggregates map[string]MetricAggregate `json:"aggregates"`
+	Checks     ChecksResult               `json:"checks"`
+	Execution  ExecutionResult            `json:"execution"`
+	Decision   *DecisionRecord            `json:"decision,omitempty"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x ComparisonSide) MarshalJSON() ([]byte, error) {
+	if x.Samples == nil {
+		x.Samples = []EvaluationSample{}
+	}
+	if x.Aggregates == nil {
+		x.Aggregates = map[string]MetricAggregate{}
+	}
+	type plain ComparisonSide
+	return json.Marshal(plain(x))
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *ComparisonSide) UnmarshalJSON(b []byte) error {
+	var v ComparisonSide
+	var has struct {
+		AttemptID, Samples, Aggregates, Checks, Execution bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "attemptId":
+			has.AttemptID = true
+			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptID)))
+		case "samples":
+			has.Samples = true
+			return jsonrpc.AtField("samples", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Samples, jsonrpc.Unmarshal[EvaluationSample])))
+		case "aggregates":
+			has.Aggregates = true
+			return jsonrpc.AtField("aggregates", jsonrpc.NonNull(value, jsonrpc.DecodeMap(value, &v.Aggregates, jsonrpc.Unmarshal[MetricAggregate])))
+		case "checks":
+			has.Checks = true
+			return jsonrpc.AtField("checks", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Checks)))
+		case "execution":
+			has.Execution = true
+			return jsonrpc.AtField("execution", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Execution)))
+		case "decision":
+			return jsonrpc.AtField("decision", json.Unmarshal(value, &v.Decision))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.AttemptID:
+		return jsonrpc.MissingField("attemptId")
+	case !has.Samples:
+		return jsonrpc.MissingField("samples")
+	case !has.Aggregates:
+		return jsonrpc.MissingField("aggregates")
+	case !has.Checks:
+		return jsonrpc.MissingField("checks")
+	case !has.Execution:
+		return jsonrpc.MissingField("execution")
 	}
 	*x = v
 	return nil
@@ -2408,22 +3957,76 @@ func (x *GetSkillsRegistryResultCategoriesItem) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InstallSkillParams are the params of autohand.installSkill.
-type InstallSkillParams struct {
-	// The skill's name or id.
-	SkillName string     `json:"skillName"`
-	Scope     SkillScope `json:"scope"`
-
-	// Overwrite an installed skill.
-	Force *bool `json:"force,omitempty"`
+// SkillsSearchParams are the params of autohand.skills.search.
+type SkillsSearchParams struct {
+	// Words to look for in names, descriptions and tags.
+	Query string `json:"query"`
+	Limit *int64 `json:"limit,omitempty"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
-func (x *InstallSkillParams) UnmarshalJSON(b []byte) error {
-	var v InstallSkillParams
+func (x *SkillsSearchParams) UnmarshalJSON(b []byte) error {
+	var v SkillsSearchParams
 	var has struct {
-		SkillName, Scope bool
+		Query bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "query":
+			has.Query = true
+			return jsonrpc.AtField("query", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Query)))
+		case "limit":
+			return jsonrpc.AtField("limit", json.Unmarshal(value, &v.Limit))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Query:
+		return jsonrpc.MissingField("query")
+	}
+	*x = v
+	return nil
+}
+
+// SkillsTrendingParams are the params of autohand.skills.trending.
+type SkillsTrendingParams struct {
+	Limit *int64 `json:"limit,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *SkillsTrendingParams) UnmarshalJSON(b []byte) error {
+	var v SkillsTrendingParams
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "limit":
+			return jsonrpc.AtField("limit", json.Unmarshal(value, &v.Limit))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// SkillsRemoveParams are the params of autohand.skills.remove.
+type SkillsRemoveParams struct {
+	SkillName string      `json:"skillName"`
+	Scope     *SkillScope `json:"scope,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *SkillsRemoveParams) UnmarshalJSON(b []byte) error {
+	var v SkillsRemoveParams
+	var has struct {
+		SkillName bool
 	}
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
@@ -2431,10 +4034,7 @@ func (x *InstallSkillParams) UnmarshalJSON(b []byte) error {
 			has.SkillName = true
 			return jsonrpc.AtField("skillName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SkillName)))
 		case "scope":
-			has.Scope = true
-			return jsonrpc.AtField("scope", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Scope)))
-		case "force":
-			return jsonrpc.AtField("force", json.Unmarshal(value, &v.Force))
+			return jsonrpc.AtField("scope", json.Unmarshal(value, &v.Scope))
 		}
 		return nil
 	})
@@ -2444,27 +4044,24 @@ func (x *InstallSkillParams) UnmarshalJSON(b []byte) error {
 	switch {
 	case !has.SkillName:
 		return jsonrpc.MissingField("skillName")
-	case !has.Scope:
-		return jsonrpc.MissingField("scope")
 	}
 	*x = v
 	return nil
 }
 
-// InstallSkillResult is the result of autohand.installSkill.
-type InstallSkillResult struct {
+// SkillsRemoveResult is the result of autohand.skills.remove.
+type SkillsRemoveResult struct {
 	Success   bool    `json:"success"`
-	SkillName *string `json:"skillName,omitempty"`
-	Path      *string `json:"path,omitempty"`
+	SkillName string  `json:"skillName"`
 	Error     *string `json:"error,omitempty"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
-func (x *InstallSkillResult) UnmarshalJSON(b []byte) error {
-	var v InstallSkillResult
+func (x *SkillsRemoveResult) UnmarshalJSON(b []byte) error {
+	var v SkillsRemoveResult
 	var has struct {
-		Success bool
+		Success, SkillName bool
 	}
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
@@ -2472,9 +4069,8 @@ func (x *InstallSkillResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
 		case "skillName":
-			return jsonrpc.AtField("skillName", json.Unmarshal(value, &v.SkillName))
-		case "path":
-			return jsonrpc.AtField("path", json.Unmarshal(value, &v.Path))
+			has.SkillName = true
+			return jsonrpc.AtField("skillName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SkillName)))
 		case "error":
 			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
 		}
@@ -2486,6 +4082,8 @@ func (x *InstallSkillResult) UnmarshalJSON(b []byte) error {
 	switch {
 	case !has.Success:
 		return jsonrpc.MissingField("success")
+	case !has.SkillName:
+		return jsonrpc.MissingField("skillName")
 	}
 	*x = v
 	return nil
@@ -4803,6 +6401,918 @@ func (x *McpSetServersResult) UnmarshalJSON(b []byte) error {
 		return jsonrpc.MissingField("success")
 	case !has.ConfiguredServers:
 		return jsonrpc.MissingField("configuredServers")
+	}
+	*x = v
+	return nil
+}
+
+// GoalUpdateParams are the params of autohand.goal.update.
+type GoalUpdateParams struct {
+	Objective *string     `json:"objective,omitempty"`
+	Status    *GoalStatus `json:"status,omitempty"`
+
+	// An integer, or null to clear the budget.
+	TokenBudget json.RawMessage `json:"token_budget,omitempty"`
+
+	// An integer, or null to clear the budget.
+	TimeBudgetSeconds json.RawMessage `json:"time_budget_seconds,omitempty"`
+
+	// An integer, or null to clear the budget.
+	MinTokensBeforeWrapUp json.RawMessage `json:"min_tokens_before_wrap_up,omitempty"`
+
+	// An integer, or null to clear the budget.
+	MinTimeSecondsBeforeWrapUp json.RawMessage `json:"min_time_seconds_before_wrap_up,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *GoalUpdateParams) UnmarshalJSON(b []byte) error {
+	var v GoalUpdateParams
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "objective":
+			return jsonrpc.AtField("objective", json.Unmarshal(value, &v.Objective))
+		case "status":
+			return jsonrpc.AtField("status", json.Unmarshal(value, &v.Status))
+		case "token_budget":
+			return jsonrpc.AtField("token_budget", json.Unmarshal(value, &v.TokenBudget))
+		case "time_budget_seconds":
+			return jsonrpc.AtField("time_budget_seconds", json.Unmarshal(value, &v.TimeBudgetSeconds))
+		case "min_tokens_before_wrap_up":
+			return jsonrpc.AtField("min_tokens_before_wrap_up", json.Unmarshal(value, &v.MinTokensBeforeWrapUp))
+		case "min_time_seconds_before_wrap_up":
+			return jsonrpc.AtField("min_time_seconds_before_wrap_up", json.Unmarshal(value, &v.MinTimeSecondsBeforeWrapUp))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// GoalQueueParams are the params of autohand.goal.queue.
+type GoalQueueParams struct {
+	Objective                  *string `json:"objective,omitempty"`
+	TokenBudget                *int64  `json:"token_budget,omitempty"`
+	TimeBudgetSeconds          *int64  `json:"time_budget_seconds,omitempty"`
+	MinTokensBeforeWrapUp      *int64  `json:"min_tokens_before_wrap_up,omitempty"`
+	MinTimeSecondsBeforeWrapUp *int64  `json:"min_time_seconds_before_wrap_up,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *GoalQueueParams) UnmarshalJSON(b []byte) error {
+	var v GoalQueueParams
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "objective":
+			return jsonrpc.AtField("objective", json.Unmarshal(value, &v.Objective))
+		case "token_budget":
+			return jsonrpc.AtField("token_budget", json.Unmarshal(value, &v.TokenBudget))
+		case "time_budget_seconds":
+			return jsonrpc.AtField("time_budget_seconds", json.Unmarshal(value, &v.TimeBudgetSeconds))
+		case "min_tokens_before_wrap_up":
+			return jsonrpc.AtField("min_tokens_before_wrap_up", json.Unmarshal(value, &v.MinTokensBeforeWrapUp))
+		case "min_time_seconds_before_wrap_up":
+			return jsonrpc.AtField("min_time_seconds_before_wrap_up", json.Unmarshal(value, &v.MinTimeSecondsBeforeWrapUp))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchStartParams are the params of autohand.autoresearch.start.
+type AutoresearchStartParams struct {
+	Objective      string                 `json:"objective"`
+	MaxIterations  *int64                 `json:"maxIterations,omitempty"`
+	TimeoutMs      *int64                 `json:"timeoutMs,omitempty"`
+	MetricName     *string                `json:"metricName,omitempty"`
+	MetricUnit     *string                `json:"metricUnit,omitempty"`
+	Direction      *OptimizationDirection `json:"direction,omitempty"`
+	MeasureCommand *string                `json:"measureCommand,omitempty"`
+	MeasureScript  *string                `json:"measureScript,omitempty"`
+	ChecksCommand  *string                `json:"checksCommand,omitempty"`
+	ChecksScript   *string                `json:"checksScript,omitempty"`
+	FilesInScope   []string               `json:"filesInScope,omitempty"`
+
+	// Which phases delegate to sub-agents.
+	Subagents            *AutoresearchStartParamsSubagents                `json:"subagents,omitempty"`
+	SecondaryObjectives  []AutoresearchStartParamsSecondaryObjectivesItem `json:"secondaryObjectives,omitempty"`
+	Constraints          []Constraint                                     `json:"constraints,omitempty"`
+	Sampling             *AutoresearchStartParamsSampling                 `json:"sampling,omitempty"`
+	Retention            *AutoresearchStartParamsRetention                `json:"retention,omitempty"`
+	EnvironmentAllowlist []string                                         `json:"environmentAllowlist,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchStartParams) UnmarshalJSON(b []byte) error {
+	var v AutoresearchStartParams
+	var has struct {
+		Objective bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "objective":
+			has.Objective = true
+			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Objective)))
+		case "maxIterations":
+			return jsonrpc.AtField("maxIterations", json.Unmarshal(value, &v.MaxIterations))
+		case "timeoutMs":
+			return jsonrpc.AtField("timeoutMs", json.Unmarshal(value, &v.TimeoutMs))
+		case "metricName":
+			return jsonrpc.AtField("metricName", json.Unmarshal(value, &v.MetricName))
+		case "metricUnit":
+			return jsonrpc.AtField("metricUnit", json.Unmarshal(value, &v.MetricUnit))
+		case "direction":
+			return jsonrpc.AtField("direction", json.Unmarshal(value, &v.Direction))
+		case "measureCommand":
+			return jsonrpc.AtField("measureCommand", json.Unmarshal(value, &v.MeasureCommand))
+		case "measureScript":
+			return jsonrpc.AtField("measureScript", json.Unmarshal(value, &v.MeasureScript))
+		case "checksCommand":
+			return jsonrpc.AtField("checksCommand", json.Unmarshal(value, &v.ChecksCommand))
+		case "checksScript":
+			return jsonrpc.AtField("checksScript", json.Unmarshal(value, &v.ChecksScript))
+		case "filesInScope":
+			return jsonrpc.AtField("filesInScope", json.Unmarshal(value, &v.FilesInScope))
+		case "subagents":
+			return jsonrpc.AtField("subagents", json.Unmarshal(value, &v.Subagents))
+		case "secondaryObjectives":
+			return jsonrpc.AtField("secondaryObjectives", jsonrpc.DecodeArray(value, &v.SecondaryObjectives, jsonrpc.Unmarshal[AutoresearchStartParamsSecondaryObjectivesItem]))
+		case "constraints":
+			return jsonrpc.AtField("constraints", jsonrpc.DecodeArray(value, &v.Constraints, jsonrpc.Unmarshal[Constraint]))
+		case "sampling":
+			return jsonrpc.AtField("sampling", json.Unmarshal(value, &v.Sampling))
+		case "retention":
+			return jsonrpc.AtField("retention", json.Unmarshal(value, &v.Retention))
+		case "environmentAllowlist":
+			return jsonrpc.AtField("environmentAllowlist", json.Unmarshal(value, &v.EnvironmentAllowlist))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Objective:
+		return jsonrpc.MissingField("objective")
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchStartParamsSubagents is the subagents member of
+// AutoresearchStartParams.
+//
+// Which phases delegate to sub-agents.
+type AutoresearchStartParamsSubagents struct {
+	IdeaGeneration      *bool `json:"ideaGeneration,omitempty"`
+	MeasurementAnalysis *bool `json:"measurementAnalysis,omitempty"`
+	Finalization        *bool `json:"finalization,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchStartParamsSubagents) UnmarshalJSON(b []byte) error {
+	var v AutoresearchStartParamsSubagents
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "ideaGeneration":
+			return jsonrpc.AtField("ideaGeneration", json.Unmarshal(value, &v.IdeaGeneration))
+		case "measurementAnalysis":
+			return jsonrpc.AtField("measurementAnalysis", json.Unmarshal(value, &v.MeasurementAnalysis))
+		case "finalization":
+			return jsonrpc.AtField("finalization", json.Unmarshal(value, &v.Finalization))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchStartParamsSecondaryObjectivesItem is an element of the
+// secondaryObjectives member of AutoresearchStartParams.
+type AutoresearchStartParamsSecondaryObjectivesItem struct {
+	Name      string                `json:"name"`
+	Unit      string                `json:"unit"`
+	Direction OptimizationDirection `json:"direction"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchStartParamsSecondaryObjectivesItem) UnmarshalJSON(b []byte) error {
+	var v AutoresearchStartParamsSecondaryObjectivesItem
+	var has struct {
+		Name, Unit, Direction bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "name":
+			has.Name = true
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+		case "unit":
+			has.Unit = true
+			return jsonrpc.AtField("unit", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Unit)))
+		case "direction":
+			has.Direction = true
+			return jsonrpc.AtField("direction", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Direction)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Name:
+		return jsonrpc.MissingField("name")
+	case !has.Unit:
+		return jsonrpc.MissingField("unit")
+	case !has.Direction:
+		return jsonrpc.MissingField("direction")
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchStartParamsSampling is the sampling member of
+// AutoresearchStartParams.
+type AutoresearchStartParamsSampling struct {
+	MinSamples          *int64   `json:"minSamples,omitempty"`
+	MaxSamples          *int64   `json:"maxSamples,omitempty"`
+	ConfidenceThreshold *float64 `json:"confidenceThreshold,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchStartParamsSampling) UnmarshalJSON(b []byte) error {
+	var v AutoresearchStartParamsSampling
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "minSamples":
+			return jsonrpc.AtField("minSamples", json.Unmarshal(value, &v.MinSamples))
+		case "maxSamples":
+			return jsonrpc.AtField("maxSamples", json.Unmarshal(value, &v.MaxSamples))
+		case "confidenceThreshold":
+			return jsonrpc.AtField("confidenceThreshold", json.Unmarshal(value, &v.ConfidenceThreshold))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchStartParamsRetention is the retention member of
+// AutoresearchStartParams.
+type AutoresearchStartParamsRetention struct {
+	MaxArtifactBytes   *int64 `json:"maxArtifactBytes,omitempty"`
+	MaxArtifactAgeDays *int64 `json:"maxArtifactAgeDays,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchStartParamsRetention) UnmarshalJSON(b []byte) error {
+	var v AutoresearchStartParamsRetention
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "maxArtifactBytes":
+			return jsonrpc.AtField("maxArtifactBytes", json.Unmarshal(value, &v.MaxArtifactBytes))
+		case "maxArtifactAgeDays":
+			return jsonrpc.AtField("maxArtifactAgeDays", json.Unmarshal(value, &v.MaxArtifactAgeDays))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchHistoryResult is the result of autohand.autoresearch.history.
+type AutoresearchHistoryResult struct {
+	Success  bool             `json:"success"`
+	Attempts []HistoryAttempt `json:"attempts"`
+	Error    *string          `json:"error,omitempty"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x AutoresearchHistoryResult) MarshalJSON() ([]byte, error) {
+	if x.Attempts == nil {
+		x.Attempts = []HistoryAttempt{}
+	}
+	type plain AutoresearchHistoryResult
+	return json.Marshal(plain(x))
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchHistoryResult) UnmarshalJSON(b []byte) error {
+	var v AutoresearchHistoryResult
+	var has struct {
+		Success, Attempts bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "success":
+			has.Success = true
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+		case "attempts":
+			has.Attempts = true
+			return jsonrpc.AtField("attempts", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Attempts, jsonrpc.Unmarshal[HistoryAttempt])))
+		case "error":
+			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Success:
+		return jsonrpc.MissingField("success")
+	case !has.Attempts:
+		return jsonrpc.MissingField("attempts")
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchReplayParams are the params of autohand.autoresearch.replay.
+type AutoresearchReplayParams struct {
+	AttemptID string         `json:"attemptId"`
+	Evaluator *EvaluatorMode `json:"evaluator,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchReplayParams) UnmarshalJSON(b []byte) error {
+	var v AutoresearchReplayParams
+	var has struct {
+		AttemptID bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "attemptId":
+			has.AttemptID = true
+			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptID)))
+		case "evaluator":
+			return jsonrpc.AtField("evaluator", json.Unmarshal(value, &v.Evaluator))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.AttemptID:
+		return jsonrpc.MissingField("attemptId")
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchReplayResult is the result of autohand.autoresearch.replay.
+type AutoresearchReplayResult struct {
+	Success       bool               `json:"success"`
+	AttemptID     *string            `json:"attemptId,omitempty"`
+	EvaluatorMode *EvaluatorMode     `json:"evaluatorMode,omitempty"`
+	Metrics       map[string]float64 `json:"metrics,omitempty"`
+	Samples       []EvaluationSample `json:"samples,omitempty"`
+	Decision      *DecisionRecord    `json:"decision,omitempty"`
+	DriftWarnings []string           `json:"driftWarnings,omitempty"`
+	Error         *string            `json:"error,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchReplayResult) UnmarshalJSON(b []byte) error {
+	var v AutoresearchReplayResult
+	var has struct {
+		Success bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "success":
+			has.Success = true
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+		case "attemptId":
+			return jsonrpc.AtField("attemptId", json.Unmarshal(value, &v.AttemptID))
+		case "evaluatorMode":
+			return jsonrpc.AtField("evaluatorMode", json.Unmarshal(value, &v.EvaluatorMode))
+		case "metrics":
+			return jsonrpc.AtField("metrics", json.Unmarshal(value, &v.Metrics))
+		case "samples":
+			return jsonrpc.AtField("samples", jsonrpc.DecodeArray(value, &v.Samples, jsonrpc.Unmarshal[EvaluationSample]))
+		case "decision":
+			return jsonrpc.AtField("decision", json.Unmarshal(value, &v.Decision))
+		case "driftWarnings":
+			return jsonrpc.AtField("driftWarnings", json.Unmarshal(value, &v.DriftWarnings))
+		case "error":
+			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Success:
+		return jsonrpc.MissingField("success")
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchRescoreParams are the params of autohand.autoresearch.rescore.
+type AutoresearchRescoreParams struct {
+	AttemptID *string `json:"attemptId,omitempty"`
+	All       *bool   `json:"all,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchRescoreParams) UnmarshalJSON(b []byte) error {
+	var v AutoresearchRescoreParams
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "attemptId":
+			return jsonrpc.AtField("attemptId", json.Unmarshal(value, &v.AttemptID))
+		case "all":
+			return jsonrpc.AtField("all", json.Unmarshal(value, &v.All))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchRescoreResult is the result of autohand.autoresearch.rescore.
+type AutoresearchRescoreResult struct {
+	Success   bool             `json:"success"`
+	Decisions []DecisionRecord `json:"decisions"`
+	Error     *string          `json:"error,omitempty"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x AutoresearchRescoreResult) MarshalJSON() ([]byte, error) {
+	if x.Decisions == nil {
+		x.Decisions = []DecisionRecord{}
+	}
+	type plain AutoresearchRescoreResult
+	return json.Marshal(plain(x))
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchRescoreResult) UnmarshalJSON(b []byte) error {
+	var v AutoresearchRescoreResult
+	var has struct {
+		Success, Decisions bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "success":
+			has.Success = true
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+		case "decisions":
+			has.Decisions = true
+			return jsonrpc.AtField("decisions", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Decisions, jsonrpc.Unmarshal[DecisionRecord])))
+		case "error":
+			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Success:
+		return jsonrpc.MissingField("success")
+	case !has.Decisions:
+		return jsonrpc.MissingField("decisions")
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchCompareParams are the params of autohand.autoresearch.compare.
+type AutoresearchCompareParams struct {
+	LeftAttemptID  string `json:"leftAttemptId"`
+	RightAttemptID string `json:"rightAttemptId"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchCompareParams) UnmarshalJSON(b []byte) error {
+	var v AutoresearchCompareParams
+	var has struct {
+		LeftAttemptID, RightAttemptID bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "leftAttemptId":
+			has.LeftAttemptID = true
+			return jsonrpc.AtField("leftAttemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.LeftAttemptID)))
+		case "rightAttemptId":
+			has.RightAttemptID = true
+			return jsonrpc.AtField("rightAttemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RightAttemptID)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.LeftAttemptID:
+		return jsonrpc.MissingField("leftAttemptId")
+	case !has.RightAttemptID:
+		return jsonrpc.MissingField("rightAttemptId")
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchCompareResult is the result of autohand.autoresearch.compare.
+type AutoresearchCompareResult struct {
+	Success    bool                                 `json:"success"`
+	Comparison *AutoresearchCompareResultComparison `json:"comparison,omitempty"`
+	Error      *string                              `json:"error,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchCompareResult) UnmarshalJSON(b []byte) error {
+	var v AutoresearchCompareResult
+	var has struct {
+		Success bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "success":
+			has.Success = true
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+		case "comparison":
+			return jsonrpc.AtField("comparison", json.Unmarshal(value, &v.Comparison))
+		case "error":
+			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Success:
+		return jsonrpc.MissingField("success")
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchCompareResultComparison is the comparison member of
+// AutoresearchCompareResult.
+type AutoresearchCompareResultComparison struct {
+	Left  ComparisonSide `json:"left"`
+	Right ComparisonSide `json:"right"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchCompareResultComparison) UnmarshalJSON(b []byte) error {
+	var v AutoresearchCompareResultComparison
+	var has struct {
+		Left, Right bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "left":
+			has.Left = true
+			return jsonrpc.AtField("left", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Left)))
+		case "right":
+			has.Right = true
+			return jsonrpc.AtField("right", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Right)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Left:
+		return jsonrpc.MissingField("left")
+	case !has.Right:
+		return jsonrpc.MissingField("right")
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchParetoResult is the result of autohand.autoresearch.pareto.
+type AutoresearchParetoResult struct {
+	Success    bool     `json:"success"`
+	AttemptIDs []string `json:"attemptIds"`
+	Error      *string  `json:"error,omitempty"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x AutoresearchParetoResult) MarshalJSON() ([]byte, error) {
+	if x.AttemptIDs == nil {
+		x.AttemptIDs = []string{}
+	}
+	type plain AutoresearchParetoResult
+	return json.Marshal(plain(x))
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchParetoResult) UnmarshalJSON(b []byte) error {
+	var v AutoresearchParetoResult
+	var has struct {
+		Success, AttemptIDs bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "success":
+			has.Success = true
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+		case "attemptIds":
+			has.AttemptIDs = true
+			return jsonrpc.AtField("attemptIds", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptIDs)))
+		case "error":
+			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Success:
+		return jsonrpc.MissingField("success")
+	case !has.AttemptIDs:
+		return jsonrpc.MissingField("attemptIds")
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchPinParams are the params of autohand.autoresearch.pin.
+type AutoresearchPinParams struct {
+	AttemptID string `json:"attemptId"`
+	Pinned    bool   `json:"pinned"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchPinParams) UnmarshalJSON(b []byte) error {
+	var v AutoresearchPinParams
+	var has struct {
+		AttemptID, Pinned bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "attemptId":
+			has.AttemptID = true
+			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptID)))
+		case "pinned":
+			has.Pinned = true
+			return jsonrpc.AtField("pinned", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Pinned)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.AttemptID:
+		return jsonrpc.MissingField("attemptId")
+	case !has.Pinned:
+		return jsonrpc.MissingField("pinned")
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchPinResult is the result of autohand.autoresearch.pin.
+type AutoresearchPinResult struct {
+	Success   bool    `json:"success"`
+	AttemptID string  `json:"attemptId"`
+	Pinned    bool    `json:"pinned"`
+	Error     *string `json:"error,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchPinResult) UnmarshalJSON(b []byte) error {
+	var v AutoresearchPinResult
+	var has struct {
+		Success, AttemptID, Pinned bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "success":
+			has.Success = true
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+		case "attemptId":
+			has.AttemptID = true
+			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptID)))
+		case "pinned":
+			has.Pinned = true
+			return jsonrpc.AtField("pinned", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Pinned)))
+		case "error":
+			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Success:
+		return jsonrpc.MissingField("success")
+	case !has.AttemptID:
+		return jsonrpc.MissingField("attemptId")
+	case !has.Pinned:
+		return jsonrpc.MissingField("pinned")
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchPruneParams are the params of autohand.autoresearch.prune.
+type AutoresearchPruneParams struct {
+	DryRun *bool `json:"dryRun,omitempty"`
+	Yes    *bool `json:"yes,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchPruneParams) UnmarshalJSON(b []byte) error {
+	var v AutoresearchPruneParams
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "dryRun":
+			return jsonrpc.AtField("dryRun", json.Unmarshal(value, &v.DryRun))
+		case "yes":
+			return jsonrpc.AtField("yes", json.Unmarshal(value, &v.Yes))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchPruneResult is the result of autohand.autoresearch.prune.
+type AutoresearchPruneResult struct {
+	Success        bool                                    `json:"success"`
+	Applied        bool                                    `json:"applied"`
+	Candidates     []AutoresearchPruneResultCandidatesItem `json:"candidates"`
+	BytesFreed     int64                                   `json:"bytesFreed"`
+	RemainingBytes int64                                   `json:"remainingBytes"`
+	Error          *string                                 `json:"error,omitempty"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x AutoresearchPruneResult) MarshalJSON() ([]byte, error) {
+	if x.Candidates == nil {
+		x.Candidates = []AutoresearchPruneResultCandidatesItem{}
+	}
+	type plain AutoresearchPruneResult
+	return json.Marshal(plain(x))
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchPruneResult) UnmarshalJSON(b []byte) error {
+	var v AutoresearchPruneResult
+	var has struct {
+		Success, Applied, Candidates, BytesFreed, RemainingBytes bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "success":
+			has.Success = true
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+		case "applied":
+			has.Applied = true
+			return jsonrpc.AtField("applied", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Applied)))
+		case "candidates":
+			has.Candidates = true
+			return jsonrpc.AtField("candidates", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Candidates, jsonrpc.Unmarshal[AutoresearchPruneResultCandidatesItem])))
+		case "bytesFreed":
+			has.BytesFreed = true
+			return jsonrpc.AtField("bytesFreed", jsonrpc.NonNull(value, json.Unmarshal(value, &v.BytesFreed)))
+		case "remainingBytes":
+			has.RemainingBytes = true
+			return jsonrpc.AtField("remainingBytes", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RemainingBytes)))
+		case "error":
+			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Success:
+		return jsonrpc.MissingField("success")
+	case !has.Applied:
+		return jsonrpc.MissingField("applied")
+	case !has.Candidates:
+		return jsonrpc.MissingField("candidates")
+	case !has.BytesFreed:
+		return jsonrpc.MissingField("bytesFreed")
+	case !has.RemainingBytes:
+		return jsonrpc.MissingField("remainingBytes")
+	}
+	*x = v
+	return nil
+}
+
+// AutoresearchPruneResultCandidatesItem is an element of the candidates member
+// of AutoresearchPruneResult.
+type AutoresearchPruneResultCandidatesItem struct {
+	AttemptID string   `json:"attemptId"`
+	Objects   []string `json:"objects"`
+	Bytes     int64    `json:"bytes"`
+	Protected bool     `json:"protected"`
+	Reason    string   `json:"reason"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x AutoresearchPruneResultCandidatesItem) MarshalJSON() ([]byte, error) {
+	if x.Objects == nil {
+		x.Objects = []string{}
+	}
+	type plain AutoresearchPruneResultCandidatesItem
+	return json.Marshal(plain(x))
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchPruneResultCandidatesItem) UnmarshalJSON(b []byte) error {
+	var v AutoresearchPruneResultCandidatesItem
+	var has struct {
+		AttemptID, Objects, Bytes, Protected, Reason bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "attemptId":
+			has.AttemptID = true
+			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptID)))
+		case "objects":
+			has.Objects = true
+			return jsonrpc.AtField("objects", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Objects)))
+		case "bytes":
+			has.Bytes = true
+			return jsonrpc.AtField("bytes", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Bytes)))
+		case "protected":
+			has.Protected = true
+			return jsonrpc.AtField("protected", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Protected)))
+		case "reason":
+			has.Reason = true
+			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Reason)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.AttemptID:
+		return jsonrpc.MissingField("attemptId")
+	case !has.Objects:
+		return jsonrpc.MissingField("objects")
+	case !has.Bytes:
+		return jsonrpc.MissingField("bytes")
+	case !has.Protected:
+		return jsonrpc.MissingField("protected")
+	case !has.Reason:
+		return jsonrpc.MissingField("reason")
 	}
 	*x = v
 	return nil

@@ -4,6 +4,7 @@ package autohand
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
@@ -122,6 +123,171 @@ func (x *InferenceDestination) UnmarshalJSON(b []byte) error {
 		err = json.Unmarshal(b, v.Opaque)
 	default:
 		return jsonrpc.AtField("kind", fmt.Errorf("unknown value %q; want \"in_process\", \"local_subprocess\", \"local_service\", \"hosted\" or \"opaque\"", tag))
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// GoalGetResult is the result of autohand.goal.get.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and objects
+// by the members they hold:
+//   - GoalSnapshot: GoalSnapshot, the object with "version", "goal", "queue",
+//     "completed" and "updatedAt" members
+//   - GoalDisabled: GoalDisabled, the object with "ok" and "message" members
+type GoalGetResult struct {
+	GoalSnapshot *GoalSnapshot
+	GoalDisabled *GoalDisabled
+}
+
+// NewGoalGetResultGoalSnapshot returns a GoalGetResult holding v.
+func NewGoalGetResultGoalSnapshot(v GoalSnapshot) GoalGetResult {
+	return GoalGetResult{GoalSnapshot: &v}
+}
+
+// NewGoalGetResultGoalDisabled returns a GoalGetResult holding v.
+func NewGoalGetResultGoalDisabled(v GoalDisabled) GoalGetResult {
+	return GoalGetResult{GoalDisabled: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x GoalGetResult) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.GoalSnapshot != nil {
+		v, n = x.GoalSnapshot, n+1
+	}
+	if x.GoalDisabled != nil {
+		v, n = x.GoalDisabled, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("GoalGetResult holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// UnmarshalJSON decodes a GoalGetResult into the variant matching the kind of
+// JSON value b holds. An object decodes into the variant whose distinguishing
+// members it holds; holding those of no variant, or of several, is an error.
+func (x *GoalGetResult) UnmarshalJSON(b []byte) error {
+	var v GoalGetResult
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "object":
+		var has [2]bool
+		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+			switch string(key) {
+			case "version", "goal", "queue", "completed", "updatedAt":
+				has[0] = true
+			case "ok", "message":
+				has[1] = true
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		switch has {
+		case [2]bool{true, false}:
+			v.GoalSnapshot = new(GoalSnapshot)
+			err = json.Unmarshal(b, v.GoalSnapshot)
+		case [2]bool{false, true}:
+			v.GoalDisabled = new(GoalDisabled)
+			err = json.Unmarshal(b, v.GoalDisabled)
+		case [2]bool{}:
+			return errors.New("object matches no variant of GoalGetResult; want the members of exactly one variant: GoalSnapshot (\"version\", \"goal\", \"queue\", \"completed\", \"updatedAt\") or GoalDisabled (\"ok\", \"message\")")
+		default:
+			return errors.New("object matches several variants of GoalGetResult; want the members of exactly one variant: GoalSnapshot (\"version\", \"goal\", \"queue\", \"completed\", \"updatedAt\") or GoalDisabled (\"ok\", \"message\")")
+		}
+	default:
+		return fmt.Errorf("expected object, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// GoalQueueResult is the result of autohand.goal.queue.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and objects
+// by the members they hold:
+//   - GoalMutationResult: GoalMutationResult, the object with a "ok" member
+//   - GoalSnapshot: GoalSnapshot, the object with "version" and "updatedAt"
+//     members
+type GoalQueueResult struct {
+	GoalMutationResult *GoalMutationResult
+	GoalSnapshot       *GoalSnapshot
+}
+
+// NewGoalQueueResultGoalMutationResult returns a GoalQueueResult holding v.
+func NewGoalQueueResultGoalMutationResult(v GoalMutationResult) GoalQueueResult {
+	return GoalQueueResult{GoalMutationResult: &v}
+}
+
+// NewGoalQueueResultGoalSnapshot returns a GoalQueueResult holding v.
+func NewGoalQueueResultGoalSnapshot(v GoalSnapshot) GoalQueueResult {
+	return GoalQueueResult{GoalSnapshot: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x GoalQueueResult) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.GoalMutationResult != nil {
+		v, n = x.GoalMutationResult, n+1
+	}
+	if x.GoalSnapshot != nil {
+		v, n = x.GoalSnapshot, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("GoalQueueResult holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// UnmarshalJSON decodes a GoalQueueResult into the variant matching the kind
+// of JSON value b holds. An object decodes into the variant whose
+// distinguishing members it holds; holding those of no variant, or of several,
+// is an error.
+func (x *GoalQueueResult) UnmarshalJSON(b []byte) error {
+	var v GoalQueueResult
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "object":
+		var has [2]bool
+		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+			switch string(key) {
+			case "ok":
+				has[0] = true
+			case "version", "updatedAt":
+				has[1] = true
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		switch has {
+		case [2]bool{true, false}:
+			v.GoalMutationResult = new(GoalMutationResult)
+			err = json.Unmarshal(b, v.GoalMutationResult)
+		case [2]bool{false, true}:
+			v.GoalSnapshot = new(GoalSnapshot)
+			err = json.Unmarshal(b, v.GoalSnapshot)
+		case [2]bool{}:
+			return errors.New("object matches no variant of GoalQueueResult; want the members of exactly one variant: GoalMutationResult (\"ok\") or GoalSnapshot (\"version\", \"updatedAt\")")
+		default:
+			return errors.New("object matches several variants of GoalQueueResult; want the members of exactly one variant: GoalMutationResult (\"ok\") or GoalSnapshot (\"version\", \"updatedAt\")")
+		}
+	default:
+		return fmt.Errorf("expected object, got JSON %s", kind)
 	}
 	if err != nil {
 		return err

@@ -46,6 +46,8 @@ type agent struct {
 	automode  *automode
 	setupStop context.CancelFunc
 	logins    map[string]int // login session id -> polls so far
+	goals     goals
+	research  research
 }
 
 // settings are the session settings the client may change.

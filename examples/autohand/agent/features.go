@@ -1,8 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/rpcgen/rpcgen/generated/autohand"
@@ -94,7 +97,7 @@ func (a *agent) GetSkillsRegistry(context.Context, *autohand.GetSkillsRegistryPa
 }
 
 // InstallSkill installs a registry skill, warning about risky ones.
-func (a *agent) InstallSkill(ctx context.Context, p *autohand.InstallSkillParams) (*autohand.InstallSkillResult, error) {
+func (a *agent) InstallSkill(ctx context.Context, p *autohand.SkillInstall) (*autohand.SkillInstallResult, error) {
 	var skill *autohand.CommunitySkill
 	for i := range registry {
 		if registry[i].ID == p.SkillName || registry[i].Name == p.SkillName {
@@ -102,13 +105,13 @@ func (a *agent) InstallSkill(ctx context.Context, p *autohand.InstallSkillParams
 		}
 	}
 	if skill == nil {
-		return &autohand.InstallSkillResult{Error: ptr("no skill " + p.SkillName + " in the registry")}, nil
+		return &autohand.SkillInstallResult{Error: ptr("no skill " + p.SkillName + " in the registry")}, nil
 	}
 	a.mu.Lock()
 	_, have := a.skills[skill.Name]
 	if have && (p.Force == nil || !*p.Force) {
 		a.mu.Unlock()
-		return &autohand.InstallSkillResult{SkillName: &skill.Name, Error: ptr("already installed; set force to overwrite")}, nil
+		return &autohand.SkillInstallResult{SkillName: &skill.Name, Error: ptr("already installed; set force to overwrite")}, nil
 	}
 	dir := filepath.Join(a.cfg.workspace, ".autohand", "skills", skill.Name)
 	if p.Scope == autohand.SkillScopeUser {
@@ -122,7 +125,7 @@ func (a *agent) InstallSkill(ctx context.Context, p *autohand.InstallSkillParams
 		}))
 	}
 	a.note(a.client.LearnInstallComplete(ctx, &autohand.LearnInstallCompleteParams{Skills: []string{skill.Name}, Timestamp: now()}))
-	return &autohand.InstallSkillResult{Success: true, SkillName: &skill.Name, Path: &dir}, nil
+	return &autohand.SkillInstallResult{Success: true, SkillName: &skill.Name, Path: &dir}, nil
 }
 
 func (a *agent) learnProgress(ctx context.Context, steps ...autohand.LearnProgressParamsStatus) {
@@ -173,4 +176,56 @@ func (a *agent) LearnGenerate(ctx context.Context, p *autohand.LearnGeneratePara
 	a.skills[name] = dir
 	a.mu.Unlock()
 	return &autohand.LearnGenerateResult{Success: true, SkillName: &name, SkillPath: &dir}, nil
+}
+
+// SkillsSearch finds registry skills whose name, description or tags hold
+// every word of the query.
+func (a *agent) SkillsSearch(_ context.Context, p *autohand.SkillsSearchParams) (*autohand.SkillList, error) {
+	words := strings.Fields(strings.ToLower(p.Query))
+	res := &autohand.SkillList{Success: true, Skills: []autohand.CommunitySkill{}}
+	for _, s := range registry {
+		text := strings.ToLower(s.Name + " " + s.Description + " " + strings.Join(s.Tags, " "))
+		match := true
+		for _, w := range words {
+			match = match && strings.Contains(text, w)
+		}
+		if match {
+			res.Skills = append(res.Skills, s)
+		}
+	}
+	res.Skills = limit(res.Skills, p.Limit)
+	return res, nil
+}
+
+// SkillsTrending lists the registry by rating.
+func (a *agent) SkillsTrending(_ context.Context, p *autohand.SkillsTrendingParams) (*autohand.SkillList, error) {
+	skills := slices.Clone(registry)
+	slices.SortStableFunc(skills, func(x, y autohand.CommunitySkill) int { return cmp.Compare(*y.Rating, *x.Rating) })
+	return &autohand.SkillList{Success: true, Skills: limit(skills, p.Limit)}, nil
+}
+
+func limit[T any](s []T, n *int64) []T {
+	if n != nil && *n >= 0 && int(*n) < len(s) {
+		return s[:*n]
+	}
+	return s
+}
+
+// SkillsInstall is InstallSkill under its skills-namespace name.
+func (a *agent) SkillsInstall(ctx context.Context, p *autohand.SkillInstall) (*autohand.SkillInstallResult, error) {
+	return a.InstallSkill(ctx, p)
+}
+
+// SkillsRemove uninstalls a skill.
+func (a *agent) SkillsRemove(_ context.Context, p *autohand.SkillsRemoveParams) (*autohand.SkillsRemoveResult, error) {
+	if p.SkillName == "" {
+		return nil, jsonrpc.InvalidParams("skillName", "must not be empty")
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, ok := a.skills[p.SkillName]; !ok {
+		return &autohand.SkillsRemoveResult{SkillName: p.SkillName, Error: ptr(p.SkillName + " is not installed")}, nil
+	}
+	delete(a.skills, p.SkillName)
+	return &autohand.SkillsRemoveResult{Success: true, SkillName: p.SkillName}, nil
 }

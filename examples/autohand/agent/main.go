@@ -51,6 +51,7 @@ type config struct {
 	responseTimeout time.Duration
 	keepalive       time.Duration
 	latency         time.Duration
+	noGoals         bool
 	verbose         bool
 }
 
@@ -67,6 +68,7 @@ func main() {
 	flag.DurationVar(&cfg.responseTimeout, "response-timeout", time.Hour, "how long an acknowledged request waits for its answer")
 	flag.DurationVar(&cfg.keepalive, "keepalive", 15*time.Second, "interval of autohand.ping while a turn runs")
 	flag.DurationVar(&cfg.latency, "latency", 0, "delay before answering every request (to test client timeouts)")
+	flag.BoolVar(&cfg.noGoals, "no-goals", false, "turn the goal feature off (goal requests answer ok: false)")
 	flag.BoolVar(&cfg.verbose, "v", false, "log every message to stderr")
 	flag.Usage = func() {
 		fmt.Fprint(flag.CommandLine.Output(), usage)

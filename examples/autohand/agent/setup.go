@@ -73,8 +73,6 @@ func (a *agent) showcase(ctx context.Context) {
 	a.note(c.HookComputerUseProgress(ctx, &autohand.HookComputerUseProgressParams{RunID: "run_1", Status: autohand.ComputerUseStatusFailed, Tool: ptr("click"), ToolCallID: ptr("cu_1"), Action: ptr("click Save"), Success: ptr(false), Duration: ptr(int64(7)), Timestamp: ts}))
 	a.note(c.HookComputerUseError(ctx, &autohand.HookComputerUseErrorParams{RunID: "run_1", ToolCallID: "cu_1", Tool: "click", Action: "click Save", Error: "button not found", Duration: 7, Timestamp: ts}))
 	a.note(c.HookComputerUseStop(ctx, &autohand.HookComputerUseStopParams{RunID: "run_1", Status: autohand.ComputerUseStatusStopped, ToolCallsCount: 1, Duration: 9, Timestamp: ts}))
-	a.note(c.AutoresearchEvent(ctx, &autohand.AutoresearchEventParams{Operation: autohand.AutoresearchEventParamsOperationHistory, Phase: autohand.AutoresearchEventParamsPhaseCompleted, Success: true, Timestamp: ts}))
-	a.note(c.AutoresearchPause(ctx, &autohand.AutoresearchPauseParams{RunsLogged: 0, Subcommand: autohand.AutoresearchPauseParamsSubcommandStop, Message: ptr("stopped"), Timestamp: ts}))
 	a.note(c.PipeOutput(ctx, &autohand.PipeOutputParams{Type: autohand.PipeOutputParamsTypeResult, Content: "piped result", Timestamp: ts}))
 	a.note(c.PipeError(ctx, &autohand.PipeErrorParams{Error: "pipe closed early", Timestamp: ts}))
 	a.note(c.PipeComplete(ctx, &autohand.PipeCompleteParams{Timestamp: ts}))
