@@ -171,7 +171,11 @@ func TestAutomode(t *testing.T) {
 	ctx := s.ctx
 	st, err := s.agent.AutomodeStart(ctx, &autohand.AutomodeStartParams{Prompt: "Port the tests", CheckpointInterval: ptr(int64(2))})
 	ok(t, err)
+	notice := decode[autohand.AutomodeStartNotice](t, s.next(autohand.MethodAutomodeStart, 0))
 	done := decode[autohand.AutomodeCompleteParams](t, s.next(autohand.MethodAutomodeComplete, 0))
+	if notice.SessionID != *st.SessionID || notice.MaxIterations != 50 || notice.Prompt != "Port the tests" {
+		t.Fatalf("start notification = %+v", notice)
+	}
 	if !st.Success || done.SessionID != *st.SessionID || done.Iterations != 3 {
 		t.Fatalf("start = %+v, complete = %+v", st, done)
 	}
@@ -225,6 +229,11 @@ func TestAutomode(t *testing.T) {
 	ok(t, err)
 	if !r.Success || r2.Success || !c.Success || status.Active || status.State.Status != autohand.AutomodeStatusResultStateStatusCancelled {
 		t.Fatalf("resume = %+v / %+v, cancel = %+v, status = %+v", r, r2, c, status)
+	}
+	decode[autohand.AutomodeProgressNotice](t, slow.next(autohand.MethodAutomodePause, 0))
+	decode[autohand.AutomodeProgressNotice](t, slow.next(autohand.MethodAutomodeResume, 0))
+	if cn := decode[autohand.AutomodeCancelNotice](t, slow.next(autohand.MethodAutomodeCancel, 0)); cn.Reason != "changed my mind" {
+		t.Fatalf("cancel notification = %+v", cn)
 	}
 }
 

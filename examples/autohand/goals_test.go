@@ -136,6 +136,16 @@ func TestAutoresearch(t *testing.T) {
 	if !r.Success || !*r.Active || r.State.MaxIterations != 8 || len(r.Attempts) != 2 || r.ParetoAttemptIDs[0] != "att_2" {
 		t.Fatalf("start = %+v", r)
 	}
+	// Notifications named like requests, sent beside the generated API.
+	started := decode[autohand.AutoresearchLifecycle](t, s.next(autohand.MethodAutoresearchStart, 0))
+	if started.Subcommand != autohand.AutoresearchLifecycleSubcommandStart || !started.Active || *started.MaxIterations != 8 {
+		t.Fatalf("start notification = %+v", started)
+	}
+	_, err = s.agent.AutoresearchStatus(ctx)
+	ok(t, err)
+	if n := decode[autohand.AutoresearchLifecycle](t, s.count(autohand.MethodAutoresearchStatus, 0, 2)[1]); n.Subcommand != autohand.AutoresearchLifecycleSubcommandStatus || n.RunsLogged != 2 {
+		t.Fatalf("status notification = %+v", n)
+	}
 	from := s.mark()
 	h, err := s.agent.AutoresearchHistory(ctx)
 	ok(t, err)
@@ -185,8 +195,8 @@ func TestAutoresearch(t *testing.T) {
 	from = s.mark()
 	stop, err = s.agent.AutoresearchStop(ctx)
 	ok(t, err)
-	pause := decode[autohand.AutoresearchPauseParams](t, s.next(autohand.MethodAutoresearchPause, from))
-	if !stop.Success || *stop.Active || pause.Active || pause.Subcommand != autohand.AutoresearchPauseParamsSubcommandStop || *pause.Goal != "Faster template rendering" {
+	pause := decode[autohand.AutoresearchLifecycle](t, s.next(autohand.MethodAutoresearchPause, from))
+	if !stop.Success || *stop.Active || pause.Active || pause.Subcommand != autohand.AutoresearchLifecycleSubcommandStop || *pause.Goal != "Faster template rendering" {
 		t.Fatalf("stop = %+v, pause = %+v", stop, pause)
 	}
 }

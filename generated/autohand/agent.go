@@ -295,11 +295,14 @@ type Agent interface {
 
 	// AutomodeStart answers the request autohand.automode.start. Starts auto-mode,
 	// an unattended loop that works on a task until the model prints the
-	// completion marker or a limit is hit. Upstream also sends a notification of
-	// this very name when the loop starts, with sessionId, prompt, maxIterations
-	// and timestamp; the IDL cannot give one wire name both a request and a
-	// notification, so that notification is described here only (see
-	// autohand.automode.iteration for the rest of the loop).
+	// completion marker or a limit is hit; its progress is reported by
+	// autohand.automode.iteration and the notifications after it. When the loop
+	// starts, the agent also sends a notification of this very name with
+	// AutomodeStartNotice params. One wire name cannot be both a request and a
+	// notification in the IDL, so generated code does not route this notification:
+	// a client that wants it intercepts it with jsonrpc middleware before the
+	// generated handler (as the examples do), and an agent sends it with
+	// Conn.Notify.
 	//
 	// The caller waits 5m for the response. The Go SDK gives up on any request
 	// after 300 s by default and reports an error; the connection stays usable.
@@ -320,8 +323,8 @@ type Agent interface {
 	AutomodeStatus(ctx context.Context) (*AutomodeStatusResult, error)
 
 	// AutomodePause answers the request autohand.automode.pause. Pauses auto-mode.
-	// Upstream also sends a notification of this name (sessionId, iteration,
-	// timestamp); see automode.start.
+	// The agent also sends a notification of this name with AutomodeProgressNotice
+	// params; see automode.start for how.
 	//
 	// The caller waits 5m for the response. The Go SDK gives up on any request
 	// after 300 s by default and reports an error; the connection stays usable.
@@ -330,8 +333,8 @@ type Agent interface {
 	AutomodePause(ctx context.Context) (*SuccessOrError, error)
 
 	// AutomodeResume answers the request autohand.automode.resume. Resumes
-	// auto-mode. Upstream also sends a notification of this name (sessionId,
-	// iteration, timestamp); see automode.start.
+	// auto-mode. The agent also sends a notification of this name with
+	// AutomodeProgressNotice params; see automode.start for how.
 	//
 	// The caller waits 5m for the response. The Go SDK gives up on any request
 	// after 300 s by default and reports an error; the connection stays usable.
@@ -340,8 +343,8 @@ type Agent interface {
 	AutomodeResume(ctx context.Context) (*SuccessOrError, error)
 
 	// AutomodeCancel answers the request autohand.automode.cancel. Stops
-	// auto-mode. Upstream also sends a notification of this name (sessionId,
-	// reason, iteration, timestamp); see automode.start.
+	// auto-mode. The agent also sends a notification of this name with
+	// AutomodeCancelNotice params; see automode.start for how.
 	//
 	// The caller waits 5m for the response. The Go SDK gives up on any request
 	// after 300 s by default and reports an error; the connection stays usable.
@@ -682,10 +685,12 @@ type Agent interface {
 
 	// AutoresearchStart answers the request autohand.autoresearch.start. Starts or
 	// resumes an auto-research loop, which tries changes and keeps those that
-	// improve a measured metric. Upstream also sends a notification of this very
-	// name (the loop's state, as autohand.autoresearch.pause carries it, with
-	// subcommand start or resume); the IDL cannot give one wire name both a
-	// request and a notification, so it is described here only.
+	// improve a measured metric. The agent also sends a notification of this very
+	// name with AutoresearchLifecycle params (subcommand start or resume). One
+	// wire name cannot be both a request and a notification in the IDL, so
+	// generated code does not route this notification: a client that wants it
+	// intercepts it with jsonrpc middleware before the generated handler (as the
+	// examples do), and an agent sends it with Conn.Notify.
 	//
 	// The caller waits 5m for the response. The Go SDK gives up on any request
 	// after 300 s by default and reports an error; the connection stays usable.
@@ -697,8 +702,9 @@ type Agent interface {
 	AutoresearchStart(ctx context.Context, params *AutoresearchStartParams) (*AutoresearchReport, error)
 
 	// AutoresearchStatus answers the request autohand.autoresearch.status. Reports
-	// the loop. Upstream also sends a notification of this name (see
-	// autoresearch.start).
+	// the loop. The agent also sends a notification of this name with
+	// AutoresearchLifecycle params (subcommand status); see autoresearch.start for
+	// how.
 	//
 	// The caller waits 10s for the response. The Go SDK gives up on any request
 	// after 300 s by default and reports an error; the connection stays usable.

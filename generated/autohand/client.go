@@ -208,10 +208,9 @@ type Client interface {
 	// stopped on an error.
 	AutomodeError(ctx context.Context, params *AutomodeErrorParams) error
 
-	// AutoresearchPause handles the notification autohand.autoresearch.pause. An
-	// auto-research loop stopped. The autoresearch.* requests that drive these
-	// loops are not part of this IDL (see the protocol notes).
-	AutoresearchPause(ctx context.Context, params *AutoresearchPauseParams) error
+	// AutoresearchPause handles the notification autohand.autoresearch.pause. The
+	// auto-research loop stopped (autoresearch.stop).
+	AutoresearchPause(ctx context.Context, params *AutoresearchLifecycle) error
 
 	// AutoresearchEvent handles the notification autohand.autoresearch.event. An
 	// auto-research ledger operation started, finished or failed.
@@ -505,7 +504,7 @@ func (UnimplementedClient) AutomodeError(context.Context, *AutomodeErrorParams) 
 }
 
 // AutoresearchPause ignores the notification.
-func (UnimplementedClient) AutoresearchPause(context.Context, *AutoresearchPauseParams) error {
+func (UnimplementedClient) AutoresearchPause(context.Context, *AutoresearchLifecycle) error {
 	return nil
 }
 
@@ -776,7 +775,7 @@ func (r remoteClient) AutomodeError(ctx context.Context, params *AutomodeErrorPa
 	return r.c.Notify(ctx, MethodAutomodeError, params)
 }
 
-func (r remoteClient) AutoresearchPause(ctx context.Context, params *AutoresearchPauseParams) error {
+func (r remoteClient) AutoresearchPause(ctx context.Context, params *AutoresearchLifecycle) error {
 	return r.c.Notify(ctx, MethodAutoresearchPause, params)
 }
 
@@ -1117,7 +1116,7 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 			}
 			return nil, impl.AutomodeError(ctx, &params)
 		case MethodAutoresearchPause:
-			var params AutoresearchPauseParams
+			var params AutoresearchLifecycle
 			if err := req.DecodeParams(&params); err != nil {
 				return nil, err
 			}

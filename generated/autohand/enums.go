@@ -818,6 +818,42 @@ func (x *HistoryAttemptMaterialization) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// AutoresearchLifecycleSubcommand is the subcommand member of
+// AutoresearchLifecycle.
+type AutoresearchLifecycleSubcommand string
+
+// The values of AutoresearchLifecycleSubcommand.
+const (
+	AutoresearchLifecycleSubcommandStart  AutoresearchLifecycleSubcommand = "start"
+	AutoresearchLifecycleSubcommandResume AutoresearchLifecycleSubcommand = "resume"
+	AutoresearchLifecycleSubcommandStatus AutoresearchLifecycleSubcommand = "status"
+	AutoresearchLifecycleSubcommandStop   AutoresearchLifecycleSubcommand = "stop"
+)
+
+// Valid reports whether x is one of the values of
+// AutoresearchLifecycleSubcommand.
+func (x AutoresearchLifecycleSubcommand) Valid() bool {
+	switch x {
+	case AutoresearchLifecycleSubcommandStart, AutoresearchLifecycleSubcommandResume, AutoresearchLifecycleSubcommandStatus, AutoresearchLifecycleSubcommandStop:
+		return true
+	}
+	return false
+}
+
+// UnmarshalJSON decodes an AutoresearchLifecycleSubcommand, refusing values it
+// does not list.
+func (x *AutoresearchLifecycleSubcommand) UnmarshalJSON(b []byte) error {
+	var v string
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if !AutoresearchLifecycleSubcommand(v).Valid() {
+		return fmt.Errorf("unknown value %q; want \"start\", \"resume\", \"status\" or \"stop\"", v)
+	}
+	*x = AutoresearchLifecycleSubcommand(v)
+	return nil
+}
+
 // ChangesDecisionParamsAction is the action member of ChangesDecisionParams.
 type ChangesDecisionParamsAction string
 
@@ -1335,42 +1371,6 @@ func (x *HookSessionEndParamsReason) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("unknown value %q; want \"quit\", \"clear\", \"exit\" or \"error\"", v)
 	}
 	*x = HookSessionEndParamsReason(v)
-	return nil
-}
-
-// AutoresearchPauseParamsSubcommand is the subcommand member of
-// AutoresearchPauseParams.
-type AutoresearchPauseParamsSubcommand string
-
-// The values of AutoresearchPauseParamsSubcommand.
-const (
-	AutoresearchPauseParamsSubcommandStart  AutoresearchPauseParamsSubcommand = "start"
-	AutoresearchPauseParamsSubcommandResume AutoresearchPauseParamsSubcommand = "resume"
-	AutoresearchPauseParamsSubcommandStatus AutoresearchPauseParamsSubcommand = "status"
-	AutoresearchPauseParamsSubcommandStop   AutoresearchPauseParamsSubcommand = "stop"
-)
-
-// Valid reports whether x is one of the values of
-// AutoresearchPauseParamsSubcommand.
-func (x AutoresearchPauseParamsSubcommand) Valid() bool {
-	switch x {
-	case AutoresearchPauseParamsSubcommandStart, AutoresearchPauseParamsSubcommandResume, AutoresearchPauseParamsSubcommandStatus, AutoresearchPauseParamsSubcommandStop:
-		return true
-	}
-	return false
-}
-
-// UnmarshalJSON decodes an AutoresearchPauseParamsSubcommand, refusing values
-// it does not list.
-func (x *AutoresearchPauseParamsSubcommand) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	if !AutoresearchPauseParamsSubcommand(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"start\", \"resume\", \"status\" or \"stop\"", v)
-	}
-	*x = AutoresearchPauseParamsSubcommand(v)
 	return nil
 }
 

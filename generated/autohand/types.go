@@ -2853,6 +2853,217 @@ func (x *ComparisonSide) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// AutoresearchLifecycle is the auto-research loop's state, as the agent
+// announces it. It is the params of autohand.autoresearch.pause, and of the
+// notifications the agent sends under the names of the autoresearch.start and
+// autoresearch.status requests (see those requests).
+type AutoresearchLifecycle struct {
+	Active        bool                            `json:"active"`
+	Goal          *string                         `json:"goal,omitempty"`
+	Iteration     *int64                          `json:"iteration,omitempty"`
+	MaxIterations *int64                          `json:"maxIterations,omitempty"`
+	RunsLogged    int64                           `json:"runsLogged"`
+	StatusText    *string                         `json:"statusText,omitempty"`
+	Subcommand    AutoresearchLifecycleSubcommand `json:"subcommand"`
+	Message       *string                         `json:"message,omitempty"`
+	Timestamp     Timestamp                       `json:"timestamp"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutoresearchLifecycle) UnmarshalJSON(b []byte) error {
+	var v AutoresearchLifecycle
+	var has struct {
+		Active, RunsLogged, Subcommand, Timestamp bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "active":
+			has.Active = true
+			return jsonrpc.AtField("active", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Active)))
+		case "goal":
+			return jsonrpc.AtField("goal", json.Unmarshal(value, &v.Goal))
+		case "iteration":
+			return jsonrpc.AtField("iteration", json.Unmarshal(value, &v.Iteration))
+		case "maxIterations":
+			return jsonrpc.AtField("maxIterations", json.Unmarshal(value, &v.MaxIterations))
+		case "runsLogged":
+			has.RunsLogged = true
+			return jsonrpc.AtField("runsLogged", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RunsLogged)))
+		case "statusText":
+			return jsonrpc.AtField("statusText", json.Unmarshal(value, &v.StatusText))
+		case "subcommand":
+			has.Subcommand = true
+			return jsonrpc.AtField("subcommand", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Subcommand)))
+		case "message":
+			return jsonrpc.AtField("message", json.Unmarshal(value, &v.Message))
+		case "timestamp":
+			has.Timestamp = true
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Active:
+		return jsonrpc.MissingField("active")
+	case !has.RunsLogged:
+		return jsonrpc.MissingField("runsLogged")
+	case !has.Subcommand:
+		return jsonrpc.MissingField("subcommand")
+	case !has.Timestamp:
+		return jsonrpc.MissingField("timestamp")
+	}
+	*x = v
+	return nil
+}
+
+// AutomodeStartNotice is the params of the notification the agent sends under
+// the name autohand.automode.start when the loop starts (see that request).
+type AutomodeStartNotice struct {
+	SessionID     string    `json:"sessionId"`
+	Prompt        string    `json:"prompt"`
+	MaxIterations int64     `json:"maxIterations"`
+	Timestamp     Timestamp `json:"timestamp"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutomodeStartNotice) UnmarshalJSON(b []byte) error {
+	var v AutomodeStartNotice
+	var has struct {
+		SessionID, Prompt, MaxIterations, Timestamp bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "sessionId":
+			has.SessionID = true
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+		case "prompt":
+			has.Prompt = true
+			return jsonrpc.AtField("prompt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Prompt)))
+		case "maxIterations":
+			has.MaxIterations = true
+			return jsonrpc.AtField("maxIterations", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MaxIterations)))
+		case "timestamp":
+			has.Timestamp = true
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.SessionID:
+		return jsonrpc.MissingField("sessionId")
+	case !has.Prompt:
+		return jsonrpc.MissingField("prompt")
+	case !has.MaxIterations:
+		return jsonrpc.MissingField("maxIterations")
+	case !has.Timestamp:
+		return jsonrpc.MissingField("timestamp")
+	}
+	*x = v
+	return nil
+}
+
+// AutomodeProgressNotice is the params of the notifications the agent sends
+// under the names autohand.automode.pause and autohand.automode.resume.
+type AutomodeProgressNotice struct {
+	SessionID string    `json:"sessionId"`
+	Iteration int64     `json:"iteration"`
+	Timestamp Timestamp `json:"timestamp"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutomodeProgressNotice) UnmarshalJSON(b []byte) error {
+	var v AutomodeProgressNotice
+	var has struct {
+		SessionID, Iteration, Timestamp bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "sessionId":
+			has.SessionID = true
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+		case "iteration":
+			has.Iteration = true
+			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Iteration)))
+		case "timestamp":
+			has.Timestamp = true
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.SessionID:
+		return jsonrpc.MissingField("sessionId")
+	case !has.Iteration:
+		return jsonrpc.MissingField("iteration")
+	case !has.Timestamp:
+		return jsonrpc.MissingField("timestamp")
+	}
+	*x = v
+	return nil
+}
+
+// AutomodeCancelNotice is the params of the notification the agent sends under
+// the name autohand.automode.cancel.
+type AutomodeCancelNotice struct {
+	SessionID string    `json:"sessionId"`
+	Reason    string    `json:"reason"`
+	Iteration int64     `json:"iteration"`
+	Timestamp Timestamp `json:"timestamp"`
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *AutomodeCancelNotice) UnmarshalJSON(b []byte) error {
+	var v AutomodeCancelNotice
+	var has struct {
+		SessionID, Reason, Iteration, Timestamp bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "sessionId":
+			has.SessionID = true
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+		case "reason":
+			has.Reason = true
+			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Reason)))
+		case "iteration":
+			has.Iteration = true
+			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Iteration)))
+		case "timestamp":
+			has.Timestamp = true
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.SessionID:
+		return jsonrpc.MissingField("sessionId")
+	case !has.Reason:
+		return jsonrpc.MissingField("reason")
+	case !has.Iteration:
+		return jsonrpc.MissingField("iteration")
+	case !has.Timestamp:
+		return jsonrpc.MissingField("timestamp")
+	}
+	*x = v
+	return nil
+}
+
 // SetupStep is a setup wizard step.
 type SetupStep struct {
 	Step      string                     `json:"step"`
@@ -10659,70 +10870,6 @@ func (x *AutomodeErrorParams) UnmarshalJSON(b []byte) error {
 		return jsonrpc.MissingField("sessionId")
 	case !has.Error:
 		return jsonrpc.MissingField("error")
-	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
-	}
-	*x = v
-	return nil
-}
-
-// AutoresearchPauseParams are the params of autohand.autoresearch.pause.
-type AutoresearchPauseParams struct {
-	Active        bool                              `json:"active"`
-	Goal          *string                           `json:"goal,omitempty"`
-	Iteration     *int64                            `json:"iteration,omitempty"`
-	MaxIterations *int64                            `json:"maxIterations,omitempty"`
-	RunsLogged    int64                             `json:"runsLogged"`
-	StatusText    *string                           `json:"statusText,omitempty"`
-	Subcommand    AutoresearchPauseParamsSubcommand `json:"subcommand"`
-	Message       *string                           `json:"message,omitempty"`
-	Timestamp     Timestamp                         `json:"timestamp"`
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *AutoresearchPauseParams) UnmarshalJSON(b []byte) error {
-	var v AutoresearchPauseParams
-	var has struct {
-		Active, RunsLogged, Subcommand, Timestamp bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "active":
-			has.Active = true
-			return jsonrpc.AtField("active", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Active)))
-		case "goal":
-			return jsonrpc.AtField("goal", json.Unmarshal(value, &v.Goal))
-		case "iteration":
-			return jsonrpc.AtField("iteration", json.Unmarshal(value, &v.Iteration))
-		case "maxIterations":
-			return jsonrpc.AtField("maxIterations", json.Unmarshal(value, &v.MaxIterations))
-		case "runsLogged":
-			has.RunsLogged = true
-			return jsonrpc.AtField("runsLogged", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RunsLogged)))
-		case "statusText":
-			return jsonrpc.AtField("statusText", json.Unmarshal(value, &v.StatusText))
-		case "subcommand":
-			has.Subcommand = true
-			return jsonrpc.AtField("subcommand", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Subcommand)))
-		case "message":
-			return jsonrpc.AtField("message", json.Unmarshal(value, &v.Message))
-		case "timestamp":
-			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Active:
-		return jsonrpc.MissingField("active")
-	case !has.RunsLogged:
-		return jsonrpc.MissingField("runsLogged")
-	case !has.Subcommand:
-		return jsonrpc.MissingField("subcommand")
 	case !has.Timestamp:
 		return jsonrpc.MissingField("timestamp")
 	}

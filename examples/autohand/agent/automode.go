@@ -51,6 +51,7 @@ func (a *agent) AutomodeStart(_ context.Context, p *autohand.AutomodeStartParams
 	ctx, cancel := context.WithCancel(a.ctx)
 	m.cancel = cancel
 	a.automode = m
+	a.notice(autohand.MethodAutomodeStart, &autohand.AutomodeStartNotice{SessionID: m.sessionID, Prompt: m.prompt, MaxIterations: m.max, Timestamp: now()})
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
@@ -139,6 +140,7 @@ func (a *agent) AutomodePause(context.Context) (*autohand.SuccessOrError, error)
 		return &autohand.SuccessOrError{Error: ptr("auto-mode is not running")}, nil
 	}
 	a.automode.status = autohand.AutomodeStatusResultStateStatusPaused
+	a.notice(autohand.MethodAutomodePause, &autohand.AutomodeProgressNotice{SessionID: a.automode.sessionID, Iteration: a.automode.iteration, Timestamp: now()})
 	return &autohand.SuccessOrError{Success: true}, nil
 }
 
@@ -150,6 +152,7 @@ func (a *agent) AutomodeResume(context.Context) (*autohand.SuccessOrError, error
 		return &autohand.SuccessOrError{Error: ptr("auto-mode is not paused")}, nil
 	}
 	a.automode.status = autohand.AutomodeStatusResultStateStatusRunning
+	a.notice(autohand.MethodAutomodeResume, &autohand.AutomodeProgressNotice{SessionID: a.automode.sessionID, Iteration: a.automode.iteration, Timestamp: now()})
 	select {
 	case a.automode.resume <- struct{}{}:
 	default:
@@ -158,7 +161,7 @@ func (a *agent) AutomodeResume(context.Context) (*autohand.SuccessOrError, error
 }
 
 // AutomodeCancel stops the loop.
-func (a *agent) AutomodeCancel(context.Context, *autohand.AutomodeCancelParams) (*autohand.SuccessOrError, error) {
+func (a *agent) AutomodeCancel(_ context.Context, p *autohand.AutomodeCancelParams) (*autohand.SuccessOrError, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if !a.automode.running() {
@@ -166,6 +169,11 @@ func (a *agent) AutomodeCancel(context.Context, *autohand.AutomodeCancelParams) 
 	}
 	a.automode.status = autohand.AutomodeStatusResultStateStatusCancelled
 	a.automode.cancel()
+	reason := "cancelled by the client"
+	if p.Reason != nil {
+		reason = *p.Reason
+	}
+	a.notice(autohand.MethodAutomodeCancel, &autohand.AutomodeCancelNotice{SessionID: a.automode.sessionID, Reason: reason, Iteration: a.automode.iteration, Timestamp: now()})
 	return &autohand.SuccessOrError{Success: true}, nil
 }
 

@@ -75,7 +75,9 @@ func (a *agent) AutoresearchStart(_ context.Context, p *autohand.AutoresearchSta
 		return nil, autohand.NewAgentBusyError()
 	}
 	r := &a.research
+	sub := autohand.AutoresearchLifecycleSubcommandResume
 	if !r.started {
+		sub = autohand.AutoresearchLifecycleSubcommandStart
 		ev := a.evaluation("att_2", autohand.EvaluatorModeOriginal, 10.2)
 		dec := decision("att_2", autohand.DecisionRecordSourceOriginal)
 		r.attempts = []autohand.HistoryAttempt{
@@ -91,14 +93,44 @@ func (a *agent) AutoresearchStart(_ context.Context, p *autohand.AutoresearchSta
 	res := a.report()
 	res.Message = ptr("auto-research started")
 	res.Instruction = ptr("Lower " + metric + ": " + p.Objective)
+	a.announce(sub, res)
 	return res, nil
 }
 
-// AutoresearchStatus reports the loop.
+// announce sends the loop's state under the name of the request that
+// changed it (autoresearch.start or autoresearch.status).
+func (a *agent) announce(sub autohand.AutoresearchLifecycleSubcommand, res *autohand.AutoresearchReport) {
+	method := autohand.MethodAutoresearchStart
+	if sub == autohand.AutoresearchLifecycleSubcommandStatus {
+		method = autohand.MethodAutoresearchStatus
+	}
+	n := &autohand.AutoresearchLifecycle{Active: *res.Active, RunsLogged: *res.RunsLogged, StatusText: res.StatusText, Subcommand: sub, Message: res.Message, Timestamp: now()}
+	if res.State != nil {
+		n.Goal, n.Iteration, n.MaxIterations = &res.State.Goal, &res.State.Iteration, &res.State.MaxIterations
+	}
+	a.notice(method, n)
+}
+
+// notice sends a notification the generated Client interface cannot
+// carry, because its name is also a request's, straight through the
+// connection. It does not wait: callers hold a.mu.
+func (a *agent) notice(method string, params any) {
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		if err := a.conn.Notify(a.ctx, method, params); err != nil && !isClosed(err) {
+			a.log.Warn("notification not sent", "method", method, "err", err)
+		}
+	}()
+}
+
+// AutoresearchStatus reports the loop, and announces it.
 func (a *agent) AutoresearchStatus(context.Context) (*autohand.AutoresearchReport, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.report(), nil
+	res := a.report()
+	a.announce(autohand.AutoresearchLifecycleSubcommandStatus, res)
+	return res, nil
 }
 
 // AutoresearchStop pauses the loop and announces it.
@@ -113,9 +145,9 @@ func (a *agent) AutoresearchStop(ctx context.Context) (*autohand.AutoresearchRep
 	res := a.report()
 	a.mu.Unlock()
 	res.Message = ptr("auto-research paused")
-	a.note(a.client.AutoresearchPause(ctx, &autohand.AutoresearchPauseParams{
+	a.note(a.client.AutoresearchPause(ctx, &autohand.AutoresearchLifecycle{
 		Active: false, Goal: &r.goal, Iteration: &res.State.Iteration, MaxIterations: &r.max, RunsLogged: *res.RunsLogged,
-		StatusText: res.StatusText, Subcommand: autohand.AutoresearchPauseParamsSubcommandStop, Message: res.Message, Timestamp: now(),
+		StatusText: res.StatusText, Subcommand: autohand.AutoresearchLifecycleSubcommandStop, Message: res.Message, Timestamp: now(),
 	}))
 	return res, nil
 }
