@@ -25,10 +25,12 @@ type Agent interface {
 	// format the model cannot read are dropped with an autohand.error
 	// notification.
 	//
-	// The caller waits 30s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 30s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with ErrAgentBusy or
 	// jsonrpc.ErrInvalidParams.
@@ -38,10 +40,12 @@ type Agent interface {
 	// autohand.stepEnd: stop the turn after this step, or go on. success is false
 	// when no step with that id is waiting.
 	//
-	// The caller waits 10s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// jsonrpc.ErrInvalidParams.
@@ -52,19 +56,23 @@ type Agent interface {
 	// reason aborted. success is false when no turn runs. May also be sent as a
 	// notification (no id) for an immediate abort without an answer.
 	//
-	// The caller waits 10s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	Abort(ctx context.Context) (*SuccessResult, error)
 
 	// Reset answers the request autohand.reset. Clears the conversation and starts
 	// a new session, announced by a new autohand.agentStart.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with ErrAgentBusy.
 	Reset(ctx context.Context) (*ResetResult, error)
@@ -72,19 +80,23 @@ type Agent interface {
 	// GetState answers the request autohand.getState. Reports what the agent is
 	// doing and on what.
 	//
-	// The caller waits 10s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	GetState(ctx context.Context) (*GetStateResult, error)
 
 	// GetMessages answers the request autohand.getMessages. Returns the
 	// conversation history, oldest first.
 	//
-	// The caller waits 10s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	GetMessages(ctx context.Context, params *GetMessagesParams) (*GetMessagesResult, error)
 
 	// PermissionResponse answers the request autohand.permissionResponse. Answers
@@ -93,10 +105,12 @@ type Agent interface {
 	// request id is ExecutionError; a request that autohand.abort already cleared
 	// is Aborted.
 	//
-	// The caller waits 10s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with ErrExecution,
 	// ErrAborted or jsonrpc.ErrInvalidParams.
@@ -107,10 +121,12 @@ type Agent interface {
 	// for this acknowledgement (then denies, and reports Timeout in
 	// autohand.error), and after it up to one hour for the answer.
 	//
-	// The caller waits 10s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with ErrExecution or
 	// jsonrpc.ErrInvalidParams.
@@ -119,10 +135,12 @@ type Agent interface {
 	// DirectoryAccessResponse answers the request
 	// autohand.directoryAccessResponse. Answers autohand.directoryAccessRequest.
 	//
-	// The caller waits 10s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with ErrExecution,
 	// ErrAborted or jsonrpc.ErrInvalidParams.
@@ -132,10 +150,12 @@ type Agent interface {
 	// autohand.directoryAccessAcknowledged. Tells the agent a directory access
 	// request reached the user (same 30 s / one hour windows as permissions).
 	//
-	// The caller waits 10s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with ErrExecution or
 	// jsonrpc.ErrInvalidParams.
@@ -145,10 +165,12 @@ type Agent interface {
 	// batch of previewed changes (autohand.changesBatchEnd): apply all, none, or
 	// the listed ones. An unknown batch is ExecutionError.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with ErrExecution or
 	// jsonrpc.ErrInvalidParams.
@@ -158,20 +180,24 @@ type Agent interface {
 	// Creates a one-time token with which the Autohand browser extension joins
 	// this session.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	BrowserHandoffCreate(ctx context.Context, params *BrowserHandoffCreateParams) (*BrowserHandoffCreateResult, error)
 
 	// BrowserHandoffAttach answers the request autohand.browserHandoff.attach.
 	// Attaches to the session a handoff token names. A missing token is
 	// InvalidParams.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// jsonrpc.ErrInvalidParams.
@@ -180,37 +206,45 @@ type Agent interface {
 	// BrowserHandoffAttachLatest answers the request
 	// autohand.browserHandoff.attachLatest. Attaches to the most recent handoff.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	BrowserHandoffAttachLatest(ctx context.Context) (*BrowserHandoffAttachLatestResult, error)
 
 	// BrowserCapabilitiesSet answers the request autohand.browserCapabilities.set.
 	// Tells the agent which browser tools the extension offers.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	BrowserCapabilitiesSet(ctx context.Context, params *BrowserCapabilitiesSetParams) (*BrowserCapabilitiesSetResult, error)
 
 	// GetSkillsRegistry answers the request autohand.getSkillsRegistry. Lists the
 	// community skills registry.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	GetSkillsRegistry(ctx context.Context, params *GetSkillsRegistryParams) (*GetSkillsRegistryResult, error)
 
 	// InstallSkill answers the request autohand.installSkill. Installs a community
 	// skill without asking.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// jsonrpc.ErrInvalidParams.
@@ -221,30 +255,36 @@ type Agent interface {
 	// or a dispatcher entry; the shapes here are our design, modelled on
 	// getSkillsRegistry.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	SkillsSearch(ctx context.Context, params *SkillsSearchParams) (*SkillList, error)
 
 	// SkillsTrending answers the request autohand.skills.trending. Lists the
 	// registry's best-rated skills. Upstream declares the name only; the shapes
 	// are our design.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	SkillsTrending(ctx context.Context, params *SkillsTrendingParams) (*SkillList, error)
 
 	// SkillsInstall answers the request autohand.skills.install. The
 	// skills-namespace spelling of autohand.installSkill. Upstream declares the
 	// name only; it takes and returns the same as installSkill.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// jsonrpc.ErrInvalidParams.
@@ -253,10 +293,12 @@ type Agent interface {
 	// SkillsRemove answers the request autohand.skills.remove. Uninstalls a skill.
 	// Upstream declares the name only; the shapes are our design.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// jsonrpc.ErrInvalidParams.
@@ -266,28 +308,34 @@ type Agent interface {
 	// installed skills and recommends new ones for the project (progress in
 	// autohand.learn.progress).
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	LearnRecommend(ctx context.Context, params *LearnRecommendParams) (*LearnRecommendResult, error)
 
 	// LearnUpdate answers the request autohand.learn.update. Updates installed
 	// skills.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	LearnUpdate(ctx context.Context) (*LearnUpdateResult, error)
 
 	// LearnGenerate answers the request autohand.learn.generate. Writes a skill
 	// describing this project.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// jsonrpc.ErrInvalidParams.
@@ -304,10 +352,12 @@ type Agent interface {
 	// generated handler (as the examples do), and an agent sends it with
 	// Conn.Notify.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with ErrAgentBusy or
 	// jsonrpc.ErrInvalidParams.
@@ -316,76 +366,92 @@ type Agent interface {
 	// AutomodeStatus answers the request autohand.automode.status. Reports the
 	// auto-mode loop.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	AutomodeStatus(ctx context.Context) (*AutomodeStatusResult, error)
 
 	// AutomodePause answers the request autohand.automode.pause. Pauses auto-mode.
 	// The agent also sends a notification of this name with AutomodeProgressNotice
 	// params; see automode.start for how.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	AutomodePause(ctx context.Context) (*SuccessOrError, error)
 
 	// AutomodeResume answers the request autohand.automode.resume. Resumes
 	// auto-mode. The agent also sends a notification of this name with
 	// AutomodeProgressNotice params; see automode.start for how.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	AutomodeResume(ctx context.Context) (*SuccessOrError, error)
 
 	// AutomodeCancel answers the request autohand.automode.cancel. Stops
 	// auto-mode. The agent also sends a notification of this name with
 	// AutomodeCancelNotice params; see automode.start for how.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	AutomodeCancel(ctx context.Context, params *AutomodeCancelParams) (*SuccessOrError, error)
 
 	// AutomodeGetLog answers the request autohand.automode.getLog. Returns what
 	// each auto-mode iteration did.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	AutomodeGetLog(ctx context.Context, params *AutomodeGetLogParams) (*AutomodeGetLogResult, error)
 
 	// PlanModeSet answers the request autohand.planModeSet. Turns plan mode (plan
 	// first, change nothing) on or off.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	PlanModeSet(ctx context.Context, params *PlanModeSetParams) (*SuccessResult, error)
 
 	// YoloSet answers the request autohand.yoloSet. Allows tool calls matching a
 	// pattern without asking, for a while or for the session.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	YoloSet(ctx context.Context, params *YoloAllowance) (*YoloAllowanceResult, error)
 
 	// YoloSetCompat answers the request autohand.yolo.set. Another name of
 	// autohand.yoloSet, kept for older clients.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Deprecated: Use autohand.yoloSet.
 	YoloSetCompat(ctx context.Context, params *YoloAllowance) (*YoloAllowanceResult, error)
@@ -393,10 +459,12 @@ type Agent interface {
 	// PermissionModeSet answers the request autohand.permissionModeSet. Changes
 	// how the agent asks before acting.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// jsonrpc.ErrInvalidParams.
@@ -406,119 +474,145 @@ type Agent interface {
 	// moa and autohandai/* ids are Autohand AI models. Without model the
 	// configured default is used.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	ModelSet(ctx context.Context, params *ModelSetParams) (*ModelSetResult, error)
 
 	// MaxThinkingTokensSet answers the request autohand.maxThinkingTokensSet.
 	// Limits the model's reasoning tokens; null removes the limit.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	MaxThinkingTokensSet(ctx context.Context, params *MaxThinkingTokensSetParams) (*MaxThinkingTokensSetResult, error)
 
 	// ApplyFlagSettings answers the request autohand.applyFlagSettings. Applies
 	// settings given as command-line flags would be, by flag name.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	ApplyFlagSettings(ctx context.Context, params *ApplyFlagSettingsParams) (*ApplyFlagSettingsResult, error)
 
 	// SetContextCompact answers the request autohand.setContextCompact. Turns
 	// automatic context compaction on or off.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	SetContextCompact(ctx context.Context, params *SetContextCompactParams) (*SetContextCompactResult, error)
 
 	// GetSupportedModels answers the request autohand.getSupportedModels. Lists
 	// the models a client may offer for switching, Autohand AI's fantail and moa
 	// included.
 	//
-	// The caller waits 10s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	GetSupportedModels(ctx context.Context) (*GetSupportedModelsResult, error)
 
 	// GetSupportedCommands answers the request autohand.getSupportedCommands.
 	// Lists the slash commands the agent understands.
 	//
-	// The caller waits 10s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	GetSupportedCommands(ctx context.Context) (*GetSupportedCommandsResult, error)
 
 	// GetToolsRegistry answers the request autohand.getToolsRegistry. Lists the
 	// agent's tools, and the tool definition files it could not load.
 	//
-	// The caller waits 10s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	GetToolsRegistry(ctx context.Context) (*GetToolsRegistryResult, error)
 
 	// GetContextUsage answers the request autohand.getContextUsage. Breaks the
 	// context window down by what fills it, in tokens.
 	//
-	// The caller waits 10s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	GetContextUsage(ctx context.Context) (*GetContextUsageResult, error)
 
 	// ReloadPlugins answers the request autohand.reloadPlugins. Reloads plugins
 	// from disk.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	ReloadPlugins(ctx context.Context) (*ReloadPluginsResult, error)
 
 	// GetAccountInfo answers the request autohand.getAccountInfo. Returns the
 	// signed-in account.
 	//
-	// The caller waits 10s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	GetAccountInfo(ctx context.Context) (*GetAccountInfoResult, error)
 
 	// GetHistory answers the request autohand.getHistory. Lists saved sessions, a
 	// page at a time.
 	//
-	// The caller waits 10s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	GetHistory(ctx context.Context, params *GetHistoryParams) (*GetHistoryResult, error)
 
 	// GetSession answers the request autohand.getSession. Loads a saved session's
 	// details and messages.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	GetSession(ctx context.Context, params *GetSessionParams) (*GetSessionResult, error)
 
 	// SessionAttach answers the request autohand.session.attach. Continues a saved
 	// session in this agent.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with ErrAgentBusy or
 	// jsonrpc.ErrInvalidParams.
@@ -527,19 +621,23 @@ type Agent interface {
 	// McpListServers answers the request autohand.mcp.listServers. Lists the MCP
 	// servers the agent knows and their state.
 	//
-	// The caller waits 10s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	McpListServers(ctx context.Context) (*McpListServersResult, error)
 
 	// McpListTools answers the request autohand.mcp.listTools. Lists MCP tools, of
 	// one server or all.
 	//
-	// The caller waits 10s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	McpListTools(ctx context.Context, params *McpListToolsParams) (*McpListToolsResult, error)
 
 	// McpSetVscodeTools answers the request autohand.mcp.setVscodeTools. Offers
@@ -547,10 +645,12 @@ type Agent interface {
 	// autohand.mcp.invokeRequest and announces the new tool set with
 	// autohand.mcp.toolsChanged.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// jsonrpc.ErrInvalidParams.
@@ -559,10 +659,12 @@ type Agent interface {
 	// McpInvokeResponse answers the request autohand.mcp.invokeResponse. Returns
 	// the outcome of an autohand.mcp.invokeRequest.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with ErrExecution or
 	// jsonrpc.ErrInvalidParams.
@@ -571,19 +673,23 @@ type Agent interface {
 	// McpGetServerConfigs answers the request autohand.mcp.getServerConfigs.
 	// Returns the MCP server configuration.
 	//
-	// The caller waits 10s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	McpGetServerConfigs(ctx context.Context) (*McpGetServerConfigsResult, error)
 
 	// McpToggleServer answers the request autohand.mcp.toggleServer. Enables or
 	// disables an MCP server.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// jsonrpc.ErrInvalidParams.
@@ -592,10 +698,12 @@ type Agent interface {
 	// McpReconnectServer answers the request autohand.mcp.reconnectServer.
 	// Reconnects an MCP server.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// jsonrpc.ErrInvalidParams.
@@ -604,10 +712,12 @@ type Agent interface {
 	// McpSetServers answers the request autohand.mcp.setServers. Replaces the MCP
 	// server configuration, by server name.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// jsonrpc.ErrInvalidParams.
@@ -616,19 +726,23 @@ type Agent interface {
 	// GoalGet answers the request autohand.goal.get. Returns the workspace's
 	// persistent goals.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	GoalGet(ctx context.Context) (*GoalGetResult, error)
 
 	// GoalCreate answers the request autohand.goal.create. Starts a persistent
 	// goal, or queues it when one is active. A missing objective is InvalidParams.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// jsonrpc.ErrInvalidParams.
@@ -641,46 +755,56 @@ type Agent interface {
 	// from an absent member of an optional nullable field, and here the two mean
 	// different things.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	GoalUpdate(ctx context.Context, params *GoalUpdateParams) (*GoalMutationResult, error)
 
 	// GoalClear answers the request autohand.goal.clear. Drops the active goal.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	GoalClear(ctx context.Context) (*GoalMutationResult, error)
 
 	// GoalQueue answers the request autohand.goal.queue. Queues a goal behind the
 	// active one. Without an objective it only returns the goal snapshot, as
 	// autohand.goal.get does.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	GoalQueue(ctx context.Context, params *GoalQueueParams) (*GoalQueueResult, error)
 
 	// GoalStartQueued answers the request autohand.goal.startQueued. Makes the
 	// first queued goal the active one.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	GoalStartQueued(ctx context.Context) (*GoalMutationResult, error)
 
 	// GoalListTemplates answers the request autohand.goal.listTemplates. Lists the
 	// workspace's goal templates.
 	//
-	// The caller waits 10s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	GoalListTemplates(ctx context.Context) ([]GoalTemplate, error)
 
 	// AutoresearchStart answers the request autohand.autoresearch.start. Starts or
@@ -692,10 +816,12 @@ type Agent interface {
 	// intercepts it with jsonrpc middleware before the generated handler (as the
 	// examples do), and an agent sends it with Conn.Notify.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with ErrAgentBusy or
 	// jsonrpc.ErrInvalidParams.
@@ -706,46 +832,56 @@ type Agent interface {
 	// AutoresearchLifecycle params (subcommand status); see autoresearch.start for
 	// how.
 	//
-	// The caller waits 10s for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	AutoresearchStatus(ctx context.Context) (*AutoresearchReport, error)
 
 	// AutoresearchStop answers the request autohand.autoresearch.stop. Pauses the
 	// loop, keeping its ledger; autohand.autoresearch.pause follows.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	AutoresearchStop(ctx context.Context) (*AutoresearchReport, error)
 
 	// AutoresearchHistory answers the request autohand.autoresearch.history. Lists
 	// the ledger's attempts.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	AutoresearchHistory(ctx context.Context) (*AutoresearchHistoryResult, error)
 
 	// AutoresearchReplay answers the request autohand.autoresearch.replay.
 	// Measures an attempt again in an isolated worktree.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	AutoresearchReplay(ctx context.Context, params *AutoresearchReplayParams) (*AutoresearchReplayResult, error)
 
 	// AutoresearchRescore answers the request autohand.autoresearch.rescore.
 	// Decides again on one attempt or on all (exactly one of attemptId and all).
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// jsonrpc.ErrInvalidParams.
@@ -754,38 +890,46 @@ type Agent interface {
 	// AutoresearchCompare answers the request autohand.autoresearch.compare. Sets
 	// two attempts side by side.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	AutoresearchCompare(ctx context.Context, params *AutoresearchCompareParams) (*AutoresearchCompareResult, error)
 
 	// AutoresearchPareto answers the request autohand.autoresearch.pareto. Returns
 	// the attempts no other attempt beats on every objective.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	AutoresearchPareto(ctx context.Context) (*AutoresearchParetoResult, error)
 
 	// AutoresearchPin answers the request autohand.autoresearch.pin. Pins an
 	// attempt (pruning keeps it) or unpins it.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	AutoresearchPin(ctx context.Context, params *AutoresearchPinParams) (*AutoresearchPinResult, error)
 
 	// AutoresearchPrune answers the request autohand.autoresearch.prune. Deletes
 	// the stored artifacts of unpinned attempts; a dry run (the default unless yes
 	// is set) only lists them.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	AutoresearchPrune(ctx context.Context, params *AutoresearchPruneParams) (*AutoresearchPruneResult, error)
 
 	// Setup answers the request autohand.setup. Runs the first-run setup wizard,
@@ -800,10 +944,12 @@ type Agent interface {
 	// blueprint`): describes the CLI and where its model would run, without
 	// contacting any provider.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with ErrProfileViolation.
 	RuntimeInspect(ctx context.Context) (*RuntimeInspectResult, error)
@@ -812,10 +958,12 @@ type Agent interface {
 	// from a classified evidence envelope (at most 8 KiB and 64 artifacts) with
 	// one JSON value matching outputSchema (at most 64 KiB).
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// ErrAnswerContractInvalid, ErrOutputLimitExceeded, ErrProfileViolation,
@@ -826,10 +974,12 @@ type Agent interface {
 	// LoginBegin answers the request autohand.login.begin. Setup-only profile
 	// (`--setup-only`); starts a device authorization.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with ErrProfileViolation.
 	LoginBegin(ctx context.Context, params *LoginBeginParams) (*LoginBeginResult, error)
@@ -837,10 +987,12 @@ type Agent interface {
 	// LoginPoll answers the request autohand.login.poll. Setup-only profile;
 	// reports a device authorization.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with ErrProfileViolation.
 	LoginPoll(ctx context.Context, params *LoginSession) (*LoginPollResult, error)
@@ -848,10 +1000,12 @@ type Agent interface {
 	// LoginCancel answers the request autohand.login.cancel. Setup-only profile;
 	// gives up a device authorization.
 	//
-	// The caller waits 5m for the response. The Go SDK gives up on any request
-	// after 300 s by default and reports an error; the connection stays usable.
-	// Upstream documents no other per-method limit, so the ones set here are our
-	// design.
+	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
+	// on any request after 300 s by default and report an error; the connection
+	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
+	// for prompt, which is answered as soon as the turn is accepted; 10 s for
+	// quick queries and for answers to the agent's requests; none for the setup
+	// wizard, which waits for the user) are our design.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with ErrProfileViolation.
 	LoginCancel(ctx context.Context, params *LoginSession) (*LoginCancelResult, error)
