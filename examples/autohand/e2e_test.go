@@ -8,18 +8,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
+	"github.com/rpcgen/rpcgen/examples/internal/exampletest"
 	"github.com/rpcgen/rpcgen/generated/autohand"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	"github.com/rpcgen/rpcgen/runtime/transport"
@@ -31,20 +28,7 @@ const wait = 10 * time.Second
 var agentBin, clientBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "autohand-e2e")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	agentBin, clientBin = filepath.Join(dir, "agent"), filepath.Join(dir, "client")
-	for bin, pkg := range map[string]string{agentBin: "./agent", clientBin: "./client"} {
-		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", pkg, err, out)
-			os.RemoveAll(dir)
-			os.Exit(1)
-		}
-	}
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(int) { os.RemoveAll(dir) }))
+	exampletest.Main(m, map[string]*string{"./agent": &agentBin, "./client": &clientBin})
 }
 
 // event is a notification the client received.

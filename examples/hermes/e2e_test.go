@@ -12,8 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
+	"github.com/rpcgen/rpcgen/examples/internal/exampletest"
 	"github.com/rpcgen/rpcgen/generated/hermes"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
@@ -22,15 +21,7 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(childEnv); mode != "" {
 		os.Exit(child(mode))
 	}
-	dir, err := os.MkdirTemp("", "hermes-e2e-")
-	if err != nil {
-		panic(err)
-	}
-	if err := build(dir); err != nil {
-		_ = os.RemoveAll(dir)
-		panic(err)
-	}
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(int) { _ = os.RemoveAll(dir) }))
+	exampletest.Main(m, map[string]*string{"./host": &bin.host, "./extension": &bin.extension})
 }
 
 // sample is the message the recorder holds at first.

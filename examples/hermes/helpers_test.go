@@ -3,7 +3,6 @@ package hermes_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -26,21 +25,6 @@ const childEnv = "HERMES_E2E_CHILD"
 
 // bin holds the example binaries, built once by TestMain.
 var bin struct{ host, extension string }
-
-// build compiles the examples into dir.
-func build(dir string) error {
-	for _, b := range []struct {
-		out *string
-		pkg string
-	}{{&bin.host, "./host"}, {&bin.extension, "./extension"}} {
-		*b.out = filepath.Join(dir, filepath.Base(b.pkg))
-		out, err := exec.Command("go", "build", "-o", *b.out, b.pkg).CombinedOutput()
-		if err != nil {
-			return fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)
-		}
-	}
-	return nil
-}
 
 // child runs the test binary as an extension that misbehaves as mode says:
 // hang-init never answers initialize, hang-shutdown never answers

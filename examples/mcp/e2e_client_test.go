@@ -27,8 +27,8 @@ type clientRun struct {
 func execClient(args ...string) (stdout, stderr *bytes.Buffer, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	args = append(args, "--", filepath.Join(bin, "server"))
-	cmd := exec.CommandContext(ctx, filepath.Join(bin, "client"), args...)
+	args = append(args, "--", *bin["server"])
+	cmd := exec.CommandContext(ctx, *bin["client"], args...)
 	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	return stdout, stderr, cmd.Run()
@@ -152,7 +152,7 @@ func TestClientExampleCalls(t *testing.T) {
 
 func TestExamplesPrintUsage(t *testing.T) {
 	for _, role := range []string{"server", "client"} {
-		out, err := exec.Command(filepath.Join(bin, role), "-h").CombinedOutput()
+		out, err := exec.Command(*bin[role], "-h").CombinedOutput()
 		if err != nil || !strings.Contains(string(out), "Usage:") {
 			t.Errorf("%s -h: %v\n%s", role, err, out)
 		}

@@ -5,15 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
+	"github.com/rpcgen/rpcgen/examples/internal/exampletest"
 	"github.com/rpcgen/rpcgen/generated/mcp"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	"github.com/rpcgen/rpcgen/runtime/transport"
@@ -22,28 +19,11 @@ import (
 // wait bounds every wait of these tests, so a bug fails instead of hanging.
 const wait = 10 * time.Second
 
-// bin holds the example binaries, built once by TestMain.
-var bin string
+// bin holds the paths of the example binaries, built once by TestMain.
+var bin = map[string]*string{"server": new(string), "client": new(string)}
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mcp-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bin = dir
-	for _, role := range []string{"server", "client"} {
-		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, role), "./"+role).CombinedOutput()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "building the %s example: %v\n%s", role, err, out)
-			os.RemoveAll(dir)
-			os.Exit(1)
-		}
-	}
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
-		os.RemoveAll(dir)
-		os.Exit(code)
-	}))
+	exampletest.Main(m, map[string]*string{"./server": bin["server"], "./client": bin["client"]})
 }
 
 // testClient implements mcp.Client, reporting what the server sends on
@@ -155,7 +135,7 @@ type session struct {
 // to it, without initializing.
 func spawn(t *testing.T, opts jsonrpc.Options, args ...string) *session {
 	t.Helper()
-	proc, err := transport.Spawn(exec.Command(filepath.Join(bin, "server"), args...), transport.SpawnOptions{Grace: wait})
+	proc, err := transport.Spawn(exec.Command(*bin["server"], args...), transport.SpawnOptions{Grace: wait})
 	if err != nil {
 		t.Fatalf("spawning the server: %v", err)
 	}

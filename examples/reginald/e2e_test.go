@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,8 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
+	"github.com/rpcgen/rpcgen/examples/internal/exampletest"
 	"github.com/rpcgen/rpcgen/generated/reginald"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	"github.com/rpcgen/rpcgen/runtime/transport"
@@ -24,26 +22,10 @@ import (
 const wait = 10 * time.Second
 
 // bin holds the example binaries built by TestMain.
-var bin struct{ dir, host, plugin string }
+var bin struct{ host, plugin string }
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "reginald-e2e")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bin.dir, bin.host, bin.plugin = dir, filepath.Join(dir, "host"), filepath.Join(dir, "plugin")
-	for out, pkg := range map[string]string{bin.host: "./host", bin.plugin: "./plugin"} {
-		if b, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, b)
-			_ = os.RemoveAll(dir)
-			os.Exit(1)
-		}
-	}
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
-		_ = os.RemoveAll(dir)
-		os.Exit(code)
-	}))
+	exampletest.Main(m, map[string]*string{"./host": &bin.host, "./plugin": &bin.plugin})
 }
 
 // testHost implements reginald.Host, handing each log record to the test.

@@ -8,33 +8,18 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
+	"github.com/rpcgen/rpcgen/examples/internal/exampletest"
 	"github.com/rpcgen/rpcgen/generated/supex"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "supex-e2e-")
-	if err == nil {
-		err = build(dir)
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
-		os.RemoveAll(dir)
-		os.Exit(code)
-	}))
+	exampletest.Main(m, map[string]*string{"./runtime": &bin.runtime, "./driver": &bin.driver})
 }
 
 // Every request waits 15 s and closes the connection on timeout, as the IDL says.

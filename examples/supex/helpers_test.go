@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,18 +26,6 @@ const wait = 10 * time.Second
 
 // bin holds the example binaries, built once by TestMain.
 var bin struct{ runtime, driver string }
-
-// build compiles the two example commands into dir.
-func build(dir string) error {
-	for name, out := range map[string]*string{"runtime": &bin.runtime, "driver": &bin.driver} {
-		*out = filepath.Join(dir, name)
-		cmd := exec.Command("go", "build", "-o", *out, "./"+name)
-		if b, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("building %s: %w\n%s", name, err, b)
-		}
-	}
-	return nil
-}
 
 // environ is the test's environment without SUPEX_ variables, plus env.
 func environ(env ...string) []string {
