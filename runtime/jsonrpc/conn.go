@@ -35,7 +35,8 @@ type Conn struct {
 	out     chan []byte   // messages waiting for the write loop
 	drained chan struct{} // closed when the write loop has ended
 
-	nextID atomic.Int64
+	nextID         atomic.Int64
+	closeAfterNote atomic.Bool // a notification handler called CloseAfterReply
 
 	mu       sync.Mutex
 	pending  map[string]*pendingCall // our calls awaiting a response, by id text
@@ -125,7 +126,7 @@ func (c *Conn) Done() <-chan struct{} { return c.done }
 func (c *Conn) Err() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if errors.Is(c.err, errLocalClose) {
+	if c.err == errLocalClose || c.err == errClosedAfterReply {
 		return ErrClosed
 	}
 	return c.err
@@ -210,7 +211,7 @@ func (c *Conn) closedError() error {
 	c.mu.Lock()
 	reason := c.err
 	c.mu.Unlock()
-	if reason == nil || reason == errLocalClose {
+	if reason == nil || reason == errLocalClose || reason == errClosedAfterReply {
 		return ErrClosed
 	}
 	return fmt.Errorf("%w: %w", ErrClosed, reason)
@@ -274,6 +275,14 @@ func (c *Conn) writeLoop() {
 // has ended.
 func (c *Conn) writeQueued(msg []byte) bool {
 	for {
+		if msg != nil && len(msg) == 0 { // closeMarker
+			if err := c.flusher.Flush(); err != nil {
+				c.shutdown(fmt.Errorf("writing: %w", err))
+				return false
+			}
+			c.shutdown(errClosedAfterReply)
+			return false
+		}
 		if msg != nil {
 			if err := c.writer.Write(msg); err != nil {
 				c.shutdown(fmt.Errorf("writing: %w", err))

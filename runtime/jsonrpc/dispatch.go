@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 )
 
 // incoming is a peer request or notification on its way to the handler.
@@ -16,7 +17,8 @@ type incoming struct {
 	cancel context.CancelFunc
 	batch  *batchReply // the batch it arrived in, or nil
 
-	peerCancelled bool // guarded by Conn.mu
+	peerCancelled bool        // guarded by Conn.mu
+	closeAfter    atomic.Bool // the handler called CloseAfterReply
 }
 
 // handleFrame decodes one frame (a message or a batch) and dispatches it.
@@ -94,8 +96,15 @@ func (c *Conn) runRequest(in *incoming) {
 		return
 	default:
 	}
-	result, err := c.invoke(in.ctx, &in.req)
+	result, err := c.invoke(in, &in.req)
 	peerCancelled := c.finishRequest(in)
+	if in.closeAfter.Load() {
+		if in.batch != nil {
+			in.batch.closeAfter.Store(true)
+		} else {
+			defer c.closeAfterQueued() // behind the answer queued below
+		}
+	}
 	if peerCancelled && c.opts.Cancellation == CancelMCP {
 		in.batch.complete(nil)
 		return
@@ -141,6 +150,9 @@ func (c *Conn) finishRequest(in *incoming) (peerCancelled bool) {
 func (c *Conn) runNotification(in *incoming) {
 	if _, err := c.invoke(in.ctx, &in.req); err != nil {
 		c.log.Warn("jsonrpc: notification handler failed", "method", in.req.Method, "error", err)
+	}
+	if c.closeAfterNote.Swap(false) {
+		c.closeAfterQueued()
 	}
 }
 
@@ -262,6 +274,7 @@ type batchReply struct {
 	mu          sync.Mutex
 	outstanding int
 	responses   [][]byte
+	closeAfter  atomic.Bool // a handler asked to close after the batch's answer
 }
 
 // expect records one more request whose response the batch waits for.
@@ -311,7 +324,10 @@ func (b *batchReply) finish(msg []byte, fromReader bool) {
 	out = append(out, ']')
 	if fromReader {
 		b.conn.replyFromReader(out)
-		return
+	} else {
+		_ = b.conn.enqueue(b.conn.ctx, out)
 	}
-	_ = b.conn.enqueue(b.conn.ctx, out)
+	if b.closeAfter.Load() {
+		b.conn.closeAfterQueued()
+	}
 }

@@ -121,6 +121,11 @@ func (a *agent) end(reason autohand.AgentEndParamsReason, hook autohand.HookSess
 	a.mu.Lock()
 	id, started := a.sessionID, a.started
 	a.mu.Unlock()
+	a.sendEnd(id, started, reason, hook)
+}
+
+// sendEnd sends the session-end hook and agentEnd notifications.
+func (a *agent) sendEnd(id string, started time.Time, reason autohand.AgentEndParamsReason, hook autohand.HookSessionEndParamsReason) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	a.note(a.client.HookSessionEnd(ctx, &autohand.HookSessionEndParams{

@@ -47,30 +47,13 @@ func (a *agent) gate(next jsonrpc.Handler) jsonrpc.Handler {
 				return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "Method not found", map[string]string{"method": req.Method})
 			}
 		case req.IsNotification() || !slices.Contains(allowed, req.Method):
-			a.closeSoon(jsonrpc.ConnFromContext(ctx))
+			jsonrpc.CloseAfterReply(ctx) // once the refusal is out
 			return nil, autohand.NewProfileViolationError(&autohand.ProfileErrorData{
 				Kind: autohand.ProfileErrorDataKindProfileViolation, Retryable: false,
 			})
 		}
 		return next.Handle(ctx, req)
 	})
-}
-
-// closeGrace is how long the agent lets its last answer go out before it
-// closes the connection: the runtime's Close drains only what was queued
-// before it, and an answer is queued after its handler returns.
-const closeGrace = 100 * time.Millisecond
-
-// closeSoon closes conn once the answer being handled is out.
-func (a *agent) closeSoon(conn *jsonrpc.Conn) {
-	a.wg.Add(1)
-	go func() {
-		defer a.wg.Done()
-		t := time.NewTimer(closeGrace)
-		defer t.Stop()
-		<-t.C
-		_ = conn.Close()
-	}()
 }
 
 // RuntimeInspect describes this executable without contacting anything.

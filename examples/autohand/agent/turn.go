@@ -22,7 +22,7 @@ type turn struct {
 }
 
 // Prompt starts a turn and returns at once; the turn runs in the background.
-func (a *agent) Prompt(_ context.Context, p *autohand.PromptParams) (*autohand.SuccessResult, error) {
+func (a *agent) Prompt(ctx context.Context, p *autohand.PromptParams) (*autohand.SuccessResult, error) {
 	if strings.TrimSpace(p.Message) == "" {
 		return nil, jsonrpc.InvalidParams("message", "must not be empty")
 	}
@@ -32,12 +32,10 @@ func (a *agent) Prompt(_ context.Context, p *autohand.PromptParams) (*autohand.S
 		return nil, autohand.NewAgentBusyError()
 	}
 	if p.Message == "/exit" {
-		a.wg.Add(1)
-		go func() {
-			defer a.wg.Done()
-			a.end(autohand.AgentEndParamsReasonCompleted, autohand.HookSessionEndParamsReasonQuit)
-		}()
-		a.closeSoon(a.conn)
+		// The end notifications are queued before the answer, and the
+		// connection closes once the answer is out.
+		a.sendEnd(a.sessionID, a.started, autohand.AgentEndParamsReasonCompleted, autohand.HookSessionEndParamsReasonQuit)
+		jsonrpc.CloseAfterReply(ctx)
 		return &autohand.SuccessResult{Success: true}, nil
 	}
 	ctx, cancel := context.WithCancel(a.ctx)
