@@ -202,6 +202,11 @@ func (r *resolver) enum(ts *tspec, t *Type) {
 		case vs.name.name != "":
 			v.Name = vs.name.name
 			v.GoName = goname.Exported(v.Name)
+			// A name written as a Go identifier keeps its spelling
+			// (HL7 stays HL7), with its first letter upper-cased.
+			if g := strings.ToUpper(v.Name[:1]) + v.Name[1:]; goname.IsExported(g) && !strings.Contains(v.Name, "_") {
+				v.GoName = g
+			}
 		case base == KindString:
 			v.Name = vs.value.(string)
 			v.GoName = goname.Exported(v.Name)

@@ -209,7 +209,7 @@ func testPreview(t *testing.T, ctx context.Context, rec *recorder, logs *logSink
 		t.Fatalf("preview page:\n%s", page)
 	}
 	// message/changed with content updates the page.
-	mustNotify(t, ext.MessageChanged(ctx, &hermes.MessageChangedParams{Message: ptr(sample + "\rNK1|1|DOE^JOHN"), Format: ptr(hermes.MessageFormatHl7), HasFile: false}))
+	mustNotify(t, ext.MessageChanged(ctx, &hermes.MessageChangedParams{Message: ptr(sample + "\rNK1|1|DOE^JOHN"), Format: ptr(hermes.MessageFormatHL7), HasFile: false}))
 	seen = logs.waitFor(t, seen, "message changed: 4 segments")
 	if page := get(t, url); !strings.Contains(page, "<th>NK1</th>") {
 		t.Fatalf("preview page after message/changed:\n%s", page)

@@ -161,11 +161,11 @@ func (t *tour) run(ctx context.Context, h hermes.Host) {
 		sr, err := h.EditorSetMessage(ctx, &hermes.EditorSetMessageParams{Message: current.Message, Format: hermes.MessageFormatJSON})
 		t.log("editor/setMessage json", sr, err)
 	}
-	sr, err := h.EditorSetMessage(ctx, &hermes.EditorSetMessageParams{Message: "PID|1", Format: hermes.MessageFormatHl7})
+	sr, err := h.EditorSetMessage(ctx, &hermes.EditorSetMessageParams{Message: "PID|1", Format: hermes.MessageFormatHL7})
 	t.log("editor/setMessage hl7", sr, err)
 	sr, err = h.EditorSetMessage(ctx, &hermes.EditorSetMessageParams{Message: "{", Format: hermes.MessageFormatJSON})
 	t.log("editor/setMessage json", sr, err)
-	_, err = h.EditorGetMessage(ctx, &hermes.EditorGetMessageParams{Format: hermes.MessageFormatYaml})
+	_, err = h.EditorGetMessage(ctx, &hermes.EditorGetMessageParams{Format: hermes.MessageFormatYAML})
 	t.log("editor/getMessage yaml", nil, err)
 	wr, err := h.UIOpenWindow(ctx, &hermes.UIOpenWindowParams{URL: "file:///etc/passwd", Title: "nope"})
 	t.log("ui/openWindow", wr, err)

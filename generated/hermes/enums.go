@@ -15,21 +15,21 @@ type MessageFormat string
 // The values of MessageFormat.
 const (
 	// Raw pipe-delimited HL7, segments separated by carriage returns (\r).
-	MessageFormatHl7 MessageFormat = "hl7"
+	MessageFormatHL7 MessageFormat = "hl7"
 	// A JSON object {segments: [{segment, fields}]}: segments in order, fields
 	// keyed by 1-based index strings, components and subcomponents as nested
 	// objects keyed the same way, empty fields left out.
 	MessageFormatJSON MessageFormat = "json"
 	// The JSON structure written as YAML.
-	MessageFormatYaml MessageFormat = "yaml"
+	MessageFormatYAML MessageFormat = "yaml"
 	// The JSON structure written as TOML ([[segments]] tables).
-	MessageFormatToml MessageFormat = "toml"
+	MessageFormatTOML MessageFormat = "toml"
 )
 
 // Valid reports whether x is one of the values of MessageFormat.
 func (x MessageFormat) Valid() bool {
 	switch x {
-	case MessageFormatHl7, MessageFormatJSON, MessageFormatYaml, MessageFormatToml:
+	case MessageFormatHL7, MessageFormatJSON, MessageFormatYAML, MessageFormatTOML:
 		return true
 	}
 	return false

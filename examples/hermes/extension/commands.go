@@ -53,7 +53,7 @@ func initializeResult() *hermes.InitializeResult {
 				{Name: hermes.EventNameMessageOpened},
 				{Name: hermes.EventNameMessageSaved},
 				{Name: hermes.EventNameMessageChanged, Options: &hermes.EventOptions{
-					IncludeContent: ptr(true), Format: ptr(hermes.MessageFormatHl7)}},
+					IncludeContent: ptr(true), Format: ptr(hermes.MessageFormatHL7)}},
 			},
 		},
 		Schema: &hermes.SchemaOverride{Segments: map[string]hermes.SegmentOverride{
@@ -79,7 +79,7 @@ func initializeResult() *hermes.InitializeResult {
 
 // normaliseName upper-cases the family and given names in PID-5.
 func normaliseName(ctx context.Context, e *extension) error {
-	msg, err := e.host.EditorGetMessage(ctx, &hermes.EditorGetMessageParams{Format: hermes.MessageFormatHl7})
+	msg, err := e.host.EditorGetMessage(ctx, &hermes.EditorGetMessageParams{Format: hermes.MessageFormatHL7})
 	if err != nil {
 		return fmt.Errorf("reading the message: %w", err)
 	}
@@ -113,7 +113,7 @@ func normaliseName(ctx context.Context, e *extension) error {
 
 // export saves the message to a file the user picks.
 func export(ctx context.Context, e *extension) error {
-	msg, err := e.host.EditorGetMessage(ctx, &hermes.EditorGetMessageParams{Format: hermes.MessageFormatHl7})
+	msg, err := e.host.EditorGetMessage(ctx, &hermes.EditorGetMessageParams{Format: hermes.MessageFormatHL7})
 	if err != nil {
 		return fmt.Errorf("reading the message: %w", err)
 	}
@@ -133,7 +133,7 @@ func export(ctx context.Context, e *extension) error {
 // exportToFolder saves the message, named after its control ID, into a
 // folder the user picks.
 func exportToFolder(ctx context.Context, e *extension) error {
-	msg, err := e.host.EditorGetMessage(ctx, &hermes.EditorGetMessageParams{Format: hermes.MessageFormatHl7})
+	msg, err := e.host.EditorGetMessage(ctx, &hermes.EditorGetMessageParams{Format: hermes.MessageFormatHL7})
 	if err != nil {
 		return fmt.Errorf("reading the message: %w", err)
 	}
@@ -182,7 +182,7 @@ func importFile(ctx context.Context, e *extension) error {
 		return nil
 	}
 	message := strings.Join(segments(string(data)), "\r")
-	set, err := e.host.EditorSetMessage(ctx, &hermes.EditorSetMessageParams{Message: message, Format: hermes.MessageFormatHl7})
+	set, err := e.host.EditorSetMessage(ctx, &hermes.EditorSetMessageParams{Message: message, Format: hermes.MessageFormatHL7})
 	if err != nil {
 		return fmt.Errorf("replacing the message: %w", err)
 	}

@@ -96,7 +96,7 @@ func togglePreview(ctx context.Context, e *extension) error {
 		return nil
 	}
 
-	msg, err := e.host.EditorGetMessage(ctx, &hermes.EditorGetMessageParams{Format: hermes.MessageFormatHl7})
+	msg, err := e.host.EditorGetMessage(ctx, &hermes.EditorGetMessageParams{Format: hermes.MessageFormatHL7})
 	if err != nil {
 		return fmt.Errorf("reading the message: %w", err)
 	}

@@ -72,7 +72,7 @@ func (e *editor) idleSince() (bool, time.Time) {
 // current returns the message as text in format.
 func (e *editor) current(format hermes.MessageFormat) (string, error) {
 	switch format {
-	case hermes.MessageFormatHl7:
+	case hermes.MessageFormatHL7:
 		return e.msg.hl7(), nil
 	case hermes.MessageFormatJSON:
 		return e.msg.json(), nil
@@ -153,7 +153,7 @@ func (e *editor) EditorSetMessage(ctx context.Context, p *hermes.EditorSetMessag
 	defer end()
 	var m *message
 	switch p.Format {
-	case hermes.MessageFormatHl7:
+	case hermes.MessageFormatHL7:
 		m, err = parseHL7(p.Message)
 		if err != nil {
 			text := err.Error()
@@ -185,7 +185,7 @@ func (e *editor) notifyChanged(ctx context.Context) {
 		params.FilePath = ptr(e.filePath)
 	}
 	if sub != nil && sub.Options != nil && sub.Options.IncludeContent != nil && *sub.Options.IncludeContent {
-		format := hermes.MessageFormatHl7
+		format := hermes.MessageFormatHL7
 		if sub.Options.Format != nil {
 			format = *sub.Options.Format
 		}
