@@ -6,7 +6,7 @@ STATICCHECK   := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 PROTOCOLS     := $(wildcard protocols/*.yaml)
 FUZZTIME      ?= 5m
 
-.PHONY: all generate test vet staticcheck unit check-generated fuzz bench clean
+.PHONY: all generate test vet staticcheck deps unit nested check-generated fuzz bench clean
 
 all: generate test
 
@@ -19,8 +19,8 @@ generate:
 		bin/rpcgen generate -out generated/$$name $$p || exit 1; \
 	done
 
-## test: everything CI checks.
-test: vet staticcheck unit check-generated
+## test: everything CI checks, the interoperability suite included.
+test: vet staticcheck unit nested check-generated
 
 vet:
 	$(GO) vet ./...
@@ -28,8 +28,25 @@ vet:
 staticcheck:
 	$(GO) run $(STATICCHECK) ./...
 
-unit:
+## deps: the interop suite's npm packages, from each committed lockfile.
+deps:
+	@for d in interop/*/; do \
+		if [ -f $$d/package.json ]; then \
+			echo "npm ci in $$d"; \
+			(cd $$d && npm ci --no-audit --no-fund --loglevel=error) || exit 1; \
+		fi; \
+	done
+
+unit: deps
 	$(GO) test -race -count=1 ./...
+
+## nested: modules of their own under interop/ (kept out of the main module's dependencies).
+nested:
+	@for m in $$(find interop -mindepth 2 -maxdepth 2 -name go.mod 2>/dev/null); do \
+		d=$$(dirname $$m); \
+		echo "go vet and go test in $$d"; \
+		(cd $$d && $(GO) vet ./... && $(GO) test -race -count=1 ./...) || exit 1; \
+	done
 
 ## check-generated: fail when generated/ differs from what `make generate` writes.
 check-generated: generate

@@ -2,6 +2,10 @@ module github.com/rpcgen/rpcgen
 
 go 1.25.0
 
+// The interop suite installs npm packages; none of their files are Go
+// packages of this module.
+ignore node_modules
+
 require (
 	github.com/dave/jennifer v1.7.1
 	github.com/goccy/go-yaml v1.19.2
