@@ -338,7 +338,7 @@ func TestSeedHermes(t *testing.T) {
 		p := spawn(t, "hermes extension", contentLength, bin.extension)
 		p.sendRaw(example)
 		// The first 52 bytes are cut JSON: a parse error with id null.
-		assertSameJSON(t, "seed bytes as written", p.recv("seed bytes as written"),
+		assertSameJSON(t, "hermes extension, seed bytes as written", p.recv("seed bytes as written"),
 			`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: invalid JSON"}}`)
 		// The 6 bytes left over start a header that never ends: at the
 		// end of input the extension gives up and exits.
@@ -359,7 +359,7 @@ func TestSeedHermes(t *testing.T) {
 		p := spawn(t, "hermes extension", contentLength, bin.extension)
 		p.sendRaw(frame(contentLength, body))
 		got := answerTo(t, p.wire, "initialize with the seed's params", req.ID)
-		assertSameJSON(t, "initialize with the seed's params", got.raw,
+		assertSameJSON(t, "hermes extension, initialize with the seed's params", got.raw,
 			`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params","data":{"field":"hermesVersion","reason":"required field is missing"}}}`)
 	})
 

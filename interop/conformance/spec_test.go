@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -113,6 +114,7 @@ func TestSpecificationExamples(t *testing.T) {
 			t.Parallel()
 			p := spawn(t, "specserver (generated specsvc)", f, bin.specserver, "-framing", f)
 			for i, tc := range specCases {
+				step := p.peer + " (" + f + "), step " + strconv.Quote(tc.name)
 				msg := tc.send
 				if f == ndjson {
 					// One message per line: the spec's multi-line
@@ -126,9 +128,9 @@ func TestSpecificationExamples(t *testing.T) {
 				p.send(`{"jsonrpc":"2.0","method":"get_data","id":` + fenceID + `}`)
 				var others [][]byte
 				for fenced := false; !fenced || tc.want != noReply && len(others) == 0; {
-					got := p.recv(tc.name)
+					got := p.recv(step)
 					if bytes.Contains(got, []byte(fenceID)) {
-						assertSameJSON(t, tc.name+" (fence)", got, `{"jsonrpc":"2.0","result":["hello",5],"id":`+fenceID+`}`)
+						assertSameJSON(t, step+" (fence)", got, `{"jsonrpc":"2.0","result":["hello",5],"id":`+fenceID+`}`)
 						fenced = true
 						continue
 					}
@@ -136,11 +138,11 @@ func TestSpecificationExamples(t *testing.T) {
 				}
 				switch {
 				case tc.want == noReply && len(others) > 0:
-					t.Errorf("step %q: sent %q, want no answer, got %q", tc.name, msg, others)
+					t.Errorf("%s: sent %q, want no answer, got %q", step, msg, others)
 				case tc.want != noReply && len(others) != 1:
-					t.Errorf("step %q: sent %q, want one answer, got %q", tc.name, msg, others)
+					t.Errorf("%s: sent %q, want one answer, got %q", step, msg, others)
 				case tc.want != noReply:
-					if !assertSameJSON(t, tc.name, others[0], tc.want) {
+					if !assertSameJSON(t, step, others[0], tc.want) {
 						t.Logf("sent %q", msg)
 					}
 				}
@@ -159,9 +161,10 @@ func TestIDAbove2To53IsEchoedByteForByte(t *testing.T) {
 			p := spawn(t, "specserver (generated specsvc)", f, bin.specserver, "-framing", f)
 			for _, id := range []string{"9007199254740993", "-9007199254740993", "18446744073709551617", "123456789012345678901234567890", "1.5", "1e3", "-0"} {
 				p.send(`{"jsonrpc":"2.0","method":"sum","params":{"values":[1]},"id":` + id + `}`)
-				got := p.recv("id " + id)
+				step := p.peer + " (" + f + "), id " + id
+				got := p.recv(step)
 				if want := `{"jsonrpc":"2.0","id":` + id + `,"result":1}`; string(got) != want {
-					t.Errorf("id %s: got %s, want %s", id, got, want)
+					t.Errorf("%s: got %s, want %s", step, got, want)
 				}
 			}
 		})
@@ -174,17 +177,17 @@ func assertSameJSON(t *testing.T, step string, got []byte, want string) bool {
 	t.Helper()
 	g, err := decodeExact(got)
 	if err != nil {
-		t.Errorf("step %q: the answer is not JSON: %v: %q", step, err, got)
+		t.Errorf("%s: the answer is not JSON: %v: %q", step, err, got)
 		return false
 	}
 	w, err := decodeExact([]byte(want))
 	if err != nil {
-		t.Fatalf("step %q: bad expectation: %v", step, err)
+		t.Fatalf("%s: bad expectation: %v", step, err)
 	}
 	sortBatch(g)
 	sortBatch(w)
 	if !reflect.DeepEqual(g, w) {
-		t.Errorf("step %q:\n got  %s\n want %s", step, got, want)
+		t.Errorf("%s:\n got  %s\n want %s", step, got, want)
 		return false
 	}
 	return true
