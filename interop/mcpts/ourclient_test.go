@@ -204,8 +204,13 @@ func TestOurClientAgainstServerEverything(t *testing.T) {
 	})
 	t.Run("sampling/createMessage", func(t *testing.T) {
 		t.Parallel()
-		r := runClient(t, "sampling/createMessage", "-list=false",
+		r := runClient(t, "sampling/createMessage (revision 2025-06-18)", "-list=false", "-protocol-version", "2025-06-18",
 			"-call", "trigger-sampling-request", "-args", `{"prompt":"say hi","maxTokens":50}`)
+		var init struct{ ProtocolVersion string }
+		r.get(t, "initialize", &init)
+		if init.ProtocolVersion != "2025-06-18" {
+			t.Errorf("%s: asked for revision 2025-06-18, server-everything answered %q", r.peer, init.ProtocolVersion)
+		}
 		req, resp := r.answered(t, "sampling/createMessage")
 		if !strings.Contains(req.raw, "Resource trigger-sampling-request context: say hi") {
 			t.Errorf("%s: the sampling request %s does not carry the prompt", r.peer, req.raw)

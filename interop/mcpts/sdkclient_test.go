@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -175,7 +176,10 @@ func TestSDKClientAgainstOurServer(t *testing.T) {
 		if !strings.HasPrefix(r.Outcome, "rejected") {
 			t.Errorf("%s, step tools/call slow cancelled: the call %s", peer, r.Outcome)
 		}
-		if !strings.HasPrefix(r.Log.Data, "slow: cancelled after 2 of 200") && !strings.HasPrefix(r.Log.Data, "slow: cancelled after 3 of 200") {
+		// The SDK aborts on the second progress notification; the server
+		// may have finished a step or two more by the time it hears of it.
+		var done int
+		if _, err := fmt.Sscanf(r.Log.Data, "slow: cancelled after %d of 200 steps", &done); err != nil || done < 2 || done > 20 {
 			t.Errorf("%s, step tools/call slow cancelled: the server logged %+v", peer, r.Log)
 		}
 		// On the wire: notifications/cancelled names the slow call, and our
