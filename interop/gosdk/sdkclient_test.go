@@ -25,7 +25,8 @@ type ourServer struct {
 	mcp.UnimplementedServer
 
 	initialized chan struct{}
-	cancelled   chan error // the slow tool's context ended, with its cause
+	cancelled   chan error  // the slow tool's context ended, with its cause
+	subscribed  chan string // resources/subscribe and unsubscribe, as "+uri" and "-uri"
 
 	mu     sync.Mutex
 	params *mcp.InitializeRequestParams
@@ -33,7 +34,7 @@ type ourServer struct {
 }
 
 func newOurServer() *ourServer {
-	return &ourServer{initialized: make(chan struct{}, 1), cancelled: make(chan error, 1)}
+	return &ourServer{initialized: make(chan struct{}, 1), cancelled: make(chan error, 1), subscribed: make(chan string, 2)}
 }
 
 func (s *ourServer) Initialize(_ context.Context, p *mcp.InitializeRequestParams) (*mcp.InitializeResult, error) {
@@ -48,10 +49,11 @@ func (s *ourServer) Initialize(_ context.Context, p *mcp.InitializeRequestParams
 	return &mcp.InitializeResult{
 		ProtocolVersion: version,
 		Capabilities: mcp.ServerCapabilities{
-			Logging:   &mcp.Capability{},
-			Prompts:   &mcp.ListChangedCapability{},
-			Resources: &mcp.ResourcesCapability{},
-			Tools:     &mcp.ListChangedCapability{ListChanged: &yes},
+			Logging:     &mcp.Capability{},
+			Prompts:     &mcp.ListChangedCapability{},
+			Resources:   &mcp.ResourcesCapability{Subscribe: &yes},
+			Completions: &mcp.Capability{},
+			Tools:       &mcp.ListChangedCapability{ListChanged: &yes},
 		},
 		ServerInfo:   mcp.Implementation{Name: "rpcgen-interop-server", Version: "0.1.0"},
 		Instructions: ptr("Call echo."),
@@ -92,6 +94,7 @@ func (s *ourServer) ListTools(context.Context, *mcp.PaginatedRequestParams) (*mc
 		{Name: "roots", Description: ptr("Lists the client's roots."), InputSchema: object(`{}`)},
 		{Name: "sample", Description: ptr("Asks the client's model."), InputSchema: object(`{"prompt":{"type":"string"}}`, "prompt")},
 		{Name: "ping_client", Description: ptr("Pings the client."), InputSchema: object(`{}`)},
+		{Name: "touch", Description: ptr("Announces a change of the greeting and of the tools."), InputSchema: object(`{}`)},
 	}}, nil
 }
 
@@ -187,6 +190,14 @@ func (s *ourServer) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) 
 			return nil, fmt.Errorf("sampling answered without one text block")
 		}
 		return text("%s said %s", res.CreateMessageResult.Model, c.Text.Text), nil
+	case "touch":
+		if err := client.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: greetingURI}); err != nil {
+			return nil, err
+		}
+		if err := client.ToolListChanged(ctx, &mcp.NotificationParams{}); err != nil {
+			return nil, err
+		}
+		return text("touched"), nil
 	case "ping_client":
 		if _, err := client.Ping(ctx, &mcp.RequestParams{}); err != nil {
 			return nil, err
@@ -223,6 +234,48 @@ func (s *ourServer) GetPrompt(_ context.Context, p *mcp.GetPromptRequestParams) 
 		Content: mcp.NewContentBlockText(mcp.TextContent{Type: "text", Text: "Say hello to " + p.Arguments["name"]})}}}, nil
 }
 
+func (s *ourServer) Subscribe(_ context.Context, p *mcp.SubscribeRequestParams) (*mcp.EmptyResult, error) {
+	s.subscribed <- "+" + p.URI
+	return &mcp.EmptyResult{}, nil
+}
+
+func (s *ourServer) Unsubscribe(_ context.Context, p *mcp.UnsubscribeRequestParams) (*mcp.EmptyResult, error) {
+	s.subscribed <- "-" + p.URI
+	return &mcp.EmptyResult{}, nil
+}
+
+// ListResourceTemplates pages five templates two at a time; the cursor is
+// the index of the next one.
+func (s *ourServer) ListResourceTemplates(_ context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListResourceTemplatesResult, error) {
+	start := 0
+	if p.Cursor != nil {
+		if _, err := fmt.Sscanf(string(*p.Cursor), "at-%d", &start); err != nil || start < 0 || start > 5 {
+			return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Invalid cursor", nil)
+		}
+	}
+	res := &mcp.ListResourceTemplatesResult{ResourceTemplates: []mcp.ResourceTemplate{}}
+	for i := start; i < min(start+2, 5); i++ {
+		res.ResourceTemplates = append(res.ResourceTemplates, mcp.ResourceTemplate{Name: fmt.Sprintf("t%d", i), URITemplate: fmt.Sprintf("mem://t%d/{x}", i)})
+	}
+	if start+2 < 5 {
+		res.NextCursor = ptr(mcp.Cursor(fmt.Sprintf("at-%d", start+2)))
+	}
+	return res, nil
+}
+
+func (s *ourServer) Complete(_ context.Context, p *mcp.CompleteRequestParams) (*mcp.CompleteResult, error) {
+	if p.Ref.RefPrompt == nil || p.Ref.RefPrompt.Name != "greet" || p.Argument.Name != "name" {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "nothing to complete", nil)
+	}
+	var values []string
+	for _, v := range []string{"Zoë", "Zed", "Ada"} {
+		if strings.HasPrefix(v, p.Argument.Value) {
+			values = append(values, v)
+		}
+	}
+	return &mcp.CompleteResult{Completion: mcp.Completion{Values: values, Total: ptr(int64(len(values))), HasMore: ptr(false)}}, nil
+}
+
 func ptr[T any](v T) *T { return &v }
 
 // wireError returns the JSON-RPC error inside err, as the SDK reports it.
@@ -238,6 +291,8 @@ type sdkClient struct {
 	progress chan *sdk.ProgressNotificationParams
 	logs     chan *sdk.LoggingMessageParams
 	sampled  chan *sdk.CreateMessageParams
+	updated  chan string
+	changed  chan struct{}
 }
 
 // connectSDKClient runs srv on our side of a pair of pipes and connects the
@@ -250,6 +305,8 @@ func connectSDKClient(t *testing.T, tr *transcript, srv mcp.Server, opts *sdk.Cl
 		progress: make(chan *sdk.ProgressNotificationParams, 100),
 		logs:     make(chan *sdk.LoggingMessageParams, 10),
 		sampled:  make(chan *sdk.CreateMessageParams, 1),
+		updated:  make(chan string, 1),
+		changed:  make(chan struct{}, 1),
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "go-sdk-client", Version: "1.0.0"}, &sdk.ClientOptions{
 		CreateMessageHandler: func(_ context.Context, req *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
@@ -261,6 +318,12 @@ func connectSDKClient(t *testing.T, tr *transcript, srv mcp.Server, opts *sdk.Cl
 		},
 		LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) {
 			c.logs <- req.Params
+		},
+		ResourceUpdatedHandler: func(_ context.Context, req *sdk.ResourceUpdatedNotificationRequest) {
+			c.updated <- req.Params.URI
+		},
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+			c.changed <- struct{}{}
 		},
 	})
 	client.AddRoots(&sdk.Root{URI: "file:///work/project", Name: "project"}, &sdk.Root{URI: "file:///tmp/scratch"})
@@ -355,7 +418,7 @@ func TestSDKClientAgainstOurServer(t *testing.T) {
 	for _, tool := range tools.Tools {
 		names = append(names, tool.Name)
 	}
-	if want := []string{"echo", "add", "slow", "log", "roots", "sample", "ping_client"}; !slices.Equal(names, want) {
+	if want := []string{"echo", "add", "slow", "log", "roots", "sample", "ping_client", "touch"}; !slices.Equal(names, want) {
 		t.Errorf("step %q: tools %v, want %v", tr.current(), names, want)
 	}
 
@@ -584,5 +647,72 @@ func TestSDKClientNegotiation(t *testing.T) {
 				t.Errorf("step %q: echo returned %q", tr.current(), got)
 			}
 		})
+	}
+}
+
+// TestSDKClientSubscriptionsPagesCompletion has the SDK client subscribe,
+// follow our cursors and ask for completions, and checks the
+// notifications our server sends it.
+func TestSDKClientSubscriptionsPagesCompletion(t *testing.T) {
+	tr := exchange(t, "MCP Go SDK client (github.com/modelcontextprotocol/go-sdk "+sdkVersion+")")
+	srv := newOurServer()
+	c, _ := connectSDKClient(t, tr, srv, nil)
+	cs := c.session
+	ctx := bounded(t)
+	receive(t, tr, srv.initialized, "notifications/initialized at our server")
+
+	tr.setStep("resources/subscribe")
+	if err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: greetingURI}); err != nil {
+		t.Fatalf("step %q: %v", tr.current(), err)
+	}
+	if got := receive(t, tr, srv.subscribed, "the subscription at our server"); got != "+"+greetingURI {
+		t.Errorf("step %q: our server got %q", tr.current(), got)
+	}
+
+	tr.setStep("notifications/resources/updated and notifications/tools/list_changed")
+	if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "touch", Arguments: map[string]any{}}); err != nil {
+		t.Fatalf("step %q: %v", tr.current(), err)
+	}
+	if got := receive(t, tr, c.updated, "notifications/resources/updated at the SDK client"); got != greetingURI {
+		t.Errorf("step %q: the SDK got an update of %q", tr.current(), got)
+	}
+	receive(t, tr, c.changed, "notifications/tools/list_changed at the SDK client")
+
+	tr.setStep("resources/unsubscribe")
+	if err := cs.Unsubscribe(ctx, &sdk.UnsubscribeParams{URI: greetingURI}); err != nil {
+		t.Fatalf("step %q: %v", tr.current(), err)
+	}
+	if got := receive(t, tr, srv.subscribed, "the unsubscription at our server"); got != "-"+greetingURI {
+		t.Errorf("step %q: our server got %q", tr.current(), got)
+	}
+
+	tr.setStep("resources/templates/list over three pages")
+	var templates []string
+	for rt, err := range cs.ResourceTemplates(ctx, nil) {
+		if err != nil {
+			t.Fatalf("step %q: %v", tr.current(), err)
+		}
+		templates = append(templates, rt.Name+"="+rt.URITemplate)
+	}
+	want := []string{"t0=mem://t0/{x}", "t1=mem://t1/{x}", "t2=mem://t2/{x}", "t3=mem://t3/{x}", "t4=mem://t4/{x}"}
+	if !slices.Equal(templates, want) {
+		t.Errorf("step %q: templates %v, want %v", tr.current(), templates, want)
+	}
+	var cursors []string
+	for _, m := range find(t, tr, fromSDK, func(m message) bool { return m.Method == "resources/templates/list" }) {
+		cursors = append(cursors, gjson(t, m.Params, "cursor"))
+	}
+	if !slices.Equal(cursors, []string{"", `"at-2"`, `"at-4"`}) {
+		t.Errorf("step %q: the SDK sent cursors %q, want none, at-2, at-4", tr.current(), cursors)
+	}
+
+	tr.setStep("completion/complete")
+	res, err := cs.Complete(ctx, &sdk.CompleteParams{Ref: &sdk.CompleteReference{Type: "ref/prompt", Name: "greet"},
+		Argument: sdk.CompleteParamsArgument{Name: "name", Value: "Z"}})
+	if err != nil {
+		t.Fatalf("step %q: %v", tr.current(), err)
+	}
+	if !slices.Equal(res.Completion.Values, []string{"Zoë", "Zed"}) || res.Completion.Total != 2 || res.Completion.HasMore {
+		t.Errorf("step %q: completion %+v", tr.current(), res.Completion)
 	}
 }

@@ -29,6 +29,8 @@ type ourClient struct {
 	sampled  chan *mcp.CreateMessageRequestParams
 	elicited chan *mcp.ElicitRequestParams
 	pinged   chan struct{}
+	updated  chan string
+	changed  chan struct{}
 }
 
 func newOurClient() *ourClient {
@@ -38,6 +40,8 @@ func newOurClient() *ourClient {
 		sampled:  make(chan *mcp.CreateMessageRequestParams, 1),
 		elicited: make(chan *mcp.ElicitRequestParams, 1),
 		pinged:   make(chan struct{}, 1),
+		updated:  make(chan string, 1),
+		changed:  make(chan struct{}, 1),
 	}
 }
 
@@ -53,6 +57,16 @@ func (c *ourClient) Progress(_ context.Context, p *mcp.ProgressNotificationParam
 
 func (c *ourClient) LoggingMessage(_ context.Context, p *mcp.LoggingMessageNotificationParams) error {
 	c.logs <- p
+	return nil
+}
+
+func (c *ourClient) ResourceUpdated(_ context.Context, p *mcp.ResourceUpdatedNotificationParams) error {
+	c.updated <- p.URI
+	return nil
+}
+
+func (c *ourClient) ToolListChanged(context.Context, *mcp.NotificationParams) error {
+	c.changed <- struct{}{}
 	return nil
 }
 
@@ -82,6 +96,7 @@ type sdkServer struct {
 	initialized  chan struct{}
 	rootsChanged chan struct{}
 	cancelled    chan error
+	subscribed   chan string // resources/subscribe and unsubscribe, as "+uri" and "-uri"
 }
 
 type echoIn struct {
@@ -103,10 +118,30 @@ func sdkResult(format string, args ...any) *sdk.CallToolResult {
 
 var emptyObject = map[string]any{"type": "object"}
 
-func newSDKServer() *sdkServer {
-	s := &sdkServer{initialized: make(chan struct{}, 1), rootsChanged: make(chan struct{}, 1), cancelled: make(chan error, 1)}
+// newSDKServer returns the SDK server of the tests; pageSize 0 is the SDK's
+// default.
+func newSDKServer(pageSize int) *sdkServer {
+	s := &sdkServer{initialized: make(chan struct{}, 1), rootsChanged: make(chan struct{}, 1), cancelled: make(chan error, 1), subscribed: make(chan string, 2)}
 	s.server = sdk.NewServer(&sdk.Implementation{Name: "go-sdk-server", Version: "2.0.0"}, &sdk.ServerOptions{
-		Instructions:            "Try echo.",
+		Instructions: "Try echo.",
+		PageSize:     pageSize,
+		SubscribeHandler: func(_ context.Context, req *sdk.SubscribeRequest) error {
+			s.subscribed <- "+" + req.Params.URI
+			return nil
+		},
+		UnsubscribeHandler: func(_ context.Context, req *sdk.UnsubscribeRequest) error {
+			s.subscribed <- "-" + req.Params.URI
+			return nil
+		},
+		CompletionHandler: func(_ context.Context, req *sdk.CompleteRequest) (*sdk.CompleteResult, error) {
+			var values []string
+			for _, v := range []string{"Zoë", "Zed", "Ada"} {
+				if strings.HasPrefix(v, req.Params.Argument.Value) {
+					values = append(values, v)
+				}
+			}
+			return &sdk.CompleteResult{Completion: sdk.CompletionResultDetails{Values: values, Total: len(values)}}, nil
+		},
 		InitializedHandler:      func(context.Context, *sdk.InitializedRequest) { s.initialized <- struct{}{} },
 		RootsListChangedHandler: func(context.Context, *sdk.RootsListChangedRequest) { s.rootsChanged <- struct{}{} },
 	})
@@ -252,7 +287,7 @@ func TestNegotiationWithSDKServer(t *testing.T) {
 	} {
 		t.Run(c.asked, func(t *testing.T) {
 			tr := exchange(t, "MCP Go SDK server (github.com/modelcontextprotocol/go-sdk "+sdkVersion+")")
-			s := newSDKServer()
+			s := newSDKServer(0)
 			_, remote := connectOurClient(t, tr, s, newOurClient())
 			tr.setStep("initialize asking for " + c.asked)
 			res, err := remote.Initialize(bounded(t), initParams(c.asked))
@@ -270,7 +305,7 @@ func TestNegotiationWithSDKServer(t *testing.T) {
 // the client of our generated package.
 func TestOurClientAgainstSDKServer(t *testing.T) {
 	tr := exchange(t, "MCP Go SDK server (github.com/modelcontextprotocol/go-sdk "+sdkVersion+")")
-	s := newSDKServer()
+	s := newSDKServer(0)
 	client := newOurClient()
 	_, remote := connectOurClient(t, tr, s, client)
 	ctx := bounded(t)
@@ -574,4 +609,125 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 		t.Fatalf("step %q: %v", tr.current(), err)
 	}
 	receive(t, tr, s.rootsChanged, "the SDK server's roots-changed handler")
+}
+
+// TestOurClientSubscriptionsPagesCompletion has our client follow the SDK
+// server's cursors, subscribe and ask for completions, and checks the
+// notifications the SDK sends it.
+func TestOurClientSubscriptionsPagesCompletion(t *testing.T) {
+	tr := exchange(t, "MCP Go SDK server (github.com/modelcontextprotocol/go-sdk "+sdkVersion+")")
+	s := newSDKServer(3)
+	client := newOurClient()
+	_, remote := connectOurClient(t, tr, s, client)
+	ctx := bounded(t)
+
+	tr.setStep("initialize")
+	init, err := remote.Initialize(ctx, initParams("2025-11-25"))
+	if err != nil {
+		t.Fatalf("step %q: %v", tr.current(), err)
+	}
+	if r := init.Capabilities.Resources; r == nil || r.Subscribe == nil || !*r.Subscribe || init.Capabilities.Completions == nil {
+		b, _ := json.Marshal(init.Capabilities)
+		t.Errorf("step %q: capabilities %s lack resources.subscribe or completions", tr.current(), b)
+	}
+	if err := remote.Initialized(ctx, &mcp.NotificationParams{}); err != nil {
+		t.Fatalf("step %q: %v", tr.current(), err)
+	}
+	receive(t, tr, s.initialized, "the SDK server's initialized handler")
+
+	tr.setStep("tools/list over three pages of three")
+	var names []string
+	var cursor *mcp.Cursor
+	for page := 1; ; page++ {
+		if page > 4 {
+			t.Fatalf("step %q: more than 3 pages", tr.current())
+		}
+		res, err := remote.ListTools(ctx, &mcp.PaginatedRequestParams{Cursor: cursor})
+		if err != nil {
+			t.Fatalf("step %q: page %d: %v", tr.current(), page, err)
+		}
+		if len(res.Tools) > 3 {
+			t.Errorf("step %q: page %d has %d tools, the page size is 3", tr.current(), page, len(res.Tools))
+		}
+		for _, tool := range res.Tools {
+			names = append(names, tool.Name)
+		}
+		if res.NextCursor == nil {
+			break
+		}
+		cursor = res.NextCursor
+	}
+	if want := []string{"add", "ask", "echo", "log", "ping_client", "roots", "sample", "slow"}; !slices.Equal(names, want) {
+		t.Errorf("step %q: tools %v, want %v", tr.current(), names, want)
+	}
+	if n := len(find(t, tr, fromOurs, func(m message) bool { return m.Method == "tools/list" })); n != 3 {
+		t.Errorf("step %q: we sent %d tools/list, want 3", tr.current(), n)
+	}
+
+	tr.setStep("tools/list with an invalid cursor")
+	_, err = remote.ListTools(ctx, &mcp.PaginatedRequestParams{Cursor: ptr(mcp.Cursor("not a cursor"))})
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("step %q: got %v, want a -32602 error", tr.current(), err)
+	}
+
+	tr.setStep("resources/subscribe")
+	if _, err := remote.Subscribe(ctx, &mcp.SubscribeRequestParams{URI: "mem://motd"}); err != nil {
+		t.Fatalf("step %q: %v", tr.current(), err)
+	}
+	if got := receive(t, tr, s.subscribed, "the subscription at the SDK server"); got != "+mem://motd" {
+		t.Errorf("step %q: the SDK got %q", tr.current(), got)
+	}
+
+	tr.setStep("notifications/resources/updated")
+	if err := s.server.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: "mem://motd"}); err != nil {
+		t.Fatalf("step %q: %v", tr.current(), err)
+	}
+	if got := receive(t, tr, client.updated, "notifications/resources/updated at our client"); got != "mem://motd" {
+		t.Errorf("step %q: our client got an update of %q", tr.current(), got)
+	}
+
+	tr.setStep("resources/unsubscribe")
+	if _, err := remote.Unsubscribe(ctx, &mcp.UnsubscribeRequestParams{URI: "mem://motd"}); err != nil {
+		t.Fatalf("step %q: %v", tr.current(), err)
+	}
+	if got := receive(t, tr, s.subscribed, "the unsubscription at the SDK server"); got != "-mem://motd" {
+		t.Errorf("step %q: the SDK got %q", tr.current(), got)
+	}
+
+	tr.setStep("notifications/tools/list_changed after the SDK server adds a tool")
+	s.server.AddTool(&sdk.Tool{Name: "late", InputSchema: emptyObject}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return sdkResult("late"), nil
+	})
+	receive(t, tr, client.changed, "notifications/tools/list_changed at our client")
+	if got := call(t, tr, remote, "late"); got != "late" {
+		t.Errorf("step %q: the new tool returned %q", tr.current(), got)
+	}
+
+	tr.setStep("completion/complete")
+	res, err := remote.Complete(ctx, &mcp.CompleteRequestParams{
+		Ref:      mcp.NewCompletionReferenceRefPrompt(mcp.PromptReference{Type: "ref/prompt", Name: "greet"}),
+		Argument: mcp.CompletionArgument{Name: "name", Value: "Z"},
+	})
+	if err != nil {
+		t.Fatalf("step %q: %v", tr.current(), err)
+	}
+	if !slices.Equal(res.Completion.Values, []string{"Zoë", "Zed"}) || res.Completion.Total == nil || *res.Completion.Total != 2 {
+		b, _ := json.Marshal(res)
+		t.Errorf("step %q: completion %s", tr.current(), b)
+	}
+}
+
+// call calls a tool without arguments and returns its one text block.
+func call(t *testing.T, tr *transcript, remote mcp.Server, name string) string {
+	t.Helper()
+	res, err := remote.CallTool(bounded(t), &mcp.CallToolRequestParams{Name: name})
+	if err != nil {
+		t.Fatalf("step %q: tools/call %s: %v", tr.current(), name, err)
+	}
+	if res.CallToolResult == nil || len(res.CallToolResult.Content) != 1 || res.CallToolResult.Content[0].Text == nil {
+		b, _ := json.Marshal(res)
+		t.Fatalf("step %q: tools/call %s returned %s", tr.current(), name, b)
+	}
+	return res.CallToolResult.Content[0].Text.Text
 }
