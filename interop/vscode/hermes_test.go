@@ -20,7 +20,9 @@ const nonASCII = "Zoë ✓"
 func TestHermesHostSpawnsVSCodeExtension(t *testing.T) {
 	r := newRun(t, "vscode-jsonrpc Hermes extension spawned by examples/hermes/host")
 	out := filepath.Join(t.TempDir(), "out.hl7")
-	if err := r.run(t, hermesHost, "-run", "vscode/selftest", "-out", out, "--", "node", node("hermes-extension.js")); err != nil {
+	// -idle: the host takes the command as finished after this long
+	// without a request; 2 s leaves room on a loaded machine.
+	if err := r.run(t, hermesHost, "-idle", "2s", "-run", "vscode/selftest", "-out", out, "--", "node", node("hermes-extension.js")); err != nil {
 		t.Fatalf("%s: host failed: %v", r.peer, err)
 	}
 	steps, _ := r.steps(t,
