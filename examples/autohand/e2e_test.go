@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rpcgen/rpcgen/examples/internal/exampletest"
 	"github.com/rpcgen/rpcgen/generated/autohand"
+	"github.com/rpcgen/rpcgen/internal/exampletest"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	"github.com/rpcgen/rpcgen/runtime/transport"
 )

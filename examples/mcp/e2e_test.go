@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rpcgen/rpcgen/examples/internal/exampletest"
 	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/internal/exampletest"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	"github.com/rpcgen/rpcgen/runtime/transport"
 )

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rpcgen/rpcgen/examples/internal/exampletest"
 	"github.com/rpcgen/rpcgen/generated/reginald"
+	"github.com/rpcgen/rpcgen/internal/exampletest"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	"github.com/rpcgen/rpcgen/runtime/transport"
 )

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rpcgen/rpcgen/examples/internal/exampletest"
 	"github.com/rpcgen/rpcgen/generated/supex"
+	"github.com/rpcgen/rpcgen/internal/exampletest"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
