@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -136,7 +137,7 @@ func TestCancelGoCallReachesVSCodeToken(t *testing.T) {
 	p.note(t, "slow/cancelled")
 	// The peer still answers the cancelled request (-32800); a later call
 	// shows that our side dropped that answer and carries on.
-	if err := p.conn.Call(callCtx(t), "echo", nil, nil); !errors.Is(err, jsonrpc.ErrMethodNotFound) {
+	if err := p.conn.Call(callCtx(t), "frobnicate", nil, nil); !errors.Is(err, jsonrpc.ErrMethodNotFound) {
 		t.Errorf("%s: unknown method after cancellation: %v, want -32601 from vscode-jsonrpc", p.run.peer, err)
 	}
 	_, in, _, err := p.run.chunks()
@@ -212,6 +213,36 @@ func TestUnknownMethodsBothWays(t *testing.T) {
 	n = p.note(t, "callGo/done")
 	if want := `{"result":{"who":"` + nonASCII + `"}}`; string(n.Params) != want {
 		t.Errorf("%s: echo through vscode-jsonrpc: %s, want %s", p.run.peer, n.Params, want)
+	}
+	p.run.checkFraming(t, nonASCII, nonASCII)
+}
+
+// 50 concurrent calls from the runtime's Conn, answered by vscode-jsonrpc
+// out of order, each matched to its own result.
+func TestConcurrentCallsToVSCode(t *testing.T) {
+	p := startLSPPeer(t)
+	const n = 50
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			want := map[string]any{"i": float64(i), "who": nonASCII}
+			var got map[string]any
+			err := p.conn.Call(callCtx(t), "echo", want, &got)
+			if err == nil && (got["i"] != want["i"] || got["who"] != want["who"]) {
+				err = fmt.Errorf("call %d got %v", i, got)
+			}
+			errs <- err
+		}()
+	}
+	for range n {
+		select {
+		case err := <-errs:
+			if err != nil {
+				t.Errorf("%s: %v", p.run.peer, err)
+			}
+		case <-time.After(wait):
+			t.Fatalf("%s: not all %d calls returned", p.run.peer, n)
+		}
 	}
 	p.run.checkFraming(t, nonASCII, nonASCII)
 }

@@ -10,6 +10,7 @@
 // CancellationTokenSource and answers {} at once; "cancelGo" cancels that
 // source, so vscode-jsonrpc sends $/cancelRequest; the outcome of the call
 // is reported in a "callGo/done" notification {result} or {code, message}.
+// "echo" answers its params, in random order.
 // Other requests are left to vscode-jsonrpc, which answers -32601.
 const { connect, rpc } = require('./lib');
 
@@ -25,6 +26,10 @@ conn.onRequest('slow', (params, token) => new Promise((resolve) => {
   });
   conn.sendNotification('slow/started', { params });
 }));
+
+// "echo" answers its params after a random delay of up to 20 ms, so that
+// concurrent calls are answered out of order.
+conn.onRequest('echo', (params) => new Promise((resolve) => setTimeout(() => resolve(params), Math.random() * 20)));
 
 let source;
 conn.onRequest('callGo', (params) => {
