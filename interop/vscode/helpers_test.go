@@ -119,7 +119,7 @@ func newRun(t *testing.T, peer string) *peerRun {
 	return r
 }
 
-// command runs name with args, bounded by wait, with the run's files in
+// run runs name with args, bounded by wait, with the run's files in
 // its environment; it returns the command's error.
 func (r *peerRun) run(t *testing.T, name string, args ...string) error {
 	t.Helper()
