@@ -78,7 +78,7 @@ func (c *Conn) register(id string) (*pendingCall, error) {
 	p := &pendingCall{ch: make(chan callResult, 1)}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.pending == nil {
+	if c.pending == nil || c.inputEnd {
 		return nil, ErrClosed
 	}
 	c.pending[id] = p
@@ -145,15 +145,13 @@ func (c *Conn) timedOut(method, id string, timeout Timeout, sent bool) error {
 	}
 	err := &TimeoutError{Method: method, ID: ID{id}, Timeout: timeout.After}
 	if timeout.Action == TimeoutKill {
-		if k, ok := c.stream.(interface{ Kill() error }); ok {
-			if kerr := k.Kill(); kerr != nil {
-				c.log.Warn("jsonrpc: killing the peer after a timeout", "error", kerr)
-			}
-		}
+		c.killOnClose.Store(true)
 	}
 	if timeout.Action != TimeoutFail {
+		// Closing the stream may take a while (a child process gets a
+		// grace period): the caller does not wait for it.
 		c.log.Warn("jsonrpc: closing the connection after a timeout", "method", method, "id", id)
-		c.shutdown(err)
+		c.goTracked(func() { c.shutdown(err) })
 	}
 	if c.opts.OnTimeout != nil {
 		c.opts.OnTimeout(method, ID{id})

@@ -37,18 +37,21 @@ type Conn struct {
 
 	nextID         atomic.Int64
 	closeAfterNote atomic.Bool // a notification handler called CloseAfterReply
+	killOnClose    atomic.Bool // kill the peer process instead of closing the stream gently
 
 	mu       sync.Mutex
 	pending  map[string]*pendingCall // our calls awaiting a response, by id text
 	inflight map[string]*incoming    // peer requests being handled, by id text
 	err      error                   // why the connection ended; nil while open
+	inputEnd bool                    // the peer sent its last message
 
 	done          chan struct{} // closed when the connection ends
 	ctx           context.Context
 	cancel        context.CancelFunc
 	requests      *workQueue[*incoming]
 	notifications *workQueue[*incoming]
-	wg            sync.WaitGroup // every goroutine the connection started
+	wg            sync.WaitGroup // the read and write loops and tracked goroutines
+	handlers      sync.WaitGroup // request and notification workers
 }
 
 // ErrPeerClosed is the reason a connection ended when the peer closed its
@@ -95,8 +98,8 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 	}
 	c.send = send
 
-	c.requests = newWorkQueue(opts.MaxConcurrentRequests, opts.MaxQueuedRequests, c.runRequest, &c.wg, c.done)
-	c.notifications = newWorkQueue(1, opts.MaxQueuedNotifications, c.runNotification, &c.wg, c.done)
+	c.requests = newWorkQueue(opts.MaxConcurrentRequests, opts.MaxQueuedRequests, c.runRequest, &c.handlers, c.done)
+	c.notifications = newWorkQueue(1, opts.MaxQueuedNotifications, c.runNotification, &c.handlers, c.done)
 	c.wg.Add(2)
 	go c.readLoop()
 	go c.writeLoop()
@@ -139,8 +142,15 @@ func (c *Conn) Err() error {
 // a handler of the same connection; return from the handler first.
 func (c *Conn) Close() error {
 	err := c.shutdown(errLocalClose)
-	c.wg.Wait()
+	c.waitAll()
 	return err
+}
+
+// waitAll waits for every goroutine the connection started. The loops go
+// first: once the read loop has ended, no worker is started any more.
+func (c *Conn) waitAll() {
+	c.wg.Wait()
+	c.handlers.Wait()
 }
 
 // Shutdown is Close bounded by ctx: if handlers have not returned when ctx
@@ -148,7 +158,7 @@ func (c *Conn) Close() error {
 func (c *Conn) Shutdown(ctx context.Context) error {
 	err := c.shutdown(errLocalClose)
 	waited := make(chan struct{})
-	go func() { c.wg.Wait(); close(waited) }()
+	go func() { c.waitAll(); close(waited) }()
 	select {
 	case <-waited:
 		return err
@@ -161,7 +171,7 @@ func (c *Conn) Shutdown(ctx context.Context) error {
 // returned, and returns the reason it ended, like Err.
 func (c *Conn) Wait() error {
 	<-c.done
-	c.wg.Wait()
+	c.waitAll()
 	return c.Err()
 }
 
@@ -180,9 +190,10 @@ func (c *Conn) shutdown(reason error) error {
 
 	close(c.done)
 	c.cancel()
-	if reason == errLocalClose {
-		// Let the write loop send what was queued before Close, unless
-		// the peer does not read it in time.
+	if reason == errLocalClose || reason == ErrPeerClosed {
+		// Let the write loop send what was queued (our answers to a peer
+		// that has finished sending), unless the peer does not read it in
+		// time.
 		t := time.NewTimer(c.opts.DrainTimeout)
 		select {
 		case <-c.drained:
@@ -190,6 +201,11 @@ func (c *Conn) shutdown(reason error) error {
 			c.log.Warn("jsonrpc: peer did not read the last messages before close")
 		}
 		t.Stop()
+	}
+	if k, ok := c.stream.(interface{ Kill() error }); ok && c.killOnClose.Load() {
+		if kerr := k.Kill(); kerr != nil {
+			c.log.Warn("jsonrpc: killing the peer", "error", kerr)
+		}
 	}
 	err := c.stream.Close()
 	if reason != errLocalClose {
@@ -211,6 +227,9 @@ func (c *Conn) closedError() error {
 	c.mu.Lock()
 	reason := c.err
 	c.mu.Unlock()
+	if reason == nil && c.inputEnd {
+		return fmt.Errorf("%w: %w", ErrClosed, ErrPeerClosed)
+	}
 	if reason == nil || reason == errLocalClose || reason == errClosedAfterReply {
 		return ErrClosed
 	}
@@ -230,11 +249,10 @@ func (c *Conn) readLoop() {
 				continue
 			}
 			if errors.Is(err, io.EOF) {
-				err = ErrPeerClosed
-			} else {
-				err = fmt.Errorf("reading: %w", err)
+				c.peerFinished()
+				return
 			}
-			c.shutdown(err)
+			c.shutdown(fmt.Errorf("reading: %w", err))
 			return
 		}
 		c.handleFrame(msg)
@@ -244,6 +262,42 @@ func (c *Conn) readLoop() {
 		default:
 		}
 	}
+}
+
+// peerFinished handles the end of the peer's messages. Our own calls can
+// no longer be answered and fail at once, but the requests and
+// notifications the peer sent before it finished are still handled and
+// answered, and those answers written, before the connection closes: a
+// client may close its output right after its last request. Handlers get
+// DrainTimeout to finish; then their contexts are cancelled and the
+// connection ends. Close still ends everything at once.
+func (c *Conn) peerFinished() {
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.inputEnd = true
+	pending := c.pending
+	c.pending = map[string]*pendingCall{}
+	c.mu.Unlock()
+	failure := fmt.Errorf("%w: %w", ErrClosed, ErrPeerClosed)
+	for _, p := range pending {
+		p.ch <- callResult{err: failure}
+	}
+	finished := make(chan struct{})
+	c.wg.Go(func() {
+		c.handlers.Wait()
+		close(finished)
+	})
+	t := time.NewTimer(c.opts.DrainTimeout)
+	select {
+	case <-finished:
+	case <-t.C:
+		c.log.Warn("jsonrpc: handlers still running after the peer finished; cancelling them")
+	}
+	t.Stop()
+	c.shutdown(ErrPeerClosed)
 }
 
 // writeLoop writes queued messages, gathering those queued together into
@@ -260,9 +314,9 @@ func (c *Conn) writeLoop() {
 			}
 		case <-c.done:
 			c.mu.Lock()
-			local := c.err == errLocalClose
+			drain := c.err == errLocalClose || c.err == ErrPeerClosed
 			c.mu.Unlock()
-			if local {
+			if drain {
 				c.writeQueued(nil)
 			}
 			return

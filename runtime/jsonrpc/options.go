@@ -113,7 +113,8 @@ type Options struct {
 	// context ends).
 	MaxQueuedWrites int
 	// DrainTimeout bounds how long Close waits for queued messages to be
-	// written before closing the stream (default 1s).
+	// written before closing the stream, and how long handlers still
+	// running when the peer finished sending get to answer (default 1s).
 	DrainTimeout time.Duration
 	// Cancellation is the protocol's cancellation style.
 	Cancellation Cancellation
