@@ -9,13 +9,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"go.uber.org/goleak"
 )
 
 // Main builds each example program of bins, a map from a package
-// directory relative to the test's package (such as "./host") to the
+// directory relative to the test's package (such as "./host") or an import
+// path to the
 // variable that receives the path of its binary, then runs the tests,
 // fails them if a goroutine leaked, removes the binaries and exits with
 // the tests' status. Call it from TestMain.
@@ -38,7 +40,9 @@ func Main(m *testing.M, bins map[string]*string) {
 // build compiles the packages of bins into dir, in a fixed order.
 func build(dir string, bins map[string]*string) error {
 	for _, pkg := range slices.Sorted(maps.Keys(bins)) {
-		out := filepath.Join(dir, filepath.Base(pkg))
+		// Named after the whole path: ../../examples/hermes/host and
+		// ../../examples/reginald/host must not collide.
+		out := filepath.Join(dir, strings.ReplaceAll(strings.TrimLeft(filepath.ToSlash(pkg), "./"), "/", "-"))
 		if b, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput(); err != nil {
 			return fmt.Errorf("building the example %s: %w\n%s", pkg, err, b)
 		}

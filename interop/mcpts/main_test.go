@@ -4,13 +4,12 @@
 package mcpts_test
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
-	"go.uber.org/goleak"
+	"github.com/rpcgen/rpcgen/internal/exampletest"
 )
 
 // proxyFlag, as the test binary's first argument, makes it the recording
@@ -24,34 +23,10 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == proxyFlag {
 		os.Exit(proxyMain(os.Args[2:]))
 	}
-	// examples/internal/exampletest would do what follows, but Go forbids
-	// importing it from outside examples/ (see README.md).
-	dir, err := os.MkdirTemp("", "rpcgen-mcpts-")
-	if err == nil {
-		err = build(dir, map[string]*string{"server": &serverBin, "client": &clientBin})
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
-		os.RemoveAll(dir)
-		os.Exit(code)
-	}))
-}
-
-// build compiles examples/mcp/NAME into dir for each NAME of bins.
-func build(dir string, bins map[string]*string) error {
-	for _, name := range []string{"client", "server"} {
-		out := filepath.Join(dir, name)
-		pkg := "github.com/rpcgen/rpcgen/examples/mcp/" + name
-		if b, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput(); err != nil {
-			return fmt.Errorf("building %s: %w\n%s", pkg, err, b)
-		}
-		*bins[name] = out
-	}
-	return nil
+	exampletest.Main(m, map[string]*string{
+		"github.com/rpcgen/rpcgen/examples/mcp/server": &serverBin,
+		"github.com/rpcgen/rpcgen/examples/mcp/client": &clientBin,
+	})
 }
 
 // needNode fails the test unless node and this directory's npm packages

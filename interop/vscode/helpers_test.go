@@ -7,18 +7,16 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
-	"go.uber.org/goleak"
+	"github.com/rpcgen/rpcgen/internal/exampletest"
 )
 
 // wait bounds every wait of these tests.
@@ -41,24 +39,12 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "interop/vscode:", err)
 		os.Exit(1)
 	}
-	dir, err := os.MkdirTemp("", "rpcgen-interop-vscode-")
-	if err == nil {
-		err = build(dir, map[string]*string{
-			"../../examples/hermes/host":      &hermesHost,
-			"../../examples/hermes/extension": &hermesExtension,
-			"../../examples/reginald/host":    &reginaldHost,
-			"../../examples/reginald/plugin":  &reginaldPlugin,
-		})
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "interop/vscode:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
-		os.RemoveAll(dir)
-		os.Exit(code)
-	}))
+	exampletest.Main(m, map[string]*string{
+		"../../examples/hermes/host":      &hermesHost,
+		"../../examples/hermes/extension": &hermesExtension,
+		"../../examples/reginald/host":    &reginaldHost,
+		"../../examples/reginald/plugin":  &reginaldPlugin,
+	})
 }
 
 // setup finds node and the installed npm packages; a missing one is a
@@ -75,20 +61,6 @@ func setup() error {
 	}
 	if _, err := os.Stat(filepath.Join(nodeModules, "vscode-jsonrpc", "package.json")); err != nil {
 		return fmt.Errorf("vscode-jsonrpc is not installed: run npm ci in %s (%v)", here, err)
-	}
-	return nil
-}
-
-// build compiles the example packages of bins into dir. The examples'
-// own helper (examples/internal/exampletest) is internal to examples/,
-// so this directory cannot import it.
-func build(dir string, bins map[string]*string) error {
-	for _, pkg := range slices.Sorted(maps.Keys(bins)) {
-		out := filepath.Join(dir, filepath.Base(filepath.Dir(pkg))+"-"+filepath.Base(pkg))
-		if b, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput(); err != nil {
-			return fmt.Errorf("building the example %s: %w\n%s", pkg, err, b)
-		}
-		*bins[pkg] = out
 	}
 	return nil
 }
