@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rpcgen/rpcgen/generated/mcp"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
@@ -35,12 +36,23 @@ func TestRoots(t *testing.T) {
 func TestSampling(t *testing.T) {
 	s := start(t)
 	var asked *mcp.CreateMessageRequestParams
+	relayed := make(chan *mcp.ProgressNotificationParams, 1)
 	s.c.sampling = func(ctx context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResponse, error) {
 		asked = p
 		// Report progress under the server's token; the server relays it.
 		msg := "thinking"
 		if err := server(ctx).Progress(ctx, &mcp.ProgressNotificationParams{ProgressToken: *p.Meta.ProgressToken, Progress: 1, Message: &msg}); err != nil {
 			return nil, err
+		}
+		// Answer only once the relayed progress is back: a response is
+		// delivered as soon as it is read, so the server could otherwise
+		// finish the tool (and drop the relay) before handling the
+		// progress notification sent just before it.
+		select {
+		case r := <-s.c.progress:
+			relayed <- r
+		case <-time.After(wait):
+			relayed <- nil
 		}
 		text := mcp.NewSamplingMessageContentBlockText(mcp.TextContent{Text: "Paris"})
 		return ptr(mcp.NewCreateMessageResponseCreateMessageResult(mcp.CreateMessageResult{
@@ -55,7 +67,10 @@ func TestSampling(t *testing.T) {
 	if asked.MaxTokens != 5 || asked.Messages[0].Content.SamplingMessageContentBlock.Text.Text != "Capital of France?" || asked.Task != nil {
 		t.Errorf("sampling request %+v", asked)
 	}
-	p := recv(t, s.c.progress, "relayed progress")
+	p := <-relayed
+	if p == nil {
+		t.Fatal("timed out waiting for relayed progress")
+	}
 	if p.ProgressToken.Integer == nil || *p.ProgressToken.Integer != 9 || p.Message == nil || *p.Message != "thinking" {
 		t.Errorf("relayed progress %+v", p)
 	}

@@ -51,6 +51,28 @@ func runChild(mode string) int {
 		return 0
 	case "exit3":
 		return 3
+	case "stdio-close":
+		// Read Stdio in the background, then close it while the parent
+		// keeps our stdin open: the blocked Read must end, and we exit.
+		s := Stdio()
+		readDone := make(chan error, 1)
+		go func() {
+			_, err := s.Read(make([]byte, 1))
+			readDone <- err
+		}()
+		time.Sleep(50 * time.Millisecond) // let the Read block
+		if err := s.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "close:", err)
+			return 1
+		}
+		select {
+		case err := <-readDone:
+			fmt.Fprintf(os.Stderr, "read interrupted: %v\n", err)
+			return 0
+		case <-time.After(10 * time.Second):
+			fmt.Fprint(os.Stderr, "read still blocked\n")
+			return 4
+		}
 	case "write-exit":
 		// Write a message and exit at once without reading stdin.
 		fmt.Fprint(os.Stdout, "goodbye\n")

@@ -18,14 +18,19 @@ import (
 // write to os.Stdout while the stream is in use, or the peer will read
 // garbage; log to os.Stderr instead.
 //
-// Close does not, in general, interrupt a Read already blocked on
-// os.Stdin: a descriptor inherited in blocking mode (the usual case, even
-// for pipes) is not managed by Go's poller, so that Read returns only
-// when input arrives or the host closes its end of the pipe. Putting
-// the descriptor into non-blocking mode would also change it for every
-// other process sharing it (such as a terminal's shell), so Stdio does
-// not.
+// When stdin is a pipe or a socket (the usual case for a spawned
+// extension, plugin or agent), Stdio reads it through a duplicate
+// descriptor in non-blocking mode, managed by Go's poller, so Close
+// interrupts a Read in progress: a peer can end its side while the host
+// keeps the pipe open. A terminal is left alone (non-blocking mode would
+// leak into the shell sharing it), and there a Read blocked on input
+// returns only when input arrives. Once Stdio has been called, read
+// standard input only through it: the descriptor's non-blocking mode is
+// shared with os.Stdin, whose own reads would fail with EAGAIN.
 func Stdio() io.ReadWriteCloser {
+	if in := pollableStdin(); in != nil {
+		return newStdio(in, os.Stdout)
+	}
 	return newStdio(os.Stdin, os.Stdout)
 }
 

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -84,5 +86,40 @@ func TestStdioUsesProcessStreams(t *testing.T) {
 	}
 	if s.in != os.Stdin || s.out != os.Stdout {
 		t.Fatal("Stdio() is not os.Stdin and os.Stdout")
+	}
+}
+
+func TestStdioCloseInterruptsABlockedRead(t *testing.T) {
+	// The child reads Stdio while we keep its stdin pipe open, then closes
+	// Stdio: the Read must end so the child can exit on its own.
+	cmd := childCmd(t, "stdio-close")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close() // held open until the child has exited
+	// Hosts usually hand their child a pipe in blocking mode (os.Pipe's is
+	// non-blocking, which would make the test pass without the fix).
+	if err := syscall.SetNonblock(int(r.Fd()), false); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdin = r
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil || !strings.Contains(stderr.String(), "read interrupted") {
+			t.Errorf("child: %v, stderr %q; want a clean exit after the read was interrupted", err, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatal("the child never exited: Close did not interrupt its Read")
 	}
 }
