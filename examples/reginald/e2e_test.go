@@ -490,3 +490,17 @@ func exitCode(err error) int {
 	}
 	return 0
 }
+
+// The plugin ends on the exit notification alone, while Reginald still
+// holds its stdin open, and exits cleanly.
+func TestExitWithStdinStillOpen(t *testing.T) {
+	s := start(t, nil)
+	s.handshake(t)
+	if err := s.plugin.Exit(ctx(t)); err != nil {
+		t.Fatal(err)
+	}
+	s.exited(t) // nothing on our side closed the pipe
+	if err := s.proc.ExitErr(); err != nil {
+		t.Errorf("plugin exit: %v, want status 0", err)
+	}
+}
