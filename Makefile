@@ -44,8 +44,8 @@ unit: deps
 nested:
 	@for m in $$(find interop -mindepth 2 -maxdepth 2 -name go.mod 2>/dev/null); do \
 		d=$$(dirname $$m); \
-		echo "go vet and go test in $$d"; \
-		(cd $$d && $(GO) vet ./... && $(GO) test -race -count=1 ./...) || exit 1; \
+		echo "go vet, staticcheck and go test in $$d"; \
+		(cd $$d && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./... && $(GO) test -race -count=1 ./...) || exit 1; \
 	done
 
 ## check-generated: fail when generated/ differs from what `make generate` writes.
