@@ -237,6 +237,8 @@ func (c *cycleReader) Read(p []byte) (int, error) {
 type outcome struct {
 	kind outcomeKind
 	msg  string // the message, for kind okMsg
+	// reason, if set, is the exact Reason of the *framing.Error.
+	reason string
 }
 
 type outcomeKind int
@@ -258,11 +260,10 @@ const (
 func msg(s string) outcome { return outcome{kind: okMsg, msg: s} }
 
 var (
-	wantEOF            = outcome{kind: eof}
-	wantTooLarge       = outcome{kind: tooLarge}
-	wantHeaderTooLarge = outcome{kind: headerTooLarge}
-	wantMalformed      = outcome{kind: malformed}
-	wantUnexpectedEOF  = outcome{kind: unexpectedEOF}
+	wantEOF           = outcome{kind: eof}
+	wantTooLarge      = outcome{kind: tooLarge}
+	wantMalformed     = outcome{kind: malformed}
+	wantUnexpectedEOF = outcome{kind: unexpectedEOF}
 )
 
 // readerCase is one input for a reader and the results it must give.
@@ -341,6 +342,9 @@ func checkOutcomes(t *testing.T, f framing.Framing, r framing.Reader, want []out
 		}
 		if !ok {
 			t.Fatalf("Read #%d error = %v (Recoverable=%v, Err=%v); want outcome kind %d", i, err, fe.Recoverable, fe.Err, w.kind)
+		}
+		if w.reason != "" && fe.Reason != w.reason {
+			t.Errorf("Read #%d error Reason = %q, want %q", i, fe.Reason, w.reason)
 		}
 		if fe.Reason == "" || fe.Framing != f.Name() {
 			t.Errorf("Read #%d error has Framing %q, Reason %q", i, fe.Framing, fe.Reason)
