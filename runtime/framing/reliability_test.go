@@ -147,6 +147,14 @@ var reliabilityCases = []reliabilityCase{
 		want: []outcome{headerTooLargeR(headerTooBig)},
 	},
 	{
+		name: "endless header line", f: clF,
+		src:      func() io.Reader { return io.MultiReader(strings.NewReader("X-Long: "), repeatReader('a')) },
+		show:     "`X-Long: ` and then `a` forever",
+		want:     []outcome{headerTooLargeR(headerTooBig)},
+		maxAlloc: 64 << 10,
+		note:     "reading stops at the limit",
+	},
+	{
 		name: "header line over the limit", f: clF,
 		in:   "X-Long: " + strings.Repeat("a", 9000) + "\r\n" + cl(`{}`),
 		show: "`X-Long:` with a 9000-byte value, then a valid frame",
@@ -274,6 +282,13 @@ var reliabilityCases = []reliabilityCase{
 		want:     []outcome{tooLargeR("line exceeds limit of 1024 bytes"), msg(`{}`), wantEOF},
 		maxAlloc: 256 << 10,
 		note:     "the line is discarded through the 4 KiB read buffer",
+	},
+	{
+		name: "endless line, stream ends without newline", f: ndF, limits: oneKiB,
+		src:      func() io.Reader { return io.LimitReader(repeatReader('7'), 64<<20) },
+		show:     "64 MiB of `7`, no newline; limit 1 KiB",
+		want:     []outcome{tooLargeR("line exceeds limit of 1024 bytes"), wantEOF},
+		maxAlloc: 256 << 10,
 	},
 	{
 		name: "line one byte over the limit then valid", f: ndF, limits: limit10, in: "\"123456789\"\r\n{}\n",
