@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -89,9 +90,30 @@ func reasonOf(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		if te.Field != "" {
-			return fmt.Sprintf("%s: expected %s, got JSON %s", te.Field, te.Type, te.Value)
+			return fmt.Sprintf("%s: expected %s, got JSON %s", te.Field, jsonTypeName(te.Type), te.Value)
 		}
-		return fmt.Sprintf("expected %s, got JSON %s", te.Type, te.Value)
+		return fmt.Sprintf("expected %s, got JSON %s", jsonTypeName(te.Type), te.Value)
 	}
 	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// jsonTypeName names the Go type a value failed to decode into without
+// revealing the program's own type names to the peer: a struct or map is
+// "object", a slice or array "array", a named basic type its kind ("int",
+// "string").
+func jsonTypeName(t reflect.Type) string {
+	if t == nil {
+		return "value"
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "object"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	case reflect.Interface:
+		return "value"
+	case reflect.Pointer:
+		return jsonTypeName(t.Elem())
+	}
+	return t.Kind().String()
 }

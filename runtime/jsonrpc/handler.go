@@ -71,8 +71,9 @@ type Request struct {
 // IsNotification reports whether the peer expects no response.
 func (r *Request) IsNotification() bool { return r.ID.IsZero() }
 
-// DecodeParams decodes the params into v. Absent params decode as an empty
-// object. With [Options.DisallowUnknownFields] a member, at any depth, that
+// DecodeParams decodes the params into v. Absent or null params decode as
+// an empty array when v points to a slice or an array, and as an empty
+// object otherwise. With [Options.DisallowUnknownFields] a member, at any depth, that
 // no field of v takes is rejected. When v has a Validate() error method it
 // is called afterwards.
 // Every failure is an *Error with code -32602 whose data names the
@@ -80,7 +81,7 @@ func (r *Request) IsNotification() bool { return r.ID.IsZero() }
 func (r *Request) DecodeParams(v any) error {
 	params := r.Params
 	if len(params) == 0 {
-		params = []byte("{}")
+		params = emptyParams(v)
 	}
 	if err := json.Unmarshal(params, v); err != nil {
 		return paramsError(err)
@@ -96,6 +97,17 @@ func (r *Request) DecodeParams(v any) error {
 		}
 	}
 	return nil
+}
+
+// emptyParams is what absent params decode as into v: positional params
+// (a slice or an array) get an empty array, anything else an empty object.
+func emptyParams(v any) []byte {
+	if t := reflect.TypeOf(v); t != nil && t.Kind() == reflect.Pointer {
+		if k := t.Elem().Kind(); k == reflect.Slice || k == reflect.Array {
+			return []byte("[]")
+		}
+	}
+	return []byte("{}")
 }
 
 // FieldError says which field of a value is wrong. Validate methods of
@@ -142,13 +154,22 @@ func paramsError(err error) *Error {
 		return InvalidParams(fe.Field, fe.Reason)
 	case errors.As(err, &te):
 		field := te.Field
-		reason := fmt.Sprintf("expected %s, got JSON %s", te.Type, te.Value)
+		reason := fmt.Sprintf("expected %s, got JSON %s", jsonTypeName(te.Type), te.Value)
 		if field == "" {
-			reason = fmt.Sprintf("params must be %s, got JSON %s", te.Type, te.Value)
+			reason = fmt.Sprintf("params must be %s %s, got JSON %s", article(te.Type), jsonTypeName(te.Type), te.Value)
 		}
 		return InvalidParams(field, reason)
 	case errors.As(err, &se):
 		return InvalidParams("", "params are not valid JSON")
 	}
 	return InvalidParams("", strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// article is the indefinite article before a type name from jsonTypeName:
+// "an object", "an int", "a uint8", "a string".
+func article(t reflect.Type) string {
+	if strings.ContainsAny(jsonTypeName(t)[:1], "aeio") {
+		return "an"
+	}
+	return "a"
 }

@@ -1,0 +1,693 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rpcgen/rpcgen/runtime/framing"
+)
+
+var update = flag.Bool("update", false, "rewrite RELIABILITY.md from the message case table")
+
+// msgCase is one row of the message reliability table. A case with run
+// is proved by TestMessageReliability/<name>; a case without it names the
+// existing test (and, for the specification examples, the entry of
+// specCases) that proves it.
+type msgCase struct {
+	name    string
+	input   string // what the peer sends, or the scenario
+	outcome string // the defined outcome, as documented
+	run     func(t *testing.T)
+	test    string // the existing test proving a case without run
+	sub     string // the specCases entry, for TestSpecificationExamples
+}
+
+// specRef is a case proved by an entry of specCases; every entry is sent
+// over both framings and followed by a request that must be answered.
+func specRef(sub, input, outcome string) msgCase {
+	return msgCase{name: sub, input: input, outcome: outcome, test: "TestSpecificationExamples", sub: sub}
+}
+
+// spec7 is specRef for the examples of section 7 of the specification.
+func spec7(sub, input, outcome string) msgCase {
+	c := specRef(sub, input, outcome)
+	c.name = "spec §7: " + sub
+	return c
+}
+
+// msgCases lists every message case; RELIABILITY.md is rendered from it.
+var msgCases = []msgCase{
+	// The examples of section 7 of the JSON-RPC 2.0 specification.
+	spec7("positional params", `{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}`, `result 19, id 1`),
+	spec7("positional params reversed", `{"jsonrpc": "2.0", "method": "subtract", "params": [23, 42], "id": 2}`, `result -19, id 2`),
+	spec7("named params", `{"jsonrpc": "2.0", "method": "subtract", "params": {"subtrahend": 23, "minuend": 42}, "id": 3}`, `result 19, id 3`),
+	spec7("named params reordered", `{"jsonrpc": "2.0", "method": "subtract", "params": {"minuend": 42, "subtrahend": 23}, "id": 4}`, `result 19, id 4`),
+	spec7("notification", `{"jsonrpc": "2.0", "method": "update", "params": [1,2,3,4,5]}`, `handled; no reply`),
+	spec7("notification of unknown method", `{"jsonrpc": "2.0", "method": "foobar"}`, `no reply`),
+	spec7("unknown method", `{"jsonrpc": "2.0", "method": "foobar", "id": "1"}`, `-32601 Method not found, data {"method":"foobar"}, id "1"`),
+	spec7("invalid JSON", `{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]`, `-32700 Parse error, id null; connection continues`),
+	spec7("invalid request object", `{"jsonrpc": "2.0", "method": 1, "params": "bar"}`, `-32600 Invalid Request, data "\"method\" must be a string", id null`),
+	spec7("batch with invalid JSON", `[{"jsonrpc": "2.0", "method": "sum", ...},{"jsonrpc": "2.0", "method"]`, `one -32700 Parse error (not an array), id null`),
+	spec7("empty batch", `[]`, `one -32600 Invalid Request (not an array), id null`),
+	spec7("batch of one invalid element", `[1]`, `an array of one -32600 Invalid Request, data "a message must be a JSON object", id null`),
+	spec7("batch of invalid elements", `[1,2,3]`, `an array of three -32600 Invalid Request, id null`),
+	spec7("mixed batch", `a batch of 2 requests, a notification, {"foo": "boo"}, an unknown method and get_data`, `an array of 5 responses: 2 results, -32600 for {"foo": "boo"}, -32601, the get_data result; none for the notification`),
+	spec7("batch of notifications", `[{"jsonrpc": "2.0", "method": "notify_sum", ...},{... "notify_hello" ...}]`, `handled; no reply`),
+
+	// Ids.
+	specRef("object id", `"id":{"a":1}`, `-32600 Invalid Request, data "id must be a string, a number or null", id null`),
+	specRef("boolean id", `"id":true`, `-32600 Invalid Request, same data, id null`),
+	{name: "array id", input: `{"jsonrpc":"2.0","method":"sum","params":[3],"id":[1]}`,
+		outcome: `-32600 Invalid Request, data "id must be a string, a number or null", id null; connection continues`,
+		run: exchangeCase(Options{}, `{"jsonrpc":"2.0","method":"sum","params":[3],"id":[1]}`,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request","data":"id must be a string, a number or null"}}`)},
+	{name: "fractional id", input: `"id":0.25`, outcome: `handled; id echoed byte for byte (0.25)`, run: func(t *testing.T) {
+		_, p := newRaw(t, Options{Handler: relHandler})
+		p.send(`{"jsonrpc":"2.0","method":"sum","params":[4],"id":0.25}`)
+		if got, want := p.recv(), `{"jsonrpc":"2.0","id":0.25,"result":4}`; got != want {
+			t.Errorf("got %s, want %s", got, want)
+		}
+	}},
+	{name: "id above 2^53, exponent, -0", input: `"id":9007199254740993, 1.5e3, -0, a 30-digit integer`, outcome: `handled; id echoed byte for byte`, test: "TestIDAbove2To53IsEchoedExactly"},
+	specRef("null id", `"id":null`, `handled as a request; result with id null`),
+	{name: "64 KiB string id", input: `"id":"xxxx…" (65,536 characters)`, outcome: `handled; id echoed byte for byte`, run: func(t *testing.T) {
+		_, p := newRaw(t, Options{Handler: relHandler})
+		id := `"` + strings.Repeat("x", 64<<10) + `"`
+		p.send(`{"jsonrpc":"2.0","method":"sum","params":[1],"id":` + id + `}`)
+		if got, want := p.recv(), `{"jsonrpc":"2.0","id":`+id+`,"result":1}`; got != want {
+			t.Errorf("reply of %d bytes is not the echo of the id", len(got))
+		}
+	}},
+
+	// Envelope.
+	specRef("missing jsonrpc", `{"method":"sum","params":[3],"id":8}`, `-32600 Invalid Request, data "\"jsonrpc\" must be exactly \"2.0\"", id 8`),
+	specRef("jsonrpc 1.0", `{"jsonrpc":"1.0","method":"sum","params":[3],"id":8}`, `-32600 Invalid Request, same data, id 8`),
+	{name: "method not a string, with an id", input: `{"jsonrpc":"2.0","id":3,"method":{"name":"sum"}}`,
+		outcome: `-32600 Invalid Request, data "\"method\" must be a string", id 3; connection continues`,
+		run: exchangeCase(Options{}, `{"jsonrpc":"2.0","id":3,"method":{"name":"sum"}}`,
+			`{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"Invalid Request","data":"\"method\" must be a string"}}`)},
+	specRef("scalar params", `{"jsonrpc":"2.0","method":"sum","params":3,"id":9}`, `-32600 Invalid Request, data "\"params\" must be an object or an array", id 9`),
+	{name: "null params, positional method", input: `{"jsonrpc":"2.0","id":4,"method":"sum","params":null}`, outcome: `handled as no params: DecodeParams into a slice sees []; result 0, id 4`,
+		run: exchangeCase(Options{}, `{"jsonrpc":"2.0","id":4,"method":"sum","params":null}`, `{"jsonrpc":"2.0","id":4,"result":0}`)},
+	{name: "absent params, positional method", input: `{"jsonrpc":"2.0","id":4,"method":"sum"}`, outcome: `handled as []; result 0, id 4`,
+		run: exchangeCase(Options{}, `{"jsonrpc":"2.0","id":4,"method":"sum"}`, `{"jsonrpc":"2.0","id":4,"result":0}`)},
+	{name: "absent params, method taking an object", input: `{"jsonrpc":"2.0","id":4,"method":"pick"}` + ` — (kind is required)`, outcome: `decoded as {}: -32602 Invalid params, data {"field":"kind","reason":"required field is missing"}`,
+		run: pickCase(``, "kind", "required field is missing")},
+	{name: "unknown envelope members", input: `{"jsonrpc":"2.0","id":5,"method":"sum","params":[2],"extra":{"x":1}}`, outcome: `ignored (also in strict mode); result 2, id 5`,
+		run: exchangeCase(Options{DisallowUnknownFields: true}, `{"jsonrpc":"2.0","id":5,"method":"sum","params":[2],"extra":{"x":1}}`, `{"jsonrpc":"2.0","id":5,"result":2}`)},
+	specRef("request with result", `{"jsonrpc":"2.0","method":"sum","result":1,"id":10}`, `-32600 Invalid Request, data "a request cannot carry result or error", id 10`),
+
+	// Responses.
+	specRef("no method, no result", `a response with neither result nor error: {"jsonrpc":"2.0","id":11}`, `-32600 Invalid Request, data "a message needs \"method\" (request) or \"result\"/\"error\" (response)", id 11`),
+	{name: "response with both result and error", input: `{"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1,"message":"x"}}` + ` — answering our pending call 1`,
+		outcome: `-32600 Invalid Request, data "a response cannot carry both result and error", id 1; the call stays pending and takes the next valid response`,
+		run:     runBothResultAndError},
+	{name: "response with a malformed error object", input: `{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}}` + ` — answering our pending call 1`,
+		outcome: `-32600 Invalid Request, data "\"error\" must be an object with an integer \"code\" and a string \"message\"", id 1; the call stays pending`,
+		run:     runMalformedErrorObject},
+	{name: "response to an unknown id", input: `{"jsonrpc":"2.0","id":99,"result":1}`, outcome: `ignored; no reply; connection continues`, test: "TestUnknownResponseIgnored"},
+	{name: "response to an id already answered", input: `a second {"jsonrpc":"2.0","id":1,"result":"second"} after call 1 was answered`,
+		outcome: `ignored, no reply; logged "response to an unknown or already answered id"; the call keeps the first result`,
+		run:     runAlreadyAnswered},
+	{name: "error response with id null", input: `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`,
+		outcome: `ignored, no reply; logged "response to an unknown or already answered id"; connection continues`,
+		run:     runNullIDError},
+
+	// Duplicate ids.
+	{name: "duplicate id while the first is in flight", input: `{"jsonrpc":"2.0","id":5,"method":"slow"} — twice`, outcome: `the second gets -32600 Invalid Request, id 5; the first keeps running`, test: "TestDuplicateIDInFlight"},
+	{name: "duplicate id inside one batch", input: `[{"jsonrpc":"2.0","id":7,"method":"sum","params":[1]},{"jsonrpc":"2.0","id":7,"method":"sum","params":[2]}]`,
+		outcome: `one array: result 1 for the first, -32600 "a request with this id is already in flight" for the second, both id 7`,
+		run:     runDuplicateInBatch},
+	{name: "id reused after its answer", input: `{"jsonrpc":"2.0","id":6,"method":"sum","params":[1]} — answered, then the same id again`,
+		outcome: `handled again; result with id 6`, run: runIDReused},
+
+	// Size and depth.
+	{name: "9,999 nested arrays in params", input: `"params":[[[…]]] nested 9,999 deep (JSON depth 10,000)`,
+		outcome: `accepted; the handler receives the params intact`, run: runNested(9999)},
+	{name: "10,000 nested arrays in params", input: `"params":[[[…]]] nested 10,000 deep (JSON depth 10,001)`,
+		outcome: `-32700 Parse error, id null (encoding/json refuses depth above 10,000); connection continues`, run: runNested(10000)},
+	{name: "10,000 nested arrays as the whole message", input: `[[[…]]] nested 10,000 deep`,
+		outcome: `read as a batch of one element that is not an object: [-32600 Invalid Request, data "a message must be a JSON object", id null]`,
+		run:     runNestedFrame},
+	{name: "very long string", input: `params holding one 4 MiB string (limit 32 MiB)`, outcome: `accepted; echoed intact`, run: runLongString},
+	{name: "message over the size limit", input: `a message larger than Limits.MaxMessageSize`, outcome: `-32600 Invalid Request, id null; next message read`, test: "TestOversizedFrameIsRefusedAndConnectionContinues"},
+	{name: "batch of 10,000 elements, default cap", input: `a batch of 10,000 requests, MaxBatchSize unset (1000)`,
+		outcome: `one -32600 Invalid Request, data "a batch of 10000 elements exceeds the limit of 1000", id null; no handler runs; connection continues`,
+		run:     runBigBatch(0)},
+	{name: "batch of 10,000 elements, cap raised", input: `the same batch with MaxBatchSize 10000`,
+		outcome: `one array of 10,000 results, one per id`, run: runBigBatch(10000)},
+
+	// Params decoding.
+	{name: "integer above int64 for an int field", input: `"params":{"count":9223372036854775808}`,
+		outcome: `-32602 Invalid params, data {"field":"count","reason":"expected int, got JSON number 9223372036854775808"}`,
+		run:     paramsCase(`{"count":9223372036854775808}`, "count")},
+	{name: "integer out of range for a uint8 field", input: `"params":{"small":300}`, outcome: `-32602 Invalid params, data.field "small"`,
+		run: paramsCase(`{"small":300}`, "small")},
+	{name: "negative integer for a uint8 field", input: `"params":{"small":-1}`, outcome: `-32602 Invalid params, data.field "small"`,
+		run: paramsCase(`{"small":-1}`, "small")},
+	{name: "fraction for an int field", input: `"params":{"count":1.5}`, outcome: `-32602 Invalid params, data.field "count"`,
+		run: paramsCase(`{"count":1.5}`, "count")},
+	{name: "string for an int field, deep", input: `"params":{"context":{"selection":{"start":"x"}}}`, outcome: `-32602 Invalid params, data.field "context.selection.start"`, test: "TestInvalidParamsNameTheField"},
+	{name: "missing required field (generated-style type)", input: `"params":{"count":1}` + ` — for a type whose "kind" is required`,
+		outcome: `-32602 Invalid params, data {"field":"kind","reason":"required field is missing"}`,
+		run:     pickCase(`{"count":1}`, "kind", "required field is missing")},
+	{name: "wrong enum value (generated-style type)", input: `"params":{"kind":"purple"}`,
+		outcome: `-32602 Invalid params, data {"field":"kind","reason":"unknown value \"purple\"; want \"red\" or \"green\""}`,
+		run:     pickCase(`{"kind":"purple"}`, "kind", `unknown value "purple"; want "red" or "green"`)},
+	{name: "out-of-range int in a generated-style type", input: `"params":{"kind":"red","count":1e30}`,
+		outcome: `-32602 Invalid params, data.field "count"`,
+		run:     pickCase(`{"kind":"red","count":1e30}`, "count", "expected int, got JSON number 1e30")},
+	{name: "array params for a method taking an object", input: `"params":[1]` + ` — to a hand-written struct`,
+		outcome: `-32602 Invalid params, data {"reason":"params must be an object, got JSON array"}: no Go type name`,
+		run:     paramsReasonCase(`[1]`, "", "params must be an object, got JSON array")},
+	{name: "string for a nested struct field", input: `"params":{"nest":"x"}`,
+		outcome: `-32602 Invalid params, data {"field":"nest","reason":"expected object, got JSON string"}: no Go type name`,
+		run:     paramsReasonCase(`{"nest":"x"}`, "nest", "expected object, got JSON string")},
+	{name: "number for a named string type", input: `"params":{"mode":1}` + ` — (a field of type relMode string)`,
+		outcome: `-32602 Invalid params, data {"field":"mode","reason":"expected string, got JSON number"}: no Go type name`,
+		run:     paramsReasonCase(`{"mode":1}`, "mode", "expected string, got JSON number")},
+	{name: "unknown params fields, default", input: `"params":{"extra":1}`, outcome: `accepted`, test: "TestInvalidParamsNameTheField"},
+	{name: "unknown params fields, strict mode", input: `"params":{"inner":{"name":"x","nope":1}} — with DisallowUnknownFields`, outcome: `-32602 Invalid params, data {"field":"inner.nope","reason":"unknown field"}`, test: "TestStrictDecodingFindsUnknownMembersAtAnyDepth"},
+
+	// What errors reveal.
+	{name: "handler panic naming a path", input: `a handler that panics with "open /home/alice/secret/config.go: boom"`,
+		outcome: `-32603 Internal error with no data; the wire holds neither the path nor a stack ("goroutine", ".go:"); the panic and stack are logged; connection continues`,
+		run:     leakCase("panic")},
+	{name: "handler error naming a path", input: `a handler returning errors.New("open /home/alice/secret/config.go: permission denied")`,
+		outcome: `-32603 Internal error with no data; the wire holds neither the path nor "goroutine"; the error is logged`,
+		run:     leakCase("plain")},
+	{name: "limits on by default", input: `Options{} and framing.Limits{}`,
+		outcome: `message 32 MiB, header section 8 KiB, 64 handlers at once, 1024 queued requests, 1024 queued notifications, batch 1000, 256 queued writes, drain 1 s; each listed in runtime/README.md`,
+		run:     runDefaultLimits},
+}
+
+// relHandler serves the requests of the message cases.
+var relHandler = mux{
+	"sum": specHandler["sum"],
+	"echo": func(ctx context.Context, req *Request) (any, error) {
+		return req.Params, nil
+	},
+	"count": func(ctx context.Context, req *Request) (any, error) {
+		var p struct {
+			Count int   `json:"count"`
+			Small uint8 `json:"small"`
+			Nest  struct {
+				A int `json:"a"`
+			} `json:"nest"`
+			Mode relMode `json:"mode"`
+		}
+		return nil, req.DecodeParams(&p)
+	},
+	"pick": func(ctx context.Context, req *Request) (any, error) {
+		var p relPick
+		return nil, req.DecodeParams(&p)
+	},
+	"panic": func(ctx context.Context, req *Request) (any, error) {
+		panic("open " + secretPath + ": boom")
+	},
+	"plain": func(ctx context.Context, req *Request) (any, error) {
+		return nil, errors.New("open " + secretPath + ": permission denied")
+	},
+}
+
+// relMode is a named string type, as a generated enum is.
+type relMode string
+
+const secretPath = "/home/alice/secret/config.go"
+
+// relPick is shaped like a generated type: an UnmarshalJSON built on
+// DecodeObject, a required member and an enum.
+type relPick struct {
+	Kind  string
+	Count int
+}
+
+func (p *relPick) UnmarshalJSON(b []byte) error {
+	var hasKind bool
+	err := DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "kind":
+			hasKind = true
+			var s string
+			if err := json.Unmarshal(value, &s); err != nil {
+				return AtField("kind", err)
+			}
+			if s != "red" && s != "green" {
+				return AtField("kind", fmt.Errorf(`unknown value %q; want "red" or "green"`, s))
+			}
+			p.Kind = s
+		case "count":
+			return AtField("count", json.Unmarshal(value, &p.Count))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if !hasKind {
+		return MissingField("kind")
+	}
+	return nil
+}
+
+// exchangeCase sends one frame, expects reply (structurally), then proves
+// the connection carries on with a fresh request.
+func exchangeCase(opts Options, send, reply string) func(t *testing.T) {
+	return func(t *testing.T) {
+		if opts.Handler == nil {
+			opts.Handler = relHandler
+		}
+		_, p := newRaw(t, opts)
+		p.send(send)
+		assertSameJSON(t, "reply", p.recv(), reply)
+		assertContinues(t, p)
+	}
+}
+
+// assertContinues proves the connection still answers.
+func assertContinues(t *testing.T, p *rawPeer) {
+	t.Helper()
+	p.send(`{"jsonrpc":"2.0","id":"next","method":"sum","params":[40,2]}`)
+	assertSameJSON(t, "next request", p.recv(), `{"jsonrpc":"2.0","id":"next","result":42}`)
+}
+
+// logBuffer collects a connection's log, safe for concurrent writes.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logBuffer) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(b)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+func (l *logBuffer) logger() *slog.Logger { return slog.New(slog.NewTextHandler(l, nil)) }
+
+// callPending starts a call of "m" from c and returns its outcome channel
+// once the raw peer has read the request (which gets id 1).
+func callPending(t *testing.T, c *Conn, p *rawPeer) (<-chan error, *string) {
+	t.Helper()
+	errc := make(chan error, 1)
+	var result string
+	go func() { errc <- c.Call(ctxLimit(t), "m", nil, &result) }()
+	assertSameJSON(t, "our request", p.recv(), `{"jsonrpc":"2.0","id":1,"method":"m"}`)
+	return errc, &result
+}
+
+func runBothResultAndError(t *testing.T) {
+	c, p := newRaw(t, Options{Handler: relHandler})
+	errc, result := callPending(t, c, p)
+	p.send(`{"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1,"message":"x"}}`)
+	assertSameJSON(t, "reply", p.recv(), `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request","data":"a response cannot carry both result and error"}}`)
+	select {
+	case err := <-errc:
+		t.Fatalf("the call completed on an invalid response: %v", err)
+	default:
+	}
+	p.send(`{"jsonrpc":"2.0","id":1,"result":"ok"}`)
+	if err := <-errc; err != nil || *result != "ok" {
+		t.Errorf("call: %q, %v; want ok", *result, err)
+	}
+}
+
+func runMalformedErrorObject(t *testing.T) {
+	c, p := newRaw(t, Options{Handler: relHandler})
+	errc, _ := callPending(t, c, p)
+	p.send(`{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}}`)
+	assertSameJSON(t, "reply", p.recv(), `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request","data":"\"error\" must be an object with an integer \"code\" and a string \"message\""}}`)
+	p.send(`{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"real"}}`)
+	if err := <-errc; !errors.Is(err, &Error{Code: -32000}) {
+		t.Errorf("call: %v; want the valid -32000 that followed", err)
+	}
+}
+
+func runAlreadyAnswered(t *testing.T) {
+	var log logBuffer
+	c, p := newRaw(t, Options{Handler: relHandler, Logger: log.logger()})
+	errc, result := callPending(t, c, p)
+	p.send(`{"jsonrpc":"2.0","id":1,"result":"first"}`)
+	if err := <-errc; err != nil || *result != "first" {
+		t.Fatalf("call: %q, %v", *result, err)
+	}
+	p.send(`{"jsonrpc":"2.0","id":1,"result":"second"}`)
+	assertContinues(t, p) // the first frame read after the duplicate: no reply came before it
+	if *result != "first" {
+		t.Errorf("result overwritten: %q", *result)
+	}
+	if !strings.Contains(log.String(), "response to an unknown or already answered id") {
+		t.Errorf("not logged: %s", log.String())
+	}
+}
+
+func runNullIDError(t *testing.T) {
+	var log logBuffer
+	_, p := newRaw(t, Options{Handler: relHandler, Logger: log.logger()})
+	p.send(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`)
+	assertContinues(t, p)
+	if !strings.Contains(log.String(), "response to an unknown or already answered id") {
+		t.Errorf("not logged: %s", log.String())
+	}
+}
+
+func runDuplicateInBatch(t *testing.T) {
+	_, p := newRaw(t, Options{Handler: relHandler})
+	p.send(`[{"jsonrpc":"2.0","id":7,"method":"sum","params":[1]},{"jsonrpc":"2.0","id":7,"method":"sum","params":[2]}]`)
+	assertSameJSON(t, "batch reply", p.recv(), `[{"jsonrpc":"2.0","id":7,"result":1},{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request","data":"a request with this id is already in flight"}}]`)
+	assertContinues(t, p)
+}
+
+func runIDReused(t *testing.T) {
+	_, p := newRaw(t, Options{Handler: relHandler})
+	for _, n := range []int{1, 2} {
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":6,"method":"sum","params":[%d]}`, n))
+		assertSameJSON(t, "reply", p.recv(), fmt.Sprintf(`{"jsonrpc":"2.0","id":6,"result":%d}`, n))
+	}
+}
+
+func nestedArrays(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+
+func runNested(depth int) func(t *testing.T) {
+	return func(t *testing.T) {
+		_, p := newRaw(t, Options{Handler: relHandler})
+		params := nestedArrays(depth)
+		p.send(`{"jsonrpc":"2.0","id":1,"method":"echo","params":` + params + `}`)
+		got := p.recv()
+		if depth < 10000 {
+			if want := `{"jsonrpc":"2.0","id":1,"result":` + params + `}`; got != want {
+				t.Errorf("got %.200s…, want the params echoed", got)
+			}
+		} else {
+			assertSameJSON(t, "reply", got, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: invalid JSON"}}`)
+		}
+		assertContinues(t, p)
+	}
+}
+
+func runNestedFrame(t *testing.T) {
+	_, p := newRaw(t, Options{Handler: relHandler})
+	p.send(nestedArrays(10000))
+	assertSameJSON(t, "reply", p.recv(), `[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request","data":"a message must be a JSON object"}}]`)
+	assertContinues(t, p)
+}
+
+func runLongString(t *testing.T) {
+	_, p := newRaw(t, Options{Handler: relHandler})
+	params := `["` + strings.Repeat("é", 2<<20) + `"]` // 4 MiB of UTF-8
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"echo","params":` + params + `}`)
+	if got, want := p.recv(), `{"jsonrpc":"2.0","id":1,"result":`+params+`}`; got != want {
+		t.Errorf("reply of %d bytes is not the echo of %d bytes", len(got), len(want))
+	}
+	assertContinues(t, p)
+}
+
+func runBigBatch(limit int) func(t *testing.T) {
+	return func(t *testing.T) {
+		const n = 10000
+		calls := 0
+		var mu sync.Mutex
+		handler := mux{"sum": func(ctx context.Context, req *Request) (any, error) {
+			mu.Lock()
+			calls++
+			mu.Unlock()
+			return specHandler["sum"](ctx, req)
+		}}
+		_, p := newRaw(t, Options{Handler: handler, MaxBatchSize: limit})
+		var b strings.Builder
+		b.WriteByte('[')
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"sum","params":[%d]}`, i, i)
+		}
+		b.WriteByte(']')
+		p.send(b.String())
+		got := p.recvJSON()
+		if limit == 0 {
+			assertSameJSON(t, "reply", mustMarshal(t, got), `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request","data":"a batch of 10000 elements exceeds the limit of 1000"}}`)
+			mu.Lock()
+			ran := calls
+			mu.Unlock()
+			if ran != 0 {
+				t.Errorf("%d handlers ran for a refused batch", ran)
+			}
+			assertContinues(t, p)
+			return
+		}
+		arr, ok := got.([]any)
+		if !ok || len(arr) != n {
+			t.Fatalf("want an array of %d responses, got %T of %d", n, got, len(arr))
+		}
+		seen := make(map[float64]bool, n)
+		for _, r := range arr {
+			m := r.(map[string]any)
+			id := m["id"].(float64)
+			if m["result"] != id || seen[id] {
+				t.Fatalf("bad or repeated response %v", m)
+			}
+			seen[id] = true
+		}
+		assertContinues(t, p)
+	}
+}
+
+func mustMarshal(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// invalidParamsField sends params to method and returns the -32602 data.
+func invalidParamsData(t *testing.T, method, params string) (field, reason string) {
+	t.Helper()
+	_, p := newRaw(t, Options{Handler: relHandler})
+	members := ""
+	if params != "" {
+		members = `,"params":` + params
+	}
+	got := p.exchange(`{"jsonrpc":"2.0","id":1,"method":"` + method + `"` + members + `}`)
+	e, _ := got.(map[string]any)["error"].(map[string]any)
+	if e == nil || e["code"] != float64(CodeInvalidParams) || e["message"] != "Invalid params" {
+		t.Fatalf("got %v, want -32602 Invalid params", got)
+	}
+	data, _ := e["data"].(map[string]any)
+	field, _ = data["field"].(string)
+	reason, _ = data["reason"].(string)
+	assertContinues(t, p)
+	return field, reason
+}
+
+func paramsCase(params, field string) func(t *testing.T) {
+	return func(t *testing.T) {
+		got, reason := invalidParamsData(t, "count", params)
+		if got != field || reason == "" {
+			t.Errorf("data: field %q reason %q, want field %q with a reason", got, reason, field)
+		}
+	}
+}
+
+func paramsReasonCase(params, field, reason string) func(t *testing.T) {
+	return func(t *testing.T) {
+		gotField, gotReason := invalidParamsData(t, "count", params)
+		if gotField != field || gotReason != reason {
+			t.Errorf("data: field %q reason %q, want %q %q", gotField, gotReason, field, reason)
+		}
+	}
+}
+
+func pickCase(params, field, reason string) func(t *testing.T) {
+	return func(t *testing.T) {
+		gotField, gotReason := invalidParamsData(t, "pick", params)
+		if gotField != field || gotReason != reason {
+			t.Errorf("data: field %q reason %q, want %q %q", gotField, gotReason, field, reason)
+		}
+	}
+}
+
+// leakCase proves an answer to a failing handler reveals nothing of the
+// host: the exact bytes on the wire are checked.
+func leakCase(method string) func(t *testing.T) {
+	return func(t *testing.T) {
+		var log logBuffer
+		_, p := newRaw(t, Options{Handler: relHandler, Logger: log.logger()})
+		p.send(`{"jsonrpc":"2.0","id":1,"method":"` + method + `"}`)
+		wire := p.recv()
+		if want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error"}}`; wire != want {
+			t.Errorf("wire: %s, want %s", wire, want)
+		}
+		for _, secret := range []string{secretPath, "/home", "goroutine", ".go:", "panic"} {
+			if strings.Contains(wire, secret) {
+				t.Errorf("wire reveals %q: %s", secret, wire)
+			}
+		}
+		assertContinues(t, p)
+		logged := log.String()
+		if !strings.Contains(logged, secretPath) || method == "panic" && !strings.Contains(logged, "goroutine") {
+			t.Errorf("the failure is not logged for the host: %s", logged)
+		}
+	}
+}
+
+func runDefaultLimits(t *testing.T) {
+	o := Options{}.withDefaults()
+	l := framing.Limits{}
+	if l.MaxMessageSize != 0 || framing.DefaultMaxMessageSize != 32<<20 || framing.DefaultMaxHeaderSize != 8<<10 {
+		t.Errorf("framing defaults: %d, %d", framing.DefaultMaxMessageSize, framing.DefaultMaxHeaderSize)
+	}
+	got := []int{o.MaxConcurrentRequests, o.MaxQueuedRequests, o.MaxQueuedNotifications, o.MaxBatchSize, o.MaxQueuedWrites}
+	want := []int{64, 1024, 1024, 1000, 256}
+	if fmt.Sprint(got) != fmt.Sprint(want) || o.DrainTimeout.Seconds() != 1 {
+		t.Errorf("defaults %v, drain %v; want %v, 1s", got, o.DrainTimeout, want)
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []string{
+		"| message size | 32 MiB | `framing.Limits.MaxMessageSize`",
+		"| Content-Length header section | 8 KiB | `framing.Limits.MaxHeaderSize`",
+		"| handlers running at once | 64 | `jsonrpc.Options.MaxConcurrentRequests`",
+		"| requests waiting for a handler | 1024 | `Options.MaxQueuedRequests`",
+		"| notifications waiting | 1024 | `Options.MaxQueuedNotifications`",
+		"| batch elements | 1000 | `Options.MaxBatchSize`",
+		"| outgoing messages waiting | 256 | `Options.MaxQueuedWrites`",
+		"| drain on Close | 1 s | `Options.DrainTimeout`",
+	} {
+		if !strings.Contains(string(readme), row) {
+			t.Errorf("runtime/README.md does not document %q", row)
+		}
+	}
+}
+
+// TestMessageReliability runs every message case with a live Conn and
+// checks RELIABILITY.md against the table (-update rewrites it).
+func TestMessageReliability(t *testing.T) {
+	tests := existingTests(t)
+	names := map[string]bool{}
+	for _, tc := range msgCases {
+		if names[tc.name] {
+			t.Errorf("case %q listed twice", tc.name)
+		}
+		names[tc.name] = true
+		if tc.run != nil {
+			t.Run(tc.name, tc.run)
+			continue
+		}
+		if !tests[tc.test] {
+			t.Errorf("case %q: proving test %s does not exist", tc.name, tc.test)
+		}
+		if tc.sub != "" && !hasSpecCase(tc.sub) {
+			t.Errorf("case %q: specCases has no entry %q", tc.name, tc.sub)
+		}
+	}
+	const golden = "RELIABILITY.md"
+	table := renderMessageTable()
+	if *update {
+		if err := os.WriteFile(golden, table, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	committed, err := os.ReadFile(golden)
+	if err != nil || !bytes.Equal(committed, table) {
+		t.Errorf("%s is not the rendering of msgCases (%v); run go test -run TestMessageReliability -update", golden, err)
+	}
+}
+
+func hasSpecCase(name string) bool {
+	for _, c := range specCases {
+		if c.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// existingTests returns the names of the test functions of this package.
+func existingTests(t *testing.T) map[string]bool {
+	t.Helper()
+	files, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`(?m)^func (Test\w+)\(`)
+	found := map[string]bool{}
+	for _, f := range files {
+		if !strings.HasSuffix(f.Name(), "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllSubmatch(b, -1) {
+			found[string(m[1])] = true
+		}
+	}
+	return found
+}
+
+func (tc msgCase) provedBy() string {
+	switch {
+	case tc.run != nil:
+		return "`TestMessageReliability/" + strings.ReplaceAll(tc.name, " ", "_") + "`"
+	case tc.sub != "":
+		return "`" + tc.test + "`, `specCases` entry \"" + tc.sub + "\""
+	}
+	return "`" + tc.test + "`"
+}
+
+func renderMessageTable() []byte {
+	var b bytes.Buffer
+	b.WriteString("# runtime/jsonrpc: message reliability\n\n")
+	b.WriteString("Generated from `msgCases` in `reliability_test.go` by\n")
+	b.WriteString("`go test -run TestMessageReliability -update`; the test fails when this\n")
+	b.WriteString("file differs from the table. Every case runs against a live `Conn`.\n")
+	b.WriteString("The `specCases` entries run over both framings, each followed by a\n")
+	b.WriteString("request that must be answered, so each proves the connection continues;\n")
+	b.WriteString("the cases of `TestMessageReliability` use NDJSON and, where the outcome\n")
+	b.WriteString("says so, send a fresh request that must be answered.\n\n")
+	b.WriteString("| case | input | outcome | proved by |\n|---|---|---|---|\n")
+	for _, tc := range msgCases {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(tc.name), code(tc.input), cell(tc.outcome), tc.provedBy())
+	}
+	return b.Bytes()
+}
+
+// cell escapes text for a Markdown table cell.
+func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// code renders an input: JSON in backticks, a description (after " — ")
+// as text.
+func code(s string) string {
+	if !strings.HasPrefix(s, "{") && !strings.HasPrefix(s, "[") && !strings.HasPrefix(s, `"`) {
+		return cell(s)
+	}
+	json, note, _ := strings.Cut(s, " — ")
+	out := "`" + cell(json) + "`"
+	if note != "" {
+		out += " " + cell(note)
+	}
+	return out
+}
