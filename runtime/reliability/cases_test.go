@@ -1,0 +1,624 @@
+package reliability
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rpcgen/rpcgen/generated/hermes"
+	"github.com/rpcgen/rpcgen/runtime/framing"
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/transport"
+)
+
+// Load of the TCP case: the full call count without the race detector,
+// a fifth of it with (the detector makes each call several times slower).
+const (
+	loadConns     = 1000
+	loadCalls     = 100_000
+	loadCallsRace = 20_000
+	// loadHeapGrowth is the generous bound on live heap growth between
+	// the start and the end of the calls.
+	loadHeapGrowth = 32 << 20
+)
+
+func cases() []rcase {
+	return []rcase{
+		{
+			name:    "killed-peer",
+			input:   "child process (this test binary serving over stdio, Content-Length) killed with SIGKILL while 20 calls to a handler that never returns are pending; then the host spawns it again",
+			outcome: "every pending call fails with an error wrapping jsonrpc.ErrClosed as soon as the child's stdout reaches EOF; the new child answers a call",
+			run:     testKilledPeer,
+		},
+		{
+			name:    "half-closed-peer",
+			input:   "child sends one request, closes its stdout and keeps running, reading its stdin; a call from the host to it is pending",
+			outcome: "the pending call fails with jsonrpc.ErrClosed and Conn.Err() is ErrPeerClosed; the child's request is still answered (the child reads the answer and exits 0 once its stdin closes)",
+			run:     testHalfClosedPeer,
+		},
+		{
+			name:    "non-reading-peer",
+			input:   fmt.Sprintf("child reads the host's first request, then never reads again: it sends %d requests whose answers are %d KiB each (3.2 MiB the pipe cannot hold), a notification, then the response to the host's request", noReadRequests, bigResult>>10),
+			outcome: "no deadlock: the host's call returns the child's result, and the notification and all 50 requests reach their handlers, while the host's writes are blocked; a call queued behind the blocked writes fails with jsonrpc.ErrClosed when the child is killed",
+			run:     testNonReadingPeer,
+		},
+		{
+			name:    "non-reading-peer-close",
+			input:   "the same child (stopped reading, 3.2 MiB of answers unwritten, ignores stdin EOF); the host calls Conn.Close",
+			outcome: "Close returns after DrainTimeout (200 ms here; the unwritten answers are dropped; logged warning: \"jsonrpc: peer did not read the last messages before close\") plus the spawn's grace period (2 s here): the child is killed with SIGKILL and reaped",
+			run:     testNonReadingPeerClose,
+		},
+		{
+			name:    "slow-peer",
+			input:   "child writes every byte of its output separately, pausing 0.5 ms after each; 8 concurrent calls, then a call whose context ends before its answer can arrive",
+			outcome: "the 8 calls return their exact results; the short call fails with context.DeadlineExceeded and the connection carries on (a later call succeeds, the late answer is dropped)",
+			run:     testSlowPeer,
+		},
+		{
+			name:    "stuck-handler",
+			input:   "server handler ignores its context and never returns while a client over TCP waits for it; the server calls Conn.Shutdown with a 200 ms context",
+			outcome: "Shutdown returns context.DeadlineExceeded once its context ends, the stream is closed, the client's pending call fails with jsonrpc.ErrClosed; Wait returns once the handler does",
+			run:     testStuckHandler,
+		},
+		{
+			name:    "hermes-initialize-timeout",
+			input:   "Hermes IDL: initialize gets no answer",
+			outcome: "generated hermes.Options(): initialize times out after 10 s with TimeoutClose: the call fails with *jsonrpc.TimeoutError and the connection closes (extension marked failed); the real-child behaviour, scaled down, is proved in examples/hermes",
+			proof:   "`TestReliability/hermes-initialize-timeout` (IDL values); `examples/hermes` `TestInitializeTimeout`, `TestHostTimeouts/hang-init` (real child)",
+			run:     testHermesTimeouts,
+		},
+		{
+			name:    "hermes-shutdown-timeout",
+			input:   "Hermes IDL: shutdown gets no answer",
+			outcome: "generated hermes.Options(): shutdown times out after 5 s with TimeoutKill: the call fails with *jsonrpc.TimeoutError and the child is killed with SIGKILL; the real-child behaviour, scaled down, is proved in examples/hermes",
+			proof:   "`TestReliability/hermes-shutdown-timeout` (IDL values); `examples/hermes` `TestShutdownTimeout`, `TestHostTimeouts/hang-shutdown` (real child)",
+			run:     testHermesTimeouts,
+		},
+		{
+			name:    "tcp-load",
+			input:   "1,000 concurrent TCP connections to one transport.Server, 100,000 calls spread over them (20,000 under -race, which is several times slower)",
+			outcome: "every call returns its exact result; live heap after GC grows by less than 32 MiB between the start and the end of the calls; every connection and goroutine ends at shutdown",
+			run:     testTCPLoad,
+		},
+		{
+			name:    "reconnect",
+			input:   "jsonrpc.Redialer over TCP; the server is closed while a call is in flight, then restarted on the same address",
+			outcome: "the in-flight call fails with jsonrpc.ErrClosed and is not retried (the server saw it once); the next call dials a new connection and succeeds",
+			run:     testReconnect,
+		},
+		{
+			name:    "idle-timeout",
+			input:   "transport.Server with IdleTimeout 300 ms; one client connects and sends nothing, another calls every 50 ms for 1 s",
+			outcome: "the silent connection is closed (server-side Conn.Err() wraps transport.ErrIdle; the client's Conn ends); the busy client's calls all succeed on one connection",
+			run:     testIdleTimeout,
+		},
+		{
+			name:    "idle-timeout-redial",
+			input:   "jsonrpc.Redialer (no IdleTimeout of its own) to a server with IdleTimeout 200 ms; a call, silence until the server drops the connection, another call",
+			outcome: "the dropped connection ends on the client; the next call dials a new connection and succeeds",
+			run:     testIdleRedial,
+		},
+		{
+			name:    "slow-loris",
+			input:   "50 connections to a Content-Length server with IdleTimeout 500 ms: 25 send a header one byte every 20 ms and never finish it, 25 send a header and part of a body, then nothing; meanwhile 20 clients make 50 calls each",
+			outcome: "all 1,000 calls succeed while the 50 are open; the 25 stalled ones are closed by the idle timeout; the trickling ones stay open while they trickle (the idle timeout counts bytes, not messages; MaxHeaderSize 8 KiB and Server.MaxConns bound them)",
+			run:     testSlowLoris,
+		},
+	}
+}
+
+func testKilledPeer(t *testing.T) {
+	c, p := spawn(t, "serve", jsonrpc.Options{})
+	ctx := ctxLimit(t)
+	if err := c.Call(ctx, "echo", []string{"ready"}, nil); err != nil {
+		t.Fatalf("first call: %v", err)
+	}
+	const pending = 20
+	errs := make(chan error, pending)
+	for range pending {
+		go func() { errs <- c.Call(ctx, "hang", nil, nil) }()
+	}
+	// A call sent after the pending ones is answered, so they are all in
+	// flight (a single write loop sends in order).
+	time.Sleep(20 * time.Millisecond)
+	if err := c.Call(ctx, "echo", []string{"in flight"}, nil); err != nil {
+		t.Fatalf("call beside the pending ones: %v", err)
+	}
+	if err := p.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	for range pending {
+		if err := within(t, errs, "a pending call failing"); !errors.Is(err, jsonrpc.ErrClosed) {
+			t.Errorf("pending call ended with %v, want jsonrpc.ErrClosed", err)
+		}
+	}
+	within(t, c.Done(), "the connection ending")
+	// The host spawns the extension again.
+	c2, _ := spawn(t, "serve", jsonrpc.Options{})
+	var got []string
+	if err := c2.Call(ctx, "echo", []string{"again"}, &got); err != nil || len(got) != 1 || got[0] != "again" {
+		t.Fatalf("call to the respawned child = %q, %v", got, err)
+	}
+}
+
+func testHalfClosedPeer(t *testing.T) {
+	pinged := make(chan struct{})
+	c, p := spawn(t, "halfclose", jsonrpc.Options{Handler: handler{
+		"ping": func(context.Context, *jsonrpc.Request) (any, error) {
+			close(pinged)
+			return "pong", nil
+		},
+	}})
+	errc := make(chan error, 1)
+	go func() { errc <- c.Call(ctxLimit(t), "never-answered", nil, nil) }()
+	within(t, pinged, "the child's request being handled")
+	if err := within(t, errc, "the pending call failing"); !errors.Is(err, jsonrpc.ErrClosed) {
+		t.Errorf("pending call ended with %v, want jsonrpc.ErrClosed", err)
+	}
+	within(t, c.Done(), "the connection ending")
+	if err := c.Err(); !errors.Is(err, jsonrpc.ErrPeerClosed) {
+		t.Errorf("Conn.Err() = %v, want ErrPeerClosed", err)
+	}
+	// The connection closed the child's stdin; it saw the answer and exited.
+	within(t, p.Done(), "the child exiting")
+	if err := p.ExitErr(); err != nil {
+		t.Errorf("child exit: %v (3: the answer to its request never arrived)", err)
+	}
+}
+
+func testNonReadingPeer(t *testing.T) {
+	var handled atomic.Int32
+	flooded := make(chan struct{})
+	big := strings.Repeat("x", bigResult)
+	c, p := spawn(t, "noread", jsonrpc.Options{Handler: handler{
+		"big": func(context.Context, *jsonrpc.Request) (any, error) {
+			handled.Add(1)
+			return big, nil
+		},
+		"flooded": func(context.Context, *jsonrpc.Request) (any, error) {
+			close(flooded)
+			return nil, nil
+		},
+	}})
+	var got string
+	if err := c.Call(ctxLimit(t), "start", nil, &got); err != nil || got != "started" {
+		t.Fatalf("call to a peer that stopped reading = %q, %v", got, err)
+	}
+	within(t, flooded, "the notification sent after the flood being handled")
+	deadline := time.Now().Add(waitLimit)
+	for handled.Load() < noReadRequests && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := handled.Load(); n != noReadRequests {
+		t.Fatalf("%d of %d requests handled", n, noReadRequests)
+	}
+	// A call now waits behind the blocked writes; killing the child
+	// fails it.
+	errc := make(chan error, 1)
+	go func() { errc <- c.Call(ctxLimit(t), "queued", nil, nil) }()
+	if err := p.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if err := within(t, errc, "the queued call failing"); !errors.Is(err, jsonrpc.ErrClosed) {
+		t.Errorf("call queued behind blocked writes = %v, want jsonrpc.ErrClosed", err)
+	}
+	within(t, c.Done(), "the connection ending after the kill")
+}
+
+func testNonReadingPeerClose(t *testing.T) {
+	logs := &logRecorder{}
+	c, p := spawn(t, "noread", jsonrpc.Options{DrainTimeout: 200 * time.Millisecond, Logger: slog.New(logs), Handler: handler{
+		"big": func(context.Context, *jsonrpc.Request) (any, error) {
+			return strings.Repeat("x", bigResult), nil
+		},
+	}})
+	var got string
+	if err := c.Call(ctxLimit(t), "start", nil, &got); err != nil || got != "started" {
+		t.Fatalf("call to a peer that stopped reading = %q, %v", got, err)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- c.Close() }()
+	within(t, closed, "Close returning")
+	if !logs.has(slog.LevelWarn, "did not read") {
+		t.Errorf("no warning about the unread messages; logged: %q", logs.messages())
+	}
+	within(t, p.Done(), "the child being reaped")
+	var ee *exec.ExitError
+	if err := p.ExitErr(); !errors.As(err, &ee) || !ee.Sys().(syscall.WaitStatus).Signaled() || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Errorf("child exit = %v, want killed by SIGKILL", err)
+	}
+}
+
+func testIdleRedial(t *testing.T) {
+	s := serveTCP(t, "127.0.0.1:0", &transport.Server{IdleTimeout: 200 * time.Millisecond}, jsonrpc.Options{Handler: handler{"sum": sum}})
+	r := &jsonrpc.Redialer{Dial: func(ctx context.Context) (io.ReadWriteCloser, error) {
+		return transport.Dial(ctx, "tcp", s.addr)
+	}}
+	defer r.Close()
+	ctx := ctxLimit(t)
+	var got int
+	if err := r.Call(ctx, "sum", []int{1, 2}, &got); err != nil || got != 3 {
+		t.Fatalf("first call = %d, %v", got, err)
+	}
+	first, _ := r.Conn(ctx)
+	within(t, first.Done(), "the server dropping the idle connection")
+	if err := r.Call(ctx, "sum", []int{3, 4}, &got); err != nil || got != 7 {
+		t.Fatalf("call after the idle drop = %d, %v", got, err)
+	}
+	if second, _ := r.Conn(ctx); second == first {
+		t.Error("Redialer kept the dropped connection")
+	}
+}
+
+func testSlowPeer(t *testing.T) {
+	c, _ := spawn(t, "slow", jsonrpc.Options{})
+	ctx := ctxLimit(t)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			want := fmt.Sprintf("slow answer %d", i)
+			var got []string
+			if err := c.Call(ctx, "echo", []string{want}, &got); err != nil || len(got) != 1 || got[0] != want {
+				t.Errorf("call %d = %q, %v", i, got, err)
+			}
+		})
+	}
+	wg.Wait()
+	short, cancel := context.WithTimeout(ctx, 5*time.Millisecond)
+	defer cancel()
+	if err := c.Call(short, "echo", []string{"too late"}, nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("short call = %v, want context.DeadlineExceeded", err)
+	}
+	var got []string
+	if err := c.Call(ctx, "echo", []string{"after"}, &got); err != nil || len(got) != 1 || got[0] != "after" {
+		t.Errorf("call after the short one = %q, %v", got, err)
+	}
+}
+
+func testStuckHandler(t *testing.T) {
+	release := make(chan struct{})
+	entered := make(chan struct{})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		nc, err := ln.Accept()
+		if err == nil {
+			accepted <- nc
+		}
+	}()
+	nc, err := transport.Dial(ctxLimit(t), "tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := jsonrpc.NewConn(nc, jsonrpc.Options{})
+	defer client.Close()
+	srv := jsonrpc.NewConn(within(t, accepted, "accept"), jsonrpc.Options{Handler: handler{
+		"stuck": func(context.Context, *jsonrpc.Request) (any, error) {
+			close(entered)
+			<-release // ignores its context
+			return nil, nil
+		},
+	}})
+	errc := make(chan error, 1)
+	go func() { errc <- client.Call(ctxLimit(t), "stuck", nil, nil) }()
+	within(t, entered, "the handler starting")
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	shut := make(chan error, 1)
+	go func() { shut <- srv.Shutdown(ctx) }()
+	if err := within(t, shut, "Shutdown returning"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Shutdown = %v, want context.DeadlineExceeded", err)
+	}
+	if err := within(t, errc, "the client's call failing"); !errors.Is(err, jsonrpc.ErrClosed) {
+		t.Errorf("client call = %v, want jsonrpc.ErrClosed", err)
+	}
+	close(release)
+	waited := make(chan error, 1)
+	go func() { waited <- srv.Wait() }()
+	within(t, waited, "Wait returning after the handler")
+}
+
+func testHermesTimeouts(t *testing.T) {
+	timeout := hermes.Options().Timeout
+	if got, want := timeout(hermes.MethodInitialize), (jsonrpc.Timeout{After: 10 * time.Second, Action: jsonrpc.TimeoutClose}); got != want {
+		t.Errorf("initialize timeout = %+v, want %+v", got, want)
+	}
+	if got, want := timeout(hermes.MethodShutdown), (jsonrpc.Timeout{After: 5 * time.Second, Action: jsonrpc.TimeoutKill}); got != want {
+		t.Errorf("shutdown timeout = %+v, want %+v", got, want)
+	}
+}
+
+// sum is the handler of the load and socket cases.
+func sum(_ context.Context, req *jsonrpc.Request) (any, error) {
+	var xs []int
+	if err := req.DecodeParams(&xs); err != nil {
+		return nil, err
+	}
+	s := 0
+	for _, x := range xs {
+		s += x
+	}
+	return s, nil
+}
+
+func heapAfterGC() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+func testTCPLoad(t *testing.T) {
+	calls := loadCalls
+	if raceEnabled {
+		calls = loadCallsRace
+	}
+	perConn := calls / loadConns
+	s := serveTCP(t, "127.0.0.1:0", &transport.Server{}, jsonrpc.Options{Handler: handler{"sum": sum}})
+	ctx := ctxLimit(t)
+	conns := make([]*jsonrpc.Conn, loadConns)
+	var wg sync.WaitGroup
+	var failed atomic.Int64
+	for i := range conns {
+		wg.Go(func() {
+			nc, err := transport.Dial(ctx, "tcp", s.addr)
+			if err != nil {
+				t.Errorf("dial %d: %v", i, err)
+				return
+			}
+			conns[i] = jsonrpc.NewConn(nc, jsonrpc.Options{})
+			// One call each, so both sides of every connection are warm.
+			if err := conns[i].Call(ctx, "sum", []int{i}, nil); err != nil {
+				t.Errorf("warm-up call on conn %d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	defer func() {
+		for _, c := range conns {
+			if c != nil {
+				c.Close()
+			}
+		}
+	}()
+	if t.Failed() {
+		return
+	}
+	before := heapAfterGC()
+	for i, c := range conns {
+		wg.Go(func() {
+			for j := range perConn {
+				var got int
+				if err := c.Call(ctx, "sum", []int{i, j, 1}, &got); err != nil || got != i+j+1 {
+					if failed.Add(1) <= 5 {
+						t.Errorf("conn %d call %d = %d, %v", i, j, got, err)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	after := heapAfterGC()
+	if n := failed.Load(); n > 0 {
+		t.Fatalf("%d of %d calls failed", n, calls)
+	}
+	t.Logf("%d connections, %d calls; live heap %d KiB before, %d KiB after", loadConns, perConn*loadConns, before>>10, after>>10)
+	if after > before && after-before > loadHeapGrowth {
+		t.Errorf("live heap grew by %d KiB over %d calls, want < %d KiB", (after-before)>>10, calls, loadHeapGrowth>>10)
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+	for range loadConns {
+		within(t, s.ended, "a server-side connection ending")
+	}
+}
+
+func testReconnect(t *testing.T) {
+	var hangs atomic.Int32
+	entered := make(chan struct{}, 1)
+	opts := jsonrpc.Options{Handler: handler{
+		"sum": sum,
+		"hang": func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
+			hangs.Add(1)
+			entered <- struct{}{}
+			<-ctx.Done()
+			return nil, ctx.Err()
+		},
+	}}
+	s := serveTCP(t, "127.0.0.1:0", &transport.Server{}, opts)
+	r := &jsonrpc.Redialer{Dial: func(ctx context.Context) (io.ReadWriteCloser, error) {
+		return transport.Dial(ctx, "tcp", s.addr)
+	}}
+	defer r.Close()
+	ctx := ctxLimit(t)
+	errc := make(chan error, 1)
+	go func() { errc <- r.Call(ctx, "hang", nil, nil) }()
+	within(t, entered, "the call reaching the server")
+	first, _ := r.Conn(ctx)
+	s.srv.Close()
+	if err := within(t, errc, "the in-flight call failing"); !errors.Is(err, jsonrpc.ErrClosed) {
+		t.Errorf("in-flight call = %v, want jsonrpc.ErrClosed", err)
+	}
+	within(t, first.Done(), "the client noticing the server going away")
+	s2 := serveTCP(t, s.addr, &transport.Server{}, opts)
+	defer s2.srv.Close()
+	var got int
+	if err := r.Call(ctx, "sum", []int{4, 5}, &got); err != nil || got != 9 {
+		t.Fatalf("call after restart = %d, %v", got, err)
+	}
+	if second, _ := r.Conn(ctx); second == first {
+		t.Error("Redialer kept the dead connection")
+	}
+	if n := hangs.Load(); n != 1 {
+		t.Errorf("the failed call reached the servers %d times, want 1 (no retry)", n)
+	}
+}
+
+func testIdleTimeout(t *testing.T) {
+	s := serveTCP(t, "127.0.0.1:0", &transport.Server{IdleTimeout: 300 * time.Millisecond}, jsonrpc.Options{Handler: handler{"sum": sum}})
+	ctx := ctxLimit(t)
+	dial := func() *jsonrpc.Conn {
+		nc, err := transport.Dial(ctx, "tcp", s.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := jsonrpc.NewConn(nc, jsonrpc.Options{})
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	silent, busy := dial(), dial()
+	for range 20 {
+		var got int
+		if err := busy.Call(ctx, "sum", []int{1, 2}, &got); err != nil || got != 3 {
+			t.Fatalf("busy client call = %d, %v", got, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	within(t, silent.Done(), "the silent client's connection ending")
+	ended := within(t, s.ended, "the silent connection ending on the server")
+	if err := ended.Err(); !errors.Is(err, transport.ErrIdle) {
+		t.Errorf("server-side Conn.Err() = %v, want one wrapping transport.ErrIdle", err)
+	}
+	select {
+	case <-busy.Done():
+		t.Errorf("the busy client's connection ended: %v", busy.Err())
+	default:
+	}
+}
+
+func testSlowLoris(t *testing.T) {
+	s := serveTCP(t, "127.0.0.1:0", &transport.Server{IdleTimeout: 500 * time.Millisecond},
+		jsonrpc.Options{Framing: framing.ContentLength, Handler: handler{"sum": sum}})
+	ctx := ctxLimit(t)
+	stop := make(chan struct{})
+	var loris sync.WaitGroup
+	var trickling []net.Conn
+	stalledClosed := make(chan error, 25)
+	for i := range 50 {
+		nc, err := net.Dial("tcp", s.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer nc.Close()
+		if i%2 == 0 {
+			trickling = append(trickling, nc)
+			loris.Go(func() {
+				header := "Content-Length: 100\r\nX-Slow: " + strings.Repeat("a", 1000)
+				for k := 0; ; k++ {
+					select {
+					case <-stop:
+						return
+					case <-time.After(20 * time.Millisecond):
+					}
+					if _, err := nc.Write([]byte{header[k%len(header)]}); err != nil {
+						return
+					}
+				}
+			})
+			continue
+		}
+		if _, err := nc.Write([]byte("Content-Length: 100\r\n\r\n{\"jsonrpc\":")); err != nil {
+			t.Fatal(err)
+		}
+		loris.Go(func() {
+			_, err := io.Copy(io.Discard, nc) // returns when the server closes
+			stalledClosed <- err
+		})
+	}
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Go(func() {
+			nc, err := transport.Dial(ctx, "tcp", s.addr)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			c := jsonrpc.NewConn(nc, jsonrpc.Options{Framing: framing.ContentLength})
+			defer c.Close()
+			for j := range 50 {
+				var got int
+				if err := c.Call(ctx, "sum", []int{i, j}, &got); err != nil || got != i+j {
+					t.Errorf("client %d call %d = %d, %v", i, j, got, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for range 25 {
+		if err := within(t, stalledClosed, "a stalled connection being closed"); err != nil {
+			t.Errorf("stalled connection read: %v, want EOF", err)
+		}
+	}
+	// The tricklers are still being served: their reads have not ended.
+	for _, nc := range trickling {
+		nc.SetReadDeadline(time.Now().Add(time.Millisecond))
+		if _, err := nc.Read(make([]byte, 1)); !isTimeout(err) {
+			t.Errorf("trickling connection: read %v, want it still open", err)
+		}
+	}
+	close(stop)
+	loris.Wait()
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// logRecorder is a slog.Handler keeping every record's level and message.
+type logRecorder struct {
+	mu   sync.Mutex
+	recs []slog.Record
+}
+
+func (h *logRecorder) Enabled(context.Context, slog.Level) bool { return true }
+
+func (h *logRecorder) Handle(_ context.Context, r slog.Record) error {
+	h.mu.Lock()
+	h.recs = append(h.recs, r)
+	h.mu.Unlock()
+	return nil
+}
+
+func (h *logRecorder) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *logRecorder) WithGroup(string) slog.Handler      { return h }
+
+// has reports whether a record at level contains substr in its message.
+func (h *logRecorder) has(level slog.Level, substr string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, r := range h.recs {
+		if r.Level == level && strings.Contains(r.Message, substr) {
+			return true
+		}
+	}
+	return false
+}
+
+func (h *logRecorder) messages() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var ms []string
+	for _, r := range h.recs {
+		ms = append(ms, r.Message)
+	}
+	return ms
+}
