@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -193,6 +194,36 @@ func (c *Conn) deliver(m *message) {
 		return
 	}
 	p.ch <- callResult{result: m.result}
+}
+
+// ErrInvalidResponse is wrapped by the error of a call whose response was
+// not a valid JSON-RPC response (both result and error, a malformed error
+// object, no "jsonrpc": "2.0").
+var ErrInvalidResponse = errors.New("jsonrpc: invalid response")
+
+// rejectResponse handles an invalid response. It is never answered: the
+// id of a response belongs to our requests, so an error response carrying
+// it would be read by the peer as the answer to its own request with the
+// same id. The call waiting for that id, if any, fails at once with
+// [ErrInvalidResponse] instead of waiting for an answer that will not come.
+func (c *Conn) rejectResponse(m *message, reason *Error) {
+	var why string
+	if json.Unmarshal(reason.Data, &why) != nil {
+		why = reason.Message
+	}
+	c.log.Warn("jsonrpc: invalid response; not answered", "id", m.id.String(), "reason", why)
+	if m.id.IsZero() || m.id.IsNull() {
+		return
+	}
+	c.mu.Lock()
+	p := c.pending[m.id.raw]
+	if p != nil {
+		delete(c.pending, m.id.raw)
+	}
+	c.mu.Unlock()
+	if p != nil {
+		p.ch <- callResult{err: fmt.Errorf("%w: %s", ErrInvalidResponse, why)}
+	}
 }
 
 // sendCancel tells the peer, in the background, that we no longer wait for

@@ -39,6 +39,10 @@ func (c *Conn) handleFrame(frame []byte) {
 // is not nil.
 func (c *Conn) handleMessage(b []byte, batch *batchReply) {
 	m, rpcErr := decodeValid(b)
+	if rpcErr != nil && m.kind == kindResponse {
+		c.rejectResponse(&m, rpcErr)
+		return
+	}
 	if rpcErr != nil {
 		c.log.Warn("jsonrpc: invalid message", "id", m.id.String(), "error", rpcErr)
 		c.answerInvalid(batch, m.id, rpcErr)

@@ -110,11 +110,20 @@ var msgCases = []msgCase{
 	// Responses.
 	specRef("no method, no result", `a response with neither result nor error: {"jsonrpc":"2.0","id":11}`, `-32600 Invalid Request, data "a message needs \"method\" (request) or \"result\"/\"error\" (response)", id 11`),
 	{name: "response with both result and error", input: `{"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1,"message":"x"}}` + ` — answering our pending call 1`,
-		outcome: `-32600 Invalid Request, data "a response cannot carry both result and error", id 1; the call stays pending and takes the next valid response`,
-		run:     runBothResultAndError},
+		outcome: `not answered (a reply would carry an id of our own requests, which the peer would take for the answer to its request 1); logged; call 1 fails at once with ErrInvalidResponse "a response cannot carry both result and error"; connection continues`,
+		run:     invalidResponseCase(`{"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1,"message":"x"}}`, "a response cannot carry both result and error")},
 	{name: "response with a malformed error object", input: `{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}}` + ` — answering our pending call 1`,
-		outcome: `-32600 Invalid Request, data "\"error\" must be an object with an integer \"code\" and a string \"message\"", id 1; the call stays pending`,
-		run:     runMalformedErrorObject},
+		outcome: `not answered; logged; call 1 fails at once with ErrInvalidResponse naming the integer "code" and string "message"; connection continues`,
+		run:     invalidResponseCase(`{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}}`, `"error" must be an object with an integer "code" and a string "message"`)},
+	{name: "response without jsonrpc", input: `{"id":1,"result":"ok"}` + ` — answering our pending call 1`,
+		outcome: `not answered; logged; call 1 fails at once with ErrInvalidResponse "\"jsonrpc\" must be exactly \"2.0\""; connection continues`,
+		run:     invalidResponseCase(`{"id":1,"result":"ok"}`, `"jsonrpc" must be exactly "2.0"`)},
+	{name: "response without id", input: `{"jsonrpc":"2.0","result":1}`,
+		outcome: `not answered; logged "invalid response; not answered"; no call is affected; connection continues`,
+		run:     invalidResponseCase(`{"jsonrpc":"2.0","result":1}`, "")},
+	{name: "response with an object id", input: `{"jsonrpc":"2.0","id":{"n":1},"error":{"code":1,"message":"x"}}`,
+		outcome: `not answered; logged "invalid response; not answered"; no call is affected; connection continues`,
+		run:     invalidResponseCase(`{"jsonrpc":"2.0","id":{"n":1},"error":{"code":1,"message":"x"}}`, "")},
 	{name: "response to an unknown id", input: `{"jsonrpc":"2.0","id":99,"result":1}`, outcome: `ignored; no reply; connection continues`, test: "TestUnknownResponseIgnored"},
 	{name: "response to an id already answered", input: `a second {"jsonrpc":"2.0","id":1,"result":"second"} after call 1 was answered`,
 		outcome: `ignored, no reply; logged "response to an unknown or already answered id"; the call keeps the first result`,
@@ -312,30 +321,37 @@ func callPending(t *testing.T, c *Conn, p *rawPeer) (<-chan error, *string) {
 	return errc, &result
 }
 
-func runBothResultAndError(t *testing.T) {
-	c, p := newRaw(t, Options{Handler: relHandler})
-	errc, result := callPending(t, c, p)
-	p.send(`{"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1,"message":"x"}}`)
-	assertSameJSON(t, "reply", p.recv(), `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request","data":"a response cannot carry both result and error"}}`)
-	select {
-	case err := <-errc:
-		t.Fatalf("the call completed on an invalid response: %v", err)
-	default:
-	}
-	p.send(`{"jsonrpc":"2.0","id":1,"result":"ok"}`)
-	if err := <-errc; err != nil || *result != "ok" {
-		t.Errorf("call: %q, %v; want ok", *result, err)
-	}
-}
-
-func runMalformedErrorObject(t *testing.T) {
-	c, p := newRaw(t, Options{Handler: relHandler})
-	errc, _ := callPending(t, c, p)
-	p.send(`{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}}`)
-	assertSameJSON(t, "reply", p.recv(), `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request","data":"\"error\" must be an object with an integer \"code\" and a string \"message\""}}`)
-	p.send(`{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"real"}}`)
-	if err := <-errc; !errors.Is(err, &Error{Code: -32000}) {
-		t.Errorf("call: %v; want the valid -32000 that followed", err)
+// invalidResponseCase sends an invalid response while our call 1 is
+// pending. With a reason, the response names call 1, which must fail with
+// ErrInvalidResponse and that reason; without, the call must be unaffected
+// and still take a valid response. Either way nothing is answered: the
+// next frame the peer reads is the answer to its next request.
+func invalidResponseCase(response, reason string) func(t *testing.T) {
+	return func(t *testing.T) {
+		var log logBuffer
+		c, p := newRaw(t, Options{Handler: relHandler, Logger: log.logger()})
+		errc, result := callPending(t, c, p)
+		p.send(response)
+		assertContinues(t, p)
+		if !strings.Contains(log.String(), "invalid response; not answered") {
+			t.Errorf("not logged: %s", log.String())
+		}
+		if reason != "" {
+			err := <-errc
+			if !errors.Is(err, ErrInvalidResponse) || !strings.Contains(err.Error(), reason) {
+				t.Errorf("call: %v; want ErrInvalidResponse: %s", err, reason)
+			}
+			return
+		}
+		select {
+		case err := <-errc:
+			t.Fatalf("the call completed on a response that is not its own: %v", err)
+		default:
+		}
+		p.send(`{"jsonrpc":"2.0","id":1,"result":"ok"}`)
+		if err := <-errc; err != nil || *result != "ok" {
+			t.Errorf("call: %q, %v; want ok", *result, err)
+		}
 	}
 }
 

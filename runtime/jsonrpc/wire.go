@@ -30,7 +30,9 @@ type message struct {
 
 // decodeMessage decodes and validates one message object. When the message
 // cannot be handled it returns the JSON-RPC error to answer with; m.id then
-// holds the id to answer to (NullID when the id itself is unusable).
+// holds the id to answer to (NullID when the id itself is unusable), and
+// m.kind is kindResponse when the message is an invalid response (it has
+// result or error and no method), which must not be answered.
 func decodeMessage(b []byte) (m message, rpcErr *Error) {
 	b = trimSpace(b)
 	if !json.Valid(b) {
@@ -76,6 +78,11 @@ func decodeValid(b []byte) (m message, rpcErr *Error) {
 			i = skipSpace(b, i+1)
 		}
 	}
+	if !hasMethod && (hasResult || hasError) {
+		// A response, valid or not: an invalid one is reported with this
+		// kind so that it is never answered.
+		m.kind = kindResponse
+	}
 	if hasID {
 		parsed, ok := parseID(id)
 		if !ok {
@@ -114,7 +121,6 @@ func decodeValid(b []byte) (m message, rpcErr *Error) {
 		if hasResult && hasError {
 			return m, invalidRequest("a response cannot carry both result and error")
 		}
-		m.kind = kindResponse
 		if hasError {
 			e, ok := decodeErrorObject(errObj)
 			if !ok {
