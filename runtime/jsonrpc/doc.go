@@ -19,7 +19,9 @@
 //     and fail with a [*TimeoutError];
 //   - malformed input is answered with the specification's exact error
 //     codes (-32700, -32600, -32601, -32602, -32603), and a handler's
-//     panic or plain error becomes -32603 without leaking details;
+//     panic or plain error becomes -32603 without leaking details; an
+//     invalid response is never answered (its id belongs to our own
+//     requests) and fails the call it names with [ErrInvalidResponse];
 //   - closing or losing the peer fails every pending call at once with an
 //     error wrapping [ErrClosed].
 //

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rpcgen/rpcgen/runtime/framing"
 )
@@ -195,6 +196,13 @@ var msgCases = []msgCase{
 	{name: "handler error naming a path", input: `a handler returning errors.New("open /home/alice/secret/config.go: permission denied")`,
 		outcome: `-32603 Internal error with no data; the wire holds neither the path nor "goroutine"; the error is logged`,
 		run:     leakCase("plain")},
+	{name: "result that cannot be encoded", input: `a handler returning a Go channel as its result`,
+		outcome: `-32603 Internal error with no data; the wire names no Go type; the encoding error is logged; connection continues`,
+		run:     leakCase("unencodable")},
+	{name: "panic in a notification handler", input: `{"jsonrpc":"2.0","method":"panic"}` + ` — the handler panics`,
+		outcome: `no reply; panic and stack logged; later notifications and requests handled`,
+		run:     runNotificationPanic},
+	{name: "handler errors exposed on request", input: `a plain error with Options.ExposeErrors (off by default)`, outcome: `-32603 with the error's text as message (opt-in)`, test: "TestExposeErrors"},
 	{name: "limits on by default", input: `Options{} and framing.Limits{}`,
 		outcome: `message 32 MiB, header section 8 KiB, 64 handlers at once, 1024 queued requests, 1024 queued notifications, batch 1000, 256 queued writes, drain 1 s; each listed in runtime/README.md`,
 		run:     runDefaultLimits},
@@ -226,6 +234,9 @@ var relHandler = mux{
 	},
 	"plain": func(ctx context.Context, req *Request) (any, error) {
 		return nil, errors.New("open " + secretPath + ": permission denied")
+	},
+	"unencodable": func(ctx context.Context, req *Request) (any, error) {
+		return make(chan int), nil
 	},
 }
 
@@ -558,10 +569,37 @@ func leakCase(method string) func(t *testing.T) {
 			}
 		}
 		assertContinues(t, p)
+		for _, secret := range []string{"chan", "json:"} {
+			if strings.Contains(wire, secret) {
+				t.Errorf("wire reveals %q: %s", secret, wire)
+			}
+		}
 		logged := log.String()
-		if !strings.Contains(logged, secretPath) || method == "panic" && !strings.Contains(logged, "goroutine") {
+		want := secretPath
+		if method == "unencodable" {
+			want = "cannot encode result"
+		}
+		if !strings.Contains(logged, want) || method == "panic" && !strings.Contains(logged, "goroutine") {
 			t.Errorf("the failure is not logged for the host: %s", logged)
 		}
+	}
+}
+
+func runNotificationPanic(t *testing.T) {
+	var log logBuffer
+	_, p := newRaw(t, Options{Handler: relHandler, Logger: log.logger()})
+	p.send(`{"jsonrpc":"2.0","method":"panic"}`)
+	p.send(`{"jsonrpc":"2.0","method":"panic"}`)
+	assertContinues(t, p)
+	// Notifications run in order, one at a time: wait until both are logged.
+	for range 1000 {
+		if strings.Count(log.String(), "handler panicked") == 2 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := log.String(); strings.Count(got, "handler panicked") != 2 || !strings.Contains(got, "goroutine") {
+		t.Errorf("panics not logged with their stack: %s", got)
 	}
 }
 
