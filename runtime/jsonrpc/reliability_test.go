@@ -106,6 +106,9 @@ var msgCases = []msgCase{
 		run: pickCase(``, "kind", "required field is missing")},
 	{name: "unknown envelope members", input: `{"jsonrpc":"2.0","id":5,"method":"sum","params":[2],"extra":{"x":1}}`, outcome: `ignored (also in strict mode); result 2, id 5`,
 		run: exchangeCase(Options{DisallowUnknownFields: true}, `{"jsonrpc":"2.0","id":5,"method":"sum","params":[2],"extra":{"x":1}}`, `{"jsonrpc":"2.0","id":5,"result":2}`)},
+	{name: "duplicate members", input: `{"jsonrpc":"2.0","id":1,"id":2,"method":"nope","method":"sum","params":[3]}`,
+		outcome: `the last member wins, as in encoding/json: result 3, id 2`,
+		run:     exchangeCase(Options{}, `{"jsonrpc":"2.0","id":1,"id":2,"method":"nope","method":"sum","params":[3]}`, `{"jsonrpc":"2.0","id":2,"result":3}`)},
 	specRef("request with result", `{"jsonrpc":"2.0","method":"sum","result":1,"id":10}`, `-32600 Invalid Request, data "a request cannot carry result or error", id 10`),
 
 	// Responses.
@@ -125,6 +128,9 @@ var msgCases = []msgCase{
 	{name: "response with an object id", input: `{"jsonrpc":"2.0","id":{"n":1},"error":{"code":1,"message":"x"}}`,
 		outcome: `not answered; logged "invalid response; not answered"; no call is affected; connection continues`,
 		run:     invalidResponseCase(`{"jsonrpc":"2.0","id":{"n":1},"error":{"code":1,"message":"x"}}`, "")},
+	{name: "response naming our numeric id as a string", input: `{"jsonrpc":"2.0","id":"1","result":"ok"}` + ` — our pending call has id 1`,
+		outcome: `not matched (ids compare by their JSON text, "1" is not 1); ignored and logged; call 1 still takes {"id":1} afterwards`,
+		run:     runStringifiedID},
 	{name: "response to an unknown id", input: `{"jsonrpc":"2.0","id":99,"result":1}`, outcome: `ignored; no reply; connection continues`, test: "TestUnknownResponseIgnored"},
 	{name: "response to an id already answered", input: `a second {"jsonrpc":"2.0","id":1,"result":"second"} after call 1 was answered`,
 		outcome: `ignored, no reply; logged "response to an unknown or already answered id"; the call keeps the first result`,
@@ -363,6 +369,26 @@ func invalidResponseCase(response, reason string) func(t *testing.T) {
 		if err := <-errc; err != nil || *result != "ok" {
 			t.Errorf("call: %q, %v; want ok", *result, err)
 		}
+	}
+}
+
+func runStringifiedID(t *testing.T) {
+	var log logBuffer
+	c, p := newRaw(t, Options{Handler: relHandler, Logger: log.logger()})
+	errc, result := callPending(t, c, p)
+	p.send(`{"jsonrpc":"2.0","id":"1","result":"wrong"}`)
+	assertContinues(t, p)
+	select {
+	case err := <-errc:
+		t.Fatalf("the call took a response to id \"1\": %q, %v", *result, err)
+	default:
+	}
+	if !strings.Contains(log.String(), "response to an unknown or already answered id") {
+		t.Errorf("not logged: %s", log.String())
+	}
+	p.send(`{"jsonrpc":"2.0","id":1,"result":"ok"}`)
+	if err := <-errc; err != nil || *result != "ok" {
+		t.Errorf("call: %q, %v; want ok", *result, err)
 	}
 }
 
