@@ -196,13 +196,7 @@ func testNonReadingPeer(t *testing.T) {
 		t.Fatalf("call to a peer that stopped reading = %q, %v", got, err)
 	}
 	within(t, flooded, "the notification sent after the flood being handled")
-	deadline := time.Now().Add(waitLimit)
-	for handled.Load() < noReadRequests && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if n := handled.Load(); n != noReadRequests {
-		t.Fatalf("%d of %d requests handled", n, noReadRequests)
-	}
+	waitFor(t, func() bool { return handled.Load() == noReadRequests }, "every request being handled")
 	// A call now waits behind the blocked writes; killing the child
 	// fails it.
 	errc := make(chan error, 1)
@@ -218,15 +212,20 @@ func testNonReadingPeer(t *testing.T) {
 
 func testNonReadingPeerClose(t *testing.T) {
 	logs := &logRecorder{}
+	var handled atomic.Int32
 	c, p := spawn(t, "noread", jsonrpc.Options{DrainTimeout: 200 * time.Millisecond, Logger: slog.New(logs), Handler: handler{
 		"big": func(context.Context, *jsonrpc.Request) (any, error) {
+			handled.Add(1)
 			return strings.Repeat("x", bigResult), nil
 		},
+		"flooded": func(context.Context, *jsonrpc.Request) (any, error) { return nil, nil },
 	}})
 	var got string
 	if err := c.Call(ctxLimit(t), "start", nil, &got); err != nil || got != "started" {
 		t.Fatalf("call to a peer that stopped reading = %q, %v", got, err)
 	}
+	// Every answer is computed, so the write loop is blocked on them.
+	waitFor(t, func() bool { return handled.Load() == noReadRequests }, "every request being handled")
 	closed := make(chan error, 1)
 	go func() { closed <- c.Close() }()
 	within(t, closed, "Close returning")
@@ -371,12 +370,13 @@ func testTCPLoad(t *testing.T) {
 	}
 	perConn := calls / loadConns
 	s := serveTCP(t, "127.0.0.1:0", &transport.Server{}, jsonrpc.Options{Handler: handler{"sum": sum}})
-	ctx := ctxLimit(t)
 	conns := make([]*jsonrpc.Conn, loadConns)
 	var wg sync.WaitGroup
 	var failed atomic.Int64
 	for i := range conns {
 		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+			defer cancel()
 			nc, err := transport.Dial(ctx, "tcp", s.addr)
 			if err != nil {
 				t.Errorf("dial %d: %v", i, err)
@@ -405,7 +405,12 @@ func testTCPLoad(t *testing.T) {
 		wg.Go(func() {
 			for j := range perConn {
 				var got int
-				if err := c.Call(ctx, "sum", []int{i, j, 1}, &got); err != nil || got != i+j+1 {
+				// Each call is bounded on its own: on 2 busy cores the
+				// whole run may take longer than one wait's bound.
+				callCtx, cancel := context.WithTimeout(context.Background(), waitLimit)
+				err := c.Call(callCtx, "sum", []int{i, j, 1}, &got)
+				cancel()
+				if err != nil || got != i+j+1 {
 					if failed.Add(1) <= 5 {
 						t.Errorf("conn %d call %d = %d, %v", i, j, got, err)
 					}
@@ -506,7 +511,6 @@ func testIdleTimeout(t *testing.T) {
 func testSlowLoris(t *testing.T) {
 	s := serveTCP(t, "127.0.0.1:0", &transport.Server{IdleTimeout: 500 * time.Millisecond},
 		jsonrpc.Options{Framing: framing.ContentLength, Handler: handler{"sum": sum}})
-	ctx := ctxLimit(t)
 	stop := make(chan struct{})
 	var loris sync.WaitGroup
 	var trickling []net.Conn
@@ -545,6 +549,8 @@ func testSlowLoris(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+			defer cancel()
 			nc, err := transport.Dial(ctx, "tcp", s.addr)
 			if err != nil {
 				t.Error(err)
@@ -621,4 +627,16 @@ func (h *logRecorder) messages() []string {
 		ms = append(ms, r.Message)
 	}
 	return ms
+}
+
+// waitFor polls cond until it holds, failing after waitLimit.
+func waitFor(t *testing.T, cond func() bool, what string) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not happen within %v", what, waitLimit)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 }
