@@ -99,7 +99,7 @@ func cases() []rcase {
 		},
 		{
 			name:    "idle-timeout",
-			input:   "transport.Server with IdleTimeout 300 ms; one client connects and sends nothing, another calls every 50 ms for 1 s",
+			input:   "transport.Server with IdleTimeout 500 ms; one client connects and sends nothing, another makes 25 calls 50 ms apart (about 2.5 idle periods)",
 			outcome: "the silent connection is closed (server-side Conn.Err() wraps transport.ErrIdle; the client's Conn ends); the busy client's calls all succeed on one connection",
 			run:     testIdleTimeout,
 		},
@@ -477,7 +477,7 @@ func testReconnect(t *testing.T) {
 }
 
 func testIdleTimeout(t *testing.T) {
-	s := serveTCP(t, "127.0.0.1:0", &transport.Server{IdleTimeout: 300 * time.Millisecond}, jsonrpc.Options{Handler: handler{"sum": sum}})
+	s := serveTCP(t, "127.0.0.1:0", &transport.Server{IdleTimeout: 500 * time.Millisecond}, jsonrpc.Options{Handler: handler{"sum": sum}})
 	ctx := ctxLimit(t)
 	dial := func() *jsonrpc.Conn {
 		nc, err := transport.Dial(ctx, "tcp", s.addr)
@@ -489,7 +489,7 @@ func testIdleTimeout(t *testing.T) {
 		return c
 	}
 	silent, busy := dial(), dial()
-	for range 20 {
+	for range 25 {
 		var got int
 		if err := busy.Call(ctx, "sum", []int{1, 2}, &got); err != nil || got != 3 {
 			t.Fatalf("busy client call = %d, %v", got, err)
