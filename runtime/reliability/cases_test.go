@@ -42,6 +42,12 @@ func cases() []rcase {
 			run:     testKilledPeer,
 		},
 		{
+			name:    "peer-exits-mid-call",
+			input:   "child exits with status 7 on its own, without answering, while a call to a handler that never returns and the call that made it exit are pending",
+			outcome: "both calls fail with an error wrapping jsonrpc.ErrClosed; Conn.Err() is ErrPeerClosed; Process.ExitErr() reports exit status 7",
+			run:     testPeerExits,
+		},
+		{
 			name:    "half-closed-peer",
 			input:   "child sends one request, closes its stdout and keeps running, reading its stdin; a call from the host to it is pending",
 			outcome: "the pending call fails with jsonrpc.ErrClosed and Conn.Err() is ErrPeerClosed; the child's request is still answered (the child reads the answer and exits 0 once its stdin closes)",
@@ -70,6 +76,12 @@ func cases() []rcase {
 			input:   "server handler ignores its context and never returns while a client over TCP waits for it; the server calls Conn.Shutdown with a 200 ms context",
 			outcome: "Shutdown returns context.DeadlineExceeded once its context ends, the stream is closed, the client's pending call fails with jsonrpc.ErrClosed; Wait returns once the handler does",
 			run:     testStuckHandler,
+		},
+		{
+			name:    "stuck-handler-server-shutdown",
+			input:   "transport.Server serving JSON-RPC over TCP; 3 clients each wait on a handler that ignores its context and never returns; Server.Shutdown with a 200 ms context",
+			outcome: "Shutdown returns context.DeadlineExceeded once its context ends and closes every connection: each client's pending call fails with jsonrpc.ErrClosed; the handlers' goroutines end once the handlers return",
+			run:     testStuckHandlerServerShutdown,
 		},
 		{
 			name:    "hermes-initialize-timeout",
@@ -638,5 +650,69 @@ func waitFor(t *testing.T, cond func() bool, what string) {
 			t.Fatalf("%s did not happen within %v", what, waitLimit)
 		}
 		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func testPeerExits(t *testing.T) {
+	c, p := spawn(t, "exit", jsonrpc.Options{})
+	ctx := ctxLimit(t)
+	if err := c.Call(ctx, "echo", []string{"ready"}, nil); err != nil {
+		t.Fatalf("first call: %v", err)
+	}
+	hang := make(chan error, 1)
+	go func() { hang <- c.Call(ctx, "hang", nil, nil) }()
+	time.Sleep(10 * time.Millisecond) // best effort: let "hang" go first
+	if err := c.Call(ctx, "exit", nil, nil); !errors.Is(err, jsonrpc.ErrClosed) {
+		t.Errorf("the call that made the child exit = %v, want jsonrpc.ErrClosed", err)
+	}
+	if err := within(t, hang, "the pending call failing"); !errors.Is(err, jsonrpc.ErrClosed) {
+		t.Errorf("pending call = %v, want jsonrpc.ErrClosed", err)
+	}
+	within(t, c.Done(), "the connection ending")
+	if err := c.Err(); !errors.Is(err, jsonrpc.ErrPeerClosed) {
+		t.Errorf("Conn.Err() = %v, want ErrPeerClosed", err)
+	}
+	within(t, p.Done(), "the child being reaped")
+	var ee *exec.ExitError
+	if err := p.ExitErr(); !errors.As(err, &ee) || ee.ExitCode() != 7 {
+		t.Errorf("child exit = %v, want status 7", err)
+	}
+}
+
+func testStuckHandlerServerShutdown(t *testing.T) {
+	release := make(chan struct{})
+	entered := make(chan struct{}, 3)
+	s := serveTCP(t, "127.0.0.1:0", &transport.Server{}, jsonrpc.Options{Handler: handler{
+		"stuck": func(context.Context, *jsonrpc.Request) (any, error) {
+			entered <- struct{}{}
+			<-release // ignores its context
+			return nil, nil
+		},
+	}})
+	defer close(release) // before serveTCP's cleanup waits for the handlers
+	errs := make(chan error, 3)
+	for range 3 {
+		nc, err := transport.Dial(ctxLimit(t), "tcp", s.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := jsonrpc.NewConn(nc, jsonrpc.Options{})
+		defer c.Close()
+		go func() { errs <- c.Call(ctxLimit(t), "stuck", nil, nil) }()
+	}
+	for range 3 {
+		within(t, entered, "a handler starting")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	shut := make(chan error, 1)
+	go func() { shut <- s.srv.Shutdown(ctx) }()
+	if err := within(t, shut, "Shutdown returning"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Server.Shutdown = %v, want context.DeadlineExceeded", err)
+	}
+	for range 3 {
+		if err := within(t, errs, "a client's call failing"); !errors.Is(err, jsonrpc.ErrClosed) {
+			t.Errorf("client call = %v, want jsonrpc.ErrClosed", err)
+		}
 	}
 }

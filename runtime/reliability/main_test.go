@@ -119,6 +119,25 @@ func runChild(mode string) int {
 		writeFrame(os.Stdout, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":"started"}`, first.ID))
 		time.Sleep(time.Minute)
 		return 0
+	case "exit":
+		// Serve "hang" (never answers) and "exit" (exits with status 7
+		// without answering).
+		c := jsonrpc.NewConn(transport.Stdio(), jsonrpc.Options{
+			Framing: framing.ContentLength,
+			Handler: handler{
+				"echo": echo,
+				"hang": func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
+					<-ctx.Done()
+					return nil, ctx.Err()
+				},
+				"exit": func(context.Context, *jsonrpc.Request) (any, error) {
+					os.Exit(7)
+					return nil, nil
+				},
+			},
+		})
+		c.Wait()
+		return 0
 	case "slow":
 		// Serve "echo", writing every byte of output separately with a
 		// pause after each.
