@@ -38,7 +38,7 @@ func cases() []rcase {
 		{
 			name:    "killed-peer",
 			input:   "child process (this test binary serving over stdio, Content-Length) killed with SIGKILL while 20 calls to a handler that never returns are pending; then the host spawns it again",
-			outcome: "every pending call fails with an error wrapping jsonrpc.ErrClosed as soon as the child's stdout reaches EOF; the new child answers a call",
+			outcome: "every pending call fails with an error wrapping jsonrpc.ErrClosed as soon as the child's stdout reaches EOF (about 1 ms after the kill here: logged, not asserted); the new child answers a call",
 			run:     testKilledPeer,
 		},
 		{
@@ -116,6 +116,12 @@ func cases() []rcase {
 			run:     testIdleTimeout,
 		},
 		{
+			name:    "idle-timeout-mid-call",
+			input:   "transport.Server with IdleTimeout 200 ms; a client calls a method whose handler runs until its context ends, and sends nothing else",
+			outcome: "the idle timeout counts received bytes only, not requests in flight: the server closes the connection 200 ms after the request arrived, the handler's context is cancelled and the client's call fails with jsonrpc.ErrClosed (keep IdleTimeout above the longest handler, or have the client send traffic)",
+			run:     testIdleTimeoutMidCall,
+		},
+		{
 			name:    "idle-timeout-redial",
 			input:   "jsonrpc.Redialer (no IdleTimeout of its own) to a server with IdleTimeout 200 ms; a call, silence until the server drops the connection, another call",
 			outcome: "the dropped connection ends on the client; the next call dials a new connection and succeeds",
@@ -147,6 +153,7 @@ func testKilledPeer(t *testing.T) {
 	if err := c.Call(ctx, "echo", []string{"in flight"}, nil); err != nil {
 		t.Fatalf("call beside the pending ones: %v", err)
 	}
+	killed := time.Now()
 	if err := p.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -155,6 +162,8 @@ func testKilledPeer(t *testing.T) {
 			t.Errorf("pending call ended with %v, want jsonrpc.ErrClosed", err)
 		}
 	}
+	// Reported, not asserted: the issue asks for 100 ms.
+	t.Logf("all %d pending calls failed %v after the kill", pending, time.Since(killed))
 	within(t, c.Done(), "the connection ending")
 	// The host spawns the extension again.
 	c2, _ := spawn(t, "serve", jsonrpc.Options{})
@@ -714,5 +723,30 @@ func testStuckHandlerServerShutdown(t *testing.T) {
 		if err := within(t, errs, "a client's call failing"); !errors.Is(err, jsonrpc.ErrClosed) {
 			t.Errorf("client call = %v, want jsonrpc.ErrClosed", err)
 		}
+	}
+}
+
+func testIdleTimeoutMidCall(t *testing.T) {
+	cancelled := make(chan struct{})
+	s := serveTCP(t, "127.0.0.1:0", &transport.Server{IdleTimeout: 200 * time.Millisecond}, jsonrpc.Options{Handler: handler{
+		"long": func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
+			<-ctx.Done()
+			close(cancelled)
+			return nil, ctx.Err()
+		},
+	}})
+	nc, err := transport.Dial(ctxLimit(t), "tcp", s.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonrpc.NewConn(nc, jsonrpc.Options{})
+	defer c.Close()
+	if err := c.Call(ctxLimit(t), "long", nil, nil); !errors.Is(err, jsonrpc.ErrClosed) {
+		t.Errorf("call = %v, want jsonrpc.ErrClosed", err)
+	}
+	within(t, cancelled, "the handler's context being cancelled")
+	ended := within(t, s.ended, "the server-side connection ending")
+	if err := ended.Err(); !errors.Is(err, transport.ErrIdle) {
+		t.Errorf("server-side Conn.Err() = %v, want one wrapping transport.ErrIdle", err)
 	}
 }
