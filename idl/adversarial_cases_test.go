@@ -39,6 +39,7 @@ func adversarial() []advCase {
 	longKey := strings.Repeat("k", 1<<14)
 	return []advCase{
 		{"adv_deep_flow_seq", "1,000 nested flow sequences `[[[...]]]`", []byte("a: " + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + "\n")},
+		{"adv_unclosed_flow", "2,000 unclosed flow sequences `[[[...` and no end", []byte("a: " + strings.Repeat("[", 2000))},
 		{"adv_deep_flow_map", "1,000 nested flow mappings `{a: {a: ...}}`", []byte("types:\n  T: " + deepMap + "\n")},
 		{"adv_deep_block", "300 nested block mappings, one per line", []byte(deepBlock.String())},
 		{"adv_deep_type", "a compact type nested 2,000 levels `[][]...[]string`", []byte(validHead + "types:\n  T: \"" + strings.Repeat("[]", 2000) + "string\"\n")},

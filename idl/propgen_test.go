@@ -40,6 +40,9 @@ type ptype struct {
 	variants []*ptype // union: named refs; dunion: named object refs
 	tag      string   // dunion: the discriminator field
 	tagVal   string   // object that is a dunion variant: its constant tag
+	extends  string   // object: the object whose fields come first
+	inherit  int      // object: how many of fields come from extends
+	extra    *ptype   // object: the type of its additional members
 }
 
 type pfield struct {
@@ -201,6 +204,15 @@ func (g *propGen) declare(b *strings.Builder) {
 	default:
 		name = g.newName("Obj")
 		t = g.object(1)
+		if objs := g.objects(); len(objs) > 0 && g.r.Intn(3) == 0 {
+			t.extends = objs[g.r.Intn(len(objs))]
+			parent := g.named[t.extends].fields
+			t.inherit = len(parent)
+			t.fields = append(append([]pfield(nil), parent...), t.fields...)
+		}
+		if g.r.Intn(3) == 0 {
+			t.extra = g.ref(2)
+		}
 		text = g.objectText(t, "")
 	}
 	if g.r.Intn(5) == 0 && t.kind != "dunion" && t.kind != "union" {
@@ -261,7 +273,7 @@ func (g *propGen) objectType(depth int) string {
 
 func (g *propGen) objectText(t *ptype, tag string) string {
 	var parts []string
-	for _, f := range t.fields {
+	for _, f := range t.fields[t.inherit:] {
 		if f.name == tag {
 			parts = append(parts, fmt.Sprintf("%s: {const: %s}", tag, t.tagVal))
 			continue
@@ -272,7 +284,14 @@ func (g *propGen) objectText(t *ptype, tag string) string {
 		}
 		parts = append(parts, n+": "+quote(g.write(f.t)))
 	}
-	return "{fields: {" + strings.Join(parts, ", ") + "}}"
+	text := "{fields: {" + strings.Join(parts, ", ") + "}"
+	if t.extends != "" {
+		text += ", extends: " + t.extends
+	}
+	if t.extra != nil {
+		text += ", additional: " + quote(g.write(t.extra))
+	}
+	return text + "}"
 }
 
 // ref returns a random type to use in a field, an item, a result.
@@ -347,7 +366,9 @@ func (g *propGen) value(t *ptype, depth int) any {
 		if n.nullable && g.r.Intn(3) == 0 {
 			return nil
 		}
-		return g.value(&ptype{kind: n.kind, name: n.name, elem: n.elem, values: n.values, fields: n.fields, variants: n.variants, tag: n.tag, tagVal: n.tagVal}, depth)
+		c := *n
+		c.nullable = false
+		return g.value(&c, depth)
 	case "string":
 		return []string{"", "x", "héllo \"quoted\" \\ \u2028", "<&>", strings.Repeat("long", 20)}[g.r.Intn(5)]
 	case "integer":
@@ -406,6 +427,11 @@ func (g *propGen) value(t *ptype, depth int) any {
 			}
 			out[f.name] = g.value(f.t, depth+1)
 		}
+		if t.extra != nil {
+			for i := range g.r.Intn(3) {
+				out[fmt.Sprintf("extra %d", i)] = g.value(t.extra, depth+1)
+			}
+		}
 		return out
 	case "union", "dunion":
 		return g.value(t.variants[g.r.Intn(len(t.variants))], depth)
@@ -431,6 +457,6 @@ func propertyRows() []string {
 		ks = append(ks, k)
 	}
 	sort.Strings(ks)
-	return []string{fmt.Sprintf("| property: random valid IDLs | %d random IDLs (seed %d; `-seed N` for others) with %d named types (%s), methods in both directions, notifications and errors | each is accepted by `idl.Parse`; their generated Go passes `go vet` and builds in one module; %d JSON values (%d of each named type) unmarshal into the generated types and marshal back to semantically equal JSON | `TestPropertyRandomIDLs` (package idl_test) |",
+	return []string{fmt.Sprintf("| property: random valid IDLs | %d random IDLs (seed %d; `-seed N` for others) with %d named types (%s), objects with optional, nullable, `extends` and `additional` members, enums of strings and integers, arrays, maps, nullable types, unions by JSON kind, by members and by discriminator, methods in both directions, notifications and errors, both framings | each is accepted by `idl.Parse`; their generated Go passes `go vet` and builds in one module; %d JSON values (%d of each named type) unmarshal into the generated types and marshal back to semantically equal JSON | `TestPropertyRandomIDLs` (package idl_test) |",
 		PropIDLs, PropDefaultSeed, types, strings.Join(ks, ", "), values, PropValues)}
 }
