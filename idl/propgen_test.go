@@ -457,6 +457,6 @@ func propertyRows() []string {
 		ks = append(ks, k)
 	}
 	sort.Strings(ks)
-	return []string{fmt.Sprintf("| property: random valid IDLs | %d random IDLs (seed %d; `-seed N` for others) with %d named types (%s), objects with optional, nullable, `extends` and `additional` members, enums of strings and integers, arrays, maps, nullable types, unions by JSON kind, by members and by discriminator, methods in both directions, notifications and errors, both framings | each is accepted by `idl.Parse`; their generated Go passes `go vet` and builds in one module; %d JSON values (%d of each named type) unmarshal into the generated types and marshal back to semantically equal JSON | `TestPropertyRandomIDLs` (package idl_test) |",
+	return []string{fmt.Sprintf("| property: random valid IDLs | %d random IDLs (seed %d; `-seed N` for others) with %d named types (%s), objects with optional, nullable, `extends` and `additional` members, enums of strings and integers, arrays, maps, nullable types, unions by JSON kind, by members and by discriminator, methods in both directions, notifications and errors, both framings | each is accepted by `idl.Parse`; their generated Go passes `go vet` and builds in one module; %d JSON values (%d of each named type) unmarshal into the generated types and marshal back to semantically equal JSON (optional lists and maps get non-empty values only: an empty one comes back absent, reported) | `TestPropertyRandomIDLs` (package idl_test) |",
 		PropIDLs, PropDefaultSeed, types, strings.Join(ks, ", "), values, PropValues)}
 }
