@@ -32,7 +32,12 @@ func (g *generator) object(f *file, def *idl.TypeDef) error {
 	var fields []jen.Code
 	for i, fl := range def.Type.Fields {
 		tag := fl.Name
-		if fl.Optional {
+		switch k := kindOf(fl.Type); {
+		case fl.Optional && (k == idl.KindArray || k == idl.KindMap) && !pointer(fl.Type, true):
+			// omitzero leaves out only a nil list or map: an empty one
+			// that was received is sent back, not dropped.
+			tag += ",omitzero"
+		case fl.Optional:
 			tag += ",omitempty"
 		}
 		field := jen.Null()

@@ -89,7 +89,7 @@ type Message struct {
 	Timestamp Timestamp `json:"timestamp"`
 
 	// The tool calls of an assistant message.
-	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
+	ToolCalls []ToolCall `json:"toolCalls,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -537,7 +537,7 @@ type CommunitySkill struct {
 	Name          string   `json:"name"`
 	Description   string   `json:"description"`
 	Category      string   `json:"category"`
-	Tags          []string `json:"tags,omitempty"`
+	Tags          []string `json:"tags,omitzero"`
 	Rating        *float64 `json:"rating,omitempty"`
 	DownloadCount *int64   `json:"downloadCount,omitempty"`
 	IsFeatured    *bool    `json:"isFeatured,omitempty"`
@@ -787,10 +787,10 @@ type McpServerConfig struct {
 	Name        string                   `json:"name"`
 	Transport   McpServerConfigTransport `json:"transport"`
 	Command     *string                  `json:"command,omitempty"`
-	Args        []string                 `json:"args,omitempty"`
+	Args        []string                 `json:"args,omitzero"`
 	URL         *string                  `json:"url,omitempty"`
-	Env         map[string]string        `json:"env,omitempty"`
-	Headers     map[string]string        `json:"headers,omitempty"`
+	Env         map[string]string        `json:"env,omitzero"`
+	Headers     map[string]string        `json:"headers,omitzero"`
 	AutoConnect *bool                    `json:"autoConnect,omitempty"`
 }
 
@@ -1572,8 +1572,8 @@ type QueuedGoal struct {
 	// Who queued it, e.g. rpc.
 	Source        string    `json:"source"`
 	Template      *string   `json:"template,omitempty"`
-	TemplateFlags []string  `json:"templateFlags,omitempty"`
-	TemplateArgs  []string  `json:"templateArgs,omitempty"`
+	TemplateFlags []string  `json:"templateFlags,omitzero"`
+	TemplateArgs  []string  `json:"templateArgs,omitzero"`
 	CreatedAt     Timestamp `json:"createdAt"`
 }
 
@@ -1828,7 +1828,7 @@ func (x *GoalDisabled) UnmarshalJSON(b []byte) error {
 type GoalMutationResult struct {
 	Ok           bool                         `json:"ok"`
 	Goal         *GoalState                   `json:"goal,omitempty"`
-	Queue        []QueuedGoal                 `json:"queue,omitempty"`
+	Queue        []QueuedGoal                 `json:"queue,omitzero"`
 	Telemetry    *GoalMutationResultTelemetry `json:"telemetry,omitempty"`
 	Message      *string                      `json:"message,omitempty"`
 	Queued       *QueuedGoal                  `json:"queued,omitempty"`
@@ -1836,7 +1836,7 @@ type GoalMutationResult struct {
 	Completed    *CompletedGoal               `json:"completed,omitempty"`
 	CompletedRun *CompletedGoal               `json:"completedRun,omitempty"`
 	Dequeued     *QueuedGoal                  `json:"dequeued,omitempty"`
-	Removed      []QueuedGoal                 `json:"removed,omitempty"`
+	Removed      []QueuedGoal                 `json:"removed,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2730,8 +2730,8 @@ type AutoresearchReport struct {
 	State            *AutoresearchState `json:"state,omitempty"`
 	StatusText       *string            `json:"statusText,omitempty"`
 	RunsLogged       *int64             `json:"runsLogged,omitempty"`
-	Attempts         []HistoryAttempt   `json:"attempts,omitempty"`
-	ParetoAttemptIDs []string           `json:"paretoAttemptIds,omitempty"`
+	Attempts         []HistoryAttempt   `json:"attempts,omitzero"`
+	ParetoAttemptIDs []string           `json:"paretoAttemptIds,omitzero"`
 	Error            *string            `json:"error,omitempty"`
 }
 
@@ -3068,7 +3068,7 @@ func (x *AutomodeCancelNotice) UnmarshalJSON(b []byte) error {
 type SetupStep struct {
 	Step      string                     `json:"step"`
 	Timestamp Timestamp                  `json:"timestamp"`
-	Data      map[string]json.RawMessage `json:"data,omitempty"`
+	Data      map[string]json.RawMessage `json:"data,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3113,7 +3113,7 @@ type PromptParams struct {
 	Context *PromptParamsContext `json:"context,omitempty"`
 
 	// Images for multimodal models.
-	Images        []ImageAttachment `json:"images,omitempty"`
+	Images        []ImageAttachment `json:"images,omitzero"`
 	ThinkingLevel *ThinkingLevel    `json:"thinkingLevel,omitempty"`
 
 	// With mode host, the agent sends autohand.stepEnd after each tool step and
@@ -3160,7 +3160,7 @@ func (x *PromptParams) UnmarshalJSON(b []byte) error {
 // What the editor shows the user.
 type PromptParamsContext struct {
 	// Paths of files to take into account.
-	Files     []string   `json:"files,omitempty"`
+	Files     []string   `json:"files,omitzero"`
 	Selection *Selection `json:"selection,omitempty"`
 }
 
@@ -3654,7 +3654,7 @@ type ChangesDecisionParams struct {
 	Action  ChangesDecisionParamsAction `json:"action"`
 
 	// The changes to apply with accept_selected.
-	SelectedChangeIDs []string `json:"selectedChangeIds,omitempty"`
+	SelectedChangeIDs []string `json:"selectedChangeIds,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3695,7 +3695,7 @@ type ChangesDecisionResult struct {
 	Success      bool          `json:"success"`
 	AppliedCount int64         `json:"appliedCount"`
 	SkippedCount int64         `json:"skippedCount"`
-	Errors       []ChangeError `json:"errors,omitempty"`
+	Errors       []ChangeError `json:"errors,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6235,7 +6235,7 @@ type McpSetVscodeToolsParamsToolsItemInputSchema struct {
 	// Always "object"; MarshalJSON fills it in when left empty.
 	Type       string                     `json:"type"`
 	Properties map[string]json.RawMessage `json:"properties"`
-	Required   []string                   `json:"required,omitempty"`
+	Required   []string                   `json:"required,omitzero"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -6710,15 +6710,15 @@ type AutoresearchStartParams struct {
 	MeasureScript  *string                `json:"measureScript,omitempty"`
 	ChecksCommand  *string                `json:"checksCommand,omitempty"`
 	ChecksScript   *string                `json:"checksScript,omitempty"`
-	FilesInScope   []string               `json:"filesInScope,omitempty"`
+	FilesInScope   []string               `json:"filesInScope,omitzero"`
 
 	// Which phases delegate to sub-agents.
 	Subagents            *AutoresearchStartParamsSubagents                `json:"subagents,omitempty"`
-	SecondaryObjectives  []AutoresearchStartParamsSecondaryObjectivesItem `json:"secondaryObjectives,omitempty"`
-	Constraints          []Constraint                                     `json:"constraints,omitempty"`
+	SecondaryObjectives  []AutoresearchStartParamsSecondaryObjectivesItem `json:"secondaryObjectives,omitzero"`
+	Constraints          []Constraint                                     `json:"constraints,omitzero"`
 	Sampling             *AutoresearchStartParamsSampling                 `json:"sampling,omitempty"`
 	Retention            *AutoresearchStartParamsRetention                `json:"retention,omitempty"`
-	EnvironmentAllowlist []string                                         `json:"environmentAllowlist,omitempty"`
+	EnvironmentAllowlist []string                                         `json:"environmentAllowlist,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7001,10 +7001,10 @@ type AutoresearchReplayResult struct {
 	Success       bool               `json:"success"`
 	AttemptID     *string            `json:"attemptId,omitempty"`
 	EvaluatorMode *EvaluatorMode     `json:"evaluatorMode,omitempty"`
-	Metrics       map[string]float64 `json:"metrics,omitempty"`
-	Samples       []EvaluationSample `json:"samples,omitempty"`
+	Metrics       map[string]float64 `json:"metrics,omitzero"`
+	Samples       []EvaluationSample `json:"samples,omitzero"`
 	Decision      *DecisionRecord    `json:"decision,omitempty"`
-	DriftWarnings []string           `json:"driftWarnings,omitempty"`
+	DriftWarnings []string           `json:"driftWarnings,omitzero"`
 	Error         *string            `json:"error,omitempty"`
 }
 
@@ -8960,7 +8960,7 @@ type MessageEndParams struct {
 
 	// The whole message.
 	Content   string     `json:"content"`
-	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
+	ToolCalls []ToolCall `json:"toolCalls,omitzero"`
 
 	// True when autohand.abort cut it short.
 	Aborted   *bool     `json:"aborted,omitempty"`
@@ -9294,7 +9294,7 @@ type PermissionRequestParams struct {
 	Context     *PermissionContext `json:"context,omitempty"`
 
 	// The answers the client may give.
-	Options   []PermissionDecision `json:"options,omitempty"`
+	Options   []PermissionDecision `json:"options,omitzero"`
 	Timestamp Timestamp            `json:"timestamp"`
 }
 
@@ -9913,7 +9913,7 @@ func (x *HookPostResponseParams) UnmarshalJSON(b []byte) error {
 type HookSessionErrorParams struct {
 	Error     string                     `json:"error"`
 	Code      *string                    `json:"code,omitempty"`
-	Context   map[string]json.RawMessage `json:"context,omitempty"`
+	Context   map[string]json.RawMessage `json:"context,omitzero"`
 	Timestamp Timestamp                  `json:"timestamp"`
 }
 
@@ -10212,7 +10212,7 @@ type HookPermissionRequestParams struct {
 	Tool      string    `json:"tool"`
 	Path      *string   `json:"path,omitempty"`
 	Command   *string   `json:"command,omitempty"`
-	Args      Args      `json:"args,omitempty"`
+	Args      Args      `json:"args,omitzero"`
 	Timestamp Timestamp `json:"timestamp"`
 }
 
@@ -11233,7 +11233,7 @@ func (x *LearnProgressParams) UnmarshalJSON(b []byte) error {
 
 // LearnInstallCompleteParams are the params of autohand.learn.installComplete.
 type LearnInstallCompleteParams struct {
-	Skills    []string  `json:"skills,omitempty"`
+	Skills    []string  `json:"skills,omitzero"`
 	Timestamp Timestamp `json:"timestamp"`
 
 	// Extra holds the members not declared above, by name.
@@ -11471,7 +11471,7 @@ func (x *SetupCancelledParams) UnmarshalJSON(b []byte) error {
 type SetupErrorParams struct {
 	Timestamp Timestamp                  `json:"timestamp"`
 	Error     string                     `json:"error"`
-	Context   map[string]json.RawMessage `json:"context,omitempty"`
+	Context   map[string]json.RawMessage `json:"context,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the

@@ -84,13 +84,13 @@ func (x *EventSubscription) UnmarshalJSON(b []byte) error {
 type Capabilities struct {
 	// The command IDs it handles, conventionally namespaced like
 	// myExtension/search; Hermes sends command/execute only for these.
-	Commands []string `json:"commands,omitempty"`
+	Commands []string `json:"commands,omitzero"`
 
 	// Whether it provides schema overrides.
 	SchemaProvider *bool `json:"schemaProvider,omitempty"`
 
 	// The editor events it subscribes to; none when absent.
-	Events []EventSubscription `json:"events,omitempty"`
+	Events []EventSubscription `json:"events,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -225,7 +225,7 @@ type FieldOverride struct {
 
 	// Allowed codes mapped to their descriptions; the UI then offers a drop-down
 	// and validation rejects other codes.
-	Values map[string]string `json:"values,omitempty"`
+	Values map[string]string `json:"values,omitzero"`
 
 	// Value the field gets in messages created from templates.
 	Template *string `json:"template,omitempty"`
@@ -285,7 +285,7 @@ func (x *FieldOverride) UnmarshalJSON(b []byte) error {
 //
 // Overrides for the fields of one segment.
 type SegmentOverride struct {
-	Fields []FieldOverride `json:"fields,omitempty"`
+	Fields []FieldOverride `json:"fields,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -312,7 +312,7 @@ func (x *SegmentOverride) UnmarshalJSON(b []byte) error {
 // extension runs (removed when it stops).
 type SchemaOverride struct {
 	// Overrides by segment name (PID, OBX, ...).
-	Segments map[string]SegmentOverride `json:"segments,omitempty"`
+	Segments map[string]SegmentOverride `json:"segments,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -579,14 +579,14 @@ type InitializeResult struct {
 	Description *string `json:"description,omitempty"`
 
 	// Author names.
-	Authors []string `json:"authors,omitempty"`
+	Authors []string `json:"authors,omitzero"`
 
 	// URL with more information.
 	Homepage     *string      `json:"homepage,omitempty"`
 	Capabilities Capabilities `json:"capabilities"`
 
 	// Buttons to add to the toolbar.
-	ToolbarButtons []ToolbarButton `json:"toolbarButtons,omitempty"`
+	ToolbarButtons []ToolbarButton `json:"toolbarButtons,omitzero"`
 
 	// Field definition overrides.
 	Schema *SchemaOverride `json:"schema,omitempty"`
@@ -1015,7 +1015,7 @@ type EditorPatchMessageResult struct {
 	PatchesApplied int64 `json:"patchesApplied"`
 
 	// The patches that failed.
-	Errors []PatchError `json:"errors,omitempty"`
+	Errors []PatchError `json:"errors,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1441,7 +1441,7 @@ type UIOpenFileParams struct {
 	DefaultPath *string `json:"defaultPath,omitempty"`
 
 	// File types offered.
-	Filters []FileFilter `json:"filters,omitempty"`
+	Filters []FileFilter `json:"filters,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1507,7 +1507,7 @@ type UIOpenFilesParams struct {
 	DefaultPath *string `json:"defaultPath,omitempty"`
 
 	// File types offered.
-	Filters []FileFilter `json:"filters,omitempty"`
+	Filters []FileFilter `json:"filters,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1576,7 +1576,7 @@ type UISaveFileParams struct {
 	DefaultName *string `json:"defaultName,omitempty"`
 
 	// File types offered.
-	Filters []FileFilter `json:"filters,omitempty"`
+	Filters []FileFilter `json:"filters,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the

@@ -317,7 +317,7 @@ type Icon struct {
 	MimeType *string `json:"mimeType,omitempty"`
 
 	// Sizes the image fits, as WxH (48x48) or any for scalable formats.
-	Sizes []string `json:"sizes,omitempty"`
+	Sizes []string `json:"sizes,omitzero"`
 
 	// The background the icon is designed for.
 	Theme *IconTheme `json:"theme,omitempty"`
@@ -357,7 +357,7 @@ func (x *Icon) UnmarshalJSON(b []byte) error {
 
 // Icons to show for an object.
 type Icons struct {
-	Icons []Icon `json:"icons,omitempty"`
+	Icons []Icon `json:"icons,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -427,7 +427,7 @@ type Implementation struct {
 
 	// The name to show to people.
 	Title       *string `json:"title,omitempty"`
-	Icons       []Icon  `json:"icons,omitempty"`
+	Icons       []Icon  `json:"icons,omitzero"`
 	Version     string  `json:"version"`
 	Description *string `json:"description,omitempty"`
 
@@ -543,7 +543,7 @@ func (x *ListChangedCapability) UnmarshalJSON(b []byte) error {
 // What the client supports; a missing member means the feature is off.
 type ClientCapabilities struct {
 	// Non-standard features.
-	Experimental map[string]Capability `json:"experimental,omitempty"`
+	Experimental map[string]Capability `json:"experimental,omitzero"`
 
 	// The client answers roots/list.
 	Roots *ListChangedCapability `json:"roots,omitempty"`
@@ -750,7 +750,7 @@ func (x *ClientTaskElicitation) UnmarshalJSON(b []byte) error {
 // What the server offers; a missing member means the feature is off.
 type ServerCapabilities struct {
 	// Non-standard features.
-	Experimental map[string]Capability `json:"experimental,omitempty"`
+	Experimental map[string]Capability `json:"experimental,omitzero"`
 
 	// The server sends notifications/message and answers logging/setLevel.
 	Logging *Capability `json:"logging,omitempty"`
@@ -913,7 +913,7 @@ func (x *ServerTaskTools) UnmarshalJSON(b []byte) error {
 // Hints to the client about how to use or show an object.
 type Annotations struct {
 	// Who the object is meant for.
-	Audience []Role `json:"audience,omitempty"`
+	Audience []Role `json:"audience,omitzero"`
 
 	// Importance from 0 (optional) to 1 (required).
 	Priority *float64 `json:"priority,omitempty"`
@@ -1148,7 +1148,7 @@ type ResourceLink struct {
 
 	// The name to show to people.
 	Title *string `json:"title,omitempty"`
-	Icons []Icon  `json:"icons,omitempty"`
+	Icons []Icon  `json:"icons,omitzero"`
 
 	// Format: uri.
 	URI         string       `json:"uri"`
@@ -1297,7 +1297,7 @@ type Resource struct {
 
 	// The name to show to people.
 	Title *string `json:"title,omitempty"`
-	Icons []Icon  `json:"icons,omitempty"`
+	Icons []Icon  `json:"icons,omitzero"`
 
 	// Format: uri.
 	URI         string       `json:"uri"`
@@ -1364,7 +1364,7 @@ type ResourceTemplate struct {
 
 	// The name to show to people.
 	Title       *string `json:"title,omitempty"`
-	Icons       []Icon  `json:"icons,omitempty"`
+	Icons       []Icon  `json:"icons,omitzero"`
 	URITemplate string  `json:"uriTemplate"`
 	Description *string `json:"description,omitempty"`
 
@@ -1930,9 +1930,9 @@ type Prompt struct {
 
 	// The name to show to people.
 	Title       *string          `json:"title,omitempty"`
-	Icons       []Icon           `json:"icons,omitempty"`
+	Icons       []Icon           `json:"icons,omitzero"`
 	Description *string          `json:"description,omitempty"`
-	Arguments   []PromptArgument `json:"arguments,omitempty"`
+	Arguments   []PromptArgument `json:"arguments,omitzero"`
 	Meta        *Meta            `json:"_meta,omitempty"`
 }
 
@@ -2068,7 +2068,7 @@ type GetPromptRequestParams struct {
 	Name string       `json:"name"`
 
 	// Values for the template's arguments.
-	Arguments map[string]string `json:"arguments,omitempty"`
+	Arguments map[string]string `json:"arguments,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2157,8 +2157,8 @@ type ToolSchema struct {
 
 	// Always "object"; MarshalJSON fills it in when left empty.
 	Type       string                     `json:"type"`
-	Properties map[string]json.RawMessage `json:"properties,omitempty"`
-	Required   []string                   `json:"required,omitempty"`
+	Properties map[string]json.RawMessage `json:"properties,omitzero"`
+	Required   []string                   `json:"required,omitzero"`
 
 	// Extra holds the members not declared above, by name.
 	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
@@ -2306,7 +2306,7 @@ type Tool struct {
 
 	// The name to show to people.
 	Title       *string        `json:"title,omitempty"`
-	Icons       []Icon         `json:"icons,omitempty"`
+	Icons       []Icon         `json:"icons,omitzero"`
 	Description *string        `json:"description,omitempty"`
 	InputSchema ToolSchema     `json:"inputSchema"`
 	Execution   *ToolExecution `json:"execution,omitempty"`
@@ -2419,7 +2419,7 @@ type CallToolRequestParams struct {
 	// Present: run as a task; the response is then a CreateTaskResult.
 	Task      *TaskMetadata              `json:"task,omitempty"`
 	Name      string                     `json:"name"`
-	Arguments map[string]json.RawMessage `json:"arguments,omitempty"`
+	Arguments map[string]json.RawMessage `json:"arguments,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2465,7 +2465,7 @@ type CallToolResult struct {
 	Content []ContentBlock `json:"content"`
 
 	// A JSON object matching the tool's outputSchema.
-	StructuredContent map[string]json.RawMessage `json:"structuredContent,omitempty"`
+	StructuredContent map[string]json.RawMessage `json:"structuredContent,omitzero"`
 
 	// Defaults to false when absent.
 	IsError *bool `json:"isError,omitempty"`
@@ -3283,7 +3283,7 @@ func (x *CompletionArgument) UnmarshalJSON(b []byte) error {
 // CompletionContext is the context member of CompleteRequestParams.
 type CompletionContext struct {
 	// Arguments already resolved.
-	Arguments map[string]string `json:"arguments,omitempty"`
+	Arguments map[string]string `json:"arguments,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3468,7 +3468,7 @@ type ToolResultContent struct {
 	Type              string                     `json:"type"`
 	ToolUseID         string                     `json:"toolUseId"`
 	Content           []ContentBlock             `json:"content"`
-	StructuredContent map[string]json.RawMessage `json:"structuredContent,omitempty"`
+	StructuredContent map[string]json.RawMessage `json:"structuredContent,omitzero"`
 
 	// Defaults to false when absent.
 	IsError *bool `json:"isError,omitempty"`
@@ -3605,7 +3605,7 @@ func (x *ModelHint) UnmarshalJSON(b []byte) error {
 // Advice on picking a model; the client decides.
 type ModelPreferences struct {
 	// In order of preference.
-	Hints []ModelHint `json:"hints,omitempty"`
+	Hints []ModelHint `json:"hints,omitzero"`
 
 	// 0 to 1.
 	CostPriority *float64 `json:"costPriority,omitempty"`
@@ -3681,13 +3681,13 @@ type CreateMessageRequestParams struct {
 	IncludeContext *IncludeContext `json:"includeContext,omitempty"`
 	Temperature    *float64        `json:"temperature,omitempty"`
 	MaxTokens      int64           `json:"maxTokens"`
-	StopSequences  []string        `json:"stopSequences,omitempty"`
+	StopSequences  []string        `json:"stopSequences,omitzero"`
 
 	// Provider-specific parameters.
-	Metadata map[string]json.RawMessage `json:"metadata,omitempty"`
+	Metadata map[string]json.RawMessage `json:"metadata,omitzero"`
 
 	// Tools the model may call; needs the sampling.tools capability.
-	Tools      []Tool      `json:"tools,omitempty"`
+	Tools      []Tool      `json:"tools,omitzero"`
 	ToolChoice *ToolChoice `json:"toolChoice,omitempty"`
 }
 
@@ -4228,7 +4228,7 @@ type UntitledMultiSelectEnumSchema struct {
 	MinItems    *int64            `json:"minItems,omitempty"`
 	MaxItems    *int64            `json:"maxItems,omitempty"`
 	Items       UntitledEnumItems `json:"items"`
-	Default     []string          `json:"default,omitempty"`
+	Default     []string          `json:"default,omitzero"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -4350,7 +4350,7 @@ type TitledMultiSelectEnumSchema struct {
 	MinItems    *int64          `json:"minItems,omitempty"`
 	MaxItems    *int64          `json:"maxItems,omitempty"`
 	Items       TitledEnumItems `json:"items"`
-	Default     []string        `json:"default,omitempty"`
+	Default     []string        `json:"default,omitzero"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -4459,7 +4459,7 @@ type LegacyTitledEnumSchema struct {
 	Title       *string  `json:"title,omitempty"`
 	Description *string  `json:"description,omitempty"`
 	Enum        []string `json:"enum"`
-	EnumNames   []string `json:"enumNames,omitempty"`
+	EnumNames   []string `json:"enumNames,omitzero"`
 	Default     *string  `json:"default,omitempty"`
 }
 
@@ -4540,13 +4540,13 @@ type PrimitiveSchemaDefinition struct {
 	Maximum     *float64      `json:"maximum,omitempty"`
 
 	// Allowed values of a single-select string.
-	Enum []string `json:"enum,omitempty"`
+	Enum []string `json:"enum,omitzero"`
 
 	// Deprecated: Use oneOf.
-	EnumNames []string `json:"enumNames,omitempty"`
+	EnumNames []string `json:"enumNames,omitzero"`
 
 	// Allowed values with labels.
-	OneOf    []EnumOption `json:"oneOf,omitempty"`
+	OneOf    []EnumOption `json:"oneOf,omitzero"`
 	MinItems *int64       `json:"minItems,omitempty"`
 	MaxItems *int64       `json:"maxItems,omitempty"`
 
@@ -4615,8 +4615,8 @@ func (x *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 type EnumItems struct {
 	// When present, it is always "string".
 	Type  *string      `json:"type,omitempty"`
-	Enum  []string     `json:"enum,omitempty"`
-	AnyOf []EnumOption `json:"anyOf,omitempty"`
+	Enum  []string     `json:"enum,omitzero"`
+	AnyOf []EnumOption `json:"anyOf,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4652,7 +4652,7 @@ type ElicitationSchema struct {
 	// Always "object"; MarshalJSON fills it in when left empty.
 	Type       string                               `json:"type"`
 	Properties map[string]PrimitiveSchemaDefinition `json:"properties"`
-	Required   []string                             `json:"required,omitempty"`
+	Required   []string                             `json:"required,omitzero"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -4912,7 +4912,7 @@ type ElicitResult struct {
 	Action ElicitAction `json:"action"`
 
 	// Form mode with accept: the values entered.
-	Content map[string]ElicitValue `json:"content,omitempty"`
+	Content map[string]ElicitValue `json:"content,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the

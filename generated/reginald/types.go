@@ -174,7 +174,7 @@ type CommandInfo struct {
 	Usage string `json:"usage"`
 
 	// The command's config entries.
-	Configs []ConfigEntry `json:"configs,omitempty"`
+	Configs []ConfigEntry `json:"configs,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -217,7 +217,7 @@ type TaskInfo struct {
 	Type string `json:"type"`
 
 	// The task's config values with their defaults.
-	Configs []KeyValue `json:"configs,omitempty"`
+	Configs []KeyValue `json:"configs,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -305,7 +305,7 @@ type Entrypoint struct {
 
 	// The command and its arguments, relative to the plugin directory. Defaults to
 	// ["$0"] for executables and ["$1", "$0"] for runtimes.
-	Command []string `json:"command,omitempty"`
+	Command []string `json:"command,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -449,13 +449,13 @@ type HandshakeResult struct {
 
 	// Plugin-wide config entries; these win over a command's entries of the same
 	// name.
-	Configs []ConfigEntry `json:"configs,omitempty"`
+	Configs []ConfigEntry `json:"configs,omitzero"`
 
 	// The commands the plugin provides.
-	Commands []CommandInfo `json:"commands,omitempty"`
+	Commands []CommandInfo `json:"commands,omitzero"`
 
 	// The task types the plugin provides.
-	Tasks []TaskInfo `json:"tasks,omitempty"`
+	Tasks []TaskInfo `json:"tasks,omitzero"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -522,7 +522,7 @@ func (x *HandshakeResult) UnmarshalJSON(b []byte) error {
 // InitializeParams are the params of initialize.
 type InitializeParams struct {
 	// The plugin-wide entries with their resolved values.
-	Config []ConfigEntry `json:"config,omitempty"`
+	Config []ConfigEntry `json:"config,omitzero"`
 
 	// Reginald's logging settings.
 	Logging LoggingConfig `json:"logging"`
@@ -576,7 +576,7 @@ type SetupCommandParams struct {
 	Args []string `json:"args"`
 
 	// The command's entries with their resolved values.
-	Config []ConfigEntry `json:"config,omitempty"`
+	Config []ConfigEntry `json:"config,omitzero"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -682,7 +682,7 @@ type ValidateTaskParams struct {
 	Type string `json:"type"`
 
 	// The task's config values.
-	Config []KeyValue `json:"config,omitempty"`
+	Config []KeyValue `json:"config,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -733,7 +733,7 @@ type RunTaskParams struct {
 	Dir string `json:"dir"`
 
 	// The task's config values.
-	Config []KeyValue `json:"config,omitempty"`
+	Config []KeyValue `json:"config,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -789,7 +789,7 @@ type LogParams struct {
 	Msg string `json:"msg"`
 
 	// Extra structured fields of the record.
-	Fields map[string]json.RawMessage `json:"fields,omitempty"`
+	Fields map[string]json.RawMessage `json:"fields,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the

@@ -536,13 +536,13 @@ type CameraSpec struct {
 	View *StandardView `json:"view,omitempty"`
 
 	// Camera position, for custom.
-	Eye Vector3 `json:"eye,omitempty"`
+	Eye Vector3 `json:"eye,omitzero"`
 
 	// Point looked at, for custom.
-	Target Vector3 `json:"target,omitempty"`
+	Target Vector3 `json:"target,omitzero"`
 
 	// Up direction, for custom; +Z by default.
-	Up Vector3 `json:"up,omitempty"`
+	Up Vector3 `json:"up,omitzero"`
 
 	// Perspective rather than parallel projection. Defaults to true when absent.
 	Perspective *bool `json:"perspective,omitempty"`
@@ -551,7 +551,7 @@ type CameraSpec struct {
 	Fov *float64 `json:"fov,omitempty"`
 
 	// Entities to frame, for zoom_entity.
-	EntityIDs []int64 `json:"entity_ids,omitempty"`
+	EntityIDs []int64 `json:"entity_ids,omitzero"`
 
 	// Extra room around the framed entities, as a factor. Defaults to 1 when
 	// absent.
@@ -924,7 +924,7 @@ type Entity struct {
 	Area *float64 `json:"area,omitempty"`
 
 	// Faces: the normal (get_selection only).
-	Normal Vector3 `json:"normal,omitempty"`
+	Normal Vector3 `json:"normal,omitzero"`
 
 	// Edges: length in inches.
 	Length *float64 `json:"length,omitempty"`
@@ -1959,7 +1959,7 @@ type ToolsCallParams struct {
 
 	// The tool's arguments, as described by its arguments type; absent or {} for
 	// tools without any.
-	Arguments map[string]json.RawMessage `json:"arguments,omitempty"`
+	Arguments map[string]json.RawMessage `json:"arguments,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the

@@ -276,7 +276,7 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 // InitializeParamsClientInfo is the clientInfo member of InitializeParams.
 type InitializeParamsClientInfo struct {
 	Name string   `json:"name"`
-	Tags []string `json:"tags,omitempty"`
+	Tags []string `json:"tags,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the

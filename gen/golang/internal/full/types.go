@@ -152,8 +152,8 @@ type Item struct {
 
 	// Defaults to true when absent.
 	Active     *bool                      `json:"active,omitempty"`
-	Tags       []string                   `json:"tags,omitempty"`
-	Attributes map[string]json.RawMessage `json:"attributes,omitempty"`
+	Tags       []string                   `json:"tags,omitzero"`
+	Attributes map[string]json.RawMessage `json:"attributes,omitzero"`
 	Note       *string                    `json:"note"`
 	Alias      *string                    `json:"alias"`
 	Color      *Color                     `json:"color,omitempty"`
@@ -174,13 +174,13 @@ type Item struct {
 
 	// Nested inline object.
 	Settings *ItemSettings         `json:"settings,omitempty"`
-	History  []ItemHistoryItem     `json:"history,omitempty"`
-	Matrix   [][]float64           `json:"matrix,omitempty"`
-	Grouped  map[string][]Position `json:"grouped,omitempty"`
+	History  []ItemHistoryItem     `json:"history,omitzero"`
+	Matrix   [][]float64           `json:"matrix,omitzero"`
+	Grouped  map[string][]Position `json:"grouped,omitzero"`
 	Either   *ItemEither           `json:"either,omitempty"`
 	Raw      json.RawMessage       `json:"raw,omitempty"`
 	Priority *Priority             `json:"priority,omitempty"`
-	Contents []Contents            `json:"contents,omitempty"`
+	Contents []Contents            `json:"contents,omitzero"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil

@@ -88,7 +88,7 @@ func (x *SumParams) UnmarshalJSON(b []byte) error {
 
 // UpdateParams are the params of update.
 type UpdateParams struct {
-	Values []int64 `json:"values,omitempty"`
+	Values []int64 `json:"values,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -134,7 +134,7 @@ func (x *NotifyHelloParams) UnmarshalJSON(b []byte) error {
 
 // NotifySumParams are the params of notify_sum.
 type NotifySumParams struct {
-	Values []int64 `json:"values,omitempty"`
+	Values []int64 `json:"values,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
