@@ -32,6 +32,7 @@ type Conn struct {
 	reader  framing.Reader
 	writer  framing.Writer
 	flusher *bufio.Writer
+	onFrame func()        // the stream's MessageRead, or nil
 	out     chan []byte   // messages waiting for the write loop
 	drained chan struct{} // closed when the write loop has ended
 
@@ -81,6 +82,9 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		inflight: make(map[string]*incoming),
 		done:     make(chan struct{}),
 	}
+	if m, ok := stream.(MessageReader); ok {
+		c.onFrame = m.MessageRead
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	c.ctx, c.cancel = context.WithValue(ctx, connKey{}, c), cancel
 
@@ -104,6 +108,14 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 	go c.readLoop()
 	go c.writeLoop()
 	return c
+}
+
+// MessageReader is implemented by streams that want to know where
+// messages end, such as a transport that limits how long one message may
+// take to arrive. A [Conn] calls MessageRead after reading each complete
+// frame from the stream, before handling it.
+type MessageReader interface {
+	MessageRead()
 }
 
 // writeBufferSize is the size of the buffer that gathers the messages
@@ -254,6 +266,9 @@ func (c *Conn) readLoop() {
 			}
 			c.shutdown(fmt.Errorf("reading: %w", err))
 			return
+		}
+		if c.onFrame != nil {
+			c.onFrame()
 		}
 		c.handleFrame(msg)
 		select {
