@@ -257,6 +257,9 @@ func (c *Conn) readLoop() {
 			var fe *framing.Error
 			if errors.As(err, &fe) && fe.Recoverable {
 				c.log.Warn("jsonrpc: skipped a bad frame", "reason", fe)
+				if c.onFrame != nil {
+					c.onFrame()
+				}
 				c.replyFromReader(appendError(nil, NullID, invalidRequest(fe.Error())))
 				continue
 			}
