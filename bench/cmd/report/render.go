@@ -1,0 +1,168 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// render returns the Markdown between the markers.
+func render(res *results) string {
+	var b strings.Builder
+	c := res.config
+	fmt.Fprintf(&b, "Measured %s on %s, %s cores, %s, %s/%s. Medians of %s runs each.\n\n",
+		or(c["date"], "(date not recorded)"), or(c["cpu"], "an unknown CPU"), or(c["cores"], "?"),
+		or(c["go"], "an unknown Go version"), or(c["goos"], "?"), or(c["goarch"], "?"), runs(res))
+	rows := res.rows()
+	if len(rows) > 0 {
+		renderRPC(&b, rows)
+	}
+	renderGenerator(&b, res)
+	return b.String()
+}
+
+// renderRPC writes the side-by-side table and its summary.
+func renderRPC(b *strings.Builder, rows []*row) {
+	b.WriteString("Each cell is median time per op / allocations per op. ")
+	b.WriteString("Time is compared with the fastest peer, allocations with the peer that allocates least; ")
+	fmt.Fprintf(b, "targets: time ≤ %.2f, allocs ≤ %.2f; stretch: time ≤ %.2f× stdjson, ≤ %d allocs per add.\n\n",
+		timeTarget, allocsTarget, stdjsonTarget, addAllocsTarget)
+	b.WriteString("| op | framing | transport | callers |")
+	for _, im := range columns {
+		fmt.Fprintf(b, " %s |", im)
+	}
+	b.WriteString(" fastest peer | time ÷ peer | allocs ÷ peer | time ÷ stdjson | allocs/add |\n|")
+	for range 4 + len(columns) + 5 {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	var met, total [4]int
+	for _, r := range rows {
+		b.WriteString("|")
+		for _, part := range strings.Split(r.key, "/") {
+			_, v, _ := strings.Cut(part, "=")
+			fmt.Fprintf(b, " %s |", v)
+		}
+		for _, im := range columns {
+			if c, ok := r.cells[im]; ok && c.ok {
+				fmt.Fprintf(b, " %s / %.0f |", duration(c.ns), c.allocs)
+			} else {
+				b.WriteString(" — |")
+			}
+		}
+		g, ok := r.cells["rpcgen"]
+		fastest, peerNS, okT := r.best(func(c cell) float64 { return c.ns })
+		_, peerAllocs, okA := r.best(func(c cell) float64 { return c.allocs })
+		std, okS := r.cells["stdjson"]
+		cols := []string{"—", "—", "—", "—", "—"}
+		if okT {
+			cols[0] = fastest
+		}
+		if ok && g.ok {
+			checks := []struct {
+				have   bool
+				ratio  float64
+				target float64
+			}{
+				{okT, ratioOf(g.ns, peerNS), timeTarget},
+				{okA, ratioOf(g.allocs, peerAllocs), allocsTarget},
+				{okS && std.ok, ratioOf(g.ns, std.ns), stdjsonTarget},
+				{r.op == "add", g.allocs / addAllocsTarget, 1},
+			}
+			for i, ch := range checks {
+				if !ch.have {
+					continue
+				}
+				total[i]++
+				if ch.ratio <= ch.target {
+					met[i]++
+				}
+				if i == 3 {
+					mark := "✗"
+					if ch.ratio <= 1 {
+						mark = "✓"
+					}
+					cols[4] = fmt.Sprintf("%.0f %s", g.allocs, mark)
+					continue
+				}
+				cols[i+1] = verdict(ch.ratio, ch.target)
+			}
+		}
+		for _, s := range cols {
+			fmt.Fprintf(b, " %s |", s)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(b, "\nTargets met: time ÷ fastest peer in %d of %d rows, allocs ÷ leanest peer in %d of %d, "+
+		"time ÷ stdjson in %d of %d, allocs per add in %d of %d.\n",
+		met[0], total[0], met[1], total[1], met[2], total[2], met[3], total[3])
+}
+
+// renderGenerator writes the generator's timings against their targets.
+func renderGenerator(b *strings.Builder, res *results) {
+	gens := []struct {
+		name, what string
+		target     float64
+	}{
+		{"BenchmarkGenerateProtocols", "every protocol in protocols/", protocolsTargetS},
+		{"BenchmarkGenerateSynthetic", "a synthetic protocol of 500 types and 200 methods", syntheticTargetS},
+	}
+	var lines []string
+	for _, g := range gens {
+		s, ok := res.byName[g.name]
+		if !ok {
+			continue
+		}
+		ns, ok := median(s.ns)
+		if !ok {
+			continue
+		}
+		allocs, _ := median(s.allocs)
+		mark := "✗"
+		if ns/1e9 < g.target {
+			mark = "✓"
+		}
+		lines = append(lines, fmt.Sprintf("| %s | %s | %.0f | < %.0fs %s |", g.what, duration(ns), allocs, g.target, mark))
+	}
+	if len(lines) == 0 {
+		return
+	}
+	b.WriteString("\nThe generator (`rpcgen generate`: load, Go, JSON Schemas, Markdown, write):\n\n")
+	b.WriteString("| generating | median time | allocs | target |\n|---|---|---|---|\n")
+	b.WriteString(strings.Join(lines, "\n"))
+	b.WriteString("\n")
+}
+
+// runs describes how many runs each benchmark has.
+func runs(res *results) string {
+	lo, hi := -1, 0
+	for _, s := range res.byName {
+		n := len(s.ns)
+		if lo < 0 || n < lo {
+			lo = n
+		}
+		hi = max(hi, n)
+	}
+	if lo == hi {
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d to %d", lo, hi)
+}
+
+// or returns s, or def when s is empty.
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// splice replaces what lies between the markers in doc with body.
+func splice(doc, body string) (string, error) {
+	i := strings.Index(doc, beginMarker)
+	j := strings.Index(doc, endMarker)
+	if i < 0 || j < i {
+		return "", errors.New("no " + beginMarker + " ... " + endMarker + " section")
+	}
+	return doc[:i+len(beginMarker)] + "\n" + body + doc[j:], nil
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const sampleOutput = `go: go1.26.0
+cores: 2
+date: 2026-11-22
+goos: linux
+goarch: amd64
+pkg: github.com/rpcgen/rpcgen/bench
+cpu: Test CPU
+BenchmarkRPC/op=add/framing=cl/transport=pipe/callers=1/impl=rpcgen-2   1000  3000 ns/op  100 B/op  8 allocs/op
+BenchmarkRPC/op=add/framing=cl/transport=pipe/callers=1/impl=rpcgen-2   1000  5000 ns/op  100 B/op  8 allocs/op
+BenchmarkRPC/op=add/framing=cl/transport=pipe/callers=1/impl=rpcgen-2   1000  4000 ns/op  100 B/op  9 allocs/op
+BenchmarkRPC/op=add/framing=cl/transport=pipe/callers=1/impl=xexp-2     1000  8000 ns/op  100 B/op  60 allocs/op
+BenchmarkRPC/op=add/framing=cl/transport=pipe/callers=1/impl=jrpc2-2    1000  10000 ns/op 100 B/op  16 allocs/op
+BenchmarkRPC/op=add/framing=cl/transport=pipe/callers=1/impl=stdjson-2  1000  5000 ns/op  100 B/op  30 allocs/op
+BenchmarkRPC/op=echo/framing=ndjson/transport=tcp/callers=64/impl=rpcgen-2  1000  9000 ns/op  100 B/op  40 allocs/op
+BenchmarkRPC/op=echo/framing=ndjson/transport=tcp/callers=64/impl=sourcegraph-2  1000  10000 ns/op  100 B/op  50 allocs/op
+BenchmarkGenerateProtocols-2   3   600000000 ns/op   1000 B/op   5000 allocs/op
+BenchmarkGenerateSynthetic-2   3   2500000000 ns/op  1000 B/op   9000 allocs/op
+`
+
+func TestMedian(t *testing.T) {
+	for _, tt := range []struct {
+		in   []float64
+		want float64
+	}{
+		{[]float64{3, 1, 2}, 2},
+		{[]float64{4, 1, 3, 2}, 2.5},
+		{[]float64{7}, 7},
+	} {
+		if got, ok := median(tt.in); !ok || got != tt.want {
+			t.Errorf("median(%v) = %v, %v; want %v", tt.in, got, ok, tt.want)
+		}
+	}
+	if _, ok := median(nil); ok {
+		t.Error("median(nil) reported a value")
+	}
+}
+
+func TestRender(t *testing.T) {
+	res, err := parse(strings.NewReader(sampleOutput))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := render(res)
+	for _, want := range []string{
+		"Measured 2026-11-22 on Test CPU, 2 cores, go1.26.0, linux/amd64. Medians of 1 to 3 runs each.",
+		// median 4000 ns and 8 allocs; fastest peer xexp (8000 ns): 0.50 ✓;
+		// leanest peer jrpc2 (16 allocs): 0.50 ✓; stdjson 5000 ns: 0.80 ✓.
+		"| add | cl | pipe | 1 | 4.0µs / 8 | 8.0µs / 60 | 10.0µs / 16 | — | 5.0µs / 30 | — | xexp | 0.50 ✓ | 0.50 ✓ | 0.80 ✓ | 8 ✓ |",
+		// 9000 ÷ 10000 = 0.90 ✗, 40 ÷ 50 = 0.80 ✗, no stdjson, not an add.
+		"| echo | ndjson | tcp | 64 | 9.0µs / 40 | — | — | 10.0µs / 50 | — | — | sourcegraph | 0.90 ✗ | 0.80 ✗ | — | — |",
+		"Targets met: time ÷ fastest peer in 1 of 2 rows, allocs ÷ leanest peer in 1 of 2, time ÷ stdjson in 1 of 1, allocs per add in 1 of 1.",
+		"| every protocol in protocols/ | 600.00ms | 5000 | < 1s ✓ |",
+		"| a synthetic protocol of 500 types and 200 methods | 2.50s | 9000 | < 2s ✗ |",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks\n%s\ngot:\n%s", want, got)
+		}
+	}
+}
+
+func TestRunSplicesBetweenMarkers(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "latest.txt")
+	readme := filepath.Join(dir, "README.md")
+	if err := os.WriteFile(in, []byte(sampleOutput), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc := "# Title\n\nbefore\n" + beginMarker + "\nold table\n" + endMarker + "\nafter\n"
+	if err := os.WriteFile(readme, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(in, readme); err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(out)
+	if strings.Contains(s, "old table") || !strings.HasPrefix(s, "# Title\n\nbefore\n"+beginMarker+"\n") ||
+		!strings.HasSuffix(s, endMarker+"\nafter\n") || !strings.Contains(s, "| add | cl | pipe | 1 |") {
+		t.Errorf("README after the report:\n%s", s)
+	}
+	if err := os.WriteFile(readme, []byte("no markers\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(in, readme); err == nil {
+		t.Error("a README without markers was accepted")
+	}
+}
