@@ -2,7 +2,6 @@ package idl
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 )
 
@@ -74,6 +72,7 @@ type converter struct {
 	file  string
 	lines [][]rune
 	errs  *errorList
+	more  map[tokenAt][]ast.Node // pieces of mappings, see parseSplit
 }
 
 // parseYAML parses src into a node tree. Syntax errors are recorded in errs
@@ -86,16 +85,8 @@ func parseYAML(file string, src []byte, errs *errorList, c *converter) (root *no
 		errs.add(Pos{File: file, Line: line, Col: col}, "YAML nested more than %d levels deep; flatten it with named types", maxDepth)
 		return nil
 	}
-	var f *ast.File
-	err := func() (err error) {
-		defer func() {
-			if r := recover(); r != nil {
-				err = fmt.Errorf("the YAML parser failed: %v", r)
-			}
-		}()
-		f, err = parser.ParseBytes(src, 0, parser.AllowDuplicateMapKey())
-		return err
-	}()
+	c.more = map[tokenAt][]ast.Node{}
+	f, err := c.parseSplit(src)
 	if err != nil {
 		c.syntaxError(err)
 		return nil
@@ -199,17 +190,22 @@ func (c *converter) convertNode(n ast.Node, depth int) *node {
 		if n.IsFlowStyle {
 			m.pos = c.tokenPos(n.Start)
 		}
+		var pieces []ast.Node
 		for i, mv := range n.Values {
 			e := c.pair(mv, depth)
 			if i == 0 && !n.IsFlowStyle {
 				m.pos = e.key.pos
 			}
 			m.ents = append(m.ents, e)
+			pieces = append(pieces, c.pieces(mv)...)
 		}
+		c.appendPieces(m, pieces, depth)
 		return m
 	case *ast.MappingValueNode:
 		e := c.pair(n, depth)
-		return &node{kind: nMap, pos: e.key.pos, ents: []entry{e}}
+		m := &node{kind: nMap, pos: e.key.pos, ents: []entry{e}}
+		c.appendPieces(m, c.pieces(n), depth)
+		return m
 	case *ast.SequenceNode:
 		s := &node{kind: nSeq, pos: pos}
 		for _, v := range n.Values {
@@ -258,6 +254,24 @@ func (c *converter) convertNode(n ast.Node, depth int) *node {
 	default:
 		c.errs.add(pos, "unsupported YAML construct (%s)", n.Type())
 		return &node{kind: nNull, pos: pos, bad: true}
+	}
+}
+
+// pieces returns the pieces cut by parseSplit from the mapping whose
+// entry mv is.
+func (c *converter) pieces(mv *ast.MappingValueNode) []ast.Node {
+	if len(c.more) == 0 || mv.Key == nil {
+		return nil
+	}
+	return c.more[at(mv.Key.GetToken())]
+}
+
+// appendPieces appends the entries of the pieces cut from mapping m.
+func (c *converter) appendPieces(m *node, pieces []ast.Node, depth int) {
+	for _, p := range pieces {
+		if pm := c.convertNode(p, depth); pm.kind == nMap {
+			m.ents = append(m.ents, pm.ents...)
+		}
 	}
 }
 
