@@ -5,6 +5,13 @@ GO            ?= go
 STATICCHECK   := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 PROTOCOLS     := $(wildcard protocols/*.yaml)
 FUZZTIME      ?= 5m
+BENCHSTAT     := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+# make bench: runs of each benchmark, time per run, and a regexp selecting
+# sub-benchmarks of bench/'s BenchmarkRPC (empty: all of them, and the
+# generator's benchmarks too).
+BENCHCOUNT    ?= 6
+BENCHTIME     ?= 0.4s
+BENCH         ?=
 
 .PHONY: all generate test vet staticcheck deps unit nested check-generated fuzz bench clean
 
@@ -18,6 +25,8 @@ generate:
 		echo "rpcgen generate $$p"; \
 		bin/rpcgen generate -out generated/$$name $$p || exit 1; \
 	done
+	@echo "rpcgen generate bench/bench.yaml"
+	@bin/rpcgen generate -out bench/benchproto bench/bench.yaml
 
 ## test: everything CI checks, the interoperability suite included.
 test: vet staticcheck unit nested check-generated
@@ -40,20 +49,20 @@ deps:
 unit: deps
 	$(GO) test -race -count=1 ./...
 
-## nested: modules of their own under interop/ (kept out of the main module's dependencies).
+## nested: modules of their own under interop/ and bench/ (kept out of the main module's dependencies).
 nested:
-	@for m in $$(find interop -mindepth 2 -maxdepth 2 -name go.mod 2>/dev/null); do \
+	@for m in $$(find interop -mindepth 2 -maxdepth 2 -name go.mod 2>/dev/null) bench/go.mod; do \
 		d=$$(dirname $$m); \
 		echo "go vet, staticcheck and go test in $$d"; \
 		(cd $$d && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./... && $(GO) test -race -count=1 ./...) || exit 1; \
 	done
 
-## check-generated: fail when generated/ differs from what `make generate` writes.
+## check-generated: fail when generated/ or bench/benchproto/ differs from what `make generate` writes.
 check-generated: generate
-	@if [ -n "$$(git status --porcelain -- generated)" ]; then \
-		echo "generated/ is stale: run 'make generate' and commit the result"; \
-		git status --porcelain -- generated; \
-		git diff --stat -- generated; \
+	@if [ -n "$$(git status --porcelain -- generated bench/benchproto)" ]; then \
+		echo "generated/ or bench/benchproto/ is stale: run 'make generate' and commit the result"; \
+		git status --porcelain -- generated bench/benchproto; \
+		git diff --stat -- generated bench/benchproto; \
 		exit 1; \
 	fi
 
@@ -66,6 +75,32 @@ fuzz:
 		done; \
 	done
 
-## bench: runtime benchmarks with allocations.
+## bench: rpcgen side by side with other Go JSON-RPC libraries (bench/README.md),
+## and the generator's timings. A full run takes about 15 minutes on 2 cores,
+## saves bench/results/latest.txt and benchstat.txt, and updates the table in
+## bench/README.md; with BENCH=regexp (e.g. BENCH='op=add/framing=cl/transport=pipe')
+## it runs those rows only, saves bench/results/partial.txt and prints the table.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./runtime/...
+	@mkdir -p bench/results
+	@out=bench/results/$(if $(BENCH),partial,latest).txt; \
+	{ echo "date: $$(date -u +'%Y-%m-%d %H:%M UTC')"; echo "go: $$($(GO) env GOVERSION)"; \
+	  echo "cores: $$(nproc)"; } > $$out.tmp; \
+	if [ -z "$(BENCH)" ]; then \
+		echo "go test -bench Generate ./cmd/rpcgen"; \
+		{ $(GO) test -run '^$$' -bench 'Generate' -benchmem -count=$(BENCHCOUNT) ./cmd/rpcgen; \
+		  echo $$? > $$out.rc; } | tee -a $$out.tmp; \
+		[ "$$(cat $$out.rc)" = 0 ] || { rm -f $$out.rc; exit 1; }; \
+	fi; \
+	echo "go test -bench 'RPC/$(BENCH)' in bench/"; \
+	{ (cd bench && $(GO) test -run '^$$' -bench 'RPC/$(BENCH)' -benchmem -count=$(BENCHCOUNT) -benchtime=$(BENCHTIME) -timeout 60m .); \
+	  echo $$? > $$out.rc; } | tee -a $$out.tmp; \
+	[ "$$(cat $$out.rc)" = 0 ] || { rm -f $$out.rc; exit 1; }; \
+	rm -f $$out.rc; mv $$out.tmp $$out; \
+	if [ -z "$(BENCH)" ]; then \
+		(cd bench && $(GO) run $(BENCHSTAT) -col '/impl@(rpcgen xexp jrpc2 sourcegraph stdjson preencoded)' results/latest.txt > results/benchstat.txt) || exit 1; \
+		(cd bench && $(GO) run ./cmd/report -in results/latest.txt -readme README.md) || exit 1; \
+		echo "wrote bench/results/latest.txt, bench/results/benchstat.txt and the table in bench/README.md"; \
+	else \
+		(cd bench && $(GO) run $(BENCHSTAT) -col '/impl@(rpcgen xexp jrpc2 sourcegraph stdjson preencoded)' results/partial.txt) || exit 1; \
+		(cd bench && $(GO) run ./cmd/report -in results/partial.txt -readme -) || exit 1; \
+	fi

@@ -4,6 +4,8 @@
 //
 //	go run ./cmd/report -in results/latest.txt -readme README.md
 //
+// With -readme - it prints the table on standard output instead.
+//
 // For each row (op, framing, transport, callers) it gives every
 // implementation's median ns/op and allocs/op, the fastest peer library, and
 // how rpcgen compares with the targets; then the generator's timings.
@@ -46,15 +48,15 @@ var columns = []string{"rpcgen", "xexp", "jrpc2", "sourcegraph", "stdjson", "pre
 
 func main() {
 	in := flag.String("in", "results/latest.txt", "benchmark output `file`")
-	readme := flag.String("readme", "README.md", "Markdown `file` to update between the markers")
+	readme := flag.String("readme", "README.md", "Markdown `file` to update between the markers; - prints the table instead")
 	flag.Parse()
-	if err := run(*in, *readme); err != nil {
+	if err := run(*in, *readme, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
 		os.Exit(1)
 	}
 }
 
-func run(in, readme string) error {
+func run(in, readme string, stdout io.Writer) error {
 	f, err := os.Open(in)
 	if err != nil {
 		return fmt.Errorf("open results: %w", err)
@@ -63,6 +65,10 @@ func run(in, readme string) error {
 	res, err := parse(f)
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", in, err)
+	}
+	if readme == "-" {
+		_, err := io.WriteString(stdout, render(res))
+		return err
 	}
 	doc, err := os.ReadFile(readme)
 	if err != nil {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,7 +80,7 @@ func TestRunSplicesBetweenMarkers(t *testing.T) {
 	if err := os.WriteFile(readme, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := run(in, readme); err != nil {
+	if err := run(in, readme, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	out, err := os.ReadFile(readme)
@@ -90,10 +92,14 @@ func TestRunSplicesBetweenMarkers(t *testing.T) {
 		!strings.HasSuffix(s, endMarker+"\nafter\n") || !strings.Contains(s, "| add | cl | pipe | 1 |") {
 		t.Errorf("README after the report:\n%s", s)
 	}
+	var stdout bytes.Buffer
+	if err := run(in, "-", &stdout); err != nil || !strings.Contains(stdout.String(), "| add | cl | pipe | 1 |") {
+		t.Errorf("report -readme - = %v, printed:\n%s", err, stdout.String())
+	}
 	if err := os.WriteFile(readme, []byte("no markers\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := run(in, readme); err == nil {
+	if err := run(in, readme, io.Discard); err == nil {
 		t.Error("a README without markers was accepted")
 	}
 }
