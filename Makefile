@@ -84,7 +84,8 @@ bench:
 	@mkdir -p bench/results
 	@out=bench/results/$(if $(BENCH),partial,latest).txt; \
 	{ echo "date: $$(date -u +'%Y-%m-%d %H:%M UTC')"; echo "go: $$($(GO) env GOVERSION)"; \
-	  echo "cores: $$(nproc)"; } > $$out.tmp; \
+	  echo "cores: $$(nproc)"; echo "commit: $$(git rev-parse --short HEAD)$$(git status --porcelain -- runtime gen bench/benchproto | grep -q . && echo ' with uncommitted changes to runtime/, gen/ or bench/benchproto/')"; \
+	} > $$out.tmp; \
 	if [ -z "$(BENCH)" ]; then \
 		echo "go test -bench Generate ./cmd/rpcgen"; \
 		{ $(GO) test -run '^$$' -bench 'Generate' -benchmem -count=$(BENCHCOUNT) ./cmd/rpcgen; \

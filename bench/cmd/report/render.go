@@ -10,9 +10,13 @@ import (
 func render(res *results) string {
 	var b strings.Builder
 	c := res.config
-	fmt.Fprintf(&b, "Measured %s on %s, %s cores, %s, %s/%s. Medians of %s runs each.\n\n",
-		or(c["date"], "(date not recorded)"), or(c["cpu"], "an unknown CPU"), or(c["cores"], "?"),
-		or(c["go"], "an unknown Go version"), or(c["goos"], "?"), or(c["goarch"], "?"), runs(res))
+	fmt.Fprintf(&b, "Measured %s on %s, %s cores, %s, %s/%s", or(c["date"], "(date not recorded)"),
+		or(c["cpu"], "an unknown CPU"), or(c["cores"], "?"), or(c["go"], "an unknown Go version"),
+		or(c["goos"], "?"), or(c["goarch"], "?"))
+	if c["commit"] != "" {
+		fmt.Fprintf(&b, ", rpcgen at %s", c["commit"])
+	}
+	fmt.Fprintf(&b, ". Medians of %s runs each.\n\n", runs(res))
 	rows := res.rows()
 	if len(rows) > 0 {
 		renderRPC(&b, rows)

@@ -12,6 +12,7 @@ import (
 const sampleOutput = `go: go1.26.0
 cores: 2
 date: 2026-11-22
+commit: abc1234
 goos: linux
 goarch: amd64
 pkg: github.com/rpcgen/rpcgen/bench
@@ -53,7 +54,7 @@ func TestRender(t *testing.T) {
 	}
 	got := render(res)
 	for _, want := range []string{
-		"Measured 2026-11-22 on Test CPU, 2 cores, go1.26.0, linux/amd64. Medians of 1 to 3 runs each.",
+		"Measured 2026-11-22 on Test CPU, 2 cores, go1.26.0, linux/amd64, rpcgen at abc1234. Medians of 1 to 3 runs each.",
 		// median 4000 ns and 8 allocs; fastest peer xexp (8000 ns): 0.50 ✓;
 		// leanest peer jrpc2 (16 allocs): 0.50 ✓; stdjson 5000 ns: 0.80 ✓.
 		"| add | cl | pipe | 1 | 4.0µs / 8 | 8.0µs / 60 | 10.0µs / 16 | — | 5.0µs / 30 | — | xexp | 0.50 ✓ | 0.50 ✓ | 0.80 ✓ | 8 ✓ |",
