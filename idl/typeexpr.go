@@ -46,6 +46,7 @@ type tok struct {
 type exprParser struct {
 	d    *decoder
 	n    *node
+	cols []int // columns of n, see converter.columns
 	toks []tok
 	i    int
 	ok   bool
@@ -116,7 +117,7 @@ func isDigit(r rune) bool { return '0' <= r && r <= '9' }
 // compactType parses the string node n as a compact type expression.
 // It returns nil after reporting an error.
 func (d *decoder) compactType(n *node) *tspec {
-	p := &exprParser{d: d, n: n, toks: lexExpr(n.str), ok: true}
+	p := &exprParser{d: d, n: n, cols: d.conv.columns(n), toks: lexExpr(n.str), ok: true}
 	if p.peek().kind == tEOF {
 		d.errs.add(n.pos, "empty type; write a type such as string, integer, []string or a type name")
 		return nil
@@ -130,6 +131,10 @@ func (d *decoder) compactType(n *node) *tspec {
 	}
 	return t
 }
+
+// col returns the position of the character at rune offset off of the
+// expression.
+func (p *exprParser) col(off int) Pos { return p.d.conv.columnIn(p.n, p.cols, off) }
 
 func (p *exprParser) peek() tok { return p.toks[p.i] }
 
@@ -148,7 +153,7 @@ func (p *exprParser) fail(t tok, format string, args ...any) {
 		if t.kind == tBad {
 			format, args = "%s", []any{t.text}
 		}
-		p.d.errs.add(p.d.conv.column(p.n, t.off), format, args...)
+		p.d.errs.add(p.col(t.off), format, args...)
 	}
 }
 
@@ -222,7 +227,7 @@ func (p *exprParser) union(alts []*tspec, start tok) *tspec {
 	if len(alts) == 1 {
 		return alts[0]
 	}
-	pos := p.d.conv.column(p.n, start.off)
+	pos := p.col(start.off)
 	var first *tspec // the first literal
 	literals := 0
 	for _, a := range alts {
@@ -277,7 +282,7 @@ func (p *exprParser) term() *tspec {
 			p.fail(p.toks[p.i-1], "null alone is not a type; write []T or ([]T | null)")
 			return nil
 		}
-		return &tspec{pos: p.d.conv.column(p.n, t.off), kind: KindArray, elem: elem}
+		return &tspec{pos: p.col(t.off), kind: KindArray, elem: elem}
 	}
 	if t.kind == tIdent && t.text == "null" {
 		p.next()
@@ -298,7 +303,7 @@ func (p *exprParser) term() *tspec {
 // primary parses a keyword, a name, a literal or a parenthesized type.
 func (p *exprParser) primary() *tspec {
 	t := p.next()
-	pos := p.d.conv.column(p.n, t.off)
+	pos := p.col(t.off)
 	switch t.kind {
 	case tString:
 		return &tspec{pos: pos, kind: KindString, constv: &node{kind: nString, pos: pos, str: t.text}}

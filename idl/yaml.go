@@ -339,27 +339,43 @@ func (c *converter) tagged(n *ast.TagNode, pos Pos, depth int) *node {
 	return inner
 }
 
-// column returns the position of the character at rune offset off inside
-// the string scalar n, following the quoting style of n on its line. When
-// the offset cannot be mapped (block scalars, multi-line strings), the
-// position of the scalar itself is returned.
-func (c *converter) column(n *node, off int) Pos {
-	if n.pos.Line > len(c.lines) {
+// columnIn returns the position of the character at rune offset off
+// inside the string scalar n, whose columns are cols, following the
+// quoting style of n on its line. When the offset cannot be mapped (block
+// scalars, multi-line strings), the position of the scalar itself is
+// returned.
+func (c *converter) columnIn(n *node, cols []int, off int) Pos {
+	if off < 0 || off >= len(cols) || cols[off] > len(c.lines[n.pos.Line-1]) {
 		return n.pos
+	}
+	return c.pos(n.pos.Line, cols[off]+1)
+}
+
+// columns returns, for every rune offset from 0 to the length of the
+// string scalar n, the index in its line of the character at that offset,
+// or nil when the offsets cannot be mapped. It reads the line once, so
+// the positions of all the tokens of a type take linear time.
+func (c *converter) columns(n *node) []int {
+	if n.pos.Line > len(c.lines) || n.style == styleBlock {
+		return nil
 	}
 	line := c.lines[n.pos.Line-1]
 	i := n.pos.Col - 1 // index of the scalar's first character in line
-	switch n.style {
-	case styleBlock:
-		return n.pos
-	case stylePlain:
-		if !strings.HasPrefix(string(line[i:]), n.str) {
-			return n.pos // continued on other lines
+	count := utf8.RuneCountInString(n.str)
+	cols := make([]int, 0, count+1)
+	if n.style == stylePlain {
+		if !runesHavePrefix(line[i:], n.str) {
+			return nil // continued on other lines
 		}
-		i += off
-	default:
-		i++ // opening quote
-		for k := 0; k < off && i < len(line); k++ {
+		for k := range count + 1 {
+			cols = append(cols, i+k)
+		}
+		return cols
+	}
+	i++ // opening quote
+	cols = append(cols, i)
+	for range count {
+		if i < len(line) {
 			if n.style == styleSingle && line[i] == '\'' || n.style == styleDouble && line[i] == '\\' {
 				i++
 				if n.style == styleDouble && i < len(line) {
@@ -368,11 +384,22 @@ func (c *converter) column(n *node, off int) Pos {
 			}
 			i++
 		}
+		cols = append(cols, i)
 	}
-	if i < 0 || i > len(line) || utf8.RuneCountInString(n.str) < off {
-		return n.pos
+	return cols
+}
+
+// runesHavePrefix reports whether line starts with s, in time
+// proportional to the length of s.
+func runesHavePrefix(line []rune, s string) bool {
+	k := 0
+	for _, r := range s {
+		if k >= len(line) || line[k] != r {
+			return false
+		}
+		k++
 	}
-	return c.pos(n.pos.Line, i+1)
+	return true
 }
 
 // escapeLen is how many characters follow the letter of a double-quoted
