@@ -12,7 +12,8 @@
 //     and stdout, while the child's stderr is forwarded to a [log/slog]
 //     logger line by line.
 //   - [Server] and [Dial]: TCP and Unix-domain sockets, with optional idle
-//     timeouts ([WithIdleTimeout]) and a bound on concurrent connections.
+//     timeouts ([WithIdleTimeout]), a time budget per received message
+//     ([WithMessageTimeout]) and a bound on concurrent connections.
 //   - [Pipe]: two connected in-memory endpoints, for tests.
 //
 // The package uses only the standard library.

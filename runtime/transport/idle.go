@@ -41,8 +41,12 @@ func (c *idleConn) Read(b []byte) (int, error) {
 	n, err := c.Conn.Read(b)
 	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
 		_ = c.Conn.Close()
-		return n, fmt.Errorf("transport: connection from %v: no bytes received for %v: %w",
-			c.Conn.RemoteAddr(), c.timeout, ErrIdle)
+		return n, idleError(c.Conn, c.timeout)
 	}
 	return n, err
+}
+
+// idleError is the error of a Read on c that received nothing for d.
+func idleError(c net.Conn, d time.Duration) error {
+	return fmt.Errorf("transport: connection from %v: no bytes received for %v: %w", c.RemoteAddr(), d, ErrIdle)
 }

@@ -44,9 +44,26 @@ type Server struct {
 	// WithIdleTimeout, so Handler's blocked Read then fails with an
 	// error wrapping ErrIdle.
 	IdleTimeout time.Duration
+	// MessageTimeout, if > 0, is the longest one message may take to
+	// arrive, from its first byte to its last: the connection Handler
+	// gets is wrapped with WithMessageTimeout (with IdleTimeout between
+	// messages), so Handler's Read fails with an error wrapping
+	// ErrMessageTimeout once a message is late. This is what frees the
+	// MaxConns slots of slow-loris clients, which trickle bytes and so
+	// never go idle. Handler must pass the connection it gets, unwrapped,
+	// to jsonrpc.NewConn (or otherwise call its MessageRead method after
+	// each message); otherwise every connection is closed MessageTimeout
+	// after its first byte. For that reason no default applies, not even
+	// with MaxConns. Recommended: set it whenever MaxConns is set, above
+	// the time the largest message a client may send takes on the
+	// slowest link served; 30 s, for example, lets a message of the
+	// default 32 MiB limit arrive at 9 Mbit/s.
+	MessageTimeout time.Duration
 	// MaxConns, if > 0, is the most connections served at once. While
 	// that many are open the Server stops accepting, so further clients
-	// wait in the listener's backlog until a connection ends.
+	// wait in the listener's backlog until a connection ends. Set
+	// MessageTimeout with it, or clients that trickle bytes can hold
+	// every slot.
 	MaxConns int
 	// Logger receives accept errors, handler panics and (at Debug
 	// level) connections opening and closing. Nil discards them.
@@ -206,7 +223,7 @@ func (s *Server) serveConn(ctx context.Context, cancel context.CancelFunc, c net
 				"remote", remote, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 		}
 	}()
-	s.Handler(ctx, WithIdleTimeout(c, s.IdleTimeout))
+	s.Handler(ctx, WithMessageTimeout(c, s.IdleTimeout, s.MessageTimeout))
 }
 
 // beginClose stops accepting and cancels the handlers' context, once, and
