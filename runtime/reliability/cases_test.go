@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"os/exec"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,20 +15,8 @@ import (
 	"time"
 
 	"github.com/rpcgen/rpcgen/generated/hermes"
-	"github.com/rpcgen/rpcgen/runtime/framing"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	"github.com/rpcgen/rpcgen/runtime/transport"
-)
-
-// Load of the TCP case: the full call count without the race detector,
-// a fifth of it with (the detector makes each call several times slower).
-const (
-	loadConns     = 1000
-	loadCalls     = 100_000
-	loadCallsRace = 20_000
-	// loadHeapGrowth is the generous bound on live heap growth between
-	// the start and the end of the calls.
-	loadHeapGrowth = 32 << 20
 )
 
 func cases() []rcase {
@@ -260,27 +246,6 @@ func testNonReadingPeerClose(t *testing.T) {
 	}
 }
 
-func testIdleRedial(t *testing.T) {
-	s := serveTCP(t, "127.0.0.1:0", &transport.Server{IdleTimeout: 200 * time.Millisecond}, jsonrpc.Options{Handler: handler{"sum": sum}})
-	r := &jsonrpc.Redialer{Dial: func(ctx context.Context) (io.ReadWriteCloser, error) {
-		return transport.Dial(ctx, "tcp", s.addr)
-	}}
-	defer r.Close()
-	ctx := ctxLimit(t)
-	var got int
-	if err := r.Call(ctx, "sum", []int{1, 2}, &got); err != nil || got != 3 {
-		t.Fatalf("first call = %d, %v", got, err)
-	}
-	first, _ := r.Conn(ctx)
-	within(t, first.Done(), "the server dropping the idle connection")
-	if err := r.Call(ctx, "sum", []int{3, 4}, &got); err != nil || got != 7 {
-		t.Fatalf("call after the idle drop = %d, %v", got, err)
-	}
-	if second, _ := r.Conn(ctx); second == first {
-		t.Error("Redialer kept the dropped connection")
-	}
-}
-
 func testSlowPeer(t *testing.T) {
 	c, _ := spawn(t, "slow", jsonrpc.Options{})
 	ctx := ctxLimit(t)
@@ -363,253 +328,6 @@ func testHermesTimeouts(t *testing.T) {
 	}
 }
 
-// sum is the handler of the load and socket cases.
-func sum(_ context.Context, req *jsonrpc.Request) (any, error) {
-	var xs []int
-	if err := req.DecodeParams(&xs); err != nil {
-		return nil, err
-	}
-	s := 0
-	for _, x := range xs {
-		s += x
-	}
-	return s, nil
-}
-
-func heapAfterGC() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
-}
-
-func testTCPLoad(t *testing.T) {
-	calls := loadCalls
-	if raceEnabled {
-		calls = loadCallsRace
-	}
-	perConn := calls / loadConns
-	s := serveTCP(t, "127.0.0.1:0", &transport.Server{}, jsonrpc.Options{Handler: handler{"sum": sum}})
-	conns := make([]*jsonrpc.Conn, loadConns)
-	var wg sync.WaitGroup
-	var failed atomic.Int64
-	for i := range conns {
-		wg.Go(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-			defer cancel()
-			nc, err := transport.Dial(ctx, "tcp", s.addr)
-			if err != nil {
-				t.Errorf("dial %d: %v", i, err)
-				return
-			}
-			conns[i] = jsonrpc.NewConn(nc, jsonrpc.Options{})
-			// One call each, so both sides of every connection are warm.
-			if err := conns[i].Call(ctx, "sum", []int{i}, nil); err != nil {
-				t.Errorf("warm-up call on conn %d: %v", i, err)
-			}
-		})
-	}
-	wg.Wait()
-	defer func() {
-		for _, c := range conns {
-			if c != nil {
-				c.Close()
-			}
-		}
-	}()
-	if t.Failed() {
-		return
-	}
-	before := heapAfterGC()
-	for i, c := range conns {
-		wg.Go(func() {
-			for j := range perConn {
-				var got int
-				// Each call is bounded on its own: on 2 busy cores the
-				// whole run may take longer than one wait's bound.
-				callCtx, cancel := context.WithTimeout(context.Background(), waitLimit)
-				err := c.Call(callCtx, "sum", []int{i, j, 1}, &got)
-				cancel()
-				if err != nil || got != i+j+1 {
-					if failed.Add(1) <= 5 {
-						t.Errorf("conn %d call %d = %d, %v", i, j, got, err)
-					}
-				}
-			}
-		})
-	}
-	wg.Wait()
-	after := heapAfterGC()
-	if n := failed.Load(); n > 0 {
-		t.Fatalf("%d of %d calls failed", n, calls)
-	}
-	t.Logf("%d connections, %d calls; live heap %d KiB before, %d KiB after", loadConns, perConn*loadConns, before>>10, after>>10)
-	if after > before && after-before > loadHeapGrowth {
-		t.Errorf("live heap grew by %d KiB over %d calls, want < %d KiB", (after-before)>>10, calls, loadHeapGrowth>>10)
-	}
-	for _, c := range conns {
-		c.Close()
-	}
-	for range loadConns {
-		within(t, s.ended, "a server-side connection ending")
-	}
-}
-
-func testReconnect(t *testing.T) {
-	var hangs atomic.Int32
-	entered := make(chan struct{}, 1)
-	opts := jsonrpc.Options{Handler: handler{
-		"sum": sum,
-		"hang": func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
-			hangs.Add(1)
-			entered <- struct{}{}
-			<-ctx.Done()
-			return nil, ctx.Err()
-		},
-	}}
-	s := serveTCP(t, "127.0.0.1:0", &transport.Server{}, opts)
-	r := &jsonrpc.Redialer{Dial: func(ctx context.Context) (io.ReadWriteCloser, error) {
-		return transport.Dial(ctx, "tcp", s.addr)
-	}}
-	defer r.Close()
-	ctx := ctxLimit(t)
-	errc := make(chan error, 1)
-	go func() { errc <- r.Call(ctx, "hang", nil, nil) }()
-	within(t, entered, "the call reaching the server")
-	first, _ := r.Conn(ctx)
-	s.srv.Close()
-	if err := within(t, errc, "the in-flight call failing"); !errors.Is(err, jsonrpc.ErrClosed) {
-		t.Errorf("in-flight call = %v, want jsonrpc.ErrClosed", err)
-	}
-	within(t, first.Done(), "the client noticing the server going away")
-	s2 := serveTCP(t, s.addr, &transport.Server{}, opts)
-	defer s2.srv.Close()
-	var got int
-	if err := r.Call(ctx, "sum", []int{4, 5}, &got); err != nil || got != 9 {
-		t.Fatalf("call after restart = %d, %v", got, err)
-	}
-	if second, _ := r.Conn(ctx); second == first {
-		t.Error("Redialer kept the dead connection")
-	}
-	if n := hangs.Load(); n != 1 {
-		t.Errorf("the failed call reached the servers %d times, want 1 (no retry)", n)
-	}
-}
-
-func testIdleTimeout(t *testing.T) {
-	s := serveTCP(t, "127.0.0.1:0", &transport.Server{IdleTimeout: 500 * time.Millisecond}, jsonrpc.Options{Handler: handler{"sum": sum}})
-	ctx := ctxLimit(t)
-	dial := func() *jsonrpc.Conn {
-		nc, err := transport.Dial(ctx, "tcp", s.addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := jsonrpc.NewConn(nc, jsonrpc.Options{})
-		t.Cleanup(func() { c.Close() })
-		return c
-	}
-	silent, busy := dial(), dial()
-	for range 25 {
-		var got int
-		if err := busy.Call(ctx, "sum", []int{1, 2}, &got); err != nil || got != 3 {
-			t.Fatalf("busy client call = %d, %v", got, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	within(t, silent.Done(), "the silent client's connection ending")
-	ended := within(t, s.ended, "the silent connection ending on the server")
-	if err := ended.Err(); !errors.Is(err, transport.ErrIdle) {
-		t.Errorf("server-side Conn.Err() = %v, want one wrapping transport.ErrIdle", err)
-	}
-	select {
-	case <-busy.Done():
-		t.Errorf("the busy client's connection ended: %v", busy.Err())
-	default:
-	}
-}
-
-func testSlowLoris(t *testing.T) {
-	s := serveTCP(t, "127.0.0.1:0", &transport.Server{IdleTimeout: 500 * time.Millisecond},
-		jsonrpc.Options{Framing: framing.ContentLength, Handler: handler{"sum": sum}})
-	stop := make(chan struct{})
-	var loris sync.WaitGroup
-	var trickling []net.Conn
-	stalledClosed := make(chan error, 25)
-	for i := range 50 {
-		nc, err := net.Dial("tcp", s.addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer nc.Close()
-		if i%2 == 0 {
-			trickling = append(trickling, nc)
-			loris.Go(func() {
-				header := "Content-Length: 100\r\nX-Slow: " + strings.Repeat("a", 1000)
-				for k := 0; ; k++ {
-					select {
-					case <-stop:
-						return
-					case <-time.After(20 * time.Millisecond):
-					}
-					if _, err := nc.Write([]byte{header[k%len(header)]}); err != nil {
-						return
-					}
-				}
-			})
-			continue
-		}
-		if _, err := nc.Write([]byte("Content-Length: 100\r\n\r\n{\"jsonrpc\":")); err != nil {
-			t.Fatal(err)
-		}
-		loris.Go(func() {
-			_, err := io.Copy(io.Discard, nc) // returns when the server closes
-			stalledClosed <- err
-		})
-	}
-	var wg sync.WaitGroup
-	for i := range 20 {
-		wg.Go(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-			defer cancel()
-			nc, err := transport.Dial(ctx, "tcp", s.addr)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			c := jsonrpc.NewConn(nc, jsonrpc.Options{Framing: framing.ContentLength})
-			defer c.Close()
-			for j := range 50 {
-				var got int
-				if err := c.Call(ctx, "sum", []int{i, j}, &got); err != nil || got != i+j {
-					t.Errorf("client %d call %d = %d, %v", i, j, got, err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	for range 25 {
-		if err := within(t, stalledClosed, "a stalled connection being closed"); err != nil {
-			t.Errorf("stalled connection read: %v, want EOF", err)
-		}
-	}
-	// The tricklers are still being served: their reads have not ended.
-	for _, nc := range trickling {
-		nc.SetReadDeadline(time.Now().Add(time.Millisecond))
-		if _, err := nc.Read(make([]byte, 1)); !isTimeout(err) {
-			t.Errorf("trickling connection: read %v, want it still open", err)
-		}
-	}
-	close(stop)
-	loris.Wait()
-}
-
-func isTimeout(err error) bool {
-	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout()
-}
-
 // logRecorder is a slog.Handler keeping every record's level and message.
 type logRecorder struct {
 	mu   sync.Mutex
@@ -685,68 +403,5 @@ func testPeerExits(t *testing.T) {
 	var ee *exec.ExitError
 	if err := p.ExitErr(); !errors.As(err, &ee) || ee.ExitCode() != 7 {
 		t.Errorf("child exit = %v, want status 7", err)
-	}
-}
-
-func testStuckHandlerServerShutdown(t *testing.T) {
-	release := make(chan struct{})
-	entered := make(chan struct{}, 3)
-	s := serveTCP(t, "127.0.0.1:0", &transport.Server{}, jsonrpc.Options{Handler: handler{
-		"stuck": func(context.Context, *jsonrpc.Request) (any, error) {
-			entered <- struct{}{}
-			<-release // ignores its context
-			return nil, nil
-		},
-	}})
-	defer close(release) // before serveTCP's cleanup waits for the handlers
-	errs := make(chan error, 3)
-	for range 3 {
-		nc, err := transport.Dial(ctxLimit(t), "tcp", s.addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := jsonrpc.NewConn(nc, jsonrpc.Options{})
-		defer c.Close()
-		go func() { errs <- c.Call(ctxLimit(t), "stuck", nil, nil) }()
-	}
-	for range 3 {
-		within(t, entered, "a handler starting")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	defer cancel()
-	shut := make(chan error, 1)
-	go func() { shut <- s.srv.Shutdown(ctx) }()
-	if err := within(t, shut, "Shutdown returning"); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("Server.Shutdown = %v, want context.DeadlineExceeded", err)
-	}
-	for range 3 {
-		if err := within(t, errs, "a client's call failing"); !errors.Is(err, jsonrpc.ErrClosed) {
-			t.Errorf("client call = %v, want jsonrpc.ErrClosed", err)
-		}
-	}
-}
-
-func testIdleTimeoutMidCall(t *testing.T) {
-	cancelled := make(chan struct{})
-	s := serveTCP(t, "127.0.0.1:0", &transport.Server{IdleTimeout: 200 * time.Millisecond}, jsonrpc.Options{Handler: handler{
-		"long": func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
-			<-ctx.Done()
-			close(cancelled)
-			return nil, ctx.Err()
-		},
-	}})
-	nc, err := transport.Dial(ctxLimit(t), "tcp", s.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonrpc.NewConn(nc, jsonrpc.Options{})
-	defer c.Close()
-	if err := c.Call(ctxLimit(t), "long", nil, nil); !errors.Is(err, jsonrpc.ErrClosed) {
-		t.Errorf("call = %v, want jsonrpc.ErrClosed", err)
-	}
-	within(t, cancelled, "the handler's context being cancelled")
-	ended := within(t, s.ended, "the server-side connection ending")
-	if err := ended.Err(); !errors.Is(err, transport.ErrIdle) {
-		t.Errorf("server-side Conn.Err() = %v, want one wrapping transport.ErrIdle", err)
 	}
 }
