@@ -15,9 +15,15 @@ type resolver struct {
 	p      *Protocol
 	types  map[string]*TypeDef // named types by IDL name
 	errors map[string]*ErrorDef
-	values map[*Value]*node // where each value was written, to check it
-	dec    *decoder         // decoder of the file being resolved
-	later  []func()         // checks that need every type complete
+	values map[*Value]*node             // where each value was written, to check it
+	dec    *decoder                     // decoder of the file being resolved
+	later  []func()                     // checks that need every type complete
+	kinds  map[*TypeDef]map[string]bool // JSON kinds of unions, see kindsOf
+
+	typeNames  []string          // every type name, for suggestions
+	errorNames []string          // every error name, for suggestions
+	hints      map[string]string // suggestions made, see suggest
+	hintWork   int               // names compared for suggestions so far
 }
 
 // standardErrors are the errors JSON-RPC 2.0 defines.
@@ -32,7 +38,7 @@ var standardErrors = []ErrorDef{
 // resolve builds the protocol of files, the root file last, recording
 // problems in errs.
 func resolve(files []loadedFile, errs *errorList) *Protocol {
-	r := &resolver{errs: errs, files: files, types: map[string]*TypeDef{}, errors: map[string]*ErrorDef{}, values: map[*Value]*node{}}
+	r := &resolver{errs: errs, files: files, types: map[string]*TypeDef{}, errors: map[string]*ErrorDef{}, values: map[*Value]*node{}, kinds: map[*TypeDef]map[string]bool{}, hints: map[string]string{}}
 	root := files[len(files)-1]
 	r.p = &Protocol{}
 	r.p.Files = append(r.p.Files, root.spec.path)
@@ -239,13 +245,15 @@ func (r *resolver) lookupType(name string, pos Pos) *TypeDef {
 	if def := r.types[name]; def != nil {
 		return def
 	}
-	var names []string
-	for _, f := range r.files {
-		for _, td := range f.spec.types {
-			names = append(names, td.name.name)
+	if r.typeNames == nil {
+		for _, f := range r.files {
+			for _, td := range f.spec.types {
+				r.typeNames = append(r.typeNames, td.name.name)
+			}
 		}
+		r.typeNames = append(r.typeNames, "string", "integer", "number", "boolean", "any")
 	}
-	hint := suggest(name, append(names, "string", "integer", "number", "boolean", "any"), "")
+	hint := r.suggest("type "+name, name, r.typeNames)
 	if hint == "" {
 		hint = "; declare it under types: or fix the name"
 		if name == "object" {
@@ -254,6 +262,26 @@ func (r *resolver) lookupType(name string, pos Pos) *TypeDef {
 	}
 	r.errs.add(pos, "unknown type %s%s", name, hint)
 	return nil
+}
+
+// maxHintWork bounds how many names suggestions compare in all, so that
+// a file naming many unknown types among many known ones is checked in
+// reasonable time; past it, unknown names get no suggestion.
+const maxHintWork = 4 << 20
+
+// suggest is the package's suggest for names of types and errors: it
+// remembers what it found for each key (the kind of name and the name)
+// and stops looking after maxHintWork comparisons.
+func (r *resolver) suggest(key, name string, candidates []string) string {
+	if hint, ok := r.hints[key]; ok {
+		return hint
+	}
+	if r.hintWork += len(candidates); r.hintWork > maxHintWork {
+		return ""
+	}
+	hint := suggest(name, candidates, "")
+	r.hints[key] = hint
+	return hint
 }
 
 // value converts a written value to JSON, remembering its node.

@@ -114,11 +114,16 @@ func (r *resolver) lookupError(ref nameRef) *ErrorDef {
 	if def := r.errors[ref.name]; def != nil {
 		return def
 	}
-	var names []string
-	for _, e := range r.p.Errors {
-		names = append(names, e.Name)
+	if r.errorNames == nil {
+		for _, e := range r.p.Errors {
+			r.errorNames = append(r.errorNames, e.Name)
+		}
 	}
-	r.errs.add(ref.pos, "unknown error %s%s", ref.name, suggest(ref.name, names, "; declare it under errors:"))
+	hint := r.suggest("error "+ref.name, ref.name, r.errorNames)
+	if hint == "" {
+		hint = "; declare it under errors:"
+	}
+	r.errs.add(ref.pos, "unknown error %s%s", ref.name, hint)
 	return nil
 }
 

@@ -2,6 +2,8 @@ package idl
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -139,7 +141,7 @@ func (r *resolver) kindVariants(def *TypeDef) {
 			r.errs.add(v.Pos, "variant %s of union %s is nullable; make the union nullable instead", describeType(v.Type), def.Name)
 			continue
 		}
-		kinds := jsonKinds(v.Type)
+		kinds := r.jsonKinds(v.Type)
 		if len(kinds) == len(allJSONKinds) {
 			r.errs.add(v.Pos, "variant %s of union %s accepts any JSON value, so the other variants could never be told apart; use any alone", describeType(v.Type), def.Name)
 			continue
@@ -171,25 +173,39 @@ func (r *resolver) kindVariants(def *TypeDef) {
 var allJSONKinds = []string{"string", "number", "boolean", "array", "object", "null"}
 
 // jsonKinds returns the JSON kinds of the values of t.
-func jsonKinds(t *Type) map[string]bool {
-	return jsonKindsSeen(t, map[*TypeDef]bool{})
+func (r *resolver) jsonKinds(t *Type) map[string]bool {
+	ks, _ := r.kindsOf(t, map[*TypeDef]bool{}, true)
+	return ks
 }
 
-// jsonKindsSeen is jsonKinds, ignoring the unions in seen, which are being
-// looked at already.
-func jsonKindsSeen(t *Type, seen map[*TypeDef]bool) map[string]bool {
-	ks := map[string]bool{}
+// kindsOf is jsonKinds, ignoring the unions in seen, which are being
+// looked at already. The kinds of each union are remembered in r.kinds
+// once known, so that unions of unions are looked at once: complete
+// reports that no union was ignored, so the kinds found are all the
+// kinds of t. top is true for the type jsonKinds was asked about, whose
+// kinds are all found whatever was ignored.
+func (r *resolver) kindsOf(t *Type, seen map[*TypeDef]bool, top bool) (ks map[string]bool, complete bool) {
+	ks = map[string]bool{}
 	nullable := nullableChain(t)
-	if def := unionDef(t); def != nil {
+	def := unionDef(t)
+	if def != nil {
+		if known, ok := r.kinds[def]; ok {
+			maps.Copy(ks, known)
+			if nullable {
+				ks["null"] = true
+			}
+			return ks, true
+		}
 		if seen[def] {
-			return ks
+			return ks, false
 		}
 		seen[def] = true
 	}
 	t = underlying(t)
 	if t == nil {
-		return ks
+		return ks, true
 	}
+	complete = true
 	switch t.Kind {
 	case KindString:
 		ks["string"] = true
@@ -212,16 +228,19 @@ func jsonKindsSeen(t *Type, seen map[*TypeDef]bool) map[string]bool {
 			ks["object"] = true
 		} else {
 			for _, v := range t.Variants {
-				for k := range jsonKindsSeen(v.Type, seen) {
-					ks[k] = true
-				}
+				vks, ok := r.kindsOf(v.Type, seen, false)
+				complete = complete && ok
+				maps.Copy(ks, vks)
 			}
 		}
+	}
+	if def != nil && (complete || top) {
+		r.kinds[def] = maps.Clone(ks)
 	}
 	if nullable {
 		ks["null"] = true
 	}
-	return ks
+	return ks, complete
 }
 
 // unionDef returns the union type t refers to, following aliases, or nil.
@@ -263,37 +282,59 @@ func (r *resolver) validate() {
 }
 
 // aliasCycles reports named types defined only through references to
-// themselves, such as A: B and B: A.
+// themselves, such as A: B and B: A, once per cycle, at its type declared
+// first. Each type refers to at most one other, so one walk over the
+// types finds every cycle.
 func (r *resolver) aliasCycles() {
+	next := func(def *TypeDef) *TypeDef {
+		if t := def.Type; t != nil && t.Kind == KindRef {
+			return t.Ref
+		}
+		return nil
+	}
 	index := map[*TypeDef]int{}
 	for i, def := range r.p.Types {
 		index[def] = i
 	}
-	for i, def := range r.p.Types {
-		chain := []string{def.Name}
-		t := def.Type
-		for hops := 0; t != nil && t.Kind == KindRef && t.Ref != nil && hops < len(r.p.Types); hops++ {
-			chain = append(chain, t.Ref.Name)
-			if t.Ref == def {
-				if r.firstOfCycle(def, index, i) {
-					r.errs.add(def.Pos, "type %s is defined only in terms of itself (%s); define one of them as a real type", def.Name, strings.Join(chain, " -> "))
+	state := map[*TypeDef]int{} // 1 on the path being walked, 2 done
+	var path []*TypeDef
+	for _, def := range r.p.Types {
+		path = path[:0]
+		d := def
+		for d != nil && state[d] == 0 {
+			state[d] = 1
+			path = append(path, d)
+			d = next(d)
+		}
+		if d != nil && state[d] == 1 { // the walk came back to d: a cycle
+			cycle := path[slices.Index(path, d):]
+			first := slices.MinFunc(cycle, func(a, b *TypeDef) int { return index[a] - index[b] })
+			var chain []string
+			for c := first; ; c = next(c) {
+				chain = append(chain, c.Name)
+				if len(chain) > 1 && c == first {
+					break
 				}
-				break
 			}
-			t = t.Ref.Type
+			r.errs.add(first.Pos, "type %s is defined only in terms of itself (%s); define one of them as a real type", first.Name, arrowList(chain))
+		}
+		for _, p := range path {
+			state[p] = 2
 		}
 	}
 }
 
-// firstOfCycle reports whether def comes first, among the types of its
-// reference cycle, so that a cycle is reported once.
-func (r *resolver) firstOfCycle(def *TypeDef, index map[*TypeDef]int, i int) bool {
-	for t := def.Type; t != nil && t.Kind == KindRef && t.Ref != nil && t.Ref != def; t = t.Ref.Type {
-		if index[t.Ref] < i {
-			return false
-		}
+// maxListed bounds the items of a list quoted in a message.
+const maxListed = 8
+
+// arrowList joins steps as "a -> b -> c", leaving out the middle of long
+// lists.
+func arrowList(steps []string) string {
+	if len(steps) <= maxListed {
+		return strings.Join(steps, " -> ")
 	}
-	return true
+	head := steps[:maxListed-2]
+	return fmt.Sprintf("%s -> ... %d more ... -> %s", strings.Join(head, " -> "), len(steps)-len(head)-1, steps[len(steps)-1])
 }
 
 // requiredCycles reports objects that contain themselves through required,
@@ -305,6 +346,7 @@ func (r *resolver) requiredCycles() {
 	}
 	state := map[*TypeDef]int{} // 1 on the stack, 2 done
 	var stack []step
+	at := map[*TypeDef]int{} // index in stack of the types on it
 	var visit func(def *TypeDef)
 	visit = func(def *TypeDef) {
 		state[def] = 1
@@ -316,19 +358,30 @@ func (r *resolver) requiredCycles() {
 			if next == nil {
 				continue
 			}
+			if state[next] == 0 {
+				at[def] = len(stack)
+			}
 			stack = append(stack, step{def, f.Name})
 			switch state[next] {
 			case 0:
 				visit(next)
 			case 1:
+				i := len(stack) - 1
+				if next != def {
+					i = at[next]
+				}
+				// Only the steps quoted are formatted, so that long
+				// cycles cost no more than short ones.
+				cycle := stack[i:]
+				if len(cycle) > maxListed {
+					cycle = slices.Concat(cycle[:maxListed-2], cycle[len(cycle)-1:])
+				}
 				var parts []string
-				for i := len(stack) - 1; i >= 0; i-- {
-					if stack[i].def == next {
-						for _, s := range stack[i:] {
-							parts = append(parts, s.def.Name+"."+s.field)
-						}
-						break
-					}
+				for _, s := range cycle {
+					parts = append(parts, s.def.Name+"."+s.field)
+				}
+				if n := len(stack) - i; n > maxListed {
+					parts = slices.Insert(parts, maxListed-2, fmt.Sprintf("... %d more ...", n-maxListed+1))
 				}
 				r.errs.add(f.Pos, "type %s contains itself through required fields (%s); make one of these fields optional or nullable", next.Name, strings.Join(parts, " -> "))
 			}

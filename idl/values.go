@@ -323,7 +323,7 @@ func (r *resolver) checkUnion(n *node, t *Type, name, path string, depth int) {
 			}
 		}
 		for _, v := range t.Variants {
-			if jsonKinds(v.Type)[jsonKindOf(n)] {
+			if r.jsonKinds(v.Type)[jsonKindOf(n)] {
 				r.checkDepth(n, v.Type, path, depth+1)
 				return
 			}
