@@ -23,8 +23,9 @@ func cases() []rcase {
 	return []rcase{
 		{
 			name:    "killed-peer",
-			input:   "child process (this test binary serving over stdio, Content-Length) killed with SIGKILL while 20 calls to a handler that never returns are pending; then the host spawns it again",
-			outcome: "every pending call fails with an error wrapping jsonrpc.ErrClosed as soon as the child's stdout reaches EOF (about 1 ms after the kill here: logged, not asserted); the new child answers a call",
+			input:   fmt.Sprintf("child process (this test binary serving over stdio, Content-Length) killed with SIGKILL while %d calls to a handler that never returns are pending; then the host spawns it again", killPending),
+			outcome: "every pending call fails with an error wrapping jsonrpc.ErrClosed as soon as the child's stdout reaches EOF; the new child answers a call. How soon is measured, not asserted: BenchmarkKilledPeer times SIGKILL to the last pending call failing, 1.5 ms mean and 4.8 ms worst over 50 kills on a shared 2-core machine (the target is 100 ms)",
+			proof:   "`TestReliability/killed-peer`; time: `BenchmarkKilledPeer`",
 			run:     testKilledPeer,
 		},
 		{
@@ -113,12 +114,7 @@ func cases() []rcase {
 			outcome: "the dropped connection ends on the client; the next call dials a new connection and succeeds",
 			run:     testIdleRedial,
 		},
-		{
-			name:    "slow-loris",
-			input:   "50 connections to a Content-Length server with IdleTimeout 500 ms: 25 send a header one byte every 20 ms and never finish it, 25 send a header and part of a body, then nothing; meanwhile 20 clients make 50 calls each",
-			outcome: "all 1,000 calls succeed while the 50 are open; the 25 stalled ones are closed by the idle timeout; the trickling ones stay open while they trickle (the idle timeout counts bytes, not messages; MaxHeaderSize 8 KiB and Server.MaxConns bound them)",
-			run:     testSlowLoris,
-		},
+		lorisCase(),
 	}
 }
 
@@ -128,28 +124,15 @@ func testKilledPeer(t *testing.T) {
 	if err := c.Call(ctx, "echo", []string{"ready"}, nil); err != nil {
 		t.Fatalf("first call: %v", err)
 	}
-	const pending = 20
-	errs := make(chan error, pending)
-	for range pending {
-		go func() { errs <- c.Call(ctx, "hang", nil, nil) }()
-	}
-	// A call sent after the pending ones is answered, so they are all in
-	// flight (a single write loop sends in order).
-	time.Sleep(20 * time.Millisecond)
-	if err := c.Call(ctx, "echo", []string{"in flight"}, nil); err != nil {
-		t.Fatalf("call beside the pending ones: %v", err)
-	}
-	killed := time.Now()
+	errs := startPending(t, ctx, c, killPending)
 	if err := p.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	for range pending {
+	for range killPending {
 		if err := within(t, errs, "a pending call failing"); !errors.Is(err, jsonrpc.ErrClosed) {
 			t.Errorf("pending call ended with %v, want jsonrpc.ErrClosed", err)
 		}
 	}
-	// Reported, not asserted: the issue asks for 100 ms.
-	t.Logf("all %d pending calls failed %v after the kill", pending, time.Since(killed))
 	within(t, c.Done(), "the connection ending")
 	// The host spawns the extension again.
 	c2, _ := spawn(t, "serve", jsonrpc.Options{})

@@ -198,7 +198,7 @@ func readFrame(r *bufio.Reader) ([]byte, error) {
 }
 
 // spawn starts this test binary as a child in mode and connects to it.
-func spawn(t *testing.T, mode string, opts jsonrpc.Options) (*jsonrpc.Conn, *transport.Process) {
+func spawn(t testing.TB, mode string, opts jsonrpc.Options) (*jsonrpc.Conn, *transport.Process) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	// Under -race a child exiting with status 0 sleeps for a second
@@ -219,14 +219,14 @@ func spawn(t *testing.T, mode string, opts jsonrpc.Options) (*jsonrpc.Conn, *tra
 }
 
 // ctxLimit returns a context ending after waitLimit or with the test.
-func ctxLimit(t *testing.T) context.Context {
+func ctxLimit(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	t.Cleanup(cancel)
 	return ctx
 }
 
 // within waits for ch to deliver or be closed, failing after waitLimit.
-func within[T any](t *testing.T, ch <-chan T, what string) T {
+func within[T any](t testing.TB, ch <-chan T, what string) T {
 	t.Helper()
 	select {
 	case v := <-ch:
