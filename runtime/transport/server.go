@@ -41,8 +41,8 @@ type Server struct {
 	Handler func(ctx context.Context, c net.Conn)
 	// IdleTimeout, if > 0, closes a connection that receives no bytes
 	// for this long: the connection Handler gets is wrapped with
-	// WithIdleTimeout, so Handler's blocked Read then fails with an
-	// error wrapping ErrIdle.
+	// WithIdleTimeout (or WithMessageTimeout, see MessageTimeout), so
+	// Handler's blocked Read then fails with an error wrapping ErrIdle.
 	IdleTimeout time.Duration
 	// MessageTimeout, if > 0, is the longest one message may take to
 	// arrive, from its first byte to its last: the connection Handler
