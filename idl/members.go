@@ -26,51 +26,94 @@ func objectVariant(t *Type) *Type {
 }
 
 // memberVariants sets the distinguishing members of the object variants
-// of the untagged union def, and reports the variants that have none.
+// of the untagged union def, and reports the variants that have none, in
+// one error whose lists are bounded, so that its cost grows linearly with
+// the number of variants.
 func (r *resolver) memberVariants(def *TypeDef, objects []*Variant) {
-	declared := map[string][]*Variant{} // member name -> the variants declaring it
-	for _, v := range objects {
+	declared := map[string][]int{} // member name -> the variants declaring it, by index
+	for i, v := range objects {
 		for _, f := range objectVariant(v.Type).Fields {
-			declared[f.Name] = append(declared[f.Name], v)
+			if l := declared[f.Name]; len(l) == 0 || l[len(l)-1] != i {
+				declared[f.Name] = append(l, i)
+			}
 		}
 	}
-	for _, v := range objects {
-		var required []string
-		shared := map[*Variant]bool{} // the other variants declaring a required member of v
+	var untold []int // the variants without distinguishing members
+	for i, v := range objects {
 		for _, f := range objectVariant(v.Type).Fields {
-			if f.Optional {
-				continue
-			}
-			required = append(required, f.Name)
-			own := true
-			for _, o := range declared[f.Name] {
-				if o != v {
-					own, shared[o] = false, true
-				}
-			}
-			if own {
+			if !f.Optional && len(declared[f.Name]) == 1 {
 				v.Distinguishing = append(v.Distinguishing, f.Name)
 			}
 		}
-		if len(v.Distinguishing) > 0 {
-			continue
+		if len(v.Distinguishing) == 0 {
+			untold = append(untold, i)
 		}
-		name := variantLabel(v)
-		var others, sharers []string // in variant order
-		for _, o := range objects {
-			if o != v {
-				others = append(others, variantLabel(o))
-			}
-			if shared[o] {
-				sharers = append(sharers, variantLabel(o))
-			}
-		}
-		if len(required) == 0 {
-			r.errs.add(v.Pos, "object variant %s of union %s has no required member, so it cannot be told apart from %s; give %s a required member that the other object variants lack, or tell the variants apart with discriminator:", name, def.Name, andList(others), name)
-			continue
-		}
-		r.errs.add(v.Pos, "object variants %s of union %s cannot be told apart: every required member of %s (%s) is also a member of %s; give %s a required member that no other object variant has, or tell the variants apart with discriminator:", andList(append([]string{name}, sharers...)), def.Name, name, strings.Join(required, ", "), andList(sharers), name)
 	}
+	if len(untold) == 0 {
+		return
+	}
+	first := objects[untold[0]]
+	name := variantLabel(first)
+	var required []string
+	shared := map[int]bool{} // the other variants declaring a required member of first
+	for _, f := range objectVariant(first.Type).Fields {
+		if f.Optional {
+			continue
+		}
+		required = append(required, f.Name)
+		for _, o := range declared[f.Name] {
+			shared[o] = o != untold[0]
+		}
+	}
+	var others, sharers []string // in variant order
+	for i, o := range objects {
+		if i != untold[0] {
+			others = append(others, variantLabel(o))
+		}
+		if shared[i] {
+			sharers = append(sharers, variantLabel(o))
+		}
+	}
+	var msg string
+	if len(required) == 0 {
+		msg = fmt.Sprintf("object variant %s of union %s has no required member, so it cannot be told apart from %s", name, def.Name, andSome(others))
+	} else {
+		msg = fmt.Sprintf("object variants %s of union %s cannot be told apart: every required member of %s (%s) is also a member of %s", andSome(append([]string{name}, sharers...)), def.Name, name, commaSome(required), andSome(sharers))
+	}
+	switch {
+	case len(untold) > 1:
+		var rest []string
+		for _, i := range untold[1:] {
+			rest = append(rest, variantLabel(objects[i]))
+		}
+		verb, own := "has", "its"
+		if len(rest) > 1 {
+			verb, own = "have", "their"
+		}
+		msg += fmt.Sprintf(", and %s %s no required member of %s own either; give each of them a required member that no other object variant has", andSome(rest), verb, own)
+	case len(required) == 0:
+		msg += fmt.Sprintf("; give %s a required member that the other object variants lack", name)
+	default:
+		msg += fmt.Sprintf("; give %s a required member that no other object variant has", name)
+	}
+	r.errs.add(first.Pos, "%s, or tell the variants apart with discriminator:", msg)
+}
+
+// andSome is andList for lists of any length: past maxListed items it
+// names the first ones and counts the others.
+func andSome(items []string) string {
+	if len(items) <= maxListed {
+		return andList(items)
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:maxListed], ", "), len(items)-maxListed)
+}
+
+// commaSome joins items with commas, counting those past maxListed.
+func commaSome(items []string) string {
+	if len(items) <= maxListed {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:maxListed], ", "), len(items)-maxListed)
 }
 
 // variantLabel names an object variant in messages: the name of its type.

@@ -1,6 +1,9 @@
 package idl
 
-import "fmt"
+import (
+	"fmt"
+	"unicode/utf8"
+)
 
 // synonyms maps words authors often write to the IDL's own.
 var synonyms = map[string]string{
@@ -43,17 +46,21 @@ func closest(s string, candidates []string) string {
 	}
 	best, bestD := "", 0
 	limit := max(1, len(s)/3)
+	ls := lower(s)
 	for _, c := range candidates {
-		if c == s {
+		// The distance is at least the difference in length.
+		if c == s || abs(utf8.RuneCountInString(c)-len(ls)) > limit {
 			continue
 		}
-		d := distance(lower(s), lower(c))
+		d := distance(ls, lower(c))
 		if d <= limit && (best == "" || d < bestD) {
 			best, bestD = c, d
 		}
 	}
 	return best
 }
+
+func abs(n int) int { return max(n, -n) }
 
 func lower(s string) []rune {
 	rs := []rune(s)

@@ -129,8 +129,9 @@ func (r *resolver) constString(v *Value) string {
 func (r *resolver) kindVariants(def *TypeDef) {
 	owner := map[string]*Variant{}
 	var objects []*Variant
+	listed := r.repeatedVariants(def)
 	for _, v := range def.Type.Variants {
-		if v.Type == nil || v.Type.Kind == KindInvalid {
+		if v.Type == nil || v.Type.Kind == KindInvalid || listed[v] {
 			continue
 		}
 		if unionDef(v.Type) == def {
@@ -168,6 +169,44 @@ func (r *resolver) kindVariants(def *TypeDef) {
 	if len(objects) > 1 {
 		r.memberVariants(def, objects)
 	}
+}
+
+// repeatedVariants reports the named types a union lists more than once,
+// once per type, and returns the variants that repeat an earlier one.
+func (r *resolver) repeatedVariants(def *TypeDef) map[*Variant]bool {
+	type key struct {
+		ref      *TypeDef
+		nullable bool
+	}
+	var order []key
+	uses := map[key][]*Variant{}
+	for _, v := range def.Type.Variants {
+		if v.Type == nil || v.Type.Kind != KindRef || v.Type.Ref == nil {
+			continue
+		}
+		k := key{v.Type.Ref, v.Type.Nullable}
+		if len(uses[k]) == 1 {
+			order = append(order, k)
+		}
+		uses[k] = append(uses[k], v)
+	}
+	repeats := map[*Variant]bool{}
+	for _, k := range order {
+		vs := uses[k]
+		times := "twice"
+		if len(vs) > 2 {
+			times = fmt.Sprintf("%d times", len(vs))
+		}
+		name := k.ref.Name
+		if k.nullable {
+			name += " | null"
+		}
+		r.errs.add(vs[1].Pos, "variant %s is listed %s in union %s (first at %d:%d); list it once", name, times, def.Name, vs[0].Pos.Line, vs[0].Pos.Col)
+		for _, v := range vs[1:] {
+			repeats[v] = true
+		}
+	}
+	return repeats
 }
 
 var allJSONKinds = []string{"string", "number", "boolean", "array", "object", "null"}
