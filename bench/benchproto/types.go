@@ -2,11 +2,7 @@
 
 package benchproto
 
-import (
-	"encoding/json"
-
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
-)
+import "github.com/rpcgen/rpcgen/runtime/jsonrpc"
 
 // AddParams are the params of add.
 type AddParams struct {
@@ -25,10 +21,10 @@ func (x *AddParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "a":
 			has.A = true
-			return jsonrpc.AtField("a", jsonrpc.NonNull(value, json.Unmarshal(value, &v.A)))
+			return jsonrpc.AtField("a", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.A)))
 		case "b":
 			has.B = true
-			return jsonrpc.AtField("b", jsonrpc.NonNull(value, json.Unmarshal(value, &v.B)))
+			return jsonrpc.AtField("b", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.B)))
 		}
 		return nil
 	})
@@ -61,7 +57,7 @@ func (x *AddResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "sum":
 			has.Sum = true
-			return jsonrpc.AtField("sum", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Sum)))
+			return jsonrpc.AtField("sum", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Sum)))
 		}
 		return nil
 	})
@@ -92,7 +88,7 @@ func (x *EchoParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Text)))
+			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
 		}
 		return nil
 	})
@@ -123,7 +119,7 @@ func (x *EchoResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Text)))
+			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
 		}
 		return nil
 	})
@@ -154,7 +150,7 @@ func (x *TickParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "seq":
 			has.Seq = true
-			return jsonrpc.AtField("seq", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Seq)))
+			return jsonrpc.AtField("seq", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Seq)))
 		}
 		return nil
 	})

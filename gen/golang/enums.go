@@ -56,7 +56,7 @@ func (g *generator) enum(f *file, def *idl.TypeDef) {
 	f.add(doc(fmt.Sprintf("UnmarshalJSON decodes %s, refusing values it does not list.", aOrAn(name))).code().
 		Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
 		jen.Var().Id("v").Id(baseName),
-		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("v")), jen.Err().Op("!=").Nil()).Block(
+		jen.If(jen.Err().Op(":=").Qual(jsonrpcPkg, basicDecoder(&idl.Type{Kind: t.EnumBase})).Call(jen.Id("b"), jen.Op("&").Id("v")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Err()),
 		),
 		jen.If(jen.Op("!").Id(name).Call(jen.Id("v")).Dot("Valid").Call()).Block(

@@ -147,7 +147,7 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 	if add != nil {
 		other = []jen.Code{
 			jen.Var().Id("e").Add(goType(add, false)),
-			jen.If(jen.Err().Op(":=").Add(g.decodeInto(add, jen.Id("value"), jen.Op("&").Id("e"))), jen.Err().Op("!=").Nil()).Block(
+			jen.If(jen.Err().Op(":=").Add(g.decodeInto(add, false, jen.Id("value"), jen.Id("e"))), jen.Err().Op("!=").Nil()).Block(
 				jen.Return(jen.Qual(jsonrpcPkg, "AtField").Call(jen.String().Call(jen.Id("key")), jen.Err())),
 			),
 			jen.If(jen.Id("v").Dot(extraField).Op("==").Nil()).Block(
@@ -161,8 +161,7 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 	var cases []jen.Code
 	var checks []jen.Code
 	for _, fl := range fields {
-		dst := jen.Op("&").Id("v").Dot(fl.GoName)
-		decode := g.decodeInto(fl.Type, jen.Id("value"), dst)
+		decode := g.decodeInto(fl.Type, fl.Optional, jen.Id("value"), jen.Id("v").Dot(fl.GoName))
 		var stmts []jen.Code
 		if !fl.Optional {
 			has = append(has, jen.Id(fl.GoName))
@@ -228,15 +227,45 @@ func aOrAn(name string) string {
 	return "a " + name
 }
 
-// decodeInto returns the expression decoding the JSON src into dst, a
-// pointer to a value of type t. Lists and maps of types with an
-// UnmarshalJSON of their own are decoded element by element, so that
-// errors name the element's index or key.
-func (g *generator) decodeInto(t *idl.Type, src, dst jen.Code) *jen.Statement {
+// decodeInto returns the expression decoding the JSON src into target,
+// an addressable value of Go type goType(t, optional). Basic types decode
+// through the runtime's reflection-free decoders and generated types
+// through their own UnmarshalJSON, called directly. Lists and maps of
+// types with an UnmarshalJSON of their own are decoded element by element,
+// so that errors name the element's index or key.
+func (g *generator) decodeInto(t *idl.Type, optional bool, src jen.Code, target *jen.Statement) *jen.Statement {
+	dst := jen.Op("&").Add(target)
+	if pointer(t, optional) {
+		return jen.Qual(jsonrpcPkg, "DecodeOptional").Call(src, dst, g.valueDecoder(t))
+	}
 	if (t.Kind == idl.KindArray || t.Kind == idl.KindMap) && g.custom(t.Elem) {
 		return g.decodeContainer(t, src, dst)
 	}
+	if t.Kind == idl.KindRef && g.hasDecoder(t.Ref) {
+		return target.Dot("UnmarshalJSON").Call(src)
+	}
+	if helper := basicDecoder(t); helper != "" {
+		return jen.Qual(jsonrpcPkg, helper).Call(src, dst)
+	}
 	return jen.Qual(jsonPkg, "Unmarshal").Call(src, dst)
+}
+
+// basicDecoder names the runtime decoder of a value of basic type t, or
+// returns "" when t is not a basic type.
+func basicDecoder(t *idl.Type) string {
+	switch kindOf(t) {
+	case idl.KindString:
+		return "DecodeString"
+	case idl.KindInteger:
+		return "DecodeInt"
+	case idl.KindNumber:
+		return "DecodeFloat"
+	case idl.KindBoolean:
+		return "DecodeBool"
+	case idl.KindAny:
+		return "DecodeRaw"
+	}
+	return ""
 }
 
 // decodeContainer decodes a list or map element by element.
@@ -248,15 +277,30 @@ func (g *generator) decodeContainer(t *idl.Type, src, dst jen.Code) *jen.Stateme
 	return jen.Qual(jsonrpcPkg, helper).Call(src, dst, g.elemDecoder(t.Elem))
 }
 
-// elemDecoder returns a func([]byte, *T) error decoding one element of
-// type t.
+// elemDecoder returns a func([]byte, *T) error decoding an element of
+// type t of a list or map.
 func (g *generator) elemDecoder(t *idl.Type) jen.Code {
-	if (t.Kind == idl.KindArray || t.Kind == idl.KindMap) && g.custom(t.Elem) {
-		return jen.Func().Params(jen.Id("b").Index().Byte(), jen.Id("v").Op("*").Add(goType(t, false))).Error().Block(
+	if pointer(t, false) { // a nullable element is held through a pointer
+		return jen.Qual(jsonrpcPkg, "Unmarshal").Index(goType(t, false))
+	}
+	return g.valueDecoder(t)
+}
+
+// valueDecoder returns a func([]byte, *T) error decoding a non-null value
+// of type t into its base Go type T.
+func (g *generator) valueDecoder(t *idl.Type) jen.Code {
+	switch {
+	case (t.Kind == idl.KindArray || t.Kind == idl.KindMap) && g.custom(t.Elem):
+		return jen.Func().Params(jen.Id("b").Index().Byte(), jen.Id("v").Op("*").Add(baseType(t))).Error().Block(
 			jen.Return(g.decodeContainer(t, jen.Id("b"), jen.Id("v"))),
 		)
+	case t.Kind == idl.KindRef && g.hasDecoder(t.Ref):
+		return jen.Qual(jsonrpcPkg, "UnmarshalJSON").Index(jen.Id(t.Ref.GoName))
 	}
-	return jen.Qual(jsonrpcPkg, "Unmarshal").Index(goType(t, false))
+	if helper := basicDecoder(t); helper != "" {
+		return jen.Qual(jsonrpcPkg, helper).Index(baseType(t))
+	}
+	return jen.Qual(jsonrpcPkg, "Unmarshal").Index(baseType(t))
 }
 
 // custom reports whether values of t decode through a generated

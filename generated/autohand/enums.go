@@ -3,8 +3,9 @@
 package autohand
 
 import (
-	"encoding/json"
 	"fmt"
+
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 // AgentStatus is one of "idle", "processing" or "waiting_permission".
@@ -35,7 +36,7 @@ func (x AgentStatus) Valid() bool {
 // UnmarshalJSON decodes an AgentStatus, refusing values it does not list.
 func (x *AgentStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !AgentStatus(v).Valid() {
@@ -69,7 +70,7 @@ func (x ChangeType) Valid() bool {
 // UnmarshalJSON decodes a ChangeType, refusing values it does not list.
 func (x *ChangeType) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ChangeType(v).Valid() {
@@ -102,7 +103,7 @@ func (x ToolStream) Valid() bool {
 // UnmarshalJSON decodes a ToolStream, refusing values it does not list.
 func (x *ToolStream) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ToolStream(v).Valid() {
@@ -136,7 +137,7 @@ func (x TokensUsageStatus) Valid() bool {
 // UnmarshalJSON decodes a TokensUsageStatus, refusing values it does not list.
 func (x *TokensUsageStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !TokensUsageStatus(v).Valid() {
@@ -169,7 +170,7 @@ func (x ImageMimeType) Valid() bool {
 // UnmarshalJSON decodes an ImageMimeType, refusing values it does not list.
 func (x *ImageMimeType) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ImageMimeType(v).Valid() {
@@ -203,7 +204,7 @@ func (x ThinkingLevel) Valid() bool {
 // UnmarshalJSON decodes a ThinkingLevel, refusing values it does not list.
 func (x *ThinkingLevel) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ThinkingLevel(v).Valid() {
@@ -238,7 +239,7 @@ func (x MessageRole) Valid() bool {
 // UnmarshalJSON decodes a MessageRole, refusing values it does not list.
 func (x *MessageRole) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !MessageRole(v).Valid() {
@@ -280,7 +281,7 @@ func (x PermissionDecision) Valid() bool {
 // list.
 func (x *PermissionDecision) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !PermissionDecision(v).Valid() {
@@ -313,7 +314,7 @@ func (x HistoryEntryStatus) Valid() bool {
 // list.
 func (x *HistoryEntryStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !HistoryEntryStatus(v).Valid() {
@@ -347,7 +348,7 @@ func (x SkillScope) Valid() bool {
 // UnmarshalJSON decodes a SkillScope, refusing values it does not list.
 func (x *SkillScope) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !SkillScope(v).Valid() {
@@ -380,7 +381,7 @@ func (x McpServerConfigTransport) Valid() bool {
 // not list.
 func (x *McpServerConfigTransport) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !McpServerConfigTransport(v).Valid() {
@@ -417,7 +418,7 @@ func (x PermissionMode) Valid() bool {
 // UnmarshalJSON decodes a PermissionMode, refusing values it does not list.
 func (x *PermissionMode) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !PermissionMode(v).Valid() {
@@ -461,7 +462,7 @@ func (x ArtifactClass) Valid() bool {
 // UnmarshalJSON decodes an ArtifactClass, refusing values it does not list.
 func (x *ArtifactClass) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ArtifactClass(v).Valid() {
@@ -494,7 +495,7 @@ func (x ProfileErrorDataKind) Valid() bool {
 // list.
 func (x *ProfileErrorDataKind) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ProfileErrorDataKind(v).Valid() {
@@ -532,7 +533,7 @@ func (x ComputerUseStatus) Valid() bool {
 // UnmarshalJSON decodes a ComputerUseStatus, refusing values it does not list.
 func (x *ComputerUseStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ComputerUseStatus(v).Valid() {
@@ -567,7 +568,7 @@ func (x GoalStatus) Valid() bool {
 // UnmarshalJSON decodes a GoalStatus, refusing values it does not list.
 func (x *GoalStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !GoalStatus(v).Valid() {
@@ -601,7 +602,7 @@ func (x OptimizationDirection) Valid() bool {
 // list.
 func (x *OptimizationDirection) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !OptimizationDirection(v).Valid() {
@@ -635,7 +636,7 @@ func (x ExecutionResultOutcome) Valid() bool {
 // list.
 func (x *ExecutionResultOutcome) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ExecutionResultOutcome(v).Valid() {
@@ -669,7 +670,7 @@ func (x EvaluatorMode) Valid() bool {
 // UnmarshalJSON decodes an EvaluatorMode, refusing values it does not list.
 func (x *EvaluatorMode) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !EvaluatorMode(v).Valid() {
@@ -703,7 +704,7 @@ func (x ConstraintOperator) Valid() bool {
 // list.
 func (x *ConstraintOperator) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ConstraintOperator(v).Valid() {
@@ -736,7 +737,7 @@ func (x DecisionRecordSource) Valid() bool {
 // list.
 func (x *DecisionRecordSource) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !DecisionRecordSource(v).Valid() {
@@ -771,7 +772,7 @@ func (x DecisionRecordOutcome) Valid() bool {
 // list.
 func (x *DecisionRecordOutcome) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !DecisionRecordOutcome(v).Valid() {
@@ -808,7 +809,7 @@ func (x HistoryAttemptMaterialization) Valid() bool {
 // does not list.
 func (x *HistoryAttemptMaterialization) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !HistoryAttemptMaterialization(v).Valid() {
@@ -844,7 +845,7 @@ func (x AutoresearchLifecycleSubcommand) Valid() bool {
 // does not list.
 func (x *AutoresearchLifecycleSubcommand) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !AutoresearchLifecycleSubcommand(v).Valid() {
@@ -877,7 +878,7 @@ func (x ChangesDecisionParamsAction) Valid() bool {
 // not list.
 func (x *ChangesDecisionParamsAction) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ChangesDecisionParamsAction(v).Valid() {
@@ -911,7 +912,7 @@ func (x BrowserCapabilitiesSetResultProtocolVersion) Valid() bool {
 // refusing values it does not list.
 func (x *BrowserCapabilitiesSetResultProtocolVersion) UnmarshalJSON(b []byte) error {
 	var v int64
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeInt(b, &v); err != nil {
 		return err
 	}
 	if !BrowserCapabilitiesSetResultProtocolVersion(v).Valid() {
@@ -946,7 +947,7 @@ func (x LearnRecommendResultAuditItemStatus) Valid() bool {
 // it does not list.
 func (x *LearnRecommendResultAuditItemStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !LearnRecommendResultAuditItemStatus(v).Valid() {
@@ -981,7 +982,7 @@ func (x LearnUpdateResultResultsItemStatus) Valid() bool {
 // it does not list.
 func (x *LearnUpdateResultResultsItemStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !LearnUpdateResultResultsItemStatus(v).Valid() {
@@ -1018,7 +1019,7 @@ func (x AutomodeStatusResultStateStatus) Valid() bool {
 // does not list.
 func (x *AutomodeStatusResultStateStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !AutomodeStatusResultStateStatus(v).Valid() {
@@ -1050,7 +1051,7 @@ func (x McpToggleServerResultStatus) Valid() bool {
 // not list.
 func (x *McpToggleServerResultStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !McpToggleServerResultStatus(v).Valid() {
@@ -1084,7 +1085,7 @@ func (x McpReconnectServerResultStatus) Valid() bool {
 // does not list.
 func (x *McpReconnectServerResultStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !McpReconnectServerResultStatus(v).Valid() {
@@ -1120,7 +1121,7 @@ func (x RuntimeInspectResultAuthentication) Valid() bool {
 // it does not list.
 func (x *RuntimeInspectResultAuthentication) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !RuntimeInspectResultAuthentication(v).Valid() {
@@ -1155,7 +1156,7 @@ func (x RuntimeInspectResultClientContext) Valid() bool {
 // it does not list.
 func (x *RuntimeInspectResultClientContext) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !RuntimeInspectResultClientContext(v).Valid() {
@@ -1190,7 +1191,7 @@ func (x LoginPollResultStatus) Valid() bool {
 // list.
 func (x *LoginPollResultStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !LoginPollResultStatus(v).Valid() {
@@ -1225,7 +1226,7 @@ func (x LoginCancelResultStatus) Valid() bool {
 // list.
 func (x *LoginCancelResultStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !LoginCancelResultStatus(v).Valid() {
@@ -1258,7 +1259,7 @@ func (x AgentEndParamsReason) Valid() bool {
 // list.
 func (x *AgentEndParamsReason) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !AgentEndParamsReason(v).Valid() {
@@ -1295,7 +1296,7 @@ func (x TurnEndReason) Valid() bool {
 // UnmarshalJSON decodes a TurnEndReason, refusing values it does not list.
 func (x *TurnEndReason) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !TurnEndReason(v).Valid() {
@@ -1330,7 +1331,7 @@ func (x HookSessionStartParamsSessionType) Valid() bool {
 // it does not list.
 func (x *HookSessionStartParamsSessionType) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !HookSessionStartParamsSessionType(v).Valid() {
@@ -1364,7 +1365,7 @@ func (x HookSessionEndParamsReason) Valid() bool {
 // not list.
 func (x *HookSessionEndParamsReason) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !HookSessionEndParamsReason(v).Valid() {
@@ -1403,7 +1404,7 @@ func (x AutoresearchEventParamsOperation) Valid() bool {
 // it does not list.
 func (x *AutoresearchEventParamsOperation) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !AutoresearchEventParamsOperation(v).Valid() {
@@ -1437,7 +1438,7 @@ func (x AutoresearchEventParamsPhase) Valid() bool {
 // does not list.
 func (x *AutoresearchEventParamsPhase) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !AutoresearchEventParamsPhase(v).Valid() {
@@ -1470,7 +1471,7 @@ func (x PipeOutputParamsType) Valid() bool {
 // list.
 func (x *PipeOutputParamsType) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !PipeOutputParamsType(v).Valid() {
@@ -1505,7 +1506,7 @@ func (x LearnProgressParamsStatus) Valid() bool {
 // not list.
 func (x *LearnProgressParamsStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !LearnProgressParamsStatus(v).Valid() {

@@ -51,10 +51,10 @@ func (x *ToolCall) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "args":
 			has.Args = true
 			return jsonrpc.AtField("args", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Args)))
@@ -103,18 +103,18 @@ func (x *Message) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
 		case "role":
 			has.Role = true
-			return jsonrpc.AtField("role", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Role)))
+			return jsonrpc.AtField("role", jsonrpc.NonNull(value, v.Role.UnmarshalJSON(value)))
 		case "content":
 			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Content)))
+			return jsonrpc.AtField("content", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Content)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		case "toolCalls":
-			return jsonrpc.AtField("toolCalls", jsonrpc.DecodeArray(value, &v.ToolCalls, jsonrpc.Unmarshal[ToolCall]))
+			return jsonrpc.AtField("toolCalls", jsonrpc.DecodeArray(value, &v.ToolCalls, jsonrpc.UnmarshalJSON[ToolCall]))
 		}
 		return nil
 	})
@@ -157,12 +157,12 @@ func (x *ImageAttachment) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "data":
 			has.Data = true
-			return jsonrpc.AtField("data", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Data)))
+			return jsonrpc.AtField("data", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Data)))
 		case "mimeType":
 			has.MimeType = true
-			return jsonrpc.AtField("mimeType", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MimeType)))
+			return jsonrpc.AtField("mimeType", jsonrpc.NonNull(value, v.MimeType.UnmarshalJSON(value)))
 		case "filename":
-			return jsonrpc.AtField("filename", json.Unmarshal(value, &v.Filename))
+			return jsonrpc.AtField("filename", jsonrpc.DecodeOptional(value, &v.Filename, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -205,16 +205,16 @@ func (x *Selection) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "file":
 			has.File = true
-			return jsonrpc.AtField("file", jsonrpc.NonNull(value, json.Unmarshal(value, &v.File)))
+			return jsonrpc.AtField("file", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.File)))
 		case "startLine":
 			has.StartLine = true
-			return jsonrpc.AtField("startLine", jsonrpc.NonNull(value, json.Unmarshal(value, &v.StartLine)))
+			return jsonrpc.AtField("startLine", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.StartLine)))
 		case "endLine":
 			has.EndLine = true
-			return jsonrpc.AtField("endLine", jsonrpc.NonNull(value, json.Unmarshal(value, &v.EndLine)))
+			return jsonrpc.AtField("endLine", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.EndLine)))
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Text)))
+			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
 		}
 		return nil
 	})
@@ -257,11 +257,11 @@ func (x *PermissionContext) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "path":
-			return jsonrpc.AtField("path", json.Unmarshal(value, &v.Path))
+			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
 		case "command":
-			return jsonrpc.AtField("command", json.Unmarshal(value, &v.Command))
+			return jsonrpc.AtField("command", jsonrpc.DecodeOptional(value, &v.Command, jsonrpc.DecodeString[string]))
 		case "args":
-			return jsonrpc.AtField("args", json.Unmarshal(value, &v.Args))
+			return jsonrpc.AtField("args", jsonrpc.DecodeRaw(value, &v.Args))
 		}
 		return nil
 	})
@@ -306,28 +306,28 @@ func (x *ProposedFileChange) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
 		case "filePath":
 			has.FilePath = true
-			return jsonrpc.AtField("filePath", jsonrpc.NonNull(value, json.Unmarshal(value, &v.FilePath)))
+			return jsonrpc.AtField("filePath", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FilePath)))
 		case "changeType":
 			has.ChangeType = true
-			return jsonrpc.AtField("changeType", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ChangeType)))
+			return jsonrpc.AtField("changeType", jsonrpc.NonNull(value, v.ChangeType.UnmarshalJSON(value)))
 		case "originalContent":
 			has.OriginalContent = true
-			return jsonrpc.AtField("originalContent", jsonrpc.NonNull(value, json.Unmarshal(value, &v.OriginalContent)))
+			return jsonrpc.AtField("originalContent", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.OriginalContent)))
 		case "proposedContent":
 			has.ProposedContent = true
-			return jsonrpc.AtField("proposedContent", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ProposedContent)))
+			return jsonrpc.AtField("proposedContent", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProposedContent)))
 		case "description":
 			has.Description = true
-			return jsonrpc.AtField("description", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Description)))
+			return jsonrpc.AtField("description", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Description)))
 		case "toolId":
 			has.ToolID = true
-			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolID)))
+			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolID)))
 		case "toolName":
 			has.ToolName = true
-			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolName)))
+			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolName)))
 		}
 		return nil
 	})
@@ -373,10 +373,10 @@ func (x *ChangeError) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "changeId":
 			has.ChangeID = true
-			return jsonrpc.AtField("changeId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ChangeID)))
+			return jsonrpc.AtField("changeId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ChangeID)))
 		case "error":
 			has.Error = true
-			return jsonrpc.AtField("error", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Error)))
+			return jsonrpc.AtField("error", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Error)))
 		}
 		return nil
 	})
@@ -411,7 +411,7 @@ func (x *SuccessResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		}
 		return nil
 	})
@@ -447,9 +447,9 @@ func (x *SuccessOrError) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -486,25 +486,25 @@ func (x *HistoryEntry) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CreatedAt)))
+			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
 		case "lastActiveAt":
 			has.LastActiveAt = true
-			return jsonrpc.AtField("lastActiveAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.LastActiveAt)))
+			return jsonrpc.AtField("lastActiveAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LastActiveAt)))
 		case "projectName":
 			has.ProjectName = true
-			return jsonrpc.AtField("projectName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ProjectName)))
+			return jsonrpc.AtField("projectName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProjectName)))
 		case "model":
 			has.Model = true
-			return jsonrpc.AtField("model", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Model)))
+			return jsonrpc.AtField("model", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Model)))
 		case "messageCount":
 			has.MessageCount = true
-			return jsonrpc.AtField("messageCount", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MessageCount)))
+			return jsonrpc.AtField("messageCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.MessageCount)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -555,26 +555,26 @@ func (x *CommunitySkill) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "description":
 			has.Description = true
-			return jsonrpc.AtField("description", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Description)))
+			return jsonrpc.AtField("description", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Description)))
 		case "category":
 			has.Category = true
-			return jsonrpc.AtField("category", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Category)))
+			return jsonrpc.AtField("category", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Category)))
 		case "tags":
 			return jsonrpc.AtField("tags", json.Unmarshal(value, &v.Tags))
 		case "rating":
-			return jsonrpc.AtField("rating", json.Unmarshal(value, &v.Rating))
+			return jsonrpc.AtField("rating", jsonrpc.DecodeOptional(value, &v.Rating, jsonrpc.DecodeFloat[float64]))
 		case "downloadCount":
-			return jsonrpc.AtField("downloadCount", json.Unmarshal(value, &v.DownloadCount))
+			return jsonrpc.AtField("downloadCount", jsonrpc.DecodeOptional(value, &v.DownloadCount, jsonrpc.DecodeInt[int64]))
 		case "isFeatured":
-			return jsonrpc.AtField("isFeatured", json.Unmarshal(value, &v.IsFeatured))
+			return jsonrpc.AtField("isFeatured", jsonrpc.DecodeOptional(value, &v.IsFeatured, jsonrpc.DecodeBool[bool]))
 		case "isCurated":
-			return jsonrpc.AtField("isCurated", json.Unmarshal(value, &v.IsCurated))
+			return jsonrpc.AtField("isCurated", jsonrpc.DecodeOptional(value, &v.IsCurated, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -618,12 +618,12 @@ func (x *SkillInstall) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "skillName":
 			has.SkillName = true
-			return jsonrpc.AtField("skillName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SkillName)))
+			return jsonrpc.AtField("skillName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SkillName)))
 		case "scope":
 			has.Scope = true
-			return jsonrpc.AtField("scope", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Scope)))
+			return jsonrpc.AtField("scope", jsonrpc.NonNull(value, v.Scope.UnmarshalJSON(value)))
 		case "force":
-			return jsonrpc.AtField("force", json.Unmarshal(value, &v.Force))
+			return jsonrpc.AtField("force", jsonrpc.DecodeOptional(value, &v.Force, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -664,13 +664,13 @@ func (x *SkillInstallResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "skillName":
-			return jsonrpc.AtField("skillName", json.Unmarshal(value, &v.SkillName))
+			return jsonrpc.AtField("skillName", jsonrpc.DecodeOptional(value, &v.SkillName, jsonrpc.DecodeString[string]))
 		case "path":
-			return jsonrpc.AtField("path", json.Unmarshal(value, &v.Path))
+			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -715,12 +715,12 @@ func (x *SkillList) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "skills":
 			has.Skills = true
-			return jsonrpc.AtField("skills", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Skills, jsonrpc.Unmarshal[CommunitySkill])))
+			return jsonrpc.AtField("skills", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Skills, jsonrpc.UnmarshalJSON[CommunitySkill])))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -755,13 +755,13 @@ func (x *McpToolInfo) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "description":
 			has.Description = true
-			return jsonrpc.AtField("description", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Description)))
+			return jsonrpc.AtField("description", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Description)))
 		case "serverName":
 			has.ServerName = true
-			return jsonrpc.AtField("serverName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ServerName)))
+			return jsonrpc.AtField("serverName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ServerName)))
 		}
 		return nil
 	})
@@ -805,22 +805,22 @@ func (x *McpServerConfig) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "transport":
 			has.Transport = true
-			return jsonrpc.AtField("transport", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Transport)))
+			return jsonrpc.AtField("transport", jsonrpc.NonNull(value, v.Transport.UnmarshalJSON(value)))
 		case "command":
-			return jsonrpc.AtField("command", json.Unmarshal(value, &v.Command))
+			return jsonrpc.AtField("command", jsonrpc.DecodeOptional(value, &v.Command, jsonrpc.DecodeString[string]))
 		case "args":
 			return jsonrpc.AtField("args", json.Unmarshal(value, &v.Args))
 		case "url":
-			return jsonrpc.AtField("url", json.Unmarshal(value, &v.URL))
+			return jsonrpc.AtField("url", jsonrpc.DecodeOptional(value, &v.URL, jsonrpc.DecodeString[string]))
 		case "env":
 			return jsonrpc.AtField("env", json.Unmarshal(value, &v.Env))
 		case "headers":
 			return jsonrpc.AtField("headers", json.Unmarshal(value, &v.Headers))
 		case "autoConnect":
-			return jsonrpc.AtField("autoConnect", json.Unmarshal(value, &v.AutoConnect))
+			return jsonrpc.AtField("autoConnect", jsonrpc.DecodeOptional(value, &v.AutoConnect, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -855,12 +855,12 @@ func (x *AutomodeCheckpoint) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "commit":
 			has.Commit = true
-			return jsonrpc.AtField("commit", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Commit)))
+			return jsonrpc.AtField("commit", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Commit)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "timestamp":
-			return jsonrpc.AtField("timestamp", json.Unmarshal(value, &v.Timestamp))
+			return jsonrpc.AtField("timestamp", jsonrpc.DecodeOptional(value, &v.Timestamp, jsonrpc.DecodeString[Timestamp]))
 		}
 		return nil
 	})
@@ -913,19 +913,19 @@ func (x *AutomodeLogEntry) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "iteration":
 			has.Iteration = true
-			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Iteration)))
+			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Iteration)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		case "actions":
 			has.Actions = true
 			return jsonrpc.AtField("actions", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Actions)))
 		case "tokensUsed":
-			return jsonrpc.AtField("tokensUsed", json.Unmarshal(value, &v.TokensUsed))
+			return jsonrpc.AtField("tokensUsed", jsonrpc.DecodeOptional(value, &v.TokensUsed, jsonrpc.DecodeInt[int64]))
 		case "cost":
-			return jsonrpc.AtField("cost", json.Unmarshal(value, &v.Cost))
+			return jsonrpc.AtField("cost", jsonrpc.DecodeOptional(value, &v.Cost, jsonrpc.DecodeFloat[float64]))
 		case "checkpoint":
-			return jsonrpc.AtField("checkpoint", json.Unmarshal(value, &v.Checkpoint))
+			return jsonrpc.AtField("checkpoint", jsonrpc.DecodeOptional(value, &v.Checkpoint, jsonrpc.UnmarshalJSON[AutomodeCheckpoint]))
 		}
 		return nil
 	})
@@ -974,9 +974,9 @@ func (x *InferenceInProcess) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Kind)))
+			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
 		case "provider":
-			return jsonrpc.AtField("provider", json.Unmarshal(value, &v.Provider))
+			return jsonrpc.AtField("provider", jsonrpc.DecodeOptional(value, &v.Provider, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1024,10 +1024,10 @@ func (x *InferenceLocalSubprocess) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Kind)))
+			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
 		case "provider":
 			has.Provider = true
-			return jsonrpc.AtField("provider", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Provider)))
+			return jsonrpc.AtField("provider", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Provider)))
 		}
 		return nil
 	})
@@ -1079,13 +1079,13 @@ func (x *InferenceLocalService) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Kind)))
+			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
 		case "provider":
 			has.Provider = true
-			return jsonrpc.AtField("provider", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Provider)))
+			return jsonrpc.AtField("provider", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Provider)))
 		case "origin":
 			has.Origin = true
-			return jsonrpc.AtField("origin", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Origin)))
+			return jsonrpc.AtField("origin", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Origin)))
 		}
 		return nil
 	})
@@ -1137,12 +1137,12 @@ func (x *InferenceHosted) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Kind)))
+			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
 		case "provider":
 			has.Provider = true
-			return jsonrpc.AtField("provider", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Provider)))
+			return jsonrpc.AtField("provider", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Provider)))
 		case "origin":
-			return jsonrpc.AtField("origin", json.Unmarshal(value, &v.Origin))
+			return jsonrpc.AtField("origin", jsonrpc.DecodeOptional(value, &v.Origin, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1190,7 +1190,7 @@ func (x *InferenceOpaque) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Kind)))
+			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
 		}
 		return nil
 	})
@@ -1240,15 +1240,15 @@ func (x *ProfileErrorData) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Kind)))
+			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, v.Kind.UnmarshalJSON(value)))
 		case "stage":
 			has.Stage = true
-			return jsonrpc.AtField("stage", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Stage)))
+			return jsonrpc.AtField("stage", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Stage)))
 		case "retryable":
 			has.Retryable = true
-			return jsonrpc.AtField("retryable", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Retryable)))
+			return jsonrpc.AtField("retryable", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Retryable)))
 		case "providerId":
-			return jsonrpc.AtField("providerId", json.Unmarshal(value, &v.ProviderID))
+			return jsonrpc.AtField("providerId", jsonrpc.DecodeOptional(value, &v.ProviderID, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1303,10 +1303,10 @@ func (x *LoginSession) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "contractVersion":
 			has.ContractVersion = true
-			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ContractVersion)))
+			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ContractVersion)))
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		}
 		return nil
 	})
@@ -1346,13 +1346,13 @@ func (x *ContextThreshold) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "usagePercent":
 			has.UsagePercent = true
-			return jsonrpc.AtField("usagePercent", jsonrpc.NonNull(value, json.Unmarshal(value, &v.UsagePercent)))
+			return jsonrpc.AtField("usagePercent", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.UsagePercent)))
 		case "remainingTokens":
 			has.RemainingTokens = true
-			return jsonrpc.AtField("remainingTokens", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RemainingTokens)))
+			return jsonrpc.AtField("remainingTokens", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.RemainingTokens)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -1393,9 +1393,9 @@ func (x *YoloAllowance) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "pattern":
 			has.Pattern = true
-			return jsonrpc.AtField("pattern", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Pattern)))
+			return jsonrpc.AtField("pattern", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Pattern)))
 		case "timeoutSeconds":
-			return jsonrpc.AtField("timeoutSeconds", json.Unmarshal(value, &v.TimeoutSeconds))
+			return jsonrpc.AtField("timeoutSeconds", jsonrpc.DecodeOptional(value, &v.TimeoutSeconds, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -1429,9 +1429,9 @@ func (x *YoloAllowanceResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "expiresIn":
-			return jsonrpc.AtField("expiresIn", json.Unmarshal(value, &v.ExpiresIn))
+			return jsonrpc.AtField("expiresIn", jsonrpc.DecodeOptional(value, &v.ExpiresIn, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -1464,13 +1464,13 @@ func (x *GoalBudgets) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "tokenBudget":
-			return jsonrpc.AtField("tokenBudget", json.Unmarshal(value, &v.TokenBudget))
+			return jsonrpc.AtField("tokenBudget", jsonrpc.DecodeOptional(value, &v.TokenBudget, jsonrpc.DecodeInt[int64]))
 		case "timeBudgetSeconds":
-			return jsonrpc.AtField("timeBudgetSeconds", json.Unmarshal(value, &v.TimeBudgetSeconds))
+			return jsonrpc.AtField("timeBudgetSeconds", jsonrpc.DecodeOptional(value, &v.TimeBudgetSeconds, jsonrpc.DecodeInt[int64]))
 		case "minTokensBeforeWrapUp":
-			return jsonrpc.AtField("minTokensBeforeWrapUp", json.Unmarshal(value, &v.MinTokensBeforeWrapUp))
+			return jsonrpc.AtField("minTokensBeforeWrapUp", jsonrpc.DecodeOptional(value, &v.MinTokensBeforeWrapUp, jsonrpc.DecodeInt[int64]))
 		case "minTimeSecondsBeforeWrapUp":
-			return jsonrpc.AtField("minTimeSecondsBeforeWrapUp", json.Unmarshal(value, &v.MinTimeSecondsBeforeWrapUp))
+			return jsonrpc.AtField("minTimeSecondsBeforeWrapUp", jsonrpc.DecodeOptional(value, &v.MinTimeSecondsBeforeWrapUp, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -1506,34 +1506,34 @@ func (x *GoalState) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "tokenBudget":
-			return jsonrpc.AtField("tokenBudget", json.Unmarshal(value, &v.TokenBudget))
+			return jsonrpc.AtField("tokenBudget", jsonrpc.DecodeOptional(value, &v.TokenBudget, jsonrpc.DecodeInt[int64]))
 		case "timeBudgetSeconds":
-			return jsonrpc.AtField("timeBudgetSeconds", json.Unmarshal(value, &v.TimeBudgetSeconds))
+			return jsonrpc.AtField("timeBudgetSeconds", jsonrpc.DecodeOptional(value, &v.TimeBudgetSeconds, jsonrpc.DecodeInt[int64]))
 		case "minTokensBeforeWrapUp":
-			return jsonrpc.AtField("minTokensBeforeWrapUp", json.Unmarshal(value, &v.MinTokensBeforeWrapUp))
+			return jsonrpc.AtField("minTokensBeforeWrapUp", jsonrpc.DecodeOptional(value, &v.MinTokensBeforeWrapUp, jsonrpc.DecodeInt[int64]))
 		case "minTimeSecondsBeforeWrapUp":
-			return jsonrpc.AtField("minTimeSecondsBeforeWrapUp", json.Unmarshal(value, &v.MinTimeSecondsBeforeWrapUp))
+			return jsonrpc.AtField("minTimeSecondsBeforeWrapUp", jsonrpc.DecodeOptional(value, &v.MinTimeSecondsBeforeWrapUp, jsonrpc.DecodeInt[int64]))
 		case "goalId":
 			has.GoalID = true
-			return jsonrpc.AtField("goalId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.GoalID)))
+			return jsonrpc.AtField("goalId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.GoalID)))
 		case "objective":
 			has.Objective = true
-			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Objective)))
+			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Objective)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "tokensUsed":
 			has.TokensUsed = true
-			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TokensUsed)))
+			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TokensUsed)))
 		case "timeUsedSeconds":
 			has.TimeUsedSeconds = true
-			return jsonrpc.AtField("timeUsedSeconds", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TimeUsedSeconds)))
+			return jsonrpc.AtField("timeUsedSeconds", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TimeUsedSeconds)))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CreatedAt)))
+			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
 		case "updatedAt":
 			has.UpdatedAt = true
-			return jsonrpc.AtField("updatedAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.UpdatedAt)))
+			return jsonrpc.AtField("updatedAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.UpdatedAt)))
 		}
 		return nil
 	})
@@ -1587,31 +1587,31 @@ func (x *QueuedGoal) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "tokenBudget":
-			return jsonrpc.AtField("tokenBudget", json.Unmarshal(value, &v.TokenBudget))
+			return jsonrpc.AtField("tokenBudget", jsonrpc.DecodeOptional(value, &v.TokenBudget, jsonrpc.DecodeInt[int64]))
 		case "timeBudgetSeconds":
-			return jsonrpc.AtField("timeBudgetSeconds", json.Unmarshal(value, &v.TimeBudgetSeconds))
+			return jsonrpc.AtField("timeBudgetSeconds", jsonrpc.DecodeOptional(value, &v.TimeBudgetSeconds, jsonrpc.DecodeInt[int64]))
 		case "minTokensBeforeWrapUp":
-			return jsonrpc.AtField("minTokensBeforeWrapUp", json.Unmarshal(value, &v.MinTokensBeforeWrapUp))
+			return jsonrpc.AtField("minTokensBeforeWrapUp", jsonrpc.DecodeOptional(value, &v.MinTokensBeforeWrapUp, jsonrpc.DecodeInt[int64]))
 		case "minTimeSecondsBeforeWrapUp":
-			return jsonrpc.AtField("minTimeSecondsBeforeWrapUp", json.Unmarshal(value, &v.MinTimeSecondsBeforeWrapUp))
+			return jsonrpc.AtField("minTimeSecondsBeforeWrapUp", jsonrpc.DecodeOptional(value, &v.MinTimeSecondsBeforeWrapUp, jsonrpc.DecodeInt[int64]))
 		case "queueId":
 			has.QueueID = true
-			return jsonrpc.AtField("queueId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.QueueID)))
+			return jsonrpc.AtField("queueId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.QueueID)))
 		case "objective":
 			has.Objective = true
-			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Objective)))
+			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Objective)))
 		case "source":
 			has.Source = true
-			return jsonrpc.AtField("source", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Source)))
+			return jsonrpc.AtField("source", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Source)))
 		case "template":
-			return jsonrpc.AtField("template", json.Unmarshal(value, &v.Template))
+			return jsonrpc.AtField("template", jsonrpc.DecodeOptional(value, &v.Template, jsonrpc.DecodeString[string]))
 		case "templateFlags":
 			return jsonrpc.AtField("templateFlags", json.Unmarshal(value, &v.TemplateFlags))
 		case "templateArgs":
 			return jsonrpc.AtField("templateArgs", json.Unmarshal(value, &v.TemplateArgs))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CreatedAt)))
+			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
 		}
 		return nil
 	})
@@ -1654,25 +1654,25 @@ func (x *CompletedGoal) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "goalId":
 			has.GoalID = true
-			return jsonrpc.AtField("goalId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.GoalID)))
+			return jsonrpc.AtField("goalId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.GoalID)))
 		case "objective":
 			has.Objective = true
-			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Objective)))
+			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Objective)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "tokensUsed":
 			has.TokensUsed = true
-			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TokensUsed)))
+			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TokensUsed)))
 		case "timeUsedSeconds":
 			has.TimeUsedSeconds = true
-			return jsonrpc.AtField("timeUsedSeconds", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TimeUsedSeconds)))
+			return jsonrpc.AtField("timeUsedSeconds", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TimeUsedSeconds)))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CreatedAt)))
+			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
 		case "completedAt":
 			has.CompletedAt = true
-			return jsonrpc.AtField("completedAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CompletedAt)))
+			return jsonrpc.AtField("completedAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CompletedAt)))
 		}
 		return nil
 	})
@@ -1735,19 +1735,19 @@ func (x *GoalSnapshot) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Version)))
+			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Version)))
 		case "goal":
 			has.Goal = true
-			return jsonrpc.AtField("goal", json.Unmarshal(value, &v.Goal))
+			return jsonrpc.AtField("goal", jsonrpc.DecodeOptional(value, &v.Goal, jsonrpc.UnmarshalJSON[GoalState]))
 		case "queue":
 			has.Queue = true
-			return jsonrpc.AtField("queue", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Queue, jsonrpc.Unmarshal[QueuedGoal])))
+			return jsonrpc.AtField("queue", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Queue, jsonrpc.UnmarshalJSON[QueuedGoal])))
 		case "completed":
 			has.Completed = true
-			return jsonrpc.AtField("completed", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Completed, jsonrpc.Unmarshal[CompletedGoal])))
+			return jsonrpc.AtField("completed", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Completed, jsonrpc.UnmarshalJSON[CompletedGoal])))
 		case "updatedAt":
 			has.UpdatedAt = true
-			return jsonrpc.AtField("updatedAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.UpdatedAt)))
+			return jsonrpc.AtField("updatedAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.UpdatedAt)))
 		}
 		return nil
 	})
@@ -1799,10 +1799,10 @@ func (x *GoalDisabled) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "ok":
 			has.Ok = true
-			return jsonrpc.AtField("ok", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Ok)))
+			return jsonrpc.AtField("ok", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Ok)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		}
 		return nil
 	})
@@ -1850,27 +1850,27 @@ func (x *GoalMutationResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "ok":
 			has.Ok = true
-			return jsonrpc.AtField("ok", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Ok)))
+			return jsonrpc.AtField("ok", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Ok)))
 		case "goal":
-			return jsonrpc.AtField("goal", json.Unmarshal(value, &v.Goal))
+			return jsonrpc.AtField("goal", jsonrpc.DecodeOptional(value, &v.Goal, jsonrpc.UnmarshalJSON[GoalState]))
 		case "queue":
-			return jsonrpc.AtField("queue", jsonrpc.DecodeArray(value, &v.Queue, jsonrpc.Unmarshal[QueuedGoal]))
+			return jsonrpc.AtField("queue", jsonrpc.DecodeArray(value, &v.Queue, jsonrpc.UnmarshalJSON[QueuedGoal]))
 		case "telemetry":
-			return jsonrpc.AtField("telemetry", json.Unmarshal(value, &v.Telemetry))
+			return jsonrpc.AtField("telemetry", jsonrpc.DecodeOptional(value, &v.Telemetry, jsonrpc.UnmarshalJSON[GoalMutationResultTelemetry]))
 		case "message":
-			return jsonrpc.AtField("message", json.Unmarshal(value, &v.Message))
+			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
 		case "queued":
-			return jsonrpc.AtField("queued", json.Unmarshal(value, &v.Queued))
+			return jsonrpc.AtField("queued", jsonrpc.DecodeOptional(value, &v.Queued, jsonrpc.UnmarshalJSON[QueuedGoal]))
 		case "started":
-			return jsonrpc.AtField("started", json.Unmarshal(value, &v.Started))
+			return jsonrpc.AtField("started", jsonrpc.DecodeOptional(value, &v.Started, jsonrpc.UnmarshalJSON[GoalState]))
 		case "completed":
-			return jsonrpc.AtField("completed", json.Unmarshal(value, &v.Completed))
+			return jsonrpc.AtField("completed", jsonrpc.DecodeOptional(value, &v.Completed, jsonrpc.UnmarshalJSON[CompletedGoal]))
 		case "completedRun":
-			return jsonrpc.AtField("completedRun", json.Unmarshal(value, &v.CompletedRun))
+			return jsonrpc.AtField("completedRun", jsonrpc.DecodeOptional(value, &v.CompletedRun, jsonrpc.UnmarshalJSON[CompletedGoal]))
 		case "dequeued":
-			return jsonrpc.AtField("dequeued", json.Unmarshal(value, &v.Dequeued))
+			return jsonrpc.AtField("dequeued", jsonrpc.DecodeOptional(value, &v.Dequeued, jsonrpc.UnmarshalJSON[QueuedGoal]))
 		case "removed":
-			return jsonrpc.AtField("removed", jsonrpc.DecodeArray(value, &v.Removed, jsonrpc.Unmarshal[QueuedGoal]))
+			return jsonrpc.AtField("removed", jsonrpc.DecodeArray(value, &v.Removed, jsonrpc.UnmarshalJSON[QueuedGoal]))
 		}
 		return nil
 	})
@@ -1902,12 +1902,12 @@ func (x *GoalMutationResultTelemetry) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "timeRemainingSeconds":
-			return jsonrpc.AtField("timeRemainingSeconds", json.Unmarshal(value, &v.TimeRemainingSeconds))
+			return jsonrpc.AtField("timeRemainingSeconds", jsonrpc.DecodeOptional(value, &v.TimeRemainingSeconds, jsonrpc.DecodeInt[int64]))
 		case "tokensRemaining":
-			return jsonrpc.AtField("tokensRemaining", json.Unmarshal(value, &v.TokensRemaining))
+			return jsonrpc.AtField("tokensRemaining", jsonrpc.DecodeOptional(value, &v.TokensRemaining, jsonrpc.DecodeInt[int64]))
 		case "completionFloorMet":
 			has.CompletionFloorMet = true
-			return jsonrpc.AtField("completionFloorMet", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CompletionFloorMet)))
+			return jsonrpc.AtField("completionFloorMet", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.CompletionFloorMet)))
 		}
 		return nil
 	})
@@ -1943,15 +1943,15 @@ func (x *GoalRequest) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "objective":
 			has.Objective = true
-			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Objective)))
+			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Objective)))
 		case "token_budget":
-			return jsonrpc.AtField("token_budget", json.Unmarshal(value, &v.TokenBudget))
+			return jsonrpc.AtField("token_budget", jsonrpc.DecodeOptional(value, &v.TokenBudget, jsonrpc.DecodeInt[int64]))
 		case "time_budget_seconds":
-			return jsonrpc.AtField("time_budget_seconds", json.Unmarshal(value, &v.TimeBudgetSeconds))
+			return jsonrpc.AtField("time_budget_seconds", jsonrpc.DecodeOptional(value, &v.TimeBudgetSeconds, jsonrpc.DecodeInt[int64]))
 		case "min_tokens_before_wrap_up":
-			return jsonrpc.AtField("min_tokens_before_wrap_up", json.Unmarshal(value, &v.MinTokensBeforeWrapUp))
+			return jsonrpc.AtField("min_tokens_before_wrap_up", jsonrpc.DecodeOptional(value, &v.MinTokensBeforeWrapUp, jsonrpc.DecodeInt[int64]))
 		case "min_time_seconds_before_wrap_up":
-			return jsonrpc.AtField("min_time_seconds_before_wrap_up", json.Unmarshal(value, &v.MinTimeSecondsBeforeWrapUp))
+			return jsonrpc.AtField("min_time_seconds_before_wrap_up", jsonrpc.DecodeOptional(value, &v.MinTimeSecondsBeforeWrapUp, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -2008,12 +2008,12 @@ func (x *GoalTemplate) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "path":
 			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Path)))
+			return jsonrpc.AtField("path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Path)))
 		case "description":
-			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "aliases":
 			has.Aliases = true
 			return jsonrpc.AtField("aliases", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Aliases)))
@@ -2028,7 +2028,7 @@ func (x *GoalTemplate) UnmarshalJSON(b []byte) error {
 			return jsonrpc.AtField("requiredFlags", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RequiredFlags)))
 		case "requiresArgs":
 			has.RequiresArgs = true
-			return jsonrpc.AtField("requiresArgs", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RequiresArgs)))
+			return jsonrpc.AtField("requiresArgs", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.RequiresArgs)))
 		}
 		return nil
 	})
@@ -2074,16 +2074,16 @@ func (x *AutoresearchState) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "active":
 			has.Active = true
-			return jsonrpc.AtField("active", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Active)))
+			return jsonrpc.AtField("active", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Active)))
 		case "goal":
 			has.Goal = true
-			return jsonrpc.AtField("goal", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Goal)))
+			return jsonrpc.AtField("goal", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Goal)))
 		case "iteration":
 			has.Iteration = true
-			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Iteration)))
+			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Iteration)))
 		case "maxIterations":
 			has.MaxIterations = true
-			return jsonrpc.AtField("maxIterations", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MaxIterations)))
+			return jsonrpc.AtField("maxIterations", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.MaxIterations)))
 		}
 		return nil
 	})
@@ -2124,13 +2124,13 @@ func (x *MetricAggregate) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "median":
 			has.Median = true
-			return jsonrpc.AtField("median", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Median)))
+			return jsonrpc.AtField("median", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Median)))
 		case "mad":
 			has.Mad = true
-			return jsonrpc.AtField("mad", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Mad)))
+			return jsonrpc.AtField("mad", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Mad)))
 		case "sampleCount":
 			has.SampleCount = true
-			return jsonrpc.AtField("sampleCount", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SampleCount)))
+			return jsonrpc.AtField("sampleCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.SampleCount)))
 		}
 		return nil
 	})
@@ -2184,19 +2184,19 @@ func (x *EvaluationSample) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "sequence":
 			has.Sequence = true
-			return jsonrpc.AtField("sequence", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Sequence)))
+			return jsonrpc.AtField("sequence", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Sequence)))
 		case "metrics":
 			has.Metrics = true
 			return jsonrpc.AtField("metrics", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Metrics)))
 		case "outputObject":
 			has.OutputObject = true
-			return jsonrpc.AtField("outputObject", jsonrpc.NonNull(value, json.Unmarshal(value, &v.OutputObject)))
+			return jsonrpc.AtField("outputObject", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.OutputObject)))
 		case "durationMs":
 			has.DurationMs = true
-			return jsonrpc.AtField("durationMs", jsonrpc.NonNull(value, json.Unmarshal(value, &v.DurationMs)))
+			return jsonrpc.AtField("durationMs", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.DurationMs)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -2238,9 +2238,9 @@ func (x *ChecksResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "passed":
 			has.Passed = true
-			return jsonrpc.AtField("passed", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Passed)))
+			return jsonrpc.AtField("passed", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Passed)))
 		case "outputObject":
-			return jsonrpc.AtField("outputObject", json.Unmarshal(value, &v.OutputObject))
+			return jsonrpc.AtField("outputObject", jsonrpc.DecodeOptional(value, &v.OutputObject, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -2276,11 +2276,11 @@ func (x *ExecutionResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "outcome":
 			has.Outcome = true
-			return jsonrpc.AtField("outcome", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Outcome)))
+			return jsonrpc.AtField("outcome", jsonrpc.NonNull(value, v.Outcome.UnmarshalJSON(value)))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		case "outputObject":
-			return jsonrpc.AtField("outputObject", json.Unmarshal(value, &v.OutputObject))
+			return jsonrpc.AtField("outputObject", jsonrpc.DecodeOptional(value, &v.OutputObject, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -2341,37 +2341,37 @@ func (x *EvaluationRecord) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "schemaVersion":
 			has.SchemaVersion = true
-			return jsonrpc.AtField("schemaVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SchemaVersion)))
+			return jsonrpc.AtField("schemaVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.SchemaVersion)))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
 		case "attemptId":
 			has.AttemptID = true
-			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptID)))
+			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		case "context":
 			has.Context = true
 			return jsonrpc.AtField("context", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Context)))
 		case "evaluatorMode":
 			has.EvaluatorMode = true
-			return jsonrpc.AtField("evaluatorMode", jsonrpc.NonNull(value, json.Unmarshal(value, &v.EvaluatorMode)))
+			return jsonrpc.AtField("evaluatorMode", jsonrpc.NonNull(value, v.EvaluatorMode.UnmarshalJSON(value)))
 		case "samples":
 			has.Samples = true
-			return jsonrpc.AtField("samples", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Samples, jsonrpc.Unmarshal[EvaluationSample])))
+			return jsonrpc.AtField("samples", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Samples, jsonrpc.UnmarshalJSON[EvaluationSample])))
 		case "aggregates":
 			has.Aggregates = true
-			return jsonrpc.AtField("aggregates", jsonrpc.NonNull(value, jsonrpc.DecodeMap(value, &v.Aggregates, jsonrpc.Unmarshal[MetricAggregate])))
+			return jsonrpc.AtField("aggregates", jsonrpc.NonNull(value, jsonrpc.DecodeMap(value, &v.Aggregates, jsonrpc.UnmarshalJSON[MetricAggregate])))
 		case "checks":
 			has.Checks = true
-			return jsonrpc.AtField("checks", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Checks)))
+			return jsonrpc.AtField("checks", jsonrpc.NonNull(value, v.Checks.UnmarshalJSON(value)))
 		case "execution":
 			has.Execution = true
-			return jsonrpc.AtField("execution", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Execution)))
+			return jsonrpc.AtField("execution", jsonrpc.NonNull(value, v.Execution.UnmarshalJSON(value)))
 		case "driftWarnings":
 			has.DriftWarnings = true
 			return jsonrpc.AtField("driftWarnings", jsonrpc.NonNull(value, json.Unmarshal(value, &v.DriftWarnings)))
@@ -2429,13 +2429,13 @@ func (x *Constraint) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "metricName":
 			has.MetricName = true
-			return jsonrpc.AtField("metricName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MetricName)))
+			return jsonrpc.AtField("metricName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.MetricName)))
 		case "operator":
 			has.Operator = true
-			return jsonrpc.AtField("operator", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Operator)))
+			return jsonrpc.AtField("operator", jsonrpc.NonNull(value, v.Operator.UnmarshalJSON(value)))
 		case "threshold":
 			has.Threshold = true
-			return jsonrpc.AtField("threshold", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Threshold)))
+			return jsonrpc.AtField("threshold", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Threshold)))
 		}
 		return nil
 	})
@@ -2478,22 +2478,22 @@ func (x *ConstraintResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "metricName":
 			has.MetricName = true
-			return jsonrpc.AtField("metricName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MetricName)))
+			return jsonrpc.AtField("metricName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.MetricName)))
 		case "operator":
 			has.Operator = true
-			return jsonrpc.AtField("operator", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Operator)))
+			return jsonrpc.AtField("operator", jsonrpc.NonNull(value, v.Operator.UnmarshalJSON(value)))
 		case "threshold":
 			has.Threshold = true
-			return jsonrpc.AtField("threshold", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Threshold)))
+			return jsonrpc.AtField("threshold", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Threshold)))
 		case "conservativeValue":
 			has.ConservativeValue = true
-			return jsonrpc.AtField("conservativeValue", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ConservativeValue)))
+			return jsonrpc.AtField("conservativeValue", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.ConservativeValue)))
 		case "passed":
 			has.Passed = true
-			return jsonrpc.AtField("passed", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Passed)))
+			return jsonrpc.AtField("passed", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Passed)))
 		case "conclusive":
 			has.Conclusive = true
-			return jsonrpc.AtField("conclusive", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Conclusive)))
+			return jsonrpc.AtField("conclusive", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Conclusive)))
 		}
 		return nil
 	})
@@ -2561,49 +2561,49 @@ func (x *DecisionRecord) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "schemaVersion":
 			has.SchemaVersion = true
-			return jsonrpc.AtField("schemaVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SchemaVersion)))
+			return jsonrpc.AtField("schemaVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.SchemaVersion)))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
 		case "attemptId":
 			has.AttemptID = true
-			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptID)))
+			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		case "context":
 			has.Context = true
 			return jsonrpc.AtField("context", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Context)))
 		case "policyVersion":
 			has.PolicyVersion = true
-			return jsonrpc.AtField("policyVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.PolicyVersion)))
+			return jsonrpc.AtField("policyVersion", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.PolicyVersion)))
 		case "evaluationId":
 			has.EvaluationID = true
-			return jsonrpc.AtField("evaluationId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.EvaluationID)))
+			return jsonrpc.AtField("evaluationId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.EvaluationID)))
 		case "source":
 			has.Source = true
-			return jsonrpc.AtField("source", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Source)))
+			return jsonrpc.AtField("source", jsonrpc.NonNull(value, v.Source.UnmarshalJSON(value)))
 		case "constraintResults":
 			has.ConstraintResults = true
-			return jsonrpc.AtField("constraintResults", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ConstraintResults, jsonrpc.Unmarshal[ConstraintResult])))
+			return jsonrpc.AtField("constraintResults", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ConstraintResults, jsonrpc.UnmarshalJSON[ConstraintResult])))
 		case "primaryImprovement":
 			has.PrimaryImprovement = true
-			return jsonrpc.AtField("primaryImprovement", jsonrpc.NonNull(value, json.Unmarshal(value, &v.PrimaryImprovement)))
+			return jsonrpc.AtField("primaryImprovement", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.PrimaryImprovement)))
 		case "confidence":
 			has.Confidence = true
-			return jsonrpc.AtField("confidence", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Confidence)))
+			return jsonrpc.AtField("confidence", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Confidence)))
 		case "outcome":
 			has.Outcome = true
-			return jsonrpc.AtField("outcome", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Outcome)))
+			return jsonrpc.AtField("outcome", jsonrpc.NonNull(value, v.Outcome.UnmarshalJSON(value)))
 		case "materialized":
 			has.Materialized = true
-			return jsonrpc.AtField("materialized", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Materialized)))
+			return jsonrpc.AtField("materialized", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Materialized)))
 		case "explanation":
 			has.Explanation = true
-			return jsonrpc.AtField("explanation", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Explanation)))
+			return jsonrpc.AtField("explanation", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Explanation)))
 		}
 		return nil
 	})
@@ -2670,29 +2670,29 @@ func (x *HistoryAttempt) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "attemptId":
 			has.AttemptID = true
-			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptID)))
+			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
 		case "description":
 			has.Description = true
-			return jsonrpc.AtField("description", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Description)))
+			return jsonrpc.AtField("description", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Description)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		case "legacy":
 			has.Legacy = true
-			return jsonrpc.AtField("legacy", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Legacy)))
+			return jsonrpc.AtField("legacy", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Legacy)))
 		case "replayable":
 			has.Replayable = true
-			return jsonrpc.AtField("replayable", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Replayable)))
+			return jsonrpc.AtField("replayable", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Replayable)))
 		case "pinned":
 			has.Pinned = true
-			return jsonrpc.AtField("pinned", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Pinned)))
+			return jsonrpc.AtField("pinned", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Pinned)))
 		case "latestEvaluation":
-			return jsonrpc.AtField("latestEvaluation", json.Unmarshal(value, &v.LatestEvaluation))
+			return jsonrpc.AtField("latestEvaluation", jsonrpc.DecodeOptional(value, &v.LatestEvaluation, jsonrpc.UnmarshalJSON[EvaluationRecord]))
 		case "latestDecision":
-			return jsonrpc.AtField("latestDecision", json.Unmarshal(value, &v.LatestDecision))
+			return jsonrpc.AtField("latestDecision", jsonrpc.DecodeOptional(value, &v.LatestDecision, jsonrpc.UnmarshalJSON[DecisionRecord]))
 		case "materialization":
 			has.Materialization = true
-			return jsonrpc.AtField("materialization", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Materialization)))
+			return jsonrpc.AtField("materialization", jsonrpc.NonNull(value, v.Materialization.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -2746,25 +2746,25 @@ func (x *AutoresearchReport) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "message":
-			return jsonrpc.AtField("message", json.Unmarshal(value, &v.Message))
+			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
 		case "instruction":
-			return jsonrpc.AtField("instruction", json.Unmarshal(value, &v.Instruction))
+			return jsonrpc.AtField("instruction", jsonrpc.DecodeOptional(value, &v.Instruction, jsonrpc.DecodeString[string]))
 		case "active":
-			return jsonrpc.AtField("active", json.Unmarshal(value, &v.Active))
+			return jsonrpc.AtField("active", jsonrpc.DecodeOptional(value, &v.Active, jsonrpc.DecodeBool[bool]))
 		case "state":
-			return jsonrpc.AtField("state", json.Unmarshal(value, &v.State))
+			return jsonrpc.AtField("state", jsonrpc.DecodeOptional(value, &v.State, jsonrpc.UnmarshalJSON[AutoresearchState]))
 		case "statusText":
-			return jsonrpc.AtField("statusText", json.Unmarshal(value, &v.StatusText))
+			return jsonrpc.AtField("statusText", jsonrpc.DecodeOptional(value, &v.StatusText, jsonrpc.DecodeString[string]))
 		case "runsLogged":
-			return jsonrpc.AtField("runsLogged", json.Unmarshal(value, &v.RunsLogged))
+			return jsonrpc.AtField("runsLogged", jsonrpc.DecodeOptional(value, &v.RunsLogged, jsonrpc.DecodeInt[int64]))
 		case "attempts":
-			return jsonrpc.AtField("attempts", jsonrpc.DecodeArray(value, &v.Attempts, jsonrpc.Unmarshal[HistoryAttempt]))
+			return jsonrpc.AtField("attempts", jsonrpc.DecodeArray(value, &v.Attempts, jsonrpc.UnmarshalJSON[HistoryAttempt]))
 		case "paretoAttemptIds":
 			return jsonrpc.AtField("paretoAttemptIds", json.Unmarshal(value, &v.ParetoAttemptIDs))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -2816,21 +2816,21 @@ func (x *ComparisonSide) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "attemptId":
 			has.AttemptID = true
-			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptID)))
+			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
 		case "samples":
 			has.Samples = true
-			return jsonrpc.AtField("samples", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Samples, jsonrpc.Unmarshal[EvaluationSample])))
+			return jsonrpc.AtField("samples", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Samples, jsonrpc.UnmarshalJSON[EvaluationSample])))
 		case "aggregates":
 			has.Aggregates = true
-			return jsonrpc.AtField("aggregates", jsonrpc.NonNull(value, jsonrpc.DecodeMap(value, &v.Aggregates, jsonrpc.Unmarshal[MetricAggregate])))
+			return jsonrpc.AtField("aggregates", jsonrpc.NonNull(value, jsonrpc.DecodeMap(value, &v.Aggregates, jsonrpc.UnmarshalJSON[MetricAggregate])))
 		case "checks":
 			has.Checks = true
-			return jsonrpc.AtField("checks", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Checks)))
+			return jsonrpc.AtField("checks", jsonrpc.NonNull(value, v.Checks.UnmarshalJSON(value)))
 		case "execution":
 			has.Execution = true
-			return jsonrpc.AtField("execution", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Execution)))
+			return jsonrpc.AtField("execution", jsonrpc.NonNull(value, v.Execution.UnmarshalJSON(value)))
 		case "decision":
-			return jsonrpc.AtField("decision", json.Unmarshal(value, &v.Decision))
+			return jsonrpc.AtField("decision", jsonrpc.DecodeOptional(value, &v.Decision, jsonrpc.UnmarshalJSON[DecisionRecord]))
 		}
 		return nil
 	})
@@ -2880,26 +2880,26 @@ func (x *AutoresearchLifecycle) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "active":
 			has.Active = true
-			return jsonrpc.AtField("active", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Active)))
+			return jsonrpc.AtField("active", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Active)))
 		case "goal":
-			return jsonrpc.AtField("goal", json.Unmarshal(value, &v.Goal))
+			return jsonrpc.AtField("goal", jsonrpc.DecodeOptional(value, &v.Goal, jsonrpc.DecodeString[string]))
 		case "iteration":
-			return jsonrpc.AtField("iteration", json.Unmarshal(value, &v.Iteration))
+			return jsonrpc.AtField("iteration", jsonrpc.DecodeOptional(value, &v.Iteration, jsonrpc.DecodeInt[int64]))
 		case "maxIterations":
-			return jsonrpc.AtField("maxIterations", json.Unmarshal(value, &v.MaxIterations))
+			return jsonrpc.AtField("maxIterations", jsonrpc.DecodeOptional(value, &v.MaxIterations, jsonrpc.DecodeInt[int64]))
 		case "runsLogged":
 			has.RunsLogged = true
-			return jsonrpc.AtField("runsLogged", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RunsLogged)))
+			return jsonrpc.AtField("runsLogged", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.RunsLogged)))
 		case "statusText":
-			return jsonrpc.AtField("statusText", json.Unmarshal(value, &v.StatusText))
+			return jsonrpc.AtField("statusText", jsonrpc.DecodeOptional(value, &v.StatusText, jsonrpc.DecodeString[string]))
 		case "subcommand":
 			has.Subcommand = true
-			return jsonrpc.AtField("subcommand", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Subcommand)))
+			return jsonrpc.AtField("subcommand", jsonrpc.NonNull(value, v.Subcommand.UnmarshalJSON(value)))
 		case "message":
-			return jsonrpc.AtField("message", json.Unmarshal(value, &v.Message))
+			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -2940,16 +2940,16 @@ func (x *AutomodeStartNotice) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		case "prompt":
 			has.Prompt = true
-			return jsonrpc.AtField("prompt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Prompt)))
+			return jsonrpc.AtField("prompt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Prompt)))
 		case "maxIterations":
 			has.MaxIterations = true
-			return jsonrpc.AtField("maxIterations", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MaxIterations)))
+			return jsonrpc.AtField("maxIterations", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.MaxIterations)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -2989,13 +2989,13 @@ func (x *AutomodeProgressNotice) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		case "iteration":
 			has.Iteration = true
-			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Iteration)))
+			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Iteration)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -3034,16 +3034,16 @@ func (x *AutomodeCancelNotice) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		case "reason":
 			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Reason)))
+			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Reason)))
 		case "iteration":
 			has.Iteration = true
-			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Iteration)))
+			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Iteration)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -3082,10 +3082,10 @@ func (x *SetupStep) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "step":
 			has.Step = true
-			return jsonrpc.AtField("step", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Step)))
+			return jsonrpc.AtField("step", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Step)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		case "data":
 			return jsonrpc.AtField("data", json.Unmarshal(value, &v.Data))
 		}
@@ -3132,15 +3132,15 @@ func (x *PromptParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "context":
-			return jsonrpc.AtField("context", json.Unmarshal(value, &v.Context))
+			return jsonrpc.AtField("context", jsonrpc.DecodeOptional(value, &v.Context, jsonrpc.UnmarshalJSON[PromptParamsContext]))
 		case "images":
-			return jsonrpc.AtField("images", jsonrpc.DecodeArray(value, &v.Images, jsonrpc.Unmarshal[ImageAttachment]))
+			return jsonrpc.AtField("images", jsonrpc.DecodeArray(value, &v.Images, jsonrpc.UnmarshalJSON[ImageAttachment]))
 		case "thinkingLevel":
-			return jsonrpc.AtField("thinkingLevel", json.Unmarshal(value, &v.ThinkingLevel))
+			return jsonrpc.AtField("thinkingLevel", jsonrpc.DecodeOptional(value, &v.ThinkingLevel, jsonrpc.UnmarshalJSON[ThinkingLevel]))
 		case "stopWhen":
-			return jsonrpc.AtField("stopWhen", json.Unmarshal(value, &v.StopWhen))
+			return jsonrpc.AtField("stopWhen", jsonrpc.DecodeOptional(value, &v.StopWhen, jsonrpc.UnmarshalJSON[PromptParamsStopWhen]))
 		}
 		return nil
 	})
@@ -3173,7 +3173,7 @@ func (x *PromptParamsContext) UnmarshalJSON(b []byte) error {
 		case "files":
 			return jsonrpc.AtField("files", json.Unmarshal(value, &v.Files))
 		case "selection":
-			return jsonrpc.AtField("selection", json.Unmarshal(value, &v.Selection))
+			return jsonrpc.AtField("selection", jsonrpc.DecodeOptional(value, &v.Selection, jsonrpc.UnmarshalJSON[Selection]))
 		}
 		return nil
 	})
@@ -3216,7 +3216,7 @@ func (x *PromptParamsStopWhen) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "mode":
 			has.Mode = true
-			return jsonrpc.AtField("mode", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Mode)))
+			return jsonrpc.AtField("mode", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Mode)))
 		}
 		return nil
 	})
@@ -3253,10 +3253,10 @@ func (x *StepDecisionParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "stepId":
 			has.StepID = true
-			return jsonrpc.AtField("stepId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.StepID)))
+			return jsonrpc.AtField("stepId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.StepID)))
 		case "stop":
 			has.Stop = true
-			return jsonrpc.AtField("stop", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Stop)))
+			return jsonrpc.AtField("stop", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Stop)))
 		}
 		return nil
 	})
@@ -3290,7 +3290,7 @@ func (x *ResetResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		}
 		return nil
 	})
@@ -3339,24 +3339,24 @@ func (x *GetStateResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", json.Unmarshal(value, &v.SessionID))
+			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
 		case "model":
 			has.Model = true
-			return jsonrpc.AtField("model", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Model)))
+			return jsonrpc.AtField("model", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Model)))
 		case "workspace":
 			has.Workspace = true
-			return jsonrpc.AtField("workspace", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Workspace)))
+			return jsonrpc.AtField("workspace", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Workspace)))
 		case "contextPercent":
 			has.ContextPercent = true
-			return jsonrpc.AtField("contextPercent", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ContextPercent)))
+			return jsonrpc.AtField("contextPercent", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.ContextPercent)))
 		case "messageCount":
 			has.MessageCount = true
-			return jsonrpc.AtField("messageCount", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MessageCount)))
+			return jsonrpc.AtField("messageCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.MessageCount)))
 		case "authenticatedUser":
-			return jsonrpc.AtField("authenticatedUser", json.Unmarshal(value, &v.AuthenticatedUser))
+			return jsonrpc.AtField("authenticatedUser", jsonrpc.DecodeOptional(value, &v.AuthenticatedUser, jsonrpc.UnmarshalJSON[GetStateResultAuthenticatedUser]))
 		}
 		return nil
 	})
@@ -3408,12 +3408,12 @@ func (x *GetStateResultAuthenticatedUser) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "email":
-			return jsonrpc.AtField("email", json.Unmarshal(value, &v.Email))
+			return jsonrpc.AtField("email", jsonrpc.DecodeOptional(value, &v.Email, jsonrpc.DecodeString[string]))
 		case "name":
-			return jsonrpc.AtField("name", json.Unmarshal(value, &v.Name))
+			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
 		}
 		var e json.RawMessage
-		if err := json.Unmarshal(value, &e); err != nil {
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
 		if v.Extra == nil {
@@ -3442,7 +3442,7 @@ func (x *GetMessagesParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "limit":
-			return jsonrpc.AtField("limit", json.Unmarshal(value, &v.Limit))
+			return jsonrpc.AtField("limit", jsonrpc.DecodeOptional(value, &v.Limit, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -3479,7 +3479,7 @@ func (x *GetMessagesResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "messages":
 			has.Messages = true
-			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Messages, jsonrpc.Unmarshal[Message])))
+			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Messages, jsonrpc.UnmarshalJSON[Message])))
 		}
 		return nil
 	})
@@ -3521,15 +3521,15 @@ func (x *PermissionResponseParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "requestId":
 			has.RequestID = true
-			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RequestID)))
+			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RequestID)))
 		case "decision":
-			return jsonrpc.AtField("decision", json.Unmarshal(value, &v.Decision))
+			return jsonrpc.AtField("decision", jsonrpc.DecodeOptional(value, &v.Decision, jsonrpc.UnmarshalJSON[PermissionDecision]))
 		case "allowed":
-			return jsonrpc.AtField("allowed", json.Unmarshal(value, &v.Allowed))
+			return jsonrpc.AtField("allowed", jsonrpc.DecodeOptional(value, &v.Allowed, jsonrpc.DecodeBool[bool]))
 		case "alternative":
-			return jsonrpc.AtField("alternative", json.Unmarshal(value, &v.Alternative))
+			return jsonrpc.AtField("alternative", jsonrpc.DecodeOptional(value, &v.Alternative, jsonrpc.DecodeString[string]))
 		case "remember":
-			return jsonrpc.AtField("remember", json.Unmarshal(value, &v.Remember))
+			return jsonrpc.AtField("remember", jsonrpc.DecodeOptional(value, &v.Remember, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -3561,7 +3561,7 @@ func (x *PermissionAcknowledgedParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "requestId":
 			has.RequestID = true
-			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RequestID)))
+			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RequestID)))
 		}
 		return nil
 	})
@@ -3596,10 +3596,10 @@ func (x *DirectoryAccessResponseParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "requestId":
 			has.RequestID = true
-			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RequestID)))
+			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RequestID)))
 		case "granted":
 			has.Granted = true
-			return jsonrpc.AtField("granted", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Granted)))
+			return jsonrpc.AtField("granted", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Granted)))
 		}
 		return nil
 	})
@@ -3633,7 +3633,7 @@ func (x *DirectoryAccessAcknowledgedParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "requestId":
 			has.RequestID = true
-			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RequestID)))
+			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RequestID)))
 		}
 		return nil
 	})
@@ -3668,10 +3668,10 @@ func (x *ChangesDecisionParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "batchId":
 			has.BatchID = true
-			return jsonrpc.AtField("batchId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.BatchID)))
+			return jsonrpc.AtField("batchId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.BatchID)))
 		case "action":
 			has.Action = true
-			return jsonrpc.AtField("action", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Action)))
+			return jsonrpc.AtField("action", jsonrpc.NonNull(value, v.Action.UnmarshalJSON(value)))
 		case "selectedChangeIds":
 			return jsonrpc.AtField("selectedChangeIds", json.Unmarshal(value, &v.SelectedChangeIDs))
 		}
@@ -3709,15 +3709,15 @@ func (x *ChangesDecisionResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "appliedCount":
 			has.AppliedCount = true
-			return jsonrpc.AtField("appliedCount", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AppliedCount)))
+			return jsonrpc.AtField("appliedCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.AppliedCount)))
 		case "skippedCount":
 			has.SkippedCount = true
-			return jsonrpc.AtField("skippedCount", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SkippedCount)))
+			return jsonrpc.AtField("skippedCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.SkippedCount)))
 		case "errors":
-			return jsonrpc.AtField("errors", jsonrpc.DecodeArray(value, &v.Errors, jsonrpc.Unmarshal[ChangeError]))
+			return jsonrpc.AtField("errors", jsonrpc.DecodeArray(value, &v.Errors, jsonrpc.UnmarshalJSON[ChangeError]))
 		}
 		return nil
 	})
@@ -3749,9 +3749,9 @@ func (x *BrowserHandoffCreateParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "extensionId":
-			return jsonrpc.AtField("extensionId", json.Unmarshal(value, &v.ExtensionID))
+			return jsonrpc.AtField("extensionId", jsonrpc.DecodeOptional(value, &v.ExtensionID, jsonrpc.DecodeString[string]))
 		case "installUrl":
-			return jsonrpc.AtField("installUrl", json.Unmarshal(value, &v.InstallURL))
+			return jsonrpc.AtField("installUrl", jsonrpc.DecodeOptional(value, &v.InstallURL, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -3785,22 +3785,22 @@ func (x *BrowserHandoffCreateResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "token":
 			has.Token = true
-			return jsonrpc.AtField("token", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Token)))
+			return jsonrpc.AtField("token", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Token)))
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		case "workspaceRoot":
 			has.WorkspaceRoot = true
-			return jsonrpc.AtField("workspaceRoot", jsonrpc.NonNull(value, json.Unmarshal(value, &v.WorkspaceRoot)))
+			return jsonrpc.AtField("workspaceRoot", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.WorkspaceRoot)))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CreatedAt)))
+			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
 		case "expiresAt":
 			has.ExpiresAt = true
-			return jsonrpc.AtField("expiresAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ExpiresAt)))
+			return jsonrpc.AtField("expiresAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ExpiresAt)))
 		case "url":
 			has.URL = true
-			return jsonrpc.AtField("url", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URL)))
+			return jsonrpc.AtField("url", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URL)))
 		}
 		return nil
 	})
@@ -3841,7 +3841,7 @@ func (x *BrowserHandoffAttachParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "token":
 			has.Token = true
-			return jsonrpc.AtField("token", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Token)))
+			return jsonrpc.AtField("token", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Token)))
 		}
 		return nil
 	})
@@ -3875,13 +3875,13 @@ func (x *BrowserHandoffAttachResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "sessionId":
-			return jsonrpc.AtField("sessionId", json.Unmarshal(value, &v.SessionID))
+			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
 		case "workspaceRoot":
-			return jsonrpc.AtField("workspaceRoot", json.Unmarshal(value, &v.WorkspaceRoot))
+			return jsonrpc.AtField("workspaceRoot", jsonrpc.DecodeOptional(value, &v.WorkspaceRoot, jsonrpc.DecodeString[string]))
 		case "messageCount":
-			return jsonrpc.AtField("messageCount", json.Unmarshal(value, &v.MessageCount))
+			return jsonrpc.AtField("messageCount", jsonrpc.DecodeOptional(value, &v.MessageCount, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -3916,13 +3916,13 @@ func (x *BrowserHandoffAttachLatestResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "sessionId":
-			return jsonrpc.AtField("sessionId", json.Unmarshal(value, &v.SessionID))
+			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
 		case "workspaceRoot":
-			return jsonrpc.AtField("workspaceRoot", json.Unmarshal(value, &v.WorkspaceRoot))
+			return jsonrpc.AtField("workspaceRoot", jsonrpc.DecodeOptional(value, &v.WorkspaceRoot, jsonrpc.DecodeString[string]))
 		case "messageCount":
-			return jsonrpc.AtField("messageCount", json.Unmarshal(value, &v.MessageCount))
+			return jsonrpc.AtField("messageCount", jsonrpc.DecodeOptional(value, &v.MessageCount, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -3966,10 +3966,10 @@ func (x *BrowserCapabilitiesSetParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "protocolVersion":
 			has.ProtocolVersion = true
-			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ProtocolVersion)))
+			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ProtocolVersion)))
 		case "extensionVersion":
 			has.ExtensionVersion = true
-			return jsonrpc.AtField("extensionVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ExtensionVersion)))
+			return jsonrpc.AtField("extensionVersion", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ExtensionVersion)))
 		case "tools":
 			has.Tools = true
 			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Tools)))
@@ -4022,10 +4022,10 @@ func (x *BrowserCapabilitiesSetResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "enabled":
 			has.Enabled = true
-			return jsonrpc.AtField("enabled", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enabled)))
+			return jsonrpc.AtField("enabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Enabled)))
 		case "protocolVersion":
 			has.ProtocolVersion = true
-			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ProtocolVersion)))
+			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, v.ProtocolVersion.UnmarshalJSON(value)))
 		case "tools":
 			has.Tools = true
 			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Tools)))
@@ -4060,7 +4060,7 @@ func (x *GetSkillsRegistryParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "forceRefresh":
-			return jsonrpc.AtField("forceRefresh", json.Unmarshal(value, &v.ForceRefresh))
+			return jsonrpc.AtField("forceRefresh", jsonrpc.DecodeOptional(value, &v.ForceRefresh, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -4103,15 +4103,15 @@ func (x *GetSkillsRegistryResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "skills":
 			has.Skills = true
-			return jsonrpc.AtField("skills", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Skills, jsonrpc.Unmarshal[CommunitySkill])))
+			return jsonrpc.AtField("skills", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Skills, jsonrpc.UnmarshalJSON[CommunitySkill])))
 		case "categories":
 			has.Categories = true
-			return jsonrpc.AtField("categories", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Categories, jsonrpc.Unmarshal[GetSkillsRegistryResultCategoriesItem])))
+			return jsonrpc.AtField("categories", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Categories, jsonrpc.UnmarshalJSON[GetSkillsRegistryResultCategoriesItem])))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -4148,10 +4148,10 @@ func (x *GetSkillsRegistryResultCategoriesItem) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "count":
 			has.Count = true
-			return jsonrpc.AtField("count", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Count)))
+			return jsonrpc.AtField("count", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Count)))
 		}
 		return nil
 	})
@@ -4186,9 +4186,9 @@ func (x *SkillsSearchParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "query":
 			has.Query = true
-			return jsonrpc.AtField("query", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Query)))
+			return jsonrpc.AtField("query", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Query)))
 		case "limit":
-			return jsonrpc.AtField("limit", json.Unmarshal(value, &v.Limit))
+			return jsonrpc.AtField("limit", jsonrpc.DecodeOptional(value, &v.Limit, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -4215,7 +4215,7 @@ func (x *SkillsTrendingParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "limit":
-			return jsonrpc.AtField("limit", json.Unmarshal(value, &v.Limit))
+			return jsonrpc.AtField("limit", jsonrpc.DecodeOptional(value, &v.Limit, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -4243,9 +4243,9 @@ func (x *SkillsRemoveParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "skillName":
 			has.SkillName = true
-			return jsonrpc.AtField("skillName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SkillName)))
+			return jsonrpc.AtField("skillName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SkillName)))
 		case "scope":
-			return jsonrpc.AtField("scope", json.Unmarshal(value, &v.Scope))
+			return jsonrpc.AtField("scope", jsonrpc.DecodeOptional(value, &v.Scope, jsonrpc.UnmarshalJSON[SkillScope]))
 		}
 		return nil
 	})
@@ -4278,12 +4278,12 @@ func (x *SkillsRemoveResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "skillName":
 			has.SkillName = true
-			return jsonrpc.AtField("skillName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SkillName)))
+			return jsonrpc.AtField("skillName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SkillName)))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -4312,7 +4312,7 @@ func (x *LearnRecommendParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "deep":
-			return jsonrpc.AtField("deep", json.Unmarshal(value, &v.Deep))
+			return jsonrpc.AtField("deep", jsonrpc.DecodeOptional(value, &v.Deep, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -4357,21 +4357,21 @@ func (x *LearnRecommendResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "projectSummary":
 			has.ProjectSummary = true
-			return jsonrpc.AtField("projectSummary", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ProjectSummary)))
+			return jsonrpc.AtField("projectSummary", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProjectSummary)))
 		case "audit":
 			has.Audit = true
-			return jsonrpc.AtField("audit", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Audit, jsonrpc.Unmarshal[LearnRecommendResultAuditItem])))
+			return jsonrpc.AtField("audit", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Audit, jsonrpc.UnmarshalJSON[LearnRecommendResultAuditItem])))
 		case "recommendations":
 			has.Recommendations = true
-			return jsonrpc.AtField("recommendations", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Recommendations, jsonrpc.Unmarshal[LearnRecommendResultRecommendationsItem])))
+			return jsonrpc.AtField("recommendations", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Recommendations, jsonrpc.UnmarshalJSON[LearnRecommendResultRecommendationsItem])))
 		case "gapAnalysis":
 			has.GapAnalysis = true
-			return jsonrpc.AtField("gapAnalysis", json.Unmarshal(value, &v.GapAnalysis))
+			return jsonrpc.AtField("gapAnalysis", jsonrpc.DecodeOptional(value, &v.GapAnalysis, jsonrpc.DecodeString[string]))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -4413,13 +4413,13 @@ func (x *LearnRecommendResultAuditItem) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "skill":
 			has.Skill = true
-			return jsonrpc.AtField("skill", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Skill)))
+			return jsonrpc.AtField("skill", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Skill)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "reason":
 			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Reason)))
+			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Reason)))
 		}
 		return nil
 	})
@@ -4457,13 +4457,13 @@ func (x *LearnRecommendResultRecommendationsItem) UnmarshalJSON(b []byte) error 
 		switch string(key) {
 		case "slug":
 			has.Slug = true
-			return jsonrpc.AtField("slug", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Slug)))
+			return jsonrpc.AtField("slug", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Slug)))
 		case "score":
 			has.Score = true
-			return jsonrpc.AtField("score", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Score)))
+			return jsonrpc.AtField("score", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Score)))
 		case "reason":
 			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Reason)))
+			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Reason)))
 		}
 		return nil
 	})
@@ -4512,18 +4512,18 @@ func (x *LearnUpdateResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "updated":
 			has.Updated = true
-			return jsonrpc.AtField("updated", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Updated)))
+			return jsonrpc.AtField("updated", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Updated)))
 		case "unchanged":
 			has.Unchanged = true
-			return jsonrpc.AtField("unchanged", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Unchanged)))
+			return jsonrpc.AtField("unchanged", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Unchanged)))
 		case "results":
 			has.Results = true
-			return jsonrpc.AtField("results", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Results, jsonrpc.Unmarshal[LearnUpdateResultResultsItem])))
+			return jsonrpc.AtField("results", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Results, jsonrpc.UnmarshalJSON[LearnUpdateResultResultsItem])))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -4562,10 +4562,10 @@ func (x *LearnUpdateResultResultsItem) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -4598,7 +4598,7 @@ func (x *LearnGenerateParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "scope":
 			has.Scope = true
-			return jsonrpc.AtField("scope", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Scope)))
+			return jsonrpc.AtField("scope", jsonrpc.NonNull(value, v.Scope.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -4632,13 +4632,13 @@ func (x *LearnGenerateResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "skillName":
-			return jsonrpc.AtField("skillName", json.Unmarshal(value, &v.SkillName))
+			return jsonrpc.AtField("skillName", jsonrpc.DecodeOptional(value, &v.SkillName, jsonrpc.DecodeString[string]))
 		case "skillPath":
-			return jsonrpc.AtField("skillPath", json.Unmarshal(value, &v.SkillPath))
+			return jsonrpc.AtField("skillPath", jsonrpc.DecodeOptional(value, &v.SkillPath, jsonrpc.DecodeString[string]))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -4688,19 +4688,19 @@ func (x *AutomodeStartParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "prompt":
 			has.Prompt = true
-			return jsonrpc.AtField("prompt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Prompt)))
+			return jsonrpc.AtField("prompt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Prompt)))
 		case "maxIterations":
-			return jsonrpc.AtField("maxIterations", json.Unmarshal(value, &v.MaxIterations))
+			return jsonrpc.AtField("maxIterations", jsonrpc.DecodeOptional(value, &v.MaxIterations, jsonrpc.DecodeInt[int64]))
 		case "completionPromise":
-			return jsonrpc.AtField("completionPromise", json.Unmarshal(value, &v.CompletionPromise))
+			return jsonrpc.AtField("completionPromise", jsonrpc.DecodeOptional(value, &v.CompletionPromise, jsonrpc.DecodeString[string]))
 		case "useWorktree":
-			return jsonrpc.AtField("useWorktree", json.Unmarshal(value, &v.UseWorktree))
+			return jsonrpc.AtField("useWorktree", jsonrpc.DecodeOptional(value, &v.UseWorktree, jsonrpc.DecodeBool[bool]))
 		case "checkpointInterval":
-			return jsonrpc.AtField("checkpointInterval", json.Unmarshal(value, &v.CheckpointInterval))
+			return jsonrpc.AtField("checkpointInterval", jsonrpc.DecodeOptional(value, &v.CheckpointInterval, jsonrpc.DecodeInt[int64]))
 		case "maxRuntime":
-			return jsonrpc.AtField("maxRuntime", json.Unmarshal(value, &v.MaxRuntime))
+			return jsonrpc.AtField("maxRuntime", jsonrpc.DecodeOptional(value, &v.MaxRuntime, jsonrpc.DecodeInt[int64]))
 		case "maxCost":
-			return jsonrpc.AtField("maxCost", json.Unmarshal(value, &v.MaxCost))
+			return jsonrpc.AtField("maxCost", jsonrpc.DecodeOptional(value, &v.MaxCost, jsonrpc.DecodeFloat[float64]))
 		}
 		return nil
 	})
@@ -4733,11 +4733,11 @@ func (x *AutomodeStartResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "sessionId":
-			return jsonrpc.AtField("sessionId", json.Unmarshal(value, &v.SessionID))
+			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -4770,12 +4770,12 @@ func (x *AutomodeStatusResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "active":
 			has.Active = true
-			return jsonrpc.AtField("active", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Active)))
+			return jsonrpc.AtField("active", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Active)))
 		case "paused":
 			has.Paused = true
-			return jsonrpc.AtField("paused", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Paused)))
+			return jsonrpc.AtField("paused", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Paused)))
 		case "state":
-			return jsonrpc.AtField("state", json.Unmarshal(value, &v.State))
+			return jsonrpc.AtField("state", jsonrpc.DecodeOptional(value, &v.State, jsonrpc.UnmarshalJSON[AutomodeStatusResultState]))
 		}
 		return nil
 	})
@@ -4815,26 +4815,26 @@ func (x *AutomodeStatusResultState) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "currentIteration":
 			has.CurrentIteration = true
-			return jsonrpc.AtField("currentIteration", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CurrentIteration)))
+			return jsonrpc.AtField("currentIteration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.CurrentIteration)))
 		case "maxIterations":
 			has.MaxIterations = true
-			return jsonrpc.AtField("maxIterations", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MaxIterations)))
+			return jsonrpc.AtField("maxIterations", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.MaxIterations)))
 		case "filesCreated":
 			has.FilesCreated = true
-			return jsonrpc.AtField("filesCreated", jsonrpc.NonNull(value, json.Unmarshal(value, &v.FilesCreated)))
+			return jsonrpc.AtField("filesCreated", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.FilesCreated)))
 		case "filesModified":
 			has.FilesModified = true
-			return jsonrpc.AtField("filesModified", jsonrpc.NonNull(value, json.Unmarshal(value, &v.FilesModified)))
+			return jsonrpc.AtField("filesModified", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.FilesModified)))
 		case "branch":
-			return jsonrpc.AtField("branch", json.Unmarshal(value, &v.Branch))
+			return jsonrpc.AtField("branch", jsonrpc.DecodeOptional(value, &v.Branch, jsonrpc.DecodeString[string]))
 		case "lastCheckpoint":
-			return jsonrpc.AtField("lastCheckpoint", json.Unmarshal(value, &v.LastCheckpoint))
+			return jsonrpc.AtField("lastCheckpoint", jsonrpc.DecodeOptional(value, &v.LastCheckpoint, jsonrpc.UnmarshalJSON[AutomodeCheckpoint]))
 		}
 		return nil
 	})
@@ -4871,7 +4871,7 @@ func (x *AutomodeCancelParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "reason":
-			return jsonrpc.AtField("reason", json.Unmarshal(value, &v.Reason))
+			return jsonrpc.AtField("reason", jsonrpc.DecodeOptional(value, &v.Reason, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -4895,7 +4895,7 @@ func (x *AutomodeGetLogParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "limit":
-			return jsonrpc.AtField("limit", json.Unmarshal(value, &v.Limit))
+			return jsonrpc.AtField("limit", jsonrpc.DecodeOptional(value, &v.Limit, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -4934,12 +4934,12 @@ func (x *AutomodeGetLogResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "iterations":
 			has.Iterations = true
-			return jsonrpc.AtField("iterations", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Iterations, jsonrpc.Unmarshal[AutomodeLogEntry])))
+			return jsonrpc.AtField("iterations", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Iterations, jsonrpc.UnmarshalJSON[AutomodeLogEntry])))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -4972,7 +4972,7 @@ func (x *PlanModeSetParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "enabled":
 			has.Enabled = true
-			return jsonrpc.AtField("enabled", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enabled)))
+			return jsonrpc.AtField("enabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Enabled)))
 		}
 		return nil
 	})
@@ -5003,7 +5003,7 @@ func (x *PermissionModeSetParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "mode":
 			has.Mode = true
-			return jsonrpc.AtField("mode", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Mode)))
+			return jsonrpc.AtField("mode", jsonrpc.NonNull(value, v.Mode.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -5036,13 +5036,13 @@ func (x *PermissionModeSetResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "currentMode":
 			has.CurrentMode = true
-			return jsonrpc.AtField("currentMode", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CurrentMode)))
+			return jsonrpc.AtField("currentMode", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CurrentMode)))
 		case "previousMode":
 			has.PreviousMode = true
-			return jsonrpc.AtField("previousMode", jsonrpc.NonNull(value, json.Unmarshal(value, &v.PreviousMode)))
+			return jsonrpc.AtField("previousMode", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.PreviousMode)))
 		}
 		return nil
 	})
@@ -5073,7 +5073,7 @@ func (x *ModelSetParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "model":
-			return jsonrpc.AtField("model", json.Unmarshal(value, &v.Model))
+			return jsonrpc.AtField("model", jsonrpc.DecodeOptional(value, &v.Model, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -5101,9 +5101,9 @@ func (x *ModelSetResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "currentModel":
-			return jsonrpc.AtField("currentModel", json.Unmarshal(value, &v.CurrentModel))
+			return jsonrpc.AtField("currentModel", jsonrpc.DecodeOptional(value, &v.CurrentModel, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -5134,7 +5134,7 @@ func (x *MaxThinkingTokensSetParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "maxThinkingTokens":
 			has.MaxThinkingTokens = true
-			return jsonrpc.AtField("maxThinkingTokens", json.Unmarshal(value, &v.MaxThinkingTokens))
+			return jsonrpc.AtField("maxThinkingTokens", jsonrpc.DecodeOptional(value, &v.MaxThinkingTokens, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -5166,10 +5166,10 @@ func (x *MaxThinkingTokensSetResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "currentMaxThinkingTokens":
 			has.CurrentMaxThinkingTokens = true
-			return jsonrpc.AtField("currentMaxThinkingTokens", json.Unmarshal(value, &v.CurrentMaxThinkingTokens))
+			return jsonrpc.AtField("currentMaxThinkingTokens", jsonrpc.DecodeOptional(value, &v.CurrentMaxThinkingTokens, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -5256,7 +5256,7 @@ func (x *ApplyFlagSettingsResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "appliedSettings":
 			has.AppliedSettings = true
 			return jsonrpc.AtField("appliedSettings", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AppliedSettings)))
@@ -5292,7 +5292,7 @@ func (x *SetContextCompactParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "enabled":
 			has.Enabled = true
-			return jsonrpc.AtField("enabled", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enabled)))
+			return jsonrpc.AtField("enabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Enabled)))
 		}
 		return nil
 	})
@@ -5323,7 +5323,7 @@ func (x *SetContextCompactResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "enabled":
 			has.Enabled = true
-			return jsonrpc.AtField("enabled", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enabled)))
+			return jsonrpc.AtField("enabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Enabled)))
 		}
 		return nil
 	})
@@ -5364,7 +5364,7 @@ func (x *GetSupportedModelsResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "models":
 			has.Models = true
-			return jsonrpc.AtField("models", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Models, jsonrpc.Unmarshal[GetSupportedModelsResultModelsItem])))
+			return jsonrpc.AtField("models", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Models, jsonrpc.UnmarshalJSON[GetSupportedModelsResultModelsItem])))
 		}
 		return nil
 	})
@@ -5397,10 +5397,10 @@ func (x *GetSupportedModelsResultModelsItem) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
 		case "displayName":
 			has.DisplayName = true
-			return jsonrpc.AtField("displayName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.DisplayName)))
+			return jsonrpc.AtField("displayName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.DisplayName)))
 		}
 		return nil
 	})
@@ -5492,7 +5492,7 @@ func (x *GetToolsRegistryResult) UnmarshalJSON(b []byte) error {
 			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Tools)))
 		case "diagnostics":
 			has.Diagnostics = true
-			return jsonrpc.AtField("diagnostics", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Diagnostics, jsonrpc.Unmarshal[GetToolsRegistryResultDiagnosticsItem])))
+			return jsonrpc.AtField("diagnostics", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Diagnostics, jsonrpc.UnmarshalJSON[GetToolsRegistryResultDiagnosticsItem])))
 		}
 		return nil
 	})
@@ -5527,10 +5527,10 @@ func (x *GetToolsRegistryResultDiagnosticsItem) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "file":
 			has.File = true
-			return jsonrpc.AtField("file", jsonrpc.NonNull(value, json.Unmarshal(value, &v.File)))
+			return jsonrpc.AtField("file", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.File)))
 		case "reason":
 			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Reason)))
+			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Reason)))
 		}
 		return nil
 	})
@@ -5572,30 +5572,30 @@ func (x *GetContextUsageResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "systemPrompt":
 			has.SystemPrompt = true
-			return jsonrpc.AtField("systemPrompt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SystemPrompt)))
+			return jsonrpc.AtField("systemPrompt", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.SystemPrompt)))
 		case "tools":
 			has.Tools = true
-			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Tools)))
+			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Tools)))
 		case "messages":
 			has.Messages = true
-			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Messages)))
+			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Messages)))
 		case "mcpTools":
 			has.McpTools = true
-			return jsonrpc.AtField("mcpTools", jsonrpc.NonNull(value, json.Unmarshal(value, &v.McpTools)))
+			return jsonrpc.AtField("mcpTools", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.McpTools)))
 		case "memoryFiles":
 			has.MemoryFiles = true
-			return jsonrpc.AtField("memoryFiles", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MemoryFiles)))
+			return jsonrpc.AtField("memoryFiles", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.MemoryFiles)))
 		case "total":
 			has.Total = true
-			return jsonrpc.AtField("total", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Total)))
+			return jsonrpc.AtField("total", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Total)))
 		case "contextWindow":
-			return jsonrpc.AtField("contextWindow", json.Unmarshal(value, &v.ContextWindow))
+			return jsonrpc.AtField("contextWindow", jsonrpc.DecodeOptional(value, &v.ContextWindow, jsonrpc.DecodeInt[int64]))
 		case "usagePercent":
-			return jsonrpc.AtField("usagePercent", json.Unmarshal(value, &v.UsagePercent))
+			return jsonrpc.AtField("usagePercent", jsonrpc.DecodeOptional(value, &v.UsagePercent, jsonrpc.DecodeFloat[float64]))
 		case "isWarning":
-			return jsonrpc.AtField("isWarning", json.Unmarshal(value, &v.IsWarning))
+			return jsonrpc.AtField("isWarning", jsonrpc.DecodeOptional(value, &v.IsWarning, jsonrpc.DecodeBool[bool]))
 		case "isCritical":
-			return jsonrpc.AtField("isCritical", json.Unmarshal(value, &v.IsCritical))
+			return jsonrpc.AtField("isCritical", jsonrpc.DecodeOptional(value, &v.IsCritical, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -5647,7 +5647,7 @@ func (x *ReloadPluginsResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "reloadedPlugins":
 			has.ReloadedPlugins = true
 			return jsonrpc.AtField("reloadedPlugins", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ReloadedPlugins)))
@@ -5683,7 +5683,7 @@ func (x *GetAccountInfoResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "email":
 			has.Email = true
-			return jsonrpc.AtField("email", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Email)))
+			return jsonrpc.AtField("email", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Email)))
 		}
 		return nil
 	})
@@ -5712,9 +5712,9 @@ func (x *GetHistoryParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "page":
-			return jsonrpc.AtField("page", json.Unmarshal(value, &v.Page))
+			return jsonrpc.AtField("page", jsonrpc.DecodeOptional(value, &v.Page, jsonrpc.DecodeInt[int64]))
 		case "pageSize":
-			return jsonrpc.AtField("pageSize", json.Unmarshal(value, &v.PageSize))
+			return jsonrpc.AtField("pageSize", jsonrpc.DecodeOptional(value, &v.PageSize, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -5754,16 +5754,16 @@ func (x *GetHistoryResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "sessions":
 			has.Sessions = true
-			return jsonrpc.AtField("sessions", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Sessions, jsonrpc.Unmarshal[HistoryEntry])))
+			return jsonrpc.AtField("sessions", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Sessions, jsonrpc.UnmarshalJSON[HistoryEntry])))
 		case "currentPage":
 			has.CurrentPage = true
-			return jsonrpc.AtField("currentPage", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CurrentPage)))
+			return jsonrpc.AtField("currentPage", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.CurrentPage)))
 		case "totalPages":
 			has.TotalPages = true
-			return jsonrpc.AtField("totalPages", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TotalPages)))
+			return jsonrpc.AtField("totalPages", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TotalPages)))
 		case "totalItems":
 			has.TotalItems = true
-			return jsonrpc.AtField("totalItems", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TotalItems)))
+			return jsonrpc.AtField("totalItems", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TotalItems)))
 		}
 		return nil
 	})
@@ -5800,7 +5800,7 @@ func (x *GetSessionParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		}
 		return nil
 	})
@@ -5852,38 +5852,38 @@ func (x *GetSessionResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		case "projectName":
 			has.ProjectName = true
-			return jsonrpc.AtField("projectName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ProjectName)))
+			return jsonrpc.AtField("projectName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProjectName)))
 		case "model":
 			has.Model = true
-			return jsonrpc.AtField("model", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Model)))
+			return jsonrpc.AtField("model", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Model)))
 		case "messageCount":
 			has.MessageCount = true
-			return jsonrpc.AtField("messageCount", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MessageCount)))
+			return jsonrpc.AtField("messageCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.MessageCount)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Status)))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CreatedAt)))
+			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
 		case "lastActiveAt":
 			has.LastActiveAt = true
-			return jsonrpc.AtField("lastActiveAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.LastActiveAt)))
+			return jsonrpc.AtField("lastActiveAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LastActiveAt)))
 		case "summary":
-			return jsonrpc.AtField("summary", json.Unmarshal(value, &v.Summary))
+			return jsonrpc.AtField("summary", jsonrpc.DecodeOptional(value, &v.Summary, jsonrpc.DecodeString[string]))
 		case "messages":
 			has.Messages = true
-			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Messages, jsonrpc.Unmarshal[Message])))
+			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Messages, jsonrpc.UnmarshalJSON[Message])))
 		case "workspaceRoot":
 			has.WorkspaceRoot = true
-			return jsonrpc.AtField("workspaceRoot", jsonrpc.NonNull(value, json.Unmarshal(value, &v.WorkspaceRoot)))
+			return jsonrpc.AtField("workspaceRoot", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.WorkspaceRoot)))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -5932,7 +5932,7 @@ func (x *SessionAttachParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		}
 		return nil
 	})
@@ -5967,15 +5967,15 @@ func (x *SessionAttachResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "sessionId":
-			return jsonrpc.AtField("sessionId", json.Unmarshal(value, &v.SessionID))
+			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
 		case "workspaceRoot":
-			return jsonrpc.AtField("workspaceRoot", json.Unmarshal(value, &v.WorkspaceRoot))
+			return jsonrpc.AtField("workspaceRoot", jsonrpc.DecodeOptional(value, &v.WorkspaceRoot, jsonrpc.DecodeString[string]))
 		case "messageCount":
-			return jsonrpc.AtField("messageCount", json.Unmarshal(value, &v.MessageCount))
+			return jsonrpc.AtField("messageCount", jsonrpc.DecodeOptional(value, &v.MessageCount, jsonrpc.DecodeInt[int64]))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -6016,7 +6016,7 @@ func (x *McpListServersResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "servers":
 			has.Servers = true
-			return jsonrpc.AtField("servers", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Servers, jsonrpc.Unmarshal[McpListServersResultServersItem])))
+			return jsonrpc.AtField("servers", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Servers, jsonrpc.UnmarshalJSON[McpListServersResultServersItem])))
 		}
 		return nil
 	})
@@ -6050,13 +6050,13 @@ func (x *McpListServersResultServersItem) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Status)))
 		case "toolCount":
 			has.ToolCount = true
-			return jsonrpc.AtField("toolCount", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolCount)))
+			return jsonrpc.AtField("toolCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ToolCount)))
 		}
 		return nil
 	})
@@ -6087,7 +6087,7 @@ func (x *McpListToolsParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "serverName":
-			return jsonrpc.AtField("serverName", json.Unmarshal(value, &v.ServerName))
+			return jsonrpc.AtField("serverName", jsonrpc.DecodeOptional(value, &v.ServerName, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -6124,7 +6124,7 @@ func (x *McpListToolsResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "tools":
 			has.Tools = true
-			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tools, jsonrpc.Unmarshal[McpToolInfo])))
+			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tools, jsonrpc.UnmarshalJSON[McpToolInfo])))
 		}
 		return nil
 	})
@@ -6165,7 +6165,7 @@ func (x *McpSetVscodeToolsParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "tools":
 			has.Tools = true
-			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tools, jsonrpc.Unmarshal[McpSetVscodeToolsParamsToolsItem])))
+			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tools, jsonrpc.UnmarshalJSON[McpSetVscodeToolsParamsToolsItem])))
 		}
 		return nil
 	})
@@ -6202,15 +6202,15 @@ func (x *McpSetVscodeToolsParamsToolsItem) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "description":
 			has.Description = true
-			return jsonrpc.AtField("description", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Description)))
+			return jsonrpc.AtField("description", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Description)))
 		case "serverName":
 			has.ServerName = true
-			return jsonrpc.AtField("serverName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ServerName)))
+			return jsonrpc.AtField("serverName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ServerName)))
 		case "inputSchema":
-			return jsonrpc.AtField("inputSchema", json.Unmarshal(value, &v.InputSchema))
+			return jsonrpc.AtField("inputSchema", jsonrpc.DecodeOptional(value, &v.InputSchema, jsonrpc.UnmarshalJSON[McpSetVscodeToolsParamsToolsItemInputSchema]))
 		}
 		return nil
 	})
@@ -6264,7 +6264,7 @@ func (x *McpSetVscodeToolsParamsToolsItemInputSchema) UnmarshalJSON(b []byte) er
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "properties":
 			has.Properties = true
 			return jsonrpc.AtField("properties", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Properties)))
@@ -6309,14 +6309,14 @@ func (x *McpInvokeResponseParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "requestId":
 			has.RequestID = true
-			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RequestID)))
+			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RequestID)))
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "result":
-			return jsonrpc.AtField("result", json.Unmarshal(value, &v.Result))
+			return jsonrpc.AtField("result", jsonrpc.DecodeOptional(value, &v.Result, jsonrpc.DecodeString[string]))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -6359,7 +6359,7 @@ func (x *McpGetServerConfigsResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "configs":
 			has.Configs = true
-			return jsonrpc.AtField("configs", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Configs, jsonrpc.Unmarshal[McpServerConfig])))
+			return jsonrpc.AtField("configs", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Configs, jsonrpc.UnmarshalJSON[McpServerConfig])))
 		}
 		return nil
 	})
@@ -6391,10 +6391,10 @@ func (x *McpToggleServerParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "serverName":
 			has.ServerName = true
-			return jsonrpc.AtField("serverName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ServerName)))
+			return jsonrpc.AtField("serverName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ServerName)))
 		case "enabled":
 			has.Enabled = true
-			return jsonrpc.AtField("enabled", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enabled)))
+			return jsonrpc.AtField("enabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Enabled)))
 		}
 		return nil
 	})
@@ -6429,13 +6429,13 @@ func (x *McpToggleServerResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "serverName":
 			has.ServerName = true
-			return jsonrpc.AtField("serverName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ServerName)))
+			return jsonrpc.AtField("serverName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ServerName)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -6470,7 +6470,7 @@ func (x *McpReconnectServerParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "serverName":
 			has.ServerName = true
-			return jsonrpc.AtField("serverName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ServerName)))
+			return jsonrpc.AtField("serverName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ServerName)))
 		}
 		return nil
 	})
@@ -6503,13 +6503,13 @@ func (x *McpReconnectServerResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "serverName":
 			has.ServerName = true
-			return jsonrpc.AtField("serverName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ServerName)))
+			return jsonrpc.AtField("serverName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ServerName)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -6597,7 +6597,7 @@ func (x *McpSetServersResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "configuredServers":
 			has.ConfiguredServers = true
 			return jsonrpc.AtField("configuredServers", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ConfiguredServers)))
@@ -6642,17 +6642,17 @@ func (x *GoalUpdateParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "objective":
-			return jsonrpc.AtField("objective", json.Unmarshal(value, &v.Objective))
+			return jsonrpc.AtField("objective", jsonrpc.DecodeOptional(value, &v.Objective, jsonrpc.DecodeString[string]))
 		case "status":
-			return jsonrpc.AtField("status", json.Unmarshal(value, &v.Status))
+			return jsonrpc.AtField("status", jsonrpc.DecodeOptional(value, &v.Status, jsonrpc.UnmarshalJSON[GoalStatus]))
 		case "token_budget":
-			return jsonrpc.AtField("token_budget", json.Unmarshal(value, &v.TokenBudget))
+			return jsonrpc.AtField("token_budget", jsonrpc.DecodeRaw(value, &v.TokenBudget))
 		case "time_budget_seconds":
-			return jsonrpc.AtField("time_budget_seconds", json.Unmarshal(value, &v.TimeBudgetSeconds))
+			return jsonrpc.AtField("time_budget_seconds", jsonrpc.DecodeRaw(value, &v.TimeBudgetSeconds))
 		case "min_tokens_before_wrap_up":
-			return jsonrpc.AtField("min_tokens_before_wrap_up", json.Unmarshal(value, &v.MinTokensBeforeWrapUp))
+			return jsonrpc.AtField("min_tokens_before_wrap_up", jsonrpc.DecodeRaw(value, &v.MinTokensBeforeWrapUp))
 		case "min_time_seconds_before_wrap_up":
-			return jsonrpc.AtField("min_time_seconds_before_wrap_up", json.Unmarshal(value, &v.MinTimeSecondsBeforeWrapUp))
+			return jsonrpc.AtField("min_time_seconds_before_wrap_up", jsonrpc.DecodeRaw(value, &v.MinTimeSecondsBeforeWrapUp))
 		}
 		return nil
 	})
@@ -6679,15 +6679,15 @@ func (x *GoalQueueParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "objective":
-			return jsonrpc.AtField("objective", json.Unmarshal(value, &v.Objective))
+			return jsonrpc.AtField("objective", jsonrpc.DecodeOptional(value, &v.Objective, jsonrpc.DecodeString[string]))
 		case "token_budget":
-			return jsonrpc.AtField("token_budget", json.Unmarshal(value, &v.TokenBudget))
+			return jsonrpc.AtField("token_budget", jsonrpc.DecodeOptional(value, &v.TokenBudget, jsonrpc.DecodeInt[int64]))
 		case "time_budget_seconds":
-			return jsonrpc.AtField("time_budget_seconds", json.Unmarshal(value, &v.TimeBudgetSeconds))
+			return jsonrpc.AtField("time_budget_seconds", jsonrpc.DecodeOptional(value, &v.TimeBudgetSeconds, jsonrpc.DecodeInt[int64]))
 		case "min_tokens_before_wrap_up":
-			return jsonrpc.AtField("min_tokens_before_wrap_up", json.Unmarshal(value, &v.MinTokensBeforeWrapUp))
+			return jsonrpc.AtField("min_tokens_before_wrap_up", jsonrpc.DecodeOptional(value, &v.MinTokensBeforeWrapUp, jsonrpc.DecodeInt[int64]))
 		case "min_time_seconds_before_wrap_up":
-			return jsonrpc.AtField("min_time_seconds_before_wrap_up", json.Unmarshal(value, &v.MinTimeSecondsBeforeWrapUp))
+			return jsonrpc.AtField("min_time_seconds_before_wrap_up", jsonrpc.DecodeOptional(value, &v.MinTimeSecondsBeforeWrapUp, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -6732,37 +6732,37 @@ func (x *AutoresearchStartParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "objective":
 			has.Objective = true
-			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Objective)))
+			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Objective)))
 		case "maxIterations":
-			return jsonrpc.AtField("maxIterations", json.Unmarshal(value, &v.MaxIterations))
+			return jsonrpc.AtField("maxIterations", jsonrpc.DecodeOptional(value, &v.MaxIterations, jsonrpc.DecodeInt[int64]))
 		case "timeoutMs":
-			return jsonrpc.AtField("timeoutMs", json.Unmarshal(value, &v.TimeoutMs))
+			return jsonrpc.AtField("timeoutMs", jsonrpc.DecodeOptional(value, &v.TimeoutMs, jsonrpc.DecodeInt[int64]))
 		case "metricName":
-			return jsonrpc.AtField("metricName", json.Unmarshal(value, &v.MetricName))
+			return jsonrpc.AtField("metricName", jsonrpc.DecodeOptional(value, &v.MetricName, jsonrpc.DecodeString[string]))
 		case "metricUnit":
-			return jsonrpc.AtField("metricUnit", json.Unmarshal(value, &v.MetricUnit))
+			return jsonrpc.AtField("metricUnit", jsonrpc.DecodeOptional(value, &v.MetricUnit, jsonrpc.DecodeString[string]))
 		case "direction":
-			return jsonrpc.AtField("direction", json.Unmarshal(value, &v.Direction))
+			return jsonrpc.AtField("direction", jsonrpc.DecodeOptional(value, &v.Direction, jsonrpc.UnmarshalJSON[OptimizationDirection]))
 		case "measureCommand":
-			return jsonrpc.AtField("measureCommand", json.Unmarshal(value, &v.MeasureCommand))
+			return jsonrpc.AtField("measureCommand", jsonrpc.DecodeOptional(value, &v.MeasureCommand, jsonrpc.DecodeString[string]))
 		case "measureScript":
-			return jsonrpc.AtField("measureScript", json.Unmarshal(value, &v.MeasureScript))
+			return jsonrpc.AtField("measureScript", jsonrpc.DecodeOptional(value, &v.MeasureScript, jsonrpc.DecodeString[string]))
 		case "checksCommand":
-			return jsonrpc.AtField("checksCommand", json.Unmarshal(value, &v.ChecksCommand))
+			return jsonrpc.AtField("checksCommand", jsonrpc.DecodeOptional(value, &v.ChecksCommand, jsonrpc.DecodeString[string]))
 		case "checksScript":
-			return jsonrpc.AtField("checksScript", json.Unmarshal(value, &v.ChecksScript))
+			return jsonrpc.AtField("checksScript", jsonrpc.DecodeOptional(value, &v.ChecksScript, jsonrpc.DecodeString[string]))
 		case "filesInScope":
 			return jsonrpc.AtField("filesInScope", json.Unmarshal(value, &v.FilesInScope))
 		case "subagents":
-			return jsonrpc.AtField("subagents", json.Unmarshal(value, &v.Subagents))
+			return jsonrpc.AtField("subagents", jsonrpc.DecodeOptional(value, &v.Subagents, jsonrpc.UnmarshalJSON[AutoresearchStartParamsSubagents]))
 		case "secondaryObjectives":
-			return jsonrpc.AtField("secondaryObjectives", jsonrpc.DecodeArray(value, &v.SecondaryObjectives, jsonrpc.Unmarshal[AutoresearchStartParamsSecondaryObjectivesItem]))
+			return jsonrpc.AtField("secondaryObjectives", jsonrpc.DecodeArray(value, &v.SecondaryObjectives, jsonrpc.UnmarshalJSON[AutoresearchStartParamsSecondaryObjectivesItem]))
 		case "constraints":
-			return jsonrpc.AtField("constraints", jsonrpc.DecodeArray(value, &v.Constraints, jsonrpc.Unmarshal[Constraint]))
+			return jsonrpc.AtField("constraints", jsonrpc.DecodeArray(value, &v.Constraints, jsonrpc.UnmarshalJSON[Constraint]))
 		case "sampling":
-			return jsonrpc.AtField("sampling", json.Unmarshal(value, &v.Sampling))
+			return jsonrpc.AtField("sampling", jsonrpc.DecodeOptional(value, &v.Sampling, jsonrpc.UnmarshalJSON[AutoresearchStartParamsSampling]))
 		case "retention":
-			return jsonrpc.AtField("retention", json.Unmarshal(value, &v.Retention))
+			return jsonrpc.AtField("retention", jsonrpc.DecodeOptional(value, &v.Retention, jsonrpc.UnmarshalJSON[AutoresearchStartParamsRetention]))
 		case "environmentAllowlist":
 			return jsonrpc.AtField("environmentAllowlist", json.Unmarshal(value, &v.EnvironmentAllowlist))
 		}
@@ -6796,11 +6796,11 @@ func (x *AutoresearchStartParamsSubagents) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "ideaGeneration":
-			return jsonrpc.AtField("ideaGeneration", json.Unmarshal(value, &v.IdeaGeneration))
+			return jsonrpc.AtField("ideaGeneration", jsonrpc.DecodeOptional(value, &v.IdeaGeneration, jsonrpc.DecodeBool[bool]))
 		case "measurementAnalysis":
-			return jsonrpc.AtField("measurementAnalysis", json.Unmarshal(value, &v.MeasurementAnalysis))
+			return jsonrpc.AtField("measurementAnalysis", jsonrpc.DecodeOptional(value, &v.MeasurementAnalysis, jsonrpc.DecodeBool[bool]))
 		case "finalization":
-			return jsonrpc.AtField("finalization", json.Unmarshal(value, &v.Finalization))
+			return jsonrpc.AtField("finalization", jsonrpc.DecodeOptional(value, &v.Finalization, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -6830,13 +6830,13 @@ func (x *AutoresearchStartParamsSecondaryObjectivesItem) UnmarshalJSON(b []byte)
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "unit":
 			has.Unit = true
-			return jsonrpc.AtField("unit", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Unit)))
+			return jsonrpc.AtField("unit", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Unit)))
 		case "direction":
 			has.Direction = true
-			return jsonrpc.AtField("direction", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Direction)))
+			return jsonrpc.AtField("direction", jsonrpc.NonNull(value, v.Direction.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -6870,11 +6870,11 @@ func (x *AutoresearchStartParamsSampling) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "minSamples":
-			return jsonrpc.AtField("minSamples", json.Unmarshal(value, &v.MinSamples))
+			return jsonrpc.AtField("minSamples", jsonrpc.DecodeOptional(value, &v.MinSamples, jsonrpc.DecodeInt[int64]))
 		case "maxSamples":
-			return jsonrpc.AtField("maxSamples", json.Unmarshal(value, &v.MaxSamples))
+			return jsonrpc.AtField("maxSamples", jsonrpc.DecodeOptional(value, &v.MaxSamples, jsonrpc.DecodeInt[int64]))
 		case "confidenceThreshold":
-			return jsonrpc.AtField("confidenceThreshold", json.Unmarshal(value, &v.ConfidenceThreshold))
+			return jsonrpc.AtField("confidenceThreshold", jsonrpc.DecodeOptional(value, &v.ConfidenceThreshold, jsonrpc.DecodeFloat[float64]))
 		}
 		return nil
 	})
@@ -6899,9 +6899,9 @@ func (x *AutoresearchStartParamsRetention) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "maxArtifactBytes":
-			return jsonrpc.AtField("maxArtifactBytes", json.Unmarshal(value, &v.MaxArtifactBytes))
+			return jsonrpc.AtField("maxArtifactBytes", jsonrpc.DecodeOptional(value, &v.MaxArtifactBytes, jsonrpc.DecodeInt[int64]))
 		case "maxArtifactAgeDays":
-			return jsonrpc.AtField("maxArtifactAgeDays", json.Unmarshal(value, &v.MaxArtifactAgeDays))
+			return jsonrpc.AtField("maxArtifactAgeDays", jsonrpc.DecodeOptional(value, &v.MaxArtifactAgeDays, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -6940,12 +6940,12 @@ func (x *AutoresearchHistoryResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "attempts":
 			has.Attempts = true
-			return jsonrpc.AtField("attempts", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Attempts, jsonrpc.Unmarshal[HistoryAttempt])))
+			return jsonrpc.AtField("attempts", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Attempts, jsonrpc.UnmarshalJSON[HistoryAttempt])))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -6979,9 +6979,9 @@ func (x *AutoresearchReplayParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "attemptId":
 			has.AttemptID = true
-			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptID)))
+			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
 		case "evaluator":
-			return jsonrpc.AtField("evaluator", json.Unmarshal(value, &v.Evaluator))
+			return jsonrpc.AtField("evaluator", jsonrpc.DecodeOptional(value, &v.Evaluator, jsonrpc.UnmarshalJSON[EvaluatorMode]))
 		}
 		return nil
 	})
@@ -7019,21 +7019,21 @@ func (x *AutoresearchReplayResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "attemptId":
-			return jsonrpc.AtField("attemptId", json.Unmarshal(value, &v.AttemptID))
+			return jsonrpc.AtField("attemptId", jsonrpc.DecodeOptional(value, &v.AttemptID, jsonrpc.DecodeString[string]))
 		case "evaluatorMode":
-			return jsonrpc.AtField("evaluatorMode", json.Unmarshal(value, &v.EvaluatorMode))
+			return jsonrpc.AtField("evaluatorMode", jsonrpc.DecodeOptional(value, &v.EvaluatorMode, jsonrpc.UnmarshalJSON[EvaluatorMode]))
 		case "metrics":
 			return jsonrpc.AtField("metrics", json.Unmarshal(value, &v.Metrics))
 		case "samples":
-			return jsonrpc.AtField("samples", jsonrpc.DecodeArray(value, &v.Samples, jsonrpc.Unmarshal[EvaluationSample]))
+			return jsonrpc.AtField("samples", jsonrpc.DecodeArray(value, &v.Samples, jsonrpc.UnmarshalJSON[EvaluationSample]))
 		case "decision":
-			return jsonrpc.AtField("decision", json.Unmarshal(value, &v.Decision))
+			return jsonrpc.AtField("decision", jsonrpc.DecodeOptional(value, &v.Decision, jsonrpc.UnmarshalJSON[DecisionRecord]))
 		case "driftWarnings":
 			return jsonrpc.AtField("driftWarnings", json.Unmarshal(value, &v.DriftWarnings))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -7061,9 +7061,9 @@ func (x *AutoresearchRescoreParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "attemptId":
-			return jsonrpc.AtField("attemptId", json.Unmarshal(value, &v.AttemptID))
+			return jsonrpc.AtField("attemptId", jsonrpc.DecodeOptional(value, &v.AttemptID, jsonrpc.DecodeString[string]))
 		case "all":
-			return jsonrpc.AtField("all", json.Unmarshal(value, &v.All))
+			return jsonrpc.AtField("all", jsonrpc.DecodeOptional(value, &v.All, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -7102,12 +7102,12 @@ func (x *AutoresearchRescoreResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "decisions":
 			has.Decisions = true
-			return jsonrpc.AtField("decisions", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Decisions, jsonrpc.Unmarshal[DecisionRecord])))
+			return jsonrpc.AtField("decisions", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Decisions, jsonrpc.UnmarshalJSON[DecisionRecord])))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -7141,10 +7141,10 @@ func (x *AutoresearchCompareParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "leftAttemptId":
 			has.LeftAttemptID = true
-			return jsonrpc.AtField("leftAttemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.LeftAttemptID)))
+			return jsonrpc.AtField("leftAttemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LeftAttemptID)))
 		case "rightAttemptId":
 			has.RightAttemptID = true
-			return jsonrpc.AtField("rightAttemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RightAttemptID)))
+			return jsonrpc.AtField("rightAttemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RightAttemptID)))
 		}
 		return nil
 	})
@@ -7179,11 +7179,11 @@ func (x *AutoresearchCompareResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "comparison":
-			return jsonrpc.AtField("comparison", json.Unmarshal(value, &v.Comparison))
+			return jsonrpc.AtField("comparison", jsonrpc.DecodeOptional(value, &v.Comparison, jsonrpc.UnmarshalJSON[AutoresearchCompareResultComparison]))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -7216,10 +7216,10 @@ func (x *AutoresearchCompareResultComparison) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "left":
 			has.Left = true
-			return jsonrpc.AtField("left", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Left)))
+			return jsonrpc.AtField("left", jsonrpc.NonNull(value, v.Left.UnmarshalJSON(value)))
 		case "right":
 			has.Right = true
-			return jsonrpc.AtField("right", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Right)))
+			return jsonrpc.AtField("right", jsonrpc.NonNull(value, v.Right.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -7264,12 +7264,12 @@ func (x *AutoresearchParetoResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "attemptIds":
 			has.AttemptIDs = true
 			return jsonrpc.AtField("attemptIds", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptIDs)))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -7303,10 +7303,10 @@ func (x *AutoresearchPinParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "attemptId":
 			has.AttemptID = true
-			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptID)))
+			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
 		case "pinned":
 			has.Pinned = true
-			return jsonrpc.AtField("pinned", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Pinned)))
+			return jsonrpc.AtField("pinned", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Pinned)))
 		}
 		return nil
 	})
@@ -7342,15 +7342,15 @@ func (x *AutoresearchPinResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "attemptId":
 			has.AttemptID = true
-			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptID)))
+			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
 		case "pinned":
 			has.Pinned = true
-			return jsonrpc.AtField("pinned", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Pinned)))
+			return jsonrpc.AtField("pinned", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Pinned)))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -7382,9 +7382,9 @@ func (x *AutoresearchPruneParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dryRun":
-			return jsonrpc.AtField("dryRun", json.Unmarshal(value, &v.DryRun))
+			return jsonrpc.AtField("dryRun", jsonrpc.DecodeOptional(value, &v.DryRun, jsonrpc.DecodeBool[bool]))
 		case "yes":
-			return jsonrpc.AtField("yes", json.Unmarshal(value, &v.Yes))
+			return jsonrpc.AtField("yes", jsonrpc.DecodeOptional(value, &v.Yes, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -7426,21 +7426,21 @@ func (x *AutoresearchPruneResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "applied":
 			has.Applied = true
-			return jsonrpc.AtField("applied", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Applied)))
+			return jsonrpc.AtField("applied", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Applied)))
 		case "candidates":
 			has.Candidates = true
-			return jsonrpc.AtField("candidates", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Candidates, jsonrpc.Unmarshal[AutoresearchPruneResultCandidatesItem])))
+			return jsonrpc.AtField("candidates", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Candidates, jsonrpc.UnmarshalJSON[AutoresearchPruneResultCandidatesItem])))
 		case "bytesFreed":
 			has.BytesFreed = true
-			return jsonrpc.AtField("bytesFreed", jsonrpc.NonNull(value, json.Unmarshal(value, &v.BytesFreed)))
+			return jsonrpc.AtField("bytesFreed", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.BytesFreed)))
 		case "remainingBytes":
 			has.RemainingBytes = true
-			return jsonrpc.AtField("remainingBytes", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RemainingBytes)))
+			return jsonrpc.AtField("remainingBytes", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.RemainingBytes)))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -7494,19 +7494,19 @@ func (x *AutoresearchPruneResultCandidatesItem) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "attemptId":
 			has.AttemptID = true
-			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptID)))
+			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
 		case "objects":
 			has.Objects = true
 			return jsonrpc.AtField("objects", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Objects)))
 		case "bytes":
 			has.Bytes = true
-			return jsonrpc.AtField("bytes", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Bytes)))
+			return jsonrpc.AtField("bytes", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Bytes)))
 		case "protected":
 			has.Protected = true
-			return jsonrpc.AtField("protected", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Protected)))
+			return jsonrpc.AtField("protected", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Protected)))
 		case "reason":
 			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Reason)))
+			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Reason)))
 		}
 		return nil
 	})
@@ -7544,9 +7544,9 @@ func (x *SetupParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "skipWelcome":
-			return jsonrpc.AtField("skipWelcome", json.Unmarshal(value, &v.SkipWelcome))
+			return jsonrpc.AtField("skipWelcome", jsonrpc.DecodeOptional(value, &v.SkipWelcome, jsonrpc.DecodeBool[bool]))
 		case "quickSetup":
-			return jsonrpc.AtField("quickSetup", json.Unmarshal(value, &v.QuickSetup))
+			return jsonrpc.AtField("quickSetup", jsonrpc.DecodeOptional(value, &v.QuickSetup, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -7590,23 +7590,23 @@ func (x *SetupResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "provider":
-			return jsonrpc.AtField("provider", json.Unmarshal(value, &v.Provider))
+			return jsonrpc.AtField("provider", jsonrpc.DecodeOptional(value, &v.Provider, jsonrpc.DecodeString[string]))
 		case "model":
-			return jsonrpc.AtField("model", json.Unmarshal(value, &v.Model))
+			return jsonrpc.AtField("model", jsonrpc.DecodeOptional(value, &v.Model, jsonrpc.DecodeString[string]))
 		case "locale":
-			return jsonrpc.AtField("locale", json.Unmarshal(value, &v.Locale))
+			return jsonrpc.AtField("locale", jsonrpc.DecodeOptional(value, &v.Locale, jsonrpc.DecodeString[string]))
 		case "skippedSteps":
 			has.SkippedSteps = true
 			return jsonrpc.AtField("skippedSteps", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SkippedSteps)))
 		case "agentsFileCreated":
-			return jsonrpc.AtField("agentsFileCreated", json.Unmarshal(value, &v.AgentsFileCreated))
+			return jsonrpc.AtField("agentsFileCreated", jsonrpc.DecodeOptional(value, &v.AgentsFileCreated, jsonrpc.DecodeBool[bool]))
 		case "cancelled":
 			has.Cancelled = true
-			return jsonrpc.AtField("cancelled", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Cancelled)))
+			return jsonrpc.AtField("cancelled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Cancelled)))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -7701,48 +7701,48 @@ func (x *RuntimeInspectResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "cliVersion":
 			has.CliVersion = true
-			return jsonrpc.AtField("cliVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CliVersion)))
+			return jsonrpc.AtField("cliVersion", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CliVersion)))
 		case "answerContractVersion":
 			has.AnswerContractVersion = true
-			return jsonrpc.AtField("answerContractVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AnswerContractVersion)))
+			return jsonrpc.AtField("answerContractVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.AnswerContractVersion)))
 		case "cliIdentity":
 			has.CliIdentity = true
-			return jsonrpc.AtField("cliIdentity", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CliIdentity)))
+			return jsonrpc.AtField("cliIdentity", jsonrpc.NonNull(value, v.CliIdentity.UnmarshalJSON(value)))
 		case "providerId":
 			has.ProviderID = true
-			return jsonrpc.AtField("providerId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ProviderID)))
+			return jsonrpc.AtField("providerId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProviderID)))
 		case "model":
-			return jsonrpc.AtField("model", json.Unmarshal(value, &v.Model))
+			return jsonrpc.AtField("model", jsonrpc.DecodeOptional(value, &v.Model, jsonrpc.DecodeString[string]))
 		case "authentication":
 			has.Authentication = true
-			return jsonrpc.AtField("authentication", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Authentication)))
+			return jsonrpc.AtField("authentication", jsonrpc.NonNull(value, v.Authentication.UnmarshalJSON(value)))
 		case "clientContext":
 			has.ClientContext = true
-			return jsonrpc.AtField("clientContext", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ClientContext)))
+			return jsonrpc.AtField("clientContext", jsonrpc.NonNull(value, v.ClientContext.UnmarshalJSON(value)))
 		case "answerOnly":
 			has.AnswerOnly = true
-			return jsonrpc.AtField("answerOnly", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AnswerOnly)))
+			return jsonrpc.AtField("answerOnly", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.AnswerOnly)))
 		case "permissionMode":
 			has.PermissionMode = true
-			return jsonrpc.AtField("permissionMode", jsonrpc.NonNull(value, json.Unmarshal(value, &v.PermissionMode)))
+			return jsonrpc.AtField("permissionMode", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.PermissionMode)))
 		case "toolsEnabled":
 			has.ToolsEnabled = true
-			return jsonrpc.AtField("toolsEnabled", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolsEnabled)))
+			return jsonrpc.AtField("toolsEnabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.ToolsEnabled)))
 		case "hooksEnabled":
 			has.HooksEnabled = true
-			return jsonrpc.AtField("hooksEnabled", jsonrpc.NonNull(value, json.Unmarshal(value, &v.HooksEnabled)))
+			return jsonrpc.AtField("hooksEnabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.HooksEnabled)))
 		case "mcpEnabled":
 			has.McpEnabled = true
-			return jsonrpc.AtField("mcpEnabled", jsonrpc.NonNull(value, json.Unmarshal(value, &v.McpEnabled)))
+			return jsonrpc.AtField("mcpEnabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.McpEnabled)))
 		case "memoryEnabled":
 			has.MemoryEnabled = true
-			return jsonrpc.AtField("memoryEnabled", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MemoryEnabled)))
+			return jsonrpc.AtField("memoryEnabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.MemoryEnabled)))
 		case "sessionPersistenceEnabled":
 			has.SessionPersistenceEnabled = true
-			return jsonrpc.AtField("sessionPersistenceEnabled", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionPersistenceEnabled)))
+			return jsonrpc.AtField("sessionPersistenceEnabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.SessionPersistenceEnabled)))
 		case "inferenceDestination":
 			has.InferenceDestination = true
-			return jsonrpc.AtField("inferenceDestination", jsonrpc.NonNull(value, json.Unmarshal(value, &v.InferenceDestination)))
+			return jsonrpc.AtField("inferenceDestination", jsonrpc.NonNull(value, v.InferenceDestination.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -7832,22 +7832,22 @@ func (x *RuntimeInspectResultCliIdentity) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "invocationPath":
 			has.InvocationPath = true
-			return jsonrpc.AtField("invocationPath", jsonrpc.NonNull(value, json.Unmarshal(value, &v.InvocationPath)))
+			return jsonrpc.AtField("invocationPath", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.InvocationPath)))
 		case "resolvedPath":
 			has.ResolvedPath = true
-			return jsonrpc.AtField("resolvedPath", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ResolvedPath)))
+			return jsonrpc.AtField("resolvedPath", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ResolvedPath)))
 		case "symlinkChain":
 			has.SymlinkChain = true
-			return jsonrpc.AtField("symlinkChain", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.SymlinkChain, jsonrpc.Unmarshal[RuntimeInspectResultCliIdentitySymlinkChainItem])))
+			return jsonrpc.AtField("symlinkChain", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.SymlinkChain, jsonrpc.UnmarshalJSON[RuntimeInspectResultCliIdentitySymlinkChainItem])))
 		case "package":
 			has.Package = true
-			return jsonrpc.AtField("package", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Package)))
+			return jsonrpc.AtField("package", jsonrpc.NonNull(value, v.Package.UnmarshalJSON(value)))
 		case "artifacts":
 			has.Artifacts = true
-			return jsonrpc.AtField("artifacts", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Artifacts, jsonrpc.Unmarshal[RuntimeInspectResultCliIdentityArtifactsItem])))
+			return jsonrpc.AtField("artifacts", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Artifacts, jsonrpc.UnmarshalJSON[RuntimeInspectResultCliIdentityArtifactsItem])))
 		case "identityHash":
 			has.IdentityHash = true
-			return jsonrpc.AtField("identityHash", jsonrpc.NonNull(value, json.Unmarshal(value, &v.IdentityHash)))
+			return jsonrpc.AtField("identityHash", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.IdentityHash)))
 		}
 		return nil
 	})
@@ -7890,10 +7890,10 @@ func (x *RuntimeInspectResultCliIdentitySymlinkChainItem) UnmarshalJSON(b []byte
 		switch string(key) {
 		case "path":
 			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Path)))
+			return jsonrpc.AtField("path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Path)))
 		case "target":
 			has.Target = true
-			return jsonrpc.AtField("target", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Target)))
+			return jsonrpc.AtField("target", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Target)))
 		}
 		return nil
 	})
@@ -7929,12 +7929,12 @@ func (x *RuntimeInspectResultCliIdentityPackage) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Version)))
+			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
 		case "commit":
-			return jsonrpc.AtField("commit", json.Unmarshal(value, &v.Commit))
+			return jsonrpc.AtField("commit", jsonrpc.DecodeOptional(value, &v.Commit, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -7970,13 +7970,13 @@ func (x *RuntimeInspectResultCliIdentityArtifactsItem) UnmarshalJSON(b []byte) e
 		switch string(key) {
 		case "path":
 			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Path)))
+			return jsonrpc.AtField("path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Path)))
 		case "size":
 			has.Size = true
-			return jsonrpc.AtField("size", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Size)))
+			return jsonrpc.AtField("size", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Size)))
 		case "sha256":
 			has.Sha256 = true
-			return jsonrpc.AtField("sha256", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Sha256)))
+			return jsonrpc.AtField("sha256", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Sha256)))
 		}
 		return nil
 	})
@@ -8034,16 +8034,16 @@ func (x *AnswerParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "contractVersion":
 			has.ContractVersion = true
-			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ContractVersion)))
+			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ContractVersion)))
 		case "policyHash":
 			has.PolicyHash = true
-			return jsonrpc.AtField("policyHash", jsonrpc.NonNull(value, json.Unmarshal(value, &v.PolicyHash)))
+			return jsonrpc.AtField("policyHash", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.PolicyHash)))
 		case "artifacts":
 			has.Artifacts = true
-			return jsonrpc.AtField("artifacts", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Artifacts, jsonrpc.Unmarshal[AnswerParamsArtifactsItem])))
+			return jsonrpc.AtField("artifacts", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Artifacts, jsonrpc.UnmarshalJSON[AnswerParamsArtifactsItem])))
 		case "outputSchema":
 			has.OutputSchema = true
-			return jsonrpc.AtField("outputSchema", jsonrpc.NonNull(value, json.Unmarshal(value, &v.OutputSchema)))
+			return jsonrpc.AtField("outputSchema", jsonrpc.NonNull(value, v.OutputSchema.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -8085,13 +8085,13 @@ func (x *AnswerParamsArtifactsItem) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
 		case "class":
 			has.Class = true
-			return jsonrpc.AtField("class", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Class)))
+			return jsonrpc.AtField("class", jsonrpc.NonNull(value, v.Class.UnmarshalJSON(value)))
 		case "content":
 			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Content)))
+			return jsonrpc.AtField("content", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Content)))
 		}
 		return nil
 	})
@@ -8153,10 +8153,10 @@ func (x *AnswerParamsOutputSchema) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "additionalProperties":
 			has.AdditionalProperties = true
-			return jsonrpc.AtField("additionalProperties", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AdditionalProperties)))
+			return jsonrpc.AtField("additionalProperties", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.AdditionalProperties)))
 		case "properties":
 			has.Properties = true
 			return jsonrpc.AtField("properties", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Properties)))
@@ -8222,18 +8222,18 @@ func (x *AnswerResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "contractVersion":
 			has.ContractVersion = true
-			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ContractVersion)))
+			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ContractVersion)))
 		case "result":
 			has.Result = true
-			return jsonrpc.AtField("result", json.Unmarshal(value, &v.Result))
+			return jsonrpc.AtField("result", jsonrpc.DecodeRaw(value, &v.Result))
 		case "providerId":
 			has.ProviderID = true
-			return jsonrpc.AtField("providerId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ProviderID)))
+			return jsonrpc.AtField("providerId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProviderID)))
 		case "model":
-			return jsonrpc.AtField("model", json.Unmarshal(value, &v.Model))
+			return jsonrpc.AtField("model", jsonrpc.DecodeOptional(value, &v.Model, jsonrpc.DecodeString[string]))
 		case "inferenceDestination":
 			has.InferenceDestination = true
-			return jsonrpc.AtField("inferenceDestination", jsonrpc.NonNull(value, json.Unmarshal(value, &v.InferenceDestination)))
+			return jsonrpc.AtField("inferenceDestination", jsonrpc.NonNull(value, v.InferenceDestination.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -8294,10 +8294,10 @@ func (x *LoginBeginParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "contractVersion":
 			has.ContractVersion = true
-			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ContractVersion)))
+			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ContractVersion)))
 		case "trafficClass":
 			has.TrafficClass = true
-			return jsonrpc.AtField("trafficClass", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TrafficClass)))
+			return jsonrpc.AtField("trafficClass", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TrafficClass)))
 		}
 		return nil
 	})
@@ -8356,22 +8356,22 @@ func (x *LoginBeginResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "contractVersion":
 			has.ContractVersion = true
-			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ContractVersion)))
+			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ContractVersion)))
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		case "userCode":
 			has.UserCode = true
-			return jsonrpc.AtField("userCode", jsonrpc.NonNull(value, json.Unmarshal(value, &v.UserCode)))
+			return jsonrpc.AtField("userCode", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.UserCode)))
 		case "verificationUriComplete":
 			has.VerificationURIComplete = true
-			return jsonrpc.AtField("verificationUriComplete", jsonrpc.NonNull(value, json.Unmarshal(value, &v.VerificationURIComplete)))
+			return jsonrpc.AtField("verificationUriComplete", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.VerificationURIComplete)))
 		case "expiresAtUnixMs":
 			has.ExpiresAtUnixMs = true
-			return jsonrpc.AtField("expiresAtUnixMs", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ExpiresAtUnixMs)))
+			return jsonrpc.AtField("expiresAtUnixMs", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ExpiresAtUnixMs)))
 		case "pollAfterMs":
 			has.PollAfterMs = true
-			return jsonrpc.AtField("pollAfterMs", jsonrpc.NonNull(value, json.Unmarshal(value, &v.PollAfterMs)))
+			return jsonrpc.AtField("pollAfterMs", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.PollAfterMs)))
 		}
 		return nil
 	})
@@ -8432,15 +8432,15 @@ func (x *LoginPollResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "contractVersion":
 			has.ContractVersion = true
-			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ContractVersion)))
+			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ContractVersion)))
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "problem":
-			return jsonrpc.AtField("problem", json.Unmarshal(value, &v.Problem))
+			return jsonrpc.AtField("problem", jsonrpc.DecodeOptional(value, &v.Problem, jsonrpc.UnmarshalJSON[LoginPollResultProblem]))
 		}
 		return nil
 	})
@@ -8481,13 +8481,13 @@ func (x *LoginPollResultProblem) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "code":
 			has.Code = true
-			return jsonrpc.AtField("code", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Code)))
+			return jsonrpc.AtField("code", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Code)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "retryable":
 			has.Retryable = true
-			return jsonrpc.AtField("retryable", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Retryable)))
+			return jsonrpc.AtField("retryable", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Retryable)))
 		}
 		return nil
 	})
@@ -8537,13 +8537,13 @@ func (x *LoginCancelResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "contractVersion":
 			has.ContractVersion = true
-			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ContractVersion)))
+			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ContractVersion)))
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -8586,18 +8586,18 @@ func (x *AgentStartParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		case "model":
 			has.Model = true
-			return jsonrpc.AtField("model", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Model)))
+			return jsonrpc.AtField("model", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Model)))
 		case "workspace":
 			has.Workspace = true
-			return jsonrpc.AtField("workspace", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Workspace)))
+			return jsonrpc.AtField("workspace", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Workspace)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		case "contextPercent":
-			return jsonrpc.AtField("contextPercent", json.Unmarshal(value, &v.ContextPercent))
+			return jsonrpc.AtField("contextPercent", jsonrpc.DecodeOptional(value, &v.ContextPercent, jsonrpc.DecodeFloat[float64]))
 		}
 		return nil
 	})
@@ -8636,13 +8636,13 @@ func (x *AgentEndParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		case "reason":
 			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Reason)))
+			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, v.Reason.UnmarshalJSON(value)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -8681,12 +8681,12 @@ func (x *PingParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "turnId":
-			return jsonrpc.AtField("turnId", json.Unmarshal(value, &v.TurnID))
+			return jsonrpc.AtField("turnId", jsonrpc.DecodeOptional(value, &v.TurnID, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -8724,14 +8724,14 @@ func (x *TurnStartParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "turnId":
 			has.TurnID = true
-			return jsonrpc.AtField("turnId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TurnID)))
+			return jsonrpc.AtField("turnId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TurnID)))
 		case "sessionId":
-			return jsonrpc.AtField("sessionId", json.Unmarshal(value, &v.SessionID))
+			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
 		case "instruction":
-			return jsonrpc.AtField("instruction", json.Unmarshal(value, &v.Instruction))
+			return jsonrpc.AtField("instruction", jsonrpc.DecodeOptional(value, &v.Instruction, jsonrpc.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -8778,24 +8778,24 @@ func (x *TurnEndParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "turnId":
 			has.TurnID = true
-			return jsonrpc.AtField("turnId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TurnID)))
+			return jsonrpc.AtField("turnId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TurnID)))
 		case "sessionId":
-			return jsonrpc.AtField("sessionId", json.Unmarshal(value, &v.SessionID))
+			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
 		case "tokensUsed":
-			return jsonrpc.AtField("tokensUsed", json.Unmarshal(value, &v.TokensUsed))
+			return jsonrpc.AtField("tokensUsed", jsonrpc.DecodeOptional(value, &v.TokensUsed, jsonrpc.DecodeInt[int64]))
 		case "tokensUsageStatus":
-			return jsonrpc.AtField("tokensUsageStatus", json.Unmarshal(value, &v.TokensUsageStatus))
+			return jsonrpc.AtField("tokensUsageStatus", jsonrpc.DecodeOptional(value, &v.TokensUsageStatus, jsonrpc.UnmarshalJSON[TokensUsageStatus]))
 		case "durationMs":
-			return jsonrpc.AtField("durationMs", json.Unmarshal(value, &v.DurationMs))
+			return jsonrpc.AtField("durationMs", jsonrpc.DecodeOptional(value, &v.DurationMs, jsonrpc.DecodeInt[int64]))
 		case "contextPercent":
-			return jsonrpc.AtField("contextPercent", json.Unmarshal(value, &v.ContextPercent))
+			return jsonrpc.AtField("contextPercent", jsonrpc.DecodeOptional(value, &v.ContextPercent, jsonrpc.DecodeFloat[float64]))
 		case "reason":
-			return jsonrpc.AtField("reason", json.Unmarshal(value, &v.Reason))
+			return jsonrpc.AtField("reason", jsonrpc.DecodeOptional(value, &v.Reason, jsonrpc.UnmarshalJSON[TurnEndReason]))
 		case "stats":
-			return jsonrpc.AtField("stats", json.Unmarshal(value, &v.Stats))
+			return jsonrpc.AtField("stats", jsonrpc.DecodeOptional(value, &v.Stats, jsonrpc.UnmarshalJSON[TurnEndParamsStats]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -8833,15 +8833,15 @@ func (x *TurnEndParamsStats) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "tokensUsed":
 			has.TokensUsed = true
-			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TokensUsed)))
+			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TokensUsed)))
 		case "tokensUsageStatus":
-			return jsonrpc.AtField("tokensUsageStatus", json.Unmarshal(value, &v.TokensUsageStatus))
+			return jsonrpc.AtField("tokensUsageStatus", jsonrpc.DecodeOptional(value, &v.TokensUsageStatus, jsonrpc.UnmarshalJSON[TokensUsageStatus]))
 		case "duration":
 			has.Duration = true
-			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Duration)))
+			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Duration)))
 		case "contextPercent":
 			has.ContextPercent = true
-			return jsonrpc.AtField("contextPercent", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ContextPercent)))
+			return jsonrpc.AtField("contextPercent", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.ContextPercent)))
 		}
 		return nil
 	})
@@ -8881,14 +8881,14 @@ func (x *MessageStartParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "messageId":
 			has.MessageID = true
-			return jsonrpc.AtField("messageId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MessageID)))
+			return jsonrpc.AtField("messageId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.MessageID)))
 		case "role":
-			return jsonrpc.AtField("role", json.Unmarshal(value, &v.Role))
+			return jsonrpc.AtField("role", jsonrpc.DecodeOptional(value, &v.Role, jsonrpc.DecodeString[string]))
 		case "turnId":
-			return jsonrpc.AtField("turnId", json.Unmarshal(value, &v.TurnID))
+			return jsonrpc.AtField("turnId", jsonrpc.DecodeOptional(value, &v.TurnID, jsonrpc.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -8929,15 +8929,15 @@ func (x *MessageUpdateParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "messageId":
-			return jsonrpc.AtField("messageId", json.Unmarshal(value, &v.MessageID))
+			return jsonrpc.AtField("messageId", jsonrpc.DecodeOptional(value, &v.MessageID, jsonrpc.DecodeString[string]))
 		case "delta":
 			has.Delta = true
-			return jsonrpc.AtField("delta", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Delta)))
+			return jsonrpc.AtField("delta", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Delta)))
 		case "thought":
-			return jsonrpc.AtField("thought", json.Unmarshal(value, &v.Thought))
+			return jsonrpc.AtField("thought", jsonrpc.DecodeOptional(value, &v.Thought, jsonrpc.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -8978,17 +8978,17 @@ func (x *MessageEndParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "messageId":
 			has.MessageID = true
-			return jsonrpc.AtField("messageId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MessageID)))
+			return jsonrpc.AtField("messageId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.MessageID)))
 		case "content":
 			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Content)))
+			return jsonrpc.AtField("content", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Content)))
 		case "toolCalls":
-			return jsonrpc.AtField("toolCalls", jsonrpc.DecodeArray(value, &v.ToolCalls, jsonrpc.Unmarshal[ToolCall]))
+			return jsonrpc.AtField("toolCalls", jsonrpc.DecodeArray(value, &v.ToolCalls, jsonrpc.UnmarshalJSON[ToolCall]))
 		case "aborted":
-			return jsonrpc.AtField("aborted", json.Unmarshal(value, &v.Aborted))
+			return jsonrpc.AtField("aborted", jsonrpc.DecodeOptional(value, &v.Aborted, jsonrpc.DecodeBool[bool]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -9039,18 +9039,18 @@ func (x *ToolStartParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "toolId":
 			has.ToolID = true
-			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolID)))
+			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolID)))
 		case "parentToolId":
-			return jsonrpc.AtField("parentToolId", json.Unmarshal(value, &v.ParentToolID))
+			return jsonrpc.AtField("parentToolId", jsonrpc.DecodeOptional(value, &v.ParentToolID, jsonrpc.DecodeString[string]))
 		case "toolName":
 			has.ToolName = true
-			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolName)))
+			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolName)))
 		case "args":
 			has.Args = true
 			return jsonrpc.AtField("args", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Args)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -9090,16 +9090,16 @@ func (x *ToolUpdateParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "toolId":
 			has.ToolID = true
-			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolID)))
+			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolID)))
 		case "output":
 			has.Output = true
-			return jsonrpc.AtField("output", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Output)))
+			return jsonrpc.AtField("output", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Output)))
 		case "stream":
 			has.Stream = true
-			return jsonrpc.AtField("stream", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Stream)))
+			return jsonrpc.AtField("stream", jsonrpc.NonNull(value, v.Stream.UnmarshalJSON(value)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -9142,22 +9142,22 @@ func (x *ToolEndParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "toolId":
 			has.ToolID = true
-			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolID)))
+			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolID)))
 		case "parentToolId":
-			return jsonrpc.AtField("parentToolId", json.Unmarshal(value, &v.ParentToolID))
+			return jsonrpc.AtField("parentToolId", jsonrpc.DecodeOptional(value, &v.ParentToolID, jsonrpc.DecodeString[string]))
 		case "toolName":
 			has.ToolName = true
-			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolName)))
+			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolName)))
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "output":
-			return jsonrpc.AtField("output", json.Unmarshal(value, &v.Output))
+			return jsonrpc.AtField("output", jsonrpc.DecodeOptional(value, &v.Output, jsonrpc.DecodeString[string]))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -9196,13 +9196,13 @@ func (x *StepEndParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "stepId":
 			has.StepID = true
-			return jsonrpc.AtField("stepId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.StepID)))
+			return jsonrpc.AtField("stepId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.StepID)))
 		case "step":
 			has.Step = true
-			return jsonrpc.AtField("step", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Step)))
+			return jsonrpc.AtField("step", jsonrpc.NonNull(value, v.Step.UnmarshalJSON(value)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -9255,12 +9255,12 @@ func (x *StepEndParamsStep) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "stepNumber":
 			has.StepNumber = true
-			return jsonrpc.AtField("stepNumber", jsonrpc.NonNull(value, json.Unmarshal(value, &v.StepNumber)))
+			return jsonrpc.AtField("stepNumber", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.StepNumber)))
 		case "thought":
-			return jsonrpc.AtField("thought", json.Unmarshal(value, &v.Thought))
+			return jsonrpc.AtField("thought", jsonrpc.DecodeOptional(value, &v.Thought, jsonrpc.DecodeString[string]))
 		case "toolCalls":
 			has.ToolCalls = true
-			return jsonrpc.AtField("toolCalls", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ToolCalls, jsonrpc.Unmarshal[ToolCall])))
+			return jsonrpc.AtField("toolCalls", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ToolCalls, jsonrpc.UnmarshalJSON[ToolCall])))
 		case "toolResults":
 			has.ToolResults = true
 			return jsonrpc.AtField("toolResults", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolResults)))
@@ -9309,20 +9309,20 @@ func (x *PermissionRequestParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "requestId":
 			has.RequestID = true
-			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RequestID)))
+			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RequestID)))
 		case "tool":
 			has.Tool = true
-			return jsonrpc.AtField("tool", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Tool)))
+			return jsonrpc.AtField("tool", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Tool)))
 		case "description":
 			has.Description = true
-			return jsonrpc.AtField("description", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Description)))
+			return jsonrpc.AtField("description", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Description)))
 		case "context":
-			return jsonrpc.AtField("context", json.Unmarshal(value, &v.Context))
+			return jsonrpc.AtField("context", jsonrpc.DecodeOptional(value, &v.Context, jsonrpc.UnmarshalJSON[PermissionContext]))
 		case "options":
-			return jsonrpc.AtField("options", jsonrpc.DecodeArray(value, &v.Options, jsonrpc.Unmarshal[PermissionDecision]))
+			return jsonrpc.AtField("options", jsonrpc.DecodeArray(value, &v.Options, jsonrpc.UnmarshalJSON[PermissionDecision]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -9363,15 +9363,15 @@ func (x *DirectoryAccessRequestParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "requestId":
 			has.RequestID = true
-			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RequestID)))
+			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RequestID)))
 		case "path":
 			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Path)))
+			return jsonrpc.AtField("path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Path)))
 		case "reason":
-			return jsonrpc.AtField("reason", json.Unmarshal(value, &v.Reason))
+			return jsonrpc.AtField("reason", jsonrpc.DecodeOptional(value, &v.Reason, jsonrpc.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -9411,16 +9411,16 @@ func (x *ErrorParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "code":
 			has.Code = true
-			return jsonrpc.AtField("code", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Code)))
+			return jsonrpc.AtField("code", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Code)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "recoverable":
 			has.Recoverable = true
-			return jsonrpc.AtField("recoverable", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Recoverable)))
+			return jsonrpc.AtField("recoverable", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Recoverable)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -9459,13 +9459,13 @@ func (x *ChangesBatchStartParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "batchId":
 			has.BatchID = true
-			return jsonrpc.AtField("batchId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.BatchID)))
+			return jsonrpc.AtField("batchId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.BatchID)))
 		case "turnId":
 			has.TurnID = true
-			return jsonrpc.AtField("turnId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TurnID)))
+			return jsonrpc.AtField("turnId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TurnID)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -9502,13 +9502,13 @@ func (x *ChangesBatchUpdateParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "batchId":
 			has.BatchID = true
-			return jsonrpc.AtField("batchId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.BatchID)))
+			return jsonrpc.AtField("batchId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.BatchID)))
 		case "change":
 			has.Change = true
-			return jsonrpc.AtField("change", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Change)))
+			return jsonrpc.AtField("change", jsonrpc.NonNull(value, v.Change.UnmarshalJSON(value)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -9545,13 +9545,13 @@ func (x *ChangesBatchEndParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "batchId":
 			has.BatchID = true
-			return jsonrpc.AtField("batchId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.BatchID)))
+			return jsonrpc.AtField("batchId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.BatchID)))
 		case "changeCount":
 			has.ChangeCount = true
-			return jsonrpc.AtField("changeCount", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ChangeCount)))
+			return jsonrpc.AtField("changeCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ChangeCount)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -9604,15 +9604,15 @@ func (x *ModeChangeParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "mode":
 			has.Mode = true
-			return jsonrpc.AtField("mode", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Mode)))
+			return jsonrpc.AtField("mode", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Mode)))
 		case "value":
-			return jsonrpc.AtField("value", json.Unmarshal(value, &v.Value))
+			return jsonrpc.AtField("value", jsonrpc.DecodeRaw(value, &v.Value))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		var e json.RawMessage
-		if err := json.Unmarshal(value, &e); err != nil {
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
 		if v.Extra == nil {
@@ -9663,16 +9663,16 @@ func (x *HookPreToolParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "toolId":
 			has.ToolID = true
-			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolID)))
+			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolID)))
 		case "toolName":
 			has.ToolName = true
-			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolName)))
+			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolName)))
 		case "args":
 			has.Args = true
 			return jsonrpc.AtField("args", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Args)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -9716,21 +9716,21 @@ func (x *HookPostToolParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "toolId":
 			has.ToolID = true
-			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolID)))
+			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolID)))
 		case "toolName":
 			has.ToolName = true
-			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolName)))
+			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolName)))
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "duration":
 			has.Duration = true
-			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Duration)))
+			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Duration)))
 		case "output":
-			return jsonrpc.AtField("output", json.Unmarshal(value, &v.Output))
+			return jsonrpc.AtField("output", jsonrpc.DecodeOptional(value, &v.Output, jsonrpc.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -9772,16 +9772,16 @@ func (x *HookFileModifiedParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "filePath":
 			has.FilePath = true
-			return jsonrpc.AtField("filePath", jsonrpc.NonNull(value, json.Unmarshal(value, &v.FilePath)))
+			return jsonrpc.AtField("filePath", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FilePath)))
 		case "changeType":
 			has.ChangeType = true
-			return jsonrpc.AtField("changeType", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ChangeType)))
+			return jsonrpc.AtField("changeType", jsonrpc.NonNull(value, v.ChangeType.UnmarshalJSON(value)))
 		case "toolId":
 			has.ToolID = true
-			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolID)))
+			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolID)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -9830,13 +9830,13 @@ func (x *HookPrePromptParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "instruction":
 			has.Instruction = true
-			return jsonrpc.AtField("instruction", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Instruction)))
+			return jsonrpc.AtField("instruction", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Instruction)))
 		case "mentionedFiles":
 			has.MentionedFiles = true
 			return jsonrpc.AtField("mentionedFiles", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MentionedFiles)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -9877,18 +9877,18 @@ func (x *HookPostResponseParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "tokensUsed":
 			has.TokensUsed = true
-			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TokensUsed)))
+			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TokensUsed)))
 		case "tokensUsageStatus":
-			return jsonrpc.AtField("tokensUsageStatus", json.Unmarshal(value, &v.TokensUsageStatus))
+			return jsonrpc.AtField("tokensUsageStatus", jsonrpc.DecodeOptional(value, &v.TokensUsageStatus, jsonrpc.UnmarshalJSON[TokensUsageStatus]))
 		case "toolCallsCount":
 			has.ToolCallsCount = true
-			return jsonrpc.AtField("toolCallsCount", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolCallsCount)))
+			return jsonrpc.AtField("toolCallsCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ToolCallsCount)))
 		case "duration":
 			has.Duration = true
-			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Duration)))
+			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Duration)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -9928,14 +9928,14 @@ func (x *HookSessionErrorParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "error":
 			has.Error = true
-			return jsonrpc.AtField("error", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Error)))
+			return jsonrpc.AtField("error", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Error)))
 		case "code":
-			return jsonrpc.AtField("code", json.Unmarshal(value, &v.Code))
+			return jsonrpc.AtField("code", jsonrpc.DecodeOptional(value, &v.Code, jsonrpc.DecodeString[string]))
 		case "context":
 			return jsonrpc.AtField("context", json.Unmarshal(value, &v.Context))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -9976,20 +9976,20 @@ func (x *HookRateLimitParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "error":
 			has.Error = true
-			return jsonrpc.AtField("error", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Error)))
+			return jsonrpc.AtField("error", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Error)))
 		case "code":
-			return jsonrpc.AtField("code", json.Unmarshal(value, &v.Code))
+			return jsonrpc.AtField("code", jsonrpc.DecodeOptional(value, &v.Code, jsonrpc.DecodeString[string]))
 		case "retryAfterMs":
-			return jsonrpc.AtField("retryAfterMs", json.Unmarshal(value, &v.RetryAfterMs))
+			return jsonrpc.AtField("retryAfterMs", jsonrpc.DecodeOptional(value, &v.RetryAfterMs, jsonrpc.DecodeInt[int64]))
 		case "httpStatus":
-			return jsonrpc.AtField("httpStatus", json.Unmarshal(value, &v.HTTPStatus))
+			return jsonrpc.AtField("httpStatus", jsonrpc.DecodeOptional(value, &v.HTTPStatus, jsonrpc.DecodeInt[int64]))
 		case "model":
-			return jsonrpc.AtField("model", json.Unmarshal(value, &v.Model))
+			return jsonrpc.AtField("model", jsonrpc.DecodeOptional(value, &v.Model, jsonrpc.DecodeString[string]))
 		case "provider":
-			return jsonrpc.AtField("provider", json.Unmarshal(value, &v.Provider))
+			return jsonrpc.AtField("provider", jsonrpc.DecodeOptional(value, &v.Provider, jsonrpc.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -10028,18 +10028,18 @@ func (x *HookStopParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "tokensUsed":
 			has.TokensUsed = true
-			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TokensUsed)))
+			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TokensUsed)))
 		case "tokensUsageStatus":
-			return jsonrpc.AtField("tokensUsageStatus", json.Unmarshal(value, &v.TokensUsageStatus))
+			return jsonrpc.AtField("tokensUsageStatus", jsonrpc.DecodeOptional(value, &v.TokensUsageStatus, jsonrpc.UnmarshalJSON[TokensUsageStatus]))
 		case "toolCallsCount":
 			has.ToolCallsCount = true
-			return jsonrpc.AtField("toolCallsCount", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolCallsCount)))
+			return jsonrpc.AtField("toolCallsCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ToolCallsCount)))
 		case "duration":
 			has.Duration = true
-			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Duration)))
+			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Duration)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -10077,10 +10077,10 @@ func (x *HookSessionStartParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "sessionType":
 			has.SessionType = true
-			return jsonrpc.AtField("sessionType", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionType)))
+			return jsonrpc.AtField("sessionType", jsonrpc.NonNull(value, v.SessionType.UnmarshalJSON(value)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -10117,13 +10117,13 @@ func (x *HookSessionEndParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "reason":
 			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Reason)))
+			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, v.Reason.UnmarshalJSON(value)))
 		case "duration":
 			has.Duration = true
-			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Duration)))
+			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Duration)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -10164,24 +10164,24 @@ func (x *HookSubagentStopParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "subagentId":
 			has.SubagentID = true
-			return jsonrpc.AtField("subagentId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SubagentID)))
+			return jsonrpc.AtField("subagentId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SubagentID)))
 		case "subagentName":
 			has.SubagentName = true
-			return jsonrpc.AtField("subagentName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SubagentName)))
+			return jsonrpc.AtField("subagentName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SubagentName)))
 		case "subagentType":
 			has.SubagentType = true
-			return jsonrpc.AtField("subagentType", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SubagentType)))
+			return jsonrpc.AtField("subagentType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SubagentType)))
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "duration":
 			has.Duration = true
-			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Duration)))
+			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Duration)))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -10227,16 +10227,16 @@ func (x *HookPermissionRequestParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "tool":
 			has.Tool = true
-			return jsonrpc.AtField("tool", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Tool)))
+			return jsonrpc.AtField("tool", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Tool)))
 		case "path":
-			return jsonrpc.AtField("path", json.Unmarshal(value, &v.Path))
+			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
 		case "command":
-			return jsonrpc.AtField("command", json.Unmarshal(value, &v.Command))
+			return jsonrpc.AtField("command", jsonrpc.DecodeOptional(value, &v.Command, jsonrpc.DecodeString[string]))
 		case "args":
 			return jsonrpc.AtField("args", json.Unmarshal(value, &v.Args))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -10271,13 +10271,13 @@ func (x *HookNotificationParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "notificationType":
 			has.NotificationType = true
-			return jsonrpc.AtField("notificationType", jsonrpc.NonNull(value, json.Unmarshal(value, &v.NotificationType)))
+			return jsonrpc.AtField("notificationType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.NotificationType)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -10316,18 +10316,18 @@ func (x *HookContextCompactedParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "croppedCount":
 			has.CroppedCount = true
-			return jsonrpc.AtField("croppedCount", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CroppedCount)))
+			return jsonrpc.AtField("croppedCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.CroppedCount)))
 		case "summary":
-			return jsonrpc.AtField("summary", json.Unmarshal(value, &v.Summary))
+			return jsonrpc.AtField("summary", jsonrpc.DecodeOptional(value, &v.Summary, jsonrpc.DecodeString[string]))
 		case "usagePercent":
 			has.UsagePercent = true
-			return jsonrpc.AtField("usagePercent", jsonrpc.NonNull(value, json.Unmarshal(value, &v.UsagePercent)))
+			return jsonrpc.AtField("usagePercent", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.UsagePercent)))
 		case "reason":
 			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Reason)))
+			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Reason)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -10368,19 +10368,19 @@ func (x *HookContextOverflowParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "tokensBefore":
 			has.TokensBefore = true
-			return jsonrpc.AtField("tokensBefore", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TokensBefore)))
+			return jsonrpc.AtField("tokensBefore", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TokensBefore)))
 		case "tokensAfter":
 			has.TokensAfter = true
-			return jsonrpc.AtField("tokensAfter", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TokensAfter)))
+			return jsonrpc.AtField("tokensAfter", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TokensAfter)))
 		case "croppedCount":
 			has.CroppedCount = true
-			return jsonrpc.AtField("croppedCount", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CroppedCount)))
+			return jsonrpc.AtField("croppedCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.CroppedCount)))
 		case "usagePercent":
 			has.UsagePercent = true
-			return jsonrpc.AtField("usagePercent", jsonrpc.NonNull(value, json.Unmarshal(value, &v.UsagePercent)))
+			return jsonrpc.AtField("usagePercent", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.UsagePercent)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -10421,13 +10421,13 @@ func (x *HookComputerUseStartParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "runId":
 			has.RunID = true
-			return jsonrpc.AtField("runId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RunID)))
+			return jsonrpc.AtField("runId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RunID)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -10474,23 +10474,23 @@ func (x *HookComputerUseProgressParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "runId":
 			has.RunID = true
-			return jsonrpc.AtField("runId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RunID)))
+			return jsonrpc.AtField("runId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RunID)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "tool":
-			return jsonrpc.AtField("tool", json.Unmarshal(value, &v.Tool))
+			return jsonrpc.AtField("tool", jsonrpc.DecodeOptional(value, &v.Tool, jsonrpc.DecodeString[string]))
 		case "toolCallId":
-			return jsonrpc.AtField("toolCallId", json.Unmarshal(value, &v.ToolCallID))
+			return jsonrpc.AtField("toolCallId", jsonrpc.DecodeOptional(value, &v.ToolCallID, jsonrpc.DecodeString[string]))
 		case "action":
-			return jsonrpc.AtField("action", json.Unmarshal(value, &v.Action))
+			return jsonrpc.AtField("action", jsonrpc.DecodeOptional(value, &v.Action, jsonrpc.DecodeString[string]))
 		case "success":
-			return jsonrpc.AtField("success", json.Unmarshal(value, &v.Success))
+			return jsonrpc.AtField("success", jsonrpc.DecodeOptional(value, &v.Success, jsonrpc.DecodeBool[bool]))
 		case "duration":
-			return jsonrpc.AtField("duration", json.Unmarshal(value, &v.Duration))
+			return jsonrpc.AtField("duration", jsonrpc.DecodeOptional(value, &v.Duration, jsonrpc.DecodeInt[int64]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -10552,31 +10552,31 @@ func (x *HookComputerUseErrorParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "runId":
 			has.RunID = true
-			return jsonrpc.AtField("runId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RunID)))
+			return jsonrpc.AtField("runId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RunID)))
 		case "toolCallId":
 			has.ToolCallID = true
-			return jsonrpc.AtField("toolCallId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolCallID)))
+			return jsonrpc.AtField("toolCallId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolCallID)))
 		case "tool":
 			has.Tool = true
-			return jsonrpc.AtField("tool", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Tool)))
+			return jsonrpc.AtField("tool", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Tool)))
 		case "action":
 			has.Action = true
-			return jsonrpc.AtField("action", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Action)))
+			return jsonrpc.AtField("action", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Action)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Status)))
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "error":
 			has.Error = true
-			return jsonrpc.AtField("error", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Error)))
+			return jsonrpc.AtField("error", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Error)))
 		case "duration":
 			has.Duration = true
-			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Duration)))
+			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Duration)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -10633,19 +10633,19 @@ func (x *HookComputerUseStopParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "runId":
 			has.RunID = true
-			return jsonrpc.AtField("runId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RunID)))
+			return jsonrpc.AtField("runId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RunID)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "toolCallsCount":
 			has.ToolCallsCount = true
-			return jsonrpc.AtField("toolCallsCount", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolCallsCount)))
+			return jsonrpc.AtField("toolCallsCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ToolCallsCount)))
 		case "duration":
 			has.Duration = true
-			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Duration)))
+			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Duration)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -10698,18 +10698,18 @@ func (x *AutomodeIterationParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		case "iteration":
 			has.Iteration = true
-			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Iteration)))
+			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Iteration)))
 		case "actions":
 			has.Actions = true
 			return jsonrpc.AtField("actions", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Actions)))
 		case "tokensUsed":
-			return jsonrpc.AtField("tokensUsed", json.Unmarshal(value, &v.TokensUsed))
+			return jsonrpc.AtField("tokensUsed", jsonrpc.DecodeOptional(value, &v.TokensUsed, jsonrpc.DecodeInt[int64]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -10749,16 +10749,16 @@ func (x *AutomodeCheckpointParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		case "iteration":
 			has.Iteration = true
-			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Iteration)))
+			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Iteration)))
 		case "commit":
 			has.Commit = true
-			return jsonrpc.AtField("commit", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Commit)))
+			return jsonrpc.AtField("commit", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Commit)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -10799,19 +10799,19 @@ func (x *AutomodeCompleteParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		case "iterations":
 			has.Iterations = true
-			return jsonrpc.AtField("iterations", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Iterations)))
+			return jsonrpc.AtField("iterations", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Iterations)))
 		case "filesCreated":
 			has.FilesCreated = true
-			return jsonrpc.AtField("filesCreated", jsonrpc.NonNull(value, json.Unmarshal(value, &v.FilesCreated)))
+			return jsonrpc.AtField("filesCreated", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.FilesCreated)))
 		case "filesModified":
 			has.FilesModified = true
-			return jsonrpc.AtField("filesModified", jsonrpc.NonNull(value, json.Unmarshal(value, &v.FilesModified)))
+			return jsonrpc.AtField("filesModified", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.FilesModified)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -10852,13 +10852,13 @@ func (x *AutomodeErrorParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SessionID)))
+			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
 		case "error":
 			has.Error = true
-			return jsonrpc.AtField("error", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Error)))
+			return jsonrpc.AtField("error", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Error)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -10899,22 +10899,22 @@ func (x *AutoresearchEventParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "operation":
 			has.Operation = true
-			return jsonrpc.AtField("operation", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Operation)))
+			return jsonrpc.AtField("operation", jsonrpc.NonNull(value, v.Operation.UnmarshalJSON(value)))
 		case "phase":
 			has.Phase = true
-			return jsonrpc.AtField("phase", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Phase)))
+			return jsonrpc.AtField("phase", jsonrpc.NonNull(value, v.Phase.UnmarshalJSON(value)))
 		case "attemptId":
-			return jsonrpc.AtField("attemptId", json.Unmarshal(value, &v.AttemptID))
+			return jsonrpc.AtField("attemptId", jsonrpc.DecodeOptional(value, &v.AttemptID, jsonrpc.DecodeString[string]))
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "applied":
-			return jsonrpc.AtField("applied", json.Unmarshal(value, &v.Applied))
+			return jsonrpc.AtField("applied", jsonrpc.DecodeOptional(value, &v.Applied, jsonrpc.DecodeBool[bool]))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -10953,13 +10953,13 @@ func (x *PipeOutputParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
 		case "content":
 			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Content)))
+			return jsonrpc.AtField("content", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Content)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -11007,10 +11007,10 @@ func (x *PipeCompleteParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		var e json.RawMessage
-		if err := json.Unmarshal(value, &e); err != nil {
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
 		if v.Extra == nil {
@@ -11060,13 +11060,13 @@ func (x *PipeErrorParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "error":
 			has.Error = true
-			return jsonrpc.AtField("error", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Error)))
+			return jsonrpc.AtField("error", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Error)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		var e json.RawMessage
-		if err := json.Unmarshal(value, &e); err != nil {
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
 		if v.Extra == nil {
@@ -11117,16 +11117,16 @@ func (x *McpInvokeRequestParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "requestId":
 			has.RequestID = true
-			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RequestID)))
+			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RequestID)))
 		case "toolName":
 			has.ToolName = true
-			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolName)))
+			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolName)))
 		case "args":
 			has.Args = true
 			return jsonrpc.AtField("args", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Args)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -11174,10 +11174,10 @@ func (x *McpToolsChangedParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "tools":
 			has.Tools = true
-			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tools, jsonrpc.Unmarshal[McpToolInfo])))
+			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tools, jsonrpc.UnmarshalJSON[McpToolInfo])))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -11211,10 +11211,10 @@ func (x *LearnProgressParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -11263,10 +11263,10 @@ func (x *LearnInstallCompleteParams) UnmarshalJSON(b []byte) error {
 			return jsonrpc.AtField("skills", json.Unmarshal(value, &v.Skills))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		var e json.RawMessage
-		if err := json.Unmarshal(value, &e); err != nil {
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
 		if v.Extra == nil {
@@ -11316,16 +11316,16 @@ func (x *LearnSecurityWarningParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "skill":
-			return jsonrpc.AtField("skill", json.Unmarshal(value, &v.Skill))
+			return jsonrpc.AtField("skill", jsonrpc.DecodeOptional(value, &v.Skill, jsonrpc.DecodeString[string]))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		var e json.RawMessage
-		if err := json.Unmarshal(value, &e); err != nil {
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
 		if v.Extra == nil {
@@ -11365,12 +11365,12 @@ func (x *ScheduleTriggeredParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "prompt":
 			has.Prompt = true
-			return jsonrpc.AtField("prompt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Prompt)))
+			return jsonrpc.AtField("prompt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Prompt)))
 		case "scheduleId":
-			return jsonrpc.AtField("scheduleId", json.Unmarshal(value, &v.ScheduleID))
+			return jsonrpc.AtField("scheduleId", jsonrpc.DecodeOptional(value, &v.ScheduleID, jsonrpc.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -11405,13 +11405,13 @@ func (x *SetupStartedParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		case "locale":
 			has.Locale = true
-			return jsonrpc.AtField("locale", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Locale)))
+			return jsonrpc.AtField("locale", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Locale)))
 		case "workspaceRoot":
 			has.WorkspaceRoot = true
-			return jsonrpc.AtField("workspaceRoot", jsonrpc.NonNull(value, json.Unmarshal(value, &v.WorkspaceRoot)))
+			return jsonrpc.AtField("workspaceRoot", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.WorkspaceRoot)))
 		}
 		return nil
 	})
@@ -11447,10 +11447,10 @@ func (x *SetupCancelledParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		case "step":
 			has.Step = true
-			return jsonrpc.AtField("step", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Step)))
+			return jsonrpc.AtField("step", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Step)))
 		}
 		return nil
 	})
@@ -11485,10 +11485,10 @@ func (x *SetupErrorParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		case "error":
 			has.Error = true
-			return jsonrpc.AtField("error", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Error)))
+			return jsonrpc.AtField("error", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Error)))
 		case "context":
 			return jsonrpc.AtField("context", json.Unmarshal(value, &v.Context))
 		}
@@ -11538,19 +11538,19 @@ func (x *SetupCompleteParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Timestamp)))
+			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "provider":
-			return jsonrpc.AtField("provider", json.Unmarshal(value, &v.Provider))
+			return jsonrpc.AtField("provider", jsonrpc.DecodeOptional(value, &v.Provider, jsonrpc.DecodeString[string]))
 		case "model":
-			return jsonrpc.AtField("model", json.Unmarshal(value, &v.Model))
+			return jsonrpc.AtField("model", jsonrpc.DecodeOptional(value, &v.Model, jsonrpc.DecodeString[string]))
 		case "skippedSteps":
 			has.SkippedSteps = true
 			return jsonrpc.AtField("skippedSteps", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SkippedSteps)))
 		case "agentsFileCreated":
-			return jsonrpc.AtField("agentsFileCreated", json.Unmarshal(value, &v.AgentsFileCreated))
+			return jsonrpc.AtField("agentsFileCreated", jsonrpc.DecodeOptional(value, &v.AgentsFileCreated, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})

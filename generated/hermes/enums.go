@@ -3,8 +3,9 @@
 package hermes
 
 import (
-	"encoding/json"
 	"fmt"
+
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 // MessageFormat is one of "hl7", "json", "yaml" or "toml".
@@ -38,7 +39,7 @@ func (x MessageFormat) Valid() bool {
 // UnmarshalJSON decodes a MessageFormat, refusing values it does not list.
 func (x *MessageFormat) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !MessageFormat(v).Valid() {
@@ -74,7 +75,7 @@ func (x EventName) Valid() bool {
 // UnmarshalJSON decodes an EventName, refusing values it does not list.
 func (x *EventName) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !EventName(v).Valid() {
@@ -109,7 +110,7 @@ func (x FieldDatatype) Valid() bool {
 // UnmarshalJSON decodes a FieldDatatype, refusing values it does not list.
 func (x *FieldDatatype) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !FieldDatatype(v).Valid() {
@@ -148,7 +149,7 @@ func (x ShutdownReason) Valid() bool {
 // UnmarshalJSON decodes a ShutdownReason, refusing values it does not list.
 func (x *ShutdownReason) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ShutdownReason(v).Valid() {
@@ -185,7 +186,7 @@ func (x WindowCloseReason) Valid() bool {
 // UnmarshalJSON decodes a WindowCloseReason, refusing values it does not list.
 func (x *WindowCloseReason) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !WindowCloseReason(v).Valid() {
@@ -217,7 +218,7 @@ func (x MessageKind) Valid() bool {
 // UnmarshalJSON decodes a MessageKind, refusing values it does not list.
 func (x *MessageKind) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !MessageKind(v).Valid() {
@@ -250,7 +251,7 @@ func (x ConfirmButtons) Valid() bool {
 // UnmarshalJSON decodes a ConfirmButtons, refusing values it does not list.
 func (x *ConfirmButtons) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ConfirmButtons(v).Valid() {

@@ -28,9 +28,9 @@ func (x *EventOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "includeContent":
-			return jsonrpc.AtField("includeContent", json.Unmarshal(value, &v.IncludeContent))
+			return jsonrpc.AtField("includeContent", jsonrpc.DecodeOptional(value, &v.IncludeContent, jsonrpc.DecodeBool[bool]))
 		case "format":
-			return jsonrpc.AtField("format", json.Unmarshal(value, &v.Format))
+			return jsonrpc.AtField("format", jsonrpc.DecodeOptional(value, &v.Format, jsonrpc.UnmarshalJSON[MessageFormat]))
 		}
 		return nil
 	})
@@ -60,9 +60,9 @@ func (x *EventSubscription) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, v.Name.UnmarshalJSON(value)))
 		case "options":
-			return jsonrpc.AtField("options", json.Unmarshal(value, &v.Options))
+			return jsonrpc.AtField("options", jsonrpc.DecodeOptional(value, &v.Options, jsonrpc.UnmarshalJSON[EventOptions]))
 		}
 		return nil
 	})
@@ -102,9 +102,9 @@ func (x *Capabilities) UnmarshalJSON(b []byte) error {
 		case "commands":
 			return jsonrpc.AtField("commands", json.Unmarshal(value, &v.Commands))
 		case "schemaProvider":
-			return jsonrpc.AtField("schemaProvider", json.Unmarshal(value, &v.SchemaProvider))
+			return jsonrpc.AtField("schemaProvider", jsonrpc.DecodeOptional(value, &v.SchemaProvider, jsonrpc.DecodeBool[bool]))
 		case "events":
-			return jsonrpc.AtField("events", jsonrpc.DecodeArray(value, &v.Events, jsonrpc.Unmarshal[EventSubscription]))
+			return jsonrpc.AtField("events", jsonrpc.DecodeArray(value, &v.Events, jsonrpc.UnmarshalJSON[EventSubscription]))
 		}
 		return nil
 	})
@@ -146,18 +146,18 @@ func (x *ToolbarButton) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
 		case "label":
 			has.Label = true
-			return jsonrpc.AtField("label", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Label)))
+			return jsonrpc.AtField("label", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Label)))
 		case "icon":
 			has.Icon = true
-			return jsonrpc.AtField("icon", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Icon)))
+			return jsonrpc.AtField("icon", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Icon)))
 		case "command":
 			has.Command = true
-			return jsonrpc.AtField("command", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Command)))
+			return jsonrpc.AtField("command", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Command)))
 		case "group":
-			return jsonrpc.AtField("group", json.Unmarshal(value, &v.Group))
+			return jsonrpc.AtField("group", jsonrpc.DecodeOptional(value, &v.Group, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -242,31 +242,31 @@ func (x *FieldOverride) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "field":
 			has.Field = true
-			return jsonrpc.AtField("field", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Field)))
+			return jsonrpc.AtField("field", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Field)))
 		case "component":
-			return jsonrpc.AtField("component", json.Unmarshal(value, &v.Component))
+			return jsonrpc.AtField("component", jsonrpc.DecodeOptional(value, &v.Component, jsonrpc.DecodeInt[int64]))
 		case "name":
-			return jsonrpc.AtField("name", json.Unmarshal(value, &v.Name))
+			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
 		case "group":
-			return jsonrpc.AtField("group", json.Unmarshal(value, &v.Group))
+			return jsonrpc.AtField("group", jsonrpc.DecodeOptional(value, &v.Group, jsonrpc.DecodeString[string]))
 		case "note":
-			return jsonrpc.AtField("note", json.Unmarshal(value, &v.Note))
+			return jsonrpc.AtField("note", jsonrpc.DecodeOptional(value, &v.Note, jsonrpc.DecodeString[string]))
 		case "minlength":
-			return jsonrpc.AtField("minlength", json.Unmarshal(value, &v.Minlength))
+			return jsonrpc.AtField("minlength", jsonrpc.DecodeOptional(value, &v.Minlength, jsonrpc.DecodeInt[int64]))
 		case "maxlength":
-			return jsonrpc.AtField("maxlength", json.Unmarshal(value, &v.Maxlength))
+			return jsonrpc.AtField("maxlength", jsonrpc.DecodeOptional(value, &v.Maxlength, jsonrpc.DecodeInt[int64]))
 		case "pattern":
-			return jsonrpc.AtField("pattern", json.Unmarshal(value, &v.Pattern))
+			return jsonrpc.AtField("pattern", jsonrpc.DecodeOptional(value, &v.Pattern, jsonrpc.DecodeString[string]))
 		case "required":
-			return jsonrpc.AtField("required", json.Unmarshal(value, &v.Required))
+			return jsonrpc.AtField("required", jsonrpc.DecodeOptional(value, &v.Required, jsonrpc.DecodeBool[bool]))
 		case "datatype":
-			return jsonrpc.AtField("datatype", json.Unmarshal(value, &v.Datatype))
+			return jsonrpc.AtField("datatype", jsonrpc.DecodeOptional(value, &v.Datatype, jsonrpc.UnmarshalJSON[FieldDatatype]))
 		case "placeholder":
-			return jsonrpc.AtField("placeholder", json.Unmarshal(value, &v.Placeholder))
+			return jsonrpc.AtField("placeholder", jsonrpc.DecodeOptional(value, &v.Placeholder, jsonrpc.DecodeString[string]))
 		case "values":
 			return jsonrpc.AtField("values", json.Unmarshal(value, &v.Values))
 		case "template":
-			return jsonrpc.AtField("template", json.Unmarshal(value, &v.Template))
+			return jsonrpc.AtField("template", jsonrpc.DecodeOptional(value, &v.Template, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -295,7 +295,7 @@ func (x *SegmentOverride) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "fields":
-			return jsonrpc.AtField("fields", jsonrpc.DecodeArray(value, &v.Fields, jsonrpc.Unmarshal[FieldOverride]))
+			return jsonrpc.AtField("fields", jsonrpc.DecodeArray(value, &v.Fields, jsonrpc.UnmarshalJSON[FieldOverride]))
 		}
 		return nil
 	})
@@ -322,7 +322,7 @@ func (x *SchemaOverride) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "segments":
-			return jsonrpc.AtField("segments", jsonrpc.DecodeMap(value, &v.Segments, jsonrpc.Unmarshal[SegmentOverride]))
+			return jsonrpc.AtField("segments", jsonrpc.DecodeMap(value, &v.Segments, jsonrpc.UnmarshalJSON[SegmentOverride]))
 		}
 		return nil
 	})
@@ -367,13 +367,13 @@ func (x *Patch) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "path":
 			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Path)))
+			return jsonrpc.AtField("path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Path)))
 		case "value":
-			return jsonrpc.AtField("value", json.Unmarshal(value, &v.Value))
+			return jsonrpc.AtField("value", jsonrpc.DecodeOptional(value, &v.Value, jsonrpc.DecodeString[string]))
 		case "remove":
-			return jsonrpc.AtField("remove", json.Unmarshal(value, &v.Remove))
+			return jsonrpc.AtField("remove", jsonrpc.DecodeOptional(value, &v.Remove, jsonrpc.DecodeBool[bool]))
 		case "create":
-			return jsonrpc.AtField("create", json.Unmarshal(value, &v.Create))
+			return jsonrpc.AtField("create", jsonrpc.DecodeOptional(value, &v.Create, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -413,13 +413,13 @@ func (x *PatchError) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "index":
 			has.Index = true
-			return jsonrpc.AtField("index", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Index)))
+			return jsonrpc.AtField("index", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Index)))
 		case "path":
 			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Path)))
+			return jsonrpc.AtField("path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Path)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		}
 		return nil
 	})
@@ -468,7 +468,7 @@ func (x *FileFilter) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "extensions":
 			has.Extensions = true
 			return jsonrpc.AtField("extensions", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Extensions)))
@@ -506,9 +506,9 @@ func (x *FileDialogParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", json.Unmarshal(value, &v.DefaultPath))
+			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeOptional(value, &v.DefaultPath, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -542,13 +542,13 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "hermesVersion":
 			has.HermesVersion = true
-			return jsonrpc.AtField("hermesVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.HermesVersion)))
+			return jsonrpc.AtField("hermesVersion", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.HermesVersion)))
 		case "apiVersion":
 			has.APIVersion = true
-			return jsonrpc.AtField("apiVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.APIVersion)))
+			return jsonrpc.AtField("apiVersion", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.APIVersion)))
 		case "dataDirectory":
 			has.DataDirectory = true
-			return jsonrpc.AtField("dataDirectory", jsonrpc.NonNull(value, json.Unmarshal(value, &v.DataDirectory)))
+			return jsonrpc.AtField("dataDirectory", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.DataDirectory)))
 		}
 		return nil
 	})
@@ -603,23 +603,23 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Version)))
+			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
 		case "description":
-			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "authors":
 			return jsonrpc.AtField("authors", json.Unmarshal(value, &v.Authors))
 		case "homepage":
-			return jsonrpc.AtField("homepage", json.Unmarshal(value, &v.Homepage))
+			return jsonrpc.AtField("homepage", jsonrpc.DecodeOptional(value, &v.Homepage, jsonrpc.DecodeString[string]))
 		case "capabilities":
 			has.Capabilities = true
-			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Capabilities)))
+			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, v.Capabilities.UnmarshalJSON(value)))
 		case "toolbarButtons":
-			return jsonrpc.AtField("toolbarButtons", jsonrpc.DecodeArray(value, &v.ToolbarButtons, jsonrpc.Unmarshal[ToolbarButton]))
+			return jsonrpc.AtField("toolbarButtons", jsonrpc.DecodeArray(value, &v.ToolbarButtons, jsonrpc.UnmarshalJSON[ToolbarButton]))
 		case "schema":
-			return jsonrpc.AtField("schema", json.Unmarshal(value, &v.Schema))
+			return jsonrpc.AtField("schema", jsonrpc.DecodeOptional(value, &v.Schema, jsonrpc.UnmarshalJSON[SchemaOverride]))
 		}
 		return nil
 	})
@@ -651,7 +651,7 @@ func (x *ShutdownParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "reason":
-			return jsonrpc.AtField("reason", json.Unmarshal(value, &v.Reason))
+			return jsonrpc.AtField("reason", jsonrpc.DecodeOptional(value, &v.Reason, jsonrpc.UnmarshalJSON[ShutdownReason]))
 		}
 		return nil
 	})
@@ -679,7 +679,7 @@ func (x *ShutdownResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		}
 		return nil
 	})
@@ -711,7 +711,7 @@ func (x *CommandExecuteParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "command":
 			has.Command = true
-			return jsonrpc.AtField("command", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Command)))
+			return jsonrpc.AtField("command", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Command)))
 		}
 		return nil
 	})
@@ -747,9 +747,9 @@ func (x *WindowClosedParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "windowId":
 			has.WindowID = true
-			return jsonrpc.AtField("windowId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.WindowID)))
+			return jsonrpc.AtField("windowId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.WindowID)))
 		case "reason":
-			return jsonrpc.AtField("reason", json.Unmarshal(value, &v.Reason))
+			return jsonrpc.AtField("reason", jsonrpc.DecodeOptional(value, &v.Reason, jsonrpc.UnmarshalJSON[WindowCloseReason]))
 		}
 		return nil
 	})
@@ -789,14 +789,14 @@ func (x *MessageChangedParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "message":
-			return jsonrpc.AtField("message", json.Unmarshal(value, &v.Message))
+			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
 		case "format":
-			return jsonrpc.AtField("format", json.Unmarshal(value, &v.Format))
+			return jsonrpc.AtField("format", jsonrpc.DecodeOptional(value, &v.Format, jsonrpc.UnmarshalJSON[MessageFormat]))
 		case "hasFile":
 			has.HasFile = true
-			return jsonrpc.AtField("hasFile", jsonrpc.NonNull(value, json.Unmarshal(value, &v.HasFile)))
+			return jsonrpc.AtField("hasFile", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.HasFile)))
 		case "filePath":
-			return jsonrpc.AtField("filePath", json.Unmarshal(value, &v.FilePath))
+			return jsonrpc.AtField("filePath", jsonrpc.DecodeOptional(value, &v.FilePath, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -830,10 +830,10 @@ func (x *MessageOpenedParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "filePath":
-			return jsonrpc.AtField("filePath", json.Unmarshal(value, &v.FilePath))
+			return jsonrpc.AtField("filePath", jsonrpc.DecodeOptional(value, &v.FilePath, jsonrpc.DecodeString[string]))
 		case "isNew":
 			has.IsNew = true
-			return jsonrpc.AtField("isNew", jsonrpc.NonNull(value, json.Unmarshal(value, &v.IsNew)))
+			return jsonrpc.AtField("isNew", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.IsNew)))
 		}
 		return nil
 	})
@@ -868,10 +868,10 @@ func (x *MessageSavedParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "filePath":
 			has.FilePath = true
-			return jsonrpc.AtField("filePath", jsonrpc.NonNull(value, json.Unmarshal(value, &v.FilePath)))
+			return jsonrpc.AtField("filePath", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FilePath)))
 		case "saveAs":
 			has.SaveAs = true
-			return jsonrpc.AtField("saveAs", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SaveAs)))
+			return jsonrpc.AtField("saveAs", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.SaveAs)))
 		}
 		return nil
 	})
@@ -904,7 +904,7 @@ func (x *EditorGetMessageParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "format":
 			has.Format = true
-			return jsonrpc.AtField("format", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Format)))
+			return jsonrpc.AtField("format", jsonrpc.NonNull(value, v.Format.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -942,12 +942,12 @@ func (x *EditorGetMessageResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "hasFile":
 			has.HasFile = true
-			return jsonrpc.AtField("hasFile", jsonrpc.NonNull(value, json.Unmarshal(value, &v.HasFile)))
+			return jsonrpc.AtField("hasFile", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.HasFile)))
 		case "filePath":
-			return jsonrpc.AtField("filePath", json.Unmarshal(value, &v.FilePath))
+			return jsonrpc.AtField("filePath", jsonrpc.DecodeOptional(value, &v.FilePath, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -991,7 +991,7 @@ func (x *EditorPatchMessageParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "patches":
 			has.Patches = true
-			return jsonrpc.AtField("patches", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Patches, jsonrpc.Unmarshal[Patch])))
+			return jsonrpc.AtField("patches", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Patches, jsonrpc.UnmarshalJSON[Patch])))
 		}
 		return nil
 	})
@@ -1029,12 +1029,12 @@ func (x *EditorPatchMessageResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "patchesApplied":
 			has.PatchesApplied = true
-			return jsonrpc.AtField("patchesApplied", jsonrpc.NonNull(value, json.Unmarshal(value, &v.PatchesApplied)))
+			return jsonrpc.AtField("patchesApplied", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.PatchesApplied)))
 		case "errors":
-			return jsonrpc.AtField("errors", jsonrpc.DecodeArray(value, &v.Errors, jsonrpc.Unmarshal[PatchError]))
+			return jsonrpc.AtField("errors", jsonrpc.DecodeArray(value, &v.Errors, jsonrpc.UnmarshalJSON[PatchError]))
 		}
 		return nil
 	})
@@ -1071,10 +1071,10 @@ func (x *EditorSetMessageParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "format":
 			has.Format = true
-			return jsonrpc.AtField("format", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Format)))
+			return jsonrpc.AtField("format", jsonrpc.NonNull(value, v.Format.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -1111,9 +1111,9 @@ func (x *EditorSetMessageResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1160,18 +1160,18 @@ func (x *UIOpenWindowParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "url":
 			has.URL = true
-			return jsonrpc.AtField("url", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URL)))
+			return jsonrpc.AtField("url", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URL)))
 		case "title":
 			has.Title = true
-			return jsonrpc.AtField("title", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Title)))
+			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
 		case "width":
-			return jsonrpc.AtField("width", json.Unmarshal(value, &v.Width))
+			return jsonrpc.AtField("width", jsonrpc.DecodeOptional(value, &v.Width, jsonrpc.DecodeInt[int64]))
 		case "height":
-			return jsonrpc.AtField("height", json.Unmarshal(value, &v.Height))
+			return jsonrpc.AtField("height", jsonrpc.DecodeOptional(value, &v.Height, jsonrpc.DecodeInt[int64]))
 		case "modal":
-			return jsonrpc.AtField("modal", json.Unmarshal(value, &v.Modal))
+			return jsonrpc.AtField("modal", jsonrpc.DecodeOptional(value, &v.Modal, jsonrpc.DecodeBool[bool]))
 		case "resizable":
-			return jsonrpc.AtField("resizable", json.Unmarshal(value, &v.Resizable))
+			return jsonrpc.AtField("resizable", jsonrpc.DecodeOptional(value, &v.Resizable, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -1205,7 +1205,7 @@ func (x *UIOpenWindowResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "windowId":
 			has.WindowID = true
-			return jsonrpc.AtField("windowId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.WindowID)))
+			return jsonrpc.AtField("windowId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.WindowID)))
 		}
 		return nil
 	})
@@ -1237,7 +1237,7 @@ func (x *UICloseWindowParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "windowId":
 			has.WindowID = true
-			return jsonrpc.AtField("windowId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.WindowID)))
+			return jsonrpc.AtField("windowId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.WindowID)))
 		}
 		return nil
 	})
@@ -1269,7 +1269,7 @@ func (x *UICloseWindowResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		}
 		return nil
 	})
@@ -1307,11 +1307,11 @@ func (x *UIShowMessageParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "kind":
-			return jsonrpc.AtField("kind", json.Unmarshal(value, &v.Kind))
+			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[MessageKind]))
 		}
 		return nil
 	})
@@ -1343,7 +1343,7 @@ func (x *UIShowMessageResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "acknowledged":
 			has.Acknowledged = true
-			return jsonrpc.AtField("acknowledged", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Acknowledged)))
+			return jsonrpc.AtField("acknowledged", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Acknowledged)))
 		}
 		return nil
 	})
@@ -1381,11 +1381,11 @@ func (x *UIShowConfirmParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "buttons":
-			return jsonrpc.AtField("buttons", json.Unmarshal(value, &v.Buttons))
+			return jsonrpc.AtField("buttons", jsonrpc.DecodeOptional(value, &v.Buttons, jsonrpc.UnmarshalJSON[ConfirmButtons]))
 		}
 		return nil
 	})
@@ -1417,7 +1417,7 @@ func (x *UIShowConfirmResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "confirmed":
 			has.Confirmed = true
-			return jsonrpc.AtField("confirmed", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Confirmed)))
+			return jsonrpc.AtField("confirmed", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Confirmed)))
 		}
 		return nil
 	})
@@ -1451,11 +1451,11 @@ func (x *UIOpenFileParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", json.Unmarshal(value, &v.DefaultPath))
+			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeOptional(value, &v.DefaultPath, jsonrpc.DecodeString[string]))
 		case "filters":
-			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.Unmarshal[FileFilter]))
+			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.UnmarshalJSON[FileFilter]))
 		}
 		return nil
 	})
@@ -1483,7 +1483,7 @@ func (x *UIOpenFileResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "path":
 			has.Path = true
-			return jsonrpc.AtField("path", json.Unmarshal(value, &v.Path))
+			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1517,11 +1517,11 @@ func (x *UIOpenFilesParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", json.Unmarshal(value, &v.DefaultPath))
+			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeOptional(value, &v.DefaultPath, jsonrpc.DecodeString[string]))
 		case "filters":
-			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.Unmarshal[FileFilter]))
+			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.UnmarshalJSON[FileFilter]))
 		}
 		return nil
 	})
@@ -1586,13 +1586,13 @@ func (x *UISaveFileParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", json.Unmarshal(value, &v.DefaultPath))
+			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeOptional(value, &v.DefaultPath, jsonrpc.DecodeString[string]))
 		case "defaultName":
-			return jsonrpc.AtField("defaultName", json.Unmarshal(value, &v.DefaultName))
+			return jsonrpc.AtField("defaultName", jsonrpc.DecodeOptional(value, &v.DefaultName, jsonrpc.DecodeString[string]))
 		case "filters":
-			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.Unmarshal[FileFilter]))
+			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.UnmarshalJSON[FileFilter]))
 		}
 		return nil
 	})
@@ -1620,7 +1620,7 @@ func (x *UISaveFileResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "path":
 			has.Path = true
-			return jsonrpc.AtField("path", json.Unmarshal(value, &v.Path))
+			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1651,9 +1651,9 @@ func (x *UISelectDirectoryParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", json.Unmarshal(value, &v.DefaultPath))
+			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeOptional(value, &v.DefaultPath, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1681,7 +1681,7 @@ func (x *UISelectDirectoryResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "path":
 			has.Path = true
-			return jsonrpc.AtField("path", json.Unmarshal(value, &v.Path))
+			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})

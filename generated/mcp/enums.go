@@ -3,8 +3,9 @@
 package mcp
 
 import (
-	"encoding/json"
 	"fmt"
+
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 // Role is one of "user" or "assistant".
@@ -30,7 +31,7 @@ func (x Role) Valid() bool {
 // UnmarshalJSON decodes a Role, refusing values it does not list.
 func (x *Role) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !Role(v).Valid() {
@@ -61,7 +62,7 @@ func (x IconTheme) Valid() bool {
 // UnmarshalJSON decodes an IconTheme, refusing values it does not list.
 func (x *IconTheme) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !IconTheme(v).Valid() {
@@ -95,7 +96,7 @@ func (x TaskSupport) Valid() bool {
 // UnmarshalJSON decodes a TaskSupport, refusing values it does not list.
 func (x *TaskSupport) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !TaskSupport(v).Valid() {
@@ -137,7 +138,7 @@ func (x TaskStatus) Valid() bool {
 // UnmarshalJSON decodes a TaskStatus, refusing values it does not list.
 func (x *TaskStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !TaskStatus(v).Valid() {
@@ -176,7 +177,7 @@ func (x LoggingLevel) Valid() bool {
 // UnmarshalJSON decodes a LoggingLevel, refusing values it does not list.
 func (x *LoggingLevel) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !LoggingLevel(v).Valid() {
@@ -208,7 +209,7 @@ func (x ToolChoiceMode) Valid() bool {
 // UnmarshalJSON decodes a ToolChoiceMode, refusing values it does not list.
 func (x *ToolChoiceMode) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ToolChoiceMode(v).Valid() {
@@ -242,7 +243,7 @@ func (x IncludeContext) Valid() bool {
 // UnmarshalJSON decodes an IncludeContext, refusing values it does not list.
 func (x *IncludeContext) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !IncludeContext(v).Valid() {
@@ -276,7 +277,7 @@ func (x StringFormat) Valid() bool {
 // UnmarshalJSON decodes a StringFormat, refusing values it does not list.
 func (x *StringFormat) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !StringFormat(v).Valid() {
@@ -307,7 +308,7 @@ func (x NumberSchemaType) Valid() bool {
 // UnmarshalJSON decodes a NumberSchemaType, refusing values it does not list.
 func (x *NumberSchemaType) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !NumberSchemaType(v).Valid() {
@@ -341,7 +342,7 @@ func (x PrimitiveType) Valid() bool {
 // UnmarshalJSON decodes a PrimitiveType, refusing values it does not list.
 func (x *PrimitiveType) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !PrimitiveType(v).Valid() {
@@ -372,7 +373,7 @@ func (x ElicitMode) Valid() bool {
 // UnmarshalJSON decodes an ElicitMode, refusing values it does not list.
 func (x *ElicitMode) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ElicitMode(v).Valid() {
@@ -406,7 +407,7 @@ func (x ElicitAction) Valid() bool {
 // UnmarshalJSON decodes an ElicitAction, refusing values it does not list.
 func (x *ElicitAction) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ElicitAction(v).Valid() {

@@ -37,7 +37,7 @@ func (x *Meta) UnmarshalJSON(b []byte) error {
 	var v Meta
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		var e json.RawMessage
-		if err := json.Unmarshal(value, &e); err != nil {
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
 		if v.Extra == nil {
@@ -80,10 +80,10 @@ func (x *RequestMeta) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "progressToken":
-			return jsonrpc.AtField("progressToken", json.Unmarshal(value, &v.ProgressToken))
+			return jsonrpc.AtField("progressToken", jsonrpc.DecodeOptional(value, &v.ProgressToken, jsonrpc.UnmarshalJSON[ProgressToken]))
 		}
 		var e json.RawMessage
-		if err := json.Unmarshal(value, &e); err != nil {
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
 		if v.Extra == nil {
@@ -111,7 +111,7 @@ func (x *RequestParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
 		}
 		return nil
 	})
@@ -138,7 +138,7 @@ func (x *TaskMetadata) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "ttl":
-			return jsonrpc.AtField("ttl", json.Unmarshal(value, &v.TTL))
+			return jsonrpc.AtField("ttl", jsonrpc.DecodeOptional(value, &v.TTL, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -167,9 +167,9 @@ func (x *TaskAugmentedRequestParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
 		case "task":
-			return jsonrpc.AtField("task", json.Unmarshal(value, &v.Task))
+			return jsonrpc.AtField("task", jsonrpc.DecodeOptional(value, &v.Task, jsonrpc.UnmarshalJSON[TaskMetadata]))
 		}
 		return nil
 	})
@@ -192,7 +192,7 @@ func (x *NotificationParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -216,7 +216,7 @@ func (x *Result) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -239,7 +239,7 @@ func (x *EmptyResult) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -267,9 +267,9 @@ func (x *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
 		case "cursor":
-			return jsonrpc.AtField("cursor", json.Unmarshal(value, &v.Cursor))
+			return jsonrpc.AtField("cursor", jsonrpc.DecodeOptional(value, &v.Cursor, jsonrpc.DecodeString[Cursor]))
 		}
 		return nil
 	})
@@ -295,9 +295,9 @@ func (x *PaginatedResult) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", json.Unmarshal(value, &v.NextCursor))
+			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeOptional(value, &v.NextCursor, jsonrpc.DecodeString[Cursor]))
 		}
 		return nil
 	})
@@ -334,13 +334,13 @@ func (x *Icon) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "src":
 			has.Src = true
-			return jsonrpc.AtField("src", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Src)))
+			return jsonrpc.AtField("src", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Src)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", json.Unmarshal(value, &v.MimeType))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
 		case "sizes":
 			return jsonrpc.AtField("sizes", json.Unmarshal(value, &v.Sizes))
 		case "theme":
-			return jsonrpc.AtField("theme", json.Unmarshal(value, &v.Theme))
+			return jsonrpc.AtField("theme", jsonrpc.DecodeOptional(value, &v.Theme, jsonrpc.UnmarshalJSON[IconTheme]))
 		}
 		return nil
 	})
@@ -367,7 +367,7 @@ func (x *Icons) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.Unmarshal[Icon]))
+			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
 		}
 		return nil
 	})
@@ -399,9 +399,9 @@ func (x *BaseMetadata) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -446,18 +446,18 @@ func (x *Implementation) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.Unmarshal[Icon]))
+			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Version)))
+			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
 		case "description":
-			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "websiteUrl":
-			return jsonrpc.AtField("websiteUrl", json.Unmarshal(value, &v.WebsiteURL))
+			return jsonrpc.AtField("websiteUrl", jsonrpc.DecodeOptional(value, &v.WebsiteURL, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -497,7 +497,7 @@ func (x *Capability) UnmarshalJSON(b []byte) error {
 	var v Capability
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		var e json.RawMessage
-		if err := json.Unmarshal(value, &e); err != nil {
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
 		if v.Extra == nil {
@@ -526,7 +526,7 @@ func (x *ListChangedCapability) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "listChanged":
-			return jsonrpc.AtField("listChanged", json.Unmarshal(value, &v.ListChanged))
+			return jsonrpc.AtField("listChanged", jsonrpc.DecodeOptional(value, &v.ListChanged, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -565,15 +565,15 @@ func (x *ClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "experimental":
-			return jsonrpc.AtField("experimental", jsonrpc.DecodeMap(value, &v.Experimental, jsonrpc.Unmarshal[Capability]))
+			return jsonrpc.AtField("experimental", jsonrpc.DecodeMap(value, &v.Experimental, jsonrpc.UnmarshalJSON[Capability]))
 		case "roots":
-			return jsonrpc.AtField("roots", json.Unmarshal(value, &v.Roots))
+			return jsonrpc.AtField("roots", jsonrpc.DecodeOptional(value, &v.Roots, jsonrpc.UnmarshalJSON[ListChangedCapability]))
 		case "sampling":
-			return jsonrpc.AtField("sampling", json.Unmarshal(value, &v.Sampling))
+			return jsonrpc.AtField("sampling", jsonrpc.DecodeOptional(value, &v.Sampling, jsonrpc.UnmarshalJSON[SamplingCapability]))
 		case "elicitation":
-			return jsonrpc.AtField("elicitation", json.Unmarshal(value, &v.Elicitation))
+			return jsonrpc.AtField("elicitation", jsonrpc.DecodeOptional(value, &v.Elicitation, jsonrpc.UnmarshalJSON[ElicitationCapability]))
 		case "tasks":
-			return jsonrpc.AtField("tasks", json.Unmarshal(value, &v.Tasks))
+			return jsonrpc.AtField("tasks", jsonrpc.DecodeOptional(value, &v.Tasks, jsonrpc.UnmarshalJSON[ClientTasksCapability]))
 		}
 		return nil
 	})
@@ -600,9 +600,9 @@ func (x *SamplingCapability) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "context":
-			return jsonrpc.AtField("context", json.Unmarshal(value, &v.Context))
+			return jsonrpc.AtField("context", jsonrpc.DecodeOptional(value, &v.Context, jsonrpc.UnmarshalJSON[Capability]))
 		case "tools":
-			return jsonrpc.AtField("tools", json.Unmarshal(value, &v.Tools))
+			return jsonrpc.AtField("tools", jsonrpc.DecodeOptional(value, &v.Tools, jsonrpc.UnmarshalJSON[Capability]))
 		}
 		return nil
 	})
@@ -627,9 +627,9 @@ func (x *ElicitationCapability) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "form":
-			return jsonrpc.AtField("form", json.Unmarshal(value, &v.Form))
+			return jsonrpc.AtField("form", jsonrpc.DecodeOptional(value, &v.Form, jsonrpc.UnmarshalJSON[Capability]))
 		case "url":
-			return jsonrpc.AtField("url", json.Unmarshal(value, &v.URL))
+			return jsonrpc.AtField("url", jsonrpc.DecodeOptional(value, &v.URL, jsonrpc.UnmarshalJSON[Capability]))
 		}
 		return nil
 	})
@@ -658,11 +658,11 @@ func (x *ClientTasksCapability) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "list":
-			return jsonrpc.AtField("list", json.Unmarshal(value, &v.List))
+			return jsonrpc.AtField("list", jsonrpc.DecodeOptional(value, &v.List, jsonrpc.UnmarshalJSON[Capability]))
 		case "cancel":
-			return jsonrpc.AtField("cancel", json.Unmarshal(value, &v.Cancel))
+			return jsonrpc.AtField("cancel", jsonrpc.DecodeOptional(value, &v.Cancel, jsonrpc.UnmarshalJSON[Capability]))
 		case "requests":
-			return jsonrpc.AtField("requests", json.Unmarshal(value, &v.Requests))
+			return jsonrpc.AtField("requests", jsonrpc.DecodeOptional(value, &v.Requests, jsonrpc.UnmarshalJSON[ClientTaskRequests]))
 		}
 		return nil
 	})
@@ -686,9 +686,9 @@ func (x *ClientTaskRequests) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sampling":
-			return jsonrpc.AtField("sampling", json.Unmarshal(value, &v.Sampling))
+			return jsonrpc.AtField("sampling", jsonrpc.DecodeOptional(value, &v.Sampling, jsonrpc.UnmarshalJSON[ClientTaskSampling]))
 		case "elicitation":
-			return jsonrpc.AtField("elicitation", json.Unmarshal(value, &v.Elicitation))
+			return jsonrpc.AtField("elicitation", jsonrpc.DecodeOptional(value, &v.Elicitation, jsonrpc.UnmarshalJSON[ClientTaskElicitation]))
 		}
 		return nil
 	})
@@ -711,7 +711,7 @@ func (x *ClientTaskSampling) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "createMessage":
-			return jsonrpc.AtField("createMessage", json.Unmarshal(value, &v.CreateMessage))
+			return jsonrpc.AtField("createMessage", jsonrpc.DecodeOptional(value, &v.CreateMessage, jsonrpc.UnmarshalJSON[Capability]))
 		}
 		return nil
 	})
@@ -734,7 +734,7 @@ func (x *ClientTaskElicitation) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "create":
-			return jsonrpc.AtField("create", json.Unmarshal(value, &v.Create))
+			return jsonrpc.AtField("create", jsonrpc.DecodeOptional(value, &v.Create, jsonrpc.UnmarshalJSON[Capability]))
 		}
 		return nil
 	})
@@ -778,19 +778,19 @@ func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "experimental":
-			return jsonrpc.AtField("experimental", jsonrpc.DecodeMap(value, &v.Experimental, jsonrpc.Unmarshal[Capability]))
+			return jsonrpc.AtField("experimental", jsonrpc.DecodeMap(value, &v.Experimental, jsonrpc.UnmarshalJSON[Capability]))
 		case "logging":
-			return jsonrpc.AtField("logging", json.Unmarshal(value, &v.Logging))
+			return jsonrpc.AtField("logging", jsonrpc.DecodeOptional(value, &v.Logging, jsonrpc.UnmarshalJSON[Capability]))
 		case "completions":
-			return jsonrpc.AtField("completions", json.Unmarshal(value, &v.Completions))
+			return jsonrpc.AtField("completions", jsonrpc.DecodeOptional(value, &v.Completions, jsonrpc.UnmarshalJSON[Capability]))
 		case "prompts":
-			return jsonrpc.AtField("prompts", json.Unmarshal(value, &v.Prompts))
+			return jsonrpc.AtField("prompts", jsonrpc.DecodeOptional(value, &v.Prompts, jsonrpc.UnmarshalJSON[ListChangedCapability]))
 		case "resources":
-			return jsonrpc.AtField("resources", json.Unmarshal(value, &v.Resources))
+			return jsonrpc.AtField("resources", jsonrpc.DecodeOptional(value, &v.Resources, jsonrpc.UnmarshalJSON[ResourcesCapability]))
 		case "tools":
-			return jsonrpc.AtField("tools", json.Unmarshal(value, &v.Tools))
+			return jsonrpc.AtField("tools", jsonrpc.DecodeOptional(value, &v.Tools, jsonrpc.UnmarshalJSON[ListChangedCapability]))
 		case "tasks":
-			return jsonrpc.AtField("tasks", json.Unmarshal(value, &v.Tasks))
+			return jsonrpc.AtField("tasks", jsonrpc.DecodeOptional(value, &v.Tasks, jsonrpc.UnmarshalJSON[ServerTasksCapability]))
 		}
 		return nil
 	})
@@ -815,9 +815,9 @@ func (x *ResourcesCapability) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "subscribe":
-			return jsonrpc.AtField("subscribe", json.Unmarshal(value, &v.Subscribe))
+			return jsonrpc.AtField("subscribe", jsonrpc.DecodeOptional(value, &v.Subscribe, jsonrpc.DecodeBool[bool]))
 		case "listChanged":
-			return jsonrpc.AtField("listChanged", json.Unmarshal(value, &v.ListChanged))
+			return jsonrpc.AtField("listChanged", jsonrpc.DecodeOptional(value, &v.ListChanged, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -846,11 +846,11 @@ func (x *ServerTasksCapability) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "list":
-			return jsonrpc.AtField("list", json.Unmarshal(value, &v.List))
+			return jsonrpc.AtField("list", jsonrpc.DecodeOptional(value, &v.List, jsonrpc.UnmarshalJSON[Capability]))
 		case "cancel":
-			return jsonrpc.AtField("cancel", json.Unmarshal(value, &v.Cancel))
+			return jsonrpc.AtField("cancel", jsonrpc.DecodeOptional(value, &v.Cancel, jsonrpc.UnmarshalJSON[Capability]))
 		case "requests":
-			return jsonrpc.AtField("requests", json.Unmarshal(value, &v.Requests))
+			return jsonrpc.AtField("requests", jsonrpc.DecodeOptional(value, &v.Requests, jsonrpc.UnmarshalJSON[ServerTaskRequests]))
 		}
 		return nil
 	})
@@ -873,7 +873,7 @@ func (x *ServerTaskRequests) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "tools":
-			return jsonrpc.AtField("tools", json.Unmarshal(value, &v.Tools))
+			return jsonrpc.AtField("tools", jsonrpc.DecodeOptional(value, &v.Tools, jsonrpc.UnmarshalJSON[ServerTaskTools]))
 		}
 		return nil
 	})
@@ -896,7 +896,7 @@ func (x *ServerTaskTools) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "call":
-			return jsonrpc.AtField("call", json.Unmarshal(value, &v.Call))
+			return jsonrpc.AtField("call", jsonrpc.DecodeOptional(value, &v.Call, jsonrpc.UnmarshalJSON[Capability]))
 		}
 		return nil
 	})
@@ -929,11 +929,11 @@ func (x *Annotations) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "audience":
-			return jsonrpc.AtField("audience", jsonrpc.DecodeArray(value, &v.Audience, jsonrpc.Unmarshal[Role]))
+			return jsonrpc.AtField("audience", jsonrpc.DecodeArray(value, &v.Audience, jsonrpc.UnmarshalJSON[Role]))
 		case "priority":
-			return jsonrpc.AtField("priority", json.Unmarshal(value, &v.Priority))
+			return jsonrpc.AtField("priority", jsonrpc.DecodeOptional(value, &v.Priority, jsonrpc.DecodeFloat[float64]))
 		case "lastModified":
-			return jsonrpc.AtField("lastModified", json.Unmarshal(value, &v.LastModified))
+			return jsonrpc.AtField("lastModified", jsonrpc.DecodeOptional(value, &v.LastModified, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -978,14 +978,14 @@ func (x *TextContent) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Text)))
+			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
 		case "annotations":
-			return jsonrpc.AtField("annotations", json.Unmarshal(value, &v.Annotations))
+			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -1039,17 +1039,17 @@ func (x *ImageContent) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "data":
 			has.Data = true
-			return jsonrpc.AtField("data", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Data)))
+			return jsonrpc.AtField("data", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Data)))
 		case "mimeType":
 			has.MimeType = true
-			return jsonrpc.AtField("mimeType", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MimeType)))
+			return jsonrpc.AtField("mimeType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.MimeType)))
 		case "annotations":
-			return jsonrpc.AtField("annotations", json.Unmarshal(value, &v.Annotations))
+			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -1108,17 +1108,17 @@ func (x *AudioContent) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "data":
 			has.Data = true
-			return jsonrpc.AtField("data", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Data)))
+			return jsonrpc.AtField("data", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Data)))
 		case "mimeType":
 			has.MimeType = true
-			return jsonrpc.AtField("mimeType", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MimeType)))
+			return jsonrpc.AtField("mimeType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.MimeType)))
 		case "annotations":
-			return jsonrpc.AtField("annotations", json.Unmarshal(value, &v.Annotations))
+			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -1187,27 +1187,27 @@ func (x *ResourceLink) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.Unmarshal[Icon]))
+			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "description":
-			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", json.Unmarshal(value, &v.MimeType))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
 		case "annotations":
-			return jsonrpc.AtField("annotations", json.Unmarshal(value, &v.Annotations))
+			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
 		case "size":
-			return jsonrpc.AtField("size", json.Unmarshal(value, &v.Size))
+			return jsonrpc.AtField("size", jsonrpc.DecodeOptional(value, &v.Size, jsonrpc.DecodeInt[int64]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		}
 		return nil
 	})
@@ -1261,14 +1261,14 @@ func (x *EmbeddedResource) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "resource":
 			has.Resource = true
-			return jsonrpc.AtField("resource", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Resource)))
+			return jsonrpc.AtField("resource", jsonrpc.NonNull(value, v.Resource.UnmarshalJSON(value)))
 		case "annotations":
-			return jsonrpc.AtField("annotations", json.Unmarshal(value, &v.Annotations))
+			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -1321,24 +1321,24 @@ func (x *Resource) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.Unmarshal[Icon]))
+			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "description":
-			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", json.Unmarshal(value, &v.MimeType))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
 		case "annotations":
-			return jsonrpc.AtField("annotations", json.Unmarshal(value, &v.Annotations))
+			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
 		case "size":
-			return jsonrpc.AtField("size", json.Unmarshal(value, &v.Size))
+			return jsonrpc.AtField("size", jsonrpc.DecodeOptional(value, &v.Size, jsonrpc.DecodeInt[int64]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -1385,22 +1385,22 @@ func (x *ResourceTemplate) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.Unmarshal[Icon]))
+			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
 		case "uriTemplate":
 			has.URITemplate = true
-			return jsonrpc.AtField("uriTemplate", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URITemplate)))
+			return jsonrpc.AtField("uriTemplate", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URITemplate)))
 		case "description":
-			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", json.Unmarshal(value, &v.MimeType))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
 		case "annotations":
-			return jsonrpc.AtField("annotations", json.Unmarshal(value, &v.Annotations))
+			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -1438,11 +1438,11 @@ func (x *ResourceContents) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", json.Unmarshal(value, &v.MimeType))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -1477,14 +1477,14 @@ func (x *TextResourceContents) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", json.Unmarshal(value, &v.MimeType))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Text)))
+			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
 		}
 		return nil
 	})
@@ -1523,14 +1523,14 @@ func (x *BlobResourceContents) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", json.Unmarshal(value, &v.MimeType))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "blob":
 			has.Blob = true
-			return jsonrpc.AtField("blob", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Blob)))
+			return jsonrpc.AtField("blob", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Blob)))
 		}
 		return nil
 	})
@@ -1567,10 +1567,10 @@ func (x *ResourceRequestParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -1603,10 +1603,10 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -1639,10 +1639,10 @@ func (x *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -1675,10 +1675,10 @@ func (x *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -1714,10 +1714,10 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -1762,12 +1762,12 @@ func (x *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", json.Unmarshal(value, &v.NextCursor))
+			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeOptional(value, &v.NextCursor, jsonrpc.DecodeString[Cursor]))
 		case "resources":
 			has.Resources = true
-			return jsonrpc.AtField("resources", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Resources, jsonrpc.Unmarshal[Resource])))
+			return jsonrpc.AtField("resources", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Resources, jsonrpc.UnmarshalJSON[Resource])))
 		}
 		return nil
 	})
@@ -1812,12 +1812,12 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", json.Unmarshal(value, &v.NextCursor))
+			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeOptional(value, &v.NextCursor, jsonrpc.DecodeString[Cursor]))
 		case "resourceTemplates":
 			has.ResourceTemplates = true
-			return jsonrpc.AtField("resourceTemplates", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ResourceTemplates, jsonrpc.Unmarshal[ResourceTemplate])))
+			return jsonrpc.AtField("resourceTemplates", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ResourceTemplates, jsonrpc.UnmarshalJSON[ResourceTemplate])))
 		}
 		return nil
 	})
@@ -1858,10 +1858,10 @@ func (x *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "contents":
 			has.Contents = true
-			return jsonrpc.AtField("contents", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Contents, jsonrpc.Unmarshal[ResourceContentsUnion])))
+			return jsonrpc.AtField("contents", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Contents, jsonrpc.UnmarshalJSON[ResourceContentsUnion])))
 		}
 		return nil
 	})
@@ -1901,13 +1901,13 @@ func (x *PromptArgument) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "required":
-			return jsonrpc.AtField("required", json.Unmarshal(value, &v.Required))
+			return jsonrpc.AtField("required", jsonrpc.DecodeOptional(value, &v.Required, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -1947,17 +1947,17 @@ func (x *Prompt) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.Unmarshal[Icon]))
+			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
 		case "description":
-			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "arguments":
-			return jsonrpc.AtField("arguments", jsonrpc.DecodeArray(value, &v.Arguments, jsonrpc.Unmarshal[PromptArgument]))
+			return jsonrpc.AtField("arguments", jsonrpc.DecodeArray(value, &v.Arguments, jsonrpc.UnmarshalJSON[PromptArgument]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -1991,10 +1991,10 @@ func (x *PromptMessage) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "role":
 			has.Role = true
-			return jsonrpc.AtField("role", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Role)))
+			return jsonrpc.AtField("role", jsonrpc.NonNull(value, v.Role.UnmarshalJSON(value)))
 		case "content":
 			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Content)))
+			return jsonrpc.AtField("content", jsonrpc.NonNull(value, v.Content.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -2041,12 +2041,12 @@ func (x *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", json.Unmarshal(value, &v.NextCursor))
+			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeOptional(value, &v.NextCursor, jsonrpc.DecodeString[Cursor]))
 		case "prompts":
 			has.Prompts = true
-			return jsonrpc.AtField("prompts", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Prompts, jsonrpc.Unmarshal[Prompt])))
+			return jsonrpc.AtField("prompts", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Prompts, jsonrpc.UnmarshalJSON[Prompt])))
 		}
 		return nil
 	})
@@ -2081,10 +2081,10 @@ func (x *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "arguments":
 			return jsonrpc.AtField("arguments", json.Unmarshal(value, &v.Arguments))
 		}
@@ -2129,12 +2129,12 @@ func (x *GetPromptResult) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "description":
-			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "messages":
 			has.Messages = true
-			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Messages, jsonrpc.Unmarshal[PromptMessage])))
+			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Messages, jsonrpc.UnmarshalJSON[PromptMessage])))
 		}
 		return nil
 	})
@@ -2189,17 +2189,17 @@ func (x *ToolSchema) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "$schema":
-			return jsonrpc.AtField("$schema", json.Unmarshal(value, &v.Schema))
+			return jsonrpc.AtField("$schema", jsonrpc.DecodeOptional(value, &v.Schema, jsonrpc.DecodeString[string]))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "properties":
 			return jsonrpc.AtField("properties", json.Unmarshal(value, &v.Properties))
 		case "required":
 			return jsonrpc.AtField("required", json.Unmarshal(value, &v.Required))
 		}
 		var e json.RawMessage
-		if err := json.Unmarshal(value, &e); err != nil {
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
 		if v.Extra == nil {
@@ -2252,15 +2252,15 @@ func (x *ToolAnnotations) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "readOnlyHint":
-			return jsonrpc.AtField("readOnlyHint", json.Unmarshal(value, &v.ReadOnlyHint))
+			return jsonrpc.AtField("readOnlyHint", jsonrpc.DecodeOptional(value, &v.ReadOnlyHint, jsonrpc.DecodeBool[bool]))
 		case "destructiveHint":
-			return jsonrpc.AtField("destructiveHint", json.Unmarshal(value, &v.DestructiveHint))
+			return jsonrpc.AtField("destructiveHint", jsonrpc.DecodeOptional(value, &v.DestructiveHint, jsonrpc.DecodeBool[bool]))
 		case "idempotentHint":
-			return jsonrpc.AtField("idempotentHint", json.Unmarshal(value, &v.IdempotentHint))
+			return jsonrpc.AtField("idempotentHint", jsonrpc.DecodeOptional(value, &v.IdempotentHint, jsonrpc.DecodeBool[bool]))
 		case "openWorldHint":
-			return jsonrpc.AtField("openWorldHint", json.Unmarshal(value, &v.OpenWorldHint))
+			return jsonrpc.AtField("openWorldHint", jsonrpc.DecodeOptional(value, &v.OpenWorldHint, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -2287,7 +2287,7 @@ func (x *ToolExecution) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "taskSupport":
-			return jsonrpc.AtField("taskSupport", json.Unmarshal(value, &v.TaskSupport))
+			return jsonrpc.AtField("taskSupport", jsonrpc.DecodeOptional(value, &v.TaskSupport, jsonrpc.UnmarshalJSON[TaskSupport]))
 		}
 		return nil
 	})
@@ -2328,24 +2328,24 @@ func (x *Tool) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.Unmarshal[Icon]))
+			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
 		case "description":
-			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "inputSchema":
 			has.InputSchema = true
-			return jsonrpc.AtField("inputSchema", jsonrpc.NonNull(value, json.Unmarshal(value, &v.InputSchema)))
+			return jsonrpc.AtField("inputSchema", jsonrpc.NonNull(value, v.InputSchema.UnmarshalJSON(value)))
 		case "execution":
-			return jsonrpc.AtField("execution", json.Unmarshal(value, &v.Execution))
+			return jsonrpc.AtField("execution", jsonrpc.DecodeOptional(value, &v.Execution, jsonrpc.UnmarshalJSON[ToolExecution]))
 		case "outputSchema":
-			return jsonrpc.AtField("outputSchema", json.Unmarshal(value, &v.OutputSchema))
+			return jsonrpc.AtField("outputSchema", jsonrpc.DecodeOptional(value, &v.OutputSchema, jsonrpc.UnmarshalJSON[ToolSchema]))
 		case "annotations":
-			return jsonrpc.AtField("annotations", json.Unmarshal(value, &v.Annotations))
+			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[ToolAnnotations]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -2391,12 +2391,12 @@ func (x *ListToolsResult) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", json.Unmarshal(value, &v.NextCursor))
+			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeOptional(value, &v.NextCursor, jsonrpc.DecodeString[Cursor]))
 		case "tools":
 			has.Tools = true
-			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tools, jsonrpc.Unmarshal[Tool])))
+			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tools, jsonrpc.UnmarshalJSON[Tool])))
 		}
 		return nil
 	})
@@ -2432,12 +2432,12 @@ func (x *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
 		case "task":
-			return jsonrpc.AtField("task", json.Unmarshal(value, &v.Task))
+			return jsonrpc.AtField("task", jsonrpc.DecodeOptional(value, &v.Task, jsonrpc.UnmarshalJSON[TaskMetadata]))
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "arguments":
 			return jsonrpc.AtField("arguments", json.Unmarshal(value, &v.Arguments))
 		}
@@ -2491,14 +2491,14 @@ func (x *CallToolResult) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "content":
 			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Content, jsonrpc.Unmarshal[ContentBlock])))
+			return jsonrpc.AtField("content", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Content, jsonrpc.UnmarshalJSON[ContentBlock])))
 		case "structuredContent":
 			return jsonrpc.AtField("structuredContent", json.Unmarshal(value, &v.StructuredContent))
 		case "isError":
-			return jsonrpc.AtField("isError", json.Unmarshal(value, &v.IsError))
+			return jsonrpc.AtField("isError", jsonrpc.DecodeOptional(value, &v.IsError, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -2532,7 +2532,7 @@ func (x *RelatedTaskMetadata) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "taskId":
 			has.TaskID = true
-			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TaskID)))
+			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskID)))
 		}
 		return nil
 	})
@@ -2577,23 +2577,23 @@ func (x *Task) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "taskId":
 			has.TaskID = true
-			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TaskID)))
+			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskID)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "statusMessage":
-			return jsonrpc.AtField("statusMessage", json.Unmarshal(value, &v.StatusMessage))
+			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeOptional(value, &v.StatusMessage, jsonrpc.DecodeString[string]))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CreatedAt)))
+			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
 		case "lastUpdatedAt":
 			has.LastUpdatedAt = true
-			return jsonrpc.AtField("lastUpdatedAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.LastUpdatedAt)))
+			return jsonrpc.AtField("lastUpdatedAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LastUpdatedAt)))
 		case "ttl":
 			has.TTL = true
-			return jsonrpc.AtField("ttl", json.Unmarshal(value, &v.TTL))
+			return jsonrpc.AtField("ttl", jsonrpc.DecodeOptional(value, &v.TTL, jsonrpc.DecodeInt[int64]))
 		case "pollInterval":
-			return jsonrpc.AtField("pollInterval", json.Unmarshal(value, &v.PollInterval))
+			return jsonrpc.AtField("pollInterval", jsonrpc.DecodeOptional(value, &v.PollInterval, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -2632,10 +2632,10 @@ func (x *CreateTaskResult) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "task":
 			has.Task = true
-			return jsonrpc.AtField("task", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Task)))
+			return jsonrpc.AtField("task", jsonrpc.NonNull(value, v.Task.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -2680,26 +2680,26 @@ func (x *GetTaskResult) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "taskId":
 			has.TaskID = true
-			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TaskID)))
+			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskID)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "statusMessage":
-			return jsonrpc.AtField("statusMessage", json.Unmarshal(value, &v.StatusMessage))
+			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeOptional(value, &v.StatusMessage, jsonrpc.DecodeString[string]))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CreatedAt)))
+			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
 		case "lastUpdatedAt":
 			has.LastUpdatedAt = true
-			return jsonrpc.AtField("lastUpdatedAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.LastUpdatedAt)))
+			return jsonrpc.AtField("lastUpdatedAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LastUpdatedAt)))
 		case "ttl":
 			has.TTL = true
-			return jsonrpc.AtField("ttl", json.Unmarshal(value, &v.TTL))
+			return jsonrpc.AtField("ttl", jsonrpc.DecodeOptional(value, &v.TTL, jsonrpc.DecodeInt[int64]))
 		case "pollInterval":
-			return jsonrpc.AtField("pollInterval", json.Unmarshal(value, &v.PollInterval))
+			return jsonrpc.AtField("pollInterval", jsonrpc.DecodeOptional(value, &v.PollInterval, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -2752,26 +2752,26 @@ func (x *CancelTaskResult) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "taskId":
 			has.TaskID = true
-			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TaskID)))
+			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskID)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "statusMessage":
-			return jsonrpc.AtField("statusMessage", json.Unmarshal(value, &v.StatusMessage))
+			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeOptional(value, &v.StatusMessage, jsonrpc.DecodeString[string]))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CreatedAt)))
+			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
 		case "lastUpdatedAt":
 			has.LastUpdatedAt = true
-			return jsonrpc.AtField("lastUpdatedAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.LastUpdatedAt)))
+			return jsonrpc.AtField("lastUpdatedAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LastUpdatedAt)))
 		case "ttl":
 			has.TTL = true
-			return jsonrpc.AtField("ttl", json.Unmarshal(value, &v.TTL))
+			return jsonrpc.AtField("ttl", jsonrpc.DecodeOptional(value, &v.TTL, jsonrpc.DecodeInt[int64]))
 		case "pollInterval":
-			return jsonrpc.AtField("pollInterval", json.Unmarshal(value, &v.PollInterval))
+			return jsonrpc.AtField("pollInterval", jsonrpc.DecodeOptional(value, &v.PollInterval, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -2812,7 +2812,7 @@ func (x *TaskIDParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "taskId":
 			has.TaskID = true
-			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TaskID)))
+			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskID)))
 		}
 		return nil
 	})
@@ -2853,10 +2853,10 @@ func (x *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
 		var e json.RawMessage
-		if err := json.Unmarshal(value, &e); err != nil {
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
 		if v.Extra == nil {
@@ -2901,12 +2901,12 @@ func (x *ListTasksResult) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", json.Unmarshal(value, &v.NextCursor))
+			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeOptional(value, &v.NextCursor, jsonrpc.DecodeString[Cursor]))
 		case "tasks":
 			has.Tasks = true
-			return jsonrpc.AtField("tasks", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tasks, jsonrpc.Unmarshal[Task])))
+			return jsonrpc.AtField("tasks", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tasks, jsonrpc.UnmarshalJSON[Task])))
 		}
 		return nil
 	})
@@ -2951,26 +2951,26 @@ func (x *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "taskId":
 			has.TaskID = true
-			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TaskID)))
+			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskID)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "statusMessage":
-			return jsonrpc.AtField("statusMessage", json.Unmarshal(value, &v.StatusMessage))
+			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeOptional(value, &v.StatusMessage, jsonrpc.DecodeString[string]))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.CreatedAt)))
+			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
 		case "lastUpdatedAt":
 			has.LastUpdatedAt = true
-			return jsonrpc.AtField("lastUpdatedAt", jsonrpc.NonNull(value, json.Unmarshal(value, &v.LastUpdatedAt)))
+			return jsonrpc.AtField("lastUpdatedAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LastUpdatedAt)))
 		case "ttl":
 			has.TTL = true
-			return jsonrpc.AtField("ttl", json.Unmarshal(value, &v.TTL))
+			return jsonrpc.AtField("ttl", jsonrpc.DecodeOptional(value, &v.TTL, jsonrpc.DecodeInt[int64]))
 		case "pollInterval":
-			return jsonrpc.AtField("pollInterval", json.Unmarshal(value, &v.PollInterval))
+			return jsonrpc.AtField("pollInterval", jsonrpc.DecodeOptional(value, &v.PollInterval, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -3011,10 +3011,10 @@ func (x *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
 		case "level":
 			has.Level = true
-			return jsonrpc.AtField("level", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Level)))
+			return jsonrpc.AtField("level", jsonrpc.NonNull(value, v.Level.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -3052,15 +3052,15 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "level":
 			has.Level = true
-			return jsonrpc.AtField("level", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Level)))
+			return jsonrpc.AtField("level", jsonrpc.NonNull(value, v.Level.UnmarshalJSON(value)))
 		case "logger":
-			return jsonrpc.AtField("logger", json.Unmarshal(value, &v.Logger))
+			return jsonrpc.AtField("logger", jsonrpc.DecodeOptional(value, &v.Logger, jsonrpc.DecodeString[string]))
 		case "data":
 			has.Data = true
-			return jsonrpc.AtField("data", json.Unmarshal(value, &v.Data))
+			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
 		}
 		return nil
 	})
@@ -3115,12 +3115,12 @@ func (x *PromptReference) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		}
 		return nil
 	})
@@ -3173,10 +3173,10 @@ func (x *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -3216,15 +3216,15 @@ func (x *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
 		case "ref":
 			has.Ref = true
-			return jsonrpc.AtField("ref", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Ref)))
+			return jsonrpc.AtField("ref", jsonrpc.NonNull(value, v.Ref.UnmarshalJSON(value)))
 		case "argument":
 			has.Argument = true
-			return jsonrpc.AtField("argument", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Argument)))
+			return jsonrpc.AtField("argument", jsonrpc.NonNull(value, v.Argument.UnmarshalJSON(value)))
 		case "context":
-			return jsonrpc.AtField("context", json.Unmarshal(value, &v.Context))
+			return jsonrpc.AtField("context", jsonrpc.DecodeOptional(value, &v.Context, jsonrpc.UnmarshalJSON[CompletionContext]))
 		}
 		return nil
 	})
@@ -3260,10 +3260,10 @@ func (x *CompletionArgument) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "value":
 			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Value)))
+			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
 		}
 		return nil
 	})
@@ -3320,10 +3320,10 @@ func (x *CompleteResult) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "completion":
 			has.Completion = true
-			return jsonrpc.AtField("completion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Completion)))
+			return jsonrpc.AtField("completion", jsonrpc.NonNull(value, v.Completion.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -3373,9 +3373,9 @@ func (x *Completion) UnmarshalJSON(b []byte) error {
 			has.Values = true
 			return jsonrpc.AtField("values", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Values)))
 		case "total":
-			return jsonrpc.AtField("total", json.Unmarshal(value, &v.Total))
+			return jsonrpc.AtField("total", jsonrpc.DecodeOptional(value, &v.Total, jsonrpc.DecodeInt[int64]))
 		case "hasMore":
-			return jsonrpc.AtField("hasMore", json.Unmarshal(value, &v.HasMore))
+			return jsonrpc.AtField("hasMore", jsonrpc.DecodeOptional(value, &v.HasMore, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -3428,18 +3428,18 @@ func (x *ToolUseContent) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "input":
 			has.Input = true
 			return jsonrpc.AtField("input", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Input)))
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -3501,19 +3501,19 @@ func (x *ToolResultContent) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "toolUseId":
 			has.ToolUseID = true
-			return jsonrpc.AtField("toolUseId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolUseID)))
+			return jsonrpc.AtField("toolUseId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolUseID)))
 		case "content":
 			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Content, jsonrpc.Unmarshal[ContentBlock])))
+			return jsonrpc.AtField("content", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Content, jsonrpc.UnmarshalJSON[ContentBlock])))
 		case "structuredContent":
 			return jsonrpc.AtField("structuredContent", json.Unmarshal(value, &v.StructuredContent))
 		case "isError":
-			return jsonrpc.AtField("isError", json.Unmarshal(value, &v.IsError))
+			return jsonrpc.AtField("isError", jsonrpc.DecodeOptional(value, &v.IsError, jsonrpc.DecodeBool[bool]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -3553,12 +3553,12 @@ func (x *SamplingMessage) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "role":
 			has.Role = true
-			return jsonrpc.AtField("role", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Role)))
+			return jsonrpc.AtField("role", jsonrpc.NonNull(value, v.Role.UnmarshalJSON(value)))
 		case "content":
 			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Content)))
+			return jsonrpc.AtField("content", jsonrpc.NonNull(value, v.Content.UnmarshalJSON(value)))
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -3588,7 +3588,7 @@ func (x *ModelHint) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
-			return jsonrpc.AtField("name", json.Unmarshal(value, &v.Name))
+			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -3624,13 +3624,13 @@ func (x *ModelPreferences) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "hints":
-			return jsonrpc.AtField("hints", jsonrpc.DecodeArray(value, &v.Hints, jsonrpc.Unmarshal[ModelHint]))
+			return jsonrpc.AtField("hints", jsonrpc.DecodeArray(value, &v.Hints, jsonrpc.UnmarshalJSON[ModelHint]))
 		case "costPriority":
-			return jsonrpc.AtField("costPriority", json.Unmarshal(value, &v.CostPriority))
+			return jsonrpc.AtField("costPriority", jsonrpc.DecodeOptional(value, &v.CostPriority, jsonrpc.DecodeFloat[float64]))
 		case "speedPriority":
-			return jsonrpc.AtField("speedPriority", json.Unmarshal(value, &v.SpeedPriority))
+			return jsonrpc.AtField("speedPriority", jsonrpc.DecodeOptional(value, &v.SpeedPriority, jsonrpc.DecodeFloat[float64]))
 		case "intelligencePriority":
-			return jsonrpc.AtField("intelligencePriority", json.Unmarshal(value, &v.IntelligencePriority))
+			return jsonrpc.AtField("intelligencePriority", jsonrpc.DecodeOptional(value, &v.IntelligencePriority, jsonrpc.DecodeFloat[float64]))
 		}
 		return nil
 	})
@@ -3656,7 +3656,7 @@ func (x *ToolChoice) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "mode":
-			return jsonrpc.AtField("mode", json.Unmarshal(value, &v.Mode))
+			return jsonrpc.AtField("mode", jsonrpc.DecodeOptional(value, &v.Mode, jsonrpc.UnmarshalJSON[ToolChoiceMode]))
 		}
 		return nil
 	})
@@ -3711,31 +3711,31 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
 		case "task":
-			return jsonrpc.AtField("task", json.Unmarshal(value, &v.Task))
+			return jsonrpc.AtField("task", jsonrpc.DecodeOptional(value, &v.Task, jsonrpc.UnmarshalJSON[TaskMetadata]))
 		case "messages":
 			has.Messages = true
-			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Messages, jsonrpc.Unmarshal[SamplingMessage])))
+			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Messages, jsonrpc.UnmarshalJSON[SamplingMessage])))
 		case "modelPreferences":
-			return jsonrpc.AtField("modelPreferences", json.Unmarshal(value, &v.ModelPreferences))
+			return jsonrpc.AtField("modelPreferences", jsonrpc.DecodeOptional(value, &v.ModelPreferences, jsonrpc.UnmarshalJSON[ModelPreferences]))
 		case "systemPrompt":
-			return jsonrpc.AtField("systemPrompt", json.Unmarshal(value, &v.SystemPrompt))
+			return jsonrpc.AtField("systemPrompt", jsonrpc.DecodeOptional(value, &v.SystemPrompt, jsonrpc.DecodeString[string]))
 		case "includeContext":
-			return jsonrpc.AtField("includeContext", json.Unmarshal(value, &v.IncludeContext))
+			return jsonrpc.AtField("includeContext", jsonrpc.DecodeOptional(value, &v.IncludeContext, jsonrpc.UnmarshalJSON[IncludeContext]))
 		case "temperature":
-			return jsonrpc.AtField("temperature", json.Unmarshal(value, &v.Temperature))
+			return jsonrpc.AtField("temperature", jsonrpc.DecodeOptional(value, &v.Temperature, jsonrpc.DecodeFloat[float64]))
 		case "maxTokens":
 			has.MaxTokens = true
-			return jsonrpc.AtField("maxTokens", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MaxTokens)))
+			return jsonrpc.AtField("maxTokens", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.MaxTokens)))
 		case "stopSequences":
 			return jsonrpc.AtField("stopSequences", json.Unmarshal(value, &v.StopSequences))
 		case "metadata":
 			return jsonrpc.AtField("metadata", json.Unmarshal(value, &v.Metadata))
 		case "tools":
-			return jsonrpc.AtField("tools", jsonrpc.DecodeArray(value, &v.Tools, jsonrpc.Unmarshal[Tool]))
+			return jsonrpc.AtField("tools", jsonrpc.DecodeArray(value, &v.Tools, jsonrpc.UnmarshalJSON[Tool]))
 		case "toolChoice":
-			return jsonrpc.AtField("toolChoice", json.Unmarshal(value, &v.ToolChoice))
+			return jsonrpc.AtField("toolChoice", jsonrpc.DecodeOptional(value, &v.ToolChoice, jsonrpc.UnmarshalJSON[ToolChoice]))
 		}
 		return nil
 	})
@@ -3774,17 +3774,17 @@ func (x *CreateMessageResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "role":
 			has.Role = true
-			return jsonrpc.AtField("role", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Role)))
+			return jsonrpc.AtField("role", jsonrpc.NonNull(value, v.Role.UnmarshalJSON(value)))
 		case "content":
 			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Content)))
+			return jsonrpc.AtField("content", jsonrpc.NonNull(value, v.Content.UnmarshalJSON(value)))
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "model":
 			has.Model = true
-			return jsonrpc.AtField("model", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Model)))
+			return jsonrpc.AtField("model", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Model)))
 		case "stopReason":
-			return jsonrpc.AtField("stopReason", json.Unmarshal(value, &v.StopReason))
+			return jsonrpc.AtField("stopReason", jsonrpc.DecodeOptional(value, &v.StopReason, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -3822,11 +3822,11 @@ func (x *Root) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "name":
-			return jsonrpc.AtField("name", json.Unmarshal(value, &v.Name))
+			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -3867,10 +3867,10 @@ func (x *ListRootsResult) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "roots":
 			has.Roots = true
-			return jsonrpc.AtField("roots", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Roots, jsonrpc.Unmarshal[Root])))
+			return jsonrpc.AtField("roots", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Roots, jsonrpc.UnmarshalJSON[Root])))
 		}
 		return nil
 	})
@@ -3902,10 +3902,10 @@ func (x *EnumOption) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "const":
 			has.Const = true
-			return jsonrpc.AtField("const", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Const)))
+			return jsonrpc.AtField("const", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Const)))
 		case "title":
 			has.Title = true
-			return jsonrpc.AtField("title", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Title)))
+			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
 		}
 		return nil
 	})
@@ -3957,19 +3957,19 @@ func (x *StringSchema) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "minLength":
-			return jsonrpc.AtField("minLength", json.Unmarshal(value, &v.MinLength))
+			return jsonrpc.AtField("minLength", jsonrpc.DecodeOptional(value, &v.MinLength, jsonrpc.DecodeInt[int64]))
 		case "maxLength":
-			return jsonrpc.AtField("maxLength", json.Unmarshal(value, &v.MaxLength))
+			return jsonrpc.AtField("maxLength", jsonrpc.DecodeOptional(value, &v.MaxLength, jsonrpc.DecodeInt[int64]))
 		case "format":
-			return jsonrpc.AtField("format", json.Unmarshal(value, &v.Format))
+			return jsonrpc.AtField("format", jsonrpc.DecodeOptional(value, &v.Format, jsonrpc.UnmarshalJSON[StringFormat]))
 		case "default":
-			return jsonrpc.AtField("default", json.Unmarshal(value, &v.Default))
+			return jsonrpc.AtField("default", jsonrpc.DecodeOptional(value, &v.Default, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -4008,17 +4008,17 @@ func (x *NumberSchema) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "minimum":
-			return jsonrpc.AtField("minimum", json.Unmarshal(value, &v.Minimum))
+			return jsonrpc.AtField("minimum", jsonrpc.DecodeOptional(value, &v.Minimum, jsonrpc.DecodeFloat[float64]))
 		case "maximum":
-			return jsonrpc.AtField("maximum", json.Unmarshal(value, &v.Maximum))
+			return jsonrpc.AtField("maximum", jsonrpc.DecodeOptional(value, &v.Maximum, jsonrpc.DecodeFloat[float64]))
 		case "default":
-			return jsonrpc.AtField("default", json.Unmarshal(value, &v.Default))
+			return jsonrpc.AtField("default", jsonrpc.DecodeOptional(value, &v.Default, jsonrpc.DecodeFloat[float64]))
 		}
 		return nil
 	})
@@ -4066,13 +4066,13 @@ func (x *BooleanSchema) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "default":
-			return jsonrpc.AtField("default", json.Unmarshal(value, &v.Default))
+			return jsonrpc.AtField("default", jsonrpc.DecodeOptional(value, &v.Default, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -4126,16 +4126,16 @@ func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "enum":
 			has.Enum = true
 			return jsonrpc.AtField("enum", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enum)))
 		case "default":
-			return jsonrpc.AtField("default", json.Unmarshal(value, &v.Default))
+			return jsonrpc.AtField("default", jsonrpc.DecodeOptional(value, &v.Default, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -4191,16 +4191,16 @@ func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "oneOf":
 			has.OneOf = true
-			return jsonrpc.AtField("oneOf", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.OneOf, jsonrpc.Unmarshal[EnumOption])))
+			return jsonrpc.AtField("oneOf", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.OneOf, jsonrpc.UnmarshalJSON[EnumOption])))
 		case "default":
-			return jsonrpc.AtField("default", json.Unmarshal(value, &v.Default))
+			return jsonrpc.AtField("default", jsonrpc.DecodeOptional(value, &v.Default, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -4254,18 +4254,18 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "minItems":
-			return jsonrpc.AtField("minItems", json.Unmarshal(value, &v.MinItems))
+			return jsonrpc.AtField("minItems", jsonrpc.DecodeOptional(value, &v.MinItems, jsonrpc.DecodeInt[int64]))
 		case "maxItems":
-			return jsonrpc.AtField("maxItems", json.Unmarshal(value, &v.MaxItems))
+			return jsonrpc.AtField("maxItems", jsonrpc.DecodeOptional(value, &v.MaxItems, jsonrpc.DecodeInt[int64]))
 		case "items":
 			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Items)))
+			return jsonrpc.AtField("items", jsonrpc.NonNull(value, v.Items.UnmarshalJSON(value)))
 		case "default":
 			return jsonrpc.AtField("default", json.Unmarshal(value, &v.Default))
 		}
@@ -4319,7 +4319,7 @@ func (x *UntitledEnumItems) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "enum":
 			has.Enum = true
 			return jsonrpc.AtField("enum", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enum)))
@@ -4376,18 +4376,18 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "minItems":
-			return jsonrpc.AtField("minItems", json.Unmarshal(value, &v.MinItems))
+			return jsonrpc.AtField("minItems", jsonrpc.DecodeOptional(value, &v.MinItems, jsonrpc.DecodeInt[int64]))
 		case "maxItems":
-			return jsonrpc.AtField("maxItems", json.Unmarshal(value, &v.MaxItems))
+			return jsonrpc.AtField("maxItems", jsonrpc.DecodeOptional(value, &v.MaxItems, jsonrpc.DecodeInt[int64]))
 		case "items":
 			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Items)))
+			return jsonrpc.AtField("items", jsonrpc.NonNull(value, v.Items.UnmarshalJSON(value)))
 		case "default":
 			return jsonrpc.AtField("default", json.Unmarshal(value, &v.Default))
 		}
@@ -4434,7 +4434,7 @@ func (x *TitledEnumItems) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "anyOf":
 			has.AnyOf = true
-			return jsonrpc.AtField("anyOf", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.AnyOf, jsonrpc.Unmarshal[EnumOption])))
+			return jsonrpc.AtField("anyOf", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.AnyOf, jsonrpc.UnmarshalJSON[EnumOption])))
 		}
 		return nil
 	})
@@ -4489,18 +4489,18 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "enum":
 			has.Enum = true
 			return jsonrpc.AtField("enum", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enum)))
 		case "enumNames":
 			return jsonrpc.AtField("enumNames", json.Unmarshal(value, &v.EnumNames))
 		case "default":
-			return jsonrpc.AtField("default", json.Unmarshal(value, &v.Default))
+			return jsonrpc.AtField("default", jsonrpc.DecodeOptional(value, &v.Default, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -4568,35 +4568,35 @@ func (x *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
 		case "title":
-			return jsonrpc.AtField("title", json.Unmarshal(value, &v.Title))
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", json.Unmarshal(value, &v.Description))
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "minLength":
-			return jsonrpc.AtField("minLength", json.Unmarshal(value, &v.MinLength))
+			return jsonrpc.AtField("minLength", jsonrpc.DecodeOptional(value, &v.MinLength, jsonrpc.DecodeInt[int64]))
 		case "maxLength":
-			return jsonrpc.AtField("maxLength", json.Unmarshal(value, &v.MaxLength))
+			return jsonrpc.AtField("maxLength", jsonrpc.DecodeOptional(value, &v.MaxLength, jsonrpc.DecodeInt[int64]))
 		case "format":
-			return jsonrpc.AtField("format", json.Unmarshal(value, &v.Format))
+			return jsonrpc.AtField("format", jsonrpc.DecodeOptional(value, &v.Format, jsonrpc.UnmarshalJSON[StringFormat]))
 		case "minimum":
-			return jsonrpc.AtField("minimum", json.Unmarshal(value, &v.Minimum))
+			return jsonrpc.AtField("minimum", jsonrpc.DecodeOptional(value, &v.Minimum, jsonrpc.DecodeFloat[float64]))
 		case "maximum":
-			return jsonrpc.AtField("maximum", json.Unmarshal(value, &v.Maximum))
+			return jsonrpc.AtField("maximum", jsonrpc.DecodeOptional(value, &v.Maximum, jsonrpc.DecodeFloat[float64]))
 		case "enum":
 			return jsonrpc.AtField("enum", json.Unmarshal(value, &v.Enum))
 		case "enumNames":
 			return jsonrpc.AtField("enumNames", json.Unmarshal(value, &v.EnumNames))
 		case "oneOf":
-			return jsonrpc.AtField("oneOf", jsonrpc.DecodeArray(value, &v.OneOf, jsonrpc.Unmarshal[EnumOption]))
+			return jsonrpc.AtField("oneOf", jsonrpc.DecodeArray(value, &v.OneOf, jsonrpc.UnmarshalJSON[EnumOption]))
 		case "minItems":
-			return jsonrpc.AtField("minItems", json.Unmarshal(value, &v.MinItems))
+			return jsonrpc.AtField("minItems", jsonrpc.DecodeOptional(value, &v.MinItems, jsonrpc.DecodeInt[int64]))
 		case "maxItems":
-			return jsonrpc.AtField("maxItems", json.Unmarshal(value, &v.MaxItems))
+			return jsonrpc.AtField("maxItems", jsonrpc.DecodeOptional(value, &v.MaxItems, jsonrpc.DecodeInt[int64]))
 		case "items":
-			return jsonrpc.AtField("items", json.Unmarshal(value, &v.Items))
+			return jsonrpc.AtField("items", jsonrpc.DecodeOptional(value, &v.Items, jsonrpc.UnmarshalJSON[EnumItems]))
 		case "default":
-			return jsonrpc.AtField("default", json.Unmarshal(value, &v.Default))
+			return jsonrpc.AtField("default", jsonrpc.DecodeRaw(value, &v.Default))
 		}
 		return nil
 	})
@@ -4626,11 +4626,11 @@ func (x *EnumItems) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
-			return jsonrpc.AtField("type", json.Unmarshal(value, &v.Type))
+			return jsonrpc.AtField("type", jsonrpc.DecodeOptional(value, &v.Type, jsonrpc.DecodeString[string]))
 		case "enum":
 			return jsonrpc.AtField("enum", json.Unmarshal(value, &v.Enum))
 		case "anyOf":
-			return jsonrpc.AtField("anyOf", jsonrpc.DecodeArray(value, &v.AnyOf, jsonrpc.Unmarshal[EnumOption]))
+			return jsonrpc.AtField("anyOf", jsonrpc.DecodeArray(value, &v.AnyOf, jsonrpc.UnmarshalJSON[EnumOption]))
 		}
 		return nil
 	})
@@ -4680,13 +4680,13 @@ func (x *ElicitationSchema) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "$schema":
-			return jsonrpc.AtField("$schema", json.Unmarshal(value, &v.Schema))
+			return jsonrpc.AtField("$schema", jsonrpc.DecodeOptional(value, &v.Schema, jsonrpc.DecodeString[string]))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "properties":
 			has.Properties = true
-			return jsonrpc.AtField("properties", jsonrpc.NonNull(value, jsonrpc.DecodeMap(value, &v.Properties, jsonrpc.Unmarshal[PrimitiveSchemaDefinition])))
+			return jsonrpc.AtField("properties", jsonrpc.NonNull(value, jsonrpc.DecodeMap(value, &v.Properties, jsonrpc.UnmarshalJSON[PrimitiveSchemaDefinition])))
 		case "required":
 			return jsonrpc.AtField("required", json.Unmarshal(value, &v.Required))
 		}
@@ -4733,17 +4733,17 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
 		case "task":
-			return jsonrpc.AtField("task", json.Unmarshal(value, &v.Task))
+			return jsonrpc.AtField("task", jsonrpc.DecodeOptional(value, &v.Task, jsonrpc.UnmarshalJSON[TaskMetadata]))
 		case "mode":
-			return jsonrpc.AtField("mode", json.Unmarshal(value, &v.Mode))
+			return jsonrpc.AtField("mode", jsonrpc.DecodeOptional(value, &v.Mode, jsonrpc.DecodeString[string]))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "requestedSchema":
 			has.RequestedSchema = true
-			return jsonrpc.AtField("requestedSchema", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RequestedSchema)))
+			return jsonrpc.AtField("requestedSchema", jsonrpc.NonNull(value, v.RequestedSchema.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -4804,21 +4804,21 @@ func (x *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
 		case "task":
-			return jsonrpc.AtField("task", json.Unmarshal(value, &v.Task))
+			return jsonrpc.AtField("task", jsonrpc.DecodeOptional(value, &v.Task, jsonrpc.UnmarshalJSON[TaskMetadata]))
 		case "mode":
 			has.Mode = true
-			return jsonrpc.AtField("mode", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Mode)))
+			return jsonrpc.AtField("mode", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Mode)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "elicitationId":
 			has.ElicitationID = true
-			return jsonrpc.AtField("elicitationId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ElicitationID)))
+			return jsonrpc.AtField("elicitationId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ElicitationID)))
 		case "url":
 			has.URL = true
-			return jsonrpc.AtField("url", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URL)))
+			return jsonrpc.AtField("url", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URL)))
 		}
 		return nil
 	})
@@ -4876,20 +4876,20 @@ func (x *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
 		case "task":
-			return jsonrpc.AtField("task", json.Unmarshal(value, &v.Task))
+			return jsonrpc.AtField("task", jsonrpc.DecodeOptional(value, &v.Task, jsonrpc.UnmarshalJSON[TaskMetadata]))
 		case "mode":
-			return jsonrpc.AtField("mode", json.Unmarshal(value, &v.Mode))
+			return jsonrpc.AtField("mode", jsonrpc.DecodeOptional(value, &v.Mode, jsonrpc.UnmarshalJSON[ElicitMode]))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "requestedSchema":
-			return jsonrpc.AtField("requestedSchema", json.Unmarshal(value, &v.RequestedSchema))
+			return jsonrpc.AtField("requestedSchema", jsonrpc.DecodeOptional(value, &v.RequestedSchema, jsonrpc.UnmarshalJSON[ElicitationSchema]))
 		case "elicitationId":
-			return jsonrpc.AtField("elicitationId", json.Unmarshal(value, &v.ElicitationID))
+			return jsonrpc.AtField("elicitationId", jsonrpc.DecodeOptional(value, &v.ElicitationID, jsonrpc.DecodeString[string]))
 		case "url":
-			return jsonrpc.AtField("url", json.Unmarshal(value, &v.URL))
+			return jsonrpc.AtField("url", jsonrpc.DecodeOptional(value, &v.URL, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -4925,12 +4925,12 @@ func (x *ElicitResult) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "action":
 			has.Action = true
-			return jsonrpc.AtField("action", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Action)))
+			return jsonrpc.AtField("action", jsonrpc.NonNull(value, v.Action.UnmarshalJSON(value)))
 		case "content":
-			return jsonrpc.AtField("content", jsonrpc.DecodeMap(value, &v.Content, jsonrpc.Unmarshal[ElicitValue]))
+			return jsonrpc.AtField("content", jsonrpc.DecodeMap(value, &v.Content, jsonrpc.UnmarshalJSON[ElicitValue]))
 		}
 		return nil
 	})
@@ -4963,7 +4963,7 @@ func (x *ElicitationCompleteParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "elicitationId":
 			has.ElicitationID = true
-			return jsonrpc.AtField("elicitationId", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ElicitationID)))
+			return jsonrpc.AtField("elicitationId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ElicitationID)))
 		}
 		return nil
 	})
@@ -4995,7 +4995,7 @@ func (x *ResourceNotFoundData) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -5042,10 +5042,10 @@ func (x *URLElicitationRequiredData) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "elicitations":
 			has.Elicitations = true
-			return jsonrpc.AtField("elicitations", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Elicitations, jsonrpc.Unmarshal[ElicitRequestURLParams])))
+			return jsonrpc.AtField("elicitations", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Elicitations, jsonrpc.UnmarshalJSON[ElicitRequestURLParams])))
 		}
 		var e json.RawMessage
-		if err := json.Unmarshal(value, &e); err != nil {
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
 		if v.Extra == nil {
@@ -5085,16 +5085,16 @@ func (x *InitializeRequestParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
 		case "protocolVersion":
 			has.ProtocolVersion = true
-			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ProtocolVersion)))
+			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProtocolVersion)))
 		case "capabilities":
 			has.Capabilities = true
-			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Capabilities)))
+			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, v.Capabilities.UnmarshalJSON(value)))
 		case "clientInfo":
 			has.ClientInfo = true
-			return jsonrpc.AtField("clientInfo", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ClientInfo)))
+			return jsonrpc.AtField("clientInfo", jsonrpc.NonNull(value, v.ClientInfo.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -5137,18 +5137,18 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "protocolVersion":
 			has.ProtocolVersion = true
-			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ProtocolVersion)))
+			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProtocolVersion)))
 		case "capabilities":
 			has.Capabilities = true
-			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Capabilities)))
+			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, v.Capabilities.UnmarshalJSON(value)))
 		case "serverInfo":
 			has.ServerInfo = true
-			return jsonrpc.AtField("serverInfo", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ServerInfo)))
+			return jsonrpc.AtField("serverInfo", jsonrpc.NonNull(value, v.ServerInfo.UnmarshalJSON(value)))
 		case "instructions":
-			return jsonrpc.AtField("instructions", json.Unmarshal(value, &v.Instructions))
+			return jsonrpc.AtField("instructions", jsonrpc.DecodeOptional(value, &v.Instructions, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -5185,11 +5185,11 @@ func (x *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "requestId":
-			return jsonrpc.AtField("requestId", json.Unmarshal(value, &v.RequestID))
+			return jsonrpc.AtField("requestId", jsonrpc.DecodeOptional(value, &v.RequestID, jsonrpc.UnmarshalJSON[RequestID]))
 		case "reason":
-			return jsonrpc.AtField("reason", json.Unmarshal(value, &v.Reason))
+			return jsonrpc.AtField("reason", jsonrpc.DecodeOptional(value, &v.Reason, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -5223,17 +5223,17 @@ func (x *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "progressToken":
 			has.ProgressToken = true
-			return jsonrpc.AtField("progressToken", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ProgressToken)))
+			return jsonrpc.AtField("progressToken", jsonrpc.NonNull(value, v.ProgressToken.UnmarshalJSON(value)))
 		case "progress":
 			has.Progress = true
-			return jsonrpc.AtField("progress", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Progress)))
+			return jsonrpc.AtField("progress", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Progress)))
 		case "total":
-			return jsonrpc.AtField("total", json.Unmarshal(value, &v.Total))
+			return jsonrpc.AtField("total", jsonrpc.DecodeOptional(value, &v.Total, jsonrpc.DecodeFloat[float64]))
 		case "message":
-			return jsonrpc.AtField("message", json.Unmarshal(value, &v.Message))
+			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})

@@ -3,8 +3,9 @@
 package reginald
 
 import (
-	"encoding/json"
 	"fmt"
+
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 // LogLevel is one of "TRACE", "DEBUG", "INFO", "WARN" or "ERROR".
@@ -41,7 +42,7 @@ func (x LogLevel) Valid() bool {
 // UnmarshalJSON decodes a LogLevel, refusing values it does not list.
 func (x *LogLevel) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !LogLevel(v).Valid() {
@@ -76,7 +77,7 @@ func (x ValueType) Valid() bool {
 // UnmarshalJSON decodes a ValueType, refusing values it does not list.
 func (x *ValueType) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ValueType(v).Valid() {
@@ -111,7 +112,7 @@ func (x EntrypointType) Valid() bool {
 // UnmarshalJSON decodes an EntrypointType, refusing values it does not list.
 func (x *EntrypointType) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !EntrypointType(v).Valid() {

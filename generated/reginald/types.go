@@ -37,13 +37,13 @@ func (x *KeyValue) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "key":
 			has.Key = true
-			return jsonrpc.AtField("key", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Key)))
+			return jsonrpc.AtField("key", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Key)))
 		case "value":
 			has.Value = true
-			return jsonrpc.AtField("value", json.Unmarshal(value, &v.Value))
+			return jsonrpc.AtField("value", jsonrpc.DecodeRaw(value, &v.Value))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -83,11 +83,11 @@ func (x *Flag) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
-			return jsonrpc.AtField("name", json.Unmarshal(value, &v.Name))
+			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
 		case "shorthand":
-			return jsonrpc.AtField("shorthand", json.Unmarshal(value, &v.Shorthand))
+			return jsonrpc.AtField("shorthand", jsonrpc.DecodeOptional(value, &v.Shorthand, jsonrpc.DecodeString[string]))
 		case "usage":
-			return jsonrpc.AtField("usage", json.Unmarshal(value, &v.Usage))
+			return jsonrpc.AtField("usage", jsonrpc.DecodeOptional(value, &v.Usage, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -134,19 +134,19 @@ func (x *ConfigEntry) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "key":
 			has.Key = true
-			return jsonrpc.AtField("key", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Key)))
+			return jsonrpc.AtField("key", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Key)))
 		case "value":
 			has.Value = true
-			return jsonrpc.AtField("value", json.Unmarshal(value, &v.Value))
+			return jsonrpc.AtField("value", jsonrpc.DecodeRaw(value, &v.Value))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
 		case "flag":
-			return jsonrpc.AtField("flag", json.Unmarshal(value, &v.Flag))
+			return jsonrpc.AtField("flag", jsonrpc.DecodeOptional(value, &v.Flag, jsonrpc.UnmarshalJSON[Flag]))
 		case "envOverride":
-			return jsonrpc.AtField("envOverride", json.Unmarshal(value, &v.EnvOverride))
+			return jsonrpc.AtField("envOverride", jsonrpc.DecodeOptional(value, &v.EnvOverride, jsonrpc.DecodeString[string]))
 		case "flagOnly":
-			return jsonrpc.AtField("flagOnly", json.Unmarshal(value, &v.FlagOnly))
+			return jsonrpc.AtField("flagOnly", jsonrpc.DecodeOptional(value, &v.FlagOnly, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -188,12 +188,12 @@ func (x *CommandInfo) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "usage":
 			has.Usage = true
-			return jsonrpc.AtField("usage", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Usage)))
+			return jsonrpc.AtField("usage", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Usage)))
 		case "configs":
-			return jsonrpc.AtField("configs", jsonrpc.DecodeArray(value, &v.Configs, jsonrpc.Unmarshal[ConfigEntry]))
+			return jsonrpc.AtField("configs", jsonrpc.DecodeArray(value, &v.Configs, jsonrpc.UnmarshalJSON[ConfigEntry]))
 		}
 		return nil
 	})
@@ -231,9 +231,9 @@ func (x *TaskInfo) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "configs":
-			return jsonrpc.AtField("configs", jsonrpc.DecodeArray(value, &v.Configs, jsonrpc.Unmarshal[KeyValue]))
+			return jsonrpc.AtField("configs", jsonrpc.DecodeArray(value, &v.Configs, jsonrpc.UnmarshalJSON[KeyValue]))
 		}
 		return nil
 	})
@@ -271,10 +271,10 @@ func (x *LoggingConfig) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "enabled":
 			has.Enabled = true
-			return jsonrpc.AtField("enabled", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enabled)))
+			return jsonrpc.AtField("enabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Enabled)))
 		case "level":
 			has.Level = true
-			return jsonrpc.AtField("level", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Level)))
+			return jsonrpc.AtField("level", jsonrpc.NonNull(value, v.Level.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -315,9 +315,9 @@ func (x *Entrypoint) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
-			return jsonrpc.AtField("type", json.Unmarshal(value, &v.Type))
+			return jsonrpc.AtField("type", jsonrpc.DecodeOptional(value, &v.Type, jsonrpc.UnmarshalJSON[EntrypointType]))
 		case "runtime":
-			return jsonrpc.AtField("runtime", json.Unmarshal(value, &v.Runtime))
+			return jsonrpc.AtField("runtime", jsonrpc.DecodeOptional(value, &v.Runtime, jsonrpc.DecodeString[string]))
 		case "command":
 			return jsonrpc.AtField("command", json.Unmarshal(value, &v.Command))
 		}
@@ -355,9 +355,9 @@ func (x *Manifest) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "entrypoint":
-			return jsonrpc.AtField("entrypoint", json.Unmarshal(value, &v.Entrypoint))
+			return jsonrpc.AtField("entrypoint", jsonrpc.DecodeOptional(value, &v.Entrypoint, jsonrpc.UnmarshalJSON[ManifestEntrypoint]))
 		}
 		return nil
 	})
@@ -408,10 +408,10 @@ func (x *HandshakeParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "protocol":
 			has.Protocol = true
-			return jsonrpc.AtField("protocol", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Protocol)))
+			return jsonrpc.AtField("protocol", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Protocol)))
 		case "protocolVersion":
 			has.ProtocolVersion = true
-			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ProtocolVersion)))
+			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ProtocolVersion)))
 		}
 		return nil
 	})
@@ -481,22 +481,22 @@ func (x *HandshakeResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "protocol":
 			has.Protocol = true
-			return jsonrpc.AtField("protocol", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Protocol)))
+			return jsonrpc.AtField("protocol", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Protocol)))
 		case "protocolVersion":
 			has.ProtocolVersion = true
-			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ProtocolVersion)))
+			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ProtocolVersion)))
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Version)))
+			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
 		case "configs":
-			return jsonrpc.AtField("configs", jsonrpc.DecodeArray(value, &v.Configs, jsonrpc.Unmarshal[ConfigEntry]))
+			return jsonrpc.AtField("configs", jsonrpc.DecodeArray(value, &v.Configs, jsonrpc.UnmarshalJSON[ConfigEntry]))
 		case "commands":
-			return jsonrpc.AtField("commands", jsonrpc.DecodeArray(value, &v.Commands, jsonrpc.Unmarshal[CommandInfo]))
+			return jsonrpc.AtField("commands", jsonrpc.DecodeArray(value, &v.Commands, jsonrpc.UnmarshalJSON[CommandInfo]))
 		case "tasks":
-			return jsonrpc.AtField("tasks", jsonrpc.DecodeArray(value, &v.Tasks, jsonrpc.Unmarshal[TaskInfo]))
+			return jsonrpc.AtField("tasks", jsonrpc.DecodeArray(value, &v.Tasks, jsonrpc.UnmarshalJSON[TaskInfo]))
 		}
 		return nil
 	})
@@ -538,10 +538,10 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "config":
-			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.Unmarshal[ConfigEntry]))
+			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[ConfigEntry]))
 		case "logging":
 			has.Logging = true
-			return jsonrpc.AtField("logging", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Logging)))
+			return jsonrpc.AtField("logging", jsonrpc.NonNull(value, v.Logging.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -600,12 +600,12 @@ func (x *SetupCommandParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "args":
 			has.Args = true
 			return jsonrpc.AtField("args", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Args)))
 		case "config":
-			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.Unmarshal[ConfigEntry]))
+			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[ConfigEntry]))
 		}
 		return nil
 	})
@@ -650,7 +650,7 @@ func (x *RunCommandParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		}
 		return nil
 	})
@@ -696,9 +696,9 @@ func (x *ValidateTaskParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "config":
-			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.Unmarshal[KeyValue]))
+			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[KeyValue]))
 		}
 		return nil
 	})
@@ -747,12 +747,12 @@ func (x *RunTaskParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "dir":
 			has.Dir = true
-			return jsonrpc.AtField("dir", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Dir)))
+			return jsonrpc.AtField("dir", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Dir)))
 		case "config":
-			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.Unmarshal[KeyValue]))
+			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[KeyValue]))
 		}
 		return nil
 	})
@@ -803,10 +803,10 @@ func (x *LogParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "level":
 			has.Level = true
-			return jsonrpc.AtField("level", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Level)))
+			return jsonrpc.AtField("level", jsonrpc.NonNull(value, v.Level.UnmarshalJSON(value)))
 		case "msg":
 			has.Msg = true
-			return jsonrpc.AtField("msg", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Msg)))
+			return jsonrpc.AtField("msg", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Msg)))
 		case "fields":
 			return jsonrpc.AtField("fields", json.Unmarshal(value, &v.Fields))
 		}

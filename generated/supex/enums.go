@@ -3,8 +3,9 @@
 package supex
 
 import (
-	"encoding/json"
 	"fmt"
+
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 // ToolName is the tools the runtime serves through tools/call. An unknown tool
@@ -66,7 +67,7 @@ func (x ToolName) Valid() bool {
 // UnmarshalJSON decodes a ToolName, refusing values it does not list.
 func (x *ToolName) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ToolName(v).Valid() {
@@ -100,7 +101,7 @@ func (x EntityFilter) Valid() bool {
 // UnmarshalJSON decodes an EntityFilter, refusing values it does not list.
 func (x *EntityFilter) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !EntityFilter(v).Valid() {
@@ -132,7 +133,7 @@ func (x CameraKind) Valid() bool {
 // UnmarshalJSON decodes a CameraKind, refusing values it does not list.
 func (x *CameraKind) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !CameraKind(v).Valid() {
@@ -168,7 +169,7 @@ func (x StandardView) Valid() bool {
 // UnmarshalJSON decodes a StandardView, refusing values it does not list.
 func (x *StandardView) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !StandardView(v).Valid() {
@@ -206,7 +207,7 @@ func (x ExportFormat) Valid() bool {
 // UnmarshalJSON decodes an ExportFormat, refusing values it does not list.
 func (x *ExportFormat) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ExportFormat(v).Valid() {
@@ -242,7 +243,7 @@ func (x Units) Valid() bool {
 // UnmarshalJSON decodes an Units, refusing values it does not list.
 func (x *Units) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !Units(v).Valid() {

@@ -32,10 +32,10 @@ func (x *ServerInfo) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Version)))
+			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
 		}
 		return nil
 	})
@@ -73,9 +73,9 @@ func (x *ErrorData) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "hint":
-			return jsonrpc.AtField("hint", json.Unmarshal(value, &v.Hint))
+			return jsonrpc.AtField("hint", jsonrpc.DecodeOptional(value, &v.Hint, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -177,13 +177,13 @@ func (x *Resource) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ID)))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "bounds":
 			has.Bounds = true
-			return jsonrpc.AtField("bounds", json.Unmarshal(value, &v.Bounds))
+			return jsonrpc.AtField("bounds", jsonrpc.DecodeOptional(value, &v.Bounds, jsonrpc.UnmarshalJSON[Bounds]))
 		}
 		return nil
 	})
@@ -241,12 +241,12 @@ func (x *ToolResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		var e json.RawMessage
-		if err := json.Unmarshal(value, &e); err != nil {
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
 		if v.Extra == nil {
@@ -286,7 +286,7 @@ func (x *EvalRubyArguments) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "code":
 			has.Code = true
-			return jsonrpc.AtField("code", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Code)))
+			return jsonrpc.AtField("code", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Code)))
 		}
 		return nil
 	})
@@ -320,7 +320,7 @@ func (x *EvalRubyFileArguments) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "file_path":
 			has.FilePath = true
-			return jsonrpc.AtField("file_path", jsonrpc.NonNull(value, json.Unmarshal(value, &v.FilePath)))
+			return jsonrpc.AtField("file_path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FilePath)))
 		}
 		return nil
 	})
@@ -350,7 +350,7 @@ func (x *ListEntitiesArguments) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "entity_type":
-			return jsonrpc.AtField("entity_type", json.Unmarshal(value, &v.EntityType))
+			return jsonrpc.AtField("entity_type", jsonrpc.DecodeOptional(value, &v.EntityType, jsonrpc.UnmarshalJSON[EntityFilter]))
 		}
 		return nil
 	})
@@ -387,13 +387,13 @@ func (x *ScreenshotArguments) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "output_path":
-			return jsonrpc.AtField("output_path", json.Unmarshal(value, &v.OutputPath))
+			return jsonrpc.AtField("output_path", jsonrpc.DecodeOptional(value, &v.OutputPath, jsonrpc.DecodeString[string]))
 		case "width":
-			return jsonrpc.AtField("width", json.Unmarshal(value, &v.Width))
+			return jsonrpc.AtField("width", jsonrpc.DecodeOptional(value, &v.Width, jsonrpc.DecodeInt[int64]))
 		case "height":
-			return jsonrpc.AtField("height", json.Unmarshal(value, &v.Height))
+			return jsonrpc.AtField("height", jsonrpc.DecodeOptional(value, &v.Height, jsonrpc.DecodeInt[int64]))
 		case "transparent":
-			return jsonrpc.AtField("transparent", json.Unmarshal(value, &v.Transparent))
+			return jsonrpc.AtField("transparent", jsonrpc.DecodeOptional(value, &v.Transparent, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -452,19 +452,19 @@ func (x *BatchScreenshotArguments) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "shots":
 			has.Shots = true
-			return jsonrpc.AtField("shots", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Shots, jsonrpc.Unmarshal[Shot])))
+			return jsonrpc.AtField("shots", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Shots, jsonrpc.UnmarshalJSON[Shot])))
 		case "output_dir":
-			return jsonrpc.AtField("output_dir", json.Unmarshal(value, &v.OutputDir))
+			return jsonrpc.AtField("output_dir", jsonrpc.DecodeOptional(value, &v.OutputDir, jsonrpc.DecodeString[string]))
 		case "base_name":
-			return jsonrpc.AtField("base_name", json.Unmarshal(value, &v.BaseName))
+			return jsonrpc.AtField("base_name", jsonrpc.DecodeOptional(value, &v.BaseName, jsonrpc.DecodeString[string]))
 		case "restore_camera":
-			return jsonrpc.AtField("restore_camera", json.Unmarshal(value, &v.RestoreCamera))
+			return jsonrpc.AtField("restore_camera", jsonrpc.DecodeOptional(value, &v.RestoreCamera, jsonrpc.DecodeBool[bool]))
 		case "width":
-			return jsonrpc.AtField("width", json.Unmarshal(value, &v.Width))
+			return jsonrpc.AtField("width", jsonrpc.DecodeOptional(value, &v.Width, jsonrpc.DecodeInt[int64]))
 		case "height":
-			return jsonrpc.AtField("height", json.Unmarshal(value, &v.Height))
+			return jsonrpc.AtField("height", jsonrpc.DecodeOptional(value, &v.Height, jsonrpc.DecodeInt[int64]))
 		case "transparent":
-			return jsonrpc.AtField("transparent", json.Unmarshal(value, &v.Transparent))
+			return jsonrpc.AtField("transparent", jsonrpc.DecodeOptional(value, &v.Transparent, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -505,15 +505,15 @@ func (x *Shot) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
-			return jsonrpc.AtField("name", json.Unmarshal(value, &v.Name))
+			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
 		case "camera":
-			return jsonrpc.AtField("camera", json.Unmarshal(value, &v.Camera))
+			return jsonrpc.AtField("camera", jsonrpc.DecodeOptional(value, &v.Camera, jsonrpc.UnmarshalJSON[CameraSpec]))
 		case "isolate":
-			return jsonrpc.AtField("isolate", json.Unmarshal(value, &v.Isolate))
+			return jsonrpc.AtField("isolate", jsonrpc.DecodeOptional(value, &v.Isolate, jsonrpc.DecodeInt[int64]))
 		case "width":
-			return jsonrpc.AtField("width", json.Unmarshal(value, &v.Width))
+			return jsonrpc.AtField("width", jsonrpc.DecodeOptional(value, &v.Width, jsonrpc.DecodeInt[int64]))
 		case "height":
-			return jsonrpc.AtField("height", json.Unmarshal(value, &v.Height))
+			return jsonrpc.AtField("height", jsonrpc.DecodeOptional(value, &v.Height, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -569,9 +569,9 @@ func (x *CameraSpec) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
-			return jsonrpc.AtField("type", json.Unmarshal(value, &v.Type))
+			return jsonrpc.AtField("type", jsonrpc.DecodeOptional(value, &v.Type, jsonrpc.UnmarshalJSON[CameraKind]))
 		case "view":
-			return jsonrpc.AtField("view", json.Unmarshal(value, &v.View))
+			return jsonrpc.AtField("view", jsonrpc.DecodeOptional(value, &v.View, jsonrpc.UnmarshalJSON[StandardView]))
 		case "eye":
 			return jsonrpc.AtField("eye", json.Unmarshal(value, &v.Eye))
 		case "target":
@@ -579,15 +579,15 @@ func (x *CameraSpec) UnmarshalJSON(b []byte) error {
 		case "up":
 			return jsonrpc.AtField("up", json.Unmarshal(value, &v.Up))
 		case "perspective":
-			return jsonrpc.AtField("perspective", json.Unmarshal(value, &v.Perspective))
+			return jsonrpc.AtField("perspective", jsonrpc.DecodeOptional(value, &v.Perspective, jsonrpc.DecodeBool[bool]))
 		case "fov":
-			return jsonrpc.AtField("fov", json.Unmarshal(value, &v.Fov))
+			return jsonrpc.AtField("fov", jsonrpc.DecodeOptional(value, &v.Fov, jsonrpc.DecodeFloat[float64]))
 		case "entity_ids":
 			return jsonrpc.AtField("entity_ids", json.Unmarshal(value, &v.EntityIDs))
 		case "padding":
-			return jsonrpc.AtField("padding", json.Unmarshal(value, &v.Padding))
+			return jsonrpc.AtField("padding", jsonrpc.DecodeOptional(value, &v.Padding, jsonrpc.DecodeFloat[float64]))
 		case "zoom_extents":
-			return jsonrpc.AtField("zoom_extents", json.Unmarshal(value, &v.ZoomExtents))
+			return jsonrpc.AtField("zoom_extents", jsonrpc.DecodeOptional(value, &v.ZoomExtents, jsonrpc.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -614,7 +614,7 @@ func (x *PathArguments) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "path":
-			return jsonrpc.AtField("path", json.Unmarshal(value, &v.Path))
+			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -646,11 +646,11 @@ func (x *ExportArguments) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "format":
-			return jsonrpc.AtField("format", json.Unmarshal(value, &v.Format))
+			return jsonrpc.AtField("format", jsonrpc.DecodeOptional(value, &v.Format, jsonrpc.UnmarshalJSON[ExportFormat]))
 		case "width":
-			return jsonrpc.AtField("width", json.Unmarshal(value, &v.Width))
+			return jsonrpc.AtField("width", jsonrpc.DecodeOptional(value, &v.Width, jsonrpc.DecodeInt[int64]))
 		case "height":
-			return jsonrpc.AtField("height", json.Unmarshal(value, &v.Height))
+			return jsonrpc.AtField("height", jsonrpc.DecodeOptional(value, &v.Height, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -700,19 +700,19 @@ func (x *PingToolResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Status)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Version)))
+			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
 		case "sketchup_version":
 			has.SketchupVersion = true
-			return jsonrpc.AtField("sketchup_version", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SketchupVersion)))
+			return jsonrpc.AtField("sketchup_version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SketchupVersion)))
 		}
 		return nil
 	})
@@ -765,14 +765,14 @@ func (x *EvalResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "result":
 			has.Result = true
-			return jsonrpc.AtField("result", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Result)))
+			return jsonrpc.AtField("result", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Result)))
 		case "file_path":
-			return jsonrpc.AtField("file_path", json.Unmarshal(value, &v.FilePath))
+			return jsonrpc.AtField("file_path", jsonrpc.DecodeOptional(value, &v.FilePath, jsonrpc.DecodeString[string]))
 		case "file_name":
-			return jsonrpc.AtField("file_name", json.Unmarshal(value, &v.FileName))
+			return jsonrpc.AtField("file_name", jsonrpc.DecodeOptional(value, &v.FileName, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -808,10 +808,10 @@ func (x *MessageResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		}
 		return nil
 	})
@@ -857,28 +857,28 @@ func (x *ModelInfo) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "title":
 			has.Title = true
-			return jsonrpc.AtField("title", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Title)))
+			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
 		case "units":
 			has.Units = true
-			return jsonrpc.AtField("units", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Units)))
+			return jsonrpc.AtField("units", jsonrpc.NonNull(value, v.Units.UnmarshalJSON(value)))
 		case "num_faces":
 			has.NumFaces = true
-			return jsonrpc.AtField("num_faces", jsonrpc.NonNull(value, json.Unmarshal(value, &v.NumFaces)))
+			return jsonrpc.AtField("num_faces", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.NumFaces)))
 		case "num_edges":
 			has.NumEdges = true
-			return jsonrpc.AtField("num_edges", jsonrpc.NonNull(value, json.Unmarshal(value, &v.NumEdges)))
+			return jsonrpc.AtField("num_edges", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.NumEdges)))
 		case "num_groups":
 			has.NumGroups = true
-			return jsonrpc.AtField("num_groups", jsonrpc.NonNull(value, json.Unmarshal(value, &v.NumGroups)))
+			return jsonrpc.AtField("num_groups", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.NumGroups)))
 		case "num_components":
 			has.NumComponents = true
-			return jsonrpc.AtField("num_components", jsonrpc.NonNull(value, json.Unmarshal(value, &v.NumComponents)))
+			return jsonrpc.AtField("num_components", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.NumComponents)))
 		case "modified":
 			has.Modified = true
-			return jsonrpc.AtField("modified", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Modified)))
+			return jsonrpc.AtField("modified", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Modified)))
 		}
 		return nil
 	})
@@ -941,20 +941,20 @@ func (x *Entity) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "entity_id":
 			has.EntityID = true
-			return jsonrpc.AtField("entity_id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.EntityID)))
+			return jsonrpc.AtField("entity_id", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.EntityID)))
 		case "name":
-			return jsonrpc.AtField("name", json.Unmarshal(value, &v.Name))
+			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
 		case "layer":
-			return jsonrpc.AtField("layer", json.Unmarshal(value, &v.Layer))
+			return jsonrpc.AtField("layer", jsonrpc.DecodeOptional(value, &v.Layer, jsonrpc.DecodeString[string]))
 		case "area":
-			return jsonrpc.AtField("area", json.Unmarshal(value, &v.Area))
+			return jsonrpc.AtField("area", jsonrpc.DecodeOptional(value, &v.Area, jsonrpc.DecodeFloat[float64]))
 		case "normal":
 			return jsonrpc.AtField("normal", json.Unmarshal(value, &v.Normal))
 		case "length":
-			return jsonrpc.AtField("length", json.Unmarshal(value, &v.Length))
+			return jsonrpc.AtField("length", jsonrpc.DecodeOptional(value, &v.Length, jsonrpc.DecodeFloat[float64]))
 		}
 		return nil
 	})
@@ -1005,15 +1005,15 @@ func (x *EntityList) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "entity_type":
-			return jsonrpc.AtField("entity_type", json.Unmarshal(value, &v.EntityType))
+			return jsonrpc.AtField("entity_type", jsonrpc.DecodeOptional(value, &v.EntityType, jsonrpc.UnmarshalJSON[EntityFilter]))
 		case "count":
 			has.Count = true
-			return jsonrpc.AtField("count", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Count)))
+			return jsonrpc.AtField("count", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Count)))
 		case "entities":
 			has.Entities = true
-			return jsonrpc.AtField("entities", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Entities, jsonrpc.Unmarshal[Entity])))
+			return jsonrpc.AtField("entities", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Entities, jsonrpc.UnmarshalJSON[Entity])))
 		}
 		return nil
 	})
@@ -1052,13 +1052,13 @@ func (x *Layer) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "visible":
 			has.Visible = true
-			return jsonrpc.AtField("visible", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Visible)))
+			return jsonrpc.AtField("visible", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Visible)))
 		case "page_behavior":
 			has.PageBehavior = true
-			return jsonrpc.AtField("page_behavior", jsonrpc.NonNull(value, json.Unmarshal(value, &v.PageBehavior)))
+			return jsonrpc.AtField("page_behavior", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.PageBehavior)))
 		}
 		return nil
 	})
@@ -1107,13 +1107,13 @@ func (x *LayerList) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "count":
 			has.Count = true
-			return jsonrpc.AtField("count", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Count)))
+			return jsonrpc.AtField("count", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Count)))
 		case "layers":
 			has.Layers = true
-			return jsonrpc.AtField("layers", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Layers, jsonrpc.Unmarshal[Layer])))
+			return jsonrpc.AtField("layers", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Layers, jsonrpc.UnmarshalJSON[Layer])))
 		}
 		return nil
 	})
@@ -1153,16 +1153,16 @@ func (x *Color) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "red":
 			has.Red = true
-			return jsonrpc.AtField("red", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Red)))
+			return jsonrpc.AtField("red", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Red)))
 		case "green":
 			has.Green = true
-			return jsonrpc.AtField("green", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Green)))
+			return jsonrpc.AtField("green", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Green)))
 		case "blue":
 			has.Blue = true
-			return jsonrpc.AtField("blue", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Blue)))
+			return jsonrpc.AtField("blue", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Blue)))
 		case "alpha":
 			has.Alpha = true
-			return jsonrpc.AtField("alpha", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Alpha)))
+			return jsonrpc.AtField("alpha", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Alpha)))
 		}
 		return nil
 	})
@@ -1203,15 +1203,15 @@ func (x *Material) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "display_name":
 			has.DisplayName = true
-			return jsonrpc.AtField("display_name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.DisplayName)))
+			return jsonrpc.AtField("display_name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.DisplayName)))
 		case "color":
-			return jsonrpc.AtField("color", json.Unmarshal(value, &v.Color))
+			return jsonrpc.AtField("color", jsonrpc.DecodeOptional(value, &v.Color, jsonrpc.UnmarshalJSON[Color]))
 		case "textured":
 			has.Textured = true
-			return jsonrpc.AtField("textured", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Textured)))
+			return jsonrpc.AtField("textured", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Textured)))
 		}
 		return nil
 	})
@@ -1260,13 +1260,13 @@ func (x *MaterialList) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "count":
 			has.Count = true
-			return jsonrpc.AtField("count", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Count)))
+			return jsonrpc.AtField("count", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Count)))
 		case "materials":
 			has.Materials = true
-			return jsonrpc.AtField("materials", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Materials, jsonrpc.Unmarshal[Material])))
+			return jsonrpc.AtField("materials", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Materials, jsonrpc.UnmarshalJSON[Material])))
 		}
 		return nil
 	})
@@ -1329,7 +1329,7 @@ func (x *CameraInfo) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "eye":
 			has.Eye = true
 			return jsonrpc.AtField("eye", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Eye)))
@@ -1341,13 +1341,13 @@ func (x *CameraInfo) UnmarshalJSON(b []byte) error {
 			return jsonrpc.AtField("up", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Up)))
 		case "fov":
 			has.Fov = true
-			return jsonrpc.AtField("fov", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Fov)))
+			return jsonrpc.AtField("fov", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Fov)))
 		case "aspect_ratio":
 			has.AspectRatio = true
-			return jsonrpc.AtField("aspect_ratio", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AspectRatio)))
+			return jsonrpc.AtField("aspect_ratio", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.AspectRatio)))
 		case "perspective":
 			has.Perspective = true
-			return jsonrpc.AtField("perspective", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Perspective)))
+			return jsonrpc.AtField("perspective", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Perspective)))
 		}
 		return nil
 	})
@@ -1412,25 +1412,25 @@ func (x *ScreenshotResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "file_path":
 			has.FilePath = true
-			return jsonrpc.AtField("file_path", jsonrpc.NonNull(value, json.Unmarshal(value, &v.FilePath)))
+			return jsonrpc.AtField("file_path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FilePath)))
 		case "file_name":
 			has.FileName = true
-			return jsonrpc.AtField("file_name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.FileName)))
+			return jsonrpc.AtField("file_name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FileName)))
 		case "width":
 			has.Width = true
-			return jsonrpc.AtField("width", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Width)))
+			return jsonrpc.AtField("width", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Width)))
 		case "height":
 			has.Height = true
-			return jsonrpc.AtField("height", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Height)))
+			return jsonrpc.AtField("height", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Height)))
 		case "format":
 			has.Format = true
-			return jsonrpc.AtField("format", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Format)))
+			return jsonrpc.AtField("format", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Format)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		}
 		return nil
 	})
@@ -1478,14 +1478,14 @@ func (x *ShotResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "file_path":
-			return jsonrpc.AtField("file_path", json.Unmarshal(value, &v.FilePath))
+			return jsonrpc.AtField("file_path", jsonrpc.DecodeOptional(value, &v.FilePath, jsonrpc.DecodeString[string]))
 		case "error":
-			return jsonrpc.AtField("error", json.Unmarshal(value, &v.Error))
+			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1536,22 +1536,22 @@ func (x *BatchScreenshotResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "output_dir":
 			has.OutputDir = true
-			return jsonrpc.AtField("output_dir", jsonrpc.NonNull(value, json.Unmarshal(value, &v.OutputDir)))
+			return jsonrpc.AtField("output_dir", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.OutputDir)))
 		case "total_shots":
 			has.TotalShots = true
-			return jsonrpc.AtField("total_shots", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TotalShots)))
+			return jsonrpc.AtField("total_shots", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TotalShots)))
 		case "successful":
 			has.Successful = true
-			return jsonrpc.AtField("successful", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Successful)))
+			return jsonrpc.AtField("successful", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Successful)))
 		case "failed":
 			has.Failed = true
-			return jsonrpc.AtField("failed", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Failed)))
+			return jsonrpc.AtField("failed", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Failed)))
 		case "results":
 			has.Results = true
-			return jsonrpc.AtField("results", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Results, jsonrpc.Unmarshal[ShotResult])))
+			return jsonrpc.AtField("results", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Results, jsonrpc.UnmarshalJSON[ShotResult])))
 		}
 		return nil
 	})
@@ -1598,16 +1598,16 @@ func (x *ModelFileResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "file_path":
 			has.FilePath = true
-			return jsonrpc.AtField("file_path", jsonrpc.NonNull(value, json.Unmarshal(value, &v.FilePath)))
+			return jsonrpc.AtField("file_path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FilePath)))
 		case "file_name":
 			has.FileName = true
-			return jsonrpc.AtField("file_name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.FileName)))
+			return jsonrpc.AtField("file_name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FileName)))
 		case "title":
 			has.Title = true
-			return jsonrpc.AtField("title", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Title)))
+			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
 		}
 		return nil
 	})
@@ -1651,13 +1651,13 @@ func (x *ExportResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "file_path":
 			has.FilePath = true
-			return jsonrpc.AtField("file_path", jsonrpc.NonNull(value, json.Unmarshal(value, &v.FilePath)))
+			return jsonrpc.AtField("file_path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FilePath)))
 		case "format":
 			has.Format = true
-			return jsonrpc.AtField("format", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Format)))
+			return jsonrpc.AtField("format", jsonrpc.NonNull(value, v.Format.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -1700,16 +1700,16 @@ func (x *ConsoleCaptureStatus) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "capturing":
 			has.Capturing = true
-			return jsonrpc.AtField("capturing", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Capturing)))
+			return jsonrpc.AtField("capturing", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Capturing)))
 		case "log_file":
 			has.LogFile = true
-			return jsonrpc.AtField("log_file", json.Unmarshal(value, &v.LogFile))
+			return jsonrpc.AtField("log_file", jsonrpc.DecodeOptional(value, &v.LogFile, jsonrpc.DecodeString[string]))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		}
 		return nil
 	})
@@ -1765,20 +1765,20 @@ func (x *HelloParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Version)))
+			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
 		case "agent":
 			has.Agent = true
-			return jsonrpc.AtField("agent", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Agent)))
+			return jsonrpc.AtField("agent", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Agent)))
 		case "pid":
 			has.Pid = true
-			return jsonrpc.AtField("pid", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Pid)))
+			return jsonrpc.AtField("pid", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Pid)))
 		case "token":
-			return jsonrpc.AtField("token", json.Unmarshal(value, &v.Token))
+			return jsonrpc.AtField("token", jsonrpc.DecodeOptional(value, &v.Token, jsonrpc.DecodeString[string]))
 		case "workspace":
-			return jsonrpc.AtField("workspace", json.Unmarshal(value, &v.Workspace))
+			return jsonrpc.AtField("workspace", jsonrpc.DecodeOptional(value, &v.Workspace, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1820,13 +1820,13 @@ func (x *HelloResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "server":
 			has.Server = true
-			return jsonrpc.AtField("server", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Server)))
+			return jsonrpc.AtField("server", jsonrpc.NonNull(value, v.Server.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -1878,13 +1878,13 @@ func (x *PingResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Status)))
+			return jsonrpc.AtField("status", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Status)))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Version)))
+			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		}
 		return nil
 	})
@@ -1932,10 +1932,10 @@ func (x *ResourcesListResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Success)))
+			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "resources":
 			has.Resources = true
-			return jsonrpc.AtField("resources", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Resources, jsonrpc.Unmarshal[Resource])))
+			return jsonrpc.AtField("resources", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Resources, jsonrpc.UnmarshalJSON[Resource])))
 		}
 		return nil
 	})
@@ -1973,7 +1973,7 @@ func (x *ToolsCallParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, v.Name.UnmarshalJSON(value)))
 		case "arguments":
 			return jsonrpc.AtField("arguments", json.Unmarshal(value, &v.Arguments))
 		}

@@ -251,6 +251,15 @@ func (c *Conn) closedError() error {
 // readLoop reads and dispatches messages until the stream ends.
 func (c *Conn) readLoop() {
 	defer c.wg.Done()
+	queuesOpen := true
+	closeQueues := func() {
+		if queuesOpen {
+			queuesOpen = false
+			c.requests.close()
+			c.notifications.close()
+		}
+	}
+	defer closeQueues()
 	for {
 		msg, err := c.reader.Read()
 		if err != nil {
@@ -264,6 +273,7 @@ func (c *Conn) readLoop() {
 				continue
 			}
 			if errors.Is(err, io.EOF) {
+				closeQueues()
 				c.peerFinished()
 				return
 			}

@@ -2,9 +2,16 @@ package jsonrpc
 
 import "sync"
 
-// workQueue runs tasks on at most limit goroutines, started on demand and
-// ended when the queue is empty. Tasks wait in a bounded channel. With
-// limit 1 tasks run one at a time in push order.
+// workQueue runs tasks on at most limit goroutines. Tasks wait in a
+// bounded channel. A task pushed while no worker waits for one starts a
+// new worker (up to limit), and workers then stay for the life of the
+// queue: a
+// goroutine that has already grown its stack for a handler costs far less
+// to wake than a new one. With limit 1 tasks run one at a time in push
+// order.
+//
+// Only one goroutine (the read loop) pushes; it calls close when it will
+// push no more, and the workers end once they have run what is queued.
 type workQueue[T any] struct {
 	tasks chan T
 	run   func(T)
@@ -13,7 +20,13 @@ type workQueue[T any] struct {
 	done  <-chan struct{}
 
 	mu      sync.Mutex
-	running int
+	running int // workers started
+	// idle counts workers waiting for a task that no push has claimed
+	// yet. It may fall below the true number (a busy worker can take a
+	// task meant for a waiting one), which at worst starts a worker too
+	// many; it never exceeds it, so a task never waits while fewer than
+	// limit workers could run it.
+	idle int
 }
 
 func newWorkQueue[T any](limit, queued int, run func(T), wg *sync.WaitGroup, done <-chan struct{}) *workQueue[T] {
@@ -28,34 +41,42 @@ func (q *workQueue[T]) push(t T) bool {
 	case <-q.done:
 		return false
 	}
-	q.startWorker()
-	return true
-}
-
-// startWorker starts a worker if fewer than limit are running.
-func (q *workQueue[T]) startWorker() {
 	q.mu.Lock()
-	if q.running < q.limit {
+	if q.idle > 0 {
+		q.idle-- // a waiting worker will take it
+	} else if q.running < q.limit {
 		q.running++
 		q.wg.Add(1)
 		go q.work()
 	}
 	q.mu.Unlock()
+	return true
 }
 
-// work runs queued tasks until the queue is empty.
+// close tells the workers that nothing more will be pushed: they end
+// after running what is queued.
+func (q *workQueue[T]) close() { close(q.tasks) }
+
+// work runs tasks until the queue is closed and empty.
 func (q *workQueue[T]) work() {
 	defer q.wg.Done()
 	for {
-		q.mu.Lock()
 		select {
-		case t := <-q.tasks:
-			q.mu.Unlock()
+		case t, ok := <-q.tasks:
+			if !ok {
+				return
+			}
 			q.run(t)
+			continue
 		default:
-			q.running--
-			q.mu.Unlock()
+		}
+		q.mu.Lock()
+		q.idle++
+		q.mu.Unlock()
+		t, ok := <-q.tasks
+		if !ok {
 			return
 		}
+		q.run(t)
 	}
 }

@@ -3,8 +3,9 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
+
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 // Mode is one of "fast" or "careful".
@@ -28,7 +29,7 @@ func (x Mode) Valid() bool {
 // UnmarshalJSON decodes a Mode, refusing values it does not list.
 func (x *Mode) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !Mode(v).Valid() {
@@ -59,7 +60,7 @@ func (x Level) Valid() bool {
 // UnmarshalJSON decodes a Level, refusing values it does not list.
 func (x *Level) UnmarshalJSON(b []byte) error {
 	var v int64
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeInt(b, &v); err != nil {
 		return err
 	}
 	if !Level(v).Valid() {

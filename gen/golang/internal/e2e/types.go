@@ -40,10 +40,10 @@ func (x *Circle) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Kind)))
+			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
 		case "radius":
 			has.Radius = true
-			return jsonrpc.AtField("radius", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Radius)))
+			return jsonrpc.AtField("radius", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Radius)))
 		}
 		return nil
 	})
@@ -93,13 +93,13 @@ func (x *ShapeRect) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Kind)))
+			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
 		case "width":
 			has.Width = true
-			return jsonrpc.AtField("width", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Width)))
+			return jsonrpc.AtField("width", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Width)))
 		case "height":
 			has.Height = true
-			return jsonrpc.AtField("height", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Height)))
+			return jsonrpc.AtField("height", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Height)))
 		}
 		return nil
 	})
@@ -138,12 +138,12 @@ func (x *TextResource) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", json.Unmarshal(value, &v.MimeType))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Text)))
+			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
 		}
 		return nil
 	})
@@ -180,12 +180,12 @@ func (x *BlobResource) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", json.Unmarshal(value, &v.MimeType))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
 		case "blob":
 			has.Blob = true
-			return jsonrpc.AtField("blob", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Blob)))
+			return jsonrpc.AtField("blob", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Blob)))
 		}
 		return nil
 	})
@@ -218,7 +218,7 @@ func (x *BusyData) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "retryAfterMs":
 			has.RetryAfterMs = true
-			return jsonrpc.AtField("retryAfterMs", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RetryAfterMs)))
+			return jsonrpc.AtField("retryAfterMs", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.RetryAfterMs)))
 		}
 		return nil
 	})
@@ -251,12 +251,12 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Version)))
+			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
 		case "mode":
 			has.Mode = true
-			return jsonrpc.AtField("mode", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Mode)))
+			return jsonrpc.AtField("mode", jsonrpc.NonNull(value, v.Mode.UnmarshalJSON(value)))
 		case "clientInfo":
-			return jsonrpc.AtField("clientInfo", json.Unmarshal(value, &v.ClientInfo))
+			return jsonrpc.AtField("clientInfo", jsonrpc.DecodeOptional(value, &v.ClientInfo, jsonrpc.UnmarshalJSON[InitializeParamsClientInfo]))
 		}
 		return nil
 	})
@@ -290,7 +290,7 @@ func (x *InitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "tags":
 			return jsonrpc.AtField("tags", json.Unmarshal(value, &v.Tags))
 		}
@@ -334,10 +334,10 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "shapes":
 			has.Shapes = true
-			return jsonrpc.AtField("shapes", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Shapes, jsonrpc.Unmarshal[Shape])))
+			return jsonrpc.AtField("shapes", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Shapes, jsonrpc.UnmarshalJSON[Shape])))
 		}
 		return nil
 	})
@@ -370,7 +370,7 @@ func (x *SlowParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "delayMs":
 			has.DelayMs = true
-			return jsonrpc.AtField("delayMs", jsonrpc.NonNull(value, json.Unmarshal(value, &v.DelayMs)))
+			return jsonrpc.AtField("delayMs", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.DelayMs)))
 		}
 		return nil
 	})
@@ -402,10 +402,10 @@ func (x *LogParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "level":
 			has.Level = true
-			return jsonrpc.AtField("level", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Level)))
+			return jsonrpc.AtField("level", jsonrpc.NonNull(value, v.Level.UnmarshalJSON(value)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Message)))
+			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		}
 		return nil
 	})
@@ -441,14 +441,14 @@ func (x *EchoParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "shape":
 			has.Shape = true
-			return jsonrpc.AtField("shape", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Shape)))
+			return jsonrpc.AtField("shape", jsonrpc.NonNull(value, v.Shape.UnmarshalJSON(value)))
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
 		case "note":
-			return jsonrpc.AtField("note", json.Unmarshal(value, &v.Note))
+			return jsonrpc.AtField("note", jsonrpc.DecodeOptional(value, &v.Note, jsonrpc.DecodeString[string]))
 		case "resource":
-			return jsonrpc.AtField("resource", json.Unmarshal(value, &v.Resource))
+			return jsonrpc.AtField("resource", jsonrpc.DecodeOptional(value, &v.Resource, jsonrpc.UnmarshalJSON[Resource]))
 		}
 		return nil
 	})
@@ -484,14 +484,14 @@ func (x *EchoResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "shape":
 			has.Shape = true
-			return jsonrpc.AtField("shape", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Shape)))
+			return jsonrpc.AtField("shape", jsonrpc.NonNull(value, v.Shape.UnmarshalJSON(value)))
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
 		case "note":
-			return jsonrpc.AtField("note", json.Unmarshal(value, &v.Note))
+			return jsonrpc.AtField("note", jsonrpc.DecodeOptional(value, &v.Note, jsonrpc.DecodeString[string]))
 		case "resource":
-			return jsonrpc.AtField("resource", json.Unmarshal(value, &v.Resource))
+			return jsonrpc.AtField("resource", jsonrpc.DecodeOptional(value, &v.Resource, jsonrpc.UnmarshalJSON[Resource]))
 		}
 		return nil
 	})
@@ -524,7 +524,7 @@ func (x *ProgressParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "percent":
 			has.Percent = true
-			return jsonrpc.AtField("percent", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Percent)))
+			return jsonrpc.AtField("percent", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Percent)))
 		}
 		return nil
 	})

@@ -3,8 +3,9 @@
 package full
 
 import (
-	"encoding/json"
 	"fmt"
+
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 // State is one of "idle", "processing" or "waiting_permission".
@@ -29,7 +30,7 @@ func (x State) Valid() bool {
 // UnmarshalJSON decodes a State, refusing values it does not list.
 func (x *State) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !State(v).Valid() {
@@ -63,7 +64,7 @@ func (x Severity) Valid() bool {
 // UnmarshalJSON decodes a Severity, refusing values it does not list.
 func (x *Severity) UnmarshalJSON(b []byte) error {
 	var v int64
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeInt(b, &v); err != nil {
 		return err
 	}
 	if !Severity(v).Valid() {
@@ -97,7 +98,7 @@ func (x Color) Valid() bool {
 // UnmarshalJSON decodes a Color, refusing values it does not list.
 func (x *Color) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !Color(v).Valid() {
@@ -128,7 +129,7 @@ func (x Fruit) Valid() bool {
 // UnmarshalJSON decodes a Fruit, refusing values it does not list.
 func (x *Fruit) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !Fruit(v).Valid() {
@@ -160,7 +161,7 @@ func (x ItemSettingsTheme) Valid() bool {
 // list.
 func (x *ItemSettingsTheme) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ItemSettingsTheme(v).Valid() {
@@ -193,7 +194,7 @@ func (x Priority) Valid() bool {
 // UnmarshalJSON decodes a Priority, refusing values it does not list.
 func (x *Priority) UnmarshalJSON(b []byte) error {
 	var v int64
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := jsonrpc.DecodeInt(b, &v); err != nil {
 		return err
 	}
 	if !Priority(v).Valid() {

@@ -31,10 +31,10 @@ func (x *Position) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "line":
 			has.Line = true
-			return jsonrpc.AtField("line", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Line)))
+			return jsonrpc.AtField("line", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Line)))
 		case "character":
 			has.Character = true
-			return jsonrpc.AtField("character", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Character)))
+			return jsonrpc.AtField("character", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Character)))
 		}
 		return nil
 	})
@@ -75,7 +75,7 @@ func (x *Meta) UnmarshalJSON(b []byte) error {
 	var v Meta
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		var e json.RawMessage
-		if err := json.Unmarshal(value, &e); err != nil {
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
 		if v.Extra == nil {
@@ -117,9 +117,9 @@ func (x *Base) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
 		case "createdAt":
-			return jsonrpc.AtField("createdAt", json.Unmarshal(value, &v.CreatedAt))
+			return jsonrpc.AtField("createdAt", jsonrpc.DecodeOptional(value, &v.CreatedAt, jsonrpc.DecodeString[Timestamp]))
 		}
 		return nil
 	})
@@ -211,62 +211,62 @@ func (x *Item) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
 		case "createdAt":
-			return jsonrpc.AtField("createdAt", json.Unmarshal(value, &v.CreatedAt))
+			return jsonrpc.AtField("createdAt", jsonrpc.DecodeOptional(value, &v.CreatedAt, jsonrpc.DecodeString[Timestamp]))
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "count":
-			return jsonrpc.AtField("count", json.Unmarshal(value, &v.Count))
+			return jsonrpc.AtField("count", jsonrpc.DecodeOptional(value, &v.Count, jsonrpc.DecodeInt[int64]))
 		case "price":
-			return jsonrpc.AtField("price", json.Unmarshal(value, &v.Price))
+			return jsonrpc.AtField("price", jsonrpc.DecodeOptional(value, &v.Price, jsonrpc.DecodeFloat[float64]))
 		case "active":
-			return jsonrpc.AtField("active", json.Unmarshal(value, &v.Active))
+			return jsonrpc.AtField("active", jsonrpc.DecodeOptional(value, &v.Active, jsonrpc.DecodeBool[bool]))
 		case "tags":
 			return jsonrpc.AtField("tags", json.Unmarshal(value, &v.Tags))
 		case "attributes":
 			return jsonrpc.AtField("attributes", json.Unmarshal(value, &v.Attributes))
 		case "note":
 			has.Note = true
-			return jsonrpc.AtField("note", json.Unmarshal(value, &v.Note))
+			return jsonrpc.AtField("note", jsonrpc.DecodeOptional(value, &v.Note, jsonrpc.DecodeString[string]))
 		case "alias":
 			has.Alias = true
-			return jsonrpc.AtField("alias", json.Unmarshal(value, &v.Alias))
+			return jsonrpc.AtField("alias", jsonrpc.DecodeOptional(value, &v.Alias, jsonrpc.DecodeString[string]))
 		case "color":
-			return jsonrpc.AtField("color", json.Unmarshal(value, &v.Color))
+			return jsonrpc.AtField("color", jsonrpc.DecodeOptional(value, &v.Color, jsonrpc.UnmarshalJSON[Color]))
 		case "url":
-			return jsonrpc.AtField("url", json.Unmarshal(value, &v.URL))
+			return jsonrpc.AtField("url", jsonrpc.DecodeOptional(value, &v.URL, jsonrpc.DecodeString[string]))
 		case "blob":
-			return jsonrpc.AtField("blob", json.Unmarshal(value, &v.Blob))
+			return jsonrpc.AtField("blob", jsonrpc.DecodeOptional(value, &v.Blob, jsonrpc.DecodeString[string]))
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Kind)))
+			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
 		case "schema":
 			has.Schema = true
-			return jsonrpc.AtField("schema", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Schema)))
+			return jsonrpc.AtField("schema", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Schema)))
 		case "pos":
-			return jsonrpc.AtField("pos", json.Unmarshal(value, &v.Pos))
+			return jsonrpc.AtField("pos", jsonrpc.DecodeOptional(value, &v.Pos, jsonrpc.UnmarshalJSON[Position]))
 		case "user_id":
-			return jsonrpc.AtField("user_id", json.Unmarshal(value, &v.Owner))
+			return jsonrpc.AtField("user_id", jsonrpc.DecodeOptional(value, &v.Owner, jsonrpc.DecodeString[string]))
 		case "settings":
-			return jsonrpc.AtField("settings", json.Unmarshal(value, &v.Settings))
+			return jsonrpc.AtField("settings", jsonrpc.DecodeOptional(value, &v.Settings, jsonrpc.UnmarshalJSON[ItemSettings]))
 		case "history":
-			return jsonrpc.AtField("history", jsonrpc.DecodeArray(value, &v.History, jsonrpc.Unmarshal[ItemHistoryItem]))
+			return jsonrpc.AtField("history", jsonrpc.DecodeArray(value, &v.History, jsonrpc.UnmarshalJSON[ItemHistoryItem]))
 		case "matrix":
 			return jsonrpc.AtField("matrix", json.Unmarshal(value, &v.Matrix))
 		case "grouped":
 			return jsonrpc.AtField("grouped", jsonrpc.DecodeMap(value, &v.Grouped, func(b []byte, v *[]Position) error {
-				return jsonrpc.DecodeArray(b, v, jsonrpc.Unmarshal[Position])
+				return jsonrpc.DecodeArray(b, v, jsonrpc.UnmarshalJSON[Position])
 			}))
 		case "either":
-			return jsonrpc.AtField("either", json.Unmarshal(value, &v.Either))
+			return jsonrpc.AtField("either", jsonrpc.DecodeOptional(value, &v.Either, jsonrpc.UnmarshalJSON[ItemEither]))
 		case "raw":
-			return jsonrpc.AtField("raw", json.Unmarshal(value, &v.Raw))
+			return jsonrpc.AtField("raw", jsonrpc.DecodeRaw(value, &v.Raw))
 		case "priority":
-			return jsonrpc.AtField("priority", json.Unmarshal(value, &v.Priority))
+			return jsonrpc.AtField("priority", jsonrpc.DecodeOptional(value, &v.Priority, jsonrpc.UnmarshalJSON[Priority]))
 		case "contents":
-			return jsonrpc.AtField("contents", jsonrpc.DecodeArray(value, &v.Contents, jsonrpc.Unmarshal[Contents]))
+			return jsonrpc.AtField("contents", jsonrpc.DecodeArray(value, &v.Contents, jsonrpc.UnmarshalJSON[Contents]))
 		}
 		return nil
 	})
@@ -314,9 +314,9 @@ func (x *ItemSettings) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "theme":
 			has.Theme = true
-			return jsonrpc.AtField("theme", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Theme)))
+			return jsonrpc.AtField("theme", jsonrpc.NonNull(value, v.Theme.UnmarshalJSON(value)))
 		case "size":
-			return jsonrpc.AtField("size", json.Unmarshal(value, &v.Size))
+			return jsonrpc.AtField("size", jsonrpc.DecodeOptional(value, &v.Size, jsonrpc.UnmarshalJSON[Dimensions]))
 		}
 		return nil
 	})
@@ -348,10 +348,10 @@ func (x *Dimensions) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "width":
 			has.Width = true
-			return jsonrpc.AtField("width", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Width)))
+			return jsonrpc.AtField("width", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Width)))
 		case "height":
 			has.Height = true
-			return jsonrpc.AtField("height", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Height)))
+			return jsonrpc.AtField("height", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Height)))
 		}
 		return nil
 	})
@@ -385,10 +385,10 @@ func (x *ItemHistoryItem) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "at":
 			has.At = true
-			return jsonrpc.AtField("at", jsonrpc.NonNull(value, json.Unmarshal(value, &v.At)))
+			return jsonrpc.AtField("at", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.At)))
 		case "state":
 			has.State = true
-			return jsonrpc.AtField("state", jsonrpc.NonNull(value, json.Unmarshal(value, &v.State)))
+			return jsonrpc.AtField("state", jsonrpc.NonNull(value, v.State.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -435,10 +435,10 @@ func (x *TextBlock) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Text)))
+			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
 		}
 		return nil
 	})
@@ -489,10 +489,10 @@ func (x *BlockImage) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Type)))
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "data":
 			has.Data = true
-			return jsonrpc.AtField("data", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Data)))
+			return jsonrpc.AtField("data", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Data)))
 		}
 		return nil
 	})
@@ -529,12 +529,12 @@ func (x *TextContents) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", json.Unmarshal(value, &v.MimeType))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Text)))
+			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
 		}
 		return nil
 	})
@@ -571,12 +571,12 @@ func (x *BlobContents) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, json.Unmarshal(value, &v.URI)))
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", json.Unmarshal(value, &v.MimeType))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
 		case "blob":
 			has.Blob = true
-			return jsonrpc.AtField("blob", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Blob)))
+			return jsonrpc.AtField("blob", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Blob)))
 		}
 		return nil
 	})
@@ -609,7 +609,7 @@ func (x *BusyData) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "retryAfterMs":
 			has.RetryAfterMs = true
-			return jsonrpc.AtField("retryAfterMs", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RetryAfterMs)))
+			return jsonrpc.AtField("retryAfterMs", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.RetryAfterMs)))
 		}
 		return nil
 	})
@@ -642,11 +642,11 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Version)))
+			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
 		case "clientInfo":
-			return jsonrpc.AtField("clientInfo", json.Unmarshal(value, &v.ClientInfo))
+			return jsonrpc.AtField("clientInfo", jsonrpc.DecodeOptional(value, &v.ClientInfo, jsonrpc.UnmarshalJSON[InitializeParamsClientInfo]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", json.Unmarshal(value, &v.Meta))
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -677,7 +677,7 @@ func (x *InitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Name)))
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		}
 		return nil
 	})
@@ -725,13 +725,13 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "state":
 			has.State = true
-			return jsonrpc.AtField("state", jsonrpc.NonNull(value, json.Unmarshal(value, &v.State)))
+			return jsonrpc.AtField("state", jsonrpc.NonNull(value, v.State.UnmarshalJSON(value)))
 		case "capabilities":
 			has.Capabilities = true
 			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Capabilities)))
 		}
 		var e int64
-		if err := json.Unmarshal(value, &e); err != nil {
+		if err := jsonrpc.DecodeInt(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
 		if v.Extra == nil {
@@ -769,7 +769,7 @@ func (x *FetchItemParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -811,9 +811,9 @@ func (x *BlocksShowParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "blocks":
 			has.Blocks = true
-			return jsonrpc.AtField("blocks", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Blocks, jsonrpc.Unmarshal[Block])))
+			return jsonrpc.AtField("blocks", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Blocks, jsonrpc.UnmarshalJSON[Block])))
 		case "severity":
-			return jsonrpc.AtField("severity", json.Unmarshal(value, &v.Severity))
+			return jsonrpc.AtField("severity", jsonrpc.DecodeOptional(value, &v.Severity, jsonrpc.UnmarshalJSON[Severity]))
 		}
 		return nil
 	})
@@ -844,7 +844,7 @@ func (x *CancelRequestParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ID)))
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
 		}
 		return nil
 	})
