@@ -171,7 +171,13 @@ func decodeResult(method string, r callResult, result any) error {
 	if result == nil {
 		return nil
 	}
-	if err := json.Unmarshal(r.result, result); err != nil {
+	var err error
+	if u, ok := result.(json.Unmarshaler); ok {
+		err = u.UnmarshalJSON(r.result) // from a frame checked to be valid JSON
+	} else {
+		err = json.Unmarshal(r.result, result)
+	}
+	if err != nil {
 		return fmt.Errorf("jsonrpc: decoding result of %q: %w", method, err)
 	}
 	return nil

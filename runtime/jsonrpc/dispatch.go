@@ -55,7 +55,7 @@ func (c *Conn) handleMessage(b []byte, batch *batchReply) {
 		if m.method == c.opts.Cancellation.Method() {
 			c.cancelIncoming(m.params)
 		}
-		in := &incoming{req: Request{Method: m.method, Params: m.params, strict: c.opts.DisallowUnknownFields}, ctx: c.ctx}
+		in := &incoming{req: Request{Method: m.method, Params: m.params, strict: c.opts.DisallowUnknownFields, valid: true}, ctx: c.ctx}
 		c.notifications.push(in)
 	case kindRequest:
 		c.acceptRequest(&m, batch)
@@ -66,7 +66,7 @@ func (c *Conn) handleMessage(b []byte, batch *batchReply) {
 func (c *Conn) acceptRequest(m *message, batch *batchReply) {
 	ctx, cancel := context.WithCancel(c.ctx)
 	in := &incoming{
-		req:    Request{ID: m.id, Method: m.method, Params: m.params, strict: c.opts.DisallowUnknownFields},
+		req:    Request{ID: m.id, Method: m.method, Params: m.params, strict: c.opts.DisallowUnknownFields, valid: true},
 		ctx:    ctx,
 		cancel: cancel,
 		batch:  batch,

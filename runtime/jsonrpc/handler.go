@@ -65,7 +65,8 @@ type Request struct {
 	// Params is the raw params member; nil when absent or null.
 	Params json.RawMessage
 
-	strict bool
+	strict bool // reject unknown members
+	valid  bool // Params came from a frame already checked to be valid JSON
 }
 
 // IsNotification reports whether the peer expects no response.
@@ -83,7 +84,13 @@ func (r *Request) DecodeParams(v any) error {
 	if len(params) == 0 {
 		params = emptyParams(v)
 	}
-	if err := json.Unmarshal(params, v); err != nil {
+	var err error
+	if u, ok := v.(json.Unmarshaler); ok && (r.valid || len(r.Params) == 0) {
+		err = u.UnmarshalJSON(params) // valid JSON: encoding/json's check is not needed
+	} else {
+		err = json.Unmarshal(params, v)
+	}
+	if err != nil {
 		return paramsError(err)
 	}
 	if r.strict {
