@@ -77,5 +77,33 @@ func adversarial() []advCase {
 		{"adv_scalar_root", "a top-level scalar, list and null", []byte("- 1\n- 2\n")},
 		{"adv_complex_key", "a complex mapping key `? [a, b]`", []byte("? [a, b]\n: c\n")},
 		{"adv_unterminated", "an unterminated quoted string and flow mapping", []byte(validHead + "types:\n  T: \"string\n  U: {a: [b\n")},
+		{"adv_bom_position", "a UTF-8 byte-order mark before an error on line 1", []byte("\xef\xbb\xbfprotocol: 1\n")},
+		{"adv_indistinct_variants", "a union of 2,000 object types that all have the same single member", indistinct(2000)},
+		{"adv_alias_cycle", "2,000 types each defined as the next, the last as the first", aliasCycle(2000)},
 	}
+}
+
+// indistinct returns a protocol with a union of n object types that cannot
+// be told apart.
+func indistinct(n int) []byte {
+	var b strings.Builder
+	b.WriteString(validHead + "types:\n")
+	var names []string
+	for i := range n {
+		fmt.Fprintf(&b, "  O%d: {fields: {a: string}}\n", i)
+		names = append(names, fmt.Sprintf("O%d", i))
+	}
+	fmt.Fprintf(&b, "  U: %s\n", strings.Join(names, " | "))
+	return []byte(b.String())
+}
+
+// aliasCycle returns a protocol whose n types are defined each as the
+// next, the last as the first.
+func aliasCycle(n int) []byte {
+	var b strings.Builder
+	b.WriteString(validHead + "types:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  T%d: T%d\n", i, (i+1)%n)
+	}
+	return []byte(b.String())
 }

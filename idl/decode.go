@@ -2,6 +2,7 @@ package idl
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -142,11 +143,20 @@ func (d *decoder) integer(n *node, what string) (int64, bool) {
 	if n == nil {
 		return 0, false
 	}
-	if n.kind != nInt || !n.intOK {
+	if n.kind == nInt && !n.intOK {
+		d.errs.add(n.pos, "%s %s", what, outOfRange(n))
+		return 0, false
+	}
+	if n.kind != nInt {
 		d.errs.add(n.pos, "%s must be an integer, not %s", what, describeNode(n))
 		return 0, false
 	}
 	return n.i, true
+}
+
+// outOfRange says that the integer n does not fit in an int64.
+func outOfRange(n *node) string {
+	return fmt.Sprintf("%s is out of range for a 64-bit integer (%d to %d)", n.raw, math.MinInt64, math.MaxInt64)
 }
 
 // duration reads a timeout: a Go duration such as "10s" or "1m30s", or

@@ -316,6 +316,9 @@ func (d *decoder) enumValues(n *node) []*vspec {
 			v.value = val.str
 		case val.kind == nInt && val.intOK:
 			v.value = val.i
+		case val.kind == nInt:
+			d.errs.add(val.pos, "enum value %s", outOfRange(val))
+			continue
 		default:
 			d.errs.add(val.pos, "enum value must be a string or an integer, not %s", describeNode(val))
 			continue

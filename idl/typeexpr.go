@@ -2,6 +2,7 @@ package idl
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -310,7 +311,7 @@ func (p *exprParser) primary() *tspec {
 	case tInt:
 		i, err := strconv.ParseInt(t.text, 10, 64)
 		if err != nil {
-			p.fail(t, "integer literal %s does not fit in 64 bits; integers are int64", t.text)
+			p.fail(t, "integer literal %s is out of range for a 64-bit integer (%d to %d)", t.text, math.MinInt64, math.MaxInt64)
 			return nil
 		}
 		text := strconv.FormatInt(i, 10)

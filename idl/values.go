@@ -208,7 +208,10 @@ func (r *resolver) checkDepth(n *node, t *Type, path string, depth int) {
 			r.checkFormat(n, t.Format, path)
 		}
 	case KindInteger:
-		if n.kind != nInt && !(n.kind == nFloat && n.f == float64(int64(n.f))) {
+		switch {
+		case n.kind == nInt && !n.intOK:
+			r.errs.add(n.pos, "%s: %s", path, outOfRange(n))
+		case n.kind != nInt && !(n.kind == nFloat && n.f == float64(int64(n.f))):
 			r.mismatch(n, path, "an integer")
 		}
 	case KindNumber:
