@@ -80,7 +80,19 @@ func adversarial() []advCase {
 		{"adv_bom_position", "a UTF-8 byte-order mark before an error on line 1", []byte("\xef\xbb\xbfprotocol: 1\n")},
 		{"adv_indistinct_variants", "a union of 2,000 object types that all have the same single member", indistinct(2000)},
 		{"adv_alias_cycle", "2,000 types each defined as the next, the last as the first", aliasCycle(2000)},
+		{"adv_extends_chain", "1,000 object types, each extending the one before", extendsChain(1000)},
 	}
+}
+
+// extendsChain returns a protocol of n object types, each extending the
+// one before.
+func extendsChain(n int) []byte {
+	var b strings.Builder
+	b.WriteString(validHead + "types:\n  T0: {fields: {f0: string}}\n")
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "  T%d: {extends: T%d, fields: {f%d: string}}\n", i, i-1, i)
+	}
+	return []byte(b.String())
 }
 
 // indistinct returns a protocol with a union of n object types that cannot

@@ -19,6 +19,7 @@ type resolver struct {
 	dec    *decoder                     // decoder of the file being resolved
 	later  []func()                     // checks that need every type complete
 	kinds  map[*TypeDef]map[string]bool // JSON kinds of unions, see kindsOf
+	levels map[*TypeDef]int             // levels of extends above each object type
 
 	typeNames  []string          // every type name, for suggestions
 	errorNames []string          // every error name, for suggestions
@@ -38,7 +39,7 @@ var standardErrors = []ErrorDef{
 // resolve builds the protocol of files, the root file last, recording
 // problems in errs.
 func resolve(files []loadedFile, errs *errorList) *Protocol {
-	r := &resolver{errs: errs, files: files, types: map[string]*TypeDef{}, errors: map[string]*ErrorDef{}, values: map[*Value]*node{}, kinds: map[*TypeDef]map[string]bool{}, hints: map[string]string{}}
+	r := &resolver{errs: errs, files: files, types: map[string]*TypeDef{}, errors: map[string]*ErrorDef{}, values: map[*Value]*node{}, kinds: map[*TypeDef]map[string]bool{}, hints: map[string]string{}, levels: map[*TypeDef]int{}}
 	root := files[len(files)-1]
 	r.p = &Protocol{}
 	r.p.Files = append(r.p.Files, root.spec.path)

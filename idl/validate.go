@@ -25,6 +25,11 @@ func (r *resolver) finishTypes() {
 	}
 }
 
+// maxExtends bounds the levels of extends above a type. Every type holds
+// the fields it inherits, so deeper chains would make the model grow with
+// the square of their length.
+const maxExtends = 32
+
 // flatten copies the fields of the types def extends in front of its own.
 func (r *resolver) flatten(def *TypeDef, state map[*TypeDef]int) {
 	t := def.Type
@@ -36,18 +41,34 @@ func (r *resolver) flatten(def *TypeDef, state map[*TypeDef]int) {
 		return
 	}
 	state[def] = 1
-	var fields []*Field
-	own := map[string]bool{}
-	for _, f := range t.Fields {
-		own[f.Name] = true
-	}
-	from := map[string]string{}
+	defer func() { state[def] = 2 }()
+	var bases []*TypeDef
+	depth, deepest := 0, (*TypeDef)(nil)
 	for _, base := range t.Extends {
 		if base.Type == nil || base.Type.Kind != KindObject {
 			r.errs.add(def.Pos, "type %s extends %s, which is not an object type; extends takes object types only", def.Name, base.Name)
 			continue
 		}
 		r.flatten(base, state)
+		bases = append(bases, base)
+		if d := r.levels[base] + 1; d > depth {
+			depth, deepest = d, base
+		}
+	}
+	r.levels[def] = depth
+	if depth > maxExtends {
+		if depth == maxExtends+1 { // reported at the first type past the limit only
+			r.errs.add(def.Pos, "type %s extends %s, which already has %d levels of extends above it; at most %d levels are allowed: extend a type nearer the top, or declare the fields here", def.Name, deepest.Name, maxExtends, maxExtends)
+		}
+		return
+	}
+	var fields []*Field
+	own := map[string]bool{}
+	for _, f := range t.Fields {
+		own[f.Name] = true
+	}
+	from := map[string]string{}
+	for _, base := range bases {
 		for _, f := range base.Type.Fields {
 			if own[f.Name] {
 				r.errs.add(fieldPos(t, f.Name), "field %q is already inherited from %s; remove it here or rename it", f.Name, base.Name)
@@ -63,7 +84,6 @@ func (r *resolver) flatten(def *TypeDef, state map[*TypeDef]int) {
 		}
 	}
 	t.Fields = append(fields, t.Fields...)
-	state[def] = 2
 }
 
 func fieldPos(t *Type, name string) Pos {
