@@ -29,11 +29,11 @@ func (c *Conn) Batch(ctx context.Context, calls []*BatchCall) error {
 	if len(calls) == 0 {
 		return fmt.Errorf("jsonrpc: batch: no calls")
 	}
-	ids := make([]string, len(calls))
+	ids := make([]int64, len(calls))
 	waits := make([]*pendingCall, len(calls))
 	forgetAll := func() {
 		for _, id := range ids {
-			if id != "" {
+			if id != 0 {
 				c.forget(id)
 			}
 		}
@@ -58,7 +58,7 @@ func (c *Conn) Batch(ctx context.Context, calls []*BatchCall) error {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		out = appendRequest(out, ids[i], call.Method, params)
+		out = c.appendRequest(out, ids[i], call.Method, params)
 	}
 	out = append(out, ']')
 	if err := c.enqueue(ctx, out); err != nil {
@@ -71,11 +71,11 @@ func (c *Conn) Batch(ctx context.Context, calls []*BatchCall) error {
 		}
 		select {
 		case r := <-waits[i].ch:
-			call.Err = decodeResult(call.Method, r, call.Result)
+			call.Err = c.received(call.Method, waits[i], r, call.Result)
 		case <-ctx.Done():
 			c.forget(ids[i])
 			c.sendCancel(ids[i], ctx.Err().Error())
-			call.Err = fmt.Errorf("jsonrpc: call %q (id %s): %w", call.Method, ids[i], ctx.Err())
+			call.Err = fmt.Errorf("jsonrpc: call %q (id %s): %w", call.Method, c.idText(ids[i]), ctx.Err())
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -24,6 +25,10 @@ type pendingCall struct {
 	ch chan callResult // buffered, receives exactly one result
 }
 
+// pendingCalls recycles the pendingCall of a call that received its
+// result: nothing else can send to its channel any more.
+var pendingCalls = sync.Pool{New: func() any { return &pendingCall{ch: make(chan callResult, 1)} }}
+
 type callResult struct {
 	result json.RawMessage
 	err    error
@@ -39,12 +44,20 @@ type callResult struct {
 // returns a *TimeoutError. When the connection ends first, the error wraps
 // [ErrClosed].
 func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
-	return c.send(ctx, &Outgoing{Method: method, Params: params, Result: result})
+	out := Outgoing{Method: method, Params: params, Result: result}
+	if len(c.opts.Outgoing) == 0 {
+		return c.sendOne(ctx, &out) // a direct call keeps out on the stack
+	}
+	return c.send(ctx, &out)
 }
 
 // Notify sends a notification for method with params (nil sends none).
 func (c *Conn) Notify(ctx context.Context, method string, params any) error {
-	return c.send(ctx, &Outgoing{Method: method, Params: params, Notification: true})
+	out := Outgoing{Method: method, Params: params, Notification: true}
+	if len(c.opts.Outgoing) == 0 {
+		return c.sendOne(ctx, &out)
+	}
+	return c.send(ctx, &out)
 }
 
 // sendOne is the innermost SendFunc.
@@ -57,7 +70,7 @@ func (c *Conn) sendOne(ctx context.Context, out *Outgoing) error {
 		params = nil
 	}
 	if out.Notification {
-		if err := c.enqueue(ctx, appendRequest(nil, "", out.Method, params)); err != nil {
+		if err := c.enqueue(ctx, c.appendRequest(make([]byte, 0, requestSize(out.Method, params)), 0, out.Method, params)); err != nil {
 			return fmt.Errorf("jsonrpc: notify %q: %w", out.Method, err)
 		}
 		return nil
@@ -65,34 +78,79 @@ func (c *Conn) sendOne(ctx context.Context, out *Outgoing) error {
 	return c.call(ctx, out.Method, params, out.Result)
 }
 
-// newID returns the id text of this side's next request.
-func (c *Conn) newID() string {
-	n := c.nextID.Add(1)
+// newID returns the number of this side's next request.
+func (c *Conn) newID() int64 { return c.nextID.Add(1) }
+
+// idText is the JSON text of our request number n.
+func (c *Conn) idText(n int64) string {
+	return string(c.appendID(nil, n))
+}
+
+// appendID appends the JSON text of our request number n: a number, or a
+// string holding it with [StringIDs].
+func (c *Conn) appendID(buf []byte, n int64) []byte {
 	if c.opts.IDs == StringIDs {
-		return `"` + strconv.FormatInt(n, 10) + `"`
+		buf = append(buf, '"')
+		buf = strconv.AppendInt(buf, n, 10)
+		return append(buf, '"')
 	}
-	return strconv.FormatInt(n, 10)
+	return strconv.AppendInt(buf, n, 10)
+}
+
+// ourID returns the request number of id when it has the form of the ids
+// this side sends, or 0.
+func (c *Conn) ourID(id string) int64 {
+	if c.opts.IDs == StringIDs {
+		if len(id) < 3 || id[0] != '"' || id[len(id)-1] != '"' {
+			return 0
+		}
+		id = id[1 : len(id)-1]
+	}
+	if len(id) == 0 || id[0] < '1' || id[0] > '9' {
+		return 0
+	}
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // register records a pending call under id, unless the connection ended.
-func (c *Conn) register(id string) (*pendingCall, error) {
-	p := &pendingCall{ch: make(chan callResult, 1)}
+func (c *Conn) register(id int64) (*pendingCall, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.pending == nil || c.inputEnd {
 		return nil, ErrClosed
 	}
+	p := pendingCalls.Get().(*pendingCall)
 	c.pending[id] = p
 	return p, nil
 }
 
 // forget drops a pending call that will not wait for its response.
-func (c *Conn) forget(id string) {
+func (c *Conn) forget(id int64) {
 	c.mu.Lock()
 	if c.pending != nil {
 		delete(c.pending, id)
 	}
 	c.mu.Unlock()
+}
+
+// takePending removes and returns the pending call that id answers, or
+// nil.
+func (c *Conn) takePending(id ID) *pendingCall {
+	n := c.ourID(id.raw)
+	if n == 0 {
+		return nil
+	}
+	c.mu.Lock()
+	p := c.pending[n]
+	if p != nil {
+		delete(c.pending, n)
+	}
+	c.mu.Unlock()
+	return p
 }
 
 func (c *Conn) call(ctx context.Context, method string, params []byte, result any) error {
@@ -113,49 +171,64 @@ func (c *Conn) call(ctx context.Context, method string, params []byte, result an
 	if err != nil {
 		return fmt.Errorf("jsonrpc: call %q: %w", method, c.closedError())
 	}
-	msg := appendRequest(nil, id, method, params)
+	msg := c.appendRequest(make([]byte, 0, requestSize(method, params)), id, method, params)
 	select {
 	case c.out <- msg:
-	case <-c.done:
-		c.forget(id)
-		return fmt.Errorf("jsonrpc: call %q: %w", method, c.closedError())
-	case <-ctx.Done():
-		c.forget(id)
-		return fmt.Errorf("jsonrpc: call %q: %w", method, ctx.Err())
-	case <-expired:
-		c.forget(id)
-		return c.timedOut(method, id, timeout, false)
+	default:
+		select {
+		case c.out <- msg:
+		case <-c.done:
+			c.forget(id)
+			return fmt.Errorf("jsonrpc: call %q: %w", method, c.closedError())
+		case <-ctx.Done():
+			c.forget(id)
+			return fmt.Errorf("jsonrpc: call %q: %w", method, ctx.Err())
+		case <-expired:
+			c.forget(id)
+			return c.timedOut(method, id, timeout, false)
+		}
+	}
+	done := ctx.Done()
+	if done == nil && expired == nil {
+		return c.received(method, p, <-p.ch, result)
 	}
 	select {
 	case r := <-p.ch:
-		return decodeResult(method, r, result)
-	case <-ctx.Done():
+		return c.received(method, p, r, result)
+	case <-done:
 		c.forget(id)
 		c.sendCancel(id, ctx.Err().Error())
-		return fmt.Errorf("jsonrpc: call %q (id %s): %w", method, id, ctx.Err())
+		return fmt.Errorf("jsonrpc: call %q (id %s): %w", method, c.idText(id), ctx.Err())
 	case <-expired:
 		c.forget(id)
 		return c.timedOut(method, id, timeout, true)
 	}
 }
 
+// received decodes the outcome r of the call that p waited for, and
+// recycles p.
+func (c *Conn) received(method string, p *pendingCall, r callResult, result any) error {
+	pendingCalls.Put(p)
+	return decodeResult(method, r, result)
+}
+
 // timedOut handles a call that ran out its default timeout, sent or not.
-func (c *Conn) timedOut(method, id string, timeout Timeout, sent bool) error {
+func (c *Conn) timedOut(method string, id int64, timeout Timeout, sent bool) error {
 	if sent && timeout.Cancel {
 		c.sendCancel(id, "timed out")
 	}
-	err := &TimeoutError{Method: method, ID: ID{id}, Timeout: timeout.After}
+	err := &TimeoutError{Method: method, ID: ID{c.idText(id)}, Timeout: timeout.After}
 	if timeout.Action == TimeoutKill {
 		c.killOnClose.Store(true)
 	}
 	if timeout.Action != TimeoutFail {
 		// Closing the stream may take a while (a child process gets a
 		// grace period): the caller does not wait for it.
-		c.log.Warn("jsonrpc: closing the connection after a timeout", "method", method, "id", id)
+		c.log.Warn("jsonrpc: closing the connection after a timeout", "method", method, "id", c.idText(id))
 		c.goTracked(func() { c.shutdown(err) })
 	}
 	if c.opts.OnTimeout != nil {
-		c.opts.OnTimeout(method, ID{id})
+		c.opts.OnTimeout(method, err.ID)
 	}
 	return err
 }
@@ -185,12 +258,7 @@ func decodeResult(method string, r callResult, result any) error {
 
 // deliver hands a response to the call waiting for it.
 func (c *Conn) deliver(m *message) {
-	c.mu.Lock()
-	p := c.pending[m.id.raw]
-	if p != nil {
-		delete(c.pending, m.id.raw)
-	}
-	c.mu.Unlock()
+	p := c.takePending(m.id)
 	if p == nil {
 		c.log.Warn("jsonrpc: response to an unknown or already answered id", "id", m.id.String())
 		return
@@ -221,20 +289,15 @@ func (c *Conn) rejectResponse(m *message, reason *Error) {
 	if m.id.IsZero() || m.id.IsNull() {
 		return
 	}
-	c.mu.Lock()
-	p := c.pending[m.id.raw]
-	if p != nil {
-		delete(c.pending, m.id.raw)
-	}
-	c.mu.Unlock()
-	if p != nil {
+	if p := c.takePending(m.id); p != nil {
 		p.ch <- callResult{err: fmt.Errorf("%w: %s", ErrInvalidResponse, why)}
 	}
 }
 
 // sendCancel tells the peer, in the background, that we no longer wait for
 // the request with the given id text.
-func (c *Conn) sendCancel(id, reason string) {
+func (c *Conn) sendCancel(n int64, reason string) {
+	id := c.idText(n)
 	method := c.opts.Cancellation.Method()
 	if method == "" {
 		return
@@ -245,7 +308,7 @@ func (c *Conn) sendCancel(id, reason string) {
 	} else {
 		params = fmt.Appendf(nil, `{"id":%s}`, id)
 	}
-	msg := appendRequest(nil, "", method, params)
+	msg := c.appendRequest(nil, 0, method, params)
 	select {
 	case c.out <- msg:
 	default: // the queue is full: wait for room without holding up the caller

@@ -33,6 +33,7 @@ type Conn struct {
 	writer  framing.Writer
 	flusher *bufio.Writer
 	onFrame func()        // the stream's MessageRead, or nil
+	names   nameCache     // method names read, for the read loop only
 	out     chan []byte   // messages waiting for the write loop
 	drained chan struct{} // closed when the write loop has ended
 
@@ -41,10 +42,10 @@ type Conn struct {
 	killOnClose    atomic.Bool // kill the peer process instead of closing the stream gently
 
 	mu       sync.Mutex
-	pending  map[string]*pendingCall // our calls awaiting a response, by id text
-	inflight map[string]*incoming    // peer requests being handled, by id text
-	err      error                   // why the connection ended; nil while open
-	inputEnd bool                    // the peer sent its last message
+	pending  map[int64]*pendingCall // our calls awaiting a response, by request number
+	inflight map[string]*incoming   // peer requests being handled, by id text
+	err      error                  // why the connection ended; nil while open
+	inputEnd bool                   // the peer sent its last message
 
 	done          chan struct{} // closed when the connection ends
 	ctx           context.Context
@@ -78,7 +79,7 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		flusher:  flusher,
 		out:      make(chan []byte, opts.MaxQueuedWrites),
 		drained:  make(chan struct{}),
-		pending:  make(map[string]*pendingCall),
+		pending:  make(map[int64]*pendingCall),
 		inflight: make(map[string]*incoming),
 		done:     make(chan struct{}),
 	}
@@ -307,7 +308,7 @@ func (c *Conn) peerFinished() {
 	}
 	c.inputEnd = true
 	pending := c.pending
-	c.pending = map[string]*pendingCall{}
+	c.pending = map[int64]*pendingCall{}
 	c.mu.Unlock()
 	failure := fmt.Errorf("%w: %w", ErrClosed, ErrPeerClosed)
 	for _, p := range pending {

@@ -38,7 +38,7 @@ func (c *Conn) handleFrame(frame []byte) {
 // handleMessage dispatches one valid JSON value, part of batch when batch
 // is not nil.
 func (c *Conn) handleMessage(b []byte, batch *batchReply) {
-	m, rpcErr := decodeValid(b)
+	m, rpcErr := decodeValid(b, &c.names)
 	if rpcErr != nil && m.kind == kindResponse {
 		c.rejectResponse(&m, rpcErr)
 		return

@@ -38,8 +38,11 @@ func FuzzDecodeMessage(f *testing.F) {
 		var again message
 		switch m.kind {
 		case kindRequest, kindNotification:
-			id := m.id.raw
-			again, rpcErr = decodeMessage(appendRequest(nil, id, m.method, m.params))
+			msg := []byte(`{"jsonrpc":"2.0"`)
+			if !m.id.IsZero() {
+				msg = append(append(msg, `,"id":`...), m.id.raw...)
+			}
+			again, rpcErr = decodeMessage(appendMethod(msg, m.method, m.params))
 			if rpcErr != nil || again.method != m.method || again.id != m.id || !bytes.Equal(again.params, m.params) || again.kind != m.kind {
 				t.Fatalf("request %s re-encoded as %+v (%v)", b, again, rpcErr)
 			}

@@ -38,11 +38,12 @@ func decodeMessage(b []byte) (m message, rpcErr *Error) {
 	if !json.Valid(b) {
 		return message{id: NullID}, &Error{Code: CodeParseError, Message: "Parse error: invalid JSON"}
 	}
-	return decodeValid(b)
+	return decodeValid(b, nil)
 }
 
 // decodeValid is decodeMessage for input already known to be valid JSON.
-func decodeValid(b []byte) (m message, rpcErr *Error) {
+// Method names are taken from names when it is not nil.
+func decodeValid(b []byte, names *nameCache) (m message, rpcErr *Error) {
 	m.id = NullID
 	if len(b) == 0 || b[0] != '{' {
 		return m, invalidRequest("a message must be a JSON object")
@@ -101,7 +102,7 @@ func decodeValid(b []byte) (m message, rpcErr *Error) {
 		if len(method) == 0 || method[0] != '"' {
 			return m, invalidRequest(`"method" must be a string`)
 		}
-		m.method = unquote(method)
+		m.method = names.unquote(method)
 		if hasParams && string(params) != "null" {
 			if params[0] != '{' && params[0] != '[' {
 				return m, invalidRequest(`"params" must be an object or an array`)
@@ -175,6 +176,33 @@ func unquote(b []byte) string {
 }
 
 func unquoteBytes(b []byte) []byte { return []byte(unquote(b)) }
+
+// nameCache holds the method names one connection has read, so that a
+// name seen before costs no allocation. Only the read loop uses it.
+type nameCache struct{ names map[string]string }
+
+// maxCachedNames bounds a nameCache, whatever names a peer sends.
+const maxCachedNames = 256
+
+// unquote is the package's unquote, returning a cached copy of the name
+// when there is one. A nil cache just unquotes.
+func (c *nameCache) unquote(b []byte) string {
+	if c == nil || len(b) < 2 {
+		return unquote(b)
+	}
+	if s, ok := c.names[string(b[1:len(b)-1])]; ok {
+		return s
+	}
+	s := unquote(b)
+	if s != string(b[1:len(b)-1]) || len(c.names) >= maxCachedNames {
+		return s // escaped names are rare: not cached
+	}
+	if c.names == nil {
+		c.names = make(map[string]string)
+	}
+	c.names[s] = s
+	return s
+}
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
@@ -259,13 +287,20 @@ func splitArray(b []byte) [][]byte {
 	return elems
 }
 
-// appendRequest appends a request (or, with an empty id, a notification).
-func appendRequest(buf []byte, id, method string, params []byte) []byte {
+// appendRequest appends a request with our request number id, or a
+// notification when id is 0.
+func (c *Conn) appendRequest(buf []byte, id int64, method string, params []byte) []byte {
 	buf = append(buf, `{"jsonrpc":"2.0"`...)
-	if id != "" {
+	if id != 0 {
 		buf = append(buf, `,"id":`...)
-		buf = append(buf, id...)
+		buf = c.appendID(buf, id)
 	}
+	return appendMethod(buf, method, params)
+}
+
+// appendMethod appends the method and params members and closes the
+// message.
+func appendMethod(buf []byte, method string, params []byte) []byte {
 	buf = append(buf, `,"method":`...)
 	buf = appendString(buf, method)
 	if len(params) > 0 {
@@ -275,8 +310,18 @@ func appendRequest(buf []byte, id, method string, params []byte) []byte {
 	return append(buf, '}')
 }
 
+// requestSize is room enough for a request's envelope, id, method and
+// params (unless the method name needs escaping), so that encoding it
+// allocates once.
+func requestSize(method string, params []byte) int {
+	return 64 + len(method) + len(params)
+}
+
 // appendResult appends a success response.
 func appendResult(buf []byte, id ID, result []byte) []byte {
+	if buf == nil {
+		buf = make([]byte, 0, 48+len(id.raw)+len(result))
+	}
 	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
 	buf = appendID(buf, id)
 	buf = append(buf, `,"result":`...)
