@@ -25,10 +25,10 @@ func (x *SubtractParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "minuend":
 			has.Minuend = true
-			return jsonrpc.AtField("minuend", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Minuend)))
+			return jsonrpc.AtField("minuend", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Minuend)))
 		case "subtrahend":
 			has.Subtrahend = true
-			return jsonrpc.AtField("subtrahend", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Subtrahend)))
+			return jsonrpc.AtField("subtrahend", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Subtrahend)))
 		}
 		return nil
 	})
@@ -121,7 +121,7 @@ func (x *NotifyHelloParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "value":
-			return jsonrpc.AtField("value", json.Unmarshal(value, &v.Value))
+			return jsonrpc.AtField("value", jsonrpc.DecodeOptional(value, &v.Value, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
