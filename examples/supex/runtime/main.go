@@ -56,6 +56,7 @@ func run() error {
 	dir := fs.String("dir", ".tmp", "`directory` for default outputs; always an allowed root")
 	idle := fs.Duration("idle-timeout", 0, "close connections silent this long (0: never)")
 	maxConns := fs.Int("max-conns", 16, "most connections served at once")
+	msgTimeout := fs.Duration("message-timeout", 30*time.Second, "close a connection whose message takes longer than this to arrive, so slow senders cannot hold the -max-conns slots (0: no limit)")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -114,10 +115,11 @@ func run() error {
 		return fmt.Errorf("listening: %w", err)
 	}
 	srv := &transport.Server{
-		Handler:     func(ctx context.Context, c net.Conn) { serveConn(ctx, st, c) },
-		IdleTimeout: *idle,
-		MaxConns:    *maxConns,
-		Logger:      log,
+		Handler:        func(ctx context.Context, c net.Conn) { serveConn(ctx, st, c) },
+		IdleTimeout:    *idle,
+		MaxConns:       *maxConns,
+		MessageTimeout: *msgTimeout,
+		Logger:         log,
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
