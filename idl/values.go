@@ -279,7 +279,7 @@ func (r *resolver) checkObject(n *node, t *Type, path string, depth int) {
 			continue
 		}
 		if f == nil {
-			r.errs.add(e.key.pos, "%s has no field %q%s", path, k, suggest(k, names, "; fields: "+strings.Join(names, ", ")))
+			r.errs.add(e.key.pos, "%s has no field %q%s", path, k, suggest(k, names, "; fields: "+commaSome(names)))
 			continue
 		}
 		r.checkDepth(e.val, f.Type, path+"."+k, depth+1)
@@ -291,7 +291,7 @@ func (r *resolver) checkObject(n *node, t *Type, path string, depth int) {
 		}
 	}
 	if len(missing) > 0 {
-		r.errs.add(n.pos, "%s is missing required field %s", path, strings.Join(missing, ", "))
+		r.errs.add(n.pos, "%s is missing required field %s", path, commaSome(missing))
 	}
 }
 
@@ -309,7 +309,7 @@ func (r *resolver) checkEnum(n *node, t *Type, path string) {
 	if t.EnumBase == KindString {
 		hint = suggest(n.str, vals, "")
 	}
-	r.errs.add(n.pos, "%s: %s is not one of %s%s", path, describeNode(n), strings.Join(vals, ", "), hint)
+	r.errs.add(n.pos, "%s: %s is not one of %s%s", path, describeNode(n), commaSome(vals), hint)
 }
 
 // checkUnion checks a value against the variant its tag, its members or
