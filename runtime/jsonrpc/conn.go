@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -357,6 +358,7 @@ func (c *Conn) writeLoop() {
 // then flushes. It reports false when writing failed and the connection
 // has ended.
 func (c *Conn) writeQueued(msg []byte) bool {
+	yielded := false
 	for {
 		if msg != nil && len(msg) == 0 { // closeMarker
 			if err := c.flusher.Flush(); err != nil {
@@ -376,6 +378,18 @@ func (c *Conn) writeQueued(msg []byte) bool {
 		case msg = <-c.out:
 			continue
 		default:
+		}
+		if !yielded && msg != nil {
+			// Let goroutines about to send run first, so that their
+			// messages share this write; when none is runnable this
+			// returns at once.
+			yielded = true
+			runtime.Gosched()
+			select {
+			case msg = <-c.out:
+				continue
+			default:
+			}
 		}
 		if err := c.flusher.Flush(); err != nil {
 			c.shutdown(fmt.Errorf("writing: %w", err))
