@@ -213,8 +213,12 @@ func (c *converter) convertNode(n ast.Node, depth int) *node {
 		return m
 	case *ast.SequenceNode:
 		s := &node{kind: nSeq, pos: pos}
-		for _, v := range n.Values {
-			s.items = append(s.items, c.convert(v, depth+1))
+		for i, v := range n.Values {
+			it := c.convert(v, depth+1)
+			if i < len(n.Entries) && n.Entries[i] != nil {
+				c.placeImplicitNull(it, v, n.Entries[i].Start)
+			}
+			s.items = append(s.items, it)
 		}
 		return s
 	case *ast.StringNode:
@@ -304,8 +308,19 @@ func (c *converter) pair(mv *ast.MappingValueNode, depth int) entry {
 		val = &node{kind: nNull, pos: key.pos}
 	} else {
 		val = c.convert(mv.Value, depth+1)
+		c.placeImplicitNull(val, mv.Value, mv.Start)
 	}
 	return entry{key: key, val: val}
+}
+
+// placeImplicitNull puts the null that the YAML parser makes of a missing
+// value (n, converted to out) right after the indicator before it, ':'
+// or '-'. The parser puts it one column further when the indicator ends
+// the tokens it parses, which parseSplit's pieces must not change.
+func (c *converter) placeImplicitNull(out *node, n ast.Node, indicator *token.Token) {
+	if null, ok := n.(*ast.NullNode); ok && null.Token != nil && null.Token.Type == token.ImplicitNullType && indicator != nil && indicator.Position != nil {
+		out.pos = c.pos(indicator.Position.Line, indicator.Position.Column+1)
+	}
 }
 
 // integer converts an integer scalar, keeping values beyond int64 as JSON

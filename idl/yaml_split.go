@@ -41,6 +41,7 @@ type keyRun struct {
 	col  int
 	keys []int // indexes of the key tokens
 	end  int   // index of the first token after the mapping
+	odd  bool  // a key follows a node property or indicator waiting for a value: not cut
 }
 
 // parseSplit parses src as parser.ParseBytes does, with long runs of
@@ -104,6 +105,24 @@ func (c *converter) parsePieces(tks token.Tokens) (*ast.File, error) {
 	return f, nil
 }
 
+// cuttable reports whether tks can be cut before the key tks[i]: the
+// token before it completes the entry before, rather than waiting for a
+// value, as an anchor (with its name), a tag or a block scalar indicator
+// does (the YAML parser may then read the following keys as that value).
+func cuttable(tks token.Tokens, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		switch tks[j].Type {
+		case token.CommentType:
+			continue
+		case token.AnchorType, token.TagType, token.LiteralType, token.FoldedType, token.MappingKeyType:
+			return false
+		}
+		return j == 0 || tks[j-1].Type != token.AnchorType // not an anchor's name
+
+	}
+	return false
+}
+
 // safeParse runs the YAML parser on tks, turning a panic into an error.
 func safeParse(tks token.Tokens) (f *ast.File, err error) {
 	defer func() {
@@ -145,7 +164,7 @@ func (c *converter) keyRuns(tks token.Tokens) []keyRun {
 		for len(open) > 0 && open[len(open)-1].col > col {
 			r := open[len(open)-1]
 			open = open[:len(open)-1]
-			if len(r.keys) > chunkKeys {
+			if len(r.keys) > chunkKeys && !r.odd {
 				r.end = i
 				found = append(found, r)
 			}
@@ -171,6 +190,7 @@ func (c *converter) keyRuns(tks token.Tokens) []keyRun {
 		if n := len(open); n > 0 && open[n-1].col == col {
 			if key {
 				open[n-1].keys = append(open[n-1].keys, i)
+				open[n-1].odd = open[n-1].odd || !cuttable(tks, i)
 				continue
 			}
 			// Something other than a key at the column of the keys,

@@ -2,9 +2,11 @@ package idl
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -111,4 +113,37 @@ func TestSplitSameResult(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzSplit checks on any input what TestSplitSameResult checks on known
+// ones: parsing in pieces of one or two keys gives what parsing whole
+// gives, except that a YAML syntax error may be found elsewhere (the
+// parser reports the first one it meets, and a piece may hide the context
+// of the first one).
+func FuzzSplit(f *testing.F) {
+	f.Add([]byte(validHead + "types:\n  A: string\n  B:\n    fields:\n      a: A\n      b?: integer\n"))
+	f.Add([]byte("a:\n  b: 1\n  c:\n  - x\n  d: 2\n# c\ne: 3\n"))
+	f.Add([]byte("- a: 1\n  b: 2\n  c: 3\n- d\n"))
+	noFiles := func(string) ([]byte, error) { return nil, fs.ErrNotExist }
+	f.Fuzz(func(t *testing.T, src []byte) {
+		defer func(n int) { chunkKeys = n }(chunkKeys)
+		chunkKeys = 1 << 30
+		want, wantErr := parse("f.yaml", src, noFiles)
+		for _, n := range []int{1, 2} {
+			chunkKeys = n
+			got, err := parse("f.yaml", src, noFiles)
+			if syntaxErr := "YAML syntax error"; strings.Contains(fmt.Sprint(wantErr), syntaxErr) {
+				if !strings.Contains(fmt.Sprint(err), syntaxErr) {
+					t.Fatalf("pieces of %d keys: errors\n%.2000v\nwant a YAML syntax error:\n%.2000v", n, err, wantErr)
+				}
+				continue
+			}
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Fatalf("pieces of %d keys: errors\n%.2000v\nwant\n%.2000v", n, err, wantErr)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("pieces of %d keys: the protocol differs", n)
+			}
+		}
+	})
 }
