@@ -62,20 +62,21 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 
 // sendOne is the innermost SendFunc.
 func (c *Conn) sendOne(ctx context.Context, out *Outgoing) error {
-	params, err := marshalValue(out.Params)
+	var id int64
+	if !out.Notification {
+		id = c.newID()
+	}
+	msg, err := c.encodeRequest(id, out.Method, out.Params)
 	if err != nil {
 		return fmt.Errorf("jsonrpc: encoding params of %q: %w", out.Method, err)
 	}
-	if string(params) == "null" {
-		params = nil
-	}
 	if out.Notification {
-		if err := c.enqueue(ctx, c.appendRequest(make([]byte, 0, requestSize(out.Method, params)), 0, out.Method, params)); err != nil {
+		if err := c.enqueue(ctx, msg); err != nil {
 			return fmt.Errorf("jsonrpc: notify %q: %w", out.Method, err)
 		}
 		return nil
 	}
-	return c.call(ctx, out.Method, params, out.Result)
+	return c.call(ctx, id, out.Method, msg, out.Result)
 }
 
 // newID returns the number of this side's next request.
@@ -153,7 +154,9 @@ func (c *Conn) takePending(id ID) *pendingCall {
 	return p
 }
 
-func (c *Conn) call(ctx context.Context, method string, params []byte, result any) error {
+// call sends msg, our request number id for method, and waits for its
+// response.
+func (c *Conn) call(ctx context.Context, id int64, method string, msg []byte, result any) error {
 	var timeout Timeout
 	if c.opts.Timeout != nil {
 		if _, ok := ctx.Deadline(); !ok {
@@ -166,12 +169,10 @@ func (c *Conn) call(ctx context.Context, method string, params []byte, result an
 		defer t.Stop()
 		expired = t.C
 	}
-	id := c.newID()
 	p, err := c.register(id)
 	if err != nil {
 		return fmt.Errorf("jsonrpc: call %q: %w", method, c.closedError())
 	}
-	msg := c.appendRequest(make([]byte, 0, requestSize(method, params)), id, method, params)
 	select {
 	case c.out <- msg:
 	default:

@@ -36,6 +36,7 @@ type Conn struct {
 	onFrame func()        // the stream's MessageRead, or nil
 	names   nameCache     // method names read, for the read loop only
 	out     chan []byte   // messages waiting for the write loop
+	spare   chan []byte   // buffers of written messages, for reuse
 	drained chan struct{} // closed when the write loop has ended
 
 	nextID         atomic.Int64
@@ -79,6 +80,7 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		writer:   opts.Framing.NewWriter(flusher),
 		flusher:  flusher,
 		out:      make(chan []byte, opts.MaxQueuedWrites),
+		spare:    make(chan []byte, spareBuffers),
 		drained:  make(chan struct{}),
 		pending:  make(map[int64]*pendingCall),
 		inflight: make(map[string]*incoming),
@@ -373,6 +375,7 @@ func (c *Conn) writeQueued(msg []byte) bool {
 				c.shutdown(fmt.Errorf("writing: %w", err))
 				return false
 			}
+			c.recycle(msg) // the framing copied it
 		}
 		select {
 		case msg = <-c.out:

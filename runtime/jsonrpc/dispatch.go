@@ -118,14 +118,13 @@ func (c *Conn) runRequest(in *incoming) {
 		in.batch.complete(nil)
 		return
 	}
-	body, merr := marshalValue(result)
+	msg, merr := c.encodeResult(in.req.ID, result)
 	if merr != nil {
 		c.log.Error("jsonrpc: cannot encode result", "method", in.req.Method, "error", merr)
 		c.writeError(in.batch, in.req.ID, &Error{Code: CodeInternalError, Message: "Internal error"})
 		in.batch.complete(nil)
 		return
 	}
-	msg := appendResult(nil, in.req.ID, body)
 	if in.batch != nil {
 		in.batch.complete(msg)
 		return

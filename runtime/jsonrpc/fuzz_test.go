@@ -54,7 +54,11 @@ func FuzzDecodeMessage(f *testing.F) {
 				}
 				return
 			}
-			again, rpcErr = decodeMessage(appendResult(nil, m.id, m.result))
+			msg, err := new(Conn).encodeResult(m.id, m.result)
+			if err != nil {
+				t.Fatalf("response %s: result does not re-encode: %v", b, err)
+			}
+			again, rpcErr = decodeMessage(msg)
 			if rpcErr != nil || !bytes.Equal(again.result, m.result) || again.id != m.id {
 				t.Fatalf("response %s re-encoded as %+v (%v)", b, again, rpcErr)
 			}

@@ -19,7 +19,7 @@ func DecodeString[T ~string](b []byte, v *T) error {
 		*v = T(b[1 : n-1])
 		return nil
 	}
-	return json.Unmarshal(b, v)
+	return unmarshalInto(b, v)
 }
 
 // plainString reports whether s, the inside of a string literal, needs no
@@ -64,7 +64,7 @@ func DecodeInt[T ~int | ~int8 | ~int16 | ~int32 | ~int64](b []byte, v *T) error 
 			return nil
 		}
 	}
-	return json.Unmarshal(b, v)
+	return unmarshalInto(b, v)
 }
 
 // plainInt parses b when it is a JSON integer of at most 18 digits, which
@@ -102,7 +102,7 @@ func DecodeFloat[T ~float32 | ~float64](b []byte, v *T) error {
 			return nil
 		}
 	}
-	return json.Unmarshal(b, v)
+	return unmarshalInto(b, v)
 }
 
 // isNumber reports whether b is a number in JSON's grammar, which is
@@ -159,7 +159,7 @@ func DecodeBool[T ~bool](b []byte, v *T) error {
 		*v = false
 		return nil
 	}
-	return json.Unmarshal(b, v)
+	return unmarshalInto(b, v)
 }
 
 // DecodeRaw stores a copy of the JSON value b, without surrounding
@@ -169,7 +169,7 @@ func DecodeBool[T ~bool](b []byte, v *T) error {
 func DecodeRaw[T ~[]byte](b []byte, v *T) error {
 	b = trimSpace(b)
 	if len(b) == 0 {
-		return json.Unmarshal(b, v) // reports the missing value
+		return unmarshalInto(b, v) // reports the missing value
 	}
 	*v = append(T(nil), b...)
 	return nil
@@ -197,4 +197,13 @@ func UnmarshalJSON[T any, P interface {
 	json.Unmarshaler
 }](b []byte, v *T) error {
 	return P(v).UnmarshalJSON(b)
+}
+
+// unmarshalInto is json.Unmarshal(b, v) through a copy, so that v does not
+// escape: a generated decoder's value then stays on the stack.
+func unmarshalInto[T any](b []byte, v *T) error {
+	x := *v
+	err := json.Unmarshal(b, &x)
+	*v = x
+	return err
 }

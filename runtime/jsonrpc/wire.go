@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"unicode/utf8"
 )
@@ -310,26 +311,95 @@ func appendMethod(buf []byte, method string, params []byte) []byte {
 	return append(buf, '}')
 }
 
-// requestSize is room enough for a request's envelope, id, method and
-// params (unless the method name needs escaping), so that encoding it
-// allocates once.
-func requestSize(method string, params []byte) int {
-	return 64 + len(method) + len(params)
+// encodeRequest encodes a request with our request number id, or a
+// notification when id is 0, into a recycled buffer. Params that are an
+// [Appender] are encoded straight into it.
+func (c *Conn) encodeRequest(id int64, method string, params any) ([]byte, error) {
+	buf := c.buffer()
+	buf = append(buf, `{"jsonrpc":"2.0"`...)
+	if id != 0 {
+		buf = append(buf, `,"id":`...)
+		buf = c.appendID(buf, id)
+	}
+	buf = append(buf, `,"method":`...)
+	buf = appendString(buf, method)
+	if params == nil || isNilPointer(params) {
+		return append(buf, '}'), nil
+	}
+	if a, ok := params.(Appender); ok {
+		buf = append(buf, `,"params":`...)
+		buf, err := a.AppendJSON(buf)
+		return append(buf, '}'), err
+	}
+	data, err := marshalValue(params)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > 0 && string(data) != "null" {
+		buf = append(buf, `,"params":`...)
+		buf = append(buf, data...)
+	}
+	return append(buf, '}'), nil
 }
 
-// appendResult appends a success response.
-func appendResult(buf []byte, id ID, result []byte) []byte {
-	if buf == nil {
-		buf = make([]byte, 0, 48+len(id.raw)+len(result))
-	}
+// encodeResult encodes the success response to id carrying result into a
+// recycled buffer; a result that is an [Appender] is encoded straight
+// into it.
+func (c *Conn) encodeResult(id ID, result any) ([]byte, error) {
+	buf := c.buffer()
 	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
 	buf = appendID(buf, id)
 	buf = append(buf, `,"result":`...)
-	if len(result) == 0 {
-		result = []byte("null")
+	if a, ok := result.(Appender); ok && !isNilPointer(result) {
+		buf, err := a.AppendJSON(buf)
+		return append(buf, '}'), err
 	}
-	buf = append(buf, result...)
-	return append(buf, '}')
+	data, err := marshalValue(result)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) == 0 {
+		data = []byte("null")
+	}
+	buf = append(buf, data...)
+	return append(buf, '}'), nil
+}
+
+// isNilPointer reports whether v holds a nil pointer, which encodes as
+// null (an Appender's method must not be called on it).
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}
+
+// spareBuffers is how many message buffers a connection keeps for reuse,
+// and maxSpareBuffer the largest it keeps.
+const (
+	spareBuffers   = 32
+	maxSpareBuffer = 64 << 10
+)
+
+// buffer returns an empty buffer for a message, recycled when one is
+// spare.
+func (c *Conn) buffer() []byte {
+	select {
+	case b := <-c.spare:
+		return b[:0]
+	default:
+		return make([]byte, 0, 512)
+	}
+}
+
+// recycle keeps the buffer of a message that has been written, for a later
+// message.
+func (c *Conn) recycle(b []byte) {
+	if cap(b) == 0 || cap(b) > maxSpareBuffer {
+		return
+	}
+	select {
+	case c.spare <- b:
+	default:
+	}
 }
 
 // appendError appends an error response.
