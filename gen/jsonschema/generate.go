@@ -1,8 +1,6 @@
 package jsonschema
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -34,19 +32,23 @@ func Generate(p *idl.Protocol) ([]gen.File, error) {
 		return nil, errors.New("jsonschema: no protocol")
 	}
 	var files []gen.File
+	// Most files repeat the $defs of others: each named type's schema is
+	// built and encoded once.
+	defs := defCache{}
+	enc := encoder{defs: map[defKey][]byte{}}
 	add := func(path string, s *invopop.Schema, err error) error {
 		if err != nil {
 			return err
 		}
-		data, err := Encode(s)
-		if err != nil {
+		enc.buf = nil
+		if err := enc.schema(s, 0); err != nil {
 			return fmt.Errorf("jsonschema: %s: %w", path, err)
 		}
-		files = append(files, gen.File{Path: "schema/" + path, Content: data})
+		files = append(files, gen.File{Path: "schema/" + path, Content: append(enc.buf, '\n')})
 		return nil
 	}
 	for _, td := range p.Types {
-		s, err := typeFile(p, td)
+		s, err := typeFile(p, td, defs)
 		if err := add(td.Name+".json", s, err); err != nil {
 			return nil, err
 		}
@@ -55,13 +57,13 @@ func Generate(p *idl.Protocol) ([]gen.File, error) {
 	for _, m := range p.Methods {
 		base := "methods/" + names[m.Name]
 		if m.Params != nil {
-			s, err := methodFile(p, m, base+".params.json", false)
+			s, err := methodFile(p, m, base+".params.json", false, defs)
 			if err := add(base+".params.json", s, err); err != nil {
 				return nil, err
 			}
 		}
 		if m.Kind == idl.Request {
-			s, err := methodFile(p, m, base+".result.json", true)
+			s, err := methodFile(p, m, base+".result.json", true, defs)
 			if err := add(base+".result.json", s, err); err != nil {
 				return nil, err
 			}
@@ -70,13 +72,13 @@ func Generate(p *idl.Protocol) ([]gen.File, error) {
 	for _, e := range p.Errors {
 		if e.Data != nil {
 			path := "errors/" + e.Name + ".data.json"
-			s, err := errorFile(p, e, path)
+			s, err := errorFile(p, e, path, defs)
 			if err := add(path, s, err); err != nil {
 				return nil, err
 			}
 		}
 	}
-	s, err := Bundle(p)
+	s, err := bundle(p, defs)
 	if err := add(p.Name+".schema.json", s, err); err != nil {
 		return nil, err
 	}
@@ -89,21 +91,26 @@ func Bundle(p *idl.Protocol) (*invopop.Schema, error) {
 	if p == nil {
 		return nil, errors.New("jsonschema: no protocol")
 	}
+	return bundle(p, nil)
+}
+
+// bundle is [Bundle], taking the schemas of named types from defs.
+func bundle(p *idl.Protocol, defs defCache) (*invopop.Schema, error) {
 	s := &invopop.Schema{Title: p.Name, Description: describeProtocol(p)}
-	if err := root(p, s, p.Name+".schema.json", p.Types, nil); err != nil {
+	if err := root(p, s, p.Name+".schema.json", p.Types, nil, defs); err != nil {
 		return nil, fmt.Errorf("jsonschema: bundle of %s: %w", p.Name, err)
 	}
 	return s, nil
 }
 
 // typeFile returns the standalone schema of the named type td.
-func typeFile(p *idl.Protocol, td *idl.TypeDef) (*invopop.Schema, error) {
+func typeFile(p *idl.Protocol, td *idl.TypeDef, defs defCache) (*invopop.Schema, error) {
 	var b builder
 	s := b.typeDef(td)
 	if b.err != nil {
 		return nil, fmt.Errorf("jsonschema: type %s: %w", td.Name, b.err)
 	}
-	if err := root(p, s, td.Name+".json", nil, td.Type); err != nil {
+	if err := root(p, s, td.Name+".json", nil, td.Type, defs); err != nil {
 		return nil, fmt.Errorf("jsonschema: type %s: %w", td.Name, err)
 	}
 	return s, nil
@@ -111,7 +118,7 @@ func typeFile(p *idl.Protocol, td *idl.TypeDef) (*invopop.Schema, error) {
 
 // methodFile returns the standalone schema of m's params, or of its result
 // when result is true.
-func methodFile(p *idl.Protocol, m *idl.Method, path string, result bool) (*invopop.Schema, error) {
+func methodFile(p *idl.Protocol, m *idl.Method, path string, result bool, defs defCache) (*invopop.Schema, error) {
 	var b builder
 	t, what := m.Params, "params"
 	if result {
@@ -135,7 +142,7 @@ func methodFile(p *idl.Protocol, m *idl.Method, path string, result bool) (*invo
 		}
 	}
 	if b.err == nil {
-		b.err = root(p, s, path, nil, t)
+		b.err = root(p, s, path, nil, t, defs)
 	}
 	if b.err != nil {
 		return nil, fmt.Errorf("jsonschema: %s of method %s: %w", what, m.Name, b.err)
@@ -144,13 +151,13 @@ func methodFile(p *idl.Protocol, m *idl.Method, path string, result bool) (*invo
 }
 
 // errorFile returns the standalone schema of e's data.
-func errorFile(p *idl.Protocol, e *idl.ErrorDef, path string) (*invopop.Schema, error) {
+func errorFile(p *idl.Protocol, e *idl.ErrorDef, path string, defs defCache) (*invopop.Schema, error) {
 	var b builder
 	s := b.typ(e.Data, e.Name+" data")
 	s.Title = e.Name + " data"
 	annotate(s, e.Doc, "", fmt.Sprintf("The data member of error %s (code %d, message %q).", e.Name, e.Code, e.Message))
 	if b.err == nil {
-		b.err = root(p, s, path, nil, e.Data)
+		b.err = root(p, s, path, nil, e.Data, defs)
 	}
 	if b.err != nil {
 		return nil, fmt.Errorf("jsonschema: data of error %s: %w", e.Name, b.err)
@@ -158,10 +165,15 @@ func errorFile(p *idl.Protocol, e *idl.ErrorDef, path string) (*invopop.Schema, 
 	return s, nil
 }
 
+// defCache holds the schema of each named type once built, for the $defs
+// of every file of one protocol; a nil defCache builds them anew.
+type defCache map[*idl.TypeDef]*invopop.Schema
+
 // root makes s the root of the file at schema/<path>: it sets $schema and
 // $id and puts under $defs the types listed and those t refers to,
-// directly or not.
-func root(p *idl.Protocol, s *invopop.Schema, path string, types []*idl.TypeDef, t *idl.Type) error {
+// directly or not, taking their schemas from defs. The schemas in defs
+// are shared by the files: nothing changes them once built.
+func root(p *idl.Protocol, s *invopop.Schema, path string, types []*idl.TypeDef, t *idl.Type, defs defCache) error {
 	s.Version = draft
 	s.ID = invopop.ID(ID(p, path))
 	seen := map[*idl.TypeDef]bool{}
@@ -177,10 +189,18 @@ func root(p *idl.Protocol, s *invopop.Schema, path string, types []*idl.TypeDef,
 		if _, dup := s.Definitions[td.Name]; dup {
 			return fmt.Errorf("two types are named %s", td.Name)
 		}
+		if d, ok := defs[td]; ok {
+			s.Definitions[td.Name] = d
+			continue
+		}
 		var b builder
-		s.Definitions[td.Name] = b.typeDef(td)
+		d := b.typeDef(td)
 		if b.err != nil {
 			return fmt.Errorf("type %s: %w", td.Name, b.err)
+		}
+		s.Definitions[td.Name] = d
+		if defs != nil {
+			defs[td] = d
 		}
 	}
 	return nil
@@ -220,47 +240,4 @@ func describeProtocol(p *idl.Protocol) string {
 		s += "Version " + p.Version + "."
 	}
 	return s
-}
-
-// Encode writes s as rpcgen writes schema files: JSON indented with two
-// spaces, without HTML escapes, with a trailing newline.
-func Encode(s *invopop.Schema) ([]byte, error) {
-	raw, err := json.Marshal(s)
-	if err != nil {
-		return nil, fmt.Errorf("encoding schema: %w", err)
-	}
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, raw, "", "  "); err != nil {
-		return nil, fmt.Errorf("indenting schema: %w", err)
-	}
-	buf.WriteByte('\n')
-	return unescapeHTML(buf.Bytes()), nil
-}
-
-// unescapeHTML turns the \u003c, \u003e and \u0026 escapes encoding/json
-// writes back into <, > and &, leaving every other escape alone.
-func unescapeHTML(b []byte) []byte {
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
-		if b[i] != '\\' || i+1 >= len(b) {
-			out = append(out, b[i])
-			continue
-		}
-		if b[i+1] == 'u' && i+6 <= len(b) {
-			switch string(b[i+2 : i+6]) {
-			case "003c":
-				out, i = append(out, '<'), i+5
-				continue
-			case "003e":
-				out, i = append(out, '>'), i+5
-				continue
-			case "0026":
-				out, i = append(out, '&'), i+5
-				continue
-			}
-		}
-		out = append(out, b[i], b[i+1])
-		i++
-	}
-	return out
 }

@@ -257,6 +257,9 @@ func enumNotes(t *idl.Type) string {
 // isTrue reports whether s is the schema every value matches, to which
 // null adds nothing.
 func isTrue(s *invopop.Schema) bool {
+	if direct(s) {
+		return isEmpty(s)
+	}
 	data, err := json.Marshal(s)
 	return err == nil && string(data) == "true"
 }
