@@ -268,7 +268,7 @@ func (r *resolver) lookupType(name string, pos Pos) *TypeDef {
 // maxHintWork bounds how many names suggestions compare in all, so that
 // a file naming many unknown types among many known ones is checked in
 // reasonable time; past it, unknown names get no suggestion.
-const maxHintWork = 4 << 20
+const maxHintWork = 1 << 20
 
 // suggest is the package's suggest for names of types and errors: it
 // remembers what it found for each key (the kind of name and the name)

@@ -46,13 +46,19 @@ func closest(s string, candidates []string) string {
 	}
 	best, bestD := "", 0
 	limit := max(1, len(s)/3)
-	ls := lower(s)
+	ls := lower(nil, s)
+	var lc []rune
+	var rows []int
 	for _, c := range candidates {
 		// The distance is at least the difference in length.
 		if c == s || abs(utf8.RuneCountInString(c)-len(ls)) > limit {
 			continue
 		}
-		d := distance(ls, lower(c))
+		lc = lower(lc[:0], c)
+		if need := 2 * (len(lc) + 1); cap(rows) < need {
+			rows = make([]int, need)
+		}
+		d := distance(ls, lc, rows)
 		if d <= limit && (best == "" || d < bestD) {
 			best, bestD = c, d
 		}
@@ -62,20 +68,21 @@ func closest(s string, candidates []string) string {
 
 func abs(n int) int { return max(n, -n) }
 
-func lower(s string) []rune {
-	rs := []rune(s)
-	for i, r := range rs {
+// lower appends the runes of s to buf, ASCII letters in lower case.
+func lower(buf []rune, s string) []rune {
+	for _, r := range s {
 		if 'A' <= r && r <= 'Z' {
-			rs[i] = r + 'a' - 'A'
+			r += 'a' - 'A'
 		}
+		buf = append(buf, r)
 	}
-	return rs
+	return buf
 }
 
-// distance is the Levenshtein edit distance between a and b.
-func distance(a, b []rune) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+// distance is the Levenshtein edit distance between a and b; rows, of
+// at least 2*(len(b)+1) ints, is scratch space.
+func distance(a, b []rune, rows []int) int {
+	prev, cur := rows[:len(b)+1], rows[len(b)+1:2*(len(b)+1)]
 	for j := range prev {
 		prev[j] = j
 	}
