@@ -7,16 +7,17 @@ import (
 )
 
 // groupImports splits the import block of a rendered file into standard
-// library imports, then the others, as goimports does.
+// library imports, then the others, as goimports does, and formats the
+// file with go/format.
 func groupImports(src []byte) ([]byte, error) {
 	start := bytes.Index(src, []byte("\nimport (\n"))
 	if start < 0 {
-		return src, nil
+		return format.Source(src)
 	}
 	body := start + len("\nimport (\n")
 	end := bytes.Index(src[body:], []byte("\n)\n"))
 	if end < 0 {
-		return src, nil
+		return format.Source(src)
 	}
 	var std, other []string
 	for _, line := range strings.Split(string(src[body:body+end]), "\n") {

@@ -95,6 +95,8 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 	var out []gen.File
 	for _, part := range parts {
 		f := &file{File: jen.NewFile(pkg), path: part.path}
+		// groupImports formats the file once its imports are grouped.
+		f.NoFormat = true
 		f.HeaderComment(gen.Header)
 		f.ImportName(jsonrpcPkg, "jsonrpc")
 		f.ImportName(framingPkg, "framing")
