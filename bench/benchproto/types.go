@@ -10,6 +10,17 @@ type AddParams struct {
 	B int64 `json:"b"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AddParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"a":`...)
+	b = jsonrpc.AppendInt(b, x.A)
+	b = append(b, `,"b":`...)
+	b = jsonrpc.AppendInt(b, x.B)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AddParams) UnmarshalJSON(b []byte) error {
@@ -46,6 +57,15 @@ type AddResult struct {
 	Sum int64 `json:"sum"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AddResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"sum":`...)
+	b = jsonrpc.AppendInt(b, x.Sum)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AddResult) UnmarshalJSON(b []byte) error {
@@ -75,6 +95,15 @@ func (x *AddResult) UnmarshalJSON(b []byte) error {
 // EchoParams are the params of echo.
 type EchoParams struct {
 	Text string `json:"text"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EchoParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"text":`...)
+	b = jsonrpc.AppendString(b, x.Text)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -108,6 +137,15 @@ type EchoResult struct {
 	Text string `json:"text"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EchoResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"text":`...)
+	b = jsonrpc.AppendString(b, x.Text)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *EchoResult) UnmarshalJSON(b []byte) error {
@@ -137,6 +175,15 @@ func (x *EchoResult) UnmarshalJSON(b []byte) error {
 // TickParams are the params of tick.
 type TickParams struct {
 	Seq int64 `json:"seq"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TickParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"seq":`...)
+	b = jsonrpc.AppendInt(b, x.Seq)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the

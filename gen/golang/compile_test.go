@@ -13,7 +13,8 @@ import (
 )
 
 // TestCompile builds and vets the output of every test input in a
-// temporary module that uses this repository's runtime.
+// temporary module that uses this repository's runtime, and runs the
+// check of its AppendJSON methods against json.Marshal.
 func TestCompile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds generated packages with the go command")
@@ -47,8 +48,9 @@ func TestCompile(t *testing.T) {
 		if err := gen.Write(filepath.Join(dir, in.name), files); err != nil {
 			t.Fatal(err)
 		}
+		writeAppendCheck(t, dir, in, files)
 	}
-	for _, args := range [][]string{{"vet", "./..."}, {"build", "./..."}} {
+	for _, args := range [][]string{{"vet", "./..."}, {"build", "./..."}, {"test", "./..."}} {
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod -buildvcs=false", "GOWORK=off")

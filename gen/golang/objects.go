@@ -62,12 +62,16 @@ func (g *generator) object(f *file, def *idl.TypeDef) error {
 	if err := g.marshalObject(f, def); err != nil {
 		return err
 	}
+	if err := g.appendObject(f, def); err != nil {
+		return err
+	}
 	return g.unmarshalObject(f, def)
 }
 
-// marshalObject declares the MarshalJSON of an object with constant
-// members to fill in, or required arrays and maps to send as [] or {}.
-func (g *generator) marshalObject(f *file, def *idl.TypeDef) error {
+// normalize returns the statements an encoder of an object runs first:
+// they fill in its constant members (or fail when one holds another
+// value) and turn its nil required lists and maps into empty ones.
+func (g *generator) normalize(def *idl.TypeDef) ([]jen.Code, error) {
 	var body []jen.Code
 	for _, fl := range def.Type.Fields {
 		if fl.Optional {
@@ -77,7 +81,7 @@ func (g *generator) marshalObject(f *file, def *idl.TypeDef) error {
 		if c := fl.Type.Const; c != nil && !pointer(fl.Type, false) {
 			lit, text, err := literal(c, fl.Type.Kind)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			verb := "%v"
 			if fl.Type.Kind == idl.KindString {
@@ -98,6 +102,16 @@ func (g *generator) marshalObject(f *file, def *idl.TypeDef) error {
 				x.Clone().Op("=").Add(goType(fl.Type, false)).Values(),
 			))
 		}
+	}
+	return body, nil
+}
+
+// marshalObject declares the MarshalJSON of an object with constant
+// members to fill in, or required arrays and maps to send as [] or {}.
+func (g *generator) marshalObject(f *file, def *idl.TypeDef) error {
+	body, err := g.normalize(def)
+	if err != nil {
+		return err
 	}
 	extra := def.Type.Additional != nil
 	if len(body) == 0 && !extra {

@@ -40,6 +40,25 @@ func (x ToolCall) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ToolCall) AppendJSON(b []byte) ([]byte, error) {
+	if x.Args == nil {
+		x.Args = Args{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"id":`...)
+	b = jsonrpc.AppendString(b, x.ID)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"args":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Args); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ToolCall) UnmarshalJSON(b []byte) error {
@@ -90,6 +109,28 @@ type Message struct {
 
 	// The tool calls of an assistant message.
 	ToolCalls []ToolCall `json:"toolCalls,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Message) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"id":`...)
+	b = jsonrpc.AppendString(b, x.ID)
+	b = append(b, `,"role":`...)
+	b = jsonrpc.AppendString(b, x.Role)
+	b = append(b, `,"content":`...)
+	b = jsonrpc.AppendString(b, x.Content)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	if x.ToolCalls != nil {
+		b = append(b, `,"toolCalls":`...)
+		if b, err = jsonrpc.AppendValue(b, x.ToolCalls); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -146,6 +187,21 @@ type ImageAttachment struct {
 	Filename *string `json:"filename,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ImageAttachment) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"data":`...)
+	b = jsonrpc.AppendString(b, x.Data)
+	b = append(b, `,"mimeType":`...)
+	b = jsonrpc.AppendString(b, x.MimeType)
+	if x.Filename != nil {
+		b = append(b, `,"filename":`...)
+		b = jsonrpc.AppendString(b, *x.Filename)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ImageAttachment) UnmarshalJSON(b []byte) error {
@@ -192,6 +248,21 @@ type Selection struct {
 
 	// The selected text.
 	Text string `json:"text"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Selection) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"file":`...)
+	b = jsonrpc.AppendString(b, x.File)
+	b = append(b, `,"startLine":`...)
+	b = jsonrpc.AppendInt(b, x.StartLine)
+	b = append(b, `,"endLine":`...)
+	b = jsonrpc.AppendInt(b, x.EndLine)
+	b = append(b, `,"text":`...)
+	b = jsonrpc.AppendString(b, x.Text)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -250,6 +321,28 @@ type PermissionContext struct {
 	Args json.RawMessage `json:"args,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PermissionContext) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Path != nil {
+		b = append(b, `,"path":`...)
+		b = jsonrpc.AppendString(b, *x.Path)
+	}
+	if x.Command != nil {
+		b = append(b, `,"command":`...)
+		b = jsonrpc.AppendString(b, *x.Command)
+	}
+	if len(x.Args) != 0 {
+		b = append(b, `,"args":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Args); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PermissionContext) UnmarshalJSON(b []byte) error {
@@ -293,6 +386,29 @@ type ProposedFileChange struct {
 	// The tool run that proposed it.
 	ToolID   string `json:"toolId"`
 	ToolName string `json:"toolName"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ProposedFileChange) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"id":`...)
+	b = jsonrpc.AppendString(b, x.ID)
+	b = append(b, `,"filePath":`...)
+	b = jsonrpc.AppendString(b, x.FilePath)
+	b = append(b, `,"changeType":`...)
+	b = jsonrpc.AppendString(b, x.ChangeType)
+	b = append(b, `,"originalContent":`...)
+	b = jsonrpc.AppendString(b, x.OriginalContent)
+	b = append(b, `,"proposedContent":`...)
+	b = jsonrpc.AppendString(b, x.ProposedContent)
+	b = append(b, `,"description":`...)
+	b = jsonrpc.AppendString(b, x.Description)
+	b = append(b, `,"toolId":`...)
+	b = jsonrpc.AppendString(b, x.ToolID)
+	b = append(b, `,"toolName":`...)
+	b = jsonrpc.AppendString(b, x.ToolName)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -362,6 +478,17 @@ type ChangeError struct {
 	Error    string `json:"error"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ChangeError) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"changeId":`...)
+	b = jsonrpc.AppendString(b, x.ChangeID)
+	b = append(b, `,"error":`...)
+	b = jsonrpc.AppendString(b, x.Error)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ChangeError) UnmarshalJSON(b []byte) error {
@@ -400,6 +527,15 @@ type SuccessResult struct {
 	Success bool `json:"success"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SuccessResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SuccessResult) UnmarshalJSON(b []byte) error {
@@ -434,6 +570,19 @@ type SuccessOrError struct {
 
 	// Why it failed.
 	Error *string `json:"error,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SuccessOrError) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -473,6 +622,27 @@ type HistoryEntry struct {
 	Model        string             `json:"model"`
 	MessageCount int64              `json:"messageCount"`
 	Status       HistoryEntryStatus `json:"status"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HistoryEntry) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	b = append(b, `,"createdAt":`...)
+	b = jsonrpc.AppendString(b, x.CreatedAt)
+	b = append(b, `,"lastActiveAt":`...)
+	b = jsonrpc.AppendString(b, x.LastActiveAt)
+	b = append(b, `,"projectName":`...)
+	b = jsonrpc.AppendString(b, x.ProjectName)
+	b = append(b, `,"model":`...)
+	b = jsonrpc.AppendString(b, x.Model)
+	b = append(b, `,"messageCount":`...)
+	b = jsonrpc.AppendInt(b, x.MessageCount)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -544,6 +714,46 @@ type CommunitySkill struct {
 	IsCurated     *bool    `json:"isCurated,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CommunitySkill) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"id":`...)
+	b = jsonrpc.AppendString(b, x.ID)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"description":`...)
+	b = jsonrpc.AppendString(b, x.Description)
+	b = append(b, `,"category":`...)
+	b = jsonrpc.AppendString(b, x.Category)
+	if x.Tags != nil {
+		b = append(b, `,"tags":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
+			return nil, err
+		}
+	}
+	if x.Rating != nil {
+		b = append(b, `,"rating":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.Rating); err != nil {
+			return nil, err
+		}
+	}
+	if x.DownloadCount != nil {
+		b = append(b, `,"downloadCount":`...)
+		b = jsonrpc.AppendInt(b, *x.DownloadCount)
+	}
+	if x.IsFeatured != nil {
+		b = append(b, `,"isFeatured":`...)
+		b = jsonrpc.AppendBool(b, *x.IsFeatured)
+	}
+	if x.IsCurated != nil {
+		b = append(b, `,"isCurated":`...)
+		b = jsonrpc.AppendBool(b, *x.IsCurated)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CommunitySkill) UnmarshalJSON(b []byte) error {
@@ -607,6 +817,21 @@ type SkillInstall struct {
 	Force *bool `json:"force,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SkillInstall) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"skillName":`...)
+	b = jsonrpc.AppendString(b, x.SkillName)
+	b = append(b, `,"scope":`...)
+	b = jsonrpc.AppendString(b, x.Scope)
+	if x.Force != nil {
+		b = append(b, `,"force":`...)
+		b = jsonrpc.AppendBool(b, *x.Force)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SkillInstall) UnmarshalJSON(b []byte) error {
@@ -651,6 +876,27 @@ type SkillInstallResult struct {
 	// Where the skill now lives.
 	Path  *string `json:"path,omitempty"`
 	Error *string `json:"error,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SkillInstallResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.SkillName != nil {
+		b = append(b, `,"skillName":`...)
+		b = jsonrpc.AppendString(b, *x.SkillName)
+	}
+	if x.Path != nil {
+		b = append(b, `,"path":`...)
+		b = jsonrpc.AppendString(b, *x.Path)
+	}
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -704,6 +950,27 @@ func (x SkillList) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SkillList) AppendJSON(b []byte) ([]byte, error) {
+	if x.Skills == nil {
+		x.Skills = []CommunitySkill{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"skills":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Skills); err != nil {
+		return nil, err
+	}
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SkillList) UnmarshalJSON(b []byte) error {
@@ -742,6 +1009,19 @@ type McpToolInfo struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	ServerName  string `json:"serverName"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x McpToolInfo) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"description":`...)
+	b = jsonrpc.AppendString(b, x.Description)
+	b = append(b, `,"serverName":`...)
+	b = jsonrpc.AppendString(b, x.ServerName)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -794,6 +1074,48 @@ type McpServerConfig struct {
 	AutoConnect *bool                    `json:"autoConnect,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x McpServerConfig) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"transport":`...)
+	b = jsonrpc.AppendString(b, x.Transport)
+	if x.Command != nil {
+		b = append(b, `,"command":`...)
+		b = jsonrpc.AppendString(b, *x.Command)
+	}
+	if x.Args != nil {
+		b = append(b, `,"args":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Args); err != nil {
+			return nil, err
+		}
+	}
+	if x.URL != nil {
+		b = append(b, `,"url":`...)
+		b = jsonrpc.AppendString(b, *x.URL)
+	}
+	if x.Env != nil {
+		b = append(b, `,"env":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Env); err != nil {
+			return nil, err
+		}
+	}
+	if x.Headers != nil {
+		b = append(b, `,"headers":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Headers); err != nil {
+			return nil, err
+		}
+	}
+	if x.AutoConnect != nil {
+		b = append(b, `,"autoConnect":`...)
+		b = jsonrpc.AppendBool(b, *x.AutoConnect)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *McpServerConfig) UnmarshalJSON(b []byte) error {
@@ -842,6 +1164,21 @@ type AutomodeCheckpoint struct {
 	Commit    string     `json:"commit"`
 	Message   string     `json:"message"`
 	Timestamp *Timestamp `json:"timestamp,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutomodeCheckpoint) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"commit":`...)
+	b = jsonrpc.AppendString(b, x.Commit)
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	if x.Timestamp != nil {
+		b = append(b, `,"timestamp":`...)
+		b = jsonrpc.AppendString(b, *x.Timestamp)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -900,6 +1237,41 @@ func (x AutomodeLogEntry) MarshalJSON() ([]byte, error) {
 	}
 	type plain AutomodeLogEntry
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutomodeLogEntry) AppendJSON(b []byte) ([]byte, error) {
+	if x.Actions == nil {
+		x.Actions = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"iteration":`...)
+	b = jsonrpc.AppendInt(b, x.Iteration)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = append(b, `,"actions":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Actions); err != nil {
+		return nil, err
+	}
+	if x.TokensUsed != nil {
+		b = append(b, `,"tokensUsed":`...)
+		b = jsonrpc.AppendInt(b, *x.TokensUsed)
+	}
+	if x.Cost != nil {
+		b = append(b, `,"cost":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.Cost); err != nil {
+			return nil, err
+		}
+	}
+	if x.Checkpoint != nil {
+		b = append(b, `,"checkpoint":`...)
+		if b, err = x.Checkpoint.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -963,6 +1335,24 @@ func (x InferenceInProcess) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x InferenceInProcess) AppendJSON(b []byte) ([]byte, error) {
+	if x.Kind == "" {
+		x.Kind = "in_process"
+	} else if x.Kind != "in_process" {
+		return nil, fmt.Errorf("kind must be \"in_process\", not %q", x.Kind)
+	}
+	start := len(b)
+	b = append(b, `,"kind":`...)
+	b = jsonrpc.AppendString(b, x.Kind)
+	if x.Provider != nil {
+		b = append(b, `,"provider":`...)
+		b = jsonrpc.AppendString(b, *x.Provider)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InferenceInProcess) UnmarshalJSON(b []byte) error {
@@ -1011,6 +1401,22 @@ func (x InferenceLocalSubprocess) MarshalJSON() ([]byte, error) {
 	}
 	type plain InferenceLocalSubprocess
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x InferenceLocalSubprocess) AppendJSON(b []byte) ([]byte, error) {
+	if x.Kind == "" {
+		x.Kind = "local_subprocess"
+	} else if x.Kind != "local_subprocess" {
+		return nil, fmt.Errorf("kind must be \"local_subprocess\", not %q", x.Kind)
+	}
+	start := len(b)
+	b = append(b, `,"kind":`...)
+	b = jsonrpc.AppendString(b, x.Kind)
+	b = append(b, `,"provider":`...)
+	b = jsonrpc.AppendString(b, x.Provider)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1066,6 +1472,24 @@ func (x InferenceLocalService) MarshalJSON() ([]byte, error) {
 	}
 	type plain InferenceLocalService
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x InferenceLocalService) AppendJSON(b []byte) ([]byte, error) {
+	if x.Kind == "" {
+		x.Kind = "local_service"
+	} else if x.Kind != "local_service" {
+		return nil, fmt.Errorf("kind must be \"local_service\", not %q", x.Kind)
+	}
+	start := len(b)
+	b = append(b, `,"kind":`...)
+	b = jsonrpc.AppendString(b, x.Kind)
+	b = append(b, `,"provider":`...)
+	b = jsonrpc.AppendString(b, x.Provider)
+	b = append(b, `,"origin":`...)
+	b = jsonrpc.AppendString(b, x.Origin)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1126,6 +1550,26 @@ func (x InferenceHosted) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x InferenceHosted) AppendJSON(b []byte) ([]byte, error) {
+	if x.Kind == "" {
+		x.Kind = "hosted"
+	} else if x.Kind != "hosted" {
+		return nil, fmt.Errorf("kind must be \"hosted\", not %q", x.Kind)
+	}
+	start := len(b)
+	b = append(b, `,"kind":`...)
+	b = jsonrpc.AppendString(b, x.Kind)
+	b = append(b, `,"provider":`...)
+	b = jsonrpc.AppendString(b, x.Provider)
+	if x.Origin != nil {
+		b = append(b, `,"origin":`...)
+		b = jsonrpc.AppendString(b, *x.Origin)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InferenceHosted) UnmarshalJSON(b []byte) error {
@@ -1179,6 +1623,20 @@ func (x InferenceOpaque) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x InferenceOpaque) AppendJSON(b []byte) ([]byte, error) {
+	if x.Kind == "" {
+		x.Kind = "opaque"
+	} else if x.Kind != "opaque" {
+		return nil, fmt.Errorf("kind must be \"opaque\", not %q", x.Kind)
+	}
+	start := len(b)
+	b = append(b, `,"kind":`...)
+	b = jsonrpc.AppendString(b, x.Kind)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InferenceOpaque) UnmarshalJSON(b []byte) error {
@@ -1227,6 +1685,28 @@ func (x ProfileErrorData) MarshalJSON() ([]byte, error) {
 	}
 	type plain ProfileErrorData
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ProfileErrorData) AppendJSON(b []byte) ([]byte, error) {
+	if x.Stage == "" {
+		x.Stage = "startup"
+	} else if x.Stage != "startup" {
+		return nil, fmt.Errorf("stage must be \"startup\", not %q", x.Stage)
+	}
+	start := len(b)
+	b = append(b, `,"kind":`...)
+	b = jsonrpc.AppendString(b, x.Kind)
+	b = append(b, `,"stage":`...)
+	b = jsonrpc.AppendString(b, x.Stage)
+	b = append(b, `,"retryable":`...)
+	b = jsonrpc.AppendBool(b, x.Retryable)
+	if x.ProviderID != nil {
+		b = append(b, `,"providerId":`...)
+		b = jsonrpc.AppendString(b, *x.ProviderID)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1292,6 +1772,22 @@ func (x LoginSession) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LoginSession) AppendJSON(b []byte) ([]byte, error) {
+	if x.ContractVersion == 0 {
+		x.ContractVersion = 1
+	} else if x.ContractVersion != 1 {
+		return nil, fmt.Errorf("contractVersion must be 1, not %v", x.ContractVersion)
+	}
+	start := len(b)
+	b = append(b, `,"contractVersion":`...)
+	b = jsonrpc.AppendInt(b, x.ContractVersion)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *LoginSession) UnmarshalJSON(b []byte) error {
@@ -1333,6 +1829,22 @@ type ContextThreshold struct {
 	UsagePercent    float64   `json:"usagePercent"`
 	RemainingTokens int64     `json:"remainingTokens"`
 	Timestamp       Timestamp `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ContextThreshold) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"usagePercent":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.UsagePercent); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"remainingTokens":`...)
+	b = jsonrpc.AppendInt(b, x.RemainingTokens)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1382,6 +1894,19 @@ type YoloAllowance struct {
 	TimeoutSeconds *int64 `json:"timeoutSeconds,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x YoloAllowance) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"pattern":`...)
+	b = jsonrpc.AppendString(b, x.Pattern)
+	if x.TimeoutSeconds != nil {
+		b = append(b, `,"timeoutSeconds":`...)
+		b = jsonrpc.AppendInt(b, *x.TimeoutSeconds)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *YoloAllowance) UnmarshalJSON(b []byte) error {
@@ -1416,6 +1941,19 @@ type YoloAllowanceResult struct {
 
 	// Seconds left.
 	ExpiresIn *int64 `json:"expiresIn,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x YoloAllowanceResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.ExpiresIn != nil {
+		b = append(b, `,"expiresIn":`...)
+		b = jsonrpc.AppendInt(b, *x.ExpiresIn)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1457,6 +1995,29 @@ type GoalBudgets struct {
 	MinTimeSecondsBeforeWrapUp *int64 `json:"minTimeSecondsBeforeWrapUp,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GoalBudgets) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.TokenBudget != nil {
+		b = append(b, `,"tokenBudget":`...)
+		b = jsonrpc.AppendInt(b, *x.TokenBudget)
+	}
+	if x.TimeBudgetSeconds != nil {
+		b = append(b, `,"timeBudgetSeconds":`...)
+		b = jsonrpc.AppendInt(b, *x.TimeBudgetSeconds)
+	}
+	if x.MinTokensBeforeWrapUp != nil {
+		b = append(b, `,"minTokensBeforeWrapUp":`...)
+		b = jsonrpc.AppendInt(b, *x.MinTokensBeforeWrapUp)
+	}
+	if x.MinTimeSecondsBeforeWrapUp != nil {
+		b = append(b, `,"minTimeSecondsBeforeWrapUp":`...)
+		b = jsonrpc.AppendInt(b, *x.MinTimeSecondsBeforeWrapUp)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GoalBudgets) UnmarshalJSON(b []byte) error {
@@ -1494,6 +2055,43 @@ type GoalState struct {
 	TimeUsedSeconds            int64      `json:"timeUsedSeconds"`
 	CreatedAt                  Timestamp  `json:"createdAt"`
 	UpdatedAt                  Timestamp  `json:"updatedAt"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GoalState) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.TokenBudget != nil {
+		b = append(b, `,"tokenBudget":`...)
+		b = jsonrpc.AppendInt(b, *x.TokenBudget)
+	}
+	if x.TimeBudgetSeconds != nil {
+		b = append(b, `,"timeBudgetSeconds":`...)
+		b = jsonrpc.AppendInt(b, *x.TimeBudgetSeconds)
+	}
+	if x.MinTokensBeforeWrapUp != nil {
+		b = append(b, `,"minTokensBeforeWrapUp":`...)
+		b = jsonrpc.AppendInt(b, *x.MinTokensBeforeWrapUp)
+	}
+	if x.MinTimeSecondsBeforeWrapUp != nil {
+		b = append(b, `,"minTimeSecondsBeforeWrapUp":`...)
+		b = jsonrpc.AppendInt(b, *x.MinTimeSecondsBeforeWrapUp)
+	}
+	b = append(b, `,"goalId":`...)
+	b = jsonrpc.AppendString(b, x.GoalID)
+	b = append(b, `,"objective":`...)
+	b = jsonrpc.AppendString(b, x.Objective)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	b = append(b, `,"tokensUsed":`...)
+	b = jsonrpc.AppendInt(b, x.TokensUsed)
+	b = append(b, `,"timeUsedSeconds":`...)
+	b = jsonrpc.AppendInt(b, x.TimeUsedSeconds)
+	b = append(b, `,"createdAt":`...)
+	b = jsonrpc.AppendString(b, x.CreatedAt)
+	b = append(b, `,"updatedAt":`...)
+	b = jsonrpc.AppendString(b, x.UpdatedAt)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1577,6 +2175,54 @@ type QueuedGoal struct {
 	CreatedAt     Timestamp `json:"createdAt"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x QueuedGoal) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.TokenBudget != nil {
+		b = append(b, `,"tokenBudget":`...)
+		b = jsonrpc.AppendInt(b, *x.TokenBudget)
+	}
+	if x.TimeBudgetSeconds != nil {
+		b = append(b, `,"timeBudgetSeconds":`...)
+		b = jsonrpc.AppendInt(b, *x.TimeBudgetSeconds)
+	}
+	if x.MinTokensBeforeWrapUp != nil {
+		b = append(b, `,"minTokensBeforeWrapUp":`...)
+		b = jsonrpc.AppendInt(b, *x.MinTokensBeforeWrapUp)
+	}
+	if x.MinTimeSecondsBeforeWrapUp != nil {
+		b = append(b, `,"minTimeSecondsBeforeWrapUp":`...)
+		b = jsonrpc.AppendInt(b, *x.MinTimeSecondsBeforeWrapUp)
+	}
+	b = append(b, `,"queueId":`...)
+	b = jsonrpc.AppendString(b, x.QueueID)
+	b = append(b, `,"objective":`...)
+	b = jsonrpc.AppendString(b, x.Objective)
+	b = append(b, `,"source":`...)
+	b = jsonrpc.AppendString(b, x.Source)
+	if x.Template != nil {
+		b = append(b, `,"template":`...)
+		b = jsonrpc.AppendString(b, *x.Template)
+	}
+	if x.TemplateFlags != nil {
+		b = append(b, `,"templateFlags":`...)
+		if b, err = jsonrpc.AppendValue(b, x.TemplateFlags); err != nil {
+			return nil, err
+		}
+	}
+	if x.TemplateArgs != nil {
+		b = append(b, `,"templateArgs":`...)
+		if b, err = jsonrpc.AppendValue(b, x.TemplateArgs); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"createdAt":`...)
+	b = jsonrpc.AppendString(b, x.CreatedAt)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *QueuedGoal) UnmarshalJSON(b []byte) error {
@@ -1641,6 +2287,27 @@ type CompletedGoal struct {
 	TimeUsedSeconds int64      `json:"timeUsedSeconds"`
 	CreatedAt       Timestamp  `json:"createdAt"`
 	CompletedAt     Timestamp  `json:"completedAt"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CompletedGoal) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"goalId":`...)
+	b = jsonrpc.AppendString(b, x.GoalID)
+	b = append(b, `,"objective":`...)
+	b = jsonrpc.AppendString(b, x.Objective)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	b = append(b, `,"tokensUsed":`...)
+	b = jsonrpc.AppendInt(b, x.TokensUsed)
+	b = append(b, `,"timeUsedSeconds":`...)
+	b = jsonrpc.AppendInt(b, x.TimeUsedSeconds)
+	b = append(b, `,"createdAt":`...)
+	b = jsonrpc.AppendString(b, x.CreatedAt)
+	b = append(b, `,"completedAt":`...)
+	b = jsonrpc.AppendString(b, x.CompletedAt)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1724,6 +2391,40 @@ func (x GoalSnapshot) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GoalSnapshot) AppendJSON(b []byte) ([]byte, error) {
+	if x.Queue == nil {
+		x.Queue = []QueuedGoal{}
+	}
+	if x.Completed == nil {
+		x.Completed = []CompletedGoal{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"version":`...)
+	b = jsonrpc.AppendInt(b, x.Version)
+	b = append(b, `,"goal":`...)
+	if x.Goal == nil {
+		b = append(b, "null"...)
+	} else {
+		if b, err = x.Goal.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"queue":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Queue); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"completed":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Completed); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"updatedAt":`...)
+	b = jsonrpc.AppendString(b, x.UpdatedAt)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GoalSnapshot) UnmarshalJSON(b []byte) error {
@@ -1788,6 +2489,20 @@ func (x GoalDisabled) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GoalDisabled) AppendJSON(b []byte) ([]byte, error) {
+	if x.Ok != false {
+		return nil, fmt.Errorf("ok must be false, not %v", x.Ok)
+	}
+	start := len(b)
+	b = append(b, `,"ok":`...)
+	b = jsonrpc.AppendBool(b, x.Ok)
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GoalDisabled) UnmarshalJSON(b []byte) error {
@@ -1837,6 +2552,74 @@ type GoalMutationResult struct {
 	CompletedRun *CompletedGoal               `json:"completedRun,omitempty"`
 	Dequeued     *QueuedGoal                  `json:"dequeued,omitempty"`
 	Removed      []QueuedGoal                 `json:"removed,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GoalMutationResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"ok":`...)
+	b = jsonrpc.AppendBool(b, x.Ok)
+	if x.Goal != nil {
+		b = append(b, `,"goal":`...)
+		if b, err = x.Goal.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Queue != nil {
+		b = append(b, `,"queue":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Queue); err != nil {
+			return nil, err
+		}
+	}
+	if x.Telemetry != nil {
+		b = append(b, `,"telemetry":`...)
+		if b, err = x.Telemetry.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Message != nil {
+		b = append(b, `,"message":`...)
+		b = jsonrpc.AppendString(b, *x.Message)
+	}
+	if x.Queued != nil {
+		b = append(b, `,"queued":`...)
+		if b, err = x.Queued.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Started != nil {
+		b = append(b, `,"started":`...)
+		if b, err = x.Started.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Completed != nil {
+		b = append(b, `,"completed":`...)
+		if b, err = x.Completed.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.CompletedRun != nil {
+		b = append(b, `,"completedRun":`...)
+		if b, err = x.CompletedRun.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Dequeued != nil {
+		b = append(b, `,"dequeued":`...)
+		if b, err = x.Dequeued.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Removed != nil {
+		b = append(b, `,"removed":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Removed); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1892,6 +2675,23 @@ type GoalMutationResultTelemetry struct {
 	CompletionFloorMet   bool   `json:"completionFloorMet"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GoalMutationResultTelemetry) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.TimeRemainingSeconds != nil {
+		b = append(b, `,"timeRemainingSeconds":`...)
+		b = jsonrpc.AppendInt(b, *x.TimeRemainingSeconds)
+	}
+	if x.TokensRemaining != nil {
+		b = append(b, `,"tokensRemaining":`...)
+		b = jsonrpc.AppendInt(b, *x.TokensRemaining)
+	}
+	b = append(b, `,"completionFloorMet":`...)
+	b = jsonrpc.AppendBool(b, x.CompletionFloorMet)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GoalMutationResultTelemetry) UnmarshalJSON(b []byte) error {
@@ -1930,6 +2730,31 @@ type GoalRequest struct {
 	TimeBudgetSeconds          *int64 `json:"time_budget_seconds,omitempty"`
 	MinTokensBeforeWrapUp      *int64 `json:"min_tokens_before_wrap_up,omitempty"`
 	MinTimeSecondsBeforeWrapUp *int64 `json:"min_time_seconds_before_wrap_up,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GoalRequest) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"objective":`...)
+	b = jsonrpc.AppendString(b, x.Objective)
+	if x.TokenBudget != nil {
+		b = append(b, `,"token_budget":`...)
+		b = jsonrpc.AppendInt(b, *x.TokenBudget)
+	}
+	if x.TimeBudgetSeconds != nil {
+		b = append(b, `,"time_budget_seconds":`...)
+		b = jsonrpc.AppendInt(b, *x.TimeBudgetSeconds)
+	}
+	if x.MinTokensBeforeWrapUp != nil {
+		b = append(b, `,"min_tokens_before_wrap_up":`...)
+		b = jsonrpc.AppendInt(b, *x.MinTokensBeforeWrapUp)
+	}
+	if x.MinTimeSecondsBeforeWrapUp != nil {
+		b = append(b, `,"min_time_seconds_before_wrap_up":`...)
+		b = jsonrpc.AppendInt(b, *x.MinTimeSecondsBeforeWrapUp)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1995,6 +2820,52 @@ func (x GoalTemplate) MarshalJSON() ([]byte, error) {
 	}
 	type plain GoalTemplate
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GoalTemplate) AppendJSON(b []byte) ([]byte, error) {
+	if x.Aliases == nil {
+		x.Aliases = []string{}
+	}
+	if x.AllowCommands == nil {
+		x.AllowCommands = []string{}
+	}
+	if x.RequiredPlaceholders == nil {
+		x.RequiredPlaceholders = []string{}
+	}
+	if x.RequiredFlags == nil {
+		x.RequiredFlags = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"path":`...)
+	b = jsonrpc.AppendString(b, x.Path)
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	b = append(b, `,"aliases":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Aliases); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"allowCommands":`...)
+	if b, err = jsonrpc.AppendValue(b, x.AllowCommands); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"requiredPlaceholders":`...)
+	if b, err = jsonrpc.AppendValue(b, x.RequiredPlaceholders); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"requiredFlags":`...)
+	if b, err = jsonrpc.AppendValue(b, x.RequiredFlags); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"requiresArgs":`...)
+	b = jsonrpc.AppendBool(b, x.RequiresArgs)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2063,6 +2934,21 @@ type AutoresearchState struct {
 	MaxIterations int64  `json:"maxIterations"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchState) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"active":`...)
+	b = jsonrpc.AppendBool(b, x.Active)
+	b = append(b, `,"goal":`...)
+	b = jsonrpc.AppendString(b, x.Goal)
+	b = append(b, `,"iteration":`...)
+	b = jsonrpc.AppendInt(b, x.Iteration)
+	b = append(b, `,"maxIterations":`...)
+	b = jsonrpc.AppendInt(b, x.MaxIterations)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutoresearchState) UnmarshalJSON(b []byte) error {
@@ -2111,6 +2997,24 @@ type MetricAggregate struct {
 	// Median absolute deviation.
 	Mad         float64 `json:"mad"`
 	SampleCount int64   `json:"sampleCount"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x MetricAggregate) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"median":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.Median); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"mad":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.Mad); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"sampleCount":`...)
+	b = jsonrpc.AppendInt(b, x.SampleCount)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2173,6 +3077,29 @@ func (x EvaluationSample) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EvaluationSample) AppendJSON(b []byte) ([]byte, error) {
+	if x.Metrics == nil {
+		x.Metrics = map[string]float64{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"sequence":`...)
+	b = jsonrpc.AppendInt(b, x.Sequence)
+	b = append(b, `,"metrics":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Metrics); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"outputObject":`...)
+	b = jsonrpc.AppendString(b, x.OutputObject)
+	b = append(b, `,"durationMs":`...)
+	b = jsonrpc.AppendInt(b, x.DurationMs)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *EvaluationSample) UnmarshalJSON(b []byte) error {
@@ -2227,6 +3154,19 @@ type ChecksResult struct {
 	OutputObject *string `json:"outputObject,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ChecksResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"passed":`...)
+	b = jsonrpc.AppendBool(b, x.Passed)
+	if x.OutputObject != nil {
+		b = append(b, `,"outputObject":`...)
+		b = jsonrpc.AppendString(b, *x.OutputObject)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ChecksResult) UnmarshalJSON(b []byte) error {
@@ -2263,6 +3203,23 @@ type ExecutionResult struct {
 	Outcome      ExecutionResultOutcome `json:"outcome"`
 	Error        *string                `json:"error,omitempty"`
 	OutputObject *string                `json:"outputObject,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ExecutionResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"outcome":`...)
+	b = jsonrpc.AppendString(b, x.Outcome)
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	if x.OutputObject != nil {
+		b = append(b, `,"outputObject":`...)
+		b = jsonrpc.AppendString(b, *x.OutputObject)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2328,6 +3285,62 @@ func (x EvaluationRecord) MarshalJSON() ([]byte, error) {
 	}
 	type plain EvaluationRecord
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EvaluationRecord) AppendJSON(b []byte) ([]byte, error) {
+	if x.Context == nil {
+		x.Context = map[string]json.RawMessage{}
+	}
+	if x.Samples == nil {
+		x.Samples = []EvaluationSample{}
+	}
+	if x.Aggregates == nil {
+		x.Aggregates = map[string]MetricAggregate{}
+	}
+	if x.DriftWarnings == nil {
+		x.DriftWarnings = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"schemaVersion":`...)
+	b = jsonrpc.AppendInt(b, x.SchemaVersion)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"id":`...)
+	b = jsonrpc.AppendString(b, x.ID)
+	b = append(b, `,"attemptId":`...)
+	b = jsonrpc.AppendString(b, x.AttemptID)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = append(b, `,"context":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Context); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"evaluatorMode":`...)
+	b = jsonrpc.AppendString(b, x.EvaluatorMode)
+	b = append(b, `,"samples":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Samples); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"aggregates":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Aggregates); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"checks":`...)
+	if b, err = x.Checks.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"execution":`...)
+	if b, err = x.Execution.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"driftWarnings":`...)
+	if b, err = jsonrpc.AppendValue(b, x.DriftWarnings); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2418,6 +3431,22 @@ type Constraint struct {
 	Threshold  float64            `json:"threshold"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Constraint) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"metricName":`...)
+	b = jsonrpc.AppendString(b, x.MetricName)
+	b = append(b, `,"operator":`...)
+	b = jsonrpc.AppendString(b, x.Operator)
+	b = append(b, `,"threshold":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.Threshold); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Constraint) UnmarshalJSON(b []byte) error {
@@ -2465,6 +3494,30 @@ type ConstraintResult struct {
 	ConservativeValue float64            `json:"conservativeValue"`
 	Passed            bool               `json:"passed"`
 	Conclusive        bool               `json:"conclusive"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ConstraintResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"metricName":`...)
+	b = jsonrpc.AppendString(b, x.MetricName)
+	b = append(b, `,"operator":`...)
+	b = jsonrpc.AppendString(b, x.Operator)
+	b = append(b, `,"threshold":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.Threshold); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"conservativeValue":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.ConservativeValue); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"passed":`...)
+	b = jsonrpc.AppendBool(b, x.Passed)
+	b = append(b, `,"conclusive":`...)
+	b = jsonrpc.AppendBool(b, x.Conclusive)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2548,6 +3601,58 @@ func (x DecisionRecord) MarshalJSON() ([]byte, error) {
 	}
 	type plain DecisionRecord
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x DecisionRecord) AppendJSON(b []byte) ([]byte, error) {
+	if x.Context == nil {
+		x.Context = map[string]json.RawMessage{}
+	}
+	if x.ConstraintResults == nil {
+		x.ConstraintResults = []ConstraintResult{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"schemaVersion":`...)
+	b = jsonrpc.AppendInt(b, x.SchemaVersion)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"id":`...)
+	b = jsonrpc.AppendString(b, x.ID)
+	b = append(b, `,"attemptId":`...)
+	b = jsonrpc.AppendString(b, x.AttemptID)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = append(b, `,"context":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Context); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"policyVersion":`...)
+	b = jsonrpc.AppendString(b, x.PolicyVersion)
+	b = append(b, `,"evaluationId":`...)
+	b = jsonrpc.AppendString(b, x.EvaluationID)
+	b = append(b, `,"source":`...)
+	b = jsonrpc.AppendString(b, x.Source)
+	b = append(b, `,"constraintResults":`...)
+	if b, err = jsonrpc.AppendValue(b, x.ConstraintResults); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"primaryImprovement":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.PrimaryImprovement); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"confidence":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.Confidence); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"outcome":`...)
+	b = jsonrpc.AppendString(b, x.Outcome)
+	b = append(b, `,"materialized":`...)
+	b = jsonrpc.AppendBool(b, x.Materialized)
+	b = append(b, `,"explanation":`...)
+	b = jsonrpc.AppendString(b, x.Explanation)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2659,6 +3764,40 @@ type HistoryAttempt struct {
 	Materialization  HistoryAttemptMaterialization `json:"materialization"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HistoryAttempt) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"attemptId":`...)
+	b = jsonrpc.AppendString(b, x.AttemptID)
+	b = append(b, `,"description":`...)
+	b = jsonrpc.AppendString(b, x.Description)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = append(b, `,"legacy":`...)
+	b = jsonrpc.AppendBool(b, x.Legacy)
+	b = append(b, `,"replayable":`...)
+	b = jsonrpc.AppendBool(b, x.Replayable)
+	b = append(b, `,"pinned":`...)
+	b = jsonrpc.AppendBool(b, x.Pinned)
+	if x.LatestEvaluation != nil {
+		b = append(b, `,"latestEvaluation":`...)
+		if b, err = x.LatestEvaluation.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.LatestDecision != nil {
+		b = append(b, `,"latestDecision":`...)
+		if b, err = x.LatestDecision.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"materialization":`...)
+	b = jsonrpc.AppendString(b, x.Materialization)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *HistoryAttempt) UnmarshalJSON(b []byte) error {
@@ -2735,6 +3874,58 @@ type AutoresearchReport struct {
 	Error            *string            `json:"error,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchReport) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.Message != nil {
+		b = append(b, `,"message":`...)
+		b = jsonrpc.AppendString(b, *x.Message)
+	}
+	if x.Instruction != nil {
+		b = append(b, `,"instruction":`...)
+		b = jsonrpc.AppendString(b, *x.Instruction)
+	}
+	if x.Active != nil {
+		b = append(b, `,"active":`...)
+		b = jsonrpc.AppendBool(b, *x.Active)
+	}
+	if x.State != nil {
+		b = append(b, `,"state":`...)
+		if b, err = x.State.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.StatusText != nil {
+		b = append(b, `,"statusText":`...)
+		b = jsonrpc.AppendString(b, *x.StatusText)
+	}
+	if x.RunsLogged != nil {
+		b = append(b, `,"runsLogged":`...)
+		b = jsonrpc.AppendInt(b, *x.RunsLogged)
+	}
+	if x.Attempts != nil {
+		b = append(b, `,"attempts":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Attempts); err != nil {
+			return nil, err
+		}
+	}
+	if x.ParetoAttemptIDs != nil {
+		b = append(b, `,"paretoAttemptIds":`...)
+		if b, err = jsonrpc.AppendValue(b, x.ParetoAttemptIDs); err != nil {
+			return nil, err
+		}
+	}
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutoresearchReport) UnmarshalJSON(b []byte) error {
@@ -2805,6 +3996,44 @@ func (x ComparisonSide) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ComparisonSide) AppendJSON(b []byte) ([]byte, error) {
+	if x.Samples == nil {
+		x.Samples = []EvaluationSample{}
+	}
+	if x.Aggregates == nil {
+		x.Aggregates = map[string]MetricAggregate{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"attemptId":`...)
+	b = jsonrpc.AppendString(b, x.AttemptID)
+	b = append(b, `,"samples":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Samples); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"aggregates":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Aggregates); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"checks":`...)
+	if b, err = x.Checks.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"execution":`...)
+	if b, err = x.Execution.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if x.Decision != nil {
+		b = append(b, `,"decision":`...)
+		if b, err = x.Decision.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ComparisonSide) UnmarshalJSON(b []byte) error {
@@ -2869,6 +4098,41 @@ type AutoresearchLifecycle struct {
 	Timestamp     Timestamp                       `json:"timestamp"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchLifecycle) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"active":`...)
+	b = jsonrpc.AppendBool(b, x.Active)
+	if x.Goal != nil {
+		b = append(b, `,"goal":`...)
+		b = jsonrpc.AppendString(b, *x.Goal)
+	}
+	if x.Iteration != nil {
+		b = append(b, `,"iteration":`...)
+		b = jsonrpc.AppendInt(b, *x.Iteration)
+	}
+	if x.MaxIterations != nil {
+		b = append(b, `,"maxIterations":`...)
+		b = jsonrpc.AppendInt(b, *x.MaxIterations)
+	}
+	b = append(b, `,"runsLogged":`...)
+	b = jsonrpc.AppendInt(b, x.RunsLogged)
+	if x.StatusText != nil {
+		b = append(b, `,"statusText":`...)
+		b = jsonrpc.AppendString(b, *x.StatusText)
+	}
+	b = append(b, `,"subcommand":`...)
+	b = jsonrpc.AppendString(b, x.Subcommand)
+	if x.Message != nil {
+		b = append(b, `,"message":`...)
+		b = jsonrpc.AppendString(b, *x.Message)
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutoresearchLifecycle) UnmarshalJSON(b []byte) error {
@@ -2929,6 +4193,21 @@ type AutomodeStartNotice struct {
 	Timestamp     Timestamp `json:"timestamp"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutomodeStartNotice) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	b = append(b, `,"prompt":`...)
+	b = jsonrpc.AppendString(b, x.Prompt)
+	b = append(b, `,"maxIterations":`...)
+	b = jsonrpc.AppendInt(b, x.MaxIterations)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutomodeStartNotice) UnmarshalJSON(b []byte) error {
@@ -2978,6 +4257,19 @@ type AutomodeProgressNotice struct {
 	Timestamp Timestamp `json:"timestamp"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutomodeProgressNotice) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	b = append(b, `,"iteration":`...)
+	b = jsonrpc.AppendInt(b, x.Iteration)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutomodeProgressNotice) UnmarshalJSON(b []byte) error {
@@ -3021,6 +4313,21 @@ type AutomodeCancelNotice struct {
 	Reason    string    `json:"reason"`
 	Iteration int64     `json:"iteration"`
 	Timestamp Timestamp `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutomodeCancelNotice) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	b = append(b, `,"reason":`...)
+	b = jsonrpc.AppendString(b, x.Reason)
+	b = append(b, `,"iteration":`...)
+	b = jsonrpc.AppendInt(b, x.Iteration)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3069,6 +4376,24 @@ type SetupStep struct {
 	Step      string                     `json:"step"`
 	Timestamp Timestamp                  `json:"timestamp"`
 	Data      map[string]json.RawMessage `json:"data,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SetupStep) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"step":`...)
+	b = jsonrpc.AppendString(b, x.Step)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	if x.Data != nil {
+		b = append(b, `,"data":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3121,6 +4446,38 @@ type PromptParams struct {
 	StopWhen *PromptParamsStopWhen `json:"stopWhen,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PromptParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	if x.Context != nil {
+		b = append(b, `,"context":`...)
+		if b, err = x.Context.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Images != nil {
+		b = append(b, `,"images":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Images); err != nil {
+			return nil, err
+		}
+	}
+	if x.ThinkingLevel != nil {
+		b = append(b, `,"thinkingLevel":`...)
+		b = jsonrpc.AppendString(b, *x.ThinkingLevel)
+	}
+	if x.StopWhen != nil {
+		b = append(b, `,"stopWhen":`...)
+		if b, err = x.StopWhen.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PromptParams) UnmarshalJSON(b []byte) error {
@@ -3164,6 +4521,26 @@ type PromptParamsContext struct {
 	Selection *Selection `json:"selection,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PromptParamsContext) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Files != nil {
+		b = append(b, `,"files":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Files); err != nil {
+			return nil, err
+		}
+	}
+	if x.Selection != nil {
+		b = append(b, `,"selection":`...)
+		if b, err = x.Selection.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PromptParamsContext) UnmarshalJSON(b []byte) error {
@@ -3205,6 +4582,20 @@ func (x PromptParamsStopWhen) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PromptParamsStopWhen) AppendJSON(b []byte) ([]byte, error) {
+	if x.Mode == "" {
+		x.Mode = "host"
+	} else if x.Mode != "host" {
+		return nil, fmt.Errorf("mode must be \"host\", not %q", x.Mode)
+	}
+	start := len(b)
+	b = append(b, `,"mode":`...)
+	b = jsonrpc.AppendString(b, x.Mode)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PromptParamsStopWhen) UnmarshalJSON(b []byte) error {
@@ -3242,6 +4633,17 @@ type StepDecisionParams struct {
 	Stop bool `json:"stop"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x StepDecisionParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"stepId":`...)
+	b = jsonrpc.AppendString(b, x.StepID)
+	b = append(b, `,"stop":`...)
+	b = jsonrpc.AppendBool(b, x.Stop)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *StepDecisionParams) UnmarshalJSON(b []byte) error {
@@ -3277,6 +4679,15 @@ func (x *StepDecisionParams) UnmarshalJSON(b []byte) error {
 type ResetResult struct {
 	// The new session's id.
 	SessionID string `json:"sessionId"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ResetResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3326,6 +4737,38 @@ type GetStateResult struct {
 
 	// The signed-in user's public profile; credentials never cross the wire.
 	AuthenticatedUser *GetStateResultAuthenticatedUser `json:"authenticatedUser,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetStateResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	b = append(b, `,"sessionId":`...)
+	if x.SessionID == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonrpc.AppendString(b, *x.SessionID)
+	}
+	b = append(b, `,"model":`...)
+	b = jsonrpc.AppendString(b, x.Model)
+	b = append(b, `,"workspace":`...)
+	b = jsonrpc.AppendString(b, x.Workspace)
+	b = append(b, `,"contextPercent":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.ContextPercent); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"messageCount":`...)
+	b = jsonrpc.AppendInt(b, x.MessageCount)
+	if x.AuthenticatedUser != nil {
+		b = append(b, `,"authenticatedUser":`...)
+		if b, err = jsonrpc.AppendValue(b, x.AuthenticatedUser); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3435,6 +4878,17 @@ type GetMessagesParams struct {
 	Limit *int64 `json:"limit,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetMessagesParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Limit != nil {
+		b = append(b, `,"limit":`...)
+		b = jsonrpc.AppendInt(b, *x.Limit)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GetMessagesParams) UnmarshalJSON(b []byte) error {
@@ -3466,6 +4920,21 @@ func (x GetMessagesResult) MarshalJSON() ([]byte, error) {
 	}
 	type plain GetMessagesResult
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetMessagesResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Messages == nil {
+		x.Messages = []Message{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"messages":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Messages); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3510,6 +4979,31 @@ type PermissionResponseParams struct {
 	Remember *bool `json:"remember,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PermissionResponseParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"requestId":`...)
+	b = jsonrpc.AppendString(b, x.RequestID)
+	if x.Decision != nil {
+		b = append(b, `,"decision":`...)
+		b = jsonrpc.AppendString(b, *x.Decision)
+	}
+	if x.Allowed != nil {
+		b = append(b, `,"allowed":`...)
+		b = jsonrpc.AppendBool(b, *x.Allowed)
+	}
+	if x.Alternative != nil {
+		b = append(b, `,"alternative":`...)
+		b = jsonrpc.AppendString(b, *x.Alternative)
+	}
+	if x.Remember != nil {
+		b = append(b, `,"remember":`...)
+		b = jsonrpc.AppendBool(b, *x.Remember)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PermissionResponseParams) UnmarshalJSON(b []byte) error {
@@ -3550,6 +5044,15 @@ type PermissionAcknowledgedParams struct {
 	RequestID string `json:"requestId"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PermissionAcknowledgedParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"requestId":`...)
+	b = jsonrpc.AppendString(b, x.RequestID)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PermissionAcknowledgedParams) UnmarshalJSON(b []byte) error {
@@ -3583,6 +5086,17 @@ type DirectoryAccessResponseParams struct {
 
 	// Whether the agent may work in the directory.
 	Granted bool `json:"granted"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x DirectoryAccessResponseParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"requestId":`...)
+	b = jsonrpc.AppendString(b, x.RequestID)
+	b = append(b, `,"granted":`...)
+	b = jsonrpc.AppendBool(b, x.Granted)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3622,6 +5136,15 @@ type DirectoryAccessAcknowledgedParams struct {
 	RequestID string `json:"requestId"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x DirectoryAccessAcknowledgedParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"requestId":`...)
+	b = jsonrpc.AppendString(b, x.RequestID)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DirectoryAccessAcknowledgedParams) UnmarshalJSON(b []byte) error {
@@ -3655,6 +5178,24 @@ type ChangesDecisionParams struct {
 
 	// The changes to apply with accept_selected.
 	SelectedChangeIDs []string `json:"selectedChangeIds,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ChangesDecisionParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"batchId":`...)
+	b = jsonrpc.AppendString(b, x.BatchID)
+	b = append(b, `,"action":`...)
+	b = jsonrpc.AppendString(b, x.Action)
+	if x.SelectedChangeIDs != nil {
+		b = append(b, `,"selectedChangeIds":`...)
+		if b, err = jsonrpc.AppendValue(b, x.SelectedChangeIDs); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3696,6 +5237,26 @@ type ChangesDecisionResult struct {
 	AppliedCount int64         `json:"appliedCount"`
 	SkippedCount int64         `json:"skippedCount"`
 	Errors       []ChangeError `json:"errors,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ChangesDecisionResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"appliedCount":`...)
+	b = jsonrpc.AppendInt(b, x.AppliedCount)
+	b = append(b, `,"skippedCount":`...)
+	b = jsonrpc.AppendInt(b, x.SkippedCount)
+	if x.Errors != nil {
+		b = append(b, `,"errors":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Errors); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3742,6 +5303,21 @@ type BrowserHandoffCreateParams struct {
 	InstallURL  *string `json:"installUrl,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x BrowserHandoffCreateParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.ExtensionID != nil {
+		b = append(b, `,"extensionId":`...)
+		b = jsonrpc.AppendString(b, *x.ExtensionID)
+	}
+	if x.InstallURL != nil {
+		b = append(b, `,"installUrl":`...)
+		b = jsonrpc.AppendString(b, *x.InstallURL)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *BrowserHandoffCreateParams) UnmarshalJSON(b []byte) error {
@@ -3772,6 +5348,25 @@ type BrowserHandoffCreateResult struct {
 
 	// The link that opens the handoff.
 	URL string `json:"url"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x BrowserHandoffCreateResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"token":`...)
+	b = jsonrpc.AppendString(b, x.Token)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	b = append(b, `,"workspaceRoot":`...)
+	b = jsonrpc.AppendString(b, x.WorkspaceRoot)
+	b = append(b, `,"createdAt":`...)
+	b = jsonrpc.AppendString(b, x.CreatedAt)
+	b = append(b, `,"expiresAt":`...)
+	b = jsonrpc.AppendString(b, x.ExpiresAt)
+	b = append(b, `,"url":`...)
+	b = jsonrpc.AppendString(b, x.URL)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3830,6 +5425,15 @@ type BrowserHandoffAttachParams struct {
 	Token string `json:"token"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x BrowserHandoffAttachParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"token":`...)
+	b = jsonrpc.AppendString(b, x.Token)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *BrowserHandoffAttachParams) UnmarshalJSON(b []byte) error {
@@ -3862,6 +5466,27 @@ type BrowserHandoffAttachResult struct {
 	SessionID     *string `json:"sessionId,omitempty"`
 	WorkspaceRoot *string `json:"workspaceRoot,omitempty"`
 	MessageCount  *int64  `json:"messageCount,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x BrowserHandoffAttachResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.SessionID != nil {
+		b = append(b, `,"sessionId":`...)
+		b = jsonrpc.AppendString(b, *x.SessionID)
+	}
+	if x.WorkspaceRoot != nil {
+		b = append(b, `,"workspaceRoot":`...)
+		b = jsonrpc.AppendString(b, *x.WorkspaceRoot)
+	}
+	if x.MessageCount != nil {
+		b = append(b, `,"messageCount":`...)
+		b = jsonrpc.AppendInt(b, *x.MessageCount)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3903,6 +5528,27 @@ type BrowserHandoffAttachLatestResult struct {
 	SessionID     *string `json:"sessionId,omitempty"`
 	WorkspaceRoot *string `json:"workspaceRoot,omitempty"`
 	MessageCount  *int64  `json:"messageCount,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x BrowserHandoffAttachLatestResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.SessionID != nil {
+		b = append(b, `,"sessionId":`...)
+		b = jsonrpc.AppendString(b, *x.SessionID)
+	}
+	if x.WorkspaceRoot != nil {
+		b = append(b, `,"workspaceRoot":`...)
+		b = jsonrpc.AppendString(b, *x.WorkspaceRoot)
+	}
+	if x.MessageCount != nil {
+		b = append(b, `,"messageCount":`...)
+		b = jsonrpc.AppendInt(b, *x.MessageCount)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3953,6 +5599,25 @@ func (x BrowserCapabilitiesSetParams) MarshalJSON() ([]byte, error) {
 	}
 	type plain BrowserCapabilitiesSetParams
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x BrowserCapabilitiesSetParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.Tools == nil {
+		x.Tools = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"protocolVersion":`...)
+	b = jsonrpc.AppendInt(b, x.ProtocolVersion)
+	b = append(b, `,"extensionVersion":`...)
+	b = jsonrpc.AppendString(b, x.ExtensionVersion)
+	b = append(b, `,"tools":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4011,6 +5676,25 @@ func (x BrowserCapabilitiesSetResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x BrowserCapabilitiesSetResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Tools == nil {
+		x.Tools = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"enabled":`...)
+	b = jsonrpc.AppendBool(b, x.Enabled)
+	b = append(b, `,"protocolVersion":`...)
+	b = jsonrpc.AppendInt(b, x.ProtocolVersion)
+	b = append(b, `,"tools":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *BrowserCapabilitiesSetResult) UnmarshalJSON(b []byte) error {
@@ -4053,6 +5737,17 @@ type GetSkillsRegistryParams struct {
 	ForceRefresh *bool `json:"forceRefresh,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetSkillsRegistryParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.ForceRefresh != nil {
+		b = append(b, `,"forceRefresh":`...)
+		b = jsonrpc.AppendBool(b, *x.ForceRefresh)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GetSkillsRegistryParams) UnmarshalJSON(b []byte) error {
@@ -4090,6 +5785,34 @@ func (x GetSkillsRegistryResult) MarshalJSON() ([]byte, error) {
 	}
 	type plain GetSkillsRegistryResult
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetSkillsRegistryResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Skills == nil {
+		x.Skills = []CommunitySkill{}
+	}
+	if x.Categories == nil {
+		x.Categories = []GetSkillsRegistryResultCategoriesItem{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"skills":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Skills); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"categories":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Categories); err != nil {
+		return nil, err
+	}
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4137,6 +5860,17 @@ type GetSkillsRegistryResultCategoriesItem struct {
 	Count int64  `json:"count"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetSkillsRegistryResultCategoriesItem) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"count":`...)
+	b = jsonrpc.AppendInt(b, x.Count)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GetSkillsRegistryResultCategoriesItem) UnmarshalJSON(b []byte) error {
@@ -4175,6 +5909,19 @@ type SkillsSearchParams struct {
 	Limit *int64 `json:"limit,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SkillsSearchParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"query":`...)
+	b = jsonrpc.AppendString(b, x.Query)
+	if x.Limit != nil {
+		b = append(b, `,"limit":`...)
+		b = jsonrpc.AppendInt(b, *x.Limit)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SkillsSearchParams) UnmarshalJSON(b []byte) error {
@@ -4208,6 +5955,17 @@ type SkillsTrendingParams struct {
 	Limit *int64 `json:"limit,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SkillsTrendingParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Limit != nil {
+		b = append(b, `,"limit":`...)
+		b = jsonrpc.AppendInt(b, *x.Limit)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SkillsTrendingParams) UnmarshalJSON(b []byte) error {
@@ -4230,6 +5988,19 @@ func (x *SkillsTrendingParams) UnmarshalJSON(b []byte) error {
 type SkillsRemoveParams struct {
 	SkillName string      `json:"skillName"`
 	Scope     *SkillScope `json:"scope,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SkillsRemoveParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"skillName":`...)
+	b = jsonrpc.AppendString(b, x.SkillName)
+	if x.Scope != nil {
+		b = append(b, `,"scope":`...)
+		b = jsonrpc.AppendString(b, *x.Scope)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4265,6 +6036,21 @@ type SkillsRemoveResult struct {
 	Success   bool    `json:"success"`
 	SkillName string  `json:"skillName"`
 	Error     *string `json:"error,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SkillsRemoveResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"skillName":`...)
+	b = jsonrpc.AppendString(b, x.SkillName)
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4303,6 +6089,17 @@ func (x *SkillsRemoveResult) UnmarshalJSON(b []byte) error {
 // LearnRecommendParams are the params of autohand.learn.recommend.
 type LearnRecommendParams struct {
 	Deep *bool `json:"deep,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LearnRecommendParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Deep != nil {
+		b = append(b, `,"deep":`...)
+		b = jsonrpc.AppendBool(b, *x.Deep)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4344,6 +6141,42 @@ func (x LearnRecommendResult) MarshalJSON() ([]byte, error) {
 	}
 	type plain LearnRecommendResult
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LearnRecommendResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Audit == nil {
+		x.Audit = []LearnRecommendResultAuditItem{}
+	}
+	if x.Recommendations == nil {
+		x.Recommendations = []LearnRecommendResultRecommendationsItem{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"projectSummary":`...)
+	b = jsonrpc.AppendString(b, x.ProjectSummary)
+	b = append(b, `,"audit":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Audit); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"recommendations":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Recommendations); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"gapAnalysis":`...)
+	if x.GapAnalysis == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonrpc.AppendString(b, *x.GapAnalysis)
+	}
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4402,6 +6235,19 @@ type LearnRecommendResultAuditItem struct {
 	Reason string                              `json:"reason"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LearnRecommendResultAuditItem) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"skill":`...)
+	b = jsonrpc.AppendString(b, x.Skill)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	b = append(b, `,"reason":`...)
+	b = jsonrpc.AppendString(b, x.Reason)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *LearnRecommendResultAuditItem) UnmarshalJSON(b []byte) error {
@@ -4444,6 +6290,22 @@ type LearnRecommendResultRecommendationsItem struct {
 	Slug   string  `json:"slug"`
 	Score  float64 `json:"score"`
 	Reason string  `json:"reason"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LearnRecommendResultRecommendationsItem) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"slug":`...)
+	b = jsonrpc.AppendString(b, x.Slug)
+	b = append(b, `,"score":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.Score); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"reason":`...)
+	b = jsonrpc.AppendString(b, x.Reason)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4501,6 +6363,31 @@ func (x LearnUpdateResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LearnUpdateResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Results == nil {
+		x.Results = []LearnUpdateResultResultsItem{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"updated":`...)
+	b = jsonrpc.AppendInt(b, x.Updated)
+	b = append(b, `,"unchanged":`...)
+	b = jsonrpc.AppendInt(b, x.Unchanged)
+	b = append(b, `,"results":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Results); err != nil {
+		return nil, err
+	}
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *LearnUpdateResult) UnmarshalJSON(b []byte) error {
@@ -4551,6 +6438,17 @@ type LearnUpdateResultResultsItem struct {
 	Status LearnUpdateResultResultsItemStatus `json:"status"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LearnUpdateResultResultsItem) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *LearnUpdateResultResultsItem) UnmarshalJSON(b []byte) error {
@@ -4587,6 +6485,15 @@ type LearnGenerateParams struct {
 	Scope SkillScope `json:"scope"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LearnGenerateParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"scope":`...)
+	b = jsonrpc.AppendString(b, x.Scope)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *LearnGenerateParams) UnmarshalJSON(b []byte) error {
@@ -4619,6 +6526,27 @@ type LearnGenerateResult struct {
 	SkillName *string `json:"skillName,omitempty"`
 	SkillPath *string `json:"skillPath,omitempty"`
 	Error     *string `json:"error,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LearnGenerateResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.SkillName != nil {
+		b = append(b, `,"skillName":`...)
+		b = jsonrpc.AppendString(b, *x.SkillName)
+	}
+	if x.SkillPath != nil {
+		b = append(b, `,"skillPath":`...)
+		b = jsonrpc.AppendString(b, *x.SkillPath)
+	}
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4677,6 +6605,42 @@ type AutomodeStartParams struct {
 	MaxCost *float64 `json:"maxCost,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutomodeStartParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"prompt":`...)
+	b = jsonrpc.AppendString(b, x.Prompt)
+	if x.MaxIterations != nil {
+		b = append(b, `,"maxIterations":`...)
+		b = jsonrpc.AppendInt(b, *x.MaxIterations)
+	}
+	if x.CompletionPromise != nil {
+		b = append(b, `,"completionPromise":`...)
+		b = jsonrpc.AppendString(b, *x.CompletionPromise)
+	}
+	if x.UseWorktree != nil {
+		b = append(b, `,"useWorktree":`...)
+		b = jsonrpc.AppendBool(b, *x.UseWorktree)
+	}
+	if x.CheckpointInterval != nil {
+		b = append(b, `,"checkpointInterval":`...)
+		b = jsonrpc.AppendInt(b, *x.CheckpointInterval)
+	}
+	if x.MaxRuntime != nil {
+		b = append(b, `,"maxRuntime":`...)
+		b = jsonrpc.AppendInt(b, *x.MaxRuntime)
+	}
+	if x.MaxCost != nil {
+		b = append(b, `,"maxCost":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.MaxCost); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutomodeStartParams) UnmarshalJSON(b []byte) error {
@@ -4722,6 +6686,23 @@ type AutomodeStartResult struct {
 	Error     *string `json:"error,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutomodeStartResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.SessionID != nil {
+		b = append(b, `,"sessionId":`...)
+		b = jsonrpc.AppendString(b, *x.SessionID)
+	}
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutomodeStartResult) UnmarshalJSON(b []byte) error {
@@ -4757,6 +6738,24 @@ type AutomodeStatusResult struct {
 	Active bool                       `json:"active"`
 	Paused bool                       `json:"paused"`
 	State  *AutomodeStatusResultState `json:"state,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutomodeStatusResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"active":`...)
+	b = jsonrpc.AppendBool(b, x.Active)
+	b = append(b, `,"paused":`...)
+	b = jsonrpc.AppendBool(b, x.Paused)
+	if x.State != nil {
+		b = append(b, `,"state":`...)
+		if b, err = x.State.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4802,6 +6801,36 @@ type AutomodeStatusResultState struct {
 	FilesModified    int64                           `json:"filesModified"`
 	Branch           *string                         `json:"branch,omitempty"`
 	LastCheckpoint   *AutomodeCheckpoint             `json:"lastCheckpoint,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutomodeStatusResultState) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	b = append(b, `,"currentIteration":`...)
+	b = jsonrpc.AppendInt(b, x.CurrentIteration)
+	b = append(b, `,"maxIterations":`...)
+	b = jsonrpc.AppendInt(b, x.MaxIterations)
+	b = append(b, `,"filesCreated":`...)
+	b = jsonrpc.AppendInt(b, x.FilesCreated)
+	b = append(b, `,"filesModified":`...)
+	b = jsonrpc.AppendInt(b, x.FilesModified)
+	if x.Branch != nil {
+		b = append(b, `,"branch":`...)
+		b = jsonrpc.AppendString(b, *x.Branch)
+	}
+	if x.LastCheckpoint != nil {
+		b = append(b, `,"lastCheckpoint":`...)
+		if b, err = x.LastCheckpoint.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4864,6 +6893,17 @@ type AutomodeCancelParams struct {
 	Reason *string `json:"reason,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutomodeCancelParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Reason != nil {
+		b = append(b, `,"reason":`...)
+		b = jsonrpc.AppendString(b, *x.Reason)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutomodeCancelParams) UnmarshalJSON(b []byte) error {
@@ -4886,6 +6926,17 @@ func (x *AutomodeCancelParams) UnmarshalJSON(b []byte) error {
 type AutomodeGetLogParams struct {
 	// Return at most this many iterations.
 	Limit *int64 `json:"limit,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutomodeGetLogParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Limit != nil {
+		b = append(b, `,"limit":`...)
+		b = jsonrpc.AppendInt(b, *x.Limit)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4921,6 +6972,27 @@ func (x AutomodeGetLogResult) MarshalJSON() ([]byte, error) {
 	}
 	type plain AutomodeGetLogResult
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutomodeGetLogResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Iterations == nil {
+		x.Iterations = []AutomodeLogEntry{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"iterations":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Iterations); err != nil {
+		return nil, err
+	}
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4961,6 +7033,15 @@ type PlanModeSetParams struct {
 	Enabled bool `json:"enabled"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PlanModeSetParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"enabled":`...)
+	b = jsonrpc.AppendBool(b, x.Enabled)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PlanModeSetParams) UnmarshalJSON(b []byte) error {
@@ -4990,6 +7071,15 @@ func (x *PlanModeSetParams) UnmarshalJSON(b []byte) error {
 // PermissionModeSetParams are the params of autohand.permissionModeSet.
 type PermissionModeSetParams struct {
 	Mode PermissionMode `json:"mode"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PermissionModeSetParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"mode":`...)
+	b = jsonrpc.AppendString(b, x.Mode)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5023,6 +7113,19 @@ type PermissionModeSetResult struct {
 	Success      bool   `json:"success"`
 	CurrentMode  string `json:"currentMode"`
 	PreviousMode string `json:"previousMode"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PermissionModeSetResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"currentMode":`...)
+	b = jsonrpc.AppendString(b, x.CurrentMode)
+	b = append(b, `,"previousMode":`...)
+	b = jsonrpc.AppendString(b, x.PreviousMode)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5066,6 +7169,17 @@ type ModelSetParams struct {
 	Model *string `json:"model,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ModelSetParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Model != nil {
+		b = append(b, `,"model":`...)
+		b = jsonrpc.AppendString(b, *x.Model)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ModelSetParams) UnmarshalJSON(b []byte) error {
@@ -5088,6 +7202,19 @@ func (x *ModelSetParams) UnmarshalJSON(b []byte) error {
 type ModelSetResult struct {
 	Success      bool    `json:"success"`
 	CurrentModel *string `json:"currentModel,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ModelSetResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.CurrentModel != nil {
+		b = append(b, `,"currentModel":`...)
+		b = jsonrpc.AppendString(b, *x.CurrentModel)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5123,6 +7250,19 @@ type MaxThinkingTokensSetParams struct {
 	MaxThinkingTokens *int64 `json:"maxThinkingTokens"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x MaxThinkingTokensSetParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"maxThinkingTokens":`...)
+	if x.MaxThinkingTokens == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonrpc.AppendInt(b, *x.MaxThinkingTokens)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *MaxThinkingTokensSetParams) UnmarshalJSON(b []byte) error {
@@ -5153,6 +7293,21 @@ func (x *MaxThinkingTokensSetParams) UnmarshalJSON(b []byte) error {
 type MaxThinkingTokensSetResult struct {
 	Success                  bool   `json:"success"`
 	CurrentMaxThinkingTokens *int64 `json:"currentMaxThinkingTokens"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x MaxThinkingTokensSetResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"currentMaxThinkingTokens":`...)
+	if x.CurrentMaxThinkingTokens == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonrpc.AppendInt(b, *x.CurrentMaxThinkingTokens)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5201,6 +7356,21 @@ func (x ApplyFlagSettingsParams) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ApplyFlagSettingsParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.Settings == nil {
+		x.Settings = map[string]json.RawMessage{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"settings":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Settings); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ApplyFlagSettingsParams) UnmarshalJSON(b []byte) error {
@@ -5245,6 +7415,23 @@ func (x ApplyFlagSettingsResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ApplyFlagSettingsResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.AppliedSettings == nil {
+		x.AppliedSettings = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"appliedSettings":`...)
+	if b, err = jsonrpc.AppendValue(b, x.AppliedSettings); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ApplyFlagSettingsResult) UnmarshalJSON(b []byte) error {
@@ -5281,6 +7468,15 @@ type SetContextCompactParams struct {
 	Enabled bool `json:"enabled"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SetContextCompactParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"enabled":`...)
+	b = jsonrpc.AppendBool(b, x.Enabled)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SetContextCompactParams) UnmarshalJSON(b []byte) error {
@@ -5310,6 +7506,15 @@ func (x *SetContextCompactParams) UnmarshalJSON(b []byte) error {
 // SetContextCompactResult is the result of autohand.setContextCompact.
 type SetContextCompactResult struct {
 	Enabled bool `json:"enabled"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SetContextCompactResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"enabled":`...)
+	b = jsonrpc.AppendBool(b, x.Enabled)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5353,6 +7558,21 @@ func (x GetSupportedModelsResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetSupportedModelsResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Models == nil {
+		x.Models = []GetSupportedModelsResultModelsItem{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"models":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Models); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GetSupportedModelsResult) UnmarshalJSON(b []byte) error {
@@ -5384,6 +7604,17 @@ func (x *GetSupportedModelsResult) UnmarshalJSON(b []byte) error {
 type GetSupportedModelsResultModelsItem struct {
 	ID          string `json:"id"`
 	DisplayName string `json:"displayName"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetSupportedModelsResultModelsItem) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"id":`...)
+	b = jsonrpc.AppendString(b, x.ID)
+	b = append(b, `,"displayName":`...)
+	b = jsonrpc.AppendString(b, x.DisplayName)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5432,6 +7663,21 @@ func (x GetSupportedCommandsResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetSupportedCommandsResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Commands == nil {
+		x.Commands = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"commands":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Commands); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GetSupportedCommandsResult) UnmarshalJSON(b []byte) error {
@@ -5478,6 +7724,28 @@ func (x GetToolsRegistryResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetToolsRegistryResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Tools == nil {
+		x.Tools = []map[string]json.RawMessage{}
+	}
+	if x.Diagnostics == nil {
+		x.Diagnostics = []GetToolsRegistryResultDiagnosticsItem{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"tools":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"diagnostics":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Diagnostics); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GetToolsRegistryResult) UnmarshalJSON(b []byte) error {
@@ -5514,6 +7782,17 @@ func (x *GetToolsRegistryResult) UnmarshalJSON(b []byte) error {
 type GetToolsRegistryResultDiagnosticsItem struct {
 	File   string `json:"file"`
 	Reason string `json:"reason"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetToolsRegistryResultDiagnosticsItem) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"file":`...)
+	b = jsonrpc.AppendString(b, x.File)
+	b = append(b, `,"reason":`...)
+	b = jsonrpc.AppendString(b, x.Reason)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5559,6 +7838,44 @@ type GetContextUsageResult struct {
 	UsagePercent  *float64 `json:"usagePercent,omitempty"`
 	IsWarning     *bool    `json:"isWarning,omitempty"`
 	IsCritical    *bool    `json:"isCritical,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetContextUsageResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"systemPrompt":`...)
+	b = jsonrpc.AppendInt(b, x.SystemPrompt)
+	b = append(b, `,"tools":`...)
+	b = jsonrpc.AppendInt(b, x.Tools)
+	b = append(b, `,"messages":`...)
+	b = jsonrpc.AppendInt(b, x.Messages)
+	b = append(b, `,"mcpTools":`...)
+	b = jsonrpc.AppendInt(b, x.McpTools)
+	b = append(b, `,"memoryFiles":`...)
+	b = jsonrpc.AppendInt(b, x.MemoryFiles)
+	b = append(b, `,"total":`...)
+	b = jsonrpc.AppendInt(b, x.Total)
+	if x.ContextWindow != nil {
+		b = append(b, `,"contextWindow":`...)
+		b = jsonrpc.AppendInt(b, *x.ContextWindow)
+	}
+	if x.UsagePercent != nil {
+		b = append(b, `,"usagePercent":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.UsagePercent); err != nil {
+			return nil, err
+		}
+	}
+	if x.IsWarning != nil {
+		b = append(b, `,"isWarning":`...)
+		b = jsonrpc.AppendBool(b, *x.IsWarning)
+	}
+	if x.IsCritical != nil {
+		b = append(b, `,"isCritical":`...)
+		b = jsonrpc.AppendBool(b, *x.IsCritical)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5636,6 +7953,23 @@ func (x ReloadPluginsResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ReloadPluginsResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.ReloadedPlugins == nil {
+		x.ReloadedPlugins = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"reloadedPlugins":`...)
+	if b, err = jsonrpc.AppendValue(b, x.ReloadedPlugins); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ReloadPluginsResult) UnmarshalJSON(b []byte) error {
@@ -5672,6 +8006,15 @@ type GetAccountInfoResult struct {
 	Email string `json:"email"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetAccountInfoResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"email":`...)
+	b = jsonrpc.AppendString(b, x.Email)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GetAccountInfoResult) UnmarshalJSON(b []byte) error {
@@ -5703,6 +8046,21 @@ type GetHistoryParams struct {
 	// Defaults to 1 when absent.
 	Page     *int64 `json:"page,omitempty"`
 	PageSize *int64 `json:"pageSize,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetHistoryParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Page != nil {
+		b = append(b, `,"page":`...)
+		b = jsonrpc.AppendInt(b, *x.Page)
+	}
+	if x.PageSize != nil {
+		b = append(b, `,"pageSize":`...)
+		b = jsonrpc.AppendInt(b, *x.PageSize)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5741,6 +8099,27 @@ func (x GetHistoryResult) MarshalJSON() ([]byte, error) {
 	}
 	type plain GetHistoryResult
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetHistoryResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Sessions == nil {
+		x.Sessions = []HistoryEntry{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"sessions":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Sessions); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"currentPage":`...)
+	b = jsonrpc.AppendInt(b, x.CurrentPage)
+	b = append(b, `,"totalPages":`...)
+	b = jsonrpc.AppendInt(b, x.TotalPages)
+	b = append(b, `,"totalItems":`...)
+	b = jsonrpc.AppendInt(b, x.TotalItems)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5787,6 +8166,15 @@ func (x *GetHistoryResult) UnmarshalJSON(b []byte) error {
 // GetSessionParams are the params of autohand.getSession.
 type GetSessionParams struct {
 	SessionID string `json:"sessionId"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetSessionParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5839,6 +8227,47 @@ func (x GetSessionResult) MarshalJSON() ([]byte, error) {
 	}
 	type plain GetSessionResult
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetSessionResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Messages == nil {
+		x.Messages = []Message{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	b = append(b, `,"projectName":`...)
+	b = jsonrpc.AppendString(b, x.ProjectName)
+	b = append(b, `,"model":`...)
+	b = jsonrpc.AppendString(b, x.Model)
+	b = append(b, `,"messageCount":`...)
+	b = jsonrpc.AppendInt(b, x.MessageCount)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	b = append(b, `,"createdAt":`...)
+	b = jsonrpc.AppendString(b, x.CreatedAt)
+	b = append(b, `,"lastActiveAt":`...)
+	b = jsonrpc.AppendString(b, x.LastActiveAt)
+	if x.Summary != nil {
+		b = append(b, `,"summary":`...)
+		b = jsonrpc.AppendString(b, *x.Summary)
+	}
+	b = append(b, `,"messages":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Messages); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"workspaceRoot":`...)
+	b = jsonrpc.AppendString(b, x.WorkspaceRoot)
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5921,6 +8350,15 @@ type SessionAttachParams struct {
 	SessionID string `json:"sessionId"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SessionAttachParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SessionAttachParams) UnmarshalJSON(b []byte) error {
@@ -5954,6 +8392,31 @@ type SessionAttachResult struct {
 	WorkspaceRoot *string `json:"workspaceRoot,omitempty"`
 	MessageCount  *int64  `json:"messageCount,omitempty"`
 	Error         *string `json:"error,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SessionAttachResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.SessionID != nil {
+		b = append(b, `,"sessionId":`...)
+		b = jsonrpc.AppendString(b, *x.SessionID)
+	}
+	if x.WorkspaceRoot != nil {
+		b = append(b, `,"workspaceRoot":`...)
+		b = jsonrpc.AppendString(b, *x.WorkspaceRoot)
+	}
+	if x.MessageCount != nil {
+		b = append(b, `,"messageCount":`...)
+		b = jsonrpc.AppendInt(b, *x.MessageCount)
+	}
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6005,6 +8468,21 @@ func (x McpListServersResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x McpListServersResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Servers == nil {
+		x.Servers = []McpListServersResultServersItem{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"servers":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Servers); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *McpListServersResult) UnmarshalJSON(b []byte) error {
@@ -6037,6 +8515,19 @@ type McpListServersResultServersItem struct {
 	Name      string `json:"name"`
 	Status    string `json:"status"`
 	ToolCount int64  `json:"toolCount"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x McpListServersResultServersItem) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	b = append(b, `,"toolCount":`...)
+	b = jsonrpc.AppendInt(b, x.ToolCount)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6080,6 +8571,17 @@ type McpListToolsParams struct {
 	ServerName *string `json:"serverName,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x McpListToolsParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.ServerName != nil {
+		b = append(b, `,"serverName":`...)
+		b = jsonrpc.AppendString(b, *x.ServerName)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *McpListToolsParams) UnmarshalJSON(b []byte) error {
@@ -6111,6 +8613,21 @@ func (x McpListToolsResult) MarshalJSON() ([]byte, error) {
 	}
 	type plain McpListToolsResult
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x McpListToolsResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Tools == nil {
+		x.Tools = []McpToolInfo{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"tools":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6154,6 +8671,21 @@ func (x McpSetVscodeToolsParams) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x McpSetVscodeToolsParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.Tools == nil {
+		x.Tools = []McpSetVscodeToolsParamsToolsItem{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"tools":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *McpSetVscodeToolsParams) UnmarshalJSON(b []byte) error {
@@ -6189,6 +8721,26 @@ type McpSetVscodeToolsParamsToolsItem struct {
 
 	// A JSON Schema of the tool's arguments.
 	InputSchema *McpSetVscodeToolsParamsToolsItemInputSchema `json:"inputSchema,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x McpSetVscodeToolsParamsToolsItem) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"description":`...)
+	b = jsonrpc.AppendString(b, x.Description)
+	b = append(b, `,"serverName":`...)
+	b = jsonrpc.AppendString(b, x.ServerName)
+	if x.InputSchema != nil {
+		b = append(b, `,"inputSchema":`...)
+		if b, err = x.InputSchema.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6253,6 +8805,34 @@ func (x McpSetVscodeToolsParamsToolsItemInputSchema) MarshalJSON() ([]byte, erro
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x McpSetVscodeToolsParamsToolsItemInputSchema) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "object"
+	} else if x.Type != "object" {
+		return nil, fmt.Errorf("type must be \"object\", not %q", x.Type)
+	}
+	if x.Properties == nil {
+		x.Properties = map[string]json.RawMessage{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"properties":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Properties); err != nil {
+		return nil, err
+	}
+	if x.Required != nil {
+		b = append(b, `,"required":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Required); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *McpSetVscodeToolsParamsToolsItemInputSchema) UnmarshalJSON(b []byte) error {
@@ -6296,6 +8876,25 @@ type McpInvokeResponseParams struct {
 	// The tool's output.
 	Result *string `json:"result,omitempty"`
 	Error  *string `json:"error,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x McpInvokeResponseParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"requestId":`...)
+	b = jsonrpc.AppendString(b, x.RequestID)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.Result != nil {
+		b = append(b, `,"result":`...)
+		b = jsonrpc.AppendString(b, *x.Result)
+	}
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6348,6 +8947,21 @@ func (x McpGetServerConfigsResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x McpGetServerConfigsResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Configs == nil {
+		x.Configs = []McpServerConfig{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"configs":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Configs); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *McpGetServerConfigsResult) UnmarshalJSON(b []byte) error {
@@ -6378,6 +8992,17 @@ func (x *McpGetServerConfigsResult) UnmarshalJSON(b []byte) error {
 type McpToggleServerParams struct {
 	ServerName string `json:"serverName"`
 	Enabled    bool   `json:"enabled"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x McpToggleServerParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"serverName":`...)
+	b = jsonrpc.AppendString(b, x.ServerName)
+	b = append(b, `,"enabled":`...)
+	b = jsonrpc.AppendBool(b, x.Enabled)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6416,6 +9041,19 @@ type McpToggleServerResult struct {
 	Success    bool                        `json:"success"`
 	ServerName string                      `json:"serverName"`
 	Status     McpToggleServerResultStatus `json:"status"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x McpToggleServerResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"serverName":`...)
+	b = jsonrpc.AppendString(b, x.ServerName)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6459,6 +9097,15 @@ type McpReconnectServerParams struct {
 	ServerName string `json:"serverName"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x McpReconnectServerParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"serverName":`...)
+	b = jsonrpc.AppendString(b, x.ServerName)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *McpReconnectServerParams) UnmarshalJSON(b []byte) error {
@@ -6490,6 +9137,19 @@ type McpReconnectServerResult struct {
 	Success    bool                           `json:"success"`
 	ServerName string                         `json:"serverName"`
 	Status     McpReconnectServerResultStatus `json:"status"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x McpReconnectServerResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"serverName":`...)
+	b = jsonrpc.AppendString(b, x.ServerName)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6544,6 +9204,21 @@ func (x McpSetServersParams) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x McpSetServersParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.Servers == nil {
+		x.Servers = map[string]map[string]json.RawMessage{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"servers":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Servers); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *McpSetServersParams) UnmarshalJSON(b []byte) error {
@@ -6584,6 +9259,23 @@ func (x McpSetServersResult) MarshalJSON() ([]byte, error) {
 	}
 	type plain McpSetServersResult
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x McpSetServersResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.ConfiguredServers == nil {
+		x.ConfiguredServers = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"configuredServers":`...)
+	if b, err = jsonrpc.AppendValue(b, x.ConfiguredServers); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6635,6 +9327,46 @@ type GoalUpdateParams struct {
 	MinTimeSecondsBeforeWrapUp json.RawMessage `json:"min_time_seconds_before_wrap_up,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GoalUpdateParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Objective != nil {
+		b = append(b, `,"objective":`...)
+		b = jsonrpc.AppendString(b, *x.Objective)
+	}
+	if x.Status != nil {
+		b = append(b, `,"status":`...)
+		b = jsonrpc.AppendString(b, *x.Status)
+	}
+	if len(x.TokenBudget) != 0 {
+		b = append(b, `,"token_budget":`...)
+		if b, err = jsonrpc.AppendValue(b, x.TokenBudget); err != nil {
+			return nil, err
+		}
+	}
+	if len(x.TimeBudgetSeconds) != 0 {
+		b = append(b, `,"time_budget_seconds":`...)
+		if b, err = jsonrpc.AppendValue(b, x.TimeBudgetSeconds); err != nil {
+			return nil, err
+		}
+	}
+	if len(x.MinTokensBeforeWrapUp) != 0 {
+		b = append(b, `,"min_tokens_before_wrap_up":`...)
+		if b, err = jsonrpc.AppendValue(b, x.MinTokensBeforeWrapUp); err != nil {
+			return nil, err
+		}
+	}
+	if len(x.MinTimeSecondsBeforeWrapUp) != 0 {
+		b = append(b, `,"min_time_seconds_before_wrap_up":`...)
+		if b, err = jsonrpc.AppendValue(b, x.MinTimeSecondsBeforeWrapUp); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GoalUpdateParams) UnmarshalJSON(b []byte) error {
@@ -6670,6 +9402,33 @@ type GoalQueueParams struct {
 	TimeBudgetSeconds          *int64  `json:"time_budget_seconds,omitempty"`
 	MinTokensBeforeWrapUp      *int64  `json:"min_tokens_before_wrap_up,omitempty"`
 	MinTimeSecondsBeforeWrapUp *int64  `json:"min_time_seconds_before_wrap_up,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GoalQueueParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Objective != nil {
+		b = append(b, `,"objective":`...)
+		b = jsonrpc.AppendString(b, *x.Objective)
+	}
+	if x.TokenBudget != nil {
+		b = append(b, `,"token_budget":`...)
+		b = jsonrpc.AppendInt(b, *x.TokenBudget)
+	}
+	if x.TimeBudgetSeconds != nil {
+		b = append(b, `,"time_budget_seconds":`...)
+		b = jsonrpc.AppendInt(b, *x.TimeBudgetSeconds)
+	}
+	if x.MinTokensBeforeWrapUp != nil {
+		b = append(b, `,"min_tokens_before_wrap_up":`...)
+		b = jsonrpc.AppendInt(b, *x.MinTokensBeforeWrapUp)
+	}
+	if x.MinTimeSecondsBeforeWrapUp != nil {
+		b = append(b, `,"min_time_seconds_before_wrap_up":`...)
+		b = jsonrpc.AppendInt(b, *x.MinTimeSecondsBeforeWrapUp)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6719,6 +9478,94 @@ type AutoresearchStartParams struct {
 	Sampling             *AutoresearchStartParamsSampling                 `json:"sampling,omitempty"`
 	Retention            *AutoresearchStartParamsRetention                `json:"retention,omitempty"`
 	EnvironmentAllowlist []string                                         `json:"environmentAllowlist,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchStartParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"objective":`...)
+	b = jsonrpc.AppendString(b, x.Objective)
+	if x.MaxIterations != nil {
+		b = append(b, `,"maxIterations":`...)
+		b = jsonrpc.AppendInt(b, *x.MaxIterations)
+	}
+	if x.TimeoutMs != nil {
+		b = append(b, `,"timeoutMs":`...)
+		b = jsonrpc.AppendInt(b, *x.TimeoutMs)
+	}
+	if x.MetricName != nil {
+		b = append(b, `,"metricName":`...)
+		b = jsonrpc.AppendString(b, *x.MetricName)
+	}
+	if x.MetricUnit != nil {
+		b = append(b, `,"metricUnit":`...)
+		b = jsonrpc.AppendString(b, *x.MetricUnit)
+	}
+	if x.Direction != nil {
+		b = append(b, `,"direction":`...)
+		b = jsonrpc.AppendString(b, *x.Direction)
+	}
+	if x.MeasureCommand != nil {
+		b = append(b, `,"measureCommand":`...)
+		b = jsonrpc.AppendString(b, *x.MeasureCommand)
+	}
+	if x.MeasureScript != nil {
+		b = append(b, `,"measureScript":`...)
+		b = jsonrpc.AppendString(b, *x.MeasureScript)
+	}
+	if x.ChecksCommand != nil {
+		b = append(b, `,"checksCommand":`...)
+		b = jsonrpc.AppendString(b, *x.ChecksCommand)
+	}
+	if x.ChecksScript != nil {
+		b = append(b, `,"checksScript":`...)
+		b = jsonrpc.AppendString(b, *x.ChecksScript)
+	}
+	if x.FilesInScope != nil {
+		b = append(b, `,"filesInScope":`...)
+		if b, err = jsonrpc.AppendValue(b, x.FilesInScope); err != nil {
+			return nil, err
+		}
+	}
+	if x.Subagents != nil {
+		b = append(b, `,"subagents":`...)
+		if b, err = x.Subagents.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.SecondaryObjectives != nil {
+		b = append(b, `,"secondaryObjectives":`...)
+		if b, err = jsonrpc.AppendValue(b, x.SecondaryObjectives); err != nil {
+			return nil, err
+		}
+	}
+	if x.Constraints != nil {
+		b = append(b, `,"constraints":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Constraints); err != nil {
+			return nil, err
+		}
+	}
+	if x.Sampling != nil {
+		b = append(b, `,"sampling":`...)
+		if b, err = x.Sampling.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Retention != nil {
+		b = append(b, `,"retention":`...)
+		if b, err = x.Retention.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.EnvironmentAllowlist != nil {
+		b = append(b, `,"environmentAllowlist":`...)
+		if b, err = jsonrpc.AppendValue(b, x.EnvironmentAllowlist); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6789,6 +9636,25 @@ type AutoresearchStartParamsSubagents struct {
 	Finalization        *bool `json:"finalization,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchStartParamsSubagents) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.IdeaGeneration != nil {
+		b = append(b, `,"ideaGeneration":`...)
+		b = jsonrpc.AppendBool(b, *x.IdeaGeneration)
+	}
+	if x.MeasurementAnalysis != nil {
+		b = append(b, `,"measurementAnalysis":`...)
+		b = jsonrpc.AppendBool(b, *x.MeasurementAnalysis)
+	}
+	if x.Finalization != nil {
+		b = append(b, `,"finalization":`...)
+		b = jsonrpc.AppendBool(b, *x.Finalization)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutoresearchStartParamsSubagents) UnmarshalJSON(b []byte) error {
@@ -6817,6 +9683,19 @@ type AutoresearchStartParamsSecondaryObjectivesItem struct {
 	Name      string                `json:"name"`
 	Unit      string                `json:"unit"`
 	Direction OptimizationDirection `json:"direction"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchStartParamsSecondaryObjectivesItem) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"unit":`...)
+	b = jsonrpc.AppendString(b, x.Unit)
+	b = append(b, `,"direction":`...)
+	b = jsonrpc.AppendString(b, x.Direction)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6863,6 +9742,28 @@ type AutoresearchStartParamsSampling struct {
 	ConfidenceThreshold *float64 `json:"confidenceThreshold,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchStartParamsSampling) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.MinSamples != nil {
+		b = append(b, `,"minSamples":`...)
+		b = jsonrpc.AppendInt(b, *x.MinSamples)
+	}
+	if x.MaxSamples != nil {
+		b = append(b, `,"maxSamples":`...)
+		b = jsonrpc.AppendInt(b, *x.MaxSamples)
+	}
+	if x.ConfidenceThreshold != nil {
+		b = append(b, `,"confidenceThreshold":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.ConfidenceThreshold); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutoresearchStartParamsSampling) UnmarshalJSON(b []byte) error {
@@ -6890,6 +9791,21 @@ func (x *AutoresearchStartParamsSampling) UnmarshalJSON(b []byte) error {
 type AutoresearchStartParamsRetention struct {
 	MaxArtifactBytes   *int64 `json:"maxArtifactBytes,omitempty"`
 	MaxArtifactAgeDays *int64 `json:"maxArtifactAgeDays,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchStartParamsRetention) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.MaxArtifactBytes != nil {
+		b = append(b, `,"maxArtifactBytes":`...)
+		b = jsonrpc.AppendInt(b, *x.MaxArtifactBytes)
+	}
+	if x.MaxArtifactAgeDays != nil {
+		b = append(b, `,"maxArtifactAgeDays":`...)
+		b = jsonrpc.AppendInt(b, *x.MaxArtifactAgeDays)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6927,6 +9843,27 @@ func (x AutoresearchHistoryResult) MarshalJSON() ([]byte, error) {
 	}
 	type plain AutoresearchHistoryResult
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchHistoryResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Attempts == nil {
+		x.Attempts = []HistoryAttempt{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"attempts":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Attempts); err != nil {
+		return nil, err
+	}
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6968,6 +9905,19 @@ type AutoresearchReplayParams struct {
 	Evaluator *EvaluatorMode `json:"evaluator,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchReplayParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"attemptId":`...)
+	b = jsonrpc.AppendString(b, x.AttemptID)
+	if x.Evaluator != nil {
+		b = append(b, `,"evaluator":`...)
+		b = jsonrpc.AppendString(b, *x.Evaluator)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutoresearchReplayParams) UnmarshalJSON(b []byte) error {
@@ -7006,6 +9956,52 @@ type AutoresearchReplayResult struct {
 	Decision      *DecisionRecord    `json:"decision,omitempty"`
 	DriftWarnings []string           `json:"driftWarnings,omitzero"`
 	Error         *string            `json:"error,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchReplayResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.AttemptID != nil {
+		b = append(b, `,"attemptId":`...)
+		b = jsonrpc.AppendString(b, *x.AttemptID)
+	}
+	if x.EvaluatorMode != nil {
+		b = append(b, `,"evaluatorMode":`...)
+		b = jsonrpc.AppendString(b, *x.EvaluatorMode)
+	}
+	if x.Metrics != nil {
+		b = append(b, `,"metrics":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Metrics); err != nil {
+			return nil, err
+		}
+	}
+	if x.Samples != nil {
+		b = append(b, `,"samples":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Samples); err != nil {
+			return nil, err
+		}
+	}
+	if x.Decision != nil {
+		b = append(b, `,"decision":`...)
+		if b, err = x.Decision.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.DriftWarnings != nil {
+		b = append(b, `,"driftWarnings":`...)
+		if b, err = jsonrpc.AppendValue(b, x.DriftWarnings); err != nil {
+			return nil, err
+		}
+	}
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7054,6 +10050,21 @@ type AutoresearchRescoreParams struct {
 	All       *bool   `json:"all,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchRescoreParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.AttemptID != nil {
+		b = append(b, `,"attemptId":`...)
+		b = jsonrpc.AppendString(b, *x.AttemptID)
+	}
+	if x.All != nil {
+		b = append(b, `,"all":`...)
+		b = jsonrpc.AppendBool(b, *x.All)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutoresearchRescoreParams) UnmarshalJSON(b []byte) error {
@@ -7089,6 +10100,27 @@ func (x AutoresearchRescoreResult) MarshalJSON() ([]byte, error) {
 	}
 	type plain AutoresearchRescoreResult
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchRescoreResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Decisions == nil {
+		x.Decisions = []DecisionRecord{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"decisions":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Decisions); err != nil {
+		return nil, err
+	}
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7130,6 +10162,17 @@ type AutoresearchCompareParams struct {
 	RightAttemptID string `json:"rightAttemptId"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchCompareParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"leftAttemptId":`...)
+	b = jsonrpc.AppendString(b, x.LeftAttemptID)
+	b = append(b, `,"rightAttemptId":`...)
+	b = jsonrpc.AppendString(b, x.RightAttemptID)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutoresearchCompareParams) UnmarshalJSON(b []byte) error {
@@ -7168,6 +10211,26 @@ type AutoresearchCompareResult struct {
 	Error      *string                              `json:"error,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchCompareResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.Comparison != nil {
+		b = append(b, `,"comparison":`...)
+		if b, err = x.Comparison.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutoresearchCompareResult) UnmarshalJSON(b []byte) error {
@@ -7203,6 +10266,22 @@ func (x *AutoresearchCompareResult) UnmarshalJSON(b []byte) error {
 type AutoresearchCompareResultComparison struct {
 	Left  ComparisonSide `json:"left"`
 	Right ComparisonSide `json:"right"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchCompareResultComparison) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"left":`...)
+	if b, err = x.Left.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"right":`...)
+	if b, err = x.Right.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7253,6 +10332,27 @@ func (x AutoresearchParetoResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchParetoResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.AttemptIDs == nil {
+		x.AttemptIDs = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"attemptIds":`...)
+	if b, err = jsonrpc.AppendValue(b, x.AttemptIDs); err != nil {
+		return nil, err
+	}
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutoresearchParetoResult) UnmarshalJSON(b []byte) error {
@@ -7292,6 +10392,17 @@ type AutoresearchPinParams struct {
 	Pinned    bool   `json:"pinned"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchPinParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"attemptId":`...)
+	b = jsonrpc.AppendString(b, x.AttemptID)
+	b = append(b, `,"pinned":`...)
+	b = jsonrpc.AppendBool(b, x.Pinned)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutoresearchPinParams) UnmarshalJSON(b []byte) error {
@@ -7329,6 +10440,23 @@ type AutoresearchPinResult struct {
 	AttemptID string  `json:"attemptId"`
 	Pinned    bool    `json:"pinned"`
 	Error     *string `json:"error,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchPinResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"attemptId":`...)
+	b = jsonrpc.AppendString(b, x.AttemptID)
+	b = append(b, `,"pinned":`...)
+	b = jsonrpc.AppendBool(b, x.Pinned)
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7375,6 +10503,21 @@ type AutoresearchPruneParams struct {
 	Yes    *bool `json:"yes,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchPruneParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.DryRun != nil {
+		b = append(b, `,"dryRun":`...)
+		b = jsonrpc.AppendBool(b, *x.DryRun)
+	}
+	if x.Yes != nil {
+		b = append(b, `,"yes":`...)
+		b = jsonrpc.AppendBool(b, *x.Yes)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutoresearchPruneParams) UnmarshalJSON(b []byte) error {
@@ -7413,6 +10556,33 @@ func (x AutoresearchPruneResult) MarshalJSON() ([]byte, error) {
 	}
 	type plain AutoresearchPruneResult
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchPruneResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Candidates == nil {
+		x.Candidates = []AutoresearchPruneResultCandidatesItem{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"applied":`...)
+	b = jsonrpc.AppendBool(b, x.Applied)
+	b = append(b, `,"candidates":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Candidates); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"bytesFreed":`...)
+	b = jsonrpc.AppendInt(b, x.BytesFreed)
+	b = append(b, `,"remainingBytes":`...)
+	b = jsonrpc.AppendInt(b, x.RemainingBytes)
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7483,6 +10653,29 @@ func (x AutoresearchPruneResultCandidatesItem) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchPruneResultCandidatesItem) AppendJSON(b []byte) ([]byte, error) {
+	if x.Objects == nil {
+		x.Objects = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"attemptId":`...)
+	b = jsonrpc.AppendString(b, x.AttemptID)
+	b = append(b, `,"objects":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Objects); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"bytes":`...)
+	b = jsonrpc.AppendInt(b, x.Bytes)
+	b = append(b, `,"protected":`...)
+	b = jsonrpc.AppendBool(b, x.Protected)
+	b = append(b, `,"reason":`...)
+	b = jsonrpc.AppendString(b, x.Reason)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutoresearchPruneResultCandidatesItem) UnmarshalJSON(b []byte) error {
@@ -7537,6 +10730,21 @@ type SetupParams struct {
 	QuickSetup *bool `json:"quickSetup,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SetupParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.SkipWelcome != nil {
+		b = append(b, `,"skipWelcome":`...)
+		b = jsonrpc.AppendBool(b, *x.SkipWelcome)
+	}
+	if x.QuickSetup != nil {
+		b = append(b, `,"quickSetup":`...)
+		b = jsonrpc.AppendBool(b, *x.QuickSetup)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SetupParams) UnmarshalJSON(b []byte) error {
@@ -7577,6 +10785,45 @@ func (x SetupResult) MarshalJSON() ([]byte, error) {
 	}
 	type plain SetupResult
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SetupResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.SkippedSteps == nil {
+		x.SkippedSteps = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.Provider != nil {
+		b = append(b, `,"provider":`...)
+		b = jsonrpc.AppendString(b, *x.Provider)
+	}
+	if x.Model != nil {
+		b = append(b, `,"model":`...)
+		b = jsonrpc.AppendString(b, *x.Model)
+	}
+	if x.Locale != nil {
+		b = append(b, `,"locale":`...)
+		b = jsonrpc.AppendString(b, *x.Locale)
+	}
+	b = append(b, `,"skippedSteps":`...)
+	if b, err = jsonrpc.AppendValue(b, x.SkippedSteps); err != nil {
+		return nil, err
+	}
+	if x.AgentsFileCreated != nil {
+		b = append(b, `,"agentsFileCreated":`...)
+		b = jsonrpc.AppendBool(b, *x.AgentsFileCreated)
+	}
+	b = append(b, `,"cancelled":`...)
+	b = jsonrpc.AppendBool(b, x.Cancelled)
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7688,6 +10935,75 @@ func (x RuntimeInspectResult) MarshalJSON() ([]byte, error) {
 	}
 	type plain RuntimeInspectResult
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x RuntimeInspectResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.AnswerContractVersion == 0 {
+		x.AnswerContractVersion = 1
+	} else if x.AnswerContractVersion != 1 {
+		return nil, fmt.Errorf("answerContractVersion must be 1, not %v", x.AnswerContractVersion)
+	}
+	if x.PermissionMode == "" {
+		x.PermissionMode = "restricted"
+	} else if x.PermissionMode != "restricted" {
+		return nil, fmt.Errorf("permissionMode must be \"restricted\", not %q", x.PermissionMode)
+	}
+	if x.ToolsEnabled != false {
+		return nil, fmt.Errorf("toolsEnabled must be false, not %v", x.ToolsEnabled)
+	}
+	if x.HooksEnabled != false {
+		return nil, fmt.Errorf("hooksEnabled must be false, not %v", x.HooksEnabled)
+	}
+	if x.McpEnabled != false {
+		return nil, fmt.Errorf("mcpEnabled must be false, not %v", x.McpEnabled)
+	}
+	if x.MemoryEnabled != false {
+		return nil, fmt.Errorf("memoryEnabled must be false, not %v", x.MemoryEnabled)
+	}
+	if x.SessionPersistenceEnabled != false {
+		return nil, fmt.Errorf("sessionPersistenceEnabled must be false, not %v", x.SessionPersistenceEnabled)
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"cliVersion":`...)
+	b = jsonrpc.AppendString(b, x.CliVersion)
+	b = append(b, `,"answerContractVersion":`...)
+	b = jsonrpc.AppendInt(b, x.AnswerContractVersion)
+	b = append(b, `,"cliIdentity":`...)
+	if b, err = x.CliIdentity.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"providerId":`...)
+	b = jsonrpc.AppendString(b, x.ProviderID)
+	if x.Model != nil {
+		b = append(b, `,"model":`...)
+		b = jsonrpc.AppendString(b, *x.Model)
+	}
+	b = append(b, `,"authentication":`...)
+	b = jsonrpc.AppendString(b, x.Authentication)
+	b = append(b, `,"clientContext":`...)
+	b = jsonrpc.AppendString(b, x.ClientContext)
+	b = append(b, `,"answerOnly":`...)
+	b = jsonrpc.AppendBool(b, x.AnswerOnly)
+	b = append(b, `,"permissionMode":`...)
+	b = jsonrpc.AppendString(b, x.PermissionMode)
+	b = append(b, `,"toolsEnabled":`...)
+	b = jsonrpc.AppendBool(b, x.ToolsEnabled)
+	b = append(b, `,"hooksEnabled":`...)
+	b = jsonrpc.AppendBool(b, x.HooksEnabled)
+	b = append(b, `,"mcpEnabled":`...)
+	b = jsonrpc.AppendBool(b, x.McpEnabled)
+	b = append(b, `,"memoryEnabled":`...)
+	b = jsonrpc.AppendBool(b, x.MemoryEnabled)
+	b = append(b, `,"sessionPersistenceEnabled":`...)
+	b = jsonrpc.AppendBool(b, x.SessionPersistenceEnabled)
+	b = append(b, `,"inferenceDestination":`...)
+	if b, err = jsonrpc.AppendValue(b, x.InferenceDestination); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7821,6 +11137,38 @@ func (x RuntimeInspectResultCliIdentity) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x RuntimeInspectResultCliIdentity) AppendJSON(b []byte) ([]byte, error) {
+	if x.SymlinkChain == nil {
+		x.SymlinkChain = []RuntimeInspectResultCliIdentitySymlinkChainItem{}
+	}
+	if x.Artifacts == nil {
+		x.Artifacts = []RuntimeInspectResultCliIdentityArtifactsItem{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"invocationPath":`...)
+	b = jsonrpc.AppendString(b, x.InvocationPath)
+	b = append(b, `,"resolvedPath":`...)
+	b = jsonrpc.AppendString(b, x.ResolvedPath)
+	b = append(b, `,"symlinkChain":`...)
+	if b, err = jsonrpc.AppendValue(b, x.SymlinkChain); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"package":`...)
+	if b, err = x.Package.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"artifacts":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Artifacts); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"identityHash":`...)
+	b = jsonrpc.AppendString(b, x.IdentityHash)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *RuntimeInspectResultCliIdentity) UnmarshalJSON(b []byte) error {
@@ -7879,6 +11227,17 @@ type RuntimeInspectResultCliIdentitySymlinkChainItem struct {
 	Target string `json:"target"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x RuntimeInspectResultCliIdentitySymlinkChainItem) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"path":`...)
+	b = jsonrpc.AppendString(b, x.Path)
+	b = append(b, `,"target":`...)
+	b = jsonrpc.AppendString(b, x.Target)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *RuntimeInspectResultCliIdentitySymlinkChainItem) UnmarshalJSON(b []byte) error {
@@ -7916,6 +11275,21 @@ type RuntimeInspectResultCliIdentityPackage struct {
 	Name    string  `json:"name"`
 	Version string  `json:"version"`
 	Commit  *string `json:"commit,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x RuntimeInspectResultCliIdentityPackage) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"version":`...)
+	b = jsonrpc.AppendString(b, x.Version)
+	if x.Commit != nil {
+		b = append(b, `,"commit":`...)
+		b = jsonrpc.AppendString(b, *x.Commit)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7957,6 +11331,19 @@ type RuntimeInspectResultCliIdentityArtifactsItem struct {
 	Path   string `json:"path"`
 	Size   int64  `json:"size"`
 	Sha256 string `json:"sha256"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x RuntimeInspectResultCliIdentityArtifactsItem) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"path":`...)
+	b = jsonrpc.AppendString(b, x.Path)
+	b = append(b, `,"size":`...)
+	b = jsonrpc.AppendInt(b, x.Size)
+	b = append(b, `,"sha256":`...)
+	b = jsonrpc.AppendString(b, x.Sha256)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8023,6 +11410,34 @@ func (x AnswerParams) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AnswerParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.ContractVersion == 0 {
+		x.ContractVersion = 1
+	} else if x.ContractVersion != 1 {
+		return nil, fmt.Errorf("contractVersion must be 1, not %v", x.ContractVersion)
+	}
+	if x.Artifacts == nil {
+		x.Artifacts = []AnswerParamsArtifactsItem{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"contractVersion":`...)
+	b = jsonrpc.AppendInt(b, x.ContractVersion)
+	b = append(b, `,"policyHash":`...)
+	b = jsonrpc.AppendString(b, x.PolicyHash)
+	b = append(b, `,"artifacts":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Artifacts); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"outputSchema":`...)
+	if b, err = x.OutputSchema.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AnswerParams) UnmarshalJSON(b []byte) error {
@@ -8072,6 +11487,19 @@ type AnswerParamsArtifactsItem struct {
 	ID      string        `json:"id"`
 	Class   ArtifactClass `json:"class"`
 	Content string        `json:"content"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AnswerParamsArtifactsItem) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"id":`...)
+	b = jsonrpc.AppendString(b, x.ID)
+	b = append(b, `,"class":`...)
+	b = jsonrpc.AppendString(b, x.Class)
+	b = append(b, `,"content":`...)
+	b = jsonrpc.AppendString(b, x.Content)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8142,6 +11570,40 @@ func (x AnswerParamsOutputSchema) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AnswerParamsOutputSchema) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "object"
+	} else if x.Type != "object" {
+		return nil, fmt.Errorf("type must be \"object\", not %q", x.Type)
+	}
+	if x.AdditionalProperties != false {
+		return nil, fmt.Errorf("additionalProperties must be false, not %v", x.AdditionalProperties)
+	}
+	if x.Properties == nil {
+		x.Properties = map[string]json.RawMessage{}
+	}
+	if x.Required == nil {
+		x.Required = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"additionalProperties":`...)
+	b = jsonrpc.AppendBool(b, x.AdditionalProperties)
+	b = append(b, `,"properties":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Properties); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"required":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Required); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AnswerParamsOutputSchema) UnmarshalJSON(b []byte) error {
@@ -8209,6 +11671,35 @@ func (x AnswerResult) MarshalJSON() ([]byte, error) {
 	}
 	type plain AnswerResult
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AnswerResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.ContractVersion == 0 {
+		x.ContractVersion = 1
+	} else if x.ContractVersion != 1 {
+		return nil, fmt.Errorf("contractVersion must be 1, not %v", x.ContractVersion)
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"contractVersion":`...)
+	b = jsonrpc.AppendInt(b, x.ContractVersion)
+	b = append(b, `,"result":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Result); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"providerId":`...)
+	b = jsonrpc.AppendString(b, x.ProviderID)
+	if x.Model != nil {
+		b = append(b, `,"model":`...)
+		b = jsonrpc.AppendString(b, *x.Model)
+	}
+	b = append(b, `,"inferenceDestination":`...)
+	if b, err = jsonrpc.AppendValue(b, x.InferenceDestination); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8283,6 +11774,27 @@ func (x LoginBeginParams) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LoginBeginParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.ContractVersion == 0 {
+		x.ContractVersion = 1
+	} else if x.ContractVersion != 1 {
+		return nil, fmt.Errorf("contractVersion must be 1, not %v", x.ContractVersion)
+	}
+	if x.TrafficClass == "" {
+		x.TrafficClass = "autohand_device_authorization"
+	} else if x.TrafficClass != "autohand_device_authorization" {
+		return nil, fmt.Errorf("trafficClass must be \"autohand_device_authorization\", not %q", x.TrafficClass)
+	}
+	start := len(b)
+	b = append(b, `,"contractVersion":`...)
+	b = jsonrpc.AppendInt(b, x.ContractVersion)
+	b = append(b, `,"trafficClass":`...)
+	b = jsonrpc.AppendString(b, x.TrafficClass)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *LoginBeginParams) UnmarshalJSON(b []byte) error {
@@ -8343,6 +11855,30 @@ func (x LoginBeginResult) MarshalJSON() ([]byte, error) {
 	}
 	type plain LoginBeginResult
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LoginBeginResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.ContractVersion == 0 {
+		x.ContractVersion = 1
+	} else if x.ContractVersion != 1 {
+		return nil, fmt.Errorf("contractVersion must be 1, not %v", x.ContractVersion)
+	}
+	start := len(b)
+	b = append(b, `,"contractVersion":`...)
+	b = jsonrpc.AppendInt(b, x.ContractVersion)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	b = append(b, `,"userCode":`...)
+	b = jsonrpc.AppendString(b, x.UserCode)
+	b = append(b, `,"verificationUriComplete":`...)
+	b = jsonrpc.AppendString(b, x.VerificationURIComplete)
+	b = append(b, `,"expiresAtUnixMs":`...)
+	b = jsonrpc.AppendInt(b, x.ExpiresAtUnixMs)
+	b = append(b, `,"pollAfterMs":`...)
+	b = jsonrpc.AppendInt(b, x.PollAfterMs)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8421,6 +11957,31 @@ func (x LoginPollResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LoginPollResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.ContractVersion == 0 {
+		x.ContractVersion = 1
+	} else if x.ContractVersion != 1 {
+		return nil, fmt.Errorf("contractVersion must be 1, not %v", x.ContractVersion)
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"contractVersion":`...)
+	b = jsonrpc.AppendInt(b, x.ContractVersion)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	if x.Problem != nil {
+		b = append(b, `,"problem":`...)
+		if b, err = x.Problem.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *LoginPollResult) UnmarshalJSON(b []byte) error {
@@ -8468,6 +12029,19 @@ type LoginPollResultProblem struct {
 	Code      string `json:"code"`
 	Message   string `json:"message"`
 	Retryable bool   `json:"retryable"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LoginPollResultProblem) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"code":`...)
+	b = jsonrpc.AppendString(b, x.Code)
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	b = append(b, `,"retryable":`...)
+	b = jsonrpc.AppendBool(b, x.Retryable)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8526,6 +12100,24 @@ func (x LoginCancelResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LoginCancelResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.ContractVersion == 0 {
+		x.ContractVersion = 1
+	} else if x.ContractVersion != 1 {
+		return nil, fmt.Errorf("contractVersion must be 1, not %v", x.ContractVersion)
+	}
+	start := len(b)
+	b = append(b, `,"contractVersion":`...)
+	b = jsonrpc.AppendInt(b, x.ContractVersion)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *LoginCancelResult) UnmarshalJSON(b []byte) error {
@@ -8573,6 +12165,28 @@ type AgentStartParams struct {
 
 	// Sent at launch; left out after a reset.
 	ContextPercent *float64 `json:"contextPercent,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AgentStartParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	b = append(b, `,"model":`...)
+	b = jsonrpc.AppendString(b, x.Model)
+	b = append(b, `,"workspace":`...)
+	b = jsonrpc.AppendString(b, x.Workspace)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	if x.ContextPercent != nil {
+		b = append(b, `,"contextPercent":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.ContextPercent); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8625,6 +12239,19 @@ type AgentEndParams struct {
 	Timestamp Timestamp            `json:"timestamp"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AgentEndParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	b = append(b, `,"reason":`...)
+	b = jsonrpc.AppendString(b, x.Reason)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AgentEndParams) UnmarshalJSON(b []byte) error {
@@ -8670,6 +12297,21 @@ type PingParams struct {
 	TurnID *string `json:"turnId,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PingParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	if x.TurnID != nil {
+		b = append(b, `,"turnId":`...)
+		b = jsonrpc.AppendString(b, *x.TurnID)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PingParams) UnmarshalJSON(b []byte) error {
@@ -8711,6 +12353,25 @@ type TurnStartParams struct {
 	// The prompt being worked on.
 	Instruction *string   `json:"instruction,omitempty"`
 	Timestamp   Timestamp `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TurnStartParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"turnId":`...)
+	b = jsonrpc.AppendString(b, x.TurnID)
+	if x.SessionID != nil {
+		b = append(b, `,"sessionId":`...)
+		b = jsonrpc.AppendString(b, *x.SessionID)
+	}
+	if x.Instruction != nil {
+		b = append(b, `,"instruction":`...)
+		b = jsonrpc.AppendString(b, *x.Instruction)
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8765,6 +12426,50 @@ type TurnEndParams struct {
 	// The reference's nested figures.
 	Stats     *TurnEndParamsStats `json:"stats,omitempty"`
 	Timestamp Timestamp           `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TurnEndParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"turnId":`...)
+	b = jsonrpc.AppendString(b, x.TurnID)
+	if x.SessionID != nil {
+		b = append(b, `,"sessionId":`...)
+		b = jsonrpc.AppendString(b, *x.SessionID)
+	}
+	if x.TokensUsed != nil {
+		b = append(b, `,"tokensUsed":`...)
+		b = jsonrpc.AppendInt(b, *x.TokensUsed)
+	}
+	if x.TokensUsageStatus != nil {
+		b = append(b, `,"tokensUsageStatus":`...)
+		b = jsonrpc.AppendString(b, *x.TokensUsageStatus)
+	}
+	if x.DurationMs != nil {
+		b = append(b, `,"durationMs":`...)
+		b = jsonrpc.AppendInt(b, *x.DurationMs)
+	}
+	if x.ContextPercent != nil {
+		b = append(b, `,"contextPercent":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.ContextPercent); err != nil {
+			return nil, err
+		}
+	}
+	if x.Reason != nil {
+		b = append(b, `,"reason":`...)
+		b = jsonrpc.AppendString(b, *x.Reason)
+	}
+	if x.Stats != nil {
+		b = append(b, `,"stats":`...)
+		if b, err = x.Stats.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8822,6 +12527,26 @@ type TurnEndParamsStats struct {
 	ContextPercent float64 `json:"contextPercent"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TurnEndParamsStats) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"tokensUsed":`...)
+	b = jsonrpc.AppendInt(b, x.TokensUsed)
+	if x.TokensUsageStatus != nil {
+		b = append(b, `,"tokensUsageStatus":`...)
+		b = jsonrpc.AppendString(b, *x.TokensUsageStatus)
+	}
+	b = append(b, `,"duration":`...)
+	b = jsonrpc.AppendInt(b, x.Duration)
+	b = append(b, `,"contextPercent":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.ContextPercent); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *TurnEndParamsStats) UnmarshalJSON(b []byte) error {
@@ -8868,6 +12593,25 @@ type MessageStartParams struct {
 	Role      *string   `json:"role,omitempty"`
 	TurnID    *string   `json:"turnId,omitempty"`
 	Timestamp Timestamp `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x MessageStartParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"messageId":`...)
+	b = jsonrpc.AppendString(b, x.MessageID)
+	if x.Role != nil {
+		b = append(b, `,"role":`...)
+		b = jsonrpc.AppendString(b, *x.Role)
+	}
+	if x.TurnID != nil {
+		b = append(b, `,"turnId":`...)
+		b = jsonrpc.AppendString(b, *x.TurnID)
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8919,6 +12663,25 @@ type MessageUpdateParams struct {
 	Timestamp Timestamp `json:"timestamp"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x MessageUpdateParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.MessageID != nil {
+		b = append(b, `,"messageId":`...)
+		b = jsonrpc.AppendString(b, *x.MessageID)
+	}
+	b = append(b, `,"delta":`...)
+	b = jsonrpc.AppendString(b, x.Delta)
+	if x.Thought != nil {
+		b = append(b, `,"thought":`...)
+		b = jsonrpc.AppendString(b, *x.Thought)
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *MessageUpdateParams) UnmarshalJSON(b []byte) error {
@@ -8965,6 +12728,30 @@ type MessageEndParams struct {
 	// True when autohand.abort cut it short.
 	Aborted   *bool     `json:"aborted,omitempty"`
 	Timestamp Timestamp `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x MessageEndParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"messageId":`...)
+	b = jsonrpc.AppendString(b, x.MessageID)
+	b = append(b, `,"content":`...)
+	b = jsonrpc.AppendString(b, x.Content)
+	if x.ToolCalls != nil {
+		b = append(b, `,"toolCalls":`...)
+		if b, err = jsonrpc.AppendValue(b, x.ToolCalls); err != nil {
+			return nil, err
+		}
+	}
+	if x.Aborted != nil {
+		b = append(b, `,"aborted":`...)
+		b = jsonrpc.AppendBool(b, *x.Aborted)
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9028,6 +12815,31 @@ func (x ToolStartParams) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ToolStartParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.Args == nil {
+		x.Args = Args{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"toolId":`...)
+	b = jsonrpc.AppendString(b, x.ToolID)
+	if x.ParentToolID != nil {
+		b = append(b, `,"parentToolId":`...)
+		b = jsonrpc.AppendString(b, *x.ParentToolID)
+	}
+	b = append(b, `,"toolName":`...)
+	b = jsonrpc.AppendString(b, x.ToolName)
+	b = append(b, `,"args":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Args); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ToolStartParams) UnmarshalJSON(b []byte) error {
@@ -9077,6 +12889,21 @@ type ToolUpdateParams struct {
 	Output    string     `json:"output"`
 	Stream    ToolStream `json:"stream"`
 	Timestamp Timestamp  `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ToolUpdateParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"toolId":`...)
+	b = jsonrpc.AppendString(b, x.ToolID)
+	b = append(b, `,"output":`...)
+	b = jsonrpc.AppendString(b, x.Output)
+	b = append(b, `,"stream":`...)
+	b = jsonrpc.AppendString(b, x.Stream)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9131,6 +12958,33 @@ type ToolEndParams struct {
 	Timestamp    Timestamp `json:"timestamp"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ToolEndParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"toolId":`...)
+	b = jsonrpc.AppendString(b, x.ToolID)
+	if x.ParentToolID != nil {
+		b = append(b, `,"parentToolId":`...)
+		b = jsonrpc.AppendString(b, *x.ParentToolID)
+	}
+	b = append(b, `,"toolName":`...)
+	b = jsonrpc.AppendString(b, x.ToolName)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.Output != nil {
+		b = append(b, `,"output":`...)
+		b = jsonrpc.AppendString(b, *x.Output)
+	}
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ToolEndParams) UnmarshalJSON(b []byte) error {
@@ -9183,6 +13037,22 @@ type StepEndParams struct {
 	StepID    string            `json:"stepId"`
 	Step      StepEndParamsStep `json:"step"`
 	Timestamp Timestamp         `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x StepEndParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"stepId":`...)
+	b = jsonrpc.AppendString(b, x.StepID)
+	b = append(b, `,"step":`...)
+	if b, err = x.Step.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9244,6 +13114,34 @@ func (x StepEndParamsStep) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x StepEndParamsStep) AppendJSON(b []byte) ([]byte, error) {
+	if x.ToolCalls == nil {
+		x.ToolCalls = []ToolCall{}
+	}
+	if x.ToolResults == nil {
+		x.ToolResults = []json.RawMessage{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"stepNumber":`...)
+	b = jsonrpc.AppendInt(b, x.StepNumber)
+	if x.Thought != nil {
+		b = append(b, `,"thought":`...)
+		b = jsonrpc.AppendString(b, *x.Thought)
+	}
+	b = append(b, `,"toolCalls":`...)
+	if b, err = jsonrpc.AppendValue(b, x.ToolCalls); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"toolResults":`...)
+	if b, err = jsonrpc.AppendValue(b, x.ToolResults); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *StepEndParamsStep) UnmarshalJSON(b []byte) error {
@@ -9296,6 +13194,34 @@ type PermissionRequestParams struct {
 	// The answers the client may give.
 	Options   []PermissionDecision `json:"options,omitzero"`
 	Timestamp Timestamp            `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PermissionRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"requestId":`...)
+	b = jsonrpc.AppendString(b, x.RequestID)
+	b = append(b, `,"tool":`...)
+	b = jsonrpc.AppendString(b, x.Tool)
+	b = append(b, `,"description":`...)
+	b = jsonrpc.AppendString(b, x.Description)
+	if x.Context != nil {
+		b = append(b, `,"context":`...)
+		if b, err = x.Context.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Options != nil {
+		b = append(b, `,"options":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Options); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9352,6 +13278,23 @@ type DirectoryAccessRequestParams struct {
 	Timestamp Timestamp `json:"timestamp"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x DirectoryAccessRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"requestId":`...)
+	b = jsonrpc.AppendString(b, x.RequestID)
+	b = append(b, `,"path":`...)
+	b = jsonrpc.AppendString(b, x.Path)
+	if x.Reason != nil {
+		b = append(b, `,"reason":`...)
+		b = jsonrpc.AppendString(b, *x.Reason)
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DirectoryAccessRequestParams) UnmarshalJSON(b []byte) error {
@@ -9398,6 +13341,21 @@ type ErrorParams struct {
 	// False when the session cannot go on.
 	Recoverable bool      `json:"recoverable"`
 	Timestamp   Timestamp `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ErrorParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"code":`...)
+	b = jsonrpc.AppendInt(b, x.Code)
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	b = append(b, `,"recoverable":`...)
+	b = jsonrpc.AppendBool(b, x.Recoverable)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9448,6 +13406,19 @@ type ChangesBatchStartParams struct {
 	Timestamp Timestamp `json:"timestamp"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ChangesBatchStartParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"batchId":`...)
+	b = jsonrpc.AppendString(b, x.BatchID)
+	b = append(b, `,"turnId":`...)
+	b = jsonrpc.AppendString(b, x.TurnID)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ChangesBatchStartParams) UnmarshalJSON(b []byte) error {
@@ -9491,6 +13462,22 @@ type ChangesBatchUpdateParams struct {
 	Timestamp Timestamp          `json:"timestamp"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ChangesBatchUpdateParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"batchId":`...)
+	b = jsonrpc.AppendString(b, x.BatchID)
+	b = append(b, `,"change":`...)
+	if b, err = x.Change.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ChangesBatchUpdateParams) UnmarshalJSON(b []byte) error {
@@ -9532,6 +13519,19 @@ type ChangesBatchEndParams struct {
 	BatchID     string    `json:"batchId"`
 	ChangeCount int64     `json:"changeCount"`
 	Timestamp   Timestamp `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ChangesBatchEndParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"batchId":`...)
+	b = jsonrpc.AppendString(b, x.BatchID)
+	b = append(b, `,"changeCount":`...)
+	b = jsonrpc.AppendInt(b, x.ChangeCount)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9652,6 +13652,27 @@ func (x HookPreToolParams) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HookPreToolParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.Args == nil {
+		x.Args = Args{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"toolId":`...)
+	b = jsonrpc.AppendString(b, x.ToolID)
+	b = append(b, `,"toolName":`...)
+	b = jsonrpc.AppendString(b, x.ToolName)
+	b = append(b, `,"args":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Args); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *HookPreToolParams) UnmarshalJSON(b []byte) error {
@@ -9703,6 +13724,27 @@ type HookPostToolParams struct {
 	Duration  int64     `json:"duration"`
 	Output    *string   `json:"output,omitempty"`
 	Timestamp Timestamp `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HookPostToolParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"toolId":`...)
+	b = jsonrpc.AppendString(b, x.ToolID)
+	b = append(b, `,"toolName":`...)
+	b = jsonrpc.AppendString(b, x.ToolName)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"duration":`...)
+	b = jsonrpc.AppendInt(b, x.Duration)
+	if x.Output != nil {
+		b = append(b, `,"output":`...)
+		b = jsonrpc.AppendString(b, *x.Output)
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9759,6 +13801,21 @@ type HookFileModifiedParams struct {
 	ChangeType ChangeType `json:"changeType"`
 	ToolID     string     `json:"toolId"`
 	Timestamp  Timestamp  `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HookFileModifiedParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"filePath":`...)
+	b = jsonrpc.AppendString(b, x.FilePath)
+	b = append(b, `,"changeType":`...)
+	b = jsonrpc.AppendString(b, x.ChangeType)
+	b = append(b, `,"toolId":`...)
+	b = jsonrpc.AppendString(b, x.ToolID)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9819,6 +13876,25 @@ func (x HookPrePromptParams) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HookPrePromptParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.MentionedFiles == nil {
+		x.MentionedFiles = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"instruction":`...)
+	b = jsonrpc.AppendString(b, x.Instruction)
+	b = append(b, `,"mentionedFiles":`...)
+	if b, err = jsonrpc.AppendValue(b, x.MentionedFiles); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *HookPrePromptParams) UnmarshalJSON(b []byte) error {
@@ -9864,6 +13940,25 @@ type HookPostResponseParams struct {
 	// In milliseconds.
 	Duration  int64     `json:"duration"`
 	Timestamp Timestamp `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HookPostResponseParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"tokensUsed":`...)
+	b = jsonrpc.AppendInt(b, x.TokensUsed)
+	if x.TokensUsageStatus != nil {
+		b = append(b, `,"tokensUsageStatus":`...)
+		b = jsonrpc.AppendString(b, *x.TokensUsageStatus)
+	}
+	b = append(b, `,"toolCallsCount":`...)
+	b = jsonrpc.AppendInt(b, x.ToolCallsCount)
+	b = append(b, `,"duration":`...)
+	b = jsonrpc.AppendInt(b, x.Duration)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9917,6 +14012,28 @@ type HookSessionErrorParams struct {
 	Timestamp Timestamp                  `json:"timestamp"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HookSessionErrorParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"error":`...)
+	b = jsonrpc.AppendString(b, x.Error)
+	if x.Code != nil {
+		b = append(b, `,"code":`...)
+		b = jsonrpc.AppendString(b, *x.Code)
+	}
+	if x.Context != nil {
+		b = append(b, `,"context":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Context); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *HookSessionErrorParams) UnmarshalJSON(b []byte) error {
@@ -9963,6 +14080,37 @@ type HookRateLimitParams struct {
 	Model        *string   `json:"model,omitempty"`
 	Provider     *string   `json:"provider,omitempty"`
 	Timestamp    Timestamp `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HookRateLimitParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"error":`...)
+	b = jsonrpc.AppendString(b, x.Error)
+	if x.Code != nil {
+		b = append(b, `,"code":`...)
+		b = jsonrpc.AppendString(b, *x.Code)
+	}
+	if x.RetryAfterMs != nil {
+		b = append(b, `,"retryAfterMs":`...)
+		b = jsonrpc.AppendInt(b, *x.RetryAfterMs)
+	}
+	if x.HTTPStatus != nil {
+		b = append(b, `,"httpStatus":`...)
+		b = jsonrpc.AppendInt(b, *x.HTTPStatus)
+	}
+	if x.Model != nil {
+		b = append(b, `,"model":`...)
+		b = jsonrpc.AppendString(b, *x.Model)
+	}
+	if x.Provider != nil {
+		b = append(b, `,"provider":`...)
+		b = jsonrpc.AppendString(b, *x.Provider)
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10017,6 +14165,25 @@ type HookStopParams struct {
 	Timestamp Timestamp `json:"timestamp"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HookStopParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"tokensUsed":`...)
+	b = jsonrpc.AppendInt(b, x.TokensUsed)
+	if x.TokensUsageStatus != nil {
+		b = append(b, `,"tokensUsageStatus":`...)
+		b = jsonrpc.AppendString(b, *x.TokensUsageStatus)
+	}
+	b = append(b, `,"toolCallsCount":`...)
+	b = jsonrpc.AppendInt(b, x.ToolCallsCount)
+	b = append(b, `,"duration":`...)
+	b = jsonrpc.AppendInt(b, x.Duration)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *HookStopParams) UnmarshalJSON(b []byte) error {
@@ -10066,6 +14233,17 @@ type HookSessionStartParams struct {
 	Timestamp   Timestamp                         `json:"timestamp"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HookSessionStartParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"sessionType":`...)
+	b = jsonrpc.AppendString(b, x.SessionType)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *HookSessionStartParams) UnmarshalJSON(b []byte) error {
@@ -10104,6 +14282,19 @@ type HookSessionEndParams struct {
 	// In milliseconds.
 	Duration  int64     `json:"duration"`
 	Timestamp Timestamp `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HookSessionEndParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"reason":`...)
+	b = jsonrpc.AppendString(b, x.Reason)
+	b = append(b, `,"duration":`...)
+	b = jsonrpc.AppendInt(b, x.Duration)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10151,6 +14342,29 @@ type HookSubagentStopParams struct {
 	Duration     int64     `json:"duration"`
 	Error        *string   `json:"error,omitempty"`
 	Timestamp    Timestamp `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HookSubagentStopParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"subagentId":`...)
+	b = jsonrpc.AppendString(b, x.SubagentID)
+	b = append(b, `,"subagentName":`...)
+	b = jsonrpc.AppendString(b, x.SubagentName)
+	b = append(b, `,"subagentType":`...)
+	b = jsonrpc.AppendString(b, x.SubagentType)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"duration":`...)
+	b = jsonrpc.AppendInt(b, x.Duration)
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10216,6 +14430,32 @@ type HookPermissionRequestParams struct {
 	Timestamp Timestamp `json:"timestamp"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HookPermissionRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"tool":`...)
+	b = jsonrpc.AppendString(b, x.Tool)
+	if x.Path != nil {
+		b = append(b, `,"path":`...)
+		b = jsonrpc.AppendString(b, *x.Path)
+	}
+	if x.Command != nil {
+		b = append(b, `,"command":`...)
+		b = jsonrpc.AppendString(b, *x.Command)
+	}
+	if x.Args != nil {
+		b = append(b, `,"args":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Args); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *HookPermissionRequestParams) UnmarshalJSON(b []byte) error {
@@ -10258,6 +14498,19 @@ type HookNotificationParams struct {
 	NotificationType string    `json:"notificationType"`
 	Message          string    `json:"message"`
 	Timestamp        Timestamp `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HookNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"notificationType":`...)
+	b = jsonrpc.AppendString(b, x.NotificationType)
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10303,6 +14556,28 @@ type HookContextCompactedParams struct {
 	UsagePercent float64   `json:"usagePercent"`
 	Reason       string    `json:"reason"`
 	Timestamp    Timestamp `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HookContextCompactedParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"croppedCount":`...)
+	b = jsonrpc.AppendInt(b, x.CroppedCount)
+	if x.Summary != nil {
+		b = append(b, `,"summary":`...)
+		b = jsonrpc.AppendString(b, *x.Summary)
+	}
+	b = append(b, `,"usagePercent":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.UsagePercent); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"reason":`...)
+	b = jsonrpc.AppendString(b, x.Reason)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10355,6 +14630,26 @@ type HookContextOverflowParams struct {
 	CroppedCount int64     `json:"croppedCount"`
 	UsagePercent float64   `json:"usagePercent"`
 	Timestamp    Timestamp `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HookContextOverflowParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"tokensBefore":`...)
+	b = jsonrpc.AppendInt(b, x.TokensBefore)
+	b = append(b, `,"tokensAfter":`...)
+	b = jsonrpc.AppendInt(b, x.TokensAfter)
+	b = append(b, `,"croppedCount":`...)
+	b = jsonrpc.AppendInt(b, x.CroppedCount)
+	b = append(b, `,"usagePercent":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.UsagePercent); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10410,6 +14705,19 @@ type HookComputerUseStartParams struct {
 	Timestamp Timestamp         `json:"timestamp"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HookComputerUseStartParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"runId":`...)
+	b = jsonrpc.AppendString(b, x.RunID)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *HookComputerUseStartParams) UnmarshalJSON(b []byte) error {
@@ -10461,6 +14769,39 @@ type HookComputerUseProgressParams struct {
 	// In milliseconds.
 	Duration  *int64    `json:"duration,omitempty"`
 	Timestamp Timestamp `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HookComputerUseProgressParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"runId":`...)
+	b = jsonrpc.AppendString(b, x.RunID)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	if x.Tool != nil {
+		b = append(b, `,"tool":`...)
+		b = jsonrpc.AppendString(b, *x.Tool)
+	}
+	if x.ToolCallID != nil {
+		b = append(b, `,"toolCallId":`...)
+		b = jsonrpc.AppendString(b, *x.ToolCallID)
+	}
+	if x.Action != nil {
+		b = append(b, `,"action":`...)
+		b = jsonrpc.AppendString(b, *x.Action)
+	}
+	if x.Success != nil {
+		b = append(b, `,"success":`...)
+		b = jsonrpc.AppendBool(b, *x.Success)
+	}
+	if x.Duration != nil {
+		b = append(b, `,"duration":`...)
+		b = jsonrpc.AppendInt(b, *x.Duration)
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10539,6 +14880,39 @@ func (x HookComputerUseErrorParams) MarshalJSON() ([]byte, error) {
 	}
 	type plain HookComputerUseErrorParams
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HookComputerUseErrorParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.Status == "" {
+		x.Status = "failed"
+	} else if x.Status != "failed" {
+		return nil, fmt.Errorf("status must be \"failed\", not %q", x.Status)
+	}
+	if x.Success != false {
+		return nil, fmt.Errorf("success must be false, not %v", x.Success)
+	}
+	start := len(b)
+	b = append(b, `,"runId":`...)
+	b = jsonrpc.AppendString(b, x.RunID)
+	b = append(b, `,"toolCallId":`...)
+	b = jsonrpc.AppendString(b, x.ToolCallID)
+	b = append(b, `,"tool":`...)
+	b = jsonrpc.AppendString(b, x.Tool)
+	b = append(b, `,"action":`...)
+	b = jsonrpc.AppendString(b, x.Action)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"error":`...)
+	b = jsonrpc.AppendString(b, x.Error)
+	b = append(b, `,"duration":`...)
+	b = jsonrpc.AppendInt(b, x.Duration)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10622,6 +14996,23 @@ type HookComputerUseStopParams struct {
 	Timestamp Timestamp `json:"timestamp"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HookComputerUseStopParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"runId":`...)
+	b = jsonrpc.AppendString(b, x.RunID)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	b = append(b, `,"toolCallsCount":`...)
+	b = jsonrpc.AppendInt(b, x.ToolCallsCount)
+	b = append(b, `,"duration":`...)
+	b = jsonrpc.AppendInt(b, x.Duration)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *HookComputerUseStopParams) UnmarshalJSON(b []byte) error {
@@ -10687,6 +15078,31 @@ func (x AutomodeIterationParams) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutomodeIterationParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.Actions == nil {
+		x.Actions = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	b = append(b, `,"iteration":`...)
+	b = jsonrpc.AppendInt(b, x.Iteration)
+	b = append(b, `,"actions":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Actions); err != nil {
+		return nil, err
+	}
+	if x.TokensUsed != nil {
+		b = append(b, `,"tokensUsed":`...)
+		b = jsonrpc.AppendInt(b, *x.TokensUsed)
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutomodeIterationParams) UnmarshalJSON(b []byte) error {
@@ -10738,6 +15154,21 @@ type AutomodeCheckpointParams struct {
 	Timestamp Timestamp `json:"timestamp"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutomodeCheckpointParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	b = append(b, `,"iteration":`...)
+	b = jsonrpc.AppendInt(b, x.Iteration)
+	b = append(b, `,"commit":`...)
+	b = jsonrpc.AppendString(b, x.Commit)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutomodeCheckpointParams) UnmarshalJSON(b []byte) error {
@@ -10786,6 +15217,23 @@ type AutomodeCompleteParams struct {
 	FilesCreated  int64     `json:"filesCreated"`
 	FilesModified int64     `json:"filesModified"`
 	Timestamp     Timestamp `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutomodeCompleteParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	b = append(b, `,"iterations":`...)
+	b = jsonrpc.AppendInt(b, x.Iterations)
+	b = append(b, `,"filesCreated":`...)
+	b = jsonrpc.AppendInt(b, x.FilesCreated)
+	b = append(b, `,"filesModified":`...)
+	b = jsonrpc.AppendInt(b, x.FilesModified)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10841,6 +15289,19 @@ type AutomodeErrorParams struct {
 	Timestamp Timestamp `json:"timestamp"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutomodeErrorParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"sessionId":`...)
+	b = jsonrpc.AppendString(b, x.SessionID)
+	b = append(b, `,"error":`...)
+	b = jsonrpc.AppendString(b, x.Error)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutomodeErrorParams) UnmarshalJSON(b []byte) error {
@@ -10886,6 +15347,33 @@ type AutoresearchEventParams struct {
 	Applied   *bool                            `json:"applied,omitempty"`
 	Error     *string                          `json:"error,omitempty"`
 	Timestamp Timestamp                        `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AutoresearchEventParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"operation":`...)
+	b = jsonrpc.AppendString(b, x.Operation)
+	b = append(b, `,"phase":`...)
+	b = jsonrpc.AppendString(b, x.Phase)
+	if x.AttemptID != nil {
+		b = append(b, `,"attemptId":`...)
+		b = jsonrpc.AppendString(b, *x.AttemptID)
+	}
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.Applied != nil {
+		b = append(b, `,"applied":`...)
+		b = jsonrpc.AppendBool(b, *x.Applied)
+	}
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10940,6 +15428,19 @@ type PipeOutputParams struct {
 	Type      PipeOutputParamsType `json:"type"`
 	Content   string               `json:"content"`
 	Timestamp Timestamp            `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PipeOutputParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"content":`...)
+	b = jsonrpc.AppendString(b, x.Content)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11106,6 +15607,27 @@ func (x McpInvokeRequestParams) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x McpInvokeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.Args == nil {
+		x.Args = Args{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"requestId":`...)
+	b = jsonrpc.AppendString(b, x.RequestID)
+	b = append(b, `,"toolName":`...)
+	b = jsonrpc.AppendString(b, x.ToolName)
+	b = append(b, `,"args":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Args); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *McpInvokeRequestParams) UnmarshalJSON(b []byte) error {
@@ -11163,6 +15685,23 @@ func (x McpToolsChangedParams) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x McpToolsChangedParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.Tools == nil {
+		x.Tools = []McpToolInfo{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"tools":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *McpToolsChangedParams) UnmarshalJSON(b []byte) error {
@@ -11198,6 +15737,17 @@ func (x *McpToolsChangedParams) UnmarshalJSON(b []byte) error {
 type LearnProgressParams struct {
 	Status    LearnProgressParamsStatus `json:"status"`
 	Timestamp Timestamp                 `json:"timestamp"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LearnProgressParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11354,6 +15904,21 @@ type ScheduleTriggeredParams struct {
 	Timestamp  Timestamp `json:"timestamp"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ScheduleTriggeredParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"prompt":`...)
+	b = jsonrpc.AppendString(b, x.Prompt)
+	if x.ScheduleID != nil {
+		b = append(b, `,"scheduleId":`...)
+		b = jsonrpc.AppendString(b, *x.ScheduleID)
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ScheduleTriggeredParams) UnmarshalJSON(b []byte) error {
@@ -11392,6 +15957,19 @@ type SetupStartedParams struct {
 	Timestamp     Timestamp `json:"timestamp"`
 	Locale        string    `json:"locale"`
 	WorkspaceRoot string    `json:"workspaceRoot"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SetupStartedParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = append(b, `,"locale":`...)
+	b = jsonrpc.AppendString(b, x.Locale)
+	b = append(b, `,"workspaceRoot":`...)
+	b = jsonrpc.AppendString(b, x.WorkspaceRoot)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11436,6 +16014,17 @@ type SetupCancelledParams struct {
 	Step      string    `json:"step"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SetupCancelledParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = append(b, `,"step":`...)
+	b = jsonrpc.AppendString(b, x.Step)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SetupCancelledParams) UnmarshalJSON(b []byte) error {
@@ -11472,6 +16061,24 @@ type SetupErrorParams struct {
 	Timestamp Timestamp                  `json:"timestamp"`
 	Error     string                     `json:"error"`
 	Context   map[string]json.RawMessage `json:"context,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SetupErrorParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = append(b, `,"error":`...)
+	b = jsonrpc.AppendString(b, x.Error)
+	if x.Context != nil {
+		b = append(b, `,"context":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Context); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11525,6 +16132,37 @@ func (x SetupCompleteParams) MarshalJSON() ([]byte, error) {
 	}
 	type plain SetupCompleteParams
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SetupCompleteParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.SkippedSteps == nil {
+		x.SkippedSteps = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"timestamp":`...)
+	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.Provider != nil {
+		b = append(b, `,"provider":`...)
+		b = jsonrpc.AppendString(b, *x.Provider)
+	}
+	if x.Model != nil {
+		b = append(b, `,"model":`...)
+		b = jsonrpc.AppendString(b, *x.Model)
+	}
+	b = append(b, `,"skippedSteps":`...)
+	if b, err = jsonrpc.AppendValue(b, x.SkippedSteps); err != nil {
+		return nil, err
+	}
+	if x.AgentsFileCreated != nil {
+		b = append(b, `,"agentsFileCreated":`...)
+		b = jsonrpc.AppendBool(b, *x.AgentsFileCreated)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the

@@ -21,6 +21,21 @@ type EventOptions struct {
 	Format *MessageFormat `json:"format,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EventOptions) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.IncludeContent != nil {
+		b = append(b, `,"includeContent":`...)
+		b = jsonrpc.AppendBool(b, *x.IncludeContent)
+	}
+	if x.Format != nil {
+		b = append(b, `,"format":`...)
+		b = jsonrpc.AppendString(b, *x.Format)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *EventOptions) UnmarshalJSON(b []byte) error {
@@ -47,6 +62,22 @@ func (x *EventOptions) UnmarshalJSON(b []byte) error {
 type EventSubscription struct {
 	Name    EventName     `json:"name"`
 	Options *EventOptions `json:"options,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EventSubscription) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	if x.Options != nil {
+		b = append(b, `,"options":`...)
+		if b, err = x.Options.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -93,6 +124,30 @@ type Capabilities struct {
 	Events []EventSubscription `json:"events,omitzero"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Capabilities) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Commands != nil {
+		b = append(b, `,"commands":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Commands); err != nil {
+			return nil, err
+		}
+	}
+	if x.SchemaProvider != nil {
+		b = append(b, `,"schemaProvider":`...)
+		b = jsonrpc.AppendBool(b, *x.SchemaProvider)
+	}
+	if x.Events != nil {
+		b = append(b, `,"events":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Events); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Capabilities) UnmarshalJSON(b []byte) error {
@@ -133,6 +188,25 @@ type ToolbarButton struct {
 
 	// Buttons with the same group are shown together.
 	Group *string `json:"group,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ToolbarButton) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"id":`...)
+	b = jsonrpc.AppendString(b, x.ID)
+	b = append(b, `,"label":`...)
+	b = jsonrpc.AppendString(b, x.Label)
+	b = append(b, `,"icon":`...)
+	b = jsonrpc.AppendString(b, x.Icon)
+	b = append(b, `,"command":`...)
+	b = jsonrpc.AppendString(b, x.Command)
+	if x.Group != nil {
+		b = append(b, `,"group":`...)
+		b = jsonrpc.AppendString(b, *x.Group)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -231,6 +305,66 @@ type FieldOverride struct {
 	Template *string `json:"template,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x FieldOverride) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"field":`...)
+	b = jsonrpc.AppendInt(b, x.Field)
+	if x.Component != nil {
+		b = append(b, `,"component":`...)
+		b = jsonrpc.AppendInt(b, *x.Component)
+	}
+	if x.Name != nil {
+		b = append(b, `,"name":`...)
+		b = jsonrpc.AppendString(b, *x.Name)
+	}
+	if x.Group != nil {
+		b = append(b, `,"group":`...)
+		b = jsonrpc.AppendString(b, *x.Group)
+	}
+	if x.Note != nil {
+		b = append(b, `,"note":`...)
+		b = jsonrpc.AppendString(b, *x.Note)
+	}
+	if x.Minlength != nil {
+		b = append(b, `,"minlength":`...)
+		b = jsonrpc.AppendInt(b, *x.Minlength)
+	}
+	if x.Maxlength != nil {
+		b = append(b, `,"maxlength":`...)
+		b = jsonrpc.AppendInt(b, *x.Maxlength)
+	}
+	if x.Pattern != nil {
+		b = append(b, `,"pattern":`...)
+		b = jsonrpc.AppendString(b, *x.Pattern)
+	}
+	if x.Required != nil {
+		b = append(b, `,"required":`...)
+		b = jsonrpc.AppendBool(b, *x.Required)
+	}
+	if x.Datatype != nil {
+		b = append(b, `,"datatype":`...)
+		b = jsonrpc.AppendString(b, *x.Datatype)
+	}
+	if x.Placeholder != nil {
+		b = append(b, `,"placeholder":`...)
+		b = jsonrpc.AppendString(b, *x.Placeholder)
+	}
+	if x.Values != nil {
+		b = append(b, `,"values":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Values); err != nil {
+			return nil, err
+		}
+	}
+	if x.Template != nil {
+		b = append(b, `,"template":`...)
+		b = jsonrpc.AppendString(b, *x.Template)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *FieldOverride) UnmarshalJSON(b []byte) error {
@@ -288,6 +422,20 @@ type SegmentOverride struct {
 	Fields []FieldOverride `json:"fields,omitzero"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SegmentOverride) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Fields != nil {
+		b = append(b, `,"fields":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Fields); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SegmentOverride) UnmarshalJSON(b []byte) error {
@@ -313,6 +461,20 @@ func (x *SegmentOverride) UnmarshalJSON(b []byte) error {
 type SchemaOverride struct {
 	// Overrides by segment name (PID, OBX, ...).
 	Segments map[string]SegmentOverride `json:"segments,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SchemaOverride) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Segments != nil {
+		b = append(b, `,"segments":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Segments); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -354,6 +516,27 @@ type Patch struct {
 
 	// Create the segment the path names if it is missing.
 	Create *bool `json:"create,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Patch) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"path":`...)
+	b = jsonrpc.AppendString(b, x.Path)
+	if x.Value != nil {
+		b = append(b, `,"value":`...)
+		b = jsonrpc.AppendString(b, *x.Value)
+	}
+	if x.Remove != nil {
+		b = append(b, `,"remove":`...)
+		b = jsonrpc.AppendBool(b, *x.Remove)
+	}
+	if x.Create != nil {
+		b = append(b, `,"create":`...)
+		b = jsonrpc.AppendBool(b, *x.Create)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -400,6 +583,19 @@ type PatchError struct {
 
 	// What went wrong.
 	Message string `json:"message"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PatchError) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"index":`...)
+	b = jsonrpc.AppendInt(b, x.Index)
+	b = append(b, `,"path":`...)
+	b = jsonrpc.AppendString(b, x.Path)
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -457,6 +653,23 @@ func (x FileFilter) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x FileFilter) AppendJSON(b []byte) ([]byte, error) {
+	if x.Extensions == nil {
+		x.Extensions = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"extensions":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Extensions); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *FileFilter) UnmarshalJSON(b []byte) error {
@@ -499,6 +712,21 @@ type FileDialogParams struct {
 	DefaultPath *string `json:"defaultPath,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x FileDialogParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.DefaultPath != nil {
+		b = append(b, `,"defaultPath":`...)
+		b = jsonrpc.AppendString(b, *x.DefaultPath)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *FileDialogParams) UnmarshalJSON(b []byte) error {
@@ -529,6 +757,19 @@ type InitializeParams struct {
 
 	// Hermes's data directory.
 	DataDirectory string `json:"dataDirectory"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"hermesVersion":`...)
+	b = jsonrpc.AppendString(b, x.HermesVersion)
+	b = append(b, `,"apiVersion":`...)
+	b = jsonrpc.AppendString(b, x.APIVersion)
+	b = append(b, `,"dataDirectory":`...)
+	b = jsonrpc.AppendString(b, x.DataDirectory)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -592,6 +833,48 @@ type InitializeResult struct {
 	Schema *SchemaOverride `json:"schema,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"version":`...)
+	b = jsonrpc.AppendString(b, x.Version)
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	if x.Authors != nil {
+		b = append(b, `,"authors":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Authors); err != nil {
+			return nil, err
+		}
+	}
+	if x.Homepage != nil {
+		b = append(b, `,"homepage":`...)
+		b = jsonrpc.AppendString(b, *x.Homepage)
+	}
+	b = append(b, `,"capabilities":`...)
+	if b, err = x.Capabilities.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if x.ToolbarButtons != nil {
+		b = append(b, `,"toolbarButtons":`...)
+		if b, err = jsonrpc.AppendValue(b, x.ToolbarButtons); err != nil {
+			return nil, err
+		}
+	}
+	if x.Schema != nil {
+		b = append(b, `,"schema":`...)
+		if b, err = x.Schema.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InitializeResult) UnmarshalJSON(b []byte) error {
@@ -644,6 +927,17 @@ type ShutdownParams struct {
 	Reason *ShutdownReason `json:"reason,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ShutdownParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Reason != nil {
+		b = append(b, `,"reason":`...)
+		b = jsonrpc.AppendString(b, *x.Reason)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ShutdownParams) UnmarshalJSON(b []byte) error {
@@ -666,6 +960,15 @@ func (x *ShutdownParams) UnmarshalJSON(b []byte) error {
 type ShutdownResult struct {
 	// Whether the extension stopped cleanly.
 	Success bool `json:"success"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ShutdownResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -698,6 +1001,15 @@ func (x *ShutdownResult) UnmarshalJSON(b []byte) error {
 type CommandExecuteParams struct {
 	// The command ID, one of the extension's capabilities.commands.
 	Command string `json:"command"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CommandExecuteParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"command":`...)
+	b = jsonrpc.AppendString(b, x.Command)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -734,6 +1046,19 @@ type WindowClosedParams struct {
 	// Why it closed. Upstream's type reference and Hermes itself always send it,
 	// but its method page leaves it out, so receivers should accept its absence.
 	Reason *WindowCloseReason `json:"reason,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x WindowClosedParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"windowId":`...)
+	b = jsonrpc.AppendString(b, x.WindowID)
+	if x.Reason != nil {
+		b = append(b, `,"reason":`...)
+		b = jsonrpc.AppendString(b, *x.Reason)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -779,6 +1104,27 @@ type MessageChangedParams struct {
 	FilePath *string `json:"filePath,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x MessageChangedParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Message != nil {
+		b = append(b, `,"message":`...)
+		b = jsonrpc.AppendString(b, *x.Message)
+	}
+	if x.Format != nil {
+		b = append(b, `,"format":`...)
+		b = jsonrpc.AppendString(b, *x.Format)
+	}
+	b = append(b, `,"hasFile":`...)
+	b = jsonrpc.AppendBool(b, x.HasFile)
+	if x.FilePath != nil {
+		b = append(b, `,"filePath":`...)
+		b = jsonrpc.AppendString(b, *x.FilePath)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *MessageChangedParams) UnmarshalJSON(b []byte) error {
@@ -820,6 +1166,19 @@ type MessageOpenedParams struct {
 	IsNew bool `json:"isNew"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x MessageOpenedParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.FilePath != nil {
+		b = append(b, `,"filePath":`...)
+		b = jsonrpc.AppendString(b, *x.FilePath)
+	}
+	b = append(b, `,"isNew":`...)
+	b = jsonrpc.AppendBool(b, x.IsNew)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *MessageOpenedParams) UnmarshalJSON(b []byte) error {
@@ -855,6 +1214,17 @@ type MessageSavedParams struct {
 
 	// Whether it was Save As; auto-save counts as a plain save.
 	SaveAs bool `json:"saveAs"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x MessageSavedParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"filePath":`...)
+	b = jsonrpc.AppendString(b, x.FilePath)
+	b = append(b, `,"saveAs":`...)
+	b = jsonrpc.AppendBool(b, x.SaveAs)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -893,6 +1263,15 @@ type EditorGetMessageParams struct {
 	Format MessageFormat `json:"format"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EditorGetMessageParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"format":`...)
+	b = jsonrpc.AppendString(b, x.Format)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *EditorGetMessageParams) UnmarshalJSON(b []byte) error {
@@ -929,6 +1308,21 @@ type EditorGetMessageResult struct {
 
 	// That file, when there is one.
 	FilePath *string `json:"filePath,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EditorGetMessageResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	b = append(b, `,"hasFile":`...)
+	b = jsonrpc.AppendBool(b, x.HasFile)
+	if x.FilePath != nil {
+		b = append(b, `,"filePath":`...)
+		b = jsonrpc.AppendString(b, *x.FilePath)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -980,6 +1374,21 @@ func (x EditorPatchMessageParams) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EditorPatchMessageParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.Patches == nil {
+		x.Patches = []Patch{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"patches":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Patches); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *EditorPatchMessageParams) UnmarshalJSON(b []byte) error {
@@ -1016,6 +1425,24 @@ type EditorPatchMessageResult struct {
 
 	// The patches that failed.
 	Errors []PatchError `json:"errors,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EditorPatchMessageResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"patchesApplied":`...)
+	b = jsonrpc.AppendInt(b, x.PatchesApplied)
+	if x.Errors != nil {
+		b = append(b, `,"errors":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Errors); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1060,6 +1487,17 @@ type EditorSetMessageParams struct {
 	Format MessageFormat `json:"format"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EditorSetMessageParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	b = append(b, `,"format":`...)
+	b = jsonrpc.AppendString(b, x.Format)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *EditorSetMessageParams) UnmarshalJSON(b []byte) error {
@@ -1098,6 +1536,19 @@ type EditorSetMessageResult struct {
 
 	// Why not, when success is false.
 	Error *string `json:"error,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EditorSetMessageResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1149,6 +1600,33 @@ type UIOpenWindowParams struct {
 	Resizable *bool `json:"resizable,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UIOpenWindowParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"url":`...)
+	b = jsonrpc.AppendString(b, x.URL)
+	b = append(b, `,"title":`...)
+	b = jsonrpc.AppendString(b, x.Title)
+	if x.Width != nil {
+		b = append(b, `,"width":`...)
+		b = jsonrpc.AppendInt(b, *x.Width)
+	}
+	if x.Height != nil {
+		b = append(b, `,"height":`...)
+		b = jsonrpc.AppendInt(b, *x.Height)
+	}
+	if x.Modal != nil {
+		b = append(b, `,"modal":`...)
+		b = jsonrpc.AppendBool(b, *x.Modal)
+	}
+	if x.Resizable != nil {
+		b = append(b, `,"resizable":`...)
+		b = jsonrpc.AppendBool(b, *x.Resizable)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *UIOpenWindowParams) UnmarshalJSON(b []byte) error {
@@ -1194,6 +1672,15 @@ type UIOpenWindowResult struct {
 	WindowID string `json:"windowId"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UIOpenWindowResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"windowId":`...)
+	b = jsonrpc.AppendString(b, x.WindowID)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *UIOpenWindowResult) UnmarshalJSON(b []byte) error {
@@ -1226,6 +1713,15 @@ type UICloseWindowParams struct {
 	WindowID string `json:"windowId"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UICloseWindowParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"windowId":`...)
+	b = jsonrpc.AppendString(b, x.WindowID)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *UICloseWindowParams) UnmarshalJSON(b []byte) error {
@@ -1256,6 +1752,15 @@ func (x *UICloseWindowParams) UnmarshalJSON(b []byte) error {
 type UICloseWindowResult struct {
 	// Whether the window is closed.
 	Success bool `json:"success"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UICloseWindowResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1296,6 +1801,23 @@ type UIShowMessageParams struct {
 	Kind *MessageKind `json:"kind,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UIShowMessageParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Kind != nil {
+		b = append(b, `,"kind":`...)
+		b = jsonrpc.AppendString(b, *x.Kind)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *UIShowMessageParams) UnmarshalJSON(b []byte) error {
@@ -1330,6 +1852,15 @@ func (x *UIShowMessageParams) UnmarshalJSON(b []byte) error {
 type UIShowMessageResult struct {
 	// Always true once the user dismissed it.
 	Acknowledged bool `json:"acknowledged"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UIShowMessageResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"acknowledged":`...)
+	b = jsonrpc.AppendBool(b, x.Acknowledged)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1370,6 +1901,23 @@ type UIShowConfirmParams struct {
 	Buttons *ConfirmButtons `json:"buttons,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UIShowConfirmParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Buttons != nil {
+		b = append(b, `,"buttons":`...)
+		b = jsonrpc.AppendString(b, *x.Buttons)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *UIShowConfirmParams) UnmarshalJSON(b []byte) error {
@@ -1404,6 +1952,15 @@ func (x *UIShowConfirmParams) UnmarshalJSON(b []byte) error {
 type UIShowConfirmResult struct {
 	// True for Yes or OK.
 	Confirmed bool `json:"confirmed"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UIShowConfirmResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"confirmed":`...)
+	b = jsonrpc.AppendBool(b, x.Confirmed)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1444,6 +2001,28 @@ type UIOpenFileParams struct {
 	Filters []FileFilter `json:"filters,omitzero"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UIOpenFileParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.DefaultPath != nil {
+		b = append(b, `,"defaultPath":`...)
+		b = jsonrpc.AppendString(b, *x.DefaultPath)
+	}
+	if x.Filters != nil {
+		b = append(b, `,"filters":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Filters); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *UIOpenFileParams) UnmarshalJSON(b []byte) error {
@@ -1470,6 +2049,19 @@ func (x *UIOpenFileParams) UnmarshalJSON(b []byte) error {
 type UIOpenFileResult struct {
 	// The chosen file, or null when cancelled.
 	Path *string `json:"path"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UIOpenFileResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"path":`...)
+	if x.Path == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonrpc.AppendString(b, *x.Path)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1510,6 +2102,28 @@ type UIOpenFilesParams struct {
 	Filters []FileFilter `json:"filters,omitzero"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UIOpenFilesParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.DefaultPath != nil {
+		b = append(b, `,"defaultPath":`...)
+		b = jsonrpc.AppendString(b, *x.DefaultPath)
+	}
+	if x.Filters != nil {
+		b = append(b, `,"filters":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Filters); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *UIOpenFilesParams) UnmarshalJSON(b []byte) error {
@@ -1536,6 +2150,18 @@ func (x *UIOpenFilesParams) UnmarshalJSON(b []byte) error {
 type UIOpenFilesResult struct {
 	// The chosen files, or null when cancelled.
 	Paths []string `json:"paths"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UIOpenFilesResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"paths":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Paths); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1579,6 +2205,32 @@ type UISaveFileParams struct {
 	Filters []FileFilter `json:"filters,omitzero"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UISaveFileParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.DefaultPath != nil {
+		b = append(b, `,"defaultPath":`...)
+		b = jsonrpc.AppendString(b, *x.DefaultPath)
+	}
+	if x.DefaultName != nil {
+		b = append(b, `,"defaultName":`...)
+		b = jsonrpc.AppendString(b, *x.DefaultName)
+	}
+	if x.Filters != nil {
+		b = append(b, `,"filters":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Filters); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *UISaveFileParams) UnmarshalJSON(b []byte) error {
@@ -1607,6 +2259,19 @@ func (x *UISaveFileParams) UnmarshalJSON(b []byte) error {
 type UISaveFileResult struct {
 	// The chosen path, or null when cancelled.
 	Path *string `json:"path"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UISaveFileResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"path":`...)
+	if x.Path == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonrpc.AppendString(b, *x.Path)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1644,6 +2309,21 @@ type UISelectDirectoryParams struct {
 	DefaultPath *string `json:"defaultPath,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UISelectDirectoryParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.DefaultPath != nil {
+		b = append(b, `,"defaultPath":`...)
+		b = jsonrpc.AppendString(b, *x.DefaultPath)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *UISelectDirectoryParams) UnmarshalJSON(b []byte) error {
@@ -1668,6 +2348,19 @@ func (x *UISelectDirectoryParams) UnmarshalJSON(b []byte) error {
 type UISelectDirectoryResult struct {
 	// The chosen directory, or null when cancelled.
 	Path *string `json:"path"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UISelectDirectoryResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"path":`...)
+	if x.Path == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonrpc.AppendString(b, *x.Path)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the

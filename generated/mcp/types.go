@@ -104,6 +104,20 @@ type RequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x RequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *RequestParams) UnmarshalJSON(b []byte) error {
@@ -129,6 +143,17 @@ type TaskMetadata struct {
 	// How long, in milliseconds from creation, the task and its result should be
 	// kept.
 	TTL *int64 `json:"ttl,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TaskMetadata) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.TTL != nil {
+		b = append(b, `,"ttl":`...)
+		b = jsonrpc.AppendInt(b, *x.TTL)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -160,6 +185,26 @@ type TaskAugmentedRequestParams struct {
 	Task *TaskMetadata `json:"task,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TaskAugmentedRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if x.Task != nil {
+		b = append(b, `,"task":`...)
+		if b, err = x.Task.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *TaskAugmentedRequestParams) UnmarshalJSON(b []byte) error {
@@ -183,6 +228,20 @@ func (x *TaskAugmentedRequestParams) UnmarshalJSON(b []byte) error {
 // NotificationParams is the members every notification's params may hold.
 type NotificationParams struct {
 	Meta *Meta `json:"_meta,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x NotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -209,6 +268,20 @@ type Result struct {
 	Meta *Meta `json:"_meta,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Result) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Result) UnmarshalJSON(b []byte) error {
@@ -230,6 +303,20 @@ func (x *Result) UnmarshalJSON(b []byte) error {
 // EmptyResult is a result that only acknowledges the request.
 type EmptyResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EmptyResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -260,6 +347,24 @@ type PaginatedRequestParams struct {
 	Cursor *Cursor `json:"cursor,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if x.Cursor != nil {
+		b = append(b, `,"cursor":`...)
+		b = jsonrpc.AppendString(b, *x.Cursor)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
@@ -286,6 +391,24 @@ type PaginatedResult struct {
 
 	// Present when more items follow; pass it as cursor to get them.
 	NextCursor *Cursor `json:"nextCursor,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if x.NextCursor != nil {
+		b = append(b, `,"nextCursor":`...)
+		b = jsonrpc.AppendString(b, *x.NextCursor)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -321,6 +444,30 @@ type Icon struct {
 
 	// The background the icon is designed for.
 	Theme *IconTheme `json:"theme,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Icon) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"src":`...)
+	b = jsonrpc.AppendString(b, x.Src)
+	if x.MimeType != nil {
+		b = append(b, `,"mimeType":`...)
+		b = jsonrpc.AppendString(b, *x.MimeType)
+	}
+	if x.Sizes != nil {
+		b = append(b, `,"sizes":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Sizes); err != nil {
+			return nil, err
+		}
+	}
+	if x.Theme != nil {
+		b = append(b, `,"theme":`...)
+		b = jsonrpc.AppendString(b, *x.Theme)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -360,6 +507,20 @@ type Icons struct {
 	Icons []Icon `json:"icons,omitzero"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Icons) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Icons != nil {
+		b = append(b, `,"icons":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Icons) UnmarshalJSON(b []byte) error {
@@ -386,6 +547,19 @@ type BaseMetadata struct {
 
 	// The name to show to people.
 	Title *string `json:"title,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x BaseMetadata) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -433,6 +607,36 @@ type Implementation struct {
 
 	// Format: uri.
 	WebsiteURL *string `json:"websiteUrl,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Implementation) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Icons != nil {
+		b = append(b, `,"icons":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"version":`...)
+	b = jsonrpc.AppendString(b, x.Version)
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	if x.WebsiteURL != nil {
+		b = append(b, `,"websiteUrl":`...)
+		b = jsonrpc.AppendString(b, *x.WebsiteURL)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -519,6 +723,17 @@ type ListChangedCapability struct {
 	ListChanged *bool `json:"listChanged,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListChangedCapability) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.ListChanged != nil {
+		b = append(b, `,"listChanged":`...)
+		b = jsonrpc.AppendBool(b, *x.ListChanged)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ListChangedCapability) UnmarshalJSON(b []byte) error {
@@ -558,6 +773,44 @@ type ClientCapabilities struct {
 	Tasks *ClientTasksCapability `json:"tasks,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Experimental != nil {
+		b = append(b, `,"experimental":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Experimental); err != nil {
+			return nil, err
+		}
+	}
+	if x.Roots != nil {
+		b = append(b, `,"roots":`...)
+		if b, err = x.Roots.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Sampling != nil {
+		b = append(b, `,"sampling":`...)
+		if b, err = x.Sampling.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Elicitation != nil {
+		b = append(b, `,"elicitation":`...)
+		if b, err = x.Elicitation.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Tasks != nil {
+		b = append(b, `,"tasks":`...)
+		if b, err = x.Tasks.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ClientCapabilities) UnmarshalJSON(b []byte) error {
@@ -593,6 +846,26 @@ type SamplingCapability struct {
 	Tools *Capability `json:"tools,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SamplingCapability) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Context != nil {
+		b = append(b, `,"context":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Context); err != nil {
+			return nil, err
+		}
+	}
+	if x.Tools != nil {
+		b = append(b, `,"tools":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SamplingCapability) UnmarshalJSON(b []byte) error {
@@ -618,6 +891,26 @@ func (x *SamplingCapability) UnmarshalJSON(b []byte) error {
 type ElicitationCapability struct {
 	Form *Capability `json:"form,omitempty"`
 	URL  *Capability `json:"url,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ElicitationCapability) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Form != nil {
+		b = append(b, `,"form":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Form); err != nil {
+			return nil, err
+		}
+	}
+	if x.URL != nil {
+		b = append(b, `,"url":`...)
+		if b, err = jsonrpc.AppendValue(b, x.URL); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -651,6 +944,32 @@ type ClientTasksCapability struct {
 	Requests *ClientTaskRequests `json:"requests,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ClientTasksCapability) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.List != nil {
+		b = append(b, `,"list":`...)
+		if b, err = jsonrpc.AppendValue(b, x.List); err != nil {
+			return nil, err
+		}
+	}
+	if x.Cancel != nil {
+		b = append(b, `,"cancel":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Cancel); err != nil {
+			return nil, err
+		}
+	}
+	if x.Requests != nil {
+		b = append(b, `,"requests":`...)
+		if b, err = x.Requests.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ClientTasksCapability) UnmarshalJSON(b []byte) error {
@@ -679,6 +998,26 @@ type ClientTaskRequests struct {
 	Elicitation *ClientTaskElicitation `json:"elicitation,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ClientTaskRequests) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Sampling != nil {
+		b = append(b, `,"sampling":`...)
+		if b, err = x.Sampling.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Elicitation != nil {
+		b = append(b, `,"elicitation":`...)
+		if b, err = x.Elicitation.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ClientTaskRequests) UnmarshalJSON(b []byte) error {
@@ -704,6 +1043,20 @@ type ClientTaskSampling struct {
 	CreateMessage *Capability `json:"createMessage,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ClientTaskSampling) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.CreateMessage != nil {
+		b = append(b, `,"createMessage":`...)
+		if b, err = jsonrpc.AppendValue(b, x.CreateMessage); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ClientTaskSampling) UnmarshalJSON(b []byte) error {
@@ -725,6 +1078,20 @@ func (x *ClientTaskSampling) UnmarshalJSON(b []byte) error {
 // ClientTaskElicitation is the elicitation member of ClientTaskRequests.
 type ClientTaskElicitation struct {
 	Create *Capability `json:"create,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ClientTaskElicitation) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Create != nil {
+		b = append(b, `,"create":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Create); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -771,6 +1138,56 @@ type ServerCapabilities struct {
 	Tasks *ServerTasksCapability `json:"tasks,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Experimental != nil {
+		b = append(b, `,"experimental":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Experimental); err != nil {
+			return nil, err
+		}
+	}
+	if x.Logging != nil {
+		b = append(b, `,"logging":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Logging); err != nil {
+			return nil, err
+		}
+	}
+	if x.Completions != nil {
+		b = append(b, `,"completions":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Completions); err != nil {
+			return nil, err
+		}
+	}
+	if x.Prompts != nil {
+		b = append(b, `,"prompts":`...)
+		if b, err = x.Prompts.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Resources != nil {
+		b = append(b, `,"resources":`...)
+		if b, err = x.Resources.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Tools != nil {
+		b = append(b, `,"tools":`...)
+		if b, err = x.Tools.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Tasks != nil {
+		b = append(b, `,"tasks":`...)
+		if b, err = x.Tasks.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
@@ -808,6 +1225,21 @@ type ResourcesCapability struct {
 	ListChanged *bool `json:"listChanged,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ResourcesCapability) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Subscribe != nil {
+		b = append(b, `,"subscribe":`...)
+		b = jsonrpc.AppendBool(b, *x.Subscribe)
+	}
+	if x.ListChanged != nil {
+		b = append(b, `,"listChanged":`...)
+		b = jsonrpc.AppendBool(b, *x.ListChanged)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ResourcesCapability) UnmarshalJSON(b []byte) error {
@@ -839,6 +1271,32 @@ type ServerTasksCapability struct {
 	Requests *ServerTaskRequests `json:"requests,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ServerTasksCapability) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.List != nil {
+		b = append(b, `,"list":`...)
+		if b, err = jsonrpc.AppendValue(b, x.List); err != nil {
+			return nil, err
+		}
+	}
+	if x.Cancel != nil {
+		b = append(b, `,"cancel":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Cancel); err != nil {
+			return nil, err
+		}
+	}
+	if x.Requests != nil {
+		b = append(b, `,"requests":`...)
+		if b, err = x.Requests.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ServerTasksCapability) UnmarshalJSON(b []byte) error {
@@ -866,6 +1324,20 @@ type ServerTaskRequests struct {
 	Tools *ServerTaskTools `json:"tools,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ServerTaskRequests) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Tools != nil {
+		b = append(b, `,"tools":`...)
+		if b, err = x.Tools.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ServerTaskRequests) UnmarshalJSON(b []byte) error {
@@ -887,6 +1359,20 @@ func (x *ServerTaskRequests) UnmarshalJSON(b []byte) error {
 // ServerTaskTools is the tools member of ServerTaskRequests.
 type ServerTaskTools struct {
 	Call *Capability `json:"call,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ServerTaskTools) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Call != nil {
+		b = append(b, `,"call":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Call); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -920,6 +1406,30 @@ type Annotations struct {
 
 	// When the object last changed. Format: date-time.
 	LastModified *string `json:"lastModified,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Annotations) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Audience != nil {
+		b = append(b, `,"audience":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Audience); err != nil {
+			return nil, err
+		}
+	}
+	if x.Priority != nil {
+		b = append(b, `,"priority":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.Priority); err != nil {
+			return nil, err
+		}
+	}
+	if x.LastModified != nil {
+		b = append(b, `,"lastModified":`...)
+		b = jsonrpc.AppendString(b, *x.LastModified)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -965,6 +1475,35 @@ func (x TextContent) MarshalJSON() ([]byte, error) {
 	}
 	type plain TextContent
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TextContent) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "text"
+	} else if x.Type != "text" {
+		return nil, fmt.Errorf("type must be \"text\", not %q", x.Type)
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"text":`...)
+	b = jsonrpc.AppendString(b, x.Text)
+	if x.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = x.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1026,6 +1565,37 @@ func (x ImageContent) MarshalJSON() ([]byte, error) {
 	}
 	type plain ImageContent
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ImageContent) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "image"
+	} else if x.Type != "image" {
+		return nil, fmt.Errorf("type must be \"image\", not %q", x.Type)
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"data":`...)
+	b = jsonrpc.AppendString(b, x.Data)
+	b = append(b, `,"mimeType":`...)
+	b = jsonrpc.AppendString(b, x.MimeType)
+	if x.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = x.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1095,6 +1665,37 @@ func (x AudioContent) MarshalJSON() ([]byte, error) {
 	}
 	type plain AudioContent
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x AudioContent) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "audio"
+	} else if x.Type != "audio" {
+		return nil, fmt.Errorf("type must be \"audio\", not %q", x.Type)
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"data":`...)
+	b = jsonrpc.AppendString(b, x.Data)
+	b = append(b, `,"mimeType":`...)
+	b = jsonrpc.AppendString(b, x.MimeType)
+	if x.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = x.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1176,6 +1777,59 @@ func (x ResourceLink) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ResourceLink) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "resource_link"
+	} else if x.Type != "resource_link" {
+		return nil, fmt.Errorf("type must be \"resource_link\", not %q", x.Type)
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Icons != nil {
+		b = append(b, `,"icons":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"uri":`...)
+	b = jsonrpc.AppendString(b, x.URI)
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	if x.MimeType != nil {
+		b = append(b, `,"mimeType":`...)
+		b = jsonrpc.AppendString(b, *x.MimeType)
+	}
+	if x.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = x.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Size != nil {
+		b = append(b, `,"size":`...)
+		b = jsonrpc.AppendInt(b, *x.Size)
+	}
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ResourceLink) UnmarshalJSON(b []byte) error {
@@ -1250,6 +1904,37 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "resource"
+	} else if x.Type != "resource" {
+		return nil, fmt.Errorf("type must be \"resource\", not %q", x.Type)
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"resource":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Resource); err != nil {
+		return nil, err
+	}
+	if x.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = x.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *EmbeddedResource) UnmarshalJSON(b []byte) error {
@@ -1308,6 +1993,52 @@ type Resource struct {
 	// Size in bytes of the raw contents, when known.
 	Size *int64 `json:"size,omitempty"`
 	Meta *Meta  `json:"_meta,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Resource) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Icons != nil {
+		b = append(b, `,"icons":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"uri":`...)
+	b = jsonrpc.AppendString(b, x.URI)
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	if x.MimeType != nil {
+		b = append(b, `,"mimeType":`...)
+		b = jsonrpc.AppendString(b, *x.MimeType)
+	}
+	if x.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = x.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Size != nil {
+		b = append(b, `,"size":`...)
+		b = jsonrpc.AppendInt(b, *x.Size)
+	}
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1374,6 +2105,48 @@ type ResourceTemplate struct {
 	Meta        *Meta        `json:"_meta,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Icons != nil {
+		b = append(b, `,"icons":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"uriTemplate":`...)
+	b = jsonrpc.AppendString(b, x.URITemplate)
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	if x.MimeType != nil {
+		b = append(b, `,"mimeType":`...)
+		b = jsonrpc.AppendString(b, *x.MimeType)
+	}
+	if x.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = x.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ResourceTemplate) UnmarshalJSON(b []byte) error {
@@ -1427,6 +2200,26 @@ type ResourceContents struct {
 	Meta     *Meta   `json:"_meta,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = jsonrpc.AppendString(b, x.URI)
+	if x.MimeType != nil {
+		b = append(b, `,"mimeType":`...)
+		b = jsonrpc.AppendString(b, *x.MimeType)
+	}
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ResourceContents) UnmarshalJSON(b []byte) error {
@@ -1464,6 +2257,28 @@ type TextResourceContents struct {
 	MimeType *string `json:"mimeType,omitempty"`
 	Meta     *Meta   `json:"_meta,omitempty"`
 	Text     string  `json:"text"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = jsonrpc.AppendString(b, x.URI)
+	if x.MimeType != nil {
+		b = append(b, `,"mimeType":`...)
+		b = jsonrpc.AppendString(b, *x.MimeType)
+	}
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"text":`...)
+	b = jsonrpc.AppendString(b, x.Text)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1512,6 +2327,28 @@ type BlobResourceContents struct {
 	Blob string `json:"blob"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = jsonrpc.AppendString(b, x.URI)
+	if x.MimeType != nil {
+		b = append(b, `,"mimeType":`...)
+		b = jsonrpc.AppendString(b, *x.MimeType)
+	}
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"blob":`...)
+	b = jsonrpc.AppendString(b, x.Blob)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *BlobResourceContents) UnmarshalJSON(b []byte) error {
@@ -1557,6 +2394,22 @@ type ResourceRequestParams struct {
 	URI string `json:"uri"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"uri":`...)
+	b = jsonrpc.AppendString(b, x.URI)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ResourceRequestParams) UnmarshalJSON(b []byte) error {
@@ -1591,6 +2444,22 @@ type ReadResourceRequestParams struct {
 
 	// Format: uri.
 	URI string `json:"uri"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"uri":`...)
+	b = jsonrpc.AppendString(b, x.URI)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1629,6 +2498,22 @@ type SubscribeRequestParams struct {
 	URI string `json:"uri"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"uri":`...)
+	b = jsonrpc.AppendString(b, x.URI)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
@@ -1663,6 +2548,22 @@ type UnsubscribeRequestParams struct {
 
 	// Format: uri.
 	URI string `json:"uri"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"uri":`...)
+	b = jsonrpc.AppendString(b, x.URI)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1702,6 +2603,22 @@ type ResourceUpdatedNotificationParams struct {
 
 	// May be a sub-resource of the subscribed URI. Format: uri.
 	URI string `json:"uri"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"uri":`...)
+	b = jsonrpc.AppendString(b, x.URI)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1750,6 +2667,31 @@ func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
 	}
 	type plain ListResourcesResult
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Resources == nil {
+		x.Resources = []Resource{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if x.NextCursor != nil {
+		b = append(b, `,"nextCursor":`...)
+		b = jsonrpc.AppendString(b, *x.NextCursor)
+	}
+	b = append(b, `,"resources":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Resources); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1802,6 +2744,31 @@ func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.ResourceTemplates == nil {
+		x.ResourceTemplates = []ResourceTemplate{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if x.NextCursor != nil {
+		b = append(b, `,"nextCursor":`...)
+		b = jsonrpc.AppendString(b, *x.NextCursor)
+	}
+	b = append(b, `,"resourceTemplates":`...)
+	if b, err = jsonrpc.AppendValue(b, x.ResourceTemplates); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
@@ -1848,6 +2815,27 @@ func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Contents == nil {
+		x.Contents = []ResourceContentsUnion{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"contents":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Contents); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ReadResourceResult) UnmarshalJSON(b []byte) error {
@@ -1888,6 +2876,27 @@ type PromptArgument struct {
 
 	// Defaults to false when absent.
 	Required *bool `json:"required,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PromptArgument) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	if x.Required != nil {
+		b = append(b, `,"required":`...)
+		b = jsonrpc.AppendBool(b, *x.Required)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1936,6 +2945,42 @@ type Prompt struct {
 	Meta        *Meta            `json:"_meta,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Prompt) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Icons != nil {
+		b = append(b, `,"icons":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
+			return nil, err
+		}
+	}
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	if x.Arguments != nil {
+		b = append(b, `,"arguments":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
+			return nil, err
+		}
+	}
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Prompt) UnmarshalJSON(b []byte) error {
@@ -1978,6 +3023,20 @@ func (x *Prompt) UnmarshalJSON(b []byte) error {
 type PromptMessage struct {
 	Role    Role         `json:"role"`
 	Content ContentBlock `json:"content"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PromptMessage) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"role":`...)
+	b = jsonrpc.AppendString(b, x.Role)
+	b = append(b, `,"content":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Content); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2031,6 +3090,31 @@ func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Prompts == nil {
+		x.Prompts = []Prompt{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if x.NextCursor != nil {
+		b = append(b, `,"nextCursor":`...)
+		b = jsonrpc.AppendString(b, *x.NextCursor)
+	}
+	b = append(b, `,"prompts":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Prompts); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ListPromptsResult) UnmarshalJSON(b []byte) error {
@@ -2069,6 +3153,28 @@ type GetPromptRequestParams struct {
 
 	// Values for the template's arguments.
 	Arguments map[string]string `json:"arguments,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	if x.Arguments != nil {
+		b = append(b, `,"arguments":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2117,6 +3223,31 @@ func (x GetPromptResult) MarshalJSON() ([]byte, error) {
 	}
 	type plain GetPromptResult
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Messages == nil {
+		x.Messages = []PromptMessage{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	b = append(b, `,"messages":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Messages); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2245,6 +3376,33 @@ type ToolAnnotations struct {
 	OpenWorldHint *bool `json:"openWorldHint,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.ReadOnlyHint != nil {
+		b = append(b, `,"readOnlyHint":`...)
+		b = jsonrpc.AppendBool(b, *x.ReadOnlyHint)
+	}
+	if x.DestructiveHint != nil {
+		b = append(b, `,"destructiveHint":`...)
+		b = jsonrpc.AppendBool(b, *x.DestructiveHint)
+	}
+	if x.IdempotentHint != nil {
+		b = append(b, `,"idempotentHint":`...)
+		b = jsonrpc.AppendBool(b, *x.IdempotentHint)
+	}
+	if x.OpenWorldHint != nil {
+		b = append(b, `,"openWorldHint":`...)
+		b = jsonrpc.AppendBool(b, *x.OpenWorldHint)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ToolAnnotations) UnmarshalJSON(b []byte) error {
@@ -2278,6 +3436,17 @@ type ToolExecution struct {
 	// Whether tools/call may or must run as a task. Defaults to "forbidden" when
 	// absent.
 	TaskSupport *TaskSupport `json:"taskSupport,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ToolExecution) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.TaskSupport != nil {
+		b = append(b, `,"taskSupport":`...)
+		b = jsonrpc.AppendString(b, *x.TaskSupport)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2315,6 +3484,58 @@ type Tool struct {
 	OutputSchema *ToolSchema      `json:"outputSchema,omitempty"`
 	Annotations  *ToolAnnotations `json:"annotations,omitempty"`
 	Meta         *Meta            `json:"_meta,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Tool) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Icons != nil {
+		b = append(b, `,"icons":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
+			return nil, err
+		}
+	}
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	b = append(b, `,"inputSchema":`...)
+	if b, err = jsonrpc.AppendValue(b, x.InputSchema); err != nil {
+		return nil, err
+	}
+	if x.Execution != nil {
+		b = append(b, `,"execution":`...)
+		if b, err = x.Execution.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.OutputSchema != nil {
+		b = append(b, `,"outputSchema":`...)
+		if b, err = jsonrpc.AppendValue(b, x.OutputSchema); err != nil {
+			return nil, err
+		}
+	}
+	if x.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = x.Annotations.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2381,6 +3602,31 @@ func (x ListToolsResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Tools == nil {
+		x.Tools = []Tool{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if x.NextCursor != nil {
+		b = append(b, `,"nextCursor":`...)
+		b = jsonrpc.AppendString(b, *x.NextCursor)
+	}
+	b = append(b, `,"tools":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ListToolsResult) UnmarshalJSON(b []byte) error {
@@ -2420,6 +3666,34 @@ type CallToolRequestParams struct {
 	Task      *TaskMetadata              `json:"task,omitempty"`
 	Name      string                     `json:"name"`
 	Arguments map[string]json.RawMessage `json:"arguments,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if x.Task != nil {
+		b = append(b, `,"task":`...)
+		if b, err = x.Task.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	if x.Arguments != nil {
+		b = append(b, `,"arguments":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2481,6 +3755,37 @@ func (x CallToolResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CallToolResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Content == nil {
+		x.Content = []ContentBlock{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"content":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Content); err != nil {
+		return nil, err
+	}
+	if x.StructuredContent != nil {
+		b = append(b, `,"structuredContent":`...)
+		if b, err = jsonrpc.AppendValue(b, x.StructuredContent); err != nil {
+			return nil, err
+		}
+	}
+	if x.IsError != nil {
+		b = append(b, `,"isError":`...)
+		b = jsonrpc.AppendBool(b, *x.IsError)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CallToolResult) UnmarshalJSON(b []byte) error {
@@ -2519,6 +3824,15 @@ func (x *CallToolResult) UnmarshalJSON(b []byte) error {
 // a task.
 type RelatedTaskMetadata struct {
 	TaskID string `json:"taskId"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x RelatedTaskMetadata) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"taskId":`...)
+	b = jsonrpc.AppendString(b, x.TaskID)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2564,6 +3878,35 @@ type Task struct {
 
 	// Suggested milliseconds between tasks/get calls.
 	PollInterval *int64 `json:"pollInterval,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Task) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"taskId":`...)
+	b = jsonrpc.AppendString(b, x.TaskID)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	if x.StatusMessage != nil {
+		b = append(b, `,"statusMessage":`...)
+		b = jsonrpc.AppendString(b, *x.StatusMessage)
+	}
+	b = append(b, `,"createdAt":`...)
+	b = jsonrpc.AppendString(b, x.CreatedAt)
+	b = append(b, `,"lastUpdatedAt":`...)
+	b = jsonrpc.AppendString(b, x.LastUpdatedAt)
+	b = append(b, `,"ttl":`...)
+	if x.TTL == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonrpc.AppendInt(b, *x.TTL)
+	}
+	if x.PollInterval != nil {
+		b = append(b, `,"pollInterval":`...)
+		b = jsonrpc.AppendInt(b, *x.PollInterval)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2622,6 +3965,24 @@ type CreateTaskResult struct {
 	Task Task  `json:"task"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"task":`...)
+	if b, err = x.Task.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CreateTaskResult) UnmarshalJSON(b []byte) error {
@@ -2668,6 +4029,42 @@ type GetTaskResult struct {
 
 	// Suggested milliseconds between tasks/get calls.
 	PollInterval *int64 `json:"pollInterval,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"taskId":`...)
+	b = jsonrpc.AppendString(b, x.TaskID)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	if x.StatusMessage != nil {
+		b = append(b, `,"statusMessage":`...)
+		b = jsonrpc.AppendString(b, *x.StatusMessage)
+	}
+	b = append(b, `,"createdAt":`...)
+	b = jsonrpc.AppendString(b, x.CreatedAt)
+	b = append(b, `,"lastUpdatedAt":`...)
+	b = jsonrpc.AppendString(b, x.LastUpdatedAt)
+	b = append(b, `,"ttl":`...)
+	if x.TTL == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonrpc.AppendInt(b, *x.TTL)
+	}
+	if x.PollInterval != nil {
+		b = append(b, `,"pollInterval":`...)
+		b = jsonrpc.AppendInt(b, *x.PollInterval)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2742,6 +4139,42 @@ type CancelTaskResult struct {
 	PollInterval *int64 `json:"pollInterval,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CancelTaskResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"taskId":`...)
+	b = jsonrpc.AppendString(b, x.TaskID)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	if x.StatusMessage != nil {
+		b = append(b, `,"statusMessage":`...)
+		b = jsonrpc.AppendString(b, *x.StatusMessage)
+	}
+	b = append(b, `,"createdAt":`...)
+	b = jsonrpc.AppendString(b, x.CreatedAt)
+	b = append(b, `,"lastUpdatedAt":`...)
+	b = jsonrpc.AppendString(b, x.LastUpdatedAt)
+	b = append(b, `,"ttl":`...)
+	if x.TTL == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonrpc.AppendInt(b, *x.TTL)
+	}
+	if x.PollInterval != nil {
+		b = append(b, `,"pollInterval":`...)
+		b = jsonrpc.AppendInt(b, *x.PollInterval)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CancelTaskResult) UnmarshalJSON(b []byte) error {
@@ -2799,6 +4232,15 @@ func (x *CancelTaskResult) UnmarshalJSON(b []byte) error {
 // Names a task.
 type TaskIDParams struct {
 	TaskID string `json:"taskId"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TaskIDParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"taskId":`...)
+	b = jsonrpc.AppendString(b, x.TaskID)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2891,6 +4333,31 @@ func (x ListTasksResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListTasksResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Tasks == nil {
+		x.Tasks = []Task{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if x.NextCursor != nil {
+		b = append(b, `,"nextCursor":`...)
+		b = jsonrpc.AppendString(b, *x.NextCursor)
+	}
+	b = append(b, `,"tasks":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Tasks); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ListTasksResult) UnmarshalJSON(b []byte) error {
@@ -2939,6 +4406,42 @@ type TaskStatusNotificationParams struct {
 
 	// Suggested milliseconds between tasks/get calls.
 	PollInterval *int64 `json:"pollInterval,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"taskId":`...)
+	b = jsonrpc.AppendString(b, x.TaskID)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	if x.StatusMessage != nil {
+		b = append(b, `,"statusMessage":`...)
+		b = jsonrpc.AppendString(b, *x.StatusMessage)
+	}
+	b = append(b, `,"createdAt":`...)
+	b = jsonrpc.AppendString(b, x.CreatedAt)
+	b = append(b, `,"lastUpdatedAt":`...)
+	b = jsonrpc.AppendString(b, x.LastUpdatedAt)
+	b = append(b, `,"ttl":`...)
+	if x.TTL == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonrpc.AppendInt(b, *x.TTL)
+	}
+	if x.PollInterval != nil {
+		b = append(b, `,"pollInterval":`...)
+		b = jsonrpc.AppendInt(b, *x.PollInterval)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3001,6 +4504,22 @@ type SetLevelRequestParams struct {
 	Level LoggingLevel `json:"level"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"level":`...)
+	b = jsonrpc.AppendString(b, x.Level)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
@@ -3040,6 +4559,30 @@ type LoggingMessageNotificationParams struct {
 
 	// Anything JSON-serialisable.
 	Data json.RawMessage `json:"data"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"level":`...)
+	b = jsonrpc.AppendString(b, x.Level)
+	if x.Logger != nil {
+		b = append(b, `,"logger":`...)
+		b = jsonrpc.AppendString(b, *x.Logger)
+	}
+	b = append(b, `,"data":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3104,6 +4647,26 @@ func (x PromptReference) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PromptReference) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "ref/prompt"
+	} else if x.Type != "ref/prompt" {
+		return nil, fmt.Errorf("type must be \"ref/prompt\", not %q", x.Type)
+	}
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PromptReference) UnmarshalJSON(b []byte) error {
@@ -3162,6 +4725,22 @@ func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "ref/resource"
+	} else if x.Type != "ref/resource" {
+		return nil, fmt.Errorf("type must be \"ref/resource\", not %q", x.Type)
+	}
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"uri":`...)
+	b = jsonrpc.AppendString(b, x.URI)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
@@ -3204,6 +4783,34 @@ type CompleteRequestParams struct {
 	// The argument being completed.
 	Argument CompletionArgument `json:"argument"`
 	Context  *CompletionContext `json:"context,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"ref":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Ref); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"argument":`...)
+	if b, err = x.Argument.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if x.Context != nil {
+		b = append(b, `,"context":`...)
+		if b, err = x.Context.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3249,6 +4856,17 @@ type CompletionArgument struct {
 	Value string `json:"value"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CompletionArgument) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"value":`...)
+	b = jsonrpc.AppendString(b, x.Value)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CompletionArgument) UnmarshalJSON(b []byte) error {
@@ -3286,6 +4904,20 @@ type CompletionContext struct {
 	Arguments map[string]string `json:"arguments,omitzero"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CompletionContext) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Arguments != nil {
+		b = append(b, `,"arguments":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CompletionContext) UnmarshalJSON(b []byte) error {
@@ -3308,6 +4940,24 @@ func (x *CompletionContext) UnmarshalJSON(b []byte) error {
 type CompleteResult struct {
 	Meta       *Meta      `json:"_meta,omitempty"`
 	Completion Completion `json:"completion"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CompleteResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"completion":`...)
+	if b, err = x.Completion.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3358,6 +5008,29 @@ func (x Completion) MarshalJSON() ([]byte, error) {
 	}
 	type plain Completion
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Completion) AppendJSON(b []byte) ([]byte, error) {
+	if x.Values == nil {
+		x.Values = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"values":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Values); err != nil {
+		return nil, err
+	}
+	if x.Total != nil {
+		b = append(b, `,"total":`...)
+		b = jsonrpc.AppendInt(b, *x.Total)
+	}
+	if x.HasMore != nil {
+		b = append(b, `,"hasMore":`...)
+		b = jsonrpc.AppendBool(b, *x.HasMore)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3415,6 +5088,38 @@ func (x ToolUseContent) MarshalJSON() ([]byte, error) {
 	}
 	type plain ToolUseContent
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "tool_use"
+	} else if x.Type != "tool_use" {
+		return nil, fmt.Errorf("type must be \"tool_use\", not %q", x.Type)
+	}
+	if x.Input == nil {
+		x.Input = map[string]json.RawMessage{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"id":`...)
+	b = jsonrpc.AppendString(b, x.ID)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"input":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Input); err != nil {
+		return nil, err
+	}
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3490,6 +5195,46 @@ func (x ToolResultContent) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "tool_result"
+	} else if x.Type != "tool_result" {
+		return nil, fmt.Errorf("type must be \"tool_result\", not %q", x.Type)
+	}
+	if x.Content == nil {
+		x.Content = []ContentBlock{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"toolUseId":`...)
+	b = jsonrpc.AppendString(b, x.ToolUseID)
+	b = append(b, `,"content":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Content); err != nil {
+		return nil, err
+	}
+	if x.StructuredContent != nil {
+		b = append(b, `,"structuredContent":`...)
+		if b, err = jsonrpc.AppendValue(b, x.StructuredContent); err != nil {
+			return nil, err
+		}
+	}
+	if x.IsError != nil {
+		b = append(b, `,"isError":`...)
+		b = jsonrpc.AppendBool(b, *x.IsError)
+	}
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ToolResultContent) UnmarshalJSON(b []byte) error {
@@ -3542,6 +5287,26 @@ type SamplingMessage struct {
 	Meta    *Meta           `json:"_meta,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"role":`...)
+	b = jsonrpc.AppendString(b, x.Role)
+	b = append(b, `,"content":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Content); err != nil {
+		return nil, err
+	}
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SamplingMessage) UnmarshalJSON(b []byte) error {
@@ -3581,6 +5346,17 @@ type ModelHint struct {
 	Name *string `json:"name,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ModelHint) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Name != nil {
+		b = append(b, `,"name":`...)
+		b = jsonrpc.AppendString(b, *x.Name)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ModelHint) UnmarshalJSON(b []byte) error {
@@ -3617,6 +5393,38 @@ type ModelPreferences struct {
 	IntelligencePriority *float64 `json:"intelligencePriority,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Hints != nil {
+		b = append(b, `,"hints":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Hints); err != nil {
+			return nil, err
+		}
+	}
+	if x.CostPriority != nil {
+		b = append(b, `,"costPriority":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.CostPriority); err != nil {
+			return nil, err
+		}
+	}
+	if x.SpeedPriority != nil {
+		b = append(b, `,"speedPriority":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.SpeedPriority); err != nil {
+			return nil, err
+		}
+	}
+	if x.IntelligencePriority != nil {
+		b = append(b, `,"intelligencePriority":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.IntelligencePriority); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ModelPreferences) UnmarshalJSON(b []byte) error {
@@ -3647,6 +5455,17 @@ func (x *ModelPreferences) UnmarshalJSON(b []byte) error {
 type ToolChoice struct {
 	// Defaults to "auto" when absent.
 	Mode *ToolChoiceMode `json:"mode,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ToolChoice) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Mode != nil {
+		b = append(b, `,"mode":`...)
+		b = jsonrpc.AppendString(b, *x.Mode)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3699,6 +5518,79 @@ func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 	}
 	type plain CreateMessageRequestParams
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.Messages == nil {
+		x.Messages = []SamplingMessage{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if x.Task != nil {
+		b = append(b, `,"task":`...)
+		if b, err = x.Task.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"messages":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Messages); err != nil {
+		return nil, err
+	}
+	if x.ModelPreferences != nil {
+		b = append(b, `,"modelPreferences":`...)
+		if b, err = x.ModelPreferences.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.SystemPrompt != nil {
+		b = append(b, `,"systemPrompt":`...)
+		b = jsonrpc.AppendString(b, *x.SystemPrompt)
+	}
+	if x.IncludeContext != nil {
+		b = append(b, `,"includeContext":`...)
+		b = jsonrpc.AppendString(b, *x.IncludeContext)
+	}
+	if x.Temperature != nil {
+		b = append(b, `,"temperature":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.Temperature); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"maxTokens":`...)
+	b = jsonrpc.AppendInt(b, x.MaxTokens)
+	if x.StopSequences != nil {
+		b = append(b, `,"stopSequences":`...)
+		if b, err = jsonrpc.AppendValue(b, x.StopSequences); err != nil {
+			return nil, err
+		}
+	}
+	if x.Metadata != nil {
+		b = append(b, `,"metadata":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Metadata); err != nil {
+			return nil, err
+		}
+	}
+	if x.Tools != nil {
+		b = append(b, `,"tools":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
+			return nil, err
+		}
+	}
+	if x.ToolChoice != nil {
+		b = append(b, `,"toolChoice":`...)
+		if b, err = x.ToolChoice.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3763,6 +5655,32 @@ type CreateMessageResult struct {
 	StopReason *string `json:"stopReason,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"role":`...)
+	b = jsonrpc.AppendString(b, x.Role)
+	b = append(b, `,"content":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Content); err != nil {
+		return nil, err
+	}
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"model":`...)
+	b = jsonrpc.AppendString(b, x.Model)
+	if x.StopReason != nil {
+		b = append(b, `,"stopReason":`...)
+		b = jsonrpc.AppendString(b, *x.StopReason)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CreateMessageResult) UnmarshalJSON(b []byte) error {
@@ -3811,6 +5729,26 @@ type Root struct {
 	Meta *Meta   `json:"_meta,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Root) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = jsonrpc.AppendString(b, x.URI)
+	if x.Name != nil {
+		b = append(b, `,"name":`...)
+		b = jsonrpc.AppendString(b, *x.Name)
+	}
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Root) UnmarshalJSON(b []byte) error {
@@ -3857,6 +5795,27 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Roots == nil {
+		x.Roots = []Root{}
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"roots":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Roots); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ListRootsResult) UnmarshalJSON(b []byte) error {
@@ -3889,6 +5848,17 @@ func (x *ListRootsResult) UnmarshalJSON(b []byte) error {
 type EnumOption struct {
 	Const string `json:"const"`
 	Title string `json:"title"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EnumOption) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"const":`...)
+	b = jsonrpc.AppendString(b, x.Const)
+	b = append(b, `,"title":`...)
+	b = jsonrpc.AppendString(b, x.Title)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3946,6 +5916,44 @@ func (x StringSchema) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x StringSchema) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "string"
+	} else if x.Type != "string" {
+		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
+	}
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	if x.MinLength != nil {
+		b = append(b, `,"minLength":`...)
+		b = jsonrpc.AppendInt(b, *x.MinLength)
+	}
+	if x.MaxLength != nil {
+		b = append(b, `,"maxLength":`...)
+		b = jsonrpc.AppendInt(b, *x.MaxLength)
+	}
+	if x.Format != nil {
+		b = append(b, `,"format":`...)
+		b = jsonrpc.AppendString(b, *x.Format)
+	}
+	if x.Default != nil {
+		b = append(b, `,"default":`...)
+		b = jsonrpc.AppendString(b, *x.Default)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *StringSchema) UnmarshalJSON(b []byte) error {
@@ -3995,6 +6003,42 @@ type NumberSchema struct {
 	Minimum     *float64         `json:"minimum,omitempty"`
 	Maximum     *float64         `json:"maximum,omitempty"`
 	Default     *float64         `json:"default,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x NumberSchema) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	if x.Minimum != nil {
+		b = append(b, `,"minimum":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.Minimum); err != nil {
+			return nil, err
+		}
+	}
+	if x.Maximum != nil {
+		b = append(b, `,"maximum":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.Maximum); err != nil {
+			return nil, err
+		}
+	}
+	if x.Default != nil {
+		b = append(b, `,"default":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.Default); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4055,6 +6099,32 @@ func (x BooleanSchema) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x BooleanSchema) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "boolean"
+	} else if x.Type != "boolean" {
+		return nil, fmt.Errorf("type must be \"boolean\", not %q", x.Type)
+	}
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	if x.Default != nil {
+		b = append(b, `,"default":`...)
+		b = jsonrpc.AppendBool(b, *x.Default)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *BooleanSchema) UnmarshalJSON(b []byte) error {
@@ -4113,6 +6183,40 @@ func (x UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	}
 	type plain UntitledSingleSelectEnumSchema
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UntitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "string"
+	} else if x.Type != "string" {
+		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
+	}
+	if x.Enum == nil {
+		x.Enum = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	b = append(b, `,"enum":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Enum); err != nil {
+		return nil, err
+	}
+	if x.Default != nil {
+		b = append(b, `,"default":`...)
+		b = jsonrpc.AppendString(b, *x.Default)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4180,6 +6284,40 @@ func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "string"
+	} else if x.Type != "string" {
+		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
+	}
+	if x.OneOf == nil {
+		x.OneOf = []EnumOption{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	b = append(b, `,"oneOf":`...)
+	if b, err = jsonrpc.AppendValue(b, x.OneOf); err != nil {
+		return nil, err
+	}
+	if x.Default != nil {
+		b = append(b, `,"default":`...)
+		b = jsonrpc.AppendString(b, *x.Default)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
@@ -4241,6 +6379,47 @@ func (x UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	}
 	type plain UntitledMultiSelectEnumSchema
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UntitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "array"
+	} else if x.Type != "array" {
+		return nil, fmt.Errorf("type must be \"array\", not %q", x.Type)
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	if x.MinItems != nil {
+		b = append(b, `,"minItems":`...)
+		b = jsonrpc.AppendInt(b, *x.MinItems)
+	}
+	if x.MaxItems != nil {
+		b = append(b, `,"maxItems":`...)
+		b = jsonrpc.AppendInt(b, *x.MaxItems)
+	}
+	b = append(b, `,"items":`...)
+	if b, err = x.Items.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if x.Default != nil {
+		b = append(b, `,"default":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Default); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4308,6 +6487,28 @@ func (x UntitledEnumItems) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UntitledEnumItems) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "string"
+	} else if x.Type != "string" {
+		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
+	}
+	if x.Enum == nil {
+		x.Enum = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"enum":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Enum); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *UntitledEnumItems) UnmarshalJSON(b []byte) error {
@@ -4363,6 +6564,47 @@ func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	}
 	type plain TitledMultiSelectEnumSchema
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "array"
+	} else if x.Type != "array" {
+		return nil, fmt.Errorf("type must be \"array\", not %q", x.Type)
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	if x.MinItems != nil {
+		b = append(b, `,"minItems":`...)
+		b = jsonrpc.AppendInt(b, *x.MinItems)
+	}
+	if x.MaxItems != nil {
+		b = append(b, `,"maxItems":`...)
+		b = jsonrpc.AppendInt(b, *x.MaxItems)
+	}
+	b = append(b, `,"items":`...)
+	if b, err = x.Items.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if x.Default != nil {
+		b = append(b, `,"default":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Default); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4423,6 +6665,21 @@ func (x TitledEnumItems) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TitledEnumItems) AppendJSON(b []byte) ([]byte, error) {
+	if x.AnyOf == nil {
+		x.AnyOf = []EnumOption{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"anyOf":`...)
+	if b, err = jsonrpc.AppendValue(b, x.AnyOf); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *TitledEnumItems) UnmarshalJSON(b []byte) error {
@@ -4476,6 +6733,46 @@ func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
 	}
 	type plain LegacyTitledEnumSchema
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LegacyTitledEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "string"
+	} else if x.Type != "string" {
+		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
+	}
+	if x.Enum == nil {
+		x.Enum = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	b = append(b, `,"enum":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Enum); err != nil {
+		return nil, err
+	}
+	if x.EnumNames != nil {
+		b = append(b, `,"enumNames":`...)
+		if b, err = jsonrpc.AppendValue(b, x.EnumNames); err != nil {
+			return nil, err
+		}
+	}
+	if x.Default != nil {
+		b = append(b, `,"default":`...)
+		b = jsonrpc.AppendString(b, *x.Default)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4557,6 +6854,86 @@ type PrimitiveSchemaDefinition struct {
 	Default json.RawMessage `json:"default,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PrimitiveSchemaDefinition) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	if x.MinLength != nil {
+		b = append(b, `,"minLength":`...)
+		b = jsonrpc.AppendInt(b, *x.MinLength)
+	}
+	if x.MaxLength != nil {
+		b = append(b, `,"maxLength":`...)
+		b = jsonrpc.AppendInt(b, *x.MaxLength)
+	}
+	if x.Format != nil {
+		b = append(b, `,"format":`...)
+		b = jsonrpc.AppendString(b, *x.Format)
+	}
+	if x.Minimum != nil {
+		b = append(b, `,"minimum":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.Minimum); err != nil {
+			return nil, err
+		}
+	}
+	if x.Maximum != nil {
+		b = append(b, `,"maximum":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.Maximum); err != nil {
+			return nil, err
+		}
+	}
+	if x.Enum != nil {
+		b = append(b, `,"enum":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Enum); err != nil {
+			return nil, err
+		}
+	}
+	if x.EnumNames != nil {
+		b = append(b, `,"enumNames":`...)
+		if b, err = jsonrpc.AppendValue(b, x.EnumNames); err != nil {
+			return nil, err
+		}
+	}
+	if x.OneOf != nil {
+		b = append(b, `,"oneOf":`...)
+		if b, err = jsonrpc.AppendValue(b, x.OneOf); err != nil {
+			return nil, err
+		}
+	}
+	if x.MinItems != nil {
+		b = append(b, `,"minItems":`...)
+		b = jsonrpc.AppendInt(b, *x.MinItems)
+	}
+	if x.MaxItems != nil {
+		b = append(b, `,"maxItems":`...)
+		b = jsonrpc.AppendInt(b, *x.MaxItems)
+	}
+	if x.Items != nil {
+		b = append(b, `,"items":`...)
+		if b, err = x.Items.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(x.Default) != 0 {
+		b = append(b, `,"default":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Default); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
@@ -4619,6 +6996,30 @@ type EnumItems struct {
 	AnyOf []EnumOption `json:"anyOf,omitzero"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EnumItems) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Type != nil {
+		b = append(b, `,"type":`...)
+		b = jsonrpc.AppendString(b, *x.Type)
+	}
+	if x.Enum != nil {
+		b = append(b, `,"enum":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Enum); err != nil {
+			return nil, err
+		}
+	}
+	if x.AnyOf != nil {
+		b = append(b, `,"anyOf":`...)
+		if b, err = jsonrpc.AppendValue(b, x.AnyOf); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *EnumItems) UnmarshalJSON(b []byte) error {
@@ -4668,6 +7069,38 @@ func (x ElicitationSchema) MarshalJSON() ([]byte, error) {
 	}
 	type plain ElicitationSchema
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ElicitationSchema) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "object"
+	} else if x.Type != "object" {
+		return nil, fmt.Errorf("type must be \"object\", not %q", x.Type)
+	}
+	if x.Properties == nil {
+		x.Properties = map[string]PrimitiveSchemaDefinition{}
+	}
+	var err error
+	start := len(b)
+	if x.Schema != nil {
+		b = append(b, `,"$schema":`...)
+		b = jsonrpc.AppendString(b, *x.Schema)
+	}
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"properties":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Properties); err != nil {
+		return nil, err
+	}
+	if x.Required != nil {
+		b = append(b, `,"required":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Required); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4721,6 +7154,36 @@ type ElicitRequestFormParams struct {
 	Mode            *string           `json:"mode,omitempty"`
 	Message         string            `json:"message"`
 	RequestedSchema ElicitationSchema `json:"requestedSchema"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if x.Task != nil {
+		b = append(b, `,"task":`...)
+		if b, err = x.Task.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Mode != nil {
+		b = append(b, `,"mode":`...)
+		b = jsonrpc.AppendString(b, *x.Mode)
+	}
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	b = append(b, `,"requestedSchema":`...)
+	if b, err = x.RequestedSchema.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4792,6 +7255,39 @@ func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
 	}
 	type plain ElicitRequestURLParams
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.Mode == "" {
+		x.Mode = "url"
+	} else if x.Mode != "url" {
+		return nil, fmt.Errorf("mode must be \"url\", not %q", x.Mode)
+	}
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if x.Task != nil {
+		b = append(b, `,"task":`...)
+		if b, err = x.Task.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"mode":`...)
+	b = jsonrpc.AppendString(b, x.Mode)
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	b = append(b, `,"elicitationId":`...)
+	b = jsonrpc.AppendString(b, x.ElicitationID)
+	b = append(b, `,"url":`...)
+	b = jsonrpc.AppendString(b, x.URL)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4866,6 +7362,46 @@ type ElicitRequestParams struct {
 	URL *string `json:"url,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if x.Task != nil {
+		b = append(b, `,"task":`...)
+		if b, err = x.Task.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Mode != nil {
+		b = append(b, `,"mode":`...)
+		b = jsonrpc.AppendString(b, *x.Mode)
+	}
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	if x.RequestedSchema != nil {
+		b = append(b, `,"requestedSchema":`...)
+		if b, err = x.RequestedSchema.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.ElicitationID != nil {
+		b = append(b, `,"elicitationId":`...)
+		b = jsonrpc.AppendString(b, *x.ElicitationID)
+	}
+	if x.URL != nil {
+		b = append(b, `,"url":`...)
+		b = jsonrpc.AppendString(b, *x.URL)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ElicitRequestParams) UnmarshalJSON(b []byte) error {
@@ -4915,6 +7451,28 @@ type ElicitResult struct {
 	Content map[string]ElicitValue `json:"content,omitzero"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ElicitResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"action":`...)
+	b = jsonrpc.AppendString(b, x.Action)
+	if x.Content != nil {
+		b = append(b, `,"content":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Content); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ElicitResult) UnmarshalJSON(b []byte) error {
@@ -4952,6 +7510,15 @@ type ElicitationCompleteParams struct {
 	ElicitationID string `json:"elicitationId"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ElicitationCompleteParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"elicitationId":`...)
+	b = jsonrpc.AppendString(b, x.ElicitationID)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ElicitationCompleteParams) UnmarshalJSON(b []byte) error {
@@ -4982,6 +7549,15 @@ func (x *ElicitationCompleteParams) UnmarshalJSON(b []byte) error {
 type ResourceNotFoundData struct {
 	// Format: uri.
 	URI string `json:"uri"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ResourceNotFoundData) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = jsonrpc.AppendString(b, x.URI)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5075,6 +7651,30 @@ type InitializeRequestParams struct {
 	ClientInfo      Implementation     `json:"clientInfo"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"protocolVersion":`...)
+	b = jsonrpc.AppendString(b, x.ProtocolVersion)
+	b = append(b, `,"capabilities":`...)
+	if b, err = x.Capabilities.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"clientInfo":`...)
+	if b, err = x.ClientInfo.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InitializeRequestParams) UnmarshalJSON(b []byte) error {
@@ -5125,6 +7725,34 @@ type InitializeResult struct {
 
 	// How to use the server, for example as a hint in the system prompt.
 	Instructions *string `json:"instructions,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"protocolVersion":`...)
+	b = jsonrpc.AppendString(b, x.ProtocolVersion)
+	b = append(b, `,"capabilities":`...)
+	if b, err = x.Capabilities.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"serverInfo":`...)
+	if b, err = x.ServerInfo.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if x.Instructions != nil {
+		b = append(b, `,"instructions":`...)
+		b = jsonrpc.AppendString(b, *x.Instructions)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5178,6 +7806,30 @@ type CancelledNotificationParams struct {
 	Reason *string `json:"reason,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if x.RequestID != nil {
+		b = append(b, `,"requestId":`...)
+		if b, err = jsonrpc.AppendValue(b, x.RequestID); err != nil {
+			return nil, err
+		}
+	}
+	if x.Reason != nil {
+		b = append(b, `,"reason":`...)
+		b = jsonrpc.AppendString(b, *x.Reason)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
@@ -5211,6 +7863,38 @@ type ProgressNotificationParams struct {
 	// The progress value at completion, when known.
 	Total   *float64 `json:"total,omitempty"`
 	Message *string  `json:"message,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"progressToken":`...)
+	if b, err = jsonrpc.AppendValue(b, x.ProgressToken); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"progress":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.Progress); err != nil {
+		return nil, err
+	}
+	if x.Total != nil {
+		b = append(b, `,"total":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.Total); err != nil {
+			return nil, err
+		}
+	}
+	if x.Message != nil {
+		b = append(b, `,"message":`...)
+		b = jsonrpc.AppendString(b, *x.Message)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the

@@ -26,6 +26,22 @@ type KeyValue struct {
 	Type ValueType `json:"type"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x KeyValue) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"key":`...)
+	b = jsonrpc.AppendString(b, x.Key)
+	b = append(b, `,"value":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Value); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *KeyValue) UnmarshalJSON(b []byte) error {
@@ -76,6 +92,25 @@ type Flag struct {
 	Usage *string `json:"usage,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Flag) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Name != nil {
+		b = append(b, `,"name":`...)
+		b = jsonrpc.AppendString(b, *x.Name)
+	}
+	if x.Shorthand != nil {
+		b = append(b, `,"shorthand":`...)
+		b = jsonrpc.AppendString(b, *x.Shorthand)
+	}
+	if x.Usage != nil {
+		b = append(b, `,"usage":`...)
+		b = jsonrpc.AppendString(b, *x.Usage)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Flag) UnmarshalJSON(b []byte) error {
@@ -121,6 +156,36 @@ type ConfigEntry struct {
 	// Read the value only from the flag, never from the config file or the
 	// environment. Defaults to false when absent.
 	FlagOnly *bool `json:"flagOnly,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ConfigEntry) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"key":`...)
+	b = jsonrpc.AppendString(b, x.Key)
+	b = append(b, `,"value":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Value); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	if x.Flag != nil {
+		b = append(b, `,"flag":`...)
+		if b, err = x.Flag.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.EnvOverride != nil {
+		b = append(b, `,"envOverride":`...)
+		b = jsonrpc.AppendString(b, *x.EnvOverride)
+	}
+	if x.FlagOnly != nil {
+		b = append(b, `,"flagOnly":`...)
+		b = jsonrpc.AppendBool(b, *x.FlagOnly)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -177,6 +242,24 @@ type CommandInfo struct {
 	Configs []ConfigEntry `json:"configs,omitzero"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CommandInfo) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"usage":`...)
+	b = jsonrpc.AppendString(b, x.Usage)
+	if x.Configs != nil {
+		b = append(b, `,"configs":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Configs); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CommandInfo) UnmarshalJSON(b []byte) error {
@@ -220,6 +303,22 @@ type TaskInfo struct {
 	Configs []KeyValue `json:"configs,omitzero"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TaskInfo) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	if x.Configs != nil {
+		b = append(b, `,"configs":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Configs); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *TaskInfo) UnmarshalJSON(b []byte) error {
@@ -258,6 +357,17 @@ type LoggingConfig struct {
 
 	// The least severe level Reginald keeps.
 	Level LogLevel `json:"level"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LoggingConfig) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"enabled":`...)
+	b = jsonrpc.AppendBool(b, x.Enabled)
+	b = append(b, `,"level":`...)
+	b = jsonrpc.AppendString(b, x.Level)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -308,6 +418,28 @@ type Entrypoint struct {
 	Command []string `json:"command,omitzero"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Entrypoint) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Type != nil {
+		b = append(b, `,"type":`...)
+		b = jsonrpc.AppendString(b, *x.Type)
+	}
+	if x.Runtime != nil {
+		b = append(b, `,"runtime":`...)
+		b = jsonrpc.AppendString(b, *x.Runtime)
+	}
+	if x.Command != nil {
+		b = append(b, `,"command":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Command); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Entrypoint) UnmarshalJSON(b []byte) error {
@@ -342,6 +474,22 @@ type Manifest struct {
 	// How to start the plugin: omitted or null runs ./<name>; a string is the
 	// executable's command; an object gives every option.
 	Entrypoint *ManifestEntrypoint `json:"entrypoint,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Manifest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	if x.Entrypoint != nil {
+		b = append(b, `,"entrypoint":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Entrypoint); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -395,6 +543,25 @@ func (x HandshakeParams) MarshalJSON() ([]byte, error) {
 	}
 	type plain HandshakeParams
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HandshakeParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.Protocol == "" {
+		x.Protocol = "rpp"
+	} else if x.Protocol != "rpp" {
+		return nil, fmt.Errorf("protocol must be \"rpp\", not %q", x.Protocol)
+	}
+	if x.ProtocolVersion != 0 {
+		return nil, fmt.Errorf("protocolVersion must be 0, not %v", x.ProtocolVersion)
+	}
+	start := len(b)
+	b = append(b, `,"protocol":`...)
+	b = jsonrpc.AppendString(b, x.Protocol)
+	b = append(b, `,"protocolVersion":`...)
+	b = jsonrpc.AppendInt(b, x.ProtocolVersion)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -470,6 +637,45 @@ func (x HandshakeResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HandshakeResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Protocol == "" {
+		x.Protocol = "rpp"
+	} else if x.Protocol != "rpp" {
+		return nil, fmt.Errorf("protocol must be \"rpp\", not %q", x.Protocol)
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"protocol":`...)
+	b = jsonrpc.AppendString(b, x.Protocol)
+	b = append(b, `,"protocolVersion":`...)
+	b = jsonrpc.AppendInt(b, x.ProtocolVersion)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"version":`...)
+	b = jsonrpc.AppendString(b, x.Version)
+	if x.Configs != nil {
+		b = append(b, `,"configs":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Configs); err != nil {
+			return nil, err
+		}
+	}
+	if x.Commands != nil {
+		b = append(b, `,"commands":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Commands); err != nil {
+			return nil, err
+		}
+	}
+	if x.Tasks != nil {
+		b = append(b, `,"tasks":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Tasks); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *HandshakeResult) UnmarshalJSON(b []byte) error {
@@ -528,6 +734,24 @@ type InitializeParams struct {
 	Logging LoggingConfig `json:"logging"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Config != nil {
+		b = append(b, `,"config":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"logging":`...)
+	if b, err = x.Logging.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InitializeParams) UnmarshalJSON(b []byte) error {
@@ -559,6 +783,13 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 // InitializeResult is an empty object on success.
 type InitializeResult struct{}
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InitializeResult) UnmarshalJSON(b []byte) error {
@@ -587,6 +818,29 @@ func (x SetupCommandParams) MarshalJSON() ([]byte, error) {
 	}
 	type plain SetupCommandParams
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SetupCommandParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.Args == nil {
+		x.Args = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"args":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Args); err != nil {
+		return nil, err
+	}
+	if x.Config != nil {
+		b = append(b, `,"config":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -625,6 +879,13 @@ func (x *SetupCommandParams) UnmarshalJSON(b []byte) error {
 // SetupCommandResult is an empty object on success.
 type SetupCommandResult struct{}
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SetupCommandResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SetupCommandResult) UnmarshalJSON(b []byte) error {
@@ -637,6 +898,15 @@ func (x *SetupCommandResult) UnmarshalJSON(b []byte) error {
 type RunCommandParams struct {
 	// The command.
 	Name string `json:"name"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x RunCommandParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -668,6 +938,13 @@ func (x *RunCommandParams) UnmarshalJSON(b []byte) error {
 // RunCommandResult is an empty object on success.
 type RunCommandResult struct{}
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x RunCommandResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *RunCommandResult) UnmarshalJSON(b []byte) error {
@@ -683,6 +960,22 @@ type ValidateTaskParams struct {
 
 	// The task's config values.
 	Config []KeyValue `json:"config,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ValidateTaskParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	if x.Config != nil {
+		b = append(b, `,"config":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -716,6 +1009,13 @@ func (x *ValidateTaskParams) UnmarshalJSON(b []byte) error {
 // ValidateTaskResult is an empty object when the config is valid.
 type ValidateTaskResult struct{}
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ValidateTaskResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ValidateTaskResult) UnmarshalJSON(b []byte) error {
@@ -734,6 +1034,24 @@ type RunTaskParams struct {
 
 	// The task's config values.
 	Config []KeyValue `json:"config,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x RunTaskParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"dir":`...)
+	b = jsonrpc.AppendString(b, x.Dir)
+	if x.Config != nil {
+		b = append(b, `,"config":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -772,6 +1090,13 @@ func (x *RunTaskParams) UnmarshalJSON(b []byte) error {
 // RunTaskResult is an empty object on success.
 type RunTaskResult struct{}
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x RunTaskResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *RunTaskResult) UnmarshalJSON(b []byte) error {
@@ -790,6 +1115,24 @@ type LogParams struct {
 
 	// Extra structured fields of the record.
 	Fields map[string]json.RawMessage `json:"fields,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LogParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"level":`...)
+	b = jsonrpc.AppendString(b, x.Level)
+	b = append(b, `,"msg":`...)
+	b = jsonrpc.AppendString(b, x.Msg)
+	if x.Fields != nil {
+		b = append(b, `,"fields":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Fields); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the

@@ -21,6 +21,17 @@ type ServerInfo struct {
 	Version string `json:"version"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ServerInfo) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"version":`...)
+	b = jsonrpc.AppendString(b, x.Version)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ServerInfo) UnmarshalJSON(b []byte) error {
@@ -60,6 +71,19 @@ type ErrorData struct {
 
 	// What to do about it.
 	Hint *string `json:"hint,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ErrorData) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.Hint != nil {
+		b = append(b, `,"hint":`...)
+		b = jsonrpc.AppendString(b, *x.Hint)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -117,6 +141,35 @@ func (x Bounds) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Bounds) AppendJSON(b []byte) ([]byte, error) {
+	if x.Min == nil {
+		x.Min = Vector3{}
+	}
+	if x.Max == nil {
+		x.Max = Vector3{}
+	}
+	if x.Center == nil {
+		x.Center = Vector3{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"min":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Min); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"max":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Max); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"center":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Center); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Bounds) UnmarshalJSON(b []byte) error {
@@ -164,6 +217,26 @@ type Resource struct {
 
 	// Its bounding box; null for entities without one.
 	Bounds *Bounds `json:"bounds"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Resource) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"id":`...)
+	b = jsonrpc.AppendInt(b, x.ID)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"bounds":`...)
+	if x.Bounds == nil {
+		b = append(b, "null"...)
+	} else {
+		if b, err = x.Bounds.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -275,6 +348,15 @@ type EvalRubyArguments struct {
 	Code string `json:"code"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EvalRubyArguments) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"code":`...)
+	b = jsonrpc.AppendString(b, x.Code)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *EvalRubyArguments) UnmarshalJSON(b []byte) error {
@@ -309,6 +391,15 @@ type EvalRubyFileArguments struct {
 	FilePath string `json:"file_path"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EvalRubyFileArguments) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"file_path":`...)
+	b = jsonrpc.AppendString(b, x.FilePath)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *EvalRubyFileArguments) UnmarshalJSON(b []byte) error {
@@ -341,6 +432,17 @@ func (x *EvalRubyFileArguments) UnmarshalJSON(b []byte) error {
 type ListEntitiesArguments struct {
 	// Which entities to list. Defaults to "all" when absent.
 	EntityType *EntityFilter `json:"entity_type,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ListEntitiesArguments) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.EntityType != nil {
+		b = append(b, `,"entity_type":`...)
+		b = jsonrpc.AppendString(b, *x.EntityType)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -378,6 +480,29 @@ type ScreenshotArguments struct {
 
 	// Transparent background. Defaults to false when absent.
 	Transparent *bool `json:"transparent,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ScreenshotArguments) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.OutputPath != nil {
+		b = append(b, `,"output_path":`...)
+		b = jsonrpc.AppendString(b, *x.OutputPath)
+	}
+	if x.Width != nil {
+		b = append(b, `,"width":`...)
+		b = jsonrpc.AppendInt(b, *x.Width)
+	}
+	if x.Height != nil {
+		b = append(b, `,"height":`...)
+		b = jsonrpc.AppendInt(b, *x.Height)
+	}
+	if x.Transparent != nil {
+		b = append(b, `,"transparent":`...)
+		b = jsonrpc.AppendBool(b, *x.Transparent)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -441,6 +566,45 @@ func (x BatchScreenshotArguments) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x BatchScreenshotArguments) AppendJSON(b []byte) ([]byte, error) {
+	if x.Shots == nil {
+		x.Shots = []Shot{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"shots":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Shots); err != nil {
+		return nil, err
+	}
+	if x.OutputDir != nil {
+		b = append(b, `,"output_dir":`...)
+		b = jsonrpc.AppendString(b, *x.OutputDir)
+	}
+	if x.BaseName != nil {
+		b = append(b, `,"base_name":`...)
+		b = jsonrpc.AppendString(b, *x.BaseName)
+	}
+	if x.RestoreCamera != nil {
+		b = append(b, `,"restore_camera":`...)
+		b = jsonrpc.AppendBool(b, *x.RestoreCamera)
+	}
+	if x.Width != nil {
+		b = append(b, `,"width":`...)
+		b = jsonrpc.AppendInt(b, *x.Width)
+	}
+	if x.Height != nil {
+		b = append(b, `,"height":`...)
+		b = jsonrpc.AppendInt(b, *x.Height)
+	}
+	if x.Transparent != nil {
+		b = append(b, `,"transparent":`...)
+		b = jsonrpc.AppendBool(b, *x.Transparent)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *BatchScreenshotArguments) UnmarshalJSON(b []byte) error {
@@ -496,6 +660,36 @@ type Shot struct {
 
 	// Height in pixels; the batch's height by default.
 	Height *int64 `json:"height,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Shot) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Name != nil {
+		b = append(b, `,"name":`...)
+		b = jsonrpc.AppendString(b, *x.Name)
+	}
+	if x.Camera != nil {
+		b = append(b, `,"camera":`...)
+		if b, err = x.Camera.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Isolate != nil {
+		b = append(b, `,"isolate":`...)
+		b = jsonrpc.AppendInt(b, *x.Isolate)
+	}
+	if x.Width != nil {
+		b = append(b, `,"width":`...)
+		b = jsonrpc.AppendInt(b, *x.Width)
+	}
+	if x.Height != nil {
+		b = append(b, `,"height":`...)
+		b = jsonrpc.AppendInt(b, *x.Height)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -562,6 +756,66 @@ type CameraSpec struct {
 	ZoomExtents *bool `json:"zoom_extents,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CameraSpec) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Type != nil {
+		b = append(b, `,"type":`...)
+		b = jsonrpc.AppendString(b, *x.Type)
+	}
+	if x.View != nil {
+		b = append(b, `,"view":`...)
+		b = jsonrpc.AppendString(b, *x.View)
+	}
+	if x.Eye != nil {
+		b = append(b, `,"eye":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Eye); err != nil {
+			return nil, err
+		}
+	}
+	if x.Target != nil {
+		b = append(b, `,"target":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Target); err != nil {
+			return nil, err
+		}
+	}
+	if x.Up != nil {
+		b = append(b, `,"up":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Up); err != nil {
+			return nil, err
+		}
+	}
+	if x.Perspective != nil {
+		b = append(b, `,"perspective":`...)
+		b = jsonrpc.AppendBool(b, *x.Perspective)
+	}
+	if x.Fov != nil {
+		b = append(b, `,"fov":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.Fov); err != nil {
+			return nil, err
+		}
+	}
+	if x.EntityIDs != nil {
+		b = append(b, `,"entity_ids":`...)
+		if b, err = jsonrpc.AppendValue(b, x.EntityIDs); err != nil {
+			return nil, err
+		}
+	}
+	if x.Padding != nil {
+		b = append(b, `,"padding":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.Padding); err != nil {
+			return nil, err
+		}
+	}
+	if x.ZoomExtents != nil {
+		b = append(b, `,"zoom_extents":`...)
+		b = jsonrpc.AppendBool(b, *x.ZoomExtents)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CameraSpec) UnmarshalJSON(b []byte) error {
@@ -607,6 +861,17 @@ type PathArguments struct {
 	Path *string `json:"path,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PathArguments) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Path != nil {
+		b = append(b, `,"path":`...)
+		b = jsonrpc.AppendString(b, *x.Path)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PathArguments) UnmarshalJSON(b []byte) error {
@@ -637,6 +902,25 @@ type ExportArguments struct {
 
 	// Image height, for png and jpg. Defaults to 1080 when absent.
 	Height *int64 `json:"height,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ExportArguments) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Format != nil {
+		b = append(b, `,"format":`...)
+		b = jsonrpc.AppendString(b, *x.Format)
+	}
+	if x.Width != nil {
+		b = append(b, `,"width":`...)
+		b = jsonrpc.AppendInt(b, *x.Width)
+	}
+	if x.Height != nil {
+		b = append(b, `,"height":`...)
+		b = jsonrpc.AppendInt(b, *x.Height)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -687,6 +971,28 @@ func (x PingToolResult) MarshalJSON() ([]byte, error) {
 	}
 	type plain PingToolResult
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PingToolResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Status == "" {
+		x.Status = "connected"
+	} else if x.Status != "connected" {
+		return nil, fmt.Errorf("status must be \"connected\", not %q", x.Status)
+	}
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	b = append(b, `,"version":`...)
+	b = jsonrpc.AppendString(b, x.Version)
+	b = append(b, `,"sketchup_version":`...)
+	b = jsonrpc.AppendString(b, x.SketchupVersion)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -754,6 +1060,25 @@ type EvalResult struct {
 	FileName *string `json:"file_name,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EvalResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"result":`...)
+	b = jsonrpc.AppendString(b, x.Result)
+	if x.FilePath != nil {
+		b = append(b, `,"file_path":`...)
+		b = jsonrpc.AppendString(b, *x.FilePath)
+	}
+	if x.FileName != nil {
+		b = append(b, `,"file_name":`...)
+		b = jsonrpc.AppendString(b, *x.FileName)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *EvalResult) UnmarshalJSON(b []byte) error {
@@ -795,6 +1120,17 @@ func (x *EvalResult) UnmarshalJSON(b []byte) error {
 type MessageResult struct {
 	Success bool   `json:"success"`
 	Message string `json:"message"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x MessageResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -844,6 +1180,29 @@ type ModelInfo struct {
 
 	// Whether there are unsaved changes.
 	Modified bool `json:"modified"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ModelInfo) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"title":`...)
+	b = jsonrpc.AppendString(b, x.Title)
+	b = append(b, `,"units":`...)
+	b = jsonrpc.AppendString(b, x.Units)
+	b = append(b, `,"num_faces":`...)
+	b = jsonrpc.AppendInt(b, x.NumFaces)
+	b = append(b, `,"num_edges":`...)
+	b = jsonrpc.AppendInt(b, x.NumEdges)
+	b = append(b, `,"num_groups":`...)
+	b = jsonrpc.AppendInt(b, x.NumGroups)
+	b = append(b, `,"num_components":`...)
+	b = jsonrpc.AppendInt(b, x.NumComponents)
+	b = append(b, `,"modified":`...)
+	b = jsonrpc.AppendBool(b, x.Modified)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -930,6 +1289,44 @@ type Entity struct {
 	Length *float64 `json:"length,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Entity) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"entity_id":`...)
+	b = jsonrpc.AppendInt(b, x.EntityID)
+	if x.Name != nil {
+		b = append(b, `,"name":`...)
+		b = jsonrpc.AppendString(b, *x.Name)
+	}
+	if x.Layer != nil {
+		b = append(b, `,"layer":`...)
+		b = jsonrpc.AppendString(b, *x.Layer)
+	}
+	if x.Area != nil {
+		b = append(b, `,"area":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.Area); err != nil {
+			return nil, err
+		}
+	}
+	if x.Normal != nil {
+		b = append(b, `,"normal":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Normal); err != nil {
+			return nil, err
+		}
+	}
+	if x.Length != nil {
+		b = append(b, `,"length":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.Length); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Entity) UnmarshalJSON(b []byte) error {
@@ -994,6 +1391,29 @@ func (x EntityList) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EntityList) AppendJSON(b []byte) ([]byte, error) {
+	if x.Entities == nil {
+		x.Entities = []Entity{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	if x.EntityType != nil {
+		b = append(b, `,"entity_type":`...)
+		b = jsonrpc.AppendString(b, *x.EntityType)
+	}
+	b = append(b, `,"count":`...)
+	b = jsonrpc.AppendInt(b, x.Count)
+	b = append(b, `,"entities":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Entities); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *EntityList) UnmarshalJSON(b []byte) error {
@@ -1039,6 +1459,19 @@ type Layer struct {
 
 	// SketchUp's flags for the layer's visibility in new scenes.
 	PageBehavior int64 `json:"page_behavior"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Layer) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"visible":`...)
+	b = jsonrpc.AppendBool(b, x.Visible)
+	b = append(b, `,"page_behavior":`...)
+	b = jsonrpc.AppendInt(b, x.PageBehavior)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1096,6 +1529,25 @@ func (x LayerList) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LayerList) AppendJSON(b []byte) ([]byte, error) {
+	if x.Layers == nil {
+		x.Layers = []Layer{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"count":`...)
+	b = jsonrpc.AppendInt(b, x.Count)
+	b = append(b, `,"layers":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Layers); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *LayerList) UnmarshalJSON(b []byte) error {
@@ -1140,6 +1592,24 @@ type Color struct {
 
 	// Opacity, 0 to 1.
 	Alpha float64 `json:"alpha"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Color) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"red":`...)
+	b = jsonrpc.AppendInt(b, x.Red)
+	b = append(b, `,"green":`...)
+	b = jsonrpc.AppendInt(b, x.Green)
+	b = append(b, `,"blue":`...)
+	b = jsonrpc.AppendInt(b, x.Blue)
+	b = append(b, `,"alpha":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.Alpha); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1190,6 +1660,26 @@ type Material struct {
 	DisplayName string `json:"display_name"`
 	Color       *Color `json:"color,omitempty"`
 	Textured    bool   `json:"textured"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Material) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"display_name":`...)
+	b = jsonrpc.AppendString(b, x.DisplayName)
+	if x.Color != nil {
+		b = append(b, `,"color":`...)
+		if b, err = x.Color.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"textured":`...)
+	b = jsonrpc.AppendBool(b, x.Textured)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1247,6 +1737,25 @@ func (x MaterialList) MarshalJSON() ([]byte, error) {
 	}
 	type plain MaterialList
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x MaterialList) AppendJSON(b []byte) ([]byte, error) {
+	if x.Materials == nil {
+		x.Materials = []Material{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"count":`...)
+	b = jsonrpc.AppendInt(b, x.Count)
+	b = append(b, `,"materials":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Materials); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1316,6 +1825,47 @@ func (x CameraInfo) MarshalJSON() ([]byte, error) {
 	}
 	type plain CameraInfo
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CameraInfo) AppendJSON(b []byte) ([]byte, error) {
+	if x.Eye == nil {
+		x.Eye = Vector3{}
+	}
+	if x.Target == nil {
+		x.Target = Vector3{}
+	}
+	if x.Up == nil {
+		x.Up = Vector3{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"eye":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Eye); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"target":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Target); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"up":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Up); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"fov":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.Fov); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"aspect_ratio":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.AspectRatio); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"perspective":`...)
+	b = jsonrpc.AppendBool(b, x.Perspective)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1401,6 +1951,32 @@ func (x ScreenshotResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ScreenshotResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Format == "" {
+		x.Format = "png"
+	} else if x.Format != "png" {
+		return nil, fmt.Errorf("format must be \"png\", not %q", x.Format)
+	}
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"file_path":`...)
+	b = jsonrpc.AppendString(b, x.FilePath)
+	b = append(b, `,"file_name":`...)
+	b = jsonrpc.AppendString(b, x.FileName)
+	b = append(b, `,"width":`...)
+	b = jsonrpc.AppendInt(b, x.Width)
+	b = append(b, `,"height":`...)
+	b = jsonrpc.AppendInt(b, x.Height)
+	b = append(b, `,"format":`...)
+	b = jsonrpc.AppendString(b, x.Format)
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ScreenshotResult) UnmarshalJSON(b []byte) error {
@@ -1467,6 +2043,25 @@ type ShotResult struct {
 	Error    *string `json:"error,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ShotResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	if x.FilePath != nil {
+		b = append(b, `,"file_path":`...)
+		b = jsonrpc.AppendString(b, *x.FilePath)
+	}
+	if x.Error != nil {
+		b = append(b, `,"error":`...)
+		b = jsonrpc.AppendString(b, *x.Error)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ShotResult) UnmarshalJSON(b []byte) error {
@@ -1523,6 +2118,31 @@ func (x BatchScreenshotResult) MarshalJSON() ([]byte, error) {
 	}
 	type plain BatchScreenshotResult
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x BatchScreenshotResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Results == nil {
+		x.Results = []ShotResult{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"output_dir":`...)
+	b = jsonrpc.AppendString(b, x.OutputDir)
+	b = append(b, `,"total_shots":`...)
+	b = jsonrpc.AppendInt(b, x.TotalShots)
+	b = append(b, `,"successful":`...)
+	b = jsonrpc.AppendInt(b, x.Successful)
+	b = append(b, `,"failed":`...)
+	b = jsonrpc.AppendInt(b, x.Failed)
+	b = append(b, `,"results":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Results); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1587,6 +2207,21 @@ type ModelFileResult struct {
 	Title    string `json:"title"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ModelFileResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"file_path":`...)
+	b = jsonrpc.AppendString(b, x.FilePath)
+	b = append(b, `,"file_name":`...)
+	b = jsonrpc.AppendString(b, x.FileName)
+	b = append(b, `,"title":`...)
+	b = jsonrpc.AppendString(b, x.Title)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ModelFileResult) UnmarshalJSON(b []byte) error {
@@ -1640,6 +2275,19 @@ type ExportResult struct {
 	Format   ExportFormat `json:"format"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ExportResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"file_path":`...)
+	b = jsonrpc.AppendString(b, x.FilePath)
+	b = append(b, `,"format":`...)
+	b = jsonrpc.AppendString(b, x.Format)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ExportResult) UnmarshalJSON(b []byte) error {
@@ -1687,6 +2335,25 @@ type ConsoleCaptureStatus struct {
 	// The log file, null when capture is not set up.
 	LogFile *string `json:"log_file"`
 	Message string  `json:"message"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ConsoleCaptureStatus) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"capturing":`...)
+	b = jsonrpc.AppendBool(b, x.Capturing)
+	b = append(b, `,"log_file":`...)
+	if x.LogFile == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonrpc.AppendString(b, *x.LogFile)
+	}
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1754,6 +2421,29 @@ type HelloParams struct {
 	Workspace *string `json:"workspace,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HelloParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"version":`...)
+	b = jsonrpc.AppendString(b, x.Version)
+	b = append(b, `,"agent":`...)
+	b = jsonrpc.AppendString(b, x.Agent)
+	b = append(b, `,"pid":`...)
+	b = jsonrpc.AppendInt(b, x.Pid)
+	if x.Token != nil {
+		b = append(b, `,"token":`...)
+		b = jsonrpc.AppendString(b, *x.Token)
+	}
+	if x.Workspace != nil {
+		b = append(b, `,"workspace":`...)
+		b = jsonrpc.AppendString(b, *x.Workspace)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *HelloParams) UnmarshalJSON(b []byte) error {
@@ -1807,6 +2497,22 @@ type HelloResult struct {
 	// Client identified.
 	Message string     `json:"message"`
 	Server  ServerInfo `json:"server"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HelloResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	b = append(b, `,"server":`...)
+	if b, err = x.Server.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1867,6 +2573,24 @@ func (x PingResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x PingResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Status == "" {
+		x.Status = "ok"
+	} else if x.Status != "ok" {
+		return nil, fmt.Errorf("status must be \"ok\", not %q", x.Status)
+	}
+	start := len(b)
+	b = append(b, `,"status":`...)
+	b = jsonrpc.AppendString(b, x.Status)
+	b = append(b, `,"version":`...)
+	b = jsonrpc.AppendString(b, x.Version)
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PingResult) UnmarshalJSON(b []byte) error {
@@ -1921,6 +2645,23 @@ func (x ResourcesListResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ResourcesListResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Resources == nil {
+		x.Resources = []Resource{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"success":`...)
+	b = jsonrpc.AppendBool(b, x.Success)
+	b = append(b, `,"resources":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Resources); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ResourcesListResult) UnmarshalJSON(b []byte) error {
@@ -1960,6 +2701,22 @@ type ToolsCallParams struct {
 	// The tool's arguments, as described by its arguments type; absent or {} for
 	// tools without any.
 	Arguments map[string]json.RawMessage `json:"arguments,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ToolsCallParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	if x.Arguments != nil {
+		b = append(b, `,"arguments":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the

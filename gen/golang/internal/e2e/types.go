@@ -29,6 +29,25 @@ func (x Circle) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Circle) AppendJSON(b []byte) ([]byte, error) {
+	if x.Kind == "" {
+		x.Kind = "circle"
+	} else if x.Kind != "circle" {
+		return nil, fmt.Errorf("kind must be \"circle\", not %q", x.Kind)
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"kind":`...)
+	b = jsonrpc.AppendString(b, x.Kind)
+	b = append(b, `,"radius":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.Radius); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Circle) UnmarshalJSON(b []byte) error {
@@ -82,6 +101,29 @@ func (x ShapeRect) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ShapeRect) AppendJSON(b []byte) ([]byte, error) {
+	if x.Kind == "" {
+		x.Kind = "rect"
+	} else if x.Kind != "rect" {
+		return nil, fmt.Errorf("kind must be \"rect\", not %q", x.Kind)
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"kind":`...)
+	b = jsonrpc.AppendString(b, x.Kind)
+	b = append(b, `,"width":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.Width); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"height":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.Height); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ShapeRect) UnmarshalJSON(b []byte) error {
@@ -127,6 +169,21 @@ type TextResource struct {
 	Text     string  `json:"text"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TextResource) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = jsonrpc.AppendString(b, x.URI)
+	if x.MimeType != nil {
+		b = append(b, `,"mimeType":`...)
+		b = jsonrpc.AppendString(b, *x.MimeType)
+	}
+	b = append(b, `,"text":`...)
+	b = jsonrpc.AppendString(b, x.Text)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *TextResource) UnmarshalJSON(b []byte) error {
@@ -169,6 +226,21 @@ type BlobResource struct {
 	Blob string `json:"blob"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x BlobResource) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = jsonrpc.AppendString(b, x.URI)
+	if x.MimeType != nil {
+		b = append(b, `,"mimeType":`...)
+		b = jsonrpc.AppendString(b, *x.MimeType)
+	}
+	b = append(b, `,"blob":`...)
+	b = jsonrpc.AppendString(b, x.Blob)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *BlobResource) UnmarshalJSON(b []byte) error {
@@ -207,6 +279,15 @@ type BusyData struct {
 	RetryAfterMs int64 `json:"retryAfterMs"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x BusyData) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"retryAfterMs":`...)
+	b = jsonrpc.AppendInt(b, x.RetryAfterMs)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *BusyData) UnmarshalJSON(b []byte) error {
@@ -238,6 +319,24 @@ type InitializeParams struct {
 	Version    string                      `json:"version"`
 	Mode       Mode                        `json:"mode"`
 	ClientInfo *InitializeParamsClientInfo `json:"clientInfo,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"version":`...)
+	b = jsonrpc.AppendString(b, x.Version)
+	b = append(b, `,"mode":`...)
+	b = jsonrpc.AppendString(b, x.Mode)
+	if x.ClientInfo != nil {
+		b = append(b, `,"clientInfo":`...)
+		if b, err = x.ClientInfo.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -277,6 +376,22 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 type InitializeParamsClientInfo struct {
 	Name string   `json:"name"`
 	Tags []string `json:"tags,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x InitializeParamsClientInfo) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	if x.Tags != nil {
+		b = append(b, `,"tags":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -323,6 +438,23 @@ func (x InitializeResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Shapes == nil {
+		x.Shapes = []Shape{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"shapes":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Shapes); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InitializeResult) UnmarshalJSON(b []byte) error {
@@ -359,6 +491,15 @@ type SlowParams struct {
 	DelayMs int64 `json:"delayMs"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SlowParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"delayMs":`...)
+	b = jsonrpc.AppendInt(b, x.DelayMs)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SlowParams) UnmarshalJSON(b []byte) error {
@@ -389,6 +530,17 @@ func (x *SlowParams) UnmarshalJSON(b []byte) error {
 type LogParams struct {
 	Level   Level  `json:"level"`
 	Message string `json:"message"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LogParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"level":`...)
+	b = jsonrpc.AppendInt(b, x.Level)
+	b = append(b, `,"message":`...)
+	b = jsonrpc.AppendString(b, x.Message)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -428,6 +580,32 @@ type EchoParams struct {
 	ID       ID        `json:"id"`
 	Note     *string   `json:"note,omitempty"`
 	Resource *Resource `json:"resource,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EchoParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"shape":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Shape); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"id":`...)
+	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
+		return nil, err
+	}
+	if x.Note != nil {
+		b = append(b, `,"note":`...)
+		b = jsonrpc.AppendString(b, *x.Note)
+	}
+	if x.Resource != nil {
+		b = append(b, `,"resource":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Resource); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -473,6 +651,32 @@ type EchoResult struct {
 	Resource *Resource `json:"resource,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x EchoResult) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"shape":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Shape); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"id":`...)
+	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
+		return nil, err
+	}
+	if x.Note != nil {
+		b = append(b, `,"note":`...)
+		b = jsonrpc.AppendString(b, *x.Note)
+	}
+	if x.Resource != nil {
+		b = append(b, `,"resource":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Resource); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *EchoResult) UnmarshalJSON(b []byte) error {
@@ -511,6 +715,18 @@ func (x *EchoResult) UnmarshalJSON(b []byte) error {
 // ProgressParams are the params of progress.
 type ProgressParams struct {
 	Percent float64 `json:"percent"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ProgressParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"percent":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.Percent); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the

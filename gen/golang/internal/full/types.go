@@ -20,6 +20,17 @@ type Position struct {
 	Character int64 `json:"character"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Position) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"line":`...)
+	b = jsonrpc.AppendInt(b, x.Line)
+	b = append(b, `,"character":`...)
+	b = jsonrpc.AppendInt(b, x.Character)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Position) UnmarshalJSON(b []byte) error {
@@ -104,6 +115,22 @@ type Scores map[string]float64
 type Base struct {
 	ID        ID         `json:"id"`
 	CreatedAt *Timestamp `json:"createdAt,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Base) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"id":`...)
+	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
+		return nil, err
+	}
+	if x.CreatedAt != nil {
+		b = append(b, `,"createdAt":`...)
+		b = jsonrpc.AppendString(b, *x.CreatedAt)
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -198,6 +225,144 @@ func (x Item) MarshalJSON() ([]byte, error) {
 	}
 	type plain Item
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Item) AppendJSON(b []byte) ([]byte, error) {
+	if x.Kind == "" {
+		x.Kind = "item"
+	} else if x.Kind != "item" {
+		return nil, fmt.Errorf("kind must be \"item\", not %q", x.Kind)
+	}
+	if x.Schema == 0 {
+		x.Schema = 2
+	} else if x.Schema != 2 {
+		return nil, fmt.Errorf("schema must be 2, not %v", x.Schema)
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"id":`...)
+	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
+		return nil, err
+	}
+	if x.CreatedAt != nil {
+		b = append(b, `,"createdAt":`...)
+		b = jsonrpc.AppendString(b, *x.CreatedAt)
+	}
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	if x.Count != nil {
+		b = append(b, `,"count":`...)
+		b = jsonrpc.AppendInt(b, *x.Count)
+	}
+	if x.Price != nil {
+		b = append(b, `,"price":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.Price); err != nil {
+			return nil, err
+		}
+	}
+	if x.Active != nil {
+		b = append(b, `,"active":`...)
+		b = jsonrpc.AppendBool(b, *x.Active)
+	}
+	if x.Tags != nil {
+		b = append(b, `,"tags":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
+			return nil, err
+		}
+	}
+	if x.Attributes != nil {
+		b = append(b, `,"attributes":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Attributes); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"note":`...)
+	if x.Note == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonrpc.AppendString(b, *x.Note)
+	}
+	b = append(b, `,"alias":`...)
+	if x.Alias == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonrpc.AppendString(b, *x.Alias)
+	}
+	if x.Color != nil {
+		b = append(b, `,"color":`...)
+		b = jsonrpc.AppendString(b, *x.Color)
+	}
+	if x.URL != nil {
+		b = append(b, `,"url":`...)
+		b = jsonrpc.AppendString(b, *x.URL)
+	}
+	if x.Blob != nil {
+		b = append(b, `,"blob":`...)
+		b = jsonrpc.AppendString(b, *x.Blob)
+	}
+	b = append(b, `,"kind":`...)
+	b = jsonrpc.AppendString(b, x.Kind)
+	b = append(b, `,"schema":`...)
+	b = jsonrpc.AppendInt(b, x.Schema)
+	if x.Pos != nil {
+		b = append(b, `,"pos":`...)
+		if b, err = x.Pos.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Owner != nil {
+		b = append(b, `,"user_id":`...)
+		b = jsonrpc.AppendString(b, *x.Owner)
+	}
+	if x.Settings != nil {
+		b = append(b, `,"settings":`...)
+		if b, err = x.Settings.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.History != nil {
+		b = append(b, `,"history":`...)
+		if b, err = jsonrpc.AppendValue(b, x.History); err != nil {
+			return nil, err
+		}
+	}
+	if x.Matrix != nil {
+		b = append(b, `,"matrix":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Matrix); err != nil {
+			return nil, err
+		}
+	}
+	if x.Grouped != nil {
+		b = append(b, `,"grouped":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Grouped); err != nil {
+			return nil, err
+		}
+	}
+	if x.Either != nil {
+		b = append(b, `,"either":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Either); err != nil {
+			return nil, err
+		}
+	}
+	if len(x.Raw) != 0 {
+		b = append(b, `,"raw":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Raw); err != nil {
+			return nil, err
+		}
+	}
+	if x.Priority != nil {
+		b = append(b, `,"priority":`...)
+		b = jsonrpc.AppendInt(b, *x.Priority)
+	}
+	if x.Contents != nil {
+		b = append(b, `,"contents":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Contents); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -303,6 +468,22 @@ type ItemSettings struct {
 	Size  *Dimensions       `json:"size,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ItemSettings) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"theme":`...)
+	b = jsonrpc.AppendString(b, x.Theme)
+	if x.Size != nil {
+		b = append(b, `,"size":`...)
+		if b, err = x.Size.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ItemSettings) UnmarshalJSON(b []byte) error {
@@ -335,6 +516,22 @@ func (x *ItemSettings) UnmarshalJSON(b []byte) error {
 type Dimensions struct {
 	Width  float64 `json:"width"`
 	Height float64 `json:"height"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Dimensions) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"width":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.Width); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"height":`...)
+	if b, err = jsonrpc.AppendFloat(b, x.Height); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -372,6 +569,17 @@ func (x *Dimensions) UnmarshalJSON(b []byte) error {
 type ItemHistoryItem struct {
 	At    Timestamp `json:"at"`
 	State State     `json:"state"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ItemHistoryItem) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"at":`...)
+	b = jsonrpc.AppendString(b, x.At)
+	b = append(b, `,"state":`...)
+	b = jsonrpc.AppendString(b, x.State)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -422,6 +630,22 @@ func (x TextBlock) MarshalJSON() ([]byte, error) {
 	}
 	type plain TextBlock
 	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TextBlock) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "text"
+	} else if x.Type != "text" {
+		return nil, fmt.Errorf("type must be \"text\", not %q", x.Type)
+	}
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"text":`...)
+	b = jsonrpc.AppendString(b, x.Text)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -478,6 +702,22 @@ func (x BlockImage) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x BlockImage) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "image"
+	} else if x.Type != "image" {
+		return nil, fmt.Errorf("type must be \"image\", not %q", x.Type)
+	}
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"data":`...)
+	b = jsonrpc.AppendString(b, x.Data)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *BlockImage) UnmarshalJSON(b []byte) error {
@@ -516,6 +756,21 @@ type TextContents struct {
 	URI      string  `json:"uri"`
 	MimeType *string `json:"mimeType,omitempty"`
 	Text     string  `json:"text"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TextContents) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = jsonrpc.AppendString(b, x.URI)
+	if x.MimeType != nil {
+		b = append(b, `,"mimeType":`...)
+		b = jsonrpc.AppendString(b, *x.MimeType)
+	}
+	b = append(b, `,"text":`...)
+	b = jsonrpc.AppendString(b, x.Text)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -560,6 +815,21 @@ type BlobContents struct {
 	Blob string `json:"blob"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x BlobContents) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = jsonrpc.AppendString(b, x.URI)
+	if x.MimeType != nil {
+		b = append(b, `,"mimeType":`...)
+		b = jsonrpc.AppendString(b, *x.MimeType)
+	}
+	b = append(b, `,"blob":`...)
+	b = jsonrpc.AppendString(b, x.Blob)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *BlobContents) UnmarshalJSON(b []byte) error {
@@ -598,6 +868,15 @@ type BusyData struct {
 	RetryAfterMs int64 `json:"retryAfterMs"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x BusyData) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"retryAfterMs":`...)
+	b = jsonrpc.AppendInt(b, x.RetryAfterMs)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *BusyData) UnmarshalJSON(b []byte) error {
@@ -629,6 +908,28 @@ type InitializeParams struct {
 	Version    string                      `json:"version"`
 	ClientInfo *InitializeParamsClientInfo `json:"clientInfo,omitempty"`
 	Meta       *Meta                       `json:"_meta,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"version":`...)
+	b = jsonrpc.AppendString(b, x.Version)
+	if x.ClientInfo != nil {
+		b = append(b, `,"clientInfo":`...)
+		if b, err = x.ClientInfo.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Meta != nil {
+		b = append(b, `,"_meta":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -664,6 +965,15 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 // InitializeParamsClientInfo is the clientInfo member of InitializeParams.
 type InitializeParamsClientInfo struct {
 	Name string `json:"name"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x InitializeParamsClientInfo) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -758,6 +1068,18 @@ type FetchItemParams struct {
 	ID ID `json:"id"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x FetchItemParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"id":`...)
+	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *FetchItemParams) UnmarshalJSON(b []byte) error {
@@ -800,6 +1122,25 @@ func (x BlocksShowParams) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x BlocksShowParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.Blocks == nil {
+		x.Blocks = []Block{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"blocks":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Blocks); err != nil {
+		return nil, err
+	}
+	if x.Severity != nil {
+		b = append(b, `,"severity":`...)
+		b = jsonrpc.AppendInt(b, *x.Severity)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *BlocksShowParams) UnmarshalJSON(b []byte) error {
@@ -831,6 +1172,18 @@ func (x *BlocksShowParams) UnmarshalJSON(b []byte) error {
 // CancelRequestParams are the params of $/cancelRequest.
 type CancelRequestParams struct {
 	ID ID `json:"id"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x CancelRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"id":`...)
+	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the

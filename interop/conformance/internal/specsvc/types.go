@@ -14,6 +14,17 @@ type SubtractParams struct {
 	Subtrahend int64 `json:"subtrahend"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SubtractParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"minuend":`...)
+	b = jsonrpc.AppendInt(b, x.Minuend)
+	b = append(b, `,"subtrahend":`...)
+	b = jsonrpc.AppendInt(b, x.Subtrahend)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SubtractParams) UnmarshalJSON(b []byte) error {
@@ -60,6 +71,21 @@ func (x SumParams) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(x))
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SumParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.Values == nil {
+		x.Values = []int64{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"values":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Values); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SumParams) UnmarshalJSON(b []byte) error {
@@ -91,6 +117,20 @@ type UpdateParams struct {
 	Values []int64 `json:"values,omitzero"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UpdateParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Values != nil {
+		b = append(b, `,"values":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Values); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *UpdateParams) UnmarshalJSON(b []byte) error {
@@ -114,6 +154,17 @@ type NotifyHelloParams struct {
 	Value *int64 `json:"value,omitempty"`
 }
 
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x NotifyHelloParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Value != nil {
+		b = append(b, `,"value":`...)
+		b = jsonrpc.AppendInt(b, *x.Value)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *NotifyHelloParams) UnmarshalJSON(b []byte) error {
@@ -135,6 +186,20 @@ func (x *NotifyHelloParams) UnmarshalJSON(b []byte) error {
 // NotifySumParams are the params of notify_sum.
 type NotifySumParams struct {
 	Values []int64 `json:"values,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x NotifySumParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Values != nil {
+		b = append(b, `,"values":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Values); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
