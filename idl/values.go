@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -255,7 +257,22 @@ func (r *resolver) mismatch(n *node, path, want string) {
 	if want == "a string" && (n.kind == nInt || n.kind == nFloat || n.kind == nBool) {
 		hint = "; quote it"
 	}
+	if (want == "a number" || want == "an integer") && floatOutOfRange(n) {
+		r.errs.add(n.pos, "%s must be %s, and %s is out of range for a 64-bit floating-point number", path, want, n.str)
+		return
+	}
 	r.errs.add(n.pos, "%s must be %s, not %s%s", path, want, describeNode(n), hint)
+}
+
+// floatOutOfRange reports whether n is a number written without quotes
+// that a float64 cannot hold, such as 1e400, which the YAML parser leaves
+// as a string.
+func floatOutOfRange(n *node) bool {
+	if n.kind != nString || n.style != stylePlain {
+		return false
+	}
+	_, err := strconv.ParseFloat(n.str, 64)
+	return errors.Is(err, strconv.ErrRange)
 }
 
 // checkObject checks a mapping against an object's fields.
