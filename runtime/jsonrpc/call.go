@@ -44,20 +44,20 @@ type callResult struct {
 // returns a *TimeoutError. When the connection ends first, the error wraps
 // [ErrClosed].
 func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
-	out := Outgoing{Method: method, Params: params, Result: result}
 	if len(c.opts.Outgoing) == 0 {
+		out := Outgoing{Method: method, Params: params, Result: result}
 		return c.sendOne(ctx, &out) // a direct call keeps out on the stack
 	}
-	return c.send(ctx, &out)
+	return c.send(ctx, &Outgoing{Method: method, Params: params, Result: result})
 }
 
 // Notify sends a notification for method with params (nil sends none).
 func (c *Conn) Notify(ctx context.Context, method string, params any) error {
-	out := Outgoing{Method: method, Params: params, Notification: true}
 	if len(c.opts.Outgoing) == 0 {
+		out := Outgoing{Method: method, Params: params, Notification: true}
 		return c.sendOne(ctx, &out)
 	}
-	return c.send(ctx, &out)
+	return c.send(ctx, &Outgoing{Method: method, Params: params, Notification: true})
 }
 
 // sendOne is the innermost SendFunc.
@@ -100,19 +100,22 @@ func (c *Conn) appendID(buf []byte, n int64) []byte {
 
 // ourID returns the request number of id when it has the form of the ids
 // this side sends, or 0.
-func (c *Conn) ourID(id string) int64 {
+func (c *Conn) ourID(id []byte) int64 {
 	if c.opts.IDs == StringIDs {
 		if len(id) < 3 || id[0] != '"' || id[len(id)-1] != '"' {
 			return 0
 		}
 		id = id[1 : len(id)-1]
 	}
-	if len(id) == 0 || id[0] < '1' || id[0] > '9' {
-		return 0
+	if len(id) == 0 || len(id) > 18 || id[0] < '1' || id[0] > '9' {
+		return 0 // our numbers start at 1 and stay far below 10^18
 	}
-	n, err := strconv.ParseInt(id, 10, 64)
-	if err != nil {
-		return 0
+	var n int64
+	for _, d := range id {
+		if d < '0' || d > '9' {
+			return 0
+		}
+		n = n*10 + int64(d-'0')
 	}
 	return n
 }
@@ -138,10 +141,10 @@ func (c *Conn) forget(id int64) {
 	c.mu.Unlock()
 }
 
-// takePending removes and returns the pending call that id answers, or
-// nil.
-func (c *Conn) takePending(id ID) *pendingCall {
-	n := c.ourID(id.raw)
+// takePending removes and returns the pending call that the response id
+// answers, or nil.
+func (c *Conn) takePending(id []byte) *pendingCall {
+	n := c.ourID(id)
 	if n == 0 {
 		return nil
 	}
@@ -259,9 +262,9 @@ func decodeResult(method string, r callResult, result any) error {
 
 // deliver hands a response to the call waiting for it.
 func (c *Conn) deliver(m *message) {
-	p := c.takePending(m.id)
+	p := c.takePending(m.rawID)
 	if p == nil {
-		c.log.Warn("jsonrpc: response to an unknown or already answered id", "id", m.id.String())
+		c.log.Warn("jsonrpc: response to an unknown or already answered id", "id", m.responseID().String())
 		return
 	}
 	if m.err != nil {
@@ -286,11 +289,11 @@ func (c *Conn) rejectResponse(m *message, reason *Error) {
 	if json.Unmarshal(reason.Data, &why) != nil {
 		why = reason.Message
 	}
-	c.log.Warn("jsonrpc: invalid response; not answered", "id", m.id.String(), "reason", why)
-	if m.id.IsZero() || m.id.IsNull() {
+	c.log.Warn("jsonrpc: invalid response; not answered", "id", m.responseID().String(), "reason", why)
+	if id := m.responseID(); id.IsZero() || id.IsNull() {
 		return
 	}
-	if p := c.takePending(m.id); p != nil {
+	if p := c.takePending(m.rawID); p != nil {
 		p.ch <- callResult{err: fmt.Errorf("%w: %s", ErrInvalidResponse, why)}
 	}
 }

@@ -48,18 +48,18 @@ func FuzzDecodeMessage(f *testing.F) {
 			}
 		case kindResponse:
 			if m.err != nil {
-				again, rpcErr = decodeMessage(appendError(nil, m.id, m.err))
+				again, rpcErr = decodeMessage(appendError(nil, m.responseID(), m.err))
 				if rpcErr != nil || again.err == nil || again.err.Code != m.err.Code || again.err.Message != m.err.Message {
 					t.Fatalf("error response %s re-encoded as %+v (%v)", b, again, rpcErr)
 				}
 				return
 			}
-			msg, err := new(Conn).encodeResult(m.id, m.result)
+			msg, err := new(Conn).encodeResult(m.responseID(), m.result)
 			if err != nil {
 				t.Fatalf("response %s: result does not re-encode: %v", b, err)
 			}
 			again, rpcErr = decodeMessage(msg)
-			if rpcErr != nil || !bytes.Equal(again.result, m.result) || again.id != m.id {
+			if rpcErr != nil || !bytes.Equal(again.result, m.result) || !bytes.Equal(again.rawID, m.rawID) {
 				t.Fatalf("response %s re-encoded as %+v (%v)", b, again, rpcErr)
 			}
 		default:

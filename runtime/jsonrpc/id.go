@@ -51,17 +51,29 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 // parseID validates the JSON text of an id (a string, number or null) and
 // returns it as an ID.
 func parseID(b []byte) (ID, bool) {
-	if len(b) == 0 {
+	if !validID(b) {
 		return ID{}, false
+	}
+	return idOf(b), true
+}
+
+// validID reports whether b is the JSON text of an id: a string, a number
+// or null.
+func validID(b []byte) bool {
+	if len(b) == 0 {
+		return false
 	}
 	switch c := b[0]; {
 	case c == '"', c == '-', c >= '0' && c <= '9':
-		if !json.Valid(b) {
-			return ID{}, false
-		}
-		return ID{string(b)}, true
-	case string(b) == "null":
-		return NullID, true
+		return json.Valid(b)
 	}
-	return ID{}, false
+	return string(b) == "null"
+}
+
+// idOf returns the ID of valid id text b; empty b is the zero ID.
+func idOf(b []byte) ID {
+	if string(b) == "null" {
+		return NullID
+	}
+	return ID{string(b)}
 }

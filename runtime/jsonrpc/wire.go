@@ -22,7 +22,8 @@ const (
 // it was decoded from.
 type message struct {
 	kind   kind
-	id     ID
+	id     ID     // a request's id; zero for a response, whose id is in rawID
+	rawID  []byte // a response's id as received: looking it up needs no copy
 	method string
 	params json.RawMessage
 	result json.RawMessage
@@ -86,11 +87,14 @@ func decodeValid(b []byte, names *nameCache) (m message, rpcErr *Error) {
 		m.kind = kindResponse
 	}
 	if hasID {
-		parsed, ok := parseID(id)
-		if !ok {
+		if !validID(id) {
 			return m, invalidRequest("id must be a string, a number or null")
 		}
-		m.id = parsed
+		if m.kind == kindResponse {
+			m.id, m.rawID = ID{}, id
+		} else {
+			m.id = idOf(id)
+		}
 	}
 	if !isVersion2(version) {
 		return m, invalidRequest(`"jsonrpc" must be exactly "2.0"`)
@@ -136,6 +140,9 @@ func decodeValid(b []byte, names *nameCache) (m message, rpcErr *Error) {
 	}
 	return m, invalidRequest(`a message needs "method" (request) or "result"/"error" (response)`)
 }
+
+// responseID returns a response's id, for logs.
+func (m *message) responseID() ID { return idOf(m.rawID) }
 
 func invalidRequest(reason string) *Error {
 	return NewError(CodeInvalidRequest, "Invalid Request", reason)
