@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/rpcgen/rpcgen/gen"
 	"github.com/rpcgen/rpcgen/gen/golang"
@@ -49,22 +51,27 @@ func runGenerate(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var all []gen.File
+	// The three generators only read p: they run at the same time, and
+	// their files and errors are taken in the same order as ever.
+	var (
+		wg                sync.WaitGroup
+		schemas, docs     []gen.File
+		schemaErr, docErr error
+	)
+	wg.Go(func() { schemas, schemaErr = jsonschema.Generate(p) })
+	wg.Go(func() { docs, docErr = markdown.Generate(p) })
 	goFiles, err := golang.Generate(p, golang.Options{Package: *pkg})
+	wg.Wait()
 	if err != nil {
 		return fmt.Errorf("generating Go: %w", err)
 	}
-	all = append(all, goFiles...)
-	schemas, err := jsonschema.Generate(p)
-	if err != nil {
-		return fmt.Errorf("generating JSON Schemas: %w", err)
+	if schemaErr != nil {
+		return fmt.Errorf("generating JSON Schemas: %w", schemaErr)
 	}
-	all = append(all, schemas...)
-	docs, err := markdown.Generate(p)
-	if err != nil {
-		return fmt.Errorf("generating docs: %w", err)
+	if docErr != nil {
+		return fmt.Errorf("generating docs: %w", docErr)
 	}
-	all = append(all, docs...)
+	all := slices.Concat(goFiles, schemas, docs)
 	if err := removeStale(*out, all); err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"strings"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 
@@ -92,7 +93,7 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 		{g.files[0], func(f *file) error { return g.roleFile(f, 0) }},
 		{g.files[1], func(f *file) error { return g.roleFile(f, 1) }},
 	}
-	var out []gen.File
+	var files []*file
 	for _, part := range parts {
 		f := &file{File: jen.NewFile(pkg), path: part.path}
 		// groupImports formats the file once its imports are grouped.
@@ -103,20 +104,38 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 		if err := part.build(f); err != nil {
 			return nil, fmt.Errorf("golang: %s: %w", part.path, err)
 		}
-		if f.decls == 0 {
-			continue
+		if f.decls > 0 {
+			files = append(files, f)
 		}
-		var buf bytes.Buffer
-		if err := f.Render(&buf); err != nil {
-			return nil, fmt.Errorf("golang: rendering %s: %w", part.path, err)
-		}
-		src, err := groupImports(buf.Bytes())
+	}
+	// Rendering and formatting, most of the work, need nothing from the
+	// generator: the files are rendered at the same time.
+	out := make([]gen.File, len(files))
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Go(func() { out[i], errs[i] = f.render() })
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("golang: formatting %s: %w", part.path, err)
+			return nil, err
 		}
-		out = append(out, gen.File{Path: part.path, Content: src})
 	}
 	return out, nil
+}
+
+// render renders f and formats it.
+func (f *file) render() (gen.File, error) {
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return gen.File{}, fmt.Errorf("golang: rendering %s: %w", f.path, err)
+	}
+	src, err := groupImports(buf.Bytes())
+	if err != nil {
+		return gen.File{}, fmt.Errorf("golang: formatting %s: %w", f.path, err)
+	}
+	return gen.File{Path: f.path, Content: src}, nil
 }
 
 // roleFiles names the file of each role after its Go name, in lower case
