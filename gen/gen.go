@@ -5,9 +5,11 @@
 package gen
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // Header is the first line of every generated Go file, in the form the Go
@@ -23,16 +25,62 @@ type File struct {
 	Content []byte
 }
 
-// Write writes files below dir, creating directories as needed.
+// Write writes files below dir, creating directories as needed. A file
+// that already holds the bytes it would get is left alone, modification
+// time included, so that regenerating an unchanged protocol rewrites
+// nothing. Files are written a few at a time; the error returned is that
+// of the first file, in order, that could not be written.
 func Write(dir string, files []File) error {
-	for _, f := range files {
-		path := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return fmt.Errorf("gen: %w", err)
+	made := map[string]bool{}
+	paths := make([]string, len(files))
+	last := make(map[string]int, len(files))
+	for i, f := range files {
+		paths[i] = filepath.Join(dir, filepath.FromSlash(f.Path))
+		last[paths[i]] = i
+		if d := filepath.Dir(paths[i]); !made[d] {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return fmt.Errorf("gen: %w", err)
+			}
+			made[d] = true
 		}
-		if err := os.WriteFile(path, f.Content, 0o644); err != nil {
-			return fmt.Errorf("gen: %w", err)
+	}
+	errs := make([]error, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(writers, len(files)) {
+		wg.Go(func() {
+			for i := range next {
+				if last[paths[i]] != i {
+					continue // a later file has the same path: it wins
+				}
+				errs[i] = writeFile(paths[i], files[i].Content)
+			}
+		})
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// writers is how many files Write writes at the same time: writing is
+// mostly waiting for the file system.
+const writers = 8
+
+// writeFile writes content to path unless path already holds it.
+func writeFile(path string, content []byte) error {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, content) {
+		return nil
+	}
+	if err := os.WriteFile(path, content, 0o644); err != nil {
+		return fmt.Errorf("gen: %w", err)
 	}
 	return nil
 }
