@@ -13,7 +13,7 @@ BENCHCOUNT    ?= 6
 BENCHTIME     ?= 0.4s
 BENCH         ?=
 
-.PHONY: all generate test vet staticcheck deps unit nested check-generated fuzz bench clean
+.PHONY: all generate test vet staticcheck deps unit nested check-generated fuzz bench bench-runtime clean
 
 all: generate test
 
@@ -80,6 +80,10 @@ fuzz:
 ## saves bench/results/latest.txt and benchstat.txt, and updates the table in
 ## bench/README.md; with BENCH=regexp (e.g. BENCH='op=add/framing=cl/transport=pipe')
 ## it runs those rows only, saves bench/results/partial.txt and prints the table.
+## bench-runtime: the runtime's own micro-benchmarks, with allocations.
+bench-runtime:
+	$(GO) test -run '^$$' -bench . -benchmem ./runtime/...
+
 bench:
 	@mkdir -p bench/results
 	@out=bench/results/$(if $(BENCH),partial,latest).txt; \
