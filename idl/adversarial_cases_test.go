@@ -81,6 +81,7 @@ func adversarial() []advCase {
 		{"adv_indistinct_variants", "a union of 2,000 object types that all have the same single member", indistinct(2000)},
 		{"adv_alias_cycle", "2,000 types each defined as the next, the last as the first", aliasCycle(2000)},
 		{"adv_extends_chain", "1,000 object types, each extending the one before", extendsChain(1000)},
+		{"adv_deep_dashes", "2,000 nested block sequences on one line `- - - ... x`, under a key", []byte("a: " + strings.Repeat("- ", 2000) + "x\n")},
 	}
 }
 

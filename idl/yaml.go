@@ -74,6 +74,8 @@ type converter struct {
 	lines [][]rune
 	errs  *errorList
 	more  map[tokenAt][]ast.Node // pieces of mappings, see parseSplit
+
+	indents []int // spaces at the start of each line, see startsLine
 }
 
 // parseYAML parses src into a node tree. Syntax errors are recorded in errs
@@ -84,7 +86,7 @@ func parseYAML(file string, src []byte, errs *errorList, c *converter) (root *no
 	if !c.checkEncoding(src) {
 		return nil
 	}
-	if line, col, deep := flowTooDeep(src); deep {
+	if line, col, deep := tooDeep(src); deep {
 		// Refused before parsing: the YAML parser slows down sharply on
 		// deep (or never closed) flow nesting.
 		errs.add(Pos{File: file, Line: line, Col: col}, "YAML nested more than %d levels deep; flatten it with named types", maxDepth)
@@ -443,47 +445,4 @@ func escapeLen(r rune) int {
 		return 8
 	}
 	return 0
-}
-
-// flowTooDeep reports the position (1-based line and column, in
-// characters) of the first '[' or '{' nested more than maxDepth levels
-// deep, counting brackets outside quoted strings and comments. It reads
-// src once, so a hostile file is refused in linear time.
-func flowTooDeep(src []byte) (line, col int, deep bool) {
-	depth, line, col := 0, 1, 0
-	var quote byte // the quote character of the string being read, if any
-	prev := byte('\n')
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		if c&0xC0 != 0x80 { // count characters, not UTF-8 continuation bytes
-			col++
-		}
-		switch {
-		case c == '\n':
-			line, col, quote = line+1, 0, 0
-		case quote == '"' && c == '\\':
-			i++ // an escaped character
-			col++
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '#' && (prev == ' ' || prev == '\t' || prev == '\n'):
-			for i+1 < len(src) && src[i+1] != '\n' {
-				i++
-			}
-		case c == '[' || c == '{':
-			if depth++; depth > maxDepth {
-				return line, col, true
-			}
-		case c == ']' || c == '}':
-			if depth > 0 {
-				depth--
-			}
-		}
-		prev = c
-	}
-	return 0, 0, false
 }

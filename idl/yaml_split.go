@@ -245,14 +245,13 @@ func (c *converter) startsLine(tk *token.Token) bool {
 	if p == nil || p.Line < 1 || p.Line > len(c.lines) {
 		return false
 	}
-	line := c.lines[p.Line-1]
-	if p.Column < 1 || p.Column > len(line) {
-		return false
-	}
-	for _, r := range line[:p.Column-1] {
-		if r != ' ' {
-			return false
+	if c.indents == nil {
+		c.indents = make([]int, len(c.lines))
+		for i, line := range c.lines {
+			for c.indents[i] < len(line) && line[c.indents[i]] == ' ' {
+				c.indents[i]++
+			}
 		}
 	}
-	return true
+	return p.Column == c.indents[p.Line-1]+1 && p.Column <= len(c.lines[p.Line-1])
 }
