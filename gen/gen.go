@@ -7,6 +7,7 @@ package gen
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -49,11 +50,12 @@ func Write(dir string, files []File) error {
 	var wg sync.WaitGroup
 	for range min(writers, len(files)) {
 		wg.Go(func() {
+			buf := make([]byte, 64<<10)
 			for i := range next {
 				if last[paths[i]] != i {
 					continue // a later file has the same path: it wins
 				}
-				errs[i] = writeFile(paths[i], files[i].Content)
+				errs[i] = writeFile(paths[i], files[i].Content, buf)
 			}
 		})
 	}
@@ -74,13 +76,40 @@ func Write(dir string, files []File) error {
 // mostly waiting for the file system.
 const writers = 8
 
-// writeFile writes content to path unless path already holds it.
-func writeFile(path string, content []byte) error {
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, content) {
+// writeFile writes content to path unless path already holds it; buf is
+// scratch space for the comparison.
+func writeFile(path string, content, buf []byte) error {
+	if holds(path, content, buf) {
 		return nil
 	}
 	if err := os.WriteFile(path, content, 0o644); err != nil {
 		return fmt.Errorf("gen: %w", err)
 	}
 	return nil
+}
+
+// holds reports whether the regular file at path holds exactly content,
+// reading it through buf.
+func holds(path string, content, buf []byte) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() || info.Size() != int64(len(content)) {
+		return false
+	}
+	for {
+		n, err := io.ReadFull(f, buf[:min(len(buf), len(content)+1)])
+		if n > len(content) || !bytes.Equal(buf[:n], content[:n]) {
+			return false // longer than its size said, or different
+		}
+		content = content[n:]
+		if err != nil {
+			// EOF or ErrUnexpectedEOF: the file ended; anything else is
+			// no proof that it holds content.
+			return len(content) == 0 && (err == io.EOF || err == io.ErrUnexpectedEOF)
+		}
+	}
 }

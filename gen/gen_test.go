@@ -60,6 +60,8 @@ func TestWriteLeavesUnchangedFiles(t *testing.T) {
 		{Path: "schema/longer.json", Content: []byte("{}\n")},
 		{Path: "schema/shorter.json", Content: []byte("{\"a\": 1}\n")},
 		{Path: "schema/other.json", Content: []byte("[1]\n")},
+		{Path: "big.go", Content: []byte(strings.Repeat("big ", 50_000))},
+		{Path: "schema/big.json", Content: []byte(strings.Repeat("big ", 50_000))},
 	}
 	if err := gen.Write(dir, files); err != nil {
 		t.Fatal(err)
@@ -73,6 +75,8 @@ func TestWriteLeavesUnchangedFiles(t *testing.T) {
 	files[1].Content = []byte("{\"b\": 2}\n")
 	files[2].Content = []byte("{}\n")
 	files[3].Content = []byte("[2]\n")
+	files[4].Content = []byte(strings.Repeat("big ", 50_000)) // unchanged
+	files[5].Content = []byte(strings.Repeat("big ", 49_999) + "bug ")
 	if err := gen.Write(dir, files); err != nil {
 		t.Fatal(err)
 	}
@@ -85,8 +89,9 @@ func TestWriteLeavesUnchangedFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if unchanged := info.ModTime().Equal(past); unchanged != (i == 0) {
-			t.Errorf("%s: modification time %v kept = %v, want %v", f.Path, info.ModTime(), unchanged, i == 0)
+		want := i == 0 || i == 4
+		if unchanged := info.ModTime().Equal(past); unchanged != want {
+			t.Errorf("%s: modification time %v kept = %v, want %v", f.Path, info.ModTime(), unchanged, want)
 		}
 	}
 }

@@ -25,9 +25,9 @@ func Encode(s *invopop.Schema) ([]byte, error) {
 	return append(e.buf, '\n'), nil
 }
 
-// encoder appends indented JSON to buf. defs, when not nil, keeps the
-// encoding of each schema met as a $defs entry, so that a schema shared
-// by several files is encoded once.
+// encoder appends indented JSON to buf. defs, when not nil, keeps a copy
+// of the encoding of each schema met as a $defs entry, so that a schema
+// shared by several files is encoded once; buf can then be reused.
 type encoder struct {
 	buf  []byte
 	defs map[defKey][]byte
@@ -272,7 +272,7 @@ func (e *encoder) schemaMap(o *object, k string, m map[string]*invopop.Schema) e
 		if err := e.schema(s, d+1); err != nil {
 			return err
 		}
-		e.defs[key] = e.buf[start:len(e.buf):len(e.buf)]
+		e.defs[key] = bytes.Clone(e.buf[start:])
 	}
 	inner.end()
 	return nil

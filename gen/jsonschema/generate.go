@@ -1,6 +1,7 @@
 package jsonschema
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -40,11 +41,12 @@ func Generate(p *idl.Protocol) ([]gen.File, error) {
 		if err != nil {
 			return err
 		}
-		enc.buf = nil
+		enc.buf = enc.buf[:0]
 		if err := enc.schema(s, 0); err != nil {
 			return fmt.Errorf("jsonschema: %s: %w", path, err)
 		}
-		files = append(files, gen.File{Path: "schema/" + path, Content: append(enc.buf, '\n')})
+		enc.buf = append(enc.buf, '\n')
+		files = append(files, gen.File{Path: "schema/" + path, Content: bytes.Clone(enc.buf)})
 		return nil
 	}
 	for _, td := range p.Types {
