@@ -107,17 +107,17 @@ func (c *converter) parsePieces(tks token.Tokens) (*ast.File, error) {
 
 // cuttable reports whether tks can be cut before the key tks[i]: the
 // token before it completes the entry before, rather than waiting for a
-// value, as an anchor (with its name), a tag or a block scalar indicator
-// does (the YAML parser may then read the following keys as that value).
+// value, as an anchor or alias (with its name), a tag or a block scalar
+// indicator does (the YAML parser may then read the following keys as that value).
 func cuttable(tks token.Tokens, i int) bool {
 	for j := i - 1; j >= 0; j-- {
 		switch tks[j].Type {
 		case token.CommentType:
 			continue
-		case token.AnchorType, token.TagType, token.LiteralType, token.FoldedType, token.MappingKeyType:
+		case token.AnchorType, token.AliasType, token.TagType, token.LiteralType, token.FoldedType, token.MappingKeyType:
 			return false
 		}
-		return j == 0 || tks[j-1].Type != token.AnchorType // not an anchor's name
+		return !isName(tks, j)
 
 	}
 	return false
@@ -164,7 +164,7 @@ func (c *converter) keyRuns(tks token.Tokens) []keyRun {
 		for len(open) > 0 && open[len(open)-1].col > col {
 			r := open[len(open)-1]
 			open = open[:len(open)-1]
-			if len(r.keys) > chunkKeys && !r.odd {
+			if len(r.keys) > chunkKeys && !r.odd && plainEnd(tks, i) {
 				r.end = i
 				found = append(found, r)
 			}
@@ -230,6 +230,9 @@ func isBlockKey(tks token.Tokens, i int) bool {
 	default:
 		return false
 	}
+	if isName(tks, i) {
+		return false
+	}
 	for _, next := range tks[i+1:] {
 		if next.Type == token.CommentType {
 			continue
@@ -237,6 +240,25 @@ func isBlockKey(tks token.Tokens, i int) bool {
 		return next.Type == token.MappingValueType && next.Position != nil && next.Position.Line == tks[i].Position.Line
 	}
 	return false
+}
+
+// plainEnd reports whether the token tks[i] that ends a mapping, if any,
+// is a key, a list entry or a document marker: a node property there,
+// such as a tag, would follow another token once the mapping is cut.
+func plainEnd(tks token.Tokens, i int) bool {
+	if i >= len(tks) {
+		return true
+	}
+	switch tks[i].Type {
+	case token.SequenceEntryType, token.DocumentHeaderType, token.DocumentEndType:
+		return true
+	}
+	return isBlockKey(tks, i)
+}
+
+// isName reports whether tks[i] is the name of an anchor or an alias.
+func isName(tks token.Tokens, i int) bool {
+	return i > 0 && (tks[i-1].Type == token.AnchorType || tks[i-1].Type == token.AliasType)
 }
 
 // startsLine reports whether only spaces precede tk on its line.
