@@ -50,10 +50,23 @@ type keyRun struct {
 // written on a line of its own.
 func (c *converter) parseSplit(src []byte) (*ast.File, error) {
 	tks := lexer.Tokenize(string(src))
-	if tks.InvalidToken() != nil {
-		return safeParse(tks) // reports the invalid token
+	if tks.InvalidToken() != nil || loneCR(src) {
+		// An invalid token is reported as it is; a CR alone ends a
+		// line for the YAML parser but not in c.lines, which the cuts
+		// are computed from.
+		return safeParse(tks)
 	}
 	return c.parsePieces(tks)
+}
+
+// loneCR reports whether src holds a CR not followed by LF.
+func loneCR(src []byte) bool {
+	for i, b := range src {
+		if b == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
+			return true
+		}
+	}
+	return false
 }
 
 // parsePieces parses tks, cutting the long runs of keys it holds; the
