@@ -103,7 +103,7 @@ func MergeMembers[T any](obj []byte, extra map[string]T) ([]byte, error) {
 		if n > 0 {
 			out = append(out, ',')
 		}
-		out = appendString(out, k)
+		out = AppendString(out, k)
 		out = append(out, ':')
 		out = append(out, v...)
 		n++

@@ -310,7 +310,7 @@ func (c *Conn) appendRequest(buf []byte, id int64, method string, params []byte)
 // message.
 func appendMethod(buf []byte, method string, params []byte) []byte {
 	buf = append(buf, `,"method":`...)
-	buf = appendString(buf, method)
+	buf = AppendString(buf, method)
 	if len(params) > 0 {
 		buf = append(buf, `,"params":`...)
 		buf = append(buf, params...)
@@ -329,7 +329,7 @@ func (c *Conn) encodeRequest(id int64, method string, params any) ([]byte, error
 		buf = c.appendID(buf, id)
 	}
 	buf = append(buf, `,"method":`...)
-	buf = appendString(buf, method)
+	buf = AppendString(buf, method)
 	if params == nil || isNilPointer(params) {
 		return append(buf, '}'), nil
 	}
@@ -416,7 +416,7 @@ func appendError(buf []byte, id ID, e *Error) []byte {
 	buf = append(buf, `,"error":{"code":`...)
 	buf = strconv.AppendInt(buf, e.Code, 10)
 	buf = append(buf, `,"message":`...)
-	buf = appendString(buf, e.Message)
+	buf = AppendString(buf, e.Message)
 	if len(e.Data) > 0 && json.Valid(e.Data) {
 		buf = append(buf, `,"data":`...)
 		buf = append(buf, e.Data...)
@@ -429,48 +429,4 @@ func appendID(buf []byte, id ID) []byte {
 		return append(buf, "null"...)
 	}
 	return append(buf, id.raw...)
-}
-
-// appendString appends s as a JSON string literal. Invalid UTF-8 becomes
-// U+FFFD.
-func appendString(buf []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	buf = append(buf, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			buf = append(buf, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				buf = append(buf, '\\', c)
-			case '\n':
-				buf = append(buf, '\\', 'n')
-			case '\r':
-				buf = append(buf, '\\', 'r')
-			case '\t':
-				buf = append(buf, '\\', 't')
-			default:
-				buf = append(buf, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			buf = append(buf, s[start:i]...)
-			buf = append(buf, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	buf = append(buf, s[start:]...)
-	return append(buf, '"')
 }
