@@ -117,20 +117,29 @@ func wrap(text string, width int) []string {
 func fill(text string, width int, indent string) []string {
 	var lines []string
 	lead := text[:len(text)-len(strings.TrimLeft(text, " "))]
-	cur := ""
+	var cur strings.Builder
+	n := 0 // runes in cur
 	for _, w := range strings.Fields(text) {
+		wn := utf8.RuneCountInString(w)
 		switch {
-		case cur == "":
-			cur = lead + w
-		case utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(w) > width:
-			lines = append(lines, cur)
-			cur = indent + w
+		case cur.Len() == 0:
+			cur.WriteString(lead)
+			cur.WriteString(w)
+			n = len(lead) + wn
+		case n+1+wn > width:
+			lines = append(lines, cur.String())
+			cur.Reset()
+			cur.WriteString(indent)
+			cur.WriteString(w)
+			n = utf8.RuneCountInString(indent) + wn
 		default:
-			cur += " " + w
+			cur.WriteByte(' ')
+			cur.WriteString(w)
+			n += 1 + wn
 		}
 	}
-	if cur != "" {
-		lines = append(lines, cur)
+	if cur.Len() > 0 {
+		lines = append(lines, cur.String())
 	}
 	return lines
 }

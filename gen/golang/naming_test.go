@@ -128,6 +128,15 @@ func TestWrap(t *testing.T) {
 	}
 }
 
+// TestWrapCountsRunes checks that line widths count characters, not bytes.
+func TestWrapCountsRunes(t *testing.T) {
+	got := strings.Join(wrap("ééé ééé ééé\n- ü ü ü ü", 7), "|")
+	want := "ééé ééé|ééé|  - ü ü|    ü ü"
+	if got != want {
+		t.Errorf("wrap:\n got %q\nwant %q", got, want)
+	}
+}
+
 func TestLead(t *testing.T) {
 	tests := []struct{ doc, want string }{
 		{"", "Item is an object."},
