@@ -177,7 +177,10 @@ func (c *converter) keyRuns(tks token.Tokens) []keyRun {
 		for len(open) > 0 && open[len(open)-1].col > col {
 			r := open[len(open)-1]
 			open = open[:len(open)-1]
-			if len(r.keys) > chunkKeys && !r.odd && plainEnd(tks, i) {
+			// The mapping must end cleanly: after a complete entry (not
+			// after a tag or anchor whose value the parser may look for
+			// past the mapping's end), at a key, entry or marker.
+			if len(r.keys) > chunkKeys && !r.odd && cuttable(tks, i) && plainEnd(tks, i) {
 				r.end = i
 				found = append(found, r)
 			}
