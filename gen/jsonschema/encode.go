@@ -218,24 +218,7 @@ func (e *encoder) schemaPtrs(o *object, keys []string, list ...*invopop.Schema) 
 
 // schemaList writes a non-empty list of schemas under k.
 func (e *encoder) schemaList(o *object, k string, list []*invopop.Schema) error {
-	if len(list) == 0 {
-		return nil
-	}
-	o.key(k)
-	d := o.depth + 1
-	e.buf = append(e.buf, '[')
-	for i, s := range list {
-		if i > 0 {
-			e.buf = append(e.buf, ',')
-		}
-		e.indent(d + 1)
-		if err := e.schema(s, d+1); err != nil {
-			return err
-		}
-	}
-	e.indent(d)
-	e.buf = append(e.buf, ']')
-	return nil
+	return writeList(e, o, k, list, e.schema)
 }
 
 // schemaMap writes a non-empty map of schemas under k, keys sorted as
@@ -279,6 +262,12 @@ func (e *encoder) schemaMap(o *object, k string, m map[string]*invopop.Schema) e
 
 // values writes a non-empty list of JSON values under k.
 func (e *encoder) values(o *object, k string, list []any) error {
+	return writeList(e, o, k, list, e.value)
+}
+
+// writeList writes a non-empty list under k, one element per line, each
+// written by write at its depth.
+func writeList[T any](e *encoder, o *object, k string, list []T, write func(T, int) error) error {
 	if len(list) == 0 {
 		return nil
 	}
@@ -290,7 +279,7 @@ func (e *encoder) values(o *object, k string, list []any) error {
 			e.buf = append(e.buf, ',')
 		}
 		e.indent(d + 1)
-		if err := e.value(v, d+1); err != nil {
+		if err := write(v, d+1); err != nil {
 			return err
 		}
 	}
