@@ -330,21 +330,14 @@ func (c *Conn) encodeRequest(id int64, method string, params any) ([]byte, error
 	}
 	buf = append(buf, `,"method":`...)
 	buf = AppendString(buf, method)
-	if params == nil || isNilPointer(params) {
-		return append(buf, '}'), nil
-	}
-	if a, ok := params.(Appender); ok {
-		buf = append(buf, `,"params":`...)
-		buf, err := a.AppendJSON(buf)
-		return append(buf, '}'), err
-	}
-	data, err := marshalValue(params)
+	mark := len(buf)
+	buf = append(buf, `,"params":`...)
+	buf, ok, err := appendPayload(buf, params)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > 0 && string(data) != "null" {
-		buf = append(buf, `,"params":`...)
-		buf = append(buf, data...)
+	if !ok {
+		buf = buf[:mark] // null params are left out
 	}
 	return append(buf, '}'), nil
 }
@@ -357,19 +350,32 @@ func (c *Conn) encodeResult(id ID, result any) ([]byte, error) {
 	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
 	buf = appendID(buf, id)
 	buf = append(buf, `,"result":`...)
-	if a, ok := result.(Appender); ok && !isNilPointer(result) {
-		buf, err := a.AppendJSON(buf)
-		return append(buf, '}'), err
-	}
-	data, err := marshalValue(result)
+	buf, ok, err := appendPayload(buf, result)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) == 0 {
-		data = []byte("null")
+	if !ok {
+		buf = append(buf, "null"...)
 	}
-	buf = append(buf, data...)
 	return append(buf, '}'), nil
+}
+
+// appendPayload appends v encoded as JSON: an [Appender] straight into
+// buf, anything else through encoding/json. It appends nothing and
+// reports false when v encodes as null.
+func appendPayload(buf []byte, v any) ([]byte, bool, error) {
+	if v == nil || isNilPointer(v) {
+		return buf, false, nil
+	}
+	if a, ok := v.(Appender); ok {
+		buf, err := a.AppendJSON(buf)
+		return buf, true, err
+	}
+	data, err := marshalValue(v)
+	if err != nil || len(data) == 0 || string(data) == "null" {
+		return buf, false, err
+	}
+	return append(buf, data...), true, nil
 }
 
 // isNilPointer reports whether v holds a nil pointer, which encodes as
