@@ -1,14 +1,15 @@
 package jsonrpc
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // workQueue runs tasks on at most limit goroutines. Tasks wait in a
-// bounded channel. A task pushed while no worker waits for one starts a
-// new worker (up to limit), and workers then stay for the life of the
-// queue: a
-// goroutine that has already grown its stack for a handler costs far less
-// to wake than a new one. With limit 1 tasks run one at a time in push
-// order.
+// bounded channel. Workers are started on demand, up to limit, and then
+// stay for the life of the queue: a goroutine that has already grown its
+// stack for a handler costs far less to wake than a new one. With limit
+// 1 tasks run one at a time in push order.
 //
 // Only one goroutine (the read loop) pushes; it calls close when it will
 // push no more, and the workers end once they have run what is queued.
@@ -19,14 +20,17 @@ type workQueue[T any] struct {
 	wg    *sync.WaitGroup
 	done  <-chan struct{}
 
-	mu      sync.Mutex
-	running int // workers started
-	// idle counts workers waiting for a task that no push has claimed
-	// yet. It may fall below the true number (a busy worker can take a
-	// task meant for a waiting one), which at worst starts a worker too
-	// many; it never exceeds it, so a task never waits while fewer than
-	// limit workers could run it.
-	idle int
+	// unserved is the number of tasks pushed and not yet taken by a
+	// worker, minus the number of workers free to take one (started or
+	// finished with a task, and not yet holding another). Taking a task
+	// lowers both counts, so only a push (+1), a new worker (-1) and a
+	// worker finishing a task (-1) change it. While it is positive a
+	// queued task has no free worker, and push starts one unless limit
+	// workers already run.
+	unserved atomic.Int64
+
+	mu      sync.Mutex // guards running
+	running int        // workers started
 }
 
 func newWorkQueue[T any](limit, queued int, run func(T), wg *sync.WaitGroup, done <-chan struct{}) *workQueue[T] {
@@ -36,21 +40,23 @@ func newWorkQueue[T any](limit, queued int, run func(T), wg *sync.WaitGroup, don
 // push queues t, waiting while the queue is full (backpressure). It
 // reports false when the connection ended before t could be queued.
 func (q *workQueue[T]) push(t T) bool {
+	if q.unserved.Add(1) > 0 {
+		q.mu.Lock()
+		if q.running < q.limit {
+			q.running++
+			q.unserved.Add(-1)
+			q.wg.Add(1)
+			go q.work()
+		}
+		q.mu.Unlock()
+	}
 	select {
 	case q.tasks <- t:
+		return true
 	case <-q.done:
+		q.unserved.Add(-1)
 		return false
 	}
-	q.mu.Lock()
-	if q.idle > 0 {
-		q.idle-- // a waiting worker will take it
-	} else if q.running < q.limit {
-		q.running++
-		q.wg.Add(1)
-		go q.work()
-	}
-	q.mu.Unlock()
-	return true
 }
 
 // close tells the workers that nothing more will be pushed: they end
@@ -60,23 +66,8 @@ func (q *workQueue[T]) close() { close(q.tasks) }
 // work runs tasks until the queue is closed and empty.
 func (q *workQueue[T]) work() {
 	defer q.wg.Done()
-	for {
-		select {
-		case t, ok := <-q.tasks:
-			if !ok {
-				return
-			}
-			q.run(t)
-			continue
-		default:
-		}
-		q.mu.Lock()
-		q.idle++
-		q.mu.Unlock()
-		t, ok := <-q.tasks
-		if !ok {
-			return
-		}
+	for t := range q.tasks {
 		q.run(t)
+		q.unserved.Add(-1)
 	}
 }

@@ -1,0 +1,108 @@
+package jsonrpc
+
+import (
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestWorkQueueNeverStrands pushes tasks that hold their worker until the
+// round ends, mixed with quick ones, into queues with room for all of
+// them. Every quick task must run while the held ones still hold: a task
+// left in the channel with no free worker, while fewer than limit
+// workers run, would wait for ever behind handlers that never return.
+func TestWorkQueueNeverStrands(t *testing.T) {
+	const (
+		rounds = 2000
+		held   = 20
+		quick  = 20
+	)
+	for round := range rounds {
+		var wg sync.WaitGroup
+		done := make(chan struct{})
+		release := make(chan struct{})
+		ran := make(chan int, quick)
+		q := newWorkQueue(held+quick, held+quick, func(i int) {
+			if i < 0 {
+				<-release
+				return
+			}
+			runtime.Gosched()
+			ran <- i
+		}, &wg, done)
+		for i := range held + quick {
+			task := i / 2 // quick tasks numbered 0..quick-1
+			if i%2 == 0 {
+				task = -1
+			}
+			if !q.push(task) {
+				t.Fatalf("round %d: push refused with the connection open", round)
+			}
+			if i%3 == round%3 {
+				// Let workers finish and go idle between pushes.
+				runtime.Gosched()
+			}
+		}
+		seen := make(map[int]bool)
+		timeout := time.After(10 * time.Second)
+		for len(seen) < quick {
+			select {
+			case i := <-ran:
+				seen[i] = true
+			case <-timeout:
+				t.Fatalf("round %d: %d of %d quick tasks ran while %d tasks held their workers", round, len(seen), quick, held)
+			}
+		}
+		close(release)
+		q.close()
+		wg.Wait()
+		close(done)
+	}
+}
+
+// TestWorkQueueLimit checks that no more than limit tasks run at once and
+// that limit 1 runs tasks in push order.
+func TestWorkQueueLimit(t *testing.T) {
+	for _, limit := range []int{1, 3} {
+		var (
+			wg       sync.WaitGroup
+			mu       sync.Mutex
+			now, max int
+			order    []int
+		)
+		done := make(chan struct{})
+		q := newWorkQueue(limit, 4, func(i int) {
+			mu.Lock()
+			now++
+			if now > max {
+				max = now
+			}
+			order = append(order, i)
+			mu.Unlock()
+			time.Sleep(time.Millisecond)
+			mu.Lock()
+			now--
+			mu.Unlock()
+		}, &wg, done)
+		for i := range 30 {
+			q.push(i)
+		}
+		q.close()
+		wg.Wait()
+		close(done)
+		if len(order) != 30 {
+			t.Fatalf("limit %d: %d tasks ran, want 30", limit, len(order))
+		}
+		if max > limit {
+			t.Errorf("limit %d: %d tasks ran at once", limit, max)
+		}
+		if limit == 1 {
+			for i, got := range order {
+				if got != i {
+					t.Fatalf("limit 1: task %d ran at position %d, want push order", got, i)
+				}
+			}
+		}
+	}
+}
