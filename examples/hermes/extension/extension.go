@@ -172,7 +172,6 @@ func (e *extension) MessageChanged(_ context.Context, params *hermes.MessageChan
 		return nil
 	}
 	content := *params.Message
-	logf("message changed: %d segments", len(segments(content)))
 	e.mu.Lock()
 	e.lastContent = content
 	p := e.preview
@@ -180,6 +179,8 @@ func (e *extension) MessageChanged(_ context.Context, params *hermes.MessageChan
 	if p != nil {
 		p.update(content)
 	}
+	// Logged last, so that a host seeing this line sees the new page.
+	logf("message changed: %d segments", len(segments(content)))
 	return nil
 }
 

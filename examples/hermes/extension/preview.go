@@ -86,13 +86,14 @@ func togglePreview(ctx context.Context, e *extension) error {
 		if err != nil {
 			return fmt.Errorf("closing the preview: %w", err)
 		}
-		logf("preview window %s closed: %v", open.windowID, res.Success)
 		e.mu.Lock()
 		if e.preview == open {
 			e.preview = nil
 		}
 		e.mu.Unlock()
 		open.close()
+		// Logged once the preview server has stopped.
+		logf("preview window %s closed: %v", open.windowID, res.Success)
 		return nil
 	}
 
