@@ -44,7 +44,7 @@ type contentLengthFraming struct{}
 func (contentLengthFraming) Name() string { return clName }
 
 func (contentLengthFraming) NewReader(r io.Reader, limits Limits) Reader {
-	return &clReader{br: bufio.NewReaderSize(r, readBufferSize), limits: limits.withDefaults()}
+	return &clReader{br: bufio.NewReaderSize(r, readBufferSize), limits: limits.withDefaults(), free: newFreeList()}
 }
 
 func (contentLengthFraming) NewWriter(w io.Writer) Writer {
@@ -59,7 +59,12 @@ type clReader struct {
 	line []byte
 	// err is the sticky error returned once the stream is out of sync.
 	err error
+	// free holds frames handed back by Recycle.
+	free freeList
 }
+
+// Recycle implements [Recycler].
+func (r *clReader) Recycle(frame []byte) { r.free.put(frame) }
 
 // fail records a non-recoverable error and returns it.
 func (r *clReader) fail(reason string, err error) error {
@@ -188,6 +193,12 @@ func (r *clReader) discard(length int64) error {
 // up front and grows the buffer as bytes arrive, so a peer that announces
 // a large body and sends nothing costs little.
 func (r *clReader) readBody(n int) ([]byte, error) {
+	if buf := r.free.get(n); buf != nil {
+		if _, err := io.ReadFull(r.br, buf); err != nil {
+			return nil, r.bodyError("reading body", err)
+		}
+		return buf, nil
+	}
 	buf := make([]byte, min(n, initialBodySize))
 	off := 0
 	for {

@@ -50,8 +50,9 @@ func (l Limits) withDefaults() Limits {
 // concurrent use.
 type Reader interface {
 	// Read returns the body of the next message. The caller owns the
-	// returned slice. At a clean end of stream (between messages) Read
-	// returns io.EOF; a stream that ends inside a message yields an error
+	// returned slice, and may hand it back with [Recycler] once done
+	// with it. At a clean end of stream (between messages) Read returns
+	// io.EOF; a stream that ends inside a message yields an error
 	// wrapping io.ErrUnexpectedEOF.
 	Read() ([]byte, error)
 }

@@ -24,8 +24,8 @@ func FuzzContentLengthReader(f *testing.F) {
 	f.Add([]byte("Content-Length: 70\r\n\r\n" + strings.Repeat("x", 70) + "Content-Length: 1\r\n\r\n1"))
 	f.Add([]byte("Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got := drain(t, framing.ContentLength, bytes.NewReader(data), len(data))
-		oneByte := drain(t, framing.ContentLength, iotest.OneByteReader(bytes.NewReader(data)), len(data))
+		got := drain(t, framing.ContentLength, bytes.NewReader(data), len(data), false)
+		oneByte := drain(t, framing.ContentLength, iotest.OneByteReader(bytes.NewReader(data)), len(data), true)
 		if !equalResults(got, oneByte) {
 			t.Fatalf("reading whole gave %v,\nreading one byte at a time gave %v", got, oneByte)
 		}
@@ -40,8 +40,8 @@ func FuzzNDJSONReader(f *testing.F) {
 	f.Add([]byte("\r\r\n\r"))
 	f.Add([]byte("\"héllo ✓\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got := drain(t, framing.NDJSON, bytes.NewReader(data), len(data))
-		oneByte := drain(t, framing.NDJSON, iotest.OneByteReader(bytes.NewReader(data)), len(data))
+		got := drain(t, framing.NDJSON, bytes.NewReader(data), len(data), false)
+		oneByte := drain(t, framing.NDJSON, iotest.OneByteReader(bytes.NewReader(data)), len(data), true)
 		if !equalResults(got, oneByte) {
 			t.Fatalf("reading whole gave %v,\nreading one byte at a time gave %v", got, oneByte)
 		}
@@ -127,8 +127,9 @@ func equalResults(a, b []result) bool {
 
 // drain reads src with fuzzLimits until io.EOF or a non-recoverable
 // error, checking the invariants every reader keeps, and returns what it
-// read. n is the input size, which bounds the number of reads.
-func drain(t *testing.T, f framing.Framing, src io.Reader, n int) []result {
+// read. n is the input size, which bounds the number of reads. With
+// recycle, each frame goes back to the reader once copied.
+func drain(t *testing.T, f framing.Framing, src io.Reader, n int, recycle bool) []result {
 	t.Helper()
 	r := f.NewReader(src, fuzzLimits)
 	var out []result
@@ -139,6 +140,9 @@ func drain(t *testing.T, f framing.Framing, src io.Reader, n int) []result {
 				t.Fatalf("%s: %d-byte message over the %d-byte limit", f.Name(), len(m), fuzzLimits.MaxMessageSize)
 			}
 			out = append(out, result{Msg: string(m)})
+			if recycle {
+				r.(framing.Recycler).Recycle(m)
+			}
 			continue
 		}
 		if m != nil {

@@ -32,7 +32,7 @@ type ndjsonFraming struct{}
 func (ndjsonFraming) Name() string { return ndName }
 
 func (ndjsonFraming) NewReader(r io.Reader, limits Limits) Reader {
-	return &ndReader{br: bufio.NewReaderSize(r, readBufferSize), max: limits.withDefaults().MaxMessageSize}
+	return &ndReader{br: bufio.NewReaderSize(r, readBufferSize), max: limits.withDefaults().MaxMessageSize, free: newFreeList()}
 }
 
 func (ndjsonFraming) NewWriter(w io.Writer) Writer {
@@ -46,7 +46,12 @@ type ndReader struct {
 	// err is returned by every Read once set: io.EOF after the final
 	// unterminated line, or a non-recoverable *Error.
 	err error
+	// free holds frames handed back by Recycle.
+	free freeList
 }
+
+// Recycle implements [Recycler].
+func (r *ndReader) Recycle(frame []byte) { r.free.put(frame) }
 
 // Read implements [Reader].
 func (r *ndReader) Read() ([]byte, error) {
@@ -73,7 +78,10 @@ func (r *ndReader) Read() ([]byte, error) {
 		if owned {
 			return line, nil
 		}
-		out := make([]byte, len(line))
+		out := r.free.get(len(line))
+		if out == nil {
+			out = make([]byte, len(line))
+		}
 		copy(out, line)
 		return out, nil
 	}

@@ -32,6 +32,9 @@ var pendingCalls = sync.Pool{New: func() any { return &pendingCall{ch: make(chan
 type callResult struct {
 	result json.RawMessage
 	err    error
+	// frame holds result, and goes back to the reader once result is
+	// decoded; nil when the frame held more than this response.
+	frame []byte
 }
 
 // Call sends a request for method with params (nil sends none) and waits
@@ -213,7 +216,13 @@ func (c *Conn) call(ctx context.Context, id int64, method string, msg []byte, re
 // recycles p.
 func (c *Conn) received(method string, p *pendingCall, r callResult, result any) error {
 	pendingCalls.Put(p)
-	return decodeResult(method, r, result)
+	err := decodeResult(method, r, result)
+	if r.frame != nil && c.recycler != nil {
+		// Decoders copy what they keep (json.Unmarshaler's contract), so
+		// nothing refers to the frame any more.
+		c.recycler.Recycle(r.frame)
+	}
+	return err
 }
 
 // timedOut handles a call that ran out its default timeout, sent or not.
@@ -271,7 +280,7 @@ func (c *Conn) deliver(m *message) {
 		p.ch <- callResult{err: m.err}
 		return
 	}
-	p.ch <- callResult{result: m.result}
+	p.ch <- callResult{result: m.result, frame: m.frame}
 }
 
 // ErrInvalidResponse is wrapped by the error of a call whose response was

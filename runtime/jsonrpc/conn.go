@@ -31,13 +31,15 @@ type Conn struct {
 	log     *slog.Logger
 	stream  io.Closer
 	reader  framing.Reader
-	writer  framing.Writer
-	flusher *bufio.Writer
-	onFrame func()        // the stream's MessageRead, or nil
-	names   nameCache     // method names read, for the read loop only
-	out     chan []byte   // messages waiting for the write loop
-	spare   chan []byte   // buffers of written messages, for reuse
-	drained chan struct{} // closed when the write loop has ended
+	// recycler takes back the frames of decoded responses, or is nil.
+	recycler framing.Recycler
+	writer   framing.Writer
+	flusher  *bufio.Writer
+	onFrame  func()        // the stream's MessageRead, or nil
+	names    nameCache     // method names read, for the read loop only
+	out      chan []byte   // messages waiting for the write loop
+	spare    chan []byte   // buffers of written messages, for reuse
+	drained  chan struct{} // closed when the write loop has ended
 
 	nextID         atomic.Int64
 	closeAfterNote atomic.Bool // a notification handler called CloseAfterReply
@@ -89,6 +91,7 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 	if m, ok := stream.(MessageReader); ok {
 		c.onFrame = m.MessageRead
 	}
+	c.recycler, _ = c.reader.(framing.Recycler)
 	ctx, cancel := context.WithCancel(context.Background())
 	c.ctx, c.cancel = context.WithValue(ctx, connKey{}, c), cancel
 

@@ -23,6 +23,7 @@ type incoming struct {
 
 // handleFrame decodes one frame (a message or a batch) and dispatches it.
 func (c *Conn) handleFrame(frame []byte) {
+	whole := frame
 	frame = trimSpace(frame)
 	if !json.Valid(frame) {
 		c.replyFromReader(appendError(nil, NullID, &Error{Code: CodeParseError, Message: "Parse error: invalid JSON"}))
@@ -32,12 +33,13 @@ func (c *Conn) handleFrame(frame []byte) {
 		c.handleBatch(frame)
 		return
 	}
-	c.handleMessage(frame, nil)
+	c.handleMessage(frame, nil, whole)
 }
 
 // handleMessage dispatches one valid JSON value, part of batch when batch
-// is not nil.
-func (c *Conn) handleMessage(b []byte, batch *batchReply) {
+// is not nil. frame is the whole frame b came from when b is alone in it:
+// a response's frame can then go back to the reader.
+func (c *Conn) handleMessage(b []byte, batch *batchReply, frame []byte) {
 	m, rpcErr := decodeValid(b, &c.names)
 	if rpcErr != nil && m.kind == kindResponse {
 		c.rejectResponse(&m, rpcErr)
@@ -50,6 +52,7 @@ func (c *Conn) handleMessage(b []byte, batch *batchReply) {
 	}
 	switch m.kind {
 	case kindResponse:
+		m.frame = frame
 		c.deliver(&m)
 	case kindNotification:
 		if m.method == c.opts.Cancellation.Method() {
@@ -265,7 +268,7 @@ func (c *Conn) handleBatch(frame []byte) {
 	}
 	batch := &batchReply{conn: c, outstanding: 1} // 1: the read loop itself
 	for _, e := range elems {
-		c.handleMessage(e, batch)
+		c.handleMessage(e, batch, nil)
 	}
 	batch.finish(nil, true)
 }

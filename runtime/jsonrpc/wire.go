@@ -28,6 +28,10 @@ type message struct {
 	params json.RawMessage
 	result json.RawMessage
 	err    *Error // a response's error object
+	// frame is the whole frame of a response read alone (not in a
+	// batch): once its result is decoded, the frame goes back to the
+	// reader.
+	frame []byte
 }
 
 // decodeMessage decodes and validates one message object. When the message

@@ -1,0 +1,49 @@
+package framing
+
+// Recycler is implemented by the package's Readers: a frame handed back
+// with Recycle may hold a later message, so that reading it allocates
+// nothing.
+type Recycler interface {
+	// Recycle hands back frame, a slice returned by Read that neither the
+	// caller nor anything it passed the slice to will read or write again.
+	// It is safe to call concurrently with Read and other Recycle calls.
+	Recycle(frame []byte)
+}
+
+const (
+	// freeFrames is how many handed-back frames a reader keeps.
+	freeFrames = 8
+	// maxFreeFrame is the largest frame capacity a reader keeps: a reader
+	// does not hold on to the memory of a rare big message.
+	maxFreeFrame = 64 << 10
+)
+
+// freeList holds frames handed back to a reader. Its channel moves slice
+// headers without allocating, and lets Recycle run beside Read.
+type freeList struct{ frames chan []byte }
+
+func newFreeList() freeList { return freeList{frames: make(chan []byte, freeFrames)} }
+
+// get returns a handed-back frame resized to n bytes, or nil when none is
+// big enough. A frame too small for n is dropped.
+func (f freeList) get(n int) []byte {
+	select {
+	case b := <-f.frames:
+		if cap(b) >= n {
+			return b[:n]
+		}
+	default:
+	}
+	return nil
+}
+
+// put keeps frame for a later get, unless it is big or the list is full.
+func (f freeList) put(frame []byte) {
+	if cap(frame) == 0 || cap(frame) > maxFreeFrame {
+		return
+	}
+	select {
+	case f.frames <- frame:
+	default:
+	}
+}
