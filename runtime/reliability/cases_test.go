@@ -115,6 +115,7 @@ func cases() []rcase {
 			run:     testIdleRedial,
 		},
 		lorisCase(),
+		stuckCase(),
 	}
 }
 
