@@ -173,7 +173,12 @@ func (r *clReader) readLine(size *int) ([]byte, error) {
 // discard skips an oversized body of length bytes through br's buffer,
 // without allocating it.
 func (r *clReader) discard(length int64) error {
-	for remaining := length; remaining > 0; {
+	head := make([]byte, min(length, GlimpseSize))
+	if _, err := io.ReadFull(r.br, head); err != nil {
+		return r.bodyError("discarding oversized body", err)
+	}
+	tail := make([]byte, min(length-int64(len(head)), GlimpseSize))
+	for remaining := length - int64(len(head)+len(tail)); remaining > 0; {
 		chunk := int(min(remaining, math.MaxInt32))
 		n, err := r.br.Discard(chunk)
 		remaining -= int64(n)
@@ -181,11 +186,16 @@ func (r *clReader) discard(length int64) error {
 			return r.bodyError("discarding oversized body", err)
 		}
 	}
+	if _, err := io.ReadFull(r.br, tail); err != nil {
+		return r.bodyError("discarding oversized body", err)
+	}
 	return &Error{
 		Framing:     clName,
 		Reason:      fmt.Sprintf("body of %d bytes exceeds limit of %d", length, r.limits.MaxMessageSize),
 		Recoverable: true,
 		Err:         ErrTooLarge,
+		Head:        head,
+		Tail:        tail,
 	}
 }
 

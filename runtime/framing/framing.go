@@ -104,7 +104,15 @@ type Error struct {
 	// Err is the underlying cause, if any (ErrTooLarge,
 	// io.ErrUnexpectedEOF, an I/O error).
 	Err error
+	// Head and Tail hold the first and the last bytes (up to GlimpseSize
+	// each, never the same byte twice) of a message skipped for being too
+	// large, so that a connection can tell its id; nil for other errors.
+	Head, Tail []byte
 }
+
+// GlimpseSize is how many bytes of each end of an oversized message a
+// Reader keeps in [Error.Head] and [Error.Tail].
+const GlimpseSize = 256
 
 // Error implements the error interface.
 func (e *Error) Error() string {

@@ -48,6 +48,10 @@ type ndReader struct {
 	err error
 	// free holds frames handed back by Recycle.
 	free freeList
+	// head and tail keep the ends of the line being skipped as too long,
+	// of which skipped bytes were seen.
+	head, tail []byte
+	skipped    int
 }
 
 // Recycle implements [Recycler].
@@ -70,6 +74,8 @@ func (r *ndReader) Read() ([]byte, error) {
 				Reason:      fmt.Sprintf("line exceeds limit of %d bytes", r.max),
 				Recoverable: true,
 				Err:         ErrTooLarge,
+				Head:        r.head,
+				Tail:        r.tail[len(r.tail)-min(len(r.tail), r.skipped-len(r.head)):],
 			}
 		}
 		if isBlank(line) {
@@ -96,34 +102,65 @@ func (r *ndReader) Read() ([]byte, error) {
 // stream ended; line holds any final unterminated line) or an I/O error.
 func (r *ndReader) readLine() (line []byte, owned, tooLarge bool, err error) {
 	var acc []byte
+	r.head, r.tail = nil, nil
 	for {
 		var frag []byte
 		frag, err = r.br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
 			// frag has no '\n', so all of it but a final '\r' is content.
-			if !tooLarge && len(acc)+len(frag) > r.max+1 {
+			switch {
+			case tooLarge:
+				r.keepTail(frag)
+			case len(acc)+len(frag) > r.max+1:
+				r.keepEnds(acc, frag)
 				tooLarge, acc = true, nil
-			}
-			if !tooLarge {
+			default:
 				acc = append(acc, frag...)
 			}
 			continue
 		}
 		if tooLarge {
+			r.keepTail(trimLineEnd(frag))
 			return nil, false, true, err
 		}
 		if acc != nil {
 			if len(acc)+len(frag) > r.max+2 {
+				r.keepEnds(acc, trimLineEnd(frag))
 				return nil, false, true, err
 			}
 			frag, owned = append(acc, frag...), true
 		}
 		frag = trimLineEnd(frag)
 		if len(frag) > r.max {
+			r.keepEnds(frag, nil)
 			return nil, false, true, err
 		}
 		return frag, owned, false, err
 	}
+}
+
+// keepEnds keeps the first and last GlimpseSize bytes of a, then b: the
+// start of a line found too long. The Error's Tail is then the part of
+// tail that is not also in head.
+func (r *ndReader) keepEnds(a, b []byte) {
+	n := min(len(a)+len(b), GlimpseSize)
+	r.head = append(append(make([]byte, 0, n), a[:min(len(a), n)]...), b[:n-min(len(a), n)]...)
+	r.tail, r.skipped = make([]byte, 0, GlimpseSize), 0
+	r.keepTail(a)
+	r.keepTail(b)
+}
+
+// keepTail adds b to the last GlimpseSize bytes of the line being skipped.
+func (r *ndReader) keepTail(b []byte) {
+	r.skipped += len(b)
+	if len(b) >= GlimpseSize {
+		r.tail = append(r.tail[:0], b[len(b)-GlimpseSize:]...)
+		return
+	}
+	if drop := len(r.tail) + len(b) - GlimpseSize; drop > 0 {
+		r.tail = r.tail[:copy(r.tail, r.tail[drop:])]
+	}
+	r.tail = append(r.tail, b...)
 }
 
 // trimLineEnd strips a trailing "\n", then a trailing '\r'.

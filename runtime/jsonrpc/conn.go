@@ -272,10 +272,14 @@ func (c *Conn) readLoop() {
 		if err != nil {
 			var fe *framing.Error
 			if errors.As(err, &fe) && fe.Recoverable {
-				c.log.Warn("jsonrpc: skipped a bad frame", "reason", fe)
 				if c.onFrame != nil {
 					c.onFrame()
 				}
+				if isTooLarge(fe) {
+					c.skippedTooLarge(fe)
+					continue
+				}
+				c.log.Warn("jsonrpc: skipped a bad frame", "reason", fe)
 				c.replyFromReader(appendError(nil, NullID, invalidRequest(fe.Error())))
 				continue
 			}

@@ -2,6 +2,7 @@ package jsonrpc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -306,17 +307,60 @@ func TestUnknownResponseIgnored(t *testing.T) {
 }
 
 func TestOversizedFrameIsRefusedAndConnectionContinues(t *testing.T) {
+	ones := strings.Repeat("1,", 200) + "1"
 	for _, f := range []framing.Framing{framing.NDJSON, framing.ContentLength} {
 		t.Run(f.Name(), func(t *testing.T) {
 			_, p := newRaw(t, Options{Framing: f, Handler: specHandler, Limits: framing.Limits{MaxMessageSize: 64}})
-			got := p.exchange(`{"jsonrpc":"2.0","id":1,"method":"sum","params":[` + strings.Repeat("1,", 64) + `1]}`)
-			e := got.(map[string]any)["error"].(map[string]any)
-			if e["code"] != float64(CodeInvalidRequest) || got.(map[string]any)["id"] != nil {
-				t.Errorf("oversized message answered %v, want -32600 with id null", got)
+			for _, c := range []struct{ name, msg, id string }{
+				{"id first", `{"jsonrpc":"2.0","id":1,"method":"sum","params":[` + ones + `]}`, "1"},
+				{"id last", `{"jsonrpc":"2.0","method":"sum","params":[` + ones + `],"id":"last"}`, `"last"`},
+				{"id in the middle", `{"jsonrpc":"2.0","method":"sum","params":[` + ones + `],"id":3,"x":[` + ones + `]}`, "null"},
+				{"batch", `[{"jsonrpc":"2.0","method":"sum","params":[` + ones + `],"id":4}]`, "null"},
+			} {
+				got := p.exchange(c.msg).(map[string]any)
+				e, _ := got["error"].(map[string]any)
+				if id, _ := json.Marshal(got["id"]); e["code"] != float64(CodeInvalidRequest) || string(id) != c.id {
+					t.Errorf("%s: oversized request answered %v, want -32600 with id %s", c.name, got, c.id)
+				}
 			}
 			p.send(`{"jsonrpc":"2.0","id":2,"method":"sum","params":[5]}`)
 			assertSameJSON(t, "next", p.recv(), `{"jsonrpc":"2.0","id":2,"result":5}`)
 		})
+	}
+}
+
+// TestOversizedResponseFailsItsCall checks that the call waiting for a
+// response over the size limit fails at once with framing.ErrTooLarge,
+// that the response is not answered, and that the connection goes on.
+func TestOversizedResponseFailsItsCall(t *testing.T) {
+	big := strings.Repeat("x", 500)
+	for _, f := range []framing.Framing{framing.NDJSON, framing.ContentLength} {
+		for _, idLast := range []bool{false, true} {
+			c, p := newRaw(t, Options{Framing: f, Handler: specHandler, Limits: framing.Limits{MaxMessageSize: 64}})
+			errc := make(chan error, 1)
+			go func() { errc <- c.Call(context.Background(), "big", nil, nil) }()
+			req := p.recv()
+			var m struct{ ID json.RawMessage }
+			if err := json.Unmarshal([]byte(req), &m); err != nil {
+				t.Fatal(err)
+			}
+			if idLast {
+				p.send(`{"jsonrpc":"2.0","result":"` + big + `","id":` + string(m.ID) + `}`)
+			} else {
+				p.send(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":"` + big + `"}`)
+			}
+			select {
+			case err := <-errc:
+				if !errors.Is(err, framing.ErrTooLarge) {
+					t.Errorf("%s, id last %v: call = %v, want framing.ErrTooLarge", f.Name(), idLast, err)
+				}
+			case <-time.After(waitLimit):
+				t.Fatalf("%s, id last %v: the call still waits after its response was refused", f.Name(), idLast)
+			}
+			// Not answered: the next frame the peer gets is its answer.
+			p.send(`{"jsonrpc":"2.0","id":9,"method":"sum","params":[4]}`)
+			assertSameJSON(t, "next", p.recv(), `{"jsonrpc":"2.0","id":9,"result":4}`)
+		}
 	}
 }
 

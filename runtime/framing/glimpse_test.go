@@ -1,0 +1,56 @@
+package framing_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/rpcgen/rpcgen/runtime/framing"
+)
+
+// TestTooLargeEnds checks that a message skipped for its size comes back
+// with its first and last bytes, and that the next message reads.
+func TestTooLargeEnds(t *testing.T) {
+	const limit = 100
+	var alphabet strings.Builder
+	for i := range 100_000 {
+		alphabet.WriteByte("abcdefghijklmnopqrstuvwxyz0123456789"[i%36])
+	}
+	for _, f := range []framing.Framing{framing.ContentLength, framing.NDJSON} {
+		for _, size := range []int{limit + 1, 300, 511, 512, 600, 4095, 4096, 5000, 9000, 100_000} {
+			for _, oneByte := range []bool{false, true} {
+				msg := `{"id":1,"p":"` + alphabet.String()[:size-len(`{"id":1,"p":""}`)] + `"}`
+				next := `{"id":2}`
+				var wire bytes.Buffer
+				w := f.NewWriter(&wire)
+				for _, m := range []string{msg, next} {
+					if err := w.Write([]byte(m)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				var src io.Reader = &wire
+				if oneByte {
+					src = iotest.OneByteReader(src)
+				}
+				r := f.NewReader(src, framing.Limits{MaxMessageSize: limit})
+				_, err := r.Read()
+				var fe *framing.Error
+				if !errors.As(err, &fe) || !errors.Is(err, framing.ErrTooLarge) || !fe.Recoverable {
+					t.Fatalf("%s, %d bytes: Read error %v, want a recoverable ErrTooLarge", f.Name(), size, err)
+				}
+				head := msg[:min(len(msg), framing.GlimpseSize)]
+				rest := msg[len(head):]
+				tail := rest[len(rest)-min(len(rest), framing.GlimpseSize):]
+				if string(fe.Head) != head || string(fe.Tail) != tail {
+					t.Errorf("%s, %d bytes, one byte %v: Head %q, Tail %q; want %q, %q", f.Name(), size, oneByte, fe.Head, fe.Tail, head, tail)
+				}
+				if got, err := r.Read(); err != nil || string(got) != next {
+					t.Fatalf("%s, %d bytes: the next Read = %q, %v", f.Name(), size, got, err)
+				}
+			}
+		}
+	}
+}
