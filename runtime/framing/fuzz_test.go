@@ -102,13 +102,22 @@ func FuzzRoundTrip(f *testing.F) {
 
 // result is what one Read returned, in a comparable form.
 type result struct {
-	Msg string
-	Err string // "" for a message
+	Msg  string
+	Err  string // "" for a message
+	Ends string // Head and Tail of a message skipped as too large
+}
+
+// ends formats the Head and Tail a reader should keep of msg, skipped as
+// too large.
+func ends(msg []byte) string {
+	head := msg[:min(len(msg), framing.GlimpseSize)]
+	rest := msg[len(head):]
+	return fmt.Sprintf("%q %q", head, rest[len(rest)-min(len(rest), framing.GlimpseSize):])
 }
 
 func (r result) String() string {
 	if r.Err != "" {
-		return "error: " + r.Err
+		return "error: " + r.Err + " " + r.Ends
 	}
 	return fmt.Sprintf("%q", r.Msg)
 }
@@ -166,6 +175,10 @@ func drain(t *testing.T, f framing.Framing, src io.Reader, n int, recycle bool) 
 			if !errors.Is(err, framing.ErrTooLarge) {
 				t.Fatalf("%s: recoverable error %v does not wrap ErrTooLarge", f.Name(), err)
 			}
+			if len(fe.Head) > framing.GlimpseSize || len(fe.Tail) > framing.GlimpseSize {
+				t.Fatalf("%s: kept %d and %d bytes of a skipped message", f.Name(), len(fe.Head), len(fe.Tail))
+			}
+			out[len(out)-1].Ends = fmt.Sprintf("%q %q", fe.Head, fe.Tail)
 			continue
 		}
 		if f == framing.NDJSON {
@@ -188,7 +201,7 @@ func ndjsonModel(data []byte, limit int) []result {
 		line = bytes.TrimSuffix(line, []byte{'\r'})
 		switch {
 		case len(line) > limit:
-			out = append(out, result{Err: fmt.Sprintf("ndjson framing: line exceeds limit of %d bytes: %v", limit, framing.ErrTooLarge)})
+			out = append(out, result{Err: fmt.Sprintf("ndjson framing: line exceeds limit of %d bytes: %v", limit, framing.ErrTooLarge), Ends: ends(line)})
 		case len(bytes.Trim(line, " \t\r")) > 0:
 			out = append(out, result{Msg: string(line)})
 		}

@@ -3,6 +3,7 @@ package framing_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -51,6 +52,27 @@ func TestTooLargeEnds(t *testing.T) {
 					t.Fatalf("%s, %d bytes: the next Read = %q, %v", f.Name(), size, got, err)
 				}
 			}
+		}
+	}
+}
+
+// TestTooLargeEndsCRLF checks the kept end of NDJSON lines ending in
+// "\r\n" where the '\r' may be the last byte of a full read buffer: it is
+// a line end, not part of the message.
+func TestTooLargeEndsCRLF(t *testing.T) {
+	for _, size := range []int{300, 4094, 4095, 4096, 4097, 8191, 8192} {
+		msg := strings.Repeat("y", size-1) + "z"
+		r := framing.NDJSON.NewReader(strings.NewReader(msg+"\r\n{}\r\n"), framing.Limits{MaxMessageSize: 100})
+		_, err := r.Read()
+		var fe *framing.Error
+		if !errors.As(err, &fe) || !errors.Is(err, framing.ErrTooLarge) {
+			t.Fatalf("%d bytes: Read error %v, want ErrTooLarge", size, err)
+		}
+		if got, want := fmt.Sprintf("%q %q", fe.Head, fe.Tail), ends([]byte(msg)); got != want {
+			t.Errorf("%d bytes: kept ends\n%s\nwant\n%s", size, got, want)
+		}
+		if got, err := r.Read(); err != nil || string(got) != "{}" {
+			t.Fatalf("%d bytes: next Read = %q, %v", size, got, err)
 		}
 	}
 }

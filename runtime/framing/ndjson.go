@@ -69,13 +69,14 @@ func (r *ndReader) Read() ([]byte, error) {
 			r.err = io.EOF
 		}
 		if tooLarge {
+			head, tail := r.skippedEnds()
 			return nil, &Error{
 				Framing:     ndName,
 				Reason:      fmt.Sprintf("line exceeds limit of %d bytes", r.max),
 				Recoverable: true,
 				Err:         ErrTooLarge,
-				Head:        r.head,
-				Tail:        r.tail[len(r.tail)-min(len(r.tail), r.skipped-len(r.head)):],
+				Head:        head,
+				Tail:        tail,
 			}
 		}
 		if isBlank(line) {
@@ -120,12 +121,14 @@ func (r *ndReader) readLine() (line []byte, owned, tooLarge bool, err error) {
 			continue
 		}
 		if tooLarge {
-			r.keepTail(trimLineEnd(frag))
+			r.keepTail(bytes.TrimSuffix(frag, []byte{'\n'}))
+			r.dropCR()
 			return nil, false, true, err
 		}
 		if acc != nil {
 			if len(acc)+len(frag) > r.max+2 {
-				r.keepEnds(acc, trimLineEnd(frag))
+				r.keepEnds(acc, bytes.TrimSuffix(frag, []byte{'\n'}))
+				r.dropCR()
 				return nil, false, true, err
 			}
 			frag, owned = append(acc, frag...), true
@@ -139,28 +142,46 @@ func (r *ndReader) readLine() (line []byte, owned, tooLarge bool, err error) {
 	}
 }
 
-// keepEnds keeps the first and last GlimpseSize bytes of a, then b: the
-// start of a line found too long. The Error's Tail is then the part of
-// tail that is not also in head.
+// tailWindow is how many of the last bytes of a skipped line are kept:
+// one more than GlimpseSize, for a '\r' that turns out to end the line.
+const tailWindow = GlimpseSize + 1
+
+// keepEnds keeps the first GlimpseSize bytes and the last tailWindow
+// bytes of a, then b: the start of a line found too long.
 func (r *ndReader) keepEnds(a, b []byte) {
 	n := min(len(a)+len(b), GlimpseSize)
 	r.head = append(append(make([]byte, 0, n), a[:min(len(a), n)]...), b[:n-min(len(a), n)]...)
-	r.tail, r.skipped = make([]byte, 0, GlimpseSize), 0
+	r.tail, r.skipped = make([]byte, 0, tailWindow), 0
 	r.keepTail(a)
 	r.keepTail(b)
 }
 
-// keepTail adds b to the last GlimpseSize bytes of the line being skipped.
+// keepTail adds b, more of the line being skipped, to its kept end.
 func (r *ndReader) keepTail(b []byte) {
 	r.skipped += len(b)
-	if len(b) >= GlimpseSize {
-		r.tail = append(r.tail[:0], b[len(b)-GlimpseSize:]...)
+	if len(b) >= tailWindow {
+		r.tail = append(r.tail[:0], b[len(b)-tailWindow:]...)
 		return
 	}
-	if drop := len(r.tail) + len(b) - GlimpseSize; drop > 0 {
+	if drop := len(r.tail) + len(b) - tailWindow; drop > 0 {
 		r.tail = r.tail[:copy(r.tail, r.tail[drop:])]
 	}
 	r.tail = append(r.tail, b...)
+}
+
+// dropCR takes a '\r' ending the skipped line off its kept end, as
+// trimLineEnd does for a whole line.
+func (r *ndReader) dropCR() {
+	if n := len(r.tail); n > 0 && r.tail[n-1] == '\r' {
+		r.tail = r.tail[:n-1]
+		r.skipped--
+	}
+}
+
+// skippedEnds returns the Head and Tail of the line just skipped: the
+// tail holds at most GlimpseSize bytes, none of them in the head.
+func (r *ndReader) skippedEnds() (head, tail []byte) {
+	return r.head, r.tail[len(r.tail)-min(len(r.tail), GlimpseSize, r.skipped-len(r.head)):]
 }
 
 // trimLineEnd strips a trailing "\n", then a trailing '\r'.
