@@ -13,7 +13,7 @@ BENCHCOUNT    ?= 6
 BENCHTIME     ?= 0.4s
 BENCH         ?=
 
-.PHONY: all generate test vet staticcheck deps unit nested check-generated fuzz bench bench-runtime clean
+.PHONY: all generate test fmt vet staticcheck deps unit nested check-generated fuzz bench bench-runtime clean
 
 all: generate test
 
@@ -29,7 +29,12 @@ generate:
 	@bin/rpcgen generate -out bench/benchproto bench/bench.yaml
 
 ## test: everything CI checks, the interoperability suite included.
-test: vet staticcheck unit nested check-generated
+test: fmt vet staticcheck unit nested check-generated
+
+## fmt: every committed Go file is gofmt-clean.
+fmt:
+	@out=$$("$$($(GO) env GOROOT)/bin/gofmt" -l $$(git ls-files '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 vet:
 	$(GO) vet ./...

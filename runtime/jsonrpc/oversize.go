@@ -152,7 +152,6 @@ func trailingID(tail []byte) []byte {
 	return id
 }
 
-
 func isNumberByte(c byte) bool {
 	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
 }
