@@ -163,11 +163,7 @@ type scanner struct {
 	i int
 }
 
-func (s *scanner) space() {
-	for s.i < len(s.b) && isSpace(s.b[s.i]) {
-		s.i++
-	}
-}
+func (s *scanner) space() { s.i = skipSpace(s.b, s.i) }
 
 func (s *scanner) byte(c byte) bool {
 	if s.i < len(s.b) && s.b[s.i] == c {
@@ -197,48 +193,14 @@ func (s *scanner) plainString() (string, bool) {
 	return "", false
 }
 
-// value skips one complete value, reporting false if it is cut off.
+// value skips one complete value, reporting false if it is cut off. A
+// value reaching the end of the text counts as cut off: head is followed
+// by more of the message, so a complete member ends before it.
 func (s *scanner) value() bool {
-	if s.i >= len(s.b) {
+	end := skipValue(s.b, s.i)
+	if end == s.i || end >= len(s.b) {
 		return false
 	}
-	switch s.b[s.i] {
-	case '"':
-		for s.i++; s.i < len(s.b); s.i++ {
-			switch s.b[s.i] {
-			case '\\':
-				s.i++
-			case '"':
-				s.i++
-				return true
-			}
-		}
-		return false
-	case '{', '[':
-		depth := 0
-		for ; s.i < len(s.b); s.i++ {
-			switch s.b[s.i] {
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					s.i++
-					return true
-				}
-			case '"':
-				if !s.value() {
-					return false
-				}
-				s.i-- // the loop steps past the closing quote
-			}
-		}
-		return false
-	default:
-		start := s.i
-		for s.i < len(s.b) && !isSpace(s.b[s.i]) && s.b[s.i] != ',' && s.b[s.i] != '}' && s.b[s.i] != ']' {
-			s.i++
-		}
-		// A scalar running to the end of head may be cut off.
-		return s.i > start && s.i < len(s.b)
-	}
+	s.i = end
+	return true
 }
