@@ -64,7 +64,7 @@ func (d *decoder) decodeFile(path string, n *node, root bool) *fileSpec {
 // isKeyword reports whether s is a keyword of the type syntax.
 func isKeyword(s string) bool {
 	switch s {
-	case "string", "integer", "number", "boolean", "any", "null", "array", "map", "object", "enum", "union", "true", "false":
+	case "string", "integer", "int32", "uint32", "number", "boolean", "any", "null", "array", "map", "object", "enum", "union", "true", "false":
 		return true
 	}
 	return false
@@ -226,7 +226,7 @@ func (d *decoder) errorDecl(e entry) *errorSpec {
 	if !typeNameRE.MatchString(es.name.name) {
 		d.errs.add(es.name.pos, "error name %q must start with a letter and hold only letters, digits and underscores, as in AgentBusy", es.name.name)
 	}
-	o, ok := d.keys(e.val, "error", "code", "message", "doc", "data", "allow_reserved")
+	o, ok := d.keys(e.val, "error", "code", "message", "doc", "data", "allow_reserved", "since", "proposed")
 	if !ok {
 		return es
 	}
@@ -241,6 +241,7 @@ func (d *decoder) errorDecl(e entry) *errorSpec {
 	}
 	es.message = d.optStr(o, "message", "message")
 	es.doc = d.optStr(o, "doc", "doc")
+	es.metaSpec = d.meta(o)
 	if v := o.get("data"); v != nil {
 		es.data = d.typeSpec(v, ctxInline)
 	}
@@ -254,7 +255,7 @@ func (d *decoder) errorDecl(e entry) *errorSpec {
 // method decodes one entry of methods:.
 func (d *decoder) method(e entry) *methodSpec {
 	m := &methodSpec{name: nameRef{keyName(e.key), e.key.pos}}
-	o, ok := d.keys(e.val, "method "+strconv.Quote(m.name.name), "from", "kind", "doc", "deprecated", "params", "result", "errors", "timeout", "on_timeout", "examples", "go_name")
+	o, ok := d.keys(e.val, "method "+strconv.Quote(m.name.name), "from", "kind", "doc", "deprecated", "params", "result", "errors", "timeout", "on_timeout", "examples", "go_name", "since", "proposed")
 	if !ok {
 		return m
 	}
@@ -268,6 +269,7 @@ func (d *decoder) method(e entry) *methodSpec {
 	m.kind = d.oneOf(o.get("kind"), "kind", string(Request), string(Notification))
 	m.doc = d.optStr(o, "doc", "doc")
 	m.deprec = d.optStr(o, "deprecated", "deprecated")
+	m.metaSpec = d.meta(o)
 	if v := o.get("go_name"); v != nil {
 		m.goName = d.name(v, "go_name")
 	}

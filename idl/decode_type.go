@@ -17,7 +17,7 @@ const (
 // typeKeys are the keys of a type in long form; fieldKeys the extra keys of
 // a field.
 var (
-	typeKeys  = []string{"type", "doc", "deprecated", "example", "name", "nullable", "format", "const", "fields", "extends", "additional", "values", "discriminator", "variants", "items"}
+	typeKeys  = []string{"type", "doc", "deprecated", "example", "name", "nullable", "format", "const", "fields", "extends", "additional", "values", "discriminator", "variants", "items", "minimum", "maximum", "open", "base", "since", "proposed"}
 	fieldKeys = []string{"optional", "required", "default", "go_name"}
 )
 
@@ -32,6 +32,10 @@ var kindKeys = map[string][]Kind{
 	"items":         {KindArray},
 	"format":        {KindString},
 	"const":         {KindString, KindInteger, KindNumber, KindBoolean},
+	"minimum":       {KindInteger, KindNumber},
+	"maximum":       {KindInteger, KindNumber},
+	"open":          {KindEnum},
+	"base":          {KindEnum},
 }
 
 // typeSpec decodes a type written as a string (compact form), a list (an
@@ -118,6 +122,7 @@ func (d *decoder) typeMap(o keyed, ctx specCtx) *tspec {
 		} else if t.values == nil {
 			d.errs.add(t.pos, "type: enum needs values:, a list of its values")
 		}
+		d.enumKeys(o, t)
 	case KindUnion:
 		if o.has("discriminator") {
 			t.disc = d.name(o.get("discriminator"), "discriminator")
@@ -140,6 +145,7 @@ func (d *decoder) typeMap(o keyed, ctx specCtx) *tspec {
 		t.formatPos = v.pos
 	}
 	t.constv = orNode(o.get("const"), t.constv)
+	t.minimum, t.maximum = o.get("minimum"), o.get("maximum")
 	if v := o.get("nullable"); v != nil {
 		nb := d.boolean(v, "nullable")
 		if t.nullable && !nb {
@@ -158,6 +164,7 @@ func (d *decoder) typeMap(o keyed, ctx specCtx) *tspec {
 		t.doc = d.optStr(o, "doc", "doc")
 		t.deprec = d.optStr(o, "deprecated", "deprecated")
 		t.example = o.get("example")
+		t.metaSpec = d.meta(o)
 	}
 	return t
 }
@@ -193,7 +200,7 @@ func (d *decoder) inferKind(o keyed) Kind {
 		return KindInvalid
 	}
 	for k := range o.m {
-		if slices.Contains(typeKeys, k) && k != "doc" && k != "deprecated" && k != "example" && k != "name" {
+		if slices.Contains(typeKeys, k) && k != "doc" && k != "deprecated" && k != "example" && k != "name" && k != "since" && k != "proposed" {
 			d.errs.add(o.n.pos, "missing type:; add type: with object, enum, union, array, map or a type expression")
 			return KindInvalid
 		}
@@ -262,6 +269,7 @@ func (d *decoder) field(e entry) *fspec {
 	f.deprec = d.optStr(o, "deprecated", "deprecated")
 	f.example = o.get("example")
 	f.def = o.get("default")
+	f.metaSpec = d.meta(o)
 	if v := o.get("go_name"); v != nil {
 		f.goName = d.name(v, "go_name")
 	}
@@ -300,7 +308,7 @@ func (d *decoder) enumValues(n *node) []*vspec {
 		v := &vspec{pos: it.pos}
 		val := it
 		if it.kind == nMap {
-			o, _ := d.keys(it, "enum value", "value", "name", "doc", "deprecated")
+			o, _ := d.keys(it, "enum value", "value", "name", "doc", "deprecated", "since", "proposed")
 			if val = o.get("value"); val == nil {
 				d.errs.add(it.pos, "enum value has no value:; add value: with the string or integer sent on the wire")
 				continue
@@ -310,6 +318,7 @@ func (d *decoder) enumValues(n *node) []*vspec {
 			}
 			v.doc = d.optStr(o, "doc", "doc")
 			v.deprec = d.optStr(o, "deprecated", "deprecated")
+			v.metaSpec = d.meta(o)
 		}
 		switch {
 		case val.kind == nString:
@@ -345,4 +354,31 @@ func (d *decoder) variants(n *node) []*tspec {
 		}
 	}
 	return out
+}
+
+// meta decodes the since: and proposed: keys of o.
+func (d *decoder) meta(o keyed) metaSpec {
+	var m metaSpec
+	if v := o.get("since"); v != nil {
+		m.since, _ = d.str(v, "since")
+		if m.since == "" && v.kind == nString {
+			d.errs.add(v.pos, "since is empty; write the protocol version that added it, as in since: \"3.16.0\", or remove it")
+		}
+	}
+	if v := o.get("proposed"); v != nil {
+		m.proposed = d.boolean(v, "proposed")
+	}
+	return m
+}
+
+// enumKeys decodes open: and base: of an enum.
+func (d *decoder) enumKeys(o keyed, t *tspec) {
+	if v := o.get("open"); v != nil {
+		t.open = d.boolean(v, "open")
+	}
+	v := o.get("base")
+	if v == nil {
+		return
+	}
+	t.base = d.oneOf(v, "base", "string", "integer", "int32", "uint32")
 }

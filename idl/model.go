@@ -2,6 +2,7 @@ package idl
 
 import (
 	"encoding/json"
+	"math"
 	"time"
 )
 
@@ -198,6 +199,17 @@ type Type struct {
 
 	EnumBase Kind         // KindEnum: KindString or KindInteger
 	Values   []*EnumValue // KindEnum, in source order
+	// Open is, for a KindEnum, true when any other value of its base type
+	// is accepted too (and kept): Values lists the known ones.
+	Open bool
+
+	// Width is, for a KindInteger type or an enum whose EnumBase is
+	// KindInteger, the range of its values and its Go type.
+	Width IntWidth
+	// Minimum and Maximum are, for a KindInteger or KindNumber type, the
+	// inclusive bounds of its values as JSON numbers; nil when not written.
+	// The range of Width bounds an integer too.
+	Minimum, Maximum *Value
 
 	// Discriminator is, for a KindUnion, the name of the string field whose
 	// constant value tells the variants apart; empty when the variants are
@@ -208,6 +220,38 @@ type Type struct {
 	Variants      []*Variant // KindUnion, in source order
 
 	Pos Pos
+}
+
+// IntWidth is the range of an integer type, and its Go type.
+type IntWidth uint8
+
+// Integer widths.
+const (
+	Int64  IntWidth = iota // integer: Go int64
+	Int32                  // int32: Go int32
+	Uint32                 // uint32: Go uint32
+)
+
+// String returns the width's IDL keyword: integer, int32 or uint32.
+func (w IntWidth) String() string {
+	switch w {
+	case Int32:
+		return "int32"
+	case Uint32:
+		return "uint32"
+	}
+	return "integer"
+}
+
+// Range returns the smallest and largest values of the width.
+func (w IntWidth) Range() (lo, hi int64) {
+	switch w {
+	case Int32:
+		return math.MinInt32, math.MaxInt32
+	case Uint32:
+		return 0, math.MaxUint32
+	}
+	return math.MinInt64, math.MaxInt64
 }
 
 // Format is the format of a string type.
@@ -245,6 +289,8 @@ type TypeDef struct {
 	GoName     string
 	Doc        string
 	Deprecated string // why and what to use instead; empty when not deprecated
+	Since      string // the protocol version that added it; may be empty
+	Proposed   bool   // not yet part of the protocol's stable release
 	Type       *Type  // never KindRef to itself; may be any kind
 	Inline     bool
 	Example    *Value
@@ -257,6 +303,8 @@ type Field struct {
 	GoName     string
 	Doc        string
 	Deprecated string
+	Since      string
+	Proposed   bool
 	Type       *Type
 	Optional   bool   // the field may be omitted
 	Default    *Value // value assumed when omitted; only for optional fields
@@ -279,6 +327,8 @@ type EnumValue struct {
 	GoName     string
 	Doc        string
 	Deprecated string
+	Since      string
+	Proposed   bool
 	Pos        Pos
 }
 
@@ -317,6 +367,8 @@ type Method struct {
 	GoName     string // e.g. "EditorGetMessage"
 	Doc        string
 	Deprecated string
+	Since      string // the protocol version that added it; may be empty
+	Proposed   bool   // not yet part of the protocol's stable release
 	From       string // name of the sending role, or FromBoth
 	Kind       MethodKind
 	Params     *Type       // KindRef to an object type, or nil for no params
@@ -364,5 +416,7 @@ type ErrorDef struct {
 	// AllowReserved is true when the IDL marked the code as knowingly taken
 	// from JSON-RPC's reserved range -32768..-32100.
 	AllowReserved bool
+	Since         string // the protocol version that added it; may be empty
+	Proposed      bool   // not yet part of the protocol's stable release
 	Pos           Pos
 }

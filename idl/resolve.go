@@ -190,7 +190,7 @@ func (r *resolver) declareErrors() {
 	codes := map[int64]*ErrorDef{}
 	for _, f := range r.files {
 		for _, es := range f.spec.errors {
-			def := &ErrorDef{Name: es.name.name, GoName: goname.Exported(es.name.name), Code: es.code, Message: es.message, Doc: es.doc, AllowReserved: es.allowReserved, Pos: es.name.pos}
+			def := &ErrorDef{Name: es.name.name, GoName: goname.Exported(es.name.name), Code: es.code, Message: es.message, Doc: es.doc, AllowReserved: es.allowReserved, Since: es.since, Proposed: es.proposed, Pos: es.name.pos}
 			if s := r.errors[def.Name]; s != nil && s.Standard {
 				if es.codeOK && es.code != s.Code {
 					r.errs.add(es.codePos, "error name %s is JSON-RPC's standard error %d; use code %d or another name", def.Name, s.Code, s.Code)

@@ -11,7 +11,7 @@ import (
 // method resolves one method and appends it to the protocol.
 func (r *resolver) method(ms *methodSpec) {
 	p := r.p
-	m := &Method{Name: ms.name.name, Doc: ms.doc, Deprecated: ms.deprec, From: ms.from.name, Kind: MethodKind(ms.kind.name), Pos: ms.name.pos}
+	m := &Method{Name: ms.name.name, Doc: ms.doc, Deprecated: ms.deprec, Since: ms.since, Proposed: ms.proposed, From: ms.from.name, Kind: MethodKind(ms.kind.name), Pos: ms.name.pos}
 	p.Methods = append(p.Methods, m)
 	r.methodName(m, ms)
 	if ms.from.name != "" && p.Roles[1].Name != "" {

@@ -15,6 +15,7 @@ func (r *resolver) buildNamed(def *TypeDef, ts *tspec) {
 		return
 	}
 	def.Doc, def.Deprecated = ts.doc, ts.deprec
+	def.Since, def.Proposed = ts.since, ts.proposed
 	def.Example = r.value(ts.example)
 	if isCompound(ts.kind) {
 		def.Type = r.compound(ts, def)
@@ -49,7 +50,7 @@ func (r *resolver) build(ts *tspec, name, doc string) *Type {
 			}
 			name = ts.name.name
 		}
-		def := &TypeDef{Name: name, GoName: goname.Exported(name), Doc: ts.doc, Deprecated: ts.deprec, Inline: true, Pos: ts.pos}
+		def := &TypeDef{Name: name, GoName: goname.Exported(name), Doc: ts.doc, Deprecated: ts.deprec, Since: ts.since, Proposed: ts.proposed, Inline: true, Pos: ts.pos}
 		if def.Doc == "" {
 			def.Doc = doc
 		}
@@ -70,6 +71,7 @@ func (r *resolver) build(ts *tspec, name, doc string) *Type {
 		t.Kind = KindInvalid
 	}
 	r.scalarFacets(ts, t)
+	r.numFacets(ts, t)
 	return t
 }
 
@@ -159,7 +161,7 @@ func variantName(vs *tspec, disc string, i int) string {
 
 // field builds one field of the object def.
 func (r *resolver) field(fs *fspec, def *TypeDef) *Field {
-	f := &Field{Name: fs.name.name, GoName: goname.Exported(fs.name.name), Doc: fs.doc, Deprecated: fs.deprec, Optional: fs.optional, DeclaredIn: def, Pos: fs.name.pos}
+	f := &Field{Name: fs.name.name, GoName: goname.Exported(fs.name.name), Doc: fs.doc, Deprecated: fs.deprec, Since: fs.since, Proposed: fs.proposed, Optional: fs.optional, DeclaredIn: def, Pos: fs.name.pos}
 	if fs.goName.name != "" {
 		if !goname.IsExported(fs.goName.name) {
 			r.errs.add(fs.goName.pos, "go_name %q is not an exported Go identifier; start it with an upper-case letter and use only letters, digits and _", fs.goName.name)
@@ -181,8 +183,13 @@ func (r *resolver) field(fs *fspec, def *TypeDef) *Field {
 // enum builds the values of an enum.
 func (r *resolver) enum(ts *tspec, t *Type) {
 	seen := map[any]Pos{}
+	t.Open = ts.open
+	r.enumBase(ts, t)
 	for _, vs := range ts.values {
-		v := &EnumValue{Value: vs.value, Doc: vs.doc, Deprecated: vs.deprec, Pos: vs.pos}
+		if !r.checkEnumValue(ts, t, vs) {
+			continue
+		}
+		v := &EnumValue{Value: vs.value, Doc: vs.doc, Deprecated: vs.deprec, Since: vs.since, Proposed: vs.proposed, Pos: vs.pos}
 		base := KindString
 		if _, isInt := vs.value.(int64); isInt {
 			base = KindInteger

@@ -75,6 +75,24 @@ type tspec struct {
 	doc        string
 	deprec     string
 	example    *node
+	numSpec
+	metaSpec
+}
+
+// numSpec holds what a type as written says of numbers: the width of an
+// integer (or of an enum's base) and the bounds of an integer or number.
+type numSpec struct {
+	width            IntWidth
+	minimum, maximum *node
+	open             bool    // KindEnum: other values of the base are accepted
+	base             nameRef // KindEnum: the base written with base:, if any
+}
+
+// metaSpec holds the since: and proposed: keys of a type, field, enum
+// value, method or error.
+type metaSpec struct {
+	since    string
+	proposed bool
 }
 
 // fspec is one field of an object as written.
@@ -87,6 +105,7 @@ type fspec struct {
 	def      *node
 	example  *node
 	t        *tspec
+	metaSpec
 }
 
 // vspec is one enum value as written.
@@ -96,6 +115,7 @@ type vspec struct {
 	name   nameRef
 	doc    string
 	deprec string
+	metaSpec
 }
 
 // errorSpec is one entry of errors:.
@@ -108,6 +128,7 @@ type errorSpec struct {
 	data          *tspec
 	allowReserved bool
 	allowPos      Pos
+	metaSpec
 }
 
 // methodSpec is one entry of methods:.
@@ -126,6 +147,7 @@ type methodSpec struct {
 	timeout   durationSpec
 	onTimeout *OnTimeout
 	examples  []*exampleSpec
+	metaSpec
 }
 
 // exampleSpec is one entry of a method's examples:.

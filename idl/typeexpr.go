@@ -11,7 +11,8 @@ import (
 //
 //	expr    = term { "|" term }
 //	term    = "[]" term | primary { "?" }
-//	primary = "string" | "integer" | "number" | "boolean" | "any" | "null"
+//	primary = "string" | "integer" | "int32" | "uint32" | "number"
+//	        | "boolean" | "any" | "null"
 //	        | "array" "<" expr ">" | "map" "<" "string" "," expr ">"
 //	        | Name | 'literal' | "literal" | integer | "true" | "false"
 //	        | "(" expr ")"
@@ -330,6 +331,10 @@ func (p *exprParser) primary() *tspec {
 			return &tspec{pos: pos, kind: KindString}
 		case "integer":
 			return &tspec{pos: pos, kind: KindInteger}
+		case "int32":
+			return &tspec{pos: pos, kind: KindInteger, numSpec: numSpec{width: Int32}}
+		case "uint32":
+			return &tspec{pos: pos, kind: KindInteger, numSpec: numSpec{width: Uint32}}
 		case "number":
 			return &tspec{pos: pos, kind: KindNumber}
 		case "boolean":

@@ -215,10 +215,14 @@ func (r *resolver) checkDepth(n *node, t *Type, path string, depth int) {
 			r.errs.add(n.pos, "%s: %s", path, outOfRange(n))
 		case n.kind != nInt && !(n.kind == nFloat && n.f == float64(int64(n.f))):
 			r.mismatch(n, path, "an integer")
+		default:
+			r.checkNumber(n, t, path)
 		}
 	case KindNumber:
 		if n.kind != nInt && (n.kind != nFloat || n.bad) {
 			r.mismatch(n, path, "a number")
+		} else {
+			r.checkNumber(n, t, path)
 		}
 	case KindBoolean:
 		r.expect(n, nBool, path, "true or false")
@@ -314,6 +318,12 @@ func (r *resolver) checkObject(n *node, t *Type, path string, depth int) {
 
 // checkEnum checks a value against an enum's values.
 func (r *resolver) checkEnum(n *node, t *Type, path string) {
+	if t.Open {
+		// Any value of the base type is accepted.
+		base := &Type{Kind: t.EnumBase, Width: t.Width}
+		r.checkDepth(n, base, path, 0)
+		return
+	}
 	var vals []string
 	for _, v := range t.Values {
 		s := fmt.Sprint(v.Value)
