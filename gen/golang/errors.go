@@ -25,7 +25,7 @@ func (g *generator) errorsFile(f *file) error {
 	for _, e := range own {
 		base := errorBase(e)
 		codes = append(codes, jen.Id("Code"+base).Op("=").Lit(int(e.Code)))
-		c := doc(fmt.Sprintf("Err%s is the %s error (%d %q). %s", base, e.Name, e.Code, e.Message, errorDoc(e)))
+		c := doc(fmt.Sprintf("Err%s is the %s error (%d %q). %s", base, e.Name, e.Code, e.Message, errorDoc(e))).add(metaText(e.Since, e.Proposed))
 		sentinels = append(sentinels, c.code().Id("Err"+base).Op("=").Op("&").Qual(jsonrpcPkg, "Error").Values(
 			jen.Id("Code").Op(":").Id("Code"+base),
 			jen.Id("Message").Op(":").Lit(e.Message),

@@ -33,7 +33,7 @@ func baseType(t *idl.Type) *jen.Statement {
 	case idl.KindString:
 		return jen.String()
 	case idl.KindInteger:
-		return jen.Int64()
+		return intType(t.Width)
 	case idl.KindNumber:
 		return jen.Float64()
 	case idl.KindBoolean:

@@ -258,6 +258,9 @@ func (g *generator) decodeInto(t *idl.Type, optional bool, src jen.Code, target 
 	if t.Kind == idl.KindRef && g.hasDecoder(t.Ref) {
 		return target.Dot("UnmarshalJSON").Call(src)
 	}
+	if checked(t) {
+		return rangeDecoder(t, src, dst)
+	}
 	if helper := basicDecoder(t); helper != "" {
 		return jen.Qual(jsonrpcPkg, helper).Call(src, dst)
 	}
@@ -310,6 +313,8 @@ func (g *generator) valueDecoder(t *idl.Type) jen.Code {
 		)
 	case t.Kind == idl.KindRef && g.hasDecoder(t.Ref):
 		return jen.Qual(jsonrpcPkg, "UnmarshalJSON").Index(jen.Id(t.Ref.GoName))
+	case checked(t):
+		return rangeFunc(t)
 	}
 	if helper := basicDecoder(t); helper != "" {
 		return jen.Qual(jsonrpcPkg, helper).Index(baseType(t))
@@ -326,7 +331,7 @@ func (g *generator) custom(t *idl.Type) bool {
 	case idl.KindArray, idl.KindMap:
 		return g.custom(t.Elem)
 	}
-	return false
+	return checked(t)
 }
 
 // hasDecoder reports whether the Go type of def has an UnmarshalJSON.
@@ -343,6 +348,8 @@ func (g *generator) hasDecoder(def *idl.TypeDef) bool {
 		has = g.hasDecoder(t.Ref)
 	case idl.KindArray, idl.KindMap:
 		has = g.custom(t.Elem)
+	default:
+		has = checked(t)
 	}
 	g.decodes[def] = has
 	return has
@@ -361,6 +368,12 @@ func (g *generator) alias(f *file, def *idl.TypeDef) {
 		return
 	}
 	f.add(c.code().Type().Id(def.GoName).Add(baseType(t)))
+	if checked(t) {
+		f.add(doc(fmt.Sprintf("UnmarshalJSON decodes %s, refusing a value out of its range.", aOrAn(def.GoName))).code().
+			Func().Params(jen.Id("x").Op("*").Id(def.GoName)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
+			jen.Return(rangeDecoder(t, jen.Id("b"), jen.Id("x"))),
+		))
+	}
 	if (t.Kind == idl.KindArray || t.Kind == idl.KindMap) && g.custom(t.Elem) {
 		f.add(doc(fmt.Sprintf("UnmarshalJSON decodes %s element by element, naming the element that does not decode.", aOrAn(def.GoName))).code().
 			Func().Params(jen.Id("x").Op("*").Id(def.GoName)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(

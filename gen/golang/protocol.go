@@ -22,7 +22,7 @@ func (g *generator) protocolFile(f *file) error {
 	if len(g.p.Methods) > 0 {
 		var defs []jen.Code
 		for _, m := range g.p.Methods {
-			c := doc(fmt.Sprintf("Method%s is the %s %s, %s.", m.GoName, m.Kind, m.Name, g.sentBy(m))).deprecated(m.Deprecated)
+			c := doc(fmt.Sprintf("Method%s is the %s %s, %s.", m.GoName, m.Kind, m.Name, g.sentBy(m))).add(metaText(m.Since, m.Proposed)).deprecated(m.Deprecated)
 			defs = append(defs, c.code().Id("Method"+m.GoName).Op("=").Lit(m.Name))
 		}
 		f.add(jen.Comment("The methods and notifications of the protocol, by wire name.").Line().Const().Defs(defs...))

@@ -72,7 +72,7 @@ func (g *generator) methodDoc(m *idl.Method) *comment {
 			c.addf("Besides the standard JSON-RPC errors, it may fail with %s.", orList(errs))
 		}
 	}
-	return c.deprecated(m.Deprecated)
+	return c.add(metaText(m.Since, m.Proposed)).deprecated(m.Deprecated)
 }
 
 // timeoutDoc says how long the caller of m waits and what it does then.

@@ -13,7 +13,10 @@ func (g *generator) typeDoc(def *idl.TypeDef) *comment {
 	if k := def.Type.Kind; def.Type.Nullable && (k == idl.KindObject || k == idl.KindEnum || k == idl.KindUnion) {
 		c.add("It may also be null: members of this type are pointers.")
 	}
-	return c.deprecated(def.Deprecated)
+	if def.Type.Kind == idl.KindEnum && def.Type.Open {
+		c.add("Other values are accepted too, and kept: the values below are the known ones.")
+	}
+	return c.add(metaText(def.Since, def.Proposed)).deprecated(def.Deprecated)
 }
 
 // typeSentence is the sentence a type's doc starts with when the IDL has
@@ -64,8 +67,17 @@ func article(t *idl.Type) string {
 		}
 	case idl.KindInteger:
 		s = "an integer"
+		if t.Width != idl.Int64 {
+			s = "an " + t.Width.String()
+		}
+		if r := rangeText(t); r != "" {
+			s += " (" + strings.ToLower(strings.TrimSuffix(r, ".")) + ")"
+		}
 	case idl.KindNumber:
 		s = "a number"
+		if r := rangeText(t); r != "" {
+			s += " (" + strings.ToLower(strings.TrimSuffix(r, ".")) + ")"
+		}
 	case idl.KindBoolean:
 		s = "a boolean"
 	case idl.KindAny:
@@ -110,9 +122,28 @@ func fieldDoc(f *idl.Field) *comment {
 	if f.Type.Format != "" {
 		facts = append(facts, fmt.Sprintf("Format: %s.", f.Type.Format))
 	}
+	if r := rangeText(f.Type); r != "" {
+		facts = append(facts, r)
+	}
 	if f.Default != nil {
 		facts = append(facts, fmt.Sprintf("Defaults to %s when absent.", f.Default.JSON))
 	}
+	if m := metaText(f.Since, f.Proposed); m != "" {
+		facts = append(facts, m)
+	}
 	c := doc(strings.TrimSpace(text + " " + strings.Join(facts, " ")))
 	return c.deprecated(f.Deprecated)
+}
+
+// metaText says since which protocol version a declaration exists and
+// whether it is only proposed, or returns "".
+func metaText(since string, proposed bool) string {
+	var parts []string
+	if since != "" {
+		parts = append(parts, sentence("Since "+since))
+	}
+	if proposed {
+		parts = append(parts, "Proposed: not yet part of the protocol's stable release.")
+	}
+	return strings.Join(parts, " ")
 }

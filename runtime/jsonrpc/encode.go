@@ -31,7 +31,7 @@ func AppendString[T ~string](b []byte, s T) []byte {
 }
 
 // AppendInt appends the JSON number n.
-func AppendInt[T ~int | ~int8 | ~int16 | ~int32 | ~int64](b []byte, n T) []byte {
+func AppendInt[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32](b []byte, n T) []byte {
 	return strconv.AppendInt(b, int64(n), 10)
 }
 
