@@ -75,6 +75,14 @@ func (o *object) str(k, v string) {
 	}
 }
 
+// num writes a number member unless v is empty.
+func (o *object) num(k string, v json.Number) {
+	if v != "" {
+		o.key(k)
+		o.e.buf = append(o.e.buf, v...)
+	}
+}
+
 // flag writes a true member unless v is false.
 func (o *object) flag(k string, v bool) {
 	if v {
@@ -164,6 +172,8 @@ func (e *encoder) schema(s *invopop.Schema, depth int) error {
 			return err
 		}
 	}
+	o.num("maximum", s.Maximum) // invopop's field order, which encoding/json keeps
+	o.num("minimum", s.Minimum)
 	o.str("pattern", s.Pattern)
 	o.flag("uniqueItems", s.UniqueItems)
 	if len(s.Required) > 0 {
@@ -349,8 +359,7 @@ func direct(s *invopop.Schema) bool {
 		return false
 	}
 	return s.Extras == nil && s.DependentRequired == nil &&
-		s.MultipleOf == "" && s.Maximum == "" && s.ExclusiveMaximum == "" &&
-		s.Minimum == "" && s.ExclusiveMinimum == "" &&
+		s.MultipleOf == "" && s.ExclusiveMaximum == "" && s.ExclusiveMinimum == "" &&
 		s.MaxLength == nil && s.MinLength == nil && s.MaxItems == nil && s.MinItems == nil &&
 		s.MaxContains == nil && s.MinContains == nil && s.MaxProperties == nil && s.MinProperties == nil
 }
@@ -366,5 +375,6 @@ func isEmpty(s *invopop.Schema) bool {
 		s.Type == "" && s.Enum == nil && s.Const == nil && s.Pattern == "" && !s.UniqueItems &&
 		s.Required == nil && s.Format == "" && s.ContentEncoding == "" && s.ContentMediaType == "" &&
 		s.ContentSchema == nil && s.Title == "" && s.Description == "" && s.Default == nil &&
-		!s.Deprecated && !s.ReadOnly && !s.WriteOnly && s.Examples == nil
+		!s.Deprecated && !s.ReadOnly && !s.WriteOnly && s.Examples == nil &&
+		s.Minimum == "" && s.Maximum == ""
 }

@@ -53,6 +53,8 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 		"extras":       {Type: "object", Extras: map[string]any{"x-a": 1, "x-b": "<b>"}},
 		"only extras":  {Extras: map[string]any{"x": true}},
 		"numbers":      {Type: "integer", Minimum: "1", MaxLength: &one, MultipleOf: "2"},
+		"bounds":       {Type: "number", Minimum: "-0.5", Maximum: "1e3", Pattern: "x"},
+		"only bounds":  {Minimum: "0"},
 		"dep required": {DependentRequired: map[string][]string{"a": {"b"}}},
 		"everything": {
 			Version: draft, ID: "https://x/<y>", Anchor: "a", Ref: "#/$defs/T", DynamicRef: "#d",

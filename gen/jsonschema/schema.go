@@ -3,6 +3,7 @@ package jsonschema
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	invopop "github.com/invopop/jsonschema"
@@ -71,7 +72,11 @@ func (b *builder) base(t *idl.Type, where string) *invopop.Schema {
 		}
 		s.Const = b.value(t.Const, where)
 		return s
-	case idl.KindInteger, idl.KindNumber, idl.KindBoolean:
+	case idl.KindInteger, idl.KindNumber:
+		s := &invopop.Schema{Type: t.Kind.String(), Const: b.value(t.Const, where)}
+		bounds(s, t)
+		return s
+	case idl.KindBoolean:
 		return &invopop.Schema{Type: t.Kind.String(), Const: b.value(t.Const, where)}
 	case idl.KindAny:
 		return &invopop.Schema{}
@@ -133,7 +138,31 @@ func (b *builder) enum(t *idl.Type, where string) *invopop.Schema {
 	for _, v := range t.Values {
 		s.Enum = append(s.Enum, v.Value)
 	}
-	return s
+	if !t.Open {
+		return s
+	}
+	// Other values of the base type are accepted too.
+	other := &invopop.Schema{Type: t.EnumBase.String()}
+	if t.EnumBase == idl.KindInteger {
+		bounds(other, &idl.Type{Kind: idl.KindInteger, Width: t.Width})
+	}
+	return &invopop.Schema{AnyOf: []*invopop.Schema{s, other}}
+}
+
+// bounds sets the minimum and maximum of s from those of the integer or
+// number type t, and from the range of an integer narrower than int64.
+func bounds(s *invopop.Schema, t *idl.Type) {
+	if t.Kind == idl.KindInteger && t.Width != idl.Int64 {
+		lo, hi := t.Width.Range()
+		s.Minimum = json.Number(strconv.FormatInt(lo, 10))
+		s.Maximum = json.Number(strconv.FormatInt(hi, 10))
+	}
+	if t.Minimum != nil {
+		s.Minimum = json.Number(t.Minimum.JSON)
+	}
+	if t.Maximum != nil {
+		s.Maximum = json.Number(t.Maximum.JSON)
+	}
 }
 
 // union returns the schema of a union: a oneOf of its variants, with the

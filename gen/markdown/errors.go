@@ -60,6 +60,7 @@ func (d *doc) writeError(e *idl.ErrorDef) {
 		s += " The code lies in the range JSON-RPC 2.0 reserves for itself; the protocol uses it on purpose."
 	}
 	d.para(s)
+	d.meta(e.Since, e.Proposed)
 	d.para(block(e.Doc))
 	if e.Data != nil {
 		d.para("**Data:** " + d.typeExpr(e.Data))

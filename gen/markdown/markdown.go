@@ -170,6 +170,24 @@ func (d *doc) deprecated(why string) {
 	}
 }
 
+// meta writes since which protocol version a declaration exists and
+// whether it is only proposed, when the IDL says so.
+func (d *doc) meta(since string, proposed bool) {
+	d.para(metaText(since, proposed))
+}
+
+// metaText is the text [doc.meta] writes, or "".
+func metaText(since string, proposed bool) string {
+	var parts []string
+	if since != "" {
+		parts = append(parts, "**Since:** "+escape(since)+".")
+	}
+	if proposed {
+		parts = append(parts, "**Proposed:** not yet part of the protocol's stable release.")
+	}
+	return strings.Join(parts, " ")
+}
+
 // write writes the whole document.
 func (d *doc) write() {
 	p := d.p

@@ -116,6 +116,7 @@ func (d *doc) writeMethods() {
 func (d *doc) writeMethod(m *idl.Method) {
 	d.heading(m)
 	d.deprecated(m.Deprecated)
+	d.meta(m.Since, m.Proposed)
 	d.para(block(m.Doc))
 	if m.Name == d.p.Cancellation.Method() {
 		d.para("The protocol's cancellation notification: see " + d.link("Cancellation", secCancellation) + ".")

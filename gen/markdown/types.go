@@ -39,6 +39,9 @@ func (d *doc) typeExpr(t *idl.Type) string {
 		s = strings.Join(parts, " | ")
 	default:
 		s = t.Kind.String()
+		if t.Kind == idl.KindInteger {
+			s = t.Width.String()
+		}
 		if t.Const != nil {
 			s = d.jsonCode(t.Const)
 		}
@@ -121,11 +124,17 @@ func (d *doc) fieldDesc(def *idl.TypeDef, f *idl.Field) string {
 	if f.Type != nil && f.Type.Format != "" {
 		parts = append(parts, "Format: "+code(string(f.Type.Format))+".")
 	}
+	if r := rangeText(f.Type); r != "" {
+		parts = append(parts, r)
+	}
 	if f.Default != nil {
 		parts = append(parts, "Default: "+d.jsonCode(f.Default)+".")
 	}
 	if f.Example != nil {
 		parts = append(parts, "Example: "+d.jsonCode(f.Example)+".")
+	}
+	if m := metaText(f.Since, f.Proposed); m != "" {
+		parts = append(parts, m)
 	}
 	return strings.Join(parts, " ")
 }
@@ -147,6 +156,7 @@ func (d *doc) writeTypes() {
 func (d *doc) writeType(def *idl.TypeDef) {
 	d.heading(def)
 	d.deprecated(def.Deprecated)
+	d.meta(def.Since, def.Proposed)
 	d.para(block(def.Doc))
 	if m, where := d.onlyPayloadOf(def); m != nil {
 		d.paraf("The %s of %s, described in its section.", where, d.methodLink(m))
@@ -164,6 +174,9 @@ func (d *doc) writeType(def *idl.TypeDef) {
 		s := "**Type:** " + d.typeExpr(t)
 		if t.Format != "" {
 			s += ", format " + code(string(t.Format))
+		}
+		if r := rangeText(t); r != "" {
+			s += ", " + strings.ToLower(r[:1]) + strings.TrimSuffix(r[1:], ".")
 		}
 		d.para(s + ".")
 	}
@@ -206,9 +219,13 @@ func (d *doc) writeEnum(t *idl.Type) {
 	}
 	kind := "string"
 	if t.EnumBase == idl.KindInteger {
-		kind = "integer"
+		kind = t.Width.String()
 	}
-	d.paraf("One of these %s values:", kind)
+	if t.Open {
+		d.paraf("One of these %s values, or any other %s value: other values are accepted.", kind, kind)
+	} else {
+		d.paraf("One of these %s values:", kind)
+	}
 	header := []string{"value", "description"}
 	if named {
 		header = []string{"value", "name", "description"}
@@ -218,6 +235,9 @@ func (d *doc) writeEnum(t *idl.Type) {
 		desc := inline(v.Doc)
 		if v.Deprecated != "" {
 			desc = strings.TrimSpace("**Deprecated:** " + sentence(inline(v.Deprecated)) + " " + desc)
+		}
+		if m := metaText(v.Since, v.Proposed); m != "" {
+			desc = strings.TrimSpace(desc + " " + m)
 		}
 		row := []string{code(enumJSON(v))}
 		if named {
@@ -295,4 +315,22 @@ func jsonKind(t *idl.Type) string {
 		return "string"
 	}
 	return "any"
+}
+
+// rangeText describes the bounds of an integer or number type, as in
+// "From `0` to `1`.", or returns "".
+func rangeText(t *idl.Type) string {
+	if t == nil || t.Kind != idl.KindInteger && t.Kind != idl.KindNumber {
+		return ""
+	}
+	lo, hi := t.Minimum, t.Maximum
+	switch {
+	case lo != nil && hi != nil:
+		return fmt.Sprintf("From %s to %s.", code(string(lo.JSON)), code(string(hi.JSON)))
+	case lo != nil:
+		return fmt.Sprintf("At least %s.", code(string(lo.JSON)))
+	case hi != nil:
+		return fmt.Sprintf("At most %s.", code(string(hi.JSON)))
+	}
+	return ""
 }
