@@ -85,9 +85,10 @@ func TestFullTypeOrder(t *testing.T) {
 		"Item", "ItemSettings", "ItemSettingsTheme", "Dimensions", "ItemHistoryItem", "ItemEither",
 		"TextBlock", "Block", "BlockImage",
 		"Priority", "TextContents", "BlobContents", "Contents",
+		"Ratio", "Line", "Offset", "ActionKind", "Level", "Mark",
 		"BusyData", // error data, in error order
 		"InitializeParams", "InitializeParamsClientInfo", "InitializeResult",
-		"FetchItemParams", "BlocksShowParams", "CancelRequestParams",
+		"FetchItemParams", "BlocksShowParams", "MarksSetParams", "MarksSetResult", "CancelRequestParams",
 	})
 	eq(t, "inline", mustType(t, p, "ItemSettings").Inline, true)
 	eq(t, "named", mustType(t, p, "Item").Inline, false)
@@ -221,6 +222,7 @@ func TestFullMethods(t *testing.T) {
 		{"items/get", "FetchItem", "agent", Request},
 		{"blocks/show", "BlocksShow", FromBoth, Notification},
 		{"ping", "Ping", FromBoth, Request},
+		{"marks/set", "MarksSet", "editor", Request},
 		{"$/cancelRequest", "CancelRequest", FromBoth, Notification},
 	})
 	init := p.Method("full.initialize")

@@ -107,6 +107,9 @@ func (t *Type) String() string {
 		s = strings.Join(parts, " | ")
 	default:
 		s = t.Kind.String()
+		if t.Kind == KindInteger {
+			s = t.Width.String()
+		}
 		if t.Const != nil {
 			s = string(t.Const.JSON)
 			if t.Kind == KindString {

@@ -68,7 +68,7 @@ func article(t *idl.Type) string {
 	case idl.KindInteger:
 		s = "an integer"
 		if t.Width != idl.Int64 {
-			s = "an " + t.Width.String()
+			s = map[idl.IntWidth]string{idl.Int32: "an int32", idl.Uint32: "a uint32"}[t.Width]
 		}
 		if r := rangeText(t); r != "" {
 			s += " (" + strings.ToLower(strings.TrimSuffix(r, ".")) + ")"

@@ -39,6 +39,14 @@ type Agent interface {
 	// notification. Cancel and report.
 	Ping(ctx context.Context) error
 
+	// MarksSet answers the request marks/set.
+	//
+	// The caller waits 30s for the response, then sends the cancellation
+	// notification. Cancel and report.
+	//
+	// Since 1.2.0. Proposed: not yet part of the protocol's stable release.
+	MarksSet(ctx context.Context, params *MarksSetParams) (*MarksSetResult, error)
+
 	// CancelRequest handles the notification $/cancelRequest.
 	CancelRequest(ctx context.Context, params *CancelRequestParams) error
 }
@@ -65,6 +73,11 @@ func (UnimplementedAgent) BlocksShow(context.Context, *BlocksShowParams) error {
 // Ping answers with a -32601 Method not found error.
 func (UnimplementedAgent) Ping(context.Context) error {
 	return methodNotFound(MethodPing)
+}
+
+// MarksSet answers with a -32601 Method not found error.
+func (UnimplementedAgent) MarksSet(context.Context, *MarksSetParams) (*MarksSetResult, error) {
+	return nil, methodNotFound(MethodMarksSet)
 }
 
 // CancelRequest ignores the notification.
@@ -103,6 +116,14 @@ func (r remoteAgent) Ping(ctx context.Context) error {
 	return r.c.Call(ctx, MethodPing, nil, nil)
 }
 
+func (r remoteAgent) MarksSet(ctx context.Context, params *MarksSetParams) (*MarksSetResult, error) {
+	var result MarksSetResult
+	if err := r.c.Call(ctx, MethodMarksSet, params, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
 func (r remoteAgent) CancelRequest(ctx context.Context, params *CancelRequestParams) error {
 	return r.c.Notify(ctx, MethodCancelRequest, params)
 }
@@ -131,6 +152,12 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 			return nil, impl.BlocksShow(ctx, &params)
 		case MethodPing:
 			return nil, impl.Ping(ctx)
+		case MethodMarksSet:
+			var params MarksSetParams
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return impl.MarksSet(ctx, &params)
 		case MethodCancelRequest:
 			var params CancelRequestParams
 			if err := req.DecodeParams(&params); err != nil {

@@ -4,6 +4,7 @@ package full
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
@@ -201,5 +202,73 @@ func (x *Priority) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("unknown value %d; want -1, 0, 1 or 2", v)
 	}
 	*x = Priority(v)
+	return nil
+}
+
+// ActionKind is one of "quickfix" or "refactor".
+//
+// Other values are accepted too, and kept: the values below are the known
+// ones.
+//
+// Since 1.1.0.
+type ActionKind string
+
+// The values of ActionKind.
+const (
+	ActionKindQuickfix ActionKind = "quickfix"
+	// Since 1.2.0.
+	ActionKindRefactor ActionKind = "refactor"
+)
+
+// Valid reports whether x is one of the known values of ActionKind.
+func (x ActionKind) Valid() bool {
+	switch x {
+	case ActionKindQuickfix, ActionKindRefactor:
+		return true
+	}
+	return false
+}
+
+// UnmarshalJSON decodes an ActionKind, keeping values it does not list: other
+// values are accepted.
+func (x *ActionKind) UnmarshalJSON(b []byte) error {
+	var v string
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
+		return err
+	}
+	*x = ActionKind(v)
+	return nil
+}
+
+// Level is one of 1 or 2.
+//
+// Other values are accepted too, and kept: the values below are the known
+// ones.
+type Level uint32
+
+// The values of Level.
+const (
+	LevelLow Level = 1
+	// Proposed: not yet part of the protocol's stable release.
+	LevelHigh Level = 2
+)
+
+// Valid reports whether x is one of the known values of Level.
+func (x Level) Valid() bool {
+	switch x {
+	case LevelLow, LevelHigh:
+		return true
+	}
+	return false
+}
+
+// UnmarshalJSON decodes a Level, keeping values it does not list: other values
+// are accepted.
+func (x *Level) UnmarshalJSON(b []byte) error {
+	var v uint32
+	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+		return err
+	}
+	*x = Level(v)
 	return nil
 }

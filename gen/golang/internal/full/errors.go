@@ -20,6 +20,8 @@ var (
 	// request.
 	ErrBusy = &jsonrpc.Error{Code: CodeBusy, Message: "Busy"}
 	// ErrNotReady is the NotReady error (-32001 "Not ready").
+	//
+	// Since 1.1.0.
 	ErrNotReady = &jsonrpc.Error{Code: CodeNotReady, Message: "Not ready"}
 	// ErrOverloaded is the Overloaded error (-32500 "Overloaded").
 	ErrOverloaded = &jsonrpc.Error{Code: CodeOverloaded, Message: "Overloaded"}

@@ -47,6 +47,10 @@ const (
 	MethodBlocksShow = "blocks/show"
 	// MethodPing is the request ping, sent by either side.
 	MethodPing = "ping"
+	// MethodMarksSet is the request marks/set, sent by Editor to Agent.
+	//
+	// Since 1.2.0. Proposed: not yet part of the protocol's stable release.
+	MethodMarksSet = "marks/set"
 	// MethodCancelRequest is the notification $/cancelRequest, sent by either
 	// side.
 	MethodCancelRequest = "$/cancelRequest"

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
@@ -863,6 +864,173 @@ func (x *BlobContents) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// Ratio is a share of a whole.
+type Ratio float64
+
+// UnmarshalJSON decodes a Ratio, refusing a value out of its range.
+func (x *Ratio) UnmarshalJSON(b []byte) error {
+	return jsonrpc.DecodeFloatIn(b, x, 0, 1)
+}
+
+// Line is an uint32.
+type Line uint32
+
+// UnmarshalJSON decodes a Line, refusing a value out of its range.
+func (x *Line) UnmarshalJSON(b []byte) error {
+	return jsonrpc.DecodeIntIn(b, x, 0, math.MaxUint32)
+}
+
+// Offset is an int32 (at least -1000).
+type Offset int32
+
+// UnmarshalJSON decodes an Offset, refusing a value out of its range.
+func (x *Offset) UnmarshalJSON(b []byte) error {
+	return jsonrpc.DecodeIntIn(b, x, -1000, math.MaxInt32)
+}
+
+// Mark is an object with 12 members.
+//
+// Since 1.2.0. Proposed: not yet part of the protocol's stable release.
+type Mark struct {
+	Line Line `json:"line"`
+
+	// At most 1000. Since 1.2.0.
+	Column uint32 `json:"column"`
+	Delta  *int32 `json:"delta,omitempty"`
+
+	// From 0 to 1. Defaults to 0.5 when absent.
+	Weight *float64 `json:"weight,omitempty"`
+	Ratio  *Ratio   `json:"ratio,omitempty"`
+
+	// From 0 to 10.
+	Retries  *int64      `json:"retries,omitempty"`
+	Offset   *Offset     `json:"offset,omitempty"`
+	Offsets  []int32     `json:"offsets,omitzero"`
+	Kind     *ActionKind `json:"kind,omitempty"`
+	Level    *Level      `json:"level,omitempty"`
+	Severity *Severity   `json:"severity,omitempty"`
+
+	// Proposed: not yet part of the protocol's stable release.
+	Note *string `json:"note,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Mark) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"line":`...)
+	b = jsonrpc.AppendInt(b, x.Line)
+	b = append(b, `,"column":`...)
+	b = jsonrpc.AppendInt(b, x.Column)
+	if x.Delta != nil {
+		b = append(b, `,"delta":`...)
+		b = jsonrpc.AppendInt(b, *x.Delta)
+	}
+	if x.Weight != nil {
+		b = append(b, `,"weight":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.Weight); err != nil {
+			return nil, err
+		}
+	}
+	if x.Ratio != nil {
+		b = append(b, `,"ratio":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.Ratio); err != nil {
+			return nil, err
+		}
+	}
+	if x.Retries != nil {
+		b = append(b, `,"retries":`...)
+		b = jsonrpc.AppendInt(b, *x.Retries)
+	}
+	if x.Offset != nil {
+		b = append(b, `,"offset":`...)
+		b = jsonrpc.AppendInt(b, *x.Offset)
+	}
+	if x.Offsets != nil {
+		b = append(b, `,"offsets":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Offsets); err != nil {
+			return nil, err
+		}
+	}
+	if x.Kind != nil {
+		b = append(b, `,"kind":`...)
+		b = jsonrpc.AppendString(b, *x.Kind)
+	}
+	if x.Level != nil {
+		b = append(b, `,"level":`...)
+		b = jsonrpc.AppendInt(b, *x.Level)
+	}
+	if x.Severity != nil {
+		b = append(b, `,"severity":`...)
+		b = jsonrpc.AppendInt(b, *x.Severity)
+	}
+	if x.Note != nil {
+		b = append(b, `,"note":`...)
+		b = jsonrpc.AppendString(b, *x.Note)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *Mark) UnmarshalJSON(b []byte) error {
+	var v Mark
+	var has struct {
+		Line, Column bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "line":
+			has.Line = true
+			return jsonrpc.AtField("line", jsonrpc.NonNull(value, v.Line.UnmarshalJSON(value)))
+		case "column":
+			has.Column = true
+			return jsonrpc.AtField("column", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Column, 0, 1000)))
+		case "delta":
+			return jsonrpc.AtField("delta", jsonrpc.DecodeOptional(value, &v.Delta, func(b []byte, v *int32) error {
+				return jsonrpc.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
+			}))
+		case "weight":
+			return jsonrpc.AtField("weight", jsonrpc.DecodeOptional(value, &v.Weight, func(b []byte, v *float64) error {
+				return jsonrpc.DecodeFloatIn(b, v, 0, 1)
+			}))
+		case "ratio":
+			return jsonrpc.AtField("ratio", jsonrpc.DecodeOptional(value, &v.Ratio, jsonrpc.UnmarshalJSON[Ratio]))
+		case "retries":
+			return jsonrpc.AtField("retries", jsonrpc.DecodeOptional(value, &v.Retries, func(b []byte, v *int64) error {
+				return jsonrpc.DecodeIntIn(b, v, 0, 10)
+			}))
+		case "offset":
+			return jsonrpc.AtField("offset", jsonrpc.DecodeOptional(value, &v.Offset, jsonrpc.UnmarshalJSON[Offset]))
+		case "offsets":
+			return jsonrpc.AtField("offsets", jsonrpc.DecodeArray(value, &v.Offsets, func(b []byte, v *int32) error {
+				return jsonrpc.DecodeIntIn(b, v, -5, 5)
+			}))
+		case "kind":
+			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[ActionKind]))
+		case "level":
+			return jsonrpc.AtField("level", jsonrpc.DecodeOptional(value, &v.Level, jsonrpc.UnmarshalJSON[Level]))
+		case "severity":
+			return jsonrpc.AtField("severity", jsonrpc.DecodeOptional(value, &v.Severity, jsonrpc.UnmarshalJSON[Severity]))
+		case "note":
+			return jsonrpc.AtField("note", jsonrpc.DecodeOptional(value, &v.Note, jsonrpc.DecodeString[string]))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Line:
+		return jsonrpc.MissingField("line")
+	case !has.Column:
+		return jsonrpc.MissingField("column")
+	}
+	*x = v
+	return nil
+}
+
 // BusyData is the data of error Busy.
 type BusyData struct {
 	RetryAfterMs int64 `json:"retryAfterMs"`
@@ -1164,6 +1332,122 @@ func (x *BlocksShowParams) UnmarshalJSON(b []byte) error {
 	switch {
 	case !has.Blocks:
 		return jsonrpc.MissingField("blocks")
+	}
+	*x = v
+	return nil
+}
+
+// MarksSetParams are the params of marks/set.
+type MarksSetParams struct {
+	Mark  Mark   `json:"mark"`
+	Marks []Mark `json:"marks,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x MarksSetParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"mark":`...)
+	if b, err = x.Mark.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if x.Marks != nil {
+		b = append(b, `,"marks":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Marks); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *MarksSetParams) UnmarshalJSON(b []byte) error {
+	var v MarksSetParams
+	var has struct {
+		Mark bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "mark":
+			has.Mark = true
+			return jsonrpc.AtField("mark", jsonrpc.NonNull(value, v.Mark.UnmarshalJSON(value)))
+		case "marks":
+			return jsonrpc.AtField("marks", jsonrpc.DecodeArray(value, &v.Marks, jsonrpc.UnmarshalJSON[Mark]))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Mark:
+		return jsonrpc.MissingField("mark")
+	}
+	*x = v
+	return nil
+}
+
+// MarksSetResult is the result of marks/set.
+type MarksSetResult struct {
+	Count uint32       `json:"count"`
+	Kinds []ActionKind `json:"kinds"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x MarksSetResult) MarshalJSON() ([]byte, error) {
+	if x.Kinds == nil {
+		x.Kinds = []ActionKind{}
+	}
+	type plain MarksSetResult
+	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x MarksSetResult) AppendJSON(b []byte) ([]byte, error) {
+	if x.Kinds == nil {
+		x.Kinds = []ActionKind{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"count":`...)
+	b = jsonrpc.AppendInt(b, x.Count)
+	b = append(b, `,"kinds":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Kinds); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *MarksSetResult) UnmarshalJSON(b []byte) error {
+	var v MarksSetResult
+	var has struct {
+		Count, Kinds bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "count":
+			has.Count = true
+			return jsonrpc.AtField("count", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Count, 0, math.MaxUint32)))
+		case "kinds":
+			has.Kinds = true
+			return jsonrpc.AtField("kinds", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Kinds, jsonrpc.UnmarshalJSON[ActionKind])))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Count:
+		return jsonrpc.MissingField("count")
+	case !has.Kinds:
+		return jsonrpc.MissingField("kinds")
 	}
 	*x = v
 	return nil
