@@ -872,7 +872,7 @@ func (x *Ratio) UnmarshalJSON(b []byte) error {
 	return jsonrpc.DecodeFloatIn(b, x, 0, 1)
 }
 
-// Line is an uint32.
+// Line is a uint32.
 type Line uint32
 
 // UnmarshalJSON decodes a Line, refusing a value out of its range.
