@@ -166,6 +166,14 @@ func TestHostCallsPlugin(t *testing.T) {
 	if got := receive(t, s.p.logs); got.Level != e2e.LevelWarn || got.Message != "careful" {
 		t.Errorf("log %+v", got)
 	}
+	// An open enum carries a topic it does not list.
+	deploy := e2e.Topic("deploy")
+	if err := s.plugin.Log(ctx, &e2e.LogParams{Level: e2e.LevelInfo, Message: "up", Topic: &deploy}); err != nil {
+		t.Fatal(err)
+	}
+	if got := receive(t, s.p.logs); got.Topic == nil || *got.Topic != deploy || got.Topic.Valid() {
+		t.Errorf("log with an unlisted topic: %+v", got)
+	}
 	if err := s.plugin.Closing(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -271,6 +279,10 @@ func TestInvalidParams(t *testing.T) {
 		{s.hostConn, e2e.MethodInitialize, `{"version":"1","mode":"fast","clientInfo":{}}`, "clientInfo.name", "required field is missing"},
 		{s.hostConn, e2e.MethodInitialize, `[1]`, "", ""},
 		{s.hostConn, e2e.MethodSlow, `{"delayMs":1.5}`, "delayMs", ""},
+		{s.hostConn, e2e.MethodSlow, `{"delayMs":1,"attempt":0}`, "attempt", "0 is below the minimum 1"},
+		{s.hostConn, e2e.MethodSlow, `{"delayMs":1,"attempt":2147483648}`, "attempt", "2147483648 is above the maximum 2147483647"},
+		{s.pluginConn, e2e.MethodProgress, `{"percent":100.5}`, "percent", "100.5 is above the maximum 100"},
+		{s.pluginConn, e2e.MethodProgress, `{"percent":-1}`, "percent", "-1 is below the minimum 0"},
 		{s.pluginConn, e2e.MethodEcho, `{"shape":{"kind":"hexagon"},"id":1}`, "shape.kind", `unknown value "hexagon"; want "circle" or "rect"`},
 		{s.pluginConn, e2e.MethodEcho, `{"shape":{"kind":"rect","width":1},"id":1}`, "shape.height", "required field is missing"},
 		{s.pluginConn, e2e.MethodEcho, `{"shape":{"radius":1},"id":1}`, "shape.kind", "required field is missing"},

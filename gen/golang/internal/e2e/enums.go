@@ -69,3 +69,37 @@ func (x *Level) UnmarshalJSON(b []byte) error {
 	*x = Level(v)
 	return nil
 }
+
+// Topic is one of "build" or "test".
+//
+// What a log line is about; other topics are kept as sent.
+//
+// Other values are accepted too, and kept: the values below are the known
+// ones.
+type Topic string
+
+// The values of Topic.
+const (
+	TopicBuild Topic = "build"
+	TopicTest  Topic = "test"
+)
+
+// Valid reports whether x is one of the known values of Topic.
+func (x Topic) Valid() bool {
+	switch x {
+	case TopicBuild, TopicTest:
+		return true
+	}
+	return false
+}
+
+// UnmarshalJSON decodes a Topic, keeping values it does not list: other values
+// are accepted.
+func (x *Topic) UnmarshalJSON(b []byte) error {
+	var v string
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
+		return err
+	}
+	*x = Topic(v)
+	return nil
+}

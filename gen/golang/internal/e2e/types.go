@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
@@ -489,6 +490,9 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 // SlowParams are the params of slow.
 type SlowParams struct {
 	DelayMs int64 `json:"delayMs"`
+
+	// At least 1.
+	Attempt *int32 `json:"attempt,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -497,6 +501,10 @@ func (x SlowParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"delayMs":`...)
 	b = jsonrpc.AppendInt(b, x.DelayMs)
+	if x.Attempt != nil {
+		b = append(b, `,"attempt":`...)
+		b = jsonrpc.AppendInt(b, *x.Attempt)
+	}
 	return jsonrpc.CloseObject(b, start), nil
 }
 
@@ -512,6 +520,10 @@ func (x *SlowParams) UnmarshalJSON(b []byte) error {
 		case "delayMs":
 			has.DelayMs = true
 			return jsonrpc.AtField("delayMs", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.DelayMs)))
+		case "attempt":
+			return jsonrpc.AtField("attempt", jsonrpc.DecodeOptional(value, &v.Attempt, func(b []byte, v *int32) error {
+				return jsonrpc.DecodeIntIn(b, v, 1, math.MaxInt32)
+			}))
 		}
 		return nil
 	})
@@ -530,6 +542,7 @@ func (x *SlowParams) UnmarshalJSON(b []byte) error {
 type LogParams struct {
 	Level   Level  `json:"level"`
 	Message string `json:"message"`
+	Topic   *Topic `json:"topic,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -540,6 +553,10 @@ func (x LogParams) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendInt(b, x.Level)
 	b = append(b, `,"message":`...)
 	b = jsonrpc.AppendString(b, x.Message)
+	if x.Topic != nil {
+		b = append(b, `,"topic":`...)
+		b = jsonrpc.AppendString(b, *x.Topic)
+	}
 	return jsonrpc.CloseObject(b, start), nil
 }
 
@@ -558,6 +575,8 @@ func (x *LogParams) UnmarshalJSON(b []byte) error {
 		case "message":
 			has.Message = true
 			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+		case "topic":
+			return jsonrpc.AtField("topic", jsonrpc.DecodeOptional(value, &v.Topic, jsonrpc.UnmarshalJSON[Topic]))
 		}
 		return nil
 	})
@@ -714,6 +733,7 @@ func (x *EchoResult) UnmarshalJSON(b []byte) error {
 
 // ProgressParams are the params of progress.
 type ProgressParams struct {
+	// From 0 to 100.
 	Percent float64 `json:"percent"`
 }
 
@@ -740,7 +760,7 @@ func (x *ProgressParams) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "percent":
 			has.Percent = true
-			return jsonrpc.AtField("percent", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Percent)))
+			return jsonrpc.AtField("percent", jsonrpc.NonNull(value, jsonrpc.DecodeFloatIn(value, &v.Percent, 0, 100)))
 		}
 		return nil
 	})
