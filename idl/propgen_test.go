@@ -3,6 +3,7 @@ package idl
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand"
 	"sort"
 	"strconv"
@@ -31,7 +32,7 @@ type PropSample struct {
 
 // ptype is a type of a random IDL.
 type ptype struct {
-	kind     string // string integer number boolean any named array map enum intenum object union dunion
+	kind     string // string integer int32 uint32 number boolean any named array map enum intenum object union dunion
 	name     string // named: the referenced name
 	elem     *ptype // array, map
 	nullable bool
@@ -43,6 +44,10 @@ type ptype struct {
 	extends  string   // object: the object whose fields come first
 	inherit  int      // object: how many of fields come from extends
 	extra    *ptype   // object: the type of its additional members
+	open     bool     // enum, intenum: other values are accepted
+	base     string   // intenum: "", int32 or uint32
+	lo, hi   int64    // integer, int32, uint32, number written with minimum and maximum
+	bounded  bool     // lo and hi are set
 }
 
 type pfield struct {
@@ -82,6 +87,9 @@ func PropIDL(seed int64, i int) (src []byte, samples []PropSample) {
 	for m := range 1 + g.r.Intn(5) {
 		from := []string{"alpha", "beta", "both"}[g.r.Intn(3)]
 		fmt.Fprintf(&b, "  ns/m%d:\n    from: %s\n", m, from)
+		if g.r.Intn(3) == 0 {
+			b.WriteString("    since: \"1.0\"\n    proposed: true\n")
+		}
 		if g.r.Intn(3) == 0 {
 			b.WriteString("    kind: notification\n")
 		} else {
@@ -125,20 +133,34 @@ func (g *propGen) declare(b *strings.Builder) {
 			t.values = append(t.values, fmt.Sprintf("v%d-%c", i, 'a'+rune(g.r.Intn(26))))
 		}
 		text = "[" + strings.Join(t.values, ", ") + "]"
+		if g.r.Intn(3) == 0 {
+			t.open = true
+			text = "{type: enum, open: true, since: \"1.1\", values: " + text + "}"
+		}
 	case 1:
 		name = g.newName("Level")
-		t = &ptype{kind: "intenum"}
+		t = &ptype{kind: "intenum", base: []string{"", "", "int32", "uint32"}[g.r.Intn(4)], open: g.r.Intn(3) == 0}
 		seen := map[int]bool{}
 		for range 1 + g.r.Intn(4) {
 			v := g.r.Intn(200) - 100
+			if t.base == "uint32" {
+				v += 100
+			}
 			if !seen[v] {
 				seen[v] = true
 				t.values = append(t.values, fmt.Sprint(v))
 			}
 		}
-		if len(t.values) == 1 { // one literal is a constant, not an enum
+		switch {
+		case t.base != "" || t.open:
+			text = fmt.Sprintf("{type: enum, open: %v, values: [%s]", t.open, strings.Join(t.values, ", "))
+			if t.base != "" {
+				text += ", base: " + t.base
+			}
+			text += "}"
+		case len(t.values) == 1: // one literal is a constant, not an enum
 			text = fmt.Sprintf("{type: enum, values: [%s]}", t.values[0])
-		} else {
+		default:
 			text = quote(strings.Join(t.values, " | "))
 		}
 	case 2:
@@ -262,6 +284,9 @@ func (g *propGen) object(depth int) *ptype {
 	for i := range 1 + g.r.Intn(5) {
 		g.n++
 		f := pfield{name: fmt.Sprintf("f%d%c", g.n, 'a'+rune(g.r.Intn(26))), t: g.ref(depth), optional: i > 0 && g.r.Intn(2) == 0}
+		if g.r.Intn(6) == 0 {
+			f.t = g.bounded()
+		}
 		t.fields = append(t.fields, f)
 	}
 	return t
@@ -282,6 +307,10 @@ func (g *propGen) objectText(t *ptype, tag string) string {
 		if f.optional {
 			n += "?"
 		}
+		if f.t.bounded {
+			parts = append(parts, fmt.Sprintf("%s: {type: %s, minimum: %d, maximum: %d, nullable: %v, since: \"2.0\", proposed: true}", n, f.t.kind, f.t.lo, f.t.hi, f.t.nullable))
+			continue
+		}
 		parts = append(parts, n+": "+quote(g.write(f.t)))
 	}
 	text := "{fields: {" + strings.Join(parts, ", ") + "}"
@@ -299,7 +328,7 @@ func (g *propGen) ref(depth int) *ptype {
 	var t *ptype
 	switch k := g.r.Intn(10); {
 	case k < 4 || depth > 2:
-		t = &ptype{kind: []string{"string", "integer", "number", "boolean", "any"}[g.r.Intn(5)]}
+		t = &ptype{kind: []string{"string", "integer", "number", "boolean", "any", "int32", "uint32"}[g.r.Intn(7)]}
 	case k < 7 && len(g.order) > 0:
 		n := g.order[g.r.Intn(len(g.order))]
 		t = &ptype{kind: "named", name: n}
@@ -371,10 +400,8 @@ func (g *propGen) value(t *ptype, depth int) any {
 		return g.value(&c, depth)
 	case "string":
 		return []string{"", "x", "héllo \"quoted\" \\ \u2028", "<&>", strings.Repeat("long", 20)}[g.r.Intn(5)]
-	case "integer":
-		return []int64{0, 1, -1, 42, 1 << 53, -(1 << 53)}[g.r.Intn(6)]
-	case "number":
-		return []float64{0, 1.5, -2.25, 1e-7, 3.0e20}[g.r.Intn(5)]
+	case "integer", "int32", "uint32", "number":
+		return g.number(t)
 	case "boolean":
 		return g.r.Intn(2) == 0
 	case "any":
@@ -393,6 +420,13 @@ func (g *propGen) value(t *ptype, depth int) any {
 		return out
 	case "enum", "intenum":
 		v := t.values[g.r.Intn(len(t.values))]
+		if t.open && g.r.Intn(3) == 0 {
+			// a value the enum does not list, kept as received
+			v = map[string]string{"": "-1099511627776", "int32": "-2147483648", "uint32": "4294967295"}[t.base]
+			if t.kind == "enum" {
+				v = "unlisted value"
+			}
+		}
 		if t.kind == "intenum" {
 			n, _ := strconv.ParseInt(v, 10, 64)
 			return n
@@ -411,7 +445,9 @@ func (g *propGen) value(t *ptype, depth int) any {
 				}
 				// an optional field is present with a value, never null;
 				// an empty list or map must come back present (omitzero)
-				v := g.value(&ptype{kind: f.t.kind, name: f.t.name, elem: f.t.elem}, depth+1)
+				c := *f.t
+				c.nullable = false
+				v := g.value(&c, depth+1)
 				if v == nil {
 					continue
 				}
@@ -450,6 +486,39 @@ func propertyRows() []string {
 		ks = append(ks, k)
 	}
 	sort.Strings(ks)
-	return []string{fmt.Sprintf("| property: random valid IDLs | %d random IDLs (seed %d; `-seed N` for others) with %d named types (%s), objects with optional, nullable, `extends` and `additional` members, enums of strings and integers, arrays, maps, nullable types, unions by JSON kind, by members and by discriminator, methods in both directions, notifications and errors, both framings | each is accepted by `idl.Parse`; their generated Go passes `go vet` and builds in one module; %d JSON values (%d of each named type) unmarshal into the generated types and marshal back to semantically equal JSON; an empty optional list or map comes back present | `TestPropertyRandomIDLs` (package idl_test) |",
+	return []string{fmt.Sprintf("| property: random valid IDLs | %d random IDLs (seed %d; `-seed N` for others) with %d named types (%s), objects with optional, nullable, `extends` and `additional` members, closed and open enums of strings and of integer, int32 and uint32 bases, int32 and uint32 members, members with minimum and maximum, since and proposed, arrays, maps, nullable types, unions by JSON kind, by members and by discriminator, methods in both directions, notifications and errors, both framings | each is accepted by `idl.Parse`; their generated Go passes `go vet` and builds in one module; %d JSON values (%d of each named type) unmarshal into the generated types and marshal back to semantically equal JSON; an empty optional list or map comes back present | `TestPropertyRandomIDLs` (package idl_test) |",
 		PropIDLs, PropDefaultSeed, types, strings.Join(ks, ", "), values, PropValues)}
+}
+
+// bounded returns a random integer, int32, uint32 or number type with a
+// minimum and a maximum, sometimes nullable.
+func (g *propGen) bounded() *ptype {
+	t := &ptype{kind: []string{"integer", "int32", "uint32", "number"}[g.r.Intn(4)], bounded: true, nullable: g.r.Intn(4) == 0}
+	t.lo = int64(g.r.Intn(100))
+	if t.kind != "uint32" {
+		t.lo -= 50
+	}
+	t.hi = t.lo + int64(g.r.Intn(1000))
+	return t
+}
+
+// number returns a random valid value of an integer, int32, uint32 or
+// number type: its bounds and values near them, or the edges of its range.
+func (g *propGen) number(t *ptype) any {
+	if t.bounded {
+		v := []int64{t.lo, t.hi, (t.lo + t.hi) / 2}[g.r.Intn(3)]
+		if t.kind == "number" && v < t.hi && g.r.Intn(2) == 0 {
+			return float64(v) + 0.5
+		}
+		return v
+	}
+	switch t.kind {
+	case "int32":
+		return []int64{0, 1, -1, math.MaxInt32, math.MinInt32}[g.r.Intn(5)]
+	case "uint32":
+		return []int64{0, 1, 42, math.MaxUint32}[g.r.Intn(4)]
+	case "number":
+		return []float64{0, 1.5, -2.25, 1e-7, 3.0e20}[g.r.Intn(5)]
+	}
+	return []int64{0, 1, -1, 42, 1 << 53, -(1 << 53)}[g.r.Intn(6)]
 }
