@@ -85,7 +85,7 @@ func TestFullTypeOrder(t *testing.T) {
 		"Item", "ItemSettings", "ItemSettingsTheme", "Dimensions", "ItemHistoryItem", "ItemEither",
 		"TextBlock", "Block", "BlockImage",
 		"Priority", "TextContents", "BlobContents", "Contents",
-		"Ratio", "Line", "Offset", "ActionKind", "Level", "Mark",
+		"Ratio", "Line", "Offset", "ActionKind", "Level", "Mark", "Amount",
 		"BusyData", // error data, in error order
 		"InitializeParams", "InitializeParamsClientInfo", "InitializeResult",
 		"FetchItemParams", "BlocksShowParams", "MarksSetParams", "MarksSetResult", "CancelRequestParams",

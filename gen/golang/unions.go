@@ -151,9 +151,13 @@ func (g *generator) unmarshalUntagged(f *file, def *idl.TypeDef) {
 		for _, k := range kinds {
 			lits = append(lits, jen.Lit(k))
 		}
+		decode := jen.Qual(jsonPkg, "Unmarshal").Call(jen.Id("b"), jen.Id("v").Dot(field))
+		if checked(v.Type) {
+			decode = rangeDecoder(v.Type, jen.Id("b"), jen.Id("v").Dot(field))
+		}
 		cases = append(cases, jen.Case(lits...).Block(
 			jen.Id("v").Dot(field).Op("=").New(baseType(v.Type)),
-			jen.Err().Op("=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("b"), jen.Id("v").Dot(field)),
+			jen.Err().Op("=").Add(decode),
 		))
 	}
 	cases = append(cases, jen.Default().Block(jen.Return(jen.Qual("fmt", "Errorf").Call(

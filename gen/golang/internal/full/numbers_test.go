@@ -33,7 +33,7 @@ func TestBoundsAndWidthsAreEnforcedOnDecode(t *testing.T) {
 	defer cancel()
 
 	// Every bound reached exactly, and values the open enums do not list.
-	in := `{"mark":{"line":4294967295,"column":1000,"delta":-2147483648,"weight":1,"ratio":0,"retries":10,"offset":-1000,"offsets":[-5,5],"kind":"rename","level":7}}`
+	in := `{"mark":{"line":4294967295,"column":1000,"delta":-2147483648,"weight":1,"ratio":0,"retries":10,"offset":-1000,"offsets":[-5,5],"kind":"rename","level":7,"amount":2147483647}}`
 	var res full.MarksSetResult
 	if err := edConn.Call(ctx, full.MethodMarksSet, json.RawMessage(in), &res); err != nil {
 		t.Fatalf("in-range params: %v", err)
@@ -55,6 +55,8 @@ func TestBoundsAndWidthsAreEnforcedOnDecode(t *testing.T) {
 		{`{"line":0,"column":0,"level":-1}`, "mark.level", "-1 is below the minimum 0"},
 		{`{"line":0,"column":0,"kind":7}`, "mark.kind", "expected string, got JSON number"},
 		{`{"line":0,"column":0,"severity":3}`, "mark.severity", "unknown value 3; want 1 or 2"},
+		{`{"line":0,"column":0,"amount":-1}`, "mark.amount", "-1 is below the minimum 0"},
+		{`{"line":0,"column":0,"amount":2147483648}`, "mark.amount", "2147483648 is above the maximum 2147483647"},
 	} {
 		params := `{"mark":` + tc.mark + `}`
 		err := edConn.Call(ctx, full.MethodMarksSet, json.RawMessage(params), nil)

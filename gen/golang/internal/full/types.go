@@ -888,7 +888,7 @@ func (x *Offset) UnmarshalJSON(b []byte) error {
 	return jsonrpc.DecodeIntIn(b, x, -1000, math.MaxInt32)
 }
 
-// Mark is an object with 12 members.
+// Mark is an object with 13 members.
 //
 // Since 1.2.0. Proposed: not yet part of the protocol's stable release.
 type Mark struct {
@@ -911,7 +911,8 @@ type Mark struct {
 	Severity *Severity   `json:"severity,omitempty"`
 
 	// Proposed: not yet part of the protocol's stable release.
-	Note *string `json:"note,omitempty"`
+	Note   *string `json:"note,omitempty"`
+	Amount *Amount `json:"amount,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -969,6 +970,12 @@ func (x Mark) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"note":`...)
 		b = jsonrpc.AppendString(b, *x.Note)
 	}
+	if x.Amount != nil {
+		b = append(b, `,"amount":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Amount); err != nil {
+			return nil, err
+		}
+	}
 	return jsonrpc.CloseObject(b, start), nil
 }
 
@@ -1015,6 +1022,8 @@ func (x *Mark) UnmarshalJSON(b []byte) error {
 			return jsonrpc.AtField("severity", jsonrpc.DecodeOptional(value, &v.Severity, jsonrpc.UnmarshalJSON[Severity]))
 		case "note":
 			return jsonrpc.AtField("note", jsonrpc.DecodeOptional(value, &v.Note, jsonrpc.DecodeString[string]))
+		case "amount":
+			return jsonrpc.AtField("amount", jsonrpc.DecodeOptional(value, &v.Amount, jsonrpc.UnmarshalJSON[Amount]))
 		}
 		return nil
 	})

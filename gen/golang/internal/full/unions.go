@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
@@ -290,6 +291,65 @@ func (x *Contents) UnmarshalJSON(b []byte) error {
 		err = json.Unmarshal(b, v.String)
 	default:
 		return fmt.Errorf("expected object or string, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// Amount is one of Integer or String.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are:
+//   - Integer: int32
+//   - String: string
+type Amount struct {
+	Integer *int32
+	String  *string
+}
+
+// NewAmountInteger returns an Amount holding v.
+func NewAmountInteger(v int32) Amount {
+	return Amount{Integer: &v}
+}
+
+// NewAmountString returns an Amount holding v.
+func NewAmountString(v string) Amount {
+	return Amount{String: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x Amount) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.Integer != nil {
+		v, n = x.Integer, n+1
+	}
+	if x.String != nil {
+		v, n = x.String, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("Amount holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// UnmarshalJSON decodes an Amount into the variant matching the kind of JSON
+// value b holds.
+func (x *Amount) UnmarshalJSON(b []byte) error {
+	var v Amount
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "number":
+		v.Integer = new(int32)
+		err = jsonrpc.DecodeIntIn(b, v.Integer, 0, math.MaxInt32)
+	case "string":
+		v.String = new(string)
+		err = json.Unmarshal(b, v.String)
+	default:
+		return fmt.Errorf("expected number or string, got JSON %s", kind)
 	}
 	if err != nil {
 		return err
