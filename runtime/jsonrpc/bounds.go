@@ -13,8 +13,13 @@ import (
 // DecodeIntIn decodes the JSON integer b into *v, refusing a value below
 // lo or above hi. The bounds must lie within T's range; a T narrower than
 // int64 is decoded with its own range as bounds ([math.MinInt32],
-// [math.MaxUint32], ...).
+// [math.MaxUint32], ...). Like encoding/json, it leaves *v unchanged for
+// null.
 func DecodeIntIn[T ~int32 | ~int64 | ~uint32](b []byte, v *T, lo, hi int64) error {
+	b = trimSpace(b)
+	if string(b) == "null" {
+		return nil
+	}
 	n, ok := plainInt(b)
 	if !ok {
 		if !isInteger(b) {
@@ -56,17 +61,22 @@ func isInteger(b []byte) bool {
 }
 
 // DecodeFloatIn decodes the JSON number b into *v, refusing a value below
-// lo or above hi; [math.Inf] leaves a side unbounded.
+// lo or above hi; [math.Inf] leaves a side unbounded. Like encoding/json,
+// it leaves *v unchanged for null.
 func DecodeFloatIn[T ~float32 | ~float64](b []byte, v *T, lo, hi float64) error {
+	b = trimSpace(b)
+	if string(b) == "null" {
+		return nil
+	}
 	var f float64
 	if err := DecodeFloat(b, &f); err != nil {
 		return err
 	}
 	switch {
 	case f < lo:
-		return fmt.Errorf("%s is below the minimum %s", trimSpace(b), formatBound(lo))
+		return fmt.Errorf("%s is below the minimum %s", b, formatBound(lo))
 	case f > hi:
-		return fmt.Errorf("%s is above the maximum %s", trimSpace(b), formatBound(hi))
+		return fmt.Errorf("%s is above the maximum %s", b, formatBound(hi))
 	}
 	*v = T(f)
 	return nil

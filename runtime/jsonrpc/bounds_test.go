@@ -51,6 +51,16 @@ func TestDecodeIntInNarrowTypes(t *testing.T) {
 	if err := DecodeIntIn([]byte("-2147483649"), &i, math.MinInt32, math.MaxInt32); err == nil || i != 7 {
 		t.Fatalf("int32 out of range: %d, %v; want an error and the value unchanged", i, err)
 	}
+	if err := DecodeIntIn([]byte(" null "), &i, 10, 20); err != nil || i != 7 {
+		t.Fatalf("null: %d, %v; want 7 unchanged and no error, as encoding/json does", i, err)
+	}
+	f := 0.25
+	if err := DecodeFloatIn([]byte("null"), &f, 1, 2); err != nil || f != 0.25 {
+		t.Fatalf("null: %v, %v; want 0.25 unchanged and no error", f, err)
+	}
+	if err := DecodeIntIn([]byte(" 12 "), &i, 0, 10); err == nil || err.Error() != "12 is above the maximum 10" {
+		t.Fatalf("spaced 12: %v", err)
+	}
 }
 
 func TestDecodeFloatIn(t *testing.T) {
