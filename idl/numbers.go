@@ -62,15 +62,15 @@ func ratOf(text []byte) *big.Rat {
 // checkNumber reports where the written number n, already known to be of
 // t's kind, is outside t's width or bounds.
 func (r *resolver) checkNumber(n *node, t *Type, path string) {
-	if t.Kind == KindInteger && t.Width != Int64 && n.kind == nInt && n.intOK {
-		if lo, hi := t.Width.Range(); n.i < lo || n.i > hi {
-			r.errs.add(n.pos, "%s: %s is out of range for %s (%d to %d)", path, n.raw, t.Width, lo, hi)
-			return
-		}
-	}
 	x := ratOf(r.toJSON(n))
 	if x == nil {
 		return
+	}
+	if t.Kind == KindInteger && t.Width != Int64 {
+		if lo, hi := t.Width.Range(); x.Cmp(big.NewRat(lo, 1)) < 0 || x.Cmp(big.NewRat(hi, 1)) > 0 {
+			r.errs.add(n.pos, "%s: %s is out of range for %s (%d to %d)", path, numText(n), t.Width, lo, hi)
+			return
+		}
 	}
 	if t.Minimum != nil {
 		if lo := ratOf(t.Minimum.JSON); lo != nil && x.Cmp(lo) < 0 {
