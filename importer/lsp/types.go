@@ -219,6 +219,7 @@ func (c *converter) union(t *Type, where string) (expr, error) {
 func (c *converter) object(props []Property, where string) (*mapping, error) {
 	m := &mapping{}
 	if len(props) == 0 {
+		m.flow = true // {type: object}
 		return m.set("type", str("object")), nil
 	}
 	fields, err := c.fields(props, where)
