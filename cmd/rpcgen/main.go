@@ -54,7 +54,7 @@ var commands = []*command{
 	{name: "check", args: "protocol.yaml...", summary: "validate protocol descriptions and report every error as file:line:col", run: runCheck},
 	{name: "docs", args: "protocol.yaml", summary: "write the Markdown reference of a protocol", run: runDocs},
 	{name: "schema", args: "protocol.yaml", summary: "write the JSON Schemas of a protocol", run: runSchema},
-	{name: "import", args: "lsp META_MODEL.json", summary: "convert LSP's metaModel.json into an IDL file, written to -o", run: runImport},
+	{name: "import", args: "lsp META_MODEL.json", summary: "convert LSP's metaModel.json into an IDL file (to standard output, or -o file)", run: runImport},
 	{name: "version", summary: "print the rpcgen version", run: runVersion},
 }
 
