@@ -20,22 +20,27 @@ func Import(metaModel []byte) ([]byte, error) {
 // Convert writes mm as an rpcgen IDL file, in the meta model's order.
 func Convert(mm *MetaModel) ([]byte, error) {
 	c := &converter{
-		mm:        mm,
-		known:     map[string]bool{},
-		usedBase:  map[string]bool{},
-		anchors:   map[string]string{},
-		referrers: map[string][]referrer{},
+		mm:          mm,
+		known:       map[string]bool{},
+		usedBase:    map[string]bool{},
+		anchors:     map[string]string{},
+		referrers:   map[string][]referrer{},
+		props:       map[string]map[string]bool{},
+		structIndex: map[string]int{},
 	}
 	return c.run()
 }
 
 type converter struct {
-	mm        *MetaModel
-	known     map[string]bool // names the meta model defines
-	usedBase  map[string]bool // URI, DocumentUri when used
-	anchors   map[string]string
-	referrers map[string][]referrer
-	errs      []string
+	mm          *MetaModel
+	known       map[string]bool // names the meta model defines
+	usedBase    map[string]bool // URI, DocumentUri when used
+	anchors     map[string]string
+	referrers   map[string][]referrer
+	props       map[string]map[string]bool // by propNames
+	structIndex map[string]int             // a structure's index in mm.Structures
+	inherits    int                        // calls of inherit
+	errs        []string
 }
 
 func (c *converter) fail(err error) {
@@ -45,8 +50,11 @@ func (c *converter) fail(err error) {
 }
 
 func (c *converter) run() ([]byte, error) {
-	for _, s := range c.mm.Structures {
+	for i, s := range c.mm.Structures {
 		c.define(s.Name, "structure")
+		if _, dup := c.structIndex[s.Name]; !dup {
+			c.structIndex[s.Name] = i
+		}
 	}
 	for _, e := range c.mm.Enumerations {
 		c.define(e.Name, "enumeration")

@@ -61,7 +61,7 @@ func (c *converter) structure(s Structure) *mapping {
 	}
 	var extends []string
 	var copied []Property
-	c.inherit(s, own, &extends, &copied, where, 0)
+	c.inherit(s, own, &extends, &copied, where, map[string]bool{})
 	if len(extends) > 0 {
 		ext := &list{flow: true}
 		for _, e := range extends {
@@ -89,14 +89,20 @@ func (c *converter) structure(s Structure) *mapping {
 // (CreateFile.kind narrows ResourceOperation.kind to 'create'): a parent
 // that declares, itself or through its parents, a property of own is not
 // extended; its parents are, and its other properties are copied.
-func (c *converter) inherit(s Structure, own map[string]bool, extends *[]string, copied *[]Property, where string, depth int) {
-	if depth > 32 {
-		c.fail(fmt.Errorf("%s: extends goes more than 32 levels deep", where))
+func (c *converter) inherit(s Structure, own map[string]bool, extends *[]string, copied *[]Property, where string, path map[string]bool) {
+	if path[s.Name] {
+		c.fail(fmt.Errorf("%s: extends itself", where))
 		return
 	}
+	if c.inherits++; c.inherits > maxInherits {
+		c.fail(fmt.Errorf("%s: extends goes through more than %d structures", where, maxInherits))
+		return
+	}
+	path[s.Name] = true
+	defer delete(path, s.Name)
 	for _, t := range slices.Concat(s.Extends, s.Mixins) {
-		if t.Kind != "reference" {
-			c.fail(fmt.Errorf("%s: extends a %s type; only references to structures can be extended", where, t.Kind))
+		if t == nil || t.Kind != "reference" {
+			c.fail(fmt.Errorf("%s: extends something else than a reference; only references to structures can be extended", where))
 			continue
 		}
 		parent, ok := c.structureNamed(t.Name)
@@ -104,11 +110,11 @@ func (c *converter) inherit(s Structure, own map[string]bool, extends *[]string,
 			c.fail(fmt.Errorf("%s: extends %q, which is not a structure", where, t.Name))
 			continue
 		}
-		if !c.declaresAny(parent, own, depth) {
+		if !c.declaresAny(parent, own) {
 			*extends = append(*extends, t.Name)
 			continue
 		}
-		c.inherit(parent, own, extends, copied, where, depth+1)
+		c.inherit(parent, own, extends, copied, where, path)
 		for _, p := range parent.Properties {
 			if !own[p.Name] {
 				*copied = append(*copied, p)
@@ -117,31 +123,55 @@ func (c *converter) inherit(s Structure, own map[string]bool, extends *[]string,
 	}
 }
 
+// maxInherits bounds the structures inherit walks, all structures
+// together (LSP 3.17 needs 3).
+const maxInherits = 10000
+
 // declaresAny reports whether s or its parents declare one of names.
-func (c *converter) declaresAny(s Structure, names map[string]bool, depth int) bool {
-	if depth > 32 {
-		return false
-	}
-	for _, p := range s.Properties {
-		if names[p.Name] {
-			return true
-		}
-	}
-	for _, t := range slices.Concat(s.Extends, s.Mixins) {
-		if parent, ok := c.structureNamed(t.Name); ok && c.declaresAny(parent, names, depth+1) {
+func (c *converter) declaresAny(s Structure, names map[string]bool) bool {
+	for n := range c.propNames(s.Name) {
+		if names[n] {
 			return true
 		}
 	}
 	return false
 }
 
-func (c *converter) structureNamed(name string) (Structure, bool) {
-	for _, s := range c.mm.Structures {
-		if s.Name == name {
-			return s, true
+// propNames is the set of properties a structure declares or inherits,
+// computed once per structure; an extends cycle is reported and ends the
+// walk.
+func (c *converter) propNames(name string) map[string]bool {
+	if ps, ok := c.props[name]; ok {
+		if ps == nil {
+			c.fail(fmt.Errorf("structure %s: extends itself", name))
+			return map[string]bool{}
+		}
+		return ps
+	}
+	c.props[name] = nil // in progress
+	ps := map[string]bool{}
+	if s, ok := c.structureNamed(name); ok {
+		for _, p := range s.Properties {
+			ps[p.Name] = true
+		}
+		for _, t := range slices.Concat(s.Extends, s.Mixins) {
+			if t != nil && t.Kind == "reference" {
+				for n := range c.propNames(t.Name) {
+					ps[n] = true
+				}
+			}
 		}
 	}
-	return Structure{}, false
+	c.props[name] = ps
+	return ps
+}
+
+func (c *converter) structureNamed(name string) (Structure, bool) {
+	i, ok := c.structIndex[name]
+	if !ok {
+		return Structure{}, false
+	}
+	return c.mm.Structures[i], true
 }
 
 // enumBases maps an enumeration's base type to the IDL's enum base; string

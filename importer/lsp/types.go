@@ -45,6 +45,9 @@ var baseIDL = map[string]string{
 
 // typeOf maps a meta-model type. where names the place for errors.
 func (c *converter) typeOf(t *Type, where string) (expr, error) {
+	if t == nil {
+		return expr{}, fmt.Errorf("%s: a type is null or missing", where)
+	}
 	switch t.Kind {
 	case "base":
 		if t.Name == "null" {
@@ -75,8 +78,8 @@ func (c *converter) typeOf(t *Type, where string) (expr, error) {
 	case "and":
 		ext := &list{flow: true}
 		for _, it := range t.Items {
-			if it.Kind != "reference" {
-				return expr{}, fmt.Errorf("%s: an \"and\" type of a %s: only references to structures can be combined", where, it.Kind)
+			if it == nil || it.Kind != "reference" {
+				return expr{}, fmt.Errorf("%s: an \"and\" type of something else than a reference: only references to structures can be combined", where)
 			}
 			if _, err := c.typeOf(it, where); err != nil {
 				return expr{}, err
@@ -158,6 +161,8 @@ func (c *converter) union(t *Type, where string) (expr, error) {
 	flatten = func(t *Type) {
 		for _, it := range t.Items {
 			switch {
+			case it == nil:
+				items = append(items, it) // reported by typeOf
 			case it.Kind == "or":
 				flatten(it)
 			case it.Kind == "base" && it.Name == "null":

@@ -33,15 +33,6 @@ func (m *mapping) set(key string, v node) *mapping {
 	return m
 }
 
-func (m *mapping) get(key string) node {
-	for i, k := range m.keys {
-		if k == key {
-			return m.vals[i]
-		}
-	}
-	return nil
-}
-
 // insertAfter puts key: v after the keys listed in after that m holds, or
 // first.
 func (m *mapping) insertAfter(key string, v node, after ...string) {
