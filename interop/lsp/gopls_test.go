@@ -15,13 +15,15 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf16"
 
 	"github.com/rpcgen/rpcgen/runtime/transport"
 )
 
 // The Go module gopls works on: main.go has one deliberate type error (a
-// string assigned to an int) for diagnostics, and identifiers to hover,
-// complete, rename and look up (greet, Greeting, count).
+// string assigned to an int) for diagnostics, identifiers to hover,
+// complete, rename and look up (greet, Greeting, count), and one line
+// gofmt changes after a non-ASCII string (so edits count UTF-16 units).
 const (
 	goMod  = "module example.com/notes\n\ngo 1.24\n"
 	mainGo = `package main
@@ -39,7 +41,7 @@ func greet(name string) Greeting {
 
 func main() {
 	var count int = "three"
-	g := greet("Zoë")
+	g := greet( "Zoë" )
 	fmt.Println(g.Text, count)
 	fmt.Println(greet("gopls").Text)
 }
@@ -69,35 +71,35 @@ func fileURI(path string) string {
 	return "file://" + filepath.ToSlash(path)
 }
 
-// position returns the LSP position (line and UTF-16 character) of the
-// n-th (from 0) occurrence of word in main.go; the text before every
-// identifier used is ASCII, so bytes and UTF-16 units agree on its line.
-func position(t *testing.T, word string, n int) (line, char int) {
+// position returns the LSP position (line, and character in UTF-16 code
+// units) of the n-th (from 0) occurrence of text in main.go.
+func position(t *testing.T, text string, n int) (line, char int) {
 	t.Helper()
-	for i, text := range strings.Split(mainGo, "\n") {
+	for i, l := range strings.Split(mainGo, "\n") {
 		for col := 0; ; {
-			j := strings.Index(text[col:], word)
+			j := strings.Index(l[col:], text)
 			if j < 0 {
 				break
 			}
 			if n == 0 {
-				return i, col + j
+				return i, len(utf16.Encode([]rune(l[:col+j])))
 			}
 			n--
-			col += j + len(word)
+			col += j + len(text)
 		}
 	}
-	t.Fatalf("main.go has no occurrence %d of %q", n, word)
+	t.Fatalf("main.go has no occurrence %d of %q", n, text)
 	return 0, 0
 }
 
 // recorder is the stream between our side and gopls: it keeps a copy of
 // every byte each way, so a test can check each message gopls sent.
 type recorder struct {
-	rwc io.ReadWriteCloser
-	mu  sync.Mutex
-	in  bytes.Buffer // what gopls sent
-	out bytes.Buffer // what our side sent
+	rwc    io.ReadWriteCloser
+	mu     sync.Mutex
+	in     bytes.Buffer  // what gopls sent
+	out    bytes.Buffer  // what our side sent
+	writes chan struct{} // signalled after each write of ours
 }
 
 func (r *recorder) Read(b []byte) (int, error) {
@@ -112,7 +114,32 @@ func (r *recorder) Write(b []byte) (int, error) {
 	r.mu.Lock()
 	r.out.Write(b)
 	r.mu.Unlock()
-	return r.rwc.Write(b)
+	n, err := r.rwc.Write(b)
+	select {
+	case r.writes <- struct{}{}:
+	default:
+	}
+	return n, err
+}
+
+// awaitSent waits until a message our side wrote matches.
+func (r *recorder) awaitSent(t *testing.T, what string, match func(json.RawMessage) bool) json.RawMessage {
+	t.Helper()
+	timeout := time.NewTimer(goplsWait)
+	defer timeout.Stop()
+	for {
+		sent, _ := r.sent()
+		for _, m := range sent {
+			if match(m) {
+				return m
+			}
+		}
+		select {
+		case <-r.writes:
+		case <-timeout.C:
+			t.Fatalf("our side did not send %s within %v", what, goplsWait)
+		}
+	}
 }
 
 func (r *recorder) Close() error { return r.rwc.Close() }
@@ -177,7 +204,7 @@ func startGopls(t *testing.T, ws *goplsWorkspace) *goplsProcess {
 	if err != nil {
 		t.Fatalf("starting gopls: %v", err)
 	}
-	g := &goplsProcess{ws: ws, proc: proc, stream: &recorder{rwc: proc}, stderr: stderr}
+	g := &goplsProcess{ws: ws, proc: proc, stream: &recorder{rwc: proc, writes: make(chan struct{}, 1)}, stderr: stderr}
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("gopls %s in %s\n%s--- gopls stderr ---\n%s", goplsVersion, ws.dir, g.stream.dump(), stderr.String())
