@@ -139,7 +139,19 @@ func TestGoplsRawFeatures(t *testing.T) {
 	c.notify(t, "exit", "")
 	g.waitExit(t)
 	<-c.conn.Done()
-	g.checkReceived(t)
+	received := g.checkReceived(t)
+	ours, _ := g.stream.sent()
+	msgs, err := classify(ours, received)
+	if err != nil {
+		t.Errorf("gopls's messages: %v", err)
+	}
+	kinds := map[string]int{}
+	for _, m := range msgs {
+		kinds[m.Kind]++
+	}
+	if kinds["response"] != 12 || kinds["request"] < 3 || kinds["notification"] < 2 {
+		t.Errorf("gopls sent %v, want 12 responses (one per request of ours, the cancelled one included), its requests and notifications", kinds)
+	}
 	c.logs.check(t)
 }
 
