@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 // wireMessage is one message gopls sent, classified: a request or a
@@ -66,14 +68,21 @@ func classify(sent, received []json.RawMessage) ([]wireMessage, error) {
 	return out, nil
 }
 
-// reencode decodes raw into a T with encoding/json and encodes the value
-// again; the generated LSP types decode and encode themselves through it.
+// reencode decodes raw into a T with encoding/json (a generated type's
+// UnmarshalJSON) and encodes the value again the way the runtime sends it:
+// with its AppendJSON when it has one, else with encoding/json.
 func reencode[T any](raw json.RawMessage) ([]byte, error) {
 	var v T
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return nil, fmt.Errorf("decoding into %T: %w", v, err)
 	}
-	b, err := json.Marshal(v)
+	var b []byte
+	var err error
+	if a, ok := any(v).(jsonrpc.Appender); ok {
+		b, err = a.AppendJSON(nil)
+	} else {
+		b, err = json.Marshal(v)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("encoding %T: %w", v, err)
 	}
@@ -181,6 +190,10 @@ func TestRoundTripHelpers(t *testing.T) {
 	if err != nil || jsonDiff(raw, b) != "$.extra: true, then absent" {
 		t.Errorf("reencode[position](%s) = %s, %v: want the extra member reported lost", raw, b, err)
 	}
+	b, err = reencode[appended](json.RawMessage(`{"a":1}`))
+	if err != nil || string(b) != `{"by":"AppendJSON"}` {
+		t.Errorf("reencode[appended] = %s, %v: want the output of its AppendJSON", b, err)
+	}
 	if _, err := reencode[position](json.RawMessage(`{"line":-1}`)); err == nil || !strings.Contains(err.Error(), "decoding into") {
 		t.Errorf("reencode of a negative line: %v, want a decoding error", err)
 	}
@@ -202,3 +215,8 @@ func TestRoundTripHelpers(t *testing.T) {
 		t.Error("classify accepted a response to an id we never sent")
 	}
 }
+
+// appended has an AppendJSON, as generated types do.
+type appended struct{ A int }
+
+func (appended) AppendJSON(b []byte) ([]byte, error) { return append(b, `{"by":"AppendJSON"}`...), nil }
