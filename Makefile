@@ -6,6 +6,11 @@ STATICCHECK   := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 PROTOCOLS     := $(wildcard protocols/*.yaml)
 FUZZTIME      ?= 5m
 BENCHSTAT     := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+# The gopls that interop/lsp drives, built once per version into bin/
+# (interop/lsp's tests look for it there; their TestMakefilePinsGopls keeps
+# the two in step).
+GOPLS_VERSION := v0.23.0
+GOPLS         := bin/gopls-$(GOPLS_VERSION)/gopls
 # make bench: runs of each benchmark, time per run, and a regexp selecting
 # sub-benchmarks of bench/'s BenchmarkRPC (empty: all of them, and the
 # generator's benchmarks too).
@@ -13,7 +18,7 @@ BENCHCOUNT    ?= 6
 BENCHTIME     ?= 0.4s
 BENCH         ?=
 
-.PHONY: all generate test fmt vet staticcheck deps unit nested check-generated fuzz bench bench-runtime clean
+.PHONY: all generate test fmt vet staticcheck deps gopls unit nested check-generated fuzz bench bench-runtime clean
 
 all: generate test
 
@@ -51,7 +56,14 @@ deps:
 		fi; \
 	done
 
-unit: deps
+## gopls: install gopls GOPLS_VERSION into bin/ unless it is there already.
+gopls: $(GOPLS)
+
+$(GOPLS):
+	@echo "go install golang.org/x/tools/gopls@$(GOPLS_VERSION) into $(@D)"
+	@GOBIN=$(abspath $(@D)) $(GO) install golang.org/x/tools/gopls@$(GOPLS_VERSION)
+
+unit: deps gopls
 	$(GO) test -race -count=1 ./...
 
 ## nested: modules of their own under interop/ and bench/ (kept out of the main module's dependencies).

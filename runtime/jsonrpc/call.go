@@ -273,6 +273,10 @@ func decodeResult(method string, r callResult, result any) error {
 func (c *Conn) deliver(m *message) {
 	p := c.takePending(m.rawID)
 	if p == nil {
+		if c.lateAnswer(m.rawID) {
+			c.log.Debug("jsonrpc: response to a cancelled call", "id", m.responseID().String())
+			return
+		}
 		c.log.Warn("jsonrpc: response to an unknown or already answered id", "id", m.responseID().String())
 		return
 	}
@@ -307,6 +311,26 @@ func (c *Conn) rejectResponse(m *message, reason *Error) {
 	}
 }
 
+// maxCancelled bounds how many cancelled calls a Conn remembers, for
+// peers that never answer them (MCP does not ask them to); past it, those
+// remembered so far are forgotten.
+const maxCancelled = 1024
+
+// lateAnswer reports whether id is that of a call we cancelled and still
+// remember: LSP peers answer cancelled requests (with -32800 or the
+// result), which is no cause for a warning.
+func (c *Conn) lateAnswer(id []byte) bool {
+	n := c.ourID(id)
+	if n == 0 {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.cancelled[n]
+	delete(c.cancelled, n)
+	return ok
+}
+
 // sendCancel tells the peer, in the background, that we no longer wait for
 // the request with the given id text.
 func (c *Conn) sendCancel(n int64, reason string) {
@@ -321,6 +345,12 @@ func (c *Conn) sendCancel(n int64, reason string) {
 	} else {
 		params = fmt.Appendf(nil, `{"id":%s}`, id)
 	}
+	c.mu.Lock()
+	if c.cancelled == nil || len(c.cancelled) >= maxCancelled {
+		c.cancelled = make(map[int64]struct{})
+	}
+	c.cancelled[n] = struct{}{}
+	c.mu.Unlock()
 	msg := c.appendRequest(nil, 0, method, params)
 	select {
 	case c.out <- msg:

@@ -50,6 +50,9 @@ type Conn struct {
 	inflight map[string]*incoming   // peer requests being handled, by id text
 	err      error                  // why the connection ended; nil while open
 	inputEnd bool                   // the peer sent its last message
+	// cancelled holds our calls given up with a cancellation sent (guarded
+	// by mu): their answers may still come.
+	cancelled map[int64]struct{}
 
 	done          chan struct{} // closed when the connection ends
 	ctx           context.Context

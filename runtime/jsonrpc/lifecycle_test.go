@@ -60,7 +60,8 @@ func TestCancellationWire(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.style.Method(), func(t *testing.T) {
-			c, p := newRaw(t, Options{Cancellation: tt.style})
+			var log logBuffer
+			c, p := newRaw(t, Options{Cancellation: tt.style, Logger: log.logger()})
 			ctx, cancel := context.WithCancel(ctxLimit(t))
 			errc := make(chan error, 1)
 			go func() { errc <- c.Call(ctx, "slow", nil, nil) }()
@@ -82,6 +83,21 @@ func TestCancellationWire(t *testing.T) {
 			p.send(`{"jsonrpc":"2.0","id":2,"result":null}`)
 			if err := <-errc; err != nil {
 				t.Errorf("call after a late answer: %v", err)
+			}
+			// LSP peers must answer a cancelled request: no warning for
+			// that answer, but a second one is unexpected again.
+			if got := log.String(); got != "" {
+				t.Errorf("the late answer to a cancelled call was logged: %s", got)
+			}
+			p.send(`{"jsonrpc":"2.0","id":1,"result":"again"}`)
+			go func() { errc <- c.Call(ctxLimit(t), "next", nil, nil) }()
+			if got := p.recv(); got != `{"jsonrpc":"2.0","id":3,"method":"next"}` {
+				t.Fatalf("next request = %s", got)
+			}
+			p.send(`{"jsonrpc":"2.0","id":3,"result":null}`)
+			<-errc
+			if got := log.String(); !strings.Contains(got, "response to an unknown or already answered id") {
+				t.Errorf("a second answer to a cancelled call was not logged: %q", got)
 			}
 		})
 	}
