@@ -124,6 +124,10 @@ func fieldDoc(f *idl.Field) *comment {
 	}
 	if r := rangeText(f.Type); r != "" {
 		facts = append(facts, r)
+	} else if f.Type.Kind == idl.KindArray {
+		if r := rangeText(f.Type.Elem); r != "" {
+			facts = append(facts, "Items: "+strings.ToLower(r[:1])+r[1:])
+		}
 	}
 	if f.Default != nil {
 		facts = append(facts, fmt.Sprintf("Defaults to %s when absent.", f.Default.JSON))

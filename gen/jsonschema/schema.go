@@ -255,7 +255,7 @@ func annotate(s *invopop.Schema, doc, deprecated, notes string) {
 func enumNotes(t *idl.Type) string {
 	needed := false
 	for _, v := range t.Values {
-		if v.Doc != "" || v.Deprecated != "" || fmt.Sprint(v.Value) != v.Name {
+		if v.Doc != "" || v.Deprecated != "" || v.Since != "" || v.Proposed || fmt.Sprint(v.Value) != v.Name {
 			needed = true
 		}
 	}
@@ -274,6 +274,12 @@ func enumNotes(t *idl.Type) string {
 		}
 		if d := strings.TrimSpace(v.Deprecated); d != "" {
 			what = append(what, "Deprecated: "+d)
+		}
+		if v.Since != "" {
+			what = append(what, "Since "+v.Since+".")
+		}
+		if v.Proposed {
+			what = append(what, "Proposed.")
 		}
 		if len(what) > 0 {
 			line += ": " + strings.Join(what, " ")

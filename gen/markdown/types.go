@@ -126,6 +126,10 @@ func (d *doc) fieldDesc(def *idl.TypeDef, f *idl.Field) string {
 	}
 	if r := rangeText(f.Type); r != "" {
 		parts = append(parts, r)
+	} else if f.Type != nil && f.Type.Kind == idl.KindArray {
+		if r := rangeText(f.Type.Elem); r != "" {
+			parts = append(parts, "Items: "+strings.ToLower(r[:1])+r[1:])
+		}
 	}
 	if f.Default != nil {
 		parts = append(parts, "Default: "+d.jsonCode(f.Default)+".")

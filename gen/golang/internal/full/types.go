@@ -903,8 +903,10 @@ type Mark struct {
 	Ratio  *Ratio   `json:"ratio,omitempty"`
 
 	// From 0 to 10.
-	Retries  *int64      `json:"retries,omitempty"`
-	Offset   *Offset     `json:"offset,omitempty"`
+	Retries *int64  `json:"retries,omitempty"`
+	Offset  *Offset `json:"offset,omitempty"`
+
+	// Items: from -5 to 5.
 	Offsets  []int32     `json:"offsets,omitzero"`
 	Kind     *ActionKind `json:"kind,omitempty"`
 	Level    *Level      `json:"level,omitempty"`
