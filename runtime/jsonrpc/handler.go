@@ -65,12 +65,17 @@ type Request struct {
 	// Params is the raw params member; nil when absent or null.
 	Params json.RawMessage
 
-	strict bool // reject unknown members
+	nullParams bool // the params member was null
+	strict     bool // reject unknown members
 	valid  bool // Params came from a frame already checked to be valid JSON
 }
 
 // IsNotification reports whether the peer expects no response.
 func (r *Request) IsNotification() bool { return r.ID.IsZero() }
+
+// HasParams reports whether the message carried a params member, null
+// included: Params alone cannot tell "params": null from no params.
+func (r *Request) HasParams() bool { return len(r.Params) > 0 || r.nullParams }
 
 // DecodeParams decodes the params into v. Absent or null params decode as
 // an empty array when v points to a slice or an array, and as an empty
