@@ -67,7 +67,7 @@ type Request struct {
 
 	nullParams bool // the params member was null
 	strict     bool // reject unknown members
-	valid  bool // Params came from a frame already checked to be valid JSON
+	valid      bool // Params came from a frame already checked to be valid JSON
 }
 
 // IsNotification reports whether the peer expects no response.

@@ -29,7 +29,7 @@ type message struct {
 	// nullParams is true for a request whose params member is null.
 	nullParams bool
 	result     json.RawMessage
-	err    *Error // a response's error object
+	err        *Error // a response's error object
 	// frame is the whole frame of a response read alone (not in a
 	// batch): once its result is decoded, the frame goes back to the
 	// reader.
