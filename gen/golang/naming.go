@@ -59,8 +59,20 @@ func (g *generator) check() idl.Errors {
 		ns.declare("New"+r.GoName+"Handler", what+" (its handler constructor)", r.Pos)
 		ns.declare("Connect"+r.GoName, what+" (its Connect function)", r.Pos)
 	}
+	goNames := map[string]*idl.Method{}
 	for _, m := range p.Methods {
 		ns.declare("Method"+m.GoName, fmt.Sprintf("the name constant of method %q", m.Name), m.Pos)
+		goNames[m.GoName] = m
+	}
+	for i, r := range p.Roles {
+		if remoteType(r, g.handled(i)) != r.GoName {
+			ns.declare(r.GoName+"Remote", fmt.Sprintf("role %s (the interface of its remote)", r.Name), r.Pos)
+		}
+	}
+	for _, m := range p.Methods {
+		if other := goNames["Notify"+m.GoName]; m.AlsoNotification && other != nil {
+			fail(other.Pos, "method %q has the Go name %s, the name of the stub sending %q as a notification; set another go_name:", other.Name, other.GoName, m.Name)
+		}
 	}
 	for _, e := range p.Errors {
 		if e.Standard {

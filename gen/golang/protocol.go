@@ -22,7 +22,14 @@ func (g *generator) protocolFile(f *file) error {
 	if len(g.p.Methods) > 0 {
 		var defs []jen.Code
 		for _, m := range g.p.Methods {
-			c := doc(fmt.Sprintf("Method%s is the %s %s, %s.", m.GoName, m.Kind, m.Name, g.sentBy(m))).deprecated(m.Deprecated)
+			kind := string(m.Kind)
+			if m.AlsoNotification {
+				kind = "request or notification"
+			}
+			c := doc(fmt.Sprintf("Method%s is the %s %s, %s.", m.GoName, kind, m.Name, g.sentBy(m))).deprecated(m.Deprecated)
+			if g.isCancellation(m) {
+				c.paras[len(c.paras)-1] += " The connection sends and consumes it itself."
+			}
 			defs = append(defs, c.code().Id("Method"+m.GoName).Op("=").Lit(m.Name))
 		}
 		f.add(jen.Comment("The methods and notifications of the protocol, by wire name.").Line().Const().Defs(defs...))
@@ -135,6 +142,16 @@ func (g *generator) options(f *file) {
 		name := map[idl.Cancellation]string{idl.CancelLSP: "CancelLSP", idl.CancelMCP: "CancelMCP"}[p.Cancellation]
 		what = append(what, strings.ToUpper(string(p.Cancellation))+" cancellation")
 		fill = append(fill, setIf(jen.Id("opts").Dot("Cancellation").Op("==").Qual(jsonrpcPkg, "CancelNone"), "Cancellation", jen.Qual(jsonrpcPkg, name)))
+	}
+	if len(p.IgnoreUnknownNotifications) > 0 {
+		var prefixes []jen.Code
+		var quoted []string
+		for _, pre := range p.IgnoreUnknownNotifications {
+			prefixes = append(prefixes, jen.Lit(pre))
+			quoted = append(quoted, fmt.Sprintf("%q", pre))
+		}
+		what = append(what, "unknown notifications starting with "+orList(quoted)+" dropped silently")
+		fill = append(fill, setIf(jen.Id("opts").Dot("IgnoreNotifications").Op("==").Nil(), "IgnoreNotifications", jen.Index().String().Values(prefixes...)))
 	}
 	if p.IDStyle == idl.IDString {
 		what = append(what, "string request ids")

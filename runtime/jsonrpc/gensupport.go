@@ -165,3 +165,7 @@ func (jsonNull) AppendJSON(b []byte) ([]byte, error) { return append(b, "null"..
 
 // MarshalJSON encodes null.
 func (jsonNull) MarshalJSON() ([]byte, error) { return []byte("null"), nil }
+
+// MissingParams returns the -32602 error answering a request or
+// notification sent without the params its method requires.
+func MissingParams() *Error { return InvalidParams("", "params are required") }

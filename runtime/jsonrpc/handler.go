@@ -90,9 +90,13 @@ func (r *Request) DecodeParams(v any) error {
 		params = emptyParams(v)
 	}
 	var err error
-	if u, ok := v.(json.Unmarshaler); ok && (r.valid || len(r.Params) == 0) {
+	u, isUnmarshaler := v.(json.Unmarshaler)
+	switch {
+	case isUnmarshaler && (r.valid || len(r.Params) == 0):
 		err = u.UnmarshalJSON(params) // valid JSON: encoding/json's check is not needed
-	} else {
+	case !isUnmarshaler && isSlicePointer(v) && JSONKind(params) == "array":
+		err = decodeItems(params, reflect.ValueOf(v).Elem())
+	default:
 		err = json.Unmarshal(params, v)
 	}
 	if err != nil {
@@ -108,6 +112,29 @@ func (r *Request) DecodeParams(v any) error {
 			return paramsError(err)
 		}
 	}
+	return nil
+}
+
+// isSlicePointer reports whether v points to a slice.
+func isSlicePointer(v any) bool {
+	t := reflect.TypeOf(v)
+	return t != nil && t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Slice
+}
+
+// decodeItems decodes the JSON array b into the slice s item by item, so
+// that an item's error names its index.
+func decodeItems(b []byte, s reflect.Value) error {
+	var items []json.RawMessage
+	if err := json.Unmarshal(b, &items); err != nil {
+		return err
+	}
+	out := reflect.MakeSlice(s.Type(), len(items), len(items))
+	for i, item := range items {
+		if err := json.Unmarshal(item, out.Index(i).Addr().Interface()); err != nil {
+			return AtIndex(i, err)
+		}
+	}
+	s.Set(out)
 	return nil
 }
 

@@ -163,3 +163,20 @@ func TestExpectNull(t *testing.T) {
 		t.Errorf("ExpectNull(long) = %v", err)
 	}
 }
+
+func TestDecodeParamsByPositionNamesTheIndex(t *testing.T) {
+	var xs []int64
+	req := &Request{Params: json.RawMessage(`[1,"x",3]`)}
+	err := req.DecodeParams(&xs)
+	var rpcErr *Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != CodeInvalidParams || !strings.Contains(string(rpcErr.Data), `"field":"[1]"`) {
+		t.Errorf("DecodeParams([1,\"x\",3]) = %v, want -32602 naming [1]", err)
+	}
+	if err := (&Request{Params: json.RawMessage(`[4,5]`)}).DecodeParams(&xs); err != nil || len(xs) != 2 || xs[1] != 5 {
+		t.Errorf("DecodeParams([4,5]) = %v, %v", xs, err)
+	}
+	var raw json.RawMessage
+	if err := (&Request{Params: json.RawMessage(`[4,5]`)}).DecodeParams(&raw); err != nil || string(raw) != `[4,5]` {
+		t.Errorf("DecodeParams into json.RawMessage = %s, %v", raw, err)
+	}
+}

@@ -35,6 +35,8 @@ import (
 
 // The methods and notifications of the protocol, by wire name.
 const (
+	// MethodVersion is the request version, sent by either side.
+	MethodVersion = "version"
 	// MethodInitialize is the request full.initialize, sent by Editor to Agent.
 	MethodInitialize = "full.initialize"
 	// MethodShutdown is the request shutdown, sent by Editor to Agent.
@@ -48,14 +50,28 @@ const (
 	// MethodPing is the request ping, sent by either side.
 	MethodPing = "ping"
 	// MethodCancelRequest is the notification $/cancelRequest, sent by either
-	// side.
+	// side. The connection sends and consumes it itself.
 	MethodCancelRequest = "$/cancelRequest"
+	// MethodStatusReport is the request or notification status/report, sent by
+	// Agent to Editor.
+	MethodStatusReport = "status/report"
+	// MethodItemsList is the request items/list, sent by Editor to Agent.
+	MethodItemsList = "items/list"
+	// MethodSum is the request sum, sent by Editor to Agent.
+	MethodSum = "sum"
+	// MethodUpload is the request upload, sent by Editor to Agent.
+	MethodUpload = "upload"
+	// MethodSelect is the request select, sent by Editor to Agent.
+	MethodSelect = "select"
+	// MethodLogRaw is the notification log/raw, sent by Agent to Editor.
+	MethodLogRaw = "log/raw"
 )
 
 // Options returns the protocol's connection options: content-length framing,
-// LSP cancellation, string request ids and the default timeouts of its
-// requests. ConnectEditor and ConnectAgent fill in the zero fields of the
-// options they are given with these.
+// LSP cancellation, unknown notifications starting with "$/" dropped silently,
+// string request ids and the default timeouts of its requests. ConnectEditor
+// and ConnectAgent fill in the zero fields of the options they are given with
+// these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }
@@ -67,6 +83,9 @@ func withDefaults(opts jsonrpc.Options) jsonrpc.Options {
 	}
 	if opts.Cancellation == jsonrpc.CancelNone {
 		opts.Cancellation = jsonrpc.CancelLSP
+	}
+	if opts.IgnoreNotifications == nil {
+		opts.IgnoreNotifications = []string{"$/"}
 	}
 	if opts.IDs == jsonrpc.IntegerIDs {
 		opts.IDs = jsonrpc.StringIDs
