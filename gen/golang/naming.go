@@ -51,6 +51,16 @@ func (g *generator) check() idl.Errors {
 		errs = append(errs, idl.Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
 	}
 	ns.declare("Options", "the generated function Options (the protocol's connection options)", p.Pos)
+	for _, t := range p.Transports {
+		switch {
+		case t.Kind == idl.TransportSubprocess && t.Command != "":
+			ns.declare("DefaultCommand", "the default command of transport subprocess", t.Pos)
+		case t.Kind == idl.TransportTCP:
+			ns.declare("DefaultTCPAddress", "the default address of transport tcp", t.Pos)
+		case t.Kind == idl.TransportUnix && t.Path != "":
+			ns.declare("DefaultUnixPath", "the default path of transport unix", t.Pos)
+		}
+	}
 	for _, r := range p.Roles {
 		what := fmt.Sprintf("role %s", r.Name)
 		ns.declare(r.GoName, what+" (its interface)", r.Pos)

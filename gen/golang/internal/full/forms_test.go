@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ import (
 	"github.com/rpcgen/rpcgen/gen/golang/internal/full"
 	"github.com/rpcgen/rpcgen/runtime/framing"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/transport"
 )
 
 // The methods of full.yaml whose params, result or kind take another form
@@ -313,5 +315,42 @@ func TestFramingIsADefault(t *testing.T) {
 	var v string
 	if err := raw.Call(ctx, full.MethodVersion, nil, &v); err != nil || v != "1.2.3" {
 		t.Errorf("version over NDJSON = %q, %v", v, err)
+	}
+}
+
+func TestTransportDefaults(t *testing.T) {
+	if got := full.DefaultCommand(); !reflect.DeepEqual(got, []string{"full-agent", "--stdio", "-v"}) {
+		t.Errorf("DefaultCommand() = %q", got)
+	}
+	if full.DefaultTCPAddress != "localhost:7000" || full.DefaultUnixPath != "/tmp/full.sock" {
+		t.Errorf("defaults %q, %q", full.DefaultTCPAddress, full.DefaultUnixPath)
+	}
+	// A caller overrides the default socket path with its own.
+	path := filepath.Join(t.TempDir(), "agent.sock")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Skipf("no Unix sockets here: %v", err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err == nil {
+			accepted <- c
+		}
+		close(accepted)
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := transport.Dial(ctx, "unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edConn, agentRemote := full.ConnectEditor(c, nil, jsonrpc.Options{})
+	defer edConn.Close()
+	agConn, _ := full.ConnectAgent(<-accepted, &agent{notes: newNotes(), ready: true}, jsonrpc.Options{})
+	defer agConn.Close()
+	if v, err := agentRemote.Version(ctx); err != nil || v != "1.2.3" {
+		t.Errorf("version over %s = %q, %v", path, v, err)
 	}
 }

@@ -109,6 +109,22 @@ func requestTimeout(method string) jsonrpc.Timeout {
 	return jsonrpc.Timeout{After: 30 * time.Second, Cancel: true}
 }
 
+// DefaultCommand returns the command line Editor runs to start Agent unless
+// told another: full-agent --stdio -v.
+func DefaultCommand() []string {
+	return []string{"full-agent", "--stdio", "-v"}
+}
+
+// The protocol's default addresses; callers may use others.
+const (
+	// DefaultTCPAddress is where Agent listens and Editor dials unless told
+	// another.
+	DefaultTCPAddress = "localhost:7000"
+	// DefaultUnixPath is the Unix socket Agent listens on and Editor dials unless
+	// told another.
+	DefaultUnixPath = "/tmp/full.sock"
+)
+
 // methodNotFound returns the -32601 error answering a method this side does
 // not implement.
 func methodNotFound(method string) error {
