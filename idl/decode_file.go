@@ -119,7 +119,6 @@ func (d *decoder) protocol(n *node) *protoSpec {
 		p.onTimeout = d.onTimeout(v)
 	}
 	if v := o.get("ignore_unknown_notifications"); v != nil {
-		p.ignoreSet, p.ignorePos = true, o.keyPos("ignore_unknown_notifications")
 		if v.kind == nString {
 			d.errs.add(v.pos, "ignore_unknown_notifications must be a list of wire-name prefixes, such as [\"$/\"]; write [%s]", strconv.Quote(v.str))
 		} else {

@@ -33,8 +33,6 @@ type protoSpec struct {
 	onTimeout              *OnTimeout
 	rolesPos, transportPos Pos
 	ignoreNotes            []nameRef // ignore_unknown_notifications
-	ignorePos              Pos
-	ignoreSet              bool
 }
 
 // roleSpec is one entry of protocol.roles.
