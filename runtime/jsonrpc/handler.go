@@ -94,7 +94,7 @@ func (r *Request) DecodeParams(v any) error {
 	switch {
 	case isUnmarshaler && (r.valid || len(r.Params) == 0):
 		err = u.UnmarshalJSON(params) // valid JSON: encoding/json's check is not needed
-	case !isUnmarshaler && isSlicePointer(v) && JSONKind(params) == "array":
+	case !isUnmarshaler && isListPointer(v) && JSONKind(params) == "array":
 		err = decodeItems(params, reflect.ValueOf(v).Elem())
 	default:
 		err = json.Unmarshal(params, v)
@@ -115,20 +115,28 @@ func (r *Request) DecodeParams(v any) error {
 	return nil
 }
 
-// isSlicePointer reports whether v points to a slice.
-func isSlicePointer(v any) bool {
+// isListPointer reports whether v points to a slice or an array.
+func isListPointer(v any) bool {
 	t := reflect.TypeOf(v)
-	return t != nil && t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Slice
+	return t != nil && t.Kind() == reflect.Pointer && (t.Elem().Kind() == reflect.Slice || t.Elem().Kind() == reflect.Array)
 }
 
-// decodeItems decodes the JSON array b into the slice s item by item, so
-// that an item's error names its index.
+// decodeItems decodes the JSON array b into the slice or array s item by
+// item, so that an item's error names its index. An array takes exactly
+// as many items as it has elements.
 func decodeItems(b []byte, s reflect.Value) error {
 	var items []json.RawMessage
 	if err := json.Unmarshal(b, &items); err != nil {
 		return err
 	}
-	out := reflect.MakeSlice(s.Type(), len(items), len(items))
+	out := reflect.New(s.Type()).Elem()
+	if s.Kind() == reflect.Array {
+		if len(items) != s.Len() {
+			return &FieldError{Reason: fmt.Sprintf("params must be an array of %d items, got %d", s.Len(), len(items))}
+		}
+	} else {
+		out = reflect.MakeSlice(s.Type(), len(items), len(items))
+	}
 	for i, item := range items {
 		if err := json.Unmarshal(item, out.Index(i).Addr().Interface()); err != nil {
 			return AtIndex(i, err)

@@ -175,6 +175,15 @@ func TestDecodeParamsByPositionNamesTheIndex(t *testing.T) {
 	if err := (&Request{Params: json.RawMessage(`[4,5]`)}).DecodeParams(&xs); err != nil || len(xs) != 2 || xs[1] != 5 {
 		t.Errorf("DecodeParams([4,5]) = %v, %v", xs, err)
 	}
+	var pair [2]int64
+	if err := (&Request{Params: json.RawMessage(`[4,5]`)}).DecodeParams(&pair); err != nil || pair != [2]int64{4, 5} {
+		t.Errorf("DecodeParams([4,5]) into [2]int64 = %v, %v", pair, err)
+	}
+	for _, bad := range []string{`[4]`, `[4,5,6]`} {
+		if err := (&Request{Params: json.RawMessage(bad)}).DecodeParams(&pair); !errors.Is(err, ErrInvalidParams) || !strings.Contains(err.Error(), "array of 2 items") {
+			t.Errorf("DecodeParams(%s) into [2]int64 = %v, want -32602", bad, err)
+		}
+	}
 	var raw json.RawMessage
 	if err := (&Request{Params: json.RawMessage(`[4,5]`)}).DecodeParams(&raw); err != nil || string(raw) != `[4,5]` {
 		t.Errorf("DecodeParams into json.RawMessage = %s, %v", raw, err)
