@@ -26,12 +26,8 @@ func (d *decoder) decodeFile(path string, n *node, root bool) *fileSpec {
 	if root && !o.has("protocol") {
 		d.errs.add(n.pos, "missing protocol: section; every IDL file given to rpcgen describes one protocol (name, roles, framing)")
 	}
-	if !root {
-		for _, k := range []string{"protocol", "methods"} {
-			if o.has(k) {
-				d.errs.add(o.keyPos(k), "an included file holds only include, types and errors; move %s: to the file that includes it", k)
-			}
-		}
+	if !root && o.has("protocol") {
+		d.errs.add(o.keyPos("protocol"), "an included file holds only include, types, errors and methods; move protocol: to the file that includes it")
 	}
 	if v := o.get("protocol"); v != nil && root {
 		fs.protocol = d.protocol(v)
@@ -53,7 +49,7 @@ func (d *decoder) decodeFile(path string, n *node, root bool) *fileSpec {
 			fs.errors = append(fs.errors, d.errorDecl(e))
 		}
 	}
-	if v := o.get("methods"); v != nil && root {
+	if v := o.get("methods"); v != nil {
 		for _, e := range d.entries(v, "methods") {
 			fs.methods = append(fs.methods, d.method(e))
 		}
@@ -72,7 +68,7 @@ func isKeyword(s string) bool {
 
 // protocol decodes the protocol: section.
 func (d *decoder) protocol(n *node) *protoSpec {
-	o, _ := d.keys(n, "protocol", "name", "version", "doc", "roles", "framing", "transports", "ids", "cancellation", "timeout", "on_timeout", "lifecycle")
+	o, _ := d.keys(n, "protocol", "name", "version", "doc", "roles", "framing", "transports", "ids", "cancellation", "timeout", "on_timeout", "lifecycle", "ignore_unknown_notifications")
 	p := &protoSpec{pos: n.pos}
 	if !o.has("name") {
 		d.errs.add(n.pos, "missing protocol name; add name: followed by a lower-case name such as myproto")
@@ -121,6 +117,13 @@ func (d *decoder) protocol(n *node) *protoSpec {
 	p.timeout = d.duration(o.get("timeout"), "timeout")
 	if v := o.get("on_timeout"); v != nil {
 		p.onTimeout = d.onTimeout(v)
+	}
+	if v := o.get("ignore_unknown_notifications"); v != nil {
+		if v.kind == nString {
+			d.errs.add(v.pos, "ignore_unknown_notifications must be a list of wire-name prefixes, such as [\"$/\"]; write [%s]", strconv.Quote(v.str))
+		} else {
+			p.ignoreNotes = d.stringList(v, "ignore_unknown_notifications")
+		}
 	}
 	p.transportPos = o.keyPos("transports")
 	if v := o.get("transports"); v != nil {
@@ -255,7 +258,7 @@ func (d *decoder) errorDecl(e entry) *errorSpec {
 // method decodes one entry of methods:.
 func (d *decoder) method(e entry) *methodSpec {
 	m := &methodSpec{name: nameRef{keyName(e.key), e.key.pos}}
-	o, ok := d.keys(e.val, "method "+strconv.Quote(m.name.name), "from", "kind", "doc", "deprecated", "params", "result", "errors", "timeout", "on_timeout", "examples", "go_name", "since", "proposed")
+	o, ok := d.keys(e.val, "method "+strconv.Quote(m.name.name), "from", "kind", "doc", "deprecated", "params", "params?", "result", "errors", "timeout", "on_timeout", "examples", "go_name", "since", "proposed")
 	if !ok {
 		return m
 	}
@@ -266,19 +269,28 @@ func (d *decoder) method(e entry) *methodSpec {
 	if !o.has("kind") {
 		d.errs.add(m.name.pos, "method %q has no kind; add kind: request (it gets a response) or kind: notification (it does not)", m.name.name)
 	}
-	m.kind = d.oneOf(o.get("kind"), "kind", string(Request), string(Notification))
+	m.kind, m.alsoNote = d.methodKind(o.get("kind"))
 	m.doc = d.optStr(o, "doc", "doc")
 	m.deprec = d.optStr(o, "deprecated", "deprecated")
 	m.metaSpec = d.meta(o)
 	if v := o.get("go_name"); v != nil {
 		m.goName = d.name(v, "go_name")
 	}
+	if o.has("params") && o.has("params?") {
+		d.errs.add(o.keyPos("params?"), "method %q has both params and params?; keep params: when params are always sent, params?: when they may be left out", m.name.name)
+	}
 	if v := o.get("params"); v != nil {
 		m.params = d.typeSpec(v, ctxInline)
+	} else if v := o.get("params?"); v != nil {
+		m.params, m.paramsOpt = d.typeSpec(v, ctxInline), true
 	}
 	if v := o.get("result"); v != nil {
 		m.resultPos = o.keyPos("result")
-		m.result = d.typeSpec(v, ctxInline)
+		if v.kind == nString && v.str == "null" {
+			m.nullRes = true
+		} else {
+			m.result = d.typeSpec(v, ctxInline)
+		}
 	}
 	if o.has("errors") {
 		m.errorsPos = o.keyPos("errors")
@@ -319,4 +331,30 @@ func (d *decoder) example(n *node) *exampleSpec {
 		}
 	}
 	return x
+}
+
+// methodKind decodes a method's kind: request, notification, or the list
+// [request, notification] for a request that may also be sent as a
+// notification.
+func (d *decoder) methodKind(n *node) (kind nameRef, alsoNote bool) {
+	if n == nil || n.kind != nSeq {
+		return d.oneOf(n, "kind", string(Request), string(Notification)), false
+	}
+	seen := map[string]bool{}
+	for _, it := range n.items {
+		k := d.oneOf(it, "kind", string(Request), string(Notification))
+		if k.name == "" {
+			return nameRef{}, false
+		}
+		if seen[k.name] {
+			d.errs.add(k.pos, "kind %s is listed twice; write kind: [request, notification]", k.name)
+			return nameRef{}, false
+		}
+		seen[k.name] = true
+	}
+	if len(seen) != 2 {
+		d.errs.add(n.pos, "a list of kinds holds both request and notification; write kind: request, kind: notification or kind: [request, notification]")
+		return nameRef{}, false
+	}
+	return nameRef{string(Request), n.pos}, true
 }

@@ -85,10 +85,11 @@ func TestFullTypeOrder(t *testing.T) {
 		"Item", "ItemSettings", "ItemSettingsTheme", "Dimensions", "ItemHistoryItem", "ItemEither",
 		"TextBlock", "Block", "BlockImage",
 		"Priority", "TextContents", "BlobContents", "Contents",
-		"Ratio", "Line", "Offset", "ActionKind", "Level", "Mark", "Amount",
+		"Ratio", "Line", "Offset", "ActionKind", "Level", "Mark", "Amount", "Upload",
 		"BusyData", // error data, in error order
 		"InitializeParams", "InitializeParamsClientInfo", "InitializeResult",
 		"FetchItemParams", "BlocksShowParams", "MarksSetParams", "MarksSetResult", "CancelRequestParams",
+		"StatusReportParams", "StatusReportResult", "ItemsListParams", "SelectParams",
 	})
 	eq(t, "inline", mustType(t, p, "ItemSettings").Inline, true)
 	eq(t, "named", mustType(t, p, "Item").Inline, false)
@@ -217,6 +218,7 @@ func TestFullMethods(t *testing.T) {
 		got = append(got, [4]any{m.Name, m.GoName, m.From, m.Kind})
 	}
 	eq(t, "methods", got, [][4]any{
+		{"version", "Version", FromBoth, Request}, // from the included file, first
 		{"full.initialize", "Initialize", "editor", Request},
 		{"shutdown", "Shutdown", "editor", Request},
 		{"items/get", "FetchItem", "agent", Request},
@@ -224,7 +226,35 @@ func TestFullMethods(t *testing.T) {
 		{"ping", "Ping", FromBoth, Request},
 		{"marks/set", "MarksSet", "editor", Request},
 		{"$/cancelRequest", "CancelRequest", FromBoth, Notification},
+		{"status/report", "StatusReport", "agent", Request},
+		{"items/list", "ItemsList", "editor", Request},
+		{"sum", "Sum", "editor", Request},
+		{"upload", "Upload", "editor", Request},
+		{"select", "Select", "editor", Request},
+		{"log/raw", "LogRaw", "agent", Notification},
 	})
+	eq(t, "ignored notifications", p.IgnoreUnknownNotifications, []string{"$/"})
+	eq(t, "version pos", p.Method("version").Pos.File, "testdata/shared.yaml")
+	type form struct {
+		also, optional, null, nullable bool
+		params                         string
+	}
+	formOf := func(name string) form {
+		m := p.Method(name)
+		f := form{also: m.AlsoNotification, optional: m.ParamsOptional, null: m.NullResult}
+		if m.Params != nil {
+			f.params, f.nullable = m.Params.String(), m.Params.Nullable || m.Params.Ref != nil && m.Params.Ref.Type.Nullable
+		}
+		return f
+	}
+	eq(t, "shutdown form", formOf("shutdown"), form{null: true})
+	eq(t, "status/report form", formOf("status/report"), form{also: true, params: "StatusReportParams"})
+	eq(t, "items/list form", formOf("items/list"), form{optional: true, params: "ItemsListParams"})
+	eq(t, "sum form", formOf("sum"), form{params: "[]integer"})
+	eq(t, "upload form", formOf("upload"), form{params: "Upload"})
+	eq(t, "select form", formOf("select"), form{params: formOf("select").params, nullable: true})
+	eq(t, "log/raw form", formOf("log/raw"), form{optional: true, params: "any"})
+	eq(t, "status/report examples", [2]bool{p.Method("status/report").Examples[0].Result != nil, p.Method("status/report").Examples[1].Result == nil}, [2]bool{true, true})
 	init := p.Method("full.initialize")
 	eq(t, "init doc", init.Doc, "Starts the session.")
 	eq(t, "init timeout", init.Timeout, 10*time.Second)
@@ -243,7 +273,7 @@ func TestFullMethods(t *testing.T) {
 	eq(t, "example 2", [3]any{x2.Error.Name, x2.Message, string(x2.Data.JSON)}, [3]any{"Busy", "Try later", `{"retryAfterMs":500}`})
 
 	eq(t, "shutdown on_timeout", p.Method("shutdown").OnTimeout.Action, ActionKill)
-	eq(t, "shutdown result", p.Method("shutdown").Result == nil, true)
+	eq(t, "shutdown result", [2]bool{p.Method("shutdown").Result == nil, p.Method("shutdown").NullResult}, [2]bool{true, true})
 	get := p.Method("items/get")
 	eq(t, "get", [3]any{get.Timeout, get.Deprecated, get.Result.Ref.Name}, [3]any{time.Duration(0), "Use items/find.", "Item"})
 	eq(t, "get params", get.Params.Ref.Name, "FetchItemParams")

@@ -31,11 +31,17 @@ type Protocol struct {
 	Timeout   time.Duration
 	OnTimeout OnTimeout
 
+	// IgnoreUnknownNotifications lists the wire-name prefixes of the
+	// notifications dropped silently when the receiver does not declare or
+	// implement them ("" matches every name); nil when none are.
+	IgnoreUnknownNotifications []string
+
 	// Types holds every named type, included files first, then in source
 	// order; the types synthesized for inline objects, enums and unions
 	// follow the type, method or error that holds them.
 	Types []*TypeDef
-	// Methods holds the methods and notifications in source order.
+	// Methods holds the methods and notifications: those of included
+	// files first, in include order, then the file's own, in source order.
 	Methods []*Method
 	// Errors holds the five standard JSON-RPC errors (by code, from
 	// -32700), then the errors of included files, then the file's own.
@@ -371,8 +377,20 @@ type Method struct {
 	Proposed   bool   // not yet part of the protocol's stable release
 	From       string // name of the sending role, or FromBoth
 	Kind       MethodKind
-	Params     *Type       // KindRef to an object type, or nil for no params
-	Result     *Type       // nil when the result is null or the method is a notification
+	// AlsoNotification is true for a request its sender may also send as
+	// a notification (kind: [request, notification]); the result is then
+	// dropped.
+	AlsoNotification bool
+	// Params is the type of the params: any type whose values are JSON
+	// objects or arrays (an object sends them by name, an array or a
+	// positional object by position); nil for no params.
+	Params *Type
+	// ParamsOptional is true when params may be absent (params?:).
+	ParamsOptional bool
+	Result         *Type // nil when the result is null or the method is a notification
+	// NullResult is true for a request declared with result: "null": its
+	// result is always null, and any other answer is an error.
+	NullResult bool
 	Errors     []*ErrorDef // errors it may return besides the standard ones
 	// Timeout is how long the caller waits for the response, 0 for ever;
 	// OnTimeout says what happens then. Both are zero for notifications.

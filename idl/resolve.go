@@ -70,10 +70,18 @@ func resolve(files []loadedFile, errs *errorList) *Protocol {
 			}
 		}
 	}
-	r.dec = root.dec
-	for _, ms := range root.spec.methods {
-		r.method(ms)
+	methods := map[string]*Method{}
+	for _, f := range files {
+		r.dec = f.dec
+		for _, ms := range f.spec.methods {
+			if first := methods[ms.name.name]; first != nil {
+				r.errs.add(ms.name.pos, "method %q is declared twice (first at %s); rename or remove one", ms.name.name, first.Pos)
+				continue
+			}
+			methods[ms.name.name] = r.method(ms)
+		}
 	}
+	r.dec = root.dec
 	r.finishTypes()
 	r.validate()
 	for _, f := range r.later {
@@ -98,6 +106,15 @@ func (r *resolver) protocol(ps *protoSpec) {
 	p.Cancellation = CancelNone
 	if ps.cancellation.name != "" {
 		p.Cancellation = Cancellation(ps.cancellation.name)
+	}
+	seen := map[string]Pos{}
+	for _, pre := range ps.ignoreNotes {
+		if first, dup := seen[pre.name]; dup {
+			r.errs.add(pre.pos, "prefix %q is listed twice in ignore_unknown_notifications (first at line %d); remove one", pre.name, first.Line)
+			continue
+		}
+		seen[pre.name] = pre.pos
+		p.IgnoreUnknownNotifications = append(p.IgnoreUnknownNotifications, pre.name)
 	}
 	p.Timeout = time.Duration(ps.timeout.d)
 	p.OnTimeout = OnTimeout{Action: ActionError}

@@ -1,6 +1,7 @@
 package idl
 
 import (
+	"fmt"
 	"strings"
 	"time"
 	"unicode"
@@ -9,9 +10,10 @@ import (
 )
 
 // method resolves one method and appends it to the protocol.
-func (r *resolver) method(ms *methodSpec) {
+func (r *resolver) method(ms *methodSpec) *Method {
 	p := r.p
 	m := &Method{Name: ms.name.name, Doc: ms.doc, Deprecated: ms.deprec, Since: ms.since, Proposed: ms.proposed, From: ms.from.name, Kind: MethodKind(ms.kind.name), Pos: ms.name.pos}
+	m.AlsoNotification, m.ParamsOptional, m.NullResult = ms.alsoNote, ms.paramsOpt, ms.nullRes
 	p.Methods = append(p.Methods, m)
 	r.methodName(m, ms)
 	if ms.from.name != "" && p.Roles[1].Name != "" {
@@ -22,7 +24,8 @@ func (r *resolver) method(ms *methodSpec) {
 	}
 	if ms.params != nil {
 		m.Params = r.build(ms.params, m.GoName+"Params", "")
-		r.checkParams(m, ms)
+		// The JSON kinds of unions are known once every type is complete.
+		r.later = append(r.later, func() { r.checkParams(m, ms) })
 	}
 	if ms.result != nil {
 		m.Result = r.build(ms.result, m.GoName+"Result", "")
@@ -40,7 +43,7 @@ func (r *resolver) method(ms *methodSpec) {
 	}
 	switch m.Kind {
 	case Notification:
-		if ms.result != nil {
+		if ms.result != nil || ms.nullRes {
 			r.errs.add(ms.resultPos, "notification %q has a result, but notifications get no response; remove result, or make it kind: request", m.Name)
 		}
 		if ms.errors != nil || ms.errorsPos.IsValid() {
@@ -73,6 +76,7 @@ func (r *resolver) method(ms *methodSpec) {
 		// Examples are checked once every type is complete.
 		r.later = append(r.later, func() { m.Examples = append(m.Examples, r.example(m, xs)) })
 	}
+	return m
 }
 
 // methodName checks the wire name of a method and gives it its Go name.
@@ -96,17 +100,32 @@ func (r *resolver) methodName(m *Method, ms *methodSpec) {
 	}
 }
 
-// checkParams requires params to be an object: JSON-RPC params are by
-// name.
+// checkParams requires every value of the params type, null aside, to be
+// a JSON object or array: JSON-RPC sends params by name or by position.
 func (r *resolver) checkParams(m *Method, ms *methodSpec) {
 	t := m.Params
 	if t.Kind == KindInvalid {
 		return
 	}
 	u := underlying(t)
-	if u == nil || u.Kind != KindObject || t.Nullable || nullableChain(t) {
-		r.errs.add(ms.params.pos, "params of %q must be an object type (JSON-RPC params are sent by name), not %s; declare an object with fields:", m.Name, describeType(t))
+	if u == nil || u.Kind == KindAny {
+		return
 	}
+	ks := r.jsonKinds(t)
+	var bad []string
+	for _, k := range []string{"string", "number", "boolean"} {
+		if ks[k] {
+			bad = append(bad, k+"s")
+		}
+	}
+	if len(bad) == 0 {
+		return
+	}
+	what := describeType(t)
+	if u.Kind == KindUnion {
+		what += fmt.Sprintf(", whose values may be %s", orList(bad))
+	}
+	r.errs.add(ms.params.pos, "params of %q must be a JSON object or array (JSON-RPC sends params by name or by position), not %s; declare an object with fields:, or an array", m.Name, what)
 }
 
 // lookupError finds an error by name, reporting unknown names.

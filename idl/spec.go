@@ -32,6 +32,7 @@ type protoSpec struct {
 	timeout                durationSpec
 	onTimeout              *OnTimeout
 	rolesPos, transportPos Pos
+	ignoreNotes            []nameRef // ignore_unknown_notifications
 }
 
 // roleSpec is one entry of protocol.roles.
@@ -137,11 +138,14 @@ type methodSpec struct {
 	goName    nameRef
 	from      nameRef
 	kind      nameRef
+	alsoNote  bool // kind: [request, notification]
 	doc       string
 	deprec    string
 	params    *tspec
+	paramsOpt bool // params?:
 	result    *tspec
 	resultPos Pos
+	nullRes   bool // result: "null"
 	errors    []nameRef
 	errorsPos Pos
 	timeout   durationSpec

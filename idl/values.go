@@ -71,7 +71,7 @@ func writeJSONString(b *bytes.Buffer, s string) {
 func (r *resolver) example(m *Method, xs *exampleSpec) *Example {
 	x := &Example{Doc: xs.doc, Params: r.value(xs.params), Result: r.value(xs.result), Pos: xs.pos}
 	switch {
-	case m.Params != nil && xs.params == nil:
+	case m.Params != nil && xs.params == nil && !m.ParamsOptional:
 		r.errs.add(xs.pos, "example of %q has no params; add params: with a value of the params type", m.Name)
 	case m.Params == nil && xs.params != nil:
 		r.errs.add(xs.params.pos, "example of %q has params, but the method takes none; remove them", m.Name)
@@ -88,8 +88,12 @@ func (r *resolver) example(m *Method, xs *exampleSpec) *Example {
 	case xs.result != nil && xs.hasError:
 		r.errs.add(xs.pos, "example of %q has both result and error; a response holds one of them", m.Name)
 	case xs.result == nil && !xs.hasError:
-		if m.Kind == Request {
+		if m.Kind == Request && !m.AlsoNotification {
 			r.errs.add(xs.pos, "example of request %q has no response; add result: or error:", m.Name)
+		}
+	case xs.result != nil && m.NullResult:
+		if xs.result.kind != nNull {
+			r.errs.add(xs.result.pos, "example of %q has a result other than null, but the method declares result: \"null\"; write result: null", m.Name)
 		}
 	case xs.result != nil && m.Result == nil:
 		if xs.result.kind != nNull {

@@ -36,7 +36,6 @@ type testClient struct {
 	updated    chan string
 	taskStatus chan *mcp.TaskStatusNotificationParams
 	elicited   chan string
-	cancelled  chan *mcp.CancelledNotificationParams
 	rootsAsked chan struct{}
 	sampling   func(ctx context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResponse, error)
 	elicit     func(p *mcp.ElicitRequestParams) mcp.ElicitResult
@@ -51,7 +50,6 @@ func newTestClient() *testClient {
 		updated:    make(chan string, 16),
 		taskStatus: make(chan *mcp.TaskStatusNotificationParams, 16),
 		elicited:   make(chan string, 4),
-		cancelled:  make(chan *mcp.CancelledNotificationParams, 4),
 		rootsAsked: make(chan struct{}, 16),
 		pinged:     make(chan struct{}, 4),
 	}
@@ -115,11 +113,6 @@ func (c *testClient) TaskStatus(_ context.Context, p *mcp.TaskStatusNotification
 
 func (c *testClient) ElicitationComplete(_ context.Context, p *mcp.ElicitationCompleteParams) error {
 	c.elicited <- p.ElicitationID
-	return nil
-}
-
-func (c *testClient) Cancelled(_ context.Context, p *mcp.CancelledNotificationParams) error {
-	c.cancelled <- p
 	return nil
 }
 

@@ -51,6 +51,16 @@ func (g *generator) check() idl.Errors {
 		errs = append(errs, idl.Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
 	}
 	ns.declare("Options", "the generated function Options (the protocol's connection options)", p.Pos)
+	for _, t := range p.Transports {
+		switch {
+		case t.Kind == idl.TransportSubprocess && t.Command != "":
+			ns.declare("DefaultCommand", "the default command of transport subprocess", t.Pos)
+		case t.Kind == idl.TransportTCP:
+			ns.declare("DefaultTCPAddress", "the default address of transport tcp", t.Pos)
+		case t.Kind == idl.TransportUnix && t.Path != "":
+			ns.declare("DefaultUnixPath", "the default path of transport unix", t.Pos)
+		}
+	}
 	for _, r := range p.Roles {
 		what := fmt.Sprintf("role %s", r.Name)
 		ns.declare(r.GoName, what+" (its interface)", r.Pos)
@@ -59,8 +69,20 @@ func (g *generator) check() idl.Errors {
 		ns.declare("New"+r.GoName+"Handler", what+" (its handler constructor)", r.Pos)
 		ns.declare("Connect"+r.GoName, what+" (its Connect function)", r.Pos)
 	}
+	goNames := map[string]*idl.Method{}
 	for _, m := range p.Methods {
 		ns.declare("Method"+m.GoName, fmt.Sprintf("the name constant of method %q", m.Name), m.Pos)
+		goNames[m.GoName] = m
+	}
+	for i, r := range p.Roles {
+		if remoteType(r, g.handled(i)) != r.GoName {
+			ns.declare(r.GoName+"Remote", fmt.Sprintf("role %s (the interface of its remote)", r.Name), r.Pos)
+		}
+	}
+	for _, m := range p.Methods {
+		if other := goNames["Notify"+m.GoName]; m.AlsoNotification && other != nil {
+			fail(other.Pos, "method %q has the Go name %s, the name of the stub sending %q as a notification; set another go_name:", other.Name, other.GoName, m.Name)
+		}
 	}
 	for _, e := range p.Errors {
 		if e.Standard {

@@ -75,6 +75,15 @@ types:
     fields:
       "a\"b": {type: string, go_name: AB}
 `, []string{`8:7: field name "a\"b" cannot be written in a Go struct tag`}},
+		{"notify stub", header + `methods:
+  status: {from: client, kind: [request, notification]}
+  notify/status: {from: client, kind: request}
+`, []string{`7:3: method "notify/status" has the Go name NotifyStatus, the name of the stub sending "status" as a notification`}},
+		{"remote interface", header + `types:
+  ServerRemote: string
+methods:
+  status: {from: client, kind: [request, notification]}
+`, []string{`6:3: type ServerRemote and role server (the interface of its remote)`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

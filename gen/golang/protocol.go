@@ -2,6 +2,8 @@ package golang
 
 import (
 	"fmt"
+	"net"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,12 +24,20 @@ func (g *generator) protocolFile(f *file) error {
 	if len(g.p.Methods) > 0 {
 		var defs []jen.Code
 		for _, m := range g.p.Methods {
-			c := doc(fmt.Sprintf("Method%s is the %s %s, %s.", m.GoName, m.Kind, m.Name, g.sentBy(m))).add(metaText(m.Since, m.Proposed)).deprecated(m.Deprecated)
+			kind := string(m.Kind)
+			if m.AlsoNotification {
+				kind = "request or notification"
+			}
+			c := doc(fmt.Sprintf("Method%s is the %s %s, %s.", m.GoName, kind, m.Name, g.sentBy(m))).add(metaText(m.Since, m.Proposed)).deprecated(m.Deprecated)
+			if g.isCancellation(m) {
+				c.paras[len(c.paras)-1] += " The connection sends and consumes it itself."
+			}
 			defs = append(defs, c.code().Id("Method"+m.GoName).Op("=").Lit(m.Name))
 		}
 		f.add(jen.Comment("The methods and notifications of the protocol, by wire name.").Line().Const().Defs(defs...))
 	}
 	g.options(f)
+	g.transportDefaults(f)
 	f.add(doc("methodNotFound returns the -32601 error answering a method this side does not implement.").code().
 		Func().Id("methodNotFound").Params(jen.Id("method").String()).Error().Block(
 		jen.Return(jen.Qual(jsonrpcPkg, "NewError").Call(
@@ -136,6 +146,16 @@ func (g *generator) options(f *file) {
 		what = append(what, strings.ToUpper(string(p.Cancellation))+" cancellation")
 		fill = append(fill, setIf(jen.Id("opts").Dot("Cancellation").Op("==").Qual(jsonrpcPkg, "CancelNone"), "Cancellation", jen.Qual(jsonrpcPkg, name)))
 	}
+	if len(p.IgnoreUnknownNotifications) > 0 {
+		var prefixes []jen.Code
+		var quoted []string
+		for _, pre := range p.IgnoreUnknownNotifications {
+			prefixes = append(prefixes, jen.Lit(pre))
+			quoted = append(quoted, fmt.Sprintf("%q", pre))
+		}
+		what = append(what, "unknown notifications starting with "+orList(quoted)+" dropped silently")
+		fill = append(fill, setIf(jen.Id("opts").Dot("IgnoreNotifications").Op("==").Nil(), "IgnoreNotifications", jen.Index().String().Values(prefixes...)))
+	}
 	if p.IDStyle == idl.IDString {
 		what = append(what, "string request ids")
 		fill = append(fill, setIf(jen.Id("opts").Dot("IDs").Op("==").Qual(jsonrpcPkg, "IntegerIDs"), "IDs", jen.Qual(jsonrpcPkg, "StringIDs")))
@@ -157,6 +177,33 @@ func (g *generator) options(f *file) {
 	if timeouts != nil {
 		f.add(doc("requestTimeout returns the default timeout of a request for method.").code().
 			Func().Id("requestTimeout").Params(jen.Id("method").String()).Qual(jsonrpcPkg, "Timeout").Block(timeouts...))
+	}
+}
+
+// transportDefaults declares the defaults the protocol's transports give:
+// the command that starts the second role, its TCP address, its socket.
+func (g *generator) transportDefaults(f *file) {
+	r0, r1 := g.p.Roles[0].GoName, g.p.Roles[1].GoName
+	var consts []jen.Code
+	for _, t := range g.p.Transports {
+		switch {
+		case t.Kind == idl.TransportSubprocess && t.Command != "":
+			var argv []jen.Code
+			for _, a := range append([]string{t.Command}, t.Args...) {
+				argv = append(argv, jen.Lit(a))
+			}
+			f.add(doc(fmt.Sprintf("DefaultCommand returns the command line %s runs to start %s unless told another: %s.", r0, r1, strings.Join(append([]string{t.Command}, t.Args...), " "))).code().
+				Func().Id("DefaultCommand").Params().Index().String().Block(jen.Return(jen.Index().String().Values(argv...))))
+		case t.Kind == idl.TransportTCP:
+			consts = append(consts, doc(fmt.Sprintf("DefaultTCPAddress is where %s listens and %s dials unless told another.", r1, r0)).code().
+				Id("DefaultTCPAddress").Op("=").Lit(net.JoinHostPort(t.Host, strconv.Itoa(t.Port))))
+		case t.Kind == idl.TransportUnix && t.Path != "":
+			consts = append(consts, doc(fmt.Sprintf("DefaultUnixPath is the Unix socket %s listens on and %s dials unless told another.", r1, r0)).code().
+				Id("DefaultUnixPath").Op("=").Lit(t.Path))
+		}
+	}
+	if len(consts) > 0 {
+		f.add(jen.Comment("The protocol's default addresses; callers may use others.").Line().Const().Defs(consts...))
 	}
 }
 

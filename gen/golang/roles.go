@@ -10,16 +10,35 @@ import (
 )
 
 // handled returns the methods role i answers: those the other role sends,
-// and those either sends.
+// and those either sends, except the protocol's cancellation
+// notification, which the connection sends and consumes itself.
 func (g *generator) handled(i int) []*idl.Method {
 	other := g.p.Roles[1-i].Name
 	var out []*idl.Method
 	for _, m := range g.p.Methods {
-		if m.From == other || m.From == idl.FromBoth {
+		if (m.From == other || m.From == idl.FromBoth) && !g.isCancellation(m) {
 			out = append(out, m)
 		}
 	}
 	return out
+}
+
+// isCancellation reports whether m is the protocol's cancellation
+// notification.
+func (g *generator) isCancellation(m *idl.Method) bool {
+	return m.Kind == idl.Notification && m.Name == g.p.Cancellation.Method()
+}
+
+// remoteType returns the name of the type New<Role>Remote returns: the
+// role's interface, or <Role>Remote when some of its requests may also
+// be sent as notifications.
+func remoteType(role idl.Role, methods []*idl.Method) string {
+	for _, m := range methods {
+		if m.AlsoNotification {
+			return role.GoName + "Remote"
+		}
+	}
+	return role.GoName
 }
 
 // roleFile declares role i's interface, Unimplemented struct, remote
@@ -59,7 +78,19 @@ func (g *generator) methodDoc(m *idl.Method) *comment {
 	if m.Kind == idl.Request {
 		verb = "answers the request"
 	}
+	if m.AlsoNotification {
+		verb = "answers the request, or handles the notification,"
+	}
 	c := doc(strings.TrimSpace(fmt.Sprintf("%s %s %s. %s", m.GoName, verb, m.Name, sentence(m.Doc))))
+	if m.AlsoNotification {
+		c.add("Sent as a notification, its result is dropped.")
+	}
+	if m.NullResult {
+		c.add("Its result is always null.")
+	}
+	if m.Params != nil && paramsByNil(m) {
+		c.addf("params is nil when %s.", g.nilParams(m))
+	}
 	if m.Kind == idl.Request {
 		if m.Timeout > 0 {
 			c.add(timeoutDoc(m))
@@ -105,9 +136,39 @@ func (g *generator) params(m *idl.Method, named bool) []jen.Code {
 	}
 	out := []jen.Code{id("ctx").Qual("context", "Context")}
 	if m.Params != nil {
-		out = append(out, id("params").Op("*").Add(baseType(m.Params)))
+		out = append(out, id("params").Add(paramsType(m)))
 	}
 	return out
+}
+
+// paramsType is the Go type of m's params argument: a pointer, or a
+// slice, map or json.RawMessage, whose nil stands for no params.
+func paramsType(m *idl.Method) *jen.Statement {
+	if nilable(m.Params) {
+		return baseType(m.Params)
+	}
+	return jen.Op("*").Add(baseType(m.Params))
+}
+
+// paramsByNil reports whether m's params argument may be nil: the params
+// may be absent or null.
+func paramsByNil(m *idl.Method) bool {
+	return m.ParamsOptional || nullable(m.Params)
+}
+
+// nilParams says when m's params argument is nil.
+func (g *generator) nilParams(m *idl.Method) string {
+	what := "the " + string(m.Kind)
+	if m.AlsoNotification {
+		what = "the message"
+	}
+	switch {
+	case m.ParamsOptional && nullable(m.Params):
+		return what + " comes without params or with null params"
+	case m.ParamsOptional:
+		return what + " comes without params"
+	}
+	return what + " comes with null params"
 }
 
 // results returns the results of m's Go method.
@@ -170,24 +231,56 @@ func (g *generator) unimplemented(f *file, role idl.Role, methods []*idl.Method)
 func (g *generator) remote(f *file, role idl.Role, methods []*idl.Method) {
 	name := role.GoName
 	typ := "remote" + name
+	ret := remoteType(role, methods)
+	if ret != name {
+		var decls []jen.Code
+		for _, m := range methods {
+			if m.AlsoNotification {
+				decls = append(decls, doc(fmt.Sprintf("Notify%s sends %s as a notification: no response comes back.", m.GoName, m.Name)).code().
+					Id("Notify"+m.GoName).Params(g.params(m, true)...).Error())
+			}
+		}
+		f.add(doc(fmt.Sprintf("%s is the %s at the other end of a connection: it has the methods of %s, and a Notify method for each request that may also be sent as a notification.", ret, role.Name, name)).code().
+			Type().Id(ret).Interface(append([]jen.Code{jen.Id(name)}, decls...)...))
+	}
 	f.add(doc(fmt.Sprintf("New%sRemote returns the %s at the other end of c: its methods send their request or notification through c.", name, role.Name)).code().
-		Func().Id("New" + name + "Remote").Params(jen.Id("c").Qual(jsonrpcPkg, "Caller")).Id(name).Block(
+		Func().Id("New" + name + "Remote").Params(jen.Id("c").Qual(jsonrpcPkg, "Caller")).Id(ret).Block(
 		jen.Return(jen.Id(typ).Values(jen.Id("c"))),
 	))
-	f.add(doc(fmt.Sprintf("%s implements %s by calling the peer.", typ, name)).code().
+	f.add(doc(fmt.Sprintf("%s implements %s by calling the peer.", typ, ret)).code().
 		Type().Id(typ).Struct(jen.Id("c").Qual(jsonrpcPkg, "Caller")))
 	for _, m := range methods {
+		var body []jen.Code
 		var params jen.Code = jen.Nil()
 		if m.Params != nil {
 			params = jen.Id("params")
+			if nullable(m.Params) && !m.ParamsOptional {
+				// nil is sent as "params": null, which the method accepts.
+				body = append(body,
+					jen.Var().Id("sent").Any().Op("=").Qual(jsonrpcPkg, "Null"),
+					jen.If(jen.Id("params").Op("!=").Nil()).Block(jen.Id("sent").Op("=").Id("params")),
+				)
+				params = jen.Id("sent")
+			}
 		}
 		call := func(result jen.Code) *jen.Statement {
 			return jen.Id("r").Dot("c").Dot("Call").Call(jen.Id("ctx"), jen.Id("Method"+m.GoName), params, result)
 		}
-		var body []jen.Code
+		notify := jen.Return(jen.Id("r").Dot("c").Dot("Notify").Call(jen.Id("ctx"), jen.Id("Method"+m.GoName), params))
+		if m.AlsoNotification {
+			f.add(jen.Func().Params(jen.Id("r").Id(typ)).Id("Notify" + m.GoName).Params(g.params(m, true)...).Error().Block(append(body[:len(body):len(body)], notify)...))
+		}
 		switch {
 		case m.Kind == idl.Notification:
-			body = append(body, jen.Return(jen.Id("r").Dot("c").Dot("Notify").Call(jen.Id("ctx"), jen.Id("Method"+m.GoName), params)))
+			body = append(body, notify)
+		case m.NullResult:
+			body = append(body,
+				jen.Var().Id("result").Qual(jsonPkg, "RawMessage"),
+				jen.If(jen.Err().Op(":=").Add(call(jen.Op("&").Id("result"))), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.Err()),
+				),
+				jen.Return(jen.Qual(jsonrpcPkg, "ExpectNull").Call(jen.Id("Method"+m.GoName), jen.Id("result"))),
+			)
 		case m.Result == nil:
 			body = append(body, jen.Return(call(jen.Nil())))
 		case byPointer(m.Result) && !nullable(m.Result):
@@ -214,17 +307,7 @@ func (g *generator) handler(f *file, role idl.Role, methods []*idl.Method) {
 	name := role.GoName
 	var cases []jen.Code
 	for _, m := range methods {
-		var body []jen.Code
-		args := []jen.Code{jen.Id("ctx")}
-		if m.Params != nil {
-			body = append(body,
-				jen.Var().Id("params").Add(baseType(m.Params)),
-				jen.If(jen.Err().Op(":=").Id("req").Dot("DecodeParams").Call(jen.Op("&").Id("params")), jen.Err().Op("!=").Nil()).Block(
-					jen.Return(jen.Nil(), jen.Err()),
-				),
-			)
-			args = append(args, jen.Op("&").Id("params"))
-		}
+		body, args := g.decodeParams(m)
 		call := jen.Id("impl").Dot(m.GoName).Call(args...)
 		if m.Kind == idl.Request && m.Result != nil {
 			body = append(body, jen.Return(call))
@@ -248,6 +331,55 @@ func (g *generator) handler(f *file, role idl.Role, methods []*idl.Method) {
 	))
 }
 
+// decodeParams returns the statements decoding m's params in a handler,
+// and the arguments of the call to the implementation.
+func (g *generator) decodeParams(m *idl.Method) (body, args []jen.Code) {
+	args = []jen.Code{jen.Id("ctx")}
+	if m.Params == nil {
+		return nil, args
+	}
+	decodeInto := func(v jen.Code) jen.Code {
+		return jen.If(jen.Err().Op(":=").Id("req").Dot("DecodeParams").Call(v), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Err()),
+		)
+	}
+	if !paramsByNil(m) && kindOf(m.Params) == idl.KindObject {
+		// Absent params decode as {}: a missing required field is
+		// reported by name.
+		body = append(body, jen.Var().Id("params").Add(baseType(m.Params)), decodeInto(jen.Op("&").Id("params")))
+		return body, append(args, jen.Op("&").Id("params"))
+	}
+	missing := jen.Return(jen.Nil(), jen.Qual(jsonrpcPkg, "MissingParams").Call())
+	switch {
+	case m.ParamsOptional:
+	case nullable(m.Params):
+		body = append(body, jen.If(jen.Op("!").Id("req").Dot("HasParams").Call()).Block(missing))
+	default:
+		body = append(body, jen.If(jen.Id("req").Dot("Params").Op("==").Nil()).Block(missing))
+	}
+	if nilable(m.Params) {
+		body = append(body, jen.Var().Id("params").Add(baseType(m.Params)))
+		if paramsByNil(m) {
+			body = append(body, jen.If(jen.Id("req").Dot("Params").Op("!=").Nil()).Block(decodeInto(jen.Op("&").Id("params"))))
+		} else {
+			body = append(body, decodeInto(jen.Op("&").Id("params")))
+		}
+		return body, append(args, jen.Id("params"))
+	}
+	if !paramsByNil(m) {
+		body = append(body, jen.Var().Id("params").Add(baseType(m.Params)), decodeInto(jen.Op("&").Id("params")))
+		return body, append(args, jen.Op("&").Id("params"))
+	}
+	body = append(body,
+		jen.Var().Id("params").Op("*").Add(baseType(m.Params)),
+		jen.If(jen.Id("req").Dot("Params").Op("!=").Nil()).Block(
+			jen.Id("params").Op("=").New(baseType(m.Params)),
+			decodeInto(jen.Id("params")),
+		),
+	)
+	return body, append(args, jen.Id("params"))
+}
+
 // connect declares Connect<Role>.
 func (g *generator) connect(f *file, role, other idl.Role) {
 	name := role.GoName
@@ -255,7 +387,7 @@ func (g *generator) connect(f *file, role, other idl.Role) {
 		add("Close the connection, or let the peer close it, to end the session.").code().
 		Func().Id("Connect"+name).Params(
 		jen.Id("stream").Qual("io", "ReadWriteCloser"), jen.Id("impl").Id(name), jen.Id("opts").Qual(jsonrpcPkg, "Options"),
-	).Params(jen.Op("*").Qual(jsonrpcPkg, "Conn"), jen.Id(other.GoName)).Block(
+	).Params(jen.Op("*").Qual(jsonrpcPkg, "Conn"), jen.Id(remoteType(other, g.handled(g.roleIndex(other))))).Block(
 		jen.Id("opts").Op("=").Id("withDefaults").Call(jen.Id("opts")),
 		jen.If(jen.Id("impl").Op("!=").Nil()).Block(
 			jen.Id("opts").Dot("Handler").Op("=").Id("New"+name+"Handler").Call(jen.Id("impl")),
@@ -263,4 +395,12 @@ func (g *generator) connect(f *file, role, other idl.Role) {
 		jen.Id("conn").Op(":=").Qual(jsonrpcPkg, "NewConn").Call(jen.Id("stream"), jen.Id("opts")),
 		jen.Return(jen.Id("conn"), jen.Id("New"+other.GoName+"Remote").Call(jen.Id("conn"))),
 	))
+}
+
+// roleIndex returns the index of role in the protocol's roles.
+func (g *generator) roleIndex(role idl.Role) int {
+	if g.p.Roles[0].Name == role.Name {
+		return 0
+	}
+	return 1
 }

@@ -133,7 +133,7 @@ func methodFile(p *idl.Protocol, m *idl.Method, path string, result bool, defs d
 		s = b.typ(t, m.Name+" "+what)
 	}
 	s.Title = m.Name + " " + what
-	annotate(s, m.Doc, m.Deprecated, "")
+	annotate(s, m.Doc, m.Deprecated, methodNotes(m, result))
 	for _, x := range m.Examples {
 		v := x.Params
 		if result {
@@ -150,6 +150,23 @@ func methodFile(p *idl.Protocol, m *idl.Method, path string, result bool, defs d
 		return nil, fmt.Errorf("jsonschema: %s of method %s: %w", what, m.Name, b.err)
 	}
 	return s, nil
+}
+
+// methodNotes says what the schema of m's params (or result) cannot:
+// that params may be left out, that the result is always null, that the
+// request may also come as a notification.
+func methodNotes(m *idl.Method, result bool) string {
+	var notes []string
+	switch {
+	case !result && m.ParamsOptional:
+		notes = append(notes, "The params may be left out.")
+	case result && m.NullResult:
+		notes = append(notes, "The result is always null.")
+	}
+	if m.AlsoNotification {
+		notes = append(notes, "The request may also be sent as a notification, which gets no result.")
+	}
+	return strings.Join(notes, " ")
 }
 
 // errorFile returns the standalone schema of e's data.

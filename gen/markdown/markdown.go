@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/rpcgen/rpcgen/gen"
@@ -241,6 +242,17 @@ func (d *doc) writeOverview() {
 	}
 	d.table([]string{"role", "description", "requests it sends", "notifications it sends"}, rows)
 	d.para("Each peer handles what the other sends and answers every request it receives, with a result or an error; a request for a method it does not implement gets error -32601 (" + d.errorLinkByCode(-32601, "MethodNotFound") + ").")
+	if pre := p.IgnoreUnknownNotifications; len(pre) > 0 {
+		var names []string
+		for _, s := range pre {
+			names = append(names, code(s))
+		}
+		what := "whose method starts with " + strings.Join(names, " or ")
+		if slices.Contains(pre, "") {
+			what = "of any method"
+		}
+		d.paraf("A notification %s that the receiver does not know or implement is dropped silently.", what)
+	}
 }
 
 // howStarted says how the first role reaches the second, from the

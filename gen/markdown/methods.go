@@ -104,7 +104,11 @@ func (d *doc) writeMethods() {
 		if m.Deprecated != "" {
 			sum = strings.TrimSpace("**Deprecated.** " + sum)
 		}
-		rows = append(rows, []string{d.methodLink(m), d.direction(m), string(m.Kind), timeoutCell(m), sum})
+		kind := string(m.Kind)
+		if m.AlsoNotification {
+			kind = "request, notification"
+		}
+		rows = append(rows, []string{d.methodLink(m), d.direction(m), kind, timeoutCell(m), sum})
 	}
 	d.table([]string{"method", "direction", "kind", "timeout", "summary"}, rows)
 	for _, m := range p.Methods {
@@ -125,10 +129,15 @@ func (d *doc) writeMethod(m *idl.Method) {
 	if m.From == idl.FromBoth {
 		items[0] += " (either peer may send it)"
 	}
-	if m.Kind == idl.Notification {
+	switch {
+	case m.Kind == idl.Notification:
 		items = append(items, "- **Kind:** notification: nothing answers it")
-	} else {
+	case m.AlsoNotification:
+		items = append(items, "- **Kind:** request or notification: sent as a request (with an id), the receiver answers with a result or an error; sent as a notification, nothing answers it")
+	default:
 		items = append(items, "- **Kind:** request: the receiver answers with a result or an error")
+	}
+	if m.Kind == idl.Request {
 		caller, callee := "the caller", "the receiver"
 		if m.From != idl.FromBoth {
 			caller, callee = roleName(m.From), roleName(d.peer(m.From))
@@ -141,8 +150,15 @@ func (d *doc) writeMethod(m *idl.Method) {
 	}
 	d.para(strings.Join(items, "\n"))
 	d.writePayload("Params", m.Params, "none: the "+string(m.Kind)+" is sent without `params`.")
+	if m.ParamsOptional {
+		d.para("The params may be left out.")
+	}
 	if m.Kind == idl.Request {
-		d.writePayload("Result", m.Result, "`null`.")
+		if m.NullResult {
+			d.para("**Result:** always `null`; a caller takes any other result as an error.")
+		} else {
+			d.writePayload("Result", m.Result, "`null`.")
+		}
 		d.writeMethodErrors(m)
 	}
 	d.writeExamples(m)
@@ -203,7 +219,7 @@ func (d *doc) writeExamples(m *idl.Method) {
 			label += " " + inline(ex.Doc)
 		}
 		d.para(label)
-		if m.Kind == idl.Notification {
+		if m.Kind == idl.Notification || ex.Result == nil && ex.Error == nil {
 			d.paraf("Notification (%s):", sender)
 			d.jsonBlock(requestJSON(m.Name, "", raw(ex.Params)))
 			continue

@@ -487,6 +487,12 @@ func requestTimeout(method string) jsonrpc.Timeout {
 	return jsonrpc.Timeout{After: 5 * time.Minute}
 }
 
+// DefaultCommand returns the command line Client runs to start Agent unless
+// told another: autohand --rpc.
+func DefaultCommand() []string {
+	return []string{"autohand", "--rpc"}
+}
+
 // methodNotFound returns the -32601 error answering a method this side does
 // not implement.
 func methodNotFound(method string) error {

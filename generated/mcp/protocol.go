@@ -62,7 +62,7 @@ const (
 	// MethodPing is the request ping, sent by either side.
 	MethodPing = "ping"
 	// MethodCancelled is the notification notifications/cancelled, sent by either
-	// side.
+	// side. The connection sends and consumes it itself.
 	MethodCancelled = "notifications/cancelled"
 	// MethodProgress is the notification notifications/progress, sent by either
 	// side.

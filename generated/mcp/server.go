@@ -41,14 +41,6 @@ type Server interface {
 	// connection is considered stale and closed.
 	Ping(ctx context.Context, params *RequestParams) (*EmptyResult, error)
 
-	// Cancelled handles the notification notifications/cancelled. Tells the
-	// receiver that the sender no longer wants the response to a request it sent
-	// earlier; the receiver should stop work and send no response. It may cross
-	// the response on the wire, so both sides ignore what arrives late. Not for
-	// initialize, nor for tasks (use tasks/cancel). The runtime sends it when a
-	// call's context ends and cancels the handler's context when one arrives.
-	Cancelled(ctx context.Context, params *CancelledNotificationParams) error
-
 	// Progress handles the notification notifications/progress. Reports progress
 	// of a request whose _meta carried a progressToken.
 	Progress(ctx context.Context, params *ProgressNotificationParams) error
@@ -317,11 +309,6 @@ func (UnimplementedServer) Ping(context.Context, *RequestParams) (*EmptyResult, 
 	return nil, methodNotFound(MethodPing)
 }
 
-// Cancelled ignores the notification.
-func (UnimplementedServer) Cancelled(context.Context, *CancelledNotificationParams) error {
-	return nil
-}
-
 // Progress ignores the notification.
 func (UnimplementedServer) Progress(context.Context, *ProgressNotificationParams) error {
 	return nil
@@ -441,10 +428,6 @@ func (r remoteServer) Ping(ctx context.Context, params *RequestParams) (*EmptyRe
 		return nil, err
 	}
 	return &result, nil
-}
-
-func (r remoteServer) Cancelled(ctx context.Context, params *CancelledNotificationParams) error {
-	return r.c.Notify(ctx, MethodCancelled, params)
 }
 
 func (r remoteServer) Progress(ctx context.Context, params *ProgressNotificationParams) error {
@@ -605,12 +588,6 @@ func NewServerHandler(impl Server) jsonrpc.Handler {
 				return nil, err
 			}
 			return impl.Ping(ctx, &params)
-		case MethodCancelled:
-			var params CancelledNotificationParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
-			}
-			return nil, impl.Cancelled(ctx, &params)
 		case MethodProgress:
 			var params ProgressNotificationParams
 			if err := req.DecodeParams(&params); err != nil {

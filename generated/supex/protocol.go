@@ -100,6 +100,13 @@ func requestTimeout(method string) jsonrpc.Timeout {
 	return jsonrpc.Timeout{After: 15 * time.Second, Action: jsonrpc.TimeoutClose}
 }
 
+// The protocol's default addresses; callers may use others.
+const (
+	// DefaultTCPAddress is where Runtime listens and Driver dials unless told
+	// another.
+	DefaultTCPAddress = "localhost:9876"
+)
+
 // methodNotFound returns the -32601 error answering a method this side does
 // not implement.
 func methodNotFound(method string) error {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -55,10 +56,13 @@ func (c *Conn) handleMessage(b []byte, batch *batchReply, frame []byte) {
 		m.frame = frame
 		c.deliver(&m)
 	case kindNotification:
-		if m.method == c.opts.Cancellation.Method() {
+		if c.opts.Cancellation != CancelNone && m.method == c.opts.Cancellation.Method() {
+			// The protocol's own cancellation is the connection's
+			// business: it never reaches the handler.
 			c.cancelIncoming(m.params)
+			return
 		}
-		in := &incoming{req: Request{Method: m.method, Params: m.params, strict: c.opts.DisallowUnknownFields, valid: true}, ctx: c.ctx}
+		in := &incoming{req: Request{Method: m.method, Params: m.params, nullParams: m.nullParams, strict: c.opts.DisallowUnknownFields, valid: true}, ctx: c.ctx}
 		c.notifications.push(in)
 	case kindRequest:
 		c.acceptRequest(&m, batch)
@@ -69,7 +73,7 @@ func (c *Conn) handleMessage(b []byte, batch *batchReply, frame []byte) {
 func (c *Conn) acceptRequest(m *message, batch *batchReply) {
 	ctx, cancel := context.WithCancel(c.ctx)
 	in := &incoming{
-		req:    Request{ID: m.id, Method: m.method, Params: m.params, strict: c.opts.DisallowUnknownFields, valid: true},
+		req:    Request{ID: m.id, Method: m.method, Params: m.params, nullParams: m.nullParams, strict: c.opts.DisallowUnknownFields, valid: true},
 		ctx:    ctx,
 		cancel: cancel,
 		batch:  batch,
@@ -154,12 +158,27 @@ func (c *Conn) finishRequest(in *incoming) (peerCancelled bool) {
 // in order, so the last messages a peer sends before closing are not lost;
 // their context is then already cancelled.
 func (c *Conn) runNotification(in *incoming) {
-	if _, err := c.invoke(in.ctx, &in.req); err != nil {
+	if _, err := c.invoke(in.ctx, &in.req); err != nil && !c.ignored(in.req.Method, err) {
 		c.log.Warn("jsonrpc: notification handler failed", "method", in.req.Method, "error", err)
 	}
 	if c.closeAfterNote.Swap(false) {
 		c.closeAfterQueued()
 	}
+}
+
+// ignored reports whether the failure err of the notification method is
+// dropped silently: the handler does not know the method (-32601) and its
+// name starts with one of [Options.IgnoreNotifications].
+func (c *Conn) ignored(method string, err error) bool {
+	if !errors.Is(err, ErrMethodNotFound) {
+		return false
+	}
+	for _, prefix := range c.opts.IgnoreNotifications {
+		if strings.HasPrefix(method, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // invoke calls the handler, turning a panic into -32603.

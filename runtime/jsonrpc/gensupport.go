@@ -133,3 +133,39 @@ func JSONKind(b []byte) string {
 	}
 	return "number"
 }
+
+// ErrUnexpectedResult is matched (with errors.Is) by the error of a call
+// whose method always answers null when the peer answered something else.
+var ErrUnexpectedResult = errors.New("jsonrpc: unexpected result")
+
+// ExpectNull returns nil when result, the raw result of a call to method,
+// is null (or empty), and otherwise an error wrapping
+// [ErrUnexpectedResult]: generated stubs of methods whose result is always
+// null use it.
+func ExpectNull(method string, result json.RawMessage) error {
+	b := trimSpace(result)
+	if len(b) == 0 || string(b) == "null" {
+		return nil
+	}
+	if len(b) > 64 {
+		b = append(b[:61:61], "..."...)
+	}
+	return fmt.Errorf("%w: %q answered %s; the protocol says null", ErrUnexpectedResult, method, b)
+}
+
+// Null is a value that encodes as the JSON null. Passed as the params of
+// a call or notification it sends "params": null, which a nil value would
+// leave out.
+var Null Appender = jsonNull{}
+
+type jsonNull struct{}
+
+// AppendJSON appends null to b.
+func (jsonNull) AppendJSON(b []byte) ([]byte, error) { return append(b, "null"...), nil }
+
+// MarshalJSON encodes null.
+func (jsonNull) MarshalJSON() ([]byte, error) { return []byte("null"), nil }
+
+// MissingParams returns the -32602 error answering a request or
+// notification sent without the params its method requires.
+func MissingParams() *Error { return InvalidParams("", "params are required") }

@@ -65,12 +65,17 @@ type Request struct {
 	// Params is the raw params member; nil when absent or null.
 	Params json.RawMessage
 
-	strict bool // reject unknown members
-	valid  bool // Params came from a frame already checked to be valid JSON
+	nullParams bool // the params member was null
+	strict     bool // reject unknown members
+	valid      bool // Params came from a frame already checked to be valid JSON
 }
 
 // IsNotification reports whether the peer expects no response.
 func (r *Request) IsNotification() bool { return r.ID.IsZero() }
+
+// HasParams reports whether the message carried a params member, null
+// included: Params alone cannot tell "params": null from no params.
+func (r *Request) HasParams() bool { return len(r.Params) > 0 || r.nullParams }
 
 // DecodeParams decodes the params into v. Absent or null params decode as
 // an empty array when v points to a slice or an array, and as an empty
@@ -85,9 +90,13 @@ func (r *Request) DecodeParams(v any) error {
 		params = emptyParams(v)
 	}
 	var err error
-	if u, ok := v.(json.Unmarshaler); ok && (r.valid || len(r.Params) == 0) {
+	u, isUnmarshaler := v.(json.Unmarshaler)
+	switch {
+	case isUnmarshaler && (r.valid || len(r.Params) == 0):
 		err = u.UnmarshalJSON(params) // valid JSON: encoding/json's check is not needed
-	} else {
+	case !isUnmarshaler && isListPointer(v) && JSONKind(params) == "array":
+		err = decodeItems(params, reflect.ValueOf(v).Elem())
+	default:
 		err = json.Unmarshal(params, v)
 	}
 	if err != nil {
@@ -103,6 +112,37 @@ func (r *Request) DecodeParams(v any) error {
 			return paramsError(err)
 		}
 	}
+	return nil
+}
+
+// isListPointer reports whether v points to a slice or an array.
+func isListPointer(v any) bool {
+	t := reflect.TypeOf(v)
+	return t != nil && t.Kind() == reflect.Pointer && (t.Elem().Kind() == reflect.Slice || t.Elem().Kind() == reflect.Array)
+}
+
+// decodeItems decodes the JSON array b into the slice or array s item by
+// item, so that an item's error names its index. An array takes exactly
+// as many items as it has elements.
+func decodeItems(b []byte, s reflect.Value) error {
+	var items []json.RawMessage
+	if err := json.Unmarshal(b, &items); err != nil {
+		return err
+	}
+	out := reflect.New(s.Type()).Elem()
+	if s.Kind() == reflect.Array {
+		if len(items) != s.Len() {
+			return &FieldError{Reason: fmt.Sprintf("params must be an array of %d items, got %d", s.Len(), len(items))}
+		}
+	} else {
+		out = reflect.MakeSlice(s.Type(), len(items), len(items))
+	}
+	for i, item := range items {
+		if err := json.Unmarshal(item, out.Index(i).Addr().Interface()); err != nil {
+			return AtIndex(i, err)
+		}
+	}
+	s.Set(out)
 	return nil
 }
 

@@ -118,6 +118,11 @@ type Options struct {
 	DrainTimeout time.Duration
 	// Cancellation is the protocol's cancellation style.
 	Cancellation Cancellation
+	// IgnoreNotifications lists prefixes of method names: a notification
+	// whose name starts with one of them and that the handler answers with
+	// -32601 (it does not know or implement the method) is dropped without
+	// a log line. "" matches every name.
+	IgnoreNotifications []string
 	// IDs is the style of the ids this side gives its requests.
 	IDs IDStyle
 	// Timeout returns a method's default timeout; nil means none.

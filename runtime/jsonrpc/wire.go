@@ -26,8 +26,10 @@ type message struct {
 	rawID  []byte // a response's id as received: looking it up needs no copy
 	method string
 	params json.RawMessage
-	result json.RawMessage
-	err    *Error // a response's error object
+	// nullParams is true for a request whose params member is null.
+	nullParams bool
+	result     json.RawMessage
+	err        *Error // a response's error object
 	// frame is the whole frame of a response read alone (not in a
 	// batch): once its result is decoded, the frame goes back to the
 	// reader.
@@ -112,7 +114,8 @@ func decodeValid(b []byte, names *nameCache) (m message, rpcErr *Error) {
 			return m, invalidRequest(`"method" must be a string`)
 		}
 		m.method = names.unquote(method)
-		if hasParams && string(params) != "null" {
+		m.nullParams = hasParams && string(params) == "null"
+		if hasParams && !m.nullParams {
 			if params[0] != '{' && params[0] != '[' {
 				return m, invalidRequest(`"params" must be an object or an array`)
 			}

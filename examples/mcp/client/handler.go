@@ -172,12 +172,6 @@ func (h *handler) notifier(c mcp.Server) func(mcp.Task) {
 
 // Notifications from the server.
 
-func (h *handler) Cancelled(_ context.Context, p *mcp.CancelledNotificationParams) error {
-	id, _ := json.Marshal(p.RequestID)
-	h.log.Info("server cancelled a request", "id", string(id), "reason", deref(p.Reason))
-	return nil
-}
-
 func (h *handler) Progress(_ context.Context, p *mcp.ProgressNotificationParams) error {
 	h.log.Info("progress", "progress", p.Progress, "total", deref(p.Total), "message", deref(p.Message))
 	return nil

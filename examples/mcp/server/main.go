@@ -172,12 +172,6 @@ func (s *server) Ping(context.Context, *mcp.RequestParams) (*mcp.EmptyResult, er
 	return &mcp.EmptyResult{}, nil
 }
 
-func (s *server) Cancelled(_ context.Context, p *mcp.CancelledNotificationParams) error {
-	id, _ := json.Marshal(p.RequestID)
-	s.log.Info("client cancelled a request", "id", string(id), "reason", deref(p.Reason))
-	return nil
-}
-
 // Progress relays the client's progress on a request of ours to whoever
 // called the tool that made it.
 func (s *server) Progress(ctx context.Context, p *mcp.ProgressNotificationParams) error {

@@ -4,6 +4,7 @@ package full
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
@@ -16,6 +17,13 @@ import (
 // UnimplementedAgent to keep compiling when methods are added; call the agent
 // at the other end of a connection with NewAgentRemote.
 type Agent interface {
+	// Version answers the request version. The peer's version; a method every
+	// protocol of the family shares.
+	//
+	// The caller waits 30s for the response, then sends the cancellation
+	// notification. Cancel and report.
+	Version(ctx context.Context) (string, error)
+
 	// Initialize answers the request full.initialize. Starts the session.
 	//
 	// The caller waits 10s for the response, then closes the connection. The agent
@@ -26,6 +34,8 @@ type Agent interface {
 	Initialize(ctx context.Context, params *InitializeParams) (*InitializeResult, error)
 
 	// Shutdown answers the request shutdown.
+	//
+	// Its result is always null.
 	//
 	// The caller waits 5s for the response, then kills this process.
 	Shutdown(ctx context.Context) error
@@ -47,13 +57,44 @@ type Agent interface {
 	// Since 1.2.0. Proposed: not yet part of the protocol's stable release.
 	MarksSet(ctx context.Context, params *MarksSetParams) (*MarksSetResult, error)
 
-	// CancelRequest handles the notification $/cancelRequest.
-	CancelRequest(ctx context.Context, params *CancelRequestParams) error
+	// ItemsList answers the request items/list.
+	//
+	// params is nil when the request comes without params.
+	//
+	// The caller waits 30s for the response, then sends the cancellation
+	// notification. Cancel and report.
+	ItemsList(ctx context.Context, params *ItemsListParams) ([]Item, error)
+
+	// Sum answers the request sum. Adds numbers sent by position.
+	//
+	// The caller waits 30s for the response, then sends the cancellation
+	// notification. Cancel and report.
+	Sum(ctx context.Context, params []int64) (int64, error)
+
+	// Upload answers the request upload.
+	//
+	// The caller waits 30s for the response, then sends the cancellation
+	// notification. Cancel and report.
+	Upload(ctx context.Context, params *Upload) (string, error)
+
+	// Select answers the request select. Selects an item, or nothing with null
+	// params.
+	//
+	// params is nil when the request comes with null params.
+	//
+	// The caller waits 30s for the response, then sends the cancellation
+	// notification. Cancel and report.
+	Select(ctx context.Context, params *SelectParams) (*ID, error)
 }
 
 // UnimplementedAgent answers every request with a -32601 Method not found
 // error and ignores every notification. Embed it in implementations of Agent.
 type UnimplementedAgent struct{}
+
+// Version answers with a -32601 Method not found error.
+func (UnimplementedAgent) Version(context.Context) (string, error) {
+	return "", methodNotFound(MethodVersion)
+}
 
 // Initialize answers with a -32601 Method not found error.
 func (UnimplementedAgent) Initialize(context.Context, *InitializeParams) (*InitializeResult, error) {
@@ -80,9 +121,24 @@ func (UnimplementedAgent) MarksSet(context.Context, *MarksSetParams) (*MarksSetR
 	return nil, methodNotFound(MethodMarksSet)
 }
 
-// CancelRequest ignores the notification.
-func (UnimplementedAgent) CancelRequest(context.Context, *CancelRequestParams) error {
-	return nil
+// ItemsList answers with a -32601 Method not found error.
+func (UnimplementedAgent) ItemsList(context.Context, *ItemsListParams) ([]Item, error) {
+	return nil, methodNotFound(MethodItemsList)
+}
+
+// Sum answers with a -32601 Method not found error.
+func (UnimplementedAgent) Sum(context.Context, []int64) (int64, error) {
+	return 0, methodNotFound(MethodSum)
+}
+
+// Upload answers with a -32601 Method not found error.
+func (UnimplementedAgent) Upload(context.Context, *Upload) (string, error) {
+	return "", methodNotFound(MethodUpload)
+}
+
+// Select answers with a -32601 Method not found error.
+func (UnimplementedAgent) Select(context.Context, *SelectParams) (*ID, error) {
+	return nil, methodNotFound(MethodSelect)
 }
 
 // NewAgentRemote returns the agent at the other end of c: its methods send
@@ -96,6 +152,12 @@ type remoteAgent struct {
 	c jsonrpc.Caller
 }
 
+func (r remoteAgent) Version(ctx context.Context) (string, error) {
+	var result string
+	err := r.c.Call(ctx, MethodVersion, nil, &result)
+	return result, err
+}
+
 func (r remoteAgent) Initialize(ctx context.Context, params *InitializeParams) (*InitializeResult, error) {
 	var result InitializeResult
 	if err := r.c.Call(ctx, MethodInitialize, params, &result); err != nil {
@@ -105,7 +167,11 @@ func (r remoteAgent) Initialize(ctx context.Context, params *InitializeParams) (
 }
 
 func (r remoteAgent) Shutdown(ctx context.Context) error {
-	return r.c.Call(ctx, MethodShutdown, nil, nil)
+	var result json.RawMessage
+	if err := r.c.Call(ctx, MethodShutdown, nil, &result); err != nil {
+		return err
+	}
+	return jsonrpc.ExpectNull(MethodShutdown, result)
 }
 
 func (r remoteAgent) BlocksShow(ctx context.Context, params *BlocksShowParams) error {
@@ -124,8 +190,32 @@ func (r remoteAgent) MarksSet(ctx context.Context, params *MarksSetParams) (*Mar
 	return &result, nil
 }
 
-func (r remoteAgent) CancelRequest(ctx context.Context, params *CancelRequestParams) error {
-	return r.c.Notify(ctx, MethodCancelRequest, params)
+func (r remoteAgent) ItemsList(ctx context.Context, params *ItemsListParams) ([]Item, error) {
+	var result []Item
+	err := r.c.Call(ctx, MethodItemsList, params, &result)
+	return result, err
+}
+
+func (r remoteAgent) Sum(ctx context.Context, params []int64) (int64, error) {
+	var result int64
+	err := r.c.Call(ctx, MethodSum, params, &result)
+	return result, err
+}
+
+func (r remoteAgent) Upload(ctx context.Context, params *Upload) (string, error) {
+	var result string
+	err := r.c.Call(ctx, MethodUpload, params, &result)
+	return result, err
+}
+
+func (r remoteAgent) Select(ctx context.Context, params *SelectParams) (*ID, error) {
+	var sent any = jsonrpc.Null
+	if params != nil {
+		sent = params
+	}
+	var result *ID
+	err := r.c.Call(ctx, MethodSelect, sent, &result)
+	return result, err
 }
 
 // NewAgentHandler returns a handler serving impl as the agent: it decodes the
@@ -136,6 +226,8 @@ func (r remoteAgent) CancelRequest(ctx context.Context, params *CancelRequestPar
 func NewAgentHandler(impl Agent) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		switch req.Method {
+		case MethodVersion:
+			return impl.Version(ctx)
 		case MethodInitialize:
 			var params InitializeParams
 			if err := req.DecodeParams(&params); err != nil {
@@ -158,12 +250,45 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 				return nil, err
 			}
 			return impl.MarksSet(ctx, &params)
-		case MethodCancelRequest:
-			var params CancelRequestParams
+		case MethodItemsList:
+			var params *ItemsListParams
+			if req.Params != nil {
+				params = new(ItemsListParams)
+				if err := req.DecodeParams(params); err != nil {
+					return nil, err
+				}
+			}
+			return impl.ItemsList(ctx, params)
+		case MethodSum:
+			if req.Params == nil {
+				return nil, jsonrpc.MissingParams()
+			}
+			var params []int64
 			if err := req.DecodeParams(&params); err != nil {
 				return nil, err
 			}
-			return nil, impl.CancelRequest(ctx, &params)
+			return impl.Sum(ctx, params)
+		case MethodUpload:
+			if req.Params == nil {
+				return nil, jsonrpc.MissingParams()
+			}
+			var params Upload
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return impl.Upload(ctx, &params)
+		case MethodSelect:
+			if !req.HasParams() {
+				return nil, jsonrpc.MissingParams()
+			}
+			var params *SelectParams
+			if req.Params != nil {
+				params = new(SelectParams)
+				if err := req.DecodeParams(params); err != nil {
+					return nil, err
+				}
+			}
+			return impl.Select(ctx, params)
 		}
 		return nil, methodNotFound(req.Method)
 	})
@@ -175,7 +300,7 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 // becomes the handler.
 //
 // Close the connection, or let the peer close it, to end the session.
-func ConnectAgent(stream io.ReadWriteCloser, impl Agent, opts jsonrpc.Options) (*jsonrpc.Conn, Editor) {
+func ConnectAgent(stream io.ReadWriteCloser, impl Agent, opts jsonrpc.Options) (*jsonrpc.Conn, EditorRemote) {
 	opts = withDefaults(opts)
 	if impl != nil {
 		opts.Handler = NewAgentHandler(impl)

@@ -4,6 +4,7 @@ package full
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
@@ -17,6 +18,13 @@ import (
 // UnimplementedEditor to keep compiling when methods are added; call the
 // editor at the other end of a connection with NewEditorRemote.
 type Editor interface {
+	// Version answers the request version. The peer's version; a method every
+	// protocol of the family shares.
+	//
+	// The caller waits 30s for the response, then sends the cancellation
+	// notification. Cancel and report.
+	Version(ctx context.Context) (string, error)
+
 	// FetchItem answers the request items/get.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with ErrConflict or
@@ -34,13 +42,30 @@ type Editor interface {
 	// notification. Cancel and report.
 	Ping(ctx context.Context) error
 
-	// CancelRequest handles the notification $/cancelRequest.
-	CancelRequest(ctx context.Context, params *CancelRequestParams) error
+	// StatusReport answers the request, or handles the notification,
+	// status/report. The agent's state; sent as a notification when nothing waits
+	// for the answer.
+	//
+	// Sent as a notification, its result is dropped.
+	//
+	// The caller waits 30s for the response, then sends the cancellation
+	// notification. Cancel and report.
+	StatusReport(ctx context.Context, params *StatusReportParams) (*StatusReportResult, error)
+
+	// LogRaw handles the notification log/raw.
+	//
+	// params is nil when the notification comes without params.
+	LogRaw(ctx context.Context, params json.RawMessage) error
 }
 
 // UnimplementedEditor answers every request with a -32601 Method not found
 // error and ignores every notification. Embed it in implementations of Editor.
 type UnimplementedEditor struct{}
+
+// Version answers with a -32601 Method not found error.
+func (UnimplementedEditor) Version(context.Context) (string, error) {
+	return "", methodNotFound(MethodVersion)
+}
 
 // FetchItem answers with a -32601 Method not found error.
 func (UnimplementedEditor) FetchItem(context.Context, *FetchItemParams) (*Item, error) {
@@ -57,20 +82,41 @@ func (UnimplementedEditor) Ping(context.Context) error {
 	return methodNotFound(MethodPing)
 }
 
-// CancelRequest ignores the notification.
-func (UnimplementedEditor) CancelRequest(context.Context, *CancelRequestParams) error {
+// StatusReport answers with a -32601 Method not found error.
+func (UnimplementedEditor) StatusReport(context.Context, *StatusReportParams) (*StatusReportResult, error) {
+	return nil, methodNotFound(MethodStatusReport)
+}
+
+// LogRaw ignores the notification.
+func (UnimplementedEditor) LogRaw(context.Context, json.RawMessage) error {
 	return nil
+}
+
+// EditorRemote is the editor at the other end of a connection: it has the
+// methods of Editor, and a Notify method for each request that may also be
+// sent as a notification.
+type EditorRemote interface {
+	Editor
+	// NotifyStatusReport sends status/report as a notification: no response comes
+	// back.
+	NotifyStatusReport(ctx context.Context, params *StatusReportParams) error
 }
 
 // NewEditorRemote returns the editor at the other end of c: its methods send
 // their request or notification through c.
-func NewEditorRemote(c jsonrpc.Caller) Editor {
+func NewEditorRemote(c jsonrpc.Caller) EditorRemote {
 	return remoteEditor{c}
 }
 
-// remoteEditor implements Editor by calling the peer.
+// remoteEditor implements EditorRemote by calling the peer.
 type remoteEditor struct {
 	c jsonrpc.Caller
+}
+
+func (r remoteEditor) Version(ctx context.Context) (string, error) {
+	var result string
+	err := r.c.Call(ctx, MethodVersion, nil, &result)
+	return result, err
 }
 
 func (r remoteEditor) FetchItem(ctx context.Context, params *FetchItemParams) (*Item, error) {
@@ -89,8 +135,20 @@ func (r remoteEditor) Ping(ctx context.Context) error {
 	return r.c.Call(ctx, MethodPing, nil, nil)
 }
 
-func (r remoteEditor) CancelRequest(ctx context.Context, params *CancelRequestParams) error {
-	return r.c.Notify(ctx, MethodCancelRequest, params)
+func (r remoteEditor) NotifyStatusReport(ctx context.Context, params *StatusReportParams) error {
+	return r.c.Notify(ctx, MethodStatusReport, params)
+}
+
+func (r remoteEditor) StatusReport(ctx context.Context, params *StatusReportParams) (*StatusReportResult, error) {
+	var result StatusReportResult
+	if err := r.c.Call(ctx, MethodStatusReport, params, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
+func (r remoteEditor) LogRaw(ctx context.Context, params json.RawMessage) error {
+	return r.c.Notify(ctx, MethodLogRaw, params)
 }
 
 // NewEditorHandler returns a handler serving impl as the editor: it decodes
@@ -101,6 +159,8 @@ func (r remoteEditor) CancelRequest(ctx context.Context, params *CancelRequestPa
 func NewEditorHandler(impl Editor) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		switch req.Method {
+		case MethodVersion:
+			return impl.Version(ctx)
 		case MethodFetchItem:
 			var params FetchItemParams
 			if err := req.DecodeParams(&params); err != nil {
@@ -115,12 +175,20 @@ func NewEditorHandler(impl Editor) jsonrpc.Handler {
 			return nil, impl.BlocksShow(ctx, &params)
 		case MethodPing:
 			return nil, impl.Ping(ctx)
-		case MethodCancelRequest:
-			var params CancelRequestParams
+		case MethodStatusReport:
+			var params StatusReportParams
 			if err := req.DecodeParams(&params); err != nil {
 				return nil, err
 			}
-			return nil, impl.CancelRequest(ctx, &params)
+			return impl.StatusReport(ctx, &params)
+		case MethodLogRaw:
+			var params json.RawMessage
+			if req.Params != nil {
+				if err := req.DecodeParams(&params); err != nil {
+					return nil, err
+				}
+			}
+			return nil, impl.LogRaw(ctx, params)
 		}
 		return nil, methodNotFound(req.Method)
 	})

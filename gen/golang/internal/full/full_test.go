@@ -18,21 +18,16 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // notes records the notifications a peer received.
 type notes struct {
-	blocks  chan *full.BlocksShowParams
-	cancels chan *full.CancelRequestParams
+	blocks chan *full.BlocksShowParams
+	forms  chan any // params of the methods forms_test.go exercises
 }
 
 func newNotes() notes {
-	return notes{make(chan *full.BlocksShowParams, 4), make(chan *full.CancelRequestParams, 4)}
+	return notes{make(chan *full.BlocksShowParams, 4), make(chan any, 8)}
 }
 
 func (n notes) BlocksShow(ctx context.Context, p *full.BlocksShowParams) error {
 	n.blocks <- p
-	return nil
-}
-
-func (n notes) CancelRequest(ctx context.Context, p *full.CancelRequestParams) error {
-	n.cancels <- p
 	return nil
 }
 
@@ -162,21 +157,6 @@ func TestEveryMethodOfTheFullFeatureIDL(t *testing.T) {
 	}
 	if err := editorRemote.Ping(ctx); err != nil {
 		t.Errorf("ping editor: %v", err)
-	}
-
-	// $/cancelRequest both ways: the runtime acts on it and the handler
-	// still sees it.
-	if err := agentRemote.CancelRequest(ctx, &full.CancelRequestParams{ID: full.NewIDInteger(99)}); err != nil {
-		t.Fatal(err)
-	}
-	if err := editorRemote.CancelRequest(ctx, &full.CancelRequestParams{ID: full.NewIDString("x")}); err != nil {
-		t.Fatal(err)
-	}
-	if got := <-ag.cancels; got.ID.Integer == nil || *got.ID.Integer != 99 {
-		t.Errorf("agent saw cancel %+v", got)
-	}
-	if got := <-ed.cancels; got.ID.String == nil || *got.ID.String != "x" {
-		t.Errorf("editor saw cancel %+v", got)
 	}
 
 	// shutdown last.

@@ -35,6 +35,8 @@ import (
 
 // The methods and notifications of the protocol, by wire name.
 const (
+	// MethodVersion is the request version, sent by either side.
+	MethodVersion = "version"
 	// MethodInitialize is the request full.initialize, sent by Editor to Agent.
 	MethodInitialize = "full.initialize"
 	// MethodShutdown is the request shutdown, sent by Editor to Agent.
@@ -52,14 +54,28 @@ const (
 	// Since 1.2.0. Proposed: not yet part of the protocol's stable release.
 	MethodMarksSet = "marks/set"
 	// MethodCancelRequest is the notification $/cancelRequest, sent by either
-	// side.
+	// side. The connection sends and consumes it itself.
 	MethodCancelRequest = "$/cancelRequest"
+	// MethodStatusReport is the request or notification status/report, sent by
+	// Agent to Editor.
+	MethodStatusReport = "status/report"
+	// MethodItemsList is the request items/list, sent by Editor to Agent.
+	MethodItemsList = "items/list"
+	// MethodSum is the request sum, sent by Editor to Agent.
+	MethodSum = "sum"
+	// MethodUpload is the request upload, sent by Editor to Agent.
+	MethodUpload = "upload"
+	// MethodSelect is the request select, sent by Editor to Agent.
+	MethodSelect = "select"
+	// MethodLogRaw is the notification log/raw, sent by Agent to Editor.
+	MethodLogRaw = "log/raw"
 )
 
 // Options returns the protocol's connection options: content-length framing,
-// LSP cancellation, string request ids and the default timeouts of its
-// requests. ConnectEditor and ConnectAgent fill in the zero fields of the
-// options they are given with these.
+// LSP cancellation, unknown notifications starting with "$/" dropped silently,
+// string request ids and the default timeouts of its requests. ConnectEditor
+// and ConnectAgent fill in the zero fields of the options they are given with
+// these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }
@@ -71,6 +87,9 @@ func withDefaults(opts jsonrpc.Options) jsonrpc.Options {
 	}
 	if opts.Cancellation == jsonrpc.CancelNone {
 		opts.Cancellation = jsonrpc.CancelLSP
+	}
+	if opts.IgnoreNotifications == nil {
+		opts.IgnoreNotifications = []string{"$/"}
 	}
 	if opts.IDs == jsonrpc.IntegerIDs {
 		opts.IDs = jsonrpc.StringIDs
@@ -93,6 +112,22 @@ func requestTimeout(method string) jsonrpc.Timeout {
 	}
 	return jsonrpc.Timeout{After: 30 * time.Second, Cancel: true}
 }
+
+// DefaultCommand returns the command line Editor runs to start Agent unless
+// told another: full-agent --stdio -v.
+func DefaultCommand() []string {
+	return []string{"full-agent", "--stdio", "-v"}
+}
+
+// The protocol's default addresses; callers may use others.
+const (
+	// DefaultTCPAddress is where Agent listens and Editor dials unless told
+	// another.
+	DefaultTCPAddress = "localhost:7000"
+	// DefaultUnixPath is the Unix socket Agent listens on and Editor dials unless
+	// told another.
+	DefaultUnixPath = "/tmp/full.sock"
+)
 
 // methodNotFound returns the -32601 error answering a method this side does
 // not implement.

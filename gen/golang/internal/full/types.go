@@ -1506,3 +1506,160 @@ func (x *CancelRequestParams) UnmarshalJSON(b []byte) error {
 	*x = v
 	return nil
 }
+
+// StatusReportParams are the params of status/report.
+type StatusReportParams struct {
+	State State `json:"state"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x StatusReportParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"state":`...)
+	b = jsonrpc.AppendString(b, x.State)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *StatusReportParams) UnmarshalJSON(b []byte) error {
+	var v StatusReportParams
+	var has struct {
+		State bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "state":
+			has.State = true
+			return jsonrpc.AtField("state", jsonrpc.NonNull(value, v.State.UnmarshalJSON(value)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.State:
+		return jsonrpc.MissingField("state")
+	}
+	*x = v
+	return nil
+}
+
+// StatusReportResult is the result of status/report.
+type StatusReportResult struct {
+	Seen bool `json:"seen"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x StatusReportResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"seen":`...)
+	b = jsonrpc.AppendBool(b, x.Seen)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *StatusReportResult) UnmarshalJSON(b []byte) error {
+	var v StatusReportResult
+	var has struct {
+		Seen bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "seen":
+			has.Seen = true
+			return jsonrpc.AtField("seen", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Seen)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Seen:
+		return jsonrpc.MissingField("seen")
+	}
+	*x = v
+	return nil
+}
+
+// ItemsListParams are the params of items/list.
+type ItemsListParams struct {
+	Cursor *string `json:"cursor,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ItemsListParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Cursor != nil {
+		b = append(b, `,"cursor":`...)
+		b = jsonrpc.AppendString(b, *x.Cursor)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *ItemsListParams) UnmarshalJSON(b []byte) error {
+	var v ItemsListParams
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "cursor":
+			return jsonrpc.AtField("cursor", jsonrpc.DecodeOptional(value, &v.Cursor, jsonrpc.DecodeString[string]))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// SelectParams are the params of select.
+type SelectParams struct {
+	ID ID `json:"id"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SelectParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"id":`...)
+	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *SelectParams) UnmarshalJSON(b []byte) error {
+	var v SelectParams
+	var has struct {
+		ID bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "id":
+			has.ID = true
+			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.ID:
+		return jsonrpc.MissingField("id")
+	}
+	*x = v
+	return nil
+}

@@ -357,3 +357,84 @@ func (x *Amount) UnmarshalJSON(b []byte) error {
 	*x = v
 	return nil
 }
+
+// Upload is one of TextContents or BlobContents.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and objects
+// by the members they hold:
+//   - TextContents: TextContents, the object with a "text" member
+//   - BlobContents: BlobContents, the object with a "blob" member
+type Upload struct {
+	TextContents *TextContents
+	BlobContents *BlobContents
+}
+
+// NewUploadTextContents returns an Upload holding v.
+func NewUploadTextContents(v TextContents) Upload {
+	return Upload{TextContents: &v}
+}
+
+// NewUploadBlobContents returns an Upload holding v.
+func NewUploadBlobContents(v BlobContents) Upload {
+	return Upload{BlobContents: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x Upload) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.TextContents != nil {
+		v, n = x.TextContents, n+1
+	}
+	if x.BlobContents != nil {
+		v, n = x.BlobContents, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("Upload holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// UnmarshalJSON decodes an Upload into the variant matching the kind of JSON
+// value b holds. An object decodes into the variant whose distinguishing
+// members it holds; holding those of no variant, or of several, is an error.
+func (x *Upload) UnmarshalJSON(b []byte) error {
+	var v Upload
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "object":
+		var has [2]bool
+		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+			switch string(key) {
+			case "text":
+				has[0] = true
+			case "blob":
+				has[1] = true
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		switch has {
+		case [2]bool{true, false}:
+			v.TextContents = new(TextContents)
+			err = json.Unmarshal(b, v.TextContents)
+		case [2]bool{false, true}:
+			v.BlobContents = new(BlobContents)
+			err = json.Unmarshal(b, v.BlobContents)
+		case [2]bool{}:
+			return errors.New("object matches no variant of Upload; want the members of exactly one variant: TextContents (\"text\") or BlobContents (\"blob\")")
+		default:
+			return errors.New("object matches several variants of Upload; want the members of exactly one variant: TextContents (\"text\") or BlobContents (\"blob\")")
+		}
+	default:
+		return fmt.Errorf("expected object, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
