@@ -262,24 +262,22 @@ func (x *NotificationParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Result is the members every result may hold. Upstream lets results carry
-// other members; generated code drops undeclared ones.
+// Result is the members every result may hold; other members are kept as sent.
 type Result struct {
 	Meta *Meta `json:"_meta,omitempty"`
+
+	// Extra holds the members not declared above, by name.
+	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Result) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
+// MarshalJSON encodes x, with its additional members.
+func (x Result) MarshalJSON() ([]byte, error) {
+	type plain Result
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.MergeMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -291,6 +289,14 @@ func (x *Result) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = map[string]json.RawMessage{}
+		}
+		v.Extra[string(key)] = e
 		return nil
 	})
 	if err != nil {
@@ -300,23 +306,23 @@ func (x *Result) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// EmptyResult is a result that only acknowledges the request.
+// EmptyResult is a result that only acknowledges the request; other members
+// are kept as sent.
 type EmptyResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
+
+	// Extra holds the members not declared above, by name.
+	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x EmptyResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
+// MarshalJSON encodes x, with its additional members.
+func (x EmptyResult) MarshalJSON() ([]byte, error) {
+	type plain EmptyResult
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.MergeMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -328,6 +334,14 @@ func (x *EmptyResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = map[string]json.RawMessage{}
+		}
+		v.Extra[string(key)] = e
 		return nil
 	})
 	if err != nil {
@@ -755,7 +769,8 @@ func (x *ListChangedCapability) UnmarshalJSON(b []byte) error {
 // ClientCapabilities is an object with the members experimental, roots,
 // sampling, elicitation and tasks.
 //
-// What the client supports; a missing member means the feature is off.
+// What the client supports; a missing member means the feature is off. The set
+// is open: capabilities not listed here are kept as sent.
 type ClientCapabilities struct {
 	// Non-standard features.
 	Experimental map[string]Capability `json:"experimental,omitzero"`
@@ -771,44 +786,19 @@ type ClientCapabilities struct {
 
 	// The client runs some of the server's requests as tasks.
 	Tasks *ClientTasksCapability `json:"tasks,omitempty"`
+
+	// Extra holds the members not declared above, by name.
+	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Experimental != nil {
-		b = append(b, `,"experimental":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Experimental); err != nil {
-			return nil, err
-		}
+// MarshalJSON encodes x, with its additional members.
+func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
+	type plain ClientCapabilities
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
 	}
-	if x.Roots != nil {
-		b = append(b, `,"roots":`...)
-		if b, err = x.Roots.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Sampling != nil {
-		b = append(b, `,"sampling":`...)
-		if b, err = x.Sampling.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Elicitation != nil {
-		b = append(b, `,"elicitation":`...)
-		if b, err = x.Elicitation.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Tasks != nil {
-		b = append(b, `,"tasks":`...)
-		if b, err = x.Tasks.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.MergeMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -828,6 +818,14 @@ func (x *ClientCapabilities) UnmarshalJSON(b []byte) error {
 		case "tasks":
 			return jsonrpc.AtField("tasks", jsonrpc.DecodeOptional(value, &v.Tasks, jsonrpc.UnmarshalJSON[ClientTasksCapability]))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = map[string]json.RawMessage{}
+		}
+		v.Extra[string(key)] = e
 		return nil
 	})
 	if err != nil {
@@ -1114,7 +1112,8 @@ func (x *ClientTaskElicitation) UnmarshalJSON(b []byte) error {
 
 // ServerCapabilities is an object with 7 members.
 //
-// What the server offers; a missing member means the feature is off.
+// What the server offers; a missing member means the feature is off. The set
+// is open: capabilities not listed here are kept as sent.
 type ServerCapabilities struct {
 	// Non-standard features.
 	Experimental map[string]Capability `json:"experimental,omitzero"`
@@ -1136,56 +1135,19 @@ type ServerCapabilities struct {
 
 	// The server runs some of the client's requests as tasks.
 	Tasks *ServerTasksCapability `json:"tasks,omitempty"`
+
+	// Extra holds the members not declared above, by name.
+	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Experimental != nil {
-		b = append(b, `,"experimental":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Experimental); err != nil {
-			return nil, err
-		}
+// MarshalJSON encodes x, with its additional members.
+func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
+	type plain ServerCapabilities
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
 	}
-	if x.Logging != nil {
-		b = append(b, `,"logging":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Logging); err != nil {
-			return nil, err
-		}
-	}
-	if x.Completions != nil {
-		b = append(b, `,"completions":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Completions); err != nil {
-			return nil, err
-		}
-	}
-	if x.Prompts != nil {
-		b = append(b, `,"prompts":`...)
-		if b, err = x.Prompts.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Resources != nil {
-		b = append(b, `,"resources":`...)
-		if b, err = x.Resources.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Tools != nil {
-		b = append(b, `,"tools":`...)
-		if b, err = x.Tools.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Tasks != nil {
-		b = append(b, `,"tasks":`...)
-		if b, err = x.Tasks.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.MergeMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1209,6 +1171,14 @@ func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
 		case "tasks":
 			return jsonrpc.AtField("tasks", jsonrpc.DecodeOptional(value, &v.Tasks, jsonrpc.UnmarshalJSON[ServerTasksCapability]))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = map[string]json.RawMessage{}
+		}
+		v.Extra[string(key)] = e
 		return nil
 	})
 	if err != nil {
@@ -1404,7 +1374,8 @@ type Annotations struct {
 	// Importance from 0 (optional) to 1 (required).
 	Priority *float64 `json:"priority,omitempty"`
 
-	// When the object last changed. Format: date-time.
+	// When the object last changed, as an ISO 8601 timestamp
+	// (2025-11-25T10:30:00Z).
 	LastModified *string `json:"lastModified,omitempty"`
 }
 
@@ -3287,9 +3258,11 @@ type ToolSchema struct {
 	Schema *string `json:"$schema,omitempty"`
 
 	// Always "object"; MarshalJSON fills it in when left empty.
-	Type       string                     `json:"type"`
-	Properties map[string]json.RawMessage `json:"properties,omitzero"`
-	Required   []string                   `json:"required,omitzero"`
+	Type string `json:"type"`
+
+	// The schema of each property.
+	Properties map[string]PropertySchema `json:"properties,omitzero"`
+	Required   []string                  `json:"required,omitzero"`
 
 	// Extra holds the members not declared above, by name.
 	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
@@ -3325,7 +3298,7 @@ func (x *ToolSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "properties":
-			return jsonrpc.AtField("properties", json.Unmarshal(value, &v.Properties))
+			return jsonrpc.AtField("properties", jsonrpc.DecodeMap(value, &v.Properties, jsonrpc.UnmarshalJSON[PropertySchema]))
 		case "required":
 			return jsonrpc.AtField("required", json.Unmarshal(value, &v.Required))
 		}
@@ -3347,6 +3320,45 @@ func (x *ToolSchema) UnmarshalJSON(b []byte) error {
 		return jsonrpc.MissingField("type")
 	case v.Type != "object":
 		return jsonrpc.AtField("type", errors.New("must be \"object\""))
+	}
+	*x = v
+	return nil
+}
+
+// PropertySchema is the JSON Schema of one property of a tool's input or
+// output, kept member by member as sent.
+type PropertySchema struct {
+	// Extra holds the object's members, by name.
+	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+}
+
+// MarshalJSON encodes x, with its additional members.
+func (x PropertySchema) MarshalJSON() ([]byte, error) {
+	type plain PropertySchema
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
+	}
+	return jsonrpc.MergeMembers(b, x.Extra)
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *PropertySchema) UnmarshalJSON(b []byte) error {
+	var v PropertySchema
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = map[string]json.RawMessage{}
+		}
+		v.Extra[string(key)] = e
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3867,10 +3879,10 @@ type Task struct {
 	Status        TaskStatus `json:"status"`
 	StatusMessage *string    `json:"statusMessage,omitempty"`
 
-	// Format: date-time.
+	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
 
-	// Format: date-time.
+	// When the task's state last changed, as an ISO 8601 timestamp.
 	LastUpdatedAt string `json:"lastUpdatedAt"`
 
 	// Milliseconds from creation the task is kept; null for unlimited.
@@ -4011,17 +4023,18 @@ func (x *CreateTaskResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// GetTaskResult is a task's state, as tasks/get returns it.
+// GetTaskResult is a task's state, as tasks/get returns it; other members are
+// kept as sent.
 type GetTaskResult struct {
 	Meta          *Meta      `json:"_meta,omitempty"`
 	TaskID        string     `json:"taskId"`
 	Status        TaskStatus `json:"status"`
 	StatusMessage *string    `json:"statusMessage,omitempty"`
 
-	// Format: date-time.
+	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
 
-	// Format: date-time.
+	// When the task's state last changed, as an ISO 8601 timestamp.
 	LastUpdatedAt string `json:"lastUpdatedAt"`
 
 	// Milliseconds from creation the task is kept; null for unlimited.
@@ -4029,42 +4042,19 @@ type GetTaskResult struct {
 
 	// Suggested milliseconds between tasks/get calls.
 	PollInterval *int64 `json:"pollInterval,omitempty"`
+
+	// Extra holds the members not declared above, by name.
+	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
+// MarshalJSON encodes x, with its additional members.
+func (x GetTaskResult) MarshalJSON() ([]byte, error) {
+	type plain GetTaskResult
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
 	}
-	b = append(b, `,"taskId":`...)
-	b = jsonrpc.AppendString(b, x.TaskID)
-	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
-	if x.StatusMessage != nil {
-		b = append(b, `,"statusMessage":`...)
-		b = jsonrpc.AppendString(b, *x.StatusMessage)
-	}
-	b = append(b, `,"createdAt":`...)
-	b = jsonrpc.AppendString(b, x.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
-	b = jsonrpc.AppendString(b, x.LastUpdatedAt)
-	b = append(b, `,"ttl":`...)
-	if x.TTL == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonrpc.AppendInt(b, *x.TTL)
-	}
-	if x.PollInterval != nil {
-		b = append(b, `,"pollInterval":`...)
-		b = jsonrpc.AppendInt(b, *x.PollInterval)
-	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.MergeMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4098,6 +4088,14 @@ func (x *GetTaskResult) UnmarshalJSON(b []byte) error {
 		case "pollInterval":
 			return jsonrpc.AtField("pollInterval", jsonrpc.DecodeOptional(value, &v.PollInterval, jsonrpc.DecodeInt[int64]))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = map[string]json.RawMessage{}
+		}
+		v.Extra[string(key)] = e
 		return nil
 	})
 	if err != nil {
@@ -4119,17 +4117,18 @@ func (x *GetTaskResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CancelTaskResult is the state of a task tasks/cancel cancelled.
+// CancelTaskResult is the state of a task tasks/cancel cancelled; other
+// members are kept as sent.
 type CancelTaskResult struct {
 	Meta          *Meta      `json:"_meta,omitempty"`
 	TaskID        string     `json:"taskId"`
 	Status        TaskStatus `json:"status"`
 	StatusMessage *string    `json:"statusMessage,omitempty"`
 
-	// Format: date-time.
+	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
 
-	// Format: date-time.
+	// When the task's state last changed, as an ISO 8601 timestamp.
 	LastUpdatedAt string `json:"lastUpdatedAt"`
 
 	// Milliseconds from creation the task is kept; null for unlimited.
@@ -4137,42 +4136,19 @@ type CancelTaskResult struct {
 
 	// Suggested milliseconds between tasks/get calls.
 	PollInterval *int64 `json:"pollInterval,omitempty"`
+
+	// Extra holds the members not declared above, by name.
+	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CancelTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
+// MarshalJSON encodes x, with its additional members.
+func (x CancelTaskResult) MarshalJSON() ([]byte, error) {
+	type plain CancelTaskResult
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
 	}
-	b = append(b, `,"taskId":`...)
-	b = jsonrpc.AppendString(b, x.TaskID)
-	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
-	if x.StatusMessage != nil {
-		b = append(b, `,"statusMessage":`...)
-		b = jsonrpc.AppendString(b, *x.StatusMessage)
-	}
-	b = append(b, `,"createdAt":`...)
-	b = jsonrpc.AppendString(b, x.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
-	b = jsonrpc.AppendString(b, x.LastUpdatedAt)
-	b = append(b, `,"ttl":`...)
-	if x.TTL == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonrpc.AppendInt(b, *x.TTL)
-	}
-	if x.PollInterval != nil {
-		b = append(b, `,"pollInterval":`...)
-		b = jsonrpc.AppendInt(b, *x.PollInterval)
-	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.MergeMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4206,6 +4182,14 @@ func (x *CancelTaskResult) UnmarshalJSON(b []byte) error {
 		case "pollInterval":
 			return jsonrpc.AtField("pollInterval", jsonrpc.DecodeOptional(value, &v.PollInterval, jsonrpc.DecodeInt[int64]))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = map[string]json.RawMessage{}
+		}
+		v.Extra[string(key)] = e
 		return nil
 	})
 	if err != nil {
@@ -4395,10 +4379,10 @@ type TaskStatusNotificationParams struct {
 	Status        TaskStatus `json:"status"`
 	StatusMessage *string    `json:"statusMessage,omitempty"`
 
-	// Format: date-time.
+	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
 
-	// Format: date-time.
+	// When the task's state last changed, as an ISO 8601 timestamp.
 	LastUpdatedAt string `json:"lastUpdatedAt"`
 
 	// Milliseconds from creation the task is kept; null for unlimited.
@@ -7665,7 +7649,7 @@ func (x InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"protocolVersion":`...)
 	b = jsonrpc.AppendString(b, x.ProtocolVersion)
 	b = append(b, `,"capabilities":`...)
-	if b, err = x.Capabilities.AppendJSON(b); err != nil {
+	if b, err = jsonrpc.AppendValue(b, x.Capabilities); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"clientInfo":`...)
@@ -7741,7 +7725,7 @@ func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"protocolVersion":`...)
 	b = jsonrpc.AppendString(b, x.ProtocolVersion)
 	b = append(b, `,"capabilities":`...)
-	if b, err = x.Capabilities.AppendJSON(b); err != nil {
+	if b, err = jsonrpc.AppendValue(b, x.Capabilities); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"serverInfo":`...)
