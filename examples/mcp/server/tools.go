@@ -34,10 +34,14 @@ func schema(required []string, props map[string]mcp.PropertySchema) mcp.ToolSche
 // prop returns the schema of a property of the JSON type typ, with a
 // default value when one is given.
 func prop(typ string, def ...int) mcp.PropertySchema {
-	p := mcp.PropertySchema{Extra: map[string]json.RawMessage{"type": json.RawMessage(strconv.Quote(typ))}}
+	src := `{"type":` + strconv.Quote(typ)
 	if len(def) > 0 {
-		p.Extra["default"] = json.RawMessage(strconv.Itoa(def[0]))
+		src += `,"default":` + strconv.Itoa(def[0])
 	}
+	var p mcp.PropertySchema
+	// The JSON is built above from a quoted string and an integer: it
+	// always decodes.
+	_ = json.Unmarshal([]byte(src+"}"), &p)
 	return p
 }
 
