@@ -180,6 +180,12 @@ func (c *comparer) compare(path string, a, b map[string]any, ourDef string) {
 	switch {
 	case ua && ub:
 		c.compareVariants(path, va, vb)
+	case ua && typeOf(b) == "object":
+		if f, ok := c.factored(va); ok {
+			c.compareValue(path, f, b)
+			return
+		}
+		c.add(path, "variants", "official %s, ours %s", shape(a, va), shape(b, vb))
 	case ua || ub:
 		c.add(path, "variants", "official %s, ours %s", shape(a, va), shape(b, vb))
 	default:
@@ -221,14 +227,19 @@ func (c *comparer) variants(d *schemaDoc, s map[string]any) ([]map[string]any, b
 // name first, then by structure.
 func (c *comparer) compareVariants(path string, va, vb []map[string]any) {
 	used := make([]bool, len(vb))
-	var missing, extra []string
+	var left []map[string]any
 	for _, x := range va {
 		j := c.match(path, x, vb, used)
 		if j < 0 {
-			missing = append(missing, describe(x))
+			left = append(left, x)
 			continue
 		}
 		used[j] = true
+	}
+	left = c.matchFactored(path, left, vb, used)
+	var missing, extra []string
+	for _, x := range left {
+		missing = append(missing, describe(x))
 	}
 	for j, y := range vb {
 		if !used[j] {

@@ -6449,83 +6449,6 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UntitledEnumItems is the items member of UntitledMultiSelectEnumSchema.
-type UntitledEnumItems struct {
-	// Always "string"; MarshalJSON fills it in when left empty.
-	Type string   `json:"type"`
-	Enum []string `json:"enum"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x UntitledEnumItems) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "string"
-	} else if x.Type != "string" {
-		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
-	}
-	if x.Enum == nil {
-		x.Enum = []string{}
-	}
-	type plain UntitledEnumItems
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UntitledEnumItems) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "string"
-	} else if x.Type != "string" {
-		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
-	}
-	if x.Enum == nil {
-		x.Enum = []string{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	b = append(b, `,"enum":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Enum); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UntitledEnumItems) UnmarshalJSON(b []byte) error {
-	var v UntitledEnumItems
-	var has struct {
-		Type, Enum bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "enum":
-			has.Enum = true
-			return jsonrpc.AtField("enum", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enum)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "string":
-		return jsonrpc.AtField("type", errors.New("must be \"string\""))
-	case !has.Enum:
-		return jsonrpc.MissingField("enum")
-	}
-	*x = v
-	return nil
-}
-
 // TitledMultiSelectEnumSchema is an object with 7 members.
 type TitledMultiSelectEnumSchema struct {
 	// Always "array"; MarshalJSON fills it in when left empty.
@@ -6629,62 +6552,6 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 		return jsonrpc.AtField("type", errors.New("must be \"array\""))
 	case !has.Items:
 		return jsonrpc.MissingField("items")
-	}
-	*x = v
-	return nil
-}
-
-// TitledEnumItems is the items member of TitledMultiSelectEnumSchema.
-type TitledEnumItems struct {
-	AnyOf []EnumOption `json:"anyOf"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x TitledEnumItems) MarshalJSON() ([]byte, error) {
-	if x.AnyOf == nil {
-		x.AnyOf = []EnumOption{}
-	}
-	type plain TitledEnumItems
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TitledEnumItems) AppendJSON(b []byte) ([]byte, error) {
-	if x.AnyOf == nil {
-		x.AnyOf = []EnumOption{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"anyOf":`...)
-	if b, err = jsonrpc.AppendValue(b, x.AnyOf); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TitledEnumItems) UnmarshalJSON(b []byte) error {
-	var v TitledEnumItems
-	var has struct {
-		AnyOf bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "anyOf":
-			has.AnyOf = true
-			return jsonrpc.AtField("anyOf", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.AnyOf, jsonrpc.UnmarshalJSON[EnumOption])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.AnyOf:
-		return jsonrpc.MissingField("anyOf")
 	}
 	*x = v
 	return nil
@@ -6800,6 +6667,251 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// UntitledEnumItems is the allowed values of a multi-select array, without
+// labels.
+type UntitledEnumItems struct {
+	// Always "string"; MarshalJSON fills it in when left empty.
+	Type string   `json:"type"`
+	Enum []string `json:"enum"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x UntitledEnumItems) MarshalJSON() ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "string"
+	} else if x.Type != "string" {
+		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
+	}
+	if x.Enum == nil {
+		x.Enum = []string{}
+	}
+	type plain UntitledEnumItems
+	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UntitledEnumItems) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "string"
+	} else if x.Type != "string" {
+		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
+	}
+	if x.Enum == nil {
+		x.Enum = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"enum":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Enum); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *UntitledEnumItems) UnmarshalJSON(b []byte) error {
+	var v UntitledEnumItems
+	var has struct {
+		Type, Enum bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "type":
+			has.Type = true
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+		case "enum":
+			has.Enum = true
+			return jsonrpc.AtField("enum", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enum)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Type:
+		return jsonrpc.MissingField("type")
+	case v.Type != "string":
+		return jsonrpc.AtField("type", errors.New("must be \"string\""))
+	case !has.Enum:
+		return jsonrpc.MissingField("enum")
+	}
+	*x = v
+	return nil
+}
+
+// TitledEnumItems is the allowed values of a multi-select array, with labels.
+type TitledEnumItems struct {
+	AnyOf []EnumOption `json:"anyOf"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x TitledEnumItems) MarshalJSON() ([]byte, error) {
+	if x.AnyOf == nil {
+		x.AnyOf = []EnumOption{}
+	}
+	type plain TitledEnumItems
+	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TitledEnumItems) AppendJSON(b []byte) ([]byte, error) {
+	if x.AnyOf == nil {
+		x.AnyOf = []EnumOption{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"anyOf":`...)
+	if b, err = jsonrpc.AppendValue(b, x.AnyOf); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *TitledEnumItems) UnmarshalJSON(b []byte) error {
+	var v TitledEnumItems
+	var has struct {
+		AnyOf bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "anyOf":
+			has.AnyOf = true
+			return jsonrpc.AtField("anyOf", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.AnyOf, jsonrpc.UnmarshalJSON[EnumOption])))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.AnyOf:
+		return jsonrpc.MissingField("anyOf")
+	}
+	*x = v
+	return nil
+}
+
+// MultiSelectEnumSchema is a multi-select enum: an array of strings from a
+// fixed list. Upstream writes it as a union of UntitledMultiSelectEnumSchema
+// and TitledMultiSelectEnumSchema, which differ only in their items member;
+// this one object, whose items member is a union, accepts the same values.
+type MultiSelectEnumSchema struct {
+	// Always "array"; MarshalJSON fills it in when left empty.
+	Type        string               `json:"type"`
+	Title       *string              `json:"title,omitempty"`
+	Description *string              `json:"description,omitempty"`
+	MinItems    *int64               `json:"minItems,omitempty"`
+	MaxItems    *int64               `json:"maxItems,omitempty"`
+	Items       MultiSelectEnumItems `json:"items"`
+	Default     []string             `json:"default,omitzero"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x MultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "array"
+	} else if x.Type != "array" {
+		return nil, fmt.Errorf("type must be \"array\", not %q", x.Type)
+	}
+	type plain MultiSelectEnumSchema
+	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x MultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "array"
+	} else if x.Type != "array" {
+		return nil, fmt.Errorf("type must be \"array\", not %q", x.Type)
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	if x.MinItems != nil {
+		b = append(b, `,"minItems":`...)
+		b = jsonrpc.AppendInt(b, *x.MinItems)
+	}
+	if x.MaxItems != nil {
+		b = append(b, `,"maxItems":`...)
+		b = jsonrpc.AppendInt(b, *x.MaxItems)
+	}
+	b = append(b, `,"items":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
+		return nil, err
+	}
+	if x.Default != nil {
+		b = append(b, `,"default":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Default); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *MultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
+	var v MultiSelectEnumSchema
+	var has struct {
+		Type, Items bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "type":
+			has.Type = true
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+		case "title":
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+		case "description":
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+		case "minItems":
+			return jsonrpc.AtField("minItems", jsonrpc.DecodeOptional(value, &v.MinItems, jsonrpc.DecodeInt[int64]))
+		case "maxItems":
+			return jsonrpc.AtField("maxItems", jsonrpc.DecodeOptional(value, &v.MaxItems, jsonrpc.DecodeInt[int64]))
+		case "items":
+			has.Items = true
+			return jsonrpc.AtField("items", jsonrpc.NonNull(value, v.Items.UnmarshalJSON(value)))
+		case "default":
+			return jsonrpc.AtField("default", json.Unmarshal(value, &v.Default))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Type:
+		return jsonrpc.MissingField("type")
+	case v.Type != "array":
+		return jsonrpc.AtField("type", errors.New("must be \"array\""))
+	case !has.Items:
+		return jsonrpc.MissingField("items")
+	}
+	*x = v
+	return nil
+}
+
 // PrimitiveSchemaDefinition is an object with 15 members.
 //
 // One property of an elicitation form. Upstream writes it as a union of
@@ -6807,9 +6919,8 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
 // their members and cannot be told apart by a required member; this IDL
 // carries it as the one object holding all their members: type says which kind
 // it is and the members that apply to that kind are set. For the same reason
-// upstream's MultiSelectEnumSchema (whose two variants both require only type
-// and items) and EnumSchema (whose untitled and legacy variants both require
-// enum) are not declared as unions; their variants are declared above.
+// upstream's EnumSchema (whose untitled and legacy variants both require enum)
+// is not declared as a union; its variants are declared above.
 type PrimitiveSchemaDefinition struct {
 	Type        PrimitiveType `json:"type"`
 	Title       *string       `json:"title,omitempty"`
