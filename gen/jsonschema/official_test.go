@@ -174,7 +174,7 @@ func (c *comparer) compare(path string, a, b map[string]any, ourDef string) {
 		defer delete(c.active, key)
 	}
 	a = c.merged(c.off, c.resolve(c.off, a, ""))
-	b = c.resolve(c.our, b, ourDef)
+	b = c.merged(c.our, c.resolve(c.our, b, ourDef))
 	va, ua := c.variants(c.off, a)
 	vb, ub := c.variants(c.our, b)
 	switch {
