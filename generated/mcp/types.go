@@ -262,24 +262,22 @@ func (x *NotificationParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Result is the members every result may hold. Upstream lets results carry
-// other members; generated code drops undeclared ones.
+// Result is the members every result may hold; other members are kept as sent.
 type Result struct {
 	Meta *Meta `json:"_meta,omitempty"`
+
+	// Extra holds the members not declared above, by name.
+	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Result) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
+// MarshalJSON encodes x, with its additional members.
+func (x Result) MarshalJSON() ([]byte, error) {
+	type plain Result
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.MergeMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -291,6 +289,14 @@ func (x *Result) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = map[string]json.RawMessage{}
+		}
+		v.Extra[string(key)] = e
 		return nil
 	})
 	if err != nil {
@@ -300,23 +306,23 @@ func (x *Result) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// EmptyResult is a result that only acknowledges the request.
+// EmptyResult is a result that only acknowledges the request; other members
+// are kept as sent.
 type EmptyResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
+
+	// Extra holds the members not declared above, by name.
+	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x EmptyResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
+// MarshalJSON encodes x, with its additional members.
+func (x EmptyResult) MarshalJSON() ([]byte, error) {
+	type plain EmptyResult
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.MergeMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -328,6 +334,14 @@ func (x *EmptyResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = map[string]json.RawMessage{}
+		}
+		v.Extra[string(key)] = e
 		return nil
 	})
 	if err != nil {
@@ -755,7 +769,8 @@ func (x *ListChangedCapability) UnmarshalJSON(b []byte) error {
 // ClientCapabilities is an object with the members experimental, roots,
 // sampling, elicitation and tasks.
 //
-// What the client supports; a missing member means the feature is off.
+// What the client supports; a missing member means the feature is off. The set
+// is open: capabilities not listed here are kept as sent.
 type ClientCapabilities struct {
 	// Non-standard features.
 	Experimental map[string]Capability `json:"experimental,omitzero"`
@@ -771,44 +786,19 @@ type ClientCapabilities struct {
 
 	// The client runs some of the server's requests as tasks.
 	Tasks *ClientTasksCapability `json:"tasks,omitempty"`
+
+	// Extra holds the members not declared above, by name.
+	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Experimental != nil {
-		b = append(b, `,"experimental":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Experimental); err != nil {
-			return nil, err
-		}
+// MarshalJSON encodes x, with its additional members.
+func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
+	type plain ClientCapabilities
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
 	}
-	if x.Roots != nil {
-		b = append(b, `,"roots":`...)
-		if b, err = x.Roots.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Sampling != nil {
-		b = append(b, `,"sampling":`...)
-		if b, err = x.Sampling.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Elicitation != nil {
-		b = append(b, `,"elicitation":`...)
-		if b, err = x.Elicitation.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Tasks != nil {
-		b = append(b, `,"tasks":`...)
-		if b, err = x.Tasks.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.MergeMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -828,6 +818,14 @@ func (x *ClientCapabilities) UnmarshalJSON(b []byte) error {
 		case "tasks":
 			return jsonrpc.AtField("tasks", jsonrpc.DecodeOptional(value, &v.Tasks, jsonrpc.UnmarshalJSON[ClientTasksCapability]))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = map[string]json.RawMessage{}
+		}
+		v.Extra[string(key)] = e
 		return nil
 	})
 	if err != nil {
@@ -1114,7 +1112,8 @@ func (x *ClientTaskElicitation) UnmarshalJSON(b []byte) error {
 
 // ServerCapabilities is an object with 7 members.
 //
-// What the server offers; a missing member means the feature is off.
+// What the server offers; a missing member means the feature is off. The set
+// is open: capabilities not listed here are kept as sent.
 type ServerCapabilities struct {
 	// Non-standard features.
 	Experimental map[string]Capability `json:"experimental,omitzero"`
@@ -1136,56 +1135,19 @@ type ServerCapabilities struct {
 
 	// The server runs some of the client's requests as tasks.
 	Tasks *ServerTasksCapability `json:"tasks,omitempty"`
+
+	// Extra holds the members not declared above, by name.
+	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Experimental != nil {
-		b = append(b, `,"experimental":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Experimental); err != nil {
-			return nil, err
-		}
+// MarshalJSON encodes x, with its additional members.
+func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
+	type plain ServerCapabilities
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
 	}
-	if x.Logging != nil {
-		b = append(b, `,"logging":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Logging); err != nil {
-			return nil, err
-		}
-	}
-	if x.Completions != nil {
-		b = append(b, `,"completions":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Completions); err != nil {
-			return nil, err
-		}
-	}
-	if x.Prompts != nil {
-		b = append(b, `,"prompts":`...)
-		if b, err = x.Prompts.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Resources != nil {
-		b = append(b, `,"resources":`...)
-		if b, err = x.Resources.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Tools != nil {
-		b = append(b, `,"tools":`...)
-		if b, err = x.Tools.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Tasks != nil {
-		b = append(b, `,"tasks":`...)
-		if b, err = x.Tasks.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.MergeMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1209,6 +1171,14 @@ func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
 		case "tasks":
 			return jsonrpc.AtField("tasks", jsonrpc.DecodeOptional(value, &v.Tasks, jsonrpc.UnmarshalJSON[ServerTasksCapability]))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = map[string]json.RawMessage{}
+		}
+		v.Extra[string(key)] = e
 		return nil
 	})
 	if err != nil {
@@ -1404,7 +1374,8 @@ type Annotations struct {
 	// Importance from 0 (optional) to 1 (required).
 	Priority *float64 `json:"priority,omitempty"`
 
-	// When the object last changed. Format: date-time.
+	// When the object last changed, as an ISO 8601 timestamp
+	// (2025-11-25T10:30:00Z).
 	LastModified *string `json:"lastModified,omitempty"`
 }
 
@@ -3287,9 +3258,11 @@ type ToolSchema struct {
 	Schema *string `json:"$schema,omitempty"`
 
 	// Always "object"; MarshalJSON fills it in when left empty.
-	Type       string                     `json:"type"`
-	Properties map[string]json.RawMessage `json:"properties,omitzero"`
-	Required   []string                   `json:"required,omitzero"`
+	Type string `json:"type"`
+
+	// The schema of each property.
+	Properties map[string]PropertySchema `json:"properties,omitzero"`
+	Required   []string                  `json:"required,omitzero"`
 
 	// Extra holds the members not declared above, by name.
 	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
@@ -3325,7 +3298,7 @@ func (x *ToolSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "properties":
-			return jsonrpc.AtField("properties", json.Unmarshal(value, &v.Properties))
+			return jsonrpc.AtField("properties", jsonrpc.DecodeMap(value, &v.Properties, jsonrpc.UnmarshalJSON[PropertySchema]))
 		case "required":
 			return jsonrpc.AtField("required", json.Unmarshal(value, &v.Required))
 		}
@@ -3347,6 +3320,45 @@ func (x *ToolSchema) UnmarshalJSON(b []byte) error {
 		return jsonrpc.MissingField("type")
 	case v.Type != "object":
 		return jsonrpc.AtField("type", errors.New("must be \"object\""))
+	}
+	*x = v
+	return nil
+}
+
+// PropertySchema is the JSON Schema of one property of a tool's input or
+// output, kept member by member as sent.
+type PropertySchema struct {
+	// Extra holds the object's members, by name.
+	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+}
+
+// MarshalJSON encodes x, with its additional members.
+func (x PropertySchema) MarshalJSON() ([]byte, error) {
+	type plain PropertySchema
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
+	}
+	return jsonrpc.MergeMembers(b, x.Extra)
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *PropertySchema) UnmarshalJSON(b []byte) error {
+	var v PropertySchema
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = map[string]json.RawMessage{}
+		}
+		v.Extra[string(key)] = e
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3867,10 +3879,10 @@ type Task struct {
 	Status        TaskStatus `json:"status"`
 	StatusMessage *string    `json:"statusMessage,omitempty"`
 
-	// Format: date-time.
+	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
 
-	// Format: date-time.
+	// When the task's state last changed, as an ISO 8601 timestamp.
 	LastUpdatedAt string `json:"lastUpdatedAt"`
 
 	// Milliseconds from creation the task is kept; null for unlimited.
@@ -4011,17 +4023,18 @@ func (x *CreateTaskResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// GetTaskResult is a task's state, as tasks/get returns it.
+// GetTaskResult is a task's state, as tasks/get returns it; other members are
+// kept as sent.
 type GetTaskResult struct {
 	Meta          *Meta      `json:"_meta,omitempty"`
 	TaskID        string     `json:"taskId"`
 	Status        TaskStatus `json:"status"`
 	StatusMessage *string    `json:"statusMessage,omitempty"`
 
-	// Format: date-time.
+	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
 
-	// Format: date-time.
+	// When the task's state last changed, as an ISO 8601 timestamp.
 	LastUpdatedAt string `json:"lastUpdatedAt"`
 
 	// Milliseconds from creation the task is kept; null for unlimited.
@@ -4029,42 +4042,19 @@ type GetTaskResult struct {
 
 	// Suggested milliseconds between tasks/get calls.
 	PollInterval *int64 `json:"pollInterval,omitempty"`
+
+	// Extra holds the members not declared above, by name.
+	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
+// MarshalJSON encodes x, with its additional members.
+func (x GetTaskResult) MarshalJSON() ([]byte, error) {
+	type plain GetTaskResult
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
 	}
-	b = append(b, `,"taskId":`...)
-	b = jsonrpc.AppendString(b, x.TaskID)
-	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
-	if x.StatusMessage != nil {
-		b = append(b, `,"statusMessage":`...)
-		b = jsonrpc.AppendString(b, *x.StatusMessage)
-	}
-	b = append(b, `,"createdAt":`...)
-	b = jsonrpc.AppendString(b, x.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
-	b = jsonrpc.AppendString(b, x.LastUpdatedAt)
-	b = append(b, `,"ttl":`...)
-	if x.TTL == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonrpc.AppendInt(b, *x.TTL)
-	}
-	if x.PollInterval != nil {
-		b = append(b, `,"pollInterval":`...)
-		b = jsonrpc.AppendInt(b, *x.PollInterval)
-	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.MergeMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4098,6 +4088,14 @@ func (x *GetTaskResult) UnmarshalJSON(b []byte) error {
 		case "pollInterval":
 			return jsonrpc.AtField("pollInterval", jsonrpc.DecodeOptional(value, &v.PollInterval, jsonrpc.DecodeInt[int64]))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = map[string]json.RawMessage{}
+		}
+		v.Extra[string(key)] = e
 		return nil
 	})
 	if err != nil {
@@ -4119,17 +4117,18 @@ func (x *GetTaskResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CancelTaskResult is the state of a task tasks/cancel cancelled.
+// CancelTaskResult is the state of a task tasks/cancel cancelled; other
+// members are kept as sent.
 type CancelTaskResult struct {
 	Meta          *Meta      `json:"_meta,omitempty"`
 	TaskID        string     `json:"taskId"`
 	Status        TaskStatus `json:"status"`
 	StatusMessage *string    `json:"statusMessage,omitempty"`
 
-	// Format: date-time.
+	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
 
-	// Format: date-time.
+	// When the task's state last changed, as an ISO 8601 timestamp.
 	LastUpdatedAt string `json:"lastUpdatedAt"`
 
 	// Milliseconds from creation the task is kept; null for unlimited.
@@ -4137,42 +4136,19 @@ type CancelTaskResult struct {
 
 	// Suggested milliseconds between tasks/get calls.
 	PollInterval *int64 `json:"pollInterval,omitempty"`
+
+	// Extra holds the members not declared above, by name.
+	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CancelTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
+// MarshalJSON encodes x, with its additional members.
+func (x CancelTaskResult) MarshalJSON() ([]byte, error) {
+	type plain CancelTaskResult
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
 	}
-	b = append(b, `,"taskId":`...)
-	b = jsonrpc.AppendString(b, x.TaskID)
-	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
-	if x.StatusMessage != nil {
-		b = append(b, `,"statusMessage":`...)
-		b = jsonrpc.AppendString(b, *x.StatusMessage)
-	}
-	b = append(b, `,"createdAt":`...)
-	b = jsonrpc.AppendString(b, x.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
-	b = jsonrpc.AppendString(b, x.LastUpdatedAt)
-	b = append(b, `,"ttl":`...)
-	if x.TTL == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonrpc.AppendInt(b, *x.TTL)
-	}
-	if x.PollInterval != nil {
-		b = append(b, `,"pollInterval":`...)
-		b = jsonrpc.AppendInt(b, *x.PollInterval)
-	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.MergeMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4206,6 +4182,14 @@ func (x *CancelTaskResult) UnmarshalJSON(b []byte) error {
 		case "pollInterval":
 			return jsonrpc.AtField("pollInterval", jsonrpc.DecodeOptional(value, &v.PollInterval, jsonrpc.DecodeInt[int64]))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		if v.Extra == nil {
+			v.Extra = map[string]json.RawMessage{}
+		}
+		v.Extra[string(key)] = e
 		return nil
 	})
 	if err != nil {
@@ -4395,10 +4379,10 @@ type TaskStatusNotificationParams struct {
 	Status        TaskStatus `json:"status"`
 	StatusMessage *string    `json:"statusMessage,omitempty"`
 
-	// Format: date-time.
+	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
 
-	// Format: date-time.
+	// When the task's state last changed, as an ISO 8601 timestamp.
 	LastUpdatedAt string `json:"lastUpdatedAt"`
 
 	// Milliseconds from creation the task is kept; null for unlimited.
@@ -6465,83 +6449,6 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UntitledEnumItems is the items member of UntitledMultiSelectEnumSchema.
-type UntitledEnumItems struct {
-	// Always "string"; MarshalJSON fills it in when left empty.
-	Type string   `json:"type"`
-	Enum []string `json:"enum"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x UntitledEnumItems) MarshalJSON() ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "string"
-	} else if x.Type != "string" {
-		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
-	}
-	if x.Enum == nil {
-		x.Enum = []string{}
-	}
-	type plain UntitledEnumItems
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UntitledEnumItems) AppendJSON(b []byte) ([]byte, error) {
-	if x.Type == "" {
-		x.Type = "string"
-	} else if x.Type != "string" {
-		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
-	}
-	if x.Enum == nil {
-		x.Enum = []string{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	b = append(b, `,"enum":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Enum); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UntitledEnumItems) UnmarshalJSON(b []byte) error {
-	var v UntitledEnumItems
-	var has struct {
-		Type, Enum bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "enum":
-			has.Enum = true
-			return jsonrpc.AtField("enum", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enum)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case v.Type != "string":
-		return jsonrpc.AtField("type", errors.New("must be \"string\""))
-	case !has.Enum:
-		return jsonrpc.MissingField("enum")
-	}
-	*x = v
-	return nil
-}
-
 // TitledMultiSelectEnumSchema is an object with 7 members.
 type TitledMultiSelectEnumSchema struct {
 	// Always "array"; MarshalJSON fills it in when left empty.
@@ -6645,62 +6552,6 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 		return jsonrpc.AtField("type", errors.New("must be \"array\""))
 	case !has.Items:
 		return jsonrpc.MissingField("items")
-	}
-	*x = v
-	return nil
-}
-
-// TitledEnumItems is the items member of TitledMultiSelectEnumSchema.
-type TitledEnumItems struct {
-	AnyOf []EnumOption `json:"anyOf"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x TitledEnumItems) MarshalJSON() ([]byte, error) {
-	if x.AnyOf == nil {
-		x.AnyOf = []EnumOption{}
-	}
-	type plain TitledEnumItems
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TitledEnumItems) AppendJSON(b []byte) ([]byte, error) {
-	if x.AnyOf == nil {
-		x.AnyOf = []EnumOption{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"anyOf":`...)
-	if b, err = jsonrpc.AppendValue(b, x.AnyOf); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TitledEnumItems) UnmarshalJSON(b []byte) error {
-	var v TitledEnumItems
-	var has struct {
-		AnyOf bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "anyOf":
-			has.AnyOf = true
-			return jsonrpc.AtField("anyOf", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.AnyOf, jsonrpc.UnmarshalJSON[EnumOption])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.AnyOf:
-		return jsonrpc.MissingField("anyOf")
 	}
 	*x = v
 	return nil
@@ -6816,6 +6667,251 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// UntitledEnumItems is the allowed values of a multi-select array, without
+// labels.
+type UntitledEnumItems struct {
+	// Always "string"; MarshalJSON fills it in when left empty.
+	Type string   `json:"type"`
+	Enum []string `json:"enum"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x UntitledEnumItems) MarshalJSON() ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "string"
+	} else if x.Type != "string" {
+		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
+	}
+	if x.Enum == nil {
+		x.Enum = []string{}
+	}
+	type plain UntitledEnumItems
+	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UntitledEnumItems) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "string"
+	} else if x.Type != "string" {
+		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
+	}
+	if x.Enum == nil {
+		x.Enum = []string{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	b = append(b, `,"enum":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Enum); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *UntitledEnumItems) UnmarshalJSON(b []byte) error {
+	var v UntitledEnumItems
+	var has struct {
+		Type, Enum bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "type":
+			has.Type = true
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+		case "enum":
+			has.Enum = true
+			return jsonrpc.AtField("enum", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enum)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Type:
+		return jsonrpc.MissingField("type")
+	case v.Type != "string":
+		return jsonrpc.AtField("type", errors.New("must be \"string\""))
+	case !has.Enum:
+		return jsonrpc.MissingField("enum")
+	}
+	*x = v
+	return nil
+}
+
+// TitledEnumItems is the allowed values of a multi-select array, with labels.
+type TitledEnumItems struct {
+	AnyOf []EnumOption `json:"anyOf"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x TitledEnumItems) MarshalJSON() ([]byte, error) {
+	if x.AnyOf == nil {
+		x.AnyOf = []EnumOption{}
+	}
+	type plain TitledEnumItems
+	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TitledEnumItems) AppendJSON(b []byte) ([]byte, error) {
+	if x.AnyOf == nil {
+		x.AnyOf = []EnumOption{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"anyOf":`...)
+	if b, err = jsonrpc.AppendValue(b, x.AnyOf); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *TitledEnumItems) UnmarshalJSON(b []byte) error {
+	var v TitledEnumItems
+	var has struct {
+		AnyOf bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "anyOf":
+			has.AnyOf = true
+			return jsonrpc.AtField("anyOf", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.AnyOf, jsonrpc.UnmarshalJSON[EnumOption])))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.AnyOf:
+		return jsonrpc.MissingField("anyOf")
+	}
+	*x = v
+	return nil
+}
+
+// MultiSelectEnumSchema is a multi-select enum: an array of strings from a
+// fixed list. Upstream writes it as a union of UntitledMultiSelectEnumSchema
+// and TitledMultiSelectEnumSchema, which differ only in their items member;
+// this one object, whose items member is a union, accepts the same values.
+type MultiSelectEnumSchema struct {
+	// Always "array"; MarshalJSON fills it in when left empty.
+	Type        string               `json:"type"`
+	Title       *string              `json:"title,omitempty"`
+	Description *string              `json:"description,omitempty"`
+	MinItems    *int64               `json:"minItems,omitempty"`
+	MaxItems    *int64               `json:"maxItems,omitempty"`
+	Items       MultiSelectEnumItems `json:"items"`
+	Default     []string             `json:"default,omitzero"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x MultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "array"
+	} else if x.Type != "array" {
+		return nil, fmt.Errorf("type must be \"array\", not %q", x.Type)
+	}
+	type plain MultiSelectEnumSchema
+	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x MultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "array"
+	} else if x.Type != "array" {
+		return nil, fmt.Errorf("type must be \"array\", not %q", x.Type)
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	if x.Title != nil {
+		b = append(b, `,"title":`...)
+		b = jsonrpc.AppendString(b, *x.Title)
+	}
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	if x.MinItems != nil {
+		b = append(b, `,"minItems":`...)
+		b = jsonrpc.AppendInt(b, *x.MinItems)
+	}
+	if x.MaxItems != nil {
+		b = append(b, `,"maxItems":`...)
+		b = jsonrpc.AppendInt(b, *x.MaxItems)
+	}
+	b = append(b, `,"items":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
+		return nil, err
+	}
+	if x.Default != nil {
+		b = append(b, `,"default":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Default); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *MultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
+	var v MultiSelectEnumSchema
+	var has struct {
+		Type, Items bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "type":
+			has.Type = true
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+		case "title":
+			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+		case "description":
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+		case "minItems":
+			return jsonrpc.AtField("minItems", jsonrpc.DecodeOptional(value, &v.MinItems, jsonrpc.DecodeInt[int64]))
+		case "maxItems":
+			return jsonrpc.AtField("maxItems", jsonrpc.DecodeOptional(value, &v.MaxItems, jsonrpc.DecodeInt[int64]))
+		case "items":
+			has.Items = true
+			return jsonrpc.AtField("items", jsonrpc.NonNull(value, v.Items.UnmarshalJSON(value)))
+		case "default":
+			return jsonrpc.AtField("default", json.Unmarshal(value, &v.Default))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Type:
+		return jsonrpc.MissingField("type")
+	case v.Type != "array":
+		return jsonrpc.AtField("type", errors.New("must be \"array\""))
+	case !has.Items:
+		return jsonrpc.MissingField("items")
+	}
+	*x = v
+	return nil
+}
+
 // PrimitiveSchemaDefinition is an object with 15 members.
 //
 // One property of an elicitation form. Upstream writes it as a union of
@@ -6823,9 +6919,8 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
 // their members and cannot be told apart by a required member; this IDL
 // carries it as the one object holding all their members: type says which kind
 // it is and the members that apply to that kind are set. For the same reason
-// upstream's MultiSelectEnumSchema (whose two variants both require only type
-// and items) and EnumSchema (whose untitled and legacy variants both require
-// enum) are not declared as unions; their variants are declared above.
+// upstream's EnumSchema (whose untitled and legacy variants both require enum)
+// is not declared as a union; its variants are declared above.
 type PrimitiveSchemaDefinition struct {
 	Type        PrimitiveType `json:"type"`
 	Title       *string       `json:"title,omitempty"`
@@ -7665,7 +7760,7 @@ func (x InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"protocolVersion":`...)
 	b = jsonrpc.AppendString(b, x.ProtocolVersion)
 	b = append(b, `,"capabilities":`...)
-	if b, err = x.Capabilities.AppendJSON(b); err != nil {
+	if b, err = jsonrpc.AppendValue(b, x.Capabilities); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"clientInfo":`...)
@@ -7741,7 +7836,7 @@ func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"protocolVersion":`...)
 	b = jsonrpc.AppendString(b, x.ProtocolVersion)
 	b = append(b, `,"capabilities":`...)
-	if b, err = x.Capabilities.AppendJSON(b); err != nil {
+	if b, err = jsonrpc.AppendValue(b, x.Capabilities); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"serverInfo":`...)

@@ -847,6 +847,92 @@ func (x *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// MultiSelectEnumItems is the allowed values of a multi-select array, with or
+// without labels.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and objects
+// by the members they hold:
+//   - UntitledEnumItems: UntitledEnumItems, the object with "type" and "enum"
+//     members
+//   - TitledEnumItems: TitledEnumItems, the object with a "anyOf" member
+type MultiSelectEnumItems struct {
+	UntitledEnumItems *UntitledEnumItems
+	TitledEnumItems   *TitledEnumItems
+}
+
+// NewMultiSelectEnumItemsUntitledEnumItems returns a MultiSelectEnumItems
+// holding v.
+func NewMultiSelectEnumItemsUntitledEnumItems(v UntitledEnumItems) MultiSelectEnumItems {
+	return MultiSelectEnumItems{UntitledEnumItems: &v}
+}
+
+// NewMultiSelectEnumItemsTitledEnumItems returns a MultiSelectEnumItems
+// holding v.
+func NewMultiSelectEnumItemsTitledEnumItems(v TitledEnumItems) MultiSelectEnumItems {
+	return MultiSelectEnumItems{TitledEnumItems: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x MultiSelectEnumItems) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.UntitledEnumItems != nil {
+		v, n = x.UntitledEnumItems, n+1
+	}
+	if x.TitledEnumItems != nil {
+		v, n = x.TitledEnumItems, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("MultiSelectEnumItems holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// UnmarshalJSON decodes a MultiSelectEnumItems into the variant matching the
+// kind of JSON value b holds. An object decodes into the variant whose
+// distinguishing members it holds; holding those of no variant, or of several,
+// is an error.
+func (x *MultiSelectEnumItems) UnmarshalJSON(b []byte) error {
+	var v MultiSelectEnumItems
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "object":
+		var has [2]bool
+		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+			switch string(key) {
+			case "type", "enum":
+				has[0] = true
+			case "anyOf":
+				has[1] = true
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		switch has {
+		case [2]bool{true, false}:
+			v.UntitledEnumItems = new(UntitledEnumItems)
+			err = json.Unmarshal(b, v.UntitledEnumItems)
+		case [2]bool{false, true}:
+			v.TitledEnumItems = new(TitledEnumItems)
+			err = json.Unmarshal(b, v.TitledEnumItems)
+		case [2]bool{}:
+			return errors.New("object matches no variant of MultiSelectEnumItems; want the members of exactly one variant: UntitledEnumItems (\"type\", \"enum\") or TitledEnumItems (\"anyOf\")")
+		default:
+			return errors.New("object matches several variants of MultiSelectEnumItems; want the members of exactly one variant: UntitledEnumItems (\"type\", \"enum\") or TitledEnumItems (\"anyOf\")")
+		}
+	default:
+		return fmt.Errorf("expected object, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
 // ElicitValue is one of String, Number, Boolean or Array.
 //
 // One answer of an elicitation form.

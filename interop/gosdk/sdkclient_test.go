@@ -77,7 +77,7 @@ func (s *ourServer) SetLevel(_ context.Context, p *mcp.SetLevelRequestParams) (*
 }
 
 func object(props string, required ...string) mcp.ToolSchema {
-	var p map[string]json.RawMessage
+	var p map[string]mcp.PropertySchema
 	if err := json.Unmarshal([]byte(props), &p); err != nil {
 		panic(err)
 	}

@@ -349,14 +349,14 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 	if want := []string{"add", "ask", "echo", "log", "ping_client", "roots", "sample", "slow"}; !slices.Equal(names, want) {
 		t.Errorf("step %q: tools %v, want %v", tr.current(), names, want)
 	}
-	if echo := schemas["echo"]; echo.InputSchema.Type != "object" || string(echo.InputSchema.Properties["text"]) == "" || !slices.Contains(echo.InputSchema.Required, "text") {
+	if echo := schemas["echo"]; echo.InputSchema.Type != "object" || propType(echo.InputSchema.Properties["text"]) != "string" || !slices.Contains(echo.InputSchema.Required, "text") {
 		t.Errorf("step %q: echo's input schema as we decoded it: %+v", tr.current(), echo.InputSchema)
 	}
 	// Members our ToolSchema does not declare survive in Extra.
 	if got := string(schemas["echo"].InputSchema.Extra["additionalProperties"]); got != "false" {
 		t.Errorf("step %q: echo's additionalProperties as we decoded it: %q, want false", tr.current(), got)
 	}
-	if add := schemas["add"]; add.OutputSchema == nil || string(add.OutputSchema.Properties["sum"]) == "" {
+	if add := schemas["add"]; add.OutputSchema == nil || propType(add.OutputSchema.Properties["sum"]) != "number" {
 		t.Errorf("step %q: add's output schema as we decoded it: %+v", tr.current(), add.OutputSchema)
 	}
 
@@ -614,6 +614,14 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 // TestOurClientSubscriptionsPagesCompletion has our client follow the SDK
 // server's cursors, subscribe and ask for completions, and checks the
 // notifications the SDK sends it.
+// propType returns the type member of a property schema as we decoded it.
+func propType(p mcp.PropertySchema) string {
+	b, _ := json.Marshal(p)
+	var s struct{ Type string }
+	_ = json.Unmarshal(b, &s)
+	return s.Type
+}
+
 func TestOurClientSubscriptionsPagesCompletion(t *testing.T) {
 	tr := exchange(t, "MCP Go SDK server (github.com/modelcontextprotocol/go-sdk "+sdkVersion+")")
 	s := newSDKServer(3)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,13 +23,26 @@ type tool struct {
 	extra bool // listed only while the extras are on
 }
 
-// schema builds a tool's input schema from property schemas written in JSON.
-func schema(required []string, props map[string]string) mcp.ToolSchema {
-	s := mcp.ToolSchema{Type: "object", Properties: map[string]json.RawMessage{}, Required: required}
-	for name, p := range props {
-		s.Properties[name] = json.RawMessage(p)
+// schema builds a tool's input schema from its properties' schemas.
+func schema(required []string, props map[string]mcp.PropertySchema) mcp.ToolSchema {
+	if props == nil {
+		props = map[string]mcp.PropertySchema{}
 	}
-	return s
+	return mcp.ToolSchema{Type: "object", Properties: props, Required: required}
+}
+
+// prop returns the schema of a property of the JSON type typ, with a
+// default value when one is given.
+func prop(typ string, def ...int) mcp.PropertySchema {
+	src := `{"type":` + strconv.Quote(typ)
+	if len(def) > 0 {
+		src += `,"default":` + strconv.Itoa(def[0])
+	}
+	var p mcp.PropertySchema
+	// The JSON is built above from a quoted string and an integer: it
+	// always decodes.
+	_ = json.Unmarshal([]byte(src+"}"), &p)
+	return p
 }
 
 // tools returns the catalogue, in listing order.
@@ -37,34 +51,34 @@ func (s *server) tools() []tool {
 	optional := mcp.TaskSupportOptional
 	return []tool{
 		{def: mcp.Tool{Name: "echo", Description: ptr("Returns its text."), Annotations: readOnly,
-			InputSchema: schema([]string{"text"}, map[string]string{"text": `{"type":"string"}`})}, run: s.echo},
+			InputSchema: schema([]string{"text"}, map[string]mcp.PropertySchema{"text": prop("string")})}, run: s.echo},
 		{def: mcp.Tool{Name: "add", Description: ptr("Adds two numbers."), Annotations: readOnly,
-			InputSchema:  schema([]string{"a", "b"}, map[string]string{"a": `{"type":"number"}`, "b": `{"type":"number"}`}),
-			OutputSchema: ptr(schema([]string{"sum"}, map[string]string{"sum": `{"type":"number"}`}))}, run: s.add},
+			InputSchema:  schema([]string{"a", "b"}, map[string]mcp.PropertySchema{"a": prop("number"), "b": prop("number")}),
+			OutputSchema: ptr(schema([]string{"sum"}, map[string]mcp.PropertySchema{"sum": prop("number")}))}, run: s.add},
 		{def: mcp.Tool{Name: "slow", Description: ptr("Counts steps slowly, reporting progress; honours cancellation and may run as a task."),
 			Annotations: readOnly, Execution: &mcp.ToolExecution{TaskSupport: &optional},
-			InputSchema: schema(nil, map[string]string{"steps": `{"type":"integer","default":5}`, "delayMs": `{"type":"integer","default":100}`})}, run: s.slow},
+			InputSchema: schema(nil, map[string]mcp.PropertySchema{"steps": prop("integer", 5), "delayMs": prop("integer", 100)})}, run: s.slow},
 		{def: mcp.Tool{Name: "log", Description: ptr("Sends a log message to the client at the given level."),
-			InputSchema: schema([]string{"level", "message"}, map[string]string{"level": `{"type":"string"}`, "message": `{"type":"string"}`})}, run: s.logTool},
+			InputSchema: schema([]string{"level", "message"}, map[string]mcp.PropertySchema{"level": prop("string"), "message": prop("string")})}, run: s.logTool},
 		{def: mcp.Tool{Name: "roots", Description: ptr("Lists the client's roots (roots/list)."), Annotations: readOnly,
 			InputSchema: schema(nil, nil)}, run: s.roots},
 		{def: mcp.Tool{Name: "sample", Description: ptr("Asks the client's model to answer a prompt (sampling/createMessage), optionally as a task."),
-			InputSchema: schema([]string{"prompt"}, map[string]string{"prompt": `{"type":"string"}`, "maxTokens": `{"type":"integer"}`,
-				"asTask": `{"type":"boolean"}`, "cancelTask": `{"type":"boolean"}`})}, run: s.sample},
+			InputSchema: schema([]string{"prompt"}, map[string]mcp.PropertySchema{"prompt": prop("string"), "maxTokens": prop("integer"),
+				"asTask": prop("boolean"), "cancelTask": prop("boolean")})}, run: s.sample},
 		{def: mcp.Tool{Name: "ask", Description: ptr("Asks the user a question through the client (elicitation/create, form mode)."),
-			InputSchema: schema([]string{"question"}, map[string]string{"question": `{"type":"string"}`})}, run: s.ask},
+			InputSchema: schema([]string{"question"}, map[string]mcp.PropertySchema{"question": prop("string")})}, run: s.ask},
 		{def: mcp.Tool{Name: "connect", Description: ptr("Connects an account by sending the user to a URL (elicitation/create, url mode)."),
 			InputSchema: schema(nil, nil)}, run: s.connect},
 		{def: mcp.Tool{Name: "account", Description: ptr("Shows the connected account; needs connect first (error -32042 otherwise)."), Annotations: readOnly,
 			InputSchema: schema(nil, nil)}, run: s.account},
 		{def: mcp.Tool{Name: "add_note", Description: ptr("Adds a note, a new resource; subscribers of notes://all are told."),
-			InputSchema: schema([]string{"text"}, map[string]string{"text": `{"type":"string"}`})}, run: s.addNote},
+			InputSchema: schema([]string{"text"}, map[string]mcp.PropertySchema{"text": prop("string")})}, run: s.addNote},
 		{def: mcp.Tool{Name: "toggle_extras", Description: ptr("Turns the shout tool and prompt on or off."),
 			InputSchema: schema(nil, nil)}, run: s.toggleExtras},
 		{def: mcp.Tool{Name: "ping_client", Description: ptr("Pings the client and reports the round trip."), Annotations: readOnly,
 			InputSchema: schema(nil, nil)}, run: s.pingClient},
 		{def: mcp.Tool{Name: "shout", Description: ptr("Returns its text in capitals."), Annotations: readOnly,
-			InputSchema: schema([]string{"text"}, map[string]string{"text": `{"type":"string"}`})}, run: s.shout, extra: true},
+			InputSchema: schema([]string{"text"}, map[string]mcp.PropertySchema{"text": prop("string")})}, run: s.shout, extra: true},
 	}
 }
 
