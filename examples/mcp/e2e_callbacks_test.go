@@ -111,12 +111,12 @@ func TestServerCancelsItsRequest(t *testing.T) {
 
 func TestElicitation(t *testing.T) {
 	s := start(t)
-	var form *mcp.ElicitRequestParams
+	var form *mcp.ElicitRequestFormParams
 	s.c.elicit = func(p *mcp.ElicitRequestParams) mcp.ElicitResult {
-		if p.Mode != nil && *p.Mode == mcp.ElicitModeURL {
+		if p.ElicitRequestURLParams != nil {
 			return mcp.ElicitResult{Action: mcp.ElicitActionAccept}
 		}
-		form = p
+		form = p.ElicitRequestFormParams
 		return mcp.ElicitResult{Action: mcp.ElicitActionAccept, Content: map[string]mcp.ElicitValue{
 			"answer": mcp.NewElicitValueString("42"), "confident": mcp.NewElicitValueBoolean(false),
 		}}
@@ -125,7 +125,7 @@ func TestElicitation(t *testing.T) {
 	if textOf(res) != `answer: "42", confident: false` {
 		t.Fatalf("ask = %q", textOf(res))
 	}
-	if form.Message != "Meaning of life?" || form.RequestedSchema == nil || form.RequestedSchema.Properties["answer"].Type != mcp.PrimitiveTypeString {
+	if form == nil || form.Message != "Meaning of life?" || form.RequestedSchema.Properties["answer"].Type != mcp.PrimitiveTypeString {
 		t.Errorf("form %+v", form)
 	}
 	s.c.elicit = func(*mcp.ElicitRequestParams) mcp.ElicitResult {
@@ -147,7 +147,7 @@ func TestElicitation(t *testing.T) {
 		t.Fatalf("error data %s: %v", rpcErr.Data, err)
 	}
 	s.c.elicit = func(p *mcp.ElicitRequestParams) mcp.ElicitResult {
-		if p.Mode == nil || *p.Mode != mcp.ElicitModeURL || p.URL == nil || p.ElicitationID == nil {
+		if u := p.ElicitRequestURLParams; u == nil || u.URL == "" || u.ElicitationID == "" {
 			t.Errorf("connect asked %+v", p)
 		}
 		return mcp.ElicitResult{Action: mcp.ElicitActionAccept}

@@ -21,6 +21,8 @@ type Client interface {
 	// once with an empty result. A peer that does not answer in time is considered
 	// gone and the connection is closed.
 	//
+	// params is nil when the request comes without params.
+	//
 	// The caller waits 10s for the response, then closes the connection. The
 	// connection is considered stale and closed.
 	Ping(ctx context.Context, params *RequestParams) (*EmptyResult, error)
@@ -32,6 +34,8 @@ type Client interface {
 	// ResourceListChanged handles the notification
 	// notifications/resources/list_changed. The list of resources changed; the
 	// client may list them again. Sent only with resources.listChanged.
+	//
+	// params is nil when the notification comes without params.
 	ResourceListChanged(ctx context.Context, params *NotificationParams) error
 
 	// ResourceUpdated handles the notification notifications/resources/updated. A
@@ -41,10 +45,14 @@ type Client interface {
 	// PromptListChanged handles the notification
 	// notifications/prompts/list_changed. The list of prompts changed. Sent only
 	// with prompts.listChanged.
+	//
+	// params is nil when the notification comes without params.
 	PromptListChanged(ctx context.Context, params *NotificationParams) error
 
 	// ToolListChanged handles the notification notifications/tools/list_changed.
 	// The list of tools changed. Sent only with tools.listChanged.
+	//
+	// params is nil when the notification comes without params.
 	ToolListChanged(ctx context.Context, params *NotificationParams) error
 
 	// GetTask answers the request tasks/get. Returns the state of a task the
@@ -81,6 +89,8 @@ type Client interface {
 
 	// ListTasks answers the request tasks/list. Lists the tasks of the sender, a
 	// page at a time (needs tasks.list).
+	//
+	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
@@ -137,6 +147,8 @@ type Client interface {
 
 	// ListRoots answers the request roots/list. Asks which directories and files
 	// the server may work within (needs roots).
+	//
+	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
@@ -373,11 +385,14 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		switch req.Method {
 		case MethodPing:
-			var params RequestParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
+			var params *RequestParams
+			if req.Params != nil {
+				params = new(RequestParams)
+				if err := req.DecodeParams(params); err != nil {
+					return nil, err
+				}
 			}
-			return impl.Ping(ctx, &params)
+			return impl.Ping(ctx, params)
 		case MethodProgress:
 			var params ProgressNotificationParams
 			if err := req.DecodeParams(&params); err != nil {
@@ -385,11 +400,14 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 			}
 			return nil, impl.Progress(ctx, &params)
 		case MethodResourceListChanged:
-			var params NotificationParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
+			var params *NotificationParams
+			if req.Params != nil {
+				params = new(NotificationParams)
+				if err := req.DecodeParams(params); err != nil {
+					return nil, err
+				}
 			}
-			return nil, impl.ResourceListChanged(ctx, &params)
+			return nil, impl.ResourceListChanged(ctx, params)
 		case MethodResourceUpdated:
 			var params ResourceUpdatedNotificationParams
 			if err := req.DecodeParams(&params); err != nil {
@@ -397,17 +415,23 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 			}
 			return nil, impl.ResourceUpdated(ctx, &params)
 		case MethodPromptListChanged:
-			var params NotificationParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
+			var params *NotificationParams
+			if req.Params != nil {
+				params = new(NotificationParams)
+				if err := req.DecodeParams(params); err != nil {
+					return nil, err
+				}
 			}
-			return nil, impl.PromptListChanged(ctx, &params)
+			return nil, impl.PromptListChanged(ctx, params)
 		case MethodToolListChanged:
-			var params NotificationParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
+			var params *NotificationParams
+			if req.Params != nil {
+				params = new(NotificationParams)
+				if err := req.DecodeParams(params); err != nil {
+					return nil, err
+				}
 			}
-			return nil, impl.ToolListChanged(ctx, &params)
+			return nil, impl.ToolListChanged(ctx, params)
 		case MethodGetTask:
 			var params TaskIDParams
 			if err := req.DecodeParams(&params); err != nil {
@@ -421,11 +445,14 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 			}
 			return impl.GetTaskPayload(ctx, &params)
 		case MethodListTasks:
-			var params PaginatedRequestParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
+			var params *PaginatedRequestParams
+			if req.Params != nil {
+				params = new(PaginatedRequestParams)
+				if err := req.DecodeParams(params); err != nil {
+					return nil, err
+				}
 			}
-			return impl.ListTasks(ctx, &params)
+			return impl.ListTasks(ctx, params)
 		case MethodCancelTask:
 			var params TaskIDParams
 			if err := req.DecodeParams(&params); err != nil {
@@ -451,12 +478,18 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 			}
 			return impl.CreateMessage(ctx, &params)
 		case MethodListRoots:
-			var params RequestParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
+			var params *RequestParams
+			if req.Params != nil {
+				params = new(RequestParams)
+				if err := req.DecodeParams(params); err != nil {
+					return nil, err
+				}
 			}
-			return impl.ListRoots(ctx, &params)
+			return impl.ListRoots(ctx, params)
 		case MethodElicit:
+			if req.Params == nil {
+				return nil, jsonrpc.MissingParams()
+			}
 			var params ElicitRequestParams
 			if err := req.DecodeParams(&params); err != nil {
 				return nil, err

@@ -352,37 +352,6 @@ func (x *PrimitiveType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ElicitMode is the mode member of ElicitRequestParams.
-type ElicitMode string
-
-// The values of ElicitMode.
-const (
-	ElicitModeForm ElicitMode = "form"
-	ElicitModeURL  ElicitMode = "url"
-)
-
-// Valid reports whether x is one of the values of ElicitMode.
-func (x ElicitMode) Valid() bool {
-	switch x {
-	case ElicitModeForm, ElicitModeURL:
-		return true
-	}
-	return false
-}
-
-// UnmarshalJSON decodes an ElicitMode, refusing values it does not list.
-func (x *ElicitMode) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ElicitMode(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"form\" or \"url\"", v)
-	}
-	*x = ElicitMode(v)
-	return nil
-}
-
 // ElicitAction is the action member of ElicitResult.
 //
 // accept: submitted; decline: refused; cancel: dismissed.

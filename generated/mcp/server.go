@@ -31,11 +31,15 @@ type Server interface {
 
 	// Initialized handles the notification notifications/initialized. Sent by the
 	// client after the initialize response; normal operation starts.
+	//
+	// params is nil when the notification comes without params.
 	Initialized(ctx context.Context, params *NotificationParams) error
 
 	// Ping answers the request ping. Checks that the peer is alive; it answers at
 	// once with an empty result. A peer that does not answer in time is considered
 	// gone and the connection is closed.
+	//
+	// params is nil when the request comes without params.
 	//
 	// The caller waits 10s for the response, then closes the connection. The
 	// connection is considered stale and closed.
@@ -47,6 +51,8 @@ type Server interface {
 
 	// ListResources answers the request resources/list. Lists the resources the
 	// server offers, a page at a time.
+	//
+	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
@@ -62,6 +68,8 @@ type Server interface {
 
 	// ListResourceTemplates answers the request resources/templates/list. Lists
 	// the server's resource templates, a page at a time.
+	//
+	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
@@ -124,6 +132,8 @@ type Server interface {
 	// ListPrompts answers the request prompts/list. Lists the prompts and prompt
 	// templates the server offers, a page at a time.
 	//
+	// params is nil when the request comes without params.
+	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
 	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
@@ -153,6 +163,8 @@ type Server interface {
 
 	// ListTools answers the request tools/list. Lists the tools the server offers,
 	// a page at a time.
+	//
+	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
@@ -222,6 +234,8 @@ type Server interface {
 	// ListTasks answers the request tasks/list. Lists the tasks of the sender, a
 	// page at a time (needs tasks.list).
 	//
+	// params is nil when the request comes without params.
+	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
 	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
@@ -287,6 +301,8 @@ type Server interface {
 	// RootsListChanged handles the notification notifications/roots/list_changed.
 	// The client's roots changed; the server may list them again. Sent only with
 	// roots.listChanged.
+	//
+	// params is nil when the notification comes without params.
 	RootsListChanged(ctx context.Context, params *NotificationParams) error
 }
 
@@ -577,17 +593,23 @@ func NewServerHandler(impl Server) jsonrpc.Handler {
 			}
 			return impl.Initialize(ctx, &params)
 		case MethodInitialized:
-			var params NotificationParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
+			var params *NotificationParams
+			if req.Params != nil {
+				params = new(NotificationParams)
+				if err := req.DecodeParams(params); err != nil {
+					return nil, err
+				}
 			}
-			return nil, impl.Initialized(ctx, &params)
+			return nil, impl.Initialized(ctx, params)
 		case MethodPing:
-			var params RequestParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
+			var params *RequestParams
+			if req.Params != nil {
+				params = new(RequestParams)
+				if err := req.DecodeParams(params); err != nil {
+					return nil, err
+				}
 			}
-			return impl.Ping(ctx, &params)
+			return impl.Ping(ctx, params)
 		case MethodProgress:
 			var params ProgressNotificationParams
 			if err := req.DecodeParams(&params); err != nil {
@@ -595,17 +617,23 @@ func NewServerHandler(impl Server) jsonrpc.Handler {
 			}
 			return nil, impl.Progress(ctx, &params)
 		case MethodListResources:
-			var params PaginatedRequestParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
+			var params *PaginatedRequestParams
+			if req.Params != nil {
+				params = new(PaginatedRequestParams)
+				if err := req.DecodeParams(params); err != nil {
+					return nil, err
+				}
 			}
-			return impl.ListResources(ctx, &params)
+			return impl.ListResources(ctx, params)
 		case MethodListResourceTemplates:
-			var params PaginatedRequestParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
+			var params *PaginatedRequestParams
+			if req.Params != nil {
+				params = new(PaginatedRequestParams)
+				if err := req.DecodeParams(params); err != nil {
+					return nil, err
+				}
 			}
-			return impl.ListResourceTemplates(ctx, &params)
+			return impl.ListResourceTemplates(ctx, params)
 		case MethodReadResource:
 			var params ReadResourceRequestParams
 			if err := req.DecodeParams(&params); err != nil {
@@ -625,11 +653,14 @@ func NewServerHandler(impl Server) jsonrpc.Handler {
 			}
 			return impl.Unsubscribe(ctx, &params)
 		case MethodListPrompts:
-			var params PaginatedRequestParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
+			var params *PaginatedRequestParams
+			if req.Params != nil {
+				params = new(PaginatedRequestParams)
+				if err := req.DecodeParams(params); err != nil {
+					return nil, err
+				}
 			}
-			return impl.ListPrompts(ctx, &params)
+			return impl.ListPrompts(ctx, params)
 		case MethodGetPrompt:
 			var params GetPromptRequestParams
 			if err := req.DecodeParams(&params); err != nil {
@@ -637,11 +668,14 @@ func NewServerHandler(impl Server) jsonrpc.Handler {
 			}
 			return impl.GetPrompt(ctx, &params)
 		case MethodListTools:
-			var params PaginatedRequestParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
+			var params *PaginatedRequestParams
+			if req.Params != nil {
+				params = new(PaginatedRequestParams)
+				if err := req.DecodeParams(params); err != nil {
+					return nil, err
+				}
 			}
-			return impl.ListTools(ctx, &params)
+			return impl.ListTools(ctx, params)
 		case MethodCallTool:
 			var params CallToolRequestParams
 			if err := req.DecodeParams(&params); err != nil {
@@ -661,11 +695,14 @@ func NewServerHandler(impl Server) jsonrpc.Handler {
 			}
 			return impl.GetTaskPayload(ctx, &params)
 		case MethodListTasks:
-			var params PaginatedRequestParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
+			var params *PaginatedRequestParams
+			if req.Params != nil {
+				params = new(PaginatedRequestParams)
+				if err := req.DecodeParams(params); err != nil {
+					return nil, err
+				}
 			}
-			return impl.ListTasks(ctx, &params)
+			return impl.ListTasks(ctx, params)
 		case MethodCancelTask:
 			var params TaskIDParams
 			if err := req.DecodeParams(&params); err != nil {
@@ -691,11 +728,14 @@ func NewServerHandler(impl Server) jsonrpc.Handler {
 			}
 			return impl.Complete(ctx, &params)
 		case MethodRootsListChanged:
-			var params NotificationParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
+			var params *NotificationParams
+			if req.Params != nil {
+				params = new(NotificationParams)
+				if err := req.DecodeParams(params); err != nil {
+					return nil, err
+				}
 			}
-			return nil, impl.RootsListChanged(ctx, &params)
+			return nil, impl.RootsListChanged(ctx, params)
 		}
 		return nil, methodNotFound(req.Method)
 	})

@@ -1371,7 +1371,7 @@ type Annotations struct {
 	// Who the object is meant for.
 	Audience []Role `json:"audience,omitzero"`
 
-	// Importance from 0 (optional) to 1 (required).
+	// Importance from 0 (optional) to 1 (required). From 0 to 1.
 	Priority *float64 `json:"priority,omitempty"`
 
 	// When the object last changed, as an ISO 8601 timestamp
@@ -1412,7 +1412,9 @@ func (x *Annotations) UnmarshalJSON(b []byte) error {
 		case "audience":
 			return jsonrpc.AtField("audience", jsonrpc.DecodeArray(value, &v.Audience, jsonrpc.UnmarshalJSON[Role]))
 		case "priority":
-			return jsonrpc.AtField("priority", jsonrpc.DecodeOptional(value, &v.Priority, jsonrpc.DecodeFloat[float64]))
+			return jsonrpc.AtField("priority", jsonrpc.DecodeOptional(value, &v.Priority, func(b []byte, v *float64) error {
+				return jsonrpc.DecodeFloatIn(b, v, 0, 1)
+			}))
 		case "lastModified":
 			return jsonrpc.AtField("lastModified", jsonrpc.DecodeOptional(value, &v.LastModified, jsonrpc.DecodeString[string]))
 		}
@@ -5367,13 +5369,13 @@ type ModelPreferences struct {
 	// In order of preference.
 	Hints []ModelHint `json:"hints,omitzero"`
 
-	// 0 to 1.
+	// From 0 to 1.
 	CostPriority *float64 `json:"costPriority,omitempty"`
 
-	// 0 to 1.
+	// From 0 to 1.
 	SpeedPriority *float64 `json:"speedPriority,omitempty"`
 
-	// 0 to 1.
+	// From 0 to 1.
 	IntelligencePriority *float64 `json:"intelligencePriority,omitempty"`
 }
 
@@ -5418,11 +5420,17 @@ func (x *ModelPreferences) UnmarshalJSON(b []byte) error {
 		case "hints":
 			return jsonrpc.AtField("hints", jsonrpc.DecodeArray(value, &v.Hints, jsonrpc.UnmarshalJSON[ModelHint]))
 		case "costPriority":
-			return jsonrpc.AtField("costPriority", jsonrpc.DecodeOptional(value, &v.CostPriority, jsonrpc.DecodeFloat[float64]))
+			return jsonrpc.AtField("costPriority", jsonrpc.DecodeOptional(value, &v.CostPriority, func(b []byte, v *float64) error {
+				return jsonrpc.DecodeFloatIn(b, v, 0, 1)
+			}))
 		case "speedPriority":
-			return jsonrpc.AtField("speedPriority", jsonrpc.DecodeOptional(value, &v.SpeedPriority, jsonrpc.DecodeFloat[float64]))
+			return jsonrpc.AtField("speedPriority", jsonrpc.DecodeOptional(value, &v.SpeedPriority, func(b []byte, v *float64) error {
+				return jsonrpc.DecodeFloatIn(b, v, 0, 1)
+			}))
 		case "intelligencePriority":
-			return jsonrpc.AtField("intelligencePriority", jsonrpc.DecodeOptional(value, &v.IntelligencePriority, jsonrpc.DecodeFloat[float64]))
+			return jsonrpc.AtField("intelligencePriority", jsonrpc.DecodeOptional(value, &v.IntelligencePriority, func(b []byte, v *float64) error {
+				return jsonrpc.DecodeFloatIn(b, v, 0, 1)
+			}))
 		}
 		return nil
 	})
@@ -7427,109 +7435,6 @@ func (x *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
 		return jsonrpc.MissingField("elicitationId")
 	case !has.URL:
 		return jsonrpc.MissingField("url")
-	}
-	*x = v
-	return nil
-}
-
-// ElicitRequestParams is the params of elicitation/create:
-// ElicitRequestFormParams when mode is form or missing, ElicitRequestURLParams
-// when mode is url. The IDL's params must be one object type, so the two are
-// merged here: form mode sets requestedSchema, url mode sets elicitationId and
-// url.
-type ElicitRequestParams struct {
-	Meta *RequestMeta `json:"_meta,omitempty"`
-
-	// Present: run as a task; the response is then a CreateTaskResult.
-	Task *TaskMetadata `json:"task,omitempty"`
-
-	// Defaults to "form" when absent.
-	Mode    *ElicitMode `json:"mode,omitempty"`
-	Message string      `json:"message"`
-
-	// Form mode: the fields to ask for.
-	RequestedSchema *ElicitationSchema `json:"requestedSchema,omitempty"`
-
-	// URL mode: identifies the elicitation.
-	ElicitationID *string `json:"elicitationId,omitempty"`
-
-	// URL mode: where to send the user. Format: uri.
-	URL *string `json:"url,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	if x.Task != nil {
-		b = append(b, `,"task":`...)
-		if b, err = x.Task.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Mode != nil {
-		b = append(b, `,"mode":`...)
-		b = jsonrpc.AppendString(b, *x.Mode)
-	}
-	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	if x.RequestedSchema != nil {
-		b = append(b, `,"requestedSchema":`...)
-		if b, err = x.RequestedSchema.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.ElicitationID != nil {
-		b = append(b, `,"elicitationId":`...)
-		b = jsonrpc.AppendString(b, *x.ElicitationID)
-	}
-	if x.URL != nil {
-		b = append(b, `,"url":`...)
-		b = jsonrpc.AppendString(b, *x.URL)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ElicitRequestParams) UnmarshalJSON(b []byte) error {
-	var v ElicitRequestParams
-	var has struct {
-		Message bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
-		case "task":
-			return jsonrpc.AtField("task", jsonrpc.DecodeOptional(value, &v.Task, jsonrpc.UnmarshalJSON[TaskMetadata]))
-		case "mode":
-			return jsonrpc.AtField("mode", jsonrpc.DecodeOptional(value, &v.Mode, jsonrpc.UnmarshalJSON[ElicitMode]))
-		case "message":
-			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
-		case "requestedSchema":
-			return jsonrpc.AtField("requestedSchema", jsonrpc.DecodeOptional(value, &v.RequestedSchema, jsonrpc.UnmarshalJSON[ElicitationSchema]))
-		case "elicitationId":
-			return jsonrpc.AtField("elicitationId", jsonrpc.DecodeOptional(value, &v.ElicitationID, jsonrpc.DecodeString[string]))
-		case "url":
-			return jsonrpc.AtField("url", jsonrpc.DecodeOptional(value, &v.URL, jsonrpc.DecodeString[string]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Message:
-		return jsonrpc.MissingField("message")
 	}
 	*x = v
 	return nil

@@ -933,6 +933,94 @@ func (x *MultiSelectEnumItems) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// ElicitRequestParams is the params of elicitation/create:
+// ElicitRequestURLParams when mode is url, ElicitRequestFormParams when mode
+// is form or absent.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and objects
+// by the members they hold:
+//   - ElicitRequestURLParams: ElicitRequestURLParams, the object with
+//     "elicitationId" and "url" members
+//   - ElicitRequestFormParams: ElicitRequestFormParams, the object with a
+//     "requestedSchema" member
+type ElicitRequestParams struct {
+	ElicitRequestURLParams  *ElicitRequestURLParams
+	ElicitRequestFormParams *ElicitRequestFormParams
+}
+
+// NewElicitRequestParamsElicitRequestURLParams returns an ElicitRequestParams
+// holding v.
+func NewElicitRequestParamsElicitRequestURLParams(v ElicitRequestURLParams) ElicitRequestParams {
+	return ElicitRequestParams{ElicitRequestURLParams: &v}
+}
+
+// NewElicitRequestParamsElicitRequestFormParams returns an ElicitRequestParams
+// holding v.
+func NewElicitRequestParamsElicitRequestFormParams(v ElicitRequestFormParams) ElicitRequestParams {
+	return ElicitRequestParams{ElicitRequestFormParams: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x ElicitRequestParams) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.ElicitRequestURLParams != nil {
+		v, n = x.ElicitRequestURLParams, n+1
+	}
+	if x.ElicitRequestFormParams != nil {
+		v, n = x.ElicitRequestFormParams, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ElicitRequestParams holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// UnmarshalJSON decodes an ElicitRequestParams into the variant matching the
+// kind of JSON value b holds. An object decodes into the variant whose
+// distinguishing members it holds; holding those of no variant, or of several,
+// is an error.
+func (x *ElicitRequestParams) UnmarshalJSON(b []byte) error {
+	var v ElicitRequestParams
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "object":
+		var has [2]bool
+		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+			switch string(key) {
+			case "elicitationId", "url":
+				has[0] = true
+			case "requestedSchema":
+				has[1] = true
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		switch has {
+		case [2]bool{true, false}:
+			v.ElicitRequestURLParams = new(ElicitRequestURLParams)
+			err = json.Unmarshal(b, v.ElicitRequestURLParams)
+		case [2]bool{false, true}:
+			v.ElicitRequestFormParams = new(ElicitRequestFormParams)
+			err = json.Unmarshal(b, v.ElicitRequestFormParams)
+		case [2]bool{}:
+			return errors.New("object matches no variant of ElicitRequestParams; want the members of exactly one variant: ElicitRequestURLParams (\"elicitationId\", \"url\") or ElicitRequestFormParams (\"requestedSchema\")")
+		default:
+			return errors.New("object matches several variants of ElicitRequestParams; want the members of exactly one variant: ElicitRequestURLParams (\"elicitationId\", \"url\") or ElicitRequestFormParams (\"requestedSchema\")")
+		}
+	default:
+		return fmt.Errorf("expected object, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
 // ElicitValue is one of String, Number, Boolean or Array.
 //
 // One answer of an elicitation form.

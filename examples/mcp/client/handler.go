@@ -97,12 +97,19 @@ func (h *handler) sample(ctx context.Context, c mcp.Server, p *mcp.CreateMessage
 
 // Elicit answers as -elicit says; accepting a form fills in its defaults.
 func (h *handler) Elicit(_ context.Context, p *mcp.ElicitRequestParams) (*mcp.ElicitResponse, error) {
-	url := p.Mode != nil && *p.Mode == mcp.ElicitModeURL
-	h.log.Info("the server asks the user", "message", p.Message, "url", deref(p.URL), "answer", h.elicit)
 	res := mcp.ElicitResult{Action: mcp.ElicitAction(h.elicit)}
-	if h.elicit == "accept" && !url && p.RequestedSchema != nil {
+	if u := p.ElicitRequestURLParams; u != nil {
+		h.log.Info("the server asks the user to open a URL", "message", u.Message, "url", u.URL, "answer", h.elicit)
+		return ptr(mcp.NewElicitResponseElicitResult(res)), nil
+	}
+	form := p.ElicitRequestFormParams
+	if form == nil {
+		return nil, fmt.Errorf("elicitation params of neither mode")
+	}
+	h.log.Info("the server asks the user", "message", form.Message, "answer", h.elicit)
+	if h.elicit == "accept" {
 		res.Content = map[string]mcp.ElicitValue{}
-		for name, prop := range p.RequestedSchema.Properties {
+		for name, prop := range form.RequestedSchema.Properties {
 			v, err := defaultValue(prop)
 			if err != nil {
 				return nil, fmt.Errorf("form field %s: %w", name, err)

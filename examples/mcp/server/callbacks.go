@@ -176,11 +176,11 @@ func (s *server) ask(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken, ra
 	if s.caps().Elicitation == nil {
 		return toolError("the client does not offer elicitation"), nil
 	}
-	form := mcp.ElicitModeForm
-	resp, err := c.Elicit(ctx, &mcp.ElicitRequestParams{
+	form := "form"
+	resp, err := c.Elicit(ctx, ptr(mcp.NewElicitRequestParamsElicitRequestFormParams(mcp.ElicitRequestFormParams{
 		Mode:    &form,
 		Message: a.Question,
-		RequestedSchema: &mcp.ElicitationSchema{
+		RequestedSchema: mcp.ElicitationSchema{
 			Type: "object",
 			Properties: map[string]mcp.PrimitiveSchemaDefinition{
 				"answer":    {Type: mcp.PrimitiveTypeString, Title: ptr("Answer"), Default: json.RawMessage(`"yes"`)},
@@ -188,7 +188,7 @@ func (s *server) ask(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken, ra
 			},
 			Required: []string{"answer"},
 		},
-	})
+	})))
 	if err != nil {
 		return nil, fmt.Errorf("asking the user: %w", err)
 	}
@@ -218,10 +218,9 @@ func (s *server) connect(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken
 		return toolError("the client does not offer URL elicitation"), nil
 	}
 	id := newElicitationID()
-	url := mcp.ElicitModeURL
-	resp, err := c.Elicit(ctx, &mcp.ElicitRequestParams{
-		Mode: &url, Message: "Sign in to connect your example account.", ElicitationID: &id, URL: ptr(connectURL(id)),
-	})
+	resp, err := c.Elicit(ctx, ptr(mcp.NewElicitRequestParamsElicitRequestURLParams(mcp.ElicitRequestURLParams{
+		Mode: "url", Message: "Sign in to connect your example account.", ElicitationID: id, URL: connectURL(id),
+	})))
 	if err != nil {
 		return nil, fmt.Errorf("asking the user to connect: %w", err)
 	}
