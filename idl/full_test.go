@@ -85,9 +85,13 @@ func TestFullTypeOrder(t *testing.T) {
 		"Item", "ItemSettings", "ItemSettingsTheme", "Dimensions", "ItemHistoryItem", "ItemEither",
 		"TextBlock", "Block", "BlockImage",
 		"Priority", "TextContents", "BlobContents", "Contents",
+		"MarkupContent", "MarkedString", "MarkedCode", "HoverContents",
+		"HoverOptions", "HoverRegistrationOptions", "HoverProvider",
+		"TextDocumentFilter", "TextDocumentFilterLanguage", "TextDocumentFilterScheme", "TextDocumentFilterPattern",
+		"ProgressBegin", "ProgressEnd", "ProgressValue",
 		"BusyData", // error data, in error order
 		"InitializeParams", "InitializeParamsClientInfo", "InitializeResult",
-		"FetchItemParams", "BlocksShowParams", "CancelRequestParams",
+		"FetchItemParams", "BlocksShowParams", "HoverShowParams", "CancelRequestParams",
 	})
 	eq(t, "inline", mustType(t, p, "ItemSettings").Inline, true)
 	eq(t, "named", mustType(t, p, "Item").Inline, false)
@@ -220,6 +224,7 @@ func TestFullMethods(t *testing.T) {
 		{"shutdown", "Shutdown", "editor", Request},
 		{"items/get", "FetchItem", "agent", Request},
 		{"blocks/show", "BlocksShow", FromBoth, Notification},
+		{"hover/show", "HoverShow", "agent", Notification},
 		{"ping", "Ping", FromBoth, Request},
 		{"$/cancelRequest", "CancelRequest", FromBoth, Notification},
 	})

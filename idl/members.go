@@ -2,16 +2,8 @@ package idl
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
-
-// A union without a discriminator tells its variants apart by the JSON kind
-// of the value. When it holds two or more object variants, they are told
-// apart by their distinguishing members: the required members that no
-// other object variant of the union declares. A JSON object is the object
-// variant holding at least one of its distinguishing members; an object
-// holding those of no variant, or of several, matches none.
 
 // objectVariant returns the object type a union variant refers to, or nil
 // when the variant is not a non-nullable reference to an object type.
@@ -25,78 +17,174 @@ func objectVariant(t *Type) *Type {
 	return nil
 }
 
-// memberVariants sets the distinguishing members of the object variants
-// of the untagged union def, and reports the variants that have none, in
-// one error whose lists are bounded, so that its cost grows linearly with
-// the number of variants.
-func (r *resolver) memberVariants(def *TypeDef, objects []*Variant) {
-	declared := map[string][]int{} // member name -> the variants declaring it, by index
-	for i, v := range objects {
-		for _, f := range objectVariant(v.Type).Fields {
-			if l := declared[f.Name]; len(l) == 0 || l[len(l)-1] != i {
-				declared[f.Name] = append(l, i)
-			}
+// maxSubsets bounds the work spent looking for a variant that can never be
+// chosen because several others, together, take every object it matches.
+const maxSubsets = 1 << 14
+
+// shadowedVariants reports the object choices of the untagged union def
+// that can never be chosen under the decision rule (see [ChooseObject]):
+// for every object such a choice B matches, a choice A listed before it
+// matches too and leaves no more members unexplained. Only choices of
+// other variants of def are looked at as A: a nested union reports its
+// own. The first such B is reported, with a count of the others, so that
+// a union of many equal variants gives one bounded error. Variants in
+// listed repeat an earlier one and are left out.
+func (r *resolver) shadowedVariants(def *TypeDef, listed map[*Variant]bool) {
+	var choices []Choice
+	for _, c := range Choices(def.Type) {
+		if !listed[def.Type.Variants[c.Variant]] {
+			choices = append(choices, c) // a repeated variant is reported as such
 		}
 	}
-	var untold []int // the variants without distinguishing members
-	for i, v := range objects {
-		for _, f := range objectVariant(v.Type).Fields {
-			if !f.Optional && len(declared[f.Name]) == 1 {
-				v.Distinguishing = append(v.Distinguishing, f.Name)
-			}
-		}
-		if len(v.Distinguishing) == 0 {
-			untold = append(untold, i)
-		}
-	}
-	if len(untold) == 0 {
-		return
-	}
-	first := objects[untold[0]]
-	name := variantLabel(first)
-	var required []string
-	shared := map[int]bool{} // the other variants declaring a required member of first
-	for _, f := range objectVariant(first.Type).Fields {
-		if f.Optional {
+	var first *Variant
+	var msg string
+	var others []string
+	for j, b := range choices {
+		if b.Object == nil {
 			continue
 		}
-		required = append(required, f.Name)
-		for _, o := range declared[f.Name] {
-			shared[o] = o != untold[0]
+		by := shadowers(choices[:j], b)
+		if by == nil {
+			continue
+		}
+		if first != nil {
+			others = append(others, b.Label())
+			continue
+		}
+		first = def.Type.Variants[b.Variant]
+		name := b.Label()
+		if u := unionDef(def.Type.Variants[b.Variant].Type); u != nil {
+			name += " (in " + u.Name + ")"
+		}
+		if len(by) == 1 {
+			msg = fmt.Sprintf("object variant %s of union %s can never be chosen: %s, listed before it, matches every object %s matches and declares every member %s declares; give %s a required member that %s does not declare, or remove %s", name, def.Name, by[0], b.Label(), b.Label(), b.Label(), by[0], b.Label())
+		} else {
+			msg = fmt.Sprintf("object variant %s of union %s can never be chosen: every object it matches is matched by %s, listed before it, with no more members left unexplained; give %s a required member that they do not declare, or remove %s", name, def.Name, orList(by), b.Label(), b.Label())
 		}
 	}
-	var others, sharers []string // in variant order
-	for i, o := range objects {
-		if i != untold[0] {
-			others = append(others, variantLabel(o))
-		}
-		if shared[i] {
-			sharers = append(sharers, variantLabel(o))
+	if first == nil {
+		return
+	}
+	if len(others) > 0 {
+		msg += fmt.Sprintf(" (%s, listed later, can never be chosen either)", andSome(others))
+	}
+	r.errs.add(first.Pos, "%s", msg)
+}
+
+// shadowers returns the names of the choices before b, in other variants
+// than b's, that together take every object b matches, or nil when b can
+// be chosen for some object (or when finding out would cost too much).
+func shadowers(before []Choice, b Choice) []string {
+	bFields := fieldMap(b.Object)
+	var opt []string // optional members of b
+	for _, f := range b.Object.Fields {
+		if f.Optional {
+			opt = append(opt, f.Name)
 		}
 	}
-	var msg string
-	if len(required) == 0 {
-		msg = fmt.Sprintf("object variant %s of union %s has no required member, so it cannot be told apart from %s", name, def.Name, andSome(others))
-	} else {
-		msg = fmt.Sprintf("object variants %s of union %s cannot be told apart: every required member of %s (%s) is also a member of %s", andSome(append([]string{name}, sharers...)), def.Name, name, commaSome(required), andSome(sharers))
-	}
-	switch {
-	case len(untold) > 1:
-		var rest []string
-		for _, i := range untold[1:] {
-			rest = append(rest, variantLabel(objects[i]))
+	var cands []Choice
+	for _, a := range before {
+		if a.Object == nil || a.Variant == b.Variant {
+			continue
 		}
-		verb, own := "has", "its"
-		if len(rest) > 1 {
-			verb, own = "have", "their"
+		aFields := fieldMap(a.Object)
+		ok := true // a covers b's required members alone, and needs only b's members
+		for _, f := range b.Object.Fields {
+			if !f.Optional && !constFits(aFields[f.Name], f) {
+				ok = false
+			}
 		}
-		msg += fmt.Sprintf(", and %s %s no required member of %s own either; give each of them a required member that no other object variant has", andSome(rest), verb, own)
-	case len(required) == 0:
-		msg += fmt.Sprintf("; give %s a required member that the other object variants lack", name)
-	default:
-		msg += fmt.Sprintf("; give %s a required member that no other object variant has", name)
+		for _, f := range a.Object.Fields {
+			if !f.Optional && bFields[f.Name] == nil {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		if covers(a.Object, aFields, b.Object, func(name string) bool { return bFields[name] != nil && !bFields[name].Optional }) && covers(a.Object, aFields, b.Object, func(name string) bool { return bFields[name] != nil }) {
+			return []string{a.Label()} // a takes b's smallest objects and its largest
+		}
+		cands = append(cands, a)
 	}
-	r.errs.add(first.Pos, "%s, or tell the variants apart with discriminator:", msg)
+	if len(cands) == 0 || len(opt) > 30 || len(cands)<<len(opt) > maxSubsets {
+		return nil
+	}
+	used := map[int]bool{}
+	for mask := range 1 << len(opt) {
+		held := func(name string) bool {
+			f := bFields[name]
+			if f == nil || !f.Optional {
+				return f != nil
+			}
+			for i, o := range opt {
+				if o == name {
+					return mask&(1<<i) != 0
+				}
+			}
+			return false
+		}
+		found := false
+		for i, a := range cands {
+			if covers(a.Object, fieldMap(a.Object), b.Object, held) {
+				found, used[i] = true, true
+				break
+			}
+		}
+		if !found {
+			return nil
+		}
+	}
+	var names []string
+	for i, a := range cands {
+		if used[i] {
+			names = append(names, a.Label())
+		}
+	}
+	return names
+}
+
+// covers reports whether the object type a takes, with no more members
+// left unexplained, every object of type b holding exactly the members of
+// b for which held is true: a's required members are among them, a
+// declares each of them, and where a declares one with a constant, b
+// declares it with the same constant.
+func covers(a *Type, aFields map[string]*Field, b *Type, held func(string) bool) bool {
+	for _, f := range a.Fields {
+		if !f.Optional && !held(f.Name) {
+			return false
+		}
+	}
+	for _, f := range b.Fields {
+		if held(f.Name) && !constFits(aFields[f.Name], f) {
+			return false
+		}
+	}
+	return true
+}
+
+// constFits reports whether a member that b declares as f is declared by a
+// field a (not nil) that takes every value f takes, as far as constants
+// go.
+func constFits(a, f *Field) bool {
+	if a == nil {
+		return false
+	}
+	ca := FieldConst(a)
+	if ca == nil {
+		return true
+	}
+	cf := FieldConst(f)
+	return cf != nil && SameJSON(ca.JSON, cf.JSON)
+}
+
+// fieldMap returns the fields of an object type by name.
+func fieldMap(t *Type) map[string]*Field {
+	m := make(map[string]*Field, len(t.Fields))
+	for _, f := range t.Fields {
+		m[f.Name] = f
+	}
+	return m
 }
 
 // andSome is andList for lists of any length: past maxListed items it
@@ -130,56 +218,4 @@ func andList(items []string) string {
 		return strings.Join(items, "")
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
-}
-
-// memberVariant picks the object variant of the untagged union t, named
-// union, whose distinguishing members the mapping n holds. It returns nil
-// and true when t does not tell objects apart by their members, and nil
-// and false after reporting that n matches no variant or several.
-func (r *resolver) memberVariant(n *node, t *Type, union, path string) (*Variant, bool) {
-	var matched []*Variant
-	byMembers := false
-	for _, v := range t.Variants {
-		if len(v.Distinguishing) == 0 {
-			continue
-		}
-		byMembers = true
-		for _, e := range n.ents {
-			if slices.Contains(v.Distinguishing, keyName(e.key)) {
-				matched = append(matched, v)
-				break
-			}
-		}
-	}
-	switch {
-	case !byMembers:
-		return nil, true
-	case len(matched) == 1:
-		return matched[0], true
-	case len(matched) == 0:
-		r.errs.add(n.pos, "%s matches no variant of union %s; want the members of exactly one variant: %s", path, union, DistinguishingMembers(t))
-	default:
-		r.errs.add(n.pos, "%s matches several variants of union %s; want the members of exactly one variant: %s", path, union, DistinguishingMembers(t))
-	}
-	return nil, false
-}
-
-// DistinguishingMembers describes how the object variants of an untagged
-// union are told apart, for messages: the name of each variant's type,
-// then its distinguishing members, quoted, as in
-// `TextContents ("text") or BlobContents ("blob")`. It returns "" when t
-// has no variant with distinguishing members.
-func DistinguishingMembers(t *Type) string {
-	var parts []string
-	for _, v := range t.Variants {
-		if len(v.Distinguishing) == 0 {
-			continue
-		}
-		var quoted []string
-		for _, m := range v.Distinguishing {
-			quoted = append(quoted, fmt.Sprintf("%q", m))
-		}
-		parts = append(parts, variantLabel(v)+" ("+strings.Join(quoted, ", ")+")")
-	}
-	return orList(parts)
 }
