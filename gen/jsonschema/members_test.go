@@ -53,7 +53,7 @@ types:
 		{"Edit", `{"snippet":"s","label":"l"}`, true},
 		{"Edit", `3`, true},
 		{"Edit", `{"range":"r","newText":"x","insert":"i"}`, true}, // a TextEdit, with one member unexplained
-		{"Edit", `{"newText":"x"}`, false},                           // no variant
+		{"Edit", `{"newText":"x"}`, false},                         // no variant
 		{"Edit", `{"insert":"i"}`, false},
 		{"Progress", `{"kind":"begin","title":"t"}`, true},
 		{"Progress", `{"kind":"end"}`, true},

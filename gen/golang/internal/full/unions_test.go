@@ -62,7 +62,7 @@ func TestOverlappingUnionsDecode(t *testing.T) {
 		{`{"language":"go"}`, "TextDocumentFilterLanguage"},
 		{`{"scheme":"file"}`, "TextDocumentFilterScheme"},
 		{`{"pattern":"*.go"}`, "TextDocumentFilterPattern"},
-		{`{"scheme":"file","pattern":"*.go"}`, "TextDocumentFilterScheme"},              // a tie: the first listed
+		{`{"scheme":"file","pattern":"*.go"}`, "TextDocumentFilterScheme"},                // a tie: the first listed
 		{`{"language":"go","scheme":"file","pattern":"*"}`, "TextDocumentFilterLanguage"}, // a tie of three
 	} {
 		var v full.TextDocumentFilter
