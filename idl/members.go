@@ -2,6 +2,7 @@ package idl
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -24,9 +25,9 @@ const maxSubsets = 1 << 14
 // shadowedVariants reports the object choices of the untagged union def
 // that can never be chosen under the decision rule (see [ChooseObject]):
 // for every object such a choice B matches, a choice A listed before it
-// matches too and leaves no more members unexplained. Only choices of
-// other variants of def are looked at as A: a nested union reports its
-// own. The first such B is reported, with a count of the others, so that
+// matches too and leaves no more members unexplained. A choice of a
+// nested union that can never be chosen in that union is left to it. The
+// first such B is reported, with a count of the others, so that
 // a union of many equal variants gives one bounded error. Variants in
 // listed repeat an earlier one and are left out.
 func (r *resolver) shadowedVariants(def *TypeDef, listed map[*Variant]bool) {
@@ -43,7 +44,10 @@ func (r *resolver) shadowedVariants(def *TypeDef, listed map[*Variant]bool) {
 		if b.Object == nil {
 			continue
 		}
-		by := shadowers(choices[:j], b)
+		if u := unionDef(def.Type.Variants[b.Variant].Type); u != nil && shadowedWithin(u, b) {
+			continue // reported by u
+		}
+		by := shadowers(choices, j)
 		if by == nil {
 			continue
 		}
@@ -59,7 +63,7 @@ func (r *resolver) shadowedVariants(def *TypeDef, listed map[*Variant]bool) {
 		if len(by) == 1 {
 			msg = fmt.Sprintf("object variant %s of union %s can never be chosen: %s, listed before it, matches every object %s matches and declares every member %s declares; give %s a required member that %s does not declare, or remove %s", name, def.Name, by[0], b.Label(), b.Label(), b.Label(), by[0], b.Label())
 		} else {
-			msg = fmt.Sprintf("object variant %s of union %s can never be chosen: every object it matches is matched by %s, listed before it, with no more members left unexplained; give %s a required member that they do not declare, or remove %s", name, def.Name, orList(by), b.Label(), b.Label())
+			msg = fmt.Sprintf("object variant %s of union %s can never be chosen: every object it matches goes to %s, which match it too and leave fewer of its members unexplained or are listed before it; give %s a required member that they do not declare, or remove %s", name, def.Name, orList(by), b.Label(), b.Label())
 		}
 	}
 	if first == nil {
@@ -71,92 +75,101 @@ func (r *resolver) shadowedVariants(def *TypeDef, listed map[*Variant]bool) {
 	r.errs.add(first.Pos, "%s", msg)
 }
 
-// shadowers returns the names of the choices before b, in other variants
-// than b's, that together take every object b matches, or nil when b can
-// be chosen for some object (or when finding out would cost too much).
-func shadowers(before []Choice, b Choice) []string {
+// shadowedWithin reports whether the choice b of the nested union u can
+// never be chosen among the choices of u alone.
+func shadowedWithin(u *TypeDef, b Choice) bool {
+	choices := Choices(u.Type)
+	for i, c := range choices {
+		if c.Type == b.Type {
+			return shadowers(choices, i) != nil
+		}
+	}
+	return false
+}
+
+// shadowers returns the names of the choices that take every object the
+// object choice choices[j] matches, or nil when it is chosen for some
+// object (or when finding out would cost too much). A choice listed
+// before it that takes all its objects alone is found first; otherwise
+// every object over the members the choices declare is tried, each
+// member absent, or holding one of the constants declared for it, or
+// another value (members no choice declares count alike for all).
+func shadowers(choices []Choice, j int) []string {
+	b := choices[j]
 	bFields := fieldMap(b.Object)
-	var opt []string // optional members of b
-	for _, f := range b.Object.Fields {
-		if f.Optional {
-			opt = append(opt, f.Name)
+	for _, a := range choices[:j] {
+		if a.Object != nil && coversAll(a.Object, b.Object, bFields) {
+			return []string{a.Label()}
 		}
 	}
-	var cands []Choice
-	for _, a := range before {
-		if a.Object == nil || a.Variant == b.Variant {
+	var names []string              // every member a choice declares
+	values := map[string][][]byte{} // member -> the values tried when present
+	for _, c := range choices {
+		if c.Object == nil {
 			continue
 		}
-		aFields := fieldMap(a.Object)
-		ok := true // a covers b's required members alone, and needs only b's members
-		for _, f := range b.Object.Fields {
-			if !f.Optional && !constFits(aFields[f.Name], f) {
-				ok = false
+		for _, f := range c.Object.Fields {
+			if _, ok := values[f.Name]; !ok {
+				names = append(names, f.Name)
+				values[f.Name] = [][]byte{[]byte("{}")} // a value no constant is
+			}
+			if k := FieldConst(f); k != nil && !slices.ContainsFunc(values[f.Name], func(v []byte) bool { return SameJSON(v, k.JSON) }) {
+				values[f.Name] = append(values[f.Name], k.JSON)
 			}
 		}
-		for _, f := range a.Object.Fields {
-			if !f.Optional && bFields[f.Name] == nil {
-				ok = false
-			}
-		}
-		if !ok {
-			continue
-		}
-		if covers(a.Object, aFields, b.Object, func(name string) bool { return bFields[name] != nil && !bFields[name].Optional }) && covers(a.Object, aFields, b.Object, func(name string) bool { return bFields[name] != nil }) {
-			return []string{a.Label()} // a takes b's smallest objects and its largest
-		}
-		cands = append(cands, a)
 	}
-	if len(cands) == 0 || len(opt) > 30 || len(cands)<<len(opt) > maxSubsets {
-		return nil
-	}
-	used := map[int]bool{}
-	for mask := range 1 << len(opt) {
-		held := func(name string) bool {
-			f := bFields[name]
-			if f == nil || !f.Optional {
-				return f != nil
-			}
-			for i, o := range opt {
-				if o == name {
-					return mask&(1<<i) != 0
-				}
-			}
-			return false
-		}
-		found := false
-		for i, a := range cands {
-			if covers(a.Object, fieldMap(a.Object), b.Object, held) {
-				found, used[i] = true, true
-				break
-			}
-		}
-		if !found {
+	total := 1
+	for _, n := range names {
+		if total *= len(values[n]) + 1; total > maxSubsets {
 			return nil
 		}
 	}
-	var names []string
-	for i, a := range cands {
-		if used[i] {
-			names = append(names, a.Label())
+	won := map[int]bool{}
+	state := make([]int, len(names)) // per member: 0 absent, else 1 + the index of its value
+	var members []string
+	var held [][]byte
+	for range total {
+		members, held = members[:0], held[:0]
+		for i, n := range names {
+			if state[i] > 0 {
+				members, held = append(members, n), append(held, values[n][state[i]-1])
+			}
+		}
+		if w := ChooseObject(choices, members, func(i int) []byte { return held[i] }); w == j {
+			return nil
+		} else if w >= 0 && ChooseObject(choices[j:j+1], members, func(i int) []byte { return held[i] }) == 0 {
+			won[w] = true // an object b matches goes to w
+		}
+		for i := range state { // the next object
+			if state[i]++; state[i] <= len(values[names[i]]) {
+				break
+			}
+			state[i] = 0
 		}
 	}
-	return names
+	var by []string
+	for i, c := range choices {
+		if won[i] {
+			by = append(by, c.Label())
+		}
+	}
+	return by
 }
 
-// covers reports whether the object type a takes, with no more members
-// left unexplained, every object of type b holding exactly the members of
-// b for which held is true: a's required members are among them, a
-// declares each of them, and where a declares one with a constant, b
-// declares it with the same constant.
-func covers(a *Type, aFields map[string]*Field, b *Type, held func(string) bool) bool {
-	for _, f := range a.Fields {
-		if !f.Optional && !held(f.Name) {
+// coversAll reports whether the object type a takes every object the
+// object type b (whose fields are bFields) matches, explaining as many of
+// its members: b requires every member a requires, a declares every
+// member b declares, and each constant of a is a constant of b.
+func coversAll(a, b *Type, bFields map[string]*Field) bool {
+	aFields := fieldMap(a)
+	for _, f := range b.Fields {
+		if !constFits(aFields[f.Name], f) {
 			return false
 		}
 	}
-	for _, f := range b.Fields {
-		if held(f.Name) && !constFits(aFields[f.Name], f) {
+	for _, f := range a.Fields {
+		bf := bFields[f.Name]
+		if !f.Optional && (bf == nil || bf.Optional) || FieldConst(f) != nil && bf == nil {
 			return false
 		}
 	}

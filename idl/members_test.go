@@ -121,7 +121,7 @@ func TestShadowedVariants(t *testing.T) {
   A2: {fields: {x: string, y: string}}
   B: {fields: {x: string, y?: string}}
   U: A1 | A2 | B
-`, "t.yaml:6:16: object variant B of union U can never be chosen: every object it matches is matched by A1 or A2, listed before it, with no more members left unexplained; give B a required member that they do not declare, or remove B"},
+`, "t.yaml:6:16: object variant B of union U can never be chosen: every object it matches goes to A1 or A2, which match it too and leave fewer of its members unexplained or are listed before it; give B a required member that they do not declare, or remove B"},
 		{`  P: {fields: {kind: "'a'", v?: string}}
   Q: {fields: {kind: string, v?: string}}
   U: P | Q
