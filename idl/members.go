@@ -60,10 +60,18 @@ func (r *resolver) shadowedVariants(def *TypeDef, listed map[*Variant]bool) {
 		if u := unionDef(def.Type.Variants[b.Variant].Type); u != nil {
 			name += " (in " + u.Name + ")"
 		}
-		if len(by) == 1 {
-			msg = fmt.Sprintf("object variant %s of union %s can never be chosen: %s, listed before it, matches every object %s matches and declares every member %s declares; give %s a required member that %s does not declare, or remove %s", name, def.Name, by[0], b.Label(), b.Label(), b.Label(), by[0], b.Label())
-		} else {
-			msg = fmt.Sprintf("object variant %s of union %s can never be chosen: every object it matches goes to %s, which match it too and leave fewer of its members unexplained or are listed before it; give %s a required member that they do not declare, or remove %s", name, def.Name, orList(by), b.Label(), b.Label())
+		var labels []string
+		for _, i := range by {
+			labels = append(labels, choices[i].Label())
+		}
+		a := choices[by[0]]
+		switch {
+		case len(by) == 1 && a.Object == b.Object:
+			msg = fmt.Sprintf("object variant %s of union %s can never be chosen: %s is already a choice of %s, listed before it; remove one of them", name, def.Name, b.Label(), unionDef(def.Type.Variants[a.Variant].Type).Name)
+		case len(by) == 1:
+			msg = fmt.Sprintf("object variant %s of union %s can never be chosen: %s, listed before it, matches every object %s matches and declares every member %s declares; give %s a required member that %s does not declare, or remove %s", name, def.Name, labels[0], b.Label(), b.Label(), b.Label(), labels[0], b.Label())
+		default:
+			msg = fmt.Sprintf("object variant %s of union %s can never be chosen: every object it matches goes to %s, which match it too and leave fewer of its members unexplained or are listed before it; give %s a required member that they do not declare, or remove %s", name, def.Name, orList(labels), b.Label(), b.Label())
 		}
 	}
 	if first == nil {
@@ -87,19 +95,19 @@ func shadowedWithin(u *TypeDef, b Choice) bool {
 	return false
 }
 
-// shadowers returns the names of the choices that take every object the
+// shadowers returns the indexes of the choices that take every object the
 // object choice choices[j] matches, or nil when it is chosen for some
 // object (or when finding out would cost too much). A choice listed
 // before it that takes all its objects alone is found first; otherwise
 // every object over the members the choices declare is tried, each
 // member absent, or holding one of the constants declared for it, or
 // another value (members no choice declares count alike for all).
-func shadowers(choices []Choice, j int) []string {
+func shadowers(choices []Choice, j int) []int {
 	b := choices[j]
 	bFields := fieldMap(b.Object)
-	for _, a := range choices[:j] {
+	for i, a := range choices[:j] {
 		if a.Object != nil && coversAll(a.Object, b.Object, bFields) {
-			return []string{a.Label()}
+			return []int{i}
 		}
 	}
 	var names []string              // every member a choice declares
@@ -147,10 +155,10 @@ func shadowers(choices []Choice, j int) []string {
 			state[i] = 0
 		}
 	}
-	var by []string
-	for i, c := range choices {
+	var by []int
+	for i := range choices {
 		if won[i] {
-			by = append(by, c.Label())
+			by = append(by, i)
 		}
 	}
 	return by

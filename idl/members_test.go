@@ -231,3 +231,28 @@ func TestSameJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestTaggedUnionNestedInUntagged(t *testing.T) {
+	p, err := loadString(t, `types:
+  T1: {fields: {type: "'one'", x: string}}
+  T2: {fields: {type: "'two'", y?: string}}
+  Tagged: {type: union, discriminator: type, variants: [T2, T1]}
+  Loose: {fields: {z: string, type?: string}}
+  Mixed: Tagged | Loose | string
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := mustType(t, p, "Mixed").Type
+	for obj, want := range map[string]string{
+		`{"type":"one","x":"a"}`: "T1",
+		`{"type":"two"}`:         "T2",
+		`{"type":"three"}`:       "",
+		`{"type":"two","z":"q"}`: "Loose", // explains both members
+		`{"z":"q"}`:              "Loose",
+	} {
+		if got := chosen(t, u, obj); got != want {
+			t.Errorf("%s: chose %q, want %q", obj, got, want)
+		}
+	}
+}
