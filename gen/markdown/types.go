@@ -245,22 +245,20 @@ func (d *doc) writeUnion(t *idl.Type) {
 	catchAll := false
 	for i, v := range t.Variants {
 		kind := jsonKind(v.Type)
-		if o := v.Type.Underlying(); byMembers && o != nil && o.Kind == idl.KindObject && v.Type.Kind == idl.KindRef {
-			var members []string
-			for _, f := range o.Fields {
-				if f.Optional {
-					continue
+		if byMembers {
+			// The kinds of the variant's choices, objects with the
+			// members they require.
+			var kinds []string
+			for _, c := range idl.Choices(&idl.Type{Kind: idl.KindUnion, Variants: []*idl.Variant{v}}) {
+				k := jsonKind(c.Type)
+				if c.Object != nil {
+					k = objectWith(c.Object)
 				}
-				m := code(f.Name)
-				if c := idl.FieldConst(f); c != nil {
-					m += " = " + code(string(c.JSON))
+				if !slices.Contains(kinds, k) {
+					kinds = append(kinds, k)
 				}
-				members = append(members, m)
 			}
-			kind = "object"
-			if len(members) > 0 {
-				kind += " with " + joinAnd(members)
-			}
+			kind = strings.Join(kinds, ", or ")
 		}
 		if i == last && kind == "any" {
 			kind, catchAll = "any other value", true
@@ -278,6 +276,26 @@ func (d *doc) writeUnion(t *idl.Type) {
 	if catchAll {
 		d.para("A value that no other variant takes is the last variant, kept as is.")
 	}
+}
+
+// objectWith describes an object variant by the members it requires, with
+// their constants: "object with `kind` = `"end"` and `label`".
+func objectWith(o *idl.Type) string {
+	var members []string
+	for _, f := range o.Fields {
+		if f.Optional {
+			continue
+		}
+		m := code(f.Name)
+		if c := idl.FieldConst(f); c != nil {
+			m += " = " + code(string(c.JSON))
+		}
+		members = append(members, m)
+	}
+	if len(members) == 0 {
+		return "object"
+	}
+	return "object with " + joinAnd(members)
 }
 
 // joinAnd joins items as "a, b and c".
