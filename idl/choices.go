@@ -67,16 +67,14 @@ func Choices(t *Type) []Choice {
 
 // ByMembers reports whether the union t without a discriminator looks at
 // the members of a JSON object to pick its variant: when its object
-// choices come from two or more of its variants, or when it has object
-// choices and a catch-all. Otherwise an object is the one variant that
+// choices, and its catch-all if it has object choices, come from two or
+// more of its variants. Otherwise an object goes to the one variant that
 // takes objects, which decodes and checks it alone.
 func ByMembers(t *Type) bool {
 	from := -1
-	catchAll := false
 	objects := false
 	for _, c := range Choices(t) {
-		catchAll = catchAll || c.CatchAll
-		if c.Object == nil {
+		if c.Object == nil && !(c.CatchAll && objects) {
 			continue
 		}
 		if objects && c.Variant != from {
@@ -84,7 +82,7 @@ func ByMembers(t *Type) bool {
 		}
 		objects, from = true, c.Variant
 	}
-	return objects && catchAll
+	return false
 }
 
 // Required returns the names of the required members of the object

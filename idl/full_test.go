@@ -88,7 +88,7 @@ func TestFullTypeOrder(t *testing.T) {
 		"MarkupContent", "MarkedString", "MarkedCode", "HoverContents",
 		"HoverOptions", "HoverRegistrationOptions", "HoverProvider",
 		"TextDocumentFilter", "TextDocumentFilterLanguage", "TextDocumentFilterScheme", "TextDocumentFilterPattern",
-		"ProgressBegin", "ProgressEnd", "ProgressValue",
+		"ProgressBegin", "ProgressEnd", "ProgressValue", "TokenOrProgress",
 		"BusyData", // error data, in error order
 		"InitializeParams", "InitializeParamsClientInfo", "InitializeResult",
 		"FetchItemParams", "BlocksShowParams", "HoverShowParams", "CancelRequestParams",

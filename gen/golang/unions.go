@@ -31,7 +31,10 @@ func (g *generator) union(f *file, def *idl.TypeDef) {
 	c := g.typeDoc(def)
 	var items []string
 	byMembers := t.Discriminator == "" && idl.ByMembers(t)
-	catchAll := g.catchAll(def)
+	catchAll, direct := g.catchAll(def)
+	if !direct {
+		catchAll = -1 // held by a nested union, in its own type
+	}
 	for i, v := range t.Variants {
 		item := fmt.Sprintf("  - %s: %s", names[i], describe(v.Type))
 		switch {
@@ -148,18 +151,35 @@ func (g *generator) unmarshalTagged(f *file, def *idl.TypeDef) {
 // union whose object variants overlap states it.
 const objectRule = "An object is the object variant whose required members it holds (with the values of the constant members the variant declares) and whose declared members leave the fewest of its members unexplained; of those, the one listed first."
 
-// catchAll returns the index of the catch-all variant of the union def
-// (any, listed last, without a discriminator), or -1.
-func (g *generator) catchAll(def *idl.TypeDef) int {
-	t := def.Type
-	if t.Discriminator != "" {
-		return -1
+// catchAll returns the index of the variant of the union def that holds
+// its catch-all choice (any, listed last, in def or in a union nested
+// last), or -1; direct reports that the variant is the catch-all itself,
+// held as raw JSON.
+func (g *generator) catchAll(def *idl.TypeDef) (i int, direct bool) {
+	if def.Type.Discriminator != "" {
+		return -1, false
 	}
-	last := len(t.Variants) - 1
-	if v := t.Variants[last]; v.Type.Kind == idl.KindAny || v.Type.Underlying() != nil && v.Type.Underlying().Kind == idl.KindAny && unionOf(v.Type) == nil {
-		return last
+	choices := idl.Choices(def.Type)
+	last := choices[len(choices)-1]
+	if !last.CatchAll {
+		return -1, false
 	}
-	return -1
+	return last.Variant, unionOf(def.Type.Variants[last.Variant].Type) == nil
+}
+
+// otherValue returns the statements that decode b, which no other choice
+// of the union def takes, into the variant holding its catch-all: a copy
+// of b itself, or b decoded by the nested union that holds it.
+func (g *generator) otherValue(def *idl.TypeDef) []jen.Code {
+	i, direct := g.catchAll(def)
+	field := g.variants[def][i]
+	if direct {
+		return []jen.Code{jen.Id("v").Dot(field).Op("=").Append(jen.Qual(jsonPkg, "RawMessage").Call(jen.Nil()), jen.Id("b").Op("..."))}
+	}
+	return []jen.Code{
+		jen.Id("v").Dot(field).Op("=").New(baseType(def.Type.Variants[i].Type)),
+		jen.Err().Op("=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("b"), jen.Id("v").Dot(field)),
+	}
 }
 
 // unionOf returns the union type t refers to, or nil.
@@ -182,9 +202,9 @@ func (g *generator) unmarshalUntagged(f *file, def *idl.TypeDef) {
 	var cases []jen.Code
 	var all []string
 	byMembers := idl.ByMembers(t)
-	catchAll := g.catchAll(def)
+	catchAll, direct := g.catchAll(def)
 	for i, v := range t.Variants {
-		if i == catchAll {
+		if i == catchAll && direct {
 			continue
 		}
 		field := g.variants[def][i]
@@ -209,7 +229,7 @@ func (g *generator) unmarshalUntagged(f *file, def *idl.TypeDef) {
 		))
 	}
 	if catchAll >= 0 {
-		cases = append(cases, jen.Default().Block(keepOther(g.variants[def][catchAll])))
+		cases = append(cases, jen.Default().Block(g.otherValue(def)...))
 	} else {
 		cases = append(cases, jen.Default().Block(jen.Return(jen.Qual("fmt", "Errorf").Call(
 			jen.Lit(fmt.Sprintf("expected %s, got JSON %%s", orList(all))), jen.Id("kind")))))
@@ -219,7 +239,7 @@ func (g *generator) unmarshalUntagged(f *file, def *idl.TypeDef) {
 		what += " An object decodes into the object variant the members it holds choose, as the type's comment says."
 	}
 	if catchAll >= 0 {
-		what += fmt.Sprintf(" Any other value is kept in %s.", g.variants[def][catchAll])
+		what += fmt.Sprintf(" Any other value goes to %s.", g.variants[def][catchAll])
 	}
 	f.add(doc(what).code().
 		Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
@@ -230,12 +250,6 @@ func (g *generator) unmarshalUntagged(f *file, def *idl.TypeDef) {
 		jen.Op("*").Id("x").Op("=").Id("v"),
 		jen.Return(jen.Nil()),
 	))
-}
-
-// keepOther returns the statement that keeps a copy of b in the catch-all
-// field.
-func keepOther(field string) jen.Code {
-	return jen.Id("v").Dot(field).Op("=").Append(jen.Qual(jsonPkg, "RawMessage").Call(jen.Nil()), jen.Id("b").Op("..."))
 }
 
 // objectSwitch returns the statements that decode a JSON object b into
@@ -314,8 +328,8 @@ func (g *generator) objectSwitch(f *file, def *idl.TypeDef) []jen.Code {
 			jen.Err().Op("=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("b"), jen.Id("v").Dot(field)),
 		))
 	}
-	if c := g.catchAll(def); c >= 0 {
-		cases = append(cases, jen.Default().Block(keepOther(g.variants[def][c])))
+	if c, _ := g.catchAll(def); c >= 0 {
+		cases = append(cases, jen.Default().Block(g.otherValue(def)...))
 	} else {
 		want := "an object needs every required member of one variant: " + idl.ObjectRequirements(t)
 		cases = append(cases, jen.Default().Block(jen.Return(jen.Qual("errors", "New").Call(jen.Lit(fmt.Sprintf("object matches no variant of %s; %s", def.Name, want))))))

@@ -251,8 +251,11 @@ func (d *doc) writeUnion(t *idl.Type) {
 			var kinds []string
 			for _, c := range idl.Choices(&idl.Type{Kind: idl.KindUnion, Variants: []*idl.Variant{v}}) {
 				k := jsonKind(c.Type)
-				if c.Object != nil {
+				switch {
+				case c.Object != nil:
 					k = objectWith(c.Object)
+				case i == last && k == "any":
+					k = "any other value"
 				}
 				if !slices.Contains(kinds, k) {
 					kinds = append(kinds, k)
@@ -260,8 +263,11 @@ func (d *doc) writeUnion(t *idl.Type) {
 			}
 			kind = strings.Join(kinds, ", or ")
 		}
-		if i == last && kind == "any" {
-			kind, catchAll = "any other value", true
+		if i == last && (kind == "any" || strings.HasSuffix(kind, "any other value")) {
+			if kind == "any" {
+				kind = "any other value"
+			}
+			catchAll = true
 		}
 		rows = append(rows, []string{kind, d.typeExpr(v.Type)})
 	}
@@ -274,7 +280,7 @@ func (d *doc) writeUnion(t *idl.Type) {
 		d.para("An object is the object variant whose required members (listed) it holds, with their constant values, and whose declared members leave the fewest of its members unexplained; of those, the one listed first.")
 	}
 	if catchAll {
-		d.para("A value that no other variant takes is the last variant, kept as is.")
+		d.para("A value that no other variant takes goes to the last variant.")
 	}
 }
 
@@ -335,7 +341,11 @@ func jsonKind(t *idl.Type) string {
 		}
 		var kinds []string
 		for _, c := range idl.Choices(u) {
-			if k := jsonKind(c.Type); !slices.Contains(kinds, k) {
+			k := jsonKind(c.Type)
+			if c.CatchAll {
+				k = "any other value"
+			}
+			if !slices.Contains(kinds, k) {
 				kinds = append(kinds, k)
 			}
 		}

@@ -786,7 +786,7 @@ var progressValueObjects = []jsonrpc.ObjectChoice{{
 
 // UnmarshalJSON decodes a ProgressValue into the variant matching the kind of
 // JSON value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says. Any other value is kept in Other.
+// holds choose, as the type's comment says. Any other value goes to Other.
 func (x *ProgressValue) UnmarshalJSON(b []byte) error {
 	var v ProgressValue
 	var err error
@@ -822,6 +822,66 @@ func (x *ProgressValue) UnmarshalJSON(b []byte) error {
 		}
 	default:
 		v.Other = append(json.RawMessage(nil), b...)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// TokenOrProgress is one of String or ProgressValue.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are:
+//   - String: string
+//   - ProgressValue: ProgressValue
+type TokenOrProgress struct {
+	String        *string
+	ProgressValue *ProgressValue
+}
+
+// NewTokenOrProgressString returns a TokenOrProgress holding v.
+func NewTokenOrProgressString(v string) TokenOrProgress {
+	return TokenOrProgress{String: &v}
+}
+
+// NewTokenOrProgressProgressValue returns a TokenOrProgress holding v.
+func NewTokenOrProgressProgressValue(v ProgressValue) TokenOrProgress {
+	return TokenOrProgress{ProgressValue: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x TokenOrProgress) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.String != nil {
+		v, n = x.String, n+1
+	}
+	if x.ProgressValue != nil {
+		v, n = x.ProgressValue, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TokenOrProgress holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// UnmarshalJSON decodes a TokenOrProgress into the variant matching the kind
+// of JSON value b holds. Any other value goes to ProgressValue.
+func (x *TokenOrProgress) UnmarshalJSON(b []byte) error {
+	var v TokenOrProgress
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "string":
+		v.String = new(string)
+		err = json.Unmarshal(b, v.String)
+	case "object":
+		v.ProgressValue = new(ProgressValue)
+		err = json.Unmarshal(b, v.ProgressValue)
+	default:
+		v.ProgressValue = new(ProgressValue)
+		err = json.Unmarshal(b, v.ProgressValue)
 	}
 	if err != nil {
 		return err

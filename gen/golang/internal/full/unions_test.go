@@ -103,6 +103,25 @@ func TestOverlappingUnionsDecode(t *testing.T) {
 			t.Errorf("ProgressValue %s: %s, want %s", tc.in, got, tc.want)
 		}
 	}
+	// A union nested last keeps its catch-all: what no choice takes goes
+	// to ProgressValue, in its Other.
+	for _, tc := range []struct{ in, want, nested string }{
+		{`"tok"`, "String", ""},
+		{`{"kind":"end"}`, "ProgressValue", "ProgressEnd"},
+		{`{"kind":"report"}`, "ProgressValue", "Other"},
+		{`7`, "ProgressValue", "Other"},
+	} {
+		var v full.TokenOrProgress
+		decode(t, tc.in, &v)
+		if got := setField(v); got != tc.want {
+			t.Errorf("TokenOrProgress %s: %s, want %s", tc.in, got, tc.want)
+		}
+		if tc.nested != "" {
+			if got := setField(*v.ProgressValue); got != tc.nested {
+				t.Errorf("TokenOrProgress %s: ProgressValue holds %s, want %s", tc.in, got, tc.nested)
+			}
+		}
+	}
 	// An escaped constant is the constant.
 	var p full.ProgressValue
 	if err := json.Unmarshal([]byte(`{"kind":"b\u0065gin","label":"t"}`), &p); err != nil || p.ProgressBegin == nil {
@@ -163,6 +182,7 @@ func TestDecoderFollowsTheRule(t *testing.T) {
 		"ProgressValue":      func() any { return new(full.ProgressValue) },
 		"Contents":           func() any { return new(full.Contents) },
 		"HoverContents":      func() any { return new(full.HoverContents) },
+		"TokenOrProgress":    func() any { return new(full.TokenOrProgress) },
 	}
 	// Values that decode in every member of these unions that may hold
 	// them, and the constants' rivals.
@@ -208,8 +228,11 @@ func TestDecoderFollowsTheRule(t *testing.T) {
 			want := ""
 			if i := idl.ChooseObject(choices, members, func(i int) []byte { return vals[i] }); i >= 0 {
 				want = variantField(u, choices[i])
-			} else if choices[len(choices)-1].CatchAll {
-				want = "Other"
+			} else if last := choices[len(choices)-1]; last.CatchAll {
+				want = "Other" // or the union holding it
+				if t := u.Variants[last.Variant].Type; t.Kind == idl.KindRef {
+					want = t.Ref.GoName
+				}
 			}
 			v := alloc()
 			err := json.Unmarshal([]byte(b.String()), v)
