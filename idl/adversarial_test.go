@@ -110,6 +110,7 @@ func TestAdversarial(t *testing.T) {
 		}
 	}
 	rows = append(rows, propertyRows()...)
+	rows = append(rows, overlapRows()...)
 	renderReliability(t, rows)
 }
 
