@@ -225,14 +225,6 @@ func commaSome(items []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(items[:maxListed], ", "), len(items)-maxListed)
 }
 
-// variantLabel names an object variant in messages: the name of its type.
-func variantLabel(v *Variant) string {
-	if v.Type != nil && v.Type.Kind == KindRef && v.Type.Ref != nil {
-		return v.Type.Ref.Name
-	}
-	return describeType(v.Type)
-}
-
 // andList joins items as "a, b and c".
 func andList(items []string) string {
 	if len(items) < 2 {

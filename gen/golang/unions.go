@@ -42,8 +42,8 @@ func (g *generator) union(f *file, def *idl.TypeDef) {
 			item = fmt.Sprintf("  - %s: %s, whose %q member is %q", names[i], v.Type.Ref.GoName, t.Discriminator, v.Tag)
 		case i == catchAll:
 			item = fmt.Sprintf("  - %s: any other JSON value, as is", names[i])
-		case byMembers && v.Type.Kind == idl.KindRef && v.Type.Ref.Type.Kind == idl.KindObject:
-			if req := (idl.Choice{Type: v.Type, Object: v.Type.Ref.Type}).Required(); len(req) > 0 {
+		case byMembers && v.Type.Kind == idl.KindRef && v.Type.Underlying().Kind == idl.KindObject:
+			if req := (idl.Choice{Type: v.Type, Object: v.Type.Underlying()}).Required(); len(req) > 0 {
 				item += ", an object with " + memberList(req)
 			}
 		}
