@@ -96,8 +96,8 @@ func extendsChain(n int) []byte {
 	return []byte(b.String())
 }
 
-// indistinct returns a protocol with a union of n object types that cannot
-// be told apart.
+// indistinct returns a protocol with a union of n equal object types, all
+// but the first of which can never be chosen.
 func indistinct(n int) []byte {
 	var b strings.Builder
 	b.WriteString(validHead + "types:\n")

@@ -6,17 +6,18 @@ import (
 	"testing"
 )
 
-// TestOneErrorPerUnion checks that the object variants of a union that
-// cannot be told apart are reported in one error, at the first of them.
+// TestOneErrorPerUnion checks that the object variants of a union that can
+// never be chosen are reported in one error, at the first of them.
 func TestOneErrorPerUnion(t *testing.T) {
 	_, err := loadString(t, `types:
   A: {fields: {a: string}}
   B: {fields: {a: string}}
   C: {fields: {c?: string}}
   D: {fields: {d: string}}
-  U: A | B | C | D
+  E: {fields: {a: string}}
+  U: A | B | C | D | E
 `)
-	want := "t.yaml:7:6: object variants A and B of union U cannot be told apart: every required member of A (a) is also a member of B, and B and C have no required member of their own either; give each of them a required member that no other object variant has, or tell the variants apart with discriminator:"
+	want := "t.yaml:8:10: object variant B of union U can never be chosen: A, listed before it, matches every object B matches and declares every member B declares; give B a required member that A does not declare, or remove B (E, listed later, can never be chosen either)"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}

@@ -86,9 +86,13 @@ func TestFullTypeOrder(t *testing.T) {
 		"TextBlock", "Block", "BlockImage",
 		"Priority", "TextContents", "BlobContents", "Contents",
 		"Ratio", "Line", "Offset", "ActionKind", "Level", "Mark", "Amount", "Upload",
+		"MarkupContent", "MarkedString", "MarkedCode", "HoverContents",
+		"HoverOptions", "HoverRegistrationOptions", "HoverProvider",
+		"TextDocumentFilter", "TextDocumentFilterLanguage", "TextDocumentFilterScheme", "TextDocumentFilterPattern",
+		"ProgressBegin", "ProgressEnd", "ProgressValue", "TokenOrProgress",
 		"BusyData", // error data, in error order
 		"InitializeParams", "InitializeParamsClientInfo", "InitializeResult",
-		"FetchItemParams", "BlocksShowParams", "MarksSetParams", "MarksSetResult", "CancelRequestParams",
+		"FetchItemParams", "BlocksShowParams", "HoverShowParams", "MarksSetParams", "MarksSetResult", "CancelRequestParams",
 		"StatusReportParams", "StatusReportResult", "ItemsListParams", "SelectParams",
 	})
 	eq(t, "inline", mustType(t, p, "ItemSettings").Inline, true)
@@ -223,6 +227,7 @@ func TestFullMethods(t *testing.T) {
 		{"shutdown", "Shutdown", "editor", Request},
 		{"items/get", "FetchItem", "agent", Request},
 		{"blocks/show", "BlocksShow", FromBoth, Notification},
+		{"hover/show", "HoverShow", "agent", Notification},
 		{"ping", "Ping", FromBoth, Request},
 		{"marks/set", "MarksSet", "editor", Request},
 		{"$/cancelRequest", "CancelRequest", FromBoth, Notification},

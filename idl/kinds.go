@@ -3,16 +3,19 @@ package idl
 import (
 	"fmt"
 	"maps"
+	"strings"
 )
 
-// kindVariants checks that the variants of an untagged union have
-// different JSON kinds, so a reader can tell them apart, except object
-// variants, which may also be told apart by their members.
+// kindVariants checks that the choices of an untagged union (its
+// variants, with nested unions flattened) have different JSON kinds, so a
+// reader can tell them apart, except object choices, which are told apart
+// by their members, and a catch-all any listed last.
 func (r *resolver) kindVariants(def *TypeDef) {
 	owner := map[string]*Variant{}
-	var objects []*Variant
+	objectOwner := map[*Variant]bool{} // variants whose object kind comes from object choices only
 	listed := r.repeatedVariants(def)
-	for _, v := range def.Type.Variants {
+	last := len(def.Type.Variants) - 1
+	for i, v := range def.Type.Variants {
 		if v.Type == nil || v.Type.Kind == KindInvalid || listed[v] {
 			continue
 		}
@@ -24,33 +27,81 @@ func (r *resolver) kindVariants(def *TypeDef) {
 			r.errs.add(v.Pos, "variant %s of union %s is nullable; make the union nullable instead", describeType(v.Type), def.Name)
 			continue
 		}
-		kinds := r.jsonKinds(v.Type)
-		if len(kinds) == len(allJSONKinds) {
-			r.errs.add(v.Pos, "variant %s of union %s accepts any JSON value, so the other variants could never be told apart; use any alone", describeType(v.Type), def.Name)
+		if via := r.nestedCycle(def, v.Type); via != "" {
+			r.errs.add(v.Pos, "union %s contains itself through %s; a union's variants cannot lead back to it: remove one variant of the cycle", def.Name, via)
 			continue
 		}
-		isObject := objectVariant(v.Type) != nil
+		nested := unionDef(v.Type) != nil
+		kinds := map[string]bool{}
+		objectsOnly := true
+		catchAll := false
+		for _, c := range Choices(&Type{Kind: KindUnion, Variants: []*Variant{v}}) {
+			if u := underlying(c.Type); u != nil && u.Kind == KindAny {
+				catchAll = true
+				continue
+			}
+			for k := range r.jsonKinds(c.Type) {
+				kinds[k] = true
+				if k == "object" && c.Object == nil {
+					objectsOnly = false
+				}
+			}
+		}
+		if catchAll && i != last {
+			if nested {
+				r.errs.add(v.Pos, "variant %s of union %s ends in any, which takes every value, so the variants after it could never be chosen; list %s last in %s", describeType(v.Type), def.Name, describeType(v.Type), def.Name)
+			} else {
+				r.errs.add(v.Pos, "variant %s of union %s accepts any JSON value, so the other variants could never be told apart; use any alone, or list it last to take the values no other variant takes", describeType(v.Type), def.Name)
+			}
+			continue
+		}
+		objectOwner[v] = objectsOnly
 		for _, k := range allJSONKinds {
 			if !kinds[k] {
 				continue
 			}
 			first := owner[k]
-			if first != nil && !(isObject && objectVariant(first.Type) != nil) {
+			if first != nil && !(k == "object" && objectsOnly && objectOwner[first]) {
 				r.errs.add(v.Pos, "variants %s and %s of union %s are both JSON %ss, so a reader could not tell them apart; add a discriminator: field, or merge them", describeType(first.Type), describeType(v.Type), def.Name, k)
-				isObject = false
 				break
 			}
 			if first == nil {
 				owner[k] = v
 			}
 		}
-		if isObject {
-			objects = append(objects, v)
+	}
+	r.shadowedVariants(def, listed)
+}
+
+// nestedCycle returns, when the union t refers to (through nested unions)
+// leads back to def, the chain of union names that does, as "B -> C ->
+// A"; else "".
+func (r *resolver) nestedCycle(def *TypeDef, t *Type) string {
+	var path []string
+	seen := map[*TypeDef]bool{}
+	var walk func(t *Type) bool
+	walk = func(t *Type) bool {
+		u := unionDef(t)
+		if u == nil || seen[u] {
+			return false
 		}
+		path = append(path, u.Name)
+		if u == def {
+			return true
+		}
+		seen[u] = true
+		for _, v := range u.Type.Variants {
+			if walk(v.Type) {
+				return true
+			}
+		}
+		path = path[:len(path)-1]
+		return false
 	}
-	if len(objects) > 1 {
-		r.memberVariants(def, objects)
+	if !walk(t) || len(path) < 2 {
+		return ""
 	}
+	return strings.Join(path, " -> ")
 }
 
 // repeatedVariants reports the named types a union lists more than once,

@@ -6,13 +6,6 @@ import (
 	"strings"
 )
 
-// A union without a discriminator tells its variants apart by the JSON kind
-// of the value. When it holds two or more object variants, they are told
-// apart by their distinguishing members: the required members that no
-// other object variant of the union declares. A JSON object is the object
-// variant holding at least one of its distinguishing members; an object
-// holding those of no variant, or of several, matches none.
-
 // objectVariant returns the object type a union variant refers to, or nil
 // when the variant is not a non-nullable reference to an object type.
 func objectVariant(t *Type) *Type {
@@ -25,78 +18,194 @@ func objectVariant(t *Type) *Type {
 	return nil
 }
 
-// memberVariants sets the distinguishing members of the object variants
-// of the untagged union def, and reports the variants that have none, in
-// one error whose lists are bounded, so that its cost grows linearly with
-// the number of variants.
-func (r *resolver) memberVariants(def *TypeDef, objects []*Variant) {
-	declared := map[string][]int{} // member name -> the variants declaring it, by index
-	for i, v := range objects {
-		for _, f := range objectVariant(v.Type).Fields {
-			if l := declared[f.Name]; len(l) == 0 || l[len(l)-1] != i {
-				declared[f.Name] = append(l, i)
-			}
+// maxSubsets bounds the work spent looking for a variant that can never be
+// chosen because several others, together, take every object it matches.
+const maxSubsets = 1 << 14
+
+// shadowedVariants reports the object choices of the untagged union def
+// that can never be chosen under the decision rule (see [ChooseObject]):
+// for every object such a choice B matches, a choice A listed before it
+// matches too and leaves no more members unexplained. A choice of a
+// nested union that can never be chosen in that union is left to it. The
+// first such B is reported, with a count of the others, so that
+// a union of many equal variants gives one bounded error. Variants in
+// listed repeat an earlier one and are left out.
+func (r *resolver) shadowedVariants(def *TypeDef, listed map[*Variant]bool) {
+	var choices []Choice
+	for _, c := range Choices(def.Type) {
+		if !listed[def.Type.Variants[c.Variant]] {
+			choices = append(choices, c) // a repeated variant is reported as such
 		}
 	}
-	var untold []int // the variants without distinguishing members
-	for i, v := range objects {
-		for _, f := range objectVariant(v.Type).Fields {
-			if !f.Optional && len(declared[f.Name]) == 1 {
-				v.Distinguishing = append(v.Distinguishing, f.Name)
-			}
-		}
-		if len(v.Distinguishing) == 0 {
-			untold = append(untold, i)
-		}
-	}
-	if len(untold) == 0 {
-		return
-	}
-	first := objects[untold[0]]
-	name := variantLabel(first)
-	var required []string
-	shared := map[int]bool{} // the other variants declaring a required member of first
-	for _, f := range objectVariant(first.Type).Fields {
-		if f.Optional {
+	var first *Variant
+	var msg string
+	var others []string
+	for j, b := range choices {
+		if b.Object == nil {
 			continue
 		}
-		required = append(required, f.Name)
-		for _, o := range declared[f.Name] {
-			shared[o] = o != untold[0]
+		if u := unionDef(def.Type.Variants[b.Variant].Type); u != nil && shadowedWithin(u, b) {
+			continue // reported by u
+		}
+		by := shadowers(choices, j)
+		if by == nil {
+			continue
+		}
+		if first != nil {
+			others = append(others, b.Label())
+			continue
+		}
+		first = def.Type.Variants[b.Variant]
+		name := b.Label()
+		if u := unionDef(def.Type.Variants[b.Variant].Type); u != nil {
+			name += " (in " + u.Name + ")"
+		}
+		var labels []string
+		for _, i := range by {
+			labels = append(labels, choices[i].Label())
+		}
+		a := choices[by[0]]
+		switch {
+		case len(by) == 1 && a.Object == b.Object:
+			msg = fmt.Sprintf("object variant %s of union %s can never be chosen: %s is already a choice of %s, listed before it; remove one of them", name, def.Name, b.Label(), unionDef(def.Type.Variants[a.Variant].Type).Name)
+		case len(by) == 1:
+			msg = fmt.Sprintf("object variant %s of union %s can never be chosen: %s, listed before it, matches every object %s matches and declares every member %s declares; give %s a required member that %s does not declare, or remove %s", name, def.Name, labels[0], b.Label(), b.Label(), b.Label(), labels[0], b.Label())
+		default:
+			msg = fmt.Sprintf("object variant %s of union %s can never be chosen: every object it matches goes to %s, which match it too and leave fewer of its members unexplained or are listed before it; give %s a required member that they do not declare, or remove %s", name, def.Name, orList(labels), b.Label(), b.Label())
 		}
 	}
-	var others, sharers []string // in variant order
-	for i, o := range objects {
-		if i != untold[0] {
-			others = append(others, variantLabel(o))
-		}
-		if shared[i] {
-			sharers = append(sharers, variantLabel(o))
+	if first == nil {
+		return
+	}
+	if len(others) > 0 {
+		msg += fmt.Sprintf(" (%s, listed later, can never be chosen either)", andSome(others))
+	}
+	r.errs.add(first.Pos, "%s", msg)
+}
+
+// shadowedWithin reports whether the choice b of the nested union u can
+// never be chosen among the choices of u alone.
+func shadowedWithin(u *TypeDef, b Choice) bool {
+	choices := Choices(u.Type)
+	for i, c := range choices {
+		if c.Type == b.Type {
+			return shadowers(choices, i) != nil
 		}
 	}
-	var msg string
-	if len(required) == 0 {
-		msg = fmt.Sprintf("object variant %s of union %s has no required member, so it cannot be told apart from %s", name, def.Name, andSome(others))
-	} else {
-		msg = fmt.Sprintf("object variants %s of union %s cannot be told apart: every required member of %s (%s) is also a member of %s", andSome(append([]string{name}, sharers...)), def.Name, name, commaSome(required), andSome(sharers))
-	}
-	switch {
-	case len(untold) > 1:
-		var rest []string
-		for _, i := range untold[1:] {
-			rest = append(rest, variantLabel(objects[i]))
+	return false
+}
+
+// shadowers returns the indexes of the choices that take every object the
+// object choice choices[j] matches, or nil when it is chosen for some
+// object (or when finding out would cost too much). A choice listed
+// before it that takes all its objects alone is found first; otherwise
+// every object over the members the choices declare is tried, each
+// member absent, or holding one of the constants declared for it, or
+// another value (members no choice declares count alike for all).
+func shadowers(choices []Choice, j int) []int {
+	b := choices[j]
+	bFields := fieldMap(b.Object)
+	for i, a := range choices[:j] {
+		if a.Object != nil && coversAll(a.Object, b.Object, bFields) {
+			return []int{i}
 		}
-		verb, own := "has", "its"
-		if len(rest) > 1 {
-			verb, own = "have", "their"
-		}
-		msg += fmt.Sprintf(", and %s %s no required member of %s own either; give each of them a required member that no other object variant has", andSome(rest), verb, own)
-	case len(required) == 0:
-		msg += fmt.Sprintf("; give %s a required member that the other object variants lack", name)
-	default:
-		msg += fmt.Sprintf("; give %s a required member that no other object variant has", name)
 	}
-	r.errs.add(first.Pos, "%s, or tell the variants apart with discriminator:", msg)
+	var names []string              // every member a choice declares
+	values := map[string][][]byte{} // member -> the values tried when present
+	for _, c := range choices {
+		if c.Object == nil {
+			continue
+		}
+		for _, f := range c.Object.Fields {
+			if _, ok := values[f.Name]; !ok {
+				names = append(names, f.Name)
+				values[f.Name] = [][]byte{[]byte("{}")} // a value no constant is
+			}
+			if k := FieldConst(f); k != nil && !slices.ContainsFunc(values[f.Name], func(v []byte) bool { return SameJSON(v, k.JSON) }) {
+				values[f.Name] = append(values[f.Name], k.JSON)
+			}
+		}
+	}
+	total := 1
+	for _, n := range names {
+		if total *= len(values[n]) + 1; total > maxSubsets {
+			return nil
+		}
+	}
+	won := map[int]bool{}
+	state := make([]int, len(names)) // per member: 0 absent, else 1 + the index of its value
+	var members []string
+	var held [][]byte
+	for range total {
+		members, held = members[:0], held[:0]
+		for i, n := range names {
+			if state[i] > 0 {
+				members, held = append(members, n), append(held, values[n][state[i]-1])
+			}
+		}
+		if w := ChooseObject(choices, members, func(i int) []byte { return held[i] }); w == j {
+			return nil
+		} else if w >= 0 && ChooseObject(choices[j:j+1], members, func(i int) []byte { return held[i] }) == 0 {
+			won[w] = true // an object b matches goes to w
+		}
+		for i := range state { // the next object
+			if state[i]++; state[i] <= len(values[names[i]]) {
+				break
+			}
+			state[i] = 0
+		}
+	}
+	var by []int
+	for i := range choices {
+		if won[i] {
+			by = append(by, i)
+		}
+	}
+	return by
+}
+
+// coversAll reports whether the object type a takes every object the
+// object type b (whose fields are bFields) matches, explaining as many of
+// its members: b requires every member a requires, a declares every
+// member b declares, and each constant of a is a constant of b.
+func coversAll(a, b *Type, bFields map[string]*Field) bool {
+	aFields := fieldMap(a)
+	for _, f := range b.Fields {
+		if !constFits(aFields[f.Name], f) {
+			return false
+		}
+	}
+	for _, f := range a.Fields {
+		bf := bFields[f.Name]
+		if !f.Optional && (bf == nil || bf.Optional) || FieldConst(f) != nil && bf == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// constFits reports whether a member that b declares as f is declared by a
+// field a (not nil) that takes every value f takes, as far as constants
+// go.
+func constFits(a, f *Field) bool {
+	if a == nil {
+		return false
+	}
+	ca := FieldConst(a)
+	if ca == nil {
+		return true
+	}
+	cf := FieldConst(f)
+	return cf != nil && SameJSON(ca.JSON, cf.JSON)
+}
+
+// fieldMap returns the fields of an object type by name.
+func fieldMap(t *Type) map[string]*Field {
+	m := make(map[string]*Field, len(t.Fields))
+	for _, f := range t.Fields {
+		m[f.Name] = f
+	}
+	return m
 }
 
 // andSome is andList for lists of any length: past maxListed items it
@@ -116,70 +225,10 @@ func commaSome(items []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(items[:maxListed], ", "), len(items)-maxListed)
 }
 
-// variantLabel names an object variant in messages: the name of its type.
-func variantLabel(v *Variant) string {
-	if v.Type != nil && v.Type.Kind == KindRef && v.Type.Ref != nil {
-		return v.Type.Ref.Name
-	}
-	return describeType(v.Type)
-}
-
 // andList joins items as "a, b and c".
 func andList(items []string) string {
 	if len(items) < 2 {
 		return strings.Join(items, "")
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
-}
-
-// memberVariant picks the object variant of the untagged union t, named
-// union, whose distinguishing members the mapping n holds. It returns nil
-// and true when t does not tell objects apart by their members, and nil
-// and false after reporting that n matches no variant or several.
-func (r *resolver) memberVariant(n *node, t *Type, union, path string) (*Variant, bool) {
-	var matched []*Variant
-	byMembers := false
-	for _, v := range t.Variants {
-		if len(v.Distinguishing) == 0 {
-			continue
-		}
-		byMembers = true
-		for _, e := range n.ents {
-			if slices.Contains(v.Distinguishing, keyName(e.key)) {
-				matched = append(matched, v)
-				break
-			}
-		}
-	}
-	switch {
-	case !byMembers:
-		return nil, true
-	case len(matched) == 1:
-		return matched[0], true
-	case len(matched) == 0:
-		r.errs.add(n.pos, "%s matches no variant of union %s; want the members of exactly one variant: %s", path, union, DistinguishingMembers(t))
-	default:
-		r.errs.add(n.pos, "%s matches several variants of union %s; want the members of exactly one variant: %s", path, union, DistinguishingMembers(t))
-	}
-	return nil, false
-}
-
-// DistinguishingMembers describes how the object variants of an untagged
-// union are told apart, for messages: the name of each variant's type,
-// then its distinguishing members, quoted, as in
-// `TextContents ("text") or BlobContents ("blob")`. It returns "" when t
-// has no variant with distinguishing members.
-func DistinguishingMembers(t *Type) string {
-	var parts []string
-	for _, v := range t.Variants {
-		if len(v.Distinguishing) == 0 {
-			continue
-		}
-		var quoted []string
-		for _, m := range v.Distinguishing {
-			quoted = append(quoted, fmt.Sprintf("%q", m))
-		}
-		parts = append(parts, variantLabel(v)+" ("+strings.Join(quoted, ", ")+")")
-	}
-	return orList(parts)
 }

@@ -220,8 +220,8 @@ type Type struct {
 	// Discriminator is, for a KindUnion, the name of the string field whose
 	// constant value tells the variants apart; empty when the variants are
 	// told apart by their JSON kind (string, number, boolean, array,
-	// object) and object variants by their members (see
-	// [Variant].Distinguishing).
+	// object), object variants by their members, nested unions
+	// flattened (see [Choices] and [ChooseObject]).
 	Discriminator string
 	Variants      []*Variant // KindUnion, in source order
 
@@ -344,15 +344,7 @@ type Variant struct {
 	// unions without a discriminator.
 	Tag  string
 	Type *Type // a KindRef to an object for tagged unions
-	// Distinguishing lists, in field order, the required members of this
-	// object variant that no other object variant of the union declares,
-	// required or optional. It is set only in a union without a
-	// discriminator that holds two or more object variants, where it tells
-	// them apart: a JSON object is the variant holding at least one of
-	// its distinguishing members, and must match exactly one variant.
-	// Nil everywhere else.
-	Distinguishing []string
-	Pos            Pos
+	Pos  Pos
 }
 
 // MethodKind tells requests from notifications.

@@ -102,6 +102,10 @@ func (r *resolver) tagVariants(def *TypeDef) {
 			continue
 		}
 		obj := underlying(v.Type)
+		if u := unionDef(v.Type); u != nil && !nullableChain(v.Type) {
+			r.errs.add(v.Pos, "variant %s of union %s is a union, but a union with discriminator %q holds object types only; list the variants of %s here instead", u.Name, def.Name, t.Discriminator, u.Name)
+			continue
+		}
 		if v.Type.Kind != KindRef || obj == nil || obj.Kind != KindObject || nullableChain(v.Type) {
 			r.errs.add(v.Pos, "variant %s of union %s is not an object, but a union with discriminator %q holds objects; use an object type with a %q field", describeType(v.Type), def.Name, t.Discriminator, t.Discriminator)
 			continue

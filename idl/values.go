@@ -347,18 +347,26 @@ func (r *resolver) checkEnum(n *node, t *Type, path string) {
 // its JSON kind selects; name is the union's.
 func (r *resolver) checkUnion(n *node, t *Type, name, path string, depth int) {
 	if t.Discriminator == "" {
-		if n.kind == nMap {
-			v, ok := r.memberVariant(n, t, name, path)
-			if v != nil {
-				r.checkDepth(n, v.Type, path, depth+1)
+		choices := Choices(t)
+		if n.kind == nMap && ByMembers(t) {
+			var members []string
+			for _, e := range n.ents {
+				members = append(members, keyName(e.key))
 			}
-			if v != nil || !ok {
+			if i := ChooseObject(choices, members, func(i int) []byte { return r.toJSON(n.ents[i].val) }); i >= 0 {
+				r.checkDepth(n, choices[i].Type, path, depth+1)
+			} else if !choices[len(choices)-1].CatchAll {
+				r.errs.add(n.pos, "%s matches no variant of union %s; an object needs every required member of one variant: %s", path, name, ObjectRequirements(t))
+			}
+			return
+		}
+		for _, c := range choices {
+			if c.CatchAll {
 				return
 			}
-		}
-		for _, v := range t.Variants {
-			if r.jsonKinds(v.Type)[jsonKindOf(n)] {
-				r.checkDepth(n, v.Type, path, depth+1)
+			if r.jsonKinds(c.Type)[jsonKindOf(n)] {
+				// The variant holding c decides, should it be a union.
+				r.checkDepth(n, t.Variants[c.Variant].Type, path, depth+1)
 				return
 			}
 		}

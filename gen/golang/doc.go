@@ -29,10 +29,12 @@
 //   - unions become a struct with one pointer field per variant, exactly
 //     one of which is set, and a constructor per variant; tagged unions are
 //     told apart by their discriminator member, untagged ones by the JSON
-//     kind of the value, and their object variants, when there are several,
-//     by their distinguishing members ([idl.Variant].Distinguishing): an
-//     object decodes into the variant whose members it holds, and holding
-//     those of no variant or of several is an error naming the union;
+//     kind of the value, variants that are unions flattened into one
+//     decision ([idl.Choices]) while keeping their own Go type, and
+//     overlapping object variants by the members an object holds
+//     ([idl.ChooseObject], in one pass over the members); an object
+//     matching no variant is an error naming the union, unless the last
+//     variant is any, a catch-all kept as json.RawMessage in Other;
 //   - other named types (aliases) become defined types (type Names
 //     []string), except aliases of another named type or of any, which
 //     become Go aliases so that they keep its methods;

@@ -165,6 +165,9 @@ func variantNames(def *idl.TypeDef) []string {
 			names[i] = "Map"
 		default:
 			names[i] = title(v.Type.Kind.String())
+			if v.Type.Kind == idl.KindAny && i == len(t.Variants)-1 {
+				names[i] = "Other" // the catch-all
+			}
 		}
 	}
 	return names

@@ -2,7 +2,10 @@ package golang
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/dave/jennifer/jen"
 
@@ -27,15 +30,22 @@ func (g *generator) union(f *file, def *idl.TypeDef) {
 	names := g.variants[def]
 	c := g.typeDoc(def)
 	var items []string
-	byMembers := false
+	byMembers := t.Discriminator == "" && idl.ByMembers(t)
+	catchAll, direct := g.catchAll(def)
+	if !direct {
+		catchAll = -1 // held by a nested union, in its own type
+	}
 	for i, v := range t.Variants {
 		item := fmt.Sprintf("  - %s: %s", names[i], describe(v.Type))
 		switch {
 		case t.Discriminator != "":
 			item = fmt.Sprintf("  - %s: %s, whose %q member is %q", names[i], v.Type.Ref.GoName, t.Discriminator, v.Tag)
-		case len(v.Distinguishing) > 0:
-			item += ", the object with " + memberList(v.Distinguishing)
-			byMembers = true
+		case i == catchAll:
+			item = fmt.Sprintf("  - %s: any other JSON value, as is", names[i])
+		case byMembers && v.Type.Kind == idl.KindRef && v.Type.Underlying().Kind == idl.KindObject:
+			if req := (idl.Choice{Type: v.Type, Object: v.Type.Underlying()}).Required(); len(req) > 0 {
+				item += ", an object with " + memberList(req)
+			}
 		}
 		items = append(items, item)
 	}
@@ -50,17 +60,28 @@ func (g *generator) union(f *file, def *idl.TypeDef) {
 	for _, item := range items {
 		c.paras[len(c.paras)-1] += "\n" + item
 	}
+	if byMembers {
+		c.add(objectRule)
+	}
 	var fields []jen.Code
 	for i, v := range t.Variants {
+		if i == catchAll {
+			fields = append(fields, jen.Id(names[i]).Qual(jsonPkg, "RawMessage"))
+			continue
+		}
 		fields = append(fields, jen.Id(names[i]).Op("*").Add(baseType(v.Type)))
 	}
 	f.add(c.code().Type().Id(name).Struct(fields...))
 
 	for i, v := range t.Variants {
 		fn := "New" + name + names[i]
+		holding := jen.Op("&").Id("v")
+		if i == catchAll {
+			holding = jen.Id("v")
+		}
 		f.add(doc(fmt.Sprintf("%s returns %s holding v.", fn, aOrAn(name))).code().
 			Func().Id(fn).Params(jen.Id("v").Add(baseType(v.Type))).Id(name).Block(
-			jen.Return(jen.Id(name).Values(jen.Dict{jen.Id(names[i]): jen.Op("&").Id("v")})),
+			jen.Return(jen.Id(name).Values(jen.Dict{jen.Id(names[i]): holding})),
 		))
 	}
 
@@ -126,30 +147,81 @@ func (g *generator) unmarshalTagged(f *file, def *idl.TypeDef) {
 	))
 }
 
+// objectRule is the decision rule for objects, as the doc comment of a
+// union whose object variants overlap states it.
+const objectRule = "An object is the object variant whose required members it holds (with the values of the constant members the variant declares) and whose declared members leave the fewest of its members unexplained; of those, the one listed first."
+
+// catchAll returns the index of the variant of the union def that holds
+// its catch-all choice (any, listed last, in def or in a union nested
+// last), or -1; direct reports that the variant is the catch-all itself,
+// held as raw JSON.
+func (g *generator) catchAll(def *idl.TypeDef) (i int, direct bool) {
+	if def.Type.Discriminator != "" {
+		return -1, false
+	}
+	choices := idl.Choices(def.Type)
+	last := choices[len(choices)-1]
+	if !last.CatchAll {
+		return -1, false
+	}
+	return last.Variant, unionOf(def.Type.Variants[last.Variant].Type) == nil
+}
+
+// otherValue returns the statements that decode b, which no other choice
+// of the union def takes, into the variant holding its catch-all: a copy
+// of b itself, or b decoded by the nested union that holds it.
+func (g *generator) otherValue(def *idl.TypeDef) []jen.Code {
+	i, direct := g.catchAll(def)
+	field := g.variants[def][i]
+	if direct {
+		return []jen.Code{jen.Id("v").Dot(field).Op("=").Append(jen.Qual(jsonPkg, "RawMessage").Call(jen.Nil()), jen.Id("b").Op("..."))}
+	}
+	return []jen.Code{
+		jen.Id("v").Dot(field).Op("=").New(baseType(def.Type.Variants[i].Type)),
+		jen.Err().Op("=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("b"), jen.Id("v").Dot(field)),
+	}
+}
+
+// unionOf returns the union type t refers to, or nil.
+func unionOf(t *idl.Type) *idl.TypeDef {
+	for t != nil && t.Kind == idl.KindRef {
+		if t.Ref.Type.Kind == idl.KindUnion {
+			return t.Ref
+		}
+		t = t.Ref.Type
+	}
+	return nil
+}
+
 // unmarshalUntagged declares the UnmarshalJSON of a union without a
-// discriminator: the JSON kind of the value picks the variant, and the
-// members of an object pick among object variants.
+// discriminator: the JSON kind of the value picks the variant, and, when
+// object variants overlap, the members of an object pick among them.
 func (g *generator) unmarshalUntagged(f *file, def *idl.TypeDef) {
 	t := def.Type
 	name := def.GoName
 	var cases []jen.Code
 	var all []string
-	byMembers := false
+	byMembers := idl.ByMembers(t)
+	catchAll, direct := g.catchAll(def)
 	for i, v := range t.Variants {
-		field := g.variants[def][i]
-		if len(v.Distinguishing) > 0 {
-			if !byMembers {
-				byMembers = true
-				all = append(all, "object")
-				cases = append(cases, jen.Case(jen.Lit("object")).Block(g.memberSwitch(def)...))
-			}
+		if i == catchAll && direct {
 			continue
 		}
-		kinds := jsonKinds(v.Type)
-		all = append(all, kinds...)
+		field := g.variants[def][i]
 		var lits []jen.Code
-		for _, k := range kinds {
+		for _, k := range jsonKinds(v.Type) {
+			if k == "object" && byMembers {
+				if !slices.Contains(all, k) {
+					all = append(all, k)
+					cases = append(cases, jen.Case(jen.Lit(k)).Block(g.objectSwitch(f, def)...))
+				}
+				continue
+			}
+			all = append(all, k)
 			lits = append(lits, jen.Lit(k))
+		}
+		if len(lits) == 0 {
+			continue
 		}
 		decode := jen.Qual(jsonPkg, "Unmarshal").Call(jen.Id("b"), jen.Id("v").Dot(field))
 		if checked(v.Type) {
@@ -160,11 +232,18 @@ func (g *generator) unmarshalUntagged(f *file, def *idl.TypeDef) {
 			jen.Err().Op("=").Add(decode),
 		))
 	}
-	cases = append(cases, jen.Default().Block(jen.Return(jen.Qual("fmt", "Errorf").Call(
-		jen.Lit(fmt.Sprintf("expected %s, got JSON %%s", orList(all))), jen.Id("kind")))))
+	if catchAll >= 0 {
+		cases = append(cases, jen.Default().Block(g.otherValue(def)...))
+	} else {
+		cases = append(cases, jen.Default().Block(jen.Return(jen.Qual("fmt", "Errorf").Call(
+			jen.Lit(fmt.Sprintf("expected %s, got JSON %%s", orList(all))), jen.Id("kind")))))
+	}
 	what := fmt.Sprintf("UnmarshalJSON decodes %s into the variant matching the kind of JSON value b holds.", aOrAn(name))
 	if byMembers {
-		what = fmt.Sprintf("UnmarshalJSON decodes %s into the variant matching the kind of JSON value b holds. An object decodes into the variant whose distinguishing members it holds; holding those of no variant, or of several, is an error.", aOrAn(name))
+		what += " An object decodes into the object variant the members it holds choose, as the type's comment says."
+	}
+	if catchAll >= 0 {
+		what += fmt.Sprintf(" Any other value goes to %s.", g.variants[def][catchAll])
 	}
 	f.add(doc(what).code().
 		Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
@@ -177,58 +256,143 @@ func (g *generator) unmarshalUntagged(f *file, def *idl.TypeDef) {
 	))
 }
 
-// memberSwitch returns the statements that decode a JSON object b into
-// the object variant of the untagged union def whose distinguishing
-// members b holds: has[i] records whether b holds a distinguishing member
-// of the i-th object variant, and exactly one must be true.
-func (g *generator) memberSwitch(def *idl.TypeDef) []jen.Code {
+// objectSwitch returns the statements that decode a JSON object b into
+// the object variant of the untagged union def that the decision rule
+// picks (see [idl.ChooseObject]), in one pass over the object's members:
+// held gets a bit per member name the object variants declare, failed
+// marks the variants whose constant a member contradicts. It declares
+// beside the union the table of what each object variant requires and
+// declares.
+func (g *generator) objectSwitch(f *file, def *idl.TypeDef) []jen.Code {
 	t := def.Type
-	var objects []int // indexes in t.Variants
-	var keys []jen.Code
-	for i, v := range t.Variants {
-		if len(v.Distinguishing) == 0 {
+	var objects []idl.Choice
+	index := map[string]int{} // member name -> bit
+	var order []string
+	for _, c := range idl.Choices(t) {
+		if c.Object == nil {
 			continue
 		}
-		var lits []jen.Code
-		for _, m := range v.Distinguishing {
-			lits = append(lits, jen.Lit(m))
+		objects = append(objects, c)
+		for _, fl := range c.Object.Fields {
+			if _, ok := index[fl.Name]; !ok {
+				index[fl.Name] = len(order)
+				order = append(order, fl.Name)
+			}
 		}
-		keys = append(keys, jen.Case(lits...).Block(jen.Id("has").Index(jen.Lit(len(objects))).Op("=").True()))
-		objects = append(objects, i)
 	}
-	n := len(objects)
-	arr := func(set int) *jen.Statement {
-		var vals []jen.Code
-		for j := range n {
-			vals = append(vals, jen.Lit(j == set))
+	words := (len(order) + 63) / 64
+	word := func(c idl.Choice, required bool) jen.Code {
+		w := make([]uint64, words)
+		for _, fl := range c.Object.Fields {
+			if !required || !fl.Optional {
+				k := index[fl.Name]
+				w[k/64] |= 1 << (k % 64)
+			}
 		}
-		if set < 0 {
-			vals = nil
+		var lits []jen.Code
+		for _, x := range w {
+			lits = append(lits, jen.Op(fmt.Sprintf("%#x", x)))
 		}
-		return jen.Index(jen.Lit(n)).Bool().Values(vals...)
+		return jen.Index().Uint64().Values(lits...)
+	}
+	table := tableName(def.GoName)
+	var rows []jen.Code
+	for _, c := range objects {
+		rows = append(rows, jen.Values(jen.Dict{jen.Id("Required"): word(c, true), jen.Id("Declared"): word(c, false)}))
+	}
+	f.add(doc(fmt.Sprintf("%s is what an object needs to be each object variant of %s (%s), over the members %s, one bit each in this order.", table, def.GoName, joinList(choiceLabels(objects), "and"), joinList(quoteAll(order), "and"))).code().
+		Var().Id(table).Op("=").Index().Qual(jsonrpcPkg, "ObjectChoice").Values(rows...))
+
+	consts := false
+	var keys []jen.Code
+	for _, m := range order {
+		k := index[m]
+		stmts := []jen.Code{jen.Id("held").Index(jen.Lit(k / 64)).Op("|=").Lit(1).Op("<<").Lit(k % 64)}
+		for i, c := range objects {
+			for _, fl := range c.Object.Fields {
+				if fl.Name != m || idl.FieldConst(fl) == nil {
+					continue
+				}
+				consts = true
+				stmts = append(stmts, jen.Id("failed").Index(jen.Lit(i)).Op("=").Id("failed").Index(jen.Lit(i)).Op("||").Op("!").Qual(jsonrpcPkg, "SameJSON").Call(jen.Id("value"), jen.Lit(string(idl.FieldConst(fl).JSON))))
+			}
+		}
+		keys = append(keys, jen.Case(jen.Lit(m)).Block(stmts...))
 	}
 	var cases []jen.Code
-	for j, i := range objects {
-		field := g.variants[def][i]
-		cases = append(cases, jen.Case(arr(j)).Block(
-			jen.Id("v").Dot(field).Op("=").New(baseType(t.Variants[i].Type)),
+	for i := 0; i < len(objects); {
+		variant := objects[i].Variant
+		var lits []jen.Code
+		for ; i < len(objects) && objects[i].Variant == variant; i++ {
+			lits = append(lits, jen.Lit(i))
+		}
+		field := g.variants[def][variant]
+		cases = append(cases, jen.Case(lits...).Block(
+			jen.Id("v").Dot(field).Op("=").New(baseType(t.Variants[variant].Type)),
 			jen.Err().Op("=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("b"), jen.Id("v").Dot(field)),
 		))
 	}
-	want := "want the members of exactly one variant: " + idl.DistinguishingMembers(t)
-	cases = append(cases,
-		jen.Case(arr(-1)).Block(jen.Return(jen.Qual("errors", "New").Call(jen.Lit(fmt.Sprintf("object matches no variant of %s; %s", def.Name, want))))),
-		jen.Default().Block(jen.Return(jen.Qual("errors", "New").Call(jen.Lit(fmt.Sprintf("object matches several variants of %s; %s", def.Name, want))))),
-	)
-	return []jen.Code{
-		jen.Var().Id("has").Index(jen.Lit(n)).Bool(),
-		jen.Err().Op("=").Qual(jsonrpcPkg, "DecodeObject").Call(jen.Id("b"), jen.Func().Params(jen.Id("key"), jen.Id("_").Index().Byte()).Error().Block(
+	if c, _ := g.catchAll(def); c >= 0 {
+		cases = append(cases, jen.Default().Block(g.otherValue(def)...))
+	} else {
+		want := "an object needs every required member of one variant: " + idl.ObjectRequirements(t)
+		cases = append(cases, jen.Default().Block(jen.Return(jen.Qual("errors", "New").Call(jen.Lit(fmt.Sprintf("object matches no variant of %s; %s", def.Name, want))))))
+	}
+	failed := jen.Nil()
+	var decls []jen.Code
+	decls = append(decls, jen.Var().Id("held").Index(jen.Lit(words)).Uint64())
+	if consts {
+		decls = append(decls, jen.Var().Id("failed").Index(jen.Lit(len(objects))).Bool())
+		failed = jen.Id("failed").Index(jen.Empty(), jen.Empty())
+	}
+	return append(decls,
+		jen.Err().Op("=").Qual(jsonrpcPkg, "DecodeObject").Call(jen.Id("b"), jen.Func().Params(jen.Id("key"), jen.Id(valueName(consts)).Index().Byte()).Error().Block(
 			jen.Switch(jen.String().Call(jen.Id("key"))).Block(keys...),
 			jen.Return(jen.Nil()),
 		)),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Switch(jen.Id("has")).Block(cases...),
+		jen.Switch(jen.Qual(jsonrpcPkg, "ChooseObject").Call(jen.Id("held").Index(jen.Empty(), jen.Empty()), failed, jen.Id(table))).Block(cases...),
+	)
+}
+
+// valueName names the member value parameter: "_" when unused.
+func valueName(used bool) string {
+	if used {
+		return "value"
 	}
+	return "_"
+}
+
+// choiceLabels returns the labels of choices.
+func choiceLabels(choices []idl.Choice) []string {
+	var out []string
+	for _, c := range choices {
+		out = append(out, c.Label())
+	}
+	return out
+}
+
+// quoteAll returns each item quoted.
+func quoteAll(items []string) []string {
+	var out []string
+	for _, s := range items {
+		out = append(out, strconv.Quote(s))
+	}
+	return out
+}
+
+// tableName returns the name of the unexported table of the object
+// variants of the union named goName: "hoverProviderObjects",
+// "urlTargetObjects".
+func tableName(goName string) string {
+	n := 0
+	for n < len(goName) && unicode.IsUpper(rune(goName[n])) {
+		n++
+	}
+	if n > 1 && n < len(goName) {
+		n-- // the last capital starts the next word
+	}
+	return strings.ToLower(goName[:n]) + goName[n:] + "Objects"
 }
 
 // memberList writes member names for people: `a "text" member`, `"insert"

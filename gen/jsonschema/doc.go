@@ -44,11 +44,12 @@
 // value type; arrays have items; any is the true schema. A nullable type T
 // is {"anyOf": [T, {"type": "null"}]}. Enums are enum lists of strings or
 // integers; constants are const; formats are format, except base64, which
-// is contentEncoding. Unions told apart by JSON kind are a oneOf of their
-// variants; when they tell object variants apart by their distinguishing
-// members, each object variant also carries a not that rejects the
-// distinguishing members of the others, so that the oneOf accepts the
-// objects the generated decoders accept. Discriminated unions are a oneOf of $refs to their variants,
+// is contentEncoding. Unions without a discriminator are a oneOf of their
+// variants when no value can match two of them (different JSON kinds, or
+// object variants told apart by differing constants), else an anyOf: an
+// object may then match overlapping object variants, which the generated
+// decoders tell apart by the rule of idl.ChooseObject, and a catch-all any
+// variant is the true schema, last. Discriminated unions are a oneOf of $refs to their variants,
 // plus the discriminator as a required property whose enum lists the tags
 // (each variant's own schema holds its tag as a const). Docs become
 // title (type names) and description; deprecation becomes

@@ -166,19 +166,26 @@ func bounds(s *invopop.Schema, t *idl.Type) {
 }
 
 // union returns the schema of a union: a oneOf of its variants, with the
-// discriminator's tags listed when there is one.
+// discriminator's tags listed when there is one. A union without one whose
+// variants may overlap (object variants that an object can match at once,
+// or a catch-all any, written {} last) is an anyOf instead: the schema
+// accepts what some variant accepts, and the generated decoders pick
+// among overlapping object variants by the rule of [idl.ChooseObject].
 func (b *builder) union(t *idl.Type, where string) *invopop.Schema {
 	s := &invopop.Schema{}
+	var list []*invopop.Schema
 	for i, v := range t.Variants {
-		vs := b.typ(v.Type, fmt.Sprintf("%s|%d", where, i+1))
-		if len(v.Distinguishing) > 0 {
-			vs.Not = otherMembers(t, v)
-		}
-		s.OneOf = append(s.OneOf, vs)
+		list = append(list, b.typ(v.Type, fmt.Sprintf("%s|%d", where, i+1)))
 	}
 	if t.Discriminator == "" {
+		if !idl.Exclusive(t) {
+			s.AnyOf = list
+		} else {
+			s.OneOf = list
+		}
 		return s
 	}
+	s.OneOf = list
 	tag := &invopop.Schema{Type: "string"}
 	for _, v := range t.Variants {
 		tag.Enum = append(tag.Enum, v.Tag)
@@ -188,27 +195,6 @@ func (b *builder) union(t *idl.Type, where string) *invopop.Schema {
 	s.Properties.Set(t.Discriminator, tag)
 	s.Required = []string{t.Discriminator}
 	return s
-}
-
-// otherMembers returns the schema of the objects that hold a
-// distinguishing member of another object variant of t than v: the
-// variant v of an untagged union matches only objects that are not, so
-// that the union's oneOf, like the generated decoders, accepts an object
-// holding the distinguishing members of exactly one variant.
-func otherMembers(t *idl.Type, v *idl.Variant) *invopop.Schema {
-	var held []*invopop.Schema
-	for _, o := range t.Variants {
-		if o == v {
-			continue
-		}
-		for _, m := range o.Distinguishing {
-			held = append(held, &invopop.Schema{Required: []string{m}})
-		}
-	}
-	if len(held) == 1 {
-		return held[0]
-	}
-	return &invopop.Schema{AnyOf: held}
 }
 
 // value returns v as a JSON value for const, default or examples, or nil

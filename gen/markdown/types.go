@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rpcgen/rpcgen/idl"
@@ -263,27 +264,68 @@ func (d *doc) writeUnion(t *idl.Type) {
 		d.table([]string{code(t.Discriminator), "variant"}, rows)
 		return
 	}
-	byMembers := false
-	for _, v := range t.Variants {
+	byMembers := idl.ByMembers(t)
+	last := len(t.Variants) - 1
+	catchAll := false
+	for i, v := range t.Variants {
 		kind := jsonKind(v.Type)
-		if len(v.Distinguishing) > 0 {
-			byMembers = true
-			var members []string
-			for _, m := range v.Distinguishing {
-				members = append(members, code(m))
+		if byMembers {
+			// The kinds of the variant's choices, objects with the
+			// members they require.
+			var kinds []string
+			for _, c := range idl.Choices(&idl.Type{Kind: idl.KindUnion, Variants: []*idl.Variant{v}}) {
+				k := jsonKind(c.Type)
+				switch {
+				case c.Object != nil:
+					k = objectWith(c.Object)
+				case i == last && k == "any":
+					k = "any other value"
+				}
+				if !slices.Contains(kinds, k) {
+					kinds = append(kinds, k)
+				}
 			}
-			kind = "object with " + joinAnd(members)
+			kind = strings.Join(kinds, ", or ")
+		}
+		if i == last && (kind == "any" || strings.HasSuffix(kind, "any other value")) {
+			if kind == "any" {
+				kind = "any other value"
+			}
+			catchAll = true
 		}
 		rows = append(rows, []string{kind, d.typeExpr(v.Type)})
 	}
 	if !byMembers {
 		d.para("One of these, told apart by the JSON kind of the value:")
 		d.table([]string{"JSON kind", "variant"}, rows)
-		return
+	} else {
+		d.para("One of these, told apart by the JSON kind of the value, and objects by the members they hold:")
+		d.table([]string{"JSON value", "variant"}, rows)
+		d.para("An object is the object variant whose required members (listed) it holds, with their constant values, and whose declared members leave the fewest of its members unexplained; of those, the one listed first.")
 	}
-	d.para("One of these, told apart by the JSON kind of the value, and objects by the members they hold:")
-	d.table([]string{"JSON value", "variant"}, rows)
-	d.para("An object holds the members listed for exactly one variant, and is that variant; holding those of no variant, or of several, makes it invalid.")
+	if catchAll {
+		d.para("A value that no other variant takes goes to the last variant.")
+	}
+}
+
+// objectWith describes an object variant by the members it requires, with
+// their constants: "object with `kind` = `"end"` and `label`".
+func objectWith(o *idl.Type) string {
+	var members []string
+	for _, f := range o.Fields {
+		if f.Optional {
+			continue
+		}
+		m := code(f.Name)
+		if c := idl.FieldConst(f); c != nil {
+			m += " = " + code(string(c.JSON))
+		}
+		members = append(members, m)
+	}
+	if len(members) == 0 {
+		return "object"
+	}
+	return "object with " + joinAnd(members)
 }
 
 // joinAnd joins items as "a, b and c".
@@ -317,6 +359,21 @@ func jsonKind(t *idl.Type) string {
 			return "number"
 		}
 		return "string"
+	case idl.KindUnion:
+		if u.Discriminator != "" {
+			return "object"
+		}
+		var kinds []string
+		for _, c := range idl.Choices(u) {
+			k := jsonKind(c.Type)
+			if c.CatchAll {
+				k = "any other value"
+			}
+			if !slices.Contains(kinds, k) {
+				kinds = append(kinds, k)
+			}
+		}
+		return strings.Join(kinds, " or ")
 	}
 	return "any"
 }

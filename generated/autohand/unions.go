@@ -136,9 +136,14 @@ func (x *InferenceDestination) UnmarshalJSON(b []byte) error {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - GoalSnapshot: GoalSnapshot, the object with "version", "goal", "queue",
+//   - GoalSnapshot: GoalSnapshot, an object with "version", "goal", "queue",
 //     "completed" and "updatedAt" members
-//   - GoalDisabled: GoalDisabled, the object with "ok" and "message" members
+//   - GoalDisabled: GoalDisabled, an object with "ok" and "message" members
+//
+// An object is the object variant whose required members it holds (with the
+// values of the constant members the variant declares) and whose declared
+// members leave the fewest of its members unexplained; of those, the one
+// listed first.
 type GoalGetResult struct {
 	GoalSnapshot *GoalSnapshot
 	GoalDisabled *GoalDisabled
@@ -170,38 +175,60 @@ func (x GoalGetResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
+// goalGetResultObjects is what an object needs to be each object variant of
+// GoalGetResult (GoalSnapshot and GoalDisabled), over the members "version",
+// "goal", "queue", "completed", "updatedAt", "ok" and "message", one bit each
+// in this order.
+var goalGetResultObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x1f},
+	Required: []uint64{0x1f},
+}, {
+	Declared: []uint64{0x60},
+	Required: []uint64{0x60},
+}}
+
 // UnmarshalJSON decodes a GoalGetResult into the variant matching the kind of
-// JSON value b holds. An object decodes into the variant whose distinguishing
-// members it holds; holding those of no variant, or of several, is an error.
+// JSON value b holds. An object decodes into the object variant the members it
+// holds choose, as the type's comment says.
 func (x *GoalGetResult) UnmarshalJSON(b []byte) error {
 	var v GoalGetResult
 	var err error
 	switch kind := jsonrpc.JSONKind(b); kind {
 	case "object":
-		var has [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		var held [1]uint64
+		var failed [2]bool
+		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
-			case "version", "goal", "queue", "completed", "updatedAt":
-				has[0] = true
-			case "ok", "message":
-				has[1] = true
+			case "version":
+				held[0] |= 1 << 0
+			case "goal":
+				held[0] |= 1 << 1
+			case "queue":
+				held[0] |= 1 << 2
+			case "completed":
+				held[0] |= 1 << 3
+			case "updatedAt":
+				held[0] |= 1 << 4
+			case "ok":
+				held[0] |= 1 << 5
+				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "false")
+			case "message":
+				held[0] |= 1 << 6
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		switch has {
-		case [2]bool{true, false}:
+		switch jsonrpc.ChooseObject(held[:], failed[:], goalGetResultObjects) {
+		case 0:
 			v.GoalSnapshot = new(GoalSnapshot)
 			err = json.Unmarshal(b, v.GoalSnapshot)
-		case [2]bool{false, true}:
+		case 1:
 			v.GoalDisabled = new(GoalDisabled)
 			err = json.Unmarshal(b, v.GoalDisabled)
-		case [2]bool{}:
-			return errors.New("object matches no variant of GoalGetResult; want the members of exactly one variant: GoalSnapshot (\"version\", \"goal\", \"queue\", \"completed\", \"updatedAt\") or GoalDisabled (\"ok\", \"message\")")
 		default:
-			return errors.New("object matches several variants of GoalGetResult; want the members of exactly one variant: GoalSnapshot (\"version\", \"goal\", \"queue\", \"completed\", \"updatedAt\") or GoalDisabled (\"ok\", \"message\")")
+			return errors.New("object matches no variant of GoalGetResult; an object needs every required member of one variant: GoalSnapshot (\"version\", \"goal\", \"queue\", \"completed\", \"updatedAt\") or GoalDisabled (\"ok\": false, \"message\")")
 		}
 	default:
 		return fmt.Errorf("expected object, got JSON %s", kind)
@@ -218,9 +245,14 @@ func (x *GoalGetResult) UnmarshalJSON(b []byte) error {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - GoalMutationResult: GoalMutationResult, the object with a "ok" member
-//   - GoalSnapshot: GoalSnapshot, the object with "version" and "updatedAt"
-//     members
+//   - GoalMutationResult: GoalMutationResult, an object with a "ok" member
+//   - GoalSnapshot: GoalSnapshot, an object with "version", "goal", "queue",
+//     "completed" and "updatedAt" members
+//
+// An object is the object variant whose required members it holds (with the
+// values of the constant members the variant declares) and whose declared
+// members leave the fewest of its members unexplained; of those, the one
+// listed first.
 type GoalQueueResult struct {
 	GoalMutationResult *GoalMutationResult
 	GoalSnapshot       *GoalSnapshot
@@ -252,39 +284,71 @@ func (x GoalQueueResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
+// goalQueueResultObjects is what an object needs to be each object variant of
+// GoalQueueResult (GoalMutationResult and GoalSnapshot), over the members
+// "ok", "goal", "queue", "telemetry", "message", "queued", "started",
+// "completed", "completedRun", "dequeued", "removed", "version" and
+// "updatedAt", one bit each in this order.
+var goalQueueResultObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x7ff},
+	Required: []uint64{0x1},
+}, {
+	Declared: []uint64{0x1886},
+	Required: []uint64{0x1886},
+}}
+
 // UnmarshalJSON decodes a GoalQueueResult into the variant matching the kind
-// of JSON value b holds. An object decodes into the variant whose
-// distinguishing members it holds; holding those of no variant, or of several,
-// is an error.
+// of JSON value b holds. An object decodes into the object variant the members
+// it holds choose, as the type's comment says.
 func (x *GoalQueueResult) UnmarshalJSON(b []byte) error {
 	var v GoalQueueResult
 	var err error
 	switch kind := jsonrpc.JSONKind(b); kind {
 	case "object":
-		var has [2]bool
+		var held [1]uint64
 		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "ok":
-				has[0] = true
-			case "version", "updatedAt":
-				has[1] = true
+				held[0] |= 1 << 0
+			case "goal":
+				held[0] |= 1 << 1
+			case "queue":
+				held[0] |= 1 << 2
+			case "telemetry":
+				held[0] |= 1 << 3
+			case "message":
+				held[0] |= 1 << 4
+			case "queued":
+				held[0] |= 1 << 5
+			case "started":
+				held[0] |= 1 << 6
+			case "completed":
+				held[0] |= 1 << 7
+			case "completedRun":
+				held[0] |= 1 << 8
+			case "dequeued":
+				held[0] |= 1 << 9
+			case "removed":
+				held[0] |= 1 << 10
+			case "version":
+				held[0] |= 1 << 11
+			case "updatedAt":
+				held[0] |= 1 << 12
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		switch has {
-		case [2]bool{true, false}:
+		switch jsonrpc.ChooseObject(held[:], nil, goalQueueResultObjects) {
+		case 0:
 			v.GoalMutationResult = new(GoalMutationResult)
 			err = json.Unmarshal(b, v.GoalMutationResult)
-		case [2]bool{false, true}:
+		case 1:
 			v.GoalSnapshot = new(GoalSnapshot)
 			err = json.Unmarshal(b, v.GoalSnapshot)
-		case [2]bool{}:
-			return errors.New("object matches no variant of GoalQueueResult; want the members of exactly one variant: GoalMutationResult (\"ok\") or GoalSnapshot (\"version\", \"updatedAt\")")
 		default:
-			return errors.New("object matches several variants of GoalQueueResult; want the members of exactly one variant: GoalMutationResult (\"ok\") or GoalSnapshot (\"version\", \"updatedAt\")")
+			return errors.New("object matches no variant of GoalQueueResult; an object needs every required member of one variant: GoalMutationResult (\"ok\") or GoalSnapshot (\"version\", \"goal\", \"queue\", \"completed\", \"updatedAt\")")
 		}
 	default:
 		return fmt.Errorf("expected object, got JSON %s", kind)

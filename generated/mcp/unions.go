@@ -252,10 +252,15 @@ func (x *ContentBlock) UnmarshalJSON(b []byte) error {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - TextResourceContents: TextResourceContents, the object with a "text"
-//     member
-//   - BlobResourceContents: BlobResourceContents, the object with a "blob"
-//     member
+//   - TextResourceContents: TextResourceContents, an object with "uri" and
+//     "text" members
+//   - BlobResourceContents: BlobResourceContents, an object with "uri" and
+//     "blob" members
+//
+// An object is the object variant whose required members it holds (with the
+// values of the constant members the variant declares) and whose declared
+// members leave the fewest of its members unexplained; of those, the one
+// listed first.
 type ResourceContentsUnion struct {
 	TextResourceContents *TextResourceContents
 	BlobResourceContents *BlobResourceContents
@@ -289,39 +294,54 @@ func (x ResourceContentsUnion) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
+// resourceContentsUnionObjects is what an object needs to be each object
+// variant of ResourceContentsUnion (TextResourceContents and
+// BlobResourceContents), over the members "uri", "mimeType", "_meta", "text"
+// and "blob", one bit each in this order.
+var resourceContentsUnionObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0xf},
+	Required: []uint64{0x9},
+}, {
+	Declared: []uint64{0x17},
+	Required: []uint64{0x11},
+}}
+
 // UnmarshalJSON decodes a ResourceContentsUnion into the variant matching the
-// kind of JSON value b holds. An object decodes into the variant whose
-// distinguishing members it holds; holding those of no variant, or of several,
-// is an error.
+// kind of JSON value b holds. An object decodes into the object variant the
+// members it holds choose, as the type's comment says.
 func (x *ResourceContentsUnion) UnmarshalJSON(b []byte) error {
 	var v ResourceContentsUnion
 	var err error
 	switch kind := jsonrpc.JSONKind(b); kind {
 	case "object":
-		var has [2]bool
+		var held [1]uint64
 		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
+			case "uri":
+				held[0] |= 1 << 0
+			case "mimeType":
+				held[0] |= 1 << 1
+			case "_meta":
+				held[0] |= 1 << 2
 			case "text":
-				has[0] = true
+				held[0] |= 1 << 3
 			case "blob":
-				has[1] = true
+				held[0] |= 1 << 4
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		switch has {
-		case [2]bool{true, false}:
+		switch jsonrpc.ChooseObject(held[:], nil, resourceContentsUnionObjects) {
+		case 0:
 			v.TextResourceContents = new(TextResourceContents)
 			err = json.Unmarshal(b, v.TextResourceContents)
-		case [2]bool{false, true}:
+		case 1:
 			v.BlobResourceContents = new(BlobResourceContents)
 			err = json.Unmarshal(b, v.BlobResourceContents)
-		case [2]bool{}:
-			return errors.New("object matches no variant of ResourceContentsUnion; want the members of exactly one variant: TextResourceContents (\"text\") or BlobResourceContents (\"blob\")")
 		default:
-			return errors.New("object matches several variants of ResourceContentsUnion; want the members of exactly one variant: TextResourceContents (\"text\") or BlobResourceContents (\"blob\")")
+			return errors.New("object matches no variant of ResourceContentsUnion; an object needs every required member of one variant: TextResourceContents (\"uri\", \"text\") or BlobResourceContents (\"uri\", \"blob\")")
 		}
 	default:
 		return fmt.Errorf("expected object, got JSON %s", kind)
@@ -339,8 +359,13 @@ func (x *ResourceContentsUnion) UnmarshalJSON(b []byte) error {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - CallToolResult: CallToolResult, the object with a "content" member
-//   - CreateTaskResult: CreateTaskResult, the object with a "task" member
+//   - CallToolResult: CallToolResult, an object with a "content" member
+//   - CreateTaskResult: CreateTaskResult, an object with a "task" member
+//
+// An object is the object variant whose required members it holds (with the
+// values of the constant members the variant declares) and whose declared
+// members leave the fewest of its members unexplained; of those, the one
+// listed first.
 type CallToolResponse struct {
 	CallToolResult   *CallToolResult
 	CreateTaskResult *CreateTaskResult
@@ -372,39 +397,54 @@ func (x CallToolResponse) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
+// callToolResponseObjects is what an object needs to be each object variant of
+// CallToolResponse (CallToolResult and CreateTaskResult), over the members
+// "_meta", "content", "structuredContent", "isError" and "task", one bit each
+// in this order.
+var callToolResponseObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0xf},
+	Required: []uint64{0x2},
+}, {
+	Declared: []uint64{0x11},
+	Required: []uint64{0x10},
+}}
+
 // UnmarshalJSON decodes a CallToolResponse into the variant matching the kind
-// of JSON value b holds. An object decodes into the variant whose
-// distinguishing members it holds; holding those of no variant, or of several,
-// is an error.
+// of JSON value b holds. An object decodes into the object variant the members
+// it holds choose, as the type's comment says.
 func (x *CallToolResponse) UnmarshalJSON(b []byte) error {
 	var v CallToolResponse
 	var err error
 	switch kind := jsonrpc.JSONKind(b); kind {
 	case "object":
-		var has [2]bool
+		var held [1]uint64
 		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
+			case "_meta":
+				held[0] |= 1 << 0
 			case "content":
-				has[0] = true
+				held[0] |= 1 << 1
+			case "structuredContent":
+				held[0] |= 1 << 2
+			case "isError":
+				held[0] |= 1 << 3
 			case "task":
-				has[1] = true
+				held[0] |= 1 << 4
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		switch has {
-		case [2]bool{true, false}:
+		switch jsonrpc.ChooseObject(held[:], nil, callToolResponseObjects) {
+		case 0:
 			v.CallToolResult = new(CallToolResult)
 			err = json.Unmarshal(b, v.CallToolResult)
-		case [2]bool{false, true}:
+		case 1:
 			v.CreateTaskResult = new(CreateTaskResult)
 			err = json.Unmarshal(b, v.CreateTaskResult)
-		case [2]bool{}:
-			return errors.New("object matches no variant of CallToolResponse; want the members of exactly one variant: CallToolResult (\"content\") or CreateTaskResult (\"task\")")
 		default:
-			return errors.New("object matches several variants of CallToolResponse; want the members of exactly one variant: CallToolResult (\"content\") or CreateTaskResult (\"task\")")
+			return errors.New("object matches no variant of CallToolResponse; an object needs every required member of one variant: CallToolResult (\"content\") or CreateTaskResult (\"task\")")
 		}
 	default:
 		return fmt.Errorf("expected object, got JSON %s", kind)
@@ -680,9 +720,14 @@ func (x *SamplingContent) UnmarshalJSON(b []byte) error {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - CreateMessageResult: CreateMessageResult, the object with "role",
+//   - CreateMessageResult: CreateMessageResult, an object with "role",
 //     "content" and "model" members
-//   - CreateTaskResult: CreateTaskResult, the object with a "task" member
+//   - CreateTaskResult: CreateTaskResult, an object with a "task" member
+//
+// An object is the object variant whose required members it holds (with the
+// values of the constant members the variant declares) and whose declared
+// members leave the fewest of its members unexplained; of those, the one
+// listed first.
 type CreateMessageResponse struct {
 	CreateMessageResult *CreateMessageResult
 	CreateTaskResult    *CreateTaskResult
@@ -716,39 +761,56 @@ func (x CreateMessageResponse) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
+// createMessageResponseObjects is what an object needs to be each object
+// variant of CreateMessageResponse (CreateMessageResult and CreateTaskResult),
+// over the members "role", "content", "_meta", "model", "stopReason" and
+// "task", one bit each in this order.
+var createMessageResponseObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x1f},
+	Required: []uint64{0xb},
+}, {
+	Declared: []uint64{0x24},
+	Required: []uint64{0x20},
+}}
+
 // UnmarshalJSON decodes a CreateMessageResponse into the variant matching the
-// kind of JSON value b holds. An object decodes into the variant whose
-// distinguishing members it holds; holding those of no variant, or of several,
-// is an error.
+// kind of JSON value b holds. An object decodes into the object variant the
+// members it holds choose, as the type's comment says.
 func (x *CreateMessageResponse) UnmarshalJSON(b []byte) error {
 	var v CreateMessageResponse
 	var err error
 	switch kind := jsonrpc.JSONKind(b); kind {
 	case "object":
-		var has [2]bool
+		var held [1]uint64
 		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
-			case "role", "content", "model":
-				has[0] = true
+			case "role":
+				held[0] |= 1 << 0
+			case "content":
+				held[0] |= 1 << 1
+			case "_meta":
+				held[0] |= 1 << 2
+			case "model":
+				held[0] |= 1 << 3
+			case "stopReason":
+				held[0] |= 1 << 4
 			case "task":
-				has[1] = true
+				held[0] |= 1 << 5
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		switch has {
-		case [2]bool{true, false}:
+		switch jsonrpc.ChooseObject(held[:], nil, createMessageResponseObjects) {
+		case 0:
 			v.CreateMessageResult = new(CreateMessageResult)
 			err = json.Unmarshal(b, v.CreateMessageResult)
-		case [2]bool{false, true}:
+		case 1:
 			v.CreateTaskResult = new(CreateTaskResult)
 			err = json.Unmarshal(b, v.CreateTaskResult)
-		case [2]bool{}:
-			return errors.New("object matches no variant of CreateMessageResponse; want the members of exactly one variant: CreateMessageResult (\"role\", \"content\", \"model\") or CreateTaskResult (\"task\")")
 		default:
-			return errors.New("object matches several variants of CreateMessageResponse; want the members of exactly one variant: CreateMessageResult (\"role\", \"content\", \"model\") or CreateTaskResult (\"task\")")
+			return errors.New("object matches no variant of CreateMessageResponse; an object needs every required member of one variant: CreateMessageResult (\"role\", \"content\", \"model\") or CreateTaskResult (\"task\")")
 		}
 	default:
 		return fmt.Errorf("expected object, got JSON %s", kind)
@@ -766,10 +828,15 @@ func (x *CreateMessageResponse) UnmarshalJSON(b []byte) error {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - UntitledSingleSelectEnumSchema: UntitledSingleSelectEnumSchema, the
-//     object with a "enum" member
-//   - TitledSingleSelectEnumSchema: TitledSingleSelectEnumSchema, the object
-//     with a "oneOf" member
+//   - UntitledSingleSelectEnumSchema: UntitledSingleSelectEnumSchema, an
+//     object with "type" and "enum" members
+//   - TitledSingleSelectEnumSchema: TitledSingleSelectEnumSchema, an object
+//     with "type" and "oneOf" members
+//
+// An object is the object variant whose required members it holds (with the
+// values of the constant members the variant declares) and whose declared
+// members leave the fewest of its members unexplained; of those, the one
+// listed first.
 type SingleSelectEnumSchema struct {
 	UntitledSingleSelectEnumSchema *UntitledSingleSelectEnumSchema
 	TitledSingleSelectEnumSchema   *TitledSingleSelectEnumSchema
@@ -803,39 +870,59 @@ func (x SingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
+// singleSelectEnumSchemaObjects is what an object needs to be each object
+// variant of SingleSelectEnumSchema (UntitledSingleSelectEnumSchema and
+// TitledSingleSelectEnumSchema), over the members "type", "title",
+// "description", "enum", "default" and "oneOf", one bit each in this order.
+var singleSelectEnumSchemaObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x1f},
+	Required: []uint64{0x9},
+}, {
+	Declared: []uint64{0x37},
+	Required: []uint64{0x21},
+}}
+
 // UnmarshalJSON decodes a SingleSelectEnumSchema into the variant matching the
-// kind of JSON value b holds. An object decodes into the variant whose
-// distinguishing members it holds; holding those of no variant, or of several,
-// is an error.
+// kind of JSON value b holds. An object decodes into the object variant the
+// members it holds choose, as the type's comment says.
 func (x *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var v SingleSelectEnumSchema
 	var err error
 	switch kind := jsonrpc.JSONKind(b); kind {
 	case "object":
-		var has [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		var held [1]uint64
+		var failed [2]bool
+		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
+			case "type":
+				held[0] |= 1 << 0
+				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"string\"")
+				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"string\"")
+			case "title":
+				held[0] |= 1 << 1
+			case "description":
+				held[0] |= 1 << 2
 			case "enum":
-				has[0] = true
+				held[0] |= 1 << 3
+			case "default":
+				held[0] |= 1 << 4
 			case "oneOf":
-				has[1] = true
+				held[0] |= 1 << 5
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		switch has {
-		case [2]bool{true, false}:
+		switch jsonrpc.ChooseObject(held[:], failed[:], singleSelectEnumSchemaObjects) {
+		case 0:
 			v.UntitledSingleSelectEnumSchema = new(UntitledSingleSelectEnumSchema)
 			err = json.Unmarshal(b, v.UntitledSingleSelectEnumSchema)
-		case [2]bool{false, true}:
+		case 1:
 			v.TitledSingleSelectEnumSchema = new(TitledSingleSelectEnumSchema)
 			err = json.Unmarshal(b, v.TitledSingleSelectEnumSchema)
-		case [2]bool{}:
-			return errors.New("object matches no variant of SingleSelectEnumSchema; want the members of exactly one variant: UntitledSingleSelectEnumSchema (\"enum\") or TitledSingleSelectEnumSchema (\"oneOf\")")
 		default:
-			return errors.New("object matches several variants of SingleSelectEnumSchema; want the members of exactly one variant: UntitledSingleSelectEnumSchema (\"enum\") or TitledSingleSelectEnumSchema (\"oneOf\")")
+			return errors.New("object matches no variant of SingleSelectEnumSchema; an object needs every required member of one variant: UntitledSingleSelectEnumSchema (\"type\": \"string\", \"enum\") or TitledSingleSelectEnumSchema (\"type\": \"string\", \"oneOf\")")
 		}
 	default:
 		return fmt.Errorf("expected object, got JSON %s", kind)
@@ -853,9 +940,14 @@ func (x *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - UntitledEnumItems: UntitledEnumItems, the object with "type" and "enum"
+//   - UntitledEnumItems: UntitledEnumItems, an object with "type" and "enum"
 //     members
-//   - TitledEnumItems: TitledEnumItems, the object with a "anyOf" member
+//   - TitledEnumItems: TitledEnumItems, an object with a "anyOf" member
+//
+// An object is the object variant whose required members it holds (with the
+// values of the constant members the variant declares) and whose declared
+// members leave the fewest of its members unexplained; of those, the one
+// listed first.
 type MultiSelectEnumItems struct {
 	UntitledEnumItems *UntitledEnumItems
 	TitledEnumItems   *TitledEnumItems
@@ -889,39 +981,51 @@ func (x MultiSelectEnumItems) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
+// multiSelectEnumItemsObjects is what an object needs to be each object
+// variant of MultiSelectEnumItems (UntitledEnumItems and TitledEnumItems),
+// over the members "type", "enum" and "anyOf", one bit each in this order.
+var multiSelectEnumItemsObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x3},
+	Required: []uint64{0x3},
+}, {
+	Declared: []uint64{0x4},
+	Required: []uint64{0x4},
+}}
+
 // UnmarshalJSON decodes a MultiSelectEnumItems into the variant matching the
-// kind of JSON value b holds. An object decodes into the variant whose
-// distinguishing members it holds; holding those of no variant, or of several,
-// is an error.
+// kind of JSON value b holds. An object decodes into the object variant the
+// members it holds choose, as the type's comment says.
 func (x *MultiSelectEnumItems) UnmarshalJSON(b []byte) error {
 	var v MultiSelectEnumItems
 	var err error
 	switch kind := jsonrpc.JSONKind(b); kind {
 	case "object":
-		var has [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		var held [1]uint64
+		var failed [2]bool
+		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
-			case "type", "enum":
-				has[0] = true
+			case "type":
+				held[0] |= 1 << 0
+				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"string\"")
+			case "enum":
+				held[0] |= 1 << 1
 			case "anyOf":
-				has[1] = true
+				held[0] |= 1 << 2
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		switch has {
-		case [2]bool{true, false}:
+		switch jsonrpc.ChooseObject(held[:], failed[:], multiSelectEnumItemsObjects) {
+		case 0:
 			v.UntitledEnumItems = new(UntitledEnumItems)
 			err = json.Unmarshal(b, v.UntitledEnumItems)
-		case [2]bool{false, true}:
+		case 1:
 			v.TitledEnumItems = new(TitledEnumItems)
 			err = json.Unmarshal(b, v.TitledEnumItems)
-		case [2]bool{}:
-			return errors.New("object matches no variant of MultiSelectEnumItems; want the members of exactly one variant: UntitledEnumItems (\"type\", \"enum\") or TitledEnumItems (\"anyOf\")")
 		default:
-			return errors.New("object matches several variants of MultiSelectEnumItems; want the members of exactly one variant: UntitledEnumItems (\"type\", \"enum\") or TitledEnumItems (\"anyOf\")")
+			return errors.New("object matches no variant of MultiSelectEnumItems; an object needs every required member of one variant: UntitledEnumItems (\"type\": \"string\", \"enum\") or TitledEnumItems (\"anyOf\")")
 		}
 	default:
 		return fmt.Errorf("expected object, got JSON %s", kind)
@@ -940,10 +1044,15 @@ func (x *MultiSelectEnumItems) UnmarshalJSON(b []byte) error {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - ElicitRequestURLParams: ElicitRequestURLParams, the object with
-//     "elicitationId" and "url" members
-//   - ElicitRequestFormParams: ElicitRequestFormParams, the object with a
-//     "requestedSchema" member
+//   - ElicitRequestURLParams: ElicitRequestURLParams, an object with "mode",
+//     "message", "elicitationId" and "url" members
+//   - ElicitRequestFormParams: ElicitRequestFormParams, an object with
+//     "message" and "requestedSchema" members
+//
+// An object is the object variant whose required members it holds (with the
+// values of the constant members the variant declares) and whose declared
+// members leave the fewest of its members unexplained; of those, the one
+// listed first.
 type ElicitRequestParams struct {
 	ElicitRequestURLParams  *ElicitRequestURLParams
 	ElicitRequestFormParams *ElicitRequestFormParams
@@ -977,39 +1086,61 @@ func (x ElicitRequestParams) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
+// elicitRequestParamsObjects is what an object needs to be each object variant
+// of ElicitRequestParams (ElicitRequestURLParams and ElicitRequestFormParams),
+// over the members "_meta", "task", "mode", "message", "elicitationId", "url"
+// and "requestedSchema", one bit each in this order.
+var elicitRequestParamsObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x3f},
+	Required: []uint64{0x3c},
+}, {
+	Declared: []uint64{0x4f},
+	Required: []uint64{0x48},
+}}
+
 // UnmarshalJSON decodes an ElicitRequestParams into the variant matching the
-// kind of JSON value b holds. An object decodes into the variant whose
-// distinguishing members it holds; holding those of no variant, or of several,
-// is an error.
+// kind of JSON value b holds. An object decodes into the object variant the
+// members it holds choose, as the type's comment says.
 func (x *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 	var v ElicitRequestParams
 	var err error
 	switch kind := jsonrpc.JSONKind(b); kind {
 	case "object":
-		var has [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		var held [1]uint64
+		var failed [2]bool
+		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
-			case "elicitationId", "url":
-				has[0] = true
+			case "_meta":
+				held[0] |= 1 << 0
+			case "task":
+				held[0] |= 1 << 1
+			case "mode":
+				held[0] |= 1 << 2
+				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"url\"")
+				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"form\"")
+			case "message":
+				held[0] |= 1 << 3
+			case "elicitationId":
+				held[0] |= 1 << 4
+			case "url":
+				held[0] |= 1 << 5
 			case "requestedSchema":
-				has[1] = true
+				held[0] |= 1 << 6
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		switch has {
-		case [2]bool{true, false}:
+		switch jsonrpc.ChooseObject(held[:], failed[:], elicitRequestParamsObjects) {
+		case 0:
 			v.ElicitRequestURLParams = new(ElicitRequestURLParams)
 			err = json.Unmarshal(b, v.ElicitRequestURLParams)
-		case [2]bool{false, true}:
+		case 1:
 			v.ElicitRequestFormParams = new(ElicitRequestFormParams)
 			err = json.Unmarshal(b, v.ElicitRequestFormParams)
-		case [2]bool{}:
-			return errors.New("object matches no variant of ElicitRequestParams; want the members of exactly one variant: ElicitRequestURLParams (\"elicitationId\", \"url\") or ElicitRequestFormParams (\"requestedSchema\")")
 		default:
-			return errors.New("object matches several variants of ElicitRequestParams; want the members of exactly one variant: ElicitRequestURLParams (\"elicitationId\", \"url\") or ElicitRequestFormParams (\"requestedSchema\")")
+			return errors.New("object matches no variant of ElicitRequestParams; an object needs every required member of one variant: ElicitRequestURLParams (\"mode\": \"url\", \"message\", \"elicitationId\", \"url\") or ElicitRequestFormParams (\"message\", \"requestedSchema\")")
 		}
 	default:
 		return fmt.Errorf("expected object, got JSON %s", kind)
@@ -1114,8 +1245,13 @@ func (x *ElicitValue) UnmarshalJSON(b []byte) error {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - ElicitResult: ElicitResult, the object with a "action" member
-//   - CreateTaskResult: CreateTaskResult, the object with a "task" member
+//   - ElicitResult: ElicitResult, an object with a "action" member
+//   - CreateTaskResult: CreateTaskResult, an object with a "task" member
+//
+// An object is the object variant whose required members it holds (with the
+// values of the constant members the variant declares) and whose declared
+// members leave the fewest of its members unexplained; of those, the one
+// listed first.
 type ElicitResponse struct {
 	ElicitResult     *ElicitResult
 	CreateTaskResult *CreateTaskResult
@@ -1147,39 +1283,51 @@ func (x ElicitResponse) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
+// elicitResponseObjects is what an object needs to be each object variant of
+// ElicitResponse (ElicitResult and CreateTaskResult), over the members
+// "_meta", "action", "content" and "task", one bit each in this order.
+var elicitResponseObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x7},
+	Required: []uint64{0x2},
+}, {
+	Declared: []uint64{0x9},
+	Required: []uint64{0x8},
+}}
+
 // UnmarshalJSON decodes an ElicitResponse into the variant matching the kind
-// of JSON value b holds. An object decodes into the variant whose
-// distinguishing members it holds; holding those of no variant, or of several,
-// is an error.
+// of JSON value b holds. An object decodes into the object variant the members
+// it holds choose, as the type's comment says.
 func (x *ElicitResponse) UnmarshalJSON(b []byte) error {
 	var v ElicitResponse
 	var err error
 	switch kind := jsonrpc.JSONKind(b); kind {
 	case "object":
-		var has [2]bool
+		var held [1]uint64
 		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
+			case "_meta":
+				held[0] |= 1 << 0
 			case "action":
-				has[0] = true
+				held[0] |= 1 << 1
+			case "content":
+				held[0] |= 1 << 2
 			case "task":
-				has[1] = true
+				held[0] |= 1 << 3
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		switch has {
-		case [2]bool{true, false}:
+		switch jsonrpc.ChooseObject(held[:], nil, elicitResponseObjects) {
+		case 0:
 			v.ElicitResult = new(ElicitResult)
 			err = json.Unmarshal(b, v.ElicitResult)
-		case [2]bool{false, true}:
+		case 1:
 			v.CreateTaskResult = new(CreateTaskResult)
 			err = json.Unmarshal(b, v.CreateTaskResult)
-		case [2]bool{}:
-			return errors.New("object matches no variant of ElicitResponse; want the members of exactly one variant: ElicitResult (\"action\") or CreateTaskResult (\"task\")")
 		default:
-			return errors.New("object matches several variants of ElicitResponse; want the members of exactly one variant: ElicitResult (\"action\") or CreateTaskResult (\"task\")")
+			return errors.New("object matches no variant of ElicitResponse; an object needs every required member of one variant: ElicitResult (\"action\") or CreateTaskResult (\"task\")")
 		}
 	default:
 		return fmt.Errorf("expected object, got JSON %s", kind)

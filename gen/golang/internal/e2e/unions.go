@@ -150,8 +150,13 @@ func (x *Shape) UnmarshalJSON(b []byte) error {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - TextResource: TextResource, the object with a "text" member
-//   - BlobResource: BlobResource, the object with a "blob" member
+//   - TextResource: TextResource, an object with "uri" and "text" members
+//   - BlobResource: BlobResource, an object with "uri" and "blob" members
+//
+// An object is the object variant whose required members it holds (with the
+// values of the constant members the variant declares) and whose declared
+// members leave the fewest of its members unexplained; of those, the one
+// listed first.
 type Resource struct {
 	TextResource *TextResource
 	BlobResource *BlobResource
@@ -183,38 +188,51 @@ func (x Resource) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
+// resourceObjects is what an object needs to be each object variant of
+// Resource (TextResource and BlobResource), over the members "uri",
+// "mimeType", "text" and "blob", one bit each in this order.
+var resourceObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x7},
+	Required: []uint64{0x5},
+}, {
+	Declared: []uint64{0xb},
+	Required: []uint64{0x9},
+}}
+
 // UnmarshalJSON decodes a Resource into the variant matching the kind of JSON
-// value b holds. An object decodes into the variant whose distinguishing
-// members it holds; holding those of no variant, or of several, is an error.
+// value b holds. An object decodes into the object variant the members it
+// holds choose, as the type's comment says.
 func (x *Resource) UnmarshalJSON(b []byte) error {
 	var v Resource
 	var err error
 	switch kind := jsonrpc.JSONKind(b); kind {
 	case "object":
-		var has [2]bool
+		var held [1]uint64
 		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
+			case "uri":
+				held[0] |= 1 << 0
+			case "mimeType":
+				held[0] |= 1 << 1
 			case "text":
-				has[0] = true
+				held[0] |= 1 << 2
 			case "blob":
-				has[1] = true
+				held[0] |= 1 << 3
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		switch has {
-		case [2]bool{true, false}:
+		switch jsonrpc.ChooseObject(held[:], nil, resourceObjects) {
+		case 0:
 			v.TextResource = new(TextResource)
 			err = json.Unmarshal(b, v.TextResource)
-		case [2]bool{false, true}:
+		case 1:
 			v.BlobResource = new(BlobResource)
 			err = json.Unmarshal(b, v.BlobResource)
-		case [2]bool{}:
-			return errors.New("object matches no variant of Resource; want the members of exactly one variant: TextResource (\"text\") or BlobResource (\"blob\")")
 		default:
-			return errors.New("object matches several variants of Resource; want the members of exactly one variant: TextResource (\"text\") or BlobResource (\"blob\")")
+			return errors.New("object matches no variant of Resource; an object needs every required member of one variant: TextResource (\"uri\", \"text\") or BlobResource (\"uri\", \"blob\")")
 		}
 	default:
 		return fmt.Errorf("expected object, got JSON %s", kind)

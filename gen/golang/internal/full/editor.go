@@ -36,6 +36,9 @@ type Editor interface {
 	// BlocksShow handles the notification blocks/show.
 	BlocksShow(ctx context.Context, params *BlocksShowParams) error
 
+	// HoverShow handles the notification hover/show.
+	HoverShow(ctx context.Context, params *HoverShowParams) error
+
 	// Ping answers the request ping.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
@@ -74,6 +77,11 @@ func (UnimplementedEditor) FetchItem(context.Context, *FetchItemParams) (*Item, 
 
 // BlocksShow ignores the notification.
 func (UnimplementedEditor) BlocksShow(context.Context, *BlocksShowParams) error {
+	return nil
+}
+
+// HoverShow ignores the notification.
+func (UnimplementedEditor) HoverShow(context.Context, *HoverShowParams) error {
 	return nil
 }
 
@@ -131,6 +139,10 @@ func (r remoteEditor) BlocksShow(ctx context.Context, params *BlocksShowParams) 
 	return r.c.Notify(ctx, MethodBlocksShow, params)
 }
 
+func (r remoteEditor) HoverShow(ctx context.Context, params *HoverShowParams) error {
+	return r.c.Notify(ctx, MethodHoverShow, params)
+}
+
 func (r remoteEditor) Ping(ctx context.Context) error {
 	return r.c.Call(ctx, MethodPing, nil, nil)
 }
@@ -173,6 +185,12 @@ func NewEditorHandler(impl Editor) jsonrpc.Handler {
 				return nil, err
 			}
 			return nil, impl.BlocksShow(ctx, &params)
+		case MethodHoverShow:
+			var params HoverShowParams
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return nil, impl.HoverShow(ctx, &params)
 		case MethodPing:
 			return nil, impl.Ping(ctx)
 		case MethodStatusReport:

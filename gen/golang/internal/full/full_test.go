@@ -60,6 +60,8 @@ func (e *editor) FetchItem(ctx context.Context, p *full.FetchItemParams) (*full.
 	return &e.item, nil
 }
 
+func (e *editor) HoverShow(ctx context.Context, p *full.HoverShowParams) error { return nil }
+
 func ptr[T any](v T) *T { return &v }
 
 // sampleItem sets nearly every field of Item, nested types included.

@@ -47,6 +47,8 @@ const (
 	MethodFetchItem = "items/get"
 	// MethodBlocksShow is the notification blocks/show, sent by either side.
 	MethodBlocksShow = "blocks/show"
+	// MethodHoverShow is the notification hover/show, sent by Agent to Editor.
+	MethodHoverShow = "hover/show"
 	// MethodPing is the request ping, sent by either side.
 	MethodPing = "ping"
 	// MethodMarksSet is the request marks/set, sent by Editor to Agent.

@@ -1042,6 +1042,494 @@ func (x *Mark) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// MarkupContent is an object with the members kind and value.
+type MarkupContent struct {
+	Kind  string `json:"kind"`
+	Value string `json:"value"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x MarkupContent) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"kind":`...)
+	b = jsonrpc.AppendString(b, x.Kind)
+	b = append(b, `,"value":`...)
+	b = jsonrpc.AppendString(b, x.Value)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *MarkupContent) UnmarshalJSON(b []byte) error {
+	var v MarkupContent
+	var has struct {
+		Kind, Value bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "kind":
+			has.Kind = true
+			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+		case "value":
+			has.Value = true
+			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Kind:
+		return jsonrpc.MissingField("kind")
+	case !has.Value:
+		return jsonrpc.MissingField("value")
+	}
+	*x = v
+	return nil
+}
+
+// MarkedCode is the MarkedCode variant of MarkedString.
+type MarkedCode struct {
+	Language string `json:"language"`
+	Value    string `json:"value"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x MarkedCode) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"language":`...)
+	b = jsonrpc.AppendString(b, x.Language)
+	b = append(b, `,"value":`...)
+	b = jsonrpc.AppendString(b, x.Value)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *MarkedCode) UnmarshalJSON(b []byte) error {
+	var v MarkedCode
+	var has struct {
+		Language, Value bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "language":
+			has.Language = true
+			return jsonrpc.AtField("language", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Language)))
+		case "value":
+			has.Value = true
+			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Language:
+		return jsonrpc.MissingField("language")
+	case !has.Value:
+		return jsonrpc.MissingField("value")
+	}
+	*x = v
+	return nil
+}
+
+// HoverOptions is an object with the member workDoneProgress.
+type HoverOptions struct {
+	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HoverOptions) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.WorkDoneProgress != nil {
+		b = append(b, `,"workDoneProgress":`...)
+		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *HoverOptions) UnmarshalJSON(b []byte) error {
+	var v HoverOptions
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "workDoneProgress":
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// HoverRegistrationOptions is an object with the members workDoneProgress,
+// documentSelector and id.
+type HoverRegistrationOptions struct {
+	WorkDoneProgress *bool                `json:"workDoneProgress,omitempty"`
+	DocumentSelector []TextDocumentFilter `json:"documentSelector"`
+	ID               *string              `json:"id,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HoverRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.WorkDoneProgress != nil {
+		b = append(b, `,"workDoneProgress":`...)
+		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+	}
+	b = append(b, `,"documentSelector":`...)
+	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+		return nil, err
+	}
+	if x.ID != nil {
+		b = append(b, `,"id":`...)
+		b = jsonrpc.AppendString(b, *x.ID)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *HoverRegistrationOptions) UnmarshalJSON(b []byte) error {
+	var v HoverRegistrationOptions
+	var has struct {
+		DocumentSelector bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "workDoneProgress":
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+		case "documentSelector":
+			has.DocumentSelector = true
+			return jsonrpc.AtField("documentSelector", jsonrpc.DecodeArray(value, &v.DocumentSelector, jsonrpc.UnmarshalJSON[TextDocumentFilter]))
+		case "id":
+			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.DocumentSelector:
+		return jsonrpc.MissingField("documentSelector")
+	}
+	*x = v
+	return nil
+}
+
+// TextDocumentFilterLanguage is the TextDocumentFilterLanguage variant of
+// TextDocumentFilter.
+type TextDocumentFilterLanguage struct {
+	Language string  `json:"language"`
+	Scheme   *string `json:"scheme,omitempty"`
+	Pattern  *string `json:"pattern,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TextDocumentFilterLanguage) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"language":`...)
+	b = jsonrpc.AppendString(b, x.Language)
+	if x.Scheme != nil {
+		b = append(b, `,"scheme":`...)
+		b = jsonrpc.AppendString(b, *x.Scheme)
+	}
+	if x.Pattern != nil {
+		b = append(b, `,"pattern":`...)
+		b = jsonrpc.AppendString(b, *x.Pattern)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *TextDocumentFilterLanguage) UnmarshalJSON(b []byte) error {
+	var v TextDocumentFilterLanguage
+	var has struct {
+		Language bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "language":
+			has.Language = true
+			return jsonrpc.AtField("language", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Language)))
+		case "scheme":
+			return jsonrpc.AtField("scheme", jsonrpc.DecodeOptional(value, &v.Scheme, jsonrpc.DecodeString[string]))
+		case "pattern":
+			return jsonrpc.AtField("pattern", jsonrpc.DecodeOptional(value, &v.Pattern, jsonrpc.DecodeString[string]))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Language:
+		return jsonrpc.MissingField("language")
+	}
+	*x = v
+	return nil
+}
+
+// TextDocumentFilterScheme is the TextDocumentFilterScheme variant of
+// TextDocumentFilter.
+type TextDocumentFilterScheme struct {
+	Language *string `json:"language,omitempty"`
+	Scheme   string  `json:"scheme"`
+	Pattern  *string `json:"pattern,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TextDocumentFilterScheme) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Language != nil {
+		b = append(b, `,"language":`...)
+		b = jsonrpc.AppendString(b, *x.Language)
+	}
+	b = append(b, `,"scheme":`...)
+	b = jsonrpc.AppendString(b, x.Scheme)
+	if x.Pattern != nil {
+		b = append(b, `,"pattern":`...)
+		b = jsonrpc.AppendString(b, *x.Pattern)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *TextDocumentFilterScheme) UnmarshalJSON(b []byte) error {
+	var v TextDocumentFilterScheme
+	var has struct {
+		Scheme bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "language":
+			return jsonrpc.AtField("language", jsonrpc.DecodeOptional(value, &v.Language, jsonrpc.DecodeString[string]))
+		case "scheme":
+			has.Scheme = true
+			return jsonrpc.AtField("scheme", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Scheme)))
+		case "pattern":
+			return jsonrpc.AtField("pattern", jsonrpc.DecodeOptional(value, &v.Pattern, jsonrpc.DecodeString[string]))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Scheme:
+		return jsonrpc.MissingField("scheme")
+	}
+	*x = v
+	return nil
+}
+
+// TextDocumentFilterPattern is the TextDocumentFilterPattern variant of
+// TextDocumentFilter.
+type TextDocumentFilterPattern struct {
+	Language *string `json:"language,omitempty"`
+	Scheme   *string `json:"scheme,omitempty"`
+	Pattern  string  `json:"pattern"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TextDocumentFilterPattern) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Language != nil {
+		b = append(b, `,"language":`...)
+		b = jsonrpc.AppendString(b, *x.Language)
+	}
+	if x.Scheme != nil {
+		b = append(b, `,"scheme":`...)
+		b = jsonrpc.AppendString(b, *x.Scheme)
+	}
+	b = append(b, `,"pattern":`...)
+	b = jsonrpc.AppendString(b, x.Pattern)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *TextDocumentFilterPattern) UnmarshalJSON(b []byte) error {
+	var v TextDocumentFilterPattern
+	var has struct {
+		Pattern bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "language":
+			return jsonrpc.AtField("language", jsonrpc.DecodeOptional(value, &v.Language, jsonrpc.DecodeString[string]))
+		case "scheme":
+			return jsonrpc.AtField("scheme", jsonrpc.DecodeOptional(value, &v.Scheme, jsonrpc.DecodeString[string]))
+		case "pattern":
+			has.Pattern = true
+			return jsonrpc.AtField("pattern", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Pattern)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Pattern:
+		return jsonrpc.MissingField("pattern")
+	}
+	*x = v
+	return nil
+}
+
+// ProgressBegin is an object with the members kind and label.
+type ProgressBegin struct {
+	// Always "begin"; MarshalJSON fills it in when left empty.
+	Kind  string `json:"kind"`
+	Label string `json:"label"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x ProgressBegin) MarshalJSON() ([]byte, error) {
+	if x.Kind == "" {
+		x.Kind = "begin"
+	} else if x.Kind != "begin" {
+		return nil, fmt.Errorf("kind must be \"begin\", not %q", x.Kind)
+	}
+	type plain ProgressBegin
+	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ProgressBegin) AppendJSON(b []byte) ([]byte, error) {
+	if x.Kind == "" {
+		x.Kind = "begin"
+	} else if x.Kind != "begin" {
+		return nil, fmt.Errorf("kind must be \"begin\", not %q", x.Kind)
+	}
+	start := len(b)
+	b = append(b, `,"kind":`...)
+	b = jsonrpc.AppendString(b, x.Kind)
+	b = append(b, `,"label":`...)
+	b = jsonrpc.AppendString(b, x.Label)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *ProgressBegin) UnmarshalJSON(b []byte) error {
+	var v ProgressBegin
+	var has struct {
+		Kind, Label bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "kind":
+			has.Kind = true
+			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+		case "label":
+			has.Label = true
+			return jsonrpc.AtField("label", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Label)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Kind:
+		return jsonrpc.MissingField("kind")
+	case v.Kind != "begin":
+		return jsonrpc.AtField("kind", errors.New("must be \"begin\""))
+	case !has.Label:
+		return jsonrpc.MissingField("label")
+	}
+	*x = v
+	return nil
+}
+
+// ProgressEnd is an object with the members kind and message.
+type ProgressEnd struct {
+	// Always "end"; MarshalJSON fills it in when left empty.
+	Kind    string  `json:"kind"`
+	Message *string `json:"message,omitempty"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x ProgressEnd) MarshalJSON() ([]byte, error) {
+	if x.Kind == "" {
+		x.Kind = "end"
+	} else if x.Kind != "end" {
+		return nil, fmt.Errorf("kind must be \"end\", not %q", x.Kind)
+	}
+	type plain ProgressEnd
+	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ProgressEnd) AppendJSON(b []byte) ([]byte, error) {
+	if x.Kind == "" {
+		x.Kind = "end"
+	} else if x.Kind != "end" {
+		return nil, fmt.Errorf("kind must be \"end\", not %q", x.Kind)
+	}
+	start := len(b)
+	b = append(b, `,"kind":`...)
+	b = jsonrpc.AppendString(b, x.Kind)
+	if x.Message != nil {
+		b = append(b, `,"message":`...)
+		b = jsonrpc.AppendString(b, *x.Message)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *ProgressEnd) UnmarshalJSON(b []byte) error {
+	var v ProgressEnd
+	var has struct {
+		Kind bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "kind":
+			has.Kind = true
+			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+		case "message":
+			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Kind:
+		return jsonrpc.MissingField("kind")
+	case v.Kind != "end":
+		return jsonrpc.AtField("kind", errors.New("must be \"end\""))
+	}
+	*x = v
+	return nil
+}
+
 // BusyData is the data of error Busy.
 type BusyData struct {
 	RetryAfterMs int64 `json:"retryAfterMs"`
@@ -1343,6 +1831,76 @@ func (x *BlocksShowParams) UnmarshalJSON(b []byte) error {
 	switch {
 	case !has.Blocks:
 		return jsonrpc.MissingField("blocks")
+	}
+	*x = v
+	return nil
+}
+
+// HoverShowParams are the params of hover/show.
+type HoverShowParams struct {
+	Contents HoverContents        `json:"contents"`
+	Provider *HoverProvider       `json:"provider,omitempty"`
+	Filters  []TextDocumentFilter `json:"filters,omitzero"`
+	Progress *ProgressValue       `json:"progress,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x HoverShowParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"contents":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Contents); err != nil {
+		return nil, err
+	}
+	if x.Provider != nil {
+		b = append(b, `,"provider":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Provider); err != nil {
+			return nil, err
+		}
+	}
+	if x.Filters != nil {
+		b = append(b, `,"filters":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Filters); err != nil {
+			return nil, err
+		}
+	}
+	if x.Progress != nil {
+		b = append(b, `,"progress":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Progress); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *HoverShowParams) UnmarshalJSON(b []byte) error {
+	var v HoverShowParams
+	var has struct {
+		Contents bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "contents":
+			has.Contents = true
+			return jsonrpc.AtField("contents", jsonrpc.NonNull(value, v.Contents.UnmarshalJSON(value)))
+		case "provider":
+			return jsonrpc.AtField("provider", jsonrpc.DecodeOptional(value, &v.Provider, jsonrpc.UnmarshalJSON[HoverProvider]))
+		case "filters":
+			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.UnmarshalJSON[TextDocumentFilter]))
+		case "progress":
+			return jsonrpc.AtField("progress", jsonrpc.DecodeOptional(value, &v.Progress, jsonrpc.UnmarshalJSON[ProgressValue]))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Contents:
+		return jsonrpc.MissingField("contents")
 	}
 	*x = v
 	return nil

@@ -210,9 +210,14 @@ func (x *Block) UnmarshalJSON(b []byte) error {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - TextContents: TextContents, the object with a "text" member
-//   - BlobContents: BlobContents, the object with a "blob" member
+//   - TextContents: TextContents, an object with "uri" and "text" members
+//   - BlobContents: BlobContents, an object with "uri" and "blob" members
 //   - String: string
+//
+// An object is the object variant whose required members it holds (with the
+// values of the constant members the variant declares) and whose declared
+// members leave the fewest of its members unexplained; of those, the one
+// listed first.
 type Contents struct {
 	TextContents *TextContents
 	BlobContents *BlobContents
@@ -253,38 +258,51 @@ func (x Contents) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
+// contentsObjects is what an object needs to be each object variant of
+// Contents (TextContents and BlobContents), over the members "uri",
+// "mimeType", "text" and "blob", one bit each in this order.
+var contentsObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x7},
+	Required: []uint64{0x5},
+}, {
+	Declared: []uint64{0xb},
+	Required: []uint64{0x9},
+}}
+
 // UnmarshalJSON decodes a Contents into the variant matching the kind of JSON
-// value b holds. An object decodes into the variant whose distinguishing
-// members it holds; holding those of no variant, or of several, is an error.
+// value b holds. An object decodes into the object variant the members it
+// holds choose, as the type's comment says.
 func (x *Contents) UnmarshalJSON(b []byte) error {
 	var v Contents
 	var err error
 	switch kind := jsonrpc.JSONKind(b); kind {
 	case "object":
-		var has [2]bool
+		var held [1]uint64
 		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
+			case "uri":
+				held[0] |= 1 << 0
+			case "mimeType":
+				held[0] |= 1 << 1
 			case "text":
-				has[0] = true
+				held[0] |= 1 << 2
 			case "blob":
-				has[1] = true
+				held[0] |= 1 << 3
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		switch has {
-		case [2]bool{true, false}:
+		switch jsonrpc.ChooseObject(held[:], nil, contentsObjects) {
+		case 0:
 			v.TextContents = new(TextContents)
 			err = json.Unmarshal(b, v.TextContents)
-		case [2]bool{false, true}:
+		case 1:
 			v.BlobContents = new(BlobContents)
 			err = json.Unmarshal(b, v.BlobContents)
-		case [2]bool{}:
-			return errors.New("object matches no variant of Contents; want the members of exactly one variant: TextContents (\"text\") or BlobContents (\"blob\")")
 		default:
-			return errors.New("object matches several variants of Contents; want the members of exactly one variant: TextContents (\"text\") or BlobContents (\"blob\")")
+			return errors.New("object matches no variant of Contents; an object needs every required member of one variant: TextContents (\"uri\", \"text\") or BlobContents (\"uri\", \"blob\")")
 		}
 	case "string":
 		v.String = new(string)
@@ -363,8 +381,13 @@ func (x *Amount) UnmarshalJSON(b []byte) error {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - TextContents: TextContents, the object with a "text" member
-//   - BlobContents: BlobContents, the object with a "blob" member
+//   - TextContents: TextContents, an object with "uri" and "text" members
+//   - BlobContents: BlobContents, an object with "uri" and "blob" members
+//
+// An object is the object variant whose required members it holds (with the
+// values of the constant members the variant declares) and whose declared
+// members leave the fewest of its members unexplained; of those, the one
+// listed first.
 type Upload struct {
 	TextContents *TextContents
 	BlobContents *BlobContents
@@ -396,41 +419,628 @@ func (x Upload) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
+// uploadObjects is what an object needs to be each object variant of Upload
+// (TextContents and BlobContents), over the members "uri", "mimeType", "text"
+// and "blob", one bit each in this order.
+var uploadObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x7},
+	Required: []uint64{0x5},
+}, {
+	Declared: []uint64{0xb},
+	Required: []uint64{0x9},
+}}
+
 // UnmarshalJSON decodes an Upload into the variant matching the kind of JSON
-// value b holds. An object decodes into the variant whose distinguishing
-// members it holds; holding those of no variant, or of several, is an error.
+// value b holds. An object decodes into the object variant the members it
+// holds choose, as the type's comment says.
 func (x *Upload) UnmarshalJSON(b []byte) error {
 	var v Upload
 	var err error
 	switch kind := jsonrpc.JSONKind(b); kind {
 	case "object":
-		var has [2]bool
+		var held [1]uint64
 		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
+			case "uri":
+				held[0] |= 1 << 0
+			case "mimeType":
+				held[0] |= 1 << 1
 			case "text":
-				has[0] = true
+				held[0] |= 1 << 2
 			case "blob":
-				has[1] = true
+				held[0] |= 1 << 3
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		switch has {
-		case [2]bool{true, false}:
+		switch jsonrpc.ChooseObject(held[:], nil, uploadObjects) {
+		case 0:
 			v.TextContents = new(TextContents)
 			err = json.Unmarshal(b, v.TextContents)
-		case [2]bool{false, true}:
+		case 1:
 			v.BlobContents = new(BlobContents)
 			err = json.Unmarshal(b, v.BlobContents)
-		case [2]bool{}:
-			return errors.New("object matches no variant of Upload; want the members of exactly one variant: TextContents (\"text\") or BlobContents (\"blob\")")
 		default:
-			return errors.New("object matches several variants of Upload; want the members of exactly one variant: TextContents (\"text\") or BlobContents (\"blob\")")
+			return errors.New("object matches no variant of Upload; an object needs every required member of one variant: TextContents (\"uri\", \"text\") or BlobContents (\"uri\", \"blob\")")
 		}
 	default:
 		return fmt.Errorf("expected object, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// MarkedString is one of String or MarkedCode.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are:
+//   - String: string
+//   - MarkedCode: MarkedCode
+type MarkedString struct {
+	String     *string
+	MarkedCode *MarkedCode
+}
+
+// NewMarkedStringString returns a MarkedString holding v.
+func NewMarkedStringString(v string) MarkedString {
+	return MarkedString{String: &v}
+}
+
+// NewMarkedStringMarkedCode returns a MarkedString holding v.
+func NewMarkedStringMarkedCode(v MarkedCode) MarkedString {
+	return MarkedString{MarkedCode: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x MarkedString) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.String != nil {
+		v, n = x.String, n+1
+	}
+	if x.MarkedCode != nil {
+		v, n = x.MarkedCode, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("MarkedString holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// UnmarshalJSON decodes a MarkedString into the variant matching the kind of
+// JSON value b holds.
+func (x *MarkedString) UnmarshalJSON(b []byte) error {
+	var v MarkedString
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "string":
+		v.String = new(string)
+		err = json.Unmarshal(b, v.String)
+	case "object":
+		v.MarkedCode = new(MarkedCode)
+		err = json.Unmarshal(b, v.MarkedCode)
+	default:
+		return fmt.Errorf("expected string or object, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// HoverContents is one of MarkupContent, MarkedString or Array.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and objects
+// by the members they hold:
+//   - MarkupContent: MarkupContent, an object with "kind" and "value" members
+//   - MarkedString: MarkedString
+//   - Array: []MarkedString
+//
+// An object is the object variant whose required members it holds (with the
+// values of the constant members the variant declares) and whose declared
+// members leave the fewest of its members unexplained; of those, the one
+// listed first.
+type HoverContents struct {
+	MarkupContent *MarkupContent
+	MarkedString  *MarkedString
+	Array         *[]MarkedString
+}
+
+// NewHoverContentsMarkupContent returns a HoverContents holding v.
+func NewHoverContentsMarkupContent(v MarkupContent) HoverContents {
+	return HoverContents{MarkupContent: &v}
+}
+
+// NewHoverContentsMarkedString returns a HoverContents holding v.
+func NewHoverContentsMarkedString(v MarkedString) HoverContents {
+	return HoverContents{MarkedString: &v}
+}
+
+// NewHoverContentsArray returns a HoverContents holding v.
+func NewHoverContentsArray(v []MarkedString) HoverContents {
+	return HoverContents{Array: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x HoverContents) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.MarkupContent != nil {
+		v, n = x.MarkupContent, n+1
+	}
+	if x.MarkedString != nil {
+		v, n = x.MarkedString, n+1
+	}
+	if x.Array != nil {
+		v, n = x.Array, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("HoverContents holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// hoverContentsObjects is what an object needs to be each object variant of
+// HoverContents (MarkupContent and MarkedCode), over the members "kind",
+// "value" and "language", one bit each in this order.
+var hoverContentsObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x3},
+	Required: []uint64{0x3},
+}, {
+	Declared: []uint64{0x6},
+	Required: []uint64{0x6},
+}}
+
+// UnmarshalJSON decodes a HoverContents into the variant matching the kind of
+// JSON value b holds. An object decodes into the object variant the members it
+// holds choose, as the type's comment says.
+func (x *HoverContents) UnmarshalJSON(b []byte) error {
+	var v HoverContents
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "object":
+		var held [1]uint64
+		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+			switch string(key) {
+			case "kind":
+				held[0] |= 1 << 0
+			case "value":
+				held[0] |= 1 << 1
+			case "language":
+				held[0] |= 1 << 2
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		switch jsonrpc.ChooseObject(held[:], nil, hoverContentsObjects) {
+		case 0:
+			v.MarkupContent = new(MarkupContent)
+			err = json.Unmarshal(b, v.MarkupContent)
+		case 1:
+			v.MarkedString = new(MarkedString)
+			err = json.Unmarshal(b, v.MarkedString)
+		default:
+			return errors.New("object matches no variant of HoverContents; an object needs every required member of one variant: MarkupContent (\"kind\", \"value\") or MarkedCode (\"language\", \"value\")")
+		}
+	case "string":
+		v.MarkedString = new(MarkedString)
+		err = json.Unmarshal(b, v.MarkedString)
+	case "array":
+		v.Array = new([]MarkedString)
+		err = json.Unmarshal(b, v.Array)
+	default:
+		return fmt.Errorf("expected object, string or array, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// HoverProvider is one of Boolean, HoverOptions or HoverRegistrationOptions.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and objects
+// by the members they hold:
+//   - Boolean: boolean
+//   - HoverOptions: HoverOptions
+//   - HoverRegistrationOptions: HoverRegistrationOptions, an object with a
+//     "documentSelector" member
+//
+// An object is the object variant whose required members it holds (with the
+// values of the constant members the variant declares) and whose declared
+// members leave the fewest of its members unexplained; of those, the one
+// listed first.
+type HoverProvider struct {
+	Boolean                  *bool
+	HoverOptions             *HoverOptions
+	HoverRegistrationOptions *HoverRegistrationOptions
+}
+
+// NewHoverProviderBoolean returns a HoverProvider holding v.
+func NewHoverProviderBoolean(v bool) HoverProvider {
+	return HoverProvider{Boolean: &v}
+}
+
+// NewHoverProviderHoverOptions returns a HoverProvider holding v.
+func NewHoverProviderHoverOptions(v HoverOptions) HoverProvider {
+	return HoverProvider{HoverOptions: &v}
+}
+
+// NewHoverProviderHoverRegistrationOptions returns a HoverProvider holding v.
+func NewHoverProviderHoverRegistrationOptions(v HoverRegistrationOptions) HoverProvider {
+	return HoverProvider{HoverRegistrationOptions: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x HoverProvider) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.Boolean != nil {
+		v, n = x.Boolean, n+1
+	}
+	if x.HoverOptions != nil {
+		v, n = x.HoverOptions, n+1
+	}
+	if x.HoverRegistrationOptions != nil {
+		v, n = x.HoverRegistrationOptions, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("HoverProvider holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// hoverProviderObjects is what an object needs to be each object variant of
+// HoverProvider (HoverOptions and HoverRegistrationOptions), over the members
+// "workDoneProgress", "documentSelector" and "id", one bit each in this order.
+var hoverProviderObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x1},
+	Required: []uint64{0x0},
+}, {
+	Declared: []uint64{0x7},
+	Required: []uint64{0x2},
+}}
+
+// UnmarshalJSON decodes a HoverProvider into the variant matching the kind of
+// JSON value b holds. An object decodes into the object variant the members it
+// holds choose, as the type's comment says.
+func (x *HoverProvider) UnmarshalJSON(b []byte) error {
+	var v HoverProvider
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "boolean":
+		v.Boolean = new(bool)
+		err = json.Unmarshal(b, v.Boolean)
+	case "object":
+		var held [1]uint64
+		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+			switch string(key) {
+			case "workDoneProgress":
+				held[0] |= 1 << 0
+			case "documentSelector":
+				held[0] |= 1 << 1
+			case "id":
+				held[0] |= 1 << 2
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		switch jsonrpc.ChooseObject(held[:], nil, hoverProviderObjects) {
+		case 0:
+			v.HoverOptions = new(HoverOptions)
+			err = json.Unmarshal(b, v.HoverOptions)
+		case 1:
+			v.HoverRegistrationOptions = new(HoverRegistrationOptions)
+			err = json.Unmarshal(b, v.HoverRegistrationOptions)
+		default:
+			return errors.New("object matches no variant of HoverProvider; an object needs every required member of one variant: HoverOptions (no member) or HoverRegistrationOptions (\"documentSelector\")")
+		}
+	default:
+		return fmt.Errorf("expected boolean or object, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// TextDocumentFilter is one of TextDocumentFilterLanguage,
+// TextDocumentFilterScheme or TextDocumentFilterPattern.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and objects
+// by the members they hold:
+//   - TextDocumentFilterLanguage: TextDocumentFilterLanguage, an object with a
+//     "language" member
+//   - TextDocumentFilterScheme: TextDocumentFilterScheme, an object with a
+//     "scheme" member
+//   - TextDocumentFilterPattern: TextDocumentFilterPattern, an object with a
+//     "pattern" member
+//
+// An object is the object variant whose required members it holds (with the
+// values of the constant members the variant declares) and whose declared
+// members leave the fewest of its members unexplained; of those, the one
+// listed first.
+type TextDocumentFilter struct {
+	TextDocumentFilterLanguage *TextDocumentFilterLanguage
+	TextDocumentFilterScheme   *TextDocumentFilterScheme
+	TextDocumentFilterPattern  *TextDocumentFilterPattern
+}
+
+// NewTextDocumentFilterTextDocumentFilterLanguage returns a TextDocumentFilter
+// holding v.
+func NewTextDocumentFilterTextDocumentFilterLanguage(v TextDocumentFilterLanguage) TextDocumentFilter {
+	return TextDocumentFilter{TextDocumentFilterLanguage: &v}
+}
+
+// NewTextDocumentFilterTextDocumentFilterScheme returns a TextDocumentFilter
+// holding v.
+func NewTextDocumentFilterTextDocumentFilterScheme(v TextDocumentFilterScheme) TextDocumentFilter {
+	return TextDocumentFilter{TextDocumentFilterScheme: &v}
+}
+
+// NewTextDocumentFilterTextDocumentFilterPattern returns a TextDocumentFilter
+// holding v.
+func NewTextDocumentFilterTextDocumentFilterPattern(v TextDocumentFilterPattern) TextDocumentFilter {
+	return TextDocumentFilter{TextDocumentFilterPattern: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x TextDocumentFilter) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.TextDocumentFilterLanguage != nil {
+		v, n = x.TextDocumentFilterLanguage, n+1
+	}
+	if x.TextDocumentFilterScheme != nil {
+		v, n = x.TextDocumentFilterScheme, n+1
+	}
+	if x.TextDocumentFilterPattern != nil {
+		v, n = x.TextDocumentFilterPattern, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentFilter holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// textDocumentFilterObjects is what an object needs to be each object variant
+// of TextDocumentFilter (TextDocumentFilterLanguage, TextDocumentFilterScheme
+// and TextDocumentFilterPattern), over the members "language", "scheme" and
+// "pattern", one bit each in this order.
+var textDocumentFilterObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x7},
+	Required: []uint64{0x1},
+}, {
+	Declared: []uint64{0x7},
+	Required: []uint64{0x2},
+}, {
+	Declared: []uint64{0x7},
+	Required: []uint64{0x4},
+}}
+
+// UnmarshalJSON decodes a TextDocumentFilter into the variant matching the
+// kind of JSON value b holds. An object decodes into the object variant the
+// members it holds choose, as the type's comment says.
+func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
+	var v TextDocumentFilter
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "object":
+		var held [1]uint64
+		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+			switch string(key) {
+			case "language":
+				held[0] |= 1 << 0
+			case "scheme":
+				held[0] |= 1 << 1
+			case "pattern":
+				held[0] |= 1 << 2
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		switch jsonrpc.ChooseObject(held[:], nil, textDocumentFilterObjects) {
+		case 0:
+			v.TextDocumentFilterLanguage = new(TextDocumentFilterLanguage)
+			err = json.Unmarshal(b, v.TextDocumentFilterLanguage)
+		case 1:
+			v.TextDocumentFilterScheme = new(TextDocumentFilterScheme)
+			err = json.Unmarshal(b, v.TextDocumentFilterScheme)
+		case 2:
+			v.TextDocumentFilterPattern = new(TextDocumentFilterPattern)
+			err = json.Unmarshal(b, v.TextDocumentFilterPattern)
+		default:
+			return errors.New("object matches no variant of TextDocumentFilter; an object needs every required member of one variant: TextDocumentFilterLanguage (\"language\"), TextDocumentFilterScheme (\"scheme\") or TextDocumentFilterPattern (\"pattern\")")
+		}
+	default:
+		return fmt.Errorf("expected object, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// ProgressValue is one of ProgressBegin, ProgressEnd or Other.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and objects
+// by the members they hold:
+//   - ProgressBegin: ProgressBegin, an object with "kind" and "label" members
+//   - ProgressEnd: ProgressEnd, an object with a "kind" member
+//   - Other: any other JSON value, as is
+//
+// An object is the object variant whose required members it holds (with the
+// values of the constant members the variant declares) and whose declared
+// members leave the fewest of its members unexplained; of those, the one
+// listed first.
+type ProgressValue struct {
+	ProgressBegin *ProgressBegin
+	ProgressEnd   *ProgressEnd
+	Other         json.RawMessage
+}
+
+// NewProgressValueProgressBegin returns a ProgressValue holding v.
+func NewProgressValueProgressBegin(v ProgressBegin) ProgressValue {
+	return ProgressValue{ProgressBegin: &v}
+}
+
+// NewProgressValueProgressEnd returns a ProgressValue holding v.
+func NewProgressValueProgressEnd(v ProgressEnd) ProgressValue {
+	return ProgressValue{ProgressEnd: &v}
+}
+
+// NewProgressValueOther returns a ProgressValue holding v.
+func NewProgressValueOther(v json.RawMessage) ProgressValue {
+	return ProgressValue{Other: v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x ProgressValue) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.ProgressBegin != nil {
+		v, n = x.ProgressBegin, n+1
+	}
+	if x.ProgressEnd != nil {
+		v, n = x.ProgressEnd, n+1
+	}
+	if x.Other != nil {
+		v, n = x.Other, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("ProgressValue holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// progressValueObjects is what an object needs to be each object variant of
+// ProgressValue (ProgressBegin and ProgressEnd), over the members "kind",
+// "label" and "message", one bit each in this order.
+var progressValueObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x3},
+	Required: []uint64{0x3},
+}, {
+	Declared: []uint64{0x5},
+	Required: []uint64{0x1},
+}}
+
+// UnmarshalJSON decodes a ProgressValue into the variant matching the kind of
+// JSON value b holds. An object decodes into the object variant the members it
+// holds choose, as the type's comment says. Any other value goes to Other.
+func (x *ProgressValue) UnmarshalJSON(b []byte) error {
+	var v ProgressValue
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "object":
+		var held [1]uint64
+		var failed [2]bool
+		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+			switch string(key) {
+			case "kind":
+				held[0] |= 1 << 0
+				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"begin\"")
+				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"end\"")
+			case "label":
+				held[0] |= 1 << 1
+			case "message":
+				held[0] |= 1 << 2
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		switch jsonrpc.ChooseObject(held[:], failed[:], progressValueObjects) {
+		case 0:
+			v.ProgressBegin = new(ProgressBegin)
+			err = json.Unmarshal(b, v.ProgressBegin)
+		case 1:
+			v.ProgressEnd = new(ProgressEnd)
+			err = json.Unmarshal(b, v.ProgressEnd)
+		default:
+			v.Other = append(json.RawMessage(nil), b...)
+		}
+	default:
+		v.Other = append(json.RawMessage(nil), b...)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// TokenOrProgress is one of String or ProgressValue.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are:
+//   - String: string
+//   - ProgressValue: ProgressValue
+type TokenOrProgress struct {
+	String        *string
+	ProgressValue *ProgressValue
+}
+
+// NewTokenOrProgressString returns a TokenOrProgress holding v.
+func NewTokenOrProgressString(v string) TokenOrProgress {
+	return TokenOrProgress{String: &v}
+}
+
+// NewTokenOrProgressProgressValue returns a TokenOrProgress holding v.
+func NewTokenOrProgressProgressValue(v ProgressValue) TokenOrProgress {
+	return TokenOrProgress{ProgressValue: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x TokenOrProgress) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.String != nil {
+		v, n = x.String, n+1
+	}
+	if x.ProgressValue != nil {
+		v, n = x.ProgressValue, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TokenOrProgress holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// UnmarshalJSON decodes a TokenOrProgress into the variant matching the kind
+// of JSON value b holds. Any other value goes to ProgressValue.
+func (x *TokenOrProgress) UnmarshalJSON(b []byte) error {
+	var v TokenOrProgress
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "string":
+		v.String = new(string)
+		err = json.Unmarshal(b, v.String)
+	case "object":
+		v.ProgressValue = new(ProgressValue)
+		err = json.Unmarshal(b, v.ProgressValue)
+	default:
+		v.ProgressValue = new(ProgressValue)
+		err = json.Unmarshal(b, v.ProgressValue)
 	}
 	if err != nil {
 		return err
