@@ -171,7 +171,7 @@ func (r *resolver) declareTypes() {
 				r.errs.add(td.name.pos, "type %s is declared twice (first at %s); rename or remove one", td.name.name, first.Pos)
 				continue
 			}
-			r.types[td.name.name] = &TypeDef{Name: td.name.name, GoName: goname.Exported(td.name.name), Pos: td.name.pos}
+			r.types[td.name.name] = &TypeDef{Name: td.name.name, GoName: typeGoName(td.name.name), Pos: td.name.pos}
 		}
 	}
 }

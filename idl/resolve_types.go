@@ -45,11 +45,11 @@ func (r *resolver) build(ts *tspec, name, doc string) *Type {
 	case KindObject, KindEnum, KindUnion:
 		if ts.name.name != "" {
 			if !typeNameRE.MatchString(ts.name.name) {
-				r.errs.add(ts.name.pos, "name %q must start with a letter and hold only letters, digits and underscores", ts.name.name)
+				r.errs.add(ts.name.pos, "name %q "+typeNameRule, ts.name.name)
 			}
 			name = ts.name.name
 		}
-		def := &TypeDef{Name: name, GoName: goname.Exported(name), Doc: ts.doc, Deprecated: ts.deprec, Inline: true, Pos: ts.pos}
+		def := &TypeDef{Name: name, GoName: typeGoName(name), Doc: ts.doc, Deprecated: ts.deprec, Inline: true, Pos: ts.pos}
 		if def.Doc == "" {
 			def.Doc = doc
 		}
@@ -229,4 +229,16 @@ func intValueNames(n int64) (name, goName string) {
 		return name, "Minus" + digits
 	}
 	return name, "N" + name
+}
+
+// typeGoName returns the Go name of the type named name. Leading
+// underscores, which cannot start an exported Go name, become a leading X
+// (_InitializeParams gives XInitializeParams), so that the name does not
+// meet the one written without them.
+func typeGoName(name string) string {
+	g := goname.Exported(name)
+	if strings.HasPrefix(name, "_") && g != "" {
+		return "X" + g
+	}
+	return g
 }

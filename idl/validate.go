@@ -82,6 +82,29 @@ func (r *resolver) flatten(def *TypeDef, state map[*TypeDef]int) {
 		}
 	}
 	t.Fields = append(fields, t.Fields...)
+	r.inheritAdditional(def, bases)
+}
+
+// inheritAdditional gives an object without additional: of its own the
+// additional members of the types it extends: an object that extends
+// one keeping its extra members keeps them too.
+func (r *resolver) inheritAdditional(def *TypeDef, bases []*TypeDef) {
+	t := def.Type
+	if t.Additional != nil {
+		return
+	}
+	var from *TypeDef
+	for _, base := range bases {
+		a := base.Type.Additional
+		switch {
+		case a == nil:
+		case from == nil:
+			from, t.Additional = base, a
+		case a.String() != t.Additional.String():
+			r.errs.add(def.Pos, "type %s inherits additional members of type %s from %s and of type %s from %s; declare additional: on %s to say which", def.Name, t.Additional, from.Name, a, base.Name, def.Name)
+			return
+		}
+	}
 }
 
 func fieldPos(t *Type, name string) Pos {

@@ -33,6 +33,8 @@ func (g *generator) object(f *file, def *idl.TypeDef) error {
 	for i, fl := range def.Type.Fields {
 		tag := fl.Name
 		switch k := kindOf(fl.Type); {
+		case threeState(fl.Type, fl.Optional):
+			tag += ",omitzero" // absent is left out; null is sent
 		case fl.Optional && (k == idl.KindArray || k == idl.KindMap) && !pointer(fl.Type, true):
 			// omitzero leaves out only a nil list or map: an empty one
 			// that was received is sent back, not dropped.
@@ -50,13 +52,13 @@ func (g *generator) object(f *file, def *idl.TypeDef) error {
 		fields = append(fields, field.Id(fl.GoName).Add(goType(fl.Type, fl.Optional)).Tag(map[string]string{"json": tag}))
 	}
 	if add := def.Type.Additional; add != nil {
-		field := jen.Comment(extraField + " holds the members not declared above, by name.").Line()
+		field := jen.Comment(extraField + " holds the members not declared above, in the order received.").Line()
 		if len(fields) == 0 {
-			field = jen.Comment(extraField + " holds the object's members, by name.").Line()
+			field = jen.Comment(extraField + " holds the object's members, in the order received.").Line()
 		} else {
 			field = jen.Line().Add(field)
 		}
-		fields = append(fields, field.Id(extraField).Map(jen.String()).Add(goType(add, false)).Tag(map[string]string{"json": "-", "rpcgen": "extra"}))
+		fields = append(fields, field.Id(extraField).Qual(jsonrpcPkg, "Members").Types(goType(add, false)).Tag(map[string]string{"json": "-", "rpcgen": "extra"}))
 	}
 	f.add(g.typeDoc(def).code().Type().Id(def.GoName).Struct(fields...))
 	if err := g.marshalObject(f, def); err != nil {
@@ -124,7 +126,7 @@ func (g *generator) marshalObject(f *file, def *idl.TypeDef) error {
 		body = append(body,
 			jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("plain").Call(jen.Id("x"))),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Qual(jsonrpcPkg, "MergeMembers").Call(jen.Id("b"), jen.Id("x").Dot(extraField))),
+			jen.Return(jen.Qual(jsonrpcPkg, "AppendMembers").Call(jen.Id("b"), jen.Id("x").Dot(extraField))),
 		)
 	} else {
 		body = append(body, jen.Return(jen.Qual(jsonPkg, "Marshal").Call(jen.Id("plain").Call(jen.Id("x")))))
@@ -164,10 +166,9 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 			jen.If(jen.Err().Op(":=").Add(g.decodeInto(add, false, jen.Id("value"), jen.Id("e"))), jen.Err().Op("!=").Nil()).Block(
 				jen.Return(jen.Qual(jsonrpcPkg, "AtField").Call(jen.String().Call(jen.Id("key")), jen.Err())),
 			),
-			jen.If(jen.Id("v").Dot(extraField).Op("==").Nil()).Block(
-				jen.Id("v").Dot(extraField).Op("=").Map(jen.String()).Add(goType(add, false)).Values(),
-			),
-			jen.Id("v").Dot(extraField).Index(jen.String().Call(jen.Id("key"))).Op("=").Id("e"),
+			jen.Id("v").Dot(extraField).Op("=").Append(jen.Id("v").Dot(extraField), jen.Qual(jsonrpcPkg, "Member").Types(goType(add, false)).Values(
+				jen.Id("Name").Op(":").String().Call(jen.Id("key")), jen.Id("Value").Op(":").Id("e"),
+			)),
 			jen.Return(jen.Nil()),
 		}
 	}
@@ -195,7 +196,9 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 				return err
 			}
 			cond := jen.Id("v").Dot(fl.GoName).Op("!=").Add(lit)
-			if pointer(fl.Type, fl.Optional) {
+			if threeState(fl.Type, fl.Optional) {
+				cond = jen.Id("v").Dot(fl.GoName).Dot("State").Op("==").Qual(jsonrpcPkg, "Present").Op("&&").Id("v").Dot(fl.GoName).Dot("Value").Op("!=").Add(lit)
+			} else if pointer(fl.Type, fl.Optional) {
 				cond = jen.Id("v").Dot(fl.GoName).Op("!=").Nil().Op("&&").Op("*").Id("v").Dot(fl.GoName).Op("!=").Add(lit)
 			}
 			checks = append(checks, jen.Case(cond).Block(jen.Return(jen.Qual(jsonrpcPkg, "AtField").Call(
@@ -249,6 +252,9 @@ func aOrAn(name string) string {
 // so that errors name the element's index or key.
 func (g *generator) decodeInto(t *idl.Type, optional bool, src jen.Code, target *jen.Statement) *jen.Statement {
 	dst := jen.Op("&").Add(target)
+	if threeState(t, optional) {
+		return jen.Qual(jsonrpcPkg, "DecodeNullable").Call(src, dst, g.valueDecoder(t))
+	}
 	if pointer(t, optional) {
 		return jen.Qual(jsonrpcPkg, "DecodeOptional").Call(src, dst, g.valueDecoder(t))
 	}

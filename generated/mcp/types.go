@@ -17,8 +17,8 @@ type Cursor string
 // reverse-DNS prefix ending in a slash; prefixes whose second label is
 // modelcontextprotocol or mcp are reserved for the protocol.
 type Meta struct {
-	// Extra holds the object's members, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the object's members, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -28,7 +28,7 @@ func (x Meta) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -40,10 +40,7 @@ func (x *Meta) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -59,8 +56,8 @@ type RequestMeta struct {
 	// Asks the receiver to report progress under this token.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -70,7 +67,7 @@ func (x RequestMeta) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -86,10 +83,7 @@ func (x *RequestMeta) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -681,8 +675,8 @@ func (x *Implementation) UnmarshalJSON(b []byte) error {
 // Capability is a capability switch: an object whose presence turns the
 // feature on; its members are reserved for future settings and kept as sent.
 type Capability struct {
-	// Extra holds the object's members, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the object's members, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -692,7 +686,7 @@ func (x Capability) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -704,10 +698,7 @@ func (x *Capability) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -3291,8 +3282,8 @@ type ToolSchema struct {
 	Properties map[string]json.RawMessage `json:"properties,omitzero"`
 	Required   []string                   `json:"required,omitzero"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -3307,7 +3298,7 @@ func (x ToolSchema) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3333,10 +3324,7 @@ func (x *ToolSchema) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -4274,8 +4262,8 @@ func (x *TaskIDParams) UnmarshalJSON(b []byte) error {
 type GetTaskPayloadResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -4285,7 +4273,7 @@ func (x GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4301,10 +4289,7 @@ func (x *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -7590,8 +7575,8 @@ func (x *ResourceNotFoundData) UnmarshalJSON(b []byte) error {
 type URLElicitationRequiredData struct {
 	Elicitations []ElicitRequestURLParams `json:"elicitations"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -7604,7 +7589,7 @@ func (x URLElicitationRequiredData) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7624,10 +7609,7 @@ func (x *URLElicitationRequiredData) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {

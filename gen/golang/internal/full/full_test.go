@@ -89,7 +89,7 @@ func sampleItem() full.Item {
 		History:    []full.ItemHistoryItem{{At: "2026-11-22T10:00:00Z", State: full.StateProcessing}},
 		Matrix:     [][]float64{{1, 2}, {3}},
 		Grouped:    map[string][]full.Position{"g": {{Line: 1}}},
-		Either:     ptr(full.NewItemEitherInteger(9)),
+		Either:     jsonrpc.Some(full.NewItemEitherInteger(9)),
 		Raw:        json.RawMessage(`{"free":true}`),
 		Priority:   ptr(full.PriorityMinus1),
 		Contents: []full.Contents{

@@ -66,8 +66,8 @@ func (x *Position) UnmarshalJSON(b []byte) error {
 //
 // Free-form metadata, kept member by member as sent.
 type Meta struct {
-	// Extra holds the object's members, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the object's members, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -77,7 +77,7 @@ func (x Meta) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -89,10 +89,7 @@ func (x *Meta) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -200,14 +197,14 @@ type Item struct {
 	Owner  *string   `json:"user_id,omitempty"`
 
 	// Nested inline object.
-	Settings *ItemSettings         `json:"settings,omitempty"`
-	History  []ItemHistoryItem     `json:"history,omitzero"`
-	Matrix   [][]float64           `json:"matrix,omitzero"`
-	Grouped  map[string][]Position `json:"grouped,omitzero"`
-	Either   *ItemEither           `json:"either,omitempty"`
-	Raw      json.RawMessage       `json:"raw,omitempty"`
-	Priority *Priority             `json:"priority,omitempty"`
-	Contents []Contents            `json:"contents,omitzero"`
+	Settings *ItemSettings                `json:"settings,omitempty"`
+	History  []ItemHistoryItem            `json:"history,omitzero"`
+	Matrix   [][]float64                  `json:"matrix,omitzero"`
+	Grouped  map[string][]Position        `json:"grouped,omitzero"`
+	Either   jsonrpc.Nullable[ItemEither] `json:"either,omitzero"`
+	Raw      json.RawMessage              `json:"raw,omitempty"`
+	Priority *Priority                    `json:"priority,omitempty"`
+	Contents []Contents                   `json:"contents,omitzero"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -340,9 +337,12 @@ func (x Item) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Either != nil {
+	switch x.Either.State {
+	case jsonrpc.Null:
+		b = append(b, `,"either":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"either":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Either); err != nil {
+		if b, err = jsonrpc.AppendValue(b, x.Either.Value); err != nil {
 			return nil, err
 		}
 	}
@@ -425,7 +425,7 @@ func (x *Item) UnmarshalJSON(b []byte) error {
 				return jsonrpc.DecodeArray(b, v, jsonrpc.UnmarshalJSON[Position])
 			}))
 		case "either":
-			return jsonrpc.AtField("either", jsonrpc.DecodeOptional(value, &v.Either, jsonrpc.UnmarshalJSON[ItemEither]))
+			return jsonrpc.AtField("either", jsonrpc.DecodeNullable(value, &v.Either, jsonrpc.UnmarshalJSON[ItemEither]))
 		case "raw":
 			return jsonrpc.AtField("raw", jsonrpc.DecodeRaw(value, &v.Raw))
 		case "priority":
@@ -1007,8 +1007,8 @@ type InitializeResult struct {
 	State        State           `json:"state"`
 	Capabilities map[string]bool `json:"capabilities"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]int64 `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[int64] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -1021,7 +1021,7 @@ func (x InitializeResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1044,10 +1044,7 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeInt(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]int64{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[int64]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
