@@ -57,6 +57,9 @@ func (n *Nullable[T]) UnmarshalJSON(b []byte) error {
 	return DecodeNullable(b, n, Unmarshal[T])
 }
 
+// nullable marks Nullable types, whose Value strict decoding checks.
+func (Nullable[T]) nullable() {}
+
 // DecodeNullable decodes b into *v: JSON null sets it to Null, any other
 // value is decoded with decode and sets it Present. Generated decoders
 // call it for members that may be absent, null or set.
