@@ -85,6 +85,7 @@ func TestFullTypeOrder(t *testing.T) {
 		"Item", "ItemSettings", "ItemSettingsTheme", "Dimensions", "ItemHistoryItem", "ItemEither",
 		"TextBlock", "Block", "BlockImage",
 		"Priority", "TextContents", "BlobContents", "Contents",
+		"DocumentUri", "Result", "_Edits",
 		"BusyData", // error data, in error order
 		"InitializeParams", "InitializeParamsClientInfo", "InitializeResult",
 		"FetchItemParams", "BlocksShowParams", "CancelRequestParams",

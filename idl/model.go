@@ -156,7 +156,7 @@ const (
 	KindBoolean      // true or false
 	KindAny          // any JSON value
 	KindArray        // a JSON array of Elem
-	KindMap          // a JSON object with string keys and Elem values
+	KindMap          // a JSON object with keys of type Key and Elem values
 	KindObject       // a JSON object with the given Fields
 	KindEnum         // one of the given Values
 	KindUnion        // one of the given Variants
@@ -186,6 +186,10 @@ type Type struct {
 	Const *Value
 	Elem  *Type    // KindArray: the items; KindMap: the values
 	Ref   *TypeDef // KindRef: the type referred to
+	// Key is, for a KindMap, the type of its keys: integer, or a reference
+	// to a string or integer type (an alias or an enum); nil for plain
+	// string keys.
+	Key *Type
 
 	// Fields of a KindObject, inherited ones (from Extends) first, then in
 	// source order.

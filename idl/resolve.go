@@ -20,6 +20,7 @@ type resolver struct {
 	later  []func()                     // checks that need every type complete
 	kinds  map[*TypeDef]map[string]bool // JSON kinds of unions, see kindsOf
 	levels map[*TypeDef]int             // levels of extends above each object type
+	keyed  []*Type                      // the map types with typed keys, see mapKeys
 
 	typeNames  []string          // every type name, for suggestions
 	errorNames []string          // every error name, for suggestions

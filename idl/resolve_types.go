@@ -65,6 +65,10 @@ func (r *resolver) build(ts *tspec, name, doc string) *Type {
 		t.Elem = r.build(ts.elem, name+"Item", "")
 	case KindMap:
 		t.Elem = r.build(ts.elem, name+"Value", "")
+		if ts.key != nil {
+			t.Key = r.build(ts.key, name+"Key", "")
+			r.keyed = append(r.keyed, t)
+		}
 	}
 	if ts.elem != nil && t.Elem == nil {
 		t.Kind = KindInvalid

@@ -65,6 +65,7 @@ type tspec struct {
 	formatPos  Pos
 	constv     *node
 	elem       *tspec    // KindArray, KindMap
+	key        *tspec    // KindMap: the keys' type; nil for plain strings
 	fields     []*fspec  // KindObject
 	extends    []nameRef // KindObject
 	additional *tspec    // KindObject: the type of undeclared members kept

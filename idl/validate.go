@@ -12,6 +12,7 @@ func (r *resolver) finishTypes() {
 	for _, def := range r.p.Types {
 		r.flatten(def, state)
 	}
+	r.mapKeys()
 	for _, def := range r.p.Types {
 		if def.Type != nil && def.Type.Kind == KindUnion {
 			if def.Type.Discriminator != "" {

@@ -231,6 +231,9 @@ func (r *resolver) checkDepth(n *node, t *Type, path string, depth int) {
 	case KindMap:
 		if r.expect(n, nMap, path, "a mapping") {
 			for _, e := range n.ents {
+				if t.Key != nil {
+					r.checkKey(e.key, t.Key, path, depth)
+				}
 				r.checkDepth(e.val, t.Elem, path+"."+keyName(e.key), depth+1)
 			}
 		}

@@ -46,6 +46,9 @@ func baseType(t *idl.Type) *jen.Statement {
 	case idl.KindArray:
 		return jen.Index().Add(goType(t.Elem, false))
 	case idl.KindMap:
+		if t.Key != nil {
+			return jen.Map(baseType(t.Key)).Add(goType(t.Elem, false))
+		}
 		return jen.Map(jen.String()).Add(goType(t.Elem, false))
 	case idl.KindRef:
 		return jen.Id(t.Ref.GoName)
@@ -88,6 +91,19 @@ func nullable(t *idl.Type) bool {
 func nilable(t *idl.Type) bool {
 	u := t.Underlying()
 	return u != nil && (u.Kind == idl.KindArray || u.Kind == idl.KindMap || u.Kind == idl.KindAny)
+}
+
+// intKey reports whether map keys of type t are integers, written in
+// decimal on the wire.
+func intKey(t *idl.Type) bool {
+	u := t.Underlying()
+	switch {
+	case u == nil:
+		return false
+	case u.Kind == idl.KindEnum:
+		return u.EnumBase == idl.KindInteger
+	}
+	return u.Kind == idl.KindInteger
 }
 
 // kindOf returns the kind of the value t stands for, following references.

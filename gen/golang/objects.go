@@ -258,7 +258,7 @@ func (g *generator) decodeInto(t *idl.Type, optional bool, src jen.Code, target 
 	if pointer(t, optional) {
 		return jen.Qual(jsonrpcPkg, "DecodeOptional").Call(src, dst, g.valueDecoder(t))
 	}
-	if (t.Kind == idl.KindArray || t.Kind == idl.KindMap) && g.custom(t.Elem) {
+	if g.container(t) {
 		return g.decodeContainer(t, src, dst)
 	}
 	if t.Kind == idl.KindRef && g.hasDecoder(t.Ref) {
@@ -291,6 +291,9 @@ func basicDecoder(t *idl.Type) string {
 // decodeContainer decodes a list or map element by element.
 func (g *generator) decodeContainer(t *idl.Type, src, dst jen.Code) *jen.Statement {
 	helper := "DecodeArray"
+	if t.Kind == idl.KindMap && t.Key != nil {
+		return jen.Qual(jsonrpcPkg, "DecodeKeyedMap").Call(src, dst, jen.Lit(intKey(t.Key)), g.valueDecoder(t.Key), g.elemDecoder(t.Elem))
+	}
 	if t.Kind == idl.KindMap {
 		helper = "DecodeMap"
 	}
@@ -310,7 +313,7 @@ func (g *generator) elemDecoder(t *idl.Type) jen.Code {
 // of type t into its base Go type T.
 func (g *generator) valueDecoder(t *idl.Type) jen.Code {
 	switch {
-	case (t.Kind == idl.KindArray || t.Kind == idl.KindMap) && g.custom(t.Elem):
+	case g.container(t):
 		return jen.Func().Params(jen.Id("b").Index().Byte(), jen.Id("v").Op("*").Add(baseType(t))).Error().Block(
 			jen.Return(g.decodeContainer(t, jen.Id("b"), jen.Id("v"))),
 		)
@@ -330,7 +333,19 @@ func (g *generator) custom(t *idl.Type) bool {
 	case idl.KindRef:
 		return g.hasDecoder(t.Ref)
 	case idl.KindArray, idl.KindMap:
+		return g.container(t)
+	}
+	return false
+}
+
+// container reports whether a list or map is decoded element by element:
+// its elements have decoders of their own, or its keys are typed.
+func (g *generator) container(t *idl.Type) bool {
+	switch t.Kind {
+	case idl.KindArray:
 		return g.custom(t.Elem)
+	case idl.KindMap:
+		return t.Key != nil || g.custom(t.Elem)
 	}
 	return false
 }
@@ -348,7 +363,7 @@ func (g *generator) hasDecoder(def *idl.TypeDef) bool {
 	case idl.KindRef:
 		has = g.hasDecoder(t.Ref)
 	case idl.KindArray, idl.KindMap:
-		has = g.custom(t.Elem)
+		has = g.container(t)
 	}
 	g.decodes[def] = has
 	return has
@@ -367,7 +382,7 @@ func (g *generator) alias(f *file, def *idl.TypeDef) {
 		return
 	}
 	f.add(c.code().Type().Id(def.GoName).Add(baseType(t)))
-	if (t.Kind == idl.KindArray || t.Kind == idl.KindMap) && g.custom(t.Elem) {
+	if g.container(t) {
 		f.add(doc(fmt.Sprintf("UnmarshalJSON decodes %s element by element, naming the element that does not decode.", aOrAn(def.GoName))).code().
 			Func().Params(jen.Id("x").Op("*").Id(def.GoName)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
 			jen.Return(g.decodeContainer(t, jen.Id("b"), jen.Parens(jen.Op("*").Add(baseType(t))).Call(jen.Id("x")))),

@@ -73,7 +73,11 @@ func article(t *idl.Type) string {
 	case idl.KindArray:
 		s = "a list of " + t.Elem.String()
 	case idl.KindMap:
-		s = "a map of string keys to " + t.Elem.String()
+		key := "string"
+		if t.Key != nil {
+			key = t.Key.String()
+		}
+		s = "a map of " + key + " keys to " + t.Elem.String()
 	case idl.KindRef:
 		s = "another name for " + t.Ref.GoName
 	}

@@ -78,7 +78,7 @@ func (b *builder) base(t *idl.Type, where string) *invopop.Schema {
 	case idl.KindArray:
 		return &invopop.Schema{Type: "array", Items: b.typ(t.Elem, where+"[]")}
 	case idl.KindMap:
-		return &invopop.Schema{Type: "object", AdditionalProperties: b.typ(t.Elem, where+"{}")}
+		return &invopop.Schema{Type: "object", AdditionalProperties: b.typ(t.Elem, where+"{}"), PropertyNames: b.keys(t.Key, where)}
 	case idl.KindObject:
 		return b.object(t, where)
 	case idl.KindEnum:
@@ -94,6 +94,34 @@ func (b *builder) base(t *idl.Type, where string) *invopop.Schema {
 	}
 	b.fail("%s: unsupported kind %s", where, t.Kind)
 	return &invopop.Schema{}
+}
+
+// integerKey is the pattern of integer map keys: decimal int64s as JSON
+// writes them.
+const integerKey = "^-?(0|[1-9][0-9]*)$"
+
+// keys returns the schema of the keys of a map whose keys have type k, or
+// nil for plain string keys. Keys are strings: an integer enum's values
+// are listed as strings, and integer keys match a pattern.
+func (b *builder) keys(k *idl.Type, where string) *invopop.Schema {
+	if k == nil {
+		return nil
+	}
+	u := k.Underlying()
+	switch {
+	case u == nil:
+		b.fail("%s: map key of an unresolved type", where)
+		return nil
+	case u.Kind == idl.KindEnum && u.EnumBase == idl.KindInteger:
+		s := &invopop.Schema{Type: "string"}
+		for _, v := range u.Values {
+			s.Enum = append(s.Enum, fmt.Sprint(v.Value))
+		}
+		return s
+	case u.Kind == idl.KindInteger:
+		return &invopop.Schema{Type: "string", Pattern: integerKey}
+	}
+	return b.typ(k, where+"{key}") // a string type: its schema checks the names
 }
 
 // object returns the schema of an object type: its fields in order.

@@ -24,7 +24,11 @@ func (d *doc) typeExpr(t *idl.Type) string {
 	case idl.KindArray:
 		s = d.wrapExpr(t.Elem) + "[]"
 	case idl.KindMap:
-		s = "map<string, " + d.typeExpr(t.Elem) + ">"
+		key := "string"
+		if t.Key != nil {
+			key = d.typeExpr(t.Key)
+		}
+		s = "map<" + key + ", " + d.typeExpr(t.Elem) + ">"
 	case idl.KindEnum:
 		var parts []string
 		for _, v := range t.Values {

@@ -67,6 +67,9 @@ func refs(t *idl.Type, fn func(*idl.TypeDef)) {
 		if t.Kind == idl.KindRef && t.Ref != nil {
 			fn(t.Ref)
 		}
+		if k := t.Key; k != nil && k.Kind == idl.KindRef && k.Ref != nil {
+			fn(k.Ref)
+		}
 		t = t.Elem
 	}
 }

@@ -863,6 +863,109 @@ func (x *BlobContents) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// DocumentURI is a string in the uri format.
+type DocumentURI string
+
+// Result is an object with the member _meta.
+type Result struct {
+	Meta *Meta `json:"_meta,omitempty"`
+
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
+}
+
+// MarshalJSON encodes x, with its additional members.
+func (x Result) MarshalJSON() ([]byte, error) {
+	type plain Result
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
+	}
+	return jsonrpc.AppendMembers(b, x.Extra)
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *Result) UnmarshalJSON(b []byte) error {
+	var v Result
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "_meta":
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// XEdits is an object with 7 members.
+type XEdits struct {
+	Meta       *Meta                      `json:"_meta,omitempty"`
+	Schema     *string                    `json:"$schema,omitempty"`
+	Changes    map[DocumentURI][]string   `json:"changes,omitzero"`
+	ByLine     map[int64]Color            `json:"byLine,omitzero"`
+	BySeverity map[Severity]string        `json:"bySeverity,omitzero"`
+	Folders    jsonrpc.Nullable[[]string] `json:"folders,omitzero"`
+	Label      jsonrpc.Nullable[string]   `json:"label,omitzero"`
+
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
+}
+
+// MarshalJSON encodes x, with its additional members.
+func (x XEdits) MarshalJSON() ([]byte, error) {
+	type plain XEdits
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
+	}
+	return jsonrpc.AppendMembers(b, x.Extra)
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *XEdits) UnmarshalJSON(b []byte) error {
+	var v XEdits
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "_meta":
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+		case "$schema":
+			return jsonrpc.AtField("$schema", jsonrpc.DecodeOptional(value, &v.Schema, jsonrpc.DecodeString[string]))
+		case "changes":
+			return jsonrpc.AtField("changes", jsonrpc.DecodeKeyedMap(value, &v.Changes, false, jsonrpc.DecodeString[DocumentURI], jsonrpc.Unmarshal[[]string]))
+		case "byLine":
+			return jsonrpc.AtField("byLine", jsonrpc.DecodeKeyedMap(value, &v.ByLine, true, jsonrpc.DecodeInt[int64], jsonrpc.UnmarshalJSON[Color]))
+		case "bySeverity":
+			return jsonrpc.AtField("bySeverity", jsonrpc.DecodeKeyedMap(value, &v.BySeverity, true, jsonrpc.UnmarshalJSON[Severity], jsonrpc.DecodeString[string]))
+		case "folders":
+			return jsonrpc.AtField("folders", jsonrpc.DecodeNullable(value, &v.Folders, jsonrpc.Unmarshal[[]string]))
+		case "label":
+			return jsonrpc.AtField("label", jsonrpc.DecodeNullable(value, &v.Label, jsonrpc.DecodeString[string]))
+		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
 // BusyData is the data of error Busy.
 type BusyData struct {
 	RetryAfterMs int64 `json:"retryAfterMs"`
