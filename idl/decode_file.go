@@ -68,7 +68,7 @@ func (d *decoder) decodeFile(path string, n *node, root bool) *fileSpec {
 // isKeyword reports whether s is a keyword of the type syntax.
 func isKeyword(s string) bool {
 	switch s {
-	case "string", "integer", "number", "boolean", "any", "null", "array", "map", "object", "enum", "union", "true", "false":
+	case "string", "integer", "number", "boolean", "any", "null", "array", "map", "object", "enum", "union", "tuple", "true", "false":
 		return true
 	}
 	return false

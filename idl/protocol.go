@@ -87,6 +87,12 @@ func (t *Type) String() string {
 		}
 	case KindArray:
 		s = "[]" + wrap(t.Elem)
+	case KindTuple:
+		var parts []string
+		for _, it := range t.Items {
+			parts = append(parts, it.String())
+		}
+		s = "[" + strings.Join(parts, ", ") + "]"
 	case KindMap:
 		key := "string"
 		if t.Key != nil {

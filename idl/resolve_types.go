@@ -28,7 +28,7 @@ func (r *resolver) buildNamed(def *TypeDef, ts *tspec) {
 
 // isCompound reports whether values of kind k need a named Go type.
 func isCompound(k Kind) bool {
-	return k == KindObject || k == KindEnum || k == KindUnion
+	return k == KindObject || k == KindEnum || k == KindUnion || k == KindTuple
 }
 
 // build resolves a type written where it has no name of its own. Objects,
@@ -42,7 +42,7 @@ func (r *resolver) build(ts *tspec, name, doc string) *Type {
 	}
 	t := &Type{Kind: ts.kind, Nullable: ts.nullable, Pos: ts.pos}
 	switch ts.kind {
-	case KindObject, KindEnum, KindUnion:
+	case KindObject, KindEnum, KindUnion, KindTuple:
 		if ts.name.name != "" {
 			if !typeNameRE.MatchString(ts.name.name) {
 				r.errs.add(ts.name.pos, "name %q "+typeNameRule, ts.name.name)
@@ -131,6 +131,14 @@ func (r *resolver) compound(ts *tspec, def *TypeDef) *Type {
 			t.Fields = append(t.Fields, r.field(fs, def))
 		}
 		t.Additional = r.build(ts.additional, def.GoName+"Extra", "")
+		t.Positional = ts.positional
+	case KindTuple:
+		for i, it := range ts.items {
+			t.Items = append(t.Items, r.build(it, def.GoName+"Item"+strconv.Itoa(i), ""))
+		}
+		if len(ts.items) == 0 {
+			t.Kind = KindInvalid
+		}
 	case KindEnum:
 		r.enum(ts, t)
 	case KindUnion:

@@ -69,6 +69,8 @@ type tspec struct {
 	fields     []*fspec  // KindObject
 	extends    []nameRef // KindObject
 	additional *tspec    // KindObject: the type of undeclared members kept
+	positional bool      // KindObject: sent as an array of its fields
+	items      []*tspec  // KindTuple: the type of each position
 	values     []*vspec  // KindEnum
 	disc       nameRef   // KindUnion: discriminator field, if any
 	variants   []*tspec  // KindUnion

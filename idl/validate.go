@@ -13,6 +13,7 @@ func (r *resolver) finishTypes() {
 		r.flatten(def, state)
 	}
 	r.mapKeys()
+	r.positional()
 	for _, def := range r.p.Types {
 		if def.Type != nil && def.Type.Kind == KindUnion {
 			if def.Type.Discriminator != "" {
@@ -126,6 +127,10 @@ func (r *resolver) tagVariants(def *TypeDef) {
 			continue
 		}
 		obj := underlying(v.Type)
+		if obj != nil && obj.Positional {
+			r.errs.add(v.Pos, "variant %s of union %s is sent as an array (positional: true), but a union with discriminator %q holds objects; use an object type with a %q field", describeType(v.Type), def.Name, t.Discriminator, t.Discriminator)
+			continue
+		}
 		if v.Type.Kind != KindRef || obj == nil || obj.Kind != KindObject || nullableChain(v.Type) {
 			r.errs.add(v.Pos, "variant %s of union %s is not an object, but a union with discriminator %q holds objects; use an object type with a %q field", describeType(v.Type), def.Name, t.Discriminator, t.Discriminator)
 			continue
@@ -269,6 +274,9 @@ func (r *resolver) checkConsts(t *Type) {
 		r.check(r.values[t.Const], &c, "const")
 	}
 	r.checkConsts(t.Elem)
+	for _, it := range t.Items {
+		r.checkConsts(it)
+	}
 	for _, f := range t.Fields {
 		r.checkConsts(f.Type)
 	}

@@ -238,7 +238,13 @@ func (r *resolver) checkDepth(n *node, t *Type, path string, depth int) {
 			}
 		}
 	case KindObject:
-		r.checkObject(n, t, path, depth)
+		if t.Positional {
+			r.checkPositional(n, t, path, depth)
+		} else {
+			r.checkObject(n, t, path, depth)
+		}
+	case KindTuple:
+		r.checkTuple(n, t, path, depth)
 	case KindEnum:
 		r.checkEnum(n, t, path)
 	case KindUnion:

@@ -188,7 +188,11 @@ func jsonKinds(t *idl.Type) []string {
 			set["boolean"] = true
 		case idl.KindArray:
 			set["array"] = true
-		case idl.KindMap, idl.KindObject:
+		case idl.KindTuple:
+			set["array"] = true
+		case idl.KindObject:
+			set[map[bool]string{false: "object", true: "array"}[t.Positional]] = true
+		case idl.KindMap:
 			set["object"] = true
 		case idl.KindEnum:
 			if t.EnumBase == idl.KindInteger {

@@ -18,6 +18,8 @@ func (g *generator) typesFile(f *file) error {
 			if err := g.object(f, def); err != nil {
 				return err
 			}
+		case idl.KindTuple:
+			g.tuple(f, def)
 		case idl.KindEnum, idl.KindUnion:
 		default:
 			g.alias(f, def)
@@ -61,6 +63,9 @@ func (g *generator) object(f *file, def *idl.TypeDef) error {
 		fields = append(fields, field.Id(extraField).Qual(jsonrpcPkg, "Members").Types(goType(add, false)).Tag(map[string]string{"json": "-", "rpcgen": "extra"}))
 	}
 	f.add(g.typeDoc(def).code().Type().Id(def.GoName).Struct(fields...))
+	if def.Type.Positional {
+		return g.positional(f, def)
+	}
 	if err := g.marshalObject(f, def); err != nil {
 		return err
 	}
@@ -358,7 +363,7 @@ func (g *generator) hasDecoder(def *idl.TypeDef) bool {
 	g.decodes[def] = false // a type made of itself, such as A: "[]A"
 	var has bool
 	switch t := def.Type; t.Kind {
-	case idl.KindObject, idl.KindEnum, idl.KindUnion:
+	case idl.KindObject, idl.KindEnum, idl.KindUnion, idl.KindTuple:
 		has = true
 	case idl.KindRef:
 		has = g.hasDecoder(t.Ref)

@@ -13,6 +13,9 @@ func (g *generator) typeDoc(def *idl.TypeDef) *comment {
 	if k := def.Type.Kind; def.Type.Nullable && (k == idl.KindObject || k == idl.KindEnum || k == idl.KindUnion) {
 		c.add("It may also be null: members of this type are pointers.")
 	}
+	if def.Type.Positional {
+		c.add("It is sent as a JSON array of its members in this order; optional members absent at the end are left out.")
+	}
 	return c.deprecated(def.Deprecated)
 }
 
@@ -48,6 +51,12 @@ func (g *generator) typeSentence(def *idl.TypeDef) string {
 		return fmt.Sprintf("%s is one of %s.", name, orList(enumValues(t)))
 	case idl.KindUnion:
 		return fmt.Sprintf("%s is one of %s.", name, orList(g.variants[def]))
+	case idl.KindTuple:
+		var items []string
+		for _, it := range t.Items {
+			items = append(items, it.String())
+		}
+		return fmt.Sprintf("%s is a JSON array of %d items: %s.", name, len(items), andList(items))
 	}
 	return name + " is " + article(t) + "."
 }

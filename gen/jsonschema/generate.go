@@ -231,6 +231,10 @@ func refs(t *idl.Type, seen map[*idl.TypeDef]bool) {
 		for _, v := range t.Variants {
 			refs(v.Type, seen)
 		}
+	case idl.KindTuple:
+		for _, it := range t.Items {
+			refs(it, seen)
+		}
 	}
 }
 

@@ -85,6 +85,12 @@ func (b *builder) base(t *idl.Type, where string) *invopop.Schema {
 		return b.enum(t, where)
 	case idl.KindUnion:
 		return b.union(t, where)
+	case idl.KindTuple:
+		var items []*invopop.Schema
+		for i, it := range t.Items {
+			items = append(items, b.typ(it, fmt.Sprintf("%s[%d]", where, i)))
+		}
+		return array(items, len(items))
 	case idl.KindRef:
 		if t.Ref == nil {
 			b.fail("%s: reference to an unresolved type", where)
@@ -126,6 +132,9 @@ func (b *builder) keys(k *idl.Type, where string) *invopop.Schema {
 
 // object returns the schema of an object type: its fields in order.
 func (b *builder) object(t *idl.Type, where string) *invopop.Schema {
+	if t.Positional {
+		return b.positional(t, where)
+	}
 	s := &invopop.Schema{Type: "object"}
 	if a := t.Additional; a != nil && a.Kind != idl.KindAny {
 		// Undeclared members are kept and must be of this type; without
@@ -148,6 +157,43 @@ func (b *builder) object(t *idl.Type, where string) *invopop.Schema {
 		if !f.Optional {
 			s.Required = append(s.Required, f.Name)
 		}
+	}
+	return s
+}
+
+// positional returns the schema of an object sent as an array of its
+// fields in order, each titled with the field's name; the optional ones,
+// last, may be left out from the end.
+func (b *builder) positional(t *idl.Type, where string) *invopop.Schema {
+	var items []*invopop.Schema
+	required := 0
+	for _, f := range t.Fields {
+		at := where + "." + f.Name
+		fs := b.typ(f.Type, at)
+		if f.Optional && !f.Type.Nullable && !isTrue(fs) {
+			// null stands for an absent field followed by a present one
+			fs = &invopop.Schema{AnyOf: []*invopop.Schema{fs, {Type: "null"}}}
+		}
+		annotate(fs, f.Doc, f.Deprecated, "")
+		fs.Title = f.Name
+		if f.Default != nil {
+			fs.Default = b.value(f.Default, at)
+		}
+		items = append(items, fs)
+		if !f.Optional {
+			required++
+		}
+	}
+	return array(items, required)
+}
+
+// array returns the schema of an array holding items, in order, of which
+// the first min are required.
+func array(items []*invopop.Schema, min int) *invopop.Schema {
+	lo, hi := uint64(min), uint64(len(items))
+	s := &invopop.Schema{Type: "array", PrefixItems: items, Items: invopop.FalseSchema, MaxItems: &hi}
+	if min > 0 {
+		s.MinItems = &lo
 	}
 	return s
 }

@@ -51,6 +51,10 @@ func indexUses(p *idl.Protocol) map[*idl.TypeDef][]use {
 			}
 		case idl.KindArray:
 			add(t.Elem, use{def, "items"})
+		case idl.KindTuple:
+			for _, it := range t.Items {
+				add(it, use{def, "items"})
+			}
 		case idl.KindMap:
 			add(t.Elem, use{def, "values"})
 		case idl.KindRef:

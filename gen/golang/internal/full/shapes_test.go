@@ -78,3 +78,61 @@ func TestTypedMapKeysAreChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestTuplesAndPositionalRoundTrip checks that tuples and positional
+// objects decode from arrays and encode back to the same arrays.
+func TestTuplesAndPositionalRoundTrip(t *testing.T) {
+	for _, in := range []string{
+		`{"range":[1,-2]}`,
+		`{"span":["a",1,null]}`,
+		`{"span":["a",1,true]}`,
+		`{"move":[1,2]}`,
+		`{"move":[1,2,"l"]}`,
+		`{"move":[1,2,null,["t"]]}`,
+		`{"move":[1,2,"l",[]]}`,
+	} {
+		var e full.XEdits
+		if err := json.Unmarshal([]byte(in), &e); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		out, err := json.Marshal(e)
+		if err != nil || string(out) != in {
+			t.Errorf("%s encoded back as %s (%v)", in, out, err)
+		}
+	}
+	var e full.XEdits
+	if err := json.Unmarshal([]byte(`{"move":[1,2,"l",["t"]],"range":[3,4],"span":["s",5,false]}`), &e); err != nil {
+		t.Fatal(err)
+	}
+	if e.Move.X != 1 || *e.Move.Label != "l" || e.Move.Tags[0] != "t" || *e.Range != (full.Range{3, 4}) || e.Span.V0 != "s" || *e.Span.V2 {
+		t.Errorf("decoded %+v", e)
+	}
+	// A positional object leaves out its absent optional fields from the
+	// end; an absent one before a present one is null.
+	out, _ := json.Marshal(full.Move{X: 1, Y: 2, Tags: []string{"t"}})
+	if string(out) != `[1,2,null,["t"]]` {
+		t.Errorf("Move encoded as %s", out)
+	}
+}
+
+func TestTuplesAndPositionalAreStrict(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"range":[1]}`:              "range",
+		`{"range":[1,2,3]}`:          "range",
+		`{"range":[1,"x"]}`:          "range[1]",
+		`{"range":[1,null]}`:         "range[1]",
+		`{"range":{"0":1}}`:          "range",
+		`{"span":["a","b",true]}`:    "span[1]",
+		`{"move":[1]}`:               "move",
+		`{"move":[1,2,3]}`:           "move[2]",
+		`{"move":[1,2,"l",["t"],5]}`: "move",
+		`{"move":{"x":1,"y":2}}`:     "move",
+	} {
+		var e full.XEdits
+		err := json.Unmarshal([]byte(in), &e)
+		var fe *jsonrpc.FieldError
+		if !errors.As(err, &fe) || fe.Field != want {
+			t.Errorf("%s: %v, want a FieldError at %s", in, err, want)
+		}
+	}
+}

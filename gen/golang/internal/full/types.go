@@ -907,7 +907,7 @@ func (x *Result) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// XEdits is an object with 7 members.
+// XEdits is an object with 10 members.
 type XEdits struct {
 	Meta       *Meta                      `json:"_meta,omitempty"`
 	Schema     *string                    `json:"$schema,omitempty"`
@@ -916,6 +916,9 @@ type XEdits struct {
 	BySeverity map[Severity]string        `json:"bySeverity,omitzero"`
 	Folders    jsonrpc.Nullable[[]string] `json:"folders,omitzero"`
 	Label      jsonrpc.Nullable[string]   `json:"label,omitzero"`
+	Range      *Range                     `json:"range,omitempty"`
+	Span       *Span                      `json:"span,omitempty"`
+	Move       *Move                      `json:"move,omitempty"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -951,12 +954,155 @@ func (x *XEdits) UnmarshalJSON(b []byte) error {
 			return jsonrpc.AtField("folders", jsonrpc.DecodeNullable(value, &v.Folders, jsonrpc.Unmarshal[[]string]))
 		case "label":
 			return jsonrpc.AtField("label", jsonrpc.DecodeNullable(value, &v.Label, jsonrpc.DecodeString[string]))
+		case "range":
+			return jsonrpc.AtField("range", jsonrpc.DecodeOptional(value, &v.Range, jsonrpc.UnmarshalJSON[Range]))
+		case "span":
+			return jsonrpc.AtField("span", jsonrpc.DecodeOptional(value, &v.Span, jsonrpc.UnmarshalJSON[Span]))
+		case "move":
+			return jsonrpc.AtField("move", jsonrpc.DecodeOptional(value, &v.Move, jsonrpc.UnmarshalJSON[Move]))
 		}
 		var e json.RawMessage
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// Range is a start and an end.
+type Range [2]int64
+
+// UnmarshalJSON decodes a JSON array of 2 items into x, naming the item at
+// fault when one does not decode.
+func (x *Range) UnmarshalJSON(b []byte) error {
+	var v Range
+	err := jsonrpc.DecodeItems(b, 2, 2, func(i int, value []byte) error {
+		return jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v[i]))
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// Span is a JSON array of 3 items: string, integer and boolean | null.
+type Span struct {
+	V0 string
+	V1 int64
+	V2 *bool
+}
+
+// MarshalJSON encodes x as a JSON array.
+func (x Span) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends x to b encoded as a JSON array, without reflection.
+func (x Span) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, '[')
+	b = jsonrpc.AppendString(b, x.V0)
+	b = append(b, ',')
+	b = jsonrpc.AppendInt(b, x.V1)
+	b = append(b, ',')
+	if x.V2 == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonrpc.AppendBool(b, *x.V2)
+	}
+	return append(b, ']'), nil
+}
+
+// UnmarshalJSON decodes a JSON array of 3 items into x, naming the item at
+// fault when one does not decode.
+func (x *Span) UnmarshalJSON(b []byte) error {
+	var v Span
+	err := jsonrpc.DecodeItems(b, 3, 3, func(i int, value []byte) error {
+		switch i {
+		case 0:
+			return jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.V0))
+		case 1:
+			return jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.V1))
+		case 2:
+			return jsonrpc.DecodeOptional(value, &v.V2, jsonrpc.DecodeBool[bool])
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// Move is an object with the members x, y, label and tags.
+//
+// It is sent as a JSON array of its members in this order; optional members
+// absent at the end are left out.
+type Move struct {
+	X     int64    `json:"x"`
+	Y     int64    `json:"y"`
+	Label *string  `json:"label,omitempty"`
+	Tags  []string `json:"tags,omitzero"`
+}
+
+// MarshalJSON encodes x as a JSON array.
+func (x Move) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends x to b encoded as a JSON array, without reflection.
+func (x Move) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, '[')
+	n := 2
+	switch {
+	case x.Tags != nil:
+		n = 4
+	case x.Label != nil:
+		n = 3
+	}
+	b = jsonrpc.AppendInt(b, x.X)
+	b = append(b, ',')
+	b = jsonrpc.AppendInt(b, x.Y)
+	if n > 2 {
+		b = append(b, ',')
+		if x.Label == nil {
+			b = append(b, "null"...)
+		} else {
+			b = jsonrpc.AppendString(b, *x.Label)
+		}
+	}
+	if n > 3 {
+		b = append(b, ',')
+		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// UnmarshalJSON decodes a JSON array of 2 to 4 items into x, naming the item
+// at fault when one does not decode.
+func (x *Move) UnmarshalJSON(b []byte) error {
+	var v Move
+	err := jsonrpc.DecodeItems(b, 2, 4, func(i int, value []byte) error {
+		switch i {
+		case 0:
+			return jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.X))
+		case 1:
+			return jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Y))
+		case 2:
+			return jsonrpc.DecodeOptional(value, &v.Label, jsonrpc.DecodeString[string])
+		case 3:
+			return json.Unmarshal(value, &v.Tags)
+		}
 		return nil
 	})
 	if err != nil {
