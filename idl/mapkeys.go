@@ -31,16 +31,33 @@ func (r *resolver) mapKeys() {
 	}
 }
 
+// keyKinds are the scalar kinds a map key may have, each with whether its
+// keys are integers (written in decimal on the wire).
+var keyKinds = map[Kind]bool{KindString: false, KindInteger: true}
+
 // keyKind reports whether values of u, which is not a reference, can be
 // map keys.
 func keyKind(u *Type) bool {
-	switch u.Kind {
-	case KindString, KindInteger:
-		return true
-	case KindEnum:
-		return u.EnumBase == KindString || u.EnumBase == KindInteger
+	k := u.Kind
+	if k == KindEnum {
+		k = u.EnumBase
 	}
-	return false
+	_, ok := keyKinds[k]
+	return ok
+}
+
+// IntegerKey reports whether t, the key type of a map, holds integers,
+// which are written in decimal on the wire: "12", "-3".
+func (t *Type) IntegerKey() bool {
+	u := underlying(t)
+	if u == nil {
+		return false
+	}
+	k := u.Kind
+	if k == KindEnum {
+		k = u.EnumBase
+	}
+	return keyKinds[k]
 }
 
 // checkKey checks the key of a map written in a value against the map's
@@ -49,7 +66,7 @@ func keyKind(u *Type) bool {
 // as a string.
 func (r *resolver) checkKey(k *node, key *Type, path string, depth int) {
 	n := &node{kind: nString, pos: k.pos, str: keyName(k), raw: keyName(k)}
-	if u := underlying(key); u != nil && (u.Kind == KindInteger || u.Kind == KindEnum && u.EnumBase == KindInteger) {
+	if key.IntegerKey() {
 		i, err := strconv.ParseInt(n.str, 10, 64)
 		if err != nil || strconv.FormatInt(i, 10) != n.str {
 			r.errs.add(k.pos, "%s: key %q is not an integer written in decimal, such as \"12\"; the keys of this map are of type %s", path, n.str, key)

@@ -31,9 +31,12 @@ type PropSample struct {
 
 // ptype is a type of a random IDL.
 type ptype struct {
-	kind     string // string integer number boolean any named array map enum intenum object union dunion
-	name     string // named: the referenced name
-	elem     *ptype // array, map
+	kind     string   // string integer number boolean any named array map enum intenum object union dunion tuple
+	name     string   // named: the referenced name
+	elem     *ptype   // array, map
+	key      *ptype   // map: the keys' type (integer or a named enum); nil for strings
+	items    []*ptype // tuple: the type of each position
+	position bool     // object: sent as an array of its fields
 	nullable bool
 	values   []string // enum: values; intenum: decimal values
 	fields   []pfield // object
@@ -117,7 +120,7 @@ func (g *propGen) newName(prefix string) string {
 func (g *propGen) declare(b *strings.Builder) {
 	var t *ptype
 	var name, text string
-	switch g.r.Intn(7) {
+	switch g.r.Intn(9) {
 	case 0:
 		name = g.newName("Color")
 		t = &ptype{kind: "enum"}
@@ -199,8 +202,25 @@ func (g *propGen) declare(b *strings.Builder) {
 		text = quote(g.write(t))
 	case 5:
 		name = g.newName("Table")
-		t = &ptype{kind: "map", elem: g.ref(1)}
+		t = &ptype{kind: "map", elem: g.ref(1), key: g.mapKey()}
 		text = quote(g.write(t))
+	case 6:
+		name = g.newName("Tuple")
+		t = &ptype{kind: "tuple"}
+		var items []string
+		for range 1 + g.r.Intn(3) {
+			it := g.ref(2)
+			t.items = append(t.items, it)
+			items = append(items, quote(g.write(it)))
+		}
+		text = "{type: tuple, items: [" + strings.Join(items, ", ") + "]}"
+	case 7:
+		// an object sent by position: its required fields first
+		name = g.newName("Pos")
+		t = g.object(1)
+		t.position = true
+		sort.SliceStable(t.fields, func(i, j int) bool { return !t.fields[i].optional && t.fields[j].optional })
+		text = "{positional: true, " + g.objectText(t, "")[1:]
 	default:
 		name = g.newName("Obj")
 		t = g.object(1)
@@ -242,7 +262,7 @@ func (g *propGen) add(b *strings.Builder, name string, t *ptype, text string) {
 func (g *propGen) objects() []string {
 	var out []string
 	for _, n := range g.order {
-		if t := g.named[n]; t.kind == "object" && !t.nullable && t.tagVal == "" {
+		if t := g.named[n]; t.kind == "object" && !t.nullable && t.tagVal == "" && !t.position {
 			out = append(out, n)
 		}
 	}
@@ -334,7 +354,11 @@ func (g *propGen) write(t *ptype) string {
 	case "array":
 		s = "[]" + g.paren(t.elem)
 	case "map":
-		s = "map<string, " + g.write(t.elem) + ">"
+		key := "string"
+		if t.key != nil {
+			key = g.write(t.key)
+		}
+		s = "map<" + key + ", " + g.write(t.elem) + ">"
 	default:
 		s = t.kind
 	}
@@ -388,7 +412,13 @@ func (g *propGen) value(t *ptype, depth int) any {
 	case "map":
 		out := map[string]any{}
 		for i := range g.r.Intn(3) {
-			out[fmt.Sprintf("key %d", i)] = g.value(t.elem, depth+1)
+			out[g.keyValue(t.key, i)] = g.value(t.elem, depth+1)
+		}
+		return out
+	case "tuple":
+		out := []any{}
+		for _, it := range t.items {
+			out = append(out, g.value(it, depth+1))
 		}
 		return out
 	case "enum", "intenum":
@@ -399,6 +429,9 @@ func (g *propGen) value(t *ptype, depth int) any {
 		}
 		return v
 	case "object":
+		if t.position {
+			return g.positional(t, depth)
+		}
 		out := map[string]any{}
 		for _, f := range t.fields {
 			if f.t.kind == "const" {
@@ -409,9 +442,14 @@ func (g *propGen) value(t *ptype, depth int) any {
 				if g.r.Intn(2) == 0 {
 					continue
 				}
-				// an optional field is present with a value, never null;
-				// an empty list or map must come back present (omitzero)
-				v := g.value(&ptype{kind: f.t.kind, name: f.t.name, elem: f.t.elem}, depth+1)
+				// an optional field is present with a value, or null when
+				// its type allows it, which must come back null; an empty
+				// list or map must come back present (omitzero)
+				if f.t.nullable && f.t.kind != "any" && g.r.Intn(3) == 0 {
+					out[f.name] = nil
+					continue
+				}
+				v := g.value(&ptype{kind: f.t.kind, name: f.t.name, elem: f.t.elem, key: f.t.key, items: f.t.items}, depth+1)
 				if v == nil {
 					continue
 				}
@@ -432,6 +470,50 @@ func (g *propGen) value(t *ptype, depth int) any {
 	panic("unknown kind " + t.kind)
 }
 
+// mapKey returns a random key type for a map: nil (strings), integer, or
+// a named enum that is not nullable.
+func (g *propGen) mapKey() *ptype {
+	switch g.r.Intn(3) {
+	case 0:
+		return &ptype{kind: "integer"}
+	case 1:
+		var enums []string
+		for _, n := range g.order {
+			if t := g.named[n]; (t.kind == "enum" || t.kind == "intenum") && !t.nullable {
+				enums = append(enums, n)
+			}
+		}
+		if len(enums) > 0 {
+			return &ptype{kind: "named", name: enums[g.r.Intn(len(enums))]}
+		}
+	}
+	return nil
+}
+
+// keyValue returns the i-th key of a random map whose keys have type k.
+func (g *propGen) keyValue(k *ptype, i int) string {
+	switch {
+	case k == nil:
+		return fmt.Sprintf("key %d", i)
+	case k.kind == "integer":
+		return []string{"0", "-3", "12", "9007199254740993"}[(i+g.r.Intn(4))%4]
+	}
+	return fmt.Sprint(g.value(k, 0))
+}
+
+// positional returns a random value of an object sent by position: its
+// required fields, then some of its optional ones, in order.
+func (g *propGen) positional(t *ptype, depth int) []any {
+	out := []any{}
+	for _, f := range t.fields {
+		if f.optional && g.r.Intn(3) == 0 {
+			break
+		}
+		out = append(out, g.value(f.t, depth+1))
+	}
+	return out
+}
+
 // propertyRows returns the reliability table's row about the property test,
 // counted for the default seed.
 func propertyRows() []string {
@@ -450,6 +532,6 @@ func propertyRows() []string {
 		ks = append(ks, k)
 	}
 	sort.Strings(ks)
-	return []string{fmt.Sprintf("| property: random valid IDLs | %d random IDLs (seed %d; `-seed N` for others) with %d named types (%s), objects with optional, nullable, `extends` and `additional` members, enums of strings and integers, arrays, maps, nullable types, unions by JSON kind, by members and by discriminator, methods in both directions, notifications and errors, both framings | each is accepted by `idl.Parse`; their generated Go passes `go vet` and builds in one module; %d JSON values (%d of each named type) unmarshal into the generated types and marshal back to semantically equal JSON; an empty optional list or map comes back present | `TestPropertyRandomIDLs` (package idl_test) |",
+	return []string{fmt.Sprintf("| property: random valid IDLs | %d random IDLs (seed %d; `-seed N` for others) with %d named types (%s), objects with optional, nullable (absent, null or set), `extends` and `additional` members, objects sent by position, tuples, enums of strings and integers, arrays, maps with string, integer and enum keys, nullable types, unions by JSON kind, by members and by discriminator, methods in both directions, notifications and errors, both framings | each is accepted by `idl.Parse`; their generated Go passes `go vet` and builds in one module; %d JSON values (%d of each named type) unmarshal into the generated types and marshal back to semantically equal JSON; an empty optional list or map comes back present | `TestPropertyRandomIDLs` (package idl_test) |",
 		PropIDLs, PropDefaultSeed, types, strings.Join(ks, ", "), values, PropValues)}
 }

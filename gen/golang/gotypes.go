@@ -93,19 +93,6 @@ func nilable(t *idl.Type) bool {
 	return u != nil && (u.Kind == idl.KindArray || u.Kind == idl.KindMap || u.Kind == idl.KindAny)
 }
 
-// intKey reports whether map keys of type t are integers, written in
-// decimal on the wire.
-func intKey(t *idl.Type) bool {
-	u := t.Underlying()
-	switch {
-	case u == nil:
-		return false
-	case u.Kind == idl.KindEnum:
-		return u.EnumBase == idl.KindInteger
-	}
-	return u.Kind == idl.KindInteger
-}
-
 // kindOf returns the kind of the value t stands for, following references.
 func kindOf(t *idl.Type) idl.Kind {
 	if u := t.Underlying(); u != nil {

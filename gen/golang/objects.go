@@ -297,7 +297,7 @@ func basicDecoder(t *idl.Type) string {
 func (g *generator) decodeContainer(t *idl.Type, src, dst jen.Code) *jen.Statement {
 	helper := "DecodeArray"
 	if t.Kind == idl.KindMap && t.Key != nil {
-		return jen.Qual(jsonrpcPkg, "DecodeKeyedMap").Call(src, dst, jen.Lit(intKey(t.Key)), g.valueDecoder(t.Key), g.elemDecoder(t.Elem))
+		return jen.Qual(jsonrpcPkg, "DecodeKeyedMap").Call(src, dst, jen.Lit(t.Key.IntegerKey()), g.valueDecoder(t.Key), g.elemDecoder(t.Elem))
 	}
 	if t.Kind == idl.KindMap {
 		helper = "DecodeMap"

@@ -118,13 +118,13 @@ func (b *builder) keys(k *idl.Type, where string) *invopop.Schema {
 	case u == nil:
 		b.fail("%s: map key of an unresolved type", where)
 		return nil
-	case u.Kind == idl.KindEnum && u.EnumBase == idl.KindInteger:
+	case u.Kind == idl.KindEnum && k.IntegerKey():
 		s := &invopop.Schema{Type: "string"}
 		for _, v := range u.Values {
 			s.Enum = append(s.Enum, fmt.Sprint(v.Value))
 		}
 		return s
-	case u.Kind == idl.KindInteger:
+	case k.IntegerKey():
 		return &invopop.Schema{Type: "string", Pattern: integerKey}
 	}
 	return b.typ(k, where+"{key}") // a string type: its schema checks the names
