@@ -200,6 +200,10 @@ func TestInvalidParamsNameTheFieldOfFullTypes(t *testing.T) {
 		{`{}`, "version"},
 		{`{"version":"1","clientInfo":{}}`, "clientInfo.name"},
 		{`{"version":1}`, "version"},
+		{`{"version":"1","edits":{"range":[1,"x"]}}`, "edits.range[1]"},
+		{`{"version":"1","edits":{"move":[1]}}`, "edits.move"},
+		{`{"version":"1","edits":{"byLine":{"x":"red"}}}`, "edits.byLine.x"},
+		{`{"version":"1","edits":{"bySeverity":{"7":"x"}}}`, "edits.bySeverity.7"},
 	} {
 		err := edConn.Call(ctx, full.MethodInitialize, json.RawMessage(tc.params), nil)
 		var rpcErr *jsonrpc.Error

@@ -1157,6 +1157,7 @@ type InitializeParams struct {
 	Version    string                      `json:"version"`
 	ClientInfo *InitializeParamsClientInfo `json:"clientInfo,omitempty"`
 	Meta       *Meta                       `json:"_meta,omitempty"`
+	Edits      *XEdits                     `json:"edits,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1175,6 +1176,12 @@ func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if x.Edits != nil {
+		b = append(b, `,"edits":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Edits); err != nil {
 			return nil, err
 		}
 	}
@@ -1197,6 +1204,8 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 			return jsonrpc.AtField("clientInfo", jsonrpc.DecodeOptional(value, &v.ClientInfo, jsonrpc.UnmarshalJSON[InitializeParamsClientInfo]))
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+		case "edits":
+			return jsonrpc.AtField("edits", jsonrpc.DecodeOptional(value, &v.Edits, jsonrpc.UnmarshalJSON[XEdits]))
 		}
 		return nil
 	})
