@@ -127,10 +127,10 @@ func resultType(t *idl.Type) *jen.Statement {
 }
 
 // byPointer reports whether a result or error data of type t is passed
-// by pointer: objects and unions are.
+// by pointer: objects, unions and tuples are.
 func byPointer(t *idl.Type) bool {
 	k := kindOf(t)
-	return k == idl.KindObject || k == idl.KindUnion
+	return k == idl.KindObject || k == idl.KindUnion || k == idl.KindTuple
 }
 
 // zeroResult is the zero value of a result of type t, as Go code.
