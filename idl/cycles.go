@@ -62,8 +62,9 @@ func arrowList(steps []string) string {
 	return fmt.Sprintf("%s -> ... %d more ... -> %s", strings.Join(head, " -> "), len(steps)-len(head)-1, steps[len(steps)-1])
 }
 
-// requiredCycles reports objects that contain themselves through required,
-// non-nullable fields: no finite JSON value could fill them.
+// requiredCycles reports objects and tuples that contain themselves
+// through required, non-nullable fields or items: no finite JSON value
+// could fill them.
 func (r *resolver) requiredCycles() {
 	type step struct {
 		def   *TypeDef
@@ -75,7 +76,7 @@ func (r *resolver) requiredCycles() {
 	var visit func(def *TypeDef)
 	visit = func(def *TypeDef) {
 		state[def] = 1
-		for _, f := range def.Type.Fields {
+		for _, f := range requiredMembers(def.Type) {
 			if f.Optional || f.Type == nil || nullableChain(f.Type) {
 				continue
 			}
@@ -103,7 +104,11 @@ func (r *resolver) requiredCycles() {
 				}
 				var parts []string
 				for _, s := range cycle {
-					parts = append(parts, s.def.Name+"."+s.field)
+					sep := "."
+					if strings.HasPrefix(s.field, "[") { // a tuple's item
+						sep = ""
+					}
+					parts = append(parts, s.def.Name+sep+s.field)
 				}
 				if n := len(stack) - i; n > maxListed {
 					parts = slices.Insert(parts, maxListed-2, fmt.Sprintf("... %d more ...", n-maxListed+1))
@@ -115,16 +120,32 @@ func (r *resolver) requiredCycles() {
 		state[def] = 2
 	}
 	for _, def := range r.p.Types {
-		if def.Type != nil && def.Type.Kind == KindObject && state[def] == 0 {
+		if def.Type != nil && (def.Type.Kind == KindObject || def.Type.Kind == KindTuple) && state[def] == 0 {
 			visit(def)
 		}
 	}
 }
 
-// objectDef returns the object type t refers to, following aliases.
+// requiredMembers returns the fields of an object, or the items of a
+// tuple as fields named [0], [1], ...
+func requiredMembers(t *Type) []*Field {
+	if t.Kind != KindTuple {
+		return t.Fields
+	}
+	var out []*Field
+	for i, it := range t.Items {
+		if it != nil {
+			out = append(out, &Field{Name: fmt.Sprintf("[%d]", i), Type: it, Pos: it.Pos})
+		}
+	}
+	return out
+}
+
+// objectDef returns the object or tuple type t refers to, following
+// aliases.
 func objectDef(t *Type) *TypeDef {
 	for hops := 0; t != nil && t.Kind == KindRef && t.Ref != nil && hops < 64; hops++ {
-		if t.Ref.Type != nil && t.Ref.Type.Kind == KindObject {
+		if t.Ref.Type != nil && (t.Ref.Type.Kind == KindObject || t.Ref.Type.Kind == KindTuple) {
 			return t.Ref
 		}
 		t = t.Ref.Type

@@ -10,8 +10,12 @@ import (
 var (
 	protoNameRE = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 	roleNameRE  = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
-	typeNameRE  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
+	typeNameRE  = regexp.MustCompile(`^_*[A-Za-z][A-Za-z0-9_]*$`)
+	errorNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
 )
+
+// typeNameRule says what typeNameRE accepts, for messages.
+const typeNameRule = "must start with a letter, after any leading underscores, and hold only letters, digits and underscores"
 
 // decodeFile decodes the root node of one IDL file. root reports whether
 // the file is the one given to Load (it must describe a protocol) or an
@@ -37,7 +41,7 @@ func (d *decoder) decodeFile(path string, n *node, root bool) *fileSpec {
 		for _, e := range d.entries(v, "types") {
 			name := nameRef{keyName(e.key), e.key.pos}
 			if !typeNameRE.MatchString(name.name) {
-				d.errs.add(name.pos, "type name %q must start with a letter and hold only letters, digits and underscores", name.name)
+				d.errs.add(name.pos, "type name %q "+typeNameRule, name.name)
 			} else if isKeyword(name.name) {
 				d.errs.add(name.pos, "type name %q is a keyword of the type syntax; pick another name", name.name)
 			}
@@ -60,7 +64,7 @@ func (d *decoder) decodeFile(path string, n *node, root bool) *fileSpec {
 // isKeyword reports whether s is a keyword of the type syntax.
 func isKeyword(s string) bool {
 	switch s {
-	case "string", "integer", "int32", "uint32", "number", "boolean", "any", "null", "array", "map", "object", "enum", "union", "true", "false":
+	case "string", "integer", "int32", "uint32", "number", "boolean", "any", "null", "array", "map", "object", "enum", "union", "tuple", "true", "false":
 		return true
 	}
 	return false
@@ -226,7 +230,7 @@ func (d *decoder) onTimeout(n *node) *OnTimeout {
 // errorDecl decodes one entry of errors:.
 func (d *decoder) errorDecl(e entry) *errorSpec {
 	es := &errorSpec{name: nameRef{keyName(e.key), e.key.pos}}
-	if !typeNameRE.MatchString(es.name.name) {
+	if !errorNameRE.MatchString(es.name.name) {
 		d.errs.add(es.name.pos, "error name %q must start with a letter and hold only letters, digits and underscores, as in AgentBusy", es.name.name)
 	}
 	o, ok := d.keys(e.val, "error", "code", "message", "doc", "data", "allow_reserved", "since", "proposed")

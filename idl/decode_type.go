@@ -17,7 +17,7 @@ const (
 // typeKeys are the keys of a type in long form; fieldKeys the extra keys of
 // a field.
 var (
-	typeKeys  = []string{"type", "doc", "deprecated", "example", "name", "nullable", "format", "const", "fields", "extends", "additional", "values", "discriminator", "variants", "items", "minimum", "maximum", "open", "base", "since", "proposed"}
+	typeKeys  = []string{"type", "doc", "deprecated", "example", "name", "nullable", "format", "const", "fields", "extends", "additional", "values", "discriminator", "variants", "items", "minimum", "maximum", "open", "base", "since", "proposed", "positional"}
 	fieldKeys = []string{"optional", "required", "default", "go_name"}
 )
 
@@ -29,7 +29,8 @@ var kindKeys = map[string][]Kind{
 	"values":        {KindEnum, KindMap},
 	"discriminator": {KindUnion},
 	"variants":      {KindUnion},
-	"items":         {KindArray},
+	"items":         {KindArray, KindTuple},
+	"positional":    {KindObject},
 	"format":        {KindString},
 	"const":         {KindString, KindInteger, KindNumber, KindBoolean},
 	"minimum":       {KindInteger, KindNumber},
@@ -102,6 +103,8 @@ func (d *decoder) typeMap(o keyed, ctx specCtx) *tspec {
 			t.kind = KindArray
 		case "map":
 			t.kind = KindMap
+		case "tuple":
+			t.kind = KindTuple
 		default:
 			if t = d.compactType(tv); t == nil {
 				return nil
@@ -132,6 +135,8 @@ func (d *decoder) typeMap(o keyed, ctx specCtx) *tspec {
 		} else if t.variants == nil {
 			d.errs.add(t.pos, "type: union needs variants:, a list of its variant types")
 		}
+	case KindTuple:
+		t.items = d.tupleItems(o.get("items"), t.pos)
 	case KindArray, KindMap:
 		key := map[Kind]string{KindArray: "items", KindMap: "values"}[t.kind]
 		if v := o.get(key); v != nil {
@@ -179,7 +184,7 @@ func orNode(a, b *node) *node {
 // inferKind guesses the kind of a long-form type without type:.
 func (d *decoder) inferKind(o keyed) Kind {
 	switch {
-	case o.has("fields") || o.has("extends") || o.has("additional"):
+	case o.has("fields") || o.has("extends") || o.has("additional") || o.has("positional"):
 		return KindObject
 	case o.has("variants") || o.has("discriminator"):
 		return KindUnion
@@ -229,6 +234,9 @@ func (d *decoder) kindKeysApply(o keyed, t *tspec) bool {
 // objectKeys decodes fields:, extends: and additional: of an object type.
 func (d *decoder) objectKeys(o keyed, t *tspec) {
 	t.extends = d.stringList(o.get("extends"), "extends")
+	if v := o.get("positional"); v != nil {
+		t.positional = d.boolean(v, "positional")
+	}
 	if v := o.get("additional"); v != nil {
 		t.additional = d.typeSpec(v, ctxInline)
 	}
@@ -292,6 +300,27 @@ func (d *decoder) field(e entry) *fspec {
 		return nil
 	}
 	return f
+}
+
+// tupleItems decodes the items: list of a tuple, the type of each
+// position.
+func (d *decoder) tupleItems(n *node, pos Pos) []*tspec {
+	if n == nil || n.kind != nSeq || len(n.items) == 0 {
+		if n != nil {
+			pos = n.pos
+		}
+		d.errs.add(pos, "type: tuple needs items:, a non-empty list of the types of its positions, as in items: [integer, string]")
+		return nil
+	}
+	var out []*tspec
+	for _, it := range n.items {
+		t := d.typeSpec(it, ctxInline)
+		if t == nil {
+			return nil
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // enumValues decodes the values: list of an enum.

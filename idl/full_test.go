@@ -90,6 +90,7 @@ func TestFullTypeOrder(t *testing.T) {
 		"HoverOptions", "HoverRegistrationOptions", "HoverProvider",
 		"TextDocumentFilter", "TextDocumentFilterLanguage", "TextDocumentFilterScheme", "TextDocumentFilterPattern",
 		"ProgressBegin", "ProgressEnd", "ProgressValue", "TokenOrProgress",
+		"DocumentUri", "Result", "_Edits", "Range", "Span", "Move",
 		"BusyData", // error data, in error order
 		"InitializeParams", "InitializeParamsClientInfo", "InitializeResult",
 		"FetchItemParams", "BlocksShowParams", "HoverShowParams", "MarksSetParams", "MarksSetResult", "CancelRequestParams",

@@ -187,7 +187,11 @@ func (r *resolver) kindsOf(t *Type, seen map[*TypeDef]bool, top bool) (ks map[st
 		ks["boolean"] = true
 	case KindArray:
 		ks["array"] = true
-	case KindMap, KindObject:
+	case KindObject:
+		ks[map[bool]string{false: "object", true: "array"}[t.Positional]] = true
+	case KindTuple:
+		ks["array"] = true
+	case KindMap:
 		ks["object"] = true
 	case KindEnum:
 		ks[map[Kind]string{KindString: "string", KindInteger: "number"}[t.EnumBase]] = true

@@ -12,7 +12,7 @@ func objectVariant(t *Type) *Type {
 	if t == nil || t.Kind != KindRef || nullableChain(t) {
 		return nil
 	}
-	if u := underlying(t); u != nil && u.Kind == KindObject {
+	if u := underlying(t); u != nil && u.Kind == KindObject && !u.Positional {
 		return u
 	}
 	return nil

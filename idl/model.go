@@ -163,14 +163,15 @@ const (
 	KindBoolean      // true or false
 	KindAny          // any JSON value
 	KindArray        // a JSON array of Elem
-	KindMap          // a JSON object with string keys and Elem values
+	KindMap          // a JSON object with keys of type Key and Elem values
 	KindObject       // a JSON object with the given Fields
 	KindEnum         // one of the given Values
 	KindUnion        // one of the given Variants
 	KindRef          // a reference to the named type Ref
+	KindTuple        // a JSON array of fixed length, each position of its own type (Items)
 )
 
-var kindNames = [...]string{"invalid", "string", "integer", "number", "boolean", "any", "array", "map", "object", "enum", "union", "ref"}
+var kindNames = [...]string{"invalid", "string", "integer", "number", "boolean", "any", "array", "map", "object", "enum", "union", "ref", "tuple"}
 
 // String returns the kind's IDL keyword, e.g. "integer".
 func (k Kind) String() string {
@@ -180,7 +181,7 @@ func (k Kind) String() string {
 	return kindNames[k]
 }
 
-// Type is a resolved type. Objects, enums and unions only appear as the
+// Type is a resolved type. Objects, enums, unions and tuples only appear as the
 // Type of a [TypeDef]; everywhere else they are referenced with KindRef, so
 // generators can name every Go type they emit.
 type Type struct {
@@ -193,11 +194,21 @@ type Type struct {
 	Const *Value
 	Elem  *Type    // KindArray: the items; KindMap: the values
 	Ref   *TypeDef // KindRef: the type referred to
+	// Key is, for a KindMap, the type of its keys: integer, or a reference
+	// to a string or integer type (an alias or an enum); nil for plain
+	// string keys.
+	Key *Type
 
 	// Fields of a KindObject, inherited ones (from Extends) first, then in
 	// source order.
 	Fields  []*Field
 	Extends []*TypeDef // KindObject: the object types whose fields it copies
+	// Positional is, for a KindObject, true when the object is sent as a
+	// JSON array of its Fields in order (JSON-RPC's params by position),
+	// its optional fields last and left out from the end when absent.
+	Positional bool
+	// Items are the types of the positions of a KindTuple, in order.
+	Items []*Type
 	// Additional is, for a KindObject, the type of the members it holds
 	// besides its Fields (TypeScript's [key: string]: T); nil when
 	// undeclared members are ignored.

@@ -31,9 +31,12 @@ type PropSample struct {
 
 // ptype is a type of a random IDL.
 type ptype struct {
-	kind     string // string integer int32 uint32 number boolean any named array map enum intenum object union dunion
-	name     string // named: the referenced name
-	elem     *ptype // array, map
+	kind     string   // string integer int32 uint32 number boolean any named array map enum intenum object union dunion tuple
+	name     string   // named: the referenced name
+	elem     *ptype   // array, map
+	key      *ptype   // map: the keys' type (integer or a named enum); nil for strings
+	items    []*ptype // tuple: the type of each position
+	position bool     // object: sent as an array of its fields
 	nullable bool
 	values   []string // enum: values; intenum: decimal values
 	fields   []pfield // object
@@ -124,7 +127,7 @@ func (g *propGen) newName(prefix string) string {
 func (g *propGen) declare(b *strings.Builder) {
 	var t *ptype
 	var name, text string
-	switch g.r.Intn(7) {
+	switch g.r.Intn(9) {
 	case 0:
 		name = g.newName("Color")
 		t = &ptype{kind: "enum"}
@@ -220,8 +223,25 @@ func (g *propGen) declare(b *strings.Builder) {
 		text = quote(g.write(t))
 	case 5:
 		name = g.newName("Table")
-		t = &ptype{kind: "map", elem: g.ref(1)}
+		t = &ptype{kind: "map", elem: g.ref(1), key: g.mapKey()}
 		text = quote(g.write(t))
+	case 6:
+		name = g.newName("Tuple")
+		t = &ptype{kind: "tuple"}
+		var items []string
+		for range 1 + g.r.Intn(3) {
+			it := g.ref(2)
+			t.items = append(t.items, it)
+			items = append(items, quote(g.write(it)))
+		}
+		text = "{type: tuple, items: [" + strings.Join(items, ", ") + "]}"
+	case 7:
+		// an object sent by position: its required fields first
+		name = g.newName("Pos")
+		t = g.object(1)
+		t.position = true
+		sort.SliceStable(t.fields, func(i, j int) bool { return !t.fields[i].optional && t.fields[j].optional })
+		text = "{positional: true, " + g.objectText(t, "")[1:]
 	default:
 		name = g.newName("Obj")
 		t = g.object(1)
@@ -263,7 +283,7 @@ func (g *propGen) add(b *strings.Builder, name string, t *ptype, text string) {
 func (g *propGen) objects() []string {
 	var out []string
 	for _, n := range g.order {
-		if t := g.named[n]; t.kind == "object" && !t.nullable && t.tagVal == "" {
+		if t := g.named[n]; t.kind == "object" && !t.nullable && t.tagVal == "" && !t.position {
 			out = append(out, n)
 		}
 	}
@@ -362,7 +382,11 @@ func (g *propGen) write(t *ptype) string {
 	case "array":
 		s = "[]" + g.paren(t.elem)
 	case "map":
-		s = "map<string, " + g.write(t.elem) + ">"
+		key := "string"
+		if t.key != nil {
+			key = g.write(t.key)
+		}
+		s = "map<" + key + ", " + g.write(t.elem) + ">"
 	default:
 		s = t.kind
 	}
@@ -414,7 +438,13 @@ func (g *propGen) value(t *ptype, depth int) any {
 	case "map":
 		out := map[string]any{}
 		for i := range g.r.Intn(3) {
-			out[fmt.Sprintf("key %d", i)] = g.value(t.elem, depth+1)
+			out[g.keyValue(t.key, i)] = g.value(t.elem, depth+1)
+		}
+		return out
+	case "tuple":
+		out := []any{}
+		for _, it := range t.items {
+			out = append(out, g.value(it, depth+1))
 		}
 		return out
 	case "enum", "intenum":
@@ -432,6 +462,9 @@ func (g *propGen) value(t *ptype, depth int) any {
 		}
 		return v
 	case "object":
+		if t.position {
+			return g.positional(t, depth)
+		}
 		out := map[string]any{}
 		for _, f := range t.fields {
 			if f.t.kind == "const" {
@@ -442,8 +475,13 @@ func (g *propGen) value(t *ptype, depth int) any {
 				if g.r.Intn(2) == 0 {
 					continue
 				}
-				// an optional field is present with a value, never null;
-				// an empty list or map must come back present (omitzero)
+				// an optional field is present with a value, or null when
+				// its type allows it, which must come back null; an empty
+				// list or map must come back present (omitzero)
+				if f.t.nullable && f.t.kind != "any" && g.r.Intn(3) == 0 {
+					out[f.name] = nil
+					continue
+				}
 				c := *f.t
 				c.nullable = false
 				v := g.value(&c, depth+1)
@@ -485,6 +523,6 @@ func propertyRows() []string {
 		ks = append(ks, k)
 	}
 	sort.Strings(ks)
-	return []string{fmt.Sprintf("| property: random valid IDLs | %d random IDLs (seed %d; `-seed N` for others) with %d named types (%s), objects with optional, nullable, `extends` and `additional` members, closed and open enums of strings and of integer, int32 and uint32 bases, int32 and uint32 members, members with minimum and maximum, since and proposed, arrays, maps, nullable types, unions by JSON kind, by members and by discriminator, methods in both directions, notifications and errors, both framings | each is accepted by `idl.Parse`; their generated Go passes `go vet` and builds in one module; %d JSON values (%d of each named type) unmarshal into the generated types and marshal back to semantically equal JSON; an empty optional list or map comes back present | `TestPropertyRandomIDLs` (package idl_test) |",
+	return []string{fmt.Sprintf("| property: random valid IDLs | %d random IDLs (seed %d; `-seed N` for others) with %d named types (%s), objects with optional, nullable (absent, null or set), `extends` and `additional` members, objects sent by position, tuples, closed and open enums of strings and of integer, int32 and uint32 bases, int32 and uint32 members, members with minimum and maximum, since and proposed, arrays, maps with string, integer and enum keys, nullable types, unions by JSON kind, by members and by discriminator, methods in both directions, notifications and errors, both framings | each is accepted by `idl.Parse`; their generated Go passes `go vet` and builds in one module; %d JSON values (%d of each named type) unmarshal into the generated types and marshal back to semantically equal JSON; an empty optional list or map comes back present | `TestPropertyRandomIDLs` (package idl_test) |",
 		PropIDLs, PropDefaultSeed, types, strings.Join(ks, ", "), values, PropValues)}
 }

@@ -87,8 +87,18 @@ func (t *Type) String() string {
 		}
 	case KindArray:
 		s = "[]" + wrap(t.Elem)
+	case KindTuple:
+		var parts []string
+		for _, it := range t.Items {
+			parts = append(parts, it.String())
+		}
+		s = "[" + strings.Join(parts, ", ") + "]"
 	case KindMap:
-		s = "map<string, " + t.Elem.String() + ">"
+		key := "string"
+		if t.Key != nil {
+			key = t.Key.String()
+		}
+		s = "map<" + key + ", " + t.Elem.String() + ">"
 	case KindEnum:
 		var parts []string
 		for _, v := range t.Values {

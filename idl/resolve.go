@@ -20,6 +20,7 @@ type resolver struct {
 	later  []func()                     // checks that need every type complete
 	kinds  map[*TypeDef]map[string]bool // JSON kinds of unions, see kindsOf
 	levels map[*TypeDef]int             // levels of extends above each object type
+	keyed  []*Type                      // the map types with typed keys, see mapKeys
 
 	typeNames  []string          // every type name, for suggestions
 	errorNames []string          // every error name, for suggestions
@@ -188,7 +189,7 @@ func (r *resolver) declareTypes() {
 				r.errs.add(td.name.pos, "type %s is declared twice (first at %s); rename or remove one", td.name.name, first.Pos)
 				continue
 			}
-			r.types[td.name.name] = &TypeDef{Name: td.name.name, GoName: goname.Exported(td.name.name), Pos: td.name.pos}
+			r.types[td.name.name] = &TypeDef{Name: td.name.name, GoName: typeGoName(td.name.name), Pos: td.name.pos}
 		}
 	}
 }

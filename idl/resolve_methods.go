@@ -186,7 +186,9 @@ func describeType(t *Type) string {
 	s := t.Kind.String()
 	if t.Kind == KindRef && t.Ref != nil {
 		s = "type " + t.Ref.Name
-		if u := underlying(t); u != nil {
+		if u := underlying(t); u != nil && u.Positional {
+			s += " (positional object)"
+		} else if u != nil {
 			s += " (" + u.Kind.String() + ")"
 		}
 	}

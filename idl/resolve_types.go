@@ -29,7 +29,7 @@ func (r *resolver) buildNamed(def *TypeDef, ts *tspec) {
 
 // isCompound reports whether values of kind k need a named Go type.
 func isCompound(k Kind) bool {
-	return k == KindObject || k == KindEnum || k == KindUnion
+	return k == KindObject || k == KindEnum || k == KindUnion || k == KindTuple
 }
 
 // build resolves a type written where it has no name of its own. Objects,
@@ -43,14 +43,14 @@ func (r *resolver) build(ts *tspec, name, doc string) *Type {
 	}
 	t := &Type{Kind: ts.kind, Nullable: ts.nullable, Pos: ts.pos}
 	switch ts.kind {
-	case KindObject, KindEnum, KindUnion:
+	case KindObject, KindEnum, KindUnion, KindTuple:
 		if ts.name.name != "" {
 			if !typeNameRE.MatchString(ts.name.name) {
-				r.errs.add(ts.name.pos, "name %q must start with a letter and hold only letters, digits and underscores", ts.name.name)
+				r.errs.add(ts.name.pos, "name %q "+typeNameRule, ts.name.name)
 			}
 			name = ts.name.name
 		}
-		def := &TypeDef{Name: name, GoName: goname.Exported(name), Doc: ts.doc, Deprecated: ts.deprec, Since: ts.since, Proposed: ts.proposed, Inline: true, Pos: ts.pos}
+		def := &TypeDef{Name: name, GoName: typeGoName(name), Doc: ts.doc, Deprecated: ts.deprec, Since: ts.since, Proposed: ts.proposed, Inline: true, Pos: ts.pos}
 		if def.Doc == "" {
 			def.Doc = doc
 		}
@@ -66,6 +66,10 @@ func (r *resolver) build(ts *tspec, name, doc string) *Type {
 		t.Elem = r.build(ts.elem, name+"Item", "")
 	case KindMap:
 		t.Elem = r.build(ts.elem, name+"Value", "")
+		if ts.key != nil {
+			t.Key = r.build(ts.key, name+"Key", "")
+			r.keyed = append(r.keyed, t)
+		}
 	}
 	if ts.elem != nil && t.Elem == nil {
 		t.Kind = KindInvalid
@@ -129,6 +133,14 @@ func (r *resolver) compound(ts *tspec, def *TypeDef) *Type {
 			t.Fields = append(t.Fields, r.field(fs, def))
 		}
 		t.Additional = r.build(ts.additional, def.GoName+"Extra", "")
+		t.Positional = ts.positional
+	case KindTuple:
+		for i, it := range ts.items {
+			t.Items = append(t.Items, r.build(it, def.GoName+"Item"+strconv.Itoa(i), ""))
+		}
+		if len(ts.items) == 0 {
+			t.Kind = KindInvalid
+		}
 	case KindEnum:
 		r.enum(ts, t)
 	case KindUnion:
@@ -236,4 +248,16 @@ func intValueNames(n int64) (name, goName string) {
 		return name, "Minus" + digits
 	}
 	return name, "N" + name
+}
+
+// typeGoName returns the Go name of the type named name. Leading
+// underscores, which cannot start an exported Go name, become a leading X
+// (_InitializeParams gives XInitializeParams), so that the name does not
+// meet the one written without them.
+func typeGoName(name string) string {
+	g := goname.Exported(name)
+	if strings.HasPrefix(name, "_") && g != "" {
+		return "X" + g
+	}
+	return g
 }

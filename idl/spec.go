@@ -66,9 +66,12 @@ type tspec struct {
 	formatPos  Pos
 	constv     *node
 	elem       *tspec    // KindArray, KindMap
+	key        *tspec    // KindMap: the keys' type; nil for plain strings
 	fields     []*fspec  // KindObject
 	extends    []nameRef // KindObject
 	additional *tspec    // KindObject: the type of undeclared members kept
+	positional bool      // KindObject: sent as an array of its fields
+	items      []*tspec  // KindTuple: the type of each position
 	values     []*vspec  // KindEnum
 	disc       nameRef   // KindUnion: discriminator field, if any
 	variants   []*tspec  // KindUnion

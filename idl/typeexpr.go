@@ -13,10 +13,11 @@ import (
 //	term    = "[]" term | primary { "?" }
 //	primary = "string" | "integer" | "int32" | "uint32" | "number"
 //	        | "boolean" | "any" | "null"
-//	        | "array" "<" expr ">" | "map" "<" "string" "," expr ">"
+//	        | "array" "<" expr ">" | "map" "<" key "," expr ">"
 //	        | Name | 'literal' | "literal" | integer | "true" | "false"
 //	        | "(" expr ")"
 //	integer = [ "-" ] digit { digit }
+//	key     = "string" | "integer" | Name
 //
 // "T?" and "T | null" both make T nullable. A union of string literals is
 // a string enum, a union of integer literals an integer enum, and a single
@@ -366,22 +367,27 @@ func (p *exprParser) array(pos Pos) *tspec {
 	return &tspec{pos: pos, kind: KindArray, elem: elem}
 }
 
-// mapType parses "<" "string" "," expr ">" after the keyword map.
+// mapType parses "<" key "," expr ">" after the keyword map. A key other
+// than string is kept in the type, and checked once every type is known.
 func (p *exprParser) mapType(pos Pos) *tspec {
 	if !p.expect("<", "after map, as in map<string, any>") {
 		return nil
 	}
-	if k := p.peek(); k.kind != tIdent || k.text != "string" {
-		p.fail(k, "map keys are JSON object keys, always strings; write map<string, T>")
+	k := p.peek()
+	if k.kind != tIdent || k.text == "null" || k.text == "any" || k.text == "true" || k.text == "false" || k.text == "array" || k.text == "map" {
+		p.fail(k, "map keys are JSON object keys; write map<K, T> where K is string, integer, or the name of a string or integer type (an alias or an enum)")
 		return nil
 	}
-	p.next()
-	if !p.expect(",", "between the key and value types of map<string, T>") {
+	key := p.primary()
+	if key == nil || !p.expect(",", "between the key and value types of map<K, T>") {
 		return nil
+	}
+	if key.kind == KindString {
+		key = nil // plain string keys
 	}
 	elem := p.expr()
 	if !p.ok || !p.expect(">", "to close map<") {
 		return nil
 	}
-	return &tspec{pos: pos, kind: KindMap, elem: elem}
+	return &tspec{pos: pos, kind: KindMap, elem: elem, key: key}
 }

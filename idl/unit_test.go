@@ -44,14 +44,14 @@ func TestColumns(t *testing.T) {
 		line string
 		col  int
 	}{
-		{`  A: map<int, string>`, 10},
-		{`  A: "map<int, string>"`, 11},
-		{`  A: 'map<int, string>'`, 11},
-		{`  A: 'x | ''y'' | map<int, x>'`, 23},
+		{`  A: map<1, string>`, 10},
+		{`  A: "map<1, string>"`, 11},
+		{`  A: 'map<1, string>'`, 11},
+		{`  A: 'x | ''y'' | map<1, x>'`, 23},
 		{`  A: "a\tb"`, 10},
 		{`  A: "aé | x"`, 8},
-		{`  A: "'é' | map<int, x>"`, 17},
-		{"  A:\n    type: \"[]map<int, x>\"", 0},
+		{`  A: "'é' | map<1, x>"`, 17},
+		{"  A:\n    type: \"[]map<1, x>\"", 0},
 	}
 	for _, tt := range tests {
 		_, err := parse("t.yaml", []byte(head+tt.line+"\n"), os.ReadFile)

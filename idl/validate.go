@@ -12,6 +12,8 @@ func (r *resolver) finishTypes() {
 	for _, def := range r.p.Types {
 		r.flatten(def, state)
 	}
+	r.mapKeys()
+	r.positional()
 	for _, def := range r.p.Types {
 		if def.Type != nil && def.Type.Kind == KindUnion {
 			if def.Type.Discriminator != "" {
@@ -82,6 +84,29 @@ func (r *resolver) flatten(def *TypeDef, state map[*TypeDef]int) {
 		}
 	}
 	t.Fields = append(fields, t.Fields...)
+	r.inheritAdditional(def, bases)
+}
+
+// inheritAdditional gives an object without additional: of its own the
+// additional members of the types it extends: an object that extends
+// one keeping its extra members keeps them too.
+func (r *resolver) inheritAdditional(def *TypeDef, bases []*TypeDef) {
+	t := def.Type
+	if t.Additional != nil {
+		return
+	}
+	var from *TypeDef
+	for _, base := range bases {
+		a := base.Type.Additional
+		switch {
+		case a == nil:
+		case from == nil:
+			from, t.Additional = base, a
+		case a.String() != t.Additional.String():
+			r.errs.add(def.Pos, "type %s inherits additional members of type %s from %s and of type %s from %s; declare additional: on %s to say which", def.Name, t.Additional, from.Name, a, base.Name, def.Name)
+			return
+		}
+	}
 }
 
 func fieldPos(t *Type, name string) Pos {
@@ -104,6 +129,10 @@ func (r *resolver) tagVariants(def *TypeDef) {
 		obj := underlying(v.Type)
 		if u := unionDef(v.Type); u != nil && !nullableChain(v.Type) {
 			r.errs.add(v.Pos, "variant %s of union %s is a union, but a union with discriminator %q holds object types only; list the variants of %s here instead", u.Name, def.Name, t.Discriminator, u.Name)
+			continue
+		}
+		if obj != nil && obj.Positional {
+			r.errs.add(v.Pos, "variant %s of union %s is sent as an array (positional: true), but a union with discriminator %q holds objects; use an object type with a %q field", describeType(v.Type), def.Name, t.Discriminator, t.Discriminator)
 			continue
 		}
 		if v.Type.Kind != KindRef || obj == nil || obj.Kind != KindObject || nullableChain(v.Type) {
@@ -249,6 +278,9 @@ func (r *resolver) checkConsts(t *Type) {
 		r.check(r.values[t.Const], &c, "const")
 	}
 	r.checkConsts(t.Elem)
+	for _, it := range t.Items {
+		r.checkConsts(it)
+	}
 	for _, f := range t.Fields {
 		r.checkConsts(f.Type)
 	}

@@ -239,11 +239,20 @@ func (r *resolver) checkDepth(n *node, t *Type, path string, depth int) {
 	case KindMap:
 		if r.expect(n, nMap, path, "a mapping") {
 			for _, e := range n.ents {
+				if t.Key != nil {
+					r.checkKey(e.key, t.Key, path, depth)
+				}
 				r.checkDepth(e.val, t.Elem, path+"."+keyName(e.key), depth+1)
 			}
 		}
 	case KindObject:
-		r.checkObject(n, t, path, depth)
+		if t.Positional {
+			r.checkPositional(n, t, path, depth)
+		} else {
+			r.checkObject(n, t, path, depth)
+		}
+	case KindTuple:
+		r.checkTuple(n, t, path, depth)
 	case KindEnum:
 		r.checkEnum(n, t, path)
 	case KindUnion:

@@ -23,7 +23,7 @@ func TestGoals(t *testing.T) {
 	wantErr(t, err, jsonrpc.ErrInvalidParams)
 	c, err := s.agent.GoalCreate(ctx, &autohand.GoalRequest{Objective: "Ship v2", TokenBudget: ptr(int64(5000))})
 	ok(t, err)
-	if !c.Ok || c.Started == nil || c.Goal.Objective != "Ship v2" || *c.Telemetry.TokensRemaining != 5000 {
+	if !c.Ok || c.Started == nil || c.Goal.Value.Objective != "Ship v2" || *c.Telemetry.TokensRemaining != 5000 {
 		t.Fatalf("create = %+v", c)
 	}
 	c2, err := s.agent.GoalCreate(ctx, &autohand.GoalRequest{Objective: "Write docs"})
@@ -40,12 +40,12 @@ func TestGoals(t *testing.T) {
 	// null clears a budget; an absent member keeps it.
 	u, err := s.agent.GoalUpdate(ctx, &autohand.GoalUpdateParams{TokenBudget: json.RawMessage("null"), TimeBudgetSeconds: json.RawMessage("600")})
 	ok(t, err)
-	if u.Goal.TokenBudget != nil || *u.Goal.TimeBudgetSeconds != 600 {
+	if u.Goal.Value.TokenBudget != nil || *u.Goal.Value.TimeBudgetSeconds != 600 {
 		t.Fatalf("update = %+v", u.Goal)
 	}
 	u, err = s.agent.GoalUpdate(ctx, &autohand.GoalUpdateParams{Objective: ptr("Ship v2.1")})
 	ok(t, err)
-	if *u.Goal.TimeBudgetSeconds != 600 || u.Goal.Objective != "Ship v2.1" {
+	if *u.Goal.Value.TimeBudgetSeconds != 600 || u.Goal.Value.Objective != "Ship v2.1" {
 		t.Fatalf("update keeping budgets = %+v", u.Goal)
 	}
 	_, err = s.agent.GoalUpdate(ctx, &autohand.GoalUpdateParams{TokenBudget: json.RawMessage(`"lots"`)})
@@ -54,19 +54,19 @@ func TestGoals(t *testing.T) {
 	ok(t, err)
 	done, err := s.agent.GoalUpdate(ctx, &autohand.GoalUpdateParams{Status: ptr(autohand.GoalStatusComplete)})
 	ok(t, err)
-	if busy.Ok || done.Completed == nil || done.Completed.Objective != "Ship v2.1" || done.Goal != nil {
+	if busy.Ok || done.Completed == nil || done.Completed.Objective != "Ship v2.1" || done.Goal.State != jsonrpc.Absent {
 		t.Fatalf("startQueued while active = %+v, complete = %+v", busy, done)
 	}
 	st, err := s.agent.GoalStartQueued(ctx)
 	ok(t, err)
-	if st.Dequeued == nil || st.Dequeued.Objective != "Write docs" || st.Goal.Objective != "Write docs" || len(st.Queue) != 1 {
+	if st.Dequeued == nil || st.Dequeued.Objective != "Write docs" || st.Goal.Value.Objective != "Write docs" || len(st.Queue) != 1 {
 		t.Fatalf("startQueued = %+v", st)
 	}
 	cl, err := s.agent.GoalClear(ctx)
 	ok(t, err)
 	g, err = s.agent.GoalGet(ctx)
 	ok(t, err)
-	if cl.Goal != nil || g.GoalSnapshot.Goal != nil || len(g.GoalSnapshot.Completed) != 1 || len(g.GoalSnapshot.Queue) != 1 {
+	if cl.Goal.State != jsonrpc.Absent || g.GoalSnapshot.Goal != nil || len(g.GoalSnapshot.Completed) != 1 || len(g.GoalSnapshot.Queue) != 1 {
 		t.Fatalf("clear = %+v, snapshot = %+v", cl, g.GoalSnapshot)
 	}
 	tpl, err := s.agent.GoalListTemplates(ctx)

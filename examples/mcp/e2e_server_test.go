@@ -307,7 +307,7 @@ func TestTasks(t *testing.T) {
 	b, _ := json.Marshal(payload)
 	var result mcp.CallToolResult
 	if err := json.Unmarshal(b, &result); err != nil || textOf(&result) != "done after 2 steps" ||
-		!strings.Contains(string(payload.Meta.Extra["io.modelcontextprotocol/related-task"]), task.TaskID) {
+		!strings.Contains(string(related(payload.Meta)), task.TaskID) {
 		t.Fatalf("tasks/result = %s, %v", b, err)
 	}
 	if _, err := s.srv.CancelTask(ctx, &mcp.TaskIDParams{TaskID: task.TaskID}); code(err) != jsonrpc.CodeInvalidParams {
@@ -347,4 +347,10 @@ func TestTasks(t *testing.T) {
 	if !errors.Is(err, jsonrpc.ErrMethodNotFound) {
 		t.Errorf("echo as a task: err = %v; want -32601", err)
 	}
+}
+
+// related returns the related-task member of a _meta, or nil.
+func related(m *mcp.Meta) json.RawMessage {
+	v, _ := m.Extra.Get("io.modelcontextprotocol/related-task")
+	return v
 }

@@ -50,6 +50,17 @@ func (g *generator) appendMember(fl *idl.Field) ([]jen.Code, bool) {
 		text = jen.Id("`," + string(key) + ":`") // a raw string reads as the JSON it writes
 	}
 	name := jen.Id("b").Op("=").Append(jen.Id("b"), text.Op("..."))
+	if threeState(fl.Type, fl.Optional) {
+		null := jen.Lit("," + string(key) + ":null")
+		if !strings.Contains(string(key), "`") {
+			null = jen.Id("`," + string(key) + ":null`")
+		}
+		value, errs := g.appendValue(fl.Type, x.Clone().Dot("Value"), x.Clone().Dot("Value"))
+		return []jen.Code{jen.Switch(x.Clone().Dot("State")).Block(
+			jen.Case(jen.Qual(jsonrpcPkg, "Null")).Block(jen.Id("b").Op("=").Append(jen.Id("b"), null.Op("..."))),
+			jen.Case(jen.Qual(jsonrpcPkg, "Present")).Block(name, value),
+		)}, errs
+	}
 	if pointer(fl.Type, fl.Optional) {
 		value, errs := g.appendValue(fl.Type, jen.Op("*").Add(x.Clone()), x.Clone())
 		if fl.Optional {

@@ -21,6 +21,9 @@ const (
 // goType returns the Go type of a member of type t; optional tells whether
 // the member may be absent.
 func goType(t *idl.Type, optional bool) *jen.Statement {
+	if threeState(t, optional) {
+		return jen.Qual(jsonrpcPkg, "Nullable").Types(baseType(t))
+	}
 	if pointer(t, optional) {
 		return jen.Op("*").Add(baseType(t))
 	}
@@ -43,6 +46,9 @@ func baseType(t *idl.Type) *jen.Statement {
 	case idl.KindArray:
 		return jen.Index().Add(goType(t.Elem, false))
 	case idl.KindMap:
+		if t.Key != nil {
+			return jen.Map(baseType(t.Key)).Add(goType(t.Elem, false))
+		}
 		return jen.Map(jen.String()).Add(goType(t.Elem, false))
 	case idl.KindRef:
 		return jen.Id(t.Ref.GoName)
@@ -55,7 +61,15 @@ func baseType(t *idl.Type) *jen.Statement {
 // pointer reports whether a member of type t is held through a pointer: it
 // may be absent or null, and its Go type has no nil of its own.
 func pointer(t *idl.Type, optional bool) bool {
-	return (optional || nullable(t)) && !nilable(t)
+	return (optional || nullable(t)) && !nilable(t) && !threeState(t, optional)
+}
+
+// threeState reports whether a member of type t is held in a
+// jsonrpc.Nullable, which keeps absent, null and a value apart: it may be
+// absent and its type accepts null. A member of type any keeps its raw
+// JSON, null included, and needs none.
+func threeState(t *idl.Type, optional bool) bool {
+	return optional && nullable(t) && kindOf(t) != idl.KindAny
 }
 
 // nullable reports whether t, or a named type it refers to, accepts null.
@@ -161,7 +175,11 @@ func jsonKinds(t *idl.Type) []string {
 			set["boolean"] = true
 		case idl.KindArray:
 			set["array"] = true
-		case idl.KindMap, idl.KindObject:
+		case idl.KindTuple:
+			set["array"] = true
+		case idl.KindObject:
+			set[map[bool]string{false: "object", true: "array"}[t.Positional]] = true
+		case idl.KindMap:
 			set["object"] = true
 		case idl.KindEnum:
 			if t.EnumBase == idl.KindInteger {

@@ -18,6 +18,8 @@ func (g *generator) typesFile(f *file) error {
 			if err := g.object(f, def); err != nil {
 				return err
 			}
+		case idl.KindTuple:
+			g.tuple(f, def)
 		case idl.KindEnum, idl.KindUnion:
 		default:
 			g.alias(f, def)
@@ -33,6 +35,8 @@ func (g *generator) object(f *file, def *idl.TypeDef) error {
 	for i, fl := range def.Type.Fields {
 		tag := fl.Name
 		switch k := kindOf(fl.Type); {
+		case threeState(fl.Type, fl.Optional):
+			tag += ",omitzero" // absent is left out; null is sent
 		case fl.Optional && (k == idl.KindArray || k == idl.KindMap) && !pointer(fl.Type, true):
 			// omitzero leaves out only a nil list or map: an empty one
 			// that was received is sent back, not dropped.
@@ -50,15 +54,18 @@ func (g *generator) object(f *file, def *idl.TypeDef) error {
 		fields = append(fields, field.Id(fl.GoName).Add(goType(fl.Type, fl.Optional)).Tag(map[string]string{"json": tag}))
 	}
 	if add := def.Type.Additional; add != nil {
-		field := jen.Comment(extraField + " holds the members not declared above, by name.").Line()
+		field := jen.Comment(extraField + " holds the members not declared above, in the order received.").Line()
 		if len(fields) == 0 {
-			field = jen.Comment(extraField + " holds the object's members, by name.").Line()
+			field = jen.Comment(extraField + " holds the object's members, in the order received.").Line()
 		} else {
 			field = jen.Line().Add(field)
 		}
-		fields = append(fields, field.Id(extraField).Map(jen.String()).Add(goType(add, false)).Tag(map[string]string{"json": "-", "rpcgen": "extra"}))
+		fields = append(fields, field.Id(extraField).Qual(jsonrpcPkg, "Members").Types(goType(add, false)).Tag(map[string]string{"json": "-", "rpcgen": "extra"}))
 	}
 	f.add(g.typeDoc(def).code().Type().Id(def.GoName).Struct(fields...))
+	if def.Type.Positional {
+		return g.positional(f, def)
+	}
 	if err := g.marshalObject(f, def); err != nil {
 		return err
 	}
@@ -124,7 +131,7 @@ func (g *generator) marshalObject(f *file, def *idl.TypeDef) error {
 		body = append(body,
 			jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("plain").Call(jen.Id("x"))),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Qual(jsonrpcPkg, "MergeMembers").Call(jen.Id("b"), jen.Id("x").Dot(extraField))),
+			jen.Return(jen.Qual(jsonrpcPkg, "AppendMembers").Call(jen.Id("b"), jen.Id("x").Dot(extraField))),
 		)
 	} else {
 		body = append(body, jen.Return(jen.Qual(jsonPkg, "Marshal").Call(jen.Id("plain").Call(jen.Id("x")))))
@@ -164,10 +171,9 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 			jen.If(jen.Err().Op(":=").Add(g.decodeInto(add, false, jen.Id("value"), jen.Id("e"))), jen.Err().Op("!=").Nil()).Block(
 				jen.Return(jen.Qual(jsonrpcPkg, "AtField").Call(jen.String().Call(jen.Id("key")), jen.Err())),
 			),
-			jen.If(jen.Id("v").Dot(extraField).Op("==").Nil()).Block(
-				jen.Id("v").Dot(extraField).Op("=").Map(jen.String()).Add(goType(add, false)).Values(),
-			),
-			jen.Id("v").Dot(extraField).Index(jen.String().Call(jen.Id("key"))).Op("=").Id("e"),
+			jen.Id("v").Dot(extraField).Op("=").Append(jen.Id("v").Dot(extraField), jen.Qual(jsonrpcPkg, "Member").Types(goType(add, false)).Values(
+				jen.Id("Name").Op(":").String().Call(jen.Id("key")), jen.Id("Value").Op(":").Id("e"),
+			)),
 			jen.Return(jen.Nil()),
 		}
 	}
@@ -195,7 +201,9 @@ func (g *generator) unmarshalObject(f *file, def *idl.TypeDef) error {
 				return err
 			}
 			cond := jen.Id("v").Dot(fl.GoName).Op("!=").Add(lit)
-			if pointer(fl.Type, fl.Optional) {
+			if threeState(fl.Type, fl.Optional) {
+				cond = jen.Id("v").Dot(fl.GoName).Dot("State").Op("==").Qual(jsonrpcPkg, "Present").Op("&&").Id("v").Dot(fl.GoName).Dot("Value").Op("!=").Add(lit)
+			} else if pointer(fl.Type, fl.Optional) {
 				cond = jen.Id("v").Dot(fl.GoName).Op("!=").Nil().Op("&&").Op("*").Id("v").Dot(fl.GoName).Op("!=").Add(lit)
 			}
 			checks = append(checks, jen.Case(cond).Block(jen.Return(jen.Qual(jsonrpcPkg, "AtField").Call(
@@ -249,10 +257,13 @@ func aOrAn(name string) string {
 // so that errors name the element's index or key.
 func (g *generator) decodeInto(t *idl.Type, optional bool, src jen.Code, target *jen.Statement) *jen.Statement {
 	dst := jen.Op("&").Add(target)
+	if threeState(t, optional) {
+		return jen.Qual(jsonrpcPkg, "DecodeNullable").Call(src, dst, g.valueDecoder(t))
+	}
 	if pointer(t, optional) {
 		return jen.Qual(jsonrpcPkg, "DecodeOptional").Call(src, dst, g.valueDecoder(t))
 	}
-	if (t.Kind == idl.KindArray || t.Kind == idl.KindMap) && g.custom(t.Elem) {
+	if g.container(t) {
 		return g.decodeContainer(t, src, dst)
 	}
 	if t.Kind == idl.KindRef && g.hasDecoder(t.Ref) {
@@ -288,6 +299,9 @@ func basicDecoder(t *idl.Type) string {
 // decodeContainer decodes a list or map element by element.
 func (g *generator) decodeContainer(t *idl.Type, src, dst jen.Code) *jen.Statement {
 	helper := "DecodeArray"
+	if t.Kind == idl.KindMap && t.Key != nil {
+		return jen.Qual(jsonrpcPkg, "DecodeKeyedMap").Call(src, dst, jen.Lit(t.Key.IntegerKey()), g.valueDecoder(t.Key), g.elemDecoder(t.Elem))
+	}
 	if t.Kind == idl.KindMap {
 		helper = "DecodeMap"
 	}
@@ -307,7 +321,7 @@ func (g *generator) elemDecoder(t *idl.Type) jen.Code {
 // of type t into its base Go type T.
 func (g *generator) valueDecoder(t *idl.Type) jen.Code {
 	switch {
-	case (t.Kind == idl.KindArray || t.Kind == idl.KindMap) && g.custom(t.Elem):
+	case g.container(t):
 		return jen.Func().Params(jen.Id("b").Index().Byte(), jen.Id("v").Op("*").Add(baseType(t))).Error().Block(
 			jen.Return(g.decodeContainer(t, jen.Id("b"), jen.Id("v"))),
 		)
@@ -329,9 +343,21 @@ func (g *generator) custom(t *idl.Type) bool {
 	case idl.KindRef:
 		return g.hasDecoder(t.Ref)
 	case idl.KindArray, idl.KindMap:
-		return g.custom(t.Elem)
+		return g.container(t)
 	}
 	return checked(t)
+}
+
+// container reports whether a list or map is decoded element by element:
+// its elements have decoders of their own, or its keys are typed.
+func (g *generator) container(t *idl.Type) bool {
+	switch t.Kind {
+	case idl.KindArray:
+		return g.custom(t.Elem)
+	case idl.KindMap:
+		return t.Key != nil || g.custom(t.Elem)
+	}
+	return false
 }
 
 // hasDecoder reports whether the Go type of def has an UnmarshalJSON.
@@ -342,12 +368,12 @@ func (g *generator) hasDecoder(def *idl.TypeDef) bool {
 	g.decodes[def] = false // a type made of itself, such as A: "[]A"
 	var has bool
 	switch t := def.Type; t.Kind {
-	case idl.KindObject, idl.KindEnum, idl.KindUnion:
+	case idl.KindObject, idl.KindEnum, idl.KindUnion, idl.KindTuple:
 		has = true
 	case idl.KindRef:
 		has = g.hasDecoder(t.Ref)
 	case idl.KindArray, idl.KindMap:
-		has = g.custom(t.Elem)
+		has = g.container(t)
 	default:
 		has = checked(t)
 	}
@@ -374,7 +400,7 @@ func (g *generator) alias(f *file, def *idl.TypeDef) {
 			jen.Return(rangeDecoder(t, jen.Id("b"), jen.Id("x"))),
 		))
 	}
-	if (t.Kind == idl.KindArray || t.Kind == idl.KindMap) && g.custom(t.Elem) {
+	if g.container(t) {
 		f.add(doc(fmt.Sprintf("UnmarshalJSON decodes %s element by element, naming the element that does not decode.", aOrAn(def.GoName))).code().
 			Func().Params(jen.Id("x").Op("*").Id(def.GoName)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
 			jen.Return(g.decodeContainer(t, jen.Id("b"), jen.Parens(jen.Op("*").Add(baseType(t))).Call(jen.Id("x")))),

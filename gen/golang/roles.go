@@ -188,10 +188,10 @@ func resultType(t *idl.Type) *jen.Statement {
 }
 
 // byPointer reports whether a result or error data of type t is passed
-// by pointer: objects and unions are.
+// by pointer: objects, unions and tuples are.
 func byPointer(t *idl.Type) bool {
 	k := kindOf(t)
-	return k == idl.KindObject || k == idl.KindUnion
+	return k == idl.KindObject || k == idl.KindUnion || k == idl.KindTuple
 }
 
 // zeroResult is the zero value of a result of type t, as Go code.
@@ -257,7 +257,7 @@ func (g *generator) remote(f *file, role idl.Role, methods []*idl.Method) {
 			if nullable(m.Params) && !m.ParamsOptional {
 				// nil is sent as "params": null, which the method accepts.
 				body = append(body,
-					jen.Var().Id("sent").Any().Op("=").Qual(jsonrpcPkg, "Null"),
+					jen.Var().Id("sent").Any().Op("=").Qual(jsonrpcPkg, "NullValue"),
 					jen.If(jen.Id("params").Op("!=").Nil()).Block(jen.Id("sent").Op("=").Id("params")),
 				)
 				params = jen.Id("sent")

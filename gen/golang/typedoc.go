@@ -16,6 +16,9 @@ func (g *generator) typeDoc(def *idl.TypeDef) *comment {
 	if def.Type.Kind == idl.KindEnum && def.Type.Open {
 		c.add("Other values are accepted too, and kept: the values below are the known ones.")
 	}
+	if def.Type.Positional {
+		c.add("It is sent as a JSON array of its members in this order; optional members absent at the end are left out.")
+	}
 	return c.add(metaText(def.Since, def.Proposed)).deprecated(def.Deprecated)
 }
 
@@ -51,6 +54,12 @@ func (g *generator) typeSentence(def *idl.TypeDef) string {
 		return fmt.Sprintf("%s is one of %s.", name, orList(enumValues(t)))
 	case idl.KindUnion:
 		return fmt.Sprintf("%s is one of %s.", name, orList(g.variants[def]))
+	case idl.KindTuple:
+		var items []string
+		for _, it := range t.Items {
+			items = append(items, it.String())
+		}
+		return fmt.Sprintf("%s is a JSON array of %d items: %s.", name, len(items), andList(items))
 	}
 	return name + " is " + article(t) + "."
 }
@@ -85,7 +94,11 @@ func article(t *idl.Type) string {
 	case idl.KindArray:
 		s = "a list of " + t.Elem.String()
 	case idl.KindMap:
-		s = "a map of string keys to " + t.Elem.String()
+		key := "string"
+		if t.Key != nil {
+			key = t.Key.String()
+		}
+		s = "a map of " + key + " keys to " + t.Elem.String()
 	case idl.KindRef:
 		s = "another name for " + t.Ref.GoName
 	}

@@ -238,13 +238,19 @@ func refs(t *idl.Type, seen map[*idl.TypeDef]bool) {
 		}
 	case idl.KindArray, idl.KindMap:
 		refs(t.Elem, seen)
+		refs(t.Key, seen)
 	case idl.KindObject:
 		for _, f := range t.Fields {
 			refs(f.Type, seen)
 		}
+		refs(t.Additional, seen)
 	case idl.KindUnion:
 		for _, v := range t.Variants {
 			refs(v.Type, seen)
+		}
+	case idl.KindTuple:
+		for _, it := range t.Items {
+			refs(it, seen)
 		}
 	}
 }

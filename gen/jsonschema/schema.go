@@ -83,13 +83,19 @@ func (b *builder) base(t *idl.Type, where string) *invopop.Schema {
 	case idl.KindArray:
 		return &invopop.Schema{Type: "array", Items: b.typ(t.Elem, where+"[]")}
 	case idl.KindMap:
-		return &invopop.Schema{Type: "object", AdditionalProperties: b.typ(t.Elem, where+"{}")}
+		return &invopop.Schema{Type: "object", AdditionalProperties: b.typ(t.Elem, where+"{}"), PropertyNames: b.keys(t.Key, where)}
 	case idl.KindObject:
 		return b.object(t, where)
 	case idl.KindEnum:
 		return b.enum(t, where)
 	case idl.KindUnion:
 		return b.union(t, where)
+	case idl.KindTuple:
+		var items []*invopop.Schema
+		for i, it := range t.Items {
+			items = append(items, b.typ(it, fmt.Sprintf("%s[%d]", where, i)))
+		}
+		return array(items, len(items))
 	case idl.KindRef:
 		if t.Ref == nil {
 			b.fail("%s: reference to an unresolved type", where)
@@ -101,8 +107,39 @@ func (b *builder) base(t *idl.Type, where string) *invopop.Schema {
 	return &invopop.Schema{}
 }
 
+// integerKey is the pattern of integer map keys: decimal int64s as JSON
+// writes them.
+const integerKey = "^-?(0|[1-9][0-9]*)$"
+
+// keys returns the schema of the keys of a map whose keys have type k, or
+// nil for plain string keys. Keys are strings: an integer enum's values
+// are listed as strings, and integer keys match a pattern.
+func (b *builder) keys(k *idl.Type, where string) *invopop.Schema {
+	if k == nil {
+		return nil
+	}
+	u := k.Underlying()
+	switch {
+	case u == nil:
+		b.fail("%s: map key of an unresolved type", where)
+		return nil
+	case u.Kind == idl.KindEnum && k.IntegerKey():
+		s := &invopop.Schema{Type: "string"}
+		for _, v := range u.Values {
+			s.Enum = append(s.Enum, fmt.Sprint(v.Value))
+		}
+		return s
+	case k.IntegerKey():
+		return &invopop.Schema{Type: "string", Pattern: integerKey}
+	}
+	return b.typ(k, where+"{key}") // a string type: its schema checks the names
+}
+
 // object returns the schema of an object type: its fields in order.
 func (b *builder) object(t *idl.Type, where string) *invopop.Schema {
+	if t.Positional {
+		return b.positional(t, where)
+	}
 	s := &invopop.Schema{Type: "object"}
 	if a := t.Additional; a != nil && a.Kind != idl.KindAny {
 		// Undeclared members are kept and must be of this type; without
@@ -125,6 +162,43 @@ func (b *builder) object(t *idl.Type, where string) *invopop.Schema {
 		if !f.Optional {
 			s.Required = append(s.Required, f.Name)
 		}
+	}
+	return s
+}
+
+// positional returns the schema of an object sent as an array of its
+// fields in order, each titled with the field's name; the optional ones,
+// last, may be left out from the end.
+func (b *builder) positional(t *idl.Type, where string) *invopop.Schema {
+	var items []*invopop.Schema
+	required := 0
+	for _, f := range t.Fields {
+		at := where + "." + f.Name
+		fs := b.typ(f.Type, at)
+		if f.Optional && !f.Type.Nullable && !isTrue(fs) {
+			// null stands for an absent field followed by a present one
+			fs = &invopop.Schema{AnyOf: []*invopop.Schema{fs, {Type: "null"}}}
+		}
+		annotate(fs, f.Doc, f.Deprecated, "")
+		fs.Title = f.Name
+		if f.Default != nil {
+			fs.Default = b.value(f.Default, at)
+		}
+		items = append(items, fs)
+		if !f.Optional {
+			required++
+		}
+	}
+	return array(items, required)
+}
+
+// array returns the schema of an array holding items, in order, of which
+// the first min are required.
+func array(items []*invopop.Schema, min int) *invopop.Schema {
+	lo, hi := uint64(min), uint64(len(items))
+	s := &invopop.Schema{Type: "array", PrefixItems: items, Items: invopop.FalseSchema, MaxItems: &hi}
+	if min > 0 {
+		s.MinItems = &lo
 	}
 	return s
 }

@@ -98,7 +98,9 @@ func TestWithoutAnnotations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, kw := range []string{`"title"`, `"description"`, `"examples"`, `"default"`, `"deprecated"`, `"$id"`, `"$schema"`} {
+	// The keywords with their values: full.yaml also has a member named
+	// $schema, which stays.
+	for _, kw := range []string{`"title":`, `"description":`, `"examples":`, `"default":`, `"deprecated":`, `"$id":"`, `"$schema":"`} {
 		if strings.Contains(string(data), kw) {
 			t.Errorf("%s left in the stripped schema", kw)
 		}

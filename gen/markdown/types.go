@@ -24,8 +24,18 @@ func (d *doc) typeExpr(t *idl.Type) string {
 		}
 	case idl.KindArray:
 		s = d.wrapExpr(t.Elem) + "[]"
+	case idl.KindTuple:
+		var parts []string
+		for _, it := range t.Items {
+			parts = append(parts, d.typeExpr(it))
+		}
+		s = "[" + strings.Join(parts, ", ") + "]"
 	case idl.KindMap:
-		s = "map<string, " + d.typeExpr(t.Elem) + ">"
+		key := "string"
+		if t.Key != nil {
+			key = d.typeExpr(t.Key)
+		}
+		s = "map<" + key + ", " + d.typeExpr(t.Elem) + ">"
 	case idl.KindEnum:
 		var parts []string
 		for _, v := range t.Values {
@@ -210,7 +220,11 @@ func (d *doc) writeObject(def *idl.TypeDef, t *idl.Type) {
 		d.para("An object with no members: `{}`.")
 		return
 	}
-	d.para("An object:")
+	if t.Positional {
+		d.para("Sent as an array of these fields, in this order; the optional ones, last, are left out from the end when absent (`null` stands for an absent one followed by a present one):")
+	} else {
+		d.para("An object:")
+	}
 	d.writeFields(def, t)
 }
 
@@ -352,7 +366,14 @@ func jsonKind(t *idl.Type) string {
 		return "boolean"
 	case idl.KindArray:
 		return "array"
-	case idl.KindMap, idl.KindObject:
+	case idl.KindTuple:
+		return "array"
+	case idl.KindObject:
+		if u.Positional {
+			return "array"
+		}
+		return "object"
+	case idl.KindMap:
 		return "object"
 	case idl.KindEnum:
 		if u.EnumBase == idl.KindInteger {

@@ -51,6 +51,10 @@ func indexUses(p *idl.Protocol) map[*idl.TypeDef][]use {
 			}
 		case idl.KindArray:
 			add(t.Elem, use{def, "items"})
+		case idl.KindTuple:
+			for _, it := range t.Items {
+				add(it, use{def, "items"})
+			}
 		case idl.KindMap:
 			add(t.Elem, use{def, "values"})
 		case idl.KindRef:
@@ -66,6 +70,9 @@ func refs(t *idl.Type, fn func(*idl.TypeDef)) {
 	for t != nil {
 		if t.Kind == idl.KindRef && t.Ref != nil {
 			fn(t.Ref)
+		}
+		if k := t.Key; k != nil && k.Kind == idl.KindRef && k.Ref != nil {
+			fn(k.Ref)
 		}
 		t = t.Elem
 	}

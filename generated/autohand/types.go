@@ -2542,7 +2542,7 @@ func (x *GoalDisabled) UnmarshalJSON(b []byte) error {
 // off (ok false).
 type GoalMutationResult struct {
 	Ok           bool                         `json:"ok"`
-	Goal         *GoalState                   `json:"goal,omitempty"`
+	Goal         jsonrpc.Nullable[GoalState]  `json:"goal,omitzero"`
 	Queue        []QueuedGoal                 `json:"queue,omitzero"`
 	Telemetry    *GoalMutationResultTelemetry `json:"telemetry,omitempty"`
 	Message      *string                      `json:"message,omitempty"`
@@ -2561,9 +2561,12 @@ func (x GoalMutationResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"ok":`...)
 	b = jsonrpc.AppendBool(b, x.Ok)
-	if x.Goal != nil {
+	switch x.Goal.State {
+	case jsonrpc.Null:
+		b = append(b, `,"goal":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"goal":`...)
-		if b, err = x.Goal.AppendJSON(b); err != nil {
+		if b, err = x.Goal.Value.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
@@ -2635,7 +2638,7 @@ func (x *GoalMutationResult) UnmarshalJSON(b []byte) error {
 			has.Ok = true
 			return jsonrpc.AtField("ok", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Ok)))
 		case "goal":
-			return jsonrpc.AtField("goal", jsonrpc.DecodeOptional(value, &v.Goal, jsonrpc.UnmarshalJSON[GoalState]))
+			return jsonrpc.AtField("goal", jsonrpc.DecodeNullable(value, &v.Goal, jsonrpc.UnmarshalJSON[GoalState]))
 		case "queue":
 			return jsonrpc.AtField("queue", jsonrpc.DecodeArray(value, &v.Queue, jsonrpc.UnmarshalJSON[QueuedGoal]))
 		case "telemetry":
@@ -4830,8 +4833,8 @@ type GetStateResultAuthenticatedUser struct {
 	Email *string `json:"email,omitempty"`
 	Name  *string `json:"name,omitempty"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -4841,7 +4844,7 @@ func (x GetStateResultAuthenticatedUser) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4859,10 +4862,7 @@ func (x *GetStateResultAuthenticatedUser) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -12294,7 +12294,7 @@ type PingParams struct {
 	Status    AgentStatus `json:"status"`
 
 	// The running turn.
-	TurnID *string `json:"turnId,omitempty"`
+	TurnID jsonrpc.Nullable[string] `json:"turnId,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -12305,9 +12305,12 @@ func (x PingParams) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.Timestamp)
 	b = append(b, `,"status":`...)
 	b = jsonrpc.AppendString(b, x.Status)
-	if x.TurnID != nil {
+	switch x.TurnID.State {
+	case jsonrpc.Null:
+		b = append(b, `,"turnId":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"turnId":`...)
-		b = jsonrpc.AppendString(b, *x.TurnID)
+		b = jsonrpc.AppendString(b, x.TurnID.Value)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -12328,7 +12331,7 @@ func (x *PingParams) UnmarshalJSON(b []byte) error {
 			has.Status = true
 			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "turnId":
-			return jsonrpc.AtField("turnId", jsonrpc.DecodeOptional(value, &v.TurnID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("turnId", jsonrpc.DecodeNullable(value, &v.TurnID, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -13579,8 +13582,8 @@ type ModeChangeParams struct {
 	Value     json.RawMessage `json:"value,omitempty"`
 	Timestamp Timestamp       `json:"timestamp"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -13590,7 +13593,7 @@ func (x ModeChangeParams) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13615,10 +13618,7 @@ func (x *ModeChangeParams) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -15483,8 +15483,8 @@ func (x *PipeOutputParams) UnmarshalJSON(b []byte) error {
 type PipeCompleteParams struct {
 	Timestamp Timestamp `json:"timestamp"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -15494,7 +15494,7 @@ func (x PipeCompleteParams) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15514,10 +15514,7 @@ func (x *PipeCompleteParams) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -15536,8 +15533,8 @@ type PipeErrorParams struct {
 	Error     string    `json:"error"`
 	Timestamp Timestamp `json:"timestamp"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -15547,7 +15544,7 @@ func (x PipeErrorParams) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15570,10 +15567,7 @@ func (x *PipeErrorParams) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -15786,8 +15780,8 @@ type LearnInstallCompleteParams struct {
 	Skills    []string  `json:"skills,omitzero"`
 	Timestamp Timestamp `json:"timestamp"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -15797,7 +15791,7 @@ func (x LearnInstallCompleteParams) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15819,10 +15813,7 @@ func (x *LearnInstallCompleteParams) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -15842,8 +15833,8 @@ type LearnSecurityWarningParams struct {
 	Message   string    `json:"message"`
 	Timestamp Timestamp `json:"timestamp"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -15853,7 +15844,7 @@ func (x LearnSecurityWarningParams) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15878,10 +15869,7 @@ func (x *LearnSecurityWarningParams) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {

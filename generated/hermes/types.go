@@ -271,38 +271,38 @@ type FieldOverride struct {
 	Component *int64 `json:"component,omitempty"`
 
 	// Label shown for the field.
-	Name *string `json:"name,omitempty"`
+	Name jsonrpc.Nullable[string] `json:"name,omitzero"`
 
 	// Groups related fields together in the UI.
-	Group *string `json:"group,omitempty"`
+	Group jsonrpc.Nullable[string] `json:"group,omitzero"`
 
 	// Help text for the field.
-	Note *string `json:"note,omitempty"`
+	Note jsonrpc.Nullable[string] `json:"note,omitzero"`
 
 	// Minimum length in characters (validation).
-	Minlength *int64 `json:"minlength,omitempty"`
+	Minlength jsonrpc.Nullable[int64] `json:"minlength,omitzero"`
 
 	// Maximum length in characters (validation).
-	Maxlength *int64 `json:"maxlength,omitempty"`
+	Maxlength jsonrpc.Nullable[int64] `json:"maxlength,omitzero"`
 
 	// A regular expression the value must match, such as ^[0-9]{8}$ (validation).
-	Pattern *string `json:"pattern,omitempty"`
+	Pattern jsonrpc.Nullable[string] `json:"pattern,omitzero"`
 
 	// An empty value is a validation error.
-	Required *bool `json:"required,omitempty"`
+	Required jsonrpc.Nullable[bool] `json:"required,omitzero"`
 
 	// Date or timestamp validation and input.
-	Datatype *FieldDatatype `json:"datatype,omitempty"`
+	Datatype jsonrpc.Nullable[FieldDatatype] `json:"datatype,omitzero"`
 
 	// Hint shown in an empty input.
-	Placeholder *string `json:"placeholder,omitempty"`
+	Placeholder jsonrpc.Nullable[string] `json:"placeholder,omitzero"`
 
 	// Allowed codes mapped to their descriptions; the UI then offers a drop-down
 	// and validation rejects other codes.
-	Values map[string]string `json:"values,omitzero"`
+	Values jsonrpc.Nullable[map[string]string] `json:"values,omitzero"`
 
 	// Value the field gets in messages created from templates.
-	Template *string `json:"template,omitempty"`
+	Template jsonrpc.Nullable[string] `json:"template,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -316,51 +316,84 @@ func (x FieldOverride) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"component":`...)
 		b = jsonrpc.AppendInt(b, *x.Component)
 	}
-	if x.Name != nil {
+	switch x.Name.State {
+	case jsonrpc.Null:
+		b = append(b, `,"name":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"name":`...)
-		b = jsonrpc.AppendString(b, *x.Name)
+		b = jsonrpc.AppendString(b, x.Name.Value)
 	}
-	if x.Group != nil {
+	switch x.Group.State {
+	case jsonrpc.Null:
+		b = append(b, `,"group":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"group":`...)
-		b = jsonrpc.AppendString(b, *x.Group)
+		b = jsonrpc.AppendString(b, x.Group.Value)
 	}
-	if x.Note != nil {
+	switch x.Note.State {
+	case jsonrpc.Null:
+		b = append(b, `,"note":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"note":`...)
-		b = jsonrpc.AppendString(b, *x.Note)
+		b = jsonrpc.AppendString(b, x.Note.Value)
 	}
-	if x.Minlength != nil {
+	switch x.Minlength.State {
+	case jsonrpc.Null:
+		b = append(b, `,"minlength":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"minlength":`...)
-		b = jsonrpc.AppendInt(b, *x.Minlength)
+		b = jsonrpc.AppendInt(b, x.Minlength.Value)
 	}
-	if x.Maxlength != nil {
+	switch x.Maxlength.State {
+	case jsonrpc.Null:
+		b = append(b, `,"maxlength":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"maxlength":`...)
-		b = jsonrpc.AppendInt(b, *x.Maxlength)
+		b = jsonrpc.AppendInt(b, x.Maxlength.Value)
 	}
-	if x.Pattern != nil {
+	switch x.Pattern.State {
+	case jsonrpc.Null:
+		b = append(b, `,"pattern":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, *x.Pattern)
+		b = jsonrpc.AppendString(b, x.Pattern.Value)
 	}
-	if x.Required != nil {
+	switch x.Required.State {
+	case jsonrpc.Null:
+		b = append(b, `,"required":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"required":`...)
-		b = jsonrpc.AppendBool(b, *x.Required)
+		b = jsonrpc.AppendBool(b, x.Required.Value)
 	}
-	if x.Datatype != nil {
+	switch x.Datatype.State {
+	case jsonrpc.Null:
+		b = append(b, `,"datatype":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"datatype":`...)
-		b = jsonrpc.AppendString(b, *x.Datatype)
+		b = jsonrpc.AppendString(b, x.Datatype.Value)
 	}
-	if x.Placeholder != nil {
+	switch x.Placeholder.State {
+	case jsonrpc.Null:
+		b = append(b, `,"placeholder":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"placeholder":`...)
-		b = jsonrpc.AppendString(b, *x.Placeholder)
+		b = jsonrpc.AppendString(b, x.Placeholder.Value)
 	}
-	if x.Values != nil {
+	switch x.Values.State {
+	case jsonrpc.Null:
+		b = append(b, `,"values":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"values":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Values); err != nil {
+		if b, err = jsonrpc.AppendValue(b, x.Values.Value); err != nil {
 			return nil, err
 		}
 	}
-	if x.Template != nil {
+	switch x.Template.State {
+	case jsonrpc.Null:
+		b = append(b, `,"template":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"template":`...)
-		b = jsonrpc.AppendString(b, *x.Template)
+		b = jsonrpc.AppendString(b, x.Template.Value)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -380,27 +413,27 @@ func (x *FieldOverride) UnmarshalJSON(b []byte) error {
 		case "component":
 			return jsonrpc.AtField("component", jsonrpc.DecodeOptional(value, &v.Component, jsonrpc.DecodeInt[int64]))
 		case "name":
-			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("name", jsonrpc.DecodeNullable(value, &v.Name, jsonrpc.DecodeString[string]))
 		case "group":
-			return jsonrpc.AtField("group", jsonrpc.DecodeOptional(value, &v.Group, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("group", jsonrpc.DecodeNullable(value, &v.Group, jsonrpc.DecodeString[string]))
 		case "note":
-			return jsonrpc.AtField("note", jsonrpc.DecodeOptional(value, &v.Note, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("note", jsonrpc.DecodeNullable(value, &v.Note, jsonrpc.DecodeString[string]))
 		case "minlength":
-			return jsonrpc.AtField("minlength", jsonrpc.DecodeOptional(value, &v.Minlength, jsonrpc.DecodeInt[int64]))
+			return jsonrpc.AtField("minlength", jsonrpc.DecodeNullable(value, &v.Minlength, jsonrpc.DecodeInt[int64]))
 		case "maxlength":
-			return jsonrpc.AtField("maxlength", jsonrpc.DecodeOptional(value, &v.Maxlength, jsonrpc.DecodeInt[int64]))
+			return jsonrpc.AtField("maxlength", jsonrpc.DecodeNullable(value, &v.Maxlength, jsonrpc.DecodeInt[int64]))
 		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeOptional(value, &v.Pattern, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("pattern", jsonrpc.DecodeNullable(value, &v.Pattern, jsonrpc.DecodeString[string]))
 		case "required":
-			return jsonrpc.AtField("required", jsonrpc.DecodeOptional(value, &v.Required, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("required", jsonrpc.DecodeNullable(value, &v.Required, jsonrpc.DecodeBool[bool]))
 		case "datatype":
-			return jsonrpc.AtField("datatype", jsonrpc.DecodeOptional(value, &v.Datatype, jsonrpc.UnmarshalJSON[FieldDatatype]))
+			return jsonrpc.AtField("datatype", jsonrpc.DecodeNullable(value, &v.Datatype, jsonrpc.UnmarshalJSON[FieldDatatype]))
 		case "placeholder":
-			return jsonrpc.AtField("placeholder", jsonrpc.DecodeOptional(value, &v.Placeholder, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("placeholder", jsonrpc.DecodeNullable(value, &v.Placeholder, jsonrpc.DecodeString[string]))
 		case "values":
-			return jsonrpc.AtField("values", json.Unmarshal(value, &v.Values))
+			return jsonrpc.AtField("values", jsonrpc.DecodeNullable(value, &v.Values, jsonrpc.Unmarshal[map[string]string]))
 		case "template":
-			return jsonrpc.AtField("template", jsonrpc.DecodeOptional(value, &v.Template, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("template", jsonrpc.DecodeNullable(value, &v.Template, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})

@@ -17,8 +17,8 @@ type Cursor string
 // reverse-DNS prefix ending in a slash; prefixes whose second label is
 // modelcontextprotocol or mcp are reserved for the protocol.
 type Meta struct {
-	// Extra holds the object's members, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the object's members, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -28,7 +28,7 @@ func (x Meta) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -40,10 +40,7 @@ func (x *Meta) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -59,8 +56,8 @@ type RequestMeta struct {
 	// Asks the receiver to report progress under this token.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -70,7 +67,7 @@ func (x RequestMeta) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -86,10 +83,7 @@ func (x *RequestMeta) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -266,8 +260,8 @@ func (x *NotificationParams) UnmarshalJSON(b []byte) error {
 type Result struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -277,7 +271,7 @@ func (x Result) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -293,10 +287,7 @@ func (x *Result) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -306,13 +297,12 @@ func (x *Result) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// EmptyResult is a result that only acknowledges the request; other members
-// are kept as sent.
+// EmptyResult is a result that only acknowledges the request.
 type EmptyResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -322,7 +312,7 @@ func (x EmptyResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -338,10 +328,7 @@ func (x *EmptyResult) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -405,24 +392,19 @@ type PaginatedResult struct {
 
 	// Present when more items follow; pass it as cursor to get them.
 	NextCursor *Cursor `json:"nextCursor,omitempty"`
+
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
+// MarshalJSON encodes x, with its additional members.
+func (x PaginatedResult) MarshalJSON() ([]byte, error) {
+	type plain PaginatedResult
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
 	}
-	if x.NextCursor != nil {
-		b = append(b, `,"nextCursor":`...)
-		b = jsonrpc.AppendString(b, *x.NextCursor)
-	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -436,6 +418,11 @@ func (x *PaginatedResult) UnmarshalJSON(b []byte) error {
 		case "nextCursor":
 			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeOptional(value, &v.NextCursor, jsonrpc.DecodeString[Cursor]))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -695,8 +682,8 @@ func (x *Implementation) UnmarshalJSON(b []byte) error {
 // Capability is a capability switch: an object whose presence turns the
 // feature on; its members are reserved for future settings and kept as sent.
 type Capability struct {
-	// Extra holds the object's members, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the object's members, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -706,7 +693,7 @@ func (x Capability) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -718,10 +705,7 @@ func (x *Capability) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -787,8 +771,8 @@ type ClientCapabilities struct {
 	// The client runs some of the server's requests as tasks.
 	Tasks *ClientTasksCapability `json:"tasks,omitempty"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -798,7 +782,7 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -822,10 +806,7 @@ func (x *ClientCapabilities) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -1136,8 +1117,8 @@ type ServerCapabilities struct {
 	// The server runs some of the client's requests as tasks.
 	Tasks *ServerTasksCapability `json:"tasks,omitempty"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -1147,7 +1128,7 @@ func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1175,10 +1156,7 @@ func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -2630,41 +2608,22 @@ type ListResourcesResult struct {
 	// Present when more items follow; pass it as cursor to get them.
 	NextCursor *Cursor    `json:"nextCursor,omitempty"`
 	Resources  []Resource `json:"resources"`
+
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
+// MarshalJSON encodes x, with its additional members.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
 	if x.Resources == nil {
 		x.Resources = []Resource{}
 	}
 	type plain ListResourcesResult
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
-	if x.Resources == nil {
-		x.Resources = []Resource{}
-	}
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	if x.NextCursor != nil {
-		b = append(b, `,"nextCursor":`...)
-		b = jsonrpc.AppendString(b, *x.NextCursor)
-	}
-	b = append(b, `,"resources":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Resources); err != nil {
+	b, err := json.Marshal(plain(x))
+	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2684,6 +2643,11 @@ func (x *ListResourcesResult) UnmarshalJSON(b []byte) error {
 			has.Resources = true
 			return jsonrpc.AtField("resources", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Resources, jsonrpc.UnmarshalJSON[Resource])))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -2705,41 +2669,22 @@ type ListResourceTemplatesResult struct {
 	// Present when more items follow; pass it as cursor to get them.
 	NextCursor        *Cursor            `json:"nextCursor,omitempty"`
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
+
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
+// MarshalJSON encodes x, with its additional members.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 	if x.ResourceTemplates == nil {
 		x.ResourceTemplates = []ResourceTemplate{}
 	}
 	type plain ListResourceTemplatesResult
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
-	if x.ResourceTemplates == nil {
-		x.ResourceTemplates = []ResourceTemplate{}
-	}
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	if x.NextCursor != nil {
-		b = append(b, `,"nextCursor":`...)
-		b = jsonrpc.AppendString(b, *x.NextCursor)
-	}
-	b = append(b, `,"resourceTemplates":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ResourceTemplates); err != nil {
+	b, err := json.Marshal(plain(x))
+	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2759,6 +2704,11 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 			has.ResourceTemplates = true
 			return jsonrpc.AtField("resourceTemplates", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ResourceTemplates, jsonrpc.UnmarshalJSON[ResourceTemplate])))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -2776,37 +2726,22 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 type ReadResourceResult struct {
 	Meta     *Meta                   `json:"_meta,omitempty"`
 	Contents []ResourceContentsUnion `json:"contents"`
+
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
+// MarshalJSON encodes x, with its additional members.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
 	if x.Contents == nil {
 		x.Contents = []ResourceContentsUnion{}
 	}
 	type plain ReadResourceResult
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
-	if x.Contents == nil {
-		x.Contents = []ResourceContentsUnion{}
-	}
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"contents":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Contents); err != nil {
+	b, err := json.Marshal(plain(x))
+	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2824,6 +2759,11 @@ func (x *ReadResourceResult) UnmarshalJSON(b []byte) error {
 			has.Contents = true
 			return jsonrpc.AtField("contents", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Contents, jsonrpc.UnmarshalJSON[ResourceContentsUnion])))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -3051,41 +2991,22 @@ type ListPromptsResult struct {
 	// Present when more items follow; pass it as cursor to get them.
 	NextCursor *Cursor  `json:"nextCursor,omitempty"`
 	Prompts    []Prompt `json:"prompts"`
+
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
+// MarshalJSON encodes x, with its additional members.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
 	if x.Prompts == nil {
 		x.Prompts = []Prompt{}
 	}
 	type plain ListPromptsResult
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
-	if x.Prompts == nil {
-		x.Prompts = []Prompt{}
-	}
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	if x.NextCursor != nil {
-		b = append(b, `,"nextCursor":`...)
-		b = jsonrpc.AppendString(b, *x.NextCursor)
-	}
-	b = append(b, `,"prompts":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Prompts); err != nil {
+	b, err := json.Marshal(plain(x))
+	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3105,6 +3026,11 @@ func (x *ListPromptsResult) UnmarshalJSON(b []byte) error {
 			has.Prompts = true
 			return jsonrpc.AtField("prompts", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Prompts, jsonrpc.UnmarshalJSON[Prompt])))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -3186,41 +3112,22 @@ type GetPromptResult struct {
 	Meta        *Meta           `json:"_meta,omitempty"`
 	Description *string         `json:"description,omitempty"`
 	Messages    []PromptMessage `json:"messages"`
+
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
+// MarshalJSON encodes x, with its additional members.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
 	if x.Messages == nil {
 		x.Messages = []PromptMessage{}
 	}
 	type plain GetPromptResult
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
-	if x.Messages == nil {
-		x.Messages = []PromptMessage{}
-	}
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	if x.Description != nil {
-		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
-	}
-	b = append(b, `,"messages":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Messages); err != nil {
+	b, err := json.Marshal(plain(x))
+	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3240,6 +3147,11 @@ func (x *GetPromptResult) UnmarshalJSON(b []byte) error {
 			has.Messages = true
 			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Messages, jsonrpc.UnmarshalJSON[PromptMessage])))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -3266,8 +3178,8 @@ type ToolSchema struct {
 	Properties map[string]PropertySchema `json:"properties,omitzero"`
 	Required   []string                  `json:"required,omitzero"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -3282,7 +3194,7 @@ func (x ToolSchema) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3308,10 +3220,7 @@ func (x *ToolSchema) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -3330,8 +3239,8 @@ func (x *ToolSchema) UnmarshalJSON(b []byte) error {
 // PropertySchema is the JSON Schema of one property of a tool's input or
 // output, kept member by member as sent.
 type PropertySchema struct {
-	// Extra holds the object's members, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the object's members, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -3341,7 +3250,7 @@ func (x PropertySchema) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3353,10 +3262,7 @@ func (x *PropertySchema) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -3604,41 +3510,22 @@ type ListToolsResult struct {
 	// Present when more items follow; pass it as cursor to get them.
 	NextCursor *Cursor `json:"nextCursor,omitempty"`
 	Tools      []Tool  `json:"tools"`
+
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
+// MarshalJSON encodes x, with its additional members.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
 	if x.Tools == nil {
 		x.Tools = []Tool{}
 	}
 	type plain ListToolsResult
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
-	if x.Tools == nil {
-		x.Tools = []Tool{}
-	}
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	if x.NextCursor != nil {
-		b = append(b, `,"nextCursor":`...)
-		b = jsonrpc.AppendString(b, *x.NextCursor)
-	}
-	b = append(b, `,"tools":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
+	b, err := json.Marshal(plain(x))
+	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3658,6 +3545,11 @@ func (x *ListToolsResult) UnmarshalJSON(b []byte) error {
 			has.Tools = true
 			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tools, jsonrpc.UnmarshalJSON[Tool])))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -3757,47 +3649,22 @@ type CallToolResult struct {
 
 	// Defaults to false when absent.
 	IsError *bool `json:"isError,omitempty"`
+
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
+// MarshalJSON encodes x, with its additional members.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
 	if x.Content == nil {
 		x.Content = []ContentBlock{}
 	}
 	type plain CallToolResult
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CallToolResult) AppendJSON(b []byte) ([]byte, error) {
-	if x.Content == nil {
-		x.Content = []ContentBlock{}
-	}
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"content":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Content); err != nil {
+	b, err := json.Marshal(plain(x))
+	if err != nil {
 		return nil, err
 	}
-	if x.StructuredContent != nil {
-		b = append(b, `,"structuredContent":`...)
-		if b, err = jsonrpc.AppendValue(b, x.StructuredContent); err != nil {
-			return nil, err
-		}
-	}
-	if x.IsError != nil {
-		b = append(b, `,"isError":`...)
-		b = jsonrpc.AppendBool(b, *x.IsError)
-	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3819,6 +3686,11 @@ func (x *CallToolResult) UnmarshalJSON(b []byte) error {
 		case "isError":
 			return jsonrpc.AtField("isError", jsonrpc.DecodeOptional(value, &v.IsError, jsonrpc.DecodeBool[bool]))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -3977,24 +3849,19 @@ func (x *Task) UnmarshalJSON(b []byte) error {
 type CreateTaskResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 	Task Task  `json:"task"`
+
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"task":`...)
-	if b, err = x.Task.AppendJSON(b); err != nil {
+// MarshalJSON encodes x, with its additional members.
+func (x CreateTaskResult) MarshalJSON() ([]byte, error) {
+	type plain CreateTaskResult
+	b, err := json.Marshal(plain(x))
+	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4012,6 +3879,11 @@ func (x *CreateTaskResult) UnmarshalJSON(b []byte) error {
 			has.Task = true
 			return jsonrpc.AtField("task", jsonrpc.NonNull(value, v.Task.UnmarshalJSON(value)))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -4025,8 +3897,7 @@ func (x *CreateTaskResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// GetTaskResult is a task's state, as tasks/get returns it; other members are
-// kept as sent.
+// GetTaskResult is a task's state, as tasks/get returns it.
 type GetTaskResult struct {
 	Meta          *Meta      `json:"_meta,omitempty"`
 	TaskID        string     `json:"taskId"`
@@ -4045,8 +3916,8 @@ type GetTaskResult struct {
 	// Suggested milliseconds between tasks/get calls.
 	PollInterval *int64 `json:"pollInterval,omitempty"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -4056,7 +3927,7 @@ func (x GetTaskResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4094,10 +3965,7 @@ func (x *GetTaskResult) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -4119,8 +3987,7 @@ func (x *GetTaskResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CancelTaskResult is the state of a task tasks/cancel cancelled; other
-// members are kept as sent.
+// CancelTaskResult is the state of a task tasks/cancel cancelled.
 type CancelTaskResult struct {
 	Meta          *Meta      `json:"_meta,omitempty"`
 	TaskID        string     `json:"taskId"`
@@ -4139,8 +4006,8 @@ type CancelTaskResult struct {
 	// Suggested milliseconds between tasks/get calls.
 	PollInterval *int64 `json:"pollInterval,omitempty"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -4150,7 +4017,7 @@ func (x CancelTaskResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4188,10 +4055,7 @@ func (x *CancelTaskResult) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -4260,8 +4124,8 @@ func (x *TaskIDParams) UnmarshalJSON(b []byte) error {
 type GetTaskPayloadResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -4271,7 +4135,7 @@ func (x GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4287,10 +4151,7 @@ func (x *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -4307,41 +4168,22 @@ type ListTasksResult struct {
 	// Present when more items follow; pass it as cursor to get them.
 	NextCursor *Cursor `json:"nextCursor,omitempty"`
 	Tasks      []Task  `json:"tasks"`
+
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
+// MarshalJSON encodes x, with its additional members.
 func (x ListTasksResult) MarshalJSON() ([]byte, error) {
 	if x.Tasks == nil {
 		x.Tasks = []Task{}
 	}
 	type plain ListTasksResult
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ListTasksResult) AppendJSON(b []byte) ([]byte, error) {
-	if x.Tasks == nil {
-		x.Tasks = []Task{}
-	}
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	if x.NextCursor != nil {
-		b = append(b, `,"nextCursor":`...)
-		b = jsonrpc.AppendString(b, *x.NextCursor)
-	}
-	b = append(b, `,"tasks":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Tasks); err != nil {
+	b, err := json.Marshal(plain(x))
+	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4361,6 +4203,11 @@ func (x *ListTasksResult) UnmarshalJSON(b []byte) error {
 			has.Tasks = true
 			return jsonrpc.AtField("tasks", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tasks, jsonrpc.UnmarshalJSON[Task])))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -4926,24 +4773,19 @@ func (x *CompletionContext) UnmarshalJSON(b []byte) error {
 type CompleteResult struct {
 	Meta       *Meta      `json:"_meta,omitempty"`
 	Completion Completion `json:"completion"`
+
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CompleteResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"completion":`...)
-	if b, err = x.Completion.AppendJSON(b); err != nil {
+// MarshalJSON encodes x, with its additional members.
+func (x CompleteResult) MarshalJSON() ([]byte, error) {
+	type plain CompleteResult
+	b, err := json.Marshal(plain(x))
+	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4961,6 +4803,11 @@ func (x *CompleteResult) UnmarshalJSON(b []byte) error {
 			has.Completion = true
 			return jsonrpc.AtField("completion", jsonrpc.NonNull(value, v.Completion.UnmarshalJSON(value)))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -5636,41 +5483,29 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CreateMessageResult is the model's reply.
+// CreateMessageResult is the model's reply: a SamplingMessage with the model's
+// name and why it stopped.
 type CreateMessageResult struct {
+	Meta    *Meta           `json:"_meta,omitempty"`
 	Role    Role            `json:"role"`
 	Content SamplingContent `json:"content"`
-	Meta    *Meta           `json:"_meta,omitempty"`
 	Model   string          `json:"model"`
 
 	// endTurn, stopSequence, maxTokens, toolUse, or another reason.
 	StopReason *string `json:"stopReason,omitempty"`
+
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"role":`...)
-	b = jsonrpc.AppendString(b, x.Role)
-	b = append(b, `,"content":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Content); err != nil {
+// MarshalJSON encodes x, with its additional members.
+func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
+	type plain CreateMessageResult
+	b, err := json.Marshal(plain(x))
+	if err != nil {
 		return nil, err
 	}
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"model":`...)
-	b = jsonrpc.AppendString(b, x.Model)
-	if x.StopReason != nil {
-		b = append(b, `,"stopReason":`...)
-		b = jsonrpc.AppendString(b, *x.StopReason)
-	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5682,20 +5517,25 @@ func (x *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	}
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
+		case "_meta":
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "role":
 			has.Role = true
 			return jsonrpc.AtField("role", jsonrpc.NonNull(value, v.Role.UnmarshalJSON(value)))
 		case "content":
 			has.Content = true
 			return jsonrpc.AtField("content", jsonrpc.NonNull(value, v.Content.UnmarshalJSON(value)))
-		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "model":
 			has.Model = true
 			return jsonrpc.AtField("model", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Model)))
 		case "stopReason":
 			return jsonrpc.AtField("stopReason", jsonrpc.DecodeOptional(value, &v.StopReason, jsonrpc.DecodeString[string]))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -5775,37 +5615,22 @@ func (x *Root) UnmarshalJSON(b []byte) error {
 type ListRootsResult struct {
 	Meta  *Meta  `json:"_meta,omitempty"`
 	Roots []Root `json:"roots"`
+
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
+// MarshalJSON encodes x, with its additional members.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	if x.Roots == nil {
 		x.Roots = []Root{}
 	}
 	type plain ListRootsResult
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
-	if x.Roots == nil {
-		x.Roots = []Root{}
-	}
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"roots":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Roots); err != nil {
+	b, err := json.Marshal(plain(x))
+	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5823,6 +5648,11 @@ func (x *ListRootsResult) UnmarshalJSON(b []byte) error {
 			has.Roots = true
 			return jsonrpc.AtField("roots", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Roots, jsonrpc.UnmarshalJSON[Root])))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -7449,28 +7279,19 @@ type ElicitResult struct {
 
 	// Form mode with accept: the values entered.
 	Content map[string]ElicitValue `json:"content,omitzero"`
+
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ElicitResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
+// MarshalJSON encodes x, with its additional members.
+func (x ElicitResult) MarshalJSON() ([]byte, error) {
+	type plain ElicitResult
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
 	}
-	b = append(b, `,"action":`...)
-	b = jsonrpc.AppendString(b, x.Action)
-	if x.Content != nil {
-		b = append(b, `,"content":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Content); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7490,6 +7311,11 @@ func (x *ElicitResult) UnmarshalJSON(b []byte) error {
 		case "content":
 			return jsonrpc.AtField("content", jsonrpc.DecodeMap(value, &v.Content, jsonrpc.UnmarshalJSON[ElicitValue]))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -7590,8 +7416,8 @@ func (x *ResourceNotFoundData) UnmarshalJSON(b []byte) error {
 type URLElicitationRequiredData struct {
 	Elicitations []ElicitRequestURLParams `json:"elicitations"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -7604,7 +7430,7 @@ func (x URLElicitationRequiredData) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7624,10 +7450,7 @@ func (x *URLElicitationRequiredData) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -7725,34 +7548,19 @@ type InitializeResult struct {
 
 	// How to use the server, for example as a hint in the system prompt.
 	Instructions *string `json:"instructions,omitempty"`
+
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Meta != nil {
-		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"protocolVersion":`...)
-	b = jsonrpc.AppendString(b, x.ProtocolVersion)
-	b = append(b, `,"capabilities":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Capabilities); err != nil {
+// MarshalJSON encodes x, with its additional members.
+func (x InitializeResult) MarshalJSON() ([]byte, error) {
+	type plain InitializeResult
+	b, err := json.Marshal(plain(x))
+	if err != nil {
 		return nil, err
 	}
-	b = append(b, `,"serverInfo":`...)
-	if b, err = x.ServerInfo.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	if x.Instructions != nil {
-		b = append(b, `,"instructions":`...)
-		b = jsonrpc.AppendString(b, *x.Instructions)
-	}
-	return jsonrpc.CloseObject(b, start), nil
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7778,6 +7586,11 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 		case "instructions":
 			return jsonrpc.AtField("instructions", jsonrpc.DecodeOptional(value, &v.Instructions, jsonrpc.DecodeString[string]))
 		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {

@@ -763,13 +763,13 @@ func (x CreateMessageResponse) MarshalJSON() ([]byte, error) {
 
 // createMessageResponseObjects is what an object needs to be each object
 // variant of CreateMessageResponse (CreateMessageResult and CreateTaskResult),
-// over the members "role", "content", "_meta", "model", "stopReason" and
+// over the members "_meta", "role", "content", "model", "stopReason" and
 // "task", one bit each in this order.
 var createMessageResponseObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x1f},
-	Required: []uint64{0xb},
+	Required: []uint64{0xe},
 }, {
-	Declared: []uint64{0x24},
+	Declared: []uint64{0x21},
 	Required: []uint64{0x20},
 }}
 
@@ -784,11 +784,11 @@ func (x *CreateMessageResponse) UnmarshalJSON(b []byte) error {
 		var held [1]uint64
 		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
-			case "role":
-				held[0] |= 1 << 0
-			case "content":
-				held[0] |= 1 << 1
 			case "_meta":
+				held[0] |= 1 << 0
+			case "role":
+				held[0] |= 1 << 1
+			case "content":
 				held[0] |= 1 << 2
 			case "model":
 				held[0] |= 1 << 3

@@ -473,7 +473,7 @@ type Manifest struct {
 
 	// How to start the plugin: omitted or null runs ./<name>; a string is the
 	// executable's command; an object gives every option.
-	Entrypoint *ManifestEntrypoint `json:"entrypoint,omitempty"`
+	Entrypoint jsonrpc.Nullable[ManifestEntrypoint] `json:"entrypoint,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -483,9 +483,12 @@ func (x Manifest) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	if x.Entrypoint != nil {
+	switch x.Entrypoint.State {
+	case jsonrpc.Null:
+		b = append(b, `,"entrypoint":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"entrypoint":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Entrypoint); err != nil {
+		if b, err = jsonrpc.AppendValue(b, x.Entrypoint.Value); err != nil {
 			return nil, err
 		}
 	}
@@ -505,7 +508,7 @@ func (x *Manifest) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "entrypoint":
-			return jsonrpc.AtField("entrypoint", jsonrpc.DecodeOptional(value, &v.Entrypoint, jsonrpc.UnmarshalJSON[ManifestEntrypoint]))
+			return jsonrpc.AtField("entrypoint", jsonrpc.DecodeNullable(value, &v.Entrypoint, jsonrpc.UnmarshalJSON[ManifestEntrypoint]))
 		}
 		return nil
 	})

@@ -289,8 +289,8 @@ type ToolResult struct {
 	// Why not, when success is false.
 	Error *string `json:"error,omitempty"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -300,7 +300,7 @@ func (x ToolResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -322,10 +322,7 @@ func (x *ToolResult) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {

@@ -353,7 +353,7 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 		t.Errorf("step %q: echo's input schema as we decoded it: %+v", tr.current(), echo.InputSchema)
 	}
 	// Members our ToolSchema does not declare survive in Extra.
-	if got := string(schemas["echo"].InputSchema.Extra["additionalProperties"]); got != "false" {
+	if got, _ := schemas["echo"].InputSchema.Extra.Get("additionalProperties"); string(got) != "false" {
 		t.Errorf("step %q: echo's additionalProperties as we decoded it: %q, want false", tr.current(), got)
 	}
 	if add := schemas["add"]; add.OutputSchema == nil || propType(add.OutputSchema.Properties["sum"]) != "number" {

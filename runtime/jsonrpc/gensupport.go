@@ -153,10 +153,10 @@ func ExpectNull(method string, result json.RawMessage) error {
 	return fmt.Errorf("%w: %q answered %s; the protocol says null", ErrUnexpectedResult, method, b)
 }
 
-// Null is a value that encodes as the JSON null. Passed as the params of
+// NullValue is a value that encodes as the JSON null. Passed as the params of
 // a call or notification it sends "params": null, which a nil value would
 // leave out.
-var Null Appender = jsonNull{}
+var NullValue Appender = jsonNull{}
 
 type jsonNull struct{}
 

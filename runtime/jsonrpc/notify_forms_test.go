@@ -139,12 +139,12 @@ func TestHasParams(t *testing.T) {
 
 func TestNullParamsSent(t *testing.T) {
 	c, p := newRaw(t, Options{})
-	go func() { _ = c.Notify(ctxLimit(t), "m", Null) }()
+	go func() { _ = c.Notify(ctxLimit(t), "m", NullValue) }()
 	if got := p.recv(); got != `{"jsonrpc":"2.0","method":"m","params":null}` {
-		t.Errorf("Notify(Null) sent %s", got)
+		t.Errorf("Notify(NullValue) sent %s", got)
 	}
-	if b, err := json.Marshal(Null); err != nil || string(b) != "null" {
-		t.Errorf("json.Marshal(Null) = %s, %v", b, err)
+	if b, err := json.Marshal(NullValue); err != nil || string(b) != "null" {
+		t.Errorf("json.Marshal(NullValue) = %s, %v", b, err)
 	}
 }
 

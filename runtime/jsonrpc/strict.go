@@ -14,7 +14,10 @@ import (
 // checkUnknown walks the raw JSON alongside the decoded value and reports
 // the first member no Go field takes.
 
-var rawMessageType = reflect.TypeFor[json.RawMessage]()
+var (
+	rawMessageType = reflect.TypeFor[json.RawMessage]()
+	nullableType   = reflect.TypeFor[interface{ nullable() }]()
+)
 
 // checkUnknown reports the first member of b, at any depth, that the Go
 // value v has no field for, as a *FieldError with its path.
@@ -24,6 +27,9 @@ func checkUnknown(b []byte, v reflect.Value, path string) error {
 			return nil
 		}
 		v = v.Elem()
+	}
+	if v.Kind() == reflect.Struct && v.Type().Implements(nullableType) {
+		v = v.Field(0) // a Nullable: check its Value
 	}
 	if v.Type() == rawMessageType {
 		return nil // any JSON is welcome
@@ -48,7 +54,7 @@ func checkUnknown(b []byte, v reflect.Value, path string) error {
 			i, ok := fields.lookup(string(key))
 			if !ok && fields.extra != nil {
 				// Kept as an additional member: check inside its value.
-				elem := v.FieldByIndex(fields.extra).MapIndex(reflect.ValueOf(string(key)))
+				elem := keptMember(v.FieldByIndex(fields.extra), string(key))
 				if !elem.IsValid() {
 					return nil
 				}
@@ -89,7 +95,7 @@ func checkUnknown(b []byte, v reflect.Value, path string) error {
 // fieldSet is what strict decoding needs to know of a struct type.
 type fieldSet struct {
 	byName   map[string][]int // JSON member name to field index
-	extra    []int            // the map field tagged rpcgen:"extra" keeping other members, if any
+	extra    []int            // the field tagged rpcgen:"extra" keeping other members (a map or Members), if any
 	union    bool             // a generated union: untagged pointer fields only
 	variants []int            // for a union, its fields
 }
@@ -142,7 +148,7 @@ func collectFields(t reflect.Type, index []int, s *fieldSet, tagged *bool) {
 		if hasTag {
 			*tagged = true
 		}
-		if f.Tag.Get("rpcgen") == "extra" && f.Type.Kind() == reflect.Map && f.Type.Key().Kind() == reflect.String {
+		if f.Tag.Get("rpcgen") == "extra" && (f.Type.Kind() == reflect.Map && f.Type.Key().Kind() == reflect.String || f.Type.Kind() == reflect.Slice) {
 			s.extra = idx
 			continue
 		}
@@ -163,4 +169,19 @@ func collectFields(t reflect.Type, index []int, s *fieldSet, tagged *bool) {
 			s.byName[name] = idx
 		}
 	}
+}
+
+// keptMember returns the value of the member named key in extra, a map
+// by name or a [Members] list (its last member of that name), or the zero
+// Value when there is none.
+func keptMember(extra reflect.Value, key string) reflect.Value {
+	if extra.Kind() == reflect.Map {
+		return extra.MapIndex(reflect.ValueOf(key))
+	}
+	for i := extra.Len() - 1; i >= 0; i-- {
+		if m := extra.Index(i); m.Field(0).String() == key {
+			return m.Field(1)
+		}
+	}
+	return reflect.Value{}
 }

@@ -35,8 +35,9 @@ func (a *agent) snapshot() autohand.GoalSnapshot {
 // mutation reports the goal state after a change; a.mu must be held.
 func (a *agent) mutation() *autohand.GoalMutationResult {
 	a.goals.updated = now()
-	res := &autohand.GoalMutationResult{Ok: true, Goal: a.goals.active, Queue: append([]autohand.QueuedGoal{}, a.goals.queue...)}
+	res := &autohand.GoalMutationResult{Ok: true, Queue: append([]autohand.QueuedGoal{}, a.goals.queue...)}
 	if g := a.goals.active; g != nil {
+		res.Goal = jsonrpc.Some(*g)
 		res.Telemetry = &autohand.GoalMutationResultTelemetry{TokensRemaining: remaining(g.TokenBudget, g.TokensUsed)}
 	}
 	return res

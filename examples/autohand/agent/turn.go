@@ -169,7 +169,7 @@ func (a *agent) keepalive(t *turn) (stop func()) {
 				a.mu.Lock()
 				st := a.status
 				a.mu.Unlock()
-				a.note(a.client.Ping(a.ctx, &autohand.PingParams{Timestamp: now(), Status: st, TurnID: ptr(t.id)}))
+				a.note(a.client.Ping(a.ctx, &autohand.PingParams{Timestamp: now(), Status: st, TurnID: jsonrpc.Some(t.id)}))
 			}
 		}
 	}()

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rpcgen/rpcgen/generated/hermes"
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 // command runs one command of the extension.
@@ -58,9 +59,9 @@ func initializeResult() *hermes.InitializeResult {
 		},
 		Schema: &hermes.SchemaOverride{Segments: map[string]hermes.SegmentOverride{
 			"PID": {Fields: []hermes.FieldOverride{
-				{Field: 5, Component: ptr[int64](1), Name: ptr("Family name"), Placeholder: ptr("SURNAME"), Maxlength: ptr[int64](50)},
-				{Field: 7, Datatype: ptr(hermes.FieldDatatypeDate), Placeholder: ptr("YYYYMMDD")},
-				{Field: 8, Values: map[string]string{"F": "Female", "M": "Male", "O": "Other", "U": "Unknown"}},
+				{Field: 5, Component: ptr[int64](1), Name: jsonrpc.Some("Family name"), Placeholder: jsonrpc.Some("SURNAME"), Maxlength: jsonrpc.Some[int64](50)},
+				{Field: 7, Datatype: jsonrpc.Some(hermes.FieldDatatypeDate), Placeholder: jsonrpc.Some("YYYYMMDD")},
+				{Field: 8, Values: jsonrpc.Some(map[string]string{"F": "Female", "M": "Male", "O": "Other", "U": "Unknown"})},
 			}},
 		}},
 	}

@@ -56,12 +56,12 @@ func pluginCommand(path string) (argv []string, name string, err error) {
 func entrypoint(dir string, m *reginald.Manifest) ([]string, error) {
 	file := filepath.Join(dir, m.Name)
 	ep := reginald.Entrypoint{}
+	given, _ := m.Entrypoint.Get()
 	switch {
-	case m.Entrypoint == nil:
-	case m.Entrypoint.String != nil:
-		return []string{inDir(dir, *m.Entrypoint.String)}, nil
-	case m.Entrypoint.Entrypoint != nil:
-		ep = *m.Entrypoint.Entrypoint
+	case given.String != nil:
+		return []string{inDir(dir, *given.String)}, nil
+	case given.Entrypoint != nil:
+		ep = *given.Entrypoint
 	}
 	runtime := ""
 	isRuntime := ep.Type != nil && *ep.Type == reginald.EntrypointTypeRuntime

@@ -196,10 +196,7 @@ func (s *Store) Result(ctx context.Context, id string) (*mcp.GetTaskPayloadResul
 	if res.Meta == nil {
 		res.Meta = &mcp.Meta{}
 	}
-	if res.Meta.Extra == nil {
-		res.Meta.Extra = map[string]json.RawMessage{}
-	}
-	res.Meta.Extra["io.modelcontextprotocol/related-task"] = related
+	res.Meta.Extra.Set("io.modelcontextprotocol/related-task", related)
 	return &res, nil
 }
 

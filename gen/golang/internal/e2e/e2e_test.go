@@ -187,7 +187,7 @@ func TestPluginCallsHost(t *testing.T) {
 	text := e2e.NewResourceTextResource(e2e.TextResource{URI: "file:///a", Text: "hi"})
 	blob := e2e.NewResourceBlobResource(e2e.BlobResource{URI: "file:///b", Blob: "aGk="})
 	for _, params := range []e2e.EchoParams{
-		{Shape: e2e.NewShapeCircle(e2e.Circle{Radius: 2.5}), ID: e2e.NewIDInteger(7), Note: &note, Resource: &text},
+		{Shape: e2e.NewShapeCircle(e2e.Circle{Radius: 2.5}), ID: e2e.NewIDInteger(7), Note: jsonrpc.Some(note), Resource: &text},
 		{Shape: e2e.NewShapeRect(e2e.ShapeRect{Width: 1, Height: 2}), ID: e2e.NewIDString("x"), Resource: &blob},
 	} {
 		res, err := s.host.Echo(ctx, &params)

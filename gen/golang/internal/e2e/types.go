@@ -595,10 +595,10 @@ func (x *LogParams) UnmarshalJSON(b []byte) error {
 
 // EchoParams are the params of echo.
 type EchoParams struct {
-	Shape    Shape     `json:"shape"`
-	ID       ID        `json:"id"`
-	Note     *string   `json:"note,omitempty"`
-	Resource *Resource `json:"resource,omitempty"`
+	Shape    Shape                    `json:"shape"`
+	ID       ID                       `json:"id"`
+	Note     jsonrpc.Nullable[string] `json:"note,omitzero"`
+	Resource *Resource                `json:"resource,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -614,9 +614,12 @@ func (x EchoParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
 		return nil, err
 	}
-	if x.Note != nil {
+	switch x.Note.State {
+	case jsonrpc.Null:
+		b = append(b, `,"note":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"note":`...)
-		b = jsonrpc.AppendString(b, *x.Note)
+		b = jsonrpc.AppendString(b, x.Note.Value)
 	}
 	if x.Resource != nil {
 		b = append(b, `,"resource":`...)
@@ -643,7 +646,7 @@ func (x *EchoParams) UnmarshalJSON(b []byte) error {
 			has.ID = true
 			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
 		case "note":
-			return jsonrpc.AtField("note", jsonrpc.DecodeOptional(value, &v.Note, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("note", jsonrpc.DecodeNullable(value, &v.Note, jsonrpc.DecodeString[string]))
 		case "resource":
 			return jsonrpc.AtField("resource", jsonrpc.DecodeOptional(value, &v.Resource, jsonrpc.UnmarshalJSON[Resource]))
 		}
@@ -664,10 +667,10 @@ func (x *EchoParams) UnmarshalJSON(b []byte) error {
 
 // EchoResult is the result of echo.
 type EchoResult struct {
-	Shape    Shape     `json:"shape"`
-	ID       ID        `json:"id"`
-	Note     *string   `json:"note,omitempty"`
-	Resource *Resource `json:"resource,omitempty"`
+	Shape    Shape                    `json:"shape"`
+	ID       ID                       `json:"id"`
+	Note     jsonrpc.Nullable[string] `json:"note,omitzero"`
+	Resource *Resource                `json:"resource,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -683,9 +686,12 @@ func (x EchoResult) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
 		return nil, err
 	}
-	if x.Note != nil {
+	switch x.Note.State {
+	case jsonrpc.Null:
+		b = append(b, `,"note":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"note":`...)
-		b = jsonrpc.AppendString(b, *x.Note)
+		b = jsonrpc.AppendString(b, x.Note.Value)
 	}
 	if x.Resource != nil {
 		b = append(b, `,"resource":`...)
@@ -712,7 +718,7 @@ func (x *EchoResult) UnmarshalJSON(b []byte) error {
 			has.ID = true
 			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
 		case "note":
-			return jsonrpc.AtField("note", jsonrpc.DecodeOptional(value, &v.Note, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("note", jsonrpc.DecodeNullable(value, &v.Note, jsonrpc.DecodeString[string]))
 		case "resource":
 			return jsonrpc.AtField("resource", jsonrpc.DecodeOptional(value, &v.Resource, jsonrpc.UnmarshalJSON[Resource]))
 		}

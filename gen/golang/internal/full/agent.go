@@ -209,7 +209,7 @@ func (r remoteAgent) Upload(ctx context.Context, params *Upload) (string, error)
 }
 
 func (r remoteAgent) Select(ctx context.Context, params *SelectParams) (*ID, error) {
-	var sent any = jsonrpc.Null
+	var sent any = jsonrpc.NullValue
 	if params != nil {
 		sent = params
 	}

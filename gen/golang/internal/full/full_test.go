@@ -86,7 +86,7 @@ func sampleItem() full.Item {
 		History:    []full.ItemHistoryItem{{At: "2026-11-22T10:00:00Z", State: full.StateProcessing}},
 		Matrix:     [][]float64{{1, 2}, {3}},
 		Grouped:    map[string][]full.Position{"g": {{Line: 1}}},
-		Either:     ptr(full.NewItemEitherInteger(9)),
+		Either:     jsonrpc.Some(full.NewItemEitherInteger(9)),
 		Raw:        json.RawMessage(`{"free":true}`),
 		Priority:   ptr(full.PriorityMinus1),
 		Contents: []full.Contents{
@@ -182,6 +182,10 @@ func TestInvalidParamsNameTheFieldOfFullTypes(t *testing.T) {
 		{`{}`, "version"},
 		{`{"version":"1","clientInfo":{}}`, "clientInfo.name"},
 		{`{"version":1}`, "version"},
+		{`{"version":"1","edits":{"range":[1,"x"]}}`, "edits.range[1]"},
+		{`{"version":"1","edits":{"move":[1]}}`, "edits.move"},
+		{`{"version":"1","edits":{"byLine":{"x":"red"}}}`, "edits.byLine.x"},
+		{`{"version":"1","edits":{"bySeverity":{"7":"x"}}}`, "edits.bySeverity.7"},
 	} {
 		err := edConn.Call(ctx, full.MethodInitialize, json.RawMessage(tc.params), nil)
 		var rpcErr *jsonrpc.Error
@@ -261,7 +265,7 @@ func (a *countingAgent) Initialize(ctx context.Context, p *full.InitializeParams
 	if p.Meta != nil {
 		a.meta <- *p.Meta
 	}
-	return &full.InitializeResult{State: full.StateIdle, Capabilities: map[string]bool{}, Extra: map[string]int64{"sessions": 3, "restarts": 0}}, nil
+	return &full.InitializeResult{State: full.StateIdle, Capabilities: map[string]bool{}, Extra: jsonrpc.Members[int64]{{Name: "sessions", Value: 3}, {Name: "restarts", Value: 0}}}, nil
 }
 
 func TestAdditionalMembersCrossTheWire(t *testing.T) {
@@ -274,7 +278,7 @@ func TestAdditionalMembersCrossTheWire(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
-	meta := full.Meta{Extra: map[string]json.RawMessage{"trace": json.RawMessage(`{"id":"t1","hops":[1,2]}`), "flag": json.RawMessage(`true`)}}
+	meta := full.Meta{Extra: jsonrpc.Members[json.RawMessage]{{Name: "trace", Value: json.RawMessage(`{"id":"t1","hops":[1,2]}`)}, {Name: "flag", Value: json.RawMessage(`true`)}}}
 	res, err := agentRemote.Initialize(ctx, &full.InitializeParams{Version: "1", Meta: &meta})
 	if err != nil {
 		t.Fatal(err)
@@ -282,13 +286,14 @@ func TestAdditionalMembersCrossTheWire(t *testing.T) {
 	if got := <-ag.meta; !reflect.DeepEqual(got, meta) {
 		t.Errorf("agent received meta %+v, want %+v (strict mode must accept kept members)", got, meta)
 	}
-	if want := map[string]int64{"sessions": 3, "restarts": 0}; !reflect.DeepEqual(res.Extra, want) {
+	if want := (jsonrpc.Members[int64]{{Name: "sessions", Value: 3}, {Name: "restarts", Value: 0}}); !reflect.DeepEqual(res.Extra, want) {
 		t.Errorf("result extra = %v, want %v", res.Extra, want)
 	}
 
-	// Encoding: declared members first, then the kept ones by name.
-	out, err := json.Marshal(full.InitializeResult{State: full.StateIdle, Capabilities: map[string]bool{}, Extra: map[string]int64{"b": 2, "a": 1, "state": 9}})
-	if err != nil || string(out) != `{"state":"idle","capabilities":{},"a":1,"b":2}` {
+	// Encoding: declared members first, then the kept ones in their
+	// order; a kept member named like a declared one is left out.
+	out, err := json.Marshal(full.InitializeResult{State: full.StateIdle, Capabilities: map[string]bool{}, Extra: jsonrpc.Members[int64]{{Name: "b", Value: 2}, {Name: "state", Value: 9}, {Name: "a", Value: 1}}})
+	if err != nil || string(out) != `{"state":"idle","capabilities":{},"b":2,"a":1}` {
 		t.Errorf("encoded %s (%v)", out, err)
 	}
 	// A kept member of the wrong type is named.

@@ -67,8 +67,8 @@ func (x *Position) UnmarshalJSON(b []byte) error {
 //
 // Free-form metadata, kept member by member as sent.
 type Meta struct {
-	// Extra holds the object's members, by name.
-	Extra map[string]json.RawMessage `json:"-" rpcgen:"extra"`
+	// Extra holds the object's members, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -78,7 +78,7 @@ func (x Meta) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -90,10 +90,7 @@ func (x *Meta) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]json.RawMessage{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
@@ -201,14 +198,14 @@ type Item struct {
 	Owner  *string   `json:"user_id,omitempty"`
 
 	// Nested inline object.
-	Settings *ItemSettings         `json:"settings,omitempty"`
-	History  []ItemHistoryItem     `json:"history,omitzero"`
-	Matrix   [][]float64           `json:"matrix,omitzero"`
-	Grouped  map[string][]Position `json:"grouped,omitzero"`
-	Either   *ItemEither           `json:"either,omitempty"`
-	Raw      json.RawMessage       `json:"raw,omitempty"`
-	Priority *Priority             `json:"priority,omitempty"`
-	Contents []Contents            `json:"contents,omitzero"`
+	Settings *ItemSettings                `json:"settings,omitempty"`
+	History  []ItemHistoryItem            `json:"history,omitzero"`
+	Matrix   [][]float64                  `json:"matrix,omitzero"`
+	Grouped  map[string][]Position        `json:"grouped,omitzero"`
+	Either   jsonrpc.Nullable[ItemEither] `json:"either,omitzero"`
+	Raw      json.RawMessage              `json:"raw,omitempty"`
+	Priority *Priority                    `json:"priority,omitempty"`
+	Contents []Contents                   `json:"contents,omitzero"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -341,9 +338,12 @@ func (x Item) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Either != nil {
+	switch x.Either.State {
+	case jsonrpc.Null:
+		b = append(b, `,"either":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"either":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Either); err != nil {
+		if b, err = jsonrpc.AppendValue(b, x.Either.Value); err != nil {
 			return nil, err
 		}
 	}
@@ -426,7 +426,7 @@ func (x *Item) UnmarshalJSON(b []byte) error {
 				return jsonrpc.DecodeArray(b, v, jsonrpc.UnmarshalJSON[Position])
 			}))
 		case "either":
-			return jsonrpc.AtField("either", jsonrpc.DecodeOptional(value, &v.Either, jsonrpc.UnmarshalJSON[ItemEither]))
+			return jsonrpc.AtField("either", jsonrpc.DecodeNullable(value, &v.Either, jsonrpc.UnmarshalJSON[ItemEither]))
 		case "raw":
 			return jsonrpc.AtField("raw", jsonrpc.DecodeRaw(value, &v.Raw))
 		case "priority":
@@ -1530,6 +1530,255 @@ func (x *ProgressEnd) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// DocumentURI is a string in the uri format.
+type DocumentURI string
+
+// Result is an object with the member _meta.
+type Result struct {
+	Meta *Meta `json:"_meta,omitempty"`
+
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
+}
+
+// MarshalJSON encodes x, with its additional members.
+func (x Result) MarshalJSON() ([]byte, error) {
+	type plain Result
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
+	}
+	return jsonrpc.AppendMembers(b, x.Extra)
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *Result) UnmarshalJSON(b []byte) error {
+	var v Result
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "_meta":
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// XEdits is an object with 10 members.
+type XEdits struct {
+	Meta       *Meta                      `json:"_meta,omitempty"`
+	Schema     *string                    `json:"$schema,omitempty"`
+	Changes    map[DocumentURI][]string   `json:"changes,omitzero"`
+	ByLine     map[int64]Color            `json:"byLine,omitzero"`
+	BySeverity map[Severity]string        `json:"bySeverity,omitzero"`
+	Folders    jsonrpc.Nullable[[]string] `json:"folders,omitzero"`
+	Label      jsonrpc.Nullable[string]   `json:"label,omitzero"`
+	Range      *Range                     `json:"range,omitempty"`
+	Span       *Span                      `json:"span,omitempty"`
+	Move       *Move                      `json:"move,omitempty"`
+
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
+}
+
+// MarshalJSON encodes x, with its additional members.
+func (x XEdits) MarshalJSON() ([]byte, error) {
+	type plain XEdits
+	b, err := json.Marshal(plain(x))
+	if err != nil {
+		return nil, err
+	}
+	return jsonrpc.AppendMembers(b, x.Extra)
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *XEdits) UnmarshalJSON(b []byte) error {
+	var v XEdits
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "_meta":
+			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+		case "$schema":
+			return jsonrpc.AtField("$schema", jsonrpc.DecodeOptional(value, &v.Schema, jsonrpc.DecodeString[string]))
+		case "changes":
+			return jsonrpc.AtField("changes", jsonrpc.DecodeKeyedMap(value, &v.Changes, false, jsonrpc.DecodeString[DocumentURI], jsonrpc.Unmarshal[[]string]))
+		case "byLine":
+			return jsonrpc.AtField("byLine", jsonrpc.DecodeKeyedMap(value, &v.ByLine, true, jsonrpc.DecodeInt[int64], jsonrpc.UnmarshalJSON[Color]))
+		case "bySeverity":
+			return jsonrpc.AtField("bySeverity", jsonrpc.DecodeKeyedMap(value, &v.BySeverity, true, jsonrpc.UnmarshalJSON[Severity], jsonrpc.DecodeString[string]))
+		case "folders":
+			return jsonrpc.AtField("folders", jsonrpc.DecodeNullable(value, &v.Folders, jsonrpc.Unmarshal[[]string]))
+		case "label":
+			return jsonrpc.AtField("label", jsonrpc.DecodeNullable(value, &v.Label, jsonrpc.DecodeString[string]))
+		case "range":
+			return jsonrpc.AtField("range", jsonrpc.DecodeOptional(value, &v.Range, jsonrpc.UnmarshalJSON[Range]))
+		case "span":
+			return jsonrpc.AtField("span", jsonrpc.DecodeOptional(value, &v.Span, jsonrpc.UnmarshalJSON[Span]))
+		case "move":
+			return jsonrpc.AtField("move", jsonrpc.DecodeOptional(value, &v.Move, jsonrpc.UnmarshalJSON[Move]))
+		}
+		var e json.RawMessage
+		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
+			return jsonrpc.AtField(string(key), err)
+		}
+		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// Range is a start and an end.
+type Range [2]int64
+
+// UnmarshalJSON decodes a JSON array of 2 items into x, naming the item at
+// fault when one does not decode.
+func (x *Range) UnmarshalJSON(b []byte) error {
+	var v Range
+	err := jsonrpc.DecodeItems(b, 2, 2, func(i int, value []byte) error {
+		return jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v[i]))
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// Span is a JSON array of 3 items: string, integer and boolean | null.
+type Span struct {
+	V0 string
+	V1 int64
+	V2 *bool
+}
+
+// MarshalJSON encodes x as a JSON array.
+func (x Span) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends x to b encoded as a JSON array, without reflection.
+func (x Span) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, '[')
+	b = jsonrpc.AppendString(b, x.V0)
+	b = append(b, ',')
+	b = jsonrpc.AppendInt(b, x.V1)
+	b = append(b, ',')
+	if x.V2 == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonrpc.AppendBool(b, *x.V2)
+	}
+	return append(b, ']'), nil
+}
+
+// UnmarshalJSON decodes a JSON array of 3 items into x, naming the item at
+// fault when one does not decode.
+func (x *Span) UnmarshalJSON(b []byte) error {
+	var v Span
+	err := jsonrpc.DecodeItems(b, 3, 3, func(i int, value []byte) error {
+		switch i {
+		case 0:
+			return jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.V0))
+		case 1:
+			return jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.V1))
+		case 2:
+			return jsonrpc.DecodeOptional(value, &v.V2, jsonrpc.DecodeBool[bool])
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// Move is an object with the members x, y, label and tags.
+//
+// It is sent as a JSON array of its members in this order; optional members
+// absent at the end are left out.
+type Move struct {
+	X     int64    `json:"x"`
+	Y     int64    `json:"y"`
+	Label *string  `json:"label,omitempty"`
+	Tags  []string `json:"tags,omitzero"`
+}
+
+// MarshalJSON encodes x as a JSON array.
+func (x Move) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends x to b encoded as a JSON array, without reflection.
+func (x Move) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, '[')
+	n := 2
+	switch {
+	case x.Tags != nil:
+		n = 4
+	case x.Label != nil:
+		n = 3
+	}
+	b = jsonrpc.AppendInt(b, x.X)
+	b = append(b, ',')
+	b = jsonrpc.AppendInt(b, x.Y)
+	if n > 2 {
+		b = append(b, ',')
+		if x.Label == nil {
+			b = append(b, "null"...)
+		} else {
+			b = jsonrpc.AppendString(b, *x.Label)
+		}
+	}
+	if n > 3 {
+		b = append(b, ',')
+		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// UnmarshalJSON decodes a JSON array of 2 to 4 items into x, naming the item
+// at fault when one does not decode.
+func (x *Move) UnmarshalJSON(b []byte) error {
+	var v Move
+	err := jsonrpc.DecodeItems(b, 2, 4, func(i int, value []byte) error {
+		switch i {
+		case 0:
+			return jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.X))
+		case 1:
+			return jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Y))
+		case 2:
+			return jsonrpc.DecodeOptional(value, &v.Label, jsonrpc.DecodeString[string])
+		case 3:
+			return json.Unmarshal(value, &v.Tags)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
 // BusyData is the data of error Busy.
 type BusyData struct {
 	RetryAfterMs int64 `json:"retryAfterMs"`
@@ -1575,6 +1824,7 @@ type InitializeParams struct {
 	Version    string                      `json:"version"`
 	ClientInfo *InitializeParamsClientInfo `json:"clientInfo,omitempty"`
 	Meta       *Meta                       `json:"_meta,omitempty"`
+	Edits      *XEdits                     `json:"edits,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1593,6 +1843,12 @@ func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if x.Edits != nil {
+		b = append(b, `,"edits":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Edits); err != nil {
 			return nil, err
 		}
 	}
@@ -1615,6 +1871,8 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 			return jsonrpc.AtField("clientInfo", jsonrpc.DecodeOptional(value, &v.ClientInfo, jsonrpc.UnmarshalJSON[InitializeParamsClientInfo]))
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+		case "edits":
+			return jsonrpc.AtField("edits", jsonrpc.DecodeOptional(value, &v.Edits, jsonrpc.UnmarshalJSON[XEdits]))
 		}
 		return nil
 	})
@@ -1674,8 +1932,8 @@ type InitializeResult struct {
 	State        State           `json:"state"`
 	Capabilities map[string]bool `json:"capabilities"`
 
-	// Extra holds the members not declared above, by name.
-	Extra map[string]int64 `json:"-" rpcgen:"extra"`
+	// Extra holds the members not declared above, in the order received.
+	Extra jsonrpc.Members[int64] `json:"-" rpcgen:"extra"`
 }
 
 // MarshalJSON encodes x, with its additional members.
@@ -1688,7 +1946,7 @@ func (x InitializeResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.MergeMembers(b, x.Extra)
+	return jsonrpc.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1711,10 +1969,7 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 		if err := jsonrpc.DecodeInt(value, &e); err != nil {
 			return jsonrpc.AtField(string(key), err)
 		}
-		if v.Extra == nil {
-			v.Extra = map[string]int64{}
-		}
-		v.Extra[string(key)] = e
+		v.Extra = append(v.Extra, jsonrpc.Member[int64]{Name: string(key), Value: e})
 		return nil
 	})
 	if err != nil {
