@@ -52,8 +52,19 @@ func BenchmarkParseTypes(b *testing.B) {
 // are part of what is measured.
 var shapes = map[string]func(n int) []byte{
 	"indistinct_variants": indistinct,
-	"alias_cycle":         aliasCycle,
-	"extends_chain":       extendsChain,
+	"distinct_variants": func(n int) []byte { // every variant chosen for some object
+		var b strings.Builder
+		b.WriteString(validHead + "types:\n")
+		var names []string
+		for i := range n {
+			fmt.Fprintf(&b, "  O%d: {fields: {a%d: string, shared?: string}}\n", i, i)
+			names = append(names, fmt.Sprintf("O%d", i))
+		}
+		fmt.Fprintf(&b, "  U: %s\n", strings.Join(names, " | "))
+		return []byte(b.String())
+	},
+	"alias_cycle":   aliasCycle,
+	"extends_chain": extendsChain,
 	"repeated_variant": func(n int) []byte {
 		return []byte(validHead + "types:\n  A: {fields: {a: string}}\n  T: \"" + strings.Repeat("A | ", n-1) + "A\"\n")
 	},

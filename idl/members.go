@@ -24,12 +24,11 @@ const maxSubsets = 1 << 14
 
 // shadowedVariants reports the object choices of the untagged union def
 // that can never be chosen under the decision rule (see [ChooseObject]):
-// for every object such a choice B matches, a choice A listed before it
-// matches too and leaves no more members unexplained. A choice of a
-// nested union that can never be chosen in that union is left to it. The
-// first such B is reported, with a count of the others, so that
-// a union of many equal variants gives one bounded error. Variants in
-// listed repeat an earlier one and are left out.
+// every object such a choice B matches goes to another choice. A choice of
+// a nested union that can never be chosen in that union is left to it. The
+// first such B is reported, with a count of the others, so that a union of
+// many equal variants gives one bounded error. Variants in listed repeat
+// an earlier one and are left out.
 func (r *resolver) shadowedVariants(def *TypeDef, listed map[*Variant]bool) {
 	var choices []Choice
 	for _, c := range Choices(def.Type) {
@@ -37,6 +36,8 @@ func (r *resolver) shadowedVariants(def *TypeDef, listed map[*Variant]bool) {
 			choices = append(choices, c) // a repeated variant is reported as such
 		}
 	}
+	o := newOverlap(choices)
+	nested := map[*TypeDef]*overlap{}
 	var first *Variant
 	var msg string
 	var others []string
@@ -44,10 +45,15 @@ func (r *resolver) shadowedVariants(def *TypeDef, listed map[*Variant]bool) {
 		if b.Object == nil {
 			continue
 		}
-		if u := unionDef(def.Type.Variants[b.Variant].Type); u != nil && shadowedWithin(u, b) {
-			continue // reported by u
+		if u := unionDef(def.Type.Variants[b.Variant].Type); u != nil {
+			if nested[u] == nil {
+				nested[u] = newOverlap(Choices(u.Type))
+			}
+			if nested[u].shadowedChoice(b) {
+				continue // reported by u
+			}
 		}
-		by := shadowers(choices, j)
+		by := o.shadowers(j)
 		if by == nil {
 			continue
 		}
@@ -83,80 +89,120 @@ func (r *resolver) shadowedVariants(def *TypeDef, listed map[*Variant]bool) {
 	r.errs.add(first.Pos, "%s", msg)
 }
 
-// shadowedWithin reports whether the choice b of the nested union u can
-// never be chosen among the choices of u alone.
-func shadowedWithin(u *TypeDef, b Choice) bool {
-	choices := Choices(u.Type)
+// overlap is what the search for the choices of one union that can never
+// be chosen needs, computed once per union so that the search grows with
+// the overlaps, not with the square of the number of choices.
+type overlap struct {
+	choices []Choice
+	fields  []map[string]*Field // per choice, by name; nil for other than objects
+	byKey   map[string][]int    // the object choices by their first required member
+	free    []int               // the object choices that require nothing
+	names   []string            // every member an object choice declares
+	values  map[string][][]byte // member -> the values tried when present
+	total   int                 // the objects to try; 0 when too many
+}
+
+func newOverlap(choices []Choice) *overlap {
+	o := &overlap{choices: choices, fields: make([]map[string]*Field, len(choices)), byKey: map[string][]int{}, values: map[string][][]byte{}, total: 1}
+	// The values tried for a member: one no constant is, then its constants.
 	for i, c := range choices {
+		if c.Object == nil {
+			continue
+		}
+		o.fields[i] = fieldMap(c.Object)
+		if req := c.Required(); len(req) > 0 {
+			o.byKey[req[0]] = append(o.byKey[req[0]], i)
+		} else {
+			o.free = append(o.free, i)
+		}
+		for _, f := range c.Object.Fields {
+			if _, ok := o.values[f.Name]; !ok {
+				o.names = append(o.names, f.Name)
+				o.values[f.Name] = [][]byte{[]byte("{}")} // a value no constant is
+			}
+			if k := FieldConst(f); k != nil && !slices.ContainsFunc(o.values[f.Name], func(v []byte) bool { return SameJSON(v, k.JSON) }) {
+				o.values[f.Name] = append(o.values[f.Name], k.JSON)
+			}
+		}
+	}
+	for _, n := range o.names {
+		if o.total *= len(o.values[n]) + 1; o.total > maxSubsets {
+			o.total = 0
+			break
+		}
+	}
+	return o
+}
+
+// shadowedChoice reports whether the choice b of o's union can never be
+// chosen in it.
+func (o *overlap) shadowedChoice(b Choice) bool {
+	for i, c := range o.choices {
 		if c.Type == b.Type {
-			return shadowers(choices, i) != nil
+			return o.shadowers(i) != nil
 		}
 	}
 	return false
 }
 
 // shadowers returns the indexes of the choices that take every object the
-// object choice choices[j] matches, or nil when it is chosen for some
+// object choice o.choices[j] matches, or nil when it is chosen for some
 // object (or when finding out would cost too much). A choice listed
-// before it that takes all its objects alone is found first; otherwise
-// every object over the members the choices declare is tried, each
-// member absent, or holding one of the constants declared for it, or
+// before it that takes all its objects alone is looked for first;
+// otherwise every object over the members the choices declare is tried,
+// each member absent, or holding one of the constants declared for it, or
 // another value (members no choice declares count alike for all).
-func shadowers(choices []Choice, j int) []int {
-	b := choices[j]
-	bFields := fieldMap(b.Object)
-	for i, a := range choices[:j] {
-		if a.Object != nil && coversAll(a.Object, b.Object, bFields) {
+func (o *overlap) shadowers(j int) []int {
+	b := o.choices[j]
+	bFields := o.fields[j]
+	single := func(list []int) int {
+		for _, i := range list {
+			if i >= j {
+				break
+			}
+			if coversAll(o.choices[i].Object, o.fields[i], b.Object, bFields) {
+				return i
+			}
+		}
+		return -1
+	}
+	if i := single(o.free); i >= 0 {
+		return []int{i}
+	}
+	for _, f := range b.Object.Fields {
+		if i := single(o.byKey[f.Name]); i >= 0 {
 			return []int{i}
 		}
 	}
-	var names []string              // every member a choice declares
-	values := map[string][][]byte{} // member -> the values tried when present
-	for _, c := range choices {
-		if c.Object == nil {
-			continue
-		}
-		for _, f := range c.Object.Fields {
-			if _, ok := values[f.Name]; !ok {
-				names = append(names, f.Name)
-				values[f.Name] = [][]byte{[]byte("{}")} // a value no constant is
-			}
-			if k := FieldConst(f); k != nil && !slices.ContainsFunc(values[f.Name], func(v []byte) bool { return SameJSON(v, k.JSON) }) {
-				values[f.Name] = append(values[f.Name], k.JSON)
-			}
-		}
-	}
-	total := 1
-	for _, n := range names {
-		if total *= len(values[n]) + 1; total > maxSubsets {
-			return nil
-		}
+	if o.total == 0 {
+		return nil
 	}
 	won := map[int]bool{}
-	state := make([]int, len(names)) // per member: 0 absent, else 1 + the index of its value
+	state := make([]int, len(o.names)) // per member: 0 absent, else 1 + the index of its value
 	var members []string
 	var held [][]byte
-	for range total {
+	value := func(i int) []byte { return held[i] }
+	for range o.total {
 		members, held = members[:0], held[:0]
-		for i, n := range names {
+		for i, n := range o.names {
 			if state[i] > 0 {
-				members, held = append(members, n), append(held, values[n][state[i]-1])
+				members, held = append(members, n), append(held, o.values[n][state[i]-1])
 			}
 		}
-		if w := ChooseObject(choices, members, func(i int) []byte { return held[i] }); w == j {
+		if w := ChooseObject(o.choices, members, value); w == j {
 			return nil
-		} else if w >= 0 && ChooseObject(choices[j:j+1], members, func(i int) []byte { return held[i] }) == 0 {
+		} else if w >= 0 && ChooseObject(o.choices[j:j+1], members, value) == 0 {
 			won[w] = true // an object b matches goes to w
 		}
 		for i := range state { // the next object
-			if state[i]++; state[i] <= len(values[names[i]]) {
+			if state[i]++; state[i] <= len(o.values[o.names[i]]) {
 				break
 			}
 			state[i] = 0
 		}
 	}
 	var by []int
-	for i := range choices {
+	for i := range o.choices {
 		if won[i] {
 			by = append(by, i)
 		}
@@ -164,12 +210,15 @@ func shadowers(choices []Choice, j int) []int {
 	return by
 }
 
-// coversAll reports whether the object type a takes every object the
-// object type b (whose fields are bFields) matches, explaining as many of
-// its members: b requires every member a requires, a declares every
-// member b declares, and each constant of a is a constant of b.
-func coversAll(a, b *Type, bFields map[string]*Field) bool {
-	aFields := fieldMap(a)
+// coversAll reports whether the object type a (whose fields are aFields)
+// takes every object the object type b (whose fields are bFields)
+// matches, explaining as many of its members: b requires every member a
+// requires, a declares every member b declares, and each constant of a is
+// a constant of b.
+func coversAll(a *Type, aFields map[string]*Field, b *Type, bFields map[string]*Field) bool {
+	if len(a.Fields) < len(b.Fields) {
+		return false
+	}
 	for _, f := range b.Fields {
 		if !constFits(aFields[f.Name], f) {
 			return false
