@@ -173,7 +173,7 @@ func (d *doc) writeMethod(m *idl.Method) {
 // writeNotificationForm writes the notification form of a request: the
 // same wire name, sent the other way with its own params.
 func (d *doc) writeNotificationForm(f *idl.Method) {
-	d.paraf("**Also a notification:** %s sends %s as a notification too, with params of its own; nothing answers it. %s", d.direction(f), code(f.Name), block(f.Doc))
+	d.paraf("**Also a notification:** %s sends %s to %s as a notification too, with params of its own; nothing answers it. %s", roleName(f.From), code(f.Name), roleName(d.peer(f.From)), block(f.Doc))
 	d.deprecated(f.Deprecated)
 	d.meta(f.Since, f.Proposed)
 	d.writePayload("Notification params", f.Params, "none: the notification is sent without `params`.")
