@@ -84,7 +84,11 @@ func (g *generator) check() idl.Errors {
 	}
 	for _, m := range p.Methods {
 		if other := goNames["Notify"+m.GoName]; m.AlsoNotification && other != nil {
-			fail(other.Pos, "method %q has the Go name %s, the name of the stub sending %q as a notification; set another go_name:", other.Name, other.GoName, m.Name)
+			what := fmt.Sprintf("method %q", other.Name)
+			if other.RequestForm != nil {
+				what = fmt.Sprintf("the notification form of %q", other.Name)
+			}
+			fail(other.Pos, "%s has the Go name %s, the name of the stub sending %q as a notification; set another go_name:", what, other.GoName, m.Name)
 		}
 	}
 	for _, e := range p.Errors {
