@@ -31,7 +31,11 @@ func (r *resolver) notificationForm(m *Method, ms *methodSpec) {
 		other := map[string]string{a: b, b: a}[m.From]
 		switch {
 		case f.From != a && f.From != b && f.From != FromBoth:
-			r.errs.add(fs.from.pos, "from: %s is not a role of this protocol; the notification form of a request comes from the role that answers the request, use %s", f.From, other)
+			use := other
+			if use == "" {
+				use = a + " or " + b
+			}
+			r.errs.add(fs.from.pos, "from: %s is not a role of this protocol; the notification form of a request comes from the role that answers the request, use %s", f.From, use)
 		case m.From == FromBoth || f.From == FromBoth || f.From == m.From:
 			hint := "from: " + other + " when the role answering the request sends the notification"
 			if other == "" {
