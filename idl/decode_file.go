@@ -262,9 +262,13 @@ func (d *decoder) errorDecl(e entry) *errorSpec {
 // method decodes one entry of methods:.
 func (d *decoder) method(e entry) *methodSpec {
 	m := &methodSpec{name: nameRef{keyName(e.key), e.key.pos}}
-	o, ok := d.keys(e.val, "method "+strconv.Quote(m.name.name), "from", "kind", "doc", "deprecated", "params", "params?", "result", "errors", "timeout", "on_timeout", "examples", "go_name", "since", "proposed")
+	o, ok := d.keys(e.val, "method "+strconv.Quote(m.name.name), "from", "kind", "doc", "deprecated", "params", "params?", "result", "errors", "timeout", "on_timeout", "examples", "go_name", "since", "proposed", "notification")
 	if !ok {
 		return m
+	}
+	if v := o.get("notification"); v != nil {
+		m.notifyPos = o.keyPos("notification")
+		m.notify = d.notificationForm(v, m.name)
 	}
 	if !o.has("from") {
 		d.errs.add(m.name.pos, "method %q has no from; add from: with the role that sends it, or both", m.name.name)

@@ -94,7 +94,7 @@ func TestFullTypeOrder(t *testing.T) {
 		"BusyData", // error data, in error order
 		"InitializeParams", "InitializeParamsClientInfo", "InitializeResult",
 		"FetchItemParams", "BlocksShowParams", "HoverShowParams", "MarksSetParams", "MarksSetResult", "CancelRequestParams",
-		"StatusReportParams", "StatusReportResult", "ItemsListParams", "SelectParams",
+		"StatusReportParams", "StatusReportResult", "JobStatusResult", "JobStatusNotificationParams", "ItemsListParams", "SelectParams",
 	})
 	eq(t, "inline", mustType(t, p, "ItemSettings").Inline, true)
 	eq(t, "named", mustType(t, p, "Item").Inline, false)
@@ -233,6 +233,7 @@ func TestFullMethods(t *testing.T) {
 		{"marks/set", "MarksSet", "editor", Request},
 		{"$/cancelRequest", "CancelRequest", FromBoth, Notification},
 		{"status/report", "StatusReport", "agent", Request},
+		{"job/status", "JobStatus", "editor", Request},
 		{"items/list", "ItemsList", "editor", Request},
 		{"sum", "Sum", "editor", Request},
 		{"upload", "Upload", "editor", Request},
@@ -260,6 +261,11 @@ func TestFullMethods(t *testing.T) {
 	eq(t, "upload form", formOf("upload"), form{params: "Upload"})
 	eq(t, "select form", formOf("select"), form{params: formOf("select").params, nullable: true})
 	eq(t, "log/raw form", formOf("log/raw"), form{optional: true, params: "any"})
+	job := p.Method("job/status")
+	jf := job.NotificationForm
+	eq(t, "job/status notification form", [6]any{jf.Name, jf.GoName, jf.From, jf.Kind, jf.Params.String(), jf.Since}, [6]any{"job/status", "JobStatusNotification", "agent", Notification, "JobStatusNotificationParams", "1.2.0"})
+	eq(t, "job/status forms linked", [3]bool{jf.RequestForm == job, job.RequestForm == nil, p.Method("sum").NotificationForm == nil}, [3]bool{true, true, true})
+	eq(t, "job/status notification example", string(jf.Examples[0].Params.JSON), `{"state":"processing","done":false}`)
 	eq(t, "status/report examples", [2]bool{p.Method("status/report").Examples[0].Result != nil, p.Method("status/report").Examples[1].Result == nil}, [2]bool{true, true})
 	init := p.Method("full.initialize")
 	eq(t, "init doc", init.Doc, "Starts the session.")

@@ -400,7 +400,16 @@ type Method struct {
 	Timeout   time.Duration
 	OnTimeout OnTimeout
 	Examples  []*Example
-	Pos       Pos
+	// NotificationForm is the same wire name sent as a notification by
+	// the other role, with its own params (notification:); nil for none.
+	// Its Kind is Notification, its Name the method's, and its GoName,
+	// <GoName>Notification unless set with go_name:, names the handler
+	// method of the role receiving it. It is not in [Protocol.Methods].
+	NotificationForm *Method
+	// RequestForm is, on a NotificationForm, the request it belongs to;
+	// nil on every method of [Protocol.Methods].
+	RequestForm *Method
+	Pos         Pos
 }
 
 // SentBy reports whether the role named role sends m.

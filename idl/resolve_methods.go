@@ -76,6 +76,9 @@ func (r *resolver) method(ms *methodSpec) *Method {
 		// Examples are checked once every type is complete.
 		r.later = append(r.later, func() { m.Examples = append(m.Examples, r.example(m, xs)) })
 	}
+	if ms.notify != nil {
+		r.notificationForm(m, ms)
+	}
 	return m
 }
 

@@ -154,6 +154,10 @@ type methodSpec struct {
 	timeout   durationSpec
 	onTimeout *OnTimeout
 	examples  []*exampleSpec
+	// notify is the notification: form, the same wire name sent as a
+	// notification by the other role; nil for none.
+	notify    *methodSpec
+	notifyPos Pos
 	metaSpec
 }
 

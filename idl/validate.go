@@ -233,6 +233,17 @@ func (r *resolver) goNames() {
 		}
 		methods[m.GoName] = m
 	}
+	for _, m := range r.p.Methods {
+		f := m.NotificationForm
+		if f == nil || f.GoName == "" {
+			continue
+		}
+		if first := methods[f.GoName]; first != nil {
+			r.errs.add(f.Pos, "the notification form of %q has the Go name %s, like %s at %s; set go_name: on the notification form", m.Name, f.GoName, methodWhat(first), first.Pos)
+			continue
+		}
+		methods[f.GoName] = f
+	}
 	errs := map[string]*ErrorDef{}
 	for _, e := range r.p.Errors {
 		if first := errs[e.GoName]; first != nil && e.GoName != "" {
@@ -284,4 +295,12 @@ func (r *resolver) checkConsts(t *Type) {
 	for _, f := range t.Fields {
 		r.checkConsts(f.Type)
 	}
+}
+
+// methodWhat names a method, or a notification form, in messages.
+func methodWhat(m *Method) string {
+	if m.RequestForm != nil {
+		return fmt.Sprintf("the notification form of %q", m.Name)
+	}
+	return fmt.Sprintf("method %q", m.Name)
 }

@@ -73,6 +73,9 @@ func (g *generator) check() idl.Errors {
 	for _, m := range p.Methods {
 		ns.declare("Method"+m.GoName, fmt.Sprintf("the name constant of method %q", m.Name), m.Pos)
 		goNames[m.GoName] = m
+		if f := m.NotificationForm; f != nil {
+			goNames[f.GoName] = f
+		}
 	}
 	for i, r := range p.Roles {
 		if remoteType(r, g.handled(i)) != r.GoName {
@@ -81,7 +84,11 @@ func (g *generator) check() idl.Errors {
 	}
 	for _, m := range p.Methods {
 		if other := goNames["Notify"+m.GoName]; m.AlsoNotification && other != nil {
-			fail(other.Pos, "method %q has the Go name %s, the name of the stub sending %q as a notification; set another go_name:", other.Name, other.GoName, m.Name)
+			what := fmt.Sprintf("method %q", other.Name)
+			if other.RequestForm != nil {
+				what = fmt.Sprintf("the notification form of %q", other.Name)
+			}
+			fail(other.Pos, "%s has the Go name %s, the name of the stub sending %q as a notification; set another go_name:", what, other.GoName, m.Name)
 		}
 	}
 	for _, e := range p.Errors {
@@ -191,6 +198,9 @@ func (g *generator) findOrigins() {
 	for _, m := range g.p.Methods {
 		if m.Params != nil {
 			g.origin(m.Params, "are the params of "+m.Name)
+		}
+		if f := m.NotificationForm; f != nil && f.Params != nil {
+			g.origin(f.Params, "are the params of "+m.Name+" sent as a notification")
 		}
 		if m.Result != nil {
 			g.origin(m.Result, "is the result of "+m.Name)

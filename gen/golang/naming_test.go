@@ -79,6 +79,10 @@ types:
   status: {from: client, kind: [request, notification]}
   notify/status: {from: client, kind: request}
 `, []string{`7:3: method "notify/status" has the Go name NotifyStatus, the name of the stub sending "status" as a notification`}},
+		{"notification form named like a notify stub", header + `methods:
+  status: {from: client, kind: [request, notification]}
+  report: {from: client, kind: request, notification: {from: server, go_name: NotifyStatus}}
+`, []string{`7:41: the notification form of "report" has the Go name NotifyStatus, the name of the stub sending "status" as a notification`}},
 		{"remote interface", header + `types:
   ServerRemote: string
 methods:

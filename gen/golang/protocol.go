@@ -28,7 +28,11 @@ func (g *generator) protocolFile(f *file) error {
 			if m.AlsoNotification {
 				kind = "request or notification"
 			}
-			c := doc(fmt.Sprintf("Method%s is the %s %s, %s.", m.GoName, kind, m.Name, g.sentBy(m))).add(metaText(m.Since, m.Proposed)).deprecated(m.Deprecated)
+			what := fmt.Sprintf("Method%s is the %s %s, %s", m.GoName, kind, m.Name, g.sentBy(m))
+			if f := m.NotificationForm; f != nil {
+				what += fmt.Sprintf(", and the notification of the same name, %s (handled by %s)", g.sentBy(f), f.GoName)
+			}
+			c := doc(what + ".").add(metaText(m.Since, m.Proposed)).deprecated(m.Deprecated)
 			if g.isCancellation(m) {
 				c.paras[len(c.paras)-1] += " The connection sends and consumes it itself."
 			}

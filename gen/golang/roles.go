@@ -19,8 +19,20 @@ func (g *generator) handled(i int) []*idl.Method {
 		if (m.From == other || m.From == idl.FromBoth) && !g.isCancellation(m) {
 			out = append(out, m)
 		}
+		if f := m.NotificationForm; f != nil && f.From == other {
+			out = append(out, f)
+		}
 	}
 	return out
+}
+
+// nameConst is the name of the constant holding m's wire name; a
+// notification form shares its request's.
+func nameConst(m *idl.Method) string {
+	if m.RequestForm != nil {
+		return "Method" + m.RequestForm.GoName
+	}
+	return "Method" + m.GoName
 }
 
 // isCancellation reports whether m is the protocol's cancellation
@@ -80,6 +92,9 @@ func (g *generator) methodDoc(m *idl.Method) *comment {
 	}
 	if m.AlsoNotification {
 		verb = "answers the request, or handles the notification,"
+	}
+	if m.RequestForm != nil {
+		verb = "handles the notification form of"
 	}
 	c := doc(strings.TrimSpace(fmt.Sprintf("%s %s %s. %s", m.GoName, verb, m.Name, sentence(m.Doc))))
 	if m.AlsoNotification {
@@ -216,7 +231,7 @@ func (g *generator) unimplemented(f *file, role idl.Role, methods []*idl.Method)
 		c := doc(fmt.Sprintf("%s ignores the notification.", m.GoName))
 		if m.Kind == idl.Request {
 			c = doc(fmt.Sprintf("%s answers with a -32601 Method not found error.", m.GoName))
-			nf := jen.Id("methodNotFound").Call(jen.Id("Method" + m.GoName))
+			nf := jen.Id("methodNotFound").Call(jen.Id(nameConst(m)))
 			if m.Result != nil {
 				body = jen.Return(zeroResult(m.Result), nf)
 			} else {
@@ -264,9 +279,9 @@ func (g *generator) remote(f *file, role idl.Role, methods []*idl.Method) {
 			}
 		}
 		call := func(result jen.Code) *jen.Statement {
-			return jen.Id("r").Dot("c").Dot("Call").Call(jen.Id("ctx"), jen.Id("Method"+m.GoName), params, result)
+			return jen.Id("r").Dot("c").Dot("Call").Call(jen.Id("ctx"), jen.Id(nameConst(m)), params, result)
 		}
-		notify := jen.Return(jen.Id("r").Dot("c").Dot("Notify").Call(jen.Id("ctx"), jen.Id("Method"+m.GoName), params))
+		notify := jen.Return(jen.Id("r").Dot("c").Dot("Notify").Call(jen.Id("ctx"), jen.Id(nameConst(m)), params))
 		if m.AlsoNotification {
 			f.add(jen.Func().Params(jen.Id("r").Id(typ)).Id("Notify" + m.GoName).Params(g.params(m, true)...).Error().Block(append(body[:len(body):len(body)], notify)...))
 		}
@@ -279,7 +294,7 @@ func (g *generator) remote(f *file, role idl.Role, methods []*idl.Method) {
 				jen.If(jen.Err().Op(":=").Add(call(jen.Op("&").Id("result"))), jen.Err().Op("!=").Nil()).Block(
 					jen.Return(jen.Err()),
 				),
-				jen.Return(jen.Qual(jsonrpcPkg, "ExpectNull").Call(jen.Id("Method"+m.GoName), jen.Id("result"))),
+				jen.Return(jen.Qual(jsonrpcPkg, "ExpectNull").Call(jen.Id(nameConst(m)), jen.Id("result"))),
 			)
 		case m.Result == nil:
 			body = append(body, jen.Return(call(jen.Nil())))
@@ -308,13 +323,18 @@ func (g *generator) handler(f *file, role idl.Role, methods []*idl.Method) {
 	var cases []jen.Code
 	for _, m := range methods {
 		body, args := g.decodeParams(m)
+		if guard := wrongForm(m); guard != nil {
+			// The other form of the wire name goes the other way: this
+			// side does not have it.
+			body = append([]jen.Code{jen.If(guard).Block(jen.Return(jen.Nil(), jen.Id("methodNotFound").Call(jen.Id("req").Dot("Method"))))}, body...)
+		}
 		call := jen.Id("impl").Dot(m.GoName).Call(args...)
 		if m.Kind == idl.Request && m.Result != nil {
 			body = append(body, jen.Return(call))
 		} else {
 			body = append(body, jen.Return(jen.Nil(), call))
 		}
-		cases = append(cases, jen.Case(jen.Id("Method"+m.GoName)).Block(body...))
+		cases = append(cases, jen.Case(jen.Id(nameConst(m))).Block(body...))
 	}
 	var sw jen.Code = jen.Null()
 	if len(cases) > 0 {
@@ -329,6 +349,19 @@ func (g *generator) handler(f *file, role idl.Role, methods []*idl.Method) {
 			),
 		)),
 	))
+}
+
+// wrongForm returns, for a wire name sent one way as a request and the
+// other as a notification, the condition under which a message of that
+// name is in the form this side does not receive; nil for other methods.
+func wrongForm(m *idl.Method) jen.Code {
+	switch {
+	case m.RequestForm != nil:
+		return jen.Op("!").Id("req").Dot("IsNotification").Call()
+	case m.NotificationForm != nil:
+		return jen.Id("req").Dot("IsNotification").Call()
+	}
+	return nil
 }
 
 // decodeParams returns the statements decoding m's params in a handler,

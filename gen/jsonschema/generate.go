@@ -70,6 +70,13 @@ func Generate(p *idl.Protocol) ([]gen.File, error) {
 				return nil, err
 			}
 		}
+		if f := m.NotificationForm; f != nil && f.Params != nil {
+			path := base + ".notification.params.json"
+			s, err := methodFile(p, f, path, false, defs)
+			if err := add(path, s, err); err != nil {
+				return nil, err
+			}
+		}
 	}
 	for _, e := range p.Errors {
 		if e.Data != nil {
@@ -132,6 +139,9 @@ func methodFile(p *idl.Protocol, m *idl.Method, path string, result bool, defs d
 	} else {
 		s = b.typ(t, m.Name+" "+what)
 	}
+	if m.RequestForm != nil {
+		what = "notification " + what
+	}
 	s.Title = m.Name + " " + what
 	annotate(s, m.Doc, m.Deprecated, methodNotes(m, result))
 	for _, x := range m.Examples {
@@ -165,6 +175,9 @@ func methodNotes(m *idl.Method, result bool) string {
 	}
 	if m.AlsoNotification {
 		notes = append(notes, "The request may also be sent as a notification, which gets no result.")
+	}
+	if f := m.RequestForm; f != nil {
+		notes = append(notes, fmt.Sprintf("The params of %s sent as a notification, %s; the request of that name, %s, has its own params.", m.Name, fromTo(m.From), fromTo(f.From)))
 	}
 	return strings.Join(notes, " ")
 }
@@ -265,4 +278,13 @@ func describeProtocol(p *idl.Protocol) string {
 		s += "Version " + p.Version + "."
 	}
 	return s
+}
+
+// fromTo says who sends a method, for notes: "from agent" or "from
+// either side".
+func fromTo(from string) string {
+	if from == idl.FromBoth {
+		return "from either side"
+	}
+	return "from " + from
 }

@@ -149,6 +149,9 @@ func TestFileShape(t *testing.T) {
 				if m.Kind == idl.Request {
 					want++
 				}
+				if f := m.NotificationForm; f != nil && f.Params != nil {
+					want++
+				}
 			}
 			for _, e := range p.Errors {
 				if e.Data != nil {

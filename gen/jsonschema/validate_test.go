@@ -144,6 +144,11 @@ func TestExamplesValidate(t *testing.T) {
 						check(where+" error data", "schema/errors/"+x.Error.Error.Name+".data.json", "", x.Error.Data)
 					}
 				}
+				if f := m.NotificationForm; f != nil {
+					for i, x := range f.Examples {
+						check(fmt.Sprintf("%s notification example %d params", m.Name, i+1), base+".notification.params.json", "", x.Params)
+					}
+				}
 			}
 			bundle := "schema/" + p.Name + ".schema.json"
 			for _, td := range p.Types {

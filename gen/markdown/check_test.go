@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/rpcgen/rpcgen/idl"
 )
 
 // parsed is what the structural tests read from a generated document.
@@ -286,7 +288,14 @@ func TestExamplesParseAndAppear(t *testing.T) {
 			}
 			return false
 		}
+		var methods []*idl.Method
 		for _, m := range pr.Methods {
+			methods = append(methods, m)
+			if m.NotificationForm != nil {
+				methods = append(methods, m.NotificationForm)
+			}
+		}
+		for _, m := range methods {
 			for i, ex := range m.Examples {
 				var params any
 				if ex.Params != nil {

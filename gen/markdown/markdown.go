@@ -229,6 +229,9 @@ func (d *doc) writeOverview() {
 	for _, r := range p.Roles {
 		var reqs, notes []string
 		for _, m := range p.Methods {
+			if f := m.NotificationForm; f != nil && f.SentBy(r.Name) {
+				notes = append(notes, d.methodLink(m))
+			}
 			if !m.SentBy(r.Name) {
 				continue
 			}

@@ -109,6 +109,9 @@ func (d *doc) writeMethods() {
 			kind = "request, notification"
 		}
 		rows = append(rows, []string{d.methodLink(m), d.direction(m), kind, timeoutCell(m), sum})
+		if f := m.NotificationForm; f != nil {
+			rows = append(rows, []string{d.methodLink(m), d.direction(f), "notification", "—", summary(f.Doc)})
+		}
 	}
 	d.table([]string{"method", "direction", "kind", "timeout", "summary"}, rows)
 	for _, m := range p.Methods {
@@ -162,6 +165,22 @@ func (d *doc) writeMethod(m *idl.Method) {
 		d.writeMethodErrors(m)
 	}
 	d.writeExamples(m)
+	if f := m.NotificationForm; f != nil {
+		d.writeNotificationForm(f)
+	}
+}
+
+// writeNotificationForm writes the notification form of a request: the
+// same wire name, sent the other way with its own params.
+func (d *doc) writeNotificationForm(f *idl.Method) {
+	d.paraf("**Also a notification:** %s sends %s to %s as a notification too, with params of its own; nothing answers it. %s", roleName(f.From), code(f.Name), roleName(d.peer(f.From)), block(f.Doc))
+	d.deprecated(f.Deprecated)
+	d.meta(f.Since, f.Proposed)
+	d.writePayload("Notification params", f.Params, "none: the notification is sent without `params`.")
+	if f.ParamsOptional {
+		d.para("The notification's params may be left out.")
+	}
+	d.writeExamples(f)
 }
 
 // writePayload writes the params or result of a method: its type and, for

@@ -344,13 +344,7 @@ type Agent interface {
 	// AutomodeStart answers the request autohand.automode.start. Starts auto-mode,
 	// an unattended loop that works on a task until the model prints the
 	// completion marker or a limit is hit; its progress is reported by
-	// autohand.automode.iteration and the notifications after it. When the loop
-	// starts, the agent also sends a notification of this very name with
-	// AutomodeStartNotice params. One wire name cannot be both a request and a
-	// notification in the IDL, so generated code does not route this notification:
-	// a client that wants it intercepts it with jsonrpc middleware before the
-	// generated handler (as the examples do), and an agent sends it with
-	// Conn.Notify.
+	// autohand.automode.iteration and the notifications after it.
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
@@ -375,8 +369,6 @@ type Agent interface {
 	AutomodeStatus(ctx context.Context) (*AutomodeStatusResult, error)
 
 	// AutomodePause answers the request autohand.automode.pause. Pauses auto-mode.
-	// The agent also sends a notification of this name with AutomodeProgressNotice
-	// params; see automode.start for how.
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
@@ -387,8 +379,7 @@ type Agent interface {
 	AutomodePause(ctx context.Context) (*SuccessOrError, error)
 
 	// AutomodeResume answers the request autohand.automode.resume. Resumes
-	// auto-mode. The agent also sends a notification of this name with
-	// AutomodeProgressNotice params; see automode.start for how.
+	// auto-mode.
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
@@ -399,8 +390,7 @@ type Agent interface {
 	AutomodeResume(ctx context.Context) (*SuccessOrError, error)
 
 	// AutomodeCancel answers the request autohand.automode.cancel. Stops
-	// auto-mode. The agent also sends a notification of this name with
-	// AutomodeCancelNotice params; see automode.start for how.
+	// auto-mode.
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
@@ -809,12 +799,7 @@ type Agent interface {
 
 	// AutoresearchStart answers the request autohand.autoresearch.start. Starts or
 	// resumes an auto-research loop, which tries changes and keeps those that
-	// improve a measured metric. The agent also sends a notification of this very
-	// name with AutoresearchLifecycle params (subcommand start or resume). One
-	// wire name cannot be both a request and a notification in the IDL, so
-	// generated code does not route this notification: a client that wants it
-	// intercepts it with jsonrpc middleware before the generated handler (as the
-	// examples do), and an agent sends it with Conn.Notify.
+	// improve a measured metric.
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
@@ -828,9 +813,7 @@ type Agent interface {
 	AutoresearchStart(ctx context.Context, params *AutoresearchStartParams) (*AutoresearchReport, error)
 
 	// AutoresearchStatus answers the request autohand.autoresearch.status. Reports
-	// the loop. The agent also sends a notification of this name with
-	// AutoresearchLifecycle params (subcommand status); see autoresearch.start for
-	// how.
+	// the loop.
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
@@ -2171,6 +2154,9 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 			}
 			return impl.LearnGenerate(ctx, &params)
 		case MethodAutomodeStart:
+			if req.IsNotification() {
+				return nil, methodNotFound(req.Method)
+			}
 			var params AutomodeStartParams
 			if err := req.DecodeParams(&params); err != nil {
 				return nil, err
@@ -2179,10 +2165,19 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 		case MethodAutomodeStatus:
 			return impl.AutomodeStatus(ctx)
 		case MethodAutomodePause:
+			if req.IsNotification() {
+				return nil, methodNotFound(req.Method)
+			}
 			return impl.AutomodePause(ctx)
 		case MethodAutomodeResume:
+			if req.IsNotification() {
+				return nil, methodNotFound(req.Method)
+			}
 			return impl.AutomodeResume(ctx)
 		case MethodAutomodeCancel:
+			if req.IsNotification() {
+				return nil, methodNotFound(req.Method)
+			}
 			var params AutomodeCancelParams
 			if err := req.DecodeParams(&params); err != nil {
 				return nil, err
@@ -2339,12 +2334,18 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 		case MethodGoalListTemplates:
 			return impl.GoalListTemplates(ctx)
 		case MethodAutoresearchStart:
+			if req.IsNotification() {
+				return nil, methodNotFound(req.Method)
+			}
 			var params AutoresearchStartParams
 			if err := req.DecodeParams(&params); err != nil {
 				return nil, err
 			}
 			return impl.AutoresearchStart(ctx, &params)
 		case MethodAutoresearchStatus:
+			if req.IsNotification() {
+				return nil, methodNotFound(req.Method)
+			}
 			return impl.AutoresearchStatus(ctx)
 		case MethodAutoresearchStop:
 			return impl.AutoresearchStop(ctx)

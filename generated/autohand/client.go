@@ -17,6 +17,32 @@ import (
 // UnimplementedClient to keep compiling when methods are added; call the
 // client at the other end of a connection with NewClientRemote.
 type Client interface {
+	// AutomodeStartNotification handles the notification form of
+	// autohand.automode.start. The loop started.
+	AutomodeStartNotification(ctx context.Context, params *AutomodeStartNotice) error
+
+	// AutomodePauseNotification handles the notification form of
+	// autohand.automode.pause. Auto-mode paused.
+	AutomodePauseNotification(ctx context.Context, params *AutomodeProgressNotice) error
+
+	// AutomodeResumeNotification handles the notification form of
+	// autohand.automode.resume. Auto-mode resumed.
+	AutomodeResumeNotification(ctx context.Context, params *AutomodeProgressNotice) error
+
+	// AutomodeCancelNotification handles the notification form of
+	// autohand.automode.cancel. Auto-mode stopped.
+	AutomodeCancelNotification(ctx context.Context, params *AutomodeCancelNotice) error
+
+	// AutoresearchStartNotification handles the notification form of
+	// autohand.autoresearch.start. The loop started (subcommand start) or resumed
+	// (subcommand resume).
+	AutoresearchStartNotification(ctx context.Context, params *AutoresearchLifecycle) error
+
+	// AutoresearchStatusNotification handles the notification form of
+	// autohand.autoresearch.status. The loop's state as reported (subcommand
+	// status).
+	AutoresearchStatusNotification(ctx context.Context, params *AutoresearchLifecycle) error
+
 	// AgentStart handles the notification autohand.agentStart. A session started
 	// (at launch and after autohand.reset).
 	AgentStart(ctx context.Context, params *AgentStartParams) error
@@ -282,6 +308,36 @@ type Client interface {
 // UnimplementedClient answers every request with a -32601 Method not found
 // error and ignores every notification. Embed it in implementations of Client.
 type UnimplementedClient struct{}
+
+// AutomodeStartNotification ignores the notification.
+func (UnimplementedClient) AutomodeStartNotification(context.Context, *AutomodeStartNotice) error {
+	return nil
+}
+
+// AutomodePauseNotification ignores the notification.
+func (UnimplementedClient) AutomodePauseNotification(context.Context, *AutomodeProgressNotice) error {
+	return nil
+}
+
+// AutomodeResumeNotification ignores the notification.
+func (UnimplementedClient) AutomodeResumeNotification(context.Context, *AutomodeProgressNotice) error {
+	return nil
+}
+
+// AutomodeCancelNotification ignores the notification.
+func (UnimplementedClient) AutomodeCancelNotification(context.Context, *AutomodeCancelNotice) error {
+	return nil
+}
+
+// AutoresearchStartNotification ignores the notification.
+func (UnimplementedClient) AutoresearchStartNotification(context.Context, *AutoresearchLifecycle) error {
+	return nil
+}
+
+// AutoresearchStatusNotification ignores the notification.
+func (UnimplementedClient) AutoresearchStatusNotification(context.Context, *AutoresearchLifecycle) error {
+	return nil
+}
 
 // AgentStart ignores the notification.
 func (UnimplementedClient) AgentStart(context.Context, *AgentStartParams) error {
@@ -599,6 +655,30 @@ type remoteClient struct {
 	c jsonrpc.Caller
 }
 
+func (r remoteClient) AutomodeStartNotification(ctx context.Context, params *AutomodeStartNotice) error {
+	return r.c.Notify(ctx, MethodAutomodeStart, params)
+}
+
+func (r remoteClient) AutomodePauseNotification(ctx context.Context, params *AutomodeProgressNotice) error {
+	return r.c.Notify(ctx, MethodAutomodePause, params)
+}
+
+func (r remoteClient) AutomodeResumeNotification(ctx context.Context, params *AutomodeProgressNotice) error {
+	return r.c.Notify(ctx, MethodAutomodeResume, params)
+}
+
+func (r remoteClient) AutomodeCancelNotification(ctx context.Context, params *AutomodeCancelNotice) error {
+	return r.c.Notify(ctx, MethodAutomodeCancel, params)
+}
+
+func (r remoteClient) AutoresearchStartNotification(ctx context.Context, params *AutoresearchLifecycle) error {
+	return r.c.Notify(ctx, MethodAutoresearchStart, params)
+}
+
+func (r remoteClient) AutoresearchStatusNotification(ctx context.Context, params *AutoresearchLifecycle) error {
+	return r.c.Notify(ctx, MethodAutoresearchStatus, params)
+}
+
 func (r remoteClient) AgentStart(ctx context.Context, params *AgentStartParams) error {
 	return r.c.Notify(ctx, MethodAgentStart, params)
 }
@@ -851,6 +931,60 @@ func (r remoteClient) SetupComplete(ctx context.Context, params *SetupCompletePa
 func NewClientHandler(impl Client) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		switch req.Method {
+		case MethodAutomodeStart:
+			if !req.IsNotification() {
+				return nil, methodNotFound(req.Method)
+			}
+			var params AutomodeStartNotice
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return nil, impl.AutomodeStartNotification(ctx, &params)
+		case MethodAutomodePause:
+			if !req.IsNotification() {
+				return nil, methodNotFound(req.Method)
+			}
+			var params AutomodeProgressNotice
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return nil, impl.AutomodePauseNotification(ctx, &params)
+		case MethodAutomodeResume:
+			if !req.IsNotification() {
+				return nil, methodNotFound(req.Method)
+			}
+			var params AutomodeProgressNotice
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return nil, impl.AutomodeResumeNotification(ctx, &params)
+		case MethodAutomodeCancel:
+			if !req.IsNotification() {
+				return nil, methodNotFound(req.Method)
+			}
+			var params AutomodeCancelNotice
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return nil, impl.AutomodeCancelNotification(ctx, &params)
+		case MethodAutoresearchStart:
+			if !req.IsNotification() {
+				return nil, methodNotFound(req.Method)
+			}
+			var params AutoresearchLifecycle
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return nil, impl.AutoresearchStartNotification(ctx, &params)
+		case MethodAutoresearchStatus:
+			if !req.IsNotification() {
+				return nil, methodNotFound(req.Method)
+			}
+			var params AutoresearchLifecycle
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return nil, impl.AutoresearchStatusNotification(ctx, &params)
 		case MethodAgentStart:
 			var params AgentStartParams
 			if err := req.DecodeParams(&params); err != nil {

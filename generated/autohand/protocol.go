@@ -121,19 +121,23 @@ const (
 	// to Agent.
 	MethodLearnGenerate = "autohand.learn.generate"
 	// MethodAutomodeStart is the request autohand.automode.start, sent by Client
-	// to Agent.
+	// to Agent, and the notification of the same name, sent by Agent to Client
+	// (handled by AutomodeStartNotification).
 	MethodAutomodeStart = "autohand.automode.start"
 	// MethodAutomodeStatus is the request autohand.automode.status, sent by Client
 	// to Agent.
 	MethodAutomodeStatus = "autohand.automode.status"
 	// MethodAutomodePause is the request autohand.automode.pause, sent by Client
-	// to Agent.
+	// to Agent, and the notification of the same name, sent by Agent to Client
+	// (handled by AutomodePauseNotification).
 	MethodAutomodePause = "autohand.automode.pause"
 	// MethodAutomodeResume is the request autohand.automode.resume, sent by Client
-	// to Agent.
+	// to Agent, and the notification of the same name, sent by Agent to Client
+	// (handled by AutomodeResumeNotification).
 	MethodAutomodeResume = "autohand.automode.resume"
 	// MethodAutomodeCancel is the request autohand.automode.cancel, sent by Client
-	// to Agent.
+	// to Agent, and the notification of the same name, sent by Agent to Client
+	// (handled by AutomodeCancelNotification).
 	MethodAutomodeCancel = "autohand.automode.cancel"
 	// MethodAutomodeGetLog is the request autohand.automode.getLog, sent by Client
 	// to Agent.
@@ -232,10 +236,12 @@ const (
 	// Client to Agent.
 	MethodGoalListTemplates = "autohand.goal.listTemplates"
 	// MethodAutoresearchStart is the request autohand.autoresearch.start, sent by
-	// Client to Agent.
+	// Client to Agent, and the notification of the same name, sent by Agent to
+	// Client (handled by AutoresearchStartNotification).
 	MethodAutoresearchStart = "autohand.autoresearch.start"
 	// MethodAutoresearchStatus is the request autohand.autoresearch.status, sent
-	// by Client to Agent.
+	// by Client to Agent, and the notification of the same name, sent by Agent to
+	// Client (handled by AutoresearchStatusNotification).
 	MethodAutoresearchStatus = "autohand.autoresearch.status"
 	// MethodAutoresearchStop is the request autohand.autoresearch.stop, sent by
 	// Client to Agent.

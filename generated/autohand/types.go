@@ -4087,8 +4087,8 @@ func (x *ComparisonSide) UnmarshalJSON(b []byte) error {
 
 // AutoresearchLifecycle is the auto-research loop's state, as the agent
 // announces it. It is the params of autohand.autoresearch.pause, and of the
-// notifications the agent sends under the names of the autoresearch.start and
-// autoresearch.status requests (see those requests).
+// notification forms of autohand.autoresearch.start and
+// autohand.autoresearch.status.
 type AutoresearchLifecycle struct {
 	Active        bool                            `json:"active"`
 	Goal          *string                         `json:"goal,omitempty"`
@@ -4187,8 +4187,8 @@ func (x *AutoresearchLifecycle) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// AutomodeStartNotice is the params of the notification the agent sends under
-// the name autohand.automode.start when the loop starts (see that request).
+// AutomodeStartNotice is the params of the notification form of
+// autohand.automode.start, sent when the loop starts.
 type AutomodeStartNotice struct {
 	SessionID     string    `json:"sessionId"`
 	Prompt        string    `json:"prompt"`
@@ -4252,8 +4252,8 @@ func (x *AutomodeStartNotice) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// AutomodeProgressNotice is the params of the notifications the agent sends
-// under the names autohand.automode.pause and autohand.automode.resume.
+// AutomodeProgressNotice is the params of the notification forms of
+// autohand.automode.pause and autohand.automode.resume.
 type AutomodeProgressNotice struct {
 	SessionID string    `json:"sessionId"`
 	Iteration int64     `json:"iteration"`
@@ -4309,8 +4309,8 @@ func (x *AutomodeProgressNotice) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// AutomodeCancelNotice is the params of the notification the agent sends under
-// the name autohand.automode.cancel.
+// AutomodeCancelNotice is the params of the notification form of
+// autohand.automode.cancel.
 type AutomodeCancelNotice struct {
 	SessionID string    `json:"sessionId"`
 	Reason    string    `json:"reason"`

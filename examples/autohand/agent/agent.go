@@ -19,7 +19,6 @@ type agent struct {
 
 	cfg    config
 	log    *slog.Logger
-	conn   *jsonrpc.Conn
 	client autohand.Client
 	ctx    context.Context // lives as long as the session
 	cancel context.CancelFunc
@@ -90,8 +89,8 @@ func newAgent(cfg config, log *slog.Logger) *agent {
 }
 
 // start announces the session once the connection is up.
-func (a *agent) start(conn *jsonrpc.Conn, client autohand.Client) {
-	a.conn, a.client = conn, client
+func (a *agent) start(client autohand.Client) {
+	a.client = client
 	defer close(a.ready)
 	if a.cfg.profile != profileGeneral {
 		return // restricted profiles have no agent session

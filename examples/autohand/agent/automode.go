@@ -51,7 +51,7 @@ func (a *agent) AutomodeStart(_ context.Context, p *autohand.AutomodeStartParams
 	ctx, cancel := context.WithCancel(a.ctx)
 	m.cancel = cancel
 	a.automode = m
-	a.notice(autohand.MethodAutomodeStart, &autohand.AutomodeStartNotice{SessionID: m.sessionID, Prompt: m.prompt, MaxIterations: m.max, Timestamp: now()})
+	notice(a, autohand.MethodAutomodeStart, a.client.AutomodeStartNotification, &autohand.AutomodeStartNotice{SessionID: m.sessionID, Prompt: m.prompt, MaxIterations: m.max, Timestamp: now()})
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
@@ -140,7 +140,7 @@ func (a *agent) AutomodePause(context.Context) (*autohand.SuccessOrError, error)
 		return &autohand.SuccessOrError{Error: ptr("auto-mode is not running")}, nil
 	}
 	a.automode.status = autohand.AutomodeStatusResultStateStatusPaused
-	a.notice(autohand.MethodAutomodePause, &autohand.AutomodeProgressNotice{SessionID: a.automode.sessionID, Iteration: a.automode.iteration, Timestamp: now()})
+	notice(a, autohand.MethodAutomodePause, a.client.AutomodePauseNotification, &autohand.AutomodeProgressNotice{SessionID: a.automode.sessionID, Iteration: a.automode.iteration, Timestamp: now()})
 	return &autohand.SuccessOrError{Success: true}, nil
 }
 
@@ -152,7 +152,7 @@ func (a *agent) AutomodeResume(context.Context) (*autohand.SuccessOrError, error
 		return &autohand.SuccessOrError{Error: ptr("auto-mode is not paused")}, nil
 	}
 	a.automode.status = autohand.AutomodeStatusResultStateStatusRunning
-	a.notice(autohand.MethodAutomodeResume, &autohand.AutomodeProgressNotice{SessionID: a.automode.sessionID, Iteration: a.automode.iteration, Timestamp: now()})
+	notice(a, autohand.MethodAutomodeResume, a.client.AutomodeResumeNotification, &autohand.AutomodeProgressNotice{SessionID: a.automode.sessionID, Iteration: a.automode.iteration, Timestamp: now()})
 	select {
 	case a.automode.resume <- struct{}{}:
 	default:
@@ -173,7 +173,7 @@ func (a *agent) AutomodeCancel(_ context.Context, p *autohand.AutomodeCancelPara
 	if p.Reason != nil {
 		reason = *p.Reason
 	}
-	a.notice(autohand.MethodAutomodeCancel, &autohand.AutomodeCancelNotice{SessionID: a.automode.sessionID, Reason: reason, Iteration: a.automode.iteration, Timestamp: now()})
+	notice(a, autohand.MethodAutomodeCancel, a.client.AutomodeCancelNotification, &autohand.AutomodeCancelNotice{SessionID: a.automode.sessionID, Reason: reason, Iteration: a.automode.iteration, Timestamp: now()})
 	return &autohand.SuccessOrError{Success: true}, nil
 }
 

@@ -104,7 +104,7 @@ func run(cfg config) error {
 		Logger:     logger,
 		Middleware: []jsonrpc.Middleware{a.gate},
 	})
-	a.start(conn, client)
+	a.start(client)
 
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)

@@ -97,28 +97,27 @@ func (a *agent) AutoresearchStart(_ context.Context, p *autohand.AutoresearchSta
 	return res, nil
 }
 
-// announce sends the loop's state under the name of the request that
-// changed it (autoresearch.start or autoresearch.status).
+// announce sends the loop's state as the notification form of the
+// request that changed it (autoresearch.start or autoresearch.status).
 func (a *agent) announce(sub autohand.AutoresearchLifecycleSubcommand, res *autohand.AutoresearchReport) {
-	method := autohand.MethodAutoresearchStart
+	method, send := autohand.MethodAutoresearchStart, a.client.AutoresearchStartNotification
 	if sub == autohand.AutoresearchLifecycleSubcommandStatus {
-		method = autohand.MethodAutoresearchStatus
+		method, send = autohand.MethodAutoresearchStatus, a.client.AutoresearchStatusNotification
 	}
 	n := &autohand.AutoresearchLifecycle{Active: *res.Active, RunsLogged: *res.RunsLogged, StatusText: res.StatusText, Subcommand: sub, Message: res.Message, Timestamp: now()}
 	if res.State != nil {
 		n.Goal, n.Iteration, n.MaxIterations = &res.State.Goal, &res.State.Iteration, &res.State.MaxIterations
 	}
-	a.notice(method, n)
+	notice(a, method, send, n)
 }
 
-// notice sends a notification the generated Client interface cannot
-// carry, because its name is also a request's, straight through the
-// connection. It does not wait: callers hold a.mu.
-func (a *agent) notice(method string, params any) {
+// notice sends params with send, the notification form of the request
+// method, without waiting: callers hold a.mu.
+func notice[P any](a *agent, method string, send func(context.Context, *P) error, params *P) {
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
-		if err := a.conn.Notify(a.ctx, method, params); err != nil && !isClosed(err) {
+		if err := send(a.ctx, params); err != nil && !isClosed(err) {
 			a.log.Warn("notification not sent", "method", method, "err", err)
 		}
 	}()

@@ -38,23 +38,12 @@ func newClient(cfg config, in *bufio.Reader, out io.Writer) *client {
 		turnEnd: make(chan autohand.TurnEndReason, 1), ended: make(chan struct{})}
 }
 
-// sharedNames are the notifications the agent sends under the names of
-// client requests; the generated Client interface cannot declare them.
-var sharedNames = map[string]bool{
-	autohand.MethodAutomodeStart: true, autohand.MethodAutomodePause: true,
-	autohand.MethodAutomodeResume: true, autohand.MethodAutomodeCancel: true,
-	autohand.MethodAutoresearchStart: true, autohand.MethodAutoresearchStatus: true,
-}
-
 // print is middleware printing every notification as it arrives.
 func (c *client) print(next jsonrpc.Handler) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		<-c.ready
 		if req.IsNotification() {
 			c.show(req.Method, req.Params)
-			if sharedNames[req.Method] {
-				return nil, nil // the generated handler knows these names only as requests
-			}
 		}
 		return next.Handle(ctx, req)
 	})

@@ -57,6 +57,12 @@ type Agent interface {
 	// Since 1.2.0. Proposed: not yet part of the protocol's stable release.
 	MarksSet(ctx context.Context, params *MarksSetParams) (*MarksSetResult, error)
 
+	// JobStatus answers the request job/status. Reports the agent's job.
+	//
+	// The caller waits 30s for the response, then sends the cancellation
+	// notification. Cancel and report.
+	JobStatus(ctx context.Context) (*JobStatusResult, error)
+
 	// ItemsList answers the request items/list.
 	//
 	// params is nil when the request comes without params.
@@ -119,6 +125,11 @@ func (UnimplementedAgent) Ping(context.Context) error {
 // MarksSet answers with a -32601 Method not found error.
 func (UnimplementedAgent) MarksSet(context.Context, *MarksSetParams) (*MarksSetResult, error) {
 	return nil, methodNotFound(MethodMarksSet)
+}
+
+// JobStatus answers with a -32601 Method not found error.
+func (UnimplementedAgent) JobStatus(context.Context) (*JobStatusResult, error) {
+	return nil, methodNotFound(MethodJobStatus)
 }
 
 // ItemsList answers with a -32601 Method not found error.
@@ -190,6 +201,14 @@ func (r remoteAgent) MarksSet(ctx context.Context, params *MarksSetParams) (*Mar
 	return &result, nil
 }
 
+func (r remoteAgent) JobStatus(ctx context.Context) (*JobStatusResult, error) {
+	var result JobStatusResult
+	if err := r.c.Call(ctx, MethodJobStatus, nil, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
+}
+
 func (r remoteAgent) ItemsList(ctx context.Context, params *ItemsListParams) ([]Item, error) {
 	var result []Item
 	err := r.c.Call(ctx, MethodItemsList, params, &result)
@@ -250,6 +269,11 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 				return nil, err
 			}
 			return impl.MarksSet(ctx, &params)
+		case MethodJobStatus:
+			if req.IsNotification() {
+				return nil, methodNotFound(req.Method)
+			}
+			return impl.JobStatus(ctx)
 		case MethodItemsList:
 			var params *ItemsListParams
 			if req.Params != nil {

@@ -55,6 +55,12 @@ type Editor interface {
 	// notification. Cancel and report.
 	StatusReport(ctx context.Context, params *StatusReportParams) (*StatusReportResult, error)
 
+	// JobStatusNotification handles the notification form of job/status. The job
+	// changed state.
+	//
+	// Since 1.2.0.
+	JobStatusNotification(ctx context.Context, params *JobStatusNotificationParams) error
+
 	// LogRaw handles the notification log/raw.
 	//
 	// params is nil when the notification comes without params.
@@ -93,6 +99,11 @@ func (UnimplementedEditor) Ping(context.Context) error {
 // StatusReport answers with a -32601 Method not found error.
 func (UnimplementedEditor) StatusReport(context.Context, *StatusReportParams) (*StatusReportResult, error) {
 	return nil, methodNotFound(MethodStatusReport)
+}
+
+// JobStatusNotification ignores the notification.
+func (UnimplementedEditor) JobStatusNotification(context.Context, *JobStatusNotificationParams) error {
+	return nil
 }
 
 // LogRaw ignores the notification.
@@ -159,6 +170,10 @@ func (r remoteEditor) StatusReport(ctx context.Context, params *StatusReportPara
 	return &result, nil
 }
 
+func (r remoteEditor) JobStatusNotification(ctx context.Context, params *JobStatusNotificationParams) error {
+	return r.c.Notify(ctx, MethodJobStatus, params)
+}
+
 func (r remoteEditor) LogRaw(ctx context.Context, params json.RawMessage) error {
 	return r.c.Notify(ctx, MethodLogRaw, params)
 }
@@ -199,6 +214,15 @@ func NewEditorHandler(impl Editor) jsonrpc.Handler {
 				return nil, err
 			}
 			return impl.StatusReport(ctx, &params)
+		case MethodJobStatus:
+			if !req.IsNotification() {
+				return nil, methodNotFound(req.Method)
+			}
+			var params JobStatusNotificationParams
+			if err := req.DecodeParams(&params); err != nil {
+				return nil, err
+			}
+			return nil, impl.JobStatusNotification(ctx, &params)
 		case MethodLogRaw:
 			var params json.RawMessage
 			if req.Params != nil {

@@ -68,6 +68,7 @@ type formsSession struct {
 	ag           *agent
 	ed           *editor
 	edConn       *jsonrpc.Conn
+	agConn       *jsonrpc.Conn
 	agentRemote  full.Agent
 	editorRemote full.EditorRemote
 	ctx          context.Context
@@ -80,6 +81,7 @@ func connectForms(t *testing.T, edOpts, agOpts jsonrpc.Options) *formsSession {
 	var agConn *jsonrpc.Conn
 	s.edConn, s.agentRemote = full.ConnectEditor(a, s.ed, edOpts)
 	agConn, s.editorRemote = full.ConnectAgent(b, s.ag, agOpts)
+	s.agConn = agConn
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	s.ctx = ctx
 	t.Cleanup(func() {

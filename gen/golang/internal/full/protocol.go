@@ -61,6 +61,10 @@ const (
 	// MethodStatusReport is the request or notification status/report, sent by
 	// Agent to Editor.
 	MethodStatusReport = "status/report"
+	// MethodJobStatus is the request job/status, sent by Editor to Agent, and the
+	// notification of the same name, sent by Agent to Editor (handled by
+	// JobStatusNotification).
+	MethodJobStatus = "job/status"
 	// MethodItemsList is the request items/list, sent by Editor to Agent.
 	MethodItemsList = "items/list"
 	// MethodSum is the request sum, sent by Editor to Agent.

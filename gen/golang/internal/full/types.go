@@ -2400,6 +2400,94 @@ func (x *StatusReportResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// JobStatusResult is the result of job/status.
+type JobStatusResult struct {
+	State State `json:"state"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x JobStatusResult) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"state":`...)
+	b = jsonrpc.AppendString(b, x.State)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *JobStatusResult) UnmarshalJSON(b []byte) error {
+	var v JobStatusResult
+	var has struct {
+		State bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "state":
+			has.State = true
+			return jsonrpc.AtField("state", jsonrpc.NonNull(value, v.State.UnmarshalJSON(value)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.State:
+		return jsonrpc.MissingField("state")
+	}
+	*x = v
+	return nil
+}
+
+// JobStatusNotificationParams are the params of job/status sent as a
+// notification.
+type JobStatusNotificationParams struct {
+	State State `json:"state"`
+	Done  *bool `json:"done,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x JobStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"state":`...)
+	b = jsonrpc.AppendString(b, x.State)
+	if x.Done != nil {
+		b = append(b, `,"done":`...)
+		b = jsonrpc.AppendBool(b, *x.Done)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *JobStatusNotificationParams) UnmarshalJSON(b []byte) error {
+	var v JobStatusNotificationParams
+	var has struct {
+		State bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "state":
+			has.State = true
+			return jsonrpc.AtField("state", jsonrpc.NonNull(value, v.State.UnmarshalJSON(value)))
+		case "done":
+			return jsonrpc.AtField("done", jsonrpc.DecodeOptional(value, &v.Done, jsonrpc.DecodeBool[bool]))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.State:
+		return jsonrpc.MissingField("state")
+	}
+	*x = v
+	return nil
+}
+
 // ItemsListParams are the params of items/list.
 type ItemsListParams struct {
 	Cursor *string `json:"cursor,omitempty"`
