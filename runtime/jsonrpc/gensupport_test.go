@@ -46,4 +46,3 @@ func TestGeneratedCodeHelpers(t *testing.T) {
 		}
 	}
 }
-
