@@ -256,13 +256,10 @@ func (x *ToolbarButton) UnmarshalJSON(b []byte) error {
 //
 // Overrides the definition of one field (or one component of it) in the base
 // schema. Every property but field and component has three states: absent
-// inherits the base value, null removes it, a value replaces it. The generated
-// Go code holds these properties as pointers and sends nil as absent, so a Go
-// extension cannot send the null state through this type; one that needs it
-// can answer initialize from a jsonrpc.Middleware returning its own result
-// type. Matching: an override first matches the base entry with the same field
-// and component; failing that, an override naming a component matches the base
-// entry for the whole field.
+// inherits the base value, null removes it, a value replaces it. Matching: an
+// override first matches the base entry with the same field and component;
+// failing that, an override naming a component matches the base entry for the
+// whole field.
 type FieldOverride struct {
 	// 1-based field number (3 for PID-3).
 	Field int64 `json:"field"`
