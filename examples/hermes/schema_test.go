@@ -1,10 +1,13 @@
 package hermes_test
 
 import (
+	"encoding/json"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rpcgen/rpcgen/generated/hermes"
 )
 
 // fieldDefinitions returns what the host logged of each schema entry the
@@ -58,5 +61,24 @@ func TestHostKeepsUnknownDatatype(t *testing.T) {
 	}
 	if t.Failed() {
 		t.Logf("host log:\n%s", stderr)
+	}
+}
+
+// Numbers take upstream's types: u32 field numbers, lengths and window
+// sizes, usize counts and indexes. Values outside them do not decode.
+func TestUpstreamNumberRanges(t *testing.T) {
+	for _, c := range []struct {
+		json string
+		into any
+		want string
+	}{
+		{`{"name":"a","version":"1","capabilities":{},"schema":{"segments":{"PID":{"fields":[{"field":-1}]}}}}`, &hermes.InitializeResult{}, "schema.segments.PID.fields[0].field: -1 is below the minimum 0"},
+		{`{"name":"a","version":"1","capabilities":{},"schema":{"segments":{"PID":{"fields":[{"field":3,"maxlength":4294967296}]}}}}`, &hermes.InitializeResult{}, "schema.segments.PID.fields[0].maxlength: 4294967296 is above the maximum 4294967295"},
+		{`{"success":true,"patchesApplied":-2}`, &hermes.EditorPatchMessageResult{}, "patchesApplied: -2 is below the minimum 0"},
+		{`{"url":"http://x","title":"t","width":5000000000}`, &hermes.UIOpenWindowParams{}, "width: 5000000000 is above the maximum 4294967295"},
+	} {
+		if err := json.Unmarshal([]byte(c.json), c.into); err == nil || err.Error() != c.want {
+			t.Errorf("%s: got %v, want %s", c.json, err, c.want)
+		}
 	}
 }

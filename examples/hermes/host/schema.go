@@ -15,14 +15,14 @@ import (
 // component of it (component 0 is the whole field).
 type fieldKey struct {
 	segment   string
-	field     int64
-	component int64
+	field     uint32
+	component uint32
 }
 
 func (k fieldKey) String() string {
-	s := k.segment + "." + strconv.FormatInt(k.field, 10)
+	s := k.segment + "." + strconv.FormatUint(uint64(k.field), 10)
 	if k.component != 0 {
-		s += "." + strconv.FormatInt(k.component, 10)
+		s += "." + strconv.FormatUint(uint64(k.component), 10)
 	}
 	return s
 }
@@ -30,7 +30,7 @@ func (k fieldKey) String() string {
 // fieldDef is the definition of one entry; a nil property is unset.
 type fieldDef struct {
 	name, group, note, pattern, placeholder, template *string
-	minlength, maxlength                              *int64
+	minlength, maxlength                              *uint32
 	required                                          *bool
 	datatype                                          *hermes.FieldDatatype
 	values                                            map[string]string
@@ -42,7 +42,7 @@ func baseSchema() map[fieldKey]*fieldDef {
 	return map[fieldKey]*fieldDef{
 		{"PID", 3, 0}: {name: ptr("Patient identifier list"), required: ptr(true)},
 		{"PID", 5, 0}: {name: ptr("Patient name"), required: ptr(true)},
-		{"PID", 5, 1}: {name: ptr("Surname"), maxlength: ptr[int64](194)},
+		{"PID", 5, 1}: {name: ptr("Surname"), maxlength: ptr[uint32](194)},
 		{"PID", 7, 0}: {name: ptr("Date of birth"), datatype: ptr(hermes.FieldDatatypeDateTime)},
 		{"PID", 8, 0}: {name: ptr("Administrative sex"), note: ptr("HL7 table 0001"), values: map[string]string{"F": "Female", "M": "Male", "U": "Unknown"}},
 	}
