@@ -125,8 +125,14 @@ func TestElicitation(t *testing.T) {
 	if textOf(res) != `answer: "42", confident: false` {
 		t.Fatalf("ask = %q", textOf(res))
 	}
-	if form == nil || form.Message != "Meaning of life?" || form.RequestedSchema.Properties["answer"].Type != mcp.PrimitiveTypeString {
-		t.Errorf("form %+v", form)
+	if form == nil || form.Message != "Meaning of life?" {
+		t.Fatalf("form %+v", form)
+	}
+	if answer := form.RequestedSchema.Properties["answer"].StringSchema; answer == nil || answer.Default == nil || *answer.Default != "yes" {
+		t.Errorf("answer property %+v, want a string schema defaulting to yes", form.RequestedSchema.Properties["answer"])
+	}
+	if confident := form.RequestedSchema.Properties["confident"].BooleanSchema; confident == nil || confident.Default == nil || !*confident.Default {
+		t.Errorf("confident property %+v, want a boolean schema defaulting to true", form.RequestedSchema.Properties["confident"])
 	}
 	s.c.elicit = func(*mcp.ElicitRequestParams) mcp.ElicitResult {
 		return mcp.ElicitResult{Action: mcp.ElicitActionDecline}

@@ -318,40 +318,6 @@ func (x *NumberSchemaType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PrimitiveType is the type member of PrimitiveSchemaDefinition.
-type PrimitiveType string
-
-// The values of PrimitiveType.
-const (
-	PrimitiveTypeString  PrimitiveType = "string"
-	PrimitiveTypeNumber  PrimitiveType = "number"
-	PrimitiveTypeInteger PrimitiveType = "integer"
-	PrimitiveTypeBoolean PrimitiveType = "boolean"
-	PrimitiveTypeArray   PrimitiveType = "array"
-)
-
-// Valid reports whether x is one of the values of PrimitiveType.
-func (x PrimitiveType) Valid() bool {
-	switch x {
-	case PrimitiveTypeString, PrimitiveTypeNumber, PrimitiveTypeInteger, PrimitiveTypeBoolean, PrimitiveTypeArray:
-		return true
-	}
-	return false
-}
-
-// UnmarshalJSON decodes a PrimitiveType, refusing values it does not list.
-func (x *PrimitiveType) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !PrimitiveType(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"string\", \"number\", \"integer\", \"boolean\" or \"array\"", v)
-	}
-	*x = PrimitiveType(v)
-	return nil
-}
-
 // ElicitAction is the action member of ElicitResult.
 //
 // accept: submitted; decline: refused; cancel: dismissed.

@@ -1037,6 +1037,341 @@ func (x *MultiSelectEnumItems) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// EnumSchema is an enum property of an elicitation form, single- or
+// multi-select.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and objects
+// by the members they hold:
+//   - UntitledSingleSelectEnumSchema: UntitledSingleSelectEnumSchema, an
+//     object with "type" and "enum" members
+//   - TitledSingleSelectEnumSchema: TitledSingleSelectEnumSchema, an object
+//     with "type" and "oneOf" members
+//   - MultiSelectEnumSchema: MultiSelectEnumSchema, an object with "type" and
+//     "items" members
+//   - LegacyTitledEnumSchema: LegacyTitledEnumSchema, an object with "type"
+//     and "enum" members
+//
+// An object is the object variant whose required members it holds (with the
+// values of the constant members the variant declares) and whose declared
+// members leave the fewest of its members unexplained; of those, the one
+// listed first.
+type EnumSchema struct {
+	UntitledSingleSelectEnumSchema *UntitledSingleSelectEnumSchema
+	TitledSingleSelectEnumSchema   *TitledSingleSelectEnumSchema
+	MultiSelectEnumSchema          *MultiSelectEnumSchema
+	LegacyTitledEnumSchema         *LegacyTitledEnumSchema
+}
+
+// NewEnumSchemaUntitledSingleSelectEnumSchema returns an EnumSchema holding v.
+func NewEnumSchemaUntitledSingleSelectEnumSchema(v UntitledSingleSelectEnumSchema) EnumSchema {
+	return EnumSchema{UntitledSingleSelectEnumSchema: &v}
+}
+
+// NewEnumSchemaTitledSingleSelectEnumSchema returns an EnumSchema holding v.
+func NewEnumSchemaTitledSingleSelectEnumSchema(v TitledSingleSelectEnumSchema) EnumSchema {
+	return EnumSchema{TitledSingleSelectEnumSchema: &v}
+}
+
+// NewEnumSchemaMultiSelectEnumSchema returns an EnumSchema holding v.
+func NewEnumSchemaMultiSelectEnumSchema(v MultiSelectEnumSchema) EnumSchema {
+	return EnumSchema{MultiSelectEnumSchema: &v}
+}
+
+// NewEnumSchemaLegacyTitledEnumSchema returns an EnumSchema holding v.
+func NewEnumSchemaLegacyTitledEnumSchema(v LegacyTitledEnumSchema) EnumSchema {
+	return EnumSchema{LegacyTitledEnumSchema: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x EnumSchema) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.UntitledSingleSelectEnumSchema != nil {
+		v, n = x.UntitledSingleSelectEnumSchema, n+1
+	}
+	if x.TitledSingleSelectEnumSchema != nil {
+		v, n = x.TitledSingleSelectEnumSchema, n+1
+	}
+	if x.MultiSelectEnumSchema != nil {
+		v, n = x.MultiSelectEnumSchema, n+1
+	}
+	if x.LegacyTitledEnumSchema != nil {
+		v, n = x.LegacyTitledEnumSchema, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("EnumSchema holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// enumSchemaObjects is what an object needs to be each object variant of
+// EnumSchema (UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema,
+// MultiSelectEnumSchema and LegacyTitledEnumSchema), over the members "type",
+// "title", "description", "enum", "default", "oneOf", "minItems", "maxItems",
+// "items" and "enumNames", one bit each in this order.
+var enumSchemaObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x1f},
+	Required: []uint64{0x9},
+}, {
+	Declared: []uint64{0x37},
+	Required: []uint64{0x21},
+}, {
+	Declared: []uint64{0x1d7},
+	Required: []uint64{0x101},
+}, {
+	Declared: []uint64{0x21f},
+	Required: []uint64{0x9},
+}}
+
+// UnmarshalJSON decodes an EnumSchema into the variant matching the kind of
+// JSON value b holds. An object decodes into the object variant the members it
+// holds choose, as the type's comment says.
+func (x *EnumSchema) UnmarshalJSON(b []byte) error {
+	var v EnumSchema
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "object":
+		var held [1]uint64
+		var failed [4]bool
+		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+			switch string(key) {
+			case "type":
+				held[0] |= 1 << 0
+				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"string\"")
+				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"string\"")
+				failed[2] = failed[2] || !jsonrpc.SameJSON(value, "\"array\"")
+				failed[3] = failed[3] || !jsonrpc.SameJSON(value, "\"string\"")
+			case "title":
+				held[0] |= 1 << 1
+			case "description":
+				held[0] |= 1 << 2
+			case "enum":
+				held[0] |= 1 << 3
+			case "default":
+				held[0] |= 1 << 4
+			case "oneOf":
+				held[0] |= 1 << 5
+			case "minItems":
+				held[0] |= 1 << 6
+			case "maxItems":
+				held[0] |= 1 << 7
+			case "items":
+				held[0] |= 1 << 8
+			case "enumNames":
+				held[0] |= 1 << 9
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		switch jsonrpc.ChooseObject(held[:], failed[:], enumSchemaObjects) {
+		case 0:
+			v.UntitledSingleSelectEnumSchema = new(UntitledSingleSelectEnumSchema)
+			err = json.Unmarshal(b, v.UntitledSingleSelectEnumSchema)
+		case 1:
+			v.TitledSingleSelectEnumSchema = new(TitledSingleSelectEnumSchema)
+			err = json.Unmarshal(b, v.TitledSingleSelectEnumSchema)
+		case 2:
+			v.MultiSelectEnumSchema = new(MultiSelectEnumSchema)
+			err = json.Unmarshal(b, v.MultiSelectEnumSchema)
+		case 3:
+			v.LegacyTitledEnumSchema = new(LegacyTitledEnumSchema)
+			err = json.Unmarshal(b, v.LegacyTitledEnumSchema)
+		default:
+			return errors.New("object matches no variant of EnumSchema; an object needs every required member of one variant: UntitledSingleSelectEnumSchema (\"type\": \"string\", \"enum\"), TitledSingleSelectEnumSchema (\"type\": \"string\", \"oneOf\"), MultiSelectEnumSchema (\"type\": \"array\", \"items\") or LegacyTitledEnumSchema (\"type\": \"string\", \"enum\")")
+		}
+	default:
+		return fmt.Errorf("expected object, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// PrimitiveSchemaDefinition is one of StringSchema, BooleanSchema,
+// NumberSchema or EnumSchema.
+//
+// One property of an elicitation form.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and objects
+// by the members they hold:
+//   - StringSchema: StringSchema, an object with a "type" member
+//   - BooleanSchema: BooleanSchema, an object with a "type" member
+//   - NumberSchema: NumberSchema, an object with a "type" member
+//   - EnumSchema: EnumSchema
+//
+// An object is the object variant whose required members it holds (with the
+// values of the constant members the variant declares) and whose declared
+// members leave the fewest of its members unexplained; of those, the one
+// listed first.
+type PrimitiveSchemaDefinition struct {
+	StringSchema  *StringSchema
+	BooleanSchema *BooleanSchema
+	NumberSchema  *NumberSchema
+	EnumSchema    *EnumSchema
+}
+
+// NewPrimitiveSchemaDefinitionStringSchema returns a PrimitiveSchemaDefinition
+// holding v.
+func NewPrimitiveSchemaDefinitionStringSchema(v StringSchema) PrimitiveSchemaDefinition {
+	return PrimitiveSchemaDefinition{StringSchema: &v}
+}
+
+// NewPrimitiveSchemaDefinitionBooleanSchema returns a
+// PrimitiveSchemaDefinition holding v.
+func NewPrimitiveSchemaDefinitionBooleanSchema(v BooleanSchema) PrimitiveSchemaDefinition {
+	return PrimitiveSchemaDefinition{BooleanSchema: &v}
+}
+
+// NewPrimitiveSchemaDefinitionNumberSchema returns a PrimitiveSchemaDefinition
+// holding v.
+func NewPrimitiveSchemaDefinitionNumberSchema(v NumberSchema) PrimitiveSchemaDefinition {
+	return PrimitiveSchemaDefinition{NumberSchema: &v}
+}
+
+// NewPrimitiveSchemaDefinitionEnumSchema returns a PrimitiveSchemaDefinition
+// holding v.
+func NewPrimitiveSchemaDefinitionEnumSchema(v EnumSchema) PrimitiveSchemaDefinition {
+	return PrimitiveSchemaDefinition{EnumSchema: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x PrimitiveSchemaDefinition) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.StringSchema != nil {
+		v, n = x.StringSchema, n+1
+	}
+	if x.BooleanSchema != nil {
+		v, n = x.BooleanSchema, n+1
+	}
+	if x.NumberSchema != nil {
+		v, n = x.NumberSchema, n+1
+	}
+	if x.EnumSchema != nil {
+		v, n = x.EnumSchema, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("PrimitiveSchemaDefinition holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// primitiveSchemaDefinitionObjects is what an object needs to be each object
+// variant of PrimitiveSchemaDefinition (StringSchema, BooleanSchema,
+// NumberSchema, UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema,
+// MultiSelectEnumSchema and LegacyTitledEnumSchema), over the members "type",
+// "title", "description", "minLength", "maxLength", "format", "default",
+// "minimum", "maximum", "enum", "oneOf", "minItems", "maxItems", "items" and
+// "enumNames", one bit each in this order.
+var primitiveSchemaDefinitionObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x7f},
+	Required: []uint64{0x1},
+}, {
+	Declared: []uint64{0x47},
+	Required: []uint64{0x1},
+}, {
+	Declared: []uint64{0x1c7},
+	Required: []uint64{0x1},
+}, {
+	Declared: []uint64{0x247},
+	Required: []uint64{0x201},
+}, {
+	Declared: []uint64{0x447},
+	Required: []uint64{0x401},
+}, {
+	Declared: []uint64{0x3847},
+	Required: []uint64{0x2001},
+}, {
+	Declared: []uint64{0x4247},
+	Required: []uint64{0x201},
+}}
+
+// UnmarshalJSON decodes a PrimitiveSchemaDefinition into the variant matching
+// the kind of JSON value b holds. An object decodes into the object variant
+// the members it holds choose, as the type's comment says.
+func (x *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
+	var v PrimitiveSchemaDefinition
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "object":
+		var held [1]uint64
+		var failed [7]bool
+		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+			switch string(key) {
+			case "type":
+				held[0] |= 1 << 0
+				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"string\"")
+				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"boolean\"")
+				failed[3] = failed[3] || !jsonrpc.SameJSON(value, "\"string\"")
+				failed[4] = failed[4] || !jsonrpc.SameJSON(value, "\"string\"")
+				failed[5] = failed[5] || !jsonrpc.SameJSON(value, "\"array\"")
+				failed[6] = failed[6] || !jsonrpc.SameJSON(value, "\"string\"")
+			case "title":
+				held[0] |= 1 << 1
+			case "description":
+				held[0] |= 1 << 2
+			case "minLength":
+				held[0] |= 1 << 3
+			case "maxLength":
+				held[0] |= 1 << 4
+			case "format":
+				held[0] |= 1 << 5
+			case "default":
+				held[0] |= 1 << 6
+			case "minimum":
+				held[0] |= 1 << 7
+			case "maximum":
+				held[0] |= 1 << 8
+			case "enum":
+				held[0] |= 1 << 9
+			case "oneOf":
+				held[0] |= 1 << 10
+			case "minItems":
+				held[0] |= 1 << 11
+			case "maxItems":
+				held[0] |= 1 << 12
+			case "items":
+				held[0] |= 1 << 13
+			case "enumNames":
+				held[0] |= 1 << 14
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		switch jsonrpc.ChooseObject(held[:], failed[:], primitiveSchemaDefinitionObjects) {
+		case 0:
+			v.StringSchema = new(StringSchema)
+			err = json.Unmarshal(b, v.StringSchema)
+		case 1:
+			v.BooleanSchema = new(BooleanSchema)
+			err = json.Unmarshal(b, v.BooleanSchema)
+		case 2:
+			v.NumberSchema = new(NumberSchema)
+			err = json.Unmarshal(b, v.NumberSchema)
+		case 3, 4, 5, 6:
+			v.EnumSchema = new(EnumSchema)
+			err = json.Unmarshal(b, v.EnumSchema)
+		default:
+			return errors.New("object matches no variant of PrimitiveSchemaDefinition; an object needs every required member of one variant: StringSchema (\"type\": \"string\"), BooleanSchema (\"type\": \"boolean\"), NumberSchema (\"type\"), UntitledSingleSelectEnumSchema (\"type\": \"string\", \"enum\"), TitledSingleSelectEnumSchema (\"type\": \"string\", \"oneOf\"), MultiSelectEnumSchema (\"type\": \"array\", \"items\") or LegacyTitledEnumSchema (\"type\": \"string\", \"enum\")")
+		}
+	default:
+		return fmt.Errorf("expected object, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
 // ElicitRequestParams is the params of elicitation/create:
 // ElicitRequestURLParams when mode is url, ElicitRequestFormParams when mode
 // is form or absent.

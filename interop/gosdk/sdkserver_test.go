@@ -587,7 +587,7 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 		t.Errorf("step %q: ask tool returned %q", tr.current(), got)
 	}
 	ep := receive(t, tr, client.elicited, "the elicitation request at our client")
-	if f := ep.ElicitRequestFormParams; f == nil || f.Message != "Your name?" || f.RequestedSchema.Properties["name"].Type != "string" {
+	if f := ep.ElicitRequestFormParams; f == nil || f.Message != "Your name?" || f.RequestedSchema.Properties["name"].StringSchema == nil {
 		b, _ := json.Marshal(ep)
 		t.Errorf("step %q: our client got elicitation params %s", tr.current(), b)
 	}

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 )
 
 // This file holds the decoding helpers that generated UnmarshalJSON
@@ -70,45 +68,6 @@ func DecodeMap[T any](b []byte, v *map[string]T, decode func([]byte, *T) error) 
 	}
 	*v = out
 	return nil
-}
-
-// MergeMembers appends the members of extra, in key order, to the encoded
-// JSON object obj, leaving out any member obj already has: generated
-// MarshalJSON methods use it for objects with additional members.
-func MergeMembers[T any](obj []byte, extra map[string]T) ([]byte, error) {
-	if len(extra) == 0 {
-		return obj, nil
-	}
-	obj = trimSpace(obj)
-	if len(obj) < 2 || obj[0] != '{' {
-		return nil, errors.New("jsonrpc: MergeMembers: not a JSON object")
-	}
-	declared := map[string]bool{}
-	if err := DecodeObject(obj, func(key, _ []byte) error {
-		declared[string(key)] = true
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	out := append([]byte(nil), obj[:len(obj)-1]...)
-	n := len(declared)
-	for _, k := range slices.Sorted(maps.Keys(extra)) {
-		if declared[k] {
-			continue
-		}
-		v, err := json.Marshal(extra[k])
-		if err != nil {
-			return nil, fmt.Errorf("jsonrpc: encoding member %q: %w", k, err)
-		}
-		if n > 0 {
-			out = append(out, ',')
-		}
-		out = AppendString(out, k)
-		out = append(out, ':')
-		out = append(out, v...)
-		n++
-	}
-	return append(out, '}'), nil
 }
 
 // JSONKind returns the kind of the JSON value b: "string", "number",

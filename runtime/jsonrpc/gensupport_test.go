@@ -47,18 +47,3 @@ func TestGeneratedCodeHelpers(t *testing.T) {
 	}
 }
 
-func TestMergeMembers(t *testing.T) {
-	got, err := MergeMembers([]byte(`{"a":1}`), map[string]string{"z": "last", "b": "x\"y", "a": "declared wins"})
-	if err != nil || string(got) != `{"a":1,"b":"x\"y","z":"last"}` {
-		t.Errorf("MergeMembers = %s, %v", got, err)
-	}
-	if got, err := MergeMembers([]byte(`{}`), map[string]int{"n": 1}); err != nil || string(got) != `{"n":1}` {
-		t.Errorf("into an empty object = %s, %v", got, err)
-	}
-	if got, err := MergeMembers([]byte(`{"a":1}`), map[string]int(nil)); err != nil || string(got) != `{"a":1}` {
-		t.Errorf("no extra = %s, %v", got, err)
-	}
-	if _, err := MergeMembers([]byte(`[1]`), map[string]int{"n": 1}); err == nil {
-		t.Error("merged into an array")
-	}
-}

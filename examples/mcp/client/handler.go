@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -122,28 +121,47 @@ func (h *handler) Elicit(_ context.Context, p *mcp.ElicitRequestParams) (*mcp.El
 
 // defaultValue is the value a user accepting the form as shown submits.
 func defaultValue(p mcp.PrimitiveSchemaDefinition) (mcp.ElicitValue, error) {
-	if len(p.Default) > 0 {
-		var v mcp.ElicitValue
-		if err := json.Unmarshal(p.Default, &v); err != nil {
-			return v, fmt.Errorf("decoding the default: %w", err)
+	switch {
+	case p.StringSchema != nil:
+		return mcp.NewElicitValueString(deref(p.StringSchema.Default)), nil
+	case p.BooleanSchema != nil:
+		return mcp.NewElicitValueBoolean(deref(p.BooleanSchema.Default)), nil
+	case p.NumberSchema != nil:
+		n := p.NumberSchema
+		if n.Default != nil {
+			return mcp.NewElicitValueNumber(*n.Default), nil
 		}
-		return v, nil
+		return mcp.NewElicitValueNumber(deref(n.Minimum)), nil
+	case p.EnumSchema != nil:
+		return enumDefault(*p.EnumSchema), nil
 	}
-	switch p.Type {
-	case mcp.PrimitiveTypeNumber, mcp.PrimitiveTypeInteger:
-		return mcp.NewElicitValueNumber(deref(p.Minimum)), nil
-	case mcp.PrimitiveTypeBoolean:
-		return mcp.NewElicitValueBoolean(false), nil
-	case mcp.PrimitiveTypeArray:
-		return mcp.NewElicitValueArray([]string{}), nil
+	return mcp.ElicitValue{}, fmt.Errorf("a property of no known kind")
+}
+
+// enumDefault is the choice a user accepting an enum property as shown
+// submits: its default, else its first value (none for a multi-select).
+func enumDefault(e mcp.EnumSchema) mcp.ElicitValue {
+	first := func(def *string, values []string) mcp.ElicitValue {
+		if def == nil && len(values) > 0 {
+			def = &values[0]
+		}
+		return mcp.NewElicitValueString(deref(def))
 	}
 	switch {
-	case len(p.Enum) > 0:
-		return mcp.NewElicitValueString(p.Enum[0]), nil
-	case len(p.OneOf) > 0:
-		return mcp.NewElicitValueString(p.OneOf[0].Const), nil
+	case e.UntitledSingleSelectEnumSchema != nil:
+		return first(e.UntitledSingleSelectEnumSchema.Default, e.UntitledSingleSelectEnumSchema.Enum)
+	case e.LegacyTitledEnumSchema != nil:
+		return first(e.LegacyTitledEnumSchema.Default, e.LegacyTitledEnumSchema.Enum)
+	case e.TitledSingleSelectEnumSchema != nil:
+		var values []string
+		for _, o := range e.TitledSingleSelectEnumSchema.OneOf {
+			values = append(values, o.Const)
+		}
+		return first(e.TitledSingleSelectEnumSchema.Default, values)
+	case e.MultiSelectEnumSchema != nil && e.MultiSelectEnumSchema.Default != nil:
+		return mcp.NewElicitValueArray(e.MultiSelectEnumSchema.Default)
 	}
-	return mcp.NewElicitValueString(""), nil
+	return mcp.NewElicitValueArray([]string{})
 }
 
 // Tasks the server created here (sampling made a task).

@@ -183,8 +183,8 @@ func (s *server) ask(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken, ra
 		RequestedSchema: mcp.ElicitationSchema{
 			Type: "object",
 			Properties: map[string]mcp.PrimitiveSchemaDefinition{
-				"answer":    {Type: mcp.PrimitiveTypeString, Title: ptr("Answer"), Default: json.RawMessage(`"yes"`)},
-				"confident": {Type: mcp.PrimitiveTypeBoolean, Title: ptr("Confident?"), Default: json.RawMessage(`true`)},
+				"answer":    mcp.NewPrimitiveSchemaDefinitionStringSchema(mcp.StringSchema{Title: ptr("Answer"), Default: ptr("yes")}),
+				"confident": mcp.NewPrimitiveSchemaDefinitionBooleanSchema(mcp.BooleanSchema{Title: ptr("Confident?"), Default: ptr(true)}),
 			},
 			Required: []string{"answer"},
 		},
