@@ -1,7 +1,6 @@
 package autohand_test
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -38,7 +37,7 @@ func TestGoals(t *testing.T) {
 	}
 
 	// null clears a budget; an absent member keeps it.
-	u, err := s.agent.GoalUpdate(ctx, &autohand.GoalUpdateParams{TokenBudget: json.RawMessage("null"), TimeBudgetSeconds: json.RawMessage("600")})
+	u, err := s.agent.GoalUpdate(ctx, &autohand.GoalUpdateParams{TokenBudget: jsonrpc.NullOf[int64](), TimeBudgetSeconds: jsonrpc.Some[int64](600)})
 	ok(t, err)
 	if u.Goal.Value.TokenBudget != nil || *u.Goal.Value.TimeBudgetSeconds != 600 {
 		t.Fatalf("update = %+v", u.Goal)
@@ -48,7 +47,12 @@ func TestGoals(t *testing.T) {
 	if *u.Goal.Value.TimeBudgetSeconds != 600 || u.Goal.Value.Objective != "Ship v2.1" {
 		t.Fatalf("update keeping budgets = %+v", u.Goal)
 	}
-	_, err = s.agent.GoalUpdate(ctx, &autohand.GoalUpdateParams{TokenBudget: json.RawMessage(`"lots"`)})
+	err = s.conn.Call(ctx, autohand.MethodGoalUpdate, map[string]any{"token_budget": "lots"}, nil)
+	wantErr(t, err, jsonrpc.ErrInvalidParams)
+	if !strings.Contains(err.Error(), "token_budget") {
+		t.Errorf("a budget that is not an integer: %v, want it to name token_budget", err)
+	}
+	_, err = s.agent.GoalUpdate(ctx, &autohand.GoalUpdateParams{TokenBudget: jsonrpc.Some[int64](-1)})
 	wantErr(t, err, jsonrpc.ErrInvalidParams)
 	busy, err := s.agent.GoalStartQueued(ctx)
 	ok(t, err)

@@ -74,6 +74,9 @@ func TestExtension(t *testing.T) {
 	if info.Schema == nil || len(info.Schema.Segments["PID"].Fields) != 3 || len(info.Capabilities.Events) != 3 {
 		t.Fatalf("initialize result lacks the schema or events: %+v", info)
 	}
+	if o := info.Schema.Segments["PID"].Fields[2]; o.Name.State != jsonrpc.Absent || o.Note.State != jsonrpc.Null || o.Values.State != jsonrpc.Present {
+		t.Fatalf("PID-8 override: name, note and values states = %v, %v, %v; want absent, null, present", o.Name.State, o.Note.State, o.Values.State)
+	}
 	if _, err := ext.Initialize(ctx, &hermes.InitializeParams{}); !errors.Is(err, hermes.ErrAlreadyInitialised) || code(err) != hermes.CodeAlreadyInitialised {
 		t.Fatalf("second initialize: got %v, want AlreadyInitialised", err)
 	}

@@ -28,7 +28,8 @@ var bin struct{ host, extension string }
 
 // child runs the test binary as an extension that misbehaves as mode says:
 // hang-init never answers initialize, hang-shutdown never answers
-// shutdown, fail-shutdown answers it with GeneralError; tour calls every
+// shutdown, fail-shutdown answers it with GeneralError, unknown-datatype
+// overrides a field with a data type Hermes does not know; tour calls every
 // request Hermes serves (see host_test.go).
 func child(mode string) int {
 	if mode == "tour" {
@@ -48,7 +49,13 @@ func (m *misbehaving) Initialize(ctx context.Context, _ *hermes.InitializeParams
 	if m.mode == "hang-init" {
 		select {} // never answers, and ignores stdin closing
 	}
-	return &hermes.InitializeResult{Name: "misbehaving", Version: "0.0.1"}, nil
+	res := &hermes.InitializeResult{Name: "misbehaving", Version: "0.0.1"}
+	if m.mode == "unknown-datatype" {
+		res.Schema = &hermes.SchemaOverride{Segments: map[string]hermes.SegmentOverride{"PID": {Fields: []hermes.FieldOverride{
+			{Field: 7, Datatype: jsonrpc.Some[hermes.FieldDatatype]("time"), Placeholder: jsonrpc.Some("HHMM")},
+		}}}}
+	}
+	return res, nil
 }
 
 func (m *misbehaving) Shutdown(context.Context, *hermes.ShutdownParams) (*hermes.ShutdownResult, error) {

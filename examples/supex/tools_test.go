@@ -2,6 +2,7 @@ package supex_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -162,5 +163,24 @@ func wantFile(t *testing.T, path, dir, magic string) {
 	b, err := os.ReadFile(path)
 	if err != nil || !bytes.HasPrefix(b, []byte(magic)) {
 		t.Errorf("%s: %v, starts with %q, want %q", path, err, b[:min(len(b), 8)], magic)
+	}
+}
+
+// A material's colour has SketchUp's ranges: channels 0 to 255, opacity 0
+// to 1; a tool result outside them does not decode.
+func TestColorRanges(t *testing.T) {
+	for raw, want := range map[string]string{
+		`{"red":256,"green":0,"blue":0,"alpha":1}`: "red: 256 is above the maximum 255",
+		`{"red":0,"green":-1,"blue":0,"alpha":1}`:  "green: -1 is below the minimum 0",
+		`{"red":0,"green":0,"blue":0,"alpha":1.5}`: "alpha: 1.5 is above the maximum 1",
+	} {
+		var c supex.Color
+		if err := json.Unmarshal([]byte(raw), &c); err == nil || err.Error() != want {
+			t.Errorf("%s: got %v, want %s", raw, err, want)
+		}
+	}
+	var c supex.Color
+	if err := json.Unmarshal([]byte(`{"red":255,"green":0,"blue":128,"alpha":0.5}`), &c); err != nil {
+		t.Errorf("a colour in range: %v", err)
 	}
 }

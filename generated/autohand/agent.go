@@ -740,10 +740,7 @@ type Agent interface {
 
 	// GoalUpdate answers the request autohand.goal.update. Changes the active
 	// goal. A budget member set to null clears that budget; a member left out
-	// keeps it. Status complete finishes the goal. The budget members are typed
-	// any (an integer or null) because generated Go cannot tell an explicit null
-	// from an absent member of an optional nullable field, and here the two mean
-	// different things.
+	// keeps it. Status complete finishes the goal.
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection

@@ -9314,23 +9314,22 @@ type GoalUpdateParams struct {
 	Objective *string     `json:"objective,omitempty"`
 	Status    *GoalStatus `json:"status,omitempty"`
 
-	// An integer, or null to clear the budget.
-	TokenBudget json.RawMessage `json:"token_budget,omitempty"`
+	// Null clears the budget; left out, it is kept.
+	TokenBudget jsonrpc.Nullable[int64] `json:"token_budget,omitzero"`
 
-	// An integer, or null to clear the budget.
-	TimeBudgetSeconds json.RawMessage `json:"time_budget_seconds,omitempty"`
+	// Null clears the budget; left out, it is kept.
+	TimeBudgetSeconds jsonrpc.Nullable[int64] `json:"time_budget_seconds,omitzero"`
 
-	// An integer, or null to clear the budget.
-	MinTokensBeforeWrapUp json.RawMessage `json:"min_tokens_before_wrap_up,omitempty"`
+	// Null clears the budget; left out, it is kept.
+	MinTokensBeforeWrapUp jsonrpc.Nullable[int64] `json:"min_tokens_before_wrap_up,omitzero"`
 
-	// An integer, or null to clear the budget.
-	MinTimeSecondsBeforeWrapUp json.RawMessage `json:"min_time_seconds_before_wrap_up,omitempty"`
+	// Null clears the budget; left out, it is kept.
+	MinTimeSecondsBeforeWrapUp jsonrpc.Nullable[int64] `json:"min_time_seconds_before_wrap_up,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x GoalUpdateParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	start := len(b)
 	if x.Objective != nil {
 		b = append(b, `,"objective":`...)
@@ -9340,29 +9339,33 @@ func (x GoalUpdateParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"status":`...)
 		b = jsonrpc.AppendString(b, *x.Status)
 	}
-	if len(x.TokenBudget) != 0 {
+	switch x.TokenBudget.State {
+	case jsonrpc.Null:
+		b = append(b, `,"token_budget":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"token_budget":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TokenBudget); err != nil {
-			return nil, err
-		}
+		b = jsonrpc.AppendInt(b, x.TokenBudget.Value)
 	}
-	if len(x.TimeBudgetSeconds) != 0 {
+	switch x.TimeBudgetSeconds.State {
+	case jsonrpc.Null:
+		b = append(b, `,"time_budget_seconds":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"time_budget_seconds":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TimeBudgetSeconds); err != nil {
-			return nil, err
-		}
+		b = jsonrpc.AppendInt(b, x.TimeBudgetSeconds.Value)
 	}
-	if len(x.MinTokensBeforeWrapUp) != 0 {
+	switch x.MinTokensBeforeWrapUp.State {
+	case jsonrpc.Null:
+		b = append(b, `,"min_tokens_before_wrap_up":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"min_tokens_before_wrap_up":`...)
-		if b, err = jsonrpc.AppendValue(b, x.MinTokensBeforeWrapUp); err != nil {
-			return nil, err
-		}
+		b = jsonrpc.AppendInt(b, x.MinTokensBeforeWrapUp.Value)
 	}
-	if len(x.MinTimeSecondsBeforeWrapUp) != 0 {
+	switch x.MinTimeSecondsBeforeWrapUp.State {
+	case jsonrpc.Null:
+		b = append(b, `,"min_time_seconds_before_wrap_up":null`...)
+	case jsonrpc.Present:
 		b = append(b, `,"min_time_seconds_before_wrap_up":`...)
-		if b, err = jsonrpc.AppendValue(b, x.MinTimeSecondsBeforeWrapUp); err != nil {
-			return nil, err
-		}
+		b = jsonrpc.AppendInt(b, x.MinTimeSecondsBeforeWrapUp.Value)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -9378,13 +9381,13 @@ func (x *GoalUpdateParams) UnmarshalJSON(b []byte) error {
 		case "status":
 			return jsonrpc.AtField("status", jsonrpc.DecodeOptional(value, &v.Status, jsonrpc.UnmarshalJSON[GoalStatus]))
 		case "token_budget":
-			return jsonrpc.AtField("token_budget", jsonrpc.DecodeRaw(value, &v.TokenBudget))
+			return jsonrpc.AtField("token_budget", jsonrpc.DecodeNullable(value, &v.TokenBudget, jsonrpc.DecodeInt[int64]))
 		case "time_budget_seconds":
-			return jsonrpc.AtField("time_budget_seconds", jsonrpc.DecodeRaw(value, &v.TimeBudgetSeconds))
+			return jsonrpc.AtField("time_budget_seconds", jsonrpc.DecodeNullable(value, &v.TimeBudgetSeconds, jsonrpc.DecodeInt[int64]))
 		case "min_tokens_before_wrap_up":
-			return jsonrpc.AtField("min_tokens_before_wrap_up", jsonrpc.DecodeRaw(value, &v.MinTokensBeforeWrapUp))
+			return jsonrpc.AtField("min_tokens_before_wrap_up", jsonrpc.DecodeNullable(value, &v.MinTokensBeforeWrapUp, jsonrpc.DecodeInt[int64]))
 		case "min_time_seconds_before_wrap_up":
-			return jsonrpc.AtField("min_time_seconds_before_wrap_up", jsonrpc.DecodeRaw(value, &v.MinTimeSecondsBeforeWrapUp))
+			return jsonrpc.AtField("min_time_seconds_before_wrap_up", jsonrpc.DecodeNullable(value, &v.MinTimeSecondsBeforeWrapUp, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})

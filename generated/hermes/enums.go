@@ -87,7 +87,11 @@ func (x *EventName) UnmarshalJSON(b []byte) error {
 
 // FieldDatatype is one of "date" or "datetime".
 //
-// Special handling for the value of a field.
+// Special handling for the value of a field. Hermes takes any string: it logs
+// a value it does not know and keeps the base definition's data type.
+//
+// Other values are accepted too, and kept: the values below are the known
+// ones.
 type FieldDatatype string
 
 // The values of FieldDatatype.
@@ -98,7 +102,7 @@ const (
 	FieldDatatypeDateTime FieldDatatype = "datetime"
 )
 
-// Valid reports whether x is one of the values of FieldDatatype.
+// Valid reports whether x is one of the known values of FieldDatatype.
 func (x FieldDatatype) Valid() bool {
 	switch x {
 	case FieldDatatypeDate, FieldDatatypeDateTime:
@@ -107,14 +111,12 @@ func (x FieldDatatype) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a FieldDatatype, refusing values it does not list.
+// UnmarshalJSON decodes a FieldDatatype, keeping values it does not list:
+// other values are accepted.
 func (x *FieldDatatype) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
-	}
-	if !FieldDatatype(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"date\" or \"datetime\"", v)
 	}
 	*x = FieldDatatype(v)
 	return nil

@@ -4,6 +4,7 @@ package hermes
 
 import (
 	"encoding/json"
+	"math"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
@@ -256,19 +257,16 @@ func (x *ToolbarButton) UnmarshalJSON(b []byte) error {
 //
 // Overrides the definition of one field (or one component of it) in the base
 // schema. Every property but field and component has three states: absent
-// inherits the base value, null removes it, a value replaces it. The generated
-// Go code holds these properties as pointers and sends nil as absent, so a Go
-// extension cannot send the null state through this type; one that needs it
-// can answer initialize from a jsonrpc.Middleware returning its own result
-// type. Matching: an override first matches the base entry with the same field
-// and component; failing that, an override naming a component matches the base
-// entry for the whole field.
+// inherits the base value, null removes it, a value replaces it. Matching: an
+// override first matches the base entry with the same field and component;
+// failing that, an override naming a component matches the base entry for the
+// whole field.
 type FieldOverride struct {
 	// 1-based field number (3 for PID-3).
-	Field int64 `json:"field"`
+	Field uint32 `json:"field"`
 
 	// 1-based component number (1 for PID-5.1); absent targets the whole field.
-	Component *int64 `json:"component,omitempty"`
+	Component *uint32 `json:"component,omitempty"`
 
 	// Label shown for the field.
 	Name jsonrpc.Nullable[string] `json:"name,omitzero"`
@@ -280,10 +278,10 @@ type FieldOverride struct {
 	Note jsonrpc.Nullable[string] `json:"note,omitzero"`
 
 	// Minimum length in characters (validation).
-	Minlength jsonrpc.Nullable[int64] `json:"minlength,omitzero"`
+	Minlength jsonrpc.Nullable[uint32] `json:"minlength,omitzero"`
 
 	// Maximum length in characters (validation).
-	Maxlength jsonrpc.Nullable[int64] `json:"maxlength,omitzero"`
+	Maxlength jsonrpc.Nullable[uint32] `json:"maxlength,omitzero"`
 
 	// A regular expression the value must match, such as ^[0-9]{8}$ (validation).
 	Pattern jsonrpc.Nullable[string] `json:"pattern,omitzero"`
@@ -409,9 +407,11 @@ func (x *FieldOverride) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "field":
 			has.Field = true
-			return jsonrpc.AtField("field", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Field)))
+			return jsonrpc.AtField("field", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Field, 0, math.MaxUint32)))
 		case "component":
-			return jsonrpc.AtField("component", jsonrpc.DecodeOptional(value, &v.Component, jsonrpc.DecodeInt[int64]))
+			return jsonrpc.AtField("component", jsonrpc.DecodeOptional(value, &v.Component, func(b []byte, v *uint32) error {
+				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			}))
 		case "name":
 			return jsonrpc.AtField("name", jsonrpc.DecodeNullable(value, &v.Name, jsonrpc.DecodeString[string]))
 		case "group":
@@ -419,9 +419,13 @@ func (x *FieldOverride) UnmarshalJSON(b []byte) error {
 		case "note":
 			return jsonrpc.AtField("note", jsonrpc.DecodeNullable(value, &v.Note, jsonrpc.DecodeString[string]))
 		case "minlength":
-			return jsonrpc.AtField("minlength", jsonrpc.DecodeNullable(value, &v.Minlength, jsonrpc.DecodeInt[int64]))
+			return jsonrpc.AtField("minlength", jsonrpc.DecodeNullable(value, &v.Minlength, func(b []byte, v *uint32) error {
+				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			}))
 		case "maxlength":
-			return jsonrpc.AtField("maxlength", jsonrpc.DecodeNullable(value, &v.Maxlength, jsonrpc.DecodeInt[int64]))
+			return jsonrpc.AtField("maxlength", jsonrpc.DecodeNullable(value, &v.Maxlength, func(b []byte, v *uint32) error {
+				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			}))
 		case "pattern":
 			return jsonrpc.AtField("pattern", jsonrpc.DecodeNullable(value, &v.Pattern, jsonrpc.DecodeString[string]))
 		case "required":
@@ -608,7 +612,7 @@ func (x *Patch) UnmarshalJSON(b []byte) error {
 //
 // Why one patch of editor/patchMessage was not applied.
 type PatchError struct {
-	// 0-based index of the patch in the request.
+	// 0-based index of the patch in the request. At least 0.
 	Index int64 `json:"index"`
 
 	// The path of that patch.
@@ -642,7 +646,7 @@ func (x *PatchError) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "index":
 			has.Index = true
-			return jsonrpc.AtField("index", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Index)))
+			return jsonrpc.AtField("index", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Index, 0, math.MaxInt64)))
 		case "path":
 			has.Path = true
 			return jsonrpc.AtField("path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Path)))
@@ -1453,7 +1457,7 @@ type EditorPatchMessageResult struct {
 	// Whether every patch was applied.
 	Success bool `json:"success"`
 
-	// How many were applied.
+	// How many were applied. At least 0.
 	PatchesApplied int64 `json:"patchesApplied"`
 
 	// The patches that failed.
@@ -1492,7 +1496,7 @@ func (x *EditorPatchMessageResult) UnmarshalJSON(b []byte) error {
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "patchesApplied":
 			has.PatchesApplied = true
-			return jsonrpc.AtField("patchesApplied", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.PatchesApplied)))
+			return jsonrpc.AtField("patchesApplied", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.PatchesApplied, 0, math.MaxInt64)))
 		case "errors":
 			return jsonrpc.AtField("errors", jsonrpc.DecodeArray(value, &v.Errors, jsonrpc.UnmarshalJSON[PatchError]))
 		}
@@ -1621,10 +1625,10 @@ type UIOpenWindowParams struct {
 	Title string `json:"title"`
 
 	// Width in pixels. Defaults to 800 when absent.
-	Width *int64 `json:"width,omitempty"`
+	Width *uint32 `json:"width,omitempty"`
 
 	// Height in pixels. Defaults to 600 when absent.
-	Height *int64 `json:"height,omitempty"`
+	Height *uint32 `json:"height,omitempty"`
 
 	// Block the main window while it is open. Defaults to false when absent.
 	Modal *bool `json:"modal,omitempty"`
@@ -1676,9 +1680,13 @@ func (x *UIOpenWindowParams) UnmarshalJSON(b []byte) error {
 			has.Title = true
 			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
 		case "width":
-			return jsonrpc.AtField("width", jsonrpc.DecodeOptional(value, &v.Width, jsonrpc.DecodeInt[int64]))
+			return jsonrpc.AtField("width", jsonrpc.DecodeOptional(value, &v.Width, func(b []byte, v *uint32) error {
+				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			}))
 		case "height":
-			return jsonrpc.AtField("height", jsonrpc.DecodeOptional(value, &v.Height, jsonrpc.DecodeInt[int64]))
+			return jsonrpc.AtField("height", jsonrpc.DecodeOptional(value, &v.Height, func(b []byte, v *uint32) error {
+				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			}))
 		case "modal":
 			return jsonrpc.AtField("modal", jsonrpc.DecodeOptional(value, &v.Modal, jsonrpc.DecodeBool[bool]))
 		case "resizable":

@@ -11,9 +11,12 @@ import (
 // LogLevel is one of "TRACE", "DEBUG", "INFO", "WARN" or "ERROR".
 //
 // Severity of a log record, from least to most severe. The names are
-// upper-case on the wire because that is what upstream's implementation writes
-// (its reader also takes other cases and offsets such as "INFO+2", which this
-// IDL cannot express: an enum here is exact).
+// upper-case on the wire because that is what upstream's implementation
+// writes; its reader also takes any case and a signed offset on a scale where
+// the names are four apart ("info", "INFO+2", "ERROR-8" for INFO).
+//
+// Other values are accepted too, and kept: the values below are the known
+// ones.
 type LogLevel string
 
 // The values of LogLevel.
@@ -30,7 +33,7 @@ const (
 	LogLevelError LogLevel = "ERROR"
 )
 
-// Valid reports whether x is one of the values of LogLevel.
+// Valid reports whether x is one of the known values of LogLevel.
 func (x LogLevel) Valid() bool {
 	switch x {
 	case LogLevelTrace, LogLevelDebug, LogLevelInfo, LogLevelWarn, LogLevelError:
@@ -39,14 +42,12 @@ func (x LogLevel) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a LogLevel, refusing values it does not list.
+// UnmarshalJSON decodes a LogLevel, keeping values it does not list: other
+// values are accepted.
 func (x *LogLevel) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
 		return err
-	}
-	if !LogLevel(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"TRACE\", \"DEBUG\", \"INFO\", \"WARN\" or \"ERROR\"", v)
 	}
 	*x = LogLevel(v)
 	return nil

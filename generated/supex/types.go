@@ -1581,13 +1581,19 @@ func (x *LayerList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Color is an RGBA colour, each channel 0-255.
+// Color is a material's colour: its red, green and blue channels and its
+// opacity.
 type Color struct {
-	Red   int64 `json:"red"`
-	Green int64 `json:"green"`
-	Blue  int64 `json:"blue"`
+	// From 0 to 255.
+	Red int64 `json:"red"`
 
-	// Opacity, 0 to 1.
+	// From 0 to 255.
+	Green int64 `json:"green"`
+
+	// From 0 to 255.
+	Blue int64 `json:"blue"`
+
+	// Opacity: 0 is transparent, 1 opaque. From 0 to 1.
 	Alpha float64 `json:"alpha"`
 }
 
@@ -1620,16 +1626,16 @@ func (x *Color) UnmarshalJSON(b []byte) error {
 		switch string(key) {
 		case "red":
 			has.Red = true
-			return jsonrpc.AtField("red", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Red)))
+			return jsonrpc.AtField("red", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Red, 0, 255)))
 		case "green":
 			has.Green = true
-			return jsonrpc.AtField("green", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Green)))
+			return jsonrpc.AtField("green", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Green, 0, 255)))
 		case "blue":
 			has.Blue = true
-			return jsonrpc.AtField("blue", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Blue)))
+			return jsonrpc.AtField("blue", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Blue, 0, 255)))
 		case "alpha":
 			has.Alpha = true
-			return jsonrpc.AtField("alpha", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Alpha)))
+			return jsonrpc.AtField("alpha", jsonrpc.NonNull(value, jsonrpc.DecodeFloatIn(value, &v.Alpha, 0, 1)))
 		}
 		return nil
 	})

@@ -59,9 +59,10 @@ func exitCode(err error) int {
 // vscode-jsonrpc (found through its manifest, run by node): handshake,
 // initialize, the validateTask and runTask requests of a task, setupCommand
 // and runCommand with non-ASCII arguments, the plugin's log notifications
-// (written by our host's logger), shutdown and the exit notification; then
-// the IDL errors CommandFailed (-32000 with data) and InvalidConfig (-32050)
-// sent by vscode-jsonrpc, which our host reports.
+// (written by our host's logger, one at a level with an offset: info+2),
+// shutdown and the exit notification; then the IDL errors CommandFailed
+// (-32000 with data) and InvalidConfig (-32050) sent by vscode-jsonrpc,
+// which our host reports.
 func TestReginaldHostRunsVSCodePlugin(t *testing.T) {
 	plugin := pluginDir(t)
 	t.Run("tasks and command", func(t *testing.T) {
@@ -85,6 +86,7 @@ func TestReginaldHostRunsVSCodePlugin(t *testing.T) {
 			`msg="initialized by vscode-jsonrpc" plugin=` + plugin + ` who="` + nonASCII + `"`,
 			`level=WARN msg=echo plugin=` + plugin + ` text="` + nonASCII + `"`,
 			`msg="hello ` + nonASCII + ` Ω" plugin=` + plugin + ` count=2`,
+			`level=INFO+2 msg=greeted plugin=` + plugin,
 		} {
 			if !strings.Contains(r.stderr.String(), want) {
 				t.Errorf("%s: the host did not log the plugin's record %s", r.peer, want)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -106,16 +105,15 @@ func (a *agent) enqueue(p *autohand.GoalRequest) autohand.QueuedGoal {
 
 // budget applies one budget member of goal.update: absent keeps, null
 // clears, an integer sets.
-func budget(raw json.RawMessage, field string, dst **int64) error {
-	switch {
-	case raw == nil:
-	case string(raw) == "null":
+func budget(v jsonrpc.Nullable[int64], field string, dst **int64) error {
+	switch v.State {
+	case jsonrpc.Null:
 		*dst = nil
-	default:
-		var n int64
-		if err := json.Unmarshal(raw, &n); err != nil || n < 0 {
+	case jsonrpc.Present:
+		if v.Value < 0 {
 			return jsonrpc.InvalidParams(field, "must be a non-negative integer or null")
 		}
+		n := v.Value
 		*dst = &n
 	}
 	return nil
@@ -136,7 +134,7 @@ func (a *agent) GoalUpdate(_ context.Context, p *autohand.GoalUpdateParams) (*au
 	}
 	next := *g
 	for _, b := range []struct {
-		raw   json.RawMessage
+		v     jsonrpc.Nullable[int64]
 		field string
 		dst   **int64
 	}{
@@ -145,7 +143,7 @@ func (a *agent) GoalUpdate(_ context.Context, p *autohand.GoalUpdateParams) (*au
 		{p.MinTokensBeforeWrapUp, "min_tokens_before_wrap_up", &next.MinTokensBeforeWrapUp},
 		{p.MinTimeSecondsBeforeWrapUp, "min_time_seconds_before_wrap_up", &next.MinTimeSecondsBeforeWrapUp},
 	} {
-		if err := budget(b.raw, b.field, b.dst); err != nil {
+		if err := budget(b.v, b.field, b.dst); err != nil {
 			return nil, err
 		}
 	}

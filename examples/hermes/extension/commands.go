@@ -59,9 +59,10 @@ func initializeResult() *hermes.InitializeResult {
 		},
 		Schema: &hermes.SchemaOverride{Segments: map[string]hermes.SegmentOverride{
 			"PID": {Fields: []hermes.FieldOverride{
-				{Field: 5, Component: ptr[int64](1), Name: jsonrpc.Some("Family name"), Placeholder: jsonrpc.Some("SURNAME"), Maxlength: jsonrpc.Some[int64](50)},
+				{Field: 5, Component: ptr[uint32](1), Name: jsonrpc.Some("Family name"), Placeholder: jsonrpc.Some("SURNAME"), Maxlength: jsonrpc.Some[uint32](50)},
 				{Field: 7, Datatype: jsonrpc.Some(hermes.FieldDatatypeDate), Placeholder: jsonrpc.Some("YYYYMMDD")},
-				{Field: 8, Values: jsonrpc.Some(map[string]string{"F": "Female", "M": "Male", "O": "Other", "U": "Unknown"})},
+				// Absent properties (name) inherit, null (note) removes.
+				{Field: 8, Note: jsonrpc.NullOf[string](), Values: jsonrpc.Some(map[string]string{"F": "Female", "M": "Male", "O": "Other", "U": "Unknown"})},
 			}},
 		}},
 	}

@@ -106,7 +106,7 @@ func togglePreview(ctx context.Context, e *extension) error {
 		return err
 	}
 	res, err := e.host.UIOpenWindow(ctx, &hermes.UIOpenWindowParams{
-		URL: p.url, Title: "HL7 preview", Width: ptr[int64](700), Height: ptr[int64](500), Resizable: ptr(true)})
+		URL: p.url, Title: "HL7 preview", Width: ptr[uint32](700), Height: ptr[uint32](500), Resizable: ptr(true)})
 	if err != nil {
 		p.close()
 		return fmt.Errorf("opening the preview window: %w", err)

@@ -43,6 +43,8 @@ type editor struct {
 	nextWin  int
 	inflight int       // requests being handled
 	lastReq  time.Time // when the last request ended
+
+	schema map[fieldKey]*fieldDef // the base schema, overrides merged
 }
 
 // begin marks a request as running and reports whether the extension may

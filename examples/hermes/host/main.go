@@ -126,7 +126,7 @@ func optional(s string) *string {
 
 // run loads the message and runs one session.
 func run(cfg *config, logger *slog.Logger, stdout io.Writer) error {
-	ed := &editor{log: logger, answers: cfg.answers, windows: map[string]bool{}}
+	ed := &editor{log: logger, answers: cfg.answers, windows: map[string]bool{}, schema: baseSchema()}
 	if !cfg.noMessage {
 		text, path := sample, ""
 		if cfg.in != "" {

@@ -125,8 +125,8 @@ func register(ed *editor, info *hermes.InitializeResult) map[hermes.EventName]bo
 		}
 	}
 	if info.Schema != nil {
-		for seg, o := range info.Schema.Segments {
-			ed.log.Info("schema override", "segment", seg, "fields", len(o.Fields))
+		for _, key := range applyOverrides(ed.log, ed.schema, info.Schema) {
+			ed.log.Info("field definition", append([]any{"path", key.String()}, ed.schema[key].attrs()...)...)
 		}
 	}
 	ed.ready = true

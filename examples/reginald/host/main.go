@@ -53,7 +53,7 @@ func mainErr(args []string) int {
 	tasksFile := fs.String("tasks", "", "JSON `file` listing tasks to run: [{\"type\": \"link\", \"config\": {...}}]")
 	dir := fs.String("dir", ".", "base `directory` of the tasks")
 	list := fs.Bool("list", false, "print what the plugin provides (the handshake result) and stop")
-	level := fs.String("log-level", "info", "least severe `level` logged: trace, debug, info, warn or error (any case)")
+	level := fs.String("log-level", "info", "least severe `level` logged: trace, debug, info, warn or error (any case), with an optional offset such as info+2")
 	quiet := fs.Bool("quiet", false, "turn the plugin's logging off")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: host [flags] PLUGIN [COMMAND [ARG...]]
@@ -79,7 +79,8 @@ flags:
 		return 2
 	}
 	lvl := reginald.LogLevel(strings.ToUpper(*level))
-	if !lvl.Valid() {
+	slogLevel, ok := levelValue(lvl)
+	if !ok {
 		fmt.Fprintf(os.Stderr, "host: unknown log level %q\n", *level)
 		return 2
 	}
@@ -99,7 +100,7 @@ flags:
 		}
 	}
 
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slogLevels[lvl]}))
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slogLevel}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := run(ctx, o, os.Stdout, logger); err != nil {

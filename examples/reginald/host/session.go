@@ -43,14 +43,9 @@ type host struct {
 	quiet  bool
 }
 
-// slogLevels maps the protocol's levels to slog levels.
-var slogLevels = map[reginald.LogLevel]slog.Level{
-	reginald.LogLevelTrace: slog.LevelDebug - 4, reginald.LogLevelDebug: slog.LevelDebug,
-	reginald.LogLevelInfo: slog.LevelInfo, reginald.LogLevelWarn: slog.LevelWarn,
-	reginald.LogLevelError: slog.LevelError,
-}
-
-// Log writes one record from the plugin, with its fields in key order.
+// Log writes one record from the plugin, with its fields in key order. A
+// level it cannot read is logged as INFO, with the level as the plugin
+// sent it.
 func (h *host) Log(ctx context.Context, p *reginald.LogParams) error {
 	if h.quiet {
 		return nil
@@ -68,7 +63,11 @@ func (h *host) Log(ctx context.Context, p *reginald.LogParams) error {
 		}
 		attrs = append(attrs, k, v)
 	}
-	h.logger.Log(ctx, slogLevels[p.Level], p.Msg, attrs...)
+	level, ok := levelValue(p.Level)
+	if !ok {
+		level, attrs = slog.LevelInfo, append(attrs, "plugin_level", string(p.Level))
+	}
+	h.logger.Log(ctx, level, p.Msg, attrs...)
 	return nil
 }
 

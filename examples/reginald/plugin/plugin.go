@@ -87,6 +87,9 @@ func (p *plugin) Initialize(ctx context.Context, params *reginald.InitializePara
 	if err != nil {
 		return nil, invalidParams(err)
 	}
+	if _, ok := levelValue(params.Logging.Level); !ok {
+		return nil, invalidParams(fmt.Errorf("logging.level: %q is not a level such as INFO or INFO+2", params.Logging.Level))
+	}
 	p.mu.Lock()
 	p.dryRun = values["dry-run"].(bool)
 	p.logging = params.Logging
@@ -237,19 +240,14 @@ func (p *plugin) shutdownGate(next jsonrpc.Handler) jsonrpc.Handler {
 	})
 }
 
-// levels orders the log levels from least to most severe.
-var levels = map[reginald.LogLevel]int{
-	reginald.LogLevelTrace: 0, reginald.LogLevelDebug: 1, reginald.LogLevelInfo: 2,
-	reginald.LogLevelWarn: 3, reginald.LogLevelError: 4,
-}
-
 // log sends a log notification to Reginald unless its logging settings
 // would drop it.
 func (p *plugin) log(ctx context.Context, level reginald.LogLevel, msg string, fields map[string]any) {
 	p.mu.Lock()
 	cfg := p.logging
 	p.mu.Unlock()
-	if !cfg.Enabled || levels[level] < levels[cfg.Level] {
+	least, _ := levelValue(cfg.Level) // read by Initialize
+	if l, _ := levelValue(level); !cfg.Enabled || l < least {
 		return
 	}
 	params := &reginald.LogParams{Level: level, Msg: msg}

@@ -56,6 +56,7 @@ conn.onRequest('runCommand', (params) => {
     return new rpc.ResponseError(-32000, 'Command failed', 'told to fail: Zoë ✓');
   }
   log('INFO', `hello ${args[params.name].join(' ')}`, { count: args[params.name].length });
+  log('info+2', 'greeted'); // a level as Reginald's reader takes it: any case, an offset
   return {};
 });
 

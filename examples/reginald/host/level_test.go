@@ -1,0 +1,48 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/rpcgen/rpcgen/generated/reginald"
+)
+
+func TestLevelValue(t *testing.T) {
+	for in, want := range map[reginald.LogLevel]slog.Level{
+		"TRACE": -8, "debug": slog.LevelDebug, "Info": slog.LevelInfo, "WARN": slog.LevelWarn, "error": slog.LevelError,
+		"INFO+2": 2, "ERROR-8": slog.LevelInfo, "trace-1": -9,
+	} {
+		if got, ok := levelValue(in); !ok || got != want {
+			t.Errorf("levelValue(%q) = %v, %v; want %v", in, got, ok, want)
+		}
+	}
+	for _, in := range []reginald.LogLevel{"", "LOUD", "INFO+", "INFO+x", "+2"} {
+		if _, ok := levelValue(in); ok {
+			t.Errorf("levelValue(%q) reads it", in)
+		}
+	}
+}
+
+// The host logs a record at the level the plugin sent, and one whose level
+// it cannot read at INFO, keeping that level.
+func TestLogKeepsTheLevel(t *testing.T) {
+	var buf bytes.Buffer
+	h := &host{logger: slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug - 4}))}
+	for _, l := range []reginald.LogLevel{"info+2", "Warn", "chatty"} {
+		if err := h.Log(context.Background(), &reginald.LogParams{Level: l, Msg: "m"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		_, rest, _ := strings.Cut(line, " level=")
+		got = append(got, "level="+rest)
+	}
+	want := []string{"level=INFO+2 msg=m", "level=WARN msg=m", "level=INFO msg=m plugin_level=chatty"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("logged\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
