@@ -13,6 +13,7 @@ import (
 func (r *resolver) kindVariants(def *TypeDef) {
 	owner := map[string]*Variant{}
 	objectOwner := map[*Variant]bool{} // variants whose object kind comes from object choices only
+	arrayOwner := map[*Variant]bool{}  // variants whose array kind comes from array choices only
 	listed := r.repeatedVariants(def)
 	last := len(def.Type.Variants) - 1
 	for i, v := range def.Type.Variants {
@@ -33,7 +34,7 @@ func (r *resolver) kindVariants(def *TypeDef) {
 		}
 		nested := unionDef(v.Type) != nil
 		kinds := map[string]bool{}
-		objectsOnly := true
+		objectsOnly, arraysOnly := true, true
 		catchAll := false
 		for _, c := range Choices(&Type{Kind: KindUnion, Variants: []*Variant{v}}) {
 			if u := underlying(c.Type); u != nil && u.Kind == KindAny {
@@ -45,6 +46,9 @@ func (r *resolver) kindVariants(def *TypeDef) {
 				if k == "object" && c.Object == nil {
 					objectsOnly = false
 				}
+				if k == "array" && arrayItem(c.Type) == nil {
+					arraysOnly = false
+				}
 			}
 		}
 		if catchAll && i != last {
@@ -55,13 +59,13 @@ func (r *resolver) kindVariants(def *TypeDef) {
 			}
 			continue
 		}
-		objectOwner[v] = objectsOnly
+		objectOwner[v], arrayOwner[v] = objectsOnly, arraysOnly
 		for _, k := range allJSONKinds {
 			if !kinds[k] {
 				continue
 			}
 			first := owner[k]
-			if first != nil && !(k == "object" && objectsOnly && objectOwner[first]) {
+			if first != nil && !(k == "object" && objectsOnly && objectOwner[first]) && !(k == "array" && arraysOnly && arrayOwner[first]) {
 				r.errs.add(v.Pos, "variants %s and %s of union %s are both JSON %ss, so a reader could not tell them apart; add a discriminator: field, or merge them", describeType(first.Type), describeType(v.Type), def.Name, k)
 				break
 			}
@@ -71,6 +75,7 @@ func (r *resolver) kindVariants(def *TypeDef) {
 		}
 	}
 	r.shadowedVariants(def, listed)
+	r.arrayVariants(def, listed)
 }
 
 // nestedCycle returns, when the union t refers to (through nested unions)

@@ -357,6 +357,10 @@ func (r *resolver) checkEnum(n *node, t *Type, path string) {
 func (r *resolver) checkUnion(n *node, t *Type, name, path string, depth int) {
 	if t.Discriminator == "" {
 		choices := Choices(t)
+		if n.kind == nSeq && ByItems(t) {
+			r.checkArrayUnion(n, t, name, path, depth)
+			return
+		}
 		if n.kind == nMap && ByMembers(t) {
 			var members []string
 			for _, e := range n.ents {

@@ -170,6 +170,25 @@ func variantNames(def *idl.TypeDef) []string {
 			}
 		}
 	}
+	arrays := 0
+	for i, v := range t.Variants {
+		if v.Type.Kind == idl.KindArray && names[i] == "Array" {
+			arrays++
+		}
+	}
+	if arrays > 1 {
+		// Several arrays, told apart by their items: named by them.
+		for i, v := range t.Variants {
+			if v.Type.Kind != idl.KindArray || names[i] != "Array" {
+				continue
+			}
+			if item := v.Type.Elem; item.Kind == idl.KindRef {
+				names[i] = item.Ref.GoName + "List"
+			} else {
+				names[i] = title(item.Kind.String()) + "List"
+			}
+		}
+	}
 	return names
 }
 
