@@ -147,6 +147,10 @@ func (r *resolver) arrayVariants(def *TypeDef, listed map[*Variant]bool) {
 			continue // none, or left to the union b comes from
 		}
 		a := items[by[0]]
+		if a.Object == b.Object {
+			report(outer(b), "array variants %s and %s of union %s hold the same items, so the second could never be chosen; list it once", name(a), name(b), def.Name)
+			continue
+		}
 		report(outer(b), "array variant %s of union %s can never be chosen for an array starting with a %s: every such item goes to the items %s of array variant %s, which match it too and are listed before it or leave fewer of its members unexplained; give %s a required member that %s does not declare, or merge the two array variants", name(b), def.Name, b.Label(), a.Label(), name(a), b.Label(), a.Label())
 	}
 }

@@ -225,8 +225,12 @@ func ObjectRequirements(t *Type) string {
 // union t without a discriminator: it has no catch-all, and every two
 // object choices of different variants are told apart by a member one
 // requires with a constant that the other declares with another constant.
-// Other choices of different variants differ by JSON kind.
+// Other choices of different variants differ by JSON kind; a union with
+// several array variants is never exclusive.
 func Exclusive(t *Type) bool {
+	if ByItems(t) {
+		return false // an empty array matches every array variant
+	}
 	choices := Choices(t)
 	for i, a := range choices {
 		if a.CatchAll {

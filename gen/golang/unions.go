@@ -56,12 +56,18 @@ func (g *generator) union(f *file, def *idl.TypeDef) {
 	case byMembers:
 		how += ", and objects by the members they hold"
 	}
+	if t.Discriminator == "" && idl.ByItems(t) {
+		how += ", and arrays by their first item"
+	}
 	c.addf("Exactly one field is set. On the wire the value is that variant alone, and the variants are told apart by %s:", how)
 	for _, item := range items {
 		c.paras[len(c.paras)-1] += "\n" + item
 	}
 	if byMembers {
 		c.add(objectRule)
+	}
+	if t.Discriminator == "" && idl.ByItems(t) {
+		c.add(arrayRule)
 	}
 	var fields []jen.Code
 	for i, v := range t.Variants {
@@ -201,7 +207,7 @@ func (g *generator) unmarshalUntagged(f *file, def *idl.TypeDef) {
 	name := def.GoName
 	var cases []jen.Code
 	var all []string
-	byMembers := idl.ByMembers(t)
+	byMembers, byItems := idl.ByMembers(t), idl.ByItems(t)
 	catchAll, direct := g.catchAll(def)
 	for i, v := range t.Variants {
 		if i == catchAll && direct {
@@ -210,6 +216,13 @@ func (g *generator) unmarshalUntagged(f *file, def *idl.TypeDef) {
 		field := g.variants[def][i]
 		var lits []jen.Code
 		for _, k := range jsonKinds(v.Type) {
+			if k == "array" && byItems {
+				if !slices.Contains(all, k) {
+					all = append(all, k)
+					cases = append(cases, jen.Case(jen.Lit(k)).Block(g.arraySwitch(f, def)...))
+				}
+				continue
+			}
 			if k == "object" && byMembers {
 				if !slices.Contains(all, k) {
 					all = append(all, k)
@@ -242,6 +255,9 @@ func (g *generator) unmarshalUntagged(f *file, def *idl.TypeDef) {
 	if byMembers {
 		what += " An object decodes into the object variant the members it holds choose, as the type's comment says."
 	}
+	if byItems {
+		what += " An array decodes into the array variant its first item chooses (an empty one into the first), as the type's comment says."
+	}
 	if catchAll >= 0 {
 		what += fmt.Sprintf(" Any other value goes to %s.", g.variants[def][catchAll])
 	}
@@ -265,10 +281,24 @@ func (g *generator) unmarshalUntagged(f *file, def *idl.TypeDef) {
 // declares.
 func (g *generator) objectSwitch(f *file, def *idl.TypeDef) []jen.Code {
 	t := def.Type
+	fallback := []jen.Code{jen.Return(jen.Qual("errors", "New").Call(jen.Lit(fmt.Sprintf("object matches no variant of %s; an object needs every required member of one variant: %s", def.Name, idl.ObjectRequirements(t)))))}
+	if c, _ := g.catchAll(def); c >= 0 {
+		fallback = g.otherValue(def)
+	}
+	return g.chooseObject(f, def, t, "b", tableName(def.GoName), "each object variant", func(c idl.Choice) int { return c.Variant }, fallback)
+}
+
+// chooseObject returns the statements that decode the members of the
+// JSON object src, pick among the object choices of the union u by the
+// decision rule, and decode b into the variant of def that variant
+// returns for the chosen choice, or run fallback when none matches. The
+// table of what each object choice needs, named table, is declared
+// beside def; what says what its rows are.
+func (g *generator) chooseObject(f *file, def *idl.TypeDef, u *idl.Type, src, table, what string, variant func(idl.Choice) int, fallback []jen.Code) []jen.Code {
 	var objects []idl.Choice
 	index := map[string]int{} // member name -> bit
 	var order []string
-	for _, c := range idl.Choices(t) {
+	for _, c := range idl.Choices(u) {
 		if c.Object == nil {
 			continue
 		}
@@ -295,12 +325,11 @@ func (g *generator) objectSwitch(f *file, def *idl.TypeDef) []jen.Code {
 		}
 		return jen.Index().Uint64().Values(lits...)
 	}
-	table := tableName(def.GoName)
 	var rows []jen.Code
 	for _, c := range objects {
 		rows = append(rows, jen.Values(jen.Dict{jen.Id("Required"): word(c, true), jen.Id("Declared"): word(c, false)}))
 	}
-	f.add(doc(fmt.Sprintf("%s is what an object needs to be each object variant of %s (%s), over the members %s, one bit each in this order.", table, def.GoName, joinList(choiceLabels(objects), "and"), joinList(quoteAll(order), "and"))).code().
+	f.add(doc(fmt.Sprintf("%s is what an object needs to be %s of %s (%s), over the members %s, one bit each in this order.", table, what, def.GoName, joinList(choiceLabels(objects), "and"), joinList(quoteAll(order), "and"))).code().
 		Var().Id(table).Op("=").Index().Qual(jsonrpcPkg, "ObjectChoice").Values(rows...))
 
 	consts := false
@@ -321,23 +350,14 @@ func (g *generator) objectSwitch(f *file, def *idl.TypeDef) []jen.Code {
 	}
 	var cases []jen.Code
 	for i := 0; i < len(objects); {
-		variant := objects[i].Variant
+		v := variant(objects[i])
 		var lits []jen.Code
-		for ; i < len(objects) && objects[i].Variant == variant; i++ {
+		for ; i < len(objects) && variant(objects[i]) == v; i++ {
 			lits = append(lits, jen.Lit(i))
 		}
-		field := g.variants[def][variant]
-		cases = append(cases, jen.Case(lits...).Block(
-			jen.Id("v").Dot(field).Op("=").New(baseType(t.Variants[variant].Type)),
-			jen.Err().Op("=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("b"), jen.Id("v").Dot(field)),
-		))
+		cases = append(cases, jen.Case(lits...).Block(g.decodeVariant(def, v)...))
 	}
-	if c, _ := g.catchAll(def); c >= 0 {
-		cases = append(cases, jen.Default().Block(g.otherValue(def)...))
-	} else {
-		want := "an object needs every required member of one variant: " + idl.ObjectRequirements(t)
-		cases = append(cases, jen.Default().Block(jen.Return(jen.Qual("errors", "New").Call(jen.Lit(fmt.Sprintf("object matches no variant of %s; %s", def.Name, want))))))
-	}
+	cases = append(cases, jen.Default().Block(fallback...))
 	failed := jen.Nil()
 	var decls []jen.Code
 	decls = append(decls, jen.Var().Id("held").Index(jen.Lit(words)).Uint64())
@@ -346,7 +366,7 @@ func (g *generator) objectSwitch(f *file, def *idl.TypeDef) []jen.Code {
 		failed = jen.Id("failed").Index(jen.Empty(), jen.Empty())
 	}
 	return append(decls,
-		jen.Err().Op("=").Qual(jsonrpcPkg, "DecodeObject").Call(jen.Id("b"), jen.Func().Params(jen.Id("key"), jen.Id(valueName(consts)).Index().Byte()).Error().Block(
+		jen.Err().Op("=").Qual(jsonrpcPkg, "DecodeObject").Call(jen.Id(src), jen.Func().Params(jen.Id("key"), jen.Id(valueName(consts)).Index().Byte()).Error().Block(
 			jen.Switch(jen.String().Call(jen.Id("key"))).Block(keys...),
 			jen.Return(jen.Nil()),
 		)),

@@ -278,19 +278,22 @@ func (d *doc) writeUnion(t *idl.Type) {
 		d.table([]string{code(t.Discriminator), "variant"}, rows)
 		return
 	}
-	byMembers := idl.ByMembers(t)
+	byMembers, byItems := idl.ByMembers(t), idl.ByItems(t)
+	arrays := arrayCells(t)
 	last := len(t.Variants) - 1
 	catchAll := false
 	for i, v := range t.Variants {
 		kind := jsonKind(v.Type)
-		if byMembers {
+		if byMembers || byItems {
 			// The kinds of the variant's choices, objects with the
 			// members they require.
 			var kinds []string
 			for _, c := range idl.Choices(&idl.Type{Kind: idl.KindUnion, Variants: []*idl.Variant{v}}) {
 				k := jsonKind(c.Type)
 				switch {
-				case c.Object != nil:
+				case arrays[c.Type] != "":
+					k = arrays[c.Type]
+				case c.Object != nil && byMembers:
 					k = objectWith(c.Object)
 				case i == last && k == "any":
 					k = "any other value"
@@ -309,17 +312,59 @@ func (d *doc) writeUnion(t *idl.Type) {
 		}
 		rows = append(rows, []string{kind, d.typeExpr(v.Type)})
 	}
-	if !byMembers {
+	switch {
+	case byItems && !byMembers:
+		d.para("One of these, told apart by the JSON kind of the value, and arrays by their first item:")
+		d.table([]string{"JSON value", "variant"}, rows)
+	case !byMembers:
 		d.para("One of these, told apart by the JSON kind of the value:")
 		d.table([]string{"JSON kind", "variant"}, rows)
-	} else {
+	default:
 		d.para("One of these, told apart by the JSON kind of the value, and objects by the members they hold:")
 		d.table([]string{"JSON value", "variant"}, rows)
 		d.para("An object is the object variant whose required members (listed) it holds, with their constant values, and whose declared members leave the fewest of its members unexplained; of those, the one listed first.")
 	}
+	if byItems {
+		d.para("An array is the array variant whose item type its first item would be, told apart as the variants of one union are: by JSON kind, and an object by the item type whose required members it holds and whose declared members leave the fewest of its members unexplained (of those, the one listed first); every item must then be of that variant. An empty array is the first array variant.")
+	}
 	if catchAll {
 		d.para("A value that no other variant takes goes to the last variant.")
 	}
+}
+
+// arrayCells describes, when the union t tells its array choices apart by
+// their first item, each array choice by the items that choose it, as in
+// "empty array, or array whose first item is a string", keyed by the
+// choice's type; else it returns nil.
+func arrayCells(t *idl.Type) map[*idl.Type]string {
+	if !idl.ByItems(t) {
+		return nil
+	}
+	arrays := idl.ArrayChoices(t)
+	union := idl.ItemUnion(t)
+	byMembers := idl.ByMembers(union)
+	items := make([][]string, len(arrays))
+	for _, c := range idl.Choices(union) {
+		k := jsonKind(c.Type)
+		switch {
+		case c.CatchAll:
+			k = "any other value"
+		case c.Object != nil && byMembers:
+			k = objectWith(c.Object)
+		}
+		if !slices.Contains(items[c.Variant], k) {
+			items[c.Variant] = append(items[c.Variant], k)
+		}
+	}
+	out := map[*idl.Type]string{}
+	for i, a := range arrays {
+		cell := "array whose first item is " + strings.Join(items[i], " or ")
+		if i == 0 {
+			cell = "empty array, or " + cell
+		}
+		out[a.Type] = cell
+	}
+	return out
 }
 
 // objectWith describes an object variant by the members it requires, with

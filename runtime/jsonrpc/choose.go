@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math/bits"
 	"reflect"
 	"unicode/utf8"
@@ -67,4 +68,23 @@ func SameJSON(b []byte, want string) bool {
 		return false
 	}
 	return reflect.DeepEqual(x, y)
+}
+
+// FirstItem returns the first item of the JSON array b, without decoding
+// the array, or nil when the array is empty. Generated decoders of unions
+// with several array variants use it: the first item picks the variant.
+func FirstItem(b []byte) ([]byte, error) {
+	b = trimSpace(b)
+	if len(b) < 2 || b[0] != '[' || b[len(b)-1] != ']' {
+		return nil, errors.New("expected a JSON array")
+	}
+	i := skipSpace(b, 1)
+	if i == len(b)-1 {
+		return nil, nil
+	}
+	end := skipValue(b, i)
+	if end <= i || end > len(b)-1 {
+		return nil, errors.New("malformed JSON array")
+	}
+	return b[i:end], nil
 }

@@ -78,3 +78,27 @@ func FuzzSameJSON(f *testing.F) {
 		}
 	})
 }
+
+func TestFirstItem(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`[]`, ""},
+		{` [ ] `, ""},
+		{`[1,2]`, "1"},
+		{`[ {"a":[1,"]"]} , 2]`, `{"a":[1,"]"]}`},
+		{`["x"]`, `"x"`},
+		{`[null]`, "null"},
+	} {
+		got, err := FirstItem([]byte(tc.in))
+		if err != nil || string(got) != tc.want || (tc.want == "") != (got == nil) {
+			t.Errorf("FirstItem(%s) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+	for _, in := range []string{``, `{}`, `"[]"`, `[`} {
+		if _, err := FirstItem([]byte(in)); err == nil {
+			t.Errorf("FirstItem(%s): no error", in)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _, _ = FirstItem([]byte(`[{"a":1},{"b":2}]`)) }); n != 0 {
+		t.Errorf("FirstItem allocates %v times", n)
+	}
+}

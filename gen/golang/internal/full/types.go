@@ -1172,6 +1172,231 @@ func (x *HoverOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// Location is an object with the members uri and line.
+type Location struct {
+	URI  string `json:"uri"`
+	Line int32  `json:"line"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Location) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"uri":`...)
+	b = jsonrpc.AppendString(b, x.URI)
+	b = append(b, `,"line":`...)
+	b = jsonrpc.AppendInt(b, x.Line)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *Location) UnmarshalJSON(b []byte) error {
+	var v Location
+	var has struct {
+		URI, Line bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "uri":
+			has.URI = true
+			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+		case "line":
+			has.Line = true
+			return jsonrpc.AtField("line", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Line, math.MinInt32, math.MaxInt32)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.URI:
+		return jsonrpc.MissingField("uri")
+	case !has.Line:
+		return jsonrpc.MissingField("line")
+	}
+	*x = v
+	return nil
+}
+
+// DefinitionLink is an object with the members targetUri, targetLine and
+// originLine.
+type DefinitionLink struct {
+	TargetURI  string `json:"targetUri"`
+	TargetLine int32  `json:"targetLine"`
+	OriginLine *int32 `json:"originLine,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x DefinitionLink) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"targetUri":`...)
+	b = jsonrpc.AppendString(b, x.TargetURI)
+	b = append(b, `,"targetLine":`...)
+	b = jsonrpc.AppendInt(b, x.TargetLine)
+	if x.OriginLine != nil {
+		b = append(b, `,"originLine":`...)
+		b = jsonrpc.AppendInt(b, *x.OriginLine)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *DefinitionLink) UnmarshalJSON(b []byte) error {
+	var v DefinitionLink
+	var has struct {
+		TargetURI, TargetLine bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "targetUri":
+			has.TargetURI = true
+			return jsonrpc.AtField("targetUri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TargetURI)))
+		case "targetLine":
+			has.TargetLine = true
+			return jsonrpc.AtField("targetLine", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.TargetLine, math.MinInt32, math.MaxInt32)))
+		case "originLine":
+			return jsonrpc.AtField("originLine", jsonrpc.DecodeOptional(value, &v.OriginLine, func(b []byte, v *int32) error {
+				return jsonrpc.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
+			}))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.TargetURI:
+		return jsonrpc.MissingField("targetUri")
+	case !has.TargetLine:
+		return jsonrpc.MissingField("targetLine")
+	}
+	*x = v
+	return nil
+}
+
+// SymbolInformation is an object with the members name, location and
+// containerName.
+type SymbolInformation struct {
+	Name          string   `json:"name"`
+	Location      Location `json:"location"`
+	ContainerName *string  `json:"containerName,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x SymbolInformation) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"location":`...)
+	if b, err = x.Location.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if x.ContainerName != nil {
+		b = append(b, `,"containerName":`...)
+		b = jsonrpc.AppendString(b, *x.ContainerName)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *SymbolInformation) UnmarshalJSON(b []byte) error {
+	var v SymbolInformation
+	var has struct {
+		Name, Location bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "name":
+			has.Name = true
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+		case "location":
+			has.Location = true
+			return jsonrpc.AtField("location", jsonrpc.NonNull(value, v.Location.UnmarshalJSON(value)))
+		case "containerName":
+			return jsonrpc.AtField("containerName", jsonrpc.DecodeOptional(value, &v.ContainerName, jsonrpc.DecodeString[string]))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Name:
+		return jsonrpc.MissingField("name")
+	case !has.Location:
+		return jsonrpc.MissingField("location")
+	}
+	*x = v
+	return nil
+}
+
+// WorkspaceSymbol is an object with the members name, location and data.
+type WorkspaceSymbol struct {
+	Name     string          `json:"name"`
+	Location Location        `json:"location"`
+	Data     json.RawMessage `json:"data,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x WorkspaceSymbol) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"location":`...)
+	if b, err = x.Location.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(x.Data) != 0 {
+		b = append(b, `,"data":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *WorkspaceSymbol) UnmarshalJSON(b []byte) error {
+	var v WorkspaceSymbol
+	var has struct {
+		Name, Location bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "name":
+			has.Name = true
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+		case "location":
+			has.Location = true
+			return jsonrpc.AtField("location", jsonrpc.NonNull(value, v.Location.UnmarshalJSON(value)))
+		case "data":
+			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Name:
+		return jsonrpc.MissingField("name")
+	case !has.Location:
+		return jsonrpc.MissingField("location")
+	}
+	*x = v
+	return nil
+}
+
 // HoverRegistrationOptions is an object with the members workDoneProgress,
 // documentSelector and id.
 type HoverRegistrationOptions struct {
@@ -2093,10 +2318,12 @@ func (x *BlocksShowParams) UnmarshalJSON(b []byte) error {
 
 // HoverShowParams are the params of hover/show.
 type HoverShowParams struct {
-	Contents HoverContents        `json:"contents"`
-	Provider *HoverProvider       `json:"provider,omitempty"`
-	Filters  []TextDocumentFilter `json:"filters,omitzero"`
-	Progress *ProgressValue       `json:"progress,omitempty"`
+	Contents   HoverContents        `json:"contents"`
+	Provider   *HoverProvider       `json:"provider,omitempty"`
+	Filters    []TextDocumentFilter `json:"filters,omitzero"`
+	Progress   *ProgressValue       `json:"progress,omitempty"`
+	Definition *DefinitionResult    `json:"definition,omitempty"`
+	Symbols    *WorkspaceSymbols    `json:"symbols,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -2126,6 +2353,18 @@ func (x HoverShowParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if x.Definition != nil {
+		b = append(b, `,"definition":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Definition); err != nil {
+			return nil, err
+		}
+	}
+	if x.Symbols != nil {
+		b = append(b, `,"symbols":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Symbols); err != nil {
+			return nil, err
+		}
+	}
 	return jsonrpc.CloseObject(b, start), nil
 }
 
@@ -2147,6 +2386,10 @@ func (x *HoverShowParams) UnmarshalJSON(b []byte) error {
 			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.UnmarshalJSON[TextDocumentFilter]))
 		case "progress":
 			return jsonrpc.AtField("progress", jsonrpc.DecodeOptional(value, &v.Progress, jsonrpc.UnmarshalJSON[ProgressValue]))
+		case "definition":
+			return jsonrpc.AtField("definition", jsonrpc.DecodeOptional(value, &v.Definition, jsonrpc.UnmarshalJSON[DefinitionResult]))
+		case "symbols":
+			return jsonrpc.AtField("symbols", jsonrpc.DecodeOptional(value, &v.Symbols, jsonrpc.UnmarshalJSON[WorkspaceSymbols]))
 		}
 		return nil
 	})

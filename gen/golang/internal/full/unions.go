@@ -647,6 +647,299 @@ func (x *HoverContents) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// Definition is one of Location or Array.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are:
+//   - Location: Location
+//   - Array: []Location
+type Definition struct {
+	Location *Location
+	Array    *[]Location
+}
+
+// NewDefinitionLocation returns a Definition holding v.
+func NewDefinitionLocation(v Location) Definition {
+	return Definition{Location: &v}
+}
+
+// NewDefinitionArray returns a Definition holding v.
+func NewDefinitionArray(v []Location) Definition {
+	return Definition{Array: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x Definition) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.Location != nil {
+		v, n = x.Location, n+1
+	}
+	if x.Array != nil {
+		v, n = x.Array, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("Definition holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// UnmarshalJSON decodes a Definition into the variant matching the kind of
+// JSON value b holds.
+func (x *Definition) UnmarshalJSON(b []byte) error {
+	var v Definition
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "object":
+		v.Location = new(Location)
+		err = json.Unmarshal(b, v.Location)
+	case "array":
+		v.Array = new([]Location)
+		err = json.Unmarshal(b, v.Array)
+	default:
+		return fmt.Errorf("expected object or array, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// DefinitionResult is one of Definition or Array.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and arrays
+// by their first item:
+//   - Definition: Definition
+//   - Array: []DefinitionLink
+//
+// An array is the array variant whose item type its first item would be, told
+// apart as the variants of one union are: by JSON kind, and an object by the
+// item type whose required members it holds and whose declared members leave
+// the fewest of its members unexplained (of those, the one listed first);
+// every item is then decoded as that variant's item. An empty array is the
+// first array variant.
+type DefinitionResult struct {
+	Definition *Definition
+	Array      *[]DefinitionLink
+}
+
+// NewDefinitionResultDefinition returns a DefinitionResult holding v.
+func NewDefinitionResultDefinition(v Definition) DefinitionResult {
+	return DefinitionResult{Definition: &v}
+}
+
+// NewDefinitionResultArray returns a DefinitionResult holding v.
+func NewDefinitionResultArray(v []DefinitionLink) DefinitionResult {
+	return DefinitionResult{Array: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x DefinitionResult) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.Definition != nil {
+		v, n = x.Definition, n+1
+	}
+	if x.Array != nil {
+		v, n = x.Array, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("DefinitionResult holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// definitionResultItemObjects is what an object needs to be the first item of
+// each array variant of DefinitionResult (Location and DefinitionLink), over
+// the members "uri", "line", "targetUri", "targetLine" and "originLine", one
+// bit each in this order.
+var definitionResultItemObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x3},
+	Required: []uint64{0x3},
+}, {
+	Declared: []uint64{0x1c},
+	Required: []uint64{0xc},
+}}
+
+// UnmarshalJSON decodes a DefinitionResult into the variant matching the kind
+// of JSON value b holds. An array decodes into the array variant its first
+// item chooses (an empty one into the first), as the type's comment says.
+func (x *DefinitionResult) UnmarshalJSON(b []byte) error {
+	var v DefinitionResult
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "array":
+		var item []byte
+		if item, err = jsonrpc.FirstItem(b); err != nil {
+			return err
+		}
+		switch itemKind := jsonrpc.JSONKind(item); itemKind {
+		case "nothing":
+			v.Definition = new(Definition)
+			err = json.Unmarshal(b, v.Definition)
+		case "object":
+			var held [1]uint64
+			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
+				switch string(key) {
+				case "uri":
+					held[0] |= 1 << 0
+				case "line":
+					held[0] |= 1 << 1
+				case "targetUri":
+					held[0] |= 1 << 2
+				case "targetLine":
+					held[0] |= 1 << 3
+				case "originLine":
+					held[0] |= 1 << 4
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			switch jsonrpc.ChooseObject(held[:], nil, definitionResultItemObjects) {
+			case 0:
+				v.Definition = new(Definition)
+				err = json.Unmarshal(b, v.Definition)
+			case 1:
+				v.Array = new([]DefinitionLink)
+				err = jsonrpc.DecodeArray(b, v.Array, jsonrpc.UnmarshalJSON[DefinitionLink])
+			default:
+				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of DefinitionResult; an item needs every required member of one item type: Location (\"uri\", \"line\") or DefinitionLink (\"targetUri\", \"targetLine\")"))
+			}
+		default:
+			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of Location[] or DefinitionLink[], got JSON %s", itemKind))
+		}
+	case "object":
+		v.Definition = new(Definition)
+		err = json.Unmarshal(b, v.Definition)
+	default:
+		return fmt.Errorf("expected array or object, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// WorkspaceSymbols is one of SymbolInformationList or WorkspaceSymbolList.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and arrays
+// by their first item:
+//   - SymbolInformationList: []SymbolInformation
+//   - WorkspaceSymbolList: []WorkspaceSymbol
+//
+// An array is the array variant whose item type its first item would be, told
+// apart as the variants of one union are: by JSON kind, and an object by the
+// item type whose required members it holds and whose declared members leave
+// the fewest of its members unexplained (of those, the one listed first);
+// every item is then decoded as that variant's item. An empty array is the
+// first array variant.
+type WorkspaceSymbols struct {
+	SymbolInformationList *[]SymbolInformation
+	WorkspaceSymbolList   *[]WorkspaceSymbol
+}
+
+// NewWorkspaceSymbolsSymbolInformationList returns a WorkspaceSymbols holding
+// v.
+func NewWorkspaceSymbolsSymbolInformationList(v []SymbolInformation) WorkspaceSymbols {
+	return WorkspaceSymbols{SymbolInformationList: &v}
+}
+
+// NewWorkspaceSymbolsWorkspaceSymbolList returns a WorkspaceSymbols holding v.
+func NewWorkspaceSymbolsWorkspaceSymbolList(v []WorkspaceSymbol) WorkspaceSymbols {
+	return WorkspaceSymbols{WorkspaceSymbolList: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x WorkspaceSymbols) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.SymbolInformationList != nil {
+		v, n = x.SymbolInformationList, n+1
+	}
+	if x.WorkspaceSymbolList != nil {
+		v, n = x.WorkspaceSymbolList, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("WorkspaceSymbols holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// workspaceSymbolsItemObjects is what an object needs to be the first item of
+// each array variant of WorkspaceSymbols (SymbolInformation and
+// WorkspaceSymbol), over the members "name", "location", "containerName" and
+// "data", one bit each in this order.
+var workspaceSymbolsItemObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x7},
+	Required: []uint64{0x3},
+}, {
+	Declared: []uint64{0xb},
+	Required: []uint64{0x3},
+}}
+
+// UnmarshalJSON decodes a WorkspaceSymbols into the variant matching the kind
+// of JSON value b holds. An array decodes into the array variant its first
+// item chooses (an empty one into the first), as the type's comment says.
+func (x *WorkspaceSymbols) UnmarshalJSON(b []byte) error {
+	var v WorkspaceSymbols
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "array":
+		var item []byte
+		if item, err = jsonrpc.FirstItem(b); err != nil {
+			return err
+		}
+		switch itemKind := jsonrpc.JSONKind(item); itemKind {
+		case "nothing":
+			v.SymbolInformationList = new([]SymbolInformation)
+			err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
+		case "object":
+			var held [1]uint64
+			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
+				switch string(key) {
+				case "name":
+					held[0] |= 1 << 0
+				case "location":
+					held[0] |= 1 << 1
+				case "containerName":
+					held[0] |= 1 << 2
+				case "data":
+					held[0] |= 1 << 3
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			switch jsonrpc.ChooseObject(held[:], nil, workspaceSymbolsItemObjects) {
+			case 0:
+				v.SymbolInformationList = new([]SymbolInformation)
+				err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
+			case 1:
+				v.WorkspaceSymbolList = new([]WorkspaceSymbol)
+				err = jsonrpc.DecodeArray(b, v.WorkspaceSymbolList, jsonrpc.UnmarshalJSON[WorkspaceSymbol])
+			default:
+				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of WorkspaceSymbols; an item needs every required member of one item type: SymbolInformation (\"name\", \"location\") or WorkspaceSymbol (\"name\", \"location\")"))
+			}
+		default:
+			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of SymbolInformation[] or WorkspaceSymbol[], got JSON %s", itemKind))
+		}
+	default:
+		return fmt.Errorf("expected array, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
 // HoverProvider is one of Boolean, HoverOptions or HoverRegistrationOptions.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
