@@ -19,11 +19,11 @@ import (
 type Server interface {
 	// TextDocumentImplementation answers the request textDocument/implementation.
 	// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_implementation
-	TextDocumentImplementation(ctx context.Context, params *ImplementationParams) (json.RawMessage, error)
+	TextDocumentImplementation(ctx context.Context, params *ImplementationParams) (*TextDocumentImplementationResult, error)
 
 	// TextDocumentTypeDefinition answers the request textDocument/typeDefinition.
 	// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_typeDefinition
-	TextDocumentTypeDefinition(ctx context.Context, params *TypeDefinitionParams) (json.RawMessage, error)
+	TextDocumentTypeDefinition(ctx context.Context, params *TypeDefinitionParams) (*TextDocumentTypeDefinitionResult, error)
 
 	// TextDocumentDocumentColor answers the request textDocument/documentColor.
 	// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_documentColor
@@ -40,7 +40,7 @@ type Server interface {
 
 	// TextDocumentDeclaration answers the request textDocument/declaration.
 	// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_declaration
-	TextDocumentDeclaration(ctx context.Context, params *DeclarationParams) (json.RawMessage, error)
+	TextDocumentDeclaration(ctx context.Context, params *DeclarationParams) (*TextDocumentDeclarationResult, error)
 
 	// TextDocumentSelectionRange answers the request textDocument/selectionRange.
 	// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_selectionRange
@@ -211,7 +211,7 @@ type Server interface {
 
 	// TextDocumentDefinition answers the request textDocument/definition.
 	// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_definition
-	TextDocumentDefinition(ctx context.Context, params *DefinitionParams) (json.RawMessage, error)
+	TextDocumentDefinition(ctx context.Context, params *DefinitionParams) (*TextDocumentDefinitionResult, error)
 
 	// TextDocumentReferences answers the request textDocument/references.
 	// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_references
@@ -224,7 +224,7 @@ type Server interface {
 
 	// TextDocumentDocumentSymbol answers the request textDocument/documentSymbol.
 	// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_documentSymbol
-	TextDocumentDocumentSymbol(ctx context.Context, params *DocumentSymbolParams) (json.RawMessage, error)
+	TextDocumentDocumentSymbol(ctx context.Context, params *DocumentSymbolParams) (*TextDocumentDocumentSymbolResult, error)
 
 	// TextDocumentCodeAction answers the request textDocument/codeAction.
 	// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_codeAction
@@ -238,7 +238,7 @@ type Server interface {
 	// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspace_symbol
 	//
 	// Since 3.17.0.
-	WorkspaceSymbol(ctx context.Context, params *WorkspaceSymbolParams) (json.RawMessage, error)
+	WorkspaceSymbol(ctx context.Context, params *WorkspaceSymbolParams) (*WorkspaceSymbolResult, error)
 
 	// WorkspaceSymbolResolve answers the request workspaceSymbol/resolve.
 	// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspace_symbolResolve
@@ -400,12 +400,12 @@ type Server interface {
 type UnimplementedServer struct{}
 
 // TextDocumentImplementation answers with a -32601 Method not found error.
-func (UnimplementedServer) TextDocumentImplementation(context.Context, *ImplementationParams) (json.RawMessage, error) {
+func (UnimplementedServer) TextDocumentImplementation(context.Context, *ImplementationParams) (*TextDocumentImplementationResult, error) {
 	return nil, methodNotFound(MethodTextDocumentImplementation)
 }
 
 // TextDocumentTypeDefinition answers with a -32601 Method not found error.
-func (UnimplementedServer) TextDocumentTypeDefinition(context.Context, *TypeDefinitionParams) (json.RawMessage, error) {
+func (UnimplementedServer) TextDocumentTypeDefinition(context.Context, *TypeDefinitionParams) (*TextDocumentTypeDefinitionResult, error) {
 	return nil, methodNotFound(MethodTextDocumentTypeDefinition)
 }
 
@@ -425,7 +425,7 @@ func (UnimplementedServer) TextDocumentFoldingRange(context.Context, *FoldingRan
 }
 
 // TextDocumentDeclaration answers with a -32601 Method not found error.
-func (UnimplementedServer) TextDocumentDeclaration(context.Context, *DeclarationParams) (json.RawMessage, error) {
+func (UnimplementedServer) TextDocumentDeclaration(context.Context, *DeclarationParams) (*TextDocumentDeclarationResult, error) {
 	return nil, methodNotFound(MethodTextDocumentDeclaration)
 }
 
@@ -574,7 +574,7 @@ func (UnimplementedServer) TextDocumentSignatureHelp(context.Context, *Signature
 }
 
 // TextDocumentDefinition answers with a -32601 Method not found error.
-func (UnimplementedServer) TextDocumentDefinition(context.Context, *DefinitionParams) (json.RawMessage, error) {
+func (UnimplementedServer) TextDocumentDefinition(context.Context, *DefinitionParams) (*TextDocumentDefinitionResult, error) {
 	return nil, methodNotFound(MethodTextDocumentDefinition)
 }
 
@@ -589,7 +589,7 @@ func (UnimplementedServer) TextDocumentDocumentHighlight(context.Context, *Docum
 }
 
 // TextDocumentDocumentSymbol answers with a -32601 Method not found error.
-func (UnimplementedServer) TextDocumentDocumentSymbol(context.Context, *DocumentSymbolParams) (json.RawMessage, error) {
+func (UnimplementedServer) TextDocumentDocumentSymbol(context.Context, *DocumentSymbolParams) (*TextDocumentDocumentSymbolResult, error) {
 	return nil, methodNotFound(MethodTextDocumentDocumentSymbol)
 }
 
@@ -604,7 +604,7 @@ func (UnimplementedServer) CodeActionResolve(context.Context, *CodeAction) (*Cod
 }
 
 // WorkspaceSymbol answers with a -32601 Method not found error.
-func (UnimplementedServer) WorkspaceSymbol(context.Context, *WorkspaceSymbolParams) (json.RawMessage, error) {
+func (UnimplementedServer) WorkspaceSymbol(context.Context, *WorkspaceSymbolParams) (*WorkspaceSymbolResult, error) {
 	return nil, methodNotFound(MethodWorkspaceSymbol)
 }
 
@@ -779,14 +779,14 @@ type remoteServer struct {
 	c jsonrpc.Caller
 }
 
-func (r remoteServer) TextDocumentImplementation(ctx context.Context, params *ImplementationParams) (json.RawMessage, error) {
-	var result json.RawMessage
+func (r remoteServer) TextDocumentImplementation(ctx context.Context, params *ImplementationParams) (*TextDocumentImplementationResult, error) {
+	var result *TextDocumentImplementationResult
 	err := r.c.Call(ctx, MethodTextDocumentImplementation, params, &result)
 	return result, err
 }
 
-func (r remoteServer) TextDocumentTypeDefinition(ctx context.Context, params *TypeDefinitionParams) (json.RawMessage, error) {
-	var result json.RawMessage
+func (r remoteServer) TextDocumentTypeDefinition(ctx context.Context, params *TypeDefinitionParams) (*TextDocumentTypeDefinitionResult, error) {
+	var result *TextDocumentTypeDefinitionResult
 	err := r.c.Call(ctx, MethodTextDocumentTypeDefinition, params, &result)
 	return result, err
 }
@@ -809,8 +809,8 @@ func (r remoteServer) TextDocumentFoldingRange(ctx context.Context, params *Fold
 	return result, err
 }
 
-func (r remoteServer) TextDocumentDeclaration(ctx context.Context, params *DeclarationParams) (json.RawMessage, error) {
-	var result json.RawMessage
+func (r remoteServer) TextDocumentDeclaration(ctx context.Context, params *DeclarationParams) (*TextDocumentDeclarationResult, error) {
+	var result *TextDocumentDeclarationResult
 	err := r.c.Call(ctx, MethodTextDocumentDeclaration, params, &result)
 	return result, err
 }
@@ -995,8 +995,8 @@ func (r remoteServer) TextDocumentSignatureHelp(ctx context.Context, params *Sig
 	return result, err
 }
 
-func (r remoteServer) TextDocumentDefinition(ctx context.Context, params *DefinitionParams) (json.RawMessage, error) {
-	var result json.RawMessage
+func (r remoteServer) TextDocumentDefinition(ctx context.Context, params *DefinitionParams) (*TextDocumentDefinitionResult, error) {
+	var result *TextDocumentDefinitionResult
 	err := r.c.Call(ctx, MethodTextDocumentDefinition, params, &result)
 	return result, err
 }
@@ -1013,8 +1013,8 @@ func (r remoteServer) TextDocumentDocumentHighlight(ctx context.Context, params 
 	return result, err
 }
 
-func (r remoteServer) TextDocumentDocumentSymbol(ctx context.Context, params *DocumentSymbolParams) (json.RawMessage, error) {
-	var result json.RawMessage
+func (r remoteServer) TextDocumentDocumentSymbol(ctx context.Context, params *DocumentSymbolParams) (*TextDocumentDocumentSymbolResult, error) {
+	var result *TextDocumentDocumentSymbolResult
 	err := r.c.Call(ctx, MethodTextDocumentDocumentSymbol, params, &result)
 	return result, err
 }
@@ -1033,8 +1033,8 @@ func (r remoteServer) CodeActionResolve(ctx context.Context, params *CodeAction)
 	return &result, nil
 }
 
-func (r remoteServer) WorkspaceSymbol(ctx context.Context, params *WorkspaceSymbolParams) (json.RawMessage, error) {
-	var result json.RawMessage
+func (r remoteServer) WorkspaceSymbol(ctx context.Context, params *WorkspaceSymbolParams) (*WorkspaceSymbolResult, error) {
+	var result *WorkspaceSymbolResult
 	err := r.c.Call(ctx, MethodWorkspaceSymbol, params, &result)
 	return result, err
 }

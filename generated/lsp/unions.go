@@ -6147,6 +6147,383 @@ func (x *NotebookDocumentFilter) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// TextDocumentImplementationResult is the result of
+// textDocument/implementation.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and arrays
+// by their first item:
+//   - Definition: Definition
+//   - Array: []DefinitionLink
+//
+// An array is the array variant whose item type its first item would be, told
+// apart as the variants of one union are: by JSON kind, and an object by the
+// item type whose required members it holds and whose declared members leave
+// the fewest of its members unexplained (of those, the one listed first);
+// every item is then decoded as that variant's item. An empty array is the
+// first array variant.
+type TextDocumentImplementationResult struct {
+	Definition *Definition
+	Array      *[]DefinitionLink
+}
+
+// NewTextDocumentImplementationResultDefinition returns a
+// TextDocumentImplementationResult holding v.
+func NewTextDocumentImplementationResultDefinition(v Definition) TextDocumentImplementationResult {
+	return TextDocumentImplementationResult{Definition: &v}
+}
+
+// NewTextDocumentImplementationResultArray returns a
+// TextDocumentImplementationResult holding v.
+func NewTextDocumentImplementationResultArray(v []DefinitionLink) TextDocumentImplementationResult {
+	return TextDocumentImplementationResult{Array: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x TextDocumentImplementationResult) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.Definition != nil {
+		v, n = x.Definition, n+1
+	}
+	if x.Array != nil {
+		v, n = x.Array, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentImplementationResult holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// textDocumentImplementationResultItemObjects is what an object needs to be
+// the first item of each array variant of TextDocumentImplementationResult
+// (Location and DefinitionLink), over the members "uri", "range",
+// "originSelectionRange", "targetUri", "targetRange" and
+// "targetSelectionRange", one bit each in this order.
+var textDocumentImplementationResultItemObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x3},
+	Required: []uint64{0x3},
+}, {
+	Declared: []uint64{0x3c},
+	Required: []uint64{0x38},
+}}
+
+// UnmarshalJSON decodes a TextDocumentImplementationResult into the variant
+// matching the kind of JSON value b holds. An array decodes into the array
+// variant its first item chooses (an empty one into the first), as the type's
+// comment says.
+func (x *TextDocumentImplementationResult) UnmarshalJSON(b []byte) error {
+	var v TextDocumentImplementationResult
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "array":
+		var item []byte
+		if item, err = jsonrpc.FirstItem(b); err != nil {
+			return err
+		}
+		switch itemKind := jsonrpc.JSONKind(item); itemKind {
+		case "nothing":
+			v.Definition = new(Definition)
+			err = json.Unmarshal(b, v.Definition)
+		case "object":
+			var held [1]uint64
+			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
+				switch string(key) {
+				case "uri":
+					held[0] |= 1 << 0
+				case "range":
+					held[0] |= 1 << 1
+				case "originSelectionRange":
+					held[0] |= 1 << 2
+				case "targetUri":
+					held[0] |= 1 << 3
+				case "targetRange":
+					held[0] |= 1 << 4
+				case "targetSelectionRange":
+					held[0] |= 1 << 5
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			switch jsonrpc.ChooseObject(held[:], nil, textDocumentImplementationResultItemObjects) {
+			case 0:
+				v.Definition = new(Definition)
+				err = json.Unmarshal(b, v.Definition)
+			case 1:
+				v.Array = new([]DefinitionLink)
+				err = jsonrpc.DecodeArray(b, v.Array, jsonrpc.UnmarshalJSON[DefinitionLink])
+			default:
+				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentImplementationResult; an item needs every required member of one item type: Location (\"uri\", \"range\") or DefinitionLink (\"targetUri\", \"targetRange\", \"targetSelectionRange\")"))
+			}
+		default:
+			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of Location[] or DefinitionLink[], got JSON %s", itemKind))
+		}
+	case "object":
+		v.Definition = new(Definition)
+		err = json.Unmarshal(b, v.Definition)
+	default:
+		return fmt.Errorf("expected array or object, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// TextDocumentTypeDefinitionResult is the result of
+// textDocument/typeDefinition.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and arrays
+// by their first item:
+//   - Definition: Definition
+//   - Array: []DefinitionLink
+//
+// An array is the array variant whose item type its first item would be, told
+// apart as the variants of one union are: by JSON kind, and an object by the
+// item type whose required members it holds and whose declared members leave
+// the fewest of its members unexplained (of those, the one listed first);
+// every item is then decoded as that variant's item. An empty array is the
+// first array variant.
+type TextDocumentTypeDefinitionResult struct {
+	Definition *Definition
+	Array      *[]DefinitionLink
+}
+
+// NewTextDocumentTypeDefinitionResultDefinition returns a
+// TextDocumentTypeDefinitionResult holding v.
+func NewTextDocumentTypeDefinitionResultDefinition(v Definition) TextDocumentTypeDefinitionResult {
+	return TextDocumentTypeDefinitionResult{Definition: &v}
+}
+
+// NewTextDocumentTypeDefinitionResultArray returns a
+// TextDocumentTypeDefinitionResult holding v.
+func NewTextDocumentTypeDefinitionResultArray(v []DefinitionLink) TextDocumentTypeDefinitionResult {
+	return TextDocumentTypeDefinitionResult{Array: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x TextDocumentTypeDefinitionResult) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.Definition != nil {
+		v, n = x.Definition, n+1
+	}
+	if x.Array != nil {
+		v, n = x.Array, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentTypeDefinitionResult holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// textDocumentTypeDefinitionResultItemObjects is what an object needs to be
+// the first item of each array variant of TextDocumentTypeDefinitionResult
+// (Location and DefinitionLink), over the members "uri", "range",
+// "originSelectionRange", "targetUri", "targetRange" and
+// "targetSelectionRange", one bit each in this order.
+var textDocumentTypeDefinitionResultItemObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x3},
+	Required: []uint64{0x3},
+}, {
+	Declared: []uint64{0x3c},
+	Required: []uint64{0x38},
+}}
+
+// UnmarshalJSON decodes a TextDocumentTypeDefinitionResult into the variant
+// matching the kind of JSON value b holds. An array decodes into the array
+// variant its first item chooses (an empty one into the first), as the type's
+// comment says.
+func (x *TextDocumentTypeDefinitionResult) UnmarshalJSON(b []byte) error {
+	var v TextDocumentTypeDefinitionResult
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "array":
+		var item []byte
+		if item, err = jsonrpc.FirstItem(b); err != nil {
+			return err
+		}
+		switch itemKind := jsonrpc.JSONKind(item); itemKind {
+		case "nothing":
+			v.Definition = new(Definition)
+			err = json.Unmarshal(b, v.Definition)
+		case "object":
+			var held [1]uint64
+			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
+				switch string(key) {
+				case "uri":
+					held[0] |= 1 << 0
+				case "range":
+					held[0] |= 1 << 1
+				case "originSelectionRange":
+					held[0] |= 1 << 2
+				case "targetUri":
+					held[0] |= 1 << 3
+				case "targetRange":
+					held[0] |= 1 << 4
+				case "targetSelectionRange":
+					held[0] |= 1 << 5
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			switch jsonrpc.ChooseObject(held[:], nil, textDocumentTypeDefinitionResultItemObjects) {
+			case 0:
+				v.Definition = new(Definition)
+				err = json.Unmarshal(b, v.Definition)
+			case 1:
+				v.Array = new([]DefinitionLink)
+				err = jsonrpc.DecodeArray(b, v.Array, jsonrpc.UnmarshalJSON[DefinitionLink])
+			default:
+				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentTypeDefinitionResult; an item needs every required member of one item type: Location (\"uri\", \"range\") or DefinitionLink (\"targetUri\", \"targetRange\", \"targetSelectionRange\")"))
+			}
+		default:
+			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of Location[] or DefinitionLink[], got JSON %s", itemKind))
+		}
+	case "object":
+		v.Definition = new(Definition)
+		err = json.Unmarshal(b, v.Definition)
+	default:
+		return fmt.Errorf("expected array or object, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// TextDocumentDeclarationResult is the result of textDocument/declaration.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and arrays
+// by their first item:
+//   - Declaration: Declaration
+//   - Array: []DeclarationLink
+//
+// An array is the array variant whose item type its first item would be, told
+// apart as the variants of one union are: by JSON kind, and an object by the
+// item type whose required members it holds and whose declared members leave
+// the fewest of its members unexplained (of those, the one listed first);
+// every item is then decoded as that variant's item. An empty array is the
+// first array variant.
+type TextDocumentDeclarationResult struct {
+	Declaration *Declaration
+	Array       *[]DeclarationLink
+}
+
+// NewTextDocumentDeclarationResultDeclaration returns a
+// TextDocumentDeclarationResult holding v.
+func NewTextDocumentDeclarationResultDeclaration(v Declaration) TextDocumentDeclarationResult {
+	return TextDocumentDeclarationResult{Declaration: &v}
+}
+
+// NewTextDocumentDeclarationResultArray returns a
+// TextDocumentDeclarationResult holding v.
+func NewTextDocumentDeclarationResultArray(v []DeclarationLink) TextDocumentDeclarationResult {
+	return TextDocumentDeclarationResult{Array: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x TextDocumentDeclarationResult) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.Declaration != nil {
+		v, n = x.Declaration, n+1
+	}
+	if x.Array != nil {
+		v, n = x.Array, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentDeclarationResult holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// textDocumentDeclarationResultItemObjects is what an object needs to be the
+// first item of each array variant of TextDocumentDeclarationResult (Location
+// and DeclarationLink), over the members "uri", "range",
+// "originSelectionRange", "targetUri", "targetRange" and
+// "targetSelectionRange", one bit each in this order.
+var textDocumentDeclarationResultItemObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x3},
+	Required: []uint64{0x3},
+}, {
+	Declared: []uint64{0x3c},
+	Required: []uint64{0x38},
+}}
+
+// UnmarshalJSON decodes a TextDocumentDeclarationResult into the variant
+// matching the kind of JSON value b holds. An array decodes into the array
+// variant its first item chooses (an empty one into the first), as the type's
+// comment says.
+func (x *TextDocumentDeclarationResult) UnmarshalJSON(b []byte) error {
+	var v TextDocumentDeclarationResult
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "array":
+		var item []byte
+		if item, err = jsonrpc.FirstItem(b); err != nil {
+			return err
+		}
+		switch itemKind := jsonrpc.JSONKind(item); itemKind {
+		case "nothing":
+			v.Declaration = new(Declaration)
+			err = json.Unmarshal(b, v.Declaration)
+		case "object":
+			var held [1]uint64
+			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
+				switch string(key) {
+				case "uri":
+					held[0] |= 1 << 0
+				case "range":
+					held[0] |= 1 << 1
+				case "originSelectionRange":
+					held[0] |= 1 << 2
+				case "targetUri":
+					held[0] |= 1 << 3
+				case "targetRange":
+					held[0] |= 1 << 4
+				case "targetSelectionRange":
+					held[0] |= 1 << 5
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			switch jsonrpc.ChooseObject(held[:], nil, textDocumentDeclarationResultItemObjects) {
+			case 0:
+				v.Declaration = new(Declaration)
+				err = json.Unmarshal(b, v.Declaration)
+			case 1:
+				v.Array = new([]DeclarationLink)
+				err = jsonrpc.DecodeArray(b, v.Array, jsonrpc.UnmarshalJSON[DeclarationLink])
+			default:
+				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentDeclarationResult; an item needs every required member of one item type: Location (\"uri\", \"range\") or DeclarationLink (\"targetUri\", \"targetRange\", \"targetSelectionRange\")"))
+			}
+		default:
+			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of Location[] or DeclarationLink[], got JSON %s", itemKind))
+		}
+	case "object":
+		v.Declaration = new(Declaration)
+		err = json.Unmarshal(b, v.Declaration)
+	default:
+		return fmt.Errorf("expected array or object, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
 // TextDocumentSemanticTokensFullDeltaResult is the result of
 // textDocument/semanticTokens/full/delta.
 //
@@ -6372,6 +6749,262 @@ func (x *TextDocumentCompletionResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// TextDocumentDefinitionResult is the result of textDocument/definition.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and arrays
+// by their first item:
+//   - Definition: Definition
+//   - Array: []DefinitionLink
+//
+// An array is the array variant whose item type its first item would be, told
+// apart as the variants of one union are: by JSON kind, and an object by the
+// item type whose required members it holds and whose declared members leave
+// the fewest of its members unexplained (of those, the one listed first);
+// every item is then decoded as that variant's item. An empty array is the
+// first array variant.
+type TextDocumentDefinitionResult struct {
+	Definition *Definition
+	Array      *[]DefinitionLink
+}
+
+// NewTextDocumentDefinitionResultDefinition returns a
+// TextDocumentDefinitionResult holding v.
+func NewTextDocumentDefinitionResultDefinition(v Definition) TextDocumentDefinitionResult {
+	return TextDocumentDefinitionResult{Definition: &v}
+}
+
+// NewTextDocumentDefinitionResultArray returns a TextDocumentDefinitionResult
+// holding v.
+func NewTextDocumentDefinitionResultArray(v []DefinitionLink) TextDocumentDefinitionResult {
+	return TextDocumentDefinitionResult{Array: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x TextDocumentDefinitionResult) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.Definition != nil {
+		v, n = x.Definition, n+1
+	}
+	if x.Array != nil {
+		v, n = x.Array, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentDefinitionResult holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// textDocumentDefinitionResultItemObjects is what an object needs to be the
+// first item of each array variant of TextDocumentDefinitionResult (Location
+// and DefinitionLink), over the members "uri", "range",
+// "originSelectionRange", "targetUri", "targetRange" and
+// "targetSelectionRange", one bit each in this order.
+var textDocumentDefinitionResultItemObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x3},
+	Required: []uint64{0x3},
+}, {
+	Declared: []uint64{0x3c},
+	Required: []uint64{0x38},
+}}
+
+// UnmarshalJSON decodes a TextDocumentDefinitionResult into the variant
+// matching the kind of JSON value b holds. An array decodes into the array
+// variant its first item chooses (an empty one into the first), as the type's
+// comment says.
+func (x *TextDocumentDefinitionResult) UnmarshalJSON(b []byte) error {
+	var v TextDocumentDefinitionResult
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "array":
+		var item []byte
+		if item, err = jsonrpc.FirstItem(b); err != nil {
+			return err
+		}
+		switch itemKind := jsonrpc.JSONKind(item); itemKind {
+		case "nothing":
+			v.Definition = new(Definition)
+			err = json.Unmarshal(b, v.Definition)
+		case "object":
+			var held [1]uint64
+			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
+				switch string(key) {
+				case "uri":
+					held[0] |= 1 << 0
+				case "range":
+					held[0] |= 1 << 1
+				case "originSelectionRange":
+					held[0] |= 1 << 2
+				case "targetUri":
+					held[0] |= 1 << 3
+				case "targetRange":
+					held[0] |= 1 << 4
+				case "targetSelectionRange":
+					held[0] |= 1 << 5
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			switch jsonrpc.ChooseObject(held[:], nil, textDocumentDefinitionResultItemObjects) {
+			case 0:
+				v.Definition = new(Definition)
+				err = json.Unmarshal(b, v.Definition)
+			case 1:
+				v.Array = new([]DefinitionLink)
+				err = jsonrpc.DecodeArray(b, v.Array, jsonrpc.UnmarshalJSON[DefinitionLink])
+			default:
+				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentDefinitionResult; an item needs every required member of one item type: Location (\"uri\", \"range\") or DefinitionLink (\"targetUri\", \"targetRange\", \"targetSelectionRange\")"))
+			}
+		default:
+			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of Location[] or DefinitionLink[], got JSON %s", itemKind))
+		}
+	case "object":
+		v.Definition = new(Definition)
+		err = json.Unmarshal(b, v.Definition)
+	default:
+		return fmt.Errorf("expected array or object, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// TextDocumentDocumentSymbolResult is the result of
+// textDocument/documentSymbol.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and arrays
+// by their first item:
+//   - SymbolInformationList: []SymbolInformation
+//   - DocumentSymbolList: []DocumentSymbol
+//
+// An array is the array variant whose item type its first item would be, told
+// apart as the variants of one union are: by JSON kind, and an object by the
+// item type whose required members it holds and whose declared members leave
+// the fewest of its members unexplained (of those, the one listed first);
+// every item is then decoded as that variant's item. An empty array is the
+// first array variant.
+type TextDocumentDocumentSymbolResult struct {
+	SymbolInformationList *[]SymbolInformation
+	DocumentSymbolList    *[]DocumentSymbol
+}
+
+// NewTextDocumentDocumentSymbolResultSymbolInformationList returns a
+// TextDocumentDocumentSymbolResult holding v.
+func NewTextDocumentDocumentSymbolResultSymbolInformationList(v []SymbolInformation) TextDocumentDocumentSymbolResult {
+	return TextDocumentDocumentSymbolResult{SymbolInformationList: &v}
+}
+
+// NewTextDocumentDocumentSymbolResultDocumentSymbolList returns a
+// TextDocumentDocumentSymbolResult holding v.
+func NewTextDocumentDocumentSymbolResultDocumentSymbolList(v []DocumentSymbol) TextDocumentDocumentSymbolResult {
+	return TextDocumentDocumentSymbolResult{DocumentSymbolList: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x TextDocumentDocumentSymbolResult) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.SymbolInformationList != nil {
+		v, n = x.SymbolInformationList, n+1
+	}
+	if x.DocumentSymbolList != nil {
+		v, n = x.DocumentSymbolList, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TextDocumentDocumentSymbolResult holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// textDocumentDocumentSymbolResultItemObjects is what an object needs to be
+// the first item of each array variant of TextDocumentDocumentSymbolResult
+// (SymbolInformation and DocumentSymbol), over the members "name", "kind",
+// "tags", "containerName", "deprecated", "location", "detail", "range",
+// "selectionRange" and "children", one bit each in this order.
+var textDocumentDocumentSymbolResultItemObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x3f},
+	Required: []uint64{0x23},
+}, {
+	Declared: []uint64{0x3d7},
+	Required: []uint64{0x183},
+}}
+
+// UnmarshalJSON decodes a TextDocumentDocumentSymbolResult into the variant
+// matching the kind of JSON value b holds. An array decodes into the array
+// variant its first item chooses (an empty one into the first), as the type's
+// comment says.
+func (x *TextDocumentDocumentSymbolResult) UnmarshalJSON(b []byte) error {
+	var v TextDocumentDocumentSymbolResult
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "array":
+		var item []byte
+		if item, err = jsonrpc.FirstItem(b); err != nil {
+			return err
+		}
+		switch itemKind := jsonrpc.JSONKind(item); itemKind {
+		case "nothing":
+			v.SymbolInformationList = new([]SymbolInformation)
+			err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
+		case "object":
+			var held [1]uint64
+			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
+				switch string(key) {
+				case "name":
+					held[0] |= 1 << 0
+				case "kind":
+					held[0] |= 1 << 1
+				case "tags":
+					held[0] |= 1 << 2
+				case "containerName":
+					held[0] |= 1 << 3
+				case "deprecated":
+					held[0] |= 1 << 4
+				case "location":
+					held[0] |= 1 << 5
+				case "detail":
+					held[0] |= 1 << 6
+				case "range":
+					held[0] |= 1 << 7
+				case "selectionRange":
+					held[0] |= 1 << 8
+				case "children":
+					held[0] |= 1 << 9
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			switch jsonrpc.ChooseObject(held[:], nil, textDocumentDocumentSymbolResultItemObjects) {
+			case 0:
+				v.SymbolInformationList = new([]SymbolInformation)
+				err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
+			case 1:
+				v.DocumentSymbolList = new([]DocumentSymbol)
+				err = jsonrpc.DecodeArray(b, v.DocumentSymbolList, jsonrpc.UnmarshalJSON[DocumentSymbol])
+			default:
+				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentDocumentSymbolResult; an item needs every required member of one item type: SymbolInformation (\"name\", \"kind\", \"location\") or DocumentSymbol (\"name\", \"kind\", \"range\", \"selectionRange\")"))
+			}
+		default:
+			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of SymbolInformation[] or DocumentSymbol[], got JSON %s", itemKind))
+		}
+	default:
+		return fmt.Errorf("expected array, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
 // TextDocumentCodeActionResultItem is an element of the result of
 // textDocument/codeAction.
 //
@@ -6477,6 +7110,129 @@ func (x *TextDocumentCodeActionResultItem) UnmarshalJSON(b []byte) error {
 		}
 	default:
 		return fmt.Errorf("expected object, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// WorkspaceSymbolResult is the result of workspace/symbol.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and arrays
+// by their first item:
+//   - SymbolInformationList: []SymbolInformation
+//   - WorkspaceSymbolList: []WorkspaceSymbol
+//
+// An array is the array variant whose item type its first item would be, told
+// apart as the variants of one union are: by JSON kind, and an object by the
+// item type whose required members it holds and whose declared members leave
+// the fewest of its members unexplained (of those, the one listed first);
+// every item is then decoded as that variant's item. An empty array is the
+// first array variant.
+type WorkspaceSymbolResult struct {
+	SymbolInformationList *[]SymbolInformation
+	WorkspaceSymbolList   *[]WorkspaceSymbol
+}
+
+// NewWorkspaceSymbolResultSymbolInformationList returns a
+// WorkspaceSymbolResult holding v.
+func NewWorkspaceSymbolResultSymbolInformationList(v []SymbolInformation) WorkspaceSymbolResult {
+	return WorkspaceSymbolResult{SymbolInformationList: &v}
+}
+
+// NewWorkspaceSymbolResultWorkspaceSymbolList returns a WorkspaceSymbolResult
+// holding v.
+func NewWorkspaceSymbolResultWorkspaceSymbolList(v []WorkspaceSymbol) WorkspaceSymbolResult {
+	return WorkspaceSymbolResult{WorkspaceSymbolList: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x WorkspaceSymbolResult) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.SymbolInformationList != nil {
+		v, n = x.SymbolInformationList, n+1
+	}
+	if x.WorkspaceSymbolList != nil {
+		v, n = x.WorkspaceSymbolList, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("WorkspaceSymbolResult holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// workspaceSymbolResultItemObjects is what an object needs to be the first
+// item of each array variant of WorkspaceSymbolResult (SymbolInformation and
+// WorkspaceSymbol), over the members "name", "kind", "tags", "containerName",
+// "deprecated", "location" and "data", one bit each in this order.
+var workspaceSymbolResultItemObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x3f},
+	Required: []uint64{0x23},
+}, {
+	Declared: []uint64{0x6f},
+	Required: []uint64{0x23},
+}}
+
+// UnmarshalJSON decodes a WorkspaceSymbolResult into the variant matching the
+// kind of JSON value b holds. An array decodes into the array variant its
+// first item chooses (an empty one into the first), as the type's comment
+// says.
+func (x *WorkspaceSymbolResult) UnmarshalJSON(b []byte) error {
+	var v WorkspaceSymbolResult
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "array":
+		var item []byte
+		if item, err = jsonrpc.FirstItem(b); err != nil {
+			return err
+		}
+		switch itemKind := jsonrpc.JSONKind(item); itemKind {
+		case "nothing":
+			v.SymbolInformationList = new([]SymbolInformation)
+			err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
+		case "object":
+			var held [1]uint64
+			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
+				switch string(key) {
+				case "name":
+					held[0] |= 1 << 0
+				case "kind":
+					held[0] |= 1 << 1
+				case "tags":
+					held[0] |= 1 << 2
+				case "containerName":
+					held[0] |= 1 << 3
+				case "deprecated":
+					held[0] |= 1 << 4
+				case "location":
+					held[0] |= 1 << 5
+				case "data":
+					held[0] |= 1 << 6
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			switch jsonrpc.ChooseObject(held[:], nil, workspaceSymbolResultItemObjects) {
+			case 0:
+				v.SymbolInformationList = new([]SymbolInformation)
+				err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
+			case 1:
+				v.WorkspaceSymbolList = new([]WorkspaceSymbol)
+				err = jsonrpc.DecodeArray(b, v.WorkspaceSymbolList, jsonrpc.UnmarshalJSON[WorkspaceSymbol])
+			default:
+				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of WorkspaceSymbolResult; an item needs every required member of one item type: SymbolInformation (\"name\", \"kind\", \"location\") or WorkspaceSymbol (\"name\", \"kind\", \"location\")"))
+			}
+		default:
+			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of SymbolInformation[] or WorkspaceSymbol[], got JSON %s", itemKind))
+		}
+	default:
+		return fmt.Errorf("expected array, got JSON %s", kind)
 	}
 	if err != nil {
 		return err

@@ -38,13 +38,13 @@ var wireTypes = map[string]wireType{
 	"response shutdown":                            {nullable: true},
 	"response textDocument/hover":                  {reencode: reencode[lsp.Hover], nullable: true},
 	"response textDocument/completion":             {reencode: reencode[lsp.TextDocumentCompletionResult], nullable: true},
-	"response textDocument/definition":             {reencode: reencode[lsp.LSPAny], nullable: true},
+	"response textDocument/definition":             {reencode: reencode[lsp.TextDocumentDefinitionResult], nullable: true},
 	"response textDocument/references":             {reencode: reencode[[]lsp.Location], nullable: true},
-	"response textDocument/documentSymbol":         {reencode: reencode[lsp.LSPAny], nullable: true},
+	"response textDocument/documentSymbol":         {reencode: reencode[lsp.TextDocumentDocumentSymbolResult], nullable: true},
 	"response textDocument/formatting":             {reencode: reencode[[]lsp.TextEdit], nullable: true},
 	"response textDocument/rename":                 {reencode: reencode[lsp.WorkspaceEdit], nullable: true},
 	"response textDocument/codeAction":             {reencode: reencode[[]lsp.TextDocumentCodeActionResultItem], nullable: true},
-	"response workspace/symbol":                    {reencode: reencode[lsp.LSPAny], nullable: true},
+	"response workspace/symbol":                    {reencode: reencode[lsp.WorkspaceSymbolResult], nullable: true},
 }
 
 // reencodeProgress decodes $/progress params and, when the value is
