@@ -65,7 +65,6 @@ func TestGoplsTypedSession(t *testing.T) {
 		ProcessID:        ptr(int32(os.Getpid())),
 		ClientInfo:       &lsp.XInitializeParamsClientInfo{Name: "rpcgen-interop-lsp"},
 		Locale:           ptr("en"),
-		RootURI:          ptr(lsp.DocumentURI(fileURI(ws.dir))),
 		Capabilities:     caps,
 		WorkspaceFolders: jsonrpc.Some([]lsp.WorkspaceFolder{{URI: lsp.URI(fileURI(ws.dir)), Name: "notes"}}),
 	})

@@ -91,7 +91,6 @@ func hover(ctx context.Context, logger *slog.Logger, file, language string, at l
 	init, err := server.Initialize(ctx, &lsp.InitializeParams{
 		ProcessID:        ptr(int32(os.Getpid())),
 		ClientInfo:       &lsp.XInitializeParamsClientInfo{Name: "rpcgen-lsp-client"},
-		RootURI:          ptr(lsp.DocumentURI(dir)),
 		WorkspaceFolders: jsonrpc.Some([]lsp.WorkspaceFolder{{URI: lsp.URI(dir), Name: filepath.Base(filepath.Dir(path))}}),
 		Capabilities: lsp.ClientCapabilities{
 			Workspace: &lsp.WorkspaceClientCapabilities{Configuration: ptr(true), WorkspaceFolders: ptr(true)},
