@@ -170,19 +170,25 @@ func (g *propGen) declare(b *strings.Builder) {
 			// a union of object variants told apart by their members: field
 			// names are unique (see object), so each variant's first,
 			// required field distinguishes it. Sometimes a string joins.
+			// Sometimes arrays of them, told apart by their first item.
 			t = &ptype{kind: "union"}
+			lists := g.r.Intn(3) == 0
 			var names []string
 			for range 2 + g.r.Intn(2) {
 				vn := g.newName("Member")
 				g.add(b, vn, g.object(1), "")
-				t.variants = append(t.variants, &ptype{kind: "named", name: vn})
+				v := &ptype{kind: "named", name: vn}
+				if lists {
+					v, vn = &ptype{kind: "array", elem: v}, "[]"+vn
+				}
+				t.variants = append(t.variants, v)
 				names = append(names, vn)
 			}
 			if g.r.Intn(2) == 0 {
 				t.variants = append(t.variants, &ptype{kind: "string"})
 				names = append(names, "string")
 			}
-			name = g.newName("Either")
+			name = g.newName(map[bool]string{false: "Either", true: "Lists"}[lists])
 			text = quote(strings.Join(names, " | "))
 			break
 		}
@@ -523,6 +529,6 @@ func propertyRows() []string {
 		ks = append(ks, k)
 	}
 	sort.Strings(ks)
-	return []string{fmt.Sprintf("| property: random valid IDLs | %d random IDLs (seed %d; `-seed N` for others) with %d named types (%s), objects with optional, nullable (absent, null or set), `extends` and `additional` members, objects sent by position, tuples, closed and open enums of strings and of integer, int32 and uint32 bases, int32 and uint32 members, members with minimum and maximum, since and proposed, arrays, maps with string, integer and enum keys, nullable types, unions by JSON kind, by members and by discriminator, methods in both directions, notifications and errors, both framings | each is accepted by `idl.Parse`; their generated Go passes `go vet` and builds in one module; %d JSON values (%d of each named type) unmarshal into the generated types and marshal back to semantically equal JSON; an empty optional list or map comes back present | `TestPropertyRandomIDLs` (package idl_test) |",
+	return []string{fmt.Sprintf("| property: random valid IDLs | %d random IDLs (seed %d; `-seed N` for others) with %d named types (%s), objects with optional, nullable (absent, null or set), `extends` and `additional` members, objects sent by position, tuples, closed and open enums of strings and of integer, int32 and uint32 bases, int32 and uint32 members, members with minimum and maximum, since and proposed, arrays, maps with string, integer and enum keys, nullable types, unions by JSON kind, by members, by the first item of arrays and by discriminator, methods in both directions, notifications and errors, both framings | each is accepted by `idl.Parse`; their generated Go passes `go vet` and builds in one module; %d JSON values (%d of each named type) unmarshal into the generated types and marshal back to semantically equal JSON; an empty optional list or map comes back present | `TestPropertyRandomIDLs` (package idl_test) |",
 		PropIDLs, PropDefaultSeed, types, strings.Join(ks, ", "), values, PropValues)}
 }

@@ -32,7 +32,9 @@
 //     kind of the value, variants that are unions flattened into one
 //     decision ([idl.Choices]) while keeping their own Go type, and
 //     overlapping object variants by the members an object holds
-//     ([idl.ChooseObject], in one pass over the members); an object
+//     ([idl.ChooseObject], in one pass over the members), and several
+//     array variants by the first item of an array ([idl.ItemUnion],
+//     looked at in place), an empty array going to the first; an object
 //     matching no variant is an error naming the union, unless the last
 //     variant is any, a catch-all kept as json.RawMessage in Other;
 //   - other named types (aliases) become defined types (type Names

@@ -48,7 +48,9 @@
 // variants when no value can match two of them (different JSON kinds, or
 // object variants told apart by differing constants), else an anyOf: an
 // object may then match overlapping object variants, which the generated
-// decoders tell apart by the rule of idl.ChooseObject, and a catch-all any
+// decoders tell apart by the rule of idl.ChooseObject, several array
+// variants all match an empty array (the decoders pick by the first item,
+// see idl.ItemUnion), and a catch-all any
 // variant is the true schema, last. Discriminated unions are a oneOf of $refs to their variants,
 // plus the discriminator as a required property whose enum lists the tags
 // (each variant's own schema holds its tag as a const). Docs become
