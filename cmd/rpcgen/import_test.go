@@ -35,7 +35,7 @@ func TestImportUsage(t *testing.T) {
 // TestImportWritesTheCommittedIDL runs the command as documented, -o
 // after the arguments, and to standard output.
 func TestImportWritesTheCommittedIDL(t *testing.T) {
-	want, err := os.ReadFile("../../importer/lsp/testdata/lsp.yaml")
+	want, err := os.ReadFile("../../protocols/lsp.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestImportWritesTheCommittedIDL(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Error("rpcgen import lsp -o wrote another IDL than importer/lsp/testdata/lsp.yaml")
+		t.Error("rpcgen import lsp -o wrote another IDL than protocols/lsp.yaml")
 	}
 	status, stdout, _ := runCLI(t, "import", "lsp", lspMetaModel)
 	if status != 0 || stdout != string(want) {

@@ -182,13 +182,20 @@ func lowerFirst(text string) string {
 	return string(unicode.ToLower(r)) + text[size:]
 }
 
-// sentence ends text with a period unless it ends with punctuation.
+// sentence ends text with a period unless it ends with punctuation or
+// with a URL (which a period would seem to extend).
 func sentence(text string) string {
 	text = strings.TrimSpace(text)
-	if text == "" || strings.ContainsAny(text[len(text)-1:], ".!?:") {
+	if text == "" || strings.ContainsAny(text[len(text)-1:], ".!?:") || endsWithURL(text) {
 		return text
 	}
 	return text + "."
+}
+
+// endsWithURL reports whether the last word of text is an http(s) URL.
+func endsWithURL(text string) bool {
+	last := text[strings.LastIndexAny(text, " \t\n")+1:]
+	return strings.HasPrefix(last, "https://") || strings.HasPrefix(last, "http://")
 }
 
 // orList joins items as "a, b or c".

@@ -182,6 +182,23 @@ func TestLowerFirst(t *testing.T) {
 	}
 }
 
+func TestSentence(t *testing.T) {
+	for in, want := range map[string]string{
+		"Counts words":                       "Counts words.",
+		"Counts words.":                      "Counts words.",
+		"  Why?  ":                           "Why?",
+		"":                                   "",
+		"https://example.com/spec#hover":     "https://example.com/spec#hover",
+		"See http://example.com/spec":        "See http://example.com/spec",
+		"The https:// scheme is required":    "The https:// scheme is required.",
+		"Links to https://example.com/a too": "Links to https://example.com/a too.",
+	} {
+		if got := sentence(in); got != want {
+			t.Errorf("sentence(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestFormatDuration(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		time.Minute:                "1m",

@@ -18,10 +18,9 @@ var (
 const (
 	// metaModelFile is the LSP 3.17 meta model, structure only.
 	metaModelFile = "testdata/metaModel.json"
-	// committedIDL is the IDL the importer writes from metaModelFile.
-	// It moves to protocols/lsp.yaml once every construct it uses is in
-	// rpcgen check.
-	committedIDL = "testdata/lsp.yaml"
+	// committedIDL is the IDL the importer writes from metaModelFile: the
+	// shipped LSP protocol.
+	committedIDL = "../../protocols/lsp.yaml"
 )
 
 func importFile(t *testing.T, path string) []byte {

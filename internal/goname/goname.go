@@ -16,11 +16,11 @@ import (
 )
 
 // initialisms are the words written all upper case inside an identifier,
-// after golint's list.
+// after golint's list, and LSP.
 var initialisms = map[string]bool{
 	"ACL": true, "API": true, "ASCII": true, "CPU": true, "CSS": true,
 	"DNS": true, "EOF": true, "GUID": true, "HTML": true, "HTTP": true,
-	"HTTPS": true, "ID": true, "IP": true, "JSON": true, "LHS": true,
+	"HTTPS": true, "ID": true, "IP": true, "JSON": true, "LHS": true, "LSP": true,
 	"QPS": true, "RAM": true, "RHS": true, "RPC": true, "SLA": true,
 	"SMTP": true, "SQL": true, "SSH": true, "TCP": true, "TLS": true,
 	"TTL": true, "UDP": true, "UI": true, "GID": true, "UID": true,

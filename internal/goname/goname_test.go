@@ -45,6 +45,7 @@ func TestExported(t *testing.T) {
 		{"ids", "IDs"},
 		{"userIds", "UserIDs"},
 		{"https", "HTTPS"},
+		{"LSPAny", "LSPAny"},
 		{"ui/openWindow", "UIOpenWindow"},
 		{"waiting_permission", "WaitingPermission"},
 		{"image/png", "ImagePng"},

@@ -29,15 +29,16 @@ const (
 	goplsWait = 60 * time.Second
 )
 
-// gopls is the path of the gopls binary; here is this directory.
-var gopls, here string
+// gopls is the path of the gopls binary; here is this directory;
+// notesServer is the example notes server, built by TestMain.
+var gopls, here, notesServer string
 
 func TestMain(m *testing.M) {
 	if err := setup(); err != nil {
 		fmt.Fprintln(os.Stderr, "interop/lsp:", err)
 		os.Exit(1)
 	}
-	exampletest.Main(m, map[string]*string{})
+	exampletest.Main(m, map[string]*string{"../../examples/lsp/server": &notesServer})
 }
 
 // setup finds node, the npm packages and gopls; a missing one is a

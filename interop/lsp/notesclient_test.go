@@ -84,6 +84,19 @@ func TestNotesClientAgainstReferenceServer(t *testing.T) {
 	checkNotesRun(t, tr, stderr, err)
 }
 
+// The notes server of examples/lsp/server, on the generated server role,
+// passes every check of client.js, and logs no warning or error on its
+// stderr (which client.js passes through).
+func TestNotesClientDrivesNotesServer(t *testing.T) {
+	tr, stderr, err := runNotesClient(t, nil, notesServer)
+	checkNotesRun(t, tr, stderr, err)
+	for _, line := range strings.Split(stderr, "\n") {
+		if strings.Contains(line, "level=WARN") || strings.Contains(line, "level=ERROR") {
+			t.Errorf("the server logged: %s", line)
+		}
+	}
+}
+
 // client.js catches a server that breaks README.md, and names the step.
 func TestNotesClientCatchesFaults(t *testing.T) {
 	for _, c := range []struct{ fault, step, says string }{
