@@ -54,7 +54,11 @@ func TestInitializeTimeout(t *testing.T) {
 func TestShutdownTimeout(t *testing.T) {
 	proc, conn, ext := spawn(t, misbehavingChild("hang-shutdown"), nil, jsonrpc.Options{Timeout: scaled(200 * time.Millisecond)}, newLogSink())
 	ctx := context.Background()
-	if _, err := ext.Initialize(ctx, &hermes.InitializeParams{}); err != nil {
+	// Only shutdown is meant to time out: initialize gets a deadline of its
+	// own, which replaces the short default timeout.
+	initCtx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	if _, err := ext.Initialize(initCtx, &hermes.InitializeParams{}); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
 	_, err := ext.Shutdown(ctx, &hermes.ShutdownParams{Reason: ptr(hermes.ShutdownReasonClosing)})
