@@ -72,7 +72,7 @@ func isKeyword(s string) bool {
 
 // protocol decodes the protocol: section.
 func (d *decoder) protocol(n *node) *protoSpec {
-	o, _ := d.keys(n, "protocol", "name", "version", "doc", "roles", "framing", "transports", "ids", "cancellation", "timeout", "on_timeout", "lifecycle", "ignore_unknown_notifications")
+	o, _ := d.keys(n, "protocol", "name", "version", "doc", "roles", "framing", "transports", "ids", "cancellation", "timeout", "on_timeout", "lifecycle", "ignore_unknown_notifications", "ordering")
 	p := &protoSpec{pos: n.pos}
 	if !o.has("name") {
 		d.errs.add(n.pos, "missing protocol name; add name: followed by a lower-case name such as myproto")
@@ -118,6 +118,7 @@ func (d *decoder) protocol(n *node) *protoSpec {
 	p.framing = d.oneOf(o.get("framing"), "framing", string(FramingContentLength), string(FramingNDJSON))
 	p.ids = d.oneOf(o.get("ids"), "ids", string(IDInteger), string(IDString))
 	p.cancellation = d.oneOf(o.get("cancellation"), "cancellation", string(CancelNone), string(CancelLSP), string(CancelMCP))
+	p.ordering = d.oneOf(o.get("ordering"), "ordering", string(OrderConcurrent), string(OrderNotificationsFirst))
 	p.timeout = d.duration(o.get("timeout"), "timeout")
 	if v := o.get("on_timeout"); v != nil {
 		p.onTimeout = d.onTimeout(v)

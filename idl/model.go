@@ -25,6 +25,7 @@ type Protocol struct {
 	Transports   []Transport // in source order; may be empty
 	IDStyle      IDStyle     // kind of request IDs this protocol's peers send
 	Cancellation Cancellation
+	Ordering     Ordering // whether requests wait for earlier notifications
 
 	// Timeout is the default timeout of requests (0 for none) and
 	// OnTimeout what happens when it expires; methods may override both.
@@ -94,6 +95,20 @@ const (
 	// CancelMCP is the "notifications/cancelled" notification with params
 	// {requestId, reason?}.
 	CancelMCP Cancellation = "mcp"
+)
+
+// Ordering is the order in which a receiver handles incoming messages.
+type Ordering string
+
+// Orderings.
+const (
+	// OrderConcurrent handles notifications one at a time in arrival
+	// order and requests concurrently, so a request may overtake the
+	// notifications read before it.
+	OrderConcurrent Ordering = "concurrent"
+	// OrderNotificationsFirst also starts a request only once the
+	// notifications read before it have been handled, as LSP requires.
+	OrderNotificationsFirst Ordering = "notifications-first"
 )
 
 // Method returns the wire name of the cancellation notification, or "" for

@@ -108,6 +108,10 @@ func (r *resolver) protocol(ps *protoSpec) {
 	if ps.cancellation.name != "" {
 		p.Cancellation = Cancellation(ps.cancellation.name)
 	}
+	p.Ordering = OrderConcurrent
+	if ps.ordering.name != "" {
+		p.Ordering = Ordering(ps.ordering.name)
+	}
 	seen := map[string]Pos{}
 	for _, pre := range ps.ignoreNotes {
 		if first, dup := seen[pre.name]; dup {

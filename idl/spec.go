@@ -29,6 +29,7 @@ type protoSpec struct {
 	framing                nameRef
 	transports             []Transport
 	ids, cancellation      nameRef
+	ordering               nameRef
 	timeout                durationSpec
 	onTimeout              *OnTimeout
 	rolesPos, transportPos Pos

@@ -256,6 +256,9 @@ func (d *doc) writeOverview() {
 		}
 		d.paraf("A notification %s that the receiver does not know or implement is dropped silently.", what)
 	}
+	if p.Ordering == idl.OrderNotificationsFirst {
+		d.para("A receiver handles notifications one at a time, in the order they arrive, and starts a request only once the notifications received before it have been handled; requests may run concurrently with each other and with later notifications.")
+	}
 }
 
 // howStarted says how the first role reaches the second, from the

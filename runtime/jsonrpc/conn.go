@@ -59,6 +59,7 @@ type Conn struct {
 	cancel        context.CancelFunc
 	requests      *workQueue[*incoming]
 	notifications *workQueue[*incoming]
+	order         noteOrder      // with Options.OrderRequestsAfterNotifications
 	wg            sync.WaitGroup // the read and write loops and tracked goroutines
 	handlers      sync.WaitGroup // request and notification workers
 }

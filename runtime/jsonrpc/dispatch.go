@@ -17,6 +17,7 @@ type incoming struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	batch  *batchReply // the batch it arrived in, or nil
+	after  uint64      // notifications to handle before this request starts
 
 	peerCancelled bool        // guarded by Conn.mu
 	closeAfter    atomic.Bool // the handler called CloseAfterReply
@@ -63,6 +64,9 @@ func (c *Conn) handleMessage(b []byte, batch *batchReply, frame []byte) {
 			return
 		}
 		in := &incoming{req: Request{Method: m.method, Params: m.params, nullParams: m.nullParams, strict: c.opts.DisallowUnknownFields, valid: true}, ctx: c.ctx}
+		if c.opts.OrderRequestsAfterNotifications {
+			c.order.queued()
+		}
 		c.notifications.push(in)
 	case kindRequest:
 		c.acceptRequest(&m, batch)
@@ -77,6 +81,7 @@ func (c *Conn) acceptRequest(m *message, batch *batchReply) {
 		ctx:    ctx,
 		cancel: cancel,
 		batch:  batch,
+		after:  c.order.read,
 	}
 	c.mu.Lock()
 	_, duplicate := c.inflight[m.id.raw]
@@ -107,7 +112,16 @@ func (c *Conn) runRequest(in *incoming) {
 		return
 	default:
 	}
-	result, err := c.invoke(in, &in.req)
+	var result any
+	err := c.awaitNotifications(in)
+	if err == ErrClosed { // the connection ended while the request waited
+		c.finishRequest(in)
+		in.batch.complete(nil)
+		return
+	}
+	if err == nil {
+		result, err = c.invoke(in, &in.req)
+	}
 	peerCancelled := c.finishRequest(in)
 	if in.closeAfter.Load() {
 		if in.batch != nil {
@@ -139,6 +153,18 @@ func (c *Conn) runRequest(in *incoming) {
 	_ = c.enqueue(c.ctx, msg)
 }
 
+// awaitNotifications waits, under [Options.OrderRequestsAfterNotifications],
+// until the notifications read before in have been handled. It returns the
+// request's context error when the request is cancelled first (the request
+// is then answered as if its handler had returned it), and ErrClosed when
+// the connection ends first.
+func (c *Conn) awaitNotifications(in *incoming) error {
+	if in.after == 0 {
+		return nil
+	}
+	return c.order.await(in.ctx, in.after, c.done)
+}
+
 // finishRequest forgets a handled request and reports whether the peer had
 // cancelled it.
 func (c *Conn) finishRequest(in *incoming) (peerCancelled bool) {
@@ -160,6 +186,9 @@ func (c *Conn) finishRequest(in *incoming) (peerCancelled bool) {
 func (c *Conn) runNotification(in *incoming) {
 	if _, err := c.invoke(in.ctx, &in.req); err != nil && !c.ignored(in.req.Method, err) {
 		c.log.Warn("jsonrpc: notification handler failed", "method", in.req.Method, "error", err)
+	}
+	if c.opts.OrderRequestsAfterNotifications {
+		c.order.handledOne()
 	}
 	if c.closeAfterNote.Swap(false) {
 		c.closeAfterQueued()

@@ -116,6 +116,16 @@ type Options struct {
 	// written before closing the stream, and how long handlers still
 	// running when the peer finished sending get to answer (default 1s).
 	DrainTimeout time.Duration
+	// OrderRequestsAfterNotifications makes an incoming request's handler
+	// start only after every notification read before it has been handled
+	// (as LSP requires: a request sees the didOpen sent before it).
+	// Requests still run concurrently with each other and with later
+	// notifications. A waiting request holds one of MaxConcurrentRequests,
+	// and gives up when it is cancelled (answered as if its handler had
+	// returned the context's error) or the connection ends. Beware a
+	// notification handler that waits for a request of the peer that the
+	// peer sends only after we answer a later request: that deadlocks.
+	OrderRequestsAfterNotifications bool
 	// Cancellation is the protocol's cancellation style.
 	Cancellation Cancellation
 	// IgnoreNotifications lists prefixes of method names: a notification

@@ -82,7 +82,7 @@ func hover(ctx context.Context, logger *slog.Logger, file, language string, at l
 		return "", err
 	}
 	defer proc.Close()
-	ed := editor{log: logger, published: make(chan lsp.DocumentURI, 16)}
+	ed := editor{log: logger}
 	conn, server := lsp.ConnectClient(proc, ed, jsonrpc.Options{Logger: logger})
 	defer conn.Close()
 
@@ -114,26 +114,8 @@ func hover(ctx context.Context, logger *slog.Logger, file, language string, at l
 	}}); err != nil {
 		return "", err
 	}
-	// The runtime runs a request beside the notifications before it, so
-	// the hover waits until the server has published the file's
-	// diagnostics, the sign that it has read the file (bounded: a server
-	// need not publish any).
-	settle := time.NewTimer(settleTime)
-	defer settle.Stop()
-wait:
-	for {
-		select {
-		case u := <-ed.published:
-			if u == uri {
-				break wait
-			}
-		case <-settle.C:
-			logger.Debug("no diagnostics for the file; hovering anyway")
-			break wait
-		case <-ctx.Done():
-			return "", ctx.Err()
-		}
-	}
+	// LSP servers handle a request after the notifications sent before
+	// it, so the hover sees the file just opened.
 	h, err := server.TextDocumentHover(ctx, &lsp.HoverParams{TextDocument: lsp.TextDocumentIdentifier{URI: uri}, Position: at})
 	if err != nil {
 		return "", fmt.Errorf("hover: %w", err)
@@ -174,17 +156,13 @@ func hoverText(h *lsp.Hover) string {
 	return "no hover"
 }
 
-// settleTime bounds the wait for the opened file's diagnostics.
-const settleTime = 5 * time.Second
-
 func ptr[T any](v T) *T { return &v }
 
 // editor is the client role: empty settings for each configuration item,
 // and every progress token and registration accepted.
 type editor struct {
 	lsp.UnimplementedClient
-	log       *slog.Logger
-	published chan lsp.DocumentURI // the URI of each publishDiagnostics
+	log *slog.Logger
 }
 
 func (editor) WorkspaceConfiguration(_ context.Context, p *lsp.ConfigurationParams) ([]lsp.LSPAny, error) {
@@ -213,10 +191,6 @@ func (e editor) WindowLogMessage(_ context.Context, p *lsp.LogMessageParams) err
 func (e editor) TextDocumentPublishDiagnostics(_ context.Context, p *lsp.PublishDiagnosticsParams) error {
 	for _, d := range p.Diagnostics {
 		e.log.Info("diagnostic", "uri", p.URI, "line", d.Range.Start.Line, "character", d.Range.Start.Character, "message", d.Message)
-	}
-	select {
-	case e.published <- p.URI:
-	default:
 	}
 	return nil
 }

@@ -78,10 +78,10 @@ const (
 )
 
 // Options returns the protocol's connection options: content-length framing,
-// LSP cancellation, unknown notifications starting with "$/" dropped silently,
-// string request ids and the default timeouts of its requests. ConnectEditor
-// and ConnectAgent fill in the zero fields of the options they are given with
-// these.
+// LSP cancellation, requests handled after the notifications read before them,
+// unknown notifications starting with "$/" dropped silently, string request
+// ids and the default timeouts of its requests. ConnectEditor and ConnectAgent
+// fill in the zero fields of the options they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }
@@ -94,6 +94,7 @@ func withDefaults(opts jsonrpc.Options) jsonrpc.Options {
 	if opts.Cancellation == jsonrpc.CancelNone {
 		opts.Cancellation = jsonrpc.CancelLSP
 	}
+	opts.OrderRequestsAfterNotifications = true
 	if opts.IgnoreNotifications == nil {
 		opts.IgnoreNotifications = []string{"$/"}
 	}
