@@ -322,7 +322,7 @@ func (d *doc) writeUnion(t *idl.Type) {
 	default:
 		d.para("One of these, told apart by the JSON kind of the value, and objects by the members they hold:")
 		d.table([]string{"JSON value", "variant"}, rows)
-		d.para("An object is the object variant whose required members (listed) it holds, each with its listed value or one of its listed values, and whose declared members leave the fewest of its members unexplained; of those, the one listed first.")
+		d.para("An object is the object variant whose required members (listed) it holds, with their listed values (one of them, where several are listed), and whose declared members leave the fewest of its members unexplained; of those, the one listed first.")
 	}
 	if byItems {
 		d.para("An array is the array variant whose item type its first item would be, told apart as the variants of one union are: by JSON kind, and an object by the item type whose required members it holds and whose declared members leave the fewest of its members unexplained (of those, the one listed first); every item must then be of that variant. An empty array is the first array variant.")
