@@ -106,7 +106,7 @@ func TestChooseObject(t *testing.T) {
 		{"FormField", `{"type":"integer","minimum":1}`, "NumberField"},
 		{"FormField", `{"type":"number"}`, "NumberField"},
 		{"FormField", `{"type":"boolean","minimum":1}`, "FlagField"},
-		{"FormField", `{"type":"string","minimum":1,"title":"t"}`, "TextField"},
+		{"FormField", `{"type":"string","minimum":1,"label":"t"}`, "TextField"},
 		{"FormField", `{"type":"array"}`, ""},
 		{"FormField", `{"type":null}`, ""},
 	} {

@@ -155,7 +155,7 @@ func (g *generator) unmarshalTagged(f *file, def *idl.TypeDef) {
 
 // objectRule is the decision rule for objects, as the doc comment of a
 // union whose object variants overlap states it.
-const objectRule = "An object is the object variant whose required members it holds (with the values of the constant members the variant declares) and whose declared members leave the fewest of its members unexplained; of those, the one listed first."
+const objectRule = "An object is the object variant whose required members it holds (with the values the variant allows in the members it declares as a constant or a closed enum) and whose declared members leave the fewest of its members unexplained; of those, the one listed first."
 
 // catchAll returns the index of the variant of the union def that holds
 // its catch-all choice (any, listed last, in def or in a union nested
