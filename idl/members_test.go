@@ -283,7 +283,7 @@ func TestTaggedUnionNestedInUntagged(t *testing.T) {
 // RELIABILITY.md.
 func overlapRows() []string {
 	return []string{
-		"| property: random overlapping unions, checked | 400 random unions (seed of `-seed`) of two to four object types over four members, optional, required or constant, some nested in a union, some beside a string or a catch-all `any` | `rpcgen check` rejects a union exactly when an object variant is chosen for no object (every object over the members tried with `idl.ChooseObject`), naming the first such variant | `TestPropertyShadowedVariants` (package idl_test) |",
+		"| property: random overlapping unions, checked | 400 random unions (seed of `-seed`) of two to four object types over four members, optional, required, constant or closed enum, some nested in a union, some beside a string or a catch-all `any` | `rpcgen check` rejects a union exactly when an object variant is chosen for no object (every object over the members tried with `idl.ChooseObject`), naming the first such variant | `TestPropertyShadowedVariants` (package idl_test) |",
 		"| property: random overlapping unions, decoded | the random unions of the row above that check accepts (up to 40, in one protocol) | their generated Go decoders choose, for each of 64 objects over the members, the variant `idl.ChooseObject` (the rule of the checks of examples) chooses, the catch-all included | `TestPropertyOverlappingDecoders` (package idl_test) |",
 	}
 }
