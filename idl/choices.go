@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -122,6 +123,48 @@ func FieldConst(f *Field) *Value {
 	return nil
 }
 
+// FieldLiterals returns the JSON of every value the field f may hold when
+// its type, following named types, is a constant or a closed enum (null
+// included when it is nullable), or nil when f may hold other values. An
+// object whose member holds a value outside this set does not match the
+// object variant that declares f.
+func FieldLiterals(f *Field) [][]byte {
+	if c := FieldConst(f); c != nil {
+		return withNull([][]byte{c.JSON}, f.Type)
+	}
+	u := underlying(f.Type)
+	if u == nil || u.Kind != KindEnum || u.Open || len(u.Values) == 0 {
+		return nil
+	}
+	out := make([][]byte, 0, len(u.Values)+1)
+	for _, v := range u.Values {
+		b, err := json.Marshal(v.Value)
+		if err != nil {
+			return nil
+		}
+		out = append(out, b)
+	}
+	return withNull(out, f.Type)
+}
+
+// withNull appends null to the literals of a nullable type t.
+func withNull(lits [][]byte, t *Type) [][]byte {
+	if nullableChain(t) {
+		return append(lits, []byte("null"))
+	}
+	return lits
+}
+
+// holdsLiteral reports whether the JSON value v is one of lits.
+func holdsLiteral(lits [][]byte, v []byte) bool {
+	for _, l := range lits {
+		if SameJSON(v, l) {
+			return true
+		}
+	}
+	return false
+}
+
 // ChooseObject applies the decision rule for objects to a JSON object
 // whose member names are members, in order (a name written twice counts
 // once); value returns the JSON of the i-th member. It returns the index
@@ -129,7 +172,8 @@ func FieldConst(f *Field) *Value {
 //
 // An object matches an object choice when it holds every required member
 // of the choice, and each member it holds that the choice declares with a
-// constant has that constant. Among the matching choices, the one whose
+// constant or a closed enum holds that constant or one of those values
+// (see [FieldLiterals]). Among the matching choices, the one whose
 // declared fields (inherited ones included) leave the fewest of the
 // object's members unexplained wins; of those, the first declared.
 func ChooseObject(choices []Choice, members []string, value func(i int) []byte) int {
@@ -162,9 +206,9 @@ func matchObject(t *Type, held map[string][]int, value func(i int) []byte) (decl
 			continue
 		}
 		declared++
-		if c := FieldConst(f); c != nil {
+		if lits := FieldLiterals(f); lits != nil {
 			for _, i := range at {
-				if !SameJSON(value(i), c.JSON) {
+				if !holdsLiteral(lits, value(i)) {
 					return 0, false
 				}
 			}
@@ -205,8 +249,8 @@ func ObjectRequirements(t *Type) string {
 				continue
 			}
 			s := fmt.Sprintf("%q", f.Name)
-			if k := FieldConst(f); k != nil {
-				s += ": " + string(k.JSON)
+			if lits := FieldLiterals(f); lits != nil {
+				s += ": " + literalList(lits)
 			}
 			reqs = append(reqs, s)
 		}
@@ -221,10 +265,20 @@ func ObjectRequirements(t *Type) string {
 	return orList(parts)
 }
 
+// literalList writes literals for messages: `"a"`, or `"a" or "b"`.
+func literalList(lits [][]byte) string {
+	parts := make([]string, len(lits))
+	for i, l := range lits {
+		parts[i] = string(l)
+	}
+	return orList(parts)
+}
+
 // Exclusive reports whether no JSON value can match two variants of the
 // union t without a discriminator: it has no catch-all, and every two
 // object choices of different variants are told apart by a member one
-// requires with a constant that the other declares with another constant.
+// requires with constants (a constant or a closed enum) that the other
+// declares with none of them.
 // Other choices of different variants differ by JSON kind; a union with
 // several array variants is never exclusive.
 func Exclusive(t *Type) bool {
@@ -248,16 +302,17 @@ func Exclusive(t *Type) bool {
 	return true
 }
 
-// constsApart reports whether a requires a member with a constant that b
-// declares with another constant.
+// constsApart reports whether a requires a member with constants (see
+// [FieldLiterals]) that b declares with none of them.
 func constsApart(a, b *Type) bool {
 	bf := fieldMap(b)
 	for _, f := range a.Fields {
-		ca := FieldConst(f)
-		if f.Optional || ca == nil || bf[f.Name] == nil {
+		la := FieldLiterals(f)
+		if f.Optional || la == nil || bf[f.Name] == nil {
 			continue
 		}
-		if cb := FieldConst(bf[f.Name]); cb != nil && !SameJSON(ca.JSON, cb.JSON) {
+		lb := FieldLiterals(bf[f.Name])
+		if lb != nil && !slices.ContainsFunc(lb, func(v []byte) bool { return holdsLiteral(la, v) }) {
 			return true
 		}
 	}

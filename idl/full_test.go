@@ -92,6 +92,7 @@ func TestFullTypeOrder(t *testing.T) {
 		"HoverRegistrationOptions", "HoverProvider",
 		"TextDocumentFilter", "TextDocumentFilterLanguage", "TextDocumentFilterScheme", "TextDocumentFilterPattern",
 		"ProgressBegin", "ProgressEnd", "ProgressValue", "TokenOrProgress",
+		"TextField", "NumberField", "NumberFieldType", "FlagField", "FormField",
 		"DocumentUri", "Result", "_Edits", "Range", "Span", "Move",
 		"BusyData", // error data, in error order
 		"InitializeParams", "InitializeParamsClientInfo", "InitializeResult",

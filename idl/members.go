@@ -120,8 +120,10 @@ func newOverlap(choices []Choice) *overlap {
 				o.names = append(o.names, f.Name)
 				o.values[f.Name] = [][]byte{[]byte("{}")} // a value no constant is
 			}
-			if k := FieldConst(f); k != nil && !slices.ContainsFunc(o.values[f.Name], func(v []byte) bool { return SameJSON(v, k.JSON) }) {
-				o.values[f.Name] = append(o.values[f.Name], k.JSON)
+			for _, k := range FieldLiterals(f) {
+				if !holdsLiteral(o.values[f.Name], k) {
+					o.values[f.Name] = append(o.values[f.Name], k)
+				}
 			}
 		}
 	}
@@ -213,8 +215,8 @@ func (o *overlap) shadowers(j int) []int {
 // coversAll reports whether the object type a (whose fields are aFields)
 // takes every object the object type b (whose fields are bFields)
 // matches, explaining as many of its members: b requires every member a
-// requires, a declares every member b declares, and each constant of a is
-// a constant of b.
+// requires, a declares every member b declares, and each value b allows
+// for a member a declares with constants or a closed enum a allows too.
 func coversAll(a *Type, aFields map[string]*Field, b *Type, bFields map[string]*Field) bool {
 	if len(a.Fields) < len(b.Fields) {
 		return false
@@ -226,7 +228,7 @@ func coversAll(a *Type, aFields map[string]*Field, b *Type, bFields map[string]*
 	}
 	for _, f := range a.Fields {
 		bf := bFields[f.Name]
-		if !f.Optional && (bf == nil || bf.Optional) || FieldConst(f) != nil && bf == nil {
+		if !f.Optional && (bf == nil || bf.Optional) || FieldLiterals(f) != nil && bf == nil {
 			return false
 		}
 	}
@@ -235,17 +237,17 @@ func coversAll(a *Type, aFields map[string]*Field, b *Type, bFields map[string]*
 
 // constFits reports whether a member that b declares as f is declared by a
 // field a (not nil) that takes every value f takes, as far as constants
-// go.
+// and closed enums go (see [FieldLiterals]).
 func constFits(a, f *Field) bool {
 	if a == nil {
 		return false
 	}
-	ca := FieldConst(a)
-	if ca == nil {
+	la := FieldLiterals(a)
+	if la == nil {
 		return true
 	}
-	cf := FieldConst(f)
-	return cf != nil && SameJSON(ca.JSON, cf.JSON)
+	lf := FieldLiterals(f)
+	return lf != nil && !slices.ContainsFunc(lf, func(v []byte) bool { return !holdsLiteral(la, v) })
 }
 
 // fieldMap returns the fields of an object type by name.

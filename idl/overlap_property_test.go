@@ -17,9 +17,9 @@ import (
 const overlapHead = "protocol: {name: overlap, roles: {a: , b: }, framing: ndjson}\ntypes:\n"
 
 // randomUnion returns the types of a random union named u over the
-// members a, b, c and d (a sometimes a constant): two to four object
-// variants, some of them in a nested union, maybe a string variant, and
-// maybe any last.
+// members a, b, c and d (a sometimes a constant or a closed enum): two to
+// four object variants, some of them in a nested union, maybe a string
+// variant, and maybe any last.
 func randomUnion(rng *rand.Rand, u string) string {
 	var b strings.Builder
 	n := 2 + rng.IntN(3)
@@ -31,7 +31,7 @@ func randomUnion(rng *rand.Rand, u string) string {
 		for _, m := range []string{"a", "b", "c", "d"} {
 			typ := "string"
 			if m == "a" && rng.IntN(3) == 0 {
-				typ = fmt.Sprintf(`"'%s'"`, []string{"x", "y"}[rng.IntN(2)])
+				typ = []string{`"'x'"`, `"'y'"`, `"'x' | 'y'"`, `"'y' | 'z'"`}[rng.IntN(4)]
 			}
 			switch rng.IntN(3) {
 			case 1:
@@ -58,11 +58,11 @@ func randomUnion(rng *rand.Rand, u string) string {
 }
 
 // someObjects returns every object over the members a to d and an
-// undeclared e, a taking the values "x", "y" and "z" in turn, with their
+// undeclared e, a taking the values "x", "y", "z" and "w" in turn, with their
 // member names and values.
 func someObjects() (objs []string, members [][]string, values [][][]byte) {
 	for set := range 1 << 5 {
-		for _, a := range []string{"x", "y", "z"} {
+		for _, a := range []string{"x", "y", "z", "w"} {
 			if set&1 == 0 && a != "x" {
 				continue
 			}

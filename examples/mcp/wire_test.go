@@ -127,10 +127,31 @@ func TestElicitationParamsOnTheWire(t *testing.T) {
 		t.Errorf("a form carrying url: answered %v, decoded as %+v", m.Error, rec.params)
 	}
 
+	// A property may carry members its variant does not declare, as the
+	// official schema allows: its type picks the variant, even when another
+	// variant would explain more of its members.
+	p.send(t, `{"jsonrpc":"2.0","id":10,"method":"elicitation/create","params":`+
+		form(`{"b":{"type":"boolean","maximum":3},"n":{"type":"integer","minLength":2},"s":{"type":"string","minimum":1,"maximum":9}}`)+`}`)
+	if m := p.receive(t); m.Error != nil {
+		t.Fatalf("properties with undeclared members: answered %v", m.Error)
+	}
+	if got, want := string(<-rec.got), form(`{"b":{"type":"boolean"},"n":{"type":"integer"},"s":{"type":"string"}}`); got != want {
+		t.Errorf("properties with undeclared members re-encoded as\n%s\nwant\n%s", got, want)
+	}
+	if f := rec.params.ElicitRequestFormParams; f == nil {
+		t.Errorf("form params decoded as %+v", rec.params)
+	} else if props := f.RequestedSchema.Properties; props["b"].BooleanSchema == nil || props["n"].NumberSchema == nil || props["s"].StringSchema == nil {
+		t.Errorf("properties decoded as %+v", props)
+	}
+
 	const noVariant = `{"reason":"object matches no variant of ElicitRequestParams; an object needs every required member of one variant: ` +
 		`ElicitRequestURLParams (\"mode\": \"url\", \"message\", \"elicitationId\", \"url\") or ElicitRequestFormParams (\"message\", \"requestedSchema\")"}`
 	invalid := []struct{ params, data string }{
-		{form(`{"x":{"type":"array"}}`), `{"field":"requestedSchema.properties.x.type","reason":"unknown value \"array\"; want \"number\" or \"integer\""}`},
+		{form(`{"x":{"type":"array"}}`), `{"field":"requestedSchema.properties.x","reason":"object matches no variant of PrimitiveSchemaDefinition; ` +
+			`an object needs every required member of one variant: StringSchema (\"type\": \"string\"), NumberSchema (\"type\": \"number\" or \"integer\"), ` +
+			`BooleanSchema (\"type\": \"boolean\"), UntitledSingleSelectEnumSchema (\"type\": \"string\", \"enum\"), ` +
+			`TitledSingleSelectEnumSchema (\"type\": \"string\", \"oneOf\"), MultiSelectEnumSchema (\"type\": \"array\", \"items\") ` +
+			`or LegacyTitledEnumSchema (\"type\": \"string\", \"enum\")"}`},
 		{form(`{"x":{"type":"array","items":{"type":"string"}}}`), `{"field":"requestedSchema.properties.x.items",` +
 			`"reason":"object matches no variant of MultiSelectEnumItems; an object needs every required member of one variant: ` +
 			`UntitledEnumItems (\"type\": \"string\", \"enum\") or TitledEnumItems (\"anyOf\")"}`},

@@ -155,7 +155,7 @@ func (g *generator) unmarshalTagged(f *file, def *idl.TypeDef) {
 
 // objectRule is the decision rule for objects, as the doc comment of a
 // union whose object variants overlap states it.
-const objectRule = "An object is the object variant whose required members it holds (with the values of the constant members the variant declares) and whose declared members leave the fewest of its members unexplained; of those, the one listed first."
+const objectRule = "An object is the object variant whose required members it holds (with the values the variant allows in the members it declares as a constant or a closed enum) and whose declared members leave the fewest of its members unexplained; of those, the one listed first."
 
 // catchAll returns the index of the variant of the union def that holds
 // its catch-all choice (any, listed last, in def or in a union nested
@@ -276,7 +276,8 @@ func (g *generator) unmarshalUntagged(f *file, def *idl.TypeDef) {
 // the object variant of the untagged union def that the decision rule
 // picks (see [idl.ChooseObject]), in one pass over the object's members:
 // held gets a bit per member name the object variants declare, failed
-// marks the variants whose constant a member contradicts. It declares
+// marks the variants whose constants (a constant or a closed enum) a member
+// contradicts. It declares
 // beside the union the table of what each object variant requires and
 // declares.
 func (g *generator) objectSwitch(f *file, def *idl.TypeDef) []jen.Code {
@@ -339,11 +340,12 @@ func (g *generator) chooseObject(f *file, def *idl.TypeDef, u *idl.Type, src, ta
 		stmts := []jen.Code{jen.Id("held").Index(jen.Lit(k / 64)).Op("|=").Lit(1).Op("<<").Lit(k % 64)}
 		for i, c := range objects {
 			for _, fl := range c.Object.Fields {
-				if fl.Name != m || idl.FieldConst(fl) == nil {
+				lits := idl.FieldLiterals(fl)
+				if fl.Name != m || lits == nil {
 					continue
 				}
 				consts = true
-				stmts = append(stmts, jen.Id("failed").Index(jen.Lit(i)).Op("=").Id("failed").Index(jen.Lit(i)).Op("||").Op("!").Qual(jsonrpcPkg, "SameJSON").Call(jen.Id("value"), jen.Lit(string(idl.FieldConst(fl).JSON))))
+				stmts = append(stmts, jen.Id("failed").Index(jen.Lit(i)).Op("=").Id("failed").Index(jen.Lit(i)).Op("||").Add(notOneOf(lits)))
 			}
 		}
 		keys = append(keys, jen.Case(jen.Lit(m)).Block(stmts...))
@@ -426,4 +428,20 @@ func memberList(members []string) string {
 		return "a " + quoted[0] + " member"
 	}
 	return joinList(quoted, "and") + " members"
+}
+
+// notOneOf is the condition that the member's JSON, value, is none of the
+// literals lits: !SameJSON(value, a), or !(SameJSON(value, a) || ...).
+func notOneOf(lits [][]byte) jen.Code {
+	same := func(l []byte) *jen.Statement {
+		return jen.Qual(jsonrpcPkg, "SameJSON").Call(jen.Id("value"), jen.Lit(string(l)))
+	}
+	if len(lits) == 1 {
+		return jen.Op("!").Add(same(lits[0]))
+	}
+	either := same(lits[0])
+	for _, l := range lits[1:] {
+		either = either.Op("||").Add(same(l))
+	}
+	return jen.Op("!").Parens(either)
 }

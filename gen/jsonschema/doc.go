@@ -46,7 +46,7 @@
 // integers; constants are const; formats are format, except base64, which
 // is contentEncoding. Unions without a discriminator are a oneOf of their
 // variants when no value can match two of them (different JSON kinds, or
-// object variants told apart by differing constants), else an anyOf: an
+// object variants told apart by disjoint constants or enums), else an anyOf: an
 // object may then match overlapping object variants, which the generated
 // decoders tell apart by the rule of idl.ChooseObject, several array
 // variants all match an empty array (the decoders pick by the first item,

@@ -322,7 +322,7 @@ func (d *doc) writeUnion(t *idl.Type) {
 	default:
 		d.para("One of these, told apart by the JSON kind of the value, and objects by the members they hold:")
 		d.table([]string{"JSON value", "variant"}, rows)
-		d.para("An object is the object variant whose required members (listed) it holds, with their constant values, and whose declared members leave the fewest of its members unexplained; of those, the one listed first.")
+		d.para("An object is the object variant whose required members (listed) it holds, with their listed values (one of them, where several are listed), and whose declared members leave the fewest of its members unexplained; of those, the one listed first.")
 	}
 	if byItems {
 		d.para("An array is the array variant whose item type its first item would be, told apart as the variants of one union are: by JSON kind, and an object by the item type whose required members it holds and whose declared members leave the fewest of its members unexplained (of those, the one listed first); every item must then be of that variant. An empty array is the first array variant.")
@@ -368,7 +368,8 @@ func arrayCells(t *idl.Type) map[*idl.Type]string {
 }
 
 // objectWith describes an object variant by the members it requires, with
-// their constants: "object with `kind` = `"end"` and `label`".
+// their constants or closed enums: "object with `kind` = `"end"` and
+// `label`", "object with `type` in `"number"`, `"integer"`".
 func objectWith(o *idl.Type) string {
 	var members []string
 	for _, f := range o.Fields {
@@ -376,8 +377,14 @@ func objectWith(o *idl.Type) string {
 			continue
 		}
 		m := code(f.Name)
-		if c := idl.FieldConst(f); c != nil {
-			m += " = " + code(string(c.JSON))
+		if lits := idl.FieldLiterals(f); len(lits) == 1 {
+			m += " = " + code(string(lits[0]))
+		} else if lits != nil {
+			var alts []string
+			for _, l := range lits {
+				alts = append(alts, code(string(l)))
+			}
+			m += " in " + strings.Join(alts, ", ")
 		}
 		members = append(members, m)
 	}

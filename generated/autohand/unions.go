@@ -141,9 +141,9 @@ func (x *InferenceDestination) UnmarshalJSON(b []byte) error {
 //   - GoalDisabled: GoalDisabled, an object with "ok" and "message" members
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type GoalGetResult struct {
 	GoalSnapshot *GoalSnapshot
 	GoalDisabled *GoalDisabled
@@ -250,9 +250,9 @@ func (x *GoalGetResult) UnmarshalJSON(b []byte) error {
 //     "completed" and "updatedAt" members
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type GoalQueueResult struct {
 	GoalMutationResult *GoalMutationResult
 	GoalSnapshot       *GoalSnapshot

@@ -258,9 +258,9 @@ func (x *ContentBlock) UnmarshalJSON(b []byte) error {
 //     "blob" members
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type ResourceContentsUnion struct {
 	TextResourceContents *TextResourceContents
 	BlobResourceContents *BlobResourceContents
@@ -363,9 +363,9 @@ func (x *ResourceContentsUnion) UnmarshalJSON(b []byte) error {
 //   - CreateTaskResult: CreateTaskResult, an object with a "task" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type CallToolResponse struct {
 	CallToolResult   *CallToolResult
 	CreateTaskResult *CreateTaskResult
@@ -725,9 +725,9 @@ func (x *SamplingContent) UnmarshalJSON(b []byte) error {
 //   - CreateTaskResult: CreateTaskResult, an object with a "task" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type CreateMessageResponse struct {
 	CreateMessageResult *CreateMessageResult
 	CreateTaskResult    *CreateTaskResult
@@ -782,12 +782,14 @@ func (x *CreateMessageResponse) UnmarshalJSON(b []byte) error {
 	switch kind := jsonrpc.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		var failed [2]bool
+		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "_meta":
 				held[0] |= 1 << 0
 			case "role":
 				held[0] |= 1 << 1
+				failed[0] = failed[0] || !(jsonrpc.SameJSON(value, "\"user\"") || jsonrpc.SameJSON(value, "\"assistant\""))
 			case "content":
 				held[0] |= 1 << 2
 			case "model":
@@ -802,7 +804,7 @@ func (x *CreateMessageResponse) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, createMessageResponseObjects) {
+		switch jsonrpc.ChooseObject(held[:], failed[:], createMessageResponseObjects) {
 		case 0:
 			v.CreateMessageResult = new(CreateMessageResult)
 			err = json.Unmarshal(b, v.CreateMessageResult)
@@ -810,7 +812,7 @@ func (x *CreateMessageResponse) UnmarshalJSON(b []byte) error {
 			v.CreateTaskResult = new(CreateTaskResult)
 			err = json.Unmarshal(b, v.CreateTaskResult)
 		default:
-			return errors.New("object matches no variant of CreateMessageResponse; an object needs every required member of one variant: CreateMessageResult (\"role\", \"content\", \"model\") or CreateTaskResult (\"task\")")
+			return errors.New("object matches no variant of CreateMessageResponse; an object needs every required member of one variant: CreateMessageResult (\"role\": \"user\" or \"assistant\", \"content\", \"model\") or CreateTaskResult (\"task\")")
 		}
 	default:
 		return fmt.Errorf("expected object, got JSON %s", kind)
@@ -834,9 +836,9 @@ func (x *CreateMessageResponse) UnmarshalJSON(b []byte) error {
 //     with "type" and "oneOf" members
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type SingleSelectEnumSchema struct {
 	UntitledSingleSelectEnumSchema *UntitledSingleSelectEnumSchema
 	TitledSingleSelectEnumSchema   *TitledSingleSelectEnumSchema
@@ -945,9 +947,9 @@ func (x *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 //   - TitledEnumItems: TitledEnumItems, an object with a "anyOf" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type MultiSelectEnumItems struct {
 	UntitledEnumItems *UntitledEnumItems
 	TitledEnumItems   *TitledEnumItems
@@ -1053,9 +1055,9 @@ func (x *MultiSelectEnumItems) UnmarshalJSON(b []byte) error {
 //     and "enum" members
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type EnumSchema struct {
 	UntitledSingleSelectEnumSchema *UntitledSingleSelectEnumSchema
 	TitledSingleSelectEnumSchema   *TitledSingleSelectEnumSchema
@@ -1192,8 +1194,8 @@ func (x *EnumSchema) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PrimitiveSchemaDefinition is one of StringSchema, BooleanSchema,
-// NumberSchema or EnumSchema.
+// PrimitiveSchemaDefinition is one of StringSchema, NumberSchema,
+// BooleanSchema or EnumSchema.
 //
 // One property of an elicitation form.
 //
@@ -1201,18 +1203,18 @@ func (x *EnumSchema) UnmarshalJSON(b []byte) error {
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
 //   - StringSchema: StringSchema, an object with a "type" member
-//   - BooleanSchema: BooleanSchema, an object with a "type" member
 //   - NumberSchema: NumberSchema, an object with a "type" member
+//   - BooleanSchema: BooleanSchema, an object with a "type" member
 //   - EnumSchema: EnumSchema
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type PrimitiveSchemaDefinition struct {
 	StringSchema  *StringSchema
-	BooleanSchema *BooleanSchema
 	NumberSchema  *NumberSchema
+	BooleanSchema *BooleanSchema
 	EnumSchema    *EnumSchema
 }
 
@@ -1222,16 +1224,16 @@ func NewPrimitiveSchemaDefinitionStringSchema(v StringSchema) PrimitiveSchemaDef
 	return PrimitiveSchemaDefinition{StringSchema: &v}
 }
 
-// NewPrimitiveSchemaDefinitionBooleanSchema returns a
-// PrimitiveSchemaDefinition holding v.
-func NewPrimitiveSchemaDefinitionBooleanSchema(v BooleanSchema) PrimitiveSchemaDefinition {
-	return PrimitiveSchemaDefinition{BooleanSchema: &v}
-}
-
 // NewPrimitiveSchemaDefinitionNumberSchema returns a PrimitiveSchemaDefinition
 // holding v.
 func NewPrimitiveSchemaDefinitionNumberSchema(v NumberSchema) PrimitiveSchemaDefinition {
 	return PrimitiveSchemaDefinition{NumberSchema: &v}
+}
+
+// NewPrimitiveSchemaDefinitionBooleanSchema returns a
+// PrimitiveSchemaDefinition holding v.
+func NewPrimitiveSchemaDefinitionBooleanSchema(v BooleanSchema) PrimitiveSchemaDefinition {
+	return PrimitiveSchemaDefinition{BooleanSchema: &v}
 }
 
 // NewPrimitiveSchemaDefinitionEnumSchema returns a PrimitiveSchemaDefinition
@@ -1247,11 +1249,11 @@ func (x PrimitiveSchemaDefinition) MarshalJSON() ([]byte, error) {
 	if x.StringSchema != nil {
 		v, n = x.StringSchema, n+1
 	}
-	if x.BooleanSchema != nil {
-		v, n = x.BooleanSchema, n+1
-	}
 	if x.NumberSchema != nil {
 		v, n = x.NumberSchema, n+1
+	}
+	if x.BooleanSchema != nil {
+		v, n = x.BooleanSchema, n+1
 	}
 	if x.EnumSchema != nil {
 		v, n = x.EnumSchema, n+1
@@ -1263,8 +1265,8 @@ func (x PrimitiveSchemaDefinition) MarshalJSON() ([]byte, error) {
 }
 
 // primitiveSchemaDefinitionObjects is what an object needs to be each object
-// variant of PrimitiveSchemaDefinition (StringSchema, BooleanSchema,
-// NumberSchema, UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema,
+// variant of PrimitiveSchemaDefinition (StringSchema, NumberSchema,
+// BooleanSchema, UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema,
 // MultiSelectEnumSchema and LegacyTitledEnumSchema), over the members "type",
 // "title", "description", "minLength", "maxLength", "format", "default",
 // "minimum", "maximum", "enum", "oneOf", "minItems", "maxItems", "items" and
@@ -1273,10 +1275,10 @@ var primitiveSchemaDefinitionObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7f},
 	Required: []uint64{0x1},
 }, {
-	Declared: []uint64{0x47},
+	Declared: []uint64{0x1c7},
 	Required: []uint64{0x1},
 }, {
-	Declared: []uint64{0x1c7},
+	Declared: []uint64{0x47},
 	Required: []uint64{0x1},
 }, {
 	Declared: []uint64{0x247},
@@ -1307,7 +1309,8 @@ func (x *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 			case "type":
 				held[0] |= 1 << 0
 				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"string\"")
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"boolean\"")
+				failed[1] = failed[1] || !(jsonrpc.SameJSON(value, "\"number\"") || jsonrpc.SameJSON(value, "\"integer\""))
+				failed[2] = failed[2] || !jsonrpc.SameJSON(value, "\"boolean\"")
 				failed[3] = failed[3] || !jsonrpc.SameJSON(value, "\"string\"")
 				failed[4] = failed[4] || !jsonrpc.SameJSON(value, "\"string\"")
 				failed[5] = failed[5] || !jsonrpc.SameJSON(value, "\"array\"")
@@ -1322,6 +1325,7 @@ func (x *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 				held[0] |= 1 << 4
 			case "format":
 				held[0] |= 1 << 5
+				failed[0] = failed[0] || !(jsonrpc.SameJSON(value, "\"email\"") || jsonrpc.SameJSON(value, "\"uri\"") || jsonrpc.SameJSON(value, "\"date\"") || jsonrpc.SameJSON(value, "\"date-time\""))
 			case "default":
 				held[0] |= 1 << 6
 			case "minimum":
@@ -1351,16 +1355,16 @@ func (x *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 			v.StringSchema = new(StringSchema)
 			err = json.Unmarshal(b, v.StringSchema)
 		case 1:
-			v.BooleanSchema = new(BooleanSchema)
-			err = json.Unmarshal(b, v.BooleanSchema)
-		case 2:
 			v.NumberSchema = new(NumberSchema)
 			err = json.Unmarshal(b, v.NumberSchema)
+		case 2:
+			v.BooleanSchema = new(BooleanSchema)
+			err = json.Unmarshal(b, v.BooleanSchema)
 		case 3, 4, 5, 6:
 			v.EnumSchema = new(EnumSchema)
 			err = json.Unmarshal(b, v.EnumSchema)
 		default:
-			return errors.New("object matches no variant of PrimitiveSchemaDefinition; an object needs every required member of one variant: StringSchema (\"type\": \"string\"), BooleanSchema (\"type\": \"boolean\"), NumberSchema (\"type\"), UntitledSingleSelectEnumSchema (\"type\": \"string\", \"enum\"), TitledSingleSelectEnumSchema (\"type\": \"string\", \"oneOf\"), MultiSelectEnumSchema (\"type\": \"array\", \"items\") or LegacyTitledEnumSchema (\"type\": \"string\", \"enum\")")
+			return errors.New("object matches no variant of PrimitiveSchemaDefinition; an object needs every required member of one variant: StringSchema (\"type\": \"string\"), NumberSchema (\"type\": \"number\" or \"integer\"), BooleanSchema (\"type\": \"boolean\"), UntitledSingleSelectEnumSchema (\"type\": \"string\", \"enum\"), TitledSingleSelectEnumSchema (\"type\": \"string\", \"oneOf\"), MultiSelectEnumSchema (\"type\": \"array\", \"items\") or LegacyTitledEnumSchema (\"type\": \"string\", \"enum\")")
 		}
 	default:
 		return fmt.Errorf("expected object, got JSON %s", kind)
@@ -1385,9 +1389,9 @@ func (x *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 //     "message" and "requestedSchema" members
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type ElicitRequestParams struct {
 	ElicitRequestURLParams  *ElicitRequestURLParams
 	ElicitRequestFormParams *ElicitRequestFormParams
@@ -1584,9 +1588,9 @@ func (x *ElicitValue) UnmarshalJSON(b []byte) error {
 //   - CreateTaskResult: CreateTaskResult, an object with a "task" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type ElicitResponse struct {
 	ElicitResult     *ElicitResult
 	CreateTaskResult *CreateTaskResult
@@ -1638,12 +1642,14 @@ func (x *ElicitResponse) UnmarshalJSON(b []byte) error {
 	switch kind := jsonrpc.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		var failed [2]bool
+		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "_meta":
 				held[0] |= 1 << 0
 			case "action":
 				held[0] |= 1 << 1
+				failed[0] = failed[0] || !(jsonrpc.SameJSON(value, "\"accept\"") || jsonrpc.SameJSON(value, "\"decline\"") || jsonrpc.SameJSON(value, "\"cancel\""))
 			case "content":
 				held[0] |= 1 << 2
 			case "task":
@@ -1654,7 +1660,7 @@ func (x *ElicitResponse) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, elicitResponseObjects) {
+		switch jsonrpc.ChooseObject(held[:], failed[:], elicitResponseObjects) {
 		case 0:
 			v.ElicitResult = new(ElicitResult)
 			err = json.Unmarshal(b, v.ElicitResult)
@@ -1662,7 +1668,7 @@ func (x *ElicitResponse) UnmarshalJSON(b []byte) error {
 			v.CreateTaskResult = new(CreateTaskResult)
 			err = json.Unmarshal(b, v.CreateTaskResult)
 		default:
-			return errors.New("object matches no variant of ElicitResponse; an object needs every required member of one variant: ElicitResult (\"action\") or CreateTaskResult (\"task\")")
+			return errors.New("object matches no variant of ElicitResponse; an object needs every required member of one variant: ElicitResult (\"action\": \"accept\", \"decline\" or \"cancel\") or CreateTaskResult (\"task\")")
 		}
 	default:
 		return fmt.Errorf("expected object, got JSON %s", kind)

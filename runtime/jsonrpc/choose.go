@@ -19,8 +19,8 @@ type ObjectChoice struct {
 
 // ChooseObject returns the index in choices of the variant an object
 // holding the members held is, or -1 when it matches none. failed[i] is
-// true when the object holds a member that choice i declares with another
-// constant value. An object matches a choice when it holds every member
+// true when the object holds a member that choice i declares with a
+// constant, or a closed enum, that the member's value is not. An object matches a choice when it holds every member
 // the choice requires and failed is not set; of the matching choices, the
 // one declaring the most of the object's members wins (it leaves the
 // fewest unexplained), and of those the first. Generated decoders of
@@ -51,7 +51,7 @@ next:
 // SameJSON reports whether the JSON value b is the constant want, written
 // as compact JSON: the same bytes, or the same value once decoded (a
 // string with escapes, a number written otherwise). Generated decoders use
-// it for the constant members that tell object variants apart.
+// it for the constant and enum members that tell object variants apart.
 func SameJSON(b []byte, want string) bool {
 	b = trimSpace(b)
 	if string(b) == want {

@@ -154,9 +154,9 @@ func (x *Shape) UnmarshalJSON(b []byte) error {
 //   - BlobResource: BlobResource, an object with "uri" and "blob" members
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type Resource struct {
 	TextResource *TextResource
 	BlobResource *BlobResource

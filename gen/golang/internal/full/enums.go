@@ -272,3 +272,34 @@ func (x *Level) UnmarshalJSON(b []byte) error {
 	*x = Level(v)
 	return nil
 }
+
+// NumberFieldType is the type member of NumberField.
+type NumberFieldType string
+
+// The values of NumberFieldType.
+const (
+	NumberFieldTypeNumber  NumberFieldType = "number"
+	NumberFieldTypeInteger NumberFieldType = "integer"
+)
+
+// Valid reports whether x is one of the values of NumberFieldType.
+func (x NumberFieldType) Valid() bool {
+	switch x {
+	case NumberFieldTypeNumber, NumberFieldTypeInteger:
+		return true
+	}
+	return false
+}
+
+// UnmarshalJSON decodes a NumberFieldType, refusing values it does not list.
+func (x *NumberFieldType) UnmarshalJSON(b []byte) error {
+	var v string
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
+		return err
+	}
+	if !NumberFieldType(v).Valid() {
+		return fmt.Errorf("unknown value %q; want \"number\" or \"integer\"", v)
+	}
+	*x = NumberFieldType(v)
+	return nil
+}

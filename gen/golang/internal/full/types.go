@@ -1755,6 +1755,204 @@ func (x *ProgressEnd) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// TextField is an object with the members type, label and minLength.
+type TextField struct {
+	// Always "string"; MarshalJSON fills it in when left empty.
+	Type      string  `json:"type"`
+	Label     *string `json:"label,omitempty"`
+	MinLength *int64  `json:"minLength,omitempty"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x TextField) MarshalJSON() ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "string"
+	} else if x.Type != "string" {
+		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
+	}
+	type plain TextField
+	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x TextField) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "string"
+	} else if x.Type != "string" {
+		return nil, fmt.Errorf("type must be \"string\", not %q", x.Type)
+	}
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	if x.Label != nil {
+		b = append(b, `,"label":`...)
+		b = jsonrpc.AppendString(b, *x.Label)
+	}
+	if x.MinLength != nil {
+		b = append(b, `,"minLength":`...)
+		b = jsonrpc.AppendInt(b, *x.MinLength)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *TextField) UnmarshalJSON(b []byte) error {
+	var v TextField
+	var has struct {
+		Type bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "type":
+			has.Type = true
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+		case "label":
+			return jsonrpc.AtField("label", jsonrpc.DecodeOptional(value, &v.Label, jsonrpc.DecodeString[string]))
+		case "minLength":
+			return jsonrpc.AtField("minLength", jsonrpc.DecodeOptional(value, &v.MinLength, jsonrpc.DecodeInt[int64]))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Type:
+		return jsonrpc.MissingField("type")
+	case v.Type != "string":
+		return jsonrpc.AtField("type", errors.New("must be \"string\""))
+	}
+	*x = v
+	return nil
+}
+
+// NumberField is an object with the members type, label and minimum.
+type NumberField struct {
+	Type    NumberFieldType `json:"type"`
+	Label   *string         `json:"label,omitempty"`
+	Minimum *float64        `json:"minimum,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x NumberField) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	if x.Label != nil {
+		b = append(b, `,"label":`...)
+		b = jsonrpc.AppendString(b, *x.Label)
+	}
+	if x.Minimum != nil {
+		b = append(b, `,"minimum":`...)
+		if b, err = jsonrpc.AppendFloat(b, *x.Minimum); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *NumberField) UnmarshalJSON(b []byte) error {
+	var v NumberField
+	var has struct {
+		Type bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "type":
+			has.Type = true
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
+		case "label":
+			return jsonrpc.AtField("label", jsonrpc.DecodeOptional(value, &v.Label, jsonrpc.DecodeString[string]))
+		case "minimum":
+			return jsonrpc.AtField("minimum", jsonrpc.DecodeOptional(value, &v.Minimum, jsonrpc.DecodeFloat[float64]))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Type:
+		return jsonrpc.MissingField("type")
+	}
+	*x = v
+	return nil
+}
+
+// FlagField is an object with the members type and label.
+type FlagField struct {
+	// Always "boolean"; MarshalJSON fills it in when left empty.
+	Type  string  `json:"type"`
+	Label *string `json:"label,omitempty"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x FlagField) MarshalJSON() ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "boolean"
+	} else if x.Type != "boolean" {
+		return nil, fmt.Errorf("type must be \"boolean\", not %q", x.Type)
+	}
+	type plain FlagField
+	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x FlagField) AppendJSON(b []byte) ([]byte, error) {
+	if x.Type == "" {
+		x.Type = "boolean"
+	} else if x.Type != "boolean" {
+		return nil, fmt.Errorf("type must be \"boolean\", not %q", x.Type)
+	}
+	start := len(b)
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	if x.Label != nil {
+		b = append(b, `,"label":`...)
+		b = jsonrpc.AppendString(b, *x.Label)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *FlagField) UnmarshalJSON(b []byte) error {
+	var v FlagField
+	var has struct {
+		Type bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "type":
+			has.Type = true
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+		case "label":
+			return jsonrpc.AtField("label", jsonrpc.DecodeOptional(value, &v.Label, jsonrpc.DecodeString[string]))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Type:
+		return jsonrpc.MissingField("type")
+	case v.Type != "boolean":
+		return jsonrpc.AtField("type", errors.New("must be \"boolean\""))
+	}
+	*x = v
+	return nil
+}
+
 // DocumentURI is a string in the uri format.
 type DocumentURI string
 
@@ -2324,6 +2522,7 @@ type HoverShowParams struct {
 	Progress   *ProgressValue       `json:"progress,omitempty"`
 	Definition *DefinitionResult    `json:"definition,omitempty"`
 	Symbols    *WorkspaceSymbols    `json:"symbols,omitempty"`
+	Field      *FormField           `json:"field,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -2365,6 +2564,12 @@ func (x HoverShowParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if x.Field != nil {
+		b = append(b, `,"field":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Field); err != nil {
+			return nil, err
+		}
+	}
 	return jsonrpc.CloseObject(b, start), nil
 }
 
@@ -2390,6 +2595,8 @@ func (x *HoverShowParams) UnmarshalJSON(b []byte) error {
 			return jsonrpc.AtField("definition", jsonrpc.DecodeOptional(value, &v.Definition, jsonrpc.UnmarshalJSON[DefinitionResult]))
 		case "symbols":
 			return jsonrpc.AtField("symbols", jsonrpc.DecodeOptional(value, &v.Symbols, jsonrpc.UnmarshalJSON[WorkspaceSymbols]))
+		case "field":
+			return jsonrpc.AtField("field", jsonrpc.DecodeOptional(value, &v.Field, jsonrpc.UnmarshalJSON[FormField]))
 		}
 		return nil
 	})

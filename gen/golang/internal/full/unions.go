@@ -215,9 +215,9 @@ func (x *Block) UnmarshalJSON(b []byte) error {
 //   - String: string
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type Contents struct {
 	TextContents *TextContents
 	BlobContents *BlobContents
@@ -385,9 +385,9 @@ func (x *Amount) UnmarshalJSON(b []byte) error {
 //   - BlobContents: BlobContents, an object with "uri" and "blob" members
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type Upload struct {
 	TextContents *TextContents
 	BlobContents *BlobContents
@@ -544,9 +544,9 @@ func (x *MarkedString) UnmarshalJSON(b []byte) error {
 //   - Array: []MarkedString
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type HoverContents struct {
 	MarkupContent *MarkupContent
 	MarkedString  *MarkedString
@@ -951,9 +951,9 @@ func (x *WorkspaceSymbols) UnmarshalJSON(b []byte) error {
 //     "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type HoverProvider struct {
 	Boolean                  *bool
 	HoverOptions             *HoverOptions
@@ -1065,9 +1065,9 @@ func (x *HoverProvider) UnmarshalJSON(b []byte) error {
 //     "pattern" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type TextDocumentFilter struct {
 	TextDocumentFilterLanguage *TextDocumentFilterLanguage
 	TextDocumentFilterScheme   *TextDocumentFilterScheme
@@ -1182,9 +1182,9 @@ func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
 //   - Other: any other JSON value, as is
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type ProgressValue struct {
 	ProgressBegin *ProgressBegin
 	ProgressEnd   *ProgressEnd
@@ -1334,6 +1334,125 @@ func (x *TokenOrProgress) UnmarshalJSON(b []byte) error {
 	default:
 		v.ProgressValue = new(ProgressValue)
 		err = json.Unmarshal(b, v.ProgressValue)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// FormField is one of TextField, NumberField or FlagField.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and objects
+// by the members they hold:
+//   - TextField: TextField, an object with a "type" member
+//   - NumberField: NumberField, an object with a "type" member
+//   - FlagField: FlagField, an object with a "type" member
+//
+// An object is the object variant whose required members it holds (with the
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
+type FormField struct {
+	TextField   *TextField
+	NumberField *NumberField
+	FlagField   *FlagField
+}
+
+// NewFormFieldTextField returns a FormField holding v.
+func NewFormFieldTextField(v TextField) FormField {
+	return FormField{TextField: &v}
+}
+
+// NewFormFieldNumberField returns a FormField holding v.
+func NewFormFieldNumberField(v NumberField) FormField {
+	return FormField{NumberField: &v}
+}
+
+// NewFormFieldFlagField returns a FormField holding v.
+func NewFormFieldFlagField(v FlagField) FormField {
+	return FormField{FlagField: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x FormField) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.TextField != nil {
+		v, n = x.TextField, n+1
+	}
+	if x.NumberField != nil {
+		v, n = x.NumberField, n+1
+	}
+	if x.FlagField != nil {
+		v, n = x.FlagField, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("FormField holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// formFieldObjects is what an object needs to be each object variant of
+// FormField (TextField, NumberField and FlagField), over the members "type",
+// "label", "minLength" and "minimum", one bit each in this order.
+var formFieldObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x7},
+	Required: []uint64{0x1},
+}, {
+	Declared: []uint64{0xb},
+	Required: []uint64{0x1},
+}, {
+	Declared: []uint64{0x3},
+	Required: []uint64{0x1},
+}}
+
+// UnmarshalJSON decodes a FormField into the variant matching the kind of JSON
+// value b holds. An object decodes into the object variant the members it
+// holds choose, as the type's comment says.
+func (x *FormField) UnmarshalJSON(b []byte) error {
+	var v FormField
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "object":
+		var held [1]uint64
+		var failed [3]bool
+		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+			switch string(key) {
+			case "type":
+				held[0] |= 1 << 0
+				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"string\"")
+				failed[1] = failed[1] || !(jsonrpc.SameJSON(value, "\"number\"") || jsonrpc.SameJSON(value, "\"integer\""))
+				failed[2] = failed[2] || !jsonrpc.SameJSON(value, "\"boolean\"")
+			case "label":
+				held[0] |= 1 << 1
+			case "minLength":
+				held[0] |= 1 << 2
+			case "minimum":
+				held[0] |= 1 << 3
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		switch jsonrpc.ChooseObject(held[:], failed[:], formFieldObjects) {
+		case 0:
+			v.TextField = new(TextField)
+			err = json.Unmarshal(b, v.TextField)
+		case 1:
+			v.NumberField = new(NumberField)
+			err = json.Unmarshal(b, v.NumberField)
+		case 2:
+			v.FlagField = new(FlagField)
+			err = json.Unmarshal(b, v.FlagField)
+		default:
+			return errors.New("object matches no variant of FormField; an object needs every required member of one variant: TextField (\"type\": \"string\"), NumberField (\"type\": \"number\" or \"integer\") or FlagField (\"type\": \"boolean\")")
+		}
+	default:
+		return fmt.Errorf("expected object, got JSON %s", kind)
 	}
 	if err != nil {
 		return err

@@ -130,6 +130,30 @@ func TestOverlappingUnionsDecode(t *testing.T) {
 	if b, err := json.Marshal(full.NewProgressValueOther(json.RawMessage(`{"x":1}`))); err != nil || string(b) != `{"x":1}` {
 		t.Errorf("Other encodes as %s, %v", b, err)
 	}
+	// A member declared as a closed enum decides like a constant: an object
+	// goes to the variant whose values of type hold its type, even when
+	// another declares more of its members.
+	for _, tc := range []struct{ in, want string }{
+		{`{"type":"string","minLength":1}`, "TextField"},
+		{`{"type":"integer","minimum":1}`, "NumberField"},
+		{`{"type":"boolean","label":"t"}`, "FlagField"},
+	} {
+		var v full.FormField
+		decode(t, tc.in, &v)
+		if got := setField(v); got != tc.want {
+			t.Errorf("FormField %s: %s, want %s", tc.in, got, tc.want)
+		}
+	}
+	for _, tc := range []struct{ in, want string }{
+		{`{"type":"string","minimum":1}`, "TextField"},
+		{`{"type":"boolean","minimum":1,"label":"t"}`, "FlagField"},
+		{`{"type":"numb\u0065r"}`, "NumberField"},
+	} {
+		var v full.FormField
+		if err := json.Unmarshal([]byte(tc.in), &v); err != nil || setField(v) != tc.want {
+			t.Errorf("FormField %s: %s (%v), want %s", tc.in, setField(v), err, tc.want)
+		}
+	}
 }
 
 // TestOverlappingUnionErrors checks the errors of objects matching no
@@ -138,6 +162,12 @@ func TestOverlappingUnionErrors(t *testing.T) {
 	var f full.TextDocumentFilter
 	err := json.Unmarshal([]byte(`{"other":1}`), &f)
 	want := `object matches no variant of TextDocumentFilter; an object needs every required member of one variant: TextDocumentFilterLanguage ("language"), TextDocumentFilterScheme ("scheme") or TextDocumentFilterPattern ("pattern")`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	var ff full.FormField
+	err = json.Unmarshal([]byte(`{"type":"array","minimum":1}`), &ff)
+	want = `object matches no variant of FormField; an object needs every required member of one variant: TextField ("type": "string"), NumberField ("type": "number" or "integer") or FlagField ("type": "boolean")`
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
@@ -183,12 +213,14 @@ func TestDecoderFollowsTheRule(t *testing.T) {
 		"Contents":           func() any { return new(full.Contents) },
 		"HoverContents":      func() any { return new(full.HoverContents) },
 		"TokenOrProgress":    func() any { return new(full.TokenOrProgress) },
+		"FormField":          func() any { return new(full.FormField) },
 	}
 	// Values that decode in every member of these unions that may hold
 	// them, and the constants' rivals.
 	values := map[string][]string{
 		"documentSelector": {`null`, `[]`}, "workDoneProgress": {`true`}, "kind": {`"begin"`, `"end"`, `"report"`, `"markdown"`},
 		"label": {`"t"`}, "message": {`"m"`}, "uri": {`"u"`}, "mimeType": {`"m"`}, "blob": {`"aGk="`},
+		"type": {`"string"`, `"number"`, `"integer"`, `"boolean"`, `"array"`, `"numb\u0065r"`}, "minimum": {`1`}, "minLength": {`2`},
 	}
 	for name, alloc := range unions {
 		u := p.Type(name).Type
