@@ -25,9 +25,9 @@ import (
 //   - DeleteFile: DeleteFile, an object with "kind" and "uri" members
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type WorkspaceEditDocumentChangesItem struct {
 	TextDocumentEdit *TextDocumentEdit
 	CreateFile       *CreateFile
@@ -293,9 +293,9 @@ func (x *InlayHintTooltip) UnmarshalJSON(b []byte) error {
 //     object with "kind" and "resultId" members
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type DocumentDiagnosticReportPartialResultRelatedDocumentsValue struct {
 	FullDocumentDiagnosticReport      *FullDocumentDiagnosticReport
 	UnchangedDocumentDiagnosticReport *UnchangedDocumentDiagnosticReport
@@ -586,9 +586,9 @@ func (x *CompletionItemDocumentation) UnmarshalJSON(b []byte) error {
 //     and "replace" members
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type CompletionItemTextEdit struct {
 	TextEdit          *TextEdit
 	InsertReplaceEdit *InsertReplaceEdit
@@ -691,9 +691,9 @@ func (x *CompletionItemTextEdit) UnmarshalJSON(b []byte) error {
 //     "replace" members
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type CompletionListItemDefaultsEditRange struct {
 	Range                                       *Range
 	CompletionListItemDefaultsEditRangeVariant2 *CompletionListItemDefaultsEditRangeVariant2
@@ -794,9 +794,9 @@ func (x *CompletionListItemDefaultsEditRange) UnmarshalJSON(b []byte) error {
 //   - Array: []MarkedString
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type HoverContents struct {
 	MarkupContent *MarkupContent
 	MarkedString  *MarkedString
@@ -857,10 +857,12 @@ func (x *HoverContents) UnmarshalJSON(b []byte) error {
 	switch kind := jsonrpc.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		var failed [2]bool
+		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "kind":
 				held[0] |= 1 << 0
+				failed[0] = failed[0] || !(jsonrpc.SameJSON(value, "\"plaintext\"") || jsonrpc.SameJSON(value, "\"markdown\""))
 			case "value":
 				held[0] |= 1 << 1
 			case "language":
@@ -871,7 +873,7 @@ func (x *HoverContents) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, hoverContentsObjects) {
+		switch jsonrpc.ChooseObject(held[:], failed[:], hoverContentsObjects) {
 		case 0:
 			v.MarkupContent = new(MarkupContent)
 			err = json.Unmarshal(b, v.MarkupContent)
@@ -879,7 +881,7 @@ func (x *HoverContents) UnmarshalJSON(b []byte) error {
 			v.MarkedString = new(MarkedString)
 			err = json.Unmarshal(b, v.MarkedString)
 		default:
-			return errors.New("object matches no variant of HoverContents; an object needs every required member of one variant: MarkupContent (\"kind\", \"value\") or MarkedStringVariant2 (\"language\", \"value\")")
+			return errors.New("object matches no variant of HoverContents; an object needs every required member of one variant: MarkupContent (\"kind\": \"plaintext\" or \"markdown\", \"value\") or MarkedStringVariant2 (\"language\", \"value\")")
 		}
 	case "string":
 		v.MarkedString = new(MarkedString)
@@ -907,9 +909,9 @@ func (x *HoverContents) UnmarshalJSON(b []byte) error {
 //     object with a "uri" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type WorkspaceSymbolLocation struct {
 	Location                        *Location
 	WorkspaceSymbolLocationVariant2 *WorkspaceSymbolLocationVariant2
@@ -1188,9 +1190,9 @@ func (x *SemanticTokensOptionsFull) UnmarshalJSON(b []byte) error {
 //     and "annotationId" members
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type TextDocumentEditEditsItem struct {
 	TextEdit          *TextEdit
 	AnnotatedTextEdit *AnnotatedTextEdit
@@ -1352,9 +1354,9 @@ func (x *InlayHintLabelPartTooltip) UnmarshalJSON(b []byte) error {
 //     object with "kind" and "resultId" members
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type RelatedFullDocumentDiagnosticReportRelatedDocumentsValue struct {
 	FullDocumentDiagnosticReport      *FullDocumentDiagnosticReport
 	UnchangedDocumentDiagnosticReport *UnchangedDocumentDiagnosticReport
@@ -1462,9 +1464,9 @@ func (x *RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) UnmarshalJSON
 //     object with "kind" and "resultId" members
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue struct {
 	FullDocumentDiagnosticReport      *FullDocumentDiagnosticReport
 	UnchangedDocumentDiagnosticReport *UnchangedDocumentDiagnosticReport
@@ -1635,9 +1637,9 @@ func (x *ServerCapabilitiesTextDocumentSync) UnmarshalJSON(b []byte) error {
 //     "notebookSelector" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type ServerCapabilitiesNotebookDocumentSync struct {
 	NotebookDocumentSyncOptions             *NotebookDocumentSyncOptions
 	NotebookDocumentSyncRegistrationOptions *NotebookDocumentSyncRegistrationOptions
@@ -1801,9 +1803,9 @@ func (x *ServerCapabilitiesHoverProvider) UnmarshalJSON(b []byte) error {
 //     object with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type ServerCapabilitiesDeclarationProvider struct {
 	Boolean                        *bool
 	DeclarationOptions             *DeclarationOptions
@@ -1979,9 +1981,9 @@ func (x *ServerCapabilitiesDefinitionProvider) UnmarshalJSON(b []byte) error {
 //     object with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type ServerCapabilitiesTypeDefinitionProvider struct {
 	Boolean                           *bool
 	TypeDefinitionOptions             *TypeDefinitionOptions
@@ -2096,9 +2098,9 @@ func (x *ServerCapabilitiesTypeDefinitionProvider) UnmarshalJSON(b []byte) error
 //     object with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type ServerCapabilitiesImplementationProvider struct {
 	Boolean                           *bool
 	ImplementationOptions             *ImplementationOptions
@@ -2461,9 +2463,9 @@ func (x *ServerCapabilitiesCodeActionProvider) UnmarshalJSON(b []byte) error {
 //     object with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type ServerCapabilitiesColorProvider struct {
 	Boolean                          *bool
 	DocumentColorOptions             *DocumentColorOptions
@@ -2825,9 +2827,9 @@ func (x *ServerCapabilitiesRenameProvider) UnmarshalJSON(b []byte) error {
 //     object with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type ServerCapabilitiesFoldingRangeProvider struct {
 	Boolean                         *bool
 	FoldingRangeOptions             *FoldingRangeOptions
@@ -2941,9 +2943,9 @@ func (x *ServerCapabilitiesFoldingRangeProvider) UnmarshalJSON(b []byte) error {
 //     object with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type ServerCapabilitiesSelectionRangeProvider struct {
 	Boolean                           *bool
 	SelectionRangeOptions             *SelectionRangeOptions
@@ -3058,9 +3060,9 @@ func (x *ServerCapabilitiesSelectionRangeProvider) UnmarshalJSON(b []byte) error
 //     object with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type ServerCapabilitiesCallHierarchyProvider struct {
 	Boolean                          *bool
 	CallHierarchyOptions             *CallHierarchyOptions
@@ -3176,9 +3178,9 @@ func (x *ServerCapabilitiesCallHierarchyProvider) UnmarshalJSON(b []byte) error 
 //     "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type ServerCapabilitiesLinkedEditingRangeProvider struct {
 	Boolean                               *bool
 	LinkedEditingRangeOptions             *LinkedEditingRangeOptions
@@ -3293,9 +3295,9 @@ func (x *ServerCapabilitiesLinkedEditingRangeProvider) UnmarshalJSON(b []byte) e
 //     object with "documentSelector" and "legend" members
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type ServerCapabilitiesSemanticTokensProvider struct {
 	SemanticTokensOptions             *SemanticTokensOptions
 	SemanticTokensRegistrationOptions *SemanticTokensRegistrationOptions
@@ -3403,9 +3405,9 @@ func (x *ServerCapabilitiesSemanticTokensProvider) UnmarshalJSON(b []byte) error
 //     "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type ServerCapabilitiesMonikerProvider struct {
 	Boolean                    *bool
 	MonikerOptions             *MonikerOptions
@@ -3517,9 +3519,9 @@ func (x *ServerCapabilitiesMonikerProvider) UnmarshalJSON(b []byte) error {
 //     object with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type ServerCapabilitiesTypeHierarchyProvider struct {
 	Boolean                          *bool
 	TypeHierarchyOptions             *TypeHierarchyOptions
@@ -3634,9 +3636,9 @@ func (x *ServerCapabilitiesTypeHierarchyProvider) UnmarshalJSON(b []byte) error 
 //     object with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type ServerCapabilitiesInlineValueProvider struct {
 	Boolean                        *bool
 	InlineValueOptions             *InlineValueOptions
@@ -3750,9 +3752,9 @@ func (x *ServerCapabilitiesInlineValueProvider) UnmarshalJSON(b []byte) error {
 //     with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type ServerCapabilitiesInlayHintProvider struct {
 	Boolean                      *bool
 	InlayHintOptions             *InlayHintOptions
@@ -3869,9 +3871,9 @@ func (x *ServerCapabilitiesInlayHintProvider) UnmarshalJSON(b []byte) error {
 //     "workspaceDiagnostics" members
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type ServerCapabilitiesDiagnosticProvider struct {
 	DiagnosticOptions             *DiagnosticOptions
 	DiagnosticRegistrationOptions *DiagnosticRegistrationOptions
@@ -4226,9 +4228,9 @@ func (x *TextDocumentSyncOptionsSave) UnmarshalJSON(b []byte) error {
 //     a "cells" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type NotebookDocumentSyncOptionsNotebookSelectorItem struct {
 	NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1
 	NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2
@@ -5021,9 +5023,9 @@ func (x *Declaration) UnmarshalJSON(b []byte) error {
 //     object with a "range" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type InlineValue struct {
 	InlineValueText                  *InlineValueText
 	InlineValueVariableLookup        *InlineValueVariableLookup
@@ -5149,9 +5151,9 @@ func (x *InlineValue) UnmarshalJSON(b []byte) error {
 //     "resultId" members
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type DocumentDiagnosticReport struct {
 	RelatedFullDocumentDiagnosticReport      *RelatedFullDocumentDiagnosticReport
 	RelatedUnchangedDocumentDiagnosticReport *RelatedUnchangedDocumentDiagnosticReport
@@ -5260,9 +5262,9 @@ func (x *DocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 //     a "defaultBehavior" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type PrepareRenameResult struct {
 	Range                       *Range
 	PrepareRenameResultVariant2 *PrepareRenameResultVariant2
@@ -5450,9 +5452,9 @@ func (x *ProgressToken) UnmarshalJSON(b []byte) error {
 //     "resultId", "uri" and "version" members
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type WorkspaceDocumentDiagnosticReport struct {
 	WorkspaceFullDocumentDiagnosticReport      *WorkspaceFullDocumentDiagnosticReport
 	WorkspaceUnchangedDocumentDiagnosticReport *WorkspaceUnchangedDocumentDiagnosticReport
@@ -5565,9 +5567,9 @@ func (x *WorkspaceDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 //     TextDocumentContentChangeEventVariant2, an object with a "text" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type TextDocumentContentChangeEvent struct {
 	TextDocumentContentChangeEventVariant1 *TextDocumentContentChangeEventVariant1
 	TextDocumentContentChangeEventVariant2 *TextDocumentContentChangeEventVariant2
@@ -5735,9 +5737,9 @@ func (x *MarkedString) UnmarshalJSON(b []byte) error {
 //     object with a "notebook" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type DocumentFilter struct {
 	TextDocumentFilter             *TextDocumentFilter
 	NotebookCellTextDocumentFilter *NotebookCellTextDocumentFilter
@@ -5915,9 +5917,9 @@ func (x *GlobPattern) UnmarshalJSON(b []byte) error {
 //     "pattern" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type TextDocumentFilter struct {
 	TextDocumentFilterVariant1 *TextDocumentFilterVariant1
 	TextDocumentFilterVariant2 *TextDocumentFilterVariant2
@@ -6040,9 +6042,9 @@ func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
 //     object with a "pattern" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type NotebookDocumentFilter struct {
 	NotebookDocumentFilterVariant1 *NotebookDocumentFilterVariant1
 	NotebookDocumentFilterVariant2 *NotebookDocumentFilterVariant2
@@ -6535,9 +6537,9 @@ func (x *TextDocumentDeclarationResult) UnmarshalJSON(b []byte) error {
 //     member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type TextDocumentSemanticTokensFullDeltaResult struct {
 	SemanticTokens      *SemanticTokens
 	SemanticTokensDelta *SemanticTokensDelta
@@ -6954,12 +6956,15 @@ func (x *TextDocumentDocumentSymbolResult) UnmarshalJSON(b []byte) error {
 			err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
 		case "object":
 			var held [1]uint64
-			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
+			var failed [2]bool
+			err = jsonrpc.DecodeObject(item, func(key, value []byte) error {
 				switch string(key) {
 				case "name":
 					held[0] |= 1 << 0
 				case "kind":
 					held[0] |= 1 << 1
+					failed[0] = failed[0] || !(jsonrpc.SameJSON(value, "1") || jsonrpc.SameJSON(value, "2") || jsonrpc.SameJSON(value, "3") || jsonrpc.SameJSON(value, "4") || jsonrpc.SameJSON(value, "5") || jsonrpc.SameJSON(value, "6") || jsonrpc.SameJSON(value, "7") || jsonrpc.SameJSON(value, "8") || jsonrpc.SameJSON(value, "9") || jsonrpc.SameJSON(value, "10") || jsonrpc.SameJSON(value, "11") || jsonrpc.SameJSON(value, "12") || jsonrpc.SameJSON(value, "13") || jsonrpc.SameJSON(value, "14") || jsonrpc.SameJSON(value, "15") || jsonrpc.SameJSON(value, "16") || jsonrpc.SameJSON(value, "17") || jsonrpc.SameJSON(value, "18") || jsonrpc.SameJSON(value, "19") || jsonrpc.SameJSON(value, "20") || jsonrpc.SameJSON(value, "21") || jsonrpc.SameJSON(value, "22") || jsonrpc.SameJSON(value, "23") || jsonrpc.SameJSON(value, "24") || jsonrpc.SameJSON(value, "25") || jsonrpc.SameJSON(value, "26"))
+					failed[1] = failed[1] || !(jsonrpc.SameJSON(value, "1") || jsonrpc.SameJSON(value, "2") || jsonrpc.SameJSON(value, "3") || jsonrpc.SameJSON(value, "4") || jsonrpc.SameJSON(value, "5") || jsonrpc.SameJSON(value, "6") || jsonrpc.SameJSON(value, "7") || jsonrpc.SameJSON(value, "8") || jsonrpc.SameJSON(value, "9") || jsonrpc.SameJSON(value, "10") || jsonrpc.SameJSON(value, "11") || jsonrpc.SameJSON(value, "12") || jsonrpc.SameJSON(value, "13") || jsonrpc.SameJSON(value, "14") || jsonrpc.SameJSON(value, "15") || jsonrpc.SameJSON(value, "16") || jsonrpc.SameJSON(value, "17") || jsonrpc.SameJSON(value, "18") || jsonrpc.SameJSON(value, "19") || jsonrpc.SameJSON(value, "20") || jsonrpc.SameJSON(value, "21") || jsonrpc.SameJSON(value, "22") || jsonrpc.SameJSON(value, "23") || jsonrpc.SameJSON(value, "24") || jsonrpc.SameJSON(value, "25") || jsonrpc.SameJSON(value, "26"))
 				case "tags":
 					held[0] |= 1 << 2
 				case "containerName":
@@ -6982,7 +6987,7 @@ func (x *TextDocumentDocumentSymbolResult) UnmarshalJSON(b []byte) error {
 			if err != nil {
 				return err
 			}
-			switch jsonrpc.ChooseObject(held[:], nil, textDocumentDocumentSymbolResultItemObjects) {
+			switch jsonrpc.ChooseObject(held[:], failed[:], textDocumentDocumentSymbolResultItemObjects) {
 			case 0:
 				v.SymbolInformationList = new([]SymbolInformation)
 				err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
@@ -6990,7 +6995,7 @@ func (x *TextDocumentDocumentSymbolResult) UnmarshalJSON(b []byte) error {
 				v.DocumentSymbolList = new([]DocumentSymbol)
 				err = jsonrpc.DecodeArray(b, v.DocumentSymbolList, jsonrpc.UnmarshalJSON[DocumentSymbol])
 			default:
-				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentDocumentSymbolResult; an item needs every required member of one item type: SymbolInformation (\"name\", \"kind\", \"location\") or DocumentSymbol (\"name\", \"kind\", \"range\", \"selectionRange\")"))
+				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentDocumentSymbolResult; an item needs every required member of one item type: SymbolInformation (\"name\", \"kind\": 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25 or 26, \"location\") or DocumentSymbol (\"name\", \"kind\": 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25 or 26, \"range\", \"selectionRange\")"))
 			}
 		default:
 			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of SymbolInformation[] or DocumentSymbol[], got JSON %s", itemKind))
@@ -7015,9 +7020,9 @@ func (x *TextDocumentDocumentSymbolResult) UnmarshalJSON(b []byte) error {
 //   - CodeAction: CodeAction, an object with a "title" member
 //
 // An object is the object variant whose required members it holds (with the
-// values of the constant members the variant declares) and whose declared
-// members leave the fewest of its members unexplained; of those, the one
-// listed first.
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
 type TextDocumentCodeActionResultItem struct {
 	Command    *Command
 	CodeAction *CodeAction
@@ -7196,12 +7201,15 @@ func (x *WorkspaceSymbolResult) UnmarshalJSON(b []byte) error {
 			err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
 		case "object":
 			var held [1]uint64
-			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
+			var failed [2]bool
+			err = jsonrpc.DecodeObject(item, func(key, value []byte) error {
 				switch string(key) {
 				case "name":
 					held[0] |= 1 << 0
 				case "kind":
 					held[0] |= 1 << 1
+					failed[0] = failed[0] || !(jsonrpc.SameJSON(value, "1") || jsonrpc.SameJSON(value, "2") || jsonrpc.SameJSON(value, "3") || jsonrpc.SameJSON(value, "4") || jsonrpc.SameJSON(value, "5") || jsonrpc.SameJSON(value, "6") || jsonrpc.SameJSON(value, "7") || jsonrpc.SameJSON(value, "8") || jsonrpc.SameJSON(value, "9") || jsonrpc.SameJSON(value, "10") || jsonrpc.SameJSON(value, "11") || jsonrpc.SameJSON(value, "12") || jsonrpc.SameJSON(value, "13") || jsonrpc.SameJSON(value, "14") || jsonrpc.SameJSON(value, "15") || jsonrpc.SameJSON(value, "16") || jsonrpc.SameJSON(value, "17") || jsonrpc.SameJSON(value, "18") || jsonrpc.SameJSON(value, "19") || jsonrpc.SameJSON(value, "20") || jsonrpc.SameJSON(value, "21") || jsonrpc.SameJSON(value, "22") || jsonrpc.SameJSON(value, "23") || jsonrpc.SameJSON(value, "24") || jsonrpc.SameJSON(value, "25") || jsonrpc.SameJSON(value, "26"))
+					failed[1] = failed[1] || !(jsonrpc.SameJSON(value, "1") || jsonrpc.SameJSON(value, "2") || jsonrpc.SameJSON(value, "3") || jsonrpc.SameJSON(value, "4") || jsonrpc.SameJSON(value, "5") || jsonrpc.SameJSON(value, "6") || jsonrpc.SameJSON(value, "7") || jsonrpc.SameJSON(value, "8") || jsonrpc.SameJSON(value, "9") || jsonrpc.SameJSON(value, "10") || jsonrpc.SameJSON(value, "11") || jsonrpc.SameJSON(value, "12") || jsonrpc.SameJSON(value, "13") || jsonrpc.SameJSON(value, "14") || jsonrpc.SameJSON(value, "15") || jsonrpc.SameJSON(value, "16") || jsonrpc.SameJSON(value, "17") || jsonrpc.SameJSON(value, "18") || jsonrpc.SameJSON(value, "19") || jsonrpc.SameJSON(value, "20") || jsonrpc.SameJSON(value, "21") || jsonrpc.SameJSON(value, "22") || jsonrpc.SameJSON(value, "23") || jsonrpc.SameJSON(value, "24") || jsonrpc.SameJSON(value, "25") || jsonrpc.SameJSON(value, "26"))
 				case "tags":
 					held[0] |= 1 << 2
 				case "containerName":
@@ -7218,7 +7226,7 @@ func (x *WorkspaceSymbolResult) UnmarshalJSON(b []byte) error {
 			if err != nil {
 				return err
 			}
-			switch jsonrpc.ChooseObject(held[:], nil, workspaceSymbolResultItemObjects) {
+			switch jsonrpc.ChooseObject(held[:], failed[:], workspaceSymbolResultItemObjects) {
 			case 0:
 				v.SymbolInformationList = new([]SymbolInformation)
 				err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
@@ -7226,7 +7234,7 @@ func (x *WorkspaceSymbolResult) UnmarshalJSON(b []byte) error {
 				v.WorkspaceSymbolList = new([]WorkspaceSymbol)
 				err = jsonrpc.DecodeArray(b, v.WorkspaceSymbolList, jsonrpc.UnmarshalJSON[WorkspaceSymbol])
 			default:
-				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of WorkspaceSymbolResult; an item needs every required member of one item type: SymbolInformation (\"name\", \"kind\", \"location\") or WorkspaceSymbol (\"name\", \"kind\", \"location\")"))
+				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of WorkspaceSymbolResult; an item needs every required member of one item type: SymbolInformation (\"name\", \"kind\": 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25 or 26, \"location\") or WorkspaceSymbol (\"name\", \"kind\": 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25 or 26, \"location\")"))
 			}
 		default:
 			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of SymbolInformation[] or WorkspaceSymbol[], got JSON %s", itemKind))
