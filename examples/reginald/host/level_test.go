@@ -10,22 +10,6 @@ import (
 	"github.com/rpcgen/rpcgen/generated/reginald"
 )
 
-func TestLevelValue(t *testing.T) {
-	for in, want := range map[reginald.LogLevel]slog.Level{
-		"TRACE": -8, "debug": slog.LevelDebug, "Info": slog.LevelInfo, "WARN": slog.LevelWarn, "error": slog.LevelError,
-		"INFO+2": 2, "ERROR-8": slog.LevelInfo, "trace-1": -9,
-	} {
-		if got, ok := levelValue(in); !ok || got != want {
-			t.Errorf("levelValue(%q) = %v, %v; want %v", in, got, ok, want)
-		}
-	}
-	for _, in := range []reginald.LogLevel{"", "LOUD", "INFO+", "INFO+x", "+2"} {
-		if _, ok := levelValue(in); ok {
-			t.Errorf("levelValue(%q) reads it", in)
-		}
-	}
-}
-
 // The host logs a record at the level the plugin sent, and one whose level
 // it cannot read at INFO, keeping that level.
 func TestLogKeepsTheLevel(t *testing.T) {

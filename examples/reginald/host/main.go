@@ -17,6 +17,7 @@ import (
 	"os/signal"
 	"strings"
 
+	"github.com/rpcgen/rpcgen/examples/reginald/internal/loglevel"
 	"github.com/rpcgen/rpcgen/generated/reginald"
 )
 
@@ -79,7 +80,7 @@ flags:
 		return 2
 	}
 	lvl := reginald.LogLevel(strings.ToUpper(*level))
-	slogLevel, ok := levelValue(lvl)
+	slogLevel, ok := loglevel.Value(lvl)
 	if !ok {
 		fmt.Fprintf(os.Stderr, "host: unknown log level %q\n", *level)
 		return 2

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/rpcgen/rpcgen/examples/reginald/internal/loglevel"
 	"github.com/rpcgen/rpcgen/generated/reginald"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	"github.com/rpcgen/rpcgen/runtime/transport"
@@ -63,7 +64,7 @@ func (h *host) Log(ctx context.Context, p *reginald.LogParams) error {
 		}
 		attrs = append(attrs, k, v)
 	}
-	level, ok := levelValue(p.Level)
+	level, ok := loglevel.Value(p.Level)
 	if !ok {
 		level, attrs = slog.LevelInfo, append(attrs, "plugin_level", string(p.Level))
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/rpcgen/rpcgen/examples/reginald/internal/loglevel"
 	"github.com/rpcgen/rpcgen/generated/reginald"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
@@ -87,7 +88,7 @@ func (p *plugin) Initialize(ctx context.Context, params *reginald.InitializePara
 	if err != nil {
 		return nil, invalidParams(err)
 	}
-	if _, ok := levelValue(params.Logging.Level); !ok {
+	if _, ok := loglevel.Value(params.Logging.Level); !ok {
 		return nil, invalidParams(fmt.Errorf("logging.level: %q is not a level such as INFO or INFO+2", params.Logging.Level))
 	}
 	p.mu.Lock()
@@ -246,8 +247,8 @@ func (p *plugin) log(ctx context.Context, level reginald.LogLevel, msg string, f
 	p.mu.Lock()
 	cfg := p.logging
 	p.mu.Unlock()
-	least, _ := levelValue(cfg.Level) // read by Initialize
-	if l, _ := levelValue(level); !cfg.Enabled || l < least {
+	least, _ := loglevel.Value(cfg.Level) // read by Initialize
+	if l, _ := loglevel.Value(level); !cfg.Enabled || l < least {
 		return
 	}
 	params := &reginald.LogParams{Level: level, Msg: msg}
