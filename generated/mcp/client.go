@@ -60,7 +60,7 @@ type Client interface {
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -77,7 +77,7 @@ type Client interface {
 	//
 	// The caller waits 10m for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -94,7 +94,7 @@ type Client interface {
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -109,7 +109,7 @@ type Client interface {
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -135,7 +135,7 @@ type Client interface {
 	//
 	// The caller waits 5m for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -152,7 +152,7 @@ type Client interface {
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -169,7 +169,7 @@ type Client interface {
 	//
 	// The caller waits 10m for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime

@@ -56,7 +56,7 @@ type Server interface {
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -73,7 +73,7 @@ type Server interface {
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -88,7 +88,7 @@ type Server interface {
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -104,7 +104,7 @@ type Server interface {
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -119,7 +119,7 @@ type Server interface {
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -136,7 +136,7 @@ type Server interface {
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -151,7 +151,7 @@ type Server interface {
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -168,7 +168,7 @@ type Server interface {
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -188,7 +188,7 @@ type Server interface {
 	//
 	// The caller waits 2m for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -204,7 +204,7 @@ type Server interface {
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -221,7 +221,7 @@ type Server interface {
 	//
 	// The caller waits 10m for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -238,7 +238,7 @@ type Server interface {
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -253,7 +253,7 @@ type Server interface {
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -273,7 +273,7 @@ type Server interface {
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime
@@ -288,7 +288,7 @@ type Server interface {
 	//
 	// The caller waits 30s for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is what Hermes MCP (the seed) uses. A
+	// length to implementations; 30 s is the default of the Hermes MCP library. A
 	// request that times out leaves the pending set, the peer receives
 	// notifications/cancelled for it, and the caller gets a timeout error.
 	// Upstream allows resetting the clock on progress notifications; this runtime

@@ -15,7 +15,7 @@ const (
 // *jsonrpc.Error carrying the same code whatever its message and data.
 var (
 	// ErrCommandFailed is the CommandFailed error (-32000 "Command failed"). The
-	// command ran and failed. Designed here: data carries the reason as text
+	// command ran and failed. Not stated upstream: data carries the reason as text
 	// (upstream leaves data unspecified).
 	ErrCommandFailed = &jsonrpc.Error{Code: CodeCommandFailed, Message: "Command failed"}
 	// ErrInvalidConfig is the InvalidConfig error (-32050 "Invalid config"). A

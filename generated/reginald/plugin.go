@@ -35,8 +35,8 @@ type Plugin interface {
 
 	// Initialize answers the request initialize. Sent once after a successful
 	// handshake with the resolved plugin-wide config and Reginald's logging
-	// settings. The plugin checks the config and takes the values. Designed here:
-	// 5 second timeout, the call reporting an error.
+	// settings. The plugin checks the config and takes the values. Not stated
+	// upstream: 5 second timeout, the call reporting an error.
 	//
 	// The caller waits 5s for the response.
 	//
@@ -45,8 +45,8 @@ type Plugin interface {
 	Initialize(ctx context.Context, params *InitializeParams) (*InitializeResult, error)
 
 	// SetupCommand answers the request setupCommand. Prepares a command before it
-	// runs: passes its positional arguments and its resolved config. Designed
-	// here: 5 second timeout.
+	// runs: passes its positional arguments and its resolved config. Not stated
+	// upstream: 5 second timeout.
 	//
 	// The caller waits 5s for the response.
 	//
@@ -64,8 +64,8 @@ type Plugin interface {
 
 	// ValidateTask answers the request validateTask. Checks a task's config, once
 	// for the defaults and once for each task in the config file. Reginald checks
-	// the task's type, id and depends-on itself and does not send them. Designed
-	// here: 5 second timeout.
+	// the task's type, id and depends-on itself and does not send them. Not stated
+	// upstream: 5 second timeout.
 	//
 	// The caller waits 5s for the response.
 	//
@@ -84,8 +84,8 @@ type Plugin interface {
 	// Shutdown answers the request shutdown. Asks the plugin to get ready to exit.
 	// After answering, the plugin rejects every further request with
 	// InvalidRequest until `exit`. Reginald waits at most 15 seconds, then kills
-	// the plugin (designed here: upstream gives up waiting). The result is true;
-	// the first v0 plugins answered null, which hosts accept.
+	// the plugin (not stated upstream, where the host gives up waiting). The
+	// result is true; the first v0 plugins answered null, which hosts accept.
 	//
 	// The caller waits 15s for the response, then kills this process. A plugin
 	// that does not answer shutdown is killed.

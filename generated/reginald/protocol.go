@@ -24,8 +24,8 @@
 // `runTask` for each task instance. At any point the plugin may send `log`
 // notifications. To finish, Reginald calls `shutdown`; after answering it the
 // plugin rejects every request with InvalidRequest and waits for the `exit`
-// notification, on which it exits. Designed here: a plugin whose standard
-// input reaches end of file exits as if it got `exit`.
+// notification, on which it exits. Not stated upstream: a plugin whose
+// standard input reaches end of file exits as if it got `exit`.
 //
 // # Roles
 //
