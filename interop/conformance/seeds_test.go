@@ -19,39 +19,16 @@ import (
 	sjs "github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// The seed documents live beside the repository, in ../shared/seeds; this
-// package is interop/conformance, three levels below the repository's
-// parent.
-var seedsDir = filepath.Join("..", "..", "..", "shared", "seeds")
-
-// seed returns the text of the one seed document holding every mark.
-func seed(t *testing.T, what string, marks ...string) string {
+// seed returns the messages of a protocol's upstream documentation that
+// the tests replay, kept in testdata/seeds/<name>.md under the headings of
+// the documents they come from: wire examples only, no prose.
+func seed(t *testing.T, name string) string {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join(seedsDir, "*.txt"))
-	abs, _ := filepath.Abs(seedsDir)
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("seed documents not found in %s (the shared/seeds directory beside the repository); the seed tests read them at run time", abs)
+	b, err := os.ReadFile(filepath.Join("testdata", "seeds", name+".md"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	var found []string
-	var text string
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		all := true
-		for _, m := range marks {
-			all = all && bytes.Contains(b, []byte(m))
-		}
-		if all {
-			found = append(found, p)
-			text = string(b)
-		}
-	}
-	if len(found) != 1 {
-		t.Fatalf("%s: want one seed document in %s containing %q, found %d: %v", what, abs, marks, len(found), found)
-	}
-	return text
+	return string(b)
 }
 
 // section returns the text from the heading line to the next heading of
@@ -304,7 +281,7 @@ func assertInvalid(t *testing.T, what, file string, v []byte, mentions ...string
 // the example extension.
 func TestSeedHermes(t *testing.T) {
 	t.Parallel()
-	text := seed(t, "Hermes", "Content-Length", "Hermes → Extension")
+	text := seed(t, "hermes")
 	blocks := codeBlocks(section(t, text, "### Example"), "")
 	if len(blocks) != 1 {
 		t.Fatalf("Hermes seed: want one code block under ### Example, got %d", len(blocks))
@@ -397,7 +374,7 @@ type exchange struct {
 // of its method sections, to the example runtime over TCP.
 func TestSeedSupex(t *testing.T) {
 	t.Parallel()
-	text := seed(t, "Supex", "## Example Session", "Supex")
+	text := seed(t, "supex")
 	var session []exchange
 	lines := strings.Split(section(t, text, "## Example Session"), "\n")
 	for i := 0; i < len(lines); i++ {
@@ -584,7 +561,7 @@ func startSupexRuntime(t *testing.T) string {
 // and the requests its Node.js client example sends.
 func TestSeedAutohand(t *testing.T) {
 	t.Parallel()
-	text := seed(t, "Autohand", "autohand.prompt", "newline-delimited JSON")
+	text := seed(t, "autohand")
 
 	basics := jsonMessages(section(t, text, "## Protocol Basics"))
 	if len(basics) != 3 {
