@@ -175,10 +175,11 @@ func DecodeRaw[T ~[]byte](b []byte, v *T) error {
 	return nil
 }
 
-// DecodeOptional decodes b into *v, a pointer that JSON null sets to nil,
-// decoding any other value with decode into a new T.
+// DecodeOptional decodes b into *v, a pointer that JSON null sets to nil
+// (with or without surrounding space, as encoding/json), decoding any
+// other value with decode into a new T.
 func DecodeOptional[T any](b []byte, v **T, decode func([]byte, *T) error) error {
-	if string(b) == "null" {
+	if string(trimSpace(b)) == "null" {
 		*v = nil
 		return nil
 	}

@@ -53,6 +53,7 @@ var scalarSamples = []string{
 	`999999999999999999`, `9223372036854775807`, `9223372036854775808`, `-9223372036854775808`,
 	`1e400`, `3.4e39`, `Infinity`, `NaN`, `0x10`, `1_000`,
 	`true`, `false`, `null`, `tru`, `[]`, `{}`, `[1]`, `{"a":1}`, ``, ` 1`, `1 `,
+	` null`, `null `, "\tnull\r\n", ` "x" `, "\ntrue", ` -1.5e3 `,
 }
 
 func TestScalarDecodersMatchEncodingJSON(t *testing.T) {
