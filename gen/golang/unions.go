@@ -175,12 +175,13 @@ func (g *generator) catchAll(def *idl.TypeDef) (i int, direct bool) {
 
 // otherValue returns the statements that decode b, which no other choice
 // of the union def takes, into the variant holding its catch-all: a copy
-// of b itself, or b decoded by the nested union that holds it.
+// of b itself without the space around it (as encoding/json keeps a raw
+// value), or b decoded by the nested union that holds it.
 func (g *generator) otherValue(def *idl.TypeDef) []jen.Code {
 	i, direct := g.catchAll(def)
 	field := g.variants[def][i]
 	if direct {
-		return []jen.Code{jen.Id("v").Dot(field).Op("=").Append(jen.Qual(jsonPkg, "RawMessage").Call(jen.Nil()), jen.Id("b").Op("..."))}
+		return []jen.Code{jen.Err().Op("=").Qual(jsonrpcPkg, "DecodeRaw").Call(jen.Id("b"), jen.Op("&").Id("v").Dot(field))}
 	}
 	return []jen.Code{
 		jen.Id("v").Dot(field).Op("=").New(baseType(def.Type.Variants[i].Type)),

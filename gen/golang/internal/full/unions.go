@@ -1270,10 +1270,10 @@ func (x *ProgressValue) UnmarshalJSON(b []byte) error {
 			v.ProgressEnd = new(ProgressEnd)
 			err = json.Unmarshal(b, v.ProgressEnd)
 		default:
-			v.Other = append(json.RawMessage(nil), b...)
+			err = jsonrpc.DecodeRaw(b, &v.Other)
 		}
 	default:
-		v.Other = append(json.RawMessage(nil), b...)
+		err = jsonrpc.DecodeRaw(b, &v.Other)
 	}
 	if err != nil {
 		return err
