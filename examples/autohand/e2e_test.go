@@ -230,12 +230,18 @@ func TestTimeoutFires(t *testing.T) {
 		}
 		return to
 	}
-	s := start(t, jsonrpc.Options{Timeout: scaled}, "-latency", "300ms")
+	// The agent answers after 2 s, 40 times the scaled timeout: the
+	// timeout fires first even on a loaded machine.
+	s := start(t, jsonrpc.Options{Timeout: scaled}, "-latency", "2s")
 	if got := scaled(autohand.MethodGetState); got.After != 50*time.Millisecond || got.Action != jsonrpc.TimeoutFail {
 		t.Fatalf("scaled timeout = %+v", got)
 	}
 	_, err := s.agent.GetState(context.Background())
 	wantErr(t, err, jsonrpc.ErrTimeout)
+	var te *jsonrpc.TimeoutError
+	if !errors.As(err, &te) || te.Timeout != 50*time.Millisecond {
+		t.Fatalf("getState: %v, want the 50ms timeout", err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	st, err := s.agent.GetState(ctx) // a deadline of the caller's own wins

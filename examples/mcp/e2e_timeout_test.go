@@ -56,14 +56,12 @@ func TestCallTimeoutCancels(t *testing.T) {
 		ClientInfo: mcp.Implementation{Name: "e2e", Version: "1"}}); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
-	begin := time.Now()
 	_, err := s.callErr(t.Context(), "slow", map[string]any{"steps": 1000, "delayMs": 10}, nil)
 	var te *jsonrpc.TimeoutError
-	if !errors.Is(err, jsonrpc.ErrTimeout) || !errors.As(err, &te) || te.Method != mcp.MethodCallTool {
-		t.Fatalf("slow call: err = %v; want a tools/call timeout", err)
-	}
-	if d := time.Since(begin); d > 5*time.Second {
-		t.Errorf("the timeout took %s", d)
+	// The error names the timeout that fired: the scaled one, whatever
+	// the time the machine took to get there.
+	if !errors.Is(err, jsonrpc.ErrTimeout) || !errors.As(err, &te) || te.Method != mcp.MethodCallTool || te.Timeout != 300*time.Millisecond {
+		t.Fatalf("slow call: err = %v; want the 300ms tools/call timeout", err)
 	}
 	for {
 		if strings.HasPrefix(logText(t, recv(t, s.c.logs, "the cancellation log")), "slow: cancelled after") {
