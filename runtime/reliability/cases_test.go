@@ -120,12 +120,13 @@ func cases() []rcase {
 }
 
 func testKilledPeer(t *testing.T) {
-	c, p := spawn(t, "serve", jsonrpc.Options{})
+	opts, hanging := hangingOptions()
+	c, p := spawn(t, "serve", opts)
 	ctx := ctxLimit(t)
 	if err := c.Call(ctx, "echo", []string{"ready"}, nil); err != nil {
 		t.Fatalf("first call: %v", err)
 	}
-	errs := startPending(t, ctx, c, killPending)
+	errs := startPending(t, ctx, c, killPending, hanging)
 	if err := p.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -365,14 +366,15 @@ func waitFor(t *testing.T, cond func() bool, what string) {
 }
 
 func testPeerExits(t *testing.T) {
-	c, p := spawn(t, "exit", jsonrpc.Options{})
+	opts, hanging := hangingOptions()
+	c, p := spawn(t, "exit", opts)
 	ctx := ctxLimit(t)
 	if err := c.Call(ctx, "echo", []string{"ready"}, nil); err != nil {
 		t.Fatalf("first call: %v", err)
 	}
 	hang := make(chan error, 1)
 	go func() { hang <- c.Call(ctx, "hang", nil, nil) }()
-	time.Sleep(10 * time.Millisecond) // best effort: let "hang" go first
+	within(t, hanging, "the child running the hang handler") // so "hang" is pending when the child exits
 	if err := c.Call(ctx, "exit", nil, nil); !errors.Is(err, jsonrpc.ErrClosed) {
 		t.Errorf("the call that made the child exit = %v, want jsonrpc.ErrClosed", err)
 	}

@@ -13,19 +13,16 @@ import (
 const killPending = 20
 
 // startPending starts n calls to the child's "hang" method on c and
-// returns once they are all in flight; each call's error arrives on the
-// returned channel when it ends.
-func startPending(tb testing.TB, ctx context.Context, c *jsonrpc.Conn, n int) <-chan error {
+// returns once the child runs them all, as its n notifications on hanging
+// tell; each call's error arrives on the returned channel when it ends.
+func startPending(tb testing.TB, ctx context.Context, c *jsonrpc.Conn, n int, hanging <-chan struct{}) <-chan error {
 	tb.Helper()
 	errs := make(chan error, n)
 	for range n {
 		go func() { errs <- c.Call(ctx, "hang", nil, nil) }()
 	}
-	// A call sent after the pending ones is answered, so they are all in
-	// flight (a single write loop sends in order).
-	time.Sleep(20 * time.Millisecond)
-	if err := c.Call(ctx, "echo", []string{"in flight"}, nil); err != nil {
-		tb.Fatalf("call beside the pending ones: %v", err)
+	for range n {
+		within(tb, hanging, "the child running a hang call")
 	}
 	return errs
 }
@@ -42,9 +39,10 @@ func BenchmarkKilledPeer(b *testing.B) {
 	var total, worst time.Duration
 	for range b.N {
 		b.StopTimer()
-		c, p := spawn(b, "serve", jsonrpc.Options{})
+		opts, hanging := hangingOptions()
+		c, p := spawn(b, "serve", opts)
 		ctx := ctxLimit(b)
-		errs := startPending(b, ctx, c, killPending)
+		errs := startPending(b, ctx, c, killPending, hanging)
 		b.StartTimer()
 		killed := time.Now()
 		if err := p.Kill(); err != nil {

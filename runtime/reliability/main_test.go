@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -53,20 +54,39 @@ func echo(_ context.Context, req *jsonrpc.Request) (any, error) {
 	return req.Params, nil
 }
 
+// hang is the child's "hang" handler: it tells the parent it runs (the
+// notification "hanging"), then never answers until the connection ends.
+func hang(ctx context.Context, _ *jsonrpc.Request) (any, error) {
+	_ = jsonrpc.ConnFromContext(ctx).Notify(ctx, "hanging", nil)
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// hangingOptions returns options whose handler delivers on the returned
+// channel each "hanging" notification from a child: one per "hang" call
+// the child runs.
+func hangingOptions() (jsonrpc.Options, <-chan struct{}) {
+	hanging := make(chan struct{}, 256)
+	return jsonrpc.Options{Handler: handler{
+		"hanging": func(context.Context, *jsonrpc.Request) (any, error) {
+			hanging <- struct{}{}
+			return nil, nil
+		},
+	}}, hanging
+}
+
 // runChild runs one child behaviour and returns its exit status.
 func runChild(mode string) int {
 	switch mode {
 	case "serve":
-		// Serve "echo" and "hang" (never answers until the connection
-		// ends) over stdio until stdin closes or we are killed.
+		// Serve "echo" and "hang" (notifies "hanging", then never
+		// answers until the connection ends) over stdio until stdin
+		// closes or we are killed.
 		c := jsonrpc.NewConn(transport.Stdio(), jsonrpc.Options{
 			Framing: framing.ContentLength,
 			Handler: handler{
 				"echo": echo,
-				"hang": func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
-					<-ctx.Done()
-					return nil, ctx.Err()
-				},
+				"hang": hang,
 			},
 		})
 		c.Wait()
@@ -120,16 +140,13 @@ func runChild(mode string) int {
 		time.Sleep(time.Minute)
 		return 0
 	case "exit":
-		// Serve "hang" (never answers) and "exit" (exits with status 7
-		// without answering).
+		// Serve "hang" (notifies "hanging", then never answers) and
+		// "exit" (exits with status 7 without answering).
 		c := jsonrpc.NewConn(transport.Stdio(), jsonrpc.Options{
 			Framing: framing.ContentLength,
 			Handler: handler{
 				"echo": echo,
-				"hang": func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
-					<-ctx.Done()
-					return nil, ctx.Err()
-				},
+				"hang": hang,
 				"exit": func(context.Context, *jsonrpc.Request) (any, error) {
 					os.Exit(7)
 					return nil, nil
@@ -223,6 +240,38 @@ func ctxLimit(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// stallContext returns a context cancelled once progress has not moved
+// for waitLimit, and a function that ends the watch: a test doing a
+// great deal of work bounds it by a stall, however long the whole takes
+// on a loaded machine.
+func stallContext(progress *atomic.Int64) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(waitLimit)
+		defer tick.Stop()
+		last := progress.Load()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				n := progress.Load()
+				if n == last {
+					cancel()
+					return
+				}
+				last = n
+			}
+		}
+	}()
+	return ctx, func() {
+		cancel()
+		<-done
+	}
 }
 
 // within waits for ch to deliver or be closed, failing after waitLimit.

@@ -56,10 +56,14 @@ func testTCPLoad(t *testing.T) {
 	conns := make([]*jsonrpc.Conn, loadConns)
 	var wg sync.WaitGroup
 	var failed atomic.Int64
+	// Every dial and call is bounded by a watchdog, not by a duration: a
+	// thousand connections on two busy cores may take long, but as long
+	// as calls keep completing nothing is stuck.
+	var progress atomic.Int64
+	ctx, stop := stallContext(&progress)
+	defer stop()
 	for i := range conns {
 		wg.Go(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-			defer cancel()
 			nc, err := transport.Dial(ctx, "tcp", s.addr)
 			if err != nil {
 				t.Errorf("dial %d: %v", i, err)
@@ -70,6 +74,7 @@ func testTCPLoad(t *testing.T) {
 			if err := conns[i].Call(ctx, "sum", []int{i}, nil); err != nil {
 				t.Errorf("warm-up call on conn %d: %v", i, err)
 			}
+			progress.Add(1)
 		})
 	}
 	wg.Wait()
@@ -88,11 +93,8 @@ func testTCPLoad(t *testing.T) {
 		wg.Go(func() {
 			for j := range perConn {
 				var got int
-				// Each call is bounded on its own: on 2 busy cores the
-				// whole run may take longer than one wait's bound.
-				callCtx, cancel := context.WithTimeout(context.Background(), waitLimit)
-				err := c.Call(callCtx, "sum", []int{i, j, 1}, &got)
-				cancel()
+				err := c.Call(ctx, "sum", []int{i, j, 1}, &got)
+				progress.Add(1)
 				if err != nil || got != i+j+1 {
 					if failed.Add(1) <= 5 {
 						t.Errorf("conn %d call %d = %d, %v", i, j, got, err)
@@ -172,14 +174,23 @@ func testIdleTimeout(t *testing.T) {
 		return c
 	}
 	silent, busy := dial(), dial()
-	for range 25 {
-		var got int
-		if err := busy.Call(ctx, "sum", []int{1, 2}, &got); err != nil || got != 3 {
-			t.Fatalf("busy client call = %d, %v", got, err)
+	// The busy client calls back to back until the silent one is dropped,
+	// so that its connection is never idle for long, however slow the
+	// machine; the calls stop at the event, not after a set time.
+	for calls := 0; ; calls++ {
+		select {
+		case <-silent.Done():
+		case <-ctx.Done():
+			t.Fatalf("the silent client's connection did not end within %v", waitLimit)
+		default:
+			var got int
+			if err := busy.Call(ctx, "sum", []int{1, 2}, &got); err != nil || got != 3 {
+				t.Fatalf("busy client call %d = %d, %v", calls, got, err)
+			}
+			continue
 		}
-		time.Sleep(50 * time.Millisecond)
+		break
 	}
-	within(t, silent.Done(), "the silent client's connection ending")
 	ended := within(t, s.ended, "the silent connection ending on the server")
 	if err := ended.Err(); !errors.Is(err, transport.ErrIdle) {
 		t.Errorf("server-side Conn.Err() = %v, want one wrapping transport.ErrIdle", err)

@@ -1,12 +1,13 @@
 package reliability
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net"
+	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
@@ -51,7 +52,8 @@ func testStuckHandlers(t *testing.T) {
 		},
 	}
 	a, b := net.Pipe()
-	sc := jsonrpc.NewConn(a, jsonrpc.Options{Handler: server, MaxConcurrentRequests: stuckLimit})
+	watch := &readWatch{Conn: a, mark: []byte(`"late"`), past: make(chan struct{})}
+	sc := jsonrpc.NewConn(watch, jsonrpc.Options{Handler: server, MaxConcurrentRequests: stuckLimit})
 	c := jsonrpc.NewConn(b, jsonrpc.Options{})
 	defer func() {
 		c.Close()
@@ -82,9 +84,9 @@ func testStuckHandlers(t *testing.T) {
 	block()
 	late := make(chan error, 1)
 	go func() { late <- c.Call(ctx, "late", nil, nil) }()
-	// Give a wrong implementation time to run "late" early; a right one
-	// passes however long this is.
-	time.Sleep(50 * time.Millisecond)
+	// The server reads on once it has queued "late": from then on, a
+	// wrong implementation would be running it.
+	within(t, watch.past, "the server reading past the late request")
 	released.Store(true)
 	close(release)
 	if err := within(t, late, "the queued call being answered"); err != nil {
@@ -98,4 +100,27 @@ func testStuckHandlers(t *testing.T) {
 			t.Errorf("released call: %v", err)
 		}
 	}
+}
+
+// readWatch is a connection that closes past when its reader starts a
+// Read after one that returned mark: the reader, which hands each message
+// on before reading the next, has then dispatched the message holding
+// mark.
+type readWatch struct {
+	net.Conn
+	mark []byte
+	seen atomic.Bool
+	past chan struct{}
+	once sync.Once
+}
+
+func (r *readWatch) Read(b []byte) (int, error) {
+	if r.seen.Load() {
+		r.once.Do(func() { close(r.past) })
+	}
+	n, err := r.Conn.Read(b)
+	if bytes.Contains(b[:n], r.mark) {
+		r.seen.Store(true)
+	}
+	return n, err
 }
