@@ -39,16 +39,17 @@ func TestRequestsReadBeforeEOFAreAnswered(t *testing.T) {
 		`[{"jsonrpc":"2.0","id":3,"method":"sum","params":[3]},{"jsonrpc":"2.0","id":4,"method":"get_data"}]`,
 	}, "\n") + "\n"
 	noted := make(chan struct{}, 1)
+	eof := make(chan struct{})
 	var callAfterEOF error
 	handler := mux{
 		"sum":      specHandler["sum"],
 		"get_data": specHandler["get_data"],
 		"slow": func(ctx context.Context, req *Request) (any, error) {
-			time.Sleep(50 * time.Millisecond) // still running at EOF
+			<-eof // still running at EOF
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			// The peer can no longer answer: calling it fails at once.
+			// The peer can no longer answer: calling it fails.
 			callAfterEOF = ConnFromContext(ctx).Call(ctx, "back", nil, nil)
 			return "done", nil
 		},
@@ -57,7 +58,7 @@ func TestRequestsReadBeforeEOFAreAnswered(t *testing.T) {
 			return nil, nil
 		},
 	}
-	s := &halfClosed{in: strings.NewReader(input)}
+	s := &halfClosed{in: &eofSignal{r: strings.NewReader(input), eof: eof}}
 	c := NewConn(s, Options{Handler: handler})
 	if err := c.Wait(); !errors.Is(err, ErrPeerClosed) {
 		t.Errorf("Wait = %v, want ErrPeerClosed", err)
@@ -95,6 +96,21 @@ func TestRequestsReadBeforeEOFAreAnswered(t *testing.T) {
 		{"jsonrpc":"2.0","id":2,"result":"done"},
 		{"jsonrpc":"2.0","id":3,"result":3},
 		{"jsonrpc":"2.0","id":4,"result":["hello",5]}]`)
+}
+
+// eofSignal reads r and closes eof when r ends.
+type eofSignal struct {
+	r    io.Reader
+	eof  chan struct{}
+	once sync.Once
+}
+
+func (e *eofSignal) Read(b []byte) (int, error) {
+	n, err := e.r.Read(b)
+	if err == io.EOF {
+		e.once.Do(func() { close(e.eof) })
+	}
+	return n, err
 }
 
 // slowClose is a stream whose Close blocks until released, like a child

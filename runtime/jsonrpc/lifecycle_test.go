@@ -170,7 +170,13 @@ func TestDefaultTimeout(t *testing.T) {
 	errc := make(chan error, 1)
 	go func() { errc <- c.Call(ctx, "initialize", nil, nil) }()
 	p.recv()
-	time.Sleep(60 * time.Millisecond) // past the default timeout
+	// A call started after it, without a deadline, times out: the default
+	// timeout would have expired for the first call by then.
+	if err := c.Call(context.Background(), "initialize", nil, nil); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("second call: got %v, want a timeout", err)
+	}
+	p.recv() // the second request
+	p.recv() // and its cancellation
 	p.send(`{"jsonrpc":"2.0","id":2,"result":{}}`)
 	if err := <-errc; err != nil {
 		t.Errorf("call with its own deadline failed: %v", err)
@@ -422,7 +428,9 @@ func TestRedialer(t *testing.T) {
 			servers = append(servers, NewConn(b, Options{Handler: specHandler}))
 			return a, nil
 		},
-		IdleTimeout: 30 * time.Millisecond,
+		// Long enough never to expire between the calls below: the idle
+		// case runs on a second Redialer.
+		IdleTimeout: time.Hour,
 	}
 	defer func() {
 		r.Close()
@@ -452,22 +460,32 @@ func TestRedialer(t *testing.T) {
 	if err := r.Call(ctx, "sum", []int{4}, &sum); err != nil || sum != 4 {
 		t.Fatalf("call after the server closed = %d, %v", sum, err)
 	}
+	mu.Lock()
+	if dials != 2 {
+		t.Errorf("dials = %d, want 2 (first, after server close)", dials)
+	}
+	mu.Unlock()
+	r.Close()
 	// Idle past IdleTimeout: the connection is closed and redialed.
-	c, _ := r.Conn(ctx)
+	idle := &Redialer{Dial: r.Dial, IdleTimeout: time.Millisecond}
+	defer idle.Close()
+	c, err := idle.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	select {
 	case <-c.Done():
 	case <-time.After(waitLimit):
 		t.Fatal("idle connection was not closed")
 	}
-	if err := r.Notify(ctx, "update", []int{1}); err != nil {
+	if err := idle.Notify(ctx, "update", []int{1}); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()
-	if dials != 3 {
-		t.Errorf("dials = %d, want 3 (first, after server close, after idle)", dials)
+	if dials != 4 {
+		t.Errorf("dials = %d, want 4 (first, after server close, idle's first, after idle)", dials)
 	}
 	mu.Unlock()
-	r.Close()
 	if err := r.Call(ctx, "sum", nil, nil); !errors.Is(err, ErrClosed) {
 		t.Errorf("call on a closed Redialer: %v", err)
 	}
