@@ -12,12 +12,17 @@ import (
 // windows (scaled down from 30 s and one hour), a denial, and a yolo
 // allowance that skips the prompt.
 func TestPermissionDeniedAndTimeouts(t *testing.T) {
-	s := start(t, jsonrpc.Options{}, "-ack-timeout", "100ms", "-response-timeout", "150ms")
+	// Each window that must close gets an agent of its own, where only
+	// that window is short: a window the test answers in is never so
+	// short that a loaded machine could close it first.
+	unacked := start(t, jsonrpc.Options{}, "-ack-timeout", "100ms")
+	unanswered := start(t, jsonrpc.Options{}, "-ack-timeout", wait.String(), "-response-timeout", "150ms")
+	s := start(t, jsonrpc.Options{})
 	ctx := s.ctx
-	turn := func(answer func(*autohand.PermissionRequestParams)) (int, *autohand.ToolEndParams) {
+	turn := func(s *session, answer func(*autohand.PermissionRequestParams)) (int, *autohand.ToolEndParams) {
 		t.Helper()
 		from := s.mark()
-		_, err := s.agent.Prompt(ctx, &autohand.PromptParams{Message: "Add a greeting"})
+		_, err := s.agent.Prompt(s.ctx, &autohand.PromptParams{Message: "Add a greeting"})
 		ok(t, err)
 		if answer != nil {
 			answer(decode[autohand.PermissionRequestParams](t, s.next(autohand.MethodPermissionRequest, from)))
@@ -25,7 +30,7 @@ func TestPermissionDeniedAndTimeouts(t *testing.T) {
 		s.next(autohand.MethodTurnEnd, from)
 		return from, decode[autohand.ToolEndParams](t, s.next(autohand.MethodToolEnd, from))
 	}
-	codes := func(from int) []int64 {
+	codes := func(s *session, from int) []int64 {
 		var cs []int64
 		for _, ev := range s.all(autohand.MethodError, from) {
 			cs = append(cs, decode[autohand.ErrorParams](t, ev).Code)
@@ -34,11 +39,11 @@ func TestPermissionDeniedAndTimeouts(t *testing.T) {
 	}
 
 	// Never acknowledged: Timeout (-32002), then denied (-32001).
-	from, end := turn(func(*autohand.PermissionRequestParams) {})
+	from, end := turn(unacked, func(*autohand.PermissionRequestParams) {})
 	if autohand.CodeTimeout != -32002 || autohand.CodePermissionDenied != -32001 {
 		t.Fatal("error codes differ from the IDL")
 	}
-	if c := codes(from); len(c) != 2 || c[0] != autohand.CodeTimeout || c[1] != autohand.CodePermissionDenied {
+	if c := codes(unacked, from); len(c) != 2 || c[0] != autohand.CodeTimeout || c[1] != autohand.CodePermissionDenied {
 		t.Fatalf("error codes = %v", c)
 	}
 	if end.Success || *end.Error != "Permission denied" {
@@ -46,20 +51,20 @@ func TestPermissionDeniedAndTimeouts(t *testing.T) {
 	}
 
 	// Acknowledged but never answered: the response window closes.
-	from, end = turn(func(p *autohand.PermissionRequestParams) {
-		_, err := s.agent.PermissionAcknowledged(ctx, &autohand.PermissionAcknowledgedParams{RequestID: p.RequestID})
+	from, end = turn(unanswered, func(p *autohand.PermissionRequestParams) {
+		_, err := unanswered.agent.PermissionAcknowledged(unanswered.ctx, &autohand.PermissionAcknowledgedParams{RequestID: p.RequestID})
 		ok(t, err)
 	})
-	if c := codes(from); len(c) != 2 || c[0] != autohand.CodeTimeout || end.Success {
+	if c := codes(unanswered, from); len(c) != 2 || c[0] != autohand.CodeTimeout || end.Success {
 		t.Fatalf("error codes = %v, toolEnd = %+v", c, end)
 	}
 
 	// Denied by the user, with the older allowed flag.
-	from, end = turn(func(p *autohand.PermissionRequestParams) {
+	from, end = turn(s, func(p *autohand.PermissionRequestParams) {
 		_, err := s.agent.PermissionResponse(ctx, &autohand.PermissionResponseParams{RequestID: p.RequestID, Allowed: ptr(false)})
 		ok(t, err)
 	})
-	if c := codes(from); len(c) != 1 || c[0] != autohand.CodePermissionDenied || end.Success {
+	if c := codes(s, from); len(c) != 1 || c[0] != autohand.CodePermissionDenied || end.Success {
 		t.Fatalf("error codes = %v, toolEnd = %+v", c, end)
 	}
 	post := decode[autohand.HookPostToolParams](t, s.next(autohand.MethodHookPostTool, from))

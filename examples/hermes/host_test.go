@@ -37,7 +37,10 @@ func TestHostWithExtension(t *testing.T) {
 	dir := t.TempDir()
 	in := testdata(t, dir, "in.hl7", "MSH|^~\\&|A|B|||20240101||ORU^R01|X1|P|2.5\rPID|1||9||smith^al\rOBX|1|ST|A||v1\r")
 	out := filepath.Join(dir, "out.hl7")
-	stdout, stderr := runHost(t, nil, "-in", in, "-out", out, "-idle", "200ms", "-select-dir", dir,
+	// A command is a notification, so the host takes it as finished once
+	// the extension has been quiet for -idle: 2s, which no pause between
+	// an extension's requests approaches, even on a loaded machine.
+	stdout, stderr := runHost(t, nil, "-in", in, "-out", out, "-idle", "2s", "-select-dir", dir,
 		"-run", "hl7tools/normaliseName,hl7tools/preview,hl7tools/exportToFolder,hl7tools/unknown", "--", bin.extension)
 	if stdout != "" {
 		t.Errorf("host printed %q with -out", stdout)
@@ -70,7 +73,8 @@ func TestHostWithExtension(t *testing.T) {
 func TestHostServesRequests(t *testing.T) {
 	dir := t.TempDir()
 	picked := testdata(t, dir, "picked.hl7", "x")
-	stdout, stderr := runHost(t, []string{childEnv + "=tour"}, "-idle", "200ms", "-run", "tour/run",
+	// -idle as in TestHostWithExtension.
+	stdout, stderr := runHost(t, []string{childEnv + "=tour"}, "-idle", "2s", "-run", "tour/run",
 		"-confirm=false", "-open-file", picked, "-open-files", picked+","+picked, "-select-dir", dir, "--", os.Args[0])
 	logged := messages(stderr)
 	for _, line := range []string{
