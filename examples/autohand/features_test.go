@@ -205,7 +205,9 @@ func TestAutomode(t *testing.T) {
 		t.Fatal("paused a failed loop")
 	}
 
-	slow := start(t, jsonrpc.Options{}, "-delay", "300ms")
+	// Iterations 5 s apart: the loop is still running for every call
+	// below, however slow the machine (cancelling ends the wait).
+	slow := start(t, jsonrpc.Options{}, "-delay", "5s")
 	_, err = slow.agent.AutomodeStart(ctx, &autohand.AutomodeStartParams{Prompt: "Slow task"})
 	ok(t, err)
 	again, err := slow.agent.AutomodeStart(ctx, &autohand.AutomodeStartParams{Prompt: "Another"})
