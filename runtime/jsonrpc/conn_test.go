@@ -99,26 +99,33 @@ func TestIncomingRequestConcurrencyIsBounded(t *testing.T) {
 		active.Add(-1)
 		return "ok", nil
 	}}
-	c, _ := pair(t, Options{}, Options{Handler: server, MaxConcurrentRequests: limit})
-	var wg sync.WaitGroup
-	for range calls {
-		wg.Go(func() {
-			if err := c.Call(ctxLimit(t), "block", nil, nil); err != nil {
-				t.Error(err)
-			}
-		})
+	_, p := newRaw(t, Options{Handler: server, MaxConcurrentRequests: limit})
+	for i := range calls {
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"block"}`, i))
 	}
 	for range limit {
 		<-entered
 	}
-	// No further handler may start while the first three hold their slots.
+	// The reader answers an invalid request itself, after queueing every
+	// request sent before it: once that answer is back, all the calls
+	// wait, and no further handler may start while the first three hold
+	// their slots.
+	p.send(`{"jsonrpc":"2.0","id":"probe"}`)
+	got, _ := p.recvJSON().(map[string]any)
+	if e, _ := got["error"].(map[string]any); got["id"] != "probe" || fmt.Sprint(e["code"]) != "-32600" {
+		t.Fatalf("answer to the probe = %v, want -32600", got)
+	}
 	select {
 	case <-entered:
 		t.Fatalf("a handler started beyond the limit of %d", limit)
-	case <-time.After(50 * time.Millisecond):
+	default:
 	}
 	close(release)
-	wg.Wait()
+	for range calls {
+		if got, _ := p.recvJSON().(map[string]any); got["result"] != "ok" {
+			t.Errorf("answer %v, want ok", got)
+		}
+	}
 	if got := peak.Load(); got != limit {
 		t.Errorf("peak concurrent handlers = %d, want %d", got, limit)
 	}
