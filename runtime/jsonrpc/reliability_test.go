@@ -193,6 +193,8 @@ var msgCases = []msgCase{
 	{name: "number for a named string type", input: `"params":{"mode":1}` + ` — (a field of type relMode string)`,
 		outcome: `-32602 Invalid params, data {"field":"mode","reason":"expected string, got JSON number"}: no Go type name`,
 		run:     paramsReasonCase(`{"mode":1}`, "mode", "expected string, got JSON number")},
+	{name: "null after whitespace for an optional member", input: `" null"` + ` — a null with space before it, as a generated decoder's optional member (DecodeOptional) receives it when called directly`,
+		outcome: `nil, as encoding/json decodes it; every decoder generated code calls reads any value padded with JSON whitespace as the bare value`, test: "TestDecodersSeeThroughWhitespace"},
 	{name: "unknown params fields, default", input: `"params":{"extra":1}`, outcome: `accepted`, test: "TestInvalidParamsNameTheField"},
 	{name: "unknown params fields, strict mode", input: `"params":{"inner":{"name":"x","nope":1}} — with DisallowUnknownFields`, outcome: `-32602 Invalid params, data {"field":"inner.nope","reason":"unknown field"}`, test: "TestStrictDecodingFindsUnknownMembersAtAnyDepth"},
 
