@@ -121,6 +121,15 @@ func connect(t *testing.T) *session {
 	return s
 }
 
+// bounded returns a context with a generous deadline of its own, which
+// replaces the protocol's default timeouts (slow's is 100ms): a call made
+// with it fails on a hang, never because a loaded machine is slow.
+func bounded(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
 func receive[T any](t *testing.T, ch <-chan T) T {
 	t.Helper()
 	select {
@@ -135,7 +144,7 @@ func receive[T any](t *testing.T, ch <-chan T) T {
 
 func TestHostCallsPlugin(t *testing.T) {
 	s := connect(t)
-	ctx := context.Background()
+	ctx := bounded(t)
 
 	res, err := s.plugin.Initialize(ctx, &e2e.InitializeParams{
 		Version:    "1.0",
@@ -181,7 +190,7 @@ func TestHostCallsPlugin(t *testing.T) {
 
 func TestPluginCallsHost(t *testing.T) {
 	s := connect(t)
-	ctx := context.Background()
+	ctx := bounded(t)
 
 	note := "hello"
 	text := e2e.NewResourceTextResource(e2e.TextResource{URI: "file:///a", Text: "hi"})
@@ -222,7 +231,7 @@ func TestPluginCallsHost(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	s := connect(t)
-	ctx := context.Background()
+	ctx := bounded(t)
 
 	err := s.plugin.Work(ctx)
 	if !errors.Is(err, e2e.ErrBusy) || errors.Is(err, e2e.ErrNotReady) {
@@ -263,7 +272,7 @@ func TestErrors(t *testing.T) {
 
 func TestInvalidParams(t *testing.T) {
 	s := connect(t)
-	ctx := context.Background()
+	ctx := bounded(t)
 	tests := []struct {
 		conn   *jsonrpc.Conn
 		method string
@@ -323,7 +332,7 @@ func TestTimeout(t *testing.T) {
 		t.Fatalf("slow: %v; want the 100ms timeout", err)
 	}
 	// The connection carries on (on_timeout action: error).
-	if err := s.plugin.Ping(context.Background()); err != nil {
+	if err := s.plugin.Ping(bounded(t)); err != nil {
 		t.Errorf("ping after the timeout: %v", err)
 	}
 }
