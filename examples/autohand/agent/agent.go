@@ -45,6 +45,7 @@ type agent struct {
 	automode  *automode
 	setupStop context.CancelFunc
 	logins    map[string]int // login session id -> polls so far
+	loginIDs  []string       // the ids of logins, oldest first
 	goals     goals
 	research  research
 }
@@ -239,6 +240,7 @@ func (a *agent) archive() {
 	if len(a.messages) == 0 {
 		return
 	}
+	defer func() { a.history = keepNewest(a.history, maxKept) }()
 	a.history = append(a.history, session{
 		entry: autohand.HistoryEntry{
 			SessionID: a.sessionID, CreatedAt: stamp(a.started), LastActiveAt: now(),

@@ -17,7 +17,7 @@ func (a *agent) BrowserHandoffCreate(_ context.Context, _ *autohand.BrowserHando
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	tok := a.nextID("handoff")
-	a.handoffs = append(a.handoffs, tok)
+	a.handoffs = keepNewest(append(a.handoffs, tok), maxKept)
 	t := time.Now()
 	return &autohand.BrowserHandoffCreateResult{
 		Token: tok, SessionID: a.sessionID, WorkspaceRoot: a.cfg.workspace,

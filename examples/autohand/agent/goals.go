@@ -76,6 +76,9 @@ func (a *agent) GoalCreate(_ context.Context, p *autohand.GoalRequest) (*autohan
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.goals.active != nil {
+		if len(a.goals.queue) >= maxKept {
+			return a.queueFull(), nil
+		}
 		q := a.enqueue(p)
 		res := a.mutation()
 		res.Queued = &q
@@ -170,7 +173,7 @@ func (a *agent) complete(g autohand.GoalState) autohand.CompletedGoal {
 		GoalID: g.GoalID, Objective: g.Objective, Status: autohand.GoalStatusComplete,
 		TokensUsed: g.TokensUsed, TimeUsedSeconds: g.TimeUsedSeconds, CreatedAt: g.CreatedAt, CompletedAt: now(),
 	}
-	a.goals.completed = append(a.goals.completed, done)
+	a.goals.completed = keepNewest(append(a.goals.completed, done), maxKept)
 	a.goals.active = nil
 	return done
 }
@@ -196,6 +199,10 @@ func (a *agent) GoalQueue(_ context.Context, p *autohand.GoalQueueParams) (*auto
 	defer a.mu.Unlock()
 	if p.Objective == nil || strings.TrimSpace(*p.Objective) == "" {
 		r := autohand.NewGoalQueueResultGoalSnapshot(a.snapshot())
+		return &r, nil
+	}
+	if len(a.goals.queue) >= maxKept {
+		r := autohand.NewGoalQueueResultGoalMutationResult(*a.queueFull())
 		return &r, nil
 	}
 	q := a.enqueue(&autohand.GoalRequest{

@@ -161,8 +161,7 @@ func (a *agent) Answer(_ context.Context, p *autohand.AnswerParams) (*autohand.A
 func (a *agent) LoginBegin(context.Context, *autohand.LoginBeginParams) (*autohand.LoginBeginResult, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	id := fmt.Sprintf("%032x", len(a.logins)+1)
-	a.logins[id] = 0
+	id := a.newLogin()
 	return &autohand.LoginBeginResult{
 		SessionID: id, UserCode: "ABCD-1234", VerificationURIComplete: "https://autohand.ai/signin?user_code=ABCD-1234",
 		ExpiresAtUnixMs: time.Now().Add(10 * time.Minute).UnixMilli(), PollAfterMs: a.cfg.delay.Milliseconds(),

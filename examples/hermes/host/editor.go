@@ -217,19 +217,36 @@ func (e *editor) UIOpenWindow(ctx context.Context, p *hermes.UIOpenWindowParams)
 	}
 	size, err := fetch(ctx, p.URL)
 	if err != nil {
-		return nil, jsonrpc.NewError(hermes.CodeWindow, "Window error", err.Error())
+		return nil, jsonrpc.NewError(hermes.CodeWindow, "Window error", jsonrpc.Truncate(err.Error()))
 	}
 	e.mu.Lock()
+	if len(e.windows) >= maxWindows {
+		// Forget the closed windows first: closing one again is then an
+		// unknown window.
+		for id, open := range e.windows {
+			if !open {
+				delete(e.windows, id)
+			}
+		}
+	}
+	if len(e.windows) >= maxWindows {
+		e.mu.Unlock()
+		return nil, jsonrpc.NewError(hermes.CodeWindow, "Window error", fmt.Sprintf("at most %d windows are open at once", maxWindows))
+	}
 	e.nextWin++
 	id := fmt.Sprintf("ext-window-%d", e.nextWin)
 	e.windows[id] = true
 	e.mu.Unlock()
-	e.log.Info("window opened", "id", id, "title", p.Title, "url", p.URL, "bytes", size)
+	e.log.Info("window opened", "id", id, "title", jsonrpc.Truncate(p.Title), "url", jsonrpc.Truncate(p.URL), "bytes", size)
 	return &hermes.UIOpenWindowResult{WindowID: id}, nil
 }
 
-// fetch loads a page the way a window would, returning its size.
-func fetch(ctx context.Context, u string) (int, error) {
+// maxWindows is the most windows an extension keeps open at once.
+const maxWindows = 64
+
+// fetch loads a page the way a window would, returning its size; the page
+// is counted, not kept.
+func fetch(ctx context.Context, u string) (int64, error) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -241,14 +258,14 @@ func fetch(ctx context.Context, u string) (int, error) {
 		return 0, fmt.Errorf("loading %s: %w", u, err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	size, err := io.Copy(io.Discard, resp.Body)
 	if err != nil {
 		return 0, fmt.Errorf("loading %s: %w", u, err)
 	}
 	if resp.StatusCode != http.StatusOK {
 		return 0, fmt.Errorf("loading %s: %s", u, resp.Status)
 	}
-	return len(body), nil
+	return size, nil
 }
 
 // UICloseWindow closes a window and tells the extension with window/closed.
@@ -266,10 +283,10 @@ func (e *editor) UICloseWindow(ctx context.Context, p *hermes.UICloseWindowParam
 	}
 	e.mu.Unlock()
 	if !known {
-		return nil, jsonrpc.NewError(hermes.CodeWindow, "Window error", "unknown window "+p.WindowID)
+		return nil, jsonrpc.NewError(hermes.CodeWindow, "Window error", "unknown window "+jsonrpc.Truncate(p.WindowID))
 	}
 	if open {
-		e.log.Info("window closed", "id", p.WindowID)
+		e.log.Info("window closed", "id", p.WindowID) // a known ID: ours
 		e.closed(ctx, p.WindowID, hermes.WindowCloseReasonExtension)
 	}
 	return &hermes.UICloseWindowResult{Success: true}, nil
@@ -308,7 +325,7 @@ func (e *editor) UIShowMessage(_ context.Context, p *hermes.UIShowMessageParams)
 	if p.Kind != nil {
 		kind = *p.Kind
 	}
-	e.log.Info("dialogue", "kind", string(kind), "title", deref(p.Title), "message", p.Message)
+	e.log.Info("dialogue", "kind", jsonrpc.Truncate(string(kind)), "title", jsonrpc.Truncate(deref(p.Title)), "message", jsonrpc.Truncate(p.Message))
 	return &hermes.UIShowMessageResult{Acknowledged: true}, nil
 }
 
@@ -319,7 +336,7 @@ func (e *editor) UIShowConfirm(_ context.Context, p *hermes.UIShowConfirmParams)
 		return nil, err
 	}
 	defer end()
-	e.log.Info("confirmation", "title", deref(p.Title), "message", p.Message, "answer", e.answers.confirm)
+	e.log.Info("confirmation", "title", jsonrpc.Truncate(deref(p.Title)), "message", jsonrpc.Truncate(p.Message), "answer", e.answers.confirm)
 	return &hermes.UIShowConfirmResult{Confirmed: e.answers.confirm}, nil
 }
 
@@ -330,7 +347,7 @@ func (e *editor) UIOpenFile(_ context.Context, p *hermes.UIOpenFileParams) (*her
 		return nil, err
 	}
 	defer end()
-	e.log.Info("open file dialogue", "title", deref(p.Title), "answer", deref(e.answers.openFile))
+	e.log.Info("open file dialogue", "title", jsonrpc.Truncate(deref(p.Title)), "answer", deref(e.answers.openFile))
 	return &hermes.UIOpenFileResult{Path: e.answers.openFile}, nil
 }
 
@@ -341,7 +358,7 @@ func (e *editor) UIOpenFiles(_ context.Context, p *hermes.UIOpenFilesParams) (*h
 		return nil, err
 	}
 	defer end()
-	e.log.Info("open files dialogue", "title", deref(p.Title), "answer", e.answers.openFiles)
+	e.log.Info("open files dialogue", "title", jsonrpc.Truncate(deref(p.Title)), "answer", e.answers.openFiles)
 	return &hermes.UIOpenFilesResult{Paths: e.answers.openFiles}, nil
 }
 
@@ -352,7 +369,7 @@ func (e *editor) UISaveFile(_ context.Context, p *hermes.UISaveFileParams) (*her
 		return nil, err
 	}
 	defer end()
-	e.log.Info("save file dialogue", "title", deref(p.Title), "answer", deref(e.answers.saveFile))
+	e.log.Info("save file dialogue", "title", jsonrpc.Truncate(deref(p.Title)), "answer", deref(e.answers.saveFile))
 	return &hermes.UISaveFileResult{Path: e.answers.saveFile}, nil
 }
 
@@ -363,7 +380,7 @@ func (e *editor) UISelectDirectory(_ context.Context, p *hermes.UISelectDirector
 		return nil, err
 	}
 	defer end()
-	e.log.Info("directory dialogue", "title", deref(p.Title), "answer", deref(e.answers.directory))
+	e.log.Info("directory dialogue", "title", jsonrpc.Truncate(deref(p.Title)), "answer", deref(e.answers.directory))
 	return &hermes.UISelectDirectoryResult{Path: e.answers.directory}, nil
 }
 

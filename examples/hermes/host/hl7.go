@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 // message is an HL7 v2 message held as segments of fields, each field in
@@ -67,6 +69,11 @@ var (
 	pathExpr = regexp.MustCompile(`^([A-Z][A-Z0-9]{2})(?:\[([1-9][0-9]*)\])?(?:\.([1-9][0-9]*)(?:\[([1-9][0-9]*)\])?(?:\.([1-9][0-9]*)(?:\.([1-9][0-9]*))?)?)?$`)
 )
 
+// maxPathIndex bounds every number of a path: the padding a patch adds
+// grows with them, and an extension must not make the host allocate what
+// it announces.
+const maxPathIndex = 999
+
 // path is a parsed HL7 path; zero numbers are absent parts.
 type path struct {
 	seg                   string
@@ -78,18 +85,25 @@ type path struct {
 func parsePath(s string) (path, error) {
 	g := pathExpr.FindStringSubmatch(s)
 	if g == nil {
-		return path{}, fmt.Errorf("%w %q: expected SEG[N].F[R].C.S", errPathSyntax, s)
+		return path{}, fmt.Errorf("%w %q: expected SEG[N].F[R].C.S", errPathSyntax, jsonrpc.Truncate(s))
 	}
+	tooBig := false
 	n := func(i, def int) int {
 		if g[i] == "" {
 			return def
 		}
-		v, _ := strconv.Atoi(g[i])
+		v, err := strconv.Atoi(g[i])
+		if err != nil || v > maxPathIndex {
+			tooBig = true
+		}
 		return v
 	}
 	p := path{seg: g[1], occurrence: n(2, 1), field: n(3, 0), rep: n(4, 1), comp: n(5, 0), sub: n(6, 0)}
+	if tooBig {
+		return path{}, fmt.Errorf("%w %q: every number is at most %d", errPathSyntax, jsonrpc.Truncate(s), maxPathIndex)
+	}
 	if p.seg == "MSH" && (p.field == 1 || p.field == 2) && (p.comp > 0 || g[4] != "") {
-		return path{}, fmt.Errorf("%w %q: MSH-1 and MSH-2 have no parts", errPathSyntax, s)
+		return path{}, fmt.Errorf("%w %q: MSH-1 and MSH-2 have no parts", errPathSyntax, jsonrpc.Truncate(s))
 	}
 	return p, nil
 }

@@ -93,7 +93,7 @@ func applyOverrides(log *slog.Logger, schema map[fieldKey]*fieldDef, o *hermes.S
 			merge(&def.maxlength, f.Maxlength)
 			merge(&def.required, f.Required)
 			if v, ok := f.Datatype.Get(); ok && !v.Valid() {
-				log.Warn("unknown data type: keeping the base definition's", "path", key.String(), "datatype", string(v))
+				log.Warn("unknown data type: keeping the base definition's", "path", jsonrpc.Truncate(key.String()), "datatype", jsonrpc.Truncate(string(v)))
 			} else {
 				merge(&def.datatype, f.Datatype)
 			}
@@ -114,7 +114,12 @@ func applyOverrides(log *slog.Logger, schema map[fieldKey]*fieldDef, o *hermes.S
 // attrs lists the properties def sets, in a fixed order, for the log.
 func (def *fieldDef) attrs() []any {
 	var a []any
-	add := func(k string, v any) { a = append(a, k, v) }
+	add := func(k string, v any) { // v may come from the extension
+		if s, ok := v.(string); ok {
+			v = jsonrpc.Truncate(s)
+		}
+		a = append(a, k, v)
+	}
 	for _, p := range []struct {
 		k string
 		v *string

@@ -37,7 +37,8 @@ func session(ctx context.Context, cfg *config, ed *editor, cmd *exec.Cmd) error 
 		_ = proc.Kill()
 		return fmt.Errorf("extension failed: initialize: %w", err)
 	}
-	ed.log.Info("extension ready", "name", info.Name, "version", info.Version, "commands", info.Capabilities.Commands, "buttons", len(info.ToolbarButtons))
+	ed.log.Info("extension ready", "name", jsonrpc.Truncate(info.Name), "version", jsonrpc.Truncate(info.Version),
+		"commands", jsonrpc.Truncate(fmt.Sprint(info.Capabilities.Commands)), "buttons", len(info.ToolbarButtons))
 	subscribed := register(ed, info)
 	if subscribed[hermes.EventNameMessageOpened] {
 		p := &hermes.MessageOpenedParams{IsNew: ed.filePath == ""}
@@ -126,7 +127,7 @@ func register(ed *editor, info *hermes.InitializeResult) map[hermes.EventName]bo
 	}
 	if info.Schema != nil {
 		for _, key := range applyOverrides(ed.log, ed.schema, info.Schema) {
-			ed.log.Info("field definition", append([]any{"path", key.String()}, ed.schema[key].attrs()...)...)
+			ed.log.Info("field definition", append([]any{"path", jsonrpc.Truncate(key.String())}, ed.schema[key].attrs()...)...)
 		}
 	}
 	ed.ready = true

@@ -7,6 +7,7 @@
 package notes
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -131,11 +132,24 @@ func (d *Doc) Distinct() []string {
 	return out
 }
 
+// The bounds of a Store: a client cannot make the server keep more than
+// these, whatever it opens.
+const (
+	MaxDocBytes   = 256 << 10 // the text of one document
+	MaxDocs       = 256       // documents open at once
+	MaxTotalBytes = 4 << 20   // the text of all open documents
+)
+
+// ErrTooBig is the error of a document the store does not keep because it
+// is past one of its bounds.
+var ErrTooBig = errors.New("past the server's bounds")
+
 // Store holds the open documents by URI and the marker; it is safe for
 // concurrent use.
 type Store struct {
 	mu     sync.Mutex
 	docs   map[string]*Doc
+	total  int // bytes of text of docs
 	marker string
 }
 
@@ -144,13 +158,36 @@ func NewStore() *Store {
 	return &Store{docs: map[string]*Doc{}, marker: DefaultMarker}
 }
 
-// Set stores the text of uri at version and returns the document.
-func (s *Store) Set(uri string, version int32, text string) *Doc {
+// Set stores the text of uri at version and returns the document. A text
+// past [MaxDocBytes], a new document past [MaxDocs], or a text that would
+// take all open documents past [MaxTotalBytes] is not kept: uri is then
+// closed and the error wraps ErrTooBig.
+func (s *Store) Set(uri string, version int32, text string) (*Doc, error) {
+	if len(text) > MaxDocBytes {
+		s.Close(uri)
+		return nil, fmt.Errorf("%w: a document of %d bytes, at most %d", ErrTooBig, len(text), MaxDocBytes)
+	}
 	d := NewDoc(version, text)
 	s.mu.Lock()
-	s.docs[uri] = d
-	s.mu.Unlock()
-	return d
+	defer s.mu.Unlock()
+	old, open := s.docs[uri]
+	total := s.total + len(text)
+	if open {
+		total -= len(old.Text)
+	}
+	var err error
+	switch {
+	case !open && len(s.docs) >= MaxDocs:
+		err = fmt.Errorf("%w: %d documents open, at most %d", ErrTooBig, len(s.docs), MaxDocs)
+	case total > MaxTotalBytes:
+		err = fmt.Errorf("%w: %d bytes in open documents, at most %d", ErrTooBig, total, MaxTotalBytes)
+	}
+	if err != nil {
+		s.close(uri)
+		return nil, err
+	}
+	s.docs[uri], s.total = d, total
+	return d, nil
 }
 
 // Get returns the document of uri, if open.
@@ -164,8 +201,16 @@ func (s *Store) Get(uri string) (*Doc, bool) {
 // Close forgets uri.
 func (s *Store) Close(uri string) {
 	s.mu.Lock()
-	delete(s.docs, uri)
+	s.close(uri)
 	s.mu.Unlock()
+}
+
+// close forgets uri; the caller holds s.mu.
+func (s *Store) close(uri string) {
+	if d, ok := s.docs[uri]; ok {
+		s.total -= len(d.Text)
+		delete(s.docs, uri)
+	}
 }
 
 // SetMarker sets the marker word; an empty one keeps the current marker.

@@ -1,6 +1,8 @@
 package notes
 
 import (
+	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -82,7 +84,9 @@ func TestStore(t *testing.T) {
 	if s.Marker() != "FIXME" {
 		t.Errorf("marker after SetMarker = %q", s.Marker())
 	}
-	s.Set("file:///a", 1, "x FIXME")
+	if _, err := s.Set("file:///a", 1, "x FIXME"); err != nil {
+		t.Fatal(err)
+	}
 	d, ok := s.Get("file:///a")
 	if !ok || d.Version != 1 || len(d.Markers(s.Marker())) != 1 {
 		t.Errorf("Get = %+v, %v", d, ok)
@@ -90,5 +94,49 @@ func TestStore(t *testing.T) {
 	s.Close("file:///a")
 	if _, ok := s.Get("file:///a"); ok {
 		t.Error("the closed document is still there")
+	}
+}
+
+// A Store keeps at most MaxDocs documents of at most MaxDocBytes each and
+// MaxTotalBytes in all; a document past a bound is closed.
+func TestStoreBounds(t *testing.T) {
+	s := NewStore()
+	if _, err := s.Set("file:///big", 1, strings.Repeat("a ", MaxDocBytes/2+1)); !errors.Is(err, ErrTooBig) {
+		t.Fatalf("a document past MaxDocBytes: %v", err)
+	}
+	if _, ok := s.Get("file:///big"); ok {
+		t.Error("the document past MaxDocBytes is kept")
+	}
+	full := strings.Repeat("w", MaxDocBytes)
+	n := MaxTotalBytes / MaxDocBytes
+	for i := range n {
+		if _, err := s.Set(fmt.Sprintf("file:///%d", i), 1, full); err != nil {
+			t.Fatalf("document %d: %v", i, err)
+		}
+	}
+	if _, err := s.Set("file:///one-more", 1, "x"); !errors.Is(err, ErrTooBig) {
+		t.Fatalf("a byte past MaxTotalBytes: %v", err)
+	}
+	// Replacing a document counts its new text only.
+	if _, err := s.Set("file:///0", 2, full); err != nil {
+		t.Fatalf("replacing a document: %v", err)
+	}
+	// A change past the bounds closes the document, freeing its bytes.
+	if _, err := s.Set("file:///0", 3, full+"x"); !errors.Is(err, ErrTooBig) {
+		t.Fatalf("a change past MaxDocBytes: %v", err)
+	}
+	if _, ok := s.Get("file:///0"); ok {
+		t.Error("the document changed past MaxDocBytes is still open")
+	}
+	for i := range n {
+		s.Close(fmt.Sprintf("file:///%d", i))
+	}
+	for i := range MaxDocs {
+		if _, err := s.Set(fmt.Sprintf("file:///empty-%d", i), 1, ""); err != nil {
+			t.Fatalf("empty document %d: %v", i, err)
+		}
+	}
+	if _, err := s.Set("file:///one-more", 1, ""); !errors.Is(err, ErrTooBig) {
+		t.Fatalf("a document past MaxDocs: %v", err)
 	}
 }

@@ -12,8 +12,19 @@ import (
 
 // TextDocumentDidOpen stores the document and publishes its diagnostics.
 func (s *server) TextDocumentDidOpen(ctx context.Context, p *lsp.DidOpenTextDocumentParams) error {
-	d := s.docs.Set(string(p.TextDocument.URI), p.TextDocument.Version, p.TextDocument.Text)
-	return s.publish(ctx, p.TextDocument.URI, d)
+	return s.set(ctx, p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text)
+}
+
+// set stores a document's text and publishes its diagnostics; a document
+// past the store's bounds is not kept, and the client is told.
+func (s *server) set(ctx context.Context, uri lsp.DocumentURI, version int32, text string) error {
+	d, err := s.docs.Set(string(uri), version, text)
+	if err != nil {
+		msg := fmt.Sprintf("%s is not served: %v", jsonrpc.Truncate(string(uri)), err)
+		s.log.Warn("document not kept", "uri", jsonrpc.Truncate(string(uri)), "error", err)
+		return client(ctx).WindowShowMessage(ctx, &lsp.ShowMessageParams{Type: lsp.MessageTypeWarning, Message: msg})
+	}
+	return s.publish(ctx, uri, d)
 }
 
 // TextDocumentDidChange takes the whole new text (the server asks for full
@@ -25,13 +36,13 @@ func (s *server) TextDocumentDidChange(ctx context.Context, p *lsp.DidChangeText
 		if whole := c.TextDocumentContentChangeEventVariant2; whole != nil {
 			text, ok = whole.Text, true
 		} else {
-			s.log.Warn("textDocument/didChange: a ranged change, though the server asked for full text; change ignored", "uri", uri)
+			s.log.Warn("textDocument/didChange: a ranged change, though the server asked for full text; change ignored", "uri", jsonrpc.Truncate(string(uri)))
 		}
 	}
 	if !ok {
 		return nil
 	}
-	return s.publish(ctx, uri, s.docs.Set(string(uri), p.TextDocument.Version, text))
+	return s.set(ctx, uri, p.TextDocument.Version, text)
 }
 
 // TextDocumentDidClose forgets the document and clears its diagnostics.
@@ -74,7 +85,7 @@ func wordRange(w notes.Word) lsp.Range {
 func (s *server) doc(uri lsp.DocumentURI) (*notes.Doc, error) {
 	d, ok := s.docs.Get(string(uri))
 	if !ok {
-		return nil, jsonrpc.InvalidParams("textDocument.uri", fmt.Sprintf("%s is not open", uri))
+		return nil, jsonrpc.InvalidParams("textDocument.uri", fmt.Sprintf("%s is not open", jsonrpc.Truncate(string(uri))))
 	}
 	return d, nil
 }
@@ -119,7 +130,7 @@ func (s *server) WorkspaceExecuteCommand(ctx context.Context, p *lsp.ExecuteComm
 		}
 		d, ok := s.docs.Get(string(uri))
 		if !ok {
-			return nil, jsonrpc.InvalidParams("arguments[0]", fmt.Sprintf("%s is not open", uri))
+			return nil, jsonrpc.InvalidParams("arguments[0]", fmt.Sprintf("%s is not open", jsonrpc.Truncate(string(uri))))
 		}
 		return s.count(ctx, d)
 	case cmdWait:

@@ -7,6 +7,11 @@
 //
 // It speaks over stdin and stdout with Content-Length framing, and logs to
 // stderr. interop/lsp/README.md describes its behaviour in full.
+//
+// It keeps at most 256 open documents of at most 256 KiB each and 4 MiB in
+// all (notes.MaxDocs, MaxDocBytes, MaxTotalBytes): a document opened or
+// changed past them is closed, and the client gets a window/showMessage
+// warning saying so.
 package main
 
 import (

@@ -50,7 +50,7 @@ func (s *server) Initialize(_ context.Context, p *lsp.InitializeParams) (*lsp.In
 	s.caps = p.Capabilities
 	s.mu.Unlock()
 	if p.ClientInfo != nil {
-		s.log.Info("initialize", "client", p.ClientInfo.Name)
+		s.log.Info("initialize", "client", jsonrpc.Truncate(p.ClientInfo.Name))
 	}
 	return &lsp.InitializeResult{
 		Capabilities: lsp.ServerCapabilities{
@@ -103,7 +103,7 @@ func (s *server) configure(ctx context.Context) error {
 	}
 	items, err := client(ctx).WorkspaceConfiguration(ctx, &lsp.ConfigurationParams{Items: []lsp.ConfigurationItem{{Section: ptr(section)}}})
 	if err != nil {
-		s.log.Warn("workspace/configuration", "error", err)
+		s.log.Warn("workspace/configuration", "error", jsonrpc.Truncate(err.Error()))
 		return nil
 	}
 	var cfg struct {

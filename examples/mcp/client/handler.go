@@ -40,9 +40,12 @@ func (h *handler) CreateMessage(ctx context.Context, p *mcp.CreateMessageRequest
 	}
 	c := server(ctx)
 	if p.Task != nil {
-		info := h.tasks.Start(p.Task, h.notifier(c), func(ctx context.Context) (any, error) {
+		info, err := h.tasks.Start(p.Task, h.notifier(c), func(ctx context.Context) (any, error) {
 			return h.sample(ctx, c, p)
 		})
+		if err != nil {
+			return nil, err
+		}
 		return ptr(mcp.NewCreateMessageResponseCreateTaskResult(mcp.CreateTaskResult{Task: info})), nil
 	}
 	res, err := h.sample(ctx, c, p)

@@ -107,7 +107,7 @@ func run(cfg config, logger *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("starting the server: %w", err)
 	}
-	h := &handler{log: logger, roots: roots, sampling: cfg.sampling, delay: cfg.samplingDelay, elicit: cfg.elicit, tasks: tasks.NewStore()}
+	h := &handler{log: logger, roots: roots, sampling: cfg.sampling, delay: cfg.samplingDelay, elicit: cfg.elicit, tasks: tasks.NewStore(tasks.Limits{})}
 	conn, srv := mcp.ConnectClient(proc, h, jsonrpc.Options{Logger: logger})
 	defer func() {
 		conn.Close()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 // The tools that call back into the client.
@@ -58,9 +59,10 @@ func (s *server) relayProgress(c mcp.Client, caller *mcp.ProgressToken) (*mcp.Re
 
 func (s *server) sample(ctx context.Context, c mcp.Client, token *mcp.ProgressToken, raw json.RawMessage) (*mcp.CallToolResult, error) {
 	var a struct {
-		Prompt             string
-		MaxTokens          int64
-		AsTask, CancelTask bool
+		Prompt     string `json:"prompt"`
+		MaxTokens  int64  `json:"maxTokens"`
+		AsTask     bool   `json:"asTask"`
+		CancelTask bool   `json:"cancelTask"`
 	}
 	if bad := decode(raw, &a); bad != nil {
 		return bad, nil
@@ -97,7 +99,7 @@ func (s *server) sample(ctx context.Context, c mcp.Client, token *mcp.ProgressTo
 		if a.CancelTask {
 			t, err := c.CancelTask(ctx, &mcp.TaskIDParams{TaskID: resp.CreateTaskResult.Task.TaskID})
 			if err != nil {
-				return toolError("could not cancel the sampling task: %v", err), nil
+				return toolError("could not cancel the sampling task: %s", jsonrpc.Truncate(err.Error())), nil
 			}
 			return text("sampling task %s", t.Status), nil
 		}
@@ -169,7 +171,9 @@ func (s *server) awaitSampling(ctx context.Context, c mcp.Client, t mcp.Task) (*
 }
 
 func (s *server) ask(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken, raw json.RawMessage) (*mcp.CallToolResult, error) {
-	var a struct{ Question string }
+	var a struct {
+		Question string `json:"question"`
+	}
 	if bad := decode(raw, &a); bad != nil {
 		return bad, nil
 	}

@@ -46,13 +46,18 @@ func main() {
 	slowStart := fs.Duration("slow-start", 0, "wait this long before answering initialize (to test client timeouts)")
 	pageSize := fs.Int("page-size", 50, "items per page of the list requests")
 	verbose := fs.Bool("v", false, "log debug details to stderr")
+	lim := limits{}
+	fs.IntVar(&lim.maxNotes, "max-notes", defaultMaxNotes, "most notes add_note keeps")
+	fs.IntVar(&lim.maxNoteBytes, "max-note-bytes", defaultMaxNoteBytes, "most bytes of one note's text")
+	fs.IntVar(&lim.tasks.MaxTasks, "max-tasks", tasks.DefaultMaxTasks, "most tasks kept for the client at once, working or final until their TTL ends")
+	fs.DurationVar(&lim.tasks.MaxTTL, "max-task-ttl", tasks.DefaultMaxTTL, "longest TTL granted to a task; a longer one asked for is shortened")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if err == flag.ErrHelp {
 			os.Exit(0)
 		}
 		os.Exit(2)
 	}
-	if fs.NArg() > 0 || *pageSize < 1 {
+	if fs.NArg() > 0 || *pageSize < 1 || lim.maxNotes < 1 || lim.maxNoteBytes < 1 || lim.tasks.MaxTasks < 1 || lim.tasks.MaxTTL <= 0 {
 		fs.Usage()
 		os.Exit(2)
 	}
@@ -61,7 +66,7 @@ func main() {
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-	s := newServer(logger, *slowStart, *pageSize)
+	s := newServer(logger, *slowStart, *pageSize, lim)
 	conn, _ := mcp.ConnectServer(transport.Stdio(), s, jsonrpc.Options{Logger: logger})
 	err := conn.Wait()
 	s.tasks.Close()
@@ -84,6 +89,7 @@ type server struct {
 	log       *slog.Logger
 	slowStart time.Duration
 	pageSize  int
+	limits    limits
 	tasks     *tasks.Store
 
 	mu         sync.Mutex
@@ -92,6 +98,7 @@ type server struct {
 	version    string // the negotiated revision
 	subs       map[string]bool
 	notes      []string
+	rootsWatch rootsWatch
 	extras     bool             // the shout tool and prompt are on
 	connected  bool             // the connect elicitation completed
 	relays     map[string]relay // progress of our requests to the client, by token
@@ -105,9 +112,9 @@ type relay struct {
 	client mcp.Client
 }
 
-func newServer(logger *slog.Logger, slowStart time.Duration, pageSize int) *server {
+func newServer(logger *slog.Logger, slowStart time.Duration, pageSize int, lim limits) *server {
 	return &server{
-		log: logger, slowStart: slowStart, pageSize: pageSize, tasks: tasks.NewStore(),
+		log: logger, slowStart: slowStart, pageSize: pageSize, limits: lim, tasks: tasks.NewStore(lim.tasks),
 		subs: map[string]bool{}, relays: map[string]relay{},
 	}
 }
@@ -135,8 +142,8 @@ func (s *server) Initialize(ctx context.Context, p *mcp.InitializeRequestParams)
 	s.clientCaps = p.Capabilities
 	s.version = version
 	s.mu.Unlock()
-	s.log.Info("initialize", "client", p.ClientInfo.Name, "clientVersion", p.ClientInfo.Version,
-		"requested", p.ProtocolVersion, "answered", version)
+	s.log.Info("initialize", "client", jsonrpc.Truncate(p.ClientInfo.Name), "clientVersion", jsonrpc.Truncate(p.ClientInfo.Version),
+		"requested", jsonrpc.Truncate(p.ProtocolVersion), "answered", version)
 	yes := true
 	return &mcp.InitializeResult{
 		ProtocolVersion: version,
@@ -180,7 +187,7 @@ func (s *server) Progress(ctx context.Context, p *mcp.ProgressNotificationParams
 	r, ok := s.relays[string(key)]
 	s.mu.Unlock()
 	if !ok {
-		s.log.Debug("progress for an unknown token", "token", string(key))
+		s.log.Debug("progress for an unknown token", "token", jsonrpc.Truncate(string(key)))
 		return nil
 	}
 	return r.client.Progress(ctx, &mcp.ProgressNotificationParams{
@@ -188,24 +195,10 @@ func (s *server) Progress(ctx context.Context, p *mcp.ProgressNotificationParams
 	})
 }
 
-func (s *server) RootsListChanged(ctx context.Context, _ *mcp.NotificationParams) error {
-	c := client(ctx)
-	go func() { // a notification handler must not wait on the peer
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		res, err := c.ListRoots(ctx, &mcp.RequestParams{})
-		if err != nil {
-			s.log.Warn("listing the changed roots", "error", err)
-			return
-		}
-		s.logf(ctx, c, mcp.LoggingLevelInfo, "roots", "roots changed: %d roots", len(res.Roots))
-	}()
-	return nil
-}
-
 func (s *server) TaskStatus(ctx context.Context, p *mcp.TaskStatusNotificationParams) error {
-	s.log.Info("client task status", "task", p.TaskID, "status", p.Status)
-	s.logf(ctx, client(ctx), mcp.LoggingLevelInfo, "tasks", "client task %s is %s", p.TaskID, p.Status)
+	id, status := jsonrpc.Truncate(p.TaskID), jsonrpc.Truncate(string(p.Status))
+	s.log.Info("client task status", "task", id, "status", status)
+	s.logf(ctx, client(ctx), mcp.LoggingLevelInfo, "tasks", "client task %s is %s", id, status)
 	return nil
 }
 
@@ -227,7 +220,7 @@ func (s *server) logf(ctx context.Context, c mcp.Client, level mcp.LoggingLevel,
 	}
 	data, _ := json.Marshal(fmt.Sprintf(format, args...))
 	if err := c.LoggingMessage(ctx, &mcp.LoggingMessageNotificationParams{Level: level, Logger: &logger, Data: data}); err != nil {
-		s.log.Warn("sending a log message", "error", err)
+		s.log.Warn("sending a log message", "error", jsonrpc.Truncate(err.Error()))
 	}
 }
 

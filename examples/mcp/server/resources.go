@@ -87,18 +87,21 @@ func (s *server) read(uri string) ([]mcp.ResourceContentsUnion, bool) {
 func (s *server) ReadResource(_ context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResult, error) {
 	contents, ok := s.read(p.URI)
 	if !ok {
-		return nil, mcp.NewResourceNotFoundError(&mcp.ResourceNotFoundData{URI: p.URI})
+		return nil, mcp.NewResourceNotFoundError(&mcp.ResourceNotFoundData{URI: jsonrpc.Truncate(p.URI)})
 	}
 	return &mcp.ReadResourceResult{Contents: contents}, nil
 }
 
 func (s *server) Subscribe(_ context.Context, p *mcp.SubscribeRequestParams) (*mcp.EmptyResult, error) {
 	if _, ok := s.read(p.URI); !ok {
-		return nil, mcp.NewResourceNotFoundError(&mcp.ResourceNotFoundData{URI: p.URI})
+		return nil, mcp.NewResourceNotFoundError(&mcp.ResourceNotFoundData{URI: jsonrpc.Truncate(p.URI)})
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.subs[p.URI] && len(s.subs) >= maxSubscriptions {
+		return nil, tooMany("subscriptions", maxSubscriptions)
+	}
 	s.subs[p.URI] = true
-	s.mu.Unlock()
 	return &mcp.EmptyResult{}, nil
 }
 
@@ -141,7 +144,7 @@ func (s *server) GetPrompt(_ context.Context, p *mcp.GetPromptRequestParams) (*m
 		}
 	}
 	if found == nil {
-		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Unknown prompt: "+p.Name, nil)
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Unknown prompt: "+jsonrpc.Truncate(p.Name), nil)
 	}
 	for _, arg := range found.Arguments {
 		if deref(arg.Required) && p.Arguments[arg.Name] == "" {
@@ -184,9 +187,9 @@ func (s *server) Complete(_ context.Context, p *mcp.CompleteRequestParams) (*mcp
 	case p.Ref.RefResource != nil && p.Ref.RefResource.URI == greetingPrefix+"{name}" && p.Argument.Name == "name":
 		pool = names
 	case p.Ref.RefPrompt != nil:
-		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Unknown prompt: "+p.Ref.RefPrompt.Name, nil)
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Unknown prompt: "+jsonrpc.Truncate(p.Ref.RefPrompt.Name), nil)
 	default:
-		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Unknown resource template: "+p.Ref.RefResource.URI, nil)
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Unknown resource template: "+jsonrpc.Truncate(p.Ref.RefResource.URI), nil)
 	}
 	values := []string{}
 	for _, v := range pool {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -71,7 +72,8 @@ func (s *server) tools() []tool {
 			InputSchema: schema(nil, nil)}, run: s.connect},
 		{def: mcp.Tool{Name: "account", Description: ptr("Shows the connected account; needs connect first (error -32042 otherwise)."), Annotations: readOnly,
 			InputSchema: schema(nil, nil)}, run: s.account},
-		{def: mcp.Tool{Name: "add_note", Description: ptr("Adds a note, a new resource; subscribers of notes://all are told."),
+		{def: mcp.Tool{Name: "add_note", Description: ptr(fmt.Sprintf("Adds a note, a new resource; subscribers of notes://all are told. "+
+			"The server keeps at most %d notes of at most %d bytes each; past either bound the call fails.", s.limits.maxNotes, s.limits.maxNoteBytes)),
 			InputSchema: schema([]string{"text"}, map[string]mcp.PropertySchema{"text": prop("string")})}, run: s.addNote},
 		{def: mcp.Tool{Name: "toggle_extras", Description: ptr("Turns the shout tool and prompt on or off."),
 			InputSchema: schema(nil, nil)}, run: s.toggleExtras},
@@ -118,7 +120,7 @@ func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*m
 		}
 	}
 	if found == nil {
-		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Unknown tool: "+p.Name, nil)
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Unknown tool: "+jsonrpc.Truncate(p.Name), nil)
 	}
 	args, err := json.Marshal(p.Arguments)
 	if err != nil {
@@ -139,9 +141,12 @@ func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*m
 			_ = c.TaskStatus(ctx, &mcp.TaskStatusNotificationParams{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
 				CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTL, PollInterval: t.PollInterval})
 		}
-		info := s.tasks.Start(p.Task, notify, func(ctx context.Context) (any, error) {
+		info, err := s.tasks.Start(p.Task, notify, func(ctx context.Context) (any, error) {
 			return found.run(ctx, c, token, args)
 		})
+		if err != nil {
+			return nil, err
+		}
 		return ptr(mcp.NewCallToolResponseCreateTaskResult(mcp.CreateTaskResult{Task: info})), nil
 	}
 	res, err := found.run(ctx, c, token, args)
@@ -149,6 +154,15 @@ func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*m
 		return nil, err
 	}
 	return ptr(mcp.NewCallToolResponseCallToolResult(*res)), nil
+}
+
+// levelNames lists the logging levels, quoted, for an error message.
+func levelNames() string {
+	var names []string
+	for _, l := range logLevels {
+		names = append(names, strconv.Quote(string(l)))
+	}
+	return strings.Join(names, ", ")
 }
 
 // text is a tool result holding one text block.
@@ -163,35 +177,29 @@ func toolError(format string, args ...any) *mcp.CallToolResult {
 	return r
 }
 
-// decode decodes a tool's arguments, reporting bad input as a tool error.
-func decode(args json.RawMessage, v any) *mcp.CallToolResult {
-	if string(args) == "null" {
-		args = []byte("{}")
-	}
-	if err := json.Unmarshal(args, v); err != nil {
-		return toolError("invalid arguments: %v", err)
-	}
-	return nil
-}
-
 func (s *server) echo(_ context.Context, _ mcp.Client, _ *mcp.ProgressToken, raw json.RawMessage) (*mcp.CallToolResult, error) {
-	var a struct{ Text *string }
+	var a struct {
+		Text *string `json:"text"`
+	}
 	if bad := decode(raw, &a); bad != nil {
 		return bad, nil
 	}
 	if a.Text == nil {
-		return toolError("invalid arguments: text is required"), nil
+		return toolError(`argument "text": required, a string`), nil
 	}
 	return text("%s", *a.Text), nil
 }
 
 func (s *server) add(_ context.Context, _ mcp.Client, _ *mcp.ProgressToken, raw json.RawMessage) (*mcp.CallToolResult, error) {
-	var a struct{ A, B *float64 }
+	var a struct {
+		A *float64 `json:"a"`
+		B *float64 `json:"b"`
+	}
 	if bad := decode(raw, &a); bad != nil {
 		return bad, nil
 	}
 	if a.A == nil || a.B == nil {
-		return toolError("invalid arguments: a and b are required numbers"), nil
+		return toolError(`arguments "a" and "b": required, numbers`), nil
 	}
 	sum := *a.A + *a.B
 	r := text("%g", sum)
@@ -200,12 +208,15 @@ func (s *server) add(_ context.Context, _ mcp.Client, _ *mcp.ProgressToken, raw 
 }
 
 func (s *server) slow(ctx context.Context, c mcp.Client, token *mcp.ProgressToken, raw json.RawMessage) (*mcp.CallToolResult, error) {
-	a := struct{ Steps, DelayMs int }{Steps: 5, DelayMs: 100}
+	a := struct {
+		Steps   int `json:"steps"`
+		DelayMs int `json:"delayMs"`
+	}{Steps: 5, DelayMs: 100}
 	if bad := decode(raw, &a); bad != nil {
 		return bad, nil
 	}
 	if a.Steps < 1 || a.Steps > 10000 || a.DelayMs < 0 {
-		return toolError("invalid arguments: steps must be 1..10000 and delayMs not negative"), nil
+		return toolError(`arguments "steps" and "delayMs": steps must be 1 to 10000 and delayMs not negative`), nil
 	}
 	total := float64(a.Steps)
 	for i := 1; i <= a.Steps; i++ {
@@ -229,23 +240,39 @@ func (s *server) slow(ctx context.Context, c mcp.Client, token *mcp.ProgressToke
 
 func (s *server) logTool(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken, raw json.RawMessage) (*mcp.CallToolResult, error) {
 	var a struct {
-		Level   mcp.LoggingLevel
-		Message string
+		Level   string `json:"level"`
+		Message string `json:"message"`
 	}
 	if bad := decode(raw, &a); bad != nil {
 		return bad, nil
 	}
-	s.logf(ctx, c, a.Level, "log-tool", "%s", a.Message)
-	return text("logged at %s", a.Level), nil
+	level := mcp.LoggingLevel(a.Level)
+	if !slices.Contains(logLevels, level) {
+		return toolError(`argument "level": want one of %s, got %q`, levelNames(), jsonrpc.Truncate(a.Level)), nil
+	}
+	s.logf(ctx, c, level, "log-tool", "%s", a.Message)
+	return text("logged at %s", level), nil
 }
 
 func (s *server) addNote(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken, raw json.RawMessage) (*mcp.CallToolResult, error) {
-	var a struct{ Text string }
+	var a struct {
+		Text *string `json:"text"`
+	}
 	if bad := decode(raw, &a); bad != nil {
 		return bad, nil
 	}
+	if a.Text == nil {
+		return toolError(`argument "text": required, a string`), nil
+	}
+	if len(*a.Text) > s.limits.maxNoteBytes {
+		return toolError(`argument "text": a note holds at most %d bytes, got %d`, s.limits.maxNoteBytes, len(*a.Text)), nil
+	}
 	s.mu.Lock()
-	s.notes = append(s.notes, a.Text)
+	if len(s.notes) >= s.limits.maxNotes {
+		s.mu.Unlock()
+		return toolError("the server keeps at most %d notes, and has them all", s.limits.maxNotes), nil
+	}
+	s.notes = append(s.notes, *a.Text)
 	n := len(s.notes)
 	subscribed := s.subs[notesURI]
 	s.mu.Unlock()
@@ -277,13 +304,15 @@ func (s *server) toggleExtras(ctx context.Context, c mcp.Client, _ *mcp.Progress
 func (s *server) pingClient(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken, _ json.RawMessage) (*mcp.CallToolResult, error) {
 	start := time.Now()
 	if _, err := c.Ping(ctx, &mcp.RequestParams{}); err != nil {
-		return toolError("the client did not answer the ping: %v", err), nil
+		return toolError("the client did not answer the ping: %s", jsonrpc.Truncate(err.Error())), nil
 	}
 	return text("pong in %s", time.Since(start).Round(time.Microsecond)), nil
 }
 
 func (s *server) shout(_ context.Context, _ mcp.Client, _ *mcp.ProgressToken, raw json.RawMessage) (*mcp.CallToolResult, error) {
-	var a struct{ Text string }
+	var a struct {
+		Text string `json:"text"`
+	}
 	if bad := decode(raw, &a); bad != nil {
 		return bad, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rpcgen/rpcgen/generated/reginald"
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 func entriesToKV(entries []reginald.ConfigEntry) []reginald.KeyValue {
@@ -38,10 +39,10 @@ func configValues(given []reginald.KeyValue, defaults map[string]reginald.KeyVal
 	for _, kv := range given {
 		def, ok := defaults[kv.Key]
 		if !ok {
-			return nil, fmt.Errorf("unknown config key %q", kv.Key)
+			return nil, fmt.Errorf("unknown config key %q", jsonrpc.Truncate(kv.Key))
 		}
 		if kv.Type != def.Type {
-			return nil, fmt.Errorf("config %q: want type %s, got %s", kv.Key, def.Type, kv.Type)
+			return nil, fmt.Errorf("config %q: want type %s, got %s", kv.Key, def.Type, jsonrpc.Truncate(string(kv.Type)))
 		}
 		v, err := decodeValue(kv)
 		if err != nil {
@@ -72,7 +73,7 @@ func decodeValue(kv reginald.KeyValue) (any, error) {
 			return s, nil
 		}
 	default:
-		return nil, fmt.Errorf("unknown value type %q", kv.Type)
+		return nil, fmt.Errorf("unknown value type %q", jsonrpc.Truncate(string(kv.Type)))
 	}
-	return nil, fmt.Errorf("value %s is not a %s: %w", kv.Value, kv.Type, err)
+	return nil, fmt.Errorf("value %s is not a %s: %w", jsonrpc.Truncate(string(kv.Value)), kv.Type, err)
 }

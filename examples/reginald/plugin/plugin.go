@@ -89,7 +89,7 @@ func (p *plugin) Initialize(ctx context.Context, params *reginald.InitializePara
 		return nil, invalidParams(err)
 	}
 	if _, ok := loglevel.Value(params.Logging.Level); !ok {
-		return nil, invalidParams(fmt.Errorf("logging.level: %q is not a level such as INFO or INFO+2", params.Logging.Level))
+		return nil, invalidParams(fmt.Errorf("logging.level: %q is not a level such as INFO or INFO+2", jsonrpc.Truncate(string(params.Logging.Level))))
 	}
 	p.mu.Lock()
 	p.dryRun = values["dry-run"].(bool)
@@ -102,7 +102,7 @@ func (p *plugin) Initialize(ctx context.Context, params *reginald.InitializePara
 // SetupCommand records a command's arguments and config.
 func (p *plugin) SetupCommand(_ context.Context, params *reginald.SetupCommandParams) (*reginald.SetupCommandResult, error) {
 	if params.Name != "status" {
-		return nil, invalidParams(fmt.Errorf("unknown command %q", params.Name))
+		return nil, invalidParams(fmt.Errorf("unknown command %q", jsonrpc.Truncate(params.Name)))
 	}
 	values, err := configValues(entriesToKV(params.Config), kvToMap(entriesToKV(statusConfigs)))
 	if err != nil {
@@ -125,7 +125,7 @@ func (p *plugin) RunCommand(ctx context.Context, params *reginald.RunCommandPara
 	verbose := p.verbose
 	p.mu.Unlock()
 	if !ok {
-		return nil, invalidParams(fmt.Errorf("command %q was not set up", params.Name))
+		return nil, invalidParams(fmt.Errorf("command %q was not set up", jsonrpc.Truncate(params.Name)))
 	}
 	var missing []string
 	for _, path := range args {
@@ -153,7 +153,7 @@ func (p *plugin) RunCommand(ctx context.Context, params *reginald.RunCommandPara
 // and src and dst given together.
 func (p *plugin) ValidateTask(_ context.Context, params *reginald.ValidateTaskParams) (*reginald.ValidateTaskResult, error) {
 	if params.Type != "link" {
-		return nil, invalidParams(fmt.Errorf("unknown task type %q", params.Type))
+		return nil, invalidParams(fmt.Errorf("unknown task type %q", jsonrpc.Truncate(params.Type)))
 	}
 	values, err := configValues(params.Config, kvToMap(linkConfigs))
 	if err != nil {
@@ -170,7 +170,7 @@ func (p *plugin) ValidateTask(_ context.Context, params *reginald.ValidateTaskPa
 // replaced only with force.
 func (p *plugin) RunTask(ctx context.Context, params *reginald.RunTaskParams) (*reginald.RunTaskResult, error) {
 	if params.Type != "link" {
-		return nil, invalidParams(fmt.Errorf("unknown task type %q", params.Type))
+		return nil, invalidParams(fmt.Errorf("unknown task type %q", jsonrpc.Truncate(params.Type)))
 	}
 	values, err := configValues(params.Config, kvToMap(linkConfigs))
 	if err != nil {

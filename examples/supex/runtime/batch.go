@@ -104,10 +104,10 @@ func (t tools) batch(args []byte) (any, error) {
 	}
 	dir := filepath.Join(t.outDir, "batch_screenshots", stamp())
 	if a.OutputDir != nil {
-		if err := t.policy.check("take_batch_screenshots", *a.OutputDir); err != nil {
-			return nil, err
-		}
 		dir, _ = filepath.Abs(*a.OutputDir)
+	}
+	if err := t.policy.check("take_batch_screenshots", dir); err != nil {
+		return nil, err
 	}
 	md := t.st.model
 	original := md.Camera
@@ -118,7 +118,12 @@ func (t tools) batch(args []byte) (any, error) {
 		name := deref(shot.Name, fmt.Sprintf("%03d", i))
 		path := filepath.Join(dir, base+"_"+name+".png")
 		r := supex.ShotResult{Success: true, Name: name, FilePath: &path}
-		if err := t.shoot(md, shot, path, w, h, transparent); err != nil {
+		// A shot's name may hold "..": its path is checked too.
+		err := t.policy.check("take_batch_screenshots", path)
+		if err == nil {
+			err = t.shoot(md, shot, path, w, h, transparent)
+		}
+		if err != nil {
 			msg := err.Error()
 			r = supex.ShotResult{Success: false, Name: name, Error: &msg}
 			res.Failed++

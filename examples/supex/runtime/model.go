@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rpcgen/rpcgen/generated/supex"
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 // entity is one top-level entity of the stand-in model.
@@ -181,7 +182,8 @@ func loadModel(path string) (*model, error) {
 	}
 	md := &model{}
 	if err := json.Unmarshal(b, md); err != nil {
-		return nil, fmt.Errorf("%s is not a model this runtime wrote: %w", filepath.Base(path), err)
+		// Not err: a syntax error quotes the file's bytes.
+		return nil, fmt.Errorf("%s is not a model this runtime wrote", jsonrpc.Truncate(filepath.Base(path)))
 	}
 	md.path = path
 	if md.Title == "" {

@@ -12,33 +12,45 @@ import (
 // pathPolicy decides which files the file tools may touch: paths that,
 // with symbolic links resolved, lie under one of the allowed roots.
 type pathPolicy struct {
-	allowAll bool     // SUPEX_ALLOWED_ROOTS=*
-	roots    []string // resolved, absolute
+	allowAll   bool     // SUPEX_ALLOWED_ROOTS=*
+	configured bool     // SUPEX_ALLOWED_ROOTS names roots: they bound every path
+	roots      []string // resolved, absolute
 }
 
 // newPathPolicy builds the policy from SUPEX_ALLOWED_ROOTS (colon
 // separated, "*" for no check) and the runtime's own directories.
 func newPathPolicy(env string, extra ...string) pathPolicy {
 	var p pathPolicy
-	for _, r := range append(strings.Split(env, ":"), extra...) {
+	for _, r := range strings.Split(env, ":") {
 		switch {
 		case r == "*":
 			p.allowAll = true
 		case r != "":
+			p.configured = true
 			p.roots = append(p.roots, resolve(r))
 		}
+	}
+	for _, r := range extra {
+		p.roots = append(p.roots, resolve(r))
 	}
 	return p
 }
 
-// with returns the policy with one more root (the workspace from hello).
-func (p pathPolicy) with(root string) pathPolicy {
-	if root == "" {
-		return p
+// withWorkspace returns the policy of a client whose hello names the
+// workspace ws, and whether ws may be used at all. Without configured
+// roots the workspace becomes one more root. With SUPEX_ALLOWED_ROOTS set
+// those roots bound every path, the workspace's included: a workspace
+// under them adds nothing, and one outside them is refused.
+func (p pathPolicy) withWorkspace(ws string) (pathPolicy, bool) {
+	switch {
+	case p.allowAll:
+		return p, true
+	case p.configured:
+		return p, p.check("workspace", ws) == nil
 	}
 	q := p
-	q.roots = append(append([]string(nil), p.roots...), resolve(root))
-	return q
+	q.roots = append(append([]string(nil), p.roots...), resolve(ws))
+	return q, true
 }
 
 // check returns nil when path may be used by operation, and the

@@ -59,22 +59,27 @@ func tokenMatches(got, want string) bool {
 // authenticates it.
 func (s *session) Hello(_ context.Context, p *supex.HelloParams) (*supex.HelloResult, error) {
 	if s.st.token != "" && (p.Token == nil || !tokenMatches(*p.Token, s.st.token)) {
-		s.st.log.Warn("authentication failed", "name", p.Name, "agent", p.Agent, "pid", p.Pid)
+		s.st.log.Warn("authentication failed", "name", jsonrpc.Truncate(p.Name), "agent", jsonrpc.Truncate(p.Agent), "pid", p.Pid)
 		s.mu.Lock()
 		s.client = nil // a failed hello leaves the connection unidentified
 		s.mu.Unlock()
 		return nil, jsonrpc.NewError(supex.CodeAuthenticationFailed,
 			"Authentication failed: invalid or missing token", &supex.ErrorData{})
 	}
+	policy, outDir := s.st.policy, s.st.tmpDir
+	if p.Workspace != nil && filepath.IsAbs(*p.Workspace) {
+		if wsPolicy, ok := policy.withWorkspace(*p.Workspace); ok {
+			policy, outDir = wsPolicy, filepath.Join(*p.Workspace, ".tmp")
+		} else {
+			s.st.log.Warn("workspace outside SUPEX_ALLOWED_ROOTS ignored", "workspace", jsonrpc.Truncate(*p.Workspace))
+		}
+	}
 	s.mu.Lock()
 	s.client = p
-	s.policy, s.outDir = s.st.policy, s.st.tmpDir
-	if p.Workspace != nil && filepath.IsAbs(*p.Workspace) {
-		s.policy = s.st.policy.with(*p.Workspace)
-		s.outDir = filepath.Join(*p.Workspace, ".tmp")
-	}
+	s.policy, s.outDir = policy, outDir
 	s.mu.Unlock()
-	s.st.log.Info("client identified", "name", p.Name, "version", p.Version, "agent", p.Agent, "pid", p.Pid)
+	s.st.log.Info("client identified", "name", jsonrpc.Truncate(p.Name), "version", jsonrpc.Truncate(p.Version),
+		"agent", jsonrpc.Truncate(p.Agent), "pid", p.Pid)
 	return &supex.HelloResult{
 		Success: true,
 		Message: "Client identified",
@@ -143,12 +148,12 @@ func (s *session) ToolsCall(_ context.Context, p *supex.ToolsCallParams) (*supex
 	s.mu.Lock()
 	t := tools{st: s.st, policy: s.policy, outDir: s.outDir}
 	s.mu.Unlock()
-	s.st.log.Info("tool call", "tool", p.Name)
+	s.st.log.Info("tool call", "tool", jsonrpc.Truncate(string(p.Name)))
 	s.st.mu.Lock()
 	out, err := t.run(p.Name, args)
 	s.st.mu.Unlock()
 	if err != nil {
-		s.st.log.Info("tool failed", "tool", p.Name, "error", err)
+		s.st.log.Info("tool failed", "tool", jsonrpc.Truncate(string(p.Name)), "error", jsonrpc.Truncate(err.Error()))
 		return nil, err
 	}
 	b, err := json.Marshal(out)
@@ -170,5 +175,5 @@ func rubyError(format string, args ...any) error {
 // pathDenied is the -32002 error for a path outside the allowed roots.
 func pathDenied(operation, path string) error {
 	return jsonrpc.NewError(supex.CodePathAccessDenied,
-		fmt.Sprintf("Path access denied for %s: %s", operation, path), &supex.ErrorData{})
+		fmt.Sprintf("Path access denied for %s: %s", operation, jsonrpc.Truncate(path)), &supex.ErrorData{})
 }

@@ -106,7 +106,7 @@ func (t tools) run(name supex.ToolName, args []byte) (any, error) {
 		return supex.ConsoleCaptureStatus{Success: true, Capturing: true, LogFile: &t.st.consoleLog,
 			Message: "Console capture is active"}, nil
 	}
-	return nil, rubyError("Unknown tool: %s", name)
+	return nil, rubyError("Unknown tool: %s", jsonrpc.Truncate(string(name)))
 }
 
 // entityList describes entities as list_entities and get_selection do.
@@ -146,10 +146,10 @@ func (t tools) evalFile(args []byte) (any, error) {
 		return nil, err
 	}
 	if _, err := os.Stat(a.FilePath); errors.Is(err, fs.ErrNotExist) {
-		return nil, rubyError("Ruby file not found: %s", a.FilePath)
+		return nil, rubyError("Ruby file not found: %s", jsonrpc.Truncate(a.FilePath))
 	}
 	return nil, rubyError("Error in %s: this runtime is an in-memory stand-in without Ruby\nFile: %s",
-		filepath.Base(a.FilePath), a.FilePath)
+		jsonrpc.Truncate(filepath.Base(a.FilePath)), jsonrpc.Truncate(a.FilePath))
 }
 
 func (t tools) screenshot(args []byte) (any, error) {
@@ -159,10 +159,10 @@ func (t tools) screenshot(args []byte) (any, error) {
 	}
 	path := filepath.Join(t.outDir, "screenshots", "screenshot-"+stamp()+".png")
 	if a.OutputPath != nil {
-		if err := t.policy.check("take_screenshot", *a.OutputPath); err != nil {
-			return nil, err
-		}
 		path, _ = filepath.Abs(*a.OutputPath)
+	}
+	if err := t.policy.check("take_screenshot", path); err != nil {
+		return nil, err
 	}
 	w, h, transparent := deref(a.Width, 1920), deref(a.Height, 1080), deref(a.Transparent, false)
 	md := t.st.model
@@ -185,10 +185,12 @@ func (t tools) open(args []byte) (any, error) {
 		return nil, err
 	}
 	if _, err := os.Stat(*a.Path); errors.Is(err, fs.ErrNotExist) {
-		return failed("File not found: %s", *a.Path), nil
+		return failed("File not found: %s", jsonrpc.Truncate(*a.Path)), nil
 	}
 	md, err := loadModel(*a.Path)
 	if err != nil {
+		// The error names the file and never quotes it: it may be any
+		// file under the roots.
 		return nil, rubyError("Failed to open model: %v", err)
 	}
 	t.st.model = md
@@ -201,15 +203,15 @@ func (t tools) save(args []byte) (any, error) {
 		return nil, err
 	}
 	md := t.st.model
-	path := md.path
+	path := md.path // where it was opened, maybe by another client
 	if a.Path != nil {
-		if err := t.policy.check("save_model", *a.Path); err != nil {
-			return nil, err
-		}
 		path = *a.Path
 	}
 	if path == "" {
 		return nil, rubyError("Failed to save model: it has never been saved, so give a path")
+	}
+	if err := t.policy.check("save_model", path); err != nil {
+		return nil, err
 	}
 	if err := md.save(path); err != nil {
 		return nil, rubyError("Failed to save model: %v", err)
@@ -228,6 +230,9 @@ func (t tools) export(args []byte) (any, error) {
 		ext = "jpeg"
 	}
 	path := filepath.Join(t.outDir, "exports", "export-"+stamp()+"."+ext)
+	if err := t.policy.check("export_scene", path); err != nil {
+		return nil, err
+	}
 	md := t.st.model
 	var err error
 	switch format {
@@ -240,7 +245,7 @@ func (t tools) export(args []byte) (any, error) {
 		err = writeImage(path, md.Entities, md.Camera, int(deref(a.Width, 1920)), int(deref(a.Height, 1080)),
 			format == supex.ExportFormatPng, format != supex.ExportFormatPng)
 	default:
-		return nil, rubyError("Unsupported export format: %s", format)
+		return nil, rubyError("Unsupported export format: %s", jsonrpc.Truncate(string(format)))
 	}
 	if err != nil {
 		return nil, rubyError("Export failed: %v", err)

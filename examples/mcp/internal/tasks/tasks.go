@@ -23,11 +23,31 @@ const defaultTTL = int64(10 * time.Minute / time.Millisecond)
 // pollInterval is the tasks/get interval suggested to requesters.
 const pollInterval = int64(50)
 
+// The defaults of [Limits].
+const (
+	DefaultMaxTasks = 64
+	DefaultMaxTTL   = time.Hour
+)
+
+// Limits bound what a Store keeps for its peer, so that a peer cannot make
+// it grow with the task requests it sends.
+type Limits struct {
+	// MaxTasks is the most tasks kept at once, working or final, until
+	// their TTL ends; past it a new task is refused with -32603.
+	// 0 means DefaultMaxTasks.
+	MaxTasks int
+	// MaxTTL is the longest TTL granted: a longer one asked for is
+	// shortened to it (the task reports the TTL granted). 0 means
+	// DefaultMaxTTL.
+	MaxTTL time.Duration
+}
+
 // Store keeps the tasks this side runs for its peer (MCP tasks).
 type Store struct {
-	mu    sync.Mutex
-	tasks map[string]*task
-	wg    sync.WaitGroup
+	limits Limits
+	mu     sync.Mutex
+	tasks  map[string]*task
+	wg     sync.WaitGroup
 }
 
 // task is one task and, once final, its outcome.
@@ -40,20 +60,28 @@ type task struct {
 	err     error
 }
 
-// NewStore returns an empty task store.
-func NewStore() *Store {
-	return &Store{tasks: map[string]*task{}}
+// NewStore returns an empty task store bounded by limits.
+func NewStore(limits Limits) *Store {
+	if limits.MaxTasks <= 0 {
+		limits.MaxTasks = DefaultMaxTasks
+	}
+	if limits.MaxTTL <= 0 {
+		limits.MaxTTL = DefaultMaxTTL
+	}
+	return &Store{limits: limits, tasks: map[string]*task{}}
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
 
 // Start runs fn as a new task and returns its state. notify, unless nil,
-// is told of every later change of state.
-func (s *Store) Start(meta *mcp.TaskMetadata, notify func(mcp.Task), fn func(context.Context) (any, error)) mcp.Task {
+// is told of every later change of state. When the store already holds
+// [Limits.MaxTasks] live tasks it runs nothing and returns a -32603 error.
+func (s *Store) Start(meta *mcp.TaskMetadata, notify func(mcp.Task), fn func(context.Context) (any, error)) (mcp.Task, error) {
 	ttl := defaultTTL
 	if meta != nil && meta.TTL != nil && *meta.TTL > 0 {
 		ttl = *meta.TTL
 	}
+	ttl = min(ttl, s.limits.MaxTTL.Milliseconds())
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	ctx, cancel := context.WithCancel(context.Background())
@@ -67,6 +95,13 @@ func (s *Store) Start(meta *mcp.TaskMetadata, notify func(mcp.Task), fn func(con
 		cancel:  cancel,
 	}
 	s.mu.Lock()
+	if s.full() {
+		s.mu.Unlock()
+		cancel()
+		return mcp.Task{}, jsonrpc.NewError(jsonrpc.CodeInternalError,
+			fmt.Sprintf("Too many tasks: this session keeps at most %d; cancel one or wait until one expires", s.limits.MaxTasks),
+			map[string]int{"maxTasks": s.limits.MaxTasks})
+	}
 	s.tasks[t.info.TaskID] = t
 	info := t.info
 	s.mu.Unlock()
@@ -77,7 +112,22 @@ func (s *Store) Start(meta *mcp.TaskMetadata, notify func(mcp.Task), fn func(con
 		v, err := fn(ctx)
 		s.finish(t, v, err, notify)
 	}()
-	return info
+	return info, nil
+}
+
+// full drops the expired tasks and reports whether the store still holds
+// Limits.MaxTasks of them; the caller holds s.mu.
+func (s *Store) full() bool {
+	if len(s.tasks) < s.limits.MaxTasks {
+		return false
+	}
+	now := time.Now()
+	for id, t := range s.tasks {
+		if now.After(t.expires) {
+			delete(s.tasks, id)
+		}
+	}
+	return len(s.tasks) >= s.limits.MaxTasks
 }
 
 // finish records the outcome of t unless it was cancelled first.
@@ -111,7 +161,7 @@ func (s *Store) lookup(id string) (*task, error) {
 	t := s.tasks[id]
 	if t == nil || time.Now().After(t.expires) {
 		delete(s.tasks, id)
-		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "No such task", map[string]string{"taskId": id})
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "No such task", map[string]string{"taskId": jsonrpc.Truncate(id)})
 	}
 	return t, nil
 }
@@ -225,7 +275,7 @@ func Paginate[T any](items []T, cursor *mcp.Cursor, pageSize int) ([]T, *mcp.Cur
 	if cursor != nil {
 		n, err := strconv.Atoi(string(*cursor))
 		if err != nil || n < 0 || n > len(items) {
-			return nil, nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Invalid cursor", map[string]string{"cursor": string(*cursor)})
+			return nil, nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Invalid cursor", map[string]string{"cursor": jsonrpc.Truncate(string(*cursor))})
 		}
 		start = n
 	}
