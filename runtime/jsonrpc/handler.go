@@ -179,14 +179,14 @@ func InvalidParams(field, reason string) *Error {
 	return NewError(CodeInvalidParams, "Invalid params", &FieldError{Field: field, Reason: reason})
 }
 
-// MarshalJSON encodes the error as {"field": ..., "reason": ...}. Both
-// may quote the peer (a member name, a value), so both are truncated
+// MarshalJSON encodes the error as {"field": ..., "reason": ...}. The
+// field's path is made of the peer's member names, so it is truncated
 // (see [Truncate]).
 func (e *FieldError) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		Field  string `json:"field,omitempty"`
 		Reason string `json:"reason"`
-	}{Truncate(e.Field), Truncate(e.Reason)})
+	}{Truncate(e.Field), e.Reason})
 }
 
 // paramsError converts a decoding or validation failure into -32602.
