@@ -108,8 +108,8 @@ func TestInvalidUTF8IsNotEchoed(t *testing.T) {
 	}
 }
 
-// TestEchoedValuesTruncated: a 1 MiB method name or member name is not
-// echoed in full, in the -32601 data, the -32602 field, or the log.
+// TestEchoedValuesTruncated: a 1 MiB method name, member name or number
+// is not echoed in full, in the -32601 data, the -32602 data, or the log.
 func TestEchoedValuesTruncated(t *testing.T) {
 	var log logBuffer
 	c, p := newRaw(t, Options{Handler: relHandler, DisallowUnknownFields: true, Logger: log.logger()})
@@ -121,6 +121,10 @@ func TestEchoedValuesTruncated(t *testing.T) {
 	p.send(`{"jsonrpc":"2.0","id":2,"method":"count","params":{"` + long + `":1}}`)
 	if got := p.recv(); len(got) > 3*MaxEchoBytes || !strings.Contains(got, "-32602") {
 		t.Errorf("-32602 answer of %d bytes: %.300s", len(got), got)
+	}
+	p.send(`{"jsonrpc":"2.0","id":3,"method":"count","params":{"count":` + strings.Repeat("9", 1<<20) + `}}`)
+	if got := p.recv(); len(got) > 3*MaxEchoBytes || !strings.Contains(got, "-32602") {
+		t.Errorf("-32602 answer to a 1 MiB number of %d bytes: %.300s", len(got), got)
 	}
 	p.send(`{"jsonrpc":"2.0","method":"` + long + `"}`)
 	p.send(`{"jsonrpc":"2.0","id":"` + long + `","result":1}`)

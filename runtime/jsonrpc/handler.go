@@ -203,9 +203,10 @@ func paramsError(err error) *Error {
 		return InvalidParams(fe.Field, fe.Reason)
 	case errors.As(err, &te):
 		field := te.Field
-		reason := fmt.Sprintf("expected %s, got JSON %s", jsonTypeName(te.Type), te.Value)
+		got := Truncate(te.Value) // "number " and the peer's digits, for a number out of range
+		reason := fmt.Sprintf("expected %s, got JSON %s", jsonTypeName(te.Type), got)
 		if field == "" {
-			reason = fmt.Sprintf("params must be %s %s, got JSON %s", article(te.Type), jsonTypeName(te.Type), te.Value)
+			reason = fmt.Sprintf("params must be %s %s, got JSON %s", article(te.Type), jsonTypeName(te.Type), got)
 		}
 		return InvalidParams(field, reason)
 	case errors.As(err, &se):

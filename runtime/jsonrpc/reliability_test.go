@@ -228,8 +228,8 @@ var msgCases = []msgCase{
 		outcome: `answers that would pass it become the -32603 too-large error, or are left out when even that does not fit; the batch's answer never passes the limit`, test: "TestBatchAnswerBounded"},
 	{name: "invalid UTF-8 in an id, a method or a raw result", input: "`\"id\":\"\\xff\\xfe\"`, `\"method\":\"n\\xc3\"`, a handler returning raw bytes with \\xff",
 		outcome: `each invalid byte becomes U+FFFD, as encoding/json does: every message written is valid UTF-8 and valid JSON (FuzzConnWritesValidText checks it for any input)`, test: "TestInvalidUTF8IsNotEchoed"},
-	{name: "1 MiB method or member name", input: `a request, a notification and a response naming 1 MiB of text, and a 1 MiB unknown member in strict mode`,
-		outcome: `-32601 data and -32602 field cut to 256 bytes with the full length noted; each log line stays short`, test: "TestEchoedValuesTruncated"},
+	{name: "1 MiB method or member name", input: `a request, a notification and a response naming 1 MiB of text, and a 1 MiB unknown member in strict mode, a 1 MiB number for an int field`,
+		outcome: `-32601 data, -32602 field and value cut to 256 bytes with the full length noted; each log line stays short`, test: "TestEchoedValuesTruncated"},
 	{name: "100,000 unknown notifications", input: `{"jsonrpc":"2.0","method":"unknown/notification"} — 100,000 times`,
 		outcome: `10 warnings logged, then at most one a second carrying the count suppressed since; the total logged when the connection ends`, test: "TestPeerWarningsAreRateLimited"},
 }
