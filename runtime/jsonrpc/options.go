@@ -145,7 +145,7 @@ type Options struct {
 	// response that encodes larger is replaced by a -32603 error saying
 	// the result was too large, with its size and the limit as data; in a
 	// batch, so is each answer that would take the batch's answer past
-	// the limit.
+	// the limit, and one that does not fit even so is left out.
 	MaxResponseBytes int
 	// DrainTimeout bounds how long Close waits for queued messages to be
 	// written before closing the stream, and how long handlers still
