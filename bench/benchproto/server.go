@@ -32,12 +32,12 @@ type UnimplementedServer struct{}
 
 // Add answers with a -32601 Method not found error.
 func (UnimplementedServer) Add(context.Context, *AddParams) (*AddResult, error) {
-	return nil, methodNotFound(MethodAdd)
+	return nil, jsonrpc.MethodNotFound(MethodAdd)
 }
 
 // Echo answers with a -32601 Method not found error.
 func (UnimplementedServer) Echo(context.Context, *EchoParams) (*EchoResult, error) {
-	return nil, methodNotFound(MethodEcho)
+	return nil, jsonrpc.MethodNotFound(MethodEcho)
 }
 
 // Tick ignores the notification.
@@ -103,7 +103,7 @@ func NewServerHandler(impl Server) jsonrpc.Handler {
 			}
 			return nil, impl.Tick(ctx, &params)
 		}
-		return nil, methodNotFound(req.Method)
+		return nil, jsonrpc.MethodNotFound(req.Method)
 	})
 }
 

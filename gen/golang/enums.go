@@ -73,9 +73,13 @@ func (g *generator) enum(f *file, def *idl.TypeDef) {
 	if values := enumValues(t); len(values) <= maxListed {
 		want = orList(values)
 	}
+	var got jen.Code = jen.Id("v")
+	if t.EnumBase == idl.KindString {
+		got = jen.Qual(jsonrpcPkg, "Truncate").Call(jen.Id("v")) // the peer's value, echoed in -32602
+	}
 	decode = append(decode,
 		jen.If(jen.Op("!").Id(name).Call(jen.Id("v")).Dot("Valid").Call()).Block(
-			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(fmt.Sprintf("unknown value %s; want %s", verbOf(t.EnumBase), want)), jen.Id("v"))),
+			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(fmt.Sprintf("unknown value %s; want %s", verbOf(t.EnumBase), want)), got)),
 		),
 		jen.Op("*").Id("x").Op("=").Id(name).Call(jen.Id("v")),
 		jen.Return(jen.Nil()),

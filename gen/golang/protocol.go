@@ -42,13 +42,6 @@ func (g *generator) protocolFile(f *file) error {
 	}
 	g.options(f)
 	g.transportDefaults(f)
-	f.add(doc("methodNotFound returns the -32601 error answering a method this side does not implement.").code().
-		Func().Id("methodNotFound").Params(jen.Id("method").String()).Error().Block(
-		jen.Return(jen.Qual(jsonrpcPkg, "NewError").Call(
-			jen.Qual(jsonrpcPkg, "CodeMethodNotFound"), jen.Lit("Method not found"),
-			jen.Map(jen.String()).String().Values(jen.Dict{jen.Lit("method"): jen.Id("method")}),
-		)),
-	))
 	return nil
 }
 

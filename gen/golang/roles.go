@@ -231,7 +231,7 @@ func (g *generator) unimplemented(f *file, role idl.Role, methods []*idl.Method)
 		c := doc(fmt.Sprintf("%s ignores the notification.", m.GoName))
 		if m.Kind == idl.Request {
 			c = doc(fmt.Sprintf("%s answers with a -32601 Method not found error.", m.GoName))
-			nf := jen.Id("methodNotFound").Call(jen.Id(nameConst(m)))
+			nf := jen.Qual(jsonrpcPkg, "MethodNotFound").Call(jen.Id(nameConst(m)))
 			if m.Result != nil {
 				body = jen.Return(zeroResult(m.Result), nf)
 			} else {
@@ -326,7 +326,7 @@ func (g *generator) handler(f *file, role idl.Role, methods []*idl.Method) {
 		if guard := wrongForm(m); guard != nil {
 			// The other form of the wire name goes the other way: this
 			// side does not have it.
-			body = append([]jen.Code{jen.If(guard).Block(jen.Return(jen.Nil(), jen.Id("methodNotFound").Call(jen.Id("req").Dot("Method"))))}, body...)
+			body = append([]jen.Code{jen.If(guard).Block(jen.Return(jen.Nil(), jen.Qual(jsonrpcPkg, "MethodNotFound").Call(jen.Id("req").Dot("Method"))))}, body...)
 		}
 		call := jen.Id("impl").Dot(m.GoName).Call(args...)
 		if m.Kind == idl.Request && m.Result != nil {
@@ -345,7 +345,7 @@ func (g *generator) handler(f *file, role idl.Role, methods []*idl.Method) {
 		jen.Return(jen.Qual(jsonrpcPkg, "HandlerFunc").Call(
 			jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Op("*").Qual(jsonrpcPkg, "Request")).Params(jen.Any(), jen.Error()).Block(
 				sw,
-				jen.Return(jen.Nil(), jen.Id("methodNotFound").Call(jen.Id("req").Dot("Method"))),
+				jen.Return(jen.Nil(), jen.Qual(jsonrpcPkg, "MethodNotFound").Call(jen.Id("req").Dot("Method"))),
 			),
 		)),
 	))

@@ -131,7 +131,7 @@ func (g *generator) unmarshalTagged(f *file, def *idl.TypeDef) {
 		))
 	}
 	cases = append(cases, jen.Default().Block(jen.Return(jen.Qual(jsonrpcPkg, "AtField").Call(
-		jen.Lit(disc), jen.Qual("fmt", "Errorf").Call(jen.Lit("unknown value %q; want "+orList(tags)), jen.Id("tag"))))))
+		jen.Lit(disc), jen.Qual("fmt", "Errorf").Call(jen.Lit("unknown value %q; want "+orList(tags)), jen.Qual(jsonrpcPkg, "Truncate").Call(jen.Id("tag")))))))
 	f.add(doc(fmt.Sprintf("UnmarshalJSON decodes %s from the variant named by the %q member.", aOrAn(name), disc)).code().
 		Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
 		jen.Var().Id("raw").Index().Byte(),

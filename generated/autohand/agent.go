@@ -997,392 +997,392 @@ type UnimplementedAgent struct{}
 
 // Prompt answers with a -32601 Method not found error.
 func (UnimplementedAgent) Prompt(context.Context, *PromptParams) (*SuccessResult, error) {
-	return nil, methodNotFound(MethodPrompt)
+	return nil, jsonrpc.MethodNotFound(MethodPrompt)
 }
 
 // StepDecision answers with a -32601 Method not found error.
 func (UnimplementedAgent) StepDecision(context.Context, *StepDecisionParams) (*SuccessResult, error) {
-	return nil, methodNotFound(MethodStepDecision)
+	return nil, jsonrpc.MethodNotFound(MethodStepDecision)
 }
 
 // Abort answers with a -32601 Method not found error.
 func (UnimplementedAgent) Abort(context.Context) (*SuccessResult, error) {
-	return nil, methodNotFound(MethodAbort)
+	return nil, jsonrpc.MethodNotFound(MethodAbort)
 }
 
 // Reset answers with a -32601 Method not found error.
 func (UnimplementedAgent) Reset(context.Context) (*ResetResult, error) {
-	return nil, methodNotFound(MethodReset)
+	return nil, jsonrpc.MethodNotFound(MethodReset)
 }
 
 // GetState answers with a -32601 Method not found error.
 func (UnimplementedAgent) GetState(context.Context) (*GetStateResult, error) {
-	return nil, methodNotFound(MethodGetState)
+	return nil, jsonrpc.MethodNotFound(MethodGetState)
 }
 
 // GetMessages answers with a -32601 Method not found error.
 func (UnimplementedAgent) GetMessages(context.Context, *GetMessagesParams) (*GetMessagesResult, error) {
-	return nil, methodNotFound(MethodGetMessages)
+	return nil, jsonrpc.MethodNotFound(MethodGetMessages)
 }
 
 // PermissionResponse answers with a -32601 Method not found error.
 func (UnimplementedAgent) PermissionResponse(context.Context, *PermissionResponseParams) (*SuccessResult, error) {
-	return nil, methodNotFound(MethodPermissionResponse)
+	return nil, jsonrpc.MethodNotFound(MethodPermissionResponse)
 }
 
 // PermissionAcknowledged answers with a -32601 Method not found error.
 func (UnimplementedAgent) PermissionAcknowledged(context.Context, *PermissionAcknowledgedParams) (*SuccessResult, error) {
-	return nil, methodNotFound(MethodPermissionAcknowledged)
+	return nil, jsonrpc.MethodNotFound(MethodPermissionAcknowledged)
 }
 
 // DirectoryAccessResponse answers with a -32601 Method not found error.
 func (UnimplementedAgent) DirectoryAccessResponse(context.Context, *DirectoryAccessResponseParams) (*SuccessResult, error) {
-	return nil, methodNotFound(MethodDirectoryAccessResponse)
+	return nil, jsonrpc.MethodNotFound(MethodDirectoryAccessResponse)
 }
 
 // DirectoryAccessAcknowledged answers with a -32601 Method not found error.
 func (UnimplementedAgent) DirectoryAccessAcknowledged(context.Context, *DirectoryAccessAcknowledgedParams) (*SuccessResult, error) {
-	return nil, methodNotFound(MethodDirectoryAccessAcknowledged)
+	return nil, jsonrpc.MethodNotFound(MethodDirectoryAccessAcknowledged)
 }
 
 // ChangesDecision answers with a -32601 Method not found error.
 func (UnimplementedAgent) ChangesDecision(context.Context, *ChangesDecisionParams) (*ChangesDecisionResult, error) {
-	return nil, methodNotFound(MethodChangesDecision)
+	return nil, jsonrpc.MethodNotFound(MethodChangesDecision)
 }
 
 // BrowserHandoffCreate answers with a -32601 Method not found error.
 func (UnimplementedAgent) BrowserHandoffCreate(context.Context, *BrowserHandoffCreateParams) (*BrowserHandoffCreateResult, error) {
-	return nil, methodNotFound(MethodBrowserHandoffCreate)
+	return nil, jsonrpc.MethodNotFound(MethodBrowserHandoffCreate)
 }
 
 // BrowserHandoffAttach answers with a -32601 Method not found error.
 func (UnimplementedAgent) BrowserHandoffAttach(context.Context, *BrowserHandoffAttachParams) (*BrowserHandoffAttachResult, error) {
-	return nil, methodNotFound(MethodBrowserHandoffAttach)
+	return nil, jsonrpc.MethodNotFound(MethodBrowserHandoffAttach)
 }
 
 // BrowserHandoffAttachLatest answers with a -32601 Method not found error.
 func (UnimplementedAgent) BrowserHandoffAttachLatest(context.Context) (*BrowserHandoffAttachLatestResult, error) {
-	return nil, methodNotFound(MethodBrowserHandoffAttachLatest)
+	return nil, jsonrpc.MethodNotFound(MethodBrowserHandoffAttachLatest)
 }
 
 // BrowserCapabilitiesSet answers with a -32601 Method not found error.
 func (UnimplementedAgent) BrowserCapabilitiesSet(context.Context, *BrowserCapabilitiesSetParams) (*BrowserCapabilitiesSetResult, error) {
-	return nil, methodNotFound(MethodBrowserCapabilitiesSet)
+	return nil, jsonrpc.MethodNotFound(MethodBrowserCapabilitiesSet)
 }
 
 // GetSkillsRegistry answers with a -32601 Method not found error.
 func (UnimplementedAgent) GetSkillsRegistry(context.Context, *GetSkillsRegistryParams) (*GetSkillsRegistryResult, error) {
-	return nil, methodNotFound(MethodGetSkillsRegistry)
+	return nil, jsonrpc.MethodNotFound(MethodGetSkillsRegistry)
 }
 
 // InstallSkill answers with a -32601 Method not found error.
 func (UnimplementedAgent) InstallSkill(context.Context, *SkillInstall) (*SkillInstallResult, error) {
-	return nil, methodNotFound(MethodInstallSkill)
+	return nil, jsonrpc.MethodNotFound(MethodInstallSkill)
 }
 
 // SkillsSearch answers with a -32601 Method not found error.
 func (UnimplementedAgent) SkillsSearch(context.Context, *SkillsSearchParams) (*SkillList, error) {
-	return nil, methodNotFound(MethodSkillsSearch)
+	return nil, jsonrpc.MethodNotFound(MethodSkillsSearch)
 }
 
 // SkillsTrending answers with a -32601 Method not found error.
 func (UnimplementedAgent) SkillsTrending(context.Context, *SkillsTrendingParams) (*SkillList, error) {
-	return nil, methodNotFound(MethodSkillsTrending)
+	return nil, jsonrpc.MethodNotFound(MethodSkillsTrending)
 }
 
 // SkillsInstall answers with a -32601 Method not found error.
 func (UnimplementedAgent) SkillsInstall(context.Context, *SkillInstall) (*SkillInstallResult, error) {
-	return nil, methodNotFound(MethodSkillsInstall)
+	return nil, jsonrpc.MethodNotFound(MethodSkillsInstall)
 }
 
 // SkillsRemove answers with a -32601 Method not found error.
 func (UnimplementedAgent) SkillsRemove(context.Context, *SkillsRemoveParams) (*SkillsRemoveResult, error) {
-	return nil, methodNotFound(MethodSkillsRemove)
+	return nil, jsonrpc.MethodNotFound(MethodSkillsRemove)
 }
 
 // LearnRecommend answers with a -32601 Method not found error.
 func (UnimplementedAgent) LearnRecommend(context.Context, *LearnRecommendParams) (*LearnRecommendResult, error) {
-	return nil, methodNotFound(MethodLearnRecommend)
+	return nil, jsonrpc.MethodNotFound(MethodLearnRecommend)
 }
 
 // LearnUpdate answers with a -32601 Method not found error.
 func (UnimplementedAgent) LearnUpdate(context.Context) (*LearnUpdateResult, error) {
-	return nil, methodNotFound(MethodLearnUpdate)
+	return nil, jsonrpc.MethodNotFound(MethodLearnUpdate)
 }
 
 // LearnGenerate answers with a -32601 Method not found error.
 func (UnimplementedAgent) LearnGenerate(context.Context, *LearnGenerateParams) (*LearnGenerateResult, error) {
-	return nil, methodNotFound(MethodLearnGenerate)
+	return nil, jsonrpc.MethodNotFound(MethodLearnGenerate)
 }
 
 // AutomodeStart answers with a -32601 Method not found error.
 func (UnimplementedAgent) AutomodeStart(context.Context, *AutomodeStartParams) (*AutomodeStartResult, error) {
-	return nil, methodNotFound(MethodAutomodeStart)
+	return nil, jsonrpc.MethodNotFound(MethodAutomodeStart)
 }
 
 // AutomodeStatus answers with a -32601 Method not found error.
 func (UnimplementedAgent) AutomodeStatus(context.Context) (*AutomodeStatusResult, error) {
-	return nil, methodNotFound(MethodAutomodeStatus)
+	return nil, jsonrpc.MethodNotFound(MethodAutomodeStatus)
 }
 
 // AutomodePause answers with a -32601 Method not found error.
 func (UnimplementedAgent) AutomodePause(context.Context) (*SuccessOrError, error) {
-	return nil, methodNotFound(MethodAutomodePause)
+	return nil, jsonrpc.MethodNotFound(MethodAutomodePause)
 }
 
 // AutomodeResume answers with a -32601 Method not found error.
 func (UnimplementedAgent) AutomodeResume(context.Context) (*SuccessOrError, error) {
-	return nil, methodNotFound(MethodAutomodeResume)
+	return nil, jsonrpc.MethodNotFound(MethodAutomodeResume)
 }
 
 // AutomodeCancel answers with a -32601 Method not found error.
 func (UnimplementedAgent) AutomodeCancel(context.Context, *AutomodeCancelParams) (*SuccessOrError, error) {
-	return nil, methodNotFound(MethodAutomodeCancel)
+	return nil, jsonrpc.MethodNotFound(MethodAutomodeCancel)
 }
 
 // AutomodeGetLog answers with a -32601 Method not found error.
 func (UnimplementedAgent) AutomodeGetLog(context.Context, *AutomodeGetLogParams) (*AutomodeGetLogResult, error) {
-	return nil, methodNotFound(MethodAutomodeGetLog)
+	return nil, jsonrpc.MethodNotFound(MethodAutomodeGetLog)
 }
 
 // PlanModeSet answers with a -32601 Method not found error.
 func (UnimplementedAgent) PlanModeSet(context.Context, *PlanModeSetParams) (*SuccessResult, error) {
-	return nil, methodNotFound(MethodPlanModeSet)
+	return nil, jsonrpc.MethodNotFound(MethodPlanModeSet)
 }
 
 // YoloSet answers with a -32601 Method not found error.
 func (UnimplementedAgent) YoloSet(context.Context, *YoloAllowance) (*YoloAllowanceResult, error) {
-	return nil, methodNotFound(MethodYoloSet)
+	return nil, jsonrpc.MethodNotFound(MethodYoloSet)
 }
 
 // YoloSetCompat answers with a -32601 Method not found error.
 func (UnimplementedAgent) YoloSetCompat(context.Context, *YoloAllowance) (*YoloAllowanceResult, error) {
-	return nil, methodNotFound(MethodYoloSetCompat)
+	return nil, jsonrpc.MethodNotFound(MethodYoloSetCompat)
 }
 
 // PermissionModeSet answers with a -32601 Method not found error.
 func (UnimplementedAgent) PermissionModeSet(context.Context, *PermissionModeSetParams) (*PermissionModeSetResult, error) {
-	return nil, methodNotFound(MethodPermissionModeSet)
+	return nil, jsonrpc.MethodNotFound(MethodPermissionModeSet)
 }
 
 // ModelSet answers with a -32601 Method not found error.
 func (UnimplementedAgent) ModelSet(context.Context, *ModelSetParams) (*ModelSetResult, error) {
-	return nil, methodNotFound(MethodModelSet)
+	return nil, jsonrpc.MethodNotFound(MethodModelSet)
 }
 
 // MaxThinkingTokensSet answers with a -32601 Method not found error.
 func (UnimplementedAgent) MaxThinkingTokensSet(context.Context, *MaxThinkingTokensSetParams) (*MaxThinkingTokensSetResult, error) {
-	return nil, methodNotFound(MethodMaxThinkingTokensSet)
+	return nil, jsonrpc.MethodNotFound(MethodMaxThinkingTokensSet)
 }
 
 // ApplyFlagSettings answers with a -32601 Method not found error.
 func (UnimplementedAgent) ApplyFlagSettings(context.Context, *ApplyFlagSettingsParams) (*ApplyFlagSettingsResult, error) {
-	return nil, methodNotFound(MethodApplyFlagSettings)
+	return nil, jsonrpc.MethodNotFound(MethodApplyFlagSettings)
 }
 
 // SetContextCompact answers with a -32601 Method not found error.
 func (UnimplementedAgent) SetContextCompact(context.Context, *SetContextCompactParams) (*SetContextCompactResult, error) {
-	return nil, methodNotFound(MethodSetContextCompact)
+	return nil, jsonrpc.MethodNotFound(MethodSetContextCompact)
 }
 
 // GetSupportedModels answers with a -32601 Method not found error.
 func (UnimplementedAgent) GetSupportedModels(context.Context) (*GetSupportedModelsResult, error) {
-	return nil, methodNotFound(MethodGetSupportedModels)
+	return nil, jsonrpc.MethodNotFound(MethodGetSupportedModels)
 }
 
 // GetSupportedCommands answers with a -32601 Method not found error.
 func (UnimplementedAgent) GetSupportedCommands(context.Context) (*GetSupportedCommandsResult, error) {
-	return nil, methodNotFound(MethodGetSupportedCommands)
+	return nil, jsonrpc.MethodNotFound(MethodGetSupportedCommands)
 }
 
 // GetToolsRegistry answers with a -32601 Method not found error.
 func (UnimplementedAgent) GetToolsRegistry(context.Context) (*GetToolsRegistryResult, error) {
-	return nil, methodNotFound(MethodGetToolsRegistry)
+	return nil, jsonrpc.MethodNotFound(MethodGetToolsRegistry)
 }
 
 // GetContextUsage answers with a -32601 Method not found error.
 func (UnimplementedAgent) GetContextUsage(context.Context) (*GetContextUsageResult, error) {
-	return nil, methodNotFound(MethodGetContextUsage)
+	return nil, jsonrpc.MethodNotFound(MethodGetContextUsage)
 }
 
 // ReloadPlugins answers with a -32601 Method not found error.
 func (UnimplementedAgent) ReloadPlugins(context.Context) (*ReloadPluginsResult, error) {
-	return nil, methodNotFound(MethodReloadPlugins)
+	return nil, jsonrpc.MethodNotFound(MethodReloadPlugins)
 }
 
 // GetAccountInfo answers with a -32601 Method not found error.
 func (UnimplementedAgent) GetAccountInfo(context.Context) (*GetAccountInfoResult, error) {
-	return nil, methodNotFound(MethodGetAccountInfo)
+	return nil, jsonrpc.MethodNotFound(MethodGetAccountInfo)
 }
 
 // GetHistory answers with a -32601 Method not found error.
 func (UnimplementedAgent) GetHistory(context.Context, *GetHistoryParams) (*GetHistoryResult, error) {
-	return nil, methodNotFound(MethodGetHistory)
+	return nil, jsonrpc.MethodNotFound(MethodGetHistory)
 }
 
 // GetSession answers with a -32601 Method not found error.
 func (UnimplementedAgent) GetSession(context.Context, *GetSessionParams) (*GetSessionResult, error) {
-	return nil, methodNotFound(MethodGetSession)
+	return nil, jsonrpc.MethodNotFound(MethodGetSession)
 }
 
 // SessionAttach answers with a -32601 Method not found error.
 func (UnimplementedAgent) SessionAttach(context.Context, *SessionAttachParams) (*SessionAttachResult, error) {
-	return nil, methodNotFound(MethodSessionAttach)
+	return nil, jsonrpc.MethodNotFound(MethodSessionAttach)
 }
 
 // McpListServers answers with a -32601 Method not found error.
 func (UnimplementedAgent) McpListServers(context.Context) (*McpListServersResult, error) {
-	return nil, methodNotFound(MethodMcpListServers)
+	return nil, jsonrpc.MethodNotFound(MethodMcpListServers)
 }
 
 // McpListTools answers with a -32601 Method not found error.
 func (UnimplementedAgent) McpListTools(context.Context, *McpListToolsParams) (*McpListToolsResult, error) {
-	return nil, methodNotFound(MethodMcpListTools)
+	return nil, jsonrpc.MethodNotFound(MethodMcpListTools)
 }
 
 // McpSetVscodeTools answers with a -32601 Method not found error.
 func (UnimplementedAgent) McpSetVscodeTools(context.Context, *McpSetVscodeToolsParams) (*SuccessResult, error) {
-	return nil, methodNotFound(MethodMcpSetVscodeTools)
+	return nil, jsonrpc.MethodNotFound(MethodMcpSetVscodeTools)
 }
 
 // McpInvokeResponse answers with a -32601 Method not found error.
 func (UnimplementedAgent) McpInvokeResponse(context.Context, *McpInvokeResponseParams) (*SuccessResult, error) {
-	return nil, methodNotFound(MethodMcpInvokeResponse)
+	return nil, jsonrpc.MethodNotFound(MethodMcpInvokeResponse)
 }
 
 // McpGetServerConfigs answers with a -32601 Method not found error.
 func (UnimplementedAgent) McpGetServerConfigs(context.Context) (*McpGetServerConfigsResult, error) {
-	return nil, methodNotFound(MethodMcpGetServerConfigs)
+	return nil, jsonrpc.MethodNotFound(MethodMcpGetServerConfigs)
 }
 
 // McpToggleServer answers with a -32601 Method not found error.
 func (UnimplementedAgent) McpToggleServer(context.Context, *McpToggleServerParams) (*McpToggleServerResult, error) {
-	return nil, methodNotFound(MethodMcpToggleServer)
+	return nil, jsonrpc.MethodNotFound(MethodMcpToggleServer)
 }
 
 // McpReconnectServer answers with a -32601 Method not found error.
 func (UnimplementedAgent) McpReconnectServer(context.Context, *McpReconnectServerParams) (*McpReconnectServerResult, error) {
-	return nil, methodNotFound(MethodMcpReconnectServer)
+	return nil, jsonrpc.MethodNotFound(MethodMcpReconnectServer)
 }
 
 // McpSetServers answers with a -32601 Method not found error.
 func (UnimplementedAgent) McpSetServers(context.Context, *McpSetServersParams) (*McpSetServersResult, error) {
-	return nil, methodNotFound(MethodMcpSetServers)
+	return nil, jsonrpc.MethodNotFound(MethodMcpSetServers)
 }
 
 // GoalGet answers with a -32601 Method not found error.
 func (UnimplementedAgent) GoalGet(context.Context) (*GoalGetResult, error) {
-	return nil, methodNotFound(MethodGoalGet)
+	return nil, jsonrpc.MethodNotFound(MethodGoalGet)
 }
 
 // GoalCreate answers with a -32601 Method not found error.
 func (UnimplementedAgent) GoalCreate(context.Context, *GoalRequest) (*GoalMutationResult, error) {
-	return nil, methodNotFound(MethodGoalCreate)
+	return nil, jsonrpc.MethodNotFound(MethodGoalCreate)
 }
 
 // GoalUpdate answers with a -32601 Method not found error.
 func (UnimplementedAgent) GoalUpdate(context.Context, *GoalUpdateParams) (*GoalMutationResult, error) {
-	return nil, methodNotFound(MethodGoalUpdate)
+	return nil, jsonrpc.MethodNotFound(MethodGoalUpdate)
 }
 
 // GoalClear answers with a -32601 Method not found error.
 func (UnimplementedAgent) GoalClear(context.Context) (*GoalMutationResult, error) {
-	return nil, methodNotFound(MethodGoalClear)
+	return nil, jsonrpc.MethodNotFound(MethodGoalClear)
 }
 
 // GoalQueue answers with a -32601 Method not found error.
 func (UnimplementedAgent) GoalQueue(context.Context, *GoalQueueParams) (*GoalQueueResult, error) {
-	return nil, methodNotFound(MethodGoalQueue)
+	return nil, jsonrpc.MethodNotFound(MethodGoalQueue)
 }
 
 // GoalStartQueued answers with a -32601 Method not found error.
 func (UnimplementedAgent) GoalStartQueued(context.Context) (*GoalMutationResult, error) {
-	return nil, methodNotFound(MethodGoalStartQueued)
+	return nil, jsonrpc.MethodNotFound(MethodGoalStartQueued)
 }
 
 // GoalListTemplates answers with a -32601 Method not found error.
 func (UnimplementedAgent) GoalListTemplates(context.Context) ([]GoalTemplate, error) {
-	return nil, methodNotFound(MethodGoalListTemplates)
+	return nil, jsonrpc.MethodNotFound(MethodGoalListTemplates)
 }
 
 // AutoresearchStart answers with a -32601 Method not found error.
 func (UnimplementedAgent) AutoresearchStart(context.Context, *AutoresearchStartParams) (*AutoresearchReport, error) {
-	return nil, methodNotFound(MethodAutoresearchStart)
+	return nil, jsonrpc.MethodNotFound(MethodAutoresearchStart)
 }
 
 // AutoresearchStatus answers with a -32601 Method not found error.
 func (UnimplementedAgent) AutoresearchStatus(context.Context) (*AutoresearchReport, error) {
-	return nil, methodNotFound(MethodAutoresearchStatus)
+	return nil, jsonrpc.MethodNotFound(MethodAutoresearchStatus)
 }
 
 // AutoresearchStop answers with a -32601 Method not found error.
 func (UnimplementedAgent) AutoresearchStop(context.Context) (*AutoresearchReport, error) {
-	return nil, methodNotFound(MethodAutoresearchStop)
+	return nil, jsonrpc.MethodNotFound(MethodAutoresearchStop)
 }
 
 // AutoresearchHistory answers with a -32601 Method not found error.
 func (UnimplementedAgent) AutoresearchHistory(context.Context) (*AutoresearchHistoryResult, error) {
-	return nil, methodNotFound(MethodAutoresearchHistory)
+	return nil, jsonrpc.MethodNotFound(MethodAutoresearchHistory)
 }
 
 // AutoresearchReplay answers with a -32601 Method not found error.
 func (UnimplementedAgent) AutoresearchReplay(context.Context, *AutoresearchReplayParams) (*AutoresearchReplayResult, error) {
-	return nil, methodNotFound(MethodAutoresearchReplay)
+	return nil, jsonrpc.MethodNotFound(MethodAutoresearchReplay)
 }
 
 // AutoresearchRescore answers with a -32601 Method not found error.
 func (UnimplementedAgent) AutoresearchRescore(context.Context, *AutoresearchRescoreParams) (*AutoresearchRescoreResult, error) {
-	return nil, methodNotFound(MethodAutoresearchRescore)
+	return nil, jsonrpc.MethodNotFound(MethodAutoresearchRescore)
 }
 
 // AutoresearchCompare answers with a -32601 Method not found error.
 func (UnimplementedAgent) AutoresearchCompare(context.Context, *AutoresearchCompareParams) (*AutoresearchCompareResult, error) {
-	return nil, methodNotFound(MethodAutoresearchCompare)
+	return nil, jsonrpc.MethodNotFound(MethodAutoresearchCompare)
 }
 
 // AutoresearchPareto answers with a -32601 Method not found error.
 func (UnimplementedAgent) AutoresearchPareto(context.Context) (*AutoresearchParetoResult, error) {
-	return nil, methodNotFound(MethodAutoresearchPareto)
+	return nil, jsonrpc.MethodNotFound(MethodAutoresearchPareto)
 }
 
 // AutoresearchPin answers with a -32601 Method not found error.
 func (UnimplementedAgent) AutoresearchPin(context.Context, *AutoresearchPinParams) (*AutoresearchPinResult, error) {
-	return nil, methodNotFound(MethodAutoresearchPin)
+	return nil, jsonrpc.MethodNotFound(MethodAutoresearchPin)
 }
 
 // AutoresearchPrune answers with a -32601 Method not found error.
 func (UnimplementedAgent) AutoresearchPrune(context.Context, *AutoresearchPruneParams) (*AutoresearchPruneResult, error) {
-	return nil, methodNotFound(MethodAutoresearchPrune)
+	return nil, jsonrpc.MethodNotFound(MethodAutoresearchPrune)
 }
 
 // Setup answers with a -32601 Method not found error.
 func (UnimplementedAgent) Setup(context.Context, *SetupParams) (*SetupResult, error) {
-	return nil, methodNotFound(MethodSetup)
+	return nil, jsonrpc.MethodNotFound(MethodSetup)
 }
 
 // RuntimeInspect answers with a -32601 Method not found error.
 func (UnimplementedAgent) RuntimeInspect(context.Context) (*RuntimeInspectResult, error) {
-	return nil, methodNotFound(MethodRuntimeInspect)
+	return nil, jsonrpc.MethodNotFound(MethodRuntimeInspect)
 }
 
 // Answer answers with a -32601 Method not found error.
 func (UnimplementedAgent) Answer(context.Context, *AnswerParams) (*AnswerResult, error) {
-	return nil, methodNotFound(MethodAnswer)
+	return nil, jsonrpc.MethodNotFound(MethodAnswer)
 }
 
 // LoginBegin answers with a -32601 Method not found error.
 func (UnimplementedAgent) LoginBegin(context.Context, *LoginBeginParams) (*LoginBeginResult, error) {
-	return nil, methodNotFound(MethodLoginBegin)
+	return nil, jsonrpc.MethodNotFound(MethodLoginBegin)
 }
 
 // LoginPoll answers with a -32601 Method not found error.
 func (UnimplementedAgent) LoginPoll(context.Context, *LoginSession) (*LoginPollResult, error) {
-	return nil, methodNotFound(MethodLoginPoll)
+	return nil, jsonrpc.MethodNotFound(MethodLoginPoll)
 }
 
 // LoginCancel answers with a -32601 Method not found error.
 func (UnimplementedAgent) LoginCancel(context.Context, *LoginSession) (*LoginCancelResult, error) {
-	return nil, methodNotFound(MethodLoginCancel)
+	return nil, jsonrpc.MethodNotFound(MethodLoginCancel)
 }
 
 // NewAgentRemote returns the agent at the other end of c: its methods send
@@ -2152,7 +2152,7 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 			return impl.LearnGenerate(ctx, &params)
 		case MethodAutomodeStart:
 			if req.IsNotification() {
-				return nil, methodNotFound(req.Method)
+				return nil, jsonrpc.MethodNotFound(req.Method)
 			}
 			var params AutomodeStartParams
 			if err := req.DecodeParams(&params); err != nil {
@@ -2163,17 +2163,17 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 			return impl.AutomodeStatus(ctx)
 		case MethodAutomodePause:
 			if req.IsNotification() {
-				return nil, methodNotFound(req.Method)
+				return nil, jsonrpc.MethodNotFound(req.Method)
 			}
 			return impl.AutomodePause(ctx)
 		case MethodAutomodeResume:
 			if req.IsNotification() {
-				return nil, methodNotFound(req.Method)
+				return nil, jsonrpc.MethodNotFound(req.Method)
 			}
 			return impl.AutomodeResume(ctx)
 		case MethodAutomodeCancel:
 			if req.IsNotification() {
-				return nil, methodNotFound(req.Method)
+				return nil, jsonrpc.MethodNotFound(req.Method)
 			}
 			var params AutomodeCancelParams
 			if err := req.DecodeParams(&params); err != nil {
@@ -2332,7 +2332,7 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 			return impl.GoalListTemplates(ctx)
 		case MethodAutoresearchStart:
 			if req.IsNotification() {
-				return nil, methodNotFound(req.Method)
+				return nil, jsonrpc.MethodNotFound(req.Method)
 			}
 			var params AutoresearchStartParams
 			if err := req.DecodeParams(&params); err != nil {
@@ -2341,7 +2341,7 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 			return impl.AutoresearchStart(ctx, &params)
 		case MethodAutoresearchStatus:
 			if req.IsNotification() {
-				return nil, methodNotFound(req.Method)
+				return nil, jsonrpc.MethodNotFound(req.Method)
 			}
 			return impl.AutoresearchStatus(ctx)
 		case MethodAutoresearchStop:
@@ -2413,7 +2413,7 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 			}
 			return impl.LoginCancel(ctx, &params)
 		}
-		return nil, methodNotFound(req.Method)
+		return nil, jsonrpc.MethodNotFound(req.Method)
 	})
 }
 

@@ -933,7 +933,7 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 		switch req.Method {
 		case MethodAutomodeStart:
 			if !req.IsNotification() {
-				return nil, methodNotFound(req.Method)
+				return nil, jsonrpc.MethodNotFound(req.Method)
 			}
 			var params AutomodeStartNotice
 			if err := req.DecodeParams(&params); err != nil {
@@ -942,7 +942,7 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 			return nil, impl.AutomodeStartNotification(ctx, &params)
 		case MethodAutomodePause:
 			if !req.IsNotification() {
-				return nil, methodNotFound(req.Method)
+				return nil, jsonrpc.MethodNotFound(req.Method)
 			}
 			var params AutomodeProgressNotice
 			if err := req.DecodeParams(&params); err != nil {
@@ -951,7 +951,7 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 			return nil, impl.AutomodePauseNotification(ctx, &params)
 		case MethodAutomodeResume:
 			if !req.IsNotification() {
-				return nil, methodNotFound(req.Method)
+				return nil, jsonrpc.MethodNotFound(req.Method)
 			}
 			var params AutomodeProgressNotice
 			if err := req.DecodeParams(&params); err != nil {
@@ -960,7 +960,7 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 			return nil, impl.AutomodeResumeNotification(ctx, &params)
 		case MethodAutomodeCancel:
 			if !req.IsNotification() {
-				return nil, methodNotFound(req.Method)
+				return nil, jsonrpc.MethodNotFound(req.Method)
 			}
 			var params AutomodeCancelNotice
 			if err := req.DecodeParams(&params); err != nil {
@@ -969,7 +969,7 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 			return nil, impl.AutomodeCancelNotification(ctx, &params)
 		case MethodAutoresearchStart:
 			if !req.IsNotification() {
-				return nil, methodNotFound(req.Method)
+				return nil, jsonrpc.MethodNotFound(req.Method)
 			}
 			var params AutoresearchLifecycle
 			if err := req.DecodeParams(&params); err != nil {
@@ -978,7 +978,7 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 			return nil, impl.AutoresearchStartNotification(ctx, &params)
 		case MethodAutoresearchStatus:
 			if !req.IsNotification() {
-				return nil, methodNotFound(req.Method)
+				return nil, jsonrpc.MethodNotFound(req.Method)
 			}
 			var params AutoresearchLifecycle
 			if err := req.DecodeParams(&params); err != nil {
@@ -1352,7 +1352,7 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 			}
 			return nil, impl.SetupComplete(ctx, &params)
 		}
-		return nil, methodNotFound(req.Method)
+		return nil, jsonrpc.MethodNotFound(req.Method)
 	})
 }
 

@@ -40,7 +40,7 @@ func (x *AgentStatus) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !AgentStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"idle\", \"processing\" or \"waiting_permission\"", v)
+		return fmt.Errorf("unknown value %q; want \"idle\", \"processing\" or \"waiting_permission\"", jsonrpc.Truncate(v))
 	}
 	*x = AgentStatus(v)
 	return nil
@@ -74,7 +74,7 @@ func (x *ChangeType) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !ChangeType(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"create\", \"modify\" or \"delete\"", v)
+		return fmt.Errorf("unknown value %q; want \"create\", \"modify\" or \"delete\"", jsonrpc.Truncate(v))
 	}
 	*x = ChangeType(v)
 	return nil
@@ -107,7 +107,7 @@ func (x *ToolStream) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !ToolStream(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"stdout\" or \"stderr\"", v)
+		return fmt.Errorf("unknown value %q; want \"stdout\" or \"stderr\"", jsonrpc.Truncate(v))
 	}
 	*x = ToolStream(v)
 	return nil
@@ -141,7 +141,7 @@ func (x *TokensUsageStatus) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !TokensUsageStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"actual\" or \"unavailable\"", v)
+		return fmt.Errorf("unknown value %q; want \"actual\" or \"unavailable\"", jsonrpc.Truncate(v))
 	}
 	*x = TokensUsageStatus(v)
 	return nil
@@ -174,7 +174,7 @@ func (x *ImageMimeType) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !ImageMimeType(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"image/png\", \"image/jpeg\", \"image/gif\" or \"image/webp\"", v)
+		return fmt.Errorf("unknown value %q; want \"image/png\", \"image/jpeg\", \"image/gif\" or \"image/webp\"", jsonrpc.Truncate(v))
 	}
 	*x = ImageMimeType(v)
 	return nil
@@ -208,7 +208,7 @@ func (x *ThinkingLevel) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !ThinkingLevel(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"none\", \"normal\" or \"extended\"", v)
+		return fmt.Errorf("unknown value %q; want \"none\", \"normal\" or \"extended\"", jsonrpc.Truncate(v))
 	}
 	*x = ThinkingLevel(v)
 	return nil
@@ -243,7 +243,7 @@ func (x *MessageRole) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !MessageRole(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"user\", \"assistant\", \"system\" or \"tool\"", v)
+		return fmt.Errorf("unknown value %q; want \"user\", \"assistant\", \"system\" or \"tool\"", jsonrpc.Truncate(v))
 	}
 	*x = MessageRole(v)
 	return nil
@@ -285,7 +285,7 @@ func (x *PermissionDecision) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !PermissionDecision(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"allow_once\", \"deny_once\", \"allow_session\", \"deny_session\", \"allow_always_project\", \"allow_always_user\", \"deny_always_project\", \"deny_always_user\" or \"alternative\"", v)
+		return fmt.Errorf("unknown value %q; want \"allow_once\", \"deny_once\", \"allow_session\", \"deny_session\", \"allow_always_project\", \"allow_always_user\", \"deny_always_project\", \"deny_always_user\" or \"alternative\"", jsonrpc.Truncate(v))
 	}
 	*x = PermissionDecision(v)
 	return nil
@@ -318,7 +318,7 @@ func (x *HistoryEntryStatus) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !HistoryEntryStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"active\", \"completed\" or \"crashed\"", v)
+		return fmt.Errorf("unknown value %q; want \"active\", \"completed\" or \"crashed\"", jsonrpc.Truncate(v))
 	}
 	*x = HistoryEntryStatus(v)
 	return nil
@@ -352,7 +352,7 @@ func (x *SkillScope) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !SkillScope(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"user\" or \"project\"", v)
+		return fmt.Errorf("unknown value %q; want \"user\" or \"project\"", jsonrpc.Truncate(v))
 	}
 	*x = SkillScope(v)
 	return nil
@@ -385,7 +385,7 @@ func (x *McpServerConfigTransport) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !McpServerConfigTransport(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"stdio\", \"sse\" or \"http\"", v)
+		return fmt.Errorf("unknown value %q; want \"stdio\", \"sse\" or \"http\"", jsonrpc.Truncate(v))
 	}
 	*x = McpServerConfigTransport(v)
 	return nil
@@ -422,7 +422,7 @@ func (x *PermissionMode) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !PermissionMode(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"default\", \"bypassPermissions\", \"interactive\", \"unrestricted\" or \"restricted\"", v)
+		return fmt.Errorf("unknown value %q; want \"default\", \"bypassPermissions\", \"interactive\", \"unrestricted\" or \"restricted\"", jsonrpc.Truncate(v))
 	}
 	*x = PermissionMode(v)
 	return nil
@@ -466,7 +466,7 @@ func (x *ArtifactClass) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !ArtifactClass(v).Valid() {
-		return fmt.Errorf("unknown value %q; want a value of ArtifactClass", v)
+		return fmt.Errorf("unknown value %q; want a value of ArtifactClass", jsonrpc.Truncate(v))
 	}
 	*x = ArtifactClass(v)
 	return nil
@@ -499,7 +499,7 @@ func (x *ProfileErrorDataKind) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !ProfileErrorDataKind(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"initialization_failed\", \"authentication_required\" or \"profile_violation\"", v)
+		return fmt.Errorf("unknown value %q; want \"initialization_failed\", \"authentication_required\" or \"profile_violation\"", jsonrpc.Truncate(v))
 	}
 	*x = ProfileErrorDataKind(v)
 	return nil
@@ -537,7 +537,7 @@ func (x *ComputerUseStatus) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !ComputerUseStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"started\", \"running\", \"succeeded\", \"unverified\", \"failed\", \"cancelled\" or \"stopped\"", v)
+		return fmt.Errorf("unknown value %q; want \"started\", \"running\", \"succeeded\", \"unverified\", \"failed\", \"cancelled\" or \"stopped\"", jsonrpc.Truncate(v))
 	}
 	*x = ComputerUseStatus(v)
 	return nil
@@ -572,7 +572,7 @@ func (x *GoalStatus) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !GoalStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"active\", \"paused\", \"budgetLimited\" or \"complete\"", v)
+		return fmt.Errorf("unknown value %q; want \"active\", \"paused\", \"budgetLimited\" or \"complete\"", jsonrpc.Truncate(v))
 	}
 	*x = GoalStatus(v)
 	return nil
@@ -606,7 +606,7 @@ func (x *OptimizationDirection) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !OptimizationDirection(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"lower\" or \"higher\"", v)
+		return fmt.Errorf("unknown value %q; want \"lower\" or \"higher\"", jsonrpc.Truncate(v))
 	}
 	*x = OptimizationDirection(v)
 	return nil
@@ -640,7 +640,7 @@ func (x *ExecutionResultOutcome) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !ExecutionResultOutcome(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"passed\", \"benchmark_failed\", \"checks_failed\" or \"cancelled\"", v)
+		return fmt.Errorf("unknown value %q; want \"passed\", \"benchmark_failed\", \"checks_failed\" or \"cancelled\"", jsonrpc.Truncate(v))
 	}
 	*x = ExecutionResultOutcome(v)
 	return nil
@@ -674,7 +674,7 @@ func (x *EvaluatorMode) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !EvaluatorMode(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"original\" or \"current\"", v)
+		return fmt.Errorf("unknown value %q; want \"original\" or \"current\"", jsonrpc.Truncate(v))
 	}
 	*x = EvaluatorMode(v)
 	return nil
@@ -708,7 +708,7 @@ func (x *ConstraintOperator) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !ConstraintOperator(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"<\", \"<=\", \">\" or \">=\"", v)
+		return fmt.Errorf("unknown value %q; want \"<\", \"<=\", \">\" or \">=\"", jsonrpc.Truncate(v))
 	}
 	*x = ConstraintOperator(v)
 	return nil
@@ -741,7 +741,7 @@ func (x *DecisionRecordSource) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !DecisionRecordSource(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"original\", \"replay\" or \"rescore\"", v)
+		return fmt.Errorf("unknown value %q; want \"original\", \"replay\" or \"rescore\"", jsonrpc.Truncate(v))
 	}
 	*x = DecisionRecordSource(v)
 	return nil
@@ -776,7 +776,7 @@ func (x *DecisionRecordOutcome) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !DecisionRecordOutcome(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"accepted\", \"rejected\", \"inconclusive\", \"checks_failed\" or \"crashed\"", v)
+		return fmt.Errorf("unknown value %q; want \"accepted\", \"rejected\", \"inconclusive\", \"checks_failed\" or \"crashed\"", jsonrpc.Truncate(v))
 	}
 	*x = DecisionRecordOutcome(v)
 	return nil
@@ -813,7 +813,7 @@ func (x *HistoryAttemptMaterialization) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !HistoryAttemptMaterialization(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"baseline\", \"committed\", \"retained\", \"reverted\" or \"none\"", v)
+		return fmt.Errorf("unknown value %q; want \"baseline\", \"committed\", \"retained\", \"reverted\" or \"none\"", jsonrpc.Truncate(v))
 	}
 	*x = HistoryAttemptMaterialization(v)
 	return nil
@@ -849,7 +849,7 @@ func (x *AutoresearchLifecycleSubcommand) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !AutoresearchLifecycleSubcommand(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"start\", \"resume\", \"status\" or \"stop\"", v)
+		return fmt.Errorf("unknown value %q; want \"start\", \"resume\", \"status\" or \"stop\"", jsonrpc.Truncate(v))
 	}
 	*x = AutoresearchLifecycleSubcommand(v)
 	return nil
@@ -882,7 +882,7 @@ func (x *ChangesDecisionParamsAction) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !ChangesDecisionParamsAction(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"accept_all\", \"reject_all\" or \"accept_selected\"", v)
+		return fmt.Errorf("unknown value %q; want \"accept_all\", \"reject_all\" or \"accept_selected\"", jsonrpc.Truncate(v))
 	}
 	*x = ChangesDecisionParamsAction(v)
 	return nil
@@ -951,7 +951,7 @@ func (x *LearnRecommendResultAuditItemStatus) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !LearnRecommendResultAuditItemStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"redundant\", \"outdated\" or \"conflicting\"", v)
+		return fmt.Errorf("unknown value %q; want \"redundant\", \"outdated\" or \"conflicting\"", jsonrpc.Truncate(v))
 	}
 	*x = LearnRecommendResultAuditItemStatus(v)
 	return nil
@@ -986,7 +986,7 @@ func (x *LearnUpdateResultResultsItemStatus) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !LearnUpdateResultResultsItemStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"updated\", \"unchanged\" or \"failed\"", v)
+		return fmt.Errorf("unknown value %q; want \"updated\", \"unchanged\" or \"failed\"", jsonrpc.Truncate(v))
 	}
 	*x = LearnUpdateResultResultsItemStatus(v)
 	return nil
@@ -1023,7 +1023,7 @@ func (x *AutomodeStatusResultStateStatus) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !AutomodeStatusResultStateStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"running\", \"paused\", \"completed\", \"cancelled\" or \"failed\"", v)
+		return fmt.Errorf("unknown value %q; want \"running\", \"paused\", \"completed\", \"cancelled\" or \"failed\"", jsonrpc.Truncate(v))
 	}
 	*x = AutomodeStatusResultStateStatus(v)
 	return nil
@@ -1055,7 +1055,7 @@ func (x *McpToggleServerResultStatus) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !McpToggleServerResultStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"enabled\" or \"disabled\"", v)
+		return fmt.Errorf("unknown value %q; want \"enabled\" or \"disabled\"", jsonrpc.Truncate(v))
 	}
 	*x = McpToggleServerResultStatus(v)
 	return nil
@@ -1089,7 +1089,7 @@ func (x *McpReconnectServerResultStatus) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !McpReconnectServerResultStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"connected\" or \"disconnected\"", v)
+		return fmt.Errorf("unknown value %q; want \"connected\" or \"disconnected\"", jsonrpc.Truncate(v))
 	}
 	*x = McpReconnectServerResultStatus(v)
 	return nil
@@ -1125,7 +1125,7 @@ func (x *RuntimeInspectResultAuthentication) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !RuntimeInspectResultAuthentication(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"not_required\", \"configured\", \"missing\" or \"unknown\"", v)
+		return fmt.Errorf("unknown value %q; want \"not_required\", \"configured\", \"missing\" or \"unknown\"", jsonrpc.Truncate(v))
 	}
 	*x = RuntimeInspectResultAuthentication(v)
 	return nil
@@ -1160,7 +1160,7 @@ func (x *RuntimeInspectResultClientContext) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !RuntimeInspectResultClientContext(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"vscode\", \"browser\" or \"blueprint\"", v)
+		return fmt.Errorf("unknown value %q; want \"vscode\", \"browser\" or \"blueprint\"", jsonrpc.Truncate(v))
 	}
 	*x = RuntimeInspectResultClientContext(v)
 	return nil
@@ -1195,7 +1195,7 @@ func (x *LoginPollResultStatus) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !LoginPollResultStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"pending\", \"authorized\", \"expired\", \"cancelled\" or \"failed\"", v)
+		return fmt.Errorf("unknown value %q; want \"pending\", \"authorized\", \"expired\", \"cancelled\" or \"failed\"", jsonrpc.Truncate(v))
 	}
 	*x = LoginPollResultStatus(v)
 	return nil
@@ -1230,7 +1230,7 @@ func (x *LoginCancelResultStatus) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !LoginCancelResultStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"pending\", \"authorized\", \"expired\", \"cancelled\" or \"failed\"", v)
+		return fmt.Errorf("unknown value %q; want \"pending\", \"authorized\", \"expired\", \"cancelled\" or \"failed\"", jsonrpc.Truncate(v))
 	}
 	*x = LoginCancelResultStatus(v)
 	return nil
@@ -1263,7 +1263,7 @@ func (x *AgentEndParamsReason) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !AgentEndParamsReason(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"completed\", \"aborted\" or \"error\"", v)
+		return fmt.Errorf("unknown value %q; want \"completed\", \"aborted\" or \"error\"", jsonrpc.Truncate(v))
 	}
 	*x = AgentEndParamsReason(v)
 	return nil
@@ -1300,7 +1300,7 @@ func (x *TurnEndReason) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !TurnEndReason(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"completed\", \"aborted\" or \"stop_condition\"", v)
+		return fmt.Errorf("unknown value %q; want \"completed\", \"aborted\" or \"stop_condition\"", jsonrpc.Truncate(v))
 	}
 	*x = TurnEndReason(v)
 	return nil
@@ -1335,7 +1335,7 @@ func (x *HookSessionStartParamsSessionType) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !HookSessionStartParamsSessionType(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"startup\", \"resume\" or \"clear\"", v)
+		return fmt.Errorf("unknown value %q; want \"startup\", \"resume\" or \"clear\"", jsonrpc.Truncate(v))
 	}
 	*x = HookSessionStartParamsSessionType(v)
 	return nil
@@ -1369,7 +1369,7 @@ func (x *HookSessionEndParamsReason) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !HookSessionEndParamsReason(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"quit\", \"clear\", \"exit\" or \"error\"", v)
+		return fmt.Errorf("unknown value %q; want \"quit\", \"clear\", \"exit\" or \"error\"", jsonrpc.Truncate(v))
 	}
 	*x = HookSessionEndParamsReason(v)
 	return nil
@@ -1408,7 +1408,7 @@ func (x *AutoresearchEventParamsOperation) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !AutoresearchEventParamsOperation(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"history\", \"replay\", \"rescore\", \"compare\", \"pareto\", \"pin\" or \"prune\"", v)
+		return fmt.Errorf("unknown value %q; want \"history\", \"replay\", \"rescore\", \"compare\", \"pareto\", \"pin\" or \"prune\"", jsonrpc.Truncate(v))
 	}
 	*x = AutoresearchEventParamsOperation(v)
 	return nil
@@ -1442,7 +1442,7 @@ func (x *AutoresearchEventParamsPhase) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !AutoresearchEventParamsPhase(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"started\", \"completed\" or \"failed\"", v)
+		return fmt.Errorf("unknown value %q; want \"started\", \"completed\" or \"failed\"", jsonrpc.Truncate(v))
 	}
 	*x = AutoresearchEventParamsPhase(v)
 	return nil
@@ -1475,7 +1475,7 @@ func (x *PipeOutputParamsType) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !PipeOutputParamsType(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"progress\", \"result\" or \"error\"", v)
+		return fmt.Errorf("unknown value %q; want \"progress\", \"result\" or \"error\"", jsonrpc.Truncate(v))
 	}
 	*x = PipeOutputParamsType(v)
 	return nil
@@ -1510,7 +1510,7 @@ func (x *LearnProgressParamsStatus) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !LearnProgressParamsStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"analyzing\", \"loading-registry\", \"evaluating\", \"generating\" or \"updating\"", v)
+		return fmt.Errorf("unknown value %q; want \"analyzing\", \"loading-registry\", \"evaluating\", \"generating\" or \"updating\"", jsonrpc.Truncate(v))
 	}
 	*x = LearnProgressParamsStatus(v)
 	return nil

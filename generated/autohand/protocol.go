@@ -498,9 +498,3 @@ func requestTimeout(method string) jsonrpc.Timeout {
 func DefaultCommand() []string {
 	return []string{"autohand", "--rpc"}
 }
-
-// methodNotFound returns the -32601 error answering a method this side does
-// not implement.
-func methodNotFound(method string) error {
-	return jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "Method not found", map[string]string{"method": method})
-}

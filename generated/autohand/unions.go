@@ -122,7 +122,7 @@ func (x *InferenceDestination) UnmarshalJSON(b []byte) error {
 		v.Opaque = new(InferenceOpaque)
 		err = json.Unmarshal(b, v.Opaque)
 	default:
-		return jsonrpc.AtField("kind", fmt.Errorf("unknown value %q; want \"in_process\", \"local_subprocess\", \"local_service\", \"hosted\" or \"opaque\"", tag))
+		return jsonrpc.AtField("kind", fmt.Errorf("unknown value %q; want \"in_process\", \"local_subprocess\", \"local_service\", \"hosted\" or \"opaque\"", jsonrpc.Truncate(tag)))
 	}
 	if err != nil {
 		return err

@@ -43,7 +43,7 @@ func (x *MessageFormat) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !MessageFormat(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"hl7\", \"json\", \"yaml\" or \"toml\"", v)
+		return fmt.Errorf("unknown value %q; want \"hl7\", \"json\", \"yaml\" or \"toml\"", jsonrpc.Truncate(v))
 	}
 	*x = MessageFormat(v)
 	return nil
@@ -79,7 +79,7 @@ func (x *EventName) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !EventName(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"message/changed\", \"message/opened\" or \"message/saved\"", v)
+		return fmt.Errorf("unknown value %q; want \"message/changed\", \"message/opened\" or \"message/saved\"", jsonrpc.Truncate(v))
 	}
 	*x = EventName(v)
 	return nil
@@ -155,7 +155,7 @@ func (x *ShutdownReason) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !ShutdownReason(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"closing\", \"disabled\", \"reload\" or \"error\"", v)
+		return fmt.Errorf("unknown value %q; want \"closing\", \"disabled\", \"reload\" or \"error\"", jsonrpc.Truncate(v))
 	}
 	*x = ShutdownReason(v)
 	return nil
@@ -192,7 +192,7 @@ func (x *WindowCloseReason) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !WindowCloseReason(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"user\", \"extension\" or \"shutdown\"", v)
+		return fmt.Errorf("unknown value %q; want \"user\", \"extension\" or \"shutdown\"", jsonrpc.Truncate(v))
 	}
 	*x = WindowCloseReason(v)
 	return nil
@@ -224,7 +224,7 @@ func (x *MessageKind) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !MessageKind(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"info\", \"warning\" or \"error\"", v)
+		return fmt.Errorf("unknown value %q; want \"info\", \"warning\" or \"error\"", jsonrpc.Truncate(v))
 	}
 	*x = MessageKind(v)
 	return nil
@@ -257,7 +257,7 @@ func (x *ConfirmButtons) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !ConfirmButtons(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"yesNo\" or \"okCancel\"", v)
+		return fmt.Errorf("unknown value %q; want \"yesNo\" or \"okCancel\"", jsonrpc.Truncate(v))
 	}
 	*x = ConfirmButtons(v)
 	return nil

@@ -74,12 +74,12 @@ type UnimplementedExtension struct{}
 
 // Initialize answers with a -32601 Method not found error.
 func (UnimplementedExtension) Initialize(context.Context, *InitializeParams) (*InitializeResult, error) {
-	return nil, methodNotFound(MethodInitialize)
+	return nil, jsonrpc.MethodNotFound(MethodInitialize)
 }
 
 // Shutdown answers with a -32601 Method not found error.
 func (UnimplementedExtension) Shutdown(context.Context, *ShutdownParams) (*ShutdownResult, error) {
-	return nil, methodNotFound(MethodShutdown)
+	return nil, jsonrpc.MethodNotFound(MethodShutdown)
 }
 
 // CommandExecute ignores the notification.
@@ -205,7 +205,7 @@ func NewExtensionHandler(impl Extension) jsonrpc.Handler {
 			}
 			return nil, impl.MessageSaved(ctx, &params)
 		}
-		return nil, methodNotFound(req.Method)
+		return nil, jsonrpc.MethodNotFound(req.Method)
 	})
 }
 

@@ -110,57 +110,57 @@ type UnimplementedHost struct{}
 
 // EditorGetMessage answers with a -32601 Method not found error.
 func (UnimplementedHost) EditorGetMessage(context.Context, *EditorGetMessageParams) (*EditorGetMessageResult, error) {
-	return nil, methodNotFound(MethodEditorGetMessage)
+	return nil, jsonrpc.MethodNotFound(MethodEditorGetMessage)
 }
 
 // EditorPatchMessage answers with a -32601 Method not found error.
 func (UnimplementedHost) EditorPatchMessage(context.Context, *EditorPatchMessageParams) (*EditorPatchMessageResult, error) {
-	return nil, methodNotFound(MethodEditorPatchMessage)
+	return nil, jsonrpc.MethodNotFound(MethodEditorPatchMessage)
 }
 
 // EditorSetMessage answers with a -32601 Method not found error.
 func (UnimplementedHost) EditorSetMessage(context.Context, *EditorSetMessageParams) (*EditorSetMessageResult, error) {
-	return nil, methodNotFound(MethodEditorSetMessage)
+	return nil, jsonrpc.MethodNotFound(MethodEditorSetMessage)
 }
 
 // UIOpenWindow answers with a -32601 Method not found error.
 func (UnimplementedHost) UIOpenWindow(context.Context, *UIOpenWindowParams) (*UIOpenWindowResult, error) {
-	return nil, methodNotFound(MethodUIOpenWindow)
+	return nil, jsonrpc.MethodNotFound(MethodUIOpenWindow)
 }
 
 // UICloseWindow answers with a -32601 Method not found error.
 func (UnimplementedHost) UICloseWindow(context.Context, *UICloseWindowParams) (*UICloseWindowResult, error) {
-	return nil, methodNotFound(MethodUICloseWindow)
+	return nil, jsonrpc.MethodNotFound(MethodUICloseWindow)
 }
 
 // UIShowMessage answers with a -32601 Method not found error.
 func (UnimplementedHost) UIShowMessage(context.Context, *UIShowMessageParams) (*UIShowMessageResult, error) {
-	return nil, methodNotFound(MethodUIShowMessage)
+	return nil, jsonrpc.MethodNotFound(MethodUIShowMessage)
 }
 
 // UIShowConfirm answers with a -32601 Method not found error.
 func (UnimplementedHost) UIShowConfirm(context.Context, *UIShowConfirmParams) (*UIShowConfirmResult, error) {
-	return nil, methodNotFound(MethodUIShowConfirm)
+	return nil, jsonrpc.MethodNotFound(MethodUIShowConfirm)
 }
 
 // UIOpenFile answers with a -32601 Method not found error.
 func (UnimplementedHost) UIOpenFile(context.Context, *UIOpenFileParams) (*UIOpenFileResult, error) {
-	return nil, methodNotFound(MethodUIOpenFile)
+	return nil, jsonrpc.MethodNotFound(MethodUIOpenFile)
 }
 
 // UIOpenFiles answers with a -32601 Method not found error.
 func (UnimplementedHost) UIOpenFiles(context.Context, *UIOpenFilesParams) (*UIOpenFilesResult, error) {
-	return nil, methodNotFound(MethodUIOpenFiles)
+	return nil, jsonrpc.MethodNotFound(MethodUIOpenFiles)
 }
 
 // UISaveFile answers with a -32601 Method not found error.
 func (UnimplementedHost) UISaveFile(context.Context, *UISaveFileParams) (*UISaveFileResult, error) {
-	return nil, methodNotFound(MethodUISaveFile)
+	return nil, jsonrpc.MethodNotFound(MethodUISaveFile)
 }
 
 // UISelectDirectory answers with a -32601 Method not found error.
 func (UnimplementedHost) UISelectDirectory(context.Context, *UISelectDirectoryParams) (*UISelectDirectoryResult, error) {
-	return nil, methodNotFound(MethodUISelectDirectory)
+	return nil, jsonrpc.MethodNotFound(MethodUISelectDirectory)
 }
 
 // NewHostRemote returns the hermes at the other end of c: its methods send
@@ -337,7 +337,7 @@ func NewHostHandler(impl Host) jsonrpc.Handler {
 			}
 			return impl.UISelectDirectory(ctx, &params)
 		}
-		return nil, methodNotFound(req.Method)
+		return nil, jsonrpc.MethodNotFound(req.Method)
 	})
 }
 

@@ -142,72 +142,72 @@ type UnimplementedClient struct{}
 
 // WorkspaceWorkspaceFolders answers with a -32601 Method not found error.
 func (UnimplementedClient) WorkspaceWorkspaceFolders(context.Context) ([]WorkspaceFolder, error) {
-	return nil, methodNotFound(MethodWorkspaceWorkspaceFolders)
+	return nil, jsonrpc.MethodNotFound(MethodWorkspaceWorkspaceFolders)
 }
 
 // WorkspaceConfiguration answers with a -32601 Method not found error.
 func (UnimplementedClient) WorkspaceConfiguration(context.Context, *ConfigurationParams) ([]LSPAny, error) {
-	return nil, methodNotFound(MethodWorkspaceConfiguration)
+	return nil, jsonrpc.MethodNotFound(MethodWorkspaceConfiguration)
 }
 
 // WorkspaceFoldingRangeRefresh answers with a -32601 Method not found error.
 func (UnimplementedClient) WorkspaceFoldingRangeRefresh(context.Context) error {
-	return methodNotFound(MethodWorkspaceFoldingRangeRefresh)
+	return jsonrpc.MethodNotFound(MethodWorkspaceFoldingRangeRefresh)
 }
 
 // WindowWorkDoneProgressCreate answers with a -32601 Method not found error.
 func (UnimplementedClient) WindowWorkDoneProgressCreate(context.Context, *WorkDoneProgressCreateParams) error {
-	return methodNotFound(MethodWindowWorkDoneProgressCreate)
+	return jsonrpc.MethodNotFound(MethodWindowWorkDoneProgressCreate)
 }
 
 // WorkspaceSemanticTokensRefresh answers with a -32601 Method not found error.
 func (UnimplementedClient) WorkspaceSemanticTokensRefresh(context.Context) error {
-	return methodNotFound(MethodWorkspaceSemanticTokensRefresh)
+	return jsonrpc.MethodNotFound(MethodWorkspaceSemanticTokensRefresh)
 }
 
 // WindowShowDocument answers with a -32601 Method not found error.
 func (UnimplementedClient) WindowShowDocument(context.Context, *ShowDocumentParams) (*ShowDocumentResult, error) {
-	return nil, methodNotFound(MethodWindowShowDocument)
+	return nil, jsonrpc.MethodNotFound(MethodWindowShowDocument)
 }
 
 // WorkspaceInlineValueRefresh answers with a -32601 Method not found error.
 func (UnimplementedClient) WorkspaceInlineValueRefresh(context.Context) error {
-	return methodNotFound(MethodWorkspaceInlineValueRefresh)
+	return jsonrpc.MethodNotFound(MethodWorkspaceInlineValueRefresh)
 }
 
 // WorkspaceInlayHintRefresh answers with a -32601 Method not found error.
 func (UnimplementedClient) WorkspaceInlayHintRefresh(context.Context) error {
-	return methodNotFound(MethodWorkspaceInlayHintRefresh)
+	return jsonrpc.MethodNotFound(MethodWorkspaceInlayHintRefresh)
 }
 
 // WorkspaceDiagnosticRefresh answers with a -32601 Method not found error.
 func (UnimplementedClient) WorkspaceDiagnosticRefresh(context.Context) error {
-	return methodNotFound(MethodWorkspaceDiagnosticRefresh)
+	return jsonrpc.MethodNotFound(MethodWorkspaceDiagnosticRefresh)
 }
 
 // ClientRegisterCapability answers with a -32601 Method not found error.
 func (UnimplementedClient) ClientRegisterCapability(context.Context, *RegistrationParams) error {
-	return methodNotFound(MethodClientRegisterCapability)
+	return jsonrpc.MethodNotFound(MethodClientRegisterCapability)
 }
 
 // ClientUnregisterCapability answers with a -32601 Method not found error.
 func (UnimplementedClient) ClientUnregisterCapability(context.Context, *UnregistrationParams) error {
-	return methodNotFound(MethodClientUnregisterCapability)
+	return jsonrpc.MethodNotFound(MethodClientUnregisterCapability)
 }
 
 // WindowShowMessageRequest answers with a -32601 Method not found error.
 func (UnimplementedClient) WindowShowMessageRequest(context.Context, *ShowMessageRequestParams) (*MessageActionItem, error) {
-	return nil, methodNotFound(MethodWindowShowMessageRequest)
+	return nil, jsonrpc.MethodNotFound(MethodWindowShowMessageRequest)
 }
 
 // WorkspaceCodeLensRefresh answers with a -32601 Method not found error.
 func (UnimplementedClient) WorkspaceCodeLensRefresh(context.Context) error {
-	return methodNotFound(MethodWorkspaceCodeLensRefresh)
+	return jsonrpc.MethodNotFound(MethodWorkspaceCodeLensRefresh)
 }
 
 // WorkspaceApplyEdit answers with a -32601 Method not found error.
 func (UnimplementedClient) WorkspaceApplyEdit(context.Context, *ApplyWorkspaceEditParams) (*ApplyWorkspaceEditResult, error) {
-	return nil, methodNotFound(MethodWorkspaceApplyEdit)
+	return nil, jsonrpc.MethodNotFound(MethodWorkspaceApplyEdit)
 }
 
 // WindowShowMessage ignores the notification.
@@ -485,7 +485,7 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 			}
 			return nil, impl.Progress(ctx, &params)
 		}
-		return nil, methodNotFound(req.Method)
+		return nil, jsonrpc.MethodNotFound(req.Method)
 	})
 }
 

@@ -143,7 +143,7 @@ func (x *DocumentDiagnosticReportKind) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !DocumentDiagnosticReportKind(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"full\" or \"unchanged\"", v)
+		return fmt.Errorf("unknown value %q; want \"full\" or \"unchanged\"", jsonrpc.Truncate(v))
 	}
 	*x = DocumentDiagnosticReportKind(v)
 	return nil
@@ -385,7 +385,7 @@ func (x *UniquenessLevel) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !UniquenessLevel(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"document\", \"project\", \"group\", \"scheme\" or \"global\"", v)
+		return fmt.Errorf("unknown value %q; want \"document\", \"project\", \"group\", \"scheme\" or \"global\"", jsonrpc.Truncate(v))
 	}
 	*x = UniquenessLevel(v)
 	return nil
@@ -421,7 +421,7 @@ func (x *MonikerKind) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !MonikerKind(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"import\", \"export\" or \"local\"", v)
+		return fmt.Errorf("unknown value %q; want \"import\", \"export\" or \"local\"", jsonrpc.Truncate(v))
 	}
 	*x = MonikerKind(v)
 	return nil
@@ -833,7 +833,7 @@ func (x *TraceValues) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !TraceValues(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"off\", \"messages\" or \"verbose\"", v)
+		return fmt.Errorf("unknown value %q; want \"off\", \"messages\" or \"verbose\"", jsonrpc.Truncate(v))
 	}
 	*x = TraceValues(v)
 	return nil
@@ -866,7 +866,7 @@ func (x *MarkupKind) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !MarkupKind(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"plaintext\" or \"markdown\"", v)
+		return fmt.Errorf("unknown value %q; want \"plaintext\" or \"markdown\"", jsonrpc.Truncate(v))
 	}
 	*x = MarkupKind(v)
 	return nil
@@ -1223,7 +1223,7 @@ func (x *FileOperationPatternKind) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !FileOperationPatternKind(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"file\" or \"folder\"", v)
+		return fmt.Errorf("unknown value %q; want \"file\" or \"folder\"", jsonrpc.Truncate(v))
 	}
 	*x = FileOperationPatternKind(v)
 	return nil
@@ -1293,7 +1293,7 @@ func (x *ResourceOperationKind) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !ResourceOperationKind(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"create\", \"rename\" or \"delete\"", v)
+		return fmt.Errorf("unknown value %q; want \"create\", \"rename\" or \"delete\"", jsonrpc.Truncate(v))
 	}
 	*x = ResourceOperationKind(v)
 	return nil
@@ -1330,7 +1330,7 @@ func (x *FailureHandlingKind) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !FailureHandlingKind(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"abort\", \"transactional\", \"textOnlyTransactional\" or \"undo\"", v)
+		return fmt.Errorf("unknown value %q; want \"abort\", \"transactional\", \"textOnlyTransactional\" or \"undo\"", jsonrpc.Truncate(v))
 	}
 	*x = FailureHandlingKind(v)
 	return nil
@@ -1396,7 +1396,7 @@ func (x *TokenFormat) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !TokenFormat(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"relative\"", v)
+		return fmt.Errorf("unknown value %q; want \"relative\"", jsonrpc.Truncate(v))
 	}
 	*x = TokenFormat(v)
 	return nil

@@ -401,271 +401,271 @@ type UnimplementedServer struct{}
 
 // TextDocumentImplementation answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentImplementation(context.Context, *ImplementationParams) (*TextDocumentImplementationResult, error) {
-	return nil, methodNotFound(MethodTextDocumentImplementation)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentImplementation)
 }
 
 // TextDocumentTypeDefinition answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentTypeDefinition(context.Context, *TypeDefinitionParams) (*TextDocumentTypeDefinitionResult, error) {
-	return nil, methodNotFound(MethodTextDocumentTypeDefinition)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentTypeDefinition)
 }
 
 // TextDocumentDocumentColor answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentDocumentColor(context.Context, *DocumentColorParams) ([]ColorInformation, error) {
-	return nil, methodNotFound(MethodTextDocumentDocumentColor)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentDocumentColor)
 }
 
 // TextDocumentColorPresentation answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentColorPresentation(context.Context, *ColorPresentationParams) ([]ColorPresentation, error) {
-	return nil, methodNotFound(MethodTextDocumentColorPresentation)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentColorPresentation)
 }
 
 // TextDocumentFoldingRange answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentFoldingRange(context.Context, *FoldingRangeParams) ([]FoldingRange, error) {
-	return nil, methodNotFound(MethodTextDocumentFoldingRange)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentFoldingRange)
 }
 
 // TextDocumentDeclaration answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentDeclaration(context.Context, *DeclarationParams) (*TextDocumentDeclarationResult, error) {
-	return nil, methodNotFound(MethodTextDocumentDeclaration)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentDeclaration)
 }
 
 // TextDocumentSelectionRange answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentSelectionRange(context.Context, *SelectionRangeParams) ([]SelectionRange, error) {
-	return nil, methodNotFound(MethodTextDocumentSelectionRange)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentSelectionRange)
 }
 
 // TextDocumentPrepareCallHierarchy answers with a -32601 Method not found
 // error.
 func (UnimplementedServer) TextDocumentPrepareCallHierarchy(context.Context, *CallHierarchyPrepareParams) ([]CallHierarchyItem, error) {
-	return nil, methodNotFound(MethodTextDocumentPrepareCallHierarchy)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentPrepareCallHierarchy)
 }
 
 // CallHierarchyIncomingCalls answers with a -32601 Method not found error.
 func (UnimplementedServer) CallHierarchyIncomingCalls(context.Context, *CallHierarchyIncomingCallsParams) ([]CallHierarchyIncomingCall, error) {
-	return nil, methodNotFound(MethodCallHierarchyIncomingCalls)
+	return nil, jsonrpc.MethodNotFound(MethodCallHierarchyIncomingCalls)
 }
 
 // CallHierarchyOutgoingCalls answers with a -32601 Method not found error.
 func (UnimplementedServer) CallHierarchyOutgoingCalls(context.Context, *CallHierarchyOutgoingCallsParams) ([]CallHierarchyOutgoingCall, error) {
-	return nil, methodNotFound(MethodCallHierarchyOutgoingCalls)
+	return nil, jsonrpc.MethodNotFound(MethodCallHierarchyOutgoingCalls)
 }
 
 // TextDocumentSemanticTokensFull answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentSemanticTokensFull(context.Context, *SemanticTokensParams) (*SemanticTokens, error) {
-	return nil, methodNotFound(MethodTextDocumentSemanticTokensFull)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentSemanticTokensFull)
 }
 
 // TextDocumentSemanticTokensFullDelta answers with a -32601 Method not found
 // error.
 func (UnimplementedServer) TextDocumentSemanticTokensFullDelta(context.Context, *SemanticTokensDeltaParams) (*TextDocumentSemanticTokensFullDeltaResult, error) {
-	return nil, methodNotFound(MethodTextDocumentSemanticTokensFullDelta)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentSemanticTokensFullDelta)
 }
 
 // TextDocumentSemanticTokensRange answers with a -32601 Method not found
 // error.
 func (UnimplementedServer) TextDocumentSemanticTokensRange(context.Context, *SemanticTokensRangeParams) (*SemanticTokens, error) {
-	return nil, methodNotFound(MethodTextDocumentSemanticTokensRange)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentSemanticTokensRange)
 }
 
 // TextDocumentLinkedEditingRange answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentLinkedEditingRange(context.Context, *LinkedEditingRangeParams) (*LinkedEditingRanges, error) {
-	return nil, methodNotFound(MethodTextDocumentLinkedEditingRange)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentLinkedEditingRange)
 }
 
 // WorkspaceWillCreateFiles answers with a -32601 Method not found error.
 func (UnimplementedServer) WorkspaceWillCreateFiles(context.Context, *CreateFilesParams) (*WorkspaceEdit, error) {
-	return nil, methodNotFound(MethodWorkspaceWillCreateFiles)
+	return nil, jsonrpc.MethodNotFound(MethodWorkspaceWillCreateFiles)
 }
 
 // WorkspaceWillRenameFiles answers with a -32601 Method not found error.
 func (UnimplementedServer) WorkspaceWillRenameFiles(context.Context, *RenameFilesParams) (*WorkspaceEdit, error) {
-	return nil, methodNotFound(MethodWorkspaceWillRenameFiles)
+	return nil, jsonrpc.MethodNotFound(MethodWorkspaceWillRenameFiles)
 }
 
 // WorkspaceWillDeleteFiles answers with a -32601 Method not found error.
 func (UnimplementedServer) WorkspaceWillDeleteFiles(context.Context, *DeleteFilesParams) (*WorkspaceEdit, error) {
-	return nil, methodNotFound(MethodWorkspaceWillDeleteFiles)
+	return nil, jsonrpc.MethodNotFound(MethodWorkspaceWillDeleteFiles)
 }
 
 // TextDocumentMoniker answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentMoniker(context.Context, *MonikerParams) ([]Moniker, error) {
-	return nil, methodNotFound(MethodTextDocumentMoniker)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentMoniker)
 }
 
 // TextDocumentPrepareTypeHierarchy answers with a -32601 Method not found
 // error.
 func (UnimplementedServer) TextDocumentPrepareTypeHierarchy(context.Context, *TypeHierarchyPrepareParams) ([]TypeHierarchyItem, error) {
-	return nil, methodNotFound(MethodTextDocumentPrepareTypeHierarchy)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentPrepareTypeHierarchy)
 }
 
 // TypeHierarchySupertypes answers with a -32601 Method not found error.
 func (UnimplementedServer) TypeHierarchySupertypes(context.Context, *TypeHierarchySupertypesParams) ([]TypeHierarchyItem, error) {
-	return nil, methodNotFound(MethodTypeHierarchySupertypes)
+	return nil, jsonrpc.MethodNotFound(MethodTypeHierarchySupertypes)
 }
 
 // TypeHierarchySubtypes answers with a -32601 Method not found error.
 func (UnimplementedServer) TypeHierarchySubtypes(context.Context, *TypeHierarchySubtypesParams) ([]TypeHierarchyItem, error) {
-	return nil, methodNotFound(MethodTypeHierarchySubtypes)
+	return nil, jsonrpc.MethodNotFound(MethodTypeHierarchySubtypes)
 }
 
 // TextDocumentInlineValue answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentInlineValue(context.Context, *InlineValueParams) ([]InlineValue, error) {
-	return nil, methodNotFound(MethodTextDocumentInlineValue)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentInlineValue)
 }
 
 // TextDocumentInlayHint answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentInlayHint(context.Context, *InlayHintParams) ([]InlayHint, error) {
-	return nil, methodNotFound(MethodTextDocumentInlayHint)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentInlayHint)
 }
 
 // InlayHintResolve answers with a -32601 Method not found error.
 func (UnimplementedServer) InlayHintResolve(context.Context, *InlayHint) (*InlayHint, error) {
-	return nil, methodNotFound(MethodInlayHintResolve)
+	return nil, jsonrpc.MethodNotFound(MethodInlayHintResolve)
 }
 
 // TextDocumentDiagnostic answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentDiagnostic(context.Context, *DocumentDiagnosticParams) (*DocumentDiagnosticReport, error) {
-	return nil, methodNotFound(MethodTextDocumentDiagnostic)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentDiagnostic)
 }
 
 // WorkspaceDiagnostic answers with a -32601 Method not found error.
 func (UnimplementedServer) WorkspaceDiagnostic(context.Context, *WorkspaceDiagnosticParams) (*WorkspaceDiagnosticReport, error) {
-	return nil, methodNotFound(MethodWorkspaceDiagnostic)
+	return nil, jsonrpc.MethodNotFound(MethodWorkspaceDiagnostic)
 }
 
 // TextDocumentInlineCompletion answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentInlineCompletion(context.Context, *InlineCompletionParams) (*TextDocumentInlineCompletionResult, error) {
-	return nil, methodNotFound(MethodTextDocumentInlineCompletion)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentInlineCompletion)
 }
 
 // Initialize answers with a -32601 Method not found error.
 func (UnimplementedServer) Initialize(context.Context, *InitializeParams) (*InitializeResult, error) {
-	return nil, methodNotFound(MethodInitialize)
+	return nil, jsonrpc.MethodNotFound(MethodInitialize)
 }
 
 // Shutdown answers with a -32601 Method not found error.
 func (UnimplementedServer) Shutdown(context.Context) error {
-	return methodNotFound(MethodShutdown)
+	return jsonrpc.MethodNotFound(MethodShutdown)
 }
 
 // TextDocumentWillSaveWaitUntil answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentWillSaveWaitUntil(context.Context, *WillSaveTextDocumentParams) ([]TextEdit, error) {
-	return nil, methodNotFound(MethodTextDocumentWillSaveWaitUntil)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentWillSaveWaitUntil)
 }
 
 // TextDocumentCompletion answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentCompletion(context.Context, *CompletionParams) (*TextDocumentCompletionResult, error) {
-	return nil, methodNotFound(MethodTextDocumentCompletion)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentCompletion)
 }
 
 // CompletionItemResolve answers with a -32601 Method not found error.
 func (UnimplementedServer) CompletionItemResolve(context.Context, *CompletionItem) (*CompletionItem, error) {
-	return nil, methodNotFound(MethodCompletionItemResolve)
+	return nil, jsonrpc.MethodNotFound(MethodCompletionItemResolve)
 }
 
 // TextDocumentHover answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentHover(context.Context, *HoverParams) (*Hover, error) {
-	return nil, methodNotFound(MethodTextDocumentHover)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentHover)
 }
 
 // TextDocumentSignatureHelp answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentSignatureHelp(context.Context, *SignatureHelpParams) (*SignatureHelp, error) {
-	return nil, methodNotFound(MethodTextDocumentSignatureHelp)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentSignatureHelp)
 }
 
 // TextDocumentDefinition answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentDefinition(context.Context, *DefinitionParams) (*TextDocumentDefinitionResult, error) {
-	return nil, methodNotFound(MethodTextDocumentDefinition)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentDefinition)
 }
 
 // TextDocumentReferences answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentReferences(context.Context, *ReferenceParams) ([]Location, error) {
-	return nil, methodNotFound(MethodTextDocumentReferences)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentReferences)
 }
 
 // TextDocumentDocumentHighlight answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentDocumentHighlight(context.Context, *DocumentHighlightParams) ([]DocumentHighlight, error) {
-	return nil, methodNotFound(MethodTextDocumentDocumentHighlight)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentDocumentHighlight)
 }
 
 // TextDocumentDocumentSymbol answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentDocumentSymbol(context.Context, *DocumentSymbolParams) (*TextDocumentDocumentSymbolResult, error) {
-	return nil, methodNotFound(MethodTextDocumentDocumentSymbol)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentDocumentSymbol)
 }
 
 // TextDocumentCodeAction answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentCodeAction(context.Context, *CodeActionParams) ([]TextDocumentCodeActionResultItem, error) {
-	return nil, methodNotFound(MethodTextDocumentCodeAction)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentCodeAction)
 }
 
 // CodeActionResolve answers with a -32601 Method not found error.
 func (UnimplementedServer) CodeActionResolve(context.Context, *CodeAction) (*CodeAction, error) {
-	return nil, methodNotFound(MethodCodeActionResolve)
+	return nil, jsonrpc.MethodNotFound(MethodCodeActionResolve)
 }
 
 // WorkspaceSymbol answers with a -32601 Method not found error.
 func (UnimplementedServer) WorkspaceSymbol(context.Context, *WorkspaceSymbolParams) (*WorkspaceSymbolResult, error) {
-	return nil, methodNotFound(MethodWorkspaceSymbol)
+	return nil, jsonrpc.MethodNotFound(MethodWorkspaceSymbol)
 }
 
 // WorkspaceSymbolResolve answers with a -32601 Method not found error.
 func (UnimplementedServer) WorkspaceSymbolResolve(context.Context, *WorkspaceSymbol) (*WorkspaceSymbol, error) {
-	return nil, methodNotFound(MethodWorkspaceSymbolResolve)
+	return nil, jsonrpc.MethodNotFound(MethodWorkspaceSymbolResolve)
 }
 
 // TextDocumentCodeLens answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentCodeLens(context.Context, *CodeLensParams) ([]CodeLens, error) {
-	return nil, methodNotFound(MethodTextDocumentCodeLens)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentCodeLens)
 }
 
 // CodeLensResolve answers with a -32601 Method not found error.
 func (UnimplementedServer) CodeLensResolve(context.Context, *CodeLens) (*CodeLens, error) {
-	return nil, methodNotFound(MethodCodeLensResolve)
+	return nil, jsonrpc.MethodNotFound(MethodCodeLensResolve)
 }
 
 // TextDocumentDocumentLink answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentDocumentLink(context.Context, *DocumentLinkParams) ([]DocumentLink, error) {
-	return nil, methodNotFound(MethodTextDocumentDocumentLink)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentDocumentLink)
 }
 
 // DocumentLinkResolve answers with a -32601 Method not found error.
 func (UnimplementedServer) DocumentLinkResolve(context.Context, *DocumentLink) (*DocumentLink, error) {
-	return nil, methodNotFound(MethodDocumentLinkResolve)
+	return nil, jsonrpc.MethodNotFound(MethodDocumentLinkResolve)
 }
 
 // TextDocumentFormatting answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentFormatting(context.Context, *DocumentFormattingParams) ([]TextEdit, error) {
-	return nil, methodNotFound(MethodTextDocumentFormatting)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentFormatting)
 }
 
 // TextDocumentRangeFormatting answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentRangeFormatting(context.Context, *DocumentRangeFormattingParams) ([]TextEdit, error) {
-	return nil, methodNotFound(MethodTextDocumentRangeFormatting)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentRangeFormatting)
 }
 
 // TextDocumentRangesFormatting answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentRangesFormatting(context.Context, *DocumentRangesFormattingParams) ([]TextEdit, error) {
-	return nil, methodNotFound(MethodTextDocumentRangesFormatting)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentRangesFormatting)
 }
 
 // TextDocumentOnTypeFormatting answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentOnTypeFormatting(context.Context, *DocumentOnTypeFormattingParams) ([]TextEdit, error) {
-	return nil, methodNotFound(MethodTextDocumentOnTypeFormatting)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentOnTypeFormatting)
 }
 
 // TextDocumentRename answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentRename(context.Context, *RenameParams) (*WorkspaceEdit, error) {
-	return nil, methodNotFound(MethodTextDocumentRename)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentRename)
 }
 
 // TextDocumentPrepareRename answers with a -32601 Method not found error.
 func (UnimplementedServer) TextDocumentPrepareRename(context.Context, *PrepareRenameParams) (*PrepareRenameResult, error) {
-	return nil, methodNotFound(MethodTextDocumentPrepareRename)
+	return nil, jsonrpc.MethodNotFound(MethodTextDocumentPrepareRename)
 }
 
 // WorkspaceExecuteCommand answers with a -32601 Method not found error.
 func (UnimplementedServer) WorkspaceExecuteCommand(context.Context, *ExecuteCommandParams) (LSPAny, error) {
-	return nil, methodNotFound(MethodWorkspaceExecuteCommand)
+	return nil, jsonrpc.MethodNotFound(MethodWorkspaceExecuteCommand)
 }
 
 // WorkspaceDidChangeWorkspaceFolders ignores the notification.
@@ -1636,7 +1636,7 @@ func NewServerHandler(impl Server) jsonrpc.Handler {
 			}
 			return nil, impl.Progress(ctx, &params)
 		}
-		return nil, methodNotFound(req.Method)
+		return nil, jsonrpc.MethodNotFound(req.Method)
 	})
 }
 

@@ -191,7 +191,7 @@ type UnimplementedClient struct{}
 
 // Ping answers with a -32601 Method not found error.
 func (UnimplementedClient) Ping(context.Context, *RequestParams) (*EmptyResult, error) {
-	return nil, methodNotFound(MethodPing)
+	return nil, jsonrpc.MethodNotFound(MethodPing)
 }
 
 // Progress ignores the notification.
@@ -221,22 +221,22 @@ func (UnimplementedClient) ToolListChanged(context.Context, *NotificationParams)
 
 // GetTask answers with a -32601 Method not found error.
 func (UnimplementedClient) GetTask(context.Context, *TaskIDParams) (*GetTaskResult, error) {
-	return nil, methodNotFound(MethodGetTask)
+	return nil, jsonrpc.MethodNotFound(MethodGetTask)
 }
 
 // GetTaskPayload answers with a -32601 Method not found error.
 func (UnimplementedClient) GetTaskPayload(context.Context, *TaskIDParams) (*GetTaskPayloadResult, error) {
-	return nil, methodNotFound(MethodGetTaskPayload)
+	return nil, jsonrpc.MethodNotFound(MethodGetTaskPayload)
 }
 
 // ListTasks answers with a -32601 Method not found error.
 func (UnimplementedClient) ListTasks(context.Context, *PaginatedRequestParams) (*ListTasksResult, error) {
-	return nil, methodNotFound(MethodListTasks)
+	return nil, jsonrpc.MethodNotFound(MethodListTasks)
 }
 
 // CancelTask answers with a -32601 Method not found error.
 func (UnimplementedClient) CancelTask(context.Context, *TaskIDParams) (*CancelTaskResult, error) {
-	return nil, methodNotFound(MethodCancelTask)
+	return nil, jsonrpc.MethodNotFound(MethodCancelTask)
 }
 
 // TaskStatus ignores the notification.
@@ -251,17 +251,17 @@ func (UnimplementedClient) LoggingMessage(context.Context, *LoggingMessageNotifi
 
 // CreateMessage answers with a -32601 Method not found error.
 func (UnimplementedClient) CreateMessage(context.Context, *CreateMessageRequestParams) (*CreateMessageResponse, error) {
-	return nil, methodNotFound(MethodCreateMessage)
+	return nil, jsonrpc.MethodNotFound(MethodCreateMessage)
 }
 
 // ListRoots answers with a -32601 Method not found error.
 func (UnimplementedClient) ListRoots(context.Context, *RequestParams) (*ListRootsResult, error) {
-	return nil, methodNotFound(MethodListRoots)
+	return nil, jsonrpc.MethodNotFound(MethodListRoots)
 }
 
 // Elicit answers with a -32601 Method not found error.
 func (UnimplementedClient) Elicit(context.Context, *ElicitRequestParams) (*ElicitResponse, error) {
-	return nil, methodNotFound(MethodElicit)
+	return nil, jsonrpc.MethodNotFound(MethodElicit)
 }
 
 // ElicitationComplete ignores the notification.
@@ -502,7 +502,7 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 			}
 			return nil, impl.ElicitationComplete(ctx, &params)
 		}
-		return nil, methodNotFound(req.Method)
+		return nil, jsonrpc.MethodNotFound(req.Method)
 	})
 }
 

@@ -35,7 +35,7 @@ func (x *Role) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !Role(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"user\" or \"assistant\"", v)
+		return fmt.Errorf("unknown value %q; want \"user\" or \"assistant\"", jsonrpc.Truncate(v))
 	}
 	*x = Role(v)
 	return nil
@@ -66,7 +66,7 @@ func (x *IconTheme) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !IconTheme(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"light\" or \"dark\"", v)
+		return fmt.Errorf("unknown value %q; want \"light\" or \"dark\"", jsonrpc.Truncate(v))
 	}
 	*x = IconTheme(v)
 	return nil
@@ -100,7 +100,7 @@ func (x *TaskSupport) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !TaskSupport(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"forbidden\", \"optional\" or \"required\"", v)
+		return fmt.Errorf("unknown value %q; want \"forbidden\", \"optional\" or \"required\"", jsonrpc.Truncate(v))
 	}
 	*x = TaskSupport(v)
 	return nil
@@ -142,7 +142,7 @@ func (x *TaskStatus) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !TaskStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"working\", \"input_required\", \"completed\", \"failed\" or \"cancelled\"", v)
+		return fmt.Errorf("unknown value %q; want \"working\", \"input_required\", \"completed\", \"failed\" or \"cancelled\"", jsonrpc.Truncate(v))
 	}
 	*x = TaskStatus(v)
 	return nil
@@ -181,7 +181,7 @@ func (x *LoggingLevel) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !LoggingLevel(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"debug\", \"info\", \"notice\", \"warning\", \"error\", \"critical\", \"alert\" or \"emergency\"", v)
+		return fmt.Errorf("unknown value %q; want \"debug\", \"info\", \"notice\", \"warning\", \"error\", \"critical\", \"alert\" or \"emergency\"", jsonrpc.Truncate(v))
 	}
 	*x = LoggingLevel(v)
 	return nil
@@ -213,7 +213,7 @@ func (x *ToolChoiceMode) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !ToolChoiceMode(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"auto\", \"required\" or \"none\"", v)
+		return fmt.Errorf("unknown value %q; want \"auto\", \"required\" or \"none\"", jsonrpc.Truncate(v))
 	}
 	*x = ToolChoiceMode(v)
 	return nil
@@ -247,7 +247,7 @@ func (x *IncludeContext) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !IncludeContext(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"none\", \"thisServer\" or \"allServers\"", v)
+		return fmt.Errorf("unknown value %q; want \"none\", \"thisServer\" or \"allServers\"", jsonrpc.Truncate(v))
 	}
 	*x = IncludeContext(v)
 	return nil
@@ -281,7 +281,7 @@ func (x *StringFormat) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !StringFormat(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"email\", \"uri\", \"date\" or \"date-time\"", v)
+		return fmt.Errorf("unknown value %q; want \"email\", \"uri\", \"date\" or \"date-time\"", jsonrpc.Truncate(v))
 	}
 	*x = StringFormat(v)
 	return nil
@@ -312,7 +312,7 @@ func (x *NumberSchemaType) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !NumberSchemaType(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"number\" or \"integer\"", v)
+		return fmt.Errorf("unknown value %q; want \"number\" or \"integer\"", jsonrpc.Truncate(v))
 	}
 	*x = NumberSchemaType(v)
 	return nil
@@ -346,7 +346,7 @@ func (x *ElicitAction) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !ElicitAction(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"accept\", \"decline\" or \"cancel\"", v)
+		return fmt.Errorf("unknown value %q; want \"accept\", \"decline\" or \"cancel\"", jsonrpc.Truncate(v))
 	}
 	*x = ElicitAction(v)
 	return nil

@@ -171,9 +171,3 @@ func requestTimeout(method string) jsonrpc.Timeout {
 	}
 	return jsonrpc.Timeout{After: 30 * time.Second, Cancel: true}
 }
-
-// methodNotFound returns the -32601 error answering a method this side does
-// not implement.
-func methodNotFound(method string) error {
-	return jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "Method not found", map[string]string{"method": method})
-}

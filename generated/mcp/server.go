@@ -312,7 +312,7 @@ type UnimplementedServer struct{}
 
 // Initialize answers with a -32601 Method not found error.
 func (UnimplementedServer) Initialize(context.Context, *InitializeRequestParams) (*InitializeResult, error) {
-	return nil, methodNotFound(MethodInitialize)
+	return nil, jsonrpc.MethodNotFound(MethodInitialize)
 }
 
 // Initialized ignores the notification.
@@ -322,7 +322,7 @@ func (UnimplementedServer) Initialized(context.Context, *NotificationParams) err
 
 // Ping answers with a -32601 Method not found error.
 func (UnimplementedServer) Ping(context.Context, *RequestParams) (*EmptyResult, error) {
-	return nil, methodNotFound(MethodPing)
+	return nil, jsonrpc.MethodNotFound(MethodPing)
 }
 
 // Progress ignores the notification.
@@ -332,67 +332,67 @@ func (UnimplementedServer) Progress(context.Context, *ProgressNotificationParams
 
 // ListResources answers with a -32601 Method not found error.
 func (UnimplementedServer) ListResources(context.Context, *PaginatedRequestParams) (*ListResourcesResult, error) {
-	return nil, methodNotFound(MethodListResources)
+	return nil, jsonrpc.MethodNotFound(MethodListResources)
 }
 
 // ListResourceTemplates answers with a -32601 Method not found error.
 func (UnimplementedServer) ListResourceTemplates(context.Context, *PaginatedRequestParams) (*ListResourceTemplatesResult, error) {
-	return nil, methodNotFound(MethodListResourceTemplates)
+	return nil, jsonrpc.MethodNotFound(MethodListResourceTemplates)
 }
 
 // ReadResource answers with a -32601 Method not found error.
 func (UnimplementedServer) ReadResource(context.Context, *ReadResourceRequestParams) (*ReadResourceResult, error) {
-	return nil, methodNotFound(MethodReadResource)
+	return nil, jsonrpc.MethodNotFound(MethodReadResource)
 }
 
 // Subscribe answers with a -32601 Method not found error.
 func (UnimplementedServer) Subscribe(context.Context, *SubscribeRequestParams) (*EmptyResult, error) {
-	return nil, methodNotFound(MethodSubscribe)
+	return nil, jsonrpc.MethodNotFound(MethodSubscribe)
 }
 
 // Unsubscribe answers with a -32601 Method not found error.
 func (UnimplementedServer) Unsubscribe(context.Context, *UnsubscribeRequestParams) (*EmptyResult, error) {
-	return nil, methodNotFound(MethodUnsubscribe)
+	return nil, jsonrpc.MethodNotFound(MethodUnsubscribe)
 }
 
 // ListPrompts answers with a -32601 Method not found error.
 func (UnimplementedServer) ListPrompts(context.Context, *PaginatedRequestParams) (*ListPromptsResult, error) {
-	return nil, methodNotFound(MethodListPrompts)
+	return nil, jsonrpc.MethodNotFound(MethodListPrompts)
 }
 
 // GetPrompt answers with a -32601 Method not found error.
 func (UnimplementedServer) GetPrompt(context.Context, *GetPromptRequestParams) (*GetPromptResult, error) {
-	return nil, methodNotFound(MethodGetPrompt)
+	return nil, jsonrpc.MethodNotFound(MethodGetPrompt)
 }
 
 // ListTools answers with a -32601 Method not found error.
 func (UnimplementedServer) ListTools(context.Context, *PaginatedRequestParams) (*ListToolsResult, error) {
-	return nil, methodNotFound(MethodListTools)
+	return nil, jsonrpc.MethodNotFound(MethodListTools)
 }
 
 // CallTool answers with a -32601 Method not found error.
 func (UnimplementedServer) CallTool(context.Context, *CallToolRequestParams) (*CallToolResponse, error) {
-	return nil, methodNotFound(MethodCallTool)
+	return nil, jsonrpc.MethodNotFound(MethodCallTool)
 }
 
 // GetTask answers with a -32601 Method not found error.
 func (UnimplementedServer) GetTask(context.Context, *TaskIDParams) (*GetTaskResult, error) {
-	return nil, methodNotFound(MethodGetTask)
+	return nil, jsonrpc.MethodNotFound(MethodGetTask)
 }
 
 // GetTaskPayload answers with a -32601 Method not found error.
 func (UnimplementedServer) GetTaskPayload(context.Context, *TaskIDParams) (*GetTaskPayloadResult, error) {
-	return nil, methodNotFound(MethodGetTaskPayload)
+	return nil, jsonrpc.MethodNotFound(MethodGetTaskPayload)
 }
 
 // ListTasks answers with a -32601 Method not found error.
 func (UnimplementedServer) ListTasks(context.Context, *PaginatedRequestParams) (*ListTasksResult, error) {
-	return nil, methodNotFound(MethodListTasks)
+	return nil, jsonrpc.MethodNotFound(MethodListTasks)
 }
 
 // CancelTask answers with a -32601 Method not found error.
 func (UnimplementedServer) CancelTask(context.Context, *TaskIDParams) (*CancelTaskResult, error) {
-	return nil, methodNotFound(MethodCancelTask)
+	return nil, jsonrpc.MethodNotFound(MethodCancelTask)
 }
 
 // TaskStatus ignores the notification.
@@ -402,12 +402,12 @@ func (UnimplementedServer) TaskStatus(context.Context, *TaskStatusNotificationPa
 
 // SetLevel answers with a -32601 Method not found error.
 func (UnimplementedServer) SetLevel(context.Context, *SetLevelRequestParams) (*EmptyResult, error) {
-	return nil, methodNotFound(MethodSetLevel)
+	return nil, jsonrpc.MethodNotFound(MethodSetLevel)
 }
 
 // Complete answers with a -32601 Method not found error.
 func (UnimplementedServer) Complete(context.Context, *CompleteRequestParams) (*CompleteResult, error) {
-	return nil, methodNotFound(MethodComplete)
+	return nil, jsonrpc.MethodNotFound(MethodComplete)
 }
 
 // RootsListChanged ignores the notification.
@@ -737,7 +737,7 @@ func NewServerHandler(impl Server) jsonrpc.Handler {
 			}
 			return nil, impl.RootsListChanged(ctx, params)
 		}
-		return nil, methodNotFound(req.Method)
+		return nil, jsonrpc.MethodNotFound(req.Method)
 	})
 }
 

@@ -235,7 +235,7 @@ func (x *ContentBlock) UnmarshalJSON(b []byte) error {
 		v.Resource = new(EmbeddedResource)
 		err = json.Unmarshal(b, v.Resource)
 	default:
-		return jsonrpc.AtField("type", fmt.Errorf("unknown value %q; want \"text\", \"image\", \"audio\", \"resource_link\" or \"resource\"", tag))
+		return jsonrpc.AtField("type", fmt.Errorf("unknown value %q; want \"text\", \"image\", \"audio\", \"resource_link\" or \"resource\"", jsonrpc.Truncate(tag)))
 	}
 	if err != nil {
 		return err
@@ -523,7 +523,7 @@ func (x *CompletionReference) UnmarshalJSON(b []byte) error {
 		v.RefResource = new(ResourceTemplateReference)
 		err = json.Unmarshal(b, v.RefResource)
 	default:
-		return jsonrpc.AtField("type", fmt.Errorf("unknown value %q; want \"ref/prompt\" or \"ref/resource\"", tag))
+		return jsonrpc.AtField("type", fmt.Errorf("unknown value %q; want \"ref/prompt\" or \"ref/resource\"", jsonrpc.Truncate(tag)))
 	}
 	if err != nil {
 		return err
@@ -643,7 +643,7 @@ func (x *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
 		v.ToolResult = new(ToolResultContent)
 		err = json.Unmarshal(b, v.ToolResult)
 	default:
-		return jsonrpc.AtField("type", fmt.Errorf("unknown value %q; want \"text\", \"image\", \"audio\", \"tool_use\" or \"tool_result\"", tag))
+		return jsonrpc.AtField("type", fmt.Errorf("unknown value %q; want \"text\", \"image\", \"audio\", \"tool_use\" or \"tool_result\"", jsonrpc.Truncate(tag)))
 	}
 	if err != nil {
 		return err

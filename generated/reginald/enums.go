@@ -82,7 +82,7 @@ func (x *ValueType) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !ValueType(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"bool\", \"int\" or \"string\"", v)
+		return fmt.Errorf("unknown value %q; want \"bool\", \"int\" or \"string\"", jsonrpc.Truncate(v))
 	}
 	*x = ValueType(v)
 	return nil
@@ -117,7 +117,7 @@ func (x *EntrypointType) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !EntrypointType(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"executable\" or \"runtime\"", v)
+		return fmt.Errorf("unknown value %q; want \"executable\" or \"runtime\"", jsonrpc.Truncate(v))
 	}
 	*x = EntrypointType(v)
 	return nil

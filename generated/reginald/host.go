@@ -63,7 +63,7 @@ func NewHostHandler(impl Host) jsonrpc.Handler {
 			}
 			return nil, impl.Log(ctx, &params)
 		}
-		return nil, methodNotFound(req.Method)
+		return nil, jsonrpc.MethodNotFound(req.Method)
 	})
 }
 

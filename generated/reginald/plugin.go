@@ -105,37 +105,37 @@ type UnimplementedPlugin struct{}
 
 // Handshake answers with a -32601 Method not found error.
 func (UnimplementedPlugin) Handshake(context.Context, *HandshakeParams) (*HandshakeResult, error) {
-	return nil, methodNotFound(MethodHandshake)
+	return nil, jsonrpc.MethodNotFound(MethodHandshake)
 }
 
 // Initialize answers with a -32601 Method not found error.
 func (UnimplementedPlugin) Initialize(context.Context, *InitializeParams) (*InitializeResult, error) {
-	return nil, methodNotFound(MethodInitialize)
+	return nil, jsonrpc.MethodNotFound(MethodInitialize)
 }
 
 // SetupCommand answers with a -32601 Method not found error.
 func (UnimplementedPlugin) SetupCommand(context.Context, *SetupCommandParams) (*SetupCommandResult, error) {
-	return nil, methodNotFound(MethodSetupCommand)
+	return nil, jsonrpc.MethodNotFound(MethodSetupCommand)
 }
 
 // RunCommand answers with a -32601 Method not found error.
 func (UnimplementedPlugin) RunCommand(context.Context, *RunCommandParams) (*RunCommandResult, error) {
-	return nil, methodNotFound(MethodRunCommand)
+	return nil, jsonrpc.MethodNotFound(MethodRunCommand)
 }
 
 // ValidateTask answers with a -32601 Method not found error.
 func (UnimplementedPlugin) ValidateTask(context.Context, *ValidateTaskParams) (*ValidateTaskResult, error) {
-	return nil, methodNotFound(MethodValidateTask)
+	return nil, jsonrpc.MethodNotFound(MethodValidateTask)
 }
 
 // RunTask answers with a -32601 Method not found error.
 func (UnimplementedPlugin) RunTask(context.Context, *RunTaskParams) (*RunTaskResult, error) {
-	return nil, methodNotFound(MethodRunTask)
+	return nil, jsonrpc.MethodNotFound(MethodRunTask)
 }
 
 // Shutdown answers with a -32601 Method not found error.
 func (UnimplementedPlugin) Shutdown(context.Context) (*bool, error) {
-	return nil, methodNotFound(MethodShutdown)
+	return nil, jsonrpc.MethodNotFound(MethodShutdown)
 }
 
 // Exit ignores the notification.
@@ -261,7 +261,7 @@ func NewPluginHandler(impl Plugin) jsonrpc.Handler {
 		case MethodExit:
 			return nil, impl.Exit(ctx)
 		}
-		return nil, methodNotFound(req.Method)
+		return nil, jsonrpc.MethodNotFound(req.Method)
 	})
 }
 

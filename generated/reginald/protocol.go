@@ -108,9 +108,3 @@ func requestTimeout(method string) jsonrpc.Timeout {
 	}
 	return jsonrpc.Timeout{}
 }
-
-// methodNotFound returns the -32601 error answering a method this side does
-// not implement.
-func methodNotFound(method string) error {
-	return jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "Method not found", map[string]string{"method": method})
-}

@@ -41,7 +41,7 @@ type remoteDriver struct {
 // with -32601.
 func NewDriverHandler(impl Driver) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
-		return nil, methodNotFound(req.Method)
+		return nil, jsonrpc.MethodNotFound(req.Method)
 	})
 }
 

@@ -71,7 +71,7 @@ func (x *ToolName) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !ToolName(v).Valid() {
-		return fmt.Errorf("unknown value %q; want a value of ToolName", v)
+		return fmt.Errorf("unknown value %q; want a value of ToolName", jsonrpc.Truncate(v))
 	}
 	*x = ToolName(v)
 	return nil
@@ -105,7 +105,7 @@ func (x *EntityFilter) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !EntityFilter(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"all\", \"faces\", \"edges\", \"groups\" or \"components\"", v)
+		return fmt.Errorf("unknown value %q; want \"all\", \"faces\", \"edges\", \"groups\" or \"components\"", jsonrpc.Truncate(v))
 	}
 	*x = EntityFilter(v)
 	return nil
@@ -137,7 +137,7 @@ func (x *CameraKind) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !CameraKind(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"standard_view\", \"custom\" or \"zoom_entity\"", v)
+		return fmt.Errorf("unknown value %q; want \"standard_view\", \"custom\" or \"zoom_entity\"", jsonrpc.Truncate(v))
 	}
 	*x = CameraKind(v)
 	return nil
@@ -173,7 +173,7 @@ func (x *StandardView) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !StandardView(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"top\", \"bottom\", \"front\", \"back\", \"left\", \"right\" or \"iso\"", v)
+		return fmt.Errorf("unknown value %q; want \"top\", \"bottom\", \"front\", \"back\", \"left\", \"right\" or \"iso\"", jsonrpc.Truncate(v))
 	}
 	*x = StandardView(v)
 	return nil
@@ -211,7 +211,7 @@ func (x *ExportFormat) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !ExportFormat(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"skp\", \"obj\", \"stl\", \"png\", \"jpg\" or \"jpeg\"", v)
+		return fmt.Errorf("unknown value %q; want \"skp\", \"obj\", \"stl\", \"png\", \"jpg\" or \"jpeg\"", jsonrpc.Truncate(v))
 	}
 	*x = ExportFormat(v)
 	return nil
@@ -247,7 +247,7 @@ func (x *Units) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !Units(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"inches\", \"feet\", \"millimeters\", \"centimeters\", \"meters\" or \"unknown\"", v)
+		return fmt.Errorf("unknown value %q; want \"inches\", \"feet\", \"millimeters\", \"centimeters\", \"meters\" or \"unknown\"", jsonrpc.Truncate(v))
 	}
 	*x = Units(v)
 	return nil

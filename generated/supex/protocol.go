@@ -106,9 +106,3 @@ const (
 	// another.
 	DefaultTCPAddress = "localhost:9876"
 )
-
-// methodNotFound returns the -32601 error answering a method this side does
-// not implement.
-func methodNotFound(method string) error {
-	return jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "Method not found", map[string]string{"method": method})
-}

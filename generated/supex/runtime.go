@@ -77,22 +77,22 @@ type UnimplementedRuntime struct{}
 
 // Hello answers with a -32601 Method not found error.
 func (UnimplementedRuntime) Hello(context.Context, *HelloParams) (*HelloResult, error) {
-	return nil, methodNotFound(MethodHello)
+	return nil, jsonrpc.MethodNotFound(MethodHello)
 }
 
 // Ping answers with a -32601 Method not found error.
 func (UnimplementedRuntime) Ping(context.Context) (*PingResult, error) {
-	return nil, methodNotFound(MethodPing)
+	return nil, jsonrpc.MethodNotFound(MethodPing)
 }
 
 // ResourcesList answers with a -32601 Method not found error.
 func (UnimplementedRuntime) ResourcesList(context.Context) (*ResourcesListResult, error) {
-	return nil, methodNotFound(MethodResourcesList)
+	return nil, jsonrpc.MethodNotFound(MethodResourcesList)
 }
 
 // ToolsCall answers with a -32601 Method not found error.
 func (UnimplementedRuntime) ToolsCall(context.Context, *ToolsCallParams) (*ToolResult, error) {
-	return nil, methodNotFound(MethodToolsCall)
+	return nil, jsonrpc.MethodNotFound(MethodToolsCall)
 }
 
 // NewRuntimeRemote returns the runtime at the other end of c: its methods send
@@ -163,7 +163,7 @@ func NewRuntimeHandler(impl Runtime) jsonrpc.Handler {
 			}
 			return impl.ToolsCall(ctx, &params)
 		}
-		return nil, methodNotFound(req.Method)
+		return nil, jsonrpc.MethodNotFound(req.Method)
 	})
 }
 

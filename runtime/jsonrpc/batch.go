@@ -50,10 +50,6 @@ func (c *Conn) Batch(ctx context.Context, calls []*BatchCall) error {
 		}
 		if !call.Notification {
 			ids[i] = c.newID()
-			if waits[i], err = c.register(ids[i]); err != nil {
-				forgetAll()
-				return fmt.Errorf("jsonrpc: batch: %w", c.closedError())
-			}
 		}
 		if i > 0 {
 			out = append(out, ',')
@@ -61,6 +57,12 @@ func (c *Conn) Batch(ctx context.Context, calls []*BatchCall) error {
 		out = c.appendRequest(out, ids[i], call.Method, params)
 	}
 	out = append(out, ']')
+	if err := c.registerBatch(ctx, ids, waits); err != nil {
+		if err == ErrClosed {
+			err = c.closedError()
+		}
+		return fmt.Errorf("jsonrpc: batch: %w", err)
+	}
 	if err := c.enqueue(ctx, out); err != nil {
 		forgetAll()
 		return fmt.Errorf("jsonrpc: batch: %w", err)
@@ -76,6 +78,36 @@ func (c *Conn) Batch(ctx context.Context, calls []*BatchCall) error {
 			c.forget(ids[i])
 			c.sendCancel(ids[i], ctx.Err().Error())
 			call.Err = fmt.Errorf("jsonrpc: call %q (id %s): %w", call.Method, c.idText(ids[i]), ctx.Err())
+		}
+	}
+	return nil
+}
+
+// registerBatch records a pending call for each nonzero id, all or none:
+// the requests of a batch count one each against
+// [Options.MaxOutgoingCalls].
+func (c *Conn) registerBatch(ctx context.Context, ids []int64, waits []*pendingCall) error {
+	n := 0
+	for _, id := range ids {
+		if id != 0 {
+			n++
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.reserveCalls(ctx, n, nil); err != nil {
+		if err == ErrTooManyCalls {
+			return fmt.Errorf("%w (%d requests, limit %d)", err, n, c.opts.MaxOutgoingCalls)
+		}
+		return err
+	}
+	if c.pending == nil || c.inputEnd {
+		return ErrClosed
+	}
+	for i, id := range ids {
+		if id != 0 {
+			waits[i] = pendingCalls.Get().(*pendingCall)
+			c.pending[id] = waits[i]
 		}
 	}
 	return nil

@@ -123,10 +123,14 @@ func (c *Conn) ourID(id []byte) int64 {
 	return n
 }
 
-// register records a pending call under id, unless the connection ended.
-func (c *Conn) register(id int64) (*pendingCall, error) {
+// register records a pending call under id, unless the connection ended
+// or [Options.MaxOutgoingCalls] calls are pending (see reserveCalls).
+func (c *Conn) register(ctx context.Context, id int64, expired <-chan time.Time) (*pendingCall, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if err := c.reserveCalls(ctx, 1, expired); err != nil {
+		return nil, err
+	}
 	if c.pending == nil || c.inputEnd {
 		return nil, ErrClosed
 	}
@@ -140,6 +144,7 @@ func (c *Conn) forget(id int64) {
 	c.mu.Lock()
 	if c.pending != nil {
 		delete(c.pending, id)
+		c.wakeCallers()
 	}
 	c.mu.Unlock()
 }
@@ -155,6 +160,7 @@ func (c *Conn) takePending(id []byte) *pendingCall {
 	p := c.pending[n]
 	if p != nil {
 		delete(c.pending, n)
+		c.wakeCallers()
 	}
 	c.mu.Unlock()
 	return p
@@ -175,9 +181,16 @@ func (c *Conn) call(ctx context.Context, id int64, method string, msg []byte, re
 		defer t.Stop()
 		expired = t.C
 	}
-	p, err := c.register(id)
-	if err != nil {
+	p, err := c.register(ctx, id, expired)
+	switch {
+	case err == errSlotTimeout:
+		return c.timedOut(method, id, timeout, false)
+	case err == ErrTooManyCalls:
+		return fmt.Errorf("jsonrpc: call %q: %w (%d)", method, err, c.opts.MaxOutgoingCalls)
+	case err == ErrClosed:
 		return fmt.Errorf("jsonrpc: call %q: %w", method, c.closedError())
+	case err != nil:
+		return fmt.Errorf("jsonrpc: call %q: %w", method, err)
 	}
 	select {
 	case c.out <- msg:
@@ -274,10 +287,10 @@ func (c *Conn) deliver(m *message) {
 	p := c.takePending(m.rawID)
 	if p == nil {
 		if c.lateAnswer(m.rawID) {
-			c.log.Debug("jsonrpc: response to a cancelled call", "id", m.responseID().String())
+			c.log.Debug("jsonrpc: response to a cancelled call", "id", Truncate(m.responseID().String()))
 			return
 		}
-		c.log.Warn("jsonrpc: response to an unknown or already answered id", "id", m.responseID().String())
+		c.warn("jsonrpc: response to an unknown or already answered id", "id", Truncate(m.responseID().String()))
 		return
 	}
 	if m.err != nil {
@@ -302,7 +315,7 @@ func (c *Conn) rejectResponse(m *message, reason *Error) {
 	if json.Unmarshal(reason.Data, &why) != nil {
 		why = reason.Message
 	}
-	c.log.Warn("jsonrpc: invalid response; not answered", "id", m.responseID().String(), "reason", why)
+	c.warn("jsonrpc: invalid response; not answered", "id", Truncate(m.responseID().String()), "reason", Truncate(why))
 	if id := m.responseID(); id.IsZero() || id.IsNull() {
 		return
 	}

@@ -37,6 +37,8 @@ type Conn struct {
 	flusher  *bufio.Writer
 	onFrame  func()        // the stream's MessageRead, or nil
 	names    nameCache     // method names read, for the read loop only
+	warnings warnLimiter   // the warnings a peer can trigger
+	queued   byteBudget    // bytes of incoming messages waiting for a handler
 	out      chan []byte   // messages waiting for the write loop
 	spare    chan []byte   // buffers of written messages, for reuse
 	drained  chan struct{} // closed when the write loop has ended
@@ -53,6 +55,9 @@ type Conn struct {
 	// cancelled holds our calls given up with a cancellation sent (guarded
 	// by mu): their answers may still come.
 	cancelled map[int64]struct{}
+	// slotFreed is closed when a pending call goes away while calls wait
+	// for a slot (guarded by mu; nil when none waits).
+	slotFreed chan struct{}
 
 	done          chan struct{} // closed when the connection ends
 	ctx           context.Context
@@ -91,6 +96,8 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		pending:  make(map[int64]*pendingCall),
 		inflight: make(map[string]*incoming),
 		done:     make(chan struct{}),
+		warnings: warnLimiter{log: opts.Logger, now: opts.now},
+		queued:   byteBudget{max: int64(opts.MaxQueuedBytes), onFull: opts.onQueueFull},
 	}
 	if m, ok := stream.(MessageReader); ok {
 		c.onFrame = m.MessageRead
@@ -141,7 +148,7 @@ func ConnFromContext(ctx context.Context) *Conn {
 }
 
 func methodNotFound(_ context.Context, req *Request) (any, error) {
-	return nil, NewError(CodeMethodNotFound, "Method not found", map[string]string{"method": req.Method})
+	return nil, MethodNotFound(req.Method)
 }
 
 // Done returns a channel closed when the connection has ended.
@@ -209,6 +216,7 @@ func (c *Conn) shutdown(reason error) error {
 	c.err = reason
 	pending := c.pending
 	c.pending = nil
+	c.wakeCallers()
 	c.mu.Unlock()
 
 	close(c.done)
@@ -234,6 +242,7 @@ func (c *Conn) shutdown(reason error) error {
 	if reason != errLocalClose {
 		c.log.Debug("jsonrpc: connection ended", "reason", reason)
 	}
+	c.warnings.summary()
 	failure := c.closedError()
 	for _, p := range pending {
 		p.ch <- callResult{err: failure}
@@ -283,8 +292,8 @@ func (c *Conn) readLoop() {
 					c.skippedTooLarge(fe)
 					continue
 				}
-				c.log.Warn("jsonrpc: skipped a bad frame", "reason", fe)
-				c.replyFromReader(appendError(nil, NullID, invalidRequest(fe.Error())))
+				c.warn("jsonrpc: skipped a bad frame", "reason", Truncate(fe.Error()))
+				c.replyFromReader(appendError(nil, NullID, invalidRequest(Truncate(fe.Error()))))
 				continue
 			}
 			if errors.Is(err, io.EOF) {
@@ -323,6 +332,7 @@ func (c *Conn) peerFinished() {
 	c.inputEnd = true
 	pending := c.pending
 	c.pending = map[int64]*pendingCall{}
+	c.wakeCallers()
 	c.mu.Unlock()
 	failure := fmt.Errorf("%w: %w", ErrClosed, ErrPeerClosed)
 	for _, p := range pending {
@@ -382,7 +392,7 @@ func (c *Conn) writeQueued(msg []byte) bool {
 			return false
 		}
 		if msg != nil {
-			if err := c.writer.Write(msg); err != nil {
+			if err := c.writer.Write(validText(msg)); err != nil {
 				c.shutdown(fmt.Errorf("writing: %w", err))
 				return false
 			}
@@ -439,7 +449,7 @@ func (c *Conn) replyFromReader(msg []byte) {
 	select {
 	case c.out <- msg:
 	default:
-		c.log.Warn("jsonrpc: peer is not reading; dropped an error response", "response", string(msg))
+		c.warn("jsonrpc: peer is not reading; dropped an error response", "response", Truncate(string(msg)))
 	}
 }
 

@@ -18,6 +18,7 @@ type incoming struct {
 	cancel context.CancelFunc
 	batch  *batchReply // the batch it arrived in, or nil
 	after  uint64      // notifications to handle before this request starts
+	size   int64       // bytes of the message, counted in Conn.queued
 
 	peerCancelled bool        // guarded by Conn.mu
 	closeAfter    atomic.Bool // the handler called CloseAfterReply
@@ -48,7 +49,7 @@ func (c *Conn) handleMessage(b []byte, batch *batchReply, frame []byte) {
 		return
 	}
 	if rpcErr != nil {
-		c.log.Warn("jsonrpc: invalid message", "id", m.id.String(), "error", rpcErr)
+		c.warn("jsonrpc: invalid message", "id", Truncate(m.id.String()), "error", Truncate(rpcErr.Error()))
 		c.answerInvalid(batch, m.id, rpcErr)
 		return
 	}
@@ -63,18 +64,23 @@ func (c *Conn) handleMessage(b []byte, batch *batchReply, frame []byte) {
 			c.cancelIncoming(m.params)
 			return
 		}
-		in := &incoming{req: Request{Method: m.method, Params: m.params, nullParams: m.nullParams, strict: c.opts.DisallowUnknownFields, valid: true}, ctx: c.ctx}
+		in := &incoming{req: Request{Method: m.method, Params: m.params, nullParams: m.nullParams, strict: c.opts.DisallowUnknownFields, valid: true}, ctx: c.ctx, size: int64(len(b))}
+		if !c.queued.acquire(in.size, c.done) {
+			return
+		}
 		if c.opts.OrderRequestsAfterNotifications {
 			c.order.queued()
 		}
-		c.notifications.push(in)
+		if !c.notifications.push(in) {
+			c.queued.release(in.size)
+		}
 	case kindRequest:
-		c.acceptRequest(&m, batch)
+		c.acceptRequest(&m, batch, int64(len(b)))
 	}
 }
 
 // acceptRequest registers a peer request and queues it for a handler.
-func (c *Conn) acceptRequest(m *message, batch *batchReply) {
+func (c *Conn) acceptRequest(m *message, batch *batchReply, size int64) {
 	ctx, cancel := context.WithCancel(c.ctx)
 	in := &incoming{
 		req:    Request{ID: m.id, Method: m.method, Params: m.params, nullParams: m.nullParams, strict: c.opts.DisallowUnknownFields, valid: true},
@@ -82,6 +88,7 @@ func (c *Conn) acceptRequest(m *message, batch *batchReply) {
 		cancel: cancel,
 		batch:  batch,
 		after:  c.order.read,
+		size:   size,
 	}
 	c.mu.Lock()
 	_, duplicate := c.inflight[m.id.raw]
@@ -97,18 +104,25 @@ func (c *Conn) acceptRequest(m *message, batch *batchReply) {
 	if batch != nil {
 		batch.expect()
 	}
-	if !c.requests.push(in) {
+	if !c.queued.acquire(size, c.done) {
 		c.finishRequest(in)
-		batch.complete(nil)
+		batch.complete(ID{}, nil)
+		return
+	}
+	if !c.requests.push(in) {
+		c.queued.release(size)
+		c.finishRequest(in)
+		batch.complete(ID{}, nil)
 	}
 }
 
 // runRequest handles one peer request and answers it.
 func (c *Conn) runRequest(in *incoming) {
+	c.queued.release(in.size)
 	select {
 	case <-c.done: // the connection ended while the request was queued
 		c.finishRequest(in)
-		in.batch.complete(nil)
+		in.batch.complete(ID{}, nil)
 		return
 	default:
 	}
@@ -116,7 +130,7 @@ func (c *Conn) runRequest(in *incoming) {
 	err := c.awaitNotifications(in)
 	if err == ErrClosed { // the connection ended while the request waited
 		c.finishRequest(in)
-		in.batch.complete(nil)
+		in.batch.complete(ID{}, nil)
 		return
 	}
 	if err == nil {
@@ -131,23 +145,30 @@ func (c *Conn) runRequest(in *incoming) {
 		}
 	}
 	if peerCancelled && c.opts.Cancellation == CancelMCP {
-		in.batch.complete(nil)
+		in.batch.complete(ID{}, nil)
 		return
 	}
 	if err != nil {
 		c.writeError(in.batch, in.req.ID, c.errorFor(&in.req, err, peerCancelled))
-		in.batch.complete(nil)
+		in.batch.complete(ID{}, nil)
 		return
 	}
 	msg, merr := c.encodeResult(in.req.ID, result)
 	if merr != nil {
-		c.log.Error("jsonrpc: cannot encode result", "method", in.req.Method, "error", merr)
+		c.warnError("jsonrpc: cannot encode result", "method", Truncate(in.req.Method), "error", Truncate(merr.Error()))
 		c.writeError(in.batch, in.req.ID, &Error{Code: CodeInternalError, Message: "Internal error"})
-		in.batch.complete(nil)
+		in.batch.complete(ID{}, nil)
+		return
+	}
+	if tooLarge(len(msg), c.opts.MaxResponseBytes) {
+		c.warn("jsonrpc: result too large; answered with an error", "method", Truncate(in.req.Method), "size", len(msg), "limit", c.opts.MaxResponseBytes)
+		c.recycle(msg)
+		c.writeError(in.batch, in.req.ID, c.responseTooLarge(len(msg)))
+		in.batch.complete(ID{}, nil)
 		return
 	}
 	if in.batch != nil {
-		in.batch.complete(msg)
+		in.batch.complete(in.req.ID, msg)
 		return
 	}
 	_ = c.enqueue(c.ctx, msg)
@@ -184,8 +205,9 @@ func (c *Conn) finishRequest(in *incoming) (peerCancelled bool) {
 // in order, so the last messages a peer sends before closing are not lost;
 // their context is then already cancelled.
 func (c *Conn) runNotification(in *incoming) {
+	c.queued.release(in.size)
 	if _, err := c.invoke(in.ctx, &in.req); err != nil && !c.ignored(in.req.Method, err) {
-		c.log.Warn("jsonrpc: notification handler failed", "method", in.req.Method, "error", err)
+		c.warn("jsonrpc: notification handler failed", "method", Truncate(in.req.Method), "error", Truncate(err.Error()))
 	}
 	if c.opts.OrderRequestsAfterNotifications {
 		c.order.handledOne()
@@ -214,7 +236,7 @@ func (c *Conn) ignored(method string, err error) bool {
 func (c *Conn) invoke(ctx context.Context, req *Request) (result any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			c.log.Error("jsonrpc: handler panicked", "method", req.Method, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			c.warnError("jsonrpc: handler panicked", "method", Truncate(req.Method), "panic", Truncate(fmt.Sprint(r)), "stack", string(debug.Stack()))
 			result, err = nil, &Error{Code: CodeInternalError, Message: "Internal error"}
 		}
 	}()
@@ -231,7 +253,7 @@ func (c *Conn) errorFor(req *Request, err error, peerCancelled bool) *Error {
 	if peerCancelled && c.opts.Cancellation == CancelLSP {
 		return &Error{Code: CodeRequestCancelled, Message: "Request cancelled"}
 	}
-	c.log.Warn("jsonrpc: handler failed", "method", req.Method, "error", err)
+	c.warn("jsonrpc: handler failed", "method", Truncate(req.Method), "error", Truncate(err.Error()))
 	if c.opts.ExposeErrors {
 		return &Error{Code: CodeInternalError, Message: err.Error()}
 	}
@@ -245,7 +267,7 @@ func (c *Conn) cancelIncoming(params json.RawMessage) {
 		RequestID *ID `json:"requestId"`
 	}
 	if json.Unmarshal(params, &p) != nil {
-		c.log.Warn("jsonrpc: malformed cancellation", "params", string(params))
+		c.warn("jsonrpc: malformed cancellation", "params", Truncate(string(params)))
 		return
 	}
 	id := p.ID
@@ -271,7 +293,7 @@ func (c *Conn) cancelIncoming(params json.RawMessage) {
 func (c *Conn) answerInvalid(batch *batchReply, id ID, e *Error) {
 	msg := appendError(nil, id, e)
 	if batch != nil {
-		batch.add(msg)
+		batch.add(id, msg)
 		return
 	}
 	c.replyFromReader(msg)
@@ -281,8 +303,12 @@ func (c *Conn) answerInvalid(batch *batchReply, id ID, e *Error) {
 // part of batch.
 func (c *Conn) writeError(batch *batchReply, id ID, e *Error) {
 	msg := appendError(nil, id, e)
+	if tooLarge(len(msg), c.opts.MaxResponseBytes) {
+		c.warn("jsonrpc: error response too large; answered with a shorter one", "size", len(msg), "limit", c.opts.MaxResponseBytes)
+		msg = appendError(nil, id, c.responseTooLarge(len(msg)))
+	}
 	if batch != nil {
-		batch.add(msg)
+		batch.add(id, msg)
 		return
 	}
 	_ = c.enqueue(c.ctx, msg)
@@ -318,7 +344,7 @@ func (c *Conn) handleBatch(frame []byte) {
 	for _, e := range elems {
 		c.handleMessage(e, batch, nil)
 	}
-	batch.finish(nil, true)
+	batch.finish(ID{}, nil, true)
 }
 
 // batchReply collects the responses to one incoming batch and sends them
@@ -328,6 +354,7 @@ type batchReply struct {
 	mu          sync.Mutex
 	outstanding int
 	responses   [][]byte
+	size        int         // bytes of the array holding responses so far
 	closeAfter  atomic.Bool // a handler asked to close after the batch's answer
 }
 
@@ -338,29 +365,52 @@ func (b *batchReply) expect() {
 	b.mu.Unlock()
 }
 
-// add appends a response that needs no waiting (an error for an invalid
-// element).
-func (b *batchReply) add(msg []byte) {
+// add appends a response to id that needs no waiting (an error for an
+// invalid element).
+func (b *batchReply) add(id ID, msg []byte) {
 	b.mu.Lock()
-	b.responses = append(b.responses, msg)
+	b.keep(id, msg)
 	b.mu.Unlock()
 }
 
+// keep appends msg, the response to id, to the array, unless it would
+// take the array past [Options.MaxResponseBytes]: then the -32603 error
+// saying so takes its place, or, if even that does not fit, nothing
+// does. b.mu must be held.
+func (b *batchReply) keep(id ID, msg []byte) {
+	if b.size == 0 {
+		b.size = 1 // the closing ']'
+	}
+	grown := b.size + 1 + len(msg) // '[' or ',' before msg
+	limit := b.conn.opts.MaxResponseBytes
+	if tooLarge(grown, limit) {
+		e := appendError(nil, id, b.conn.responseTooLarge(grown))
+		if tooLarge(b.size+1+len(e), limit) {
+			b.conn.warn("jsonrpc: batch answer full; dropped a response", "id", Truncate(id.String()), "limit", limit)
+			return
+		}
+		b.conn.warn("jsonrpc: batch answer too large; answered an element with an error", "id", Truncate(id.String()), "size", grown, "limit", limit)
+		msg, grown = e, b.size+1+len(e)
+	}
+	b.size = grown
+	b.responses = append(b.responses, msg)
+}
+
 // complete records that one awaited request finished, with its response
-// (nil for none). It is a no-op on a nil batch.
-func (b *batchReply) complete(msg []byte) {
+// to id (nil for none). It is a no-op on a nil batch.
+func (b *batchReply) complete(id ID, msg []byte) {
 	if b != nil {
-		b.finish(msg, false)
+		b.finish(id, msg, false)
 	}
 }
 
 // finish records one finished element and, after the last one, sends the
 // array: through the reply queue when called from the read loop, which
 // must never block on a write.
-func (b *batchReply) finish(msg []byte, fromReader bool) {
+func (b *batchReply) finish(id ID, msg []byte, fromReader bool) {
 	b.mu.Lock()
 	if msg != nil {
-		b.responses = append(b.responses, msg)
+		b.keep(id, msg)
 	}
 	b.outstanding--
 	last := b.outstanding == 0
@@ -368,7 +418,8 @@ func (b *batchReply) finish(msg []byte, fromReader bool) {
 	if !last || len(b.responses) == 0 {
 		return
 	}
-	out := []byte{'['}
+	out := make([]byte, 1, b.size+1)
+	out[0] = '['
 	for i, r := range b.responses {
 		if i > 0 {
 			out = append(out, ',')

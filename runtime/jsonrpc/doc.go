@@ -24,6 +24,12 @@
 //     requests) and fails the call it names with [ErrInvalidResponse];
 //   - closing or losing the peer fails every pending call at once with an
 //     error wrapping [ErrClosed].
+//   - what a peer can make a connection hold is bounded by default: our
+//     calls awaiting an answer ([Options.MaxOutgoingCalls]), the bytes of
+//     its messages waiting for a handler ([Options.MaxQueuedBytes]), the
+//     size of an answer ([Options.MaxResponseBytes]); its values are
+//     echoed and logged truncated ([Truncate]) and as valid UTF-8, and
+//     the warnings it can trigger are rate-limited.
 //
 // The read loop never writes: all output goes through one write loop, so
 // a peer that stops reading cannot stop us from reading its messages.

@@ -7,6 +7,7 @@ import (
 	"net"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rpcgen/rpcgen/runtime/framing"
 )
@@ -143,6 +144,46 @@ func FuzzDecodeObject(f *testing.F) {
 			var a, b2 any
 			if json.Unmarshal([]byte(got[k]), &a) != nil || json.Unmarshal(v, &b2) != nil || fmt.Sprint(a) != fmt.Sprint(b2) {
 				t.Fatalf("member %q = %s, want %s", k, got[k], v)
+			}
+		}
+	})
+}
+
+// FuzzConnWritesValidText feeds arbitrary bytes to a live NDJSON
+// connection and checks that every message it writes is valid JSON and
+// valid UTF-8, whatever the peer sent: ids, method names, member names
+// and raw params echoed back included.
+func FuzzConnWritesValidText(f *testing.F) {
+	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"sum\",\"params\":[1]}"))
+	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xc3(\"}"))
+	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"echo\",\"params\":{\"\xed\xa0\x80\":\"\xf0\x28\x8c\xbc\"}}"))
+	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"count\",\"params\":{\"\xfe\":1}}"))
+	f.Add([]byte("[{\"jsonrpc\":\"2.0\",\"id\":\"\x80\",\"method\":\"x\"},{\"jsonrpc\":\"2.0\",\"id\":\"\x81\",\"method\":\"\x82\"}]"))
+	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"result\":1}\n{\"jsonrpc\":\"\xff\",\"id\":\"\xff\",\"method\":\"sum\"}"))
+	f.Fuzz(func(t *testing.T, input []byte) {
+		s1, s2 := net.Pipe()
+		c := NewConn(s1, Options{Handler: relHandler, DisallowUnknownFields: true})
+		defer c.Close()
+		defer s2.Close()
+		s2.SetDeadline(time.Now().Add(waitLimit))
+		r := framing.NDJSON.NewReader(s2, framing.Limits{})
+		go func() {
+			s2.Write(input)
+			s2.Write([]byte("\n{\"jsonrpc\":\"2.0\",\"id\":\"fuzz-fence\",\"method\":\"sum\",\"params\":[1]}\n"))
+		}()
+		for {
+			b, err := r.Read()
+			if err != nil {
+				t.Fatalf("after %q: %v", input, err)
+			}
+			if !utf8.Valid(b) {
+				t.Fatalf("after %q: answer %q is not valid UTF-8", input, b)
+			}
+			if !json.Valid(b) {
+				t.Fatalf("after %q: answer %q is not JSON", input, b)
+			}
+			if bytes.Contains(b, []byte(`"fuzz-fence"`)) {
+				return
 			}
 		}
 	})

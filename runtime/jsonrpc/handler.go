@@ -179,12 +179,14 @@ func InvalidParams(field, reason string) *Error {
 	return NewError(CodeInvalidParams, "Invalid params", &FieldError{Field: field, Reason: reason})
 }
 
-// MarshalJSON encodes the error as {"field": ..., "reason": ...}.
+// MarshalJSON encodes the error as {"field": ..., "reason": ...}. The
+// field's path is made of the peer's member names, so it is truncated
+// (see [Truncate]).
 func (e *FieldError) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		Field  string `json:"field,omitempty"`
 		Reason string `json:"reason"`
-	}{e.Field, e.Reason})
+	}{Truncate(e.Field), e.Reason})
 }
 
 // paramsError converts a decoding or validation failure into -32602.
@@ -201,9 +203,10 @@ func paramsError(err error) *Error {
 		return InvalidParams(fe.Field, fe.Reason)
 	case errors.As(err, &te):
 		field := te.Field
-		reason := fmt.Sprintf("expected %s, got JSON %s", jsonTypeName(te.Type), te.Value)
+		got := Truncate(te.Value) // "number " and the peer's digits, for a number out of range
+		reason := fmt.Sprintf("expected %s, got JSON %s", jsonTypeName(te.Type), got)
 		if field == "" {
-			reason = fmt.Sprintf("params must be %s %s, got JSON %s", article(te.Type), jsonTypeName(te.Type), te.Value)
+			reason = fmt.Sprintf("params must be %s %s, got JSON %s", article(te.Type), jsonTypeName(te.Type), got)
 		}
 		return InvalidParams(field, reason)
 	case errors.As(err, &se):

@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 )
 
-// ID identifies a request. It holds the id's JSON text exactly as it was
-// sent or received, so an incoming id is echoed byte for byte and a number
-// above 2^53 stays exact. The zero ID means "no id": a notification.
+// ID identifies a request. It holds the id's JSON text as it was sent or
+// received, so an incoming id is echoed byte for byte (but for invalid
+// UTF-8, which becomes U+FFFD) and a number above 2^53 stays exact. The zero ID means "no id": a notification.
 type ID struct{ raw string }
 
 // IntID returns the numeric ID n.
@@ -70,10 +71,32 @@ func validID(b []byte) bool {
 	return string(b) == "null"
 }
 
-// idOf returns the ID of valid id text b; empty b is the zero ID.
+// idOf returns the ID of valid id text b; empty b is the zero ID. Invalid
+// UTF-8 in a string id becomes U+FFFD, as encoding/json decodes it, so
+// that the id echoed in an answer or a log line is valid text.
 func idOf(b []byte) ID {
 	if string(b) == "null" {
 		return NullID
 	}
+	if len(b) > 0 && b[0] == '"' && !utf8.Valid(b) {
+		return ID{string(appendValidUTF8(nil, b))}
+	}
 	return ID{string(b)}
+}
+
+// appendValidUTF8 appends b with each invalid UTF-8 byte replaced by
+// U+FFFD. In valid JSON text such bytes can only be inside strings, so
+// the result is the same JSON with those strings coerced as
+// encoding/json would.
+func appendValidUTF8(dst, b []byte) []byte {
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			dst = utf8.AppendRune(dst, utf8.RuneError)
+		} else {
+			dst = append(dst, b[:size]...)
+		}
+		b = b[size:]
+	}
+	return dst
 }

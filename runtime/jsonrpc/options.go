@@ -15,6 +15,9 @@ const (
 	DefaultMaxBatchSize           = 1000
 	DefaultMaxQueuedWrites        = 256
 	DefaultDrainTimeout           = time.Second
+	DefaultMaxOutgoingCalls       = 1024
+	DefaultMaxQueuedBytes         = 64 << 20
+	DefaultMaxResponseBytes       = 32 << 20
 )
 
 // Cancellation selects how a protocol cancels requests in flight.
@@ -112,6 +115,38 @@ type Options struct {
 	// (default 256); when full, senders wait (or give up when their
 	// context ends).
 	MaxQueuedWrites int
+	// MaxOutgoingCalls bounds the calls this side has sent and not yet had
+	// answered: each [Conn.Call], and each request of a [Conn.Batch]
+	// (default 1024; negative: unlimited). Past it a call fails at once
+	// with an error wrapping [ErrTooManyCalls] and naming the method, so
+	// a peer that never answers cannot make us hold an unbounded number
+	// of calls, and a handler that calls the peer for every notification
+	// cannot amplify a flood of them. Failing is the default because
+	// waiting can deadlock: a notification handler waiting for a slot
+	// stops the notification queue, reading pauses once it is full, and
+	// the answers that would free the slot are never read.
+	MaxOutgoingCalls int
+	// WaitForCallSlots makes a call past MaxOutgoingCalls wait for a slot
+	// (or for its context, or for the connection to end) instead of
+	// failing. To stay clear of the deadlock above, a call whose context
+	// is that of a handler of the same connection still fails at once;
+	// a handler that calls with another context must not wait forever.
+	WaitForCallSlots bool
+	// MaxQueuedBytes bounds the bytes of incoming requests and
+	// notifications read and waiting to be handled (default 64 MiB, twice
+	// the default message limit, so that one message of the largest size
+	// always fits; negative: unlimited). When a message would go past it,
+	// reading from the peer pauses until handlers have taken enough from
+	// the queues: the bytes stay with the peer. A message arriving when
+	// nothing is queued is always taken, whatever its size.
+	MaxQueuedBytes int
+	// MaxResponseBytes bounds the encoded size of one answer, and of the
+	// whole answer to a batch (default 32 MiB; negative: unlimited). A
+	// response that encodes larger is replaced by a -32603 error saying
+	// the result was too large, with its size and the limit as data; in a
+	// batch, so is each answer that would take the batch's answer past
+	// the limit, and one that does not fit even so is left out.
+	MaxResponseBytes int
 	// DrainTimeout bounds how long Close waits for queued messages to be
 	// written before closing the stream, and how long handlers still
 	// running when the peer finished sending get to answer (default 1s).
@@ -147,8 +182,17 @@ type Options struct {
 	// fields the target type does not have.
 	DisallowUnknownFields bool
 	// Logger receives diagnostics; nil discards them. Nothing is ever
-	// written to stdout.
+	// written to stdout. Warnings a peer can trigger are rate-limited per
+	// connection (the first 10, then at most one a second carrying the
+	// count suppressed since, and a total when the connection ends), and
+	// the values from the peer they quote go through [Truncate].
 	Logger *slog.Logger
+
+	// now is the warning limiter's clock (time.Now when nil); tests set it.
+	now func() time.Time
+	// onQueueFull, when set, is called each time reading pauses because
+	// MaxQueuedBytes is reached; tests set it.
+	onQueueFull func()
 }
 
 // withDefaults returns o with zero fields replaced by defaults.
@@ -173,6 +217,18 @@ func (o Options) withDefaults() Options {
 	}
 	if o.DrainTimeout <= 0 {
 		o.DrainTimeout = DefaultDrainTimeout
+	}
+	if o.MaxOutgoingCalls == 0 {
+		o.MaxOutgoingCalls = DefaultMaxOutgoingCalls
+	}
+	if o.MaxQueuedBytes == 0 {
+		o.MaxQueuedBytes = DefaultMaxQueuedBytes
+	}
+	if o.MaxResponseBytes == 0 {
+		o.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if o.now == nil {
+		o.now = time.Now
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)

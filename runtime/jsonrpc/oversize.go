@@ -28,15 +28,15 @@ func (c *Conn) skippedTooLarge(fe *framing.Error) {
 	switch {
 	case g.response:
 		// Never answered, like any response we cannot take.
-		c.log.Warn("jsonrpc: skipped an oversized response", "id", string(g.id), "reason", fe)
+		c.warn("jsonrpc: skipped an oversized response", "id", Truncate(string(g.id)), "reason", Truncate(fe.Error()))
 		if p := c.takePending(g.id); p != nil {
 			p.ch <- callResult{err: fmt.Errorf("response refused: %w", fe)}
 		}
 	case g.request && g.id != nil:
-		c.log.Warn("jsonrpc: refused an oversized request", "id", string(g.id), "reason", fe)
+		c.warn("jsonrpc: refused an oversized request", "id", Truncate(string(g.id)), "reason", Truncate(fe.Error()))
 		c.replyFromReader(appendError(nil, idOf(g.id), invalidRequest(fe.Error())))
 	default:
-		c.log.Warn("jsonrpc: skipped a bad frame", "reason", fe)
+		c.warn("jsonrpc: skipped a bad frame", "reason", Truncate(fe.Error()))
 		c.replyFromReader(appendError(nil, NullID, invalidRequest(fe.Error())))
 	}
 }

@@ -213,8 +213,27 @@ var msgCases = []msgCase{
 		run:     runNotificationPanic},
 	{name: "handler errors exposed on request", input: `a plain error with Options.ExposeErrors (off by default)`, outcome: `-32603 with the error's text as message (opt-in)`, test: "TestExposeErrors"},
 	{name: "limits on by default", input: `Options{} and framing.Limits{}`,
-		outcome: `message 32 MiB, header section 8 KiB, 64 handlers at once, 1024 queued requests, 1024 queued notifications, batch 1000, 256 queued writes, drain 1 s; each listed in runtime/README.md`,
+		outcome: `message 32 MiB, header section 8 KiB, 64 handlers at once, 1024 queued requests, 1024 queued notifications, batch 1000, 256 queued writes, drain 1 s, 1024 calls awaiting an answer, 64 MiB queued, answers 32 MiB; each listed in runtime/README.md`,
 		run:     runDefaultLimits},
+
+	// Hostile peers: amplification, memory, echoes and noise.
+	{name: "notifications whose handler calls the peer, which never answers", input: `100,000 notifications, each making the handler start a call to the peer`,
+		outcome: `1024 calls (MaxOutgoingCalls) stay pending; every other call fails at once with ErrTooManyCalls naming the method; the connection keeps answering`, test: "TestOutgoingCallsBounded"},
+	{name: "calls past the bound, waiting for slots", input: `a third call with MaxOutgoingCalls 2 and WaitForCallSlots`,
+		outcome: `it waits for a slot or its context; a call from a handler of the same connection fails at once (waiting there could stop reading the answers that free slots)`, test: "TestWaitForCallSlots"},
+	{name: "outgoing batch past the bound", input: `a batch of 3 requests with MaxOutgoingCalls 2`, outcome: `the batch fails whole with ErrTooManyCalls; nothing left pending`, test: "TestBatchCountsAgainstMaxOutgoingCalls"},
+	{name: "large requests behind busy handlers", input: `40 requests of 256 KiB behind one busy handler, MaxQueuedBytes 1 MiB`,
+		outcome: `reading pauses once the queued bytes would pass the bound; the rest stay with the peer; all 40 answered once the handler is free`, test: "TestQueuedBytesPauseReading"},
+	{name: "result over the answer limit", input: `a result encoding past MaxResponseBytes`,
+		outcome: `-32603 "Internal error: the result is too large", data {"size":…,"limit":…}, same id; connection continues`, test: "TestResponseTooLarge"},
+	{name: "batch whose answer would pass the limit", input: `a batch of 5 requests whose results together pass MaxResponseBytes`,
+		outcome: `answers that would pass it become the -32603 too-large error, or are left out when even that does not fit; the batch's answer never passes the limit`, test: "TestBatchAnswerBounded"},
+	{name: "invalid UTF-8 in an id, a method or a raw result", input: "`\"id\":\"\\xff\\xfe\"`, `\"method\":\"n\\xc3\"`, a handler returning raw bytes with \\xff",
+		outcome: `each invalid byte becomes U+FFFD, as encoding/json does: every message written is valid UTF-8 and valid JSON (FuzzConnWritesValidText checks it for any input)`, test: "TestInvalidUTF8IsNotEchoed"},
+	{name: "1 MiB method or member name", input: `a request, a notification and a response naming 1 MiB of text, and a 1 MiB unknown member in strict mode, a 1 MiB number for an int field`,
+		outcome: `-32601 data, -32602 field and value cut to 256 bytes with the full length noted; each log line stays short`, test: "TestEchoedValuesTruncated"},
+	{name: "100,000 unknown notifications", input: `{"jsonrpc":"2.0","method":"unknown/notification"} — 100,000 times`,
+		outcome: `10 warnings logged, then at most one a second carrying the count suppressed since; the total logged when the connection ends`, test: "TestPeerWarningsAreRateLimited"},
 }
 
 // relHandler serves the requests of the message cases.
@@ -638,8 +657,8 @@ func runDefaultLimits(t *testing.T) {
 	if l.MaxMessageSize != 0 || framing.DefaultMaxMessageSize != 32<<20 || framing.DefaultMaxHeaderSize != 8<<10 {
 		t.Errorf("framing defaults: %d, %d", framing.DefaultMaxMessageSize, framing.DefaultMaxHeaderSize)
 	}
-	got := []int{o.MaxConcurrentRequests, o.MaxQueuedRequests, o.MaxQueuedNotifications, o.MaxBatchSize, o.MaxQueuedWrites}
-	want := []int{64, 1024, 1024, 1000, 256}
+	got := []int{o.MaxConcurrentRequests, o.MaxQueuedRequests, o.MaxQueuedNotifications, o.MaxBatchSize, o.MaxQueuedWrites, o.MaxOutgoingCalls, o.MaxQueuedBytes, o.MaxResponseBytes}
+	want := []int{64, 1024, 1024, 1000, 256, 1024, 64 << 20, 32 << 20}
 	if fmt.Sprint(got) != fmt.Sprint(want) || o.DrainTimeout.Seconds() != 1 {
 		t.Errorf("defaults %v, drain %v; want %v, 1s", got, o.DrainTimeout, want)
 	}
@@ -656,6 +675,9 @@ func runDefaultLimits(t *testing.T) {
 		"| batch elements | 1000 | `Options.MaxBatchSize`",
 		"| outgoing messages waiting | 256 | `Options.MaxQueuedWrites`",
 		"| drain on Close | 1 s | `Options.DrainTimeout`",
+		"| our calls awaiting an answer | 1024 | `Options.MaxOutgoingCalls`",
+		"| bytes of incoming messages waiting for a handler | 64 MiB | `Options.MaxQueuedBytes`",
+		"| one answer, and a batch's whole answer | 32 MiB | `Options.MaxResponseBytes`",
 	} {
 		if !strings.Contains(string(readme), row) {
 			t.Errorf("runtime/README.md does not document %q", row)

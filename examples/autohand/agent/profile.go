@@ -44,7 +44,7 @@ func (a *agent) gate(next jsonrpc.Handler) jsonrpc.Handler {
 		switch {
 		case !isRestricted:
 			if slices.Contains(restricted[profileAnswerOnly], req.Method) || slices.Contains(restricted[profileSetupOnly], req.Method) {
-				return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "Method not found", map[string]string{"method": req.Method})
+				return nil, jsonrpc.MethodNotFound(req.Method)
 			}
 		case req.IsNotification() || !slices.Contains(allowed, req.Method):
 			jsonrpc.CloseAfterReply(ctx) // once the refusal is out

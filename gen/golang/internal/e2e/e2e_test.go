@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -273,6 +274,8 @@ func TestErrors(t *testing.T) {
 func TestInvalidParams(t *testing.T) {
 	s := connect(t)
 	ctx := bounded(t)
+	long := strings.Repeat("x", 10_000)
+	cut := strings.Repeat("x", jsonrpc.MaxEchoBytes) + "… (10000 bytes)"
 	tests := []struct {
 		conn   *jsonrpc.Conn
 		method string
@@ -292,6 +295,9 @@ func TestInvalidParams(t *testing.T) {
 		{s.pluginConn, e2e.MethodProgress, `{"percent":100.5}`, "percent", "100.5 is above the maximum 100"},
 		{s.pluginConn, e2e.MethodProgress, `{"percent":-1}`, "percent", "-1 is below the minimum 0"},
 		{s.pluginConn, e2e.MethodEcho, `{"shape":{"kind":"hexagon"},"id":1}`, "shape.kind", `unknown value "hexagon"; want "circle" or "rect"`},
+		// A long value from the peer is echoed truncated.
+		{s.hostConn, e2e.MethodInitialize, `{"version":"1","mode":"` + long + `"}`, "mode", `unknown value "` + cut + `"; want "fast" or "careful"`},
+		{s.pluginConn, e2e.MethodEcho, `{"shape":{"kind":"` + long + `"},"id":1}`, "shape.kind", `unknown value "` + cut + `"; want "circle" or "rect"`},
 		{s.pluginConn, e2e.MethodEcho, `{"shape":{"kind":"rect","width":1},"id":1}`, "shape.height", "required field is missing"},
 		{s.pluginConn, e2e.MethodEcho, `{"shape":{"radius":1},"id":1}`, "shape.kind", "required field is missing"},
 		{s.pluginConn, e2e.MethodEcho, `{"shape":{"kind":"circle","radius":1},"id":true}`, "id", "expected number or string, got JSON boolean"},

@@ -33,7 +33,7 @@ func (x *Mode) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !Mode(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"fast\" or \"careful\"", v)
+		return fmt.Errorf("unknown value %q; want \"fast\" or \"careful\"", jsonrpc.Truncate(v))
 	}
 	*x = Mode(v)
 	return nil

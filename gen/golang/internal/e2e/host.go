@@ -44,12 +44,12 @@ type UnimplementedHost struct{}
 
 // Echo answers with a -32601 Method not found error.
 func (UnimplementedHost) Echo(context.Context, *EchoParams) (*EchoResult, error) {
-	return nil, methodNotFound(MethodEcho)
+	return nil, jsonrpc.MethodNotFound(MethodEcho)
 }
 
 // Now answers with a -32601 Method not found error.
 func (UnimplementedHost) Now(context.Context) (string, error) {
-	return "", methodNotFound(MethodNow)
+	return "", jsonrpc.MethodNotFound(MethodNow)
 }
 
 // Progress ignores the notification.
@@ -59,7 +59,7 @@ func (UnimplementedHost) Progress(context.Context, *ProgressParams) error {
 
 // Ping answers with a -32601 Method not found error.
 func (UnimplementedHost) Ping(context.Context) error {
-	return methodNotFound(MethodPing)
+	return jsonrpc.MethodNotFound(MethodPing)
 }
 
 // Closing ignores the notification.
@@ -131,7 +131,7 @@ func NewHostHandler(impl Host) jsonrpc.Handler {
 		case MethodClosing:
 			return nil, impl.Closing(ctx)
 		}
-		return nil, methodNotFound(req.Method)
+		return nil, jsonrpc.MethodNotFound(req.Method)
 	})
 }
 

@@ -54,17 +54,17 @@ type UnimplementedPlugin struct{}
 
 // Initialize answers with a -32601 Method not found error.
 func (UnimplementedPlugin) Initialize(context.Context, *InitializeParams) (*InitializeResult, error) {
-	return nil, methodNotFound(MethodInitialize)
+	return nil, jsonrpc.MethodNotFound(MethodInitialize)
 }
 
 // Slow answers with a -32601 Method not found error.
 func (UnimplementedPlugin) Slow(context.Context, *SlowParams) error {
-	return methodNotFound(MethodSlow)
+	return jsonrpc.MethodNotFound(MethodSlow)
 }
 
 // Work answers with a -32601 Method not found error.
 func (UnimplementedPlugin) Work(context.Context) error {
-	return methodNotFound(MethodWork)
+	return jsonrpc.MethodNotFound(MethodWork)
 }
 
 // Log ignores the notification.
@@ -74,7 +74,7 @@ func (UnimplementedPlugin) Log(context.Context, *LogParams) error {
 
 // Ping answers with a -32601 Method not found error.
 func (UnimplementedPlugin) Ping(context.Context) error {
-	return methodNotFound(MethodPing)
+	return jsonrpc.MethodNotFound(MethodPing)
 }
 
 // Closing ignores the notification.
@@ -154,7 +154,7 @@ func NewPluginHandler(impl Plugin) jsonrpc.Handler {
 		case MethodClosing:
 			return nil, impl.Closing(ctx)
 		}
-		return nil, methodNotFound(req.Method)
+		return nil, jsonrpc.MethodNotFound(req.Method)
 	})
 }
 

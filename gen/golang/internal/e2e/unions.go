@@ -134,7 +134,7 @@ func (x *Shape) UnmarshalJSON(b []byte) error {
 		v.Rect = new(ShapeRect)
 		err = json.Unmarshal(b, v.Rect)
 	default:
-		return jsonrpc.AtField("kind", fmt.Errorf("unknown value %q; want \"circle\" or \"rect\"", tag))
+		return jsonrpc.AtField("kind", fmt.Errorf("unknown value %q; want \"circle\" or \"rect\"", jsonrpc.Truncate(tag)))
 	}
 	if err != nil {
 		return err

@@ -99,17 +99,17 @@ type UnimplementedAgent struct{}
 
 // Version answers with a -32601 Method not found error.
 func (UnimplementedAgent) Version(context.Context) (string, error) {
-	return "", methodNotFound(MethodVersion)
+	return "", jsonrpc.MethodNotFound(MethodVersion)
 }
 
 // Initialize answers with a -32601 Method not found error.
 func (UnimplementedAgent) Initialize(context.Context, *InitializeParams) (*InitializeResult, error) {
-	return nil, methodNotFound(MethodInitialize)
+	return nil, jsonrpc.MethodNotFound(MethodInitialize)
 }
 
 // Shutdown answers with a -32601 Method not found error.
 func (UnimplementedAgent) Shutdown(context.Context) error {
-	return methodNotFound(MethodShutdown)
+	return jsonrpc.MethodNotFound(MethodShutdown)
 }
 
 // BlocksShow ignores the notification.
@@ -119,37 +119,37 @@ func (UnimplementedAgent) BlocksShow(context.Context, *BlocksShowParams) error {
 
 // Ping answers with a -32601 Method not found error.
 func (UnimplementedAgent) Ping(context.Context) error {
-	return methodNotFound(MethodPing)
+	return jsonrpc.MethodNotFound(MethodPing)
 }
 
 // MarksSet answers with a -32601 Method not found error.
 func (UnimplementedAgent) MarksSet(context.Context, *MarksSetParams) (*MarksSetResult, error) {
-	return nil, methodNotFound(MethodMarksSet)
+	return nil, jsonrpc.MethodNotFound(MethodMarksSet)
 }
 
 // JobStatus answers with a -32601 Method not found error.
 func (UnimplementedAgent) JobStatus(context.Context) (*JobStatusResult, error) {
-	return nil, methodNotFound(MethodJobStatus)
+	return nil, jsonrpc.MethodNotFound(MethodJobStatus)
 }
 
 // ItemsList answers with a -32601 Method not found error.
 func (UnimplementedAgent) ItemsList(context.Context, *ItemsListParams) ([]Item, error) {
-	return nil, methodNotFound(MethodItemsList)
+	return nil, jsonrpc.MethodNotFound(MethodItemsList)
 }
 
 // Sum answers with a -32601 Method not found error.
 func (UnimplementedAgent) Sum(context.Context, []int64) (int64, error) {
-	return 0, methodNotFound(MethodSum)
+	return 0, jsonrpc.MethodNotFound(MethodSum)
 }
 
 // Upload answers with a -32601 Method not found error.
 func (UnimplementedAgent) Upload(context.Context, *Upload) (string, error) {
-	return "", methodNotFound(MethodUpload)
+	return "", jsonrpc.MethodNotFound(MethodUpload)
 }
 
 // Select answers with a -32601 Method not found error.
 func (UnimplementedAgent) Select(context.Context, *SelectParams) (*ID, error) {
-	return nil, methodNotFound(MethodSelect)
+	return nil, jsonrpc.MethodNotFound(MethodSelect)
 }
 
 // NewAgentRemote returns the agent at the other end of c: its methods send
@@ -271,7 +271,7 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 			return impl.MarksSet(ctx, &params)
 		case MethodJobStatus:
 			if req.IsNotification() {
-				return nil, methodNotFound(req.Method)
+				return nil, jsonrpc.MethodNotFound(req.Method)
 			}
 			return impl.JobStatus(ctx)
 		case MethodItemsList:
@@ -314,7 +314,7 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 			}
 			return impl.Select(ctx, params)
 		}
-		return nil, methodNotFound(req.Method)
+		return nil, jsonrpc.MethodNotFound(req.Method)
 	})
 }
 

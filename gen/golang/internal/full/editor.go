@@ -73,12 +73,12 @@ type UnimplementedEditor struct{}
 
 // Version answers with a -32601 Method not found error.
 func (UnimplementedEditor) Version(context.Context) (string, error) {
-	return "", methodNotFound(MethodVersion)
+	return "", jsonrpc.MethodNotFound(MethodVersion)
 }
 
 // FetchItem answers with a -32601 Method not found error.
 func (UnimplementedEditor) FetchItem(context.Context, *FetchItemParams) (*Item, error) {
-	return nil, methodNotFound(MethodFetchItem)
+	return nil, jsonrpc.MethodNotFound(MethodFetchItem)
 }
 
 // BlocksShow ignores the notification.
@@ -93,12 +93,12 @@ func (UnimplementedEditor) HoverShow(context.Context, *HoverShowParams) error {
 
 // Ping answers with a -32601 Method not found error.
 func (UnimplementedEditor) Ping(context.Context) error {
-	return methodNotFound(MethodPing)
+	return jsonrpc.MethodNotFound(MethodPing)
 }
 
 // StatusReport answers with a -32601 Method not found error.
 func (UnimplementedEditor) StatusReport(context.Context, *StatusReportParams) (*StatusReportResult, error) {
-	return nil, methodNotFound(MethodStatusReport)
+	return nil, jsonrpc.MethodNotFound(MethodStatusReport)
 }
 
 // JobStatusNotification ignores the notification.
@@ -216,7 +216,7 @@ func NewEditorHandler(impl Editor) jsonrpc.Handler {
 			return impl.StatusReport(ctx, &params)
 		case MethodJobStatus:
 			if !req.IsNotification() {
-				return nil, methodNotFound(req.Method)
+				return nil, jsonrpc.MethodNotFound(req.Method)
 			}
 			var params JobStatusNotificationParams
 			if err := req.DecodeParams(&params); err != nil {
@@ -232,7 +232,7 @@ func NewEditorHandler(impl Editor) jsonrpc.Handler {
 			}
 			return nil, impl.LogRaw(ctx, params)
 		}
-		return nil, methodNotFound(req.Method)
+		return nil, jsonrpc.MethodNotFound(req.Method)
 	})
 }
 

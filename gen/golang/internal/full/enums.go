@@ -35,7 +35,7 @@ func (x *State) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !State(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"idle\", \"processing\" or \"waiting_permission\"", v)
+		return fmt.Errorf("unknown value %q; want \"idle\", \"processing\" or \"waiting_permission\"", jsonrpc.Truncate(v))
 	}
 	*x = State(v)
 	return nil
@@ -103,7 +103,7 @@ func (x *Color) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !Color(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"red\", \"dark-green\" or \"old\"", v)
+		return fmt.Errorf("unknown value %q; want \"red\", \"dark-green\" or \"old\"", jsonrpc.Truncate(v))
 	}
 	*x = Color(v)
 	return nil
@@ -134,7 +134,7 @@ func (x *Fruit) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !Fruit(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"apple\" or \"banana\"", v)
+		return fmt.Errorf("unknown value %q; want \"apple\" or \"banana\"", jsonrpc.Truncate(v))
 	}
 	*x = Fruit(v)
 	return nil
@@ -166,7 +166,7 @@ func (x *ItemSettingsTheme) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !ItemSettingsTheme(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"light\" or \"dark\"", v)
+		return fmt.Errorf("unknown value %q; want \"light\" or \"dark\"", jsonrpc.Truncate(v))
 	}
 	*x = ItemSettingsTheme(v)
 	return nil
@@ -298,7 +298,7 @@ func (x *NumberFieldType) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if !NumberFieldType(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"number\" or \"integer\"", v)
+		return fmt.Errorf("unknown value %q; want \"number\" or \"integer\"", jsonrpc.Truncate(v))
 	}
 	*x = NumberFieldType(v)
 	return nil

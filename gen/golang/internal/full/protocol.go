@@ -135,9 +135,3 @@ const (
 	// told another.
 	DefaultUnixPath = "/tmp/full.sock"
 )
-
-// methodNotFound returns the -32601 error answering a method this side does
-// not implement.
-func methodNotFound(method string) error {
-	return jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "Method not found", map[string]string{"method": method})
-}

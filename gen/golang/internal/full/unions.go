@@ -194,7 +194,7 @@ func (x *Block) UnmarshalJSON(b []byte) error {
 		v.Image = new(BlockImage)
 		err = json.Unmarshal(b, v.Image)
 	default:
-		return jsonrpc.AtField("type", fmt.Errorf("unknown value %q; want \"text\" or \"image\"", tag))
+		return jsonrpc.AtField("type", fmt.Errorf("unknown value %q; want \"text\" or \"image\"", jsonrpc.Truncate(tag)))
 	}
 	if err != nil {
 		return err

@@ -40,7 +40,7 @@ type remoteClient struct {
 // with -32601.
 func NewClientHandler(impl Client) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
-		return nil, methodNotFound(req.Method)
+		return nil, jsonrpc.MethodNotFound(req.Method)
 	})
 }
 

@@ -57,9 +57,3 @@ func withDefaults(opts jsonrpc.Options) jsonrpc.Options {
 	}
 	return opts
 }
-
-// methodNotFound returns the -32601 error answering a method this side does
-// not implement.
-func methodNotFound(method string) error {
-	return jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "Method not found", map[string]string{"method": method})
-}

@@ -43,17 +43,17 @@ type UnimplementedServer struct{}
 
 // Subtract answers with a -32601 Method not found error.
 func (UnimplementedServer) Subtract(context.Context, *SubtractParams) (int64, error) {
-	return 0, methodNotFound(MethodSubtract)
+	return 0, jsonrpc.MethodNotFound(MethodSubtract)
 }
 
 // Sum answers with a -32601 Method not found error.
 func (UnimplementedServer) Sum(context.Context, *SumParams) (int64, error) {
-	return 0, methodNotFound(MethodSum)
+	return 0, jsonrpc.MethodNotFound(MethodSum)
 }
 
 // GetData answers with a -32601 Method not found error.
 func (UnimplementedServer) GetData(context.Context) ([]GetDataResultItem, error) {
-	return nil, methodNotFound(MethodGetData)
+	return nil, jsonrpc.MethodNotFound(MethodGetData)
 }
 
 // Update ignores the notification.
@@ -153,7 +153,7 @@ func NewServerHandler(impl Server) jsonrpc.Handler {
 			}
 			return nil, impl.NotifySum(ctx, &params)
 		}
-		return nil, methodNotFound(req.Method)
+		return nil, jsonrpc.MethodNotFound(req.Method)
 	})
 }
 
