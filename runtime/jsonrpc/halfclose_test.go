@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -46,11 +47,15 @@ func TestRequestsReadBeforeEOFAreAnswered(t *testing.T) {
 		"get_data": specHandler["get_data"],
 		"slow": func(ctx context.Context, req *Request) (any, error) {
 			<-eof // still running at EOF
+			conn := ConnFromContext(ctx)
+			for !conn.sawInputEnd() && ctx.Err() == nil {
+				runtime.Gosched() // until the read loop has taken the EOF in
+			}
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
 			// The peer can no longer answer: calling it fails.
-			callAfterEOF = ConnFromContext(ctx).Call(ctx, "back", nil, nil)
+			callAfterEOF = conn.Call(ctx, "back", nil, nil)
 			return "done", nil
 		},
 		"note": func(ctx context.Context, req *Request) (any, error) {
@@ -170,4 +175,12 @@ func TestHandlersStillRunningAfterEOFAreCancelled(t *testing.T) {
 		t.Fatal("a handler ignoring the end of input kept the connection open")
 	}
 	<-cancelled
+}
+
+// sawInputEnd reports whether the read loop has recorded the end of the
+// peer's input.
+func (c *Conn) sawInputEnd() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.inputEnd
 }
