@@ -146,6 +146,9 @@ func (c *Conn) runRequest(in *incoming) {
 		in.batch.complete(nil)
 		return
 	}
+	if c.opts.Handshake != "" && in.req.Method == c.opts.Handshake {
+		c.markEstablished()
+	}
 	if in.batch != nil {
 		in.batch.complete(msg)
 		return

@@ -52,7 +52,9 @@ func testTCPLoad(t *testing.T) {
 		calls = loadCallsRace
 	}
 	perConn := calls / loadConns
-	s := serveTCP(t, "127.0.0.1:0", &transport.Server{}, jsonrpc.Options{Handler: handler{"sum": sum}})
+	// Room for every connection: past the default MaxConns, connections
+	// still dialling would evict those not yet past their first message.
+	s := serveTCP(t, "127.0.0.1:0", &transport.Server{MaxConns: loadConns}, jsonrpc.Options{Handler: handler{"sum": sum}})
 	conns := make([]*jsonrpc.Conn, loadConns)
 	var wg sync.WaitGroup
 	var failed atomic.Int64
