@@ -18,6 +18,7 @@ import (
 // a fifth of it with (the detector makes each call several times slower).
 const (
 	loadConns     = 1000
+	loadDialers   = 64 // connections set up at once
 	loadCalls     = 100_000
 	loadCallsRace = 20_000
 	// loadHeapGrowth is the generous bound on live heap growth between
@@ -58,8 +59,14 @@ func testTCPLoad(t *testing.T) {
 	conns := make([]*jsonrpc.Conn, loadConns)
 	var wg sync.WaitGroup
 	var failed atomic.Int64
+	// At most loadDialers connections are being set up at once: each
+	// setup's bound then covers its own work, not a wait behind
+	// hundreds of others on busy cores. All of them stay open together.
+	dialers := make(chan struct{}, loadDialers)
 	for i := range conns {
 		wg.Go(func() {
+			dialers <- struct{}{}
+			defer func() { <-dialers }()
 			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 			defer cancel()
 			nc, err := transport.Dial(ctx, "tcp", s.addr)

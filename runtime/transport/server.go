@@ -94,8 +94,8 @@ type Server struct {
 	// A connection is established when its Established method is called:
 	// a jsonrpc.Conn calls it (through jsonrpc.Establisher) once it has
 	// answered, or got an answer to, its Options.Handshake request, or,
-	// with no Handshake, once it has read a first complete message; so
-	// the deadline also bounds the first message. A Handler that does
+	// with no Handshake, once it has read a first complete message that
+	// is valid JSON; so the deadline also bounds the first message. A Handler that does
 	// not use jsonrpc.Conn must call it itself ([MarkEstablished]), or
 	// every connection is closed after HandshakeTimeout.
 	HandshakeTimeout time.Duration
@@ -103,11 +103,11 @@ type Server struct {
 	// DefaultMaxConns; negative: unlimited). Connections not yet
 	// established cannot keep others out: when a connection arrives while
 	// MaxConns are open, the Server closes the oldest connection not yet
-	// established to make room for it (Handler's Read fails with an error
-	// wrapping ErrEvicted; [Server.Evictions] counts them). Only while
-	// every slot holds an established connection does the Server stop
-	// accepting, so further clients wait in the listener's backlog until
-	// a connection ends.
+	// established and gives its slot to the new one at once (the evicted
+	// Handler's Read fails with an error wrapping ErrEvicted;
+	// [Server.Evictions] counts them). Only while every slot holds an
+	// established connection does the Server stop accepting, so further
+	// clients wait in the listener's backlog until a connection ends.
 	MaxConns int
 	// Logger receives accept errors, handler panics and (at Debug
 	// level) connections opening, closing and being closed by a limit.
@@ -124,8 +124,8 @@ type Server struct {
 	active    int           // running Serve loops and handlers
 	closing   bool          // Shutdown or Close has been called
 	idle      chan struct{} // closed when closing and active == 0
-	// slots counts the connections that hold one of MaxConns; an evicted
-	// connection gives its slot up at once.
+	// slots counts the connections that hold one of MaxConns; one the
+	// Server closes for a limit gives its slot up at once.
 	slots int
 	// unestablished lists the connections holding a slot that are not
 	// established yet, oldest first.
