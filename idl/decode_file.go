@@ -72,7 +72,7 @@ func isKeyword(s string) bool {
 
 // protocol decodes the protocol: section.
 func (d *decoder) protocol(n *node) *protoSpec {
-	o, _ := d.keys(n, "protocol", "name", "version", "doc", "roles", "framing", "transports", "ids", "cancellation", "timeout", "on_timeout", "lifecycle", "ignore_unknown_notifications", "ordering")
+	o, _ := d.keys(n, "protocol", "name", "version", "doc", "roles", "framing", "transports", "ids", "cancellation", "timeout", "on_timeout", "lifecycle", "ignore_unknown_notifications", "ordering", "handshake")
 	p := &protoSpec{pos: n.pos}
 	if !o.has("name") {
 		d.errs.add(n.pos, "missing protocol name; add name: followed by a lower-case name such as myproto")
@@ -119,6 +119,9 @@ func (d *decoder) protocol(n *node) *protoSpec {
 	p.ids = d.oneOf(o.get("ids"), "ids", string(IDInteger), string(IDString))
 	p.cancellation = d.oneOf(o.get("cancellation"), "cancellation", string(CancelNone), string(CancelLSP), string(CancelMCP))
 	p.ordering = d.oneOf(o.get("ordering"), "ordering", string(OrderConcurrent), string(OrderNotificationsFirst))
+	if v := o.get("handshake"); v != nil {
+		p.handshake = d.name(v, "handshake")
+	}
 	p.timeout = d.duration(o.get("timeout"), "timeout")
 	if v := o.get("on_timeout"); v != nil {
 		p.onTimeout = d.onTimeout(v)

@@ -2,11 +2,11 @@
 // checks it, and resolves it into the model the generators work from.
 //
 // One file describes one protocol: its two roles, framing, transports,
-// request IDs, cancellation and timeouts (protocol:), the files it shares
-// definitions with (include:), its named types (types:), its error
-// catalogue (errors:) and its methods and notifications (methods:). The
-// format and every validation rule are described in README.md beside this
-// file.
+// request IDs, cancellation, timeouts and handshake (protocol:), the files
+// it shares definitions with (include:), its named types (types:), its
+// error catalogue (errors:) and its methods and notifications
+// (methods:). The format and every validation rule are described in
+// README.md beside this file.
 //
 // [Load] and [Parse] return either a fully resolved [Protocol] or an
 // [Errors] listing every problem found, each as "file:line:col: message".

@@ -12,6 +12,7 @@ import (
 func FuzzParse(f *testing.F) {
 	f.Add([]byte("protocol:\n  name: x\n  roles: {a: , b: }\n  framing: ndjson\n"))
 	f.Add([]byte("types:\n  T: \"'a' | 'b'\"\n"))
+	f.Add([]byte("protocol:\n  name: x\n  roles: {a: , b: }\n  framing: ndjson\n  handshake: hi\nmethods:\n  hi: {from: a, kind: request, result: string}\n  bye: {from: a, kind: notification}\n"))
 	f.Add([]byte("protocol:\n  name: x\n  roles: {a: , b: }\n  framing: ndjson\n  ignore_unknown_notifications: [\"$/\"]\nmethods:\n  s: {from: a, kind: [request, notification], params?: \"[]integer\", result: \"null\"}\n"))
 	f.Add([]byte("types:\n  L: {fields: {uri: string}}\n  K: {fields: {target: string}}\n  D: L | []L\n  R: D | []K | []string | []any\n  S: \"[]L | []L\"\n"))
 	noFiles := func(string) ([]byte, error) { return nil, fs.ErrNotExist }

@@ -26,6 +26,10 @@ type Protocol struct {
 	IDStyle      IDStyle     // kind of request IDs this protocol's peers send
 	Cancellation Cancellation
 	Ordering     Ordering // whether requests wait for earlier notifications
+	// Handshake is the request that opens a session (handshake:), nil
+	// for none: until it has been answered with a result, a server may
+	// treat the connection as not established.
+	Handshake *Method
 
 	// Timeout is the default timeout of requests (0 for none) and
 	// OnTimeout what happens when it expires; methods may override both.

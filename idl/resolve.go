@@ -83,6 +83,7 @@ func resolve(files []loadedFile, errs *errorList) *Protocol {
 		}
 	}
 	r.dec = root.dec
+	r.handshake(ps.handshake, methods)
 	r.finishTypes()
 	r.validate()
 	for _, f := range r.later {
@@ -146,6 +147,30 @@ func (r *resolver) protocol(ps *protoSpec) {
 		}
 		p.Roles[i] = role
 	}
+}
+
+// handshake resolves protocol.handshake: the name of a request.
+func (r *resolver) handshake(ref nameRef, methods map[string]*Method) {
+	if ref.name == "" {
+		return
+	}
+	m := methods[ref.name]
+	if m == nil {
+		names := make([]string, 0, len(methods))
+		for _, m := range r.p.Methods {
+			if m.Kind == Request {
+				names = append(names, m.Name)
+			}
+		}
+		r.errs.add(ref.pos, "handshake %q is not a method of the protocol%s", ref.name,
+			suggest(ref.name, names, "; name the request that opens a session, declared under methods:"))
+		return
+	}
+	if m.Kind != Request {
+		r.errs.add(ref.pos, "handshake %s is a notification, which gets no answer to prove the session open; name a request, or make %s kind: request", m.Name, m.Name)
+		return
+	}
+	r.p.Handshake = m
 }
 
 // roleGoName applies a role's go_name, or checks that the Go name made

@@ -30,6 +30,7 @@ type protoSpec struct {
 	transports             []Transport
 	ids, cancellation      nameRef
 	ordering               nameRef
+	handshake              nameRef // the handshake request's name
 	timeout                durationSpec
 	onTimeout              *OnTimeout
 	rolesPos, transportPos Pos

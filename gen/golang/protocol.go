@@ -143,6 +143,10 @@ func (g *generator) options(f *file) {
 		what = append(what, strings.ToUpper(string(p.Cancellation))+" cancellation")
 		fill = append(fill, setIf(jen.Id("opts").Dot("Cancellation").Op("==").Qual(jsonrpcPkg, "CancelNone"), "Cancellation", jen.Qual(jsonrpcPkg, name)))
 	}
+	if m := p.Handshake; m != nil {
+		what = append(what, fmt.Sprintf("the handshake %s", m.Name))
+		fill = append(fill, setIf(jen.Id("opts").Dot("Handshake").Op("==").Lit(""), "Handshake", jen.Id(nameConst(m))))
+	}
 	if p.Ordering == idl.OrderNotificationsFirst {
 		what = append(what, "requests handled after the notifications read before them")
 		fill = append(fill, jen.Id("opts").Dot("OrderRequestsAfterNotifications").Op("=").True())

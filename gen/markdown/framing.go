@@ -234,6 +234,10 @@ func (d *doc) writeLifecycle() {
 	} else {
 		d.para("The IDL describes no particular lifecycle.")
 	}
+	if m := p.Handshake; m != nil {
+		d.paraf("**Handshake:** %s. A session starts with this request and is established once it has been answered with a result. A server may close a connection that has not completed it in time, or to make room for other connections.",
+			d.methodLink(m))
+	}
 	if p.Timeout == 0 {
 		d.para("**Default timeout:** none. Unless its section gives a timeout, a request waits for its response as long as the connection lasts.")
 	} else {

@@ -129,9 +129,10 @@ const (
 	MethodUISelectDirectory = "ui/selectDirectory"
 )
 
-// Options returns the protocol's connection options: content-length framing
-// and the default timeouts of its requests. ConnectHost and ConnectExtension
-// fill in the zero fields of the options they are given with these.
+// Options returns the protocol's connection options: content-length framing,
+// the handshake initialize and the default timeouts of its requests.
+// ConnectHost and ConnectExtension fill in the zero fields of the options they
+// are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }
@@ -140,6 +141,9 @@ func Options() jsonrpc.Options {
 func withDefaults(opts jsonrpc.Options) jsonrpc.Options {
 	if opts.Framing == nil {
 		opts.Framing = framing.ContentLength
+	}
+	if opts.Handshake == "" {
+		opts.Handshake = MethodInitialize
 	}
 	if opts.Timeout == nil {
 		opts.Timeout = requestTimeout

@@ -378,10 +378,10 @@ const (
 )
 
 // Options returns the protocol's connection options: content-length framing,
-// LSP cancellation, requests handled after the notifications read before them
-// and unknown notifications starting with "$/" dropped silently. ConnectClient
-// and ConnectServer fill in the zero fields of the options they are given with
-// these.
+// LSP cancellation, the handshake initialize, requests handled after the
+// notifications read before them and unknown notifications starting with "$/"
+// dropped silently. ConnectClient and ConnectServer fill in the zero fields of
+// the options they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }
@@ -393,6 +393,9 @@ func withDefaults(opts jsonrpc.Options) jsonrpc.Options {
 	}
 	if opts.Cancellation == jsonrpc.CancelNone {
 		opts.Cancellation = jsonrpc.CancelLSP
+	}
+	if opts.Handshake == "" {
+		opts.Handshake = MethodInitialize
 	}
 	opts.OrderRequestsAfterNotifications = true
 	if opts.IgnoreNotifications == nil {

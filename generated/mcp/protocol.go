@@ -134,9 +134,9 @@ const (
 )
 
 // Options returns the protocol's connection options: ndjson framing, MCP
-// cancellation and the default timeouts of its requests. ConnectClient and
-// ConnectServer fill in the zero fields of the options they are given with
-// these.
+// cancellation, the handshake initialize and the default timeouts of its
+// requests. ConnectClient and ConnectServer fill in the zero fields of the
+// options they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }
@@ -148,6 +148,9 @@ func withDefaults(opts jsonrpc.Options) jsonrpc.Options {
 	}
 	if opts.Cancellation == jsonrpc.CancelNone {
 		opts.Cancellation = jsonrpc.CancelMCP
+	}
+	if opts.Handshake == "" {
+		opts.Handshake = MethodInitialize
 	}
 	if opts.Timeout == nil {
 		opts.Timeout = requestTimeout

@@ -78,9 +78,10 @@ const (
 	MethodExit = "exit"
 )
 
-// Options returns the protocol's connection options: content-length framing
-// and the default timeouts of its requests. ConnectHost and ConnectPlugin fill
-// in the zero fields of the options they are given with these.
+// Options returns the protocol's connection options: content-length framing,
+// the handshake handshake and the default timeouts of its requests.
+// ConnectHost and ConnectPlugin fill in the zero fields of the options they
+// are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }
@@ -89,6 +90,9 @@ func Options() jsonrpc.Options {
 func withDefaults(opts jsonrpc.Options) jsonrpc.Options {
 	if opts.Framing == nil {
 		opts.Framing = framing.ContentLength
+	}
+	if opts.Handshake == "" {
+		opts.Handshake = MethodHandshake
 	}
 	if opts.Timeout == nil {
 		opts.Timeout = requestTimeout

@@ -77,9 +77,10 @@ const (
 	MethodToolsCall = "tools/call"
 )
 
-// Options returns the protocol's connection options: ndjson framing and the
-// default timeouts of its requests. ConnectDriver and ConnectRuntime fill in
-// the zero fields of the options they are given with these.
+// Options returns the protocol's connection options: ndjson framing, the
+// handshake hello and the default timeouts of its requests. ConnectDriver and
+// ConnectRuntime fill in the zero fields of the options they are given with
+// these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }
@@ -88,6 +89,9 @@ func Options() jsonrpc.Options {
 func withDefaults(opts jsonrpc.Options) jsonrpc.Options {
 	if opts.Framing == nil {
 		opts.Framing = framing.NDJSON
+	}
+	if opts.Handshake == "" {
+		opts.Handshake = MethodHello
 	}
 	if opts.Timeout == nil {
 		opts.Timeout = requestTimeout

@@ -117,6 +117,7 @@ func (c *converter) protocol() *mapping {
 		set("framing", str("content-length")).
 		set("transports", transports).
 		set("cancellation", str("lsp")).
+		set("handshake", str("initialize")).
 		set("ordering", str("notifications-first")).
 		set("ignore_unknown_notifications", &list{flow: true, items: []node{str("$/")}})
 }

@@ -230,6 +230,9 @@ func (c *Conn) call(ctx context.Context, id int64, method string, msg []byte, re
 func (c *Conn) received(method string, p *pendingCall, r callResult, result any) error {
 	pendingCalls.Put(p)
 	err := decodeResult(method, r, result)
+	if err == nil && c.opts.Handshake != "" && method == c.opts.Handshake {
+		c.markEstablished()
+	}
 	if r.frame != nil && c.recycler != nil {
 		// Decoders copy what they keep (json.Unmarshaler's contract), so
 		// nothing refers to the frame any more.

@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -42,6 +43,11 @@ type Conn struct {
 	out      chan []byte   // messages waiting for the write loop
 	spare    chan []byte   // buffers of written messages, for reuse
 	drained  chan struct{} // closed when the write loop has ended
+
+	// establish is the stream's Established, or nil; established
+	// records that it was called.
+	establish   func()
+	established atomic.Bool
 
 	nextID         atomic.Int64
 	closeAfterNote atomic.Bool // a notification handler called CloseAfterReply
@@ -102,6 +108,9 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 	if m, ok := stream.(MessageReader); ok {
 		c.onFrame = m.MessageRead
 	}
+	if e, ok := stream.(Establisher); ok {
+		c.establish = e.Established
+	}
 	c.recycler, _ = c.reader.(framing.Recycler)
 	ctx, cancel := context.WithCancel(context.Background())
 	c.ctx, c.cancel = context.WithValue(ctx, connKey{}, c), cancel
@@ -134,6 +143,24 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 // frame from the stream, before handling it.
 type MessageReader interface {
 	MessageRead()
+}
+
+// Establisher is implemented by streams that want to know when the
+// connection is established, such as a transport.Server connection, which
+// is closed if that takes too long and may be evicted to make room until
+// then. A [Conn] calls Established once: when it answers a request of
+// method [Options.Handshake] with a result (not an error), or when its
+// own call of that method gets a result; with no Handshake, after it
+// reads its first complete message that is valid JSON.
+type Establisher interface {
+	Established()
+}
+
+// markEstablished calls the stream's Established, the first time only.
+func (c *Conn) markEstablished() {
+	if c.establish != nil && !c.established.Swap(true) {
+		c.establish()
+	}
 }
 
 // writeBufferSize is the size of the buffer that gathers the messages
@@ -306,6 +333,9 @@ func (c *Conn) readLoop() {
 		}
 		if c.onFrame != nil {
 			c.onFrame()
+		}
+		if c.establish != nil && c.opts.Handshake == "" && !c.established.Load() && json.Valid(msg) {
+			c.markEstablished()
 		}
 		c.handleFrame(msg)
 		select {

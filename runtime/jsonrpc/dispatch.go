@@ -167,6 +167,9 @@ func (c *Conn) runRequest(in *incoming) {
 		in.batch.complete(ID{}, nil)
 		return
 	}
+	if c.opts.Handshake != "" && in.req.Method == c.opts.Handshake {
+		c.markEstablished()
+	}
 	if in.batch != nil {
 		in.batch.complete(in.req.ID, msg)
 		return

@@ -168,6 +168,12 @@ type Options struct {
 	// -32601 (it does not know or implement the method) is dropped without
 	// a log line. "" matches every name.
 	IgnoreNotifications []string
+	// Handshake is the method of the protocol's handshake request, or "".
+	// The connection counts as established (see [Establisher]) once a
+	// request of this method has been answered with a result, in either
+	// direction; with no Handshake, once a first valid message has been
+	// read.
+	Handshake string
 	// IDs is the style of the ids this side gives its requests.
 	IDs IDStyle
 	// Timeout returns a method's default timeout; nil means none.

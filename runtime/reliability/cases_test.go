@@ -20,7 +20,7 @@ import (
 )
 
 func cases() []rcase {
-	return []rcase{
+	return append([]rcase{
 		{
 			name:    "killed-peer",
 			input:   fmt.Sprintf("child process (this test binary serving over stdio, Content-Length) killed with SIGKILL while %d calls to a handler that never returns are pending; then the host spawns it again", killPending),
@@ -86,7 +86,7 @@ func cases() []rcase {
 		},
 		{
 			name:    "tcp-load",
-			input:   "1,000 concurrent TCP connections to one transport.Server, 100,000 calls spread over them (20,000 under -race, which is several times slower)",
+			input:   "1,000 concurrent TCP connections (set up 64 at a time, then all open together) to one transport.Server with MaxConns 1,000, 100,000 calls spread over them (20,000 under -race, which is several times slower)",
 			outcome: "every call returns its exact result; live heap after GC grows by less than 32 MiB between the start and the end of the calls; every connection and goroutine ends at shutdown",
 			run:     testTCPLoad,
 		},
@@ -116,7 +116,7 @@ func cases() []rcase {
 		},
 		lorisCase(),
 		stuckCase(),
-	}
+	}, handshakeCases()...)
 }
 
 func testKilledPeer(t *testing.T) {

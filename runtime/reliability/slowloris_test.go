@@ -41,10 +41,11 @@ func lorisCase() rcase {
 			lorisTrickling+lorisStalled, lorisTrickling+lorisStalled+lorisSpare, lorisSpare, lorisIdle.Milliseconds(), lorisBudget.Milliseconds(),
 			lorisTrickling, lorisTick.Milliseconds(), lorisStalled,
 			lorisClients, lorisCalls, lorisTick.Milliseconds(), lorisClients),
-		outcome: fmt.Sprintf("the %d trickling connections are closed by the message timeout (server-side Conn.Err() wraps transport.ErrMessageTimeout; "+
-			"they are never idle, so the idle timeout alone would keep them) and the %d stalled ones by the idle timeout (transport.ErrIdle); "+
-			"their slots go to the clients: all %d are served at once, which needs at least %d slots a trickler held, and every call succeeds",
-			lorisTrickling, lorisStalled, lorisClients, held),
+		outcome: fmt.Sprintf("none of the slow connections ever completes a message, so none is established: clients finding the slots full evict the oldest of them "+
+			"(transport.ErrEvicted, at most %d); the other trickling connections are closed by the message timeout (server-side Conn.Err() wraps transport.ErrMessageTimeout; "+
+			"they are never idle, so the idle timeout alone would keep them) and the stalled ones by the idle timeout (transport.ErrIdle); "+
+			"all %d clients are served at once, which needs at least %d slots a slow connection held, and every call succeeds",
+			lorisClients-lorisSpare, lorisClients, held),
 		run: testSlowLoris,
 	}
 }
@@ -147,21 +148,27 @@ func testSlowLoris(t *testing.T) {
 		// depends on whether its last byte was read: either ends it.
 		within(t, closed, "a slow connection being closed")
 	}
-	var late, idle int
-	for late+idle < lorisTrickling+lorisStalled {
+	var late, idle, evicted int
+	for late+idle+evicted < lorisTrickling+lorisStalled {
 		err := within(t, s.ended, "the slow connections ending on the server").Err()
 		switch {
 		case errors.Is(err, transport.ErrMessageTimeout):
 			late++
 		case errors.Is(err, transport.ErrIdle):
 			idle++
+		case errors.Is(err, transport.ErrEvicted):
+			evicted++
 		case errors.Is(err, jsonrpc.ErrPeerClosed):
 			// a client that disconnected
 		default:
 			t.Fatalf("a server-side connection ended with %v", err)
 		}
 	}
-	if late != lorisTrickling || idle != lorisStalled {
-		t.Errorf("closed for a late message: %d, for idleness: %d; want %d and %d", late, idle, lorisTrickling, lorisStalled)
+	// The evicted are the oldest: tricklers, dialled first, unless the
+	// limits closed them before the clients came.
+	if evicted > lorisClients-lorisSpare || int64(evicted) != s.srv.Evictions() ||
+		late < lorisTrickling-evicted || late > lorisTrickling || idle+late+evicted != lorisTrickling+lorisStalled {
+		t.Errorf("closed for a late message: %d, for idleness: %d, evicted: %d (Evictions() %d); want %d tricklers and %d stalled, at most %d evicted",
+			late, idle, evicted, s.srv.Evictions(), lorisTrickling, lorisStalled, lorisClients-lorisSpare)
 	}
 }

@@ -18,6 +18,7 @@ import (
 // a fifth of it with (the detector makes each call several times slower).
 const (
 	loadConns     = 1000
+	loadDialers   = 64 // connections set up at once
 	loadCalls     = 100_000
 	loadCallsRace = 20_000
 	// loadHeapGrowth is the generous bound on live heap growth between
@@ -52,18 +53,25 @@ func testTCPLoad(t *testing.T) {
 		calls = loadCallsRace
 	}
 	perConn := calls / loadConns
-	s := serveTCP(t, "127.0.0.1:0", &transport.Server{}, jsonrpc.Options{Handler: handler{"sum": sum}})
+	// Room for every connection: past the default MaxConns, connections
+	// still dialling would evict those not yet past their first message.
+	s := serveTCP(t, "127.0.0.1:0", &transport.Server{MaxConns: loadConns}, jsonrpc.Options{Handler: handler{"sum": sum}})
 	conns := make([]*jsonrpc.Conn, loadConns)
 	var wg sync.WaitGroup
 	var failed atomic.Int64
 	// Every dial and call is bounded by a watchdog, not by a duration: a
 	// thousand connections on two busy cores may take long, but as long
-	// as calls keep completing nothing is stuck.
+	// as calls keep completing nothing is stuck. At most loadDialers
+	// connections are being set up at once; all of them stay open
+	// together.
 	var progress atomic.Int64
 	ctx, stop := stallContext(&progress)
 	defer stop()
+	dialers := make(chan struct{}, loadDialers)
 	for i := range conns {
 		wg.Go(func() {
+			dialers <- struct{}{}
+			defer func() { <-dialers }()
 			nc, err := transport.Dial(ctx, "tcp", s.addr)
 			if err != nil {
 				t.Errorf("dial %d: %v", i, err)

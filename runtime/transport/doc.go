@@ -11,9 +11,12 @@
 //     host starts a child process and talks to it over the child's stdin
 //     and stdout, while the child's stderr is forwarded to a [log/slog]
 //     logger line by line.
-//   - [Server] and [Dial]: TCP and Unix-domain sockets, with optional idle
-//     timeouts ([WithIdleTimeout]), a time budget per received message
-//     ([WithMessageTimeout]) and a bound on concurrent connections.
+//   - [Server] and [Dial]: TCP and Unix-domain sockets. A Server bounds by
+//     default how long a connection may stay silent ([WithIdleTimeout]),
+//     how long one received message may take ([WithMessageTimeout]), how
+//     long a connection has to become established, and how many
+//     connections it serves, where connections not yet established give
+//     way to new ones.
 //   - [Pipe]: two connected in-memory endpoints, for tests.
 //
 // The package uses only the standard library.

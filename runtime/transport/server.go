@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"net"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -26,10 +28,37 @@ const (
 // discardLogger is used wherever a nil *slog.Logger was configured.
 var discardLogger = slog.New(slog.DiscardHandler)
 
+// Default limits of a [Server], used when the matching field is zero. A
+// negative field turns its limit off.
+const (
+	// DefaultIdleTimeout closes a connection silent for 5 minutes.
+	DefaultIdleTimeout = 5 * time.Minute
+	// DefaultMessageTimeout closes a connection whose message is not
+	// complete 30 s after its first byte.
+	DefaultMessageTimeout = 30 * time.Second
+	// DefaultHandshakeTimeout closes a connection not established 10 s
+	// after it was accepted.
+	DefaultHandshakeTimeout = 10 * time.Second
+	// DefaultMaxConns is the most connections served at once.
+	DefaultMaxConns = 256
+)
+
 // Server accepts stream connections (TCP or Unix-domain sockets) and
 // serves each one with Handler in its own goroutine. Set the fields before
 // the first call to Serve and do not change them afterwards. A Server must
 // not be copied after first use.
+//
+// Its limits are on by default, so that silent, slow or hostile clients
+// cannot hold its connections: every connection must be established (see
+// HandshakeTimeout) within DefaultHandshakeTimeout, each message must
+// arrive within DefaultMessageTimeout of its first byte, a connection
+// silent for DefaultIdleTimeout is closed, and at most DefaultMaxConns are
+// served at once, where connections not yet established give way to new
+// ones. A Handler that passes its connection to jsonrpc.NewConn gets all
+// of this for free; any other Handler must call the connection's
+// MessageRead method after each message it reads and its Established
+// method (see [MarkEstablished]) once the peer has proved itself, or
+// set the matching fields negative.
 //
 // A Server can serve several listeners at once. After Shutdown or Close it
 // cannot be reused.
@@ -39,47 +68,105 @@ type Server struct {
 	// cancelled at Shutdown or Close (and after Handler returns). A
 	// panic in Handler is logged and ends only that connection.
 	Handler func(ctx context.Context, c net.Conn)
-	// IdleTimeout, if > 0, closes a connection that receives no bytes
-	// for this long: the connection Handler gets is wrapped with
-	// WithIdleTimeout (or WithMessageTimeout, see MessageTimeout), so
+	// IdleTimeout closes a connection that receives no bytes for this
+	// long (default 5 minutes, DefaultIdleTimeout; negative: never):
 	// Handler's blocked Read then fails with an error wrapping ErrIdle.
+	// Writes do not count as activity.
 	IdleTimeout time.Duration
-	// MessageTimeout, if > 0, is the longest one message may take to
-	// arrive, from its first byte to its last: the connection Handler
-	// gets is wrapped with WithMessageTimeout (with IdleTimeout between
-	// messages), so Handler's Read fails with an error wrapping
-	// ErrMessageTimeout once a message is late. This is what frees the
-	// MaxConns slots of slow-loris clients, which trickle bytes and so
-	// never go idle. Handler must pass the connection it gets, unwrapped,
-	// to jsonrpc.NewConn (or otherwise call its MessageRead method after
-	// each message); otherwise every connection is closed MessageTimeout
-	// after its first byte. For that reason no default applies, not even
-	// with MaxConns. Recommended: set it whenever MaxConns is set, above
-	// the time the largest message a client may send takes on the
-	// slowest link served; 30 s, for example, lets a message of the
-	// default 32 MiB limit arrive at 9 Mbit/s.
+	// MessageTimeout is the longest one message may take to arrive, from
+	// its first byte to its last (default 30 s, DefaultMessageTimeout;
+	// negative: no limit): Handler's Read then fails with an error
+	// wrapping ErrMessageTimeout. This is what frees the slots of
+	// slow-loris clients, which trickle bytes and so never go idle. The
+	// connection learns where messages end from its MessageRead method,
+	// which a jsonrpc.Conn calls after each message (through
+	// jsonrpc.MessageReader) when Handler passes it the connection
+	// unwrapped; a Handler that reads the connection otherwise must call
+	// it too, or set MessageTimeout negative, or every connection is
+	// closed MessageTimeout after its first byte. 30 s lets a message of
+	// the default 32 MiB limit arrive at 9 Mbit/s; raise it for larger
+	// messages or slower links.
 	MessageTimeout time.Duration
-	// MaxConns, if > 0, is the most connections served at once. While
-	// that many are open the Server stops accepting, so further clients
-	// wait in the listener's backlog until a connection ends. Set
-	// MessageTimeout with it, or clients that trickle bytes can hold
-	// every slot.
+	// HandshakeTimeout is how long a connection has, from accept, to
+	// become established (default 10 s, DefaultHandshakeTimeout;
+	// negative: no limit); past it the Server closes the connection and
+	// Handler's Read fails with an error wrapping ErrHandshakeTimeout.
+	// A connection is established when its Established method is called:
+	// a jsonrpc.Conn calls it (through jsonrpc.Establisher) once it has
+	// answered, or got an answer to, its Options.Handshake request, or,
+	// with no Handshake, once it has read a first complete message that
+	// is valid JSON; so the deadline also bounds the first message. A Handler that does
+	// not use jsonrpc.Conn must call it itself ([MarkEstablished]), or
+	// every connection is closed after HandshakeTimeout.
+	HandshakeTimeout time.Duration
+	// MaxConns is the most connections served at once (default 256,
+	// DefaultMaxConns; negative: unlimited). Connections not yet
+	// established cannot keep others out: when a connection arrives while
+	// MaxConns are open, the Server closes the oldest connection not yet
+	// established and gives its slot to the new one at once (the evicted
+	// Handler's Read fails with an error wrapping ErrEvicted;
+	// [Server.Evictions] counts them). Only while every slot holds an
+	// established connection does the Server stop accepting, so further
+	// clients wait in the listener's backlog until a connection ends.
 	MaxConns int
 	// Logger receives accept errors, handler panics and (at Debug
-	// level) connections opening and closing. Nil discards them.
+	// level) connections opening, closing and being closed by a limit.
+	// Nil discards them.
 	Logger *slog.Logger
 
 	mu        sync.Mutex
 	quit      chan struct{} // closed by Shutdown/Close; nil until first use
 	ctx       context.Context
 	cancel    context.CancelFunc
-	sem       chan struct{} // MaxConns slots; nil when unlimited
+	lim       limits
 	listeners map[net.Listener]struct{}
 	conns     map[net.Conn]struct{}
 	active    int           // running Serve loops and handlers
 	closing   bool          // Shutdown or Close has been called
 	idle      chan struct{} // closed when closing and active == 0
+	// slots counts the connections that hold one of MaxConns; one the
+	// Server closes for a limit gives its slot up at once.
+	slots int
+	// unestablished lists the connections holding a slot that are not
+	// established yet, oldest first.
+	unestablished list.List
+	// changed is closed and replaced when a slot frees or a connection
+	// becomes evictable.
+	changed   chan struct{}
+	evictions atomic.Int64
 }
+
+// limits are a Server's limits with the defaults applied; zero means
+// off.
+type limits struct {
+	idle, message, handshake time.Duration
+	maxConns                 int
+}
+
+// limits returns s's limits with the defaults applied.
+func (s *Server) limits() limits {
+	return limits{
+		idle:      orDefault(s.IdleTimeout, DefaultIdleTimeout),
+		message:   orDefault(s.MessageTimeout, DefaultMessageTimeout),
+		handshake: orDefault(s.HandshakeTimeout, DefaultHandshakeTimeout),
+		maxConns:  int(orDefault(int64(s.MaxConns), DefaultMaxConns)),
+	}
+}
+
+// orDefault returns def for zero, zero (off) for a negative v, else v.
+func orDefault[T time.Duration | int64](v, def T) T {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
+}
+
+// Evictions returns how many connections the Server has closed, not yet
+// established, to make room under MaxConns for a new one.
+func (s *Server) Evictions() int64 { return s.evictions.Load() }
 
 // initLocked prepares the Server's state on first use. s.mu must be held.
 func (s *Server) initLocked() {
@@ -88,9 +175,8 @@ func (s *Server) initLocked() {
 	}
 	s.quit = make(chan struct{})
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	if s.MaxConns > 0 {
-		s.sem = make(chan struct{}, s.MaxConns)
-	}
+	s.lim = s.limits()
+	s.changed = make(chan struct{})
 	s.listeners = make(map[net.Listener]struct{})
 	s.conns = make(map[net.Conn]struct{})
 }
@@ -133,16 +219,11 @@ func (s *Server) Serve(ln net.Listener) error {
 
 	var backoff time.Duration
 	for {
-		if s.sem != nil {
-			select {
-			case s.sem <- struct{}{}:
-			case <-s.quit:
-				return ErrServerClosed
-			}
+		if !s.waitRoom() {
+			return ErrServerClosed
 		}
 		c, err := ln.Accept()
 		if err != nil {
-			s.release()
 			select {
 			case <-s.quit:
 				return ErrServerClosed
@@ -166,16 +247,8 @@ func (s *Server) Serve(ln net.Listener) error {
 		backoff = 0
 		if !s.startConn(c) {
 			_ = c.Close()
-			s.release()
 			return ErrServerClosed
 		}
-	}
-}
-
-// release frees a MaxConns slot.
-func (s *Server) release() {
-	if s.sem != nil {
-		<-s.sem
 	}
 }
 
@@ -188,31 +261,38 @@ func (s *Server) doneLocked() {
 	}
 }
 
-// startConn registers c and starts its handler, unless the Server is
-// closing.
+// startConn takes a slot for c (evicting the oldest connection not yet
+// established if need be, or waiting for one to end), registers c and
+// starts its handler, unless the Server is closing.
 func (s *Server) startConn(c net.Conn) bool {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closing {
+	victim, ok := s.waitRoomLocked(true)
+	if !ok {
+		s.mu.Unlock()
 		return false
 	}
+	sc := s.wrapLocked(c)
 	s.conns[c] = struct{}{}
 	s.active++
 	ctx, cancel := context.WithCancel(s.ctx)
-	go s.serveConn(ctx, cancel, c)
+	s.mu.Unlock()
+	if victim != nil {
+		s.evict(victim)
+	}
+	go s.serveConn(ctx, cancel, sc)
 	return true
 }
 
 // serveConn runs the handler for c and cleans up after it.
-func (s *Server) serveConn(ctx context.Context, cancel context.CancelFunc, c net.Conn) {
-	remote := fmt.Sprint(c.RemoteAddr())
+func (s *Server) serveConn(ctx context.Context, cancel context.CancelFunc, c *serverConn) {
+	remote := c.remote
 	s.logger().Debug("transport: connection opened", "remote", remote)
 	defer func() {
 		cancel()
-		_ = c.Close()
-		s.release()
+		_ = c.raw.Close()
 		s.mu.Lock()
-		delete(s.conns, c)
+		s.releaseLocked(c)
+		delete(s.conns, c.raw)
 		s.doneLocked()
 		s.mu.Unlock()
 		s.logger().Debug("transport: connection closed", "remote", remote)
@@ -223,7 +303,7 @@ func (s *Server) serveConn(ctx context.Context, cancel context.CancelFunc, c net
 				"remote", remote, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 		}
 	}()
-	s.Handler(ctx, WithMessageTimeout(c, s.IdleTimeout, s.MessageTimeout))
+	s.Handler(ctx, c)
 }
 
 // beginClose stops accepting and cancels the handlers' context, once, and

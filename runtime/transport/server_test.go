@@ -154,10 +154,15 @@ func TestServerClosesConnectionAfterHandler(t *testing.T) {
 }
 
 func TestServerIdleTimeout(t *testing.T) {
-	const idle = 500 * time.Millisecond
+	// The active connection sends its messages back to back, so the gaps
+	// between them are round trips, far shorter than idle; the test ends
+	// when the silent connection has been closed, not after some time.
+	const idle = 2 * time.Second
 	handlerErr := make(chan error, 2)
 	s := &Server{
-		IdleTimeout: idle,
+		IdleTimeout:      idle,
+		MessageTimeout:   -1, // io.Copy does not mark where messages end
+		HandshakeTimeout: -1, // nor establish the connection
 		Handler: func(_ context.Context, c net.Conn) {
 			_, err := io.Copy(c, c)
 			handlerErr <- err
@@ -168,15 +173,22 @@ func TestServerIdleTimeout(t *testing.T) {
 	active := dial(t, addr)
 	silentRead := readErr(silent)
 
-	// Keep the active connection busy for several idle periods.
-	for start := time.Now(); time.Since(start) < 3*idle; {
+	// Keep the active connection busy until the silent one is closed.
+	guard := time.After(10 * time.Second)
+	for closed := false; !closed; {
 		if err := echoOnce(active, "tick"); err != nil {
 			t.Fatalf("active connection: %v", err)
 		}
-		time.Sleep(idle / 20)
-	}
-	if err := within(t, silentRead, 10*time.Second, "silent connection closed"); err == nil {
-		t.Fatal("read on the silent connection succeeded")
+		select {
+		case err := <-silentRead:
+			if err == nil {
+				t.Fatal("read on the silent connection succeeded")
+			}
+			closed = true
+		case <-guard:
+			t.Fatal("the silent connection was not closed within 10 s")
+		default:
+		}
 	}
 	if err := within(t, handlerErr, 10*time.Second, "silent handler returning"); !errors.Is(err, ErrIdle) {
 		t.Fatalf("silent handler's read error = %v, want ErrIdle", err)
@@ -213,6 +225,8 @@ func TestWithIdleTimeout(t *testing.T) {
 	}
 }
 
+// TestServerMaxConns: established connections are never evicted; a new
+// client waits in the backlog until one of them ends.
 func TestServerMaxConns(t *testing.T) {
 	entered := make(chan byte, 3)
 	s := &Server{
@@ -222,6 +236,7 @@ func TestServerMaxConns(t *testing.T) {
 			if _, err := io.ReadFull(c, id); err != nil {
 				return
 			}
+			MarkEstablished(c)
 			entered <- id[0]
 			_, _ = io.Copy(io.Discard, c)
 		},
@@ -252,6 +267,9 @@ func TestServerMaxConns(t *testing.T) {
 	_ = c1.Close()
 	if id := within(t, entered, 10*time.Second, "third handler entered"); id != 3 {
 		t.Fatalf("handler entered for %d, want 3", id)
+	}
+	if n := s.Evictions(); n != 0 {
+		t.Fatalf("Evictions() = %d with every connection established, want 0", n)
 	}
 }
 

@@ -33,7 +33,7 @@ func startPreview(content string) (*preview, error) {
 		return nil, fmt.Errorf("starting the preview server: %w", err)
 	}
 	p := &preview{url: "http://" + ln.Addr().String() + "/", content: content, done: make(chan struct{})}
-	p.server = &http.Server{Handler: http.HandlerFunc(p.serve), ReadHeaderTimeout: 5 * time.Second}
+	p.server = newPreviewServer(http.HandlerFunc(p.serve))
 	go func() {
 		defer close(p.done)
 		if err := p.server.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -41,6 +41,21 @@ func startPreview(content string) (*preview, error) {
 		}
 	}()
 	return p, nil
+}
+
+// newPreviewServer returns the preview's HTTP server. Anything on the
+// machine can connect to it, so every connection is bounded in time: a
+// client that sends nothing, trickles its request or keeps an idle
+// connection open is disconnected, and request headers are small.
+func newPreviewServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      10 * time.Second,
+		IdleTimeout:       time.Minute,
+		MaxHeaderBytes:    16 << 10,
+	}
 }
 
 // update replaces the previewed message.

@@ -54,9 +54,10 @@ func run() error {
 	fs.Usage = func() { fmt.Fprint(fs.Output(), usage); fs.PrintDefaults() }
 	addr := fs.String("addr", "127.0.0.1:9876", "`address` to listen on (port 0 picks a free one)")
 	dir := fs.String("dir", ".tmp", "`directory` for default outputs; always an allowed root")
-	idle := fs.Duration("idle-timeout", 0, "close connections silent this long (0: never)")
-	maxConns := fs.Int("max-conns", 16, "most connections served at once")
-	msgTimeout := fs.Duration("message-timeout", 30*time.Second, "close a connection whose message takes longer than this to arrive, so slow senders cannot hold the -max-conns slots (0: no limit)")
+	idle := fs.Duration("idle-timeout", 300*time.Second, "close connections silent this long, as upstream's runtime does (negative: never)")
+	maxConns := fs.Int("max-conns", transport.DefaultMaxConns, "most connections served at once; a new connection then evicts the oldest that has not completed hello (negative: no limit)")
+	msgTimeout := fs.Duration("message-timeout", transport.DefaultMessageTimeout, "close a connection whose message takes longer than this to arrive, so slow senders cannot hold the -max-conns slots (negative: no limit)")
+	handshake := fs.Duration("handshake-timeout", transport.DefaultHandshakeTimeout, "close a connection that has not completed hello this long after connecting (negative: no limit)")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -115,11 +116,12 @@ func run() error {
 		return fmt.Errorf("listening: %w", err)
 	}
 	srv := &transport.Server{
-		Handler:        func(ctx context.Context, c net.Conn) { serveConn(ctx, st, c) },
-		IdleTimeout:    *idle,
-		MaxConns:       *maxConns,
-		MessageTimeout: *msgTimeout,
-		Logger:         log,
+		Handler:          func(ctx context.Context, c net.Conn) { serveConn(ctx, st, c) },
+		IdleTimeout:      *idle,
+		MaxConns:         *maxConns,
+		MessageTimeout:   *msgTimeout,
+		HandshakeTimeout: *handshake,
+		Logger:           log,
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -78,10 +78,11 @@ const (
 )
 
 // Options returns the protocol's connection options: content-length framing,
-// LSP cancellation, requests handled after the notifications read before them,
-// unknown notifications starting with "$/" dropped silently, string request
-// ids and the default timeouts of its requests. ConnectEditor and ConnectAgent
-// fill in the zero fields of the options they are given with these.
+// LSP cancellation, the handshake full.initialize, requests handled after the
+// notifications read before them, unknown notifications starting with "$/"
+// dropped silently, string request ids and the default timeouts of its
+// requests. ConnectEditor and ConnectAgent fill in the zero fields of the
+// options they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }
@@ -93,6 +94,9 @@ func withDefaults(opts jsonrpc.Options) jsonrpc.Options {
 	}
 	if opts.Cancellation == jsonrpc.CancelNone {
 		opts.Cancellation = jsonrpc.CancelLSP
+	}
+	if opts.Handshake == "" {
+		opts.Handshake = MethodInitialize
 	}
 	opts.OrderRequestsAfterNotifications = true
 	if opts.IgnoreNotifications == nil {

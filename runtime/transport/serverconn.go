@@ -1,0 +1,220 @@
+package transport
+
+import (
+	"container/list"
+	"errors"
+	"fmt"
+	"net"
+	"time"
+)
+
+// ErrHandshakeTimeout is wrapped by the Read error of a [Server]
+// connection closed because it was not established within the Server's
+// HandshakeTimeout.
+var ErrHandshakeTimeout = errors.New("transport: handshake timeout")
+
+// ErrEvicted is wrapped by the Read error of a [Server] connection closed,
+// before it was established, to make room under MaxConns for a new
+// connection.
+var ErrEvicted = errors.New("transport: evicted to make room for a new connection")
+
+// MarkEstablished tells the [Server] that accepted c that c is
+// established: its peer has completed the protocol's handshake, so the
+// HandshakeTimeout no longer applies and c is never evicted to make room
+// for a new connection. It calls c's Established method and does nothing
+// if c has none. A jsonrpc.Conn does this by itself; other handlers call
+// it once the peer has proved itself.
+func MarkEstablished(c net.Conn) {
+	if e, ok := c.(interface{ Established() }); ok {
+		e.Established()
+	}
+}
+
+// serverConn is the connection a Server hands its Handler: the accepted
+// connection with the idle and message timeouts, which also tracks the
+// handshake.
+type serverConn struct {
+	net.Conn // raw, wrapped with the idle and message timeouts
+	raw      net.Conn
+	s        *Server
+	remote   string
+	timer    *time.Timer // closes the connection at the handshake deadline; nil without one
+
+	// Guarded by s.mu.
+	elem        *list.Element // in s.unestablished while it may be evicted
+	slot        bool          // holds one of MaxConns
+	established bool
+	ended       bool  // the handler has returned
+	closedBy    error // why the Server closed the connection, if it did
+}
+
+// wrapLocked wraps an accepted connection that holds a slot. s.mu must be
+// held.
+func (s *Server) wrapLocked(c net.Conn) *serverConn {
+	sc := &serverConn{
+		Conn:   WithMessageTimeout(c, s.lim.idle, s.lim.message),
+		raw:    c,
+		s:      s,
+		remote: fmt.Sprint(c.RemoteAddr()),
+		slot:   true,
+	}
+	sc.elem = s.unestablished.PushBack(sc)
+	s.signalLocked() // a Serve loop waiting for room may now evict it
+	if d := s.lim.handshake; d > 0 {
+		sc.timer = time.AfterFunc(d, sc.handshakeExpired)
+	}
+	return sc
+}
+
+// Read reads from the connection; once the Server has closed it for a
+// limit, the error says which.
+func (c *serverConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	if err != nil {
+		c.s.mu.Lock()
+		why := c.closedBy
+		c.s.mu.Unlock()
+		if why != nil {
+			return n, why
+		}
+	}
+	return n, err
+}
+
+// MessageRead marks the end of a message for the message timeout. It
+// implements jsonrpc.MessageReader.
+func (c *serverConn) MessageRead() {
+	if m, ok := c.Conn.(interface{ MessageRead() }); ok {
+		m.MessageRead()
+	}
+}
+
+// Established records that the connection's peer has completed the
+// handshake: the handshake deadline stops and the connection can no
+// longer be evicted. Later calls do nothing. It implements
+// jsonrpc.Establisher.
+func (c *serverConn) Established() {
+	s := c.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c.established || c.closedBy != nil || c.ended {
+		return
+	}
+	c.established = true
+	c.forgetLocked()
+}
+
+// forgetLocked takes c off the list of evictable connections and stops
+// its handshake deadline. s.mu must be held.
+func (c *serverConn) forgetLocked() {
+	if c.elem != nil {
+		c.s.unestablished.Remove(c.elem)
+		c.elem = nil
+	}
+	if c.timer != nil {
+		c.timer.Stop()
+	}
+}
+
+// handshakeExpired closes the connection if it is still not established.
+func (c *serverConn) handshakeExpired() {
+	s := c.s
+	s.mu.Lock()
+	if c.established || c.closedBy != nil || c.ended {
+		s.mu.Unlock()
+		return
+	}
+	c.dropLocked(fmt.Errorf("transport: connection from %s: not established %v after it was accepted: %w",
+		c.remote, s.lim.handshake, ErrHandshakeTimeout))
+	s.mu.Unlock()
+	s.logger().Debug("transport: closed a connection not established in time",
+		"remote", c.remote, "handshake_timeout", s.lim.handshake)
+	_ = c.raw.Close()
+}
+
+// dropLocked marks c as closed by the Server for why and gives up its
+// slot at once: its handler only has to notice. The caller closes c.raw
+// after releasing s.mu.
+func (c *serverConn) dropLocked(why error) {
+	c.closedBy = why
+	c.forgetLocked()
+	c.s.releaseSlotLocked(c)
+}
+
+// releaseSlotLocked gives up c's slot, if it holds one. s.mu must be held.
+func (s *Server) releaseSlotLocked(c *serverConn) {
+	if c.slot {
+		c.slot = false
+		s.slots--
+		s.signalLocked()
+	}
+}
+
+// releaseLocked cleans up after c's handler has returned. s.mu must be
+// held.
+func (s *Server) releaseLocked(c *serverConn) {
+	c.ended = true
+	c.forgetLocked()
+	s.releaseSlotLocked(c)
+}
+
+// signalLocked wakes the Serve loops waiting for room. s.mu must be held.
+func (s *Server) signalLocked() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// waitRoomLocked waits until a new connection can be served: a slot is
+// free, or a connection not yet established can be evicted. With take it
+// also takes the slot, evicting the oldest connection not yet established
+// if need be, and returns that connection (to be closed by the caller
+// once s.mu is released). It reports false when the Server is closing.
+// s.mu must be held; it is released while waiting.
+func (s *Server) waitRoomLocked(take bool) (victim *serverConn, ok bool) {
+	for {
+		if s.closing {
+			return nil, false
+		}
+		max := s.lim.maxConns
+		if max <= 0 || s.slots < max {
+			if take {
+				s.slots++
+			}
+			return nil, true
+		}
+		if front := s.unestablished.Front(); front != nil {
+			if !take {
+				return nil, true
+			}
+			victim = front.Value.(*serverConn)
+			s.evictions.Add(1)
+			victim.dropLocked(fmt.Errorf("transport: connection from %s: closed before it was established, to make room for a new connection (MaxConns %d): %w",
+				victim.remote, max, ErrEvicted))
+			s.slots++
+			return victim, true
+		}
+		changed := s.changed
+		s.mu.Unlock()
+		select {
+		case <-changed:
+		case <-s.quit:
+		}
+		s.mu.Lock()
+	}
+}
+
+// waitRoom waits, before an accept, until a new connection could be
+// served. It reports false when the Server is closing.
+func (s *Server) waitRoom() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.waitRoomLocked(false)
+	return ok
+}
+
+// evict closes a connection evicted by waitRoomLocked.
+func (s *Server) evict(victim *serverConn) {
+	s.logger().Debug("transport: closed the oldest connection not yet established to make room for a new one",
+		"remote", victim.remote, "max_conns", s.lim.maxConns)
+	_ = victim.raw.Close()
+}
