@@ -101,7 +101,7 @@ var specCases = []struct {
 	// Other request-object errors.
 	{"missing jsonrpc", `{"method":"sum","params":{"values":[3]},"id":8}`, `{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request","data":"\"jsonrpc\" must be exactly \"2.0\""},"id":8}`},
 	{"scalar params", `{"jsonrpc":"2.0","method":"sum","params":3,"id":9}`, `{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request","data":"\"params\" must be an object or an array"},"id":9}`},
-	{"named params of the wrong type", `{"jsonrpc":"2.0","method":"subtract","params":{"minuend":"42","subtrahend":23},"id":10}`, `{"jsonrpc":"2.0","error":{"code":-32602,"message":"Invalid params","data":{"field":"minuend","reason":"expected int64, got JSON string"}},"id":10}`},
+	{"named params of the wrong type", `{"jsonrpc":"2.0","method":"subtract","params":{"minuend":"42","subtrahend":23},"id":10}`, `{"jsonrpc":"2.0","error":{"code":-32602,"message":"Invalid params","data":{"field":"minuend","reason":"expected integer, got JSON string"}},"id":10}`},
 	{"named params missing one", `{"jsonrpc":"2.0","method":"subtract","params":{"minuend":42},"id":11}`, `{"jsonrpc":"2.0","error":{"code":-32602,"message":"Invalid params","data":{"field":"subtrahend","reason":"required field is missing"}},"id":11}`},
 }
 

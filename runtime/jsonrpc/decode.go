@@ -90,17 +90,28 @@ func reasonOf(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		if te.Field != "" {
-			return fmt.Sprintf("%s: expected %s, got JSON %s", te.Field, jsonTypeName(te.Type), te.Value)
+			return fmt.Sprintf("%s: expected %s, got JSON %s", te.Field, jsonTypeName(te.Type), gotValue(te))
 		}
-		return fmt.Sprintf("expected %s, got JSON %s", jsonTypeName(te.Type), te.Value)
+		return fmt.Sprintf("expected %s, got JSON %s", jsonTypeName(te.Type), gotValue(te))
 	}
 	return strings.TrimPrefix(err.Error(), "json: ")
 }
 
-// jsonTypeName names the Go type a value failed to decode into without
-// revealing the program's own type names to the peer: a struct or map is
-// "object", a slice or array "array", a named basic type its kind ("int",
-// "string").
+// gotValue describes the value of a type error as encoding/json does
+// ("string", "number 1.5"), but with "boolean" for "bool", and cut with
+// Truncate (a number out of range quotes the peer's digits).
+func gotValue(te *json.UnmarshalTypeError) string {
+	if te.Value == "bool" {
+		return "boolean"
+	}
+	return Truncate(te.Value)
+}
+
+// jsonTypeName names, in JSON's terms, the Go type a value failed to
+// decode into, without revealing the program's own types to the peer: a
+// struct or map is "object", a slice or array "array", a signed integer
+// "integer", an unsigned one "non-negative integer", a float "number", a
+// bool "boolean".
 func jsonTypeName(t reflect.Type) string {
 	if t == nil {
 		return "value"
@@ -110,10 +121,18 @@ func jsonTypeName(t reflect.Type) string {
 		return "object"
 	case reflect.Slice, reflect.Array:
 		return "array"
-	case reflect.Interface:
-		return "value"
 	case reflect.Pointer:
 		return jsonTypeName(t.Elem())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "integer"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return "non-negative integer"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.String:
+		return "string"
 	}
-	return t.Kind().String()
+	return "value"
 }

@@ -45,7 +45,7 @@ func TestFieldPaths(t *testing.T) {
 		field      string
 		wantReason string
 	}{
-		{AtField("context", AtField("selection", AtField("start", typeErr))), "context.selection.start", "expected int, got JSON string"},
+		{AtField("context", AtField("selection", AtField("start", typeErr))), "context.selection.start", "expected integer, got JSON string"},
 		{AtField("items", AtIndex(2, MissingField("name"))), "items[2].name", "required field is missing"},
 		{AtIndex(0, AtIndex(1, errors.New("json: bad"))), "[0][1]", "bad"},
 		{AtField("a", &FieldError{Reason: "must be \"text\""}), "a", "must be \"text\""},
@@ -123,5 +123,41 @@ func TestTimeoutActions(t *testing.T) {
 				t.Errorf("Err() = %v, want the timeout", c.Err())
 			}
 		})
+	}
+}
+
+// TestTypeErrorsSpeakJSON: a value of the wrong JSON type is described in
+// JSON's terms, never with the Go type it was to decode into.
+func TestTypeErrorsSpeakJSON(t *testing.T) {
+	var (
+		i  int64
+		u  uint32
+		f  float64
+		b  bool
+		s  string
+		m  map[string]int
+		sl []int
+	)
+	cases := []struct {
+		target any
+		input  string
+		want   string
+	}{
+		{&i, `"x"`, "expected integer, got JSON string"},
+		{&u, `-1`, "expected non-negative integer, got JSON number -1"},
+		{&f, `true`, "expected number, got JSON boolean"},
+		{&b, `1`, "expected boolean, got JSON number"},
+		{&s, `{}`, "expected string, got JSON object"},
+		{&m, `[]`, "expected object, got JSON array"},
+		{&sl, `"x"`, "expected array, got JSON string"},
+	}
+	for _, c := range cases {
+		err := json.Unmarshal([]byte(c.input), c.target)
+		if err == nil {
+			t.Fatalf("decoding %s into %T succeeded", c.input, c.target)
+		}
+		if got := reasonOf(err); got != c.want {
+			t.Errorf("decoding %s into %T: reason %q, want %q", c.input, c.target, got, c.want)
+		}
 	}
 }

@@ -203,7 +203,7 @@ func paramsError(err error) *Error {
 		return InvalidParams(fe.Field, fe.Reason)
 	case errors.As(err, &te):
 		field := te.Field
-		got := Truncate(te.Value) // "number " and the peer's digits, for a number out of range
+		got := gotValue(te)
 		reason := fmt.Sprintf("expected %s, got JSON %s", jsonTypeName(te.Type), got)
 		if field == "" {
 			reason = fmt.Sprintf("params must be %s %s, got JSON %s", article(te.Type), jsonTypeName(te.Type), got)
@@ -216,7 +216,7 @@ func paramsError(err error) *Error {
 }
 
 // article is the indefinite article before a type name from jsonTypeName:
-// "an object", "an int", "a uint8", "a string".
+// "an object", "an integer", "a number", "a string".
 func article(t reflect.Type) string {
 	if strings.ContainsAny(jsonTypeName(t)[:1], "aeio") {
 		return "an"

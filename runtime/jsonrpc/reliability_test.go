@@ -166,7 +166,7 @@ var msgCases = []msgCase{
 
 	// Params decoding.
 	{name: "integer above int64 for an int field", input: `"params":{"count":9223372036854775808}`,
-		outcome: `-32602 Invalid params, data {"field":"count","reason":"expected int, got JSON number 9223372036854775808"}`,
+		outcome: `-32602 Invalid params, data {"field":"count","reason":"expected integer, got JSON number 9223372036854775808"}`,
 		run:     paramsCase(`{"count":9223372036854775808}`, "count")},
 	{name: "integer out of range for a uint8 field", input: `"params":{"small":300}`, outcome: `-32602 Invalid params, data.field "small"`,
 		run: paramsCase(`{"small":300}`, "small")},
@@ -183,7 +183,7 @@ var msgCases = []msgCase{
 		run:     pickCase(`{"kind":"purple"}`, "kind", `unknown value "purple"; want "red" or "green"`)},
 	{name: "out-of-range int in a generated-style type", input: `"params":{"kind":"red","count":1e30}`,
 		outcome: `-32602 Invalid params, data.field "count"`,
-		run:     pickCase(`{"kind":"red","count":1e30}`, "count", "expected int, got JSON number 1e30")},
+		run:     pickCase(`{"kind":"red","count":1e30}`, "count", "expected integer, got JSON number 1e30")},
 	{name: "array params for a method taking an object", input: `"params":[1]` + ` — to a hand-written struct`,
 		outcome: `-32602 Invalid params, data {"reason":"params must be an object, got JSON array"}: no Go type name`,
 		run:     paramsReasonCase(`[1]`, "", "params must be an object, got JSON array")},
