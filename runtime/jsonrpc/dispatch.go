@@ -90,8 +90,14 @@ func (c *Conn) acceptRequest(m *message, batch *batchReply, size int64) {
 		after:  c.order.read,
 		size:   size,
 	}
+	// An id already used in the same batch is a duplicate even when that
+	// request has been answered already, so the outcome does not depend
+	// on how fast handlers run.
+	duplicate := batch.seen(m.id)
 	c.mu.Lock()
-	_, duplicate := c.inflight[m.id.raw]
+	if _, ok := c.inflight[m.id.raw]; ok {
+		duplicate = true
+	}
 	if !duplicate {
 		c.inflight[m.id.raw] = in
 	}
@@ -359,6 +365,25 @@ type batchReply struct {
 	responses   [][]byte
 	size        int         // bytes of the array holding responses so far
 	closeAfter  atomic.Bool // a handler asked to close after the batch's answer
+	// ids holds the request ids of the batch read so far; only the read
+	// loop uses it.
+	ids map[string]struct{}
+}
+
+// seen records id as a request id of the batch and reports whether an
+// earlier element used it. A nil batch has seen nothing.
+func (b *batchReply) seen(id ID) bool {
+	if b == nil {
+		return false
+	}
+	if _, ok := b.ids[id.raw]; ok {
+		return true
+	}
+	if b.ids == nil {
+		b.ids = make(map[string]struct{})
+	}
+	b.ids[id.raw] = struct{}{}
+	return false
 }
 
 // expect records one more request whose response the batch waits for.

@@ -446,6 +446,16 @@ func runDuplicateInBatch(t *testing.T) {
 	_, p := newRaw(t, Options{Handler: relHandler})
 	p.send(`[{"jsonrpc":"2.0","id":7,"method":"sum","params":[1]},{"jsonrpc":"2.0","id":7,"method":"sum","params":[2]}]`)
 	assertSameJSON(t, "batch reply", p.recv(), `[{"jsonrpc":"2.0","id":7,"result":1},{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request","data":"a request with this id is already in flight"}}]`)
+	// The same, with the first request given time to be answered before
+	// the second is read: the repeat is refused all the same.
+	var batch strings.Builder
+	batch.WriteString(`[{"jsonrpc":"2.0","id":8,"method":"sum","params":[1]}`)
+	for range 900 {
+		batch.WriteString(`,{"jsonrpc":"2.0","method":"unknown/notification"}`)
+	}
+	batch.WriteString(`,{"jsonrpc":"2.0","id":8,"method":"sum","params":[2]}]`)
+	p.send(batch.String())
+	assertSameJSON(t, "batch reply", p.recv(), `[{"jsonrpc":"2.0","id":8,"result":1},{"jsonrpc":"2.0","id":8,"error":{"code":-32600,"message":"Invalid Request","data":"a request with this id is already in flight"}}]`)
 	assertContinues(t, p)
 }
 
