@@ -134,6 +134,10 @@ type Server struct {
 	// becomes evictable.
 	changed   chan struct{}
 	evictions atomic.Int64
+	// waiting, if set, is called (with mu held) each time the Server
+	// starts waiting for a slot; tests use it to know no connection can
+	// be admitted until one frees.
+	waiting func()
 }
 
 // limits are a Server's limits with the defaults applied; zero means

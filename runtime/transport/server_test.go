@@ -229,7 +229,14 @@ func TestWithIdleTimeout(t *testing.T) {
 // client waits in the backlog until one of them ends.
 func TestServerMaxConns(t *testing.T) {
 	entered := make(chan byte, 3)
+	full := make(chan struct{}, 1)
 	s := &Server{
+		waiting: func() {
+			select {
+			case full <- struct{}{}:
+			default:
+			}
+		},
 		MaxConns: 2,
 		Handler: func(_ context.Context, c net.Conn) {
 			id := make([]byte, 1)
@@ -259,10 +266,13 @@ func TestServerMaxConns(t *testing.T) {
 		t.Fatalf("handlers entered for %v, want 1 and 2", got)
 	}
 	open(3)
+	// The Server waits for a slot only while both hold established
+	// connections, and nothing but a slot freeing ends that wait.
+	within(t, full, 10*time.Second, "the Server waiting for a slot")
 	select {
 	case id := <-entered:
 		t.Fatalf("handler entered for connection %d while 2 were open", id)
-	case <-time.After(300 * time.Millisecond):
+	default:
 	}
 	_ = c1.Close()
 	if id := within(t, entered, 10*time.Second, "third handler entered"); id != 3 {

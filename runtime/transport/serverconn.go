@@ -194,6 +194,9 @@ func (s *Server) waitRoomLocked(take bool) (victim *serverConn, ok bool) {
 			return victim, true
 		}
 		changed := s.changed
+		if s.waiting != nil {
+			s.waiting()
+		}
 		s.mu.Unlock()
 		select {
 		case <-changed:
