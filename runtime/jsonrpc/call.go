@@ -293,6 +293,10 @@ func (c *Conn) deliver(m *message) {
 			c.log.Debug("jsonrpc: response to a cancelled call", "id", Truncate(m.responseID().String()))
 			return
 		}
+		if m.err != nil && m.responseID().IsNull() {
+			c.peerReported(m.err)
+			return
+		}
 		c.warn("jsonrpc: response to an unknown or already answered id", "id", Truncate(m.responseID().String()))
 		return
 	}

@@ -58,6 +58,7 @@ type Conn struct {
 	inflight map[string]*incoming   // peer requests being handled, by id text
 	err      error                  // why the connection ended; nil while open
 	inputEnd bool                   // the peer sent its last message
+	peerErr  *PeerError             // the last error response with id null
 	// cancelled holds our calls given up with a cancellation sent (guarded
 	// by mu): their answers may still come.
 	cancelled map[int64]struct{}
@@ -182,14 +183,19 @@ func methodNotFound(_ context.Context, req *Request) (any, error) {
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
 // Err returns why the connection ended ([ErrPeerClosed], a read or write
-// error, ...), or nil while it is open.
+// error, ...), or nil while it is open. When the peer ended it after
+// reporting an error with id null, the result also wraps that
+// [*PeerError].
 func (c *Conn) Err() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.err == errLocalClose || c.err == errClosedAfterReply {
 		return ErrClosed
 	}
-	return c.err
+	if c.err == nil {
+		return nil
+	}
+	return c.withPeerError(c.err)
 }
 
 // Close ends the connection: it closes the stream, fails every pending call
@@ -284,15 +290,15 @@ func (c *Conn) shutdown(reason error) error {
 // ended.
 func (c *Conn) closedError() error {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	reason := c.err
-	c.mu.Unlock()
 	if reason == nil && c.inputEnd {
-		return fmt.Errorf("%w: %w", ErrClosed, ErrPeerClosed)
+		return fmt.Errorf("%w: %w", ErrClosed, c.withPeerError(ErrPeerClosed))
 	}
 	if reason == nil || reason == errLocalClose || reason == errClosedAfterReply {
 		return ErrClosed
 	}
-	return fmt.Errorf("%w: %w", ErrClosed, reason)
+	return fmt.Errorf("%w: %w", ErrClosed, c.withPeerError(reason))
 }
 
 // readLoop reads and dispatches messages until the stream ends.
@@ -363,8 +369,8 @@ func (c *Conn) peerFinished() {
 	pending := c.pending
 	c.pending = map[int64]*pendingCall{}
 	c.wakeCallers()
+	failure := fmt.Errorf("%w: %w", ErrClosed, c.withPeerError(ErrPeerClosed))
 	c.mu.Unlock()
-	failure := fmt.Errorf("%w: %w", ErrClosed, ErrPeerClosed)
 	for _, p := range pending {
 		p.ch <- callResult{err: failure}
 	}

@@ -23,7 +23,11 @@
 //     invalid response is never answered (its id belongs to our own
 //     requests) and fails the call it names with [ErrInvalidResponse];
 //   - closing or losing the peer fails every pending call at once with an
-//     error wrapping [ErrClosed].
+//     error wrapping [ErrClosed];
+//   - an error the peer sends on its own (a response with id null, such
+//     as why it is about to exit) goes to [Options.OnPeerError], and the
+//     errors of calls failed by the end of the connection wrap it as a
+//     [*PeerError]; [Conn.SendError] sends one;
 //   - what a peer can make a connection hold is bounded by default: our
 //     calls awaiting an answer ([Options.MaxOutgoingCalls]), the bytes of
 //     its messages waiting for a handler ([Options.MaxQueuedBytes]), the

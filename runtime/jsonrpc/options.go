@@ -181,6 +181,10 @@ type Options struct {
 	// OnTimeout, if set, is called when a call runs out its default
 	// timeout, after the call has failed with a *TimeoutError.
 	OnTimeout func(method string, id ID)
+	// OnPeerError, if set, is called on the read loop with every error
+	// response whose id is null: an error the peer reported on its own,
+	// such as why it is about to exit (see [PeerError]). It must not block.
+	OnPeerError func(*Error)
 	// ExposeErrors sends the text of a handler's plain Go errors to the peer
 	// instead of the generic "Internal error".
 	ExposeErrors bool

@@ -136,8 +136,11 @@ var msgCases = []msgCase{
 		outcome: `ignored, no reply; logged "response to an unknown or already answered id"; the call keeps the first result`,
 		run:     runAlreadyAnswered},
 	{name: "error response with id null", input: `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`,
-		outcome: `ignored, no reply; logged "response to an unknown or already answered id"; connection continues`,
+		outcome: `no reply; handed to Options.OnPeerError and logged "the peer reported an error"; connection continues`,
 		run:     runNullIDError},
+	{name: "error response with id null, then the peer exits", input: `{"jsonrpc":"2.0","error":{"code":-32011,...,"data":{"kind":"authentication_required","stage":"startup",...}},"id":null} then end of input, as the Autohand CLI starting signed out`,
+		outcome: `a pending call fails wrapping ErrClosed, ErrPeerClosed and a *PeerError holding the -32011 error; Err wraps it too`,
+		test:    "TestPeerErrorReachesPendingCall"},
 
 	// Duplicate ids.
 	{name: "duplicate id while the first is in flight", input: `{"jsonrpc":"2.0","id":5,"method":"slow"} — twice`, outcome: `the second gets -32600 Invalid Request, id 5; the first keeps running`, test: "TestDuplicateIDInFlight"},
@@ -434,10 +437,19 @@ func runAlreadyAnswered(t *testing.T) {
 
 func runNullIDError(t *testing.T) {
 	var log logBuffer
-	_, p := newRaw(t, Options{Handler: relHandler, Logger: log.logger()})
+	got := make(chan *Error, 1)
+	_, p := newRaw(t, Options{Handler: relHandler, Logger: log.logger(), OnPeerError: func(e *Error) { got <- e }})
 	p.send(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`)
 	assertContinues(t, p)
-	if !strings.Contains(log.String(), "response to an unknown or already answered id") {
+	select {
+	case e := <-got:
+		if e.Code != CodeParseError {
+			t.Errorf("OnPeerError got %v", e)
+		}
+	default:
+		t.Error("OnPeerError not called")
+	}
+	if !strings.Contains(log.String(), "the peer reported an error") {
 		t.Errorf("not logged: %s", log.String())
 	}
 }
