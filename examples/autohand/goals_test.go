@@ -1,6 +1,7 @@
 package autohand_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -75,7 +76,7 @@ func TestGoals(t *testing.T) {
 	}
 	tpl, err := s.agent.GoalListTemplates(ctx)
 	ok(t, err)
-	if len(tpl) != 1 || tpl[0].Name != "fix-tests" {
+	if tpl.GoalTemplates == nil || len(*tpl.GoalTemplates) != 1 || (*tpl.GoalTemplates)[0].Name != "fix-tests" {
 		t.Fatalf("templates = %+v", tpl)
 	}
 
@@ -86,8 +87,10 @@ func TestGoals(t *testing.T) {
 	ok(t, err)
 	oq, err := off.agent.GoalQueue(ctx, &autohand.GoalQueueParams{Objective: ptr("x")})
 	ok(t, err)
-	if g.GoalDisabled == nil || m.Ok || m.Message == nil || oq.GoalMutationResult == nil || oq.GoalMutationResult.Ok {
-		t.Fatalf("disabled: get = %+v, create = %+v, queue = %+v", g, m, oq)
+	tpl, err = off.agent.GoalListTemplates(ctx)
+	ok(t, err)
+	if g.GoalDisabled == nil || m.Ok || m.Message == nil || oq.GoalMutationResult == nil || oq.GoalMutationResult.Ok || tpl.GoalDisabled == nil || tpl.GoalTemplates != nil {
+		t.Fatalf("disabled: get = %+v, create = %+v, queue = %+v, templates = %+v", g, m, oq, tpl)
 	}
 }
 
@@ -172,9 +175,21 @@ func TestAutoresearch(t *testing.T) {
 	if bad.Success || fail.Phase != autohand.AutoresearchEventParamsPhaseFailed || *fail.AttemptID != "att_9" {
 		t.Fatalf("bad replay = %+v, event = %+v", bad, fail)
 	}
-	_, err = s.agent.AutoresearchRescore(ctx, &autohand.AutoresearchRescoreParams{})
-	wantErr(t, err, jsonrpc.ErrInvalidParams)
-	rs, err := s.agent.AutoresearchRescore(ctx, &autohand.AutoresearchRescoreParams{All: ptr(true)})
+	// Neither attemptId nor all: true, or an empty attemptId: -32602, as
+	// the CLI answers.
+	for _, params := range []string{`{}`, `{"all":false}`, `{"attemptId":""}`} {
+		err = s.conn.Call(ctx, autohand.MethodAutoresearchRescore, json.RawMessage(params), nil)
+		wantErr(t, err, jsonrpc.ErrInvalidParams)
+	}
+	if _, err := s.agent.AutoresearchRescore(ctx, &autohand.AutoresearchRescoreParams{}); err == nil {
+		t.Fatal("the client sent rescore params with neither attemptId nor all")
+	}
+	one, err := s.agent.AutoresearchRescore(ctx, &autohand.AutoresearchRescoreParams{RescoreAttempt: &autohand.RescoreAttempt{AttemptID: "att_2"}})
+	ok(t, err)
+	if len(one.Decisions) != 1 || one.Decisions[0].AttemptID != "att_2" {
+		t.Fatalf("rescore att_2 = %+v", one)
+	}
+	rs, err := s.agent.AutoresearchRescore(ctx, &autohand.AutoresearchRescoreParams{RescoreAll: &autohand.RescoreAll{}})
 	ok(t, err)
 	if len(rs.Decisions) != 1 || rs.Decisions[0].Source != autohand.DecisionRecordSourceRescore {
 		t.Fatalf("rescore = %+v", rs)

@@ -150,19 +150,16 @@ func TestShowcaseAndExit(t *testing.T) {
 	for _, m := range []string{
 		autohand.MethodHookRateLimit, autohand.MethodHookSessionError, autohand.MethodHookSubagentStop,
 		autohand.MethodHookNotification, autohand.MethodHookContextWarning, autohand.MethodHookContextCritical,
-		autohand.MethodHookContextOverflow, autohand.MethodHookContextCompacted, autohand.MethodHookComputerUseStart,
-		autohand.MethodHookComputerUseProgress, autohand.MethodHookComputerUseError, autohand.MethodHookComputerUseStop,
-		autohand.MethodPipeOutput,
+		autohand.MethodHookContextOverflow, autohand.MethodHookContextCompacted, autohand.MethodPipeOutput,
 		autohand.MethodPipeError, autohand.MethodPipeComplete, autohand.MethodScheduleTriggered,
 	} {
 		if len(s.all(m, 0)) != 1 {
 			t.Errorf("no %s", m)
 		}
 	}
-	cu := decode[autohand.HookComputerUseErrorParams](t, s.next(autohand.MethodHookComputerUseError, 0))
 	rl := decode[autohand.HookRateLimitParams](t, s.next(autohand.MethodHookRateLimit, 0))
-	if cu.Status != "failed" || cu.Success || *rl.RetryAfterMs != 1000 {
-		t.Fatalf("computerUseError = %+v, rateLimit = %+v", cu, rl)
+	if *rl.RetryAfterMs != 1000 || *rl.HTTPStatus != 429 {
+		t.Fatalf("rateLimit = %+v", rl)
 	}
 
 	from := s.mark()

@@ -784,7 +784,8 @@ type Agent interface {
 	GoalStartQueued(ctx context.Context) (*GoalMutationResult, error)
 
 	// GoalListTemplates answers the request autohand.goal.listTemplates. Lists the
-	// workspace's goal templates.
+	// workspace's goal templates, or says the goal feature is turned off (the
+	// default).
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
@@ -792,7 +793,7 @@ type Agent interface {
 	// for prompt, which is answered as soon as the turn is accepted; 10 s for
 	// quick queries and for answers to the agent's requests; none for the setup
 	// wizard, which waits for the user) are our design.
-	GoalListTemplates(ctx context.Context) ([]GoalTemplate, error)
+	GoalListTemplates(ctx context.Context) (*GoalListTemplatesResult, error)
 
 	// AutoresearchStart answers the request autohand.autoresearch.start. Starts or
 	// resumes an auto-research loop, which tries changes and keeps those that
@@ -854,7 +855,8 @@ type Agent interface {
 	AutoresearchReplay(ctx context.Context, params *AutoresearchReplayParams) (*AutoresearchReplayResult, error)
 
 	// AutoresearchRescore answers the request autohand.autoresearch.rescore.
-	// Decides again on one attempt or on all (exactly one of attemptId and all).
+	// Decides again on one attempt (attemptId) or on all (all: true). Params with
+	// neither are InvalidParams; an empty attemptId is refused by the agent alone.
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
@@ -1301,7 +1303,7 @@ func (UnimplementedAgent) GoalStartQueued(context.Context) (*GoalMutationResult,
 }
 
 // GoalListTemplates answers with a -32601 Method not found error.
-func (UnimplementedAgent) GoalListTemplates(context.Context) ([]GoalTemplate, error) {
+func (UnimplementedAgent) GoalListTemplates(context.Context) (*GoalListTemplatesResult, error) {
 	return nil, jsonrpc.MethodNotFound(MethodGoalListTemplates)
 }
 
@@ -1884,10 +1886,12 @@ func (r remoteAgent) GoalStartQueued(ctx context.Context) (*GoalMutationResult, 
 	return &result, nil
 }
 
-func (r remoteAgent) GoalListTemplates(ctx context.Context) ([]GoalTemplate, error) {
-	var result []GoalTemplate
-	err := r.c.Call(ctx, MethodGoalListTemplates, nil, &result)
-	return result, err
+func (r remoteAgent) GoalListTemplates(ctx context.Context) (*GoalListTemplatesResult, error) {
+	var result GoalListTemplatesResult
+	if err := r.c.Call(ctx, MethodGoalListTemplates, nil, &result); err != nil {
+		return nil, err
+	}
+	return &result, nil
 }
 
 func (r remoteAgent) AutoresearchStart(ctx context.Context, params *AutoresearchStartParams) (*AutoresearchReport, error) {
@@ -2355,6 +2359,9 @@ func NewAgentHandler(impl Agent) jsonrpc.Handler {
 			}
 			return impl.AutoresearchReplay(ctx, &params)
 		case MethodAutoresearchRescore:
+			if req.Params == nil {
+				return nil, jsonrpc.MissingParams()
+			}
 			var params AutoresearchRescoreParams
 			if err := req.DecodeParams(&params); err != nil {
 				return nil, err

@@ -10,7 +10,7 @@ import (
 )
 
 // Client is the client side of the protocol: the IDE, SDK or script that
-// starts `autohand --rpc` and drives it.
+// starts `autohand --mode rpc` and drives it.
 //
 // Its methods are the requests and notifications Agent sends it. Serve an
 // implementation with ConnectClient or NewClientHandler, embedding
@@ -196,27 +196,6 @@ type Client interface {
 	// HookContextCritical handles the notification autohand.hook.contextCritical.
 	// Hook event when context use crossed the critical threshold.
 	HookContextCritical(ctx context.Context, params *ContextThreshold) error
-
-	// HookComputerUseStart handles the notification
-	// autohand.hook.computerUseStart. A Computer Use run began. Sent even when
-	// shell hooks are off.
-	HookComputerUseStart(ctx context.Context, params *HookComputerUseStartParams) error
-
-	// HookComputerUseProgress handles the notification
-	// autohand.hook.computerUseProgress. A Computer Use action progressed or
-	// settled; settled actions carry success and duration. unverified means the
-	// action was delivered but not confirmed.
-	HookComputerUseProgress(ctx context.Context, params *HookComputerUseProgressParams) error
-
-	// HookComputerUseError handles the notification
-	// autohand.hook.computerUseError. A Computer Use action failed (after its
-	// failed progress event). Not sent for cancellations or unverified delivery;
-	// the run may still recover.
-	HookComputerUseError(ctx context.Context, params *HookComputerUseErrorParams) error
-
-	// HookComputerUseStop handles the notification autohand.hook.computerUseStop.
-	// A Computer Use run ended.
-	HookComputerUseStop(ctx context.Context, params *HookComputerUseStopParams) error
 
 	// AutomodeIteration handles the notification autohand.automode.iteration. An
 	// auto-mode iteration finished.
@@ -519,26 +498,6 @@ func (UnimplementedClient) HookContextCritical(context.Context, *ContextThreshol
 	return nil
 }
 
-// HookComputerUseStart ignores the notification.
-func (UnimplementedClient) HookComputerUseStart(context.Context, *HookComputerUseStartParams) error {
-	return nil
-}
-
-// HookComputerUseProgress ignores the notification.
-func (UnimplementedClient) HookComputerUseProgress(context.Context, *HookComputerUseProgressParams) error {
-	return nil
-}
-
-// HookComputerUseError ignores the notification.
-func (UnimplementedClient) HookComputerUseError(context.Context, *HookComputerUseErrorParams) error {
-	return nil
-}
-
-// HookComputerUseStop ignores the notification.
-func (UnimplementedClient) HookComputerUseStop(context.Context, *HookComputerUseStopParams) error {
-	return nil
-}
-
 // AutomodeIteration ignores the notification.
 func (UnimplementedClient) AutomodeIteration(context.Context, *AutomodeIterationParams) error {
 	return nil
@@ -821,22 +780,6 @@ func (r remoteClient) HookContextWarning(ctx context.Context, params *ContextThr
 
 func (r remoteClient) HookContextCritical(ctx context.Context, params *ContextThreshold) error {
 	return r.c.Notify(ctx, MethodHookContextCritical, params)
-}
-
-func (r remoteClient) HookComputerUseStart(ctx context.Context, params *HookComputerUseStartParams) error {
-	return r.c.Notify(ctx, MethodHookComputerUseStart, params)
-}
-
-func (r remoteClient) HookComputerUseProgress(ctx context.Context, params *HookComputerUseProgressParams) error {
-	return r.c.Notify(ctx, MethodHookComputerUseProgress, params)
-}
-
-func (r remoteClient) HookComputerUseError(ctx context.Context, params *HookComputerUseErrorParams) error {
-	return r.c.Notify(ctx, MethodHookComputerUseError, params)
-}
-
-func (r remoteClient) HookComputerUseStop(ctx context.Context, params *HookComputerUseStopParams) error {
-	return r.c.Notify(ctx, MethodHookComputerUseStop, params)
 }
 
 func (r remoteClient) AutomodeIteration(ctx context.Context, params *AutomodeIterationParams) error {
@@ -1201,30 +1144,6 @@ func NewClientHandler(impl Client) jsonrpc.Handler {
 				return nil, err
 			}
 			return nil, impl.HookContextCritical(ctx, &params)
-		case MethodHookComputerUseStart:
-			var params HookComputerUseStartParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
-			}
-			return nil, impl.HookComputerUseStart(ctx, &params)
-		case MethodHookComputerUseProgress:
-			var params HookComputerUseProgressParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
-			}
-			return nil, impl.HookComputerUseProgress(ctx, &params)
-		case MethodHookComputerUseError:
-			var params HookComputerUseErrorParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
-			}
-			return nil, impl.HookComputerUseError(ctx, &params)
-		case MethodHookComputerUseStop:
-			var params HookComputerUseStopParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
-			}
-			return nil, impl.HookComputerUseStop(ctx, &params)
 		case MethodAutomodeIteration:
 			var params AutomodeIterationParams
 			if err := req.DecodeParams(&params); err != nil {

@@ -505,44 +505,6 @@ func (x *ProfileErrorDataKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ComputerUseStatus is the state of a Computer Use run or action. Upstream
-// names `failed` and `unverified` (delivered but not confirmed); the other
-// values are our design.
-type ComputerUseStatus string
-
-// The values of ComputerUseStatus.
-const (
-	ComputerUseStatusStarted    ComputerUseStatus = "started"
-	ComputerUseStatusRunning    ComputerUseStatus = "running"
-	ComputerUseStatusSucceeded  ComputerUseStatus = "succeeded"
-	ComputerUseStatusUnverified ComputerUseStatus = "unverified"
-	ComputerUseStatusFailed     ComputerUseStatus = "failed"
-	ComputerUseStatusCancelled  ComputerUseStatus = "cancelled"
-	ComputerUseStatusStopped    ComputerUseStatus = "stopped"
-)
-
-// Valid reports whether x is one of the values of ComputerUseStatus.
-func (x ComputerUseStatus) Valid() bool {
-	switch x {
-	case ComputerUseStatusStarted, ComputerUseStatusRunning, ComputerUseStatusSucceeded, ComputerUseStatusUnverified, ComputerUseStatusFailed, ComputerUseStatusCancelled, ComputerUseStatusStopped:
-		return true
-	}
-	return false
-}
-
-// UnmarshalJSON decodes a ComputerUseStatus, refusing values it does not list.
-func (x *ComputerUseStatus) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ComputerUseStatus(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"started\", \"running\", \"succeeded\", \"unverified\", \"failed\", \"cancelled\" or \"stopped\"", jsonrpc.Truncate(v))
-	}
-	*x = ComputerUseStatus(v)
-	return nil
-}
-
 // GoalStatus is one of "active", "paused", "budgetLimited" or "complete".
 //
 // Where a persistent goal stands.

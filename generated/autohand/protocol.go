@@ -12,10 +12,13 @@
 // notification. Only the agent's stdout carries the protocol; its stderr holds
 // debug logs.
 //
-// The client spawns `autohand --rpc` in the workspace. Once ready, the agent
-// sends autohand.agentStart (and autohand.hook.sessionStart). The client may
-// then query state and settings at any time. autohand.prompt is accepted at
-// once and answered with success: the turn then runs in the background and is
+// The client spawns `autohand --mode rpc` in the workspace. Started signed
+// out, or unable to start, the agent writes one error response with id null
+// (AuthenticationRequired with data.kind authentication_required and
+// data.stage startup, for instance) and exits. Once ready, the agent sends
+// autohand.agentStart (and autohand.hook.sessionStart). The client may then
+// query state and settings at any time. autohand.prompt is accepted at once
+// and answered with success: the turn then runs in the background and is
 // reported by turnStart, message and tool notifications, and ends with
 // turnEnd. While a turn runs, the agent sends autohand.ping every 15 s as a
 // keepalive. Only one turn runs at a time; autohand.abort ends the current
@@ -26,8 +29,8 @@
 // # Roles
 //
 // Client (role client) starts the connection: the IDE, SDK or script that
-// starts `autohand --rpc` and drives it. Agent (role agent) is the other side:
-// the Autohand agent process, speaking on its stdin and stdout.
+// starts `autohand --mode rpc` and drives it. Agent (role agent) is the other
+// side: the Autohand agent process, speaking on its stdin and stdout.
 //
 // Each role is an interface holding the requests and notifications it answers.
 // To play Agent, implement Agent (embedding UnimplementedAgent keeps the
@@ -39,7 +42,7 @@
 // # Wire
 //
 // Messages are framed as newline-delimited JSON, one message per line. It runs
-// over subprocess (autohand --rpc) and stdio. Request ids are integers.
+// over subprocess (autohand --mode rpc) and stdio. Request ids are integers.
 // Requests time out after 5m unless said otherwise.
 package autohand
 
@@ -385,18 +388,6 @@ const (
 	// MethodHookContextCritical is the notification autohand.hook.contextCritical,
 	// sent by Agent to Client.
 	MethodHookContextCritical = "autohand.hook.contextCritical"
-	// MethodHookComputerUseStart is the notification
-	// autohand.hook.computerUseStart, sent by Agent to Client.
-	MethodHookComputerUseStart = "autohand.hook.computerUseStart"
-	// MethodHookComputerUseProgress is the notification
-	// autohand.hook.computerUseProgress, sent by Agent to Client.
-	MethodHookComputerUseProgress = "autohand.hook.computerUseProgress"
-	// MethodHookComputerUseError is the notification
-	// autohand.hook.computerUseError, sent by Agent to Client.
-	MethodHookComputerUseError = "autohand.hook.computerUseError"
-	// MethodHookComputerUseStop is the notification autohand.hook.computerUseStop,
-	// sent by Agent to Client.
-	MethodHookComputerUseStop = "autohand.hook.computerUseStop"
 	// MethodAutomodeIteration is the notification autohand.automode.iteration,
 	// sent by Agent to Client.
 	MethodAutomodeIteration = "autohand.automode.iteration"
@@ -494,7 +485,7 @@ func requestTimeout(method string) jsonrpc.Timeout {
 }
 
 // DefaultCommand returns the command line Client runs to start Agent unless
-// told another: autohand --rpc.
+// told another: autohand --mode rpc.
 func DefaultCommand() []string {
-	return []string{"autohand", "--rpc"}
+	return []string{"autohand", "--mode", "rpc"}
 }

@@ -2929,6 +2929,15 @@ func (x *GoalTemplate) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// GoalTemplates is the workspace's goal templates.
+type GoalTemplates []GoalTemplate
+
+// UnmarshalJSON decodes a GoalTemplates element by element, naming the element
+// that does not decode.
+func (x *GoalTemplates) UnmarshalJSON(b []byte) error {
+	return jsonrpc.DecodeArray(b, (*[]GoalTemplate)(x), jsonrpc.UnmarshalJSON[GoalTemplate])
+}
+
 // AutoresearchState is the auto-research loop.
 type AutoresearchState struct {
 	Active        bool   `json:"active"`
@@ -3250,6 +3259,125 @@ func (x *ExecutionResult) UnmarshalJSON(b []byte) error {
 	switch {
 	case !has.Outcome:
 		return jsonrpc.MissingField("outcome")
+	}
+	*x = v
+	return nil
+}
+
+// RescoreAttempt is the RescoreAttempt variant of AutoresearchRescoreParams.
+//
+// One attempt.
+type RescoreAttempt struct {
+	AttemptID string `json:"attemptId"`
+	All       *bool  `json:"all,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x RescoreAttempt) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"attemptId":`...)
+	b = jsonrpc.AppendString(b, x.AttemptID)
+	if x.All != nil {
+		b = append(b, `,"all":`...)
+		b = jsonrpc.AppendBool(b, *x.All)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *RescoreAttempt) UnmarshalJSON(b []byte) error {
+	var v RescoreAttempt
+	var has struct {
+		AttemptID bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "attemptId":
+			has.AttemptID = true
+			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
+		case "all":
+			return jsonrpc.AtField("all", jsonrpc.DecodeOptional(value, &v.All, jsonrpc.DecodeBool[bool]))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.AttemptID:
+		return jsonrpc.MissingField("attemptId")
+	}
+	*x = v
+	return nil
+}
+
+// RescoreAll is the RescoreAll variant of AutoresearchRescoreParams.
+//
+// Every attempt of the ledger.
+type RescoreAll struct {
+	AttemptID *string `json:"attemptId,omitempty"`
+
+	// Always true; MarshalJSON fills it in when left empty.
+	All bool `json:"all"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x RescoreAll) MarshalJSON() ([]byte, error) {
+	if x.All == false {
+		x.All = true
+	} else if x.All != true {
+		return nil, fmt.Errorf("all must be true, not %v", x.All)
+	}
+	type plain RescoreAll
+	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x RescoreAll) AppendJSON(b []byte) ([]byte, error) {
+	if x.All == false {
+		x.All = true
+	} else if x.All != true {
+		return nil, fmt.Errorf("all must be true, not %v", x.All)
+	}
+	start := len(b)
+	if x.AttemptID != nil {
+		b = append(b, `,"attemptId":`...)
+		b = jsonrpc.AppendString(b, *x.AttemptID)
+	}
+	b = append(b, `,"all":`...)
+	b = jsonrpc.AppendBool(b, x.All)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *RescoreAll) UnmarshalJSON(b []byte) error {
+	var v RescoreAll
+	var has struct {
+		All bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "attemptId":
+			return jsonrpc.AtField("attemptId", jsonrpc.DecodeOptional(value, &v.AttemptID, jsonrpc.DecodeString[string]))
+		case "all":
+			has.All = true
+			return jsonrpc.AtField("all", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.All)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.All:
+		return jsonrpc.MissingField("all")
+	case v.All != true:
+		return jsonrpc.AtField("all", errors.New("must be true"))
 	}
 	*x = v
 	return nil
@@ -10047,47 +10175,6 @@ func (x *AutoresearchReplayResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// AutoresearchRescoreParams are the params of autohand.autoresearch.rescore.
-type AutoresearchRescoreParams struct {
-	AttemptID *string `json:"attemptId,omitempty"`
-	All       *bool   `json:"all,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x AutoresearchRescoreParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.AttemptID != nil {
-		b = append(b, `,"attemptId":`...)
-		b = jsonrpc.AppendString(b, *x.AttemptID)
-	}
-	if x.All != nil {
-		b = append(b, `,"all":`...)
-		b = jsonrpc.AppendBool(b, *x.All)
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *AutoresearchRescoreParams) UnmarshalJSON(b []byte) error {
-	var v AutoresearchRescoreParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "attemptId":
-			return jsonrpc.AtField("attemptId", jsonrpc.DecodeOptional(value, &v.AttemptID, jsonrpc.DecodeString[string]))
-		case "all":
-			return jsonrpc.AtField("all", jsonrpc.DecodeOptional(value, &v.All, jsonrpc.DecodeBool[bool]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // AutoresearchRescoreResult is the result of autohand.autoresearch.rescore.
 type AutoresearchRescoreResult struct {
 	Success   bool             `json:"success"`
@@ -14694,367 +14781,6 @@ func (x *HookContextOverflowParams) UnmarshalJSON(b []byte) error {
 		return jsonrpc.MissingField("croppedCount")
 	case !has.UsagePercent:
 		return jsonrpc.MissingField("usagePercent")
-	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
-	}
-	*x = v
-	return nil
-}
-
-// HookComputerUseStartParams are the params of autohand.hook.computerUseStart.
-type HookComputerUseStartParams struct {
-	RunID     string            `json:"runId"`
-	Status    ComputerUseStatus `json:"status"`
-	Timestamp Timestamp         `json:"timestamp"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x HookComputerUseStartParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"runId":`...)
-	b = jsonrpc.AppendString(b, x.RunID)
-	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
-	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *HookComputerUseStartParams) UnmarshalJSON(b []byte) error {
-	var v HookComputerUseStartParams
-	var has struct {
-		RunID, Status, Timestamp bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "runId":
-			has.RunID = true
-			return jsonrpc.AtField("runId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RunID)))
-		case "status":
-			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
-		case "timestamp":
-			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.RunID:
-		return jsonrpc.MissingField("runId")
-	case !has.Status:
-		return jsonrpc.MissingField("status")
-	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
-	}
-	*x = v
-	return nil
-}
-
-// HookComputerUseProgressParams are the params of
-// autohand.hook.computerUseProgress.
-type HookComputerUseProgressParams struct {
-	RunID      string            `json:"runId"`
-	Status     ComputerUseStatus `json:"status"`
-	Tool       *string           `json:"tool,omitempty"`
-	ToolCallID *string           `json:"toolCallId,omitempty"`
-
-	// The action in words.
-	Action  *string `json:"action,omitempty"`
-	Success *bool   `json:"success,omitempty"`
-
-	// In milliseconds.
-	Duration  *int64    `json:"duration,omitempty"`
-	Timestamp Timestamp `json:"timestamp"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x HookComputerUseProgressParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"runId":`...)
-	b = jsonrpc.AppendString(b, x.RunID)
-	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
-	if x.Tool != nil {
-		b = append(b, `,"tool":`...)
-		b = jsonrpc.AppendString(b, *x.Tool)
-	}
-	if x.ToolCallID != nil {
-		b = append(b, `,"toolCallId":`...)
-		b = jsonrpc.AppendString(b, *x.ToolCallID)
-	}
-	if x.Action != nil {
-		b = append(b, `,"action":`...)
-		b = jsonrpc.AppendString(b, *x.Action)
-	}
-	if x.Success != nil {
-		b = append(b, `,"success":`...)
-		b = jsonrpc.AppendBool(b, *x.Success)
-	}
-	if x.Duration != nil {
-		b = append(b, `,"duration":`...)
-		b = jsonrpc.AppendInt(b, *x.Duration)
-	}
-	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *HookComputerUseProgressParams) UnmarshalJSON(b []byte) error {
-	var v HookComputerUseProgressParams
-	var has struct {
-		RunID, Status, Timestamp bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "runId":
-			has.RunID = true
-			return jsonrpc.AtField("runId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RunID)))
-		case "status":
-			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
-		case "tool":
-			return jsonrpc.AtField("tool", jsonrpc.DecodeOptional(value, &v.Tool, jsonrpc.DecodeString[string]))
-		case "toolCallId":
-			return jsonrpc.AtField("toolCallId", jsonrpc.DecodeOptional(value, &v.ToolCallID, jsonrpc.DecodeString[string]))
-		case "action":
-			return jsonrpc.AtField("action", jsonrpc.DecodeOptional(value, &v.Action, jsonrpc.DecodeString[string]))
-		case "success":
-			return jsonrpc.AtField("success", jsonrpc.DecodeOptional(value, &v.Success, jsonrpc.DecodeBool[bool]))
-		case "duration":
-			return jsonrpc.AtField("duration", jsonrpc.DecodeOptional(value, &v.Duration, jsonrpc.DecodeInt[int64]))
-		case "timestamp":
-			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.RunID:
-		return jsonrpc.MissingField("runId")
-	case !has.Status:
-		return jsonrpc.MissingField("status")
-	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
-	}
-	*x = v
-	return nil
-}
-
-// HookComputerUseErrorParams are the params of autohand.hook.computerUseError.
-type HookComputerUseErrorParams struct {
-	RunID      string `json:"runId"`
-	ToolCallID string `json:"toolCallId"`
-	Tool       string `json:"tool"`
-	Action     string `json:"action"`
-
-	// Always "failed"; MarshalJSON fills it in when left empty.
-	Status string `json:"status"`
-
-	// Always false; MarshalJSON fills it in when left empty.
-	Success   bool      `json:"success"`
-	Error     string    `json:"error"`
-	Duration  int64     `json:"duration"`
-	Timestamp Timestamp `json:"timestamp"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x HookComputerUseErrorParams) MarshalJSON() ([]byte, error) {
-	if x.Status == "" {
-		x.Status = "failed"
-	} else if x.Status != "failed" {
-		return nil, fmt.Errorf("status must be \"failed\", not %q", x.Status)
-	}
-	if x.Success != false {
-		return nil, fmt.Errorf("success must be false, not %v", x.Success)
-	}
-	type plain HookComputerUseErrorParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x HookComputerUseErrorParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.Status == "" {
-		x.Status = "failed"
-	} else if x.Status != "failed" {
-		return nil, fmt.Errorf("status must be \"failed\", not %q", x.Status)
-	}
-	if x.Success != false {
-		return nil, fmt.Errorf("success must be false, not %v", x.Success)
-	}
-	start := len(b)
-	b = append(b, `,"runId":`...)
-	b = jsonrpc.AppendString(b, x.RunID)
-	b = append(b, `,"toolCallId":`...)
-	b = jsonrpc.AppendString(b, x.ToolCallID)
-	b = append(b, `,"tool":`...)
-	b = jsonrpc.AppendString(b, x.Tool)
-	b = append(b, `,"action":`...)
-	b = jsonrpc.AppendString(b, x.Action)
-	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
-	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
-	b = append(b, `,"error":`...)
-	b = jsonrpc.AppendString(b, x.Error)
-	b = append(b, `,"duration":`...)
-	b = jsonrpc.AppendInt(b, x.Duration)
-	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *HookComputerUseErrorParams) UnmarshalJSON(b []byte) error {
-	var v HookComputerUseErrorParams
-	var has struct {
-		RunID, ToolCallID, Tool, Action, Status, Success, Error, Duration, Timestamp bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "runId":
-			has.RunID = true
-			return jsonrpc.AtField("runId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RunID)))
-		case "toolCallId":
-			has.ToolCallID = true
-			return jsonrpc.AtField("toolCallId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolCallID)))
-		case "tool":
-			has.Tool = true
-			return jsonrpc.AtField("tool", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Tool)))
-		case "action":
-			has.Action = true
-			return jsonrpc.AtField("action", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Action)))
-		case "status":
-			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Status)))
-		case "success":
-			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
-		case "error":
-			has.Error = true
-			return jsonrpc.AtField("error", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Error)))
-		case "duration":
-			has.Duration = true
-			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Duration)))
-		case "timestamp":
-			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.RunID:
-		return jsonrpc.MissingField("runId")
-	case !has.ToolCallID:
-		return jsonrpc.MissingField("toolCallId")
-	case !has.Tool:
-		return jsonrpc.MissingField("tool")
-	case !has.Action:
-		return jsonrpc.MissingField("action")
-	case !has.Status:
-		return jsonrpc.MissingField("status")
-	case v.Status != "failed":
-		return jsonrpc.AtField("status", errors.New("must be \"failed\""))
-	case !has.Success:
-		return jsonrpc.MissingField("success")
-	case v.Success != false:
-		return jsonrpc.AtField("success", errors.New("must be false"))
-	case !has.Error:
-		return jsonrpc.MissingField("error")
-	case !has.Duration:
-		return jsonrpc.MissingField("duration")
-	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
-	}
-	*x = v
-	return nil
-}
-
-// HookComputerUseStopParams are the params of autohand.hook.computerUseStop.
-type HookComputerUseStopParams struct {
-	RunID          string            `json:"runId"`
-	Status         ComputerUseStatus `json:"status"`
-	ToolCallsCount int64             `json:"toolCallsCount"`
-
-	// The run's length in milliseconds.
-	Duration  int64     `json:"duration"`
-	Timestamp Timestamp `json:"timestamp"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x HookComputerUseStopParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"runId":`...)
-	b = jsonrpc.AppendString(b, x.RunID)
-	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
-	b = append(b, `,"toolCallsCount":`...)
-	b = jsonrpc.AppendInt(b, x.ToolCallsCount)
-	b = append(b, `,"duration":`...)
-	b = jsonrpc.AppendInt(b, x.Duration)
-	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *HookComputerUseStopParams) UnmarshalJSON(b []byte) error {
-	var v HookComputerUseStopParams
-	var has struct {
-		RunID, Status, ToolCallsCount, Duration, Timestamp bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "runId":
-			has.RunID = true
-			return jsonrpc.AtField("runId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RunID)))
-		case "status":
-			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
-		case "toolCallsCount":
-			has.ToolCallsCount = true
-			return jsonrpc.AtField("toolCallsCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ToolCallsCount)))
-		case "duration":
-			has.Duration = true
-			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Duration)))
-		case "timestamp":
-			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.RunID:
-		return jsonrpc.MissingField("runId")
-	case !has.Status:
-		return jsonrpc.MissingField("status")
-	case !has.ToolCallsCount:
-		return jsonrpc.MissingField("toolCallsCount")
-	case !has.Duration:
-		return jsonrpc.MissingField("duration")
 	case !has.Timestamp:
 		return jsonrpc.MissingField("timestamp")
 	}

@@ -131,6 +131,108 @@ func (x *InferenceDestination) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// AutoresearchRescoreParams is one of RescoreAttempt or RescoreAll.
+//
+// What autohand.autoresearch.rescore decides again on; an object with neither
+// attemptId nor all true is InvalidParams.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and objects
+// by the members they hold:
+//   - RescoreAttempt: RescoreAttempt, an object with a "attemptId" member
+//   - RescoreAll: RescoreAll, an object with a "all" member
+//
+// An object is the object variant whose required members it holds (with the
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
+type AutoresearchRescoreParams struct {
+	RescoreAttempt *RescoreAttempt
+	RescoreAll     *RescoreAll
+}
+
+// NewAutoresearchRescoreParamsRescoreAttempt returns an
+// AutoresearchRescoreParams holding v.
+func NewAutoresearchRescoreParamsRescoreAttempt(v RescoreAttempt) AutoresearchRescoreParams {
+	return AutoresearchRescoreParams{RescoreAttempt: &v}
+}
+
+// NewAutoresearchRescoreParamsRescoreAll returns an AutoresearchRescoreParams
+// holding v.
+func NewAutoresearchRescoreParamsRescoreAll(v RescoreAll) AutoresearchRescoreParams {
+	return AutoresearchRescoreParams{RescoreAll: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x AutoresearchRescoreParams) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.RescoreAttempt != nil {
+		v, n = x.RescoreAttempt, n+1
+	}
+	if x.RescoreAll != nil {
+		v, n = x.RescoreAll, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("AutoresearchRescoreParams holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// autoresearchRescoreParamsObjects is what an object needs to be each object
+// variant of AutoresearchRescoreParams (RescoreAttempt and RescoreAll), over
+// the members "attemptId" and "all", one bit each in this order.
+var autoresearchRescoreParamsObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0x3},
+	Required: []uint64{0x1},
+}, {
+	Declared: []uint64{0x3},
+	Required: []uint64{0x2},
+}}
+
+// UnmarshalJSON decodes an AutoresearchRescoreParams into the variant matching
+// the kind of JSON value b holds. An object decodes into the object variant
+// the members it holds choose, as the type's comment says.
+func (x *AutoresearchRescoreParams) UnmarshalJSON(b []byte) error {
+	var v AutoresearchRescoreParams
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "object":
+		var held [1]uint64
+		var failed [2]bool
+		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+			switch string(key) {
+			case "attemptId":
+				held[0] |= 1 << 0
+			case "all":
+				held[0] |= 1 << 1
+				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "true")
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		switch jsonrpc.ChooseObject(held[:], failed[:], autoresearchRescoreParamsObjects) {
+		case 0:
+			v.RescoreAttempt = new(RescoreAttempt)
+			err = json.Unmarshal(b, v.RescoreAttempt)
+		case 1:
+			v.RescoreAll = new(RescoreAll)
+			err = json.Unmarshal(b, v.RescoreAll)
+		default:
+			return errors.New("object matches no variant of AutoresearchRescoreParams; an object needs every required member of one variant: RescoreAttempt (\"attemptId\") or RescoreAll (\"all\": true)")
+		}
+	default:
+		return fmt.Errorf("expected object, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
 // GoalGetResult is the result of autohand.goal.get.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -352,6 +454,67 @@ func (x *GoalQueueResult) UnmarshalJSON(b []byte) error {
 		}
 	default:
 		return fmt.Errorf("expected object, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// GoalListTemplatesResult is the result of autohand.goal.listTemplates.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are:
+//   - GoalTemplates: GoalTemplates
+//   - GoalDisabled: GoalDisabled
+type GoalListTemplatesResult struct {
+	GoalTemplates *GoalTemplates
+	GoalDisabled  *GoalDisabled
+}
+
+// NewGoalListTemplatesResultGoalTemplates returns a GoalListTemplatesResult
+// holding v.
+func NewGoalListTemplatesResultGoalTemplates(v GoalTemplates) GoalListTemplatesResult {
+	return GoalListTemplatesResult{GoalTemplates: &v}
+}
+
+// NewGoalListTemplatesResultGoalDisabled returns a GoalListTemplatesResult
+// holding v.
+func NewGoalListTemplatesResultGoalDisabled(v GoalDisabled) GoalListTemplatesResult {
+	return GoalListTemplatesResult{GoalDisabled: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x GoalListTemplatesResult) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.GoalTemplates != nil {
+		v, n = x.GoalTemplates, n+1
+	}
+	if x.GoalDisabled != nil {
+		v, n = x.GoalDisabled, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("GoalListTemplatesResult holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// UnmarshalJSON decodes a GoalListTemplatesResult into the variant matching
+// the kind of JSON value b holds.
+func (x *GoalListTemplatesResult) UnmarshalJSON(b []byte) error {
+	var v GoalListTemplatesResult
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "array":
+		v.GoalTemplates = new(GoalTemplates)
+		err = json.Unmarshal(b, v.GoalTemplates)
+	case "object":
+		v.GoalDisabled = new(GoalDisabled)
+		err = json.Unmarshal(b, v.GoalDisabled)
+	default:
+		return fmt.Errorf("expected array or object, got JSON %s", kind)
 	}
 	if err != nil {
 		return err

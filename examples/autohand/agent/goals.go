@@ -245,11 +245,17 @@ func (a *agent) GoalStartQueued(context.Context) (*autohand.GoalMutationResult, 
 	return res, nil
 }
 
-// GoalListTemplates lists the scripted templates.
-func (a *agent) GoalListTemplates(context.Context) ([]autohand.GoalTemplate, error) {
-	return []autohand.GoalTemplate{{
+// GoalListTemplates lists the scripted templates, or says the goal feature
+// is off.
+func (a *agent) GoalListTemplates(context.Context) (*autohand.GoalListTemplatesResult, error) {
+	if a.cfg.noGoals {
+		r := autohand.NewGoalListTemplatesResultGoalDisabled(autohand.GoalDisabled{Message: goalsDisabled})
+		return &r, nil
+	}
+	r := autohand.NewGoalListTemplatesResultGoalTemplates(autohand.GoalTemplates{{
 		Name: "fix-tests", Path: fmt.Sprintf("%s/.autohand/goals/fix-tests.md", a.cfg.workspace),
 		Description: ptr("Make the test suite pass"), Aliases: []string{"tests"}, AllowCommands: []string{"go test ./..."},
 		RequiredPlaceholders: []string{}, RequiredFlags: []string{}, RequiresArgs: false,
-	}}, nil
+	}})
+	return &r, nil
 }

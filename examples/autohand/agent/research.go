@@ -220,15 +220,16 @@ func (a *agent) AutoresearchReplay(ctx context.Context, p *autohand.Autoresearch
 
 // AutoresearchRescore decides again on one attempt or all.
 func (a *agent) AutoresearchRescore(ctx context.Context, p *autohand.AutoresearchRescoreParams) (*autohand.AutoresearchRescoreResult, error) {
-	all := p.All != nil && *p.All
-	if (p.AttemptID != nil) == all {
-		return nil, jsonrpc.InvalidParams("attemptId", "give exactly one of attemptId and all")
+	// The params' decoder has refused an object with neither attemptId
+	// nor all: true; as the CLI, refuse an empty attemptId too.
+	all, id := p.RescoreAll != nil, ""
+	if p.RescoreAttempt != nil {
+		id, all = p.RescoreAttempt.AttemptID, p.RescoreAttempt.All != nil && *p.RescoreAttempt.All
+		if id == "" && !all {
+			return nil, jsonrpc.InvalidParams("attemptId", "must not be empty")
+		}
 	}
 	res := &autohand.AutoresearchRescoreResult{Success: true, Decisions: []autohand.DecisionRecord{}}
-	id := ""
-	if p.AttemptID != nil {
-		id = *p.AttemptID
-	}
 	a.ledgerOp(ctx, autohand.AutoresearchEventParamsOperationRescore, id, func() (bool, *bool) {
 		a.mu.Lock()
 		defer a.mu.Unlock()
