@@ -28,6 +28,9 @@ const wait = 10 * time.Second
 var agentBin, clientBin string
 
 func TestMain(m *testing.M) {
+	if script := os.Getenv(replayEnv); script != "" {
+		os.Exit(replayCLI(script)) // this binary is the agent of a client test
+	}
 	exampletest.Main(m, map[string]*string{"./agent": &agentBin, "./client": &clientBin})
 }
 

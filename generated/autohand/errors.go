@@ -47,8 +47,9 @@ var (
 	// with id null.
 	ErrInitializationFailed = &jsonrpc.Error{Code: CodeInitializationFailed, Message: "Initialization failed"}
 	// ErrAuthenticationRequired is the AuthenticationRequired error (-32011
-	// "Authentication required"). The restricted profile's provider needs
-	// credentials that are missing.
+	// "Authentication required"). The provider needs credentials that are missing.
+	// The agent started signed out sends it once with id null (data.providerId
+	// names the provider) and exits.
 	ErrAuthenticationRequired = &jsonrpc.Error{Code: CodeAuthenticationRequired, Message: "Authentication required"}
 	// ErrAnswerContractInvalid is the AnswerContractInvalid error (-32012 "Answer
 	// contract invalid"). An autohand.answer envelope breaks the contract

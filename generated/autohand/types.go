@@ -1665,7 +1665,8 @@ func (x *InferenceOpaque) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ProfileErrorData is the details of a restricted profile's error.
+// ProfileErrorData is the details of an error at startup, a restricted
+// profile's or the general agent's.
 type ProfileErrorData struct {
 	Kind ProfileErrorDataKind `json:"kind"`
 

@@ -1,4 +1,4 @@
-// Command agent is a deterministic, scripted stand-in for `autohand --rpc`:
+// Command agent is a deterministic, scripted stand-in for `autohand --mode rpc`:
 // it speaks the Autohand RPC protocol on its stdin and stdout exactly as the
 // real agent does, without a model. Every prompt runs the same observable
 // script (streamed reply, a tool run behind a permission prompt, a previewed
@@ -20,11 +20,14 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/transport"
 )
 
-const usage = `usage: agent [flags]
+const usage = `usage: agent [--mode rpc] [flags]
 
 A scripted Autohand agent speaking the Autohand RPC protocol (newline-delimited
-JSON-RPC 2.0) on stdin and stdout, as "autohand --rpc" does. Start it from an
-IDE or SDK in place of autohand.
+JSON-RPC 2.0) on stdin and stdout, as "autohand --mode rpc" does. Start it from
+an IDE or SDK in place of autohand: it takes the options the SDKs pass and
+ignores those it has no use for. Signed out (-account ""), the general profile
+refuses to start as autohand does: one AuthenticationRequired error with id
+null, then exit status 1.
 
 Every autohand.prompt runs this script: hook.prePrompt, turnStart,
 messageStart, streamed messageUpdate deltas, then a write_file tool run
@@ -70,11 +73,13 @@ func main() {
 	flag.DurationVar(&cfg.latency, "latency", 0, "delay before answering every request (to test client timeouts)")
 	flag.BoolVar(&cfg.noGoals, "no-goals", false, "turn the goal feature off (goal requests answer ok: false)")
 	flag.BoolVar(&cfg.verbose, "v", false, "log every message to stderr")
+	m := mode("rpc")
+	sdkFlags(flag.CommandLine, &m, &cfg)
 	flag.Usage = func() {
 		fmt.Fprint(flag.CommandLine.Output(), usage)
 		flag.PrintDefaults()
 	}
-	flag.Parse()
+	_ = flag.CommandLine.Parse(joinFork(os.Args[1:])) // exits on error
 	if flag.NArg() > 0 {
 		flag.Usage()
 		os.Exit(2)
@@ -99,6 +104,9 @@ func run(cfg config) error {
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	if cfg.profile == profileGeneral && cfg.account == "" {
+		return refuseSignedOut(logger)
+	}
 	a := newAgent(cfg, logger)
 	conn, client := autohand.ConnectAgent(transport.Stdio(), a, jsonrpc.Options{
 		Logger:     logger,

@@ -27,6 +27,11 @@ type client struct {
 	ended   chan struct{}
 	endOnce sync.Once
 
+	// decisions counts the changesDecision calls not yet answered: the
+	// agent writes accepted files only when it applies the decision,
+	// which may come after turnEnd.
+	decisions sync.WaitGroup
+
 	mu      sync.Mutex // guards out and in
 	out     io.Writer
 	in      *bufio.Reader
@@ -154,9 +159,16 @@ func (c *client) DirectoryAccessRequest(_ context.Context, p *autohand.Directory
 	return nil
 }
 
-// ChangesBatchEnd decides the batch.
+// ChangesBatchEnd decides the batch, unless it is empty: the agent has then
+// dropped it already and would answer that it is not found.
 func (c *client) ChangesBatchEnd(_ context.Context, p *autohand.ChangesBatchEndParams) error {
+	if p.ChangeCount == 0 {
+		c.note("%s: no changes", p.BatchID)
+		return nil
+	}
+	c.decisions.Add(1) // before turnEnd, which comes after, is handled
 	c.later("changes decision", func(ctx context.Context) error {
+		defer c.decisions.Done()
 		accept := c.cfg.changes == "accept" || (c.cfg.changes == "ask" && c.ask(fmt.Sprintf("Apply the %d changes of %s?", p.ChangeCount, p.BatchID)))
 		action := autohand.ChangesDecisionParamsActionRejectAll
 		if accept {

@@ -1,4 +1,4 @@
-// Command client drives an Autohand RPC agent (`autohand --rpc`, or any
+// Command client drives an Autohand RPC agent (`autohand --mode rpc`, or any
 // command speaking the same protocol): it spawns the agent, sends one
 // prompt, prints every notification as it arrives, answers the agent's
 // permission, directory, change-batch and step requests as told, and exits
@@ -8,6 +8,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -25,11 +26,12 @@ import (
 
 const usage = `usage: client [flags] [--] [AGENT-COMMAND [ARGS...]]
 
-Spawns AGENT-COMMAND (default: autohand --rpc), sends -prompt, and prints the
+Spawns AGENT-COMMAND (default: autohand --mode rpc), sends -prompt, and prints the
 agent's stream as it arrives: the assistant's text inline, every other
 notification on a line of its own. Permission, directory-access and change
 batch requests are answered as the flags say ("ask" asks on the terminal).
-Exits when the turn ends; status 1 when it failed or was aborted.
+Exits when the turn ends and every change decision is answered; status 1 when
+the turn failed or was aborted, or the agent reported an error and exited.
 
 Flags:
 `
@@ -89,11 +91,11 @@ func main() {
 	}
 	command := flag.Args()
 	if len(command) == 0 {
-		command = []string{"autohand", "--rpc"}
+		command = autohand.DefaultCommand()
 	}
 	ok, err := run(cfg, command, os.Stdin, os.Stdout)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "client:", err)
+		fmt.Fprintln(os.Stderr, "client:", describe(err))
 		os.Exit(1)
 	}
 	if !ok {
@@ -181,12 +183,51 @@ wait:
 			return false, fmt.Errorf("turn: %w", ctx.Err())
 		}
 	}
+	if err := c.waitDecisions(ctx, conn); err != nil {
+		return false, err
+	}
 	if cfg.state {
 		if err := printState(ctx, agent, out); err != nil {
 			return false, err
 		}
 	}
 	return reason != autohand.TurnEndReasonAborted, nil
+}
+
+// waitDecisions waits until the agent has answered every changesDecision,
+// so that closing its stdin cannot cost the user an accepted change.
+func (c *client) waitDecisions(ctx context.Context, conn *jsonrpc.Conn) error {
+	done := make(chan struct{})
+	go func() {
+		c.decisions.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-conn.Done():
+		return fmt.Errorf("connection lost before the change decision was answered: %w", conn.Err())
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for the change decision: %w", ctx.Err())
+	}
+}
+
+// describe returns err, or, when err carries an error the agent reported on
+// its own (a response with id null, as when it refuses to start), a
+// message giving that error's code, message and data.kind.
+func describe(err error) error {
+	var pe *jsonrpc.PeerError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	var data struct {
+		Kind string `json:"kind"`
+	}
+	msg := fmt.Sprintf("the agent reported error %d: %s", pe.Err.Code, jsonrpc.Truncate(pe.Err.Message))
+	if json.Unmarshal(pe.Err.Data, &data) == nil && data.Kind != "" {
+		msg += " (" + jsonrpc.Truncate(data.Kind) + ")"
+	}
+	return errors.New(msg)
 }
 
 // printState prints getState and getMessages.
