@@ -91,8 +91,12 @@ func TestTurn(t *testing.T) {
 	if first.FilePath != "hello.txt" || first.ChangeType != autohand.ChangeTypeCreate || !strings.Contains(first.ProposedContent, "Add a greeting") {
 		t.Fatalf("first change = %+v", first)
 	}
-	_, err = s.agent.ChangesDecision(ctx, &autohand.ChangesDecisionParams{BatchID: "batch_99", Action: autohand.ChangesDecisionParamsActionAcceptAll})
-	wantErr(t, err, autohand.ErrExecution)
+	// As the CLI, a batch it does not hold is answered success false.
+	unknown, err := s.agent.ChangesDecision(ctx, &autohand.ChangesDecisionParams{BatchID: "batch_99", Action: autohand.ChangesDecisionParamsActionAcceptAll})
+	ok(t, err)
+	if unknown.Success || len(unknown.Errors) != 1 || unknown.Errors[0].ChangeID != "unknown" {
+		t.Fatalf("decision on an unknown batch = %+v", unknown)
+	}
 	dec, err := s.agent.ChangesDecision(ctx, &autohand.ChangesDecisionParams{
 		BatchID: batchEnd.BatchID, Action: autohand.ChangesDecisionParamsActionAcceptSelected,
 		SelectedChangeIDs: []string{first.ID, "chg_bogus"},

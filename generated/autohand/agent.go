@@ -163,7 +163,11 @@ type Agent interface {
 
 	// ChangesDecision answers the request autohand.changesDecision. Decides a
 	// batch of previewed changes (autohand.changesBatchEnd): apply all, none, or
-	// the listed ones. An unknown batch is ExecutionError.
+	// the listed ones. The agent writes accepted changes only now, possibly after
+	// the turn's turnEnd, so a client keeps the agent running until this is
+	// answered. A batch the agent does not hold (unknown, already decided, or
+	// empty: the agent drops a batch without changes at once, so it needs no
+	// decision) is answered with success false and one error for changeId unknown.
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection

@@ -119,7 +119,8 @@ type Client interface {
 	ChangesBatchUpdate(ctx context.Context, params *ChangesBatchUpdateParams) error
 
 	// ChangesBatchEnd handles the notification autohand.changesBatchEnd. The batch
-	// is complete; the client decides it with autohand.changesDecision.
+	// is complete; the client decides it with autohand.changesDecision unless
+	// changeCount is 0. Sent just before the turn's messageEnd and turnEnd.
 	ChangesBatchEnd(ctx context.Context, params *ChangesBatchEndParams) error
 
 	// ModeChange handles the notification autohand.modeChange. A session mode

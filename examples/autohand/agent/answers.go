@@ -58,7 +58,7 @@ func (a *agent) ChangesDecision(_ context.Context, p *autohand.ChangesDecisionPa
 	defer a.mu.Unlock()
 	b, ok := a.batches[p.BatchID]
 	if !ok {
-		return nil, jsonrpc.NewError(autohand.CodeExecution, "unknown change batch "+p.BatchID, nil)
+		return &autohand.ChangesDecisionResult{Errors: []autohand.ChangeError{{ChangeID: "unknown", Error: "Batch " + p.BatchID + " is unknown or expired"}}}, nil
 	}
 	selected := map[string]bool{}
 	for _, id := range p.SelectedChangeIDs {

@@ -179,6 +179,9 @@ func (c *client) ChangesBatchEnd(_ context.Context, p *autohand.ChangesBatchEndP
 			return err
 		}
 		c.note("%s: %d applied, %d skipped", p.BatchID, res.AppliedCount, res.SkippedCount)
+		for _, e := range res.Errors {
+			c.note("%s: %s not applied: %s", p.BatchID, jsonrpc.Truncate(e.ChangeID), jsonrpc.Truncate(e.Error))
+		}
 		return nil
 	})
 	return nil
