@@ -110,9 +110,9 @@ func b2i(b bool) int {
 }
 
 // runReplay runs the client example against this binary replaying script,
-// and returns the client's stdout and stderr, its error and the methods
-// (with the change decision's action) the replay received.
-func runReplay(t *testing.T, script string, args ...string) (stdout, stderr string, err error, received []string) {
+// and returns the client's stdout and stderr, the methods (with the change
+// decision's action) the replay received, and the client's error.
+func runReplay(t *testing.T, script string, args ...string) (stdout, stderr string, received []string, err error) {
 	t.Helper()
 	logPath := filepath.Join(t.TempDir(), "received")
 	self, err := os.Executable()
@@ -127,14 +127,14 @@ func runReplay(t *testing.T, script string, args ...string) (stdout, stderr stri
 	if b, rerr := os.ReadFile(logPath); rerr == nil {
 		received = strings.Split(strings.TrimSpace(string(b)), "\n")
 	}
-	return out.String(), errOut.String(), err, received
+	return out.String(), errOut.String(), received, err
 }
 
 // TestClientWaitsForChangesDecision: the CLI ends the turn right after the
 // batch; the client must still send its decision and wait for the answer
 // (the file is written then) before it closes the agent's input.
 func TestClientWaitsForChangesDecision(t *testing.T) {
-	out, stderr, err, received := runReplay(t, "one-change", "-prompt", "Create hello.txt", "-changes", "accept")
+	out, stderr, received, err := runReplay(t, "one-change", "-prompt", "Create hello.txt", "-changes", "accept")
 	if err != nil {
 		t.Fatalf("client: %v\n%s%s", err, out, stderr)
 	}
@@ -148,7 +148,7 @@ func TestClientWaitsForChangesDecision(t *testing.T) {
 
 // TestClientSkipsEmptyBatch: a batch of no changes is not decided.
 func TestClientSkipsEmptyBatch(t *testing.T) {
-	out, stderr, err, received := runReplay(t, "no-change", "-prompt", "Nothing", "-changes", "accept")
+	out, stderr, received, err := runReplay(t, "no-change", "-prompt", "Nothing", "-changes", "accept")
 	if err != nil {
 		t.Fatalf("client: %v\n%s%s", err, out, stderr)
 	}
@@ -163,7 +163,7 @@ func TestClientSkipsEmptyBatch(t *testing.T) {
 // TestClientReportsStartupError: the CLI started signed out writes its
 // error with id null and exits; the client says why it stopped.
 func TestClientReportsStartupError(t *testing.T) {
-	out, stderr, err, _ := runReplay(t, "signed-out", "-prompt", "Hello")
+	out, stderr, _, err := runReplay(t, "signed-out", "-prompt", "Hello")
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
 		t.Fatalf("client: %v\n%s%s", err, out, stderr)
