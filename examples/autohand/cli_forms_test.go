@@ -139,6 +139,13 @@ func TestCLIAutoresearchNotificationForms(t *testing.T) {
 		t.Errorf("status notification = %+v", n)
 	}
 
+	// Nothing answered the notification: the next line the CLI reads is
+	// the client's next request, not a -32601 response.
+	go func() { _, _ = agent.GetState(ctx) }()
+	if method, _ := cli.request(); method != autohand.MethodGetState {
+		t.Fatalf("after the status notification the client sent %q, want %s", method, autohand.MethodGetState)
+	}
+
 	// autohand.autoresearch.start, sent by the CLI as the loop resumes;
 	// message is left out when the CLI has none.
 	cli.write(`{"jsonrpc":"2.0","method":"autohand.autoresearch.start","params":{"active":true,"iteration":0,"runsLogged":0,"statusText":"idle","subcommand":"resume","message":"Resumed.","timestamp":"2026-03-01T10:00:01.000Z"}}`)
