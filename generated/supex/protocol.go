@@ -78,9 +78,9 @@ const (
 )
 
 // Options returns the protocol's connection options: ndjson framing, the
-// handshake hello and the default timeouts of its requests. ConnectDriver and
-// ConnectRuntime fill in the zero fields of the options they are given with
-// these.
+// handshake hello, the default timeouts of its requests and the requests that
+// may be sent again. ConnectDriver and ConnectRuntime fill in the zero fields
+// of the options they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }
@@ -96,7 +96,20 @@ func withDefaults(opts jsonrpc.Options) jsonrpc.Options {
 	if opts.Timeout == nil {
 		opts.Timeout = requestTimeout
 	}
+	if opts.Idempotent == nil {
+		opts.Idempotent = idempotent
+	}
 	return opts
+}
+
+// idempotent reports whether a request for method has the effect of one when
+// run twice, so that it may be sent again on a new connection.
+func idempotent(method string) bool {
+	switch method {
+	case MethodPing, MethodResourcesList:
+		return true
+	}
+	return false
 }
 
 // requestTimeout returns the default timeout of a request for method.
