@@ -282,3 +282,62 @@ func count(list []string, s string) int {
 	}
 	return n
 }
+
+func TestRedialerSkipsAConnectionWhosePeerFinished(t *testing.T) {
+	// The peer sends us a request and closes: the connection lives on
+	// while our handler runs, but nothing sent on it would be read. With
+	// no retries, the next call succeeds only if the Redialer sees that
+	// before sending.
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	dials := 0
+	serve := func(s net.Conn, first bool) {
+		defer s.Close()
+		br := bufio.NewReader(s)
+		for {
+			line, err := br.ReadBytes('\n')
+			if err != nil {
+				return
+			}
+			var req struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if json.Unmarshal(line, &req) != nil {
+				return
+			}
+			if first && req.Method == "hang" {
+				fmt.Fprint(s, `{"jsonrpc":"2.0","id":"s1","method":"slow"}`+"\n")
+				return
+			}
+			fmt.Fprintf(s, `{"jsonrpc":"2.0","id":%s,"result":%q}`+"\n", req.ID, req.Method)
+		}
+	}
+	r := &Redialer{
+		Dial: func(ctx context.Context) (io.ReadWriteCloser, error) {
+			a, b := net.Pipe()
+			dials++
+			first := dials == 1
+			wg.Go(func() { serve(b, first) })
+			return a, nil
+		},
+		Options: Options{DrainTimeout: waitLimit, Handler: HandlerFunc(func(ctx context.Context, req *Request) (any, error) {
+			<-ctx.Done() // until the connection is closed
+			return nil, ctx.Err()
+		})},
+		OnConnect: func(ctx context.Context, c *Conn) error { return c.Call(ctx, "hello", nil, nil) },
+		Retries:   -1,
+	}
+	defer r.Close()
+	ctx := ctxLimit(t)
+	if err := r.Call(ctx, "hang", nil, nil); !errors.Is(err, ErrPeerClosed) {
+		t.Fatalf("hang = %v, want the peer's close", err)
+	}
+	var got string
+	if err := r.Call(ctx, "save", nil, &got); err != nil || got != "save" {
+		t.Fatalf("save after the peer finished = %q, %v", got, err)
+	}
+	if dials != 2 {
+		t.Errorf("dials = %d, want 2", dials)
+	}
+}

@@ -154,6 +154,8 @@ var msgCases = []msgCase{
 		outcome: "the call goes to a new connection; one that failed before any byte of it was written wraps ErrNotSent and ErrClosed and is sent again, idempotent or not", test: "TestRedialerPeerClosesBeforeReadingACall"},
 	{name: "server closes after reading a call", input: "the server reads our call and closes without answering",
 		outcome: "a call not marked idempotent (Options.Idempotent) fails with ErrClosed and is not sent again; an idempotent one is sent again on a new connection (Redialer.Retries, 1 by default)", test: "TestRedialerPeerClosesAfterReadingACall"},
+	{name: "server finished sending, our handler still running", input: "the server sends us a request and closes; our handler for it has not returned",
+		outcome: "the connection is taken as ended: the next call dials again instead of failing on it, even with retries off", test: "TestRedialerSkipsAConnectionWhosePeerFinished"},
 	{name: "handshake refused on a new connection", input: "Redialer.OnConnect fails (the server refuses hello)",
 		outcome: "the connection is closed; the call fails with OnConnect's error; nothing else is sent", test: "TestRedialerOnConnectFails"},
 
