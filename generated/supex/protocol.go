@@ -30,15 +30,17 @@
 // answering any request other than hello (a refused one included), so a
 // connection carries hello and one more request; a request written before that
 // close arrives is never read, and its caller sees the connection end without
-// an answer. A driver therefore connects and says hello for each request, or,
-// with a runtime that keeps the connection, reuses it and connects again when
-// the runtime has closed it, after SUPEX_IDLE_TIMEOUT (300 seconds) without a
-// call, after a timeout or after any connection error, repeating hello. A
-// request whose connection ended before its answer is sent again only when it
-// never left or is idempotent (ping, resources/list); tools/call is not, since
-// most tools change the model or write files. Either side may close the socket
-// to end the session. Request ids are integers, except that upstream's driver
-// sends its hello with the string id "hello"; runtimes accept both kinds.
+// an answer. It also serves one connection at a time, and closes one that
+// sends nothing for 5 seconds. A driver therefore connects and says hello for
+// each request, or, with a runtime that keeps the connection, reuses it and
+// connects again when the runtime has closed it, after SUPEX_IDLE_TIMEOUT (300
+// seconds) without a call, after a timeout or after any connection error,
+// repeating hello. A request whose connection ended before its answer is sent
+// again only when it never left or is idempotent (ping, resources/list);
+// tools/call is not, since most tools change the model or write files. Either
+// side may close the socket to end the session. Request ids are integers,
+// except that upstream's driver sends its hello with the string id "hello";
+// runtimes accept both kinds.
 //
 // # Roles
 //
