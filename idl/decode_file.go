@@ -266,7 +266,7 @@ func (d *decoder) errorDecl(e entry) *errorSpec {
 // method decodes one entry of methods:.
 func (d *decoder) method(e entry) *methodSpec {
 	m := &methodSpec{name: nameRef{keyName(e.key), e.key.pos}}
-	o, ok := d.keys(e.val, "method "+strconv.Quote(m.name.name), "from", "kind", "doc", "deprecated", "params", "params?", "result", "errors", "timeout", "on_timeout", "examples", "go_name", "since", "proposed", "notification")
+	o, ok := d.keys(e.val, "method "+strconv.Quote(m.name.name), "from", "kind", "doc", "deprecated", "params", "params?", "result", "errors", "timeout", "on_timeout", "examples", "go_name", "since", "proposed", "notification", "idempotent")
 	if !ok {
 		return m
 	}
@@ -311,6 +311,9 @@ func (d *decoder) method(e entry) *methodSpec {
 	m.timeout = d.duration(o.get("timeout"), "timeout")
 	if v := o.get("on_timeout"); v != nil {
 		m.onTimeout = d.onTimeout(v)
+	}
+	if v := o.get("idempotent"); v != nil {
+		m.idempotent, m.idempotentPos = d.boolean(v, "idempotent"), o.keyPos("idempotent")
 	}
 	if v := o.get("examples"); v != nil {
 		if v.kind != nSeq {

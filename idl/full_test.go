@@ -295,6 +295,7 @@ func TestFullMethods(t *testing.T) {
 	get := p.Method("items/get")
 	eq(t, "get", [3]any{get.Timeout, get.Deprecated, get.Result.Ref.Name}, [3]any{time.Duration(0), "Use items/find.", "Item"})
 	eq(t, "get params", get.Params.Ref.Name, "FetchItemParams")
+	eq(t, "idempotent", [3]bool{get.Idempotent, p.Method("full.initialize").Idempotent, p.Method("shutdown").Idempotent}, [3]bool{true, false, false})
 	ping := p.Method("ping")
 	eq(t, "ping", [4]any{ping.Timeout, ping.OnTimeout.Cancel, ping.Params == nil, ping.Result == nil}, [4]any{30 * time.Second, true, true, true})
 	show := p.Method("blocks/show")

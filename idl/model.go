@@ -418,7 +418,11 @@ type Method struct {
 	// OnTimeout says what happens then. Both are zero for notifications.
 	Timeout   time.Duration
 	OnTimeout OnTimeout
-	Examples  []*Example
+	// Idempotent is true for a request that has the same effect run twice
+	// as once (idempotent: true), so a caller may send it again when its
+	// connection ended before the answer came.
+	Idempotent bool
+	Examples   []*Example
 	// NotificationForm is the same wire name sent as a notification by
 	// the other role, with its own params (notification:); nil for none.
 	// Its Kind is Notification, its Name the method's, and its GoName,

@@ -14,6 +14,7 @@ func (r *resolver) method(ms *methodSpec) *Method {
 	p := r.p
 	m := &Method{Name: ms.name.name, Doc: ms.doc, Deprecated: ms.deprec, Since: ms.since, Proposed: ms.proposed, From: ms.from.name, Kind: MethodKind(ms.kind.name), Pos: ms.name.pos}
 	m.AlsoNotification, m.ParamsOptional, m.NullResult = ms.alsoNote, ms.paramsOpt, ms.nullRes
+	m.Idempotent = ms.idempotent
 	p.Methods = append(p.Methods, m)
 	r.methodName(m, ms)
 	if ms.from.name != "" && p.Roles[1].Name != "" {
@@ -54,6 +55,9 @@ func (r *resolver) method(ms *methodSpec) *Method {
 		}
 		if ms.onTimeout != nil {
 			r.errs.add(ms.onTimeout.Pos, "notification %q has on_timeout, but nothing waits for a notification; remove on_timeout", m.Name)
+		}
+		if ms.idempotentPos.IsValid() {
+			r.errs.add(ms.idempotentPos, "notification %q has idempotent, but a notification is never sent again; remove idempotent, or make it kind: request", m.Name)
 		}
 	case Request:
 		m.Timeout = p.Timeout

@@ -155,7 +155,11 @@ type methodSpec struct {
 	errorsPos Pos
 	timeout   durationSpec
 	onTimeout *OnTimeout
-	examples  []*exampleSpec
+	// idempotent: true marks a request that may run twice to the effect
+	// of once; idempotentPos is where it is written.
+	idempotent    bool
+	idempotentPos Pos
+	examples      []*exampleSpec
 	// notify is the notification: form, the same wire name sent as a
 	// notification by the other role; nil for none.
 	notify    *methodSpec

@@ -20,8 +20,28 @@ func driverEnv(rp *runtimeProc, extra ...string) []string {
 	return append([]string{"SUPEX_HOST=" + host, "SUPEX_PORT=" + port}, extra...)
 }
 
+// The shell against the runtime example, keeping one connection (-reuse)
+// or connecting for each request (the default), and against the runtime
+// closing after each request as upstream's does.
 func TestDriverShell(t *testing.T) {
-	rp := startRuntime(t, "127.0.0.1:0", "SUPEX_AUTH_TOKEN=tok")
+	for _, tc := range []struct {
+		name   string
+		flags  []string // the runtime's
+		env    string   // the driver's
+		wantHi int      // hellos the runtime logs; 0: one per request
+	}{
+		{name: "reuse", env: "SUPEX_REUSE=1", wantHi: 1},
+		{name: "connection per request"},
+		{name: "runtime closes after each request", flags: []string{"-close-after-request"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rp := startRuntimeWith(t, "127.0.0.1:0", tc.flags, "SUPEX_AUTH_TOKEN=tok")
+			testDriverShell(t, rp, tc.env, tc.wantHi)
+		})
+	}
+}
+
+func testDriverShell(t *testing.T, rp *runtimeProc, env string, wantHellos int) {
 	ws := t.TempDir()
 	commands := []struct {
 		line string
@@ -45,16 +65,16 @@ func TestDriverShell(t *testing.T) {
 		{"export obj", `"format":"obj"`},
 		{"tool get_model_info", `"num_edges":4`},
 		{`tool list_entities {"entity_type": "edges"}`, `"count":4`},
-		{"eval Sketchup.version", `"code":-32000`},
-		{"eval-file /etc/hosts", `"code":-32002`},
-		{"tool no_such_tool", `"code":-32602`},
+		{"eval Sketchup.version", `"code":-32000,"data":{"success":false},"kind":"tool_failed"`},
+		{"eval-file /etc/hosts", `"code":-32002,"data":{"success":false},"kind":"path_denied"`},
+		{"tool no_such_tool", `"kind":"unknown_tool"`},
 	}
 	var in strings.Builder
 	for _, c := range commands {
 		in.WriteString(c.line + "\n")
 	}
 	code, stdout, stderr := runDriver(t, in.String(),
-		driverEnv(rp, "SUPEX_AUTH_TOKEN=tok", "SUPEX_WORKSPACE="+ws, "SUPEX_AGENT=e2e"), "-raw", "shell")
+		driverEnv(rp, "SUPEX_AUTH_TOKEN=tok", "SUPEX_WORKSPACE="+ws, "SUPEX_AGENT=e2e", env), "-raw", "shell")
 	if code != 1 {
 		t.Errorf("exit status %d, want 1 since some commands failed; stderr:\n%s", code, stderr)
 	}
@@ -67,13 +87,17 @@ func TestDriverShell(t *testing.T) {
 			t.Errorf("%s: got %s, want it to contain %s", c.line, lines[i], c.want)
 		}
 	}
-	// One connection, one hello, for all the commands.
-	rp.waitLog(t, reClientIdentified, 1)
+	// One hello for all the commands, or one for each request (status
+	// makes two).
+	if wantHellos == 0 {
+		wantHellos = len(commands) + 1
+	}
+	rp.waitLog(t, reClientIdentified, wantHellos)
 	rp.mu.Lock()
 	n := strings.Count(strings.Join(rp.logs, "\n"), "client identified")
 	rp.mu.Unlock()
-	if n != 1 {
-		t.Errorf("the driver said hello %d times, want once", n)
+	if n != wantHellos {
+		t.Errorf("the driver said hello %d times, want %d", n, wantHellos)
 	}
 }
 
@@ -187,7 +211,7 @@ func (sp *shellProc) run(t *testing.T, line string) string {
 // The driver drops an idle connection and says hello again on a new one.
 func TestDriverReconnectsAfterIdle(t *testing.T) {
 	rp := startRuntime(t, "127.0.0.1:0")
-	sp := startShell(t, driverEnv(rp, "SUPEX_IDLE_TIMEOUT=0.2"))
+	sp := startShell(t, driverEnv(rp, "SUPEX_IDLE_TIMEOUT=0.2", "SUPEX_REUSE=1"))
 	sp.run(t, "ping")
 	rp.waitLog(t, reClientIdentified, 1)
 	rp.waitLog(t, reClientClosed, 1) // the driver's idle timer closed it
@@ -198,7 +222,7 @@ func TestDriverReconnectsAfterIdle(t *testing.T) {
 // The driver connects again after the runtime went away and came back.
 func TestDriverReconnectsAfterError(t *testing.T) {
 	first := startRuntime(t, "127.0.0.1:0")
-	sp := startShell(t, driverEnv(first))
+	sp := startShell(t, driverEnv(first, "SUPEX_REUSE=1"))
 	sp.run(t, "ping")
 	first.waitLog(t, reClientIdentified, 1)
 	first.stop()

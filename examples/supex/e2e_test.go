@@ -160,3 +160,60 @@ func TestExamplesPrintUsage(t *testing.T) {
 		}
 	}
 }
+
+// With -close-after-request the runtime closes the connection after
+// answering any request but hello, refused or not, as upstream's does;
+// without it the connection carries on.
+func TestRuntimeCloseAfterRequest(t *testing.T) {
+	for _, closing := range []bool{false, true} {
+		var flags []string
+		if closing {
+			flags = []string{"-close-after-request"}
+		}
+		rp := startRuntimeWith(t, "127.0.0.1:0", flags)
+		ctx := ctxT(t)
+
+		// Before hello: refused, and then closed when closing.
+		conn, rt := dial(t, rp.addr, jsonrpc.Options{})
+		_, err := rt.Ping(ctx)
+		wantCode(t, err, jsonrpc.ErrInvalidRequest)
+		if closing {
+			waitClosed(t, conn)
+			if !errors.Is(conn.Err(), jsonrpc.ErrPeerClosed) {
+				t.Errorf("after a refused request: %v, want the runtime to close", conn.Err())
+			}
+		} else if _, err := rt.Hello(ctx, helloParams("", "")); err != nil {
+			t.Errorf("hello after a refused request: %v", err)
+		}
+
+		// hello keeps the connection; ping is answered, then it closes
+		// when closing, or carries on.
+		conn, rt = session(t, rp, "")
+		if _, err := rt.Hello(ctx, helloParams("", "")); err != nil {
+			t.Fatalf("a second hello: %v", err)
+		}
+		if _, err := rt.Ping(ctx); err != nil {
+			t.Fatalf("ping: %v", err)
+		}
+		if closing {
+			waitClosed(t, conn)
+			if !errors.Is(conn.Err(), jsonrpc.ErrPeerClosed) {
+				t.Errorf("after ping: %v, want the runtime to close", conn.Err())
+			}
+			continue
+		}
+		if _, err := rt.ResourcesList(ctx); err != nil {
+			t.Errorf("resources/list after ping on the same connection: %v", err)
+		}
+	}
+}
+
+// waitClosed waits for conn to end, failing the test if it does not.
+func waitClosed(t *testing.T, conn *jsonrpc.Conn) {
+	t.Helper()
+	select {
+	case <-conn.Done():
+	case <-time.After(wait):
+		t.Fatal("the connection is still open")
+	}
+}

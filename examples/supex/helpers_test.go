@@ -62,8 +62,14 @@ var listening = regexp.MustCompile(`listening on (127\.0\.0\.1:\d+)`)
 // the given environment, and stops it when the test ends.
 func startRuntime(t *testing.T, addr string, env ...string) *runtimeProc {
 	t.Helper()
+	return startRuntimeWith(t, addr, nil, env...)
+}
+
+// startRuntimeWith is startRuntime with extra command-line flags.
+func startRuntimeWith(t *testing.T, addr string, flags []string, env ...string) *runtimeProc {
+	t.Helper()
 	rp := &runtimeProc{dir: filepath.Join(t.TempDir(), "rt"), more: make(chan struct{}, 1)}
-	cmd := exec.Command(bin.runtime, "-addr", addr, "-dir", rp.dir)
+	cmd := exec.Command(bin.runtime, append([]string{"-addr", addr, "-dir", rp.dir}, flags...)...)
 	cmd.Env = environ(append([]string{"SUPEX_VERBOSE=1"}, env...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

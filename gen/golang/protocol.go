@@ -170,6 +170,16 @@ func (g *generator) options(f *file) {
 		what = append(what, "the default timeouts of its requests")
 		fill = append(fill, setIf(jen.Id("opts").Dot("Timeout").Op("==").Nil(), "Timeout", jen.Id("requestTimeout")))
 	}
+	var idempotent []jen.Code
+	for _, m := range p.Methods {
+		if m.Kind == idl.Request && m.Idempotent {
+			idempotent = append(idempotent, jen.Id(nameConst(m)))
+		}
+	}
+	if idempotent != nil {
+		what = append(what, "the requests that may be sent again")
+		fill = append(fill, setIf(jen.Id("opts").Dot("Idempotent").Op("==").Nil(), "Idempotent", jen.Id("idempotent")))
+	}
 	r0, r1 := p.Roles[0].GoName, p.Roles[1].GoName
 	f.add(doc(fmt.Sprintf("Options returns the protocol's connection options: %s. Connect%s and Connect%s fill in the zero fields of the options they are given with these.", andList(what), r0, r1)).code().
 		Func().Id("Options").Params().Qual(jsonrpcPkg, "Options").Block(
@@ -179,6 +189,13 @@ func (g *generator) options(f *file) {
 		Func().Id("withDefaults").Params(jen.Id("opts").Qual(jsonrpcPkg, "Options")).Qual(jsonrpcPkg, "Options").Block(
 		append(fill, jen.Return(jen.Id("opts")))...,
 	))
+	if idempotent != nil {
+		f.add(doc("idempotent reports whether a request for method has the effect of one when run twice, so that it may be sent again on a new connection.").code().
+			Func().Id("idempotent").Params(jen.Id("method").String()).Bool().Block(
+			jen.Switch(jen.Id("method")).Block(jen.Case(idempotent...).Block(jen.Return(jen.True()))),
+			jen.Return(jen.False()),
+		))
+	}
 	if timeouts != nil {
 		f.add(doc("requestTimeout returns the default timeout of a request for method.").code().
 			Func().Id("requestTimeout").Params(jen.Id("method").String()).Qual(jsonrpcPkg, "Timeout").Block(timeouts...))

@@ -150,6 +150,9 @@ func (d *doc) writeMethod(m *idl.Method) {
 		} else {
 			items = append(items, fmt.Sprintf("- **Timeout:** %s. When no response arrives in time, %s", duration(m.Timeout), d.onTimeout(caller, callee, m.OnTimeout)))
 		}
+		if m.Idempotent {
+			items = append(items, "- **Idempotent:** running it twice has the effect of running it once, so "+caller+" may send it again on a new connection when the connection ended before the answer came")
+		}
 	}
 	d.para(strings.Join(items, "\n"))
 	d.writePayload("Params", m.Params, "none: the "+string(m.Kind)+" is sent without `params`.")

@@ -9,7 +9,8 @@ import (
 )
 
 // ToolName is the tools the runtime serves through tools/call. An unknown tool
-// name is rejected with -32602.
+// name is rejected with -32602 (upstream's runtime: -32603 "Unknown tool:
+// <name>").
 type ToolName string
 
 // The values of ToolName.

@@ -18,6 +18,7 @@ var (
 	// ErrRuby is the RubyError error (-32000 "Ruby error"). Evaluated Ruby code
 	// raised or did not parse, or a tool failed in the runtime (for example an
 	// unsupported export format). The message carries the Ruby error's text.
+	// Upstream's runtime sends -32603 instead (see tools/call).
 	ErrRuby = &jsonrpc.Error{Code: CodeRuby, Message: "Ruby error"}
 	// ErrAuthenticationFailed is the AuthenticationFailed error (-32001
 	// "Authentication failed"). The runtime has SUPEX_AUTH_TOKEN set and hello
@@ -30,7 +31,8 @@ var (
 	// symbolic links are resolved, lies outside every allowed root
 	// (SUPEX_ALLOWED_ROOTS, the workspace sent in hello, and the runtime's own
 	// .tmp directory). The path policy is a guardrail, not a sandbox: eval_ruby
-	// can reach any file.
+	// can reach any file. Upstream's runtime sends -32603 instead, with "Path
+	// access denied for <tool>: <path>" in the message (see tools/call).
 	ErrPathAccessDenied = &jsonrpc.Error{Code: CodePathAccessDenied, Message: "Path access denied"}
 )
 

@@ -26,14 +26,21 @@
 // token. Until a hello succeeds the runtime serves nothing else on that
 // connection: other requests get -32600 and a hello with a missing or wrong
 // token gets -32001. Then the driver sends tools/call, ping and resources/list
-// requests, one at a time. The driver keeps the connection and reuses it;
-// after SUPEX_IDLE_TIMEOUT (300 seconds) without a call, after a timeout or
-// after any connection error it drops it, and the next call connects again and
-// repeats hello. The upstream Ruby runtime may close the socket after
-// answering a request other than hello, so drivers must expect to reconnect at
-// any time. Either side may close the socket to end the session. Request ids
-// are integers, except that upstream's driver sends its hello with the string
-// id "hello"; runtimes accept both kinds.
+// requests, one at a time. Upstream's runtime closes the connection after
+// answering any request other than hello (a refused one included), so a
+// connection carries hello and one more request; a request written before that
+// close arrives is never read, and its caller sees the connection end without
+// an answer. It also serves one connection at a time, and closes one that
+// sends nothing for 5 seconds. A driver therefore connects and says hello for
+// each request, or, with a runtime that keeps the connection, reuses it and
+// connects again when the runtime has closed it, after SUPEX_IDLE_TIMEOUT (300
+// seconds) without a call, after a timeout or after any connection error,
+// repeating hello. A request whose connection ended before its answer is sent
+// again only when it never left or is idempotent (ping, resources/list);
+// tools/call is not, since most tools change the model or write files. Either
+// side may close the socket to end the session. Request ids are integers,
+// except that upstream's driver sends its hello with the string id "hello";
+// runtimes accept both kinds.
 //
 // # Roles
 //
@@ -78,9 +85,9 @@ const (
 )
 
 // Options returns the protocol's connection options: ndjson framing, the
-// handshake hello and the default timeouts of its requests. ConnectDriver and
-// ConnectRuntime fill in the zero fields of the options they are given with
-// these.
+// handshake hello, the default timeouts of its requests and the requests that
+// may be sent again. ConnectDriver and ConnectRuntime fill in the zero fields
+// of the options they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }
@@ -96,7 +103,20 @@ func withDefaults(opts jsonrpc.Options) jsonrpc.Options {
 	if opts.Timeout == nil {
 		opts.Timeout = requestTimeout
 	}
+	if opts.Idempotent == nil {
+		opts.Idempotent = idempotent
+	}
 	return opts
+}
+
+// idempotent reports whether a request for method has the effect of one when
+// run twice, so that it may be sent again on a new connection.
+func idempotent(method string) bool {
+	switch method {
+	case MethodPing, MethodResourcesList:
+		return true
+	}
+	return false
 }
 
 // requestTimeout returns the default timeout of a request for method.

@@ -58,7 +58,18 @@ type Runtime interface {
 
 	// ToolsCall answers the request tools/call. Runs one tool (see ToolName for
 	// the list, and the <Tool>Arguments and result types for what each takes and
-	// answers). Needs a hello first.
+	// answers). Needs a hello first. The error codes listed are the protocol's;
+	// upstream's runtime (0.2.0) answers every failure of a tool with -32603
+	// Internal error instead, the reason in the message and data {success: false}:
+	// "Ruby syntax error: ...", "Ruby evaluation error: ...", "Error in <file>:
+	// ..." for Ruby code, "Unsupported export format: <format>", "Unknown tool:
+	// <name>", and a denied path as "Path access denied for <tool>: <path>", which
+	// tools other than eval_ruby_file prefix with their own "Failed to <action>:
+	// ". Drivers accept both forms. A tools/call without arguments reaches
+	// upstream's tools with nothing, and those that read their arguments
+	// (list_entities, take_screenshot, save_model, export_scene, ...) then fail
+	// with -32603; upstream's driver always sends arguments, {} when there are
+	// none.
 	//
 	// The caller waits 15s for the response, then closes the connection. The
 	// driver waits SUPEX_TIMEOUT (15 seconds by default) for each answer. On
@@ -66,7 +77,8 @@ type Runtime interface {
 	// be out of step with the next request; the next call connects again.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidRequest, ErrRuby or ErrPathAccessDenied.
+	// jsonrpc.ErrInvalidRequest, ErrRuby, ErrPathAccessDenied or
+	// jsonrpc.ErrInternal.
 	ToolsCall(ctx context.Context, params *ToolsCallParams) (*ToolResult, error)
 }
 

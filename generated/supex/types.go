@@ -2701,23 +2701,36 @@ type ToolsCallParams struct {
 	// The tool.
 	Name ToolName `json:"name"`
 
-	// The tool's arguments, as described by its arguments type; absent or {} for
-	// tools without any.
-	Arguments map[string]json.RawMessage `json:"arguments,omitzero"`
+	// The tool's arguments, as described by its arguments type; {} for tools
+	// without any. Upstream's driver always sends the member, and upstream's
+	// runtime fails with -32603 when it is missing for the tools that read
+	// arguments (list_entities, take_screenshot, save_model, ...).
+	Arguments map[string]json.RawMessage `json:"arguments"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x ToolsCallParams) MarshalJSON() ([]byte, error) {
+	if x.Arguments == nil {
+		x.Arguments = map[string]json.RawMessage{}
+	}
+	type plain ToolsCallParams
+	return json.Marshal(plain(x))
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x ToolsCallParams) AppendJSON(b []byte) ([]byte, error) {
+	if x.Arguments == nil {
+		x.Arguments = map[string]json.RawMessage{}
+	}
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	if x.Arguments != nil {
-		b = append(b, `,"arguments":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
-			return nil, err
-		}
+	b = append(b, `,"arguments":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
+		return nil, err
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -2727,7 +2740,7 @@ func (x ToolsCallParams) AppendJSON(b []byte) ([]byte, error) {
 func (x *ToolsCallParams) UnmarshalJSON(b []byte) error {
 	var v ToolsCallParams
 	var has struct {
-		Name bool
+		Name, Arguments bool
 	}
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
@@ -2735,7 +2748,8 @@ func (x *ToolsCallParams) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, v.Name.UnmarshalJSON(value)))
 		case "arguments":
-			return jsonrpc.AtField("arguments", json.Unmarshal(value, &v.Arguments))
+			has.Arguments = true
+			return jsonrpc.AtField("arguments", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Arguments)))
 		}
 		return nil
 	})
@@ -2745,6 +2759,8 @@ func (x *ToolsCallParams) UnmarshalJSON(b []byte) error {
 	switch {
 	case !has.Name:
 		return jsonrpc.MissingField("name")
+	case !has.Arguments:
+		return jsonrpc.MissingField("arguments")
 	}
 	*x = v
 	return nil

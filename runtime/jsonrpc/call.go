@@ -188,7 +188,7 @@ func (c *Conn) call(ctx context.Context, id int64, method string, msg []byte, re
 	case err == ErrTooManyCalls:
 		return fmt.Errorf("jsonrpc: call %q: %w (%d)", method, err, c.opts.MaxOutgoingCalls)
 	case err == ErrClosed:
-		return fmt.Errorf("jsonrpc: call %q: %w", method, c.closedError())
+		return fmt.Errorf("jsonrpc: call %q: %w (%w)", method, c.closedError(), ErrNotSent)
 	case err != nil:
 		return fmt.Errorf("jsonrpc: call %q: %w", method, err)
 	}
@@ -199,7 +199,7 @@ func (c *Conn) call(ctx context.Context, id int64, method string, msg []byte, re
 		case c.out <- msg:
 		case <-c.done:
 			c.forget(id)
-			return fmt.Errorf("jsonrpc: call %q: %w", method, c.closedError())
+			return fmt.Errorf("jsonrpc: call %q: %w (%w)", method, c.closedError(), ErrNotSent)
 		case <-ctx.Done():
 			c.forget(id)
 			return fmt.Errorf("jsonrpc: call %q: %w", method, ctx.Err())

@@ -79,6 +79,12 @@ func (e *Error) Is(target error) bool {
 // because the connection closed or the peer went away.
 var ErrClosed = errors.New("jsonrpc: connection closed")
 
+// ErrNotSent is wrapped, besides [ErrClosed], by the error of a call or
+// notification that failed because the connection ended before any byte
+// of it was written: the peer never saw it, so sending it again on a new
+// connection cannot run it twice.
+var ErrNotSent = errors.New("jsonrpc: not sent")
+
 // ErrTimeout is matched (with errors.Is) by the error of a call that ran
 // out its method's default timeout.
 var ErrTimeout = errors.New("jsonrpc: call timed out")

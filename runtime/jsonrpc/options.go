@@ -178,6 +178,11 @@ type Options struct {
 	IDs IDStyle
 	// Timeout returns a method's default timeout; nil means none.
 	Timeout func(method string) Timeout
+	// Idempotent reports whether a request for method has the effect of
+	// one when run twice; a [Redialer] sends such a call again on a new
+	// connection when its connection ended before the answer came. nil:
+	// none is.
+	Idempotent func(method string) bool
 	// OnTimeout, if set, is called when a call runs out its default
 	// timeout, after the call has failed with a *TimeoutError.
 	OnTimeout func(method string, id ID)

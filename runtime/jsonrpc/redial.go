@@ -11,9 +11,15 @@ import (
 
 // Redialer is a [Caller] that keeps one connection to a server and opens a
 // new one when the previous one has ended (the server closed it, it failed,
-// or it sat idle for IdleTimeout). A call that fails because its
-// connection ended is not retried, since the server may have run it; the
-// next call dials again.
+// or it sat idle for IdleTimeout). A connection whose peer has finished
+// sending is taken as ended before anything is sent on it, since a server
+// that closes after each answer reads nothing more.
+//
+// A call whose connection ends under it is sent again on a new connection,
+// up to Retries times, when that cannot run it twice: it failed before any
+// byte of it was written ([ErrNotSent]), or its method is idempotent
+// ([Options.Idempotent]). Any other call that fails so may have been run
+// by the server, and returns its error; the next call dials again.
 type Redialer struct {
 	// Dial opens a new stream to the server.
 	Dial func(ctx context.Context) (io.ReadWriteCloser, error)
@@ -23,6 +29,13 @@ type Redialer struct {
 	// without a call or notification from this side, before a server with
 	// its own idle timeout drops it mid-call.
 	IdleTimeout time.Duration
+	// OnConnect, if set, runs on each new connection before anything else
+	// is sent on it: the protocol's handshake. When it fails, the
+	// connection is closed and the call that dialed fails with its error.
+	OnConnect func(ctx context.Context, c *Conn) error
+	// Retries is how many times a call is sent again on a new connection
+	// after its connection ended (see above): 0 means 1; negative, never.
+	Retries int
 
 	mu     sync.Mutex
 	conn   *Conn
@@ -51,13 +64,9 @@ func (r *Redialer) acquire(ctx context.Context) (*Conn, error) {
 	if r.closed {
 		return nil, errRedialerClosed
 	}
-	if r.conn != nil {
-		select {
-		case <-r.conn.Done():
-			r.conn.Close() // reap its goroutines
-			r.conn, r.active = nil, 0
-		default:
-		}
+	if r.conn != nil && r.conn.finished() {
+		r.conn.Close() // reap its goroutines
+		r.conn, r.active = nil, 0
 	}
 	if r.conn == nil {
 		if r.Dial == nil {
@@ -67,7 +76,14 @@ func (r *Redialer) acquire(ctx context.Context) (*Conn, error) {
 		if err != nil {
 			return nil, fmt.Errorf("jsonrpc: redialer: dial: %w", err)
 		}
-		r.conn = NewConn(stream, r.Options)
+		c := NewConn(stream, r.Options)
+		if r.OnConnect != nil {
+			if err := r.OnConnect(ctx, c); err != nil {
+				c.Close()
+				return nil, fmt.Errorf("jsonrpc: redialer: on connect: %w", err)
+			}
+		}
+		r.conn = c
 	}
 	if r.idle != nil {
 		r.idle.Stop()
@@ -99,14 +115,46 @@ func (r *Redialer) release(c *Conn) {
 	})
 }
 
-// Call implements [Caller] on the current connection.
+// Call implements [Caller] on the current connection, sending the call
+// again on a new connection when that is safe (see [Redialer]).
 func (r *Redialer) Call(ctx context.Context, method string, params, result any) error {
-	c, err := r.acquire(ctx)
-	if err != nil {
-		return err
+	for attempt := 0; ; attempt++ {
+		c, err := r.acquire(ctx)
+		if err != nil {
+			return err
+		}
+		err = c.Call(ctx, method, params, result)
+		r.release(c)
+		if err == nil || attempt >= r.retries() || ctx.Err() != nil || !r.again(method, err) {
+			return err
+		}
+		c.log.Debug("jsonrpc: redialer: connection ended under a call; sending it again", "method", method, "error", err)
 	}
-	defer r.release(c)
-	return c.Call(ctx, method, params, result)
+}
+
+// retries is how many times a call may be sent again.
+func (r *Redialer) retries() int {
+	if r.Retries == 0 {
+		return 1
+	}
+	return max(r.Retries, 0)
+}
+
+// again reports whether a call of method that failed with err may be sent
+// again on a new connection.
+func (r *Redialer) again(method string, err error) bool {
+	if !errors.Is(err, ErrClosed) || errors.Is(err, ErrTimeout) {
+		return false
+	}
+	return errors.Is(err, ErrNotSent) || r.Options.Idempotent != nil && r.Options.Idempotent(method)
+}
+
+// finished reports whether the connection has ended or its peer has
+// finished sending: nothing sent on it now would be answered.
+func (c *Conn) finished() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err != nil || c.inputEnd
 }
 
 // Notify implements [Caller] on the current connection.

@@ -150,6 +150,18 @@ var msgCases = []msgCase{
 	{name: "id reused after its answer", input: `{"jsonrpc":"2.0","id":6,"method":"sum","params":[1]} — answered, then the same id again`,
 		outcome: `handled again; result with id 6`, run: runIDReused},
 
+	// Peers that close the connection, as a Redialer meets them.
+	{name: "server closes after each answer", input: "a server that answers hello and keeps reading, but closes after answering any other request; calls made right after the previous answer, and after its close arrived",
+		outcome: "each call on a new connection, hello first (Redialer.OnConnect); a connection whose peer has finished is not used; an idempotent call sent into a close not yet seen is sent again; every call answered once", test: "TestRedialerPeerClosesAfterEachAnswer"},
+	{name: "server closes before reading a call", input: "the server closes after hello, before our call: seen before sending, or while the call waited to be written",
+		outcome: "the call goes to a new connection; one that failed before any byte of it was written wraps ErrNotSent and ErrClosed and is sent again, idempotent or not", test: "TestRedialerPeerClosesBeforeReadingACall"},
+	{name: "server closes after reading a call", input: "the server reads our call and closes without answering",
+		outcome: "a call not marked idempotent (Options.Idempotent) fails with ErrClosed and is not sent again; an idempotent one is sent again on a new connection (Redialer.Retries, 1 by default)", test: "TestRedialerPeerClosesAfterReadingACall"},
+	{name: "server finished sending, our handler still running", input: "the server sends us a request and closes; our handler for it has not returned",
+		outcome: "the connection is taken as ended: the next call dials again instead of failing on it, even with retries off", test: "TestRedialerSkipsAConnectionWhosePeerFinished"},
+	{name: "handshake refused on a new connection", input: "Redialer.OnConnect fails (the server refuses hello)",
+		outcome: "the connection is closed; the call fails with OnConnect's error; nothing else is sent", test: "TestRedialerOnConnectFails"},
+
 	// Size and depth.
 	{name: "9,999 nested arrays in params", input: `"params":[[[…]]] nested 9,999 deep (JSON depth 10,000)`,
 		outcome: `accepted; the handler receives the params intact`, run: runNested(9999)},

@@ -23,6 +23,7 @@ type config struct {
 	timeout   time.Duration // per request; 0 keeps the protocol's 15s
 	retries   int           // extra attempts to connect and say hello
 	idle      time.Duration // drop the connection after this long unused
+	reuse     bool          // keep the connection across requests
 	maxResp   int           // largest answer accepted, in bytes
 	token     string        // sent in hello when set
 	agent     string
@@ -30,15 +31,23 @@ type config struct {
 	log       *slog.Logger
 }
 
-// client is a jsonrpc.Caller that keeps one connection to the runtime,
-// says hello on every new connection before anything else, and connects
-// again after the idle timeout, a timeout or a connection error.
+// client is a jsonrpc.Caller over a jsonrpc.Redialer that says hello on
+// every new connection before anything else.
+//
+// Upstream's runtime closes the connection after answering any request
+// but hello, and a request sent before its close arrives is lost, so by
+// default the client ends each connection after one answer and the next
+// request connects again. With reuse it keeps the connection, for a
+// runtime that does too: the Redialer then connects again when the
+// runtime closed it, and sends a request again when that cannot run it
+// twice (it never left, or it is idempotent); the client adds the tools
+// that only read.
 type client struct {
 	cfg config
 	r   *jsonrpc.Redialer
 
 	mu     sync.Mutex
-	hello  *jsonrpc.Conn // the connection hello succeeded on
+	conn   *jsonrpc.Conn // the newest connection
 	server supex.ServerInfo
 }
 
@@ -54,70 +63,93 @@ func newClient(cfg config) *client {
 			return t
 		}
 	}
-	return &client{cfg: cfg, r: &jsonrpc.Redialer{
+	c := &client{cfg: cfg}
+	c.r = &jsonrpc.Redialer{
 		Dial: func(ctx context.Context) (io.ReadWriteCloser, error) {
 			return transport.Dial(ctx, "tcp", cfg.addr)
 		},
 		Options:     opts,
 		IdleTimeout: cfg.idle,
-	}}
+		OnConnect:   c.hello,
+	}
+	return c
 }
 
 // Close drops the connection.
 func (c *client) Close() error { return c.r.Close() }
 
-// Call implements jsonrpc.Caller: it makes sure the connection has said
-// hello, then calls. A call that changes nothing is tried again on a new
-// connection when the runtime had closed the old one (upstream's runtime
-// may close the socket after any request); other calls are not, since the
-// runtime may have run them.
+// hello identifies the client on a new connection.
+func (c *client) hello(ctx context.Context, conn *jsonrpc.Conn) error {
+	res, err := supex.NewRuntimeRemote(conn).Hello(ctx, c.helloParams())
+	if err != nil {
+		return fmt.Errorf("hello: %w", err)
+	}
+	c.cfg.log.Debug("connected", "addr", c.cfg.addr, "server", res.Server.Name, "version", res.Server.Version)
+	c.mu.Lock()
+	c.conn, c.server = conn, res.Server
+	c.mu.Unlock()
+	return nil
+}
+
+// Call implements jsonrpc.Caller: it connects (saying hello) if needed,
+// then calls. A tool that only reads is called once more on a new
+// connection when the runtime closed the connection under it.
 func (c *client) Call(ctx context.Context, method string, params, result any) error {
-	for attempt := 0; ; attempt++ {
-		if err := c.ensureHello(ctx); err != nil {
-			return err
-		}
-		err := c.r.Call(ctx, method, params, result)
-		if err == nil || attempt >= c.cfg.retries || !errors.Is(err, jsonrpc.ErrClosed) ||
-			errors.Is(err, jsonrpc.ErrTimeout) || !readOnly(method, params) {
-			return err
-		}
+	if err := c.connect(ctx); err != nil {
+		return err
+	}
+	defer c.done()
+	err := c.r.Call(ctx, method, params, result)
+	if errors.Is(err, jsonrpc.ErrClosed) && !errors.Is(err, jsonrpc.ErrTimeout) && readOnlyTool(method, params) {
 		c.cfg.log.Debug("connection lost; calling again", "method", method, "error", err)
+		err = c.r.Call(ctx, method, params, result)
+	}
+	return err
+}
+
+// done ends the connection after an answer, unless connections are
+// reused.
+func (c *client) done() {
+	if c.cfg.reuse {
+		return
+	}
+	c.mu.Lock()
+	conn := c.conn
+	c.mu.Unlock()
+	if conn != nil {
+		conn.Close()
 	}
 }
 
-// readOnly reports whether a request only reads, so running it twice is
-// harmless.
-func readOnly(method string, params any) bool {
-	switch method {
-	case supex.MethodPing, supex.MethodResourcesList:
+// readOnlyTool reports whether a request calls a tool that only reads,
+// so running it twice is harmless. (ping and resources/list are
+// idempotent in the protocol itself.)
+func readOnlyTool(method string, params any) bool {
+	p, ok := params.(*supex.ToolsCallParams)
+	if method != supex.MethodToolsCall || !ok {
+		return false
+	}
+	switch p.Name {
+	case supex.ToolNamePing, supex.ToolNameGetModelInfo, supex.ToolNameListEntities,
+		supex.ToolNameGetSelection, supex.ToolNameGetLayers, supex.ToolNameGetMaterials,
+		supex.ToolNameGetCameraInfo, supex.ToolNameConsoleCaptureStatus:
 		return true
-	case supex.MethodToolsCall:
-		p, ok := params.(*supex.ToolsCallParams)
-		if !ok {
-			return false
-		}
-		switch p.Name {
-		case supex.ToolNamePing, supex.ToolNameGetModelInfo, supex.ToolNameListEntities,
-			supex.ToolNameGetSelection, supex.ToolNameGetLayers, supex.ToolNameGetMaterials,
-			supex.ToolNameGetCameraInfo, supex.ToolNameConsoleCaptureStatus:
-			return true
-		}
 	}
 	return false
 }
 
 // Notify implements jsonrpc.Caller.
 func (c *client) Notify(ctx context.Context, method string, params any) error {
-	if err := c.ensureHello(ctx); err != nil {
+	if err := c.connect(ctx); err != nil {
 		return err
 	}
 	return c.r.Notify(ctx, method, params)
 }
 
-// ensureHello connects if needed and says hello on a new connection,
-// trying again cfg.retries times, with growing pauses, when connecting
-// fails. An error answer to hello (such as a wrong token) is final.
-func (c *client) ensureHello(ctx context.Context) error {
+// connect makes sure there is a connection that has said hello, trying
+// again cfg.retries times, with growing pauses, when connecting fails. An
+// error answer to hello (such as a wrong token) is final.
+func (c *client) connect(ctx context.Context) error {
 	var last error
 	for attempt := 0; attempt <= c.cfg.retries; attempt++ {
 		if attempt > 0 {
@@ -129,31 +161,15 @@ func (c *client) ensureHello(ctx context.Context) error {
 			case <-t.C:
 			}
 		}
-		conn, err := c.r.Conn(ctx)
-		if err != nil {
-			last = err
-			continue
-		}
-		c.mu.Lock()
-		done := c.hello == conn
-		c.mu.Unlock()
-		if done {
+		_, err := c.r.Conn(ctx)
+		if err == nil {
 			return nil
 		}
-		res, err := supex.NewRuntimeRemote(conn).Hello(ctx, c.helloParams())
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) {
-			return fmt.Errorf("hello: %w", err)
+			return fmt.Errorf("connecting to the runtime at %s: %w", c.cfg.addr, err)
 		}
-		if err != nil {
-			last = err
-			continue
-		}
-		c.cfg.log.Debug("connected", "addr", c.cfg.addr, "server", res.Server.Name, "version", res.Server.Version)
-		c.mu.Lock()
-		c.hello, c.server = conn, res.Server
-		c.mu.Unlock()
-		return nil
+		last = err
 	}
 	return fmt.Errorf("connecting to the runtime at %s: %w", c.cfg.addr, last)
 }

@@ -18,8 +18,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 const usage = `usage: driver [flags] command [argument]
@@ -50,7 +48,15 @@ Commands:
 
 Environment (flags override): SUPEX_HOST, SUPEX_PORT, SUPEX_TIMEOUT (seconds),
 SUPEX_RETRIES, SUPEX_IDLE_TIMEOUT (seconds), SUPEX_MAX_RESPONSE (bytes),
-SUPEX_AUTH_TOKEN, SUPEX_AGENT, SUPEX_WORKSPACE, SUPEX_VERBOSE=1.
+SUPEX_AUTH_TOKEN, SUPEX_AGENT, SUPEX_WORKSPACE, SUPEX_VERBOSE=1, SUPEX_REUSE=1.
+
+Upstream's runtime closes the connection after every request but hello,
+so the driver connects (and says hello) for each request; -reuse keeps one
+connection for a runtime that does not close it.
+
+Errors name their kind (tool_failed, path_denied, unknown_tool, ...) from
+the codes the protocol documents or, for the -32603 upstream's runtime
+sends for every tool failure, from its message.
 
 Flags:
 `
@@ -82,6 +88,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", seconds("SUPEX_TIMEOUT", 0), "per-request timeout (0: the protocol's 15s)")
 	retries := fs.Int("retries", envInt("SUPEX_RETRIES", 2), "extra attempts to connect")
 	idle := fs.Duration("idle", seconds("SUPEX_IDLE_TIMEOUT", 300), "reconnect after the connection sat unused this long")
+	reuse := fs.Bool("reuse", os.Getenv("SUPEX_REUSE") == "1", "keep the connection across requests (the runtime must not close it after each answer)")
 	maxResp := fs.Int("max-response", envInt("SUPEX_MAX_RESPONSE", 10<<20), "largest answer accepted, in `bytes` (a larger one is dropped and the call times out)")
 	token := fs.String("token", os.Getenv("SUPEX_AUTH_TOKEN"), "authentication `token` sent in hello")
 	agent := fs.String("agent", env("SUPEX_AGENT", "user"), "agent name sent in hello")
@@ -103,7 +110,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		level = slog.LevelDebug
 	}
 	c := newClient(config{
-		addr: addr(*host, *port), timeout: *timeout, retries: *retries, idle: *idle, maxResp: *maxResp,
+		addr: addr(*host, *port), timeout: *timeout, retries: *retries, idle: *idle, reuse: *reuse, maxResp: *maxResp,
 		token: *token, agent: *agent, workspace: *workspace,
 		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 	})
@@ -120,7 +127,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "driver:", err)
+		fmt.Fprintf(stderr, "driver: %s: %v\n", errorKind(err), err)
 		return 1
 	}
 	out.print(res)
@@ -158,22 +165,6 @@ func shell(ctx context.Context, c *client, in io.Reader, out printer) int {
 		return 1
 	}
 	return status
-}
-
-// errorJSON describes err for the shell's output.
-func errorJSON(err error) any {
-	e := map[string]any{"message": err.Error()}
-	var rpcErr *jsonrpc.Error
-	if errors.As(err, &rpcErr) {
-		e["code"] = rpcErr.Code
-		if len(rpcErr.Data) > 0 {
-			e["data"] = rpcErr.Data
-		}
-	}
-	if errors.Is(err, jsonrpc.ErrTimeout) {
-		e["timeout"] = true
-	}
-	return map[string]any{"error": e}
 }
 
 // printer prints results as JSON.

@@ -57,6 +57,7 @@ func run() error {
 	idle := fs.Duration("idle-timeout", 300*time.Second, "close connections silent this long, as upstream's runtime does (negative: never)")
 	maxConns := fs.Int("max-conns", transport.DefaultMaxConns, "most connections served at once; a new connection then evicts the oldest that has not completed hello (negative: no limit)")
 	msgTimeout := fs.Duration("message-timeout", transport.DefaultMessageTimeout, "close a connection whose message takes longer than this to arrive, so slow senders cannot hold the -max-conns slots (negative: no limit)")
+	closeAfter := fs.Bool("close-after-request", false, "close the connection after answering any request but hello, as upstream's runtime does")
 	handshake := fs.Duration("handshake-timeout", transport.DefaultHandshakeTimeout, "close a connection that has not completed hello this long after connecting (negative: no limit)")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -89,6 +90,7 @@ func run() error {
 		policy:     newPathPolicy(os.Getenv("SUPEX_ALLOWED_ROOTS"), tmp),
 		tmpDir:     tmp,
 		consoleLog: consoleLog,
+		closeAfter: *closeAfter,
 		log:        log,
 	}
 	if d := os.Getenv("SUPEX_RESPONSE_DELAY"); d != "" {

@@ -29,6 +29,7 @@ type state struct {
 	tmpDir     string        // default output directory
 	delay      time.Duration // SUPEX_RESPONSE_DELAY
 	consoleLog string        // where the log is captured, or ""
+	closeAfter bool          // close after answering any request but hello
 	log        *slog.Logger
 }
 
@@ -88,11 +89,16 @@ func (s *session) Hello(_ context.Context, p *supex.HelloParams) (*supex.HelloRe
 }
 
 // gate answers every request but hello with -32600 until a hello has
-// succeeded, and delays answers by SUPEX_RESPONSE_DELAY.
+// succeeded, and delays answers by SUPEX_RESPONSE_DELAY. With
+// -close-after-request it closes the connection after answering any
+// request but hello, refused or not, as upstream's runtime does.
 func (s *session) gate(next jsonrpc.Handler) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		if req.Method == supex.MethodHello {
 			return next.Handle(ctx, req)
+		}
+		if s.st.closeAfter && !req.IsNotification() {
+			jsonrpc.CloseAfterReply(ctx)
 		}
 		s.mu.Lock()
 		ok := s.client != nil

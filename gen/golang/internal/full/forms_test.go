@@ -356,3 +356,15 @@ func TestTransportDefaults(t *testing.T) {
 		t.Errorf("version over %s = %q, %v", path, v, err)
 	}
 }
+
+func TestIdempotentRequests(t *testing.T) {
+	idem := full.Options().Idempotent
+	if idem == nil {
+		t.Fatal("Options().Idempotent is nil; items/get is idempotent: true")
+	}
+	for method, want := range map[string]bool{full.MethodFetchItem: true, full.MethodInitialize: false, full.MethodShutdown: false, "unknown": false} {
+		if got := idem(method); got != want {
+			t.Errorf("Idempotent(%q) = %v, want %v", method, got, want)
+		}
+	}
+}

@@ -80,9 +80,9 @@ const (
 // Options returns the protocol's connection options: content-length framing,
 // LSP cancellation, the handshake full.initialize, requests handled after the
 // notifications read before them, unknown notifications starting with "$/"
-// dropped silently, string request ids and the default timeouts of its
-// requests. ConnectEditor and ConnectAgent fill in the zero fields of the
-// options they are given with these.
+// dropped silently, string request ids, the default timeouts of its requests
+// and the requests that may be sent again. ConnectEditor and ConnectAgent fill
+// in the zero fields of the options they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }
@@ -108,7 +108,20 @@ func withDefaults(opts jsonrpc.Options) jsonrpc.Options {
 	if opts.Timeout == nil {
 		opts.Timeout = requestTimeout
 	}
+	if opts.Idempotent == nil {
+		opts.Idempotent = idempotent
+	}
 	return opts
+}
+
+// idempotent reports whether a request for method has the effect of one when
+// run twice, so that it may be sent again on a new connection.
+func idempotent(method string) bool {
+	switch method {
+	case MethodFetchItem:
+		return true
+	}
+	return false
 }
 
 // requestTimeout returns the default timeout of a request for method.
