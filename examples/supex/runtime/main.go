@@ -54,7 +54,7 @@ func run() error {
 	fs.Usage = func() { fmt.Fprint(fs.Output(), usage); fs.PrintDefaults() }
 	addr := fs.String("addr", "127.0.0.1:9876", "`address` to listen on (port 0 picks a free one)")
 	dir := fs.String("dir", ".tmp", "`directory` for default outputs; always an allowed root")
-	idle := fs.Duration("idle-timeout", 300*time.Second, "close connections silent this long, as upstream's runtime does (negative: never)")
+	idle := fs.Duration("idle-timeout", 300*time.Second, "close connections silent this long; 300 s is how long the Supex driver keeps an unused connection (SUPEX_IDLE_TIMEOUT) (negative: never)")
 	maxConns := fs.Int("max-conns", transport.DefaultMaxConns, "most connections served at once; a new connection then evicts the oldest that has not completed hello (negative: no limit)")
 	msgTimeout := fs.Duration("message-timeout", transport.DefaultMessageTimeout, "close a connection whose message takes longer than this to arrive, so slow senders cannot hold the -max-conns slots (negative: no limit)")
 	closeAfter := fs.Bool("close-after-request", false, "close the connection after answering any request but hello, as upstream's runtime does")
