@@ -23,8 +23,9 @@ import (
 //
 // Blank lines and lines starting with # are comments. Every message the
 // host sends is written to stderr as "replay: got <body>", which the host
-// logs; messages that arrive while a step waits for another are logged
-// and skipped. The peer exits once the script ends.
+// logs; messages that arrive while a step waits for another are kept for
+// the steps after it, so the script does not depend on how the host
+// orders what it sends. The peer exits once the script ends.
 
 // replayMode makes the test binary run the script at path (see child).
 func replayMode(path string) string {
@@ -44,6 +45,7 @@ func runReplay(path string) int {
 	}
 	in := framing.ContentLength.NewReader(os.Stdin, framing.Limits{})
 	out := bufio.NewWriter(os.Stdout)
+	var early []replayed
 	for _, line := range strings.Split(string(script), "\n") {
 		switch {
 		case strings.HasPrefix(line, "> "):
@@ -54,7 +56,7 @@ func runReplay(path string) int {
 				return 1
 			}
 		case strings.HasPrefix(line, "< "):
-			if err := awaitMessage(in, strings.TrimSpace(line[2:])); err != nil {
+			if err := awaitMessage(in, &early, strings.TrimSpace(line[2:])); err != nil {
 				fmt.Fprintf(os.Stderr, "replay: waiting for %s: %v\n", line[2:], err)
 				return 1
 			}
@@ -63,28 +65,46 @@ func runReplay(path string) int {
 	return 0
 }
 
-// awaitMessage reads messages until one matches want: a method name or
+// replayed is a message the host sent: its method, or the id of the
+// request it answers.
+type replayed struct {
+	Method *string          `json:"method"`
+	ID     *json.RawMessage `json:"id"`
+}
+
+// matches reports whether m is what a step waits for: a method name, or
 // the id of a response.
-func awaitMessage(in framing.Reader, want string) error {
+func (m replayed) matches(want string) bool {
+	if m.Method != nil {
+		return *m.Method == want
+	}
+	_, err := strconv.Atoi(want)
+	return err == nil && m.ID != nil && string(*m.ID) == want
+}
+
+// awaitMessage takes the first message of early that matches want, or
+// reads messages until one does, keeping the others in early.
+func awaitMessage(in framing.Reader, early *[]replayed, want string) error {
+	for i, m := range *early {
+		if m.matches(want) {
+			*early = append((*early)[:i], (*early)[i+1:]...)
+			return nil
+		}
+	}
 	for {
 		body, err := in.Read()
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "replay: got %s\n", body)
-		var msg struct {
-			Method *string          `json:"method"`
-			ID     *json.RawMessage `json:"id"`
-		}
-		if err := json.Unmarshal(body, &msg); err != nil {
+		var m replayed
+		if err := json.Unmarshal(body, &m); err != nil {
 			return err
 		}
-		if msg.Method != nil && *msg.Method == want {
+		if m.matches(want) {
 			return nil
 		}
-		if _, err := strconv.Atoi(want); err == nil && msg.Method == nil && msg.ID != nil && string(*msg.ID) == want {
-			return nil
-		}
+		*early = append(*early, m)
 	}
 }
 
