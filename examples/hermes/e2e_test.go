@@ -64,7 +64,7 @@ func TestExtension(t *testing.T) {
 	run("hl7tools/normaliseName")
 	seen = logs.waitFor(t, seen, "before initialize: ignored")
 
-	info, err := ext.Initialize(ctx, &hermes.InitializeParams{HermesVersion: "1.0.0", APIVersion: "1.0.0", DataDirectory: dir})
+	info, err := ext.Initialize(ctx, &hermes.InitializeParams{HermesVersion: "1.0.0", APIVersion: "1.0", DataDirectory: dir})
 	if err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
@@ -90,7 +90,7 @@ func TestExtension(t *testing.T) {
 	seen = logs.waitFor(t, seen, "message saved as /work/copy.hl7")
 	mustNotify(t, ext.MessageChanged(ctx, &hermes.MessageChangedParams{HasFile: false}))
 	seen = logs.waitFor(t, seen, "message changed")
-	mustNotify(t, ext.WindowClosed(ctx, &hermes.WindowClosedParams{WindowID: "someone-else", Reason: ptr(hermes.WindowCloseReasonUser)}))
+	mustNotify(t, ext.WindowClosed(ctx, &hermes.WindowClosedParams{WindowID: "someone-else", Reason: hermes.WindowCloseReasonUser}))
 	seen = logs.waitFor(t, seen, "window someone-else closed (reason: user)")
 	run("hl7tools/nope")
 	seen = logs.waitFor(t, seen, "-32009")
@@ -230,7 +230,7 @@ func testPreview(t *testing.T, ctx context.Context, rec *recorder, logs *logSink
 	rec.script(func(r *recorder) { r.nextWindow = "ext-window-2" })
 	run()
 	seen = logs.waitFor(t, seen, "preview window ext-window-2 shows")
-	mustNotify(t, ext.WindowClosed(ctx, &hermes.WindowClosedParams{WindowID: "ext-window-2", Reason: ptr(hermes.WindowCloseReasonUser)}))
+	mustNotify(t, ext.WindowClosed(ctx, &hermes.WindowClosedParams{WindowID: "ext-window-2", Reason: hermes.WindowCloseReasonUser}))
 	seen = logs.waitFor(t, seen, "preview stopped")
 	// Errors of ui/openWindow and ui/closeWindow reach the user.
 	rec.script(func(r *recorder) { r.windowErr = hermes.NewInvalidURLError() })

@@ -36,6 +36,9 @@ func child(mode string) int {
 	if mode == "tour" {
 		return runTour()
 	}
+	if path, ok := strings.CutPrefix(mode, "replay:"); ok {
+		return runReplay(path)
+	}
 	conn, _ := hermes.ConnectExtension(transport.Stdio(), &misbehaving{mode: mode}, jsonrpc.Options{})
 	<-conn.Done()
 	return 0

@@ -78,14 +78,17 @@ func TestHostServesRequests(t *testing.T) {
 		"-confirm=false", "-open-file", picked, "-open-files", picked+","+picked, "-select-dir", dir, "--", os.Args[0])
 	logged := messages(stderr)
 	for _, line := range []string{
-		`tour: editor/getMessage json {"message":"{\"segments\":[{\"segment\":\"MSH\"`,
-		`\"3\":{\"1\":\"12345678\",\"4\":\"GENHOSP\",\"5\":\"MR\"}`,
+		`tour: editor/getMessage json {"message":"{\n  \"segments\": [\n    {\n      \"segment\": \"MSH\"`,
+		`\"3\": {\n          \"1\": \"12345678\",\n          \"4\": \"GENHOSP\",\n          \"5\": \"MR\"\n        }`,
 		`tour: editor/patchMessage {"success":false,"patchesApplied":4,"errors":[{"index":4,"path":"ZZZ.1","message":"path not found: no ZZZ[1] segment"}]}`,
 		`tour: editor/patchMessage error -32005`,
 		`tour: editor/setMessage json {"success":true}`,
 		`tour: editor/setMessage hl7 {"success":false,"error":"the message does not start with an MSH segment"}`,
 		`tour: editor/setMessage json error -32004`,
-		`tour: editor/getMessage yaml error -32602`,
+		`tour: editor/getMessage yaml {"message":"segments:\n  - segment: MSH\n    fields:\n      1: \"|\"\n`,
+		`tour: editor/setMessage yaml {"success":true}`,
+		`tour: editor/getMessage toml {"message":"[[segments]]\nsegment = \"MSH\"\n\n[segments.fields]\n1 = \"|\"\n`,
+		`tour: editor/setMessage toml {"success":true}`,
 		`tour: ui/openWindow error -32007`,
 		`tour: ui/closeWindow error -32008`,
 		`tour: ui/showMessage {"acknowledged":true}`,
@@ -124,7 +127,7 @@ func runTour() int {
 }
 
 func (t *tour) Initialize(context.Context, *hermes.InitializeParams) (*hermes.InitializeResult, error) {
-	return &hermes.InitializeResult{Name: "tour", Version: "1.0.0", Capabilities: hermes.Capabilities{Commands: []string{"tour/run"}}}, nil
+	return &hermes.InitializeResult{Name: "tour", Version: "1.0.0", Capabilities: &hermes.Capabilities{Commands: []string{"tour/run"}}}, nil
 }
 
 func (t *tour) Shutdown(context.Context, *hermes.ShutdownParams) (*hermes.ShutdownResult, error) {
@@ -169,8 +172,14 @@ func (t *tour) run(ctx context.Context, h hermes.Host) {
 	t.log("editor/setMessage hl7", sr, err)
 	sr, err = h.EditorSetMessage(ctx, &hermes.EditorSetMessageParams{Message: "{", Format: hermes.MessageFormatJSON})
 	t.log("editor/setMessage json", sr, err)
-	_, err = h.EditorGetMessage(ctx, &hermes.EditorGetMessageParams{Format: hermes.MessageFormatYAML})
-	t.log("editor/getMessage yaml", nil, err)
+	for _, f := range []hermes.MessageFormat{hermes.MessageFormatYAML, hermes.MessageFormatTOML} {
+		text, err := h.EditorGetMessage(ctx, &hermes.EditorGetMessageParams{Format: f})
+		t.log("editor/getMessage "+string(f), text, err)
+		if err == nil {
+			sr, err := h.EditorSetMessage(ctx, &hermes.EditorSetMessageParams{Message: text.Message, Format: f})
+			t.log("editor/setMessage "+string(f), sr, err)
+		}
+	}
 	wr, err := h.UIOpenWindow(ctx, &hermes.UIOpenWindowParams{URL: "file:///etc/passwd", Title: "nope"})
 	t.log("ui/openWindow", wr, err)
 	cr, err := h.UICloseWindow(ctx, &hermes.UICloseWindowParams{WindowID: "nope"})

@@ -43,7 +43,10 @@ func TestHostMergesSchemaOverrides(t *testing.T) {
 
 // A data type Hermes does not know does not fail initialize: the host
 // logs it and keeps the base definition's, and merges the rest of the
-// override.
+// override, as Hermes does (hamaluik/hermes 13b447d: FieldOverride's
+// datatype is any string in src-tauri/src/extensions/types.rs, and
+// merge_datatype in src-tauri/src/schema/merge.rs warns and keeps the
+// base value).
 func TestHostKeepsUnknownDatatype(t *testing.T) {
 	_, stderr := runHost(t, []string{childEnv + "=unknown-datatype"}, "-idle", "200ms", "--", os.Args[0])
 	for _, line := range []string{

@@ -30,7 +30,7 @@ func misbehavingChild(mode string) *exec.Cmd {
 // the call fails with a timeout and the connection is closed.
 func TestInitializeTimeout(t *testing.T) {
 	proc, conn, ext := spawn(t, misbehavingChild("hang-init"), nil, jsonrpc.Options{Timeout: scaled(200*time.Millisecond, hermes.MethodInitialize)}, newLogSink())
-	_, err := ext.Initialize(context.Background(), &hermes.InitializeParams{HermesVersion: "1.0.0", APIVersion: "1.0.0", DataDirectory: t.TempDir()})
+	_, err := ext.Initialize(context.Background(), &hermes.InitializeParams{HermesVersion: "1.0.0", APIVersion: "1.0", DataDirectory: t.TempDir()})
 	var te *jsonrpc.TimeoutError
 	// The error names the timeout that fired: the scaled one, not the
 	// protocol's 10 s (the child never answers, so only which one matters).

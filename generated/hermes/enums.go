@@ -17,13 +17,19 @@ type MessageFormat string
 const (
 	// Raw pipe-delimited HL7, segments separated by carriage returns (\r).
 	MessageFormatHL7 MessageFormat = "hl7"
-	// A JSON object {segments: [{segment, fields}]}: segments in order, fields
-	// keyed by 1-based index strings, components and subcomponents as nested
-	// objects keyed the same way, empty fields left out.
+	// A JSON object {segments: [{segment, fields}]}, indented by two spaces:
+	// segments in order, fields keyed by 1-based index strings in field order,
+	// empty fields left out. A field with repetitions is an array of them (an
+	// empty one null); a repetition, component or subcomponent that is not split
+	// further is a string, one that is split an object of its non-empty parts
+	// keyed by 1-based index strings.
 	MessageFormatJSON MessageFormat = "json"
-	// The JSON structure written as YAML.
+	// The JSON structure written as block YAML indented by two spaces, a value
+	// double-quoted where it would otherwise read as a number, boolean or null.
 	MessageFormatYAML MessageFormat = "yaml"
-	// The JSON structure written as TOML ([[segments]] tables).
+	// The JSON structure written as TOML: a [[segments]] table per segment, a
+	// table for each object outside an array. TOML has no null, so a message with
+	// an empty field repetition has no TOML form.
 	MessageFormatTOML MessageFormat = "toml"
 )
 

@@ -18,10 +18,11 @@ import (
 // at the other end of a connection with NewHostRemote.
 type Host interface {
 	// EditorGetMessage answers the request editor/getMessage. Reads the message in
-	// the editor, in the requested format.
+	// the editor, in the requested format. A message that cannot be written in
+	// that format (an empty field repetition in TOML) fails with InternalError.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrNotInitialised or
-	// ErrNoMessageOpen.
+	// Besides the standard JSON-RPC errors, it may fail with ErrNotInitialised,
+	// ErrNoMessageOpen or jsonrpc.ErrInternal.
 	EditorGetMessage(ctx context.Context, params *EditorGetMessageParams) (*EditorGetMessageResult, error)
 
 	// EditorPatchMessage answers the request editor/patchMessage. Applies changes

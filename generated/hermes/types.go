@@ -789,7 +789,7 @@ type InitializeParams struct {
 	// Version of Hermes.
 	HermesVersion string `json:"hermesVersion"`
 
-	// Version of the extension API.
+	// Version of the extension API; Hermes sends "1.0".
 	APIVersion string `json:"apiVersion"`
 
 	// Hermes's data directory.
@@ -860,8 +860,10 @@ type InitializeResult struct {
 	Authors []string `json:"authors,omitzero"`
 
 	// URL with more information.
-	Homepage     *string      `json:"homepage,omitempty"`
-	Capabilities Capabilities `json:"capabilities"`
+	Homepage *string `json:"homepage,omitempty"`
+
+	// What it offers and wants; absent is the same as an empty object.
+	Capabilities *Capabilities `json:"capabilities,omitempty"`
 
 	// Buttons to add to the toolbar.
 	ToolbarButtons []ToolbarButton `json:"toolbarButtons,omitzero"`
@@ -893,9 +895,11 @@ func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"homepage":`...)
 		b = jsonrpc.AppendString(b, *x.Homepage)
 	}
-	b = append(b, `,"capabilities":`...)
-	if b, err = x.Capabilities.AppendJSON(b); err != nil {
-		return nil, err
+	if x.Capabilities != nil {
+		b = append(b, `,"capabilities":`...)
+		if b, err = x.Capabilities.AppendJSON(b); err != nil {
+			return nil, err
+		}
 	}
 	if x.ToolbarButtons != nil {
 		b = append(b, `,"toolbarButtons":`...)
@@ -917,7 +921,7 @@ func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 	var v InitializeResult
 	var has struct {
-		Name, Version, Capabilities bool
+		Name, Version bool
 	}
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
@@ -934,8 +938,7 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 		case "homepage":
 			return jsonrpc.AtField("homepage", jsonrpc.DecodeOptional(value, &v.Homepage, jsonrpc.DecodeString[string]))
 		case "capabilities":
-			has.Capabilities = true
-			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, v.Capabilities.UnmarshalJSON(value)))
+			return jsonrpc.AtField("capabilities", jsonrpc.DecodeOptional(value, &v.Capabilities, jsonrpc.UnmarshalJSON[Capabilities]))
 		case "toolbarButtons":
 			return jsonrpc.AtField("toolbarButtons", jsonrpc.DecodeArray(value, &v.ToolbarButtons, jsonrpc.UnmarshalJSON[ToolbarButton]))
 		case "schema":
@@ -951,8 +954,6 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 		return jsonrpc.MissingField("name")
 	case !has.Version:
 		return jsonrpc.MissingField("version")
-	case !has.Capabilities:
-		return jsonrpc.MissingField("capabilities")
 	}
 	*x = v
 	return nil
@@ -1080,9 +1081,8 @@ type WindowClosedParams struct {
 	// The ID ui/openWindow returned.
 	WindowID string `json:"windowId"`
 
-	// Why it closed. Upstream's type reference and Hermes itself always send it,
-	// but its method page leaves it out, so receivers should accept its absence.
-	Reason *WindowCloseReason `json:"reason,omitempty"`
+	// Why it closed.
+	Reason WindowCloseReason `json:"reason"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1091,10 +1091,8 @@ func (x WindowClosedParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"windowId":`...)
 	b = jsonrpc.AppendString(b, x.WindowID)
-	if x.Reason != nil {
-		b = append(b, `,"reason":`...)
-		b = jsonrpc.AppendString(b, *x.Reason)
-	}
+	b = append(b, `,"reason":`...)
+	b = jsonrpc.AppendString(b, x.Reason)
 	return jsonrpc.CloseObject(b, start), nil
 }
 
@@ -1103,7 +1101,7 @@ func (x WindowClosedParams) AppendJSON(b []byte) ([]byte, error) {
 func (x *WindowClosedParams) UnmarshalJSON(b []byte) error {
 	var v WindowClosedParams
 	var has struct {
-		WindowID bool
+		WindowID, Reason bool
 	}
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
@@ -1111,7 +1109,8 @@ func (x *WindowClosedParams) UnmarshalJSON(b []byte) error {
 			has.WindowID = true
 			return jsonrpc.AtField("windowId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.WindowID)))
 		case "reason":
-			return jsonrpc.AtField("reason", jsonrpc.DecodeOptional(value, &v.Reason, jsonrpc.UnmarshalJSON[WindowCloseReason]))
+			has.Reason = true
+			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, v.Reason.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -1121,6 +1120,8 @@ func (x *WindowClosedParams) UnmarshalJSON(b []byte) error {
 	switch {
 	case !has.WindowID:
 		return jsonrpc.MissingField("windowId")
+	case !has.Reason:
+		return jsonrpc.MissingField("reason")
 	}
 	*x = v
 	return nil
@@ -1340,7 +1341,9 @@ type EditorGetMessageResult struct {
 	// The message in that format.
 	Message string `json:"message"`
 
-	// Whether the message belongs to a file.
+	// Whether the message belongs to a file. Hermes itself answers false, without
+	// filePath, even for a file; message/changed and message/opened carry the
+	// file.
 	HasFile bool `json:"hasFile"`
 
 	// That file, when there is one.

@@ -48,7 +48,7 @@ func initializeResult() *hermes.InitializeResult {
 		Version:     Version,
 		Description: ptr("Name normalisation, import, export, checks and a live preview."),
 		Authors:     []string{"The rpcgen authors"},
-		Capabilities: hermes.Capabilities{
+		Capabilities: &hermes.Capabilities{
 			SchemaProvider: ptr(true),
 			Events: []hermes.EventSubscription{
 				{Name: hermes.EventNameMessageOpened},

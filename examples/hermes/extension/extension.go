@@ -145,11 +145,7 @@ func (e *extension) CommandExecute(_ context.Context, params *hermes.CommandExec
 
 // WindowClosed forgets the preview when its window closes.
 func (e *extension) WindowClosed(_ context.Context, params *hermes.WindowClosedParams) error {
-	reason := "unknown"
-	if params.Reason != nil {
-		reason = string(*params.Reason)
-	}
-	logf("window %s closed (reason: %s)", params.WindowID, reason)
+	logf("window %s closed (reason: %s)", params.WindowID, params.Reason)
 	e.mu.Lock()
 	p := e.preview
 	if p != nil && p.windowID == params.WindowID {

@@ -71,16 +71,24 @@ func (e *editor) idleSince() (bool, time.Time) {
 	return e.inflight == 0, e.lastReq
 }
 
-// current returns the message as text in format.
+// current returns the message as text in format, as Hermes writes it.
 func (e *editor) current(format hermes.MessageFormat) (string, error) {
 	switch format {
 	case hermes.MessageFormatHL7:
 		return e.msg.hl7(), nil
 	case hermes.MessageFormatJSON:
-		return e.msg.json(), nil
+		return e.msg.toJSON(), nil
+	case hermes.MessageFormatYAML:
+		return e.msg.toYAML(), nil
+	case hermes.MessageFormatTOML:
+		text, err := e.msg.toTOML()
+		if err != nil {
+			return "", jsonrpc.NewError(jsonrpc.CodeInternalError, "Internal error", "failed to export to TOML: "+err.Error())
+		}
+		return text, nil
 	}
 	return "", jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Invalid params",
-		map[string]string{"format": fmt.Sprintf("%s is not supported by this host; use hl7 or json", format)})
+		map[string]string{"format": fmt.Sprintf("%s is not a format this host knows", jsonrpc.Truncate(string(format)))})
 }
 
 // EditorGetMessage returns the message in the requested format.
@@ -161,14 +169,11 @@ func (e *editor) EditorSetMessage(ctx context.Context, p *hermes.EditorSetMessag
 			text := err.Error()
 			return &hermes.EditorSetMessageResult{Success: false, Error: &text}, nil
 		}
-	case hermes.MessageFormatJSON:
-		m, err = parseJSON(p.Message)
-		if err != nil {
-			return nil, jsonrpc.NewError(hermes.CodeInvalidMessage, "Invalid message", err.Error())
-		}
 	default:
-		_, err := e.current(p.Format)
-		return nil, err
+		m, err = parseStructured(p.Format, p.Message)
+		if err != nil {
+			return nil, jsonrpc.NewError(hermes.CodeInvalidMessage, "Invalid message", jsonrpc.Truncate(fmt.Sprintf("failed to import from %s: %v", p.Format, err)))
+		}
 	}
 	e.mu.Lock()
 	e.msg = m
@@ -309,7 +314,7 @@ func (e *editor) closeAll(ctx context.Context) {
 }
 
 func (e *editor) closed(ctx context.Context, id string, reason hermes.WindowCloseReason) {
-	if err := e.ext.WindowClosed(ctx, &hermes.WindowClosedParams{WindowID: id, Reason: &reason}); err != nil && !errors.Is(err, jsonrpc.ErrClosed) {
+	if err := e.ext.WindowClosed(ctx, &hermes.WindowClosedParams{WindowID: id, Reason: reason}); err != nil && !errors.Is(err, jsonrpc.ErrClosed) {
 		e.log.Warn("sending window/closed", "error", err)
 	}
 }

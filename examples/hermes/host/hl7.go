@@ -1,11 +1,9 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -181,131 +179,4 @@ func setPart(s, sep string, n int, f func(string) string) string {
 		parts = parts[:len(parts)-1]
 	}
 	return strings.Join(parts, sep)
-}
-
-// jsonMessage is the JSON format of a message.
-type jsonMessage struct {
-	Segments []jsonSegment `json:"segments"`
-}
-
-type jsonSegment struct {
-	Segment string                     `json:"segment"`
-	Fields  map[string]json.RawMessage `json:"fields"`
-}
-
-// json encodes the message in the JSON format: components and
-// subcomponents become objects keyed by 1-based index strings, empty
-// parts are left out. A field with repetitions stays one encoded string,
-// since upstream does not say how repetitions appear.
-func (m *message) json() string {
-	var out jsonMessage
-	for _, s := range m.segs {
-		js := jsonSegment{Segment: s[0], Fields: map[string]json.RawMessage{}}
-		for f := 1; f < len(s); f++ {
-			if s[f] == "" {
-				continue
-			}
-			var v any = s[f]
-			if !(s[0] == "MSH" && f <= 2) && !strings.Contains(s[f], "~") {
-				v = split(s[f], "^", func(c string) any { return split(c, "&", nil) })
-			}
-			b, _ := json.Marshal(v)
-			js.Fields[strconv.Itoa(f)] = b
-		}
-		out.Segments = append(out.Segments, js)
-	}
-	b, _ := json.Marshal(out)
-	return string(b)
-}
-
-// split returns s itself when it has no sep, and otherwise an object of
-// its non-empty parts keyed by 1-based index, each passed through inner.
-func split(s, sep string, inner func(string) any) any {
-	if !strings.Contains(s, sep) {
-		if inner != nil {
-			return inner(s)
-		}
-		return s
-	}
-	obj := map[string]any{}
-	for i, p := range strings.Split(s, sep) {
-		if p == "" {
-			continue
-		}
-		if inner != nil {
-			obj[strconv.Itoa(i+1)] = inner(p)
-		} else {
-			obj[strconv.Itoa(i+1)] = p
-		}
-	}
-	return obj
-}
-
-// parseJSON reads the JSON format back.
-func parseJSON(text string) (*message, error) {
-	var in jsonMessage
-	if err := json.Unmarshal([]byte(text), &in); err != nil {
-		return nil, err
-	}
-	var lines []string
-	for _, js := range in.Segments {
-		fields := []string{js.Segment}
-		for key, raw := range js.Fields {
-			f, err := strconv.Atoi(key)
-			if err != nil || f < 1 {
-				return nil, fmt.Errorf("segment %s: field key %q is not a 1-based index", js.Segment, key)
-			}
-			v, err := join(raw, []string{"^", "&"})
-			if err != nil {
-				return nil, fmt.Errorf("%s-%d: %w", js.Segment, f, err)
-			}
-			for len(fields) <= f {
-				fields = append(fields, "")
-			}
-			fields[f] = v
-		}
-		if js.Segment == "MSH" {
-			for len(fields) < 3 {
-				fields = append(fields, "")
-			}
-			fields = append([]string{"MSH"}, fields[2:]...)
-		}
-		lines = append(lines, strings.Join(fields, "|"))
-	}
-	return parseHL7(strings.Join(lines, "\r"))
-}
-
-// join encodes a JSON string, or an object of parts keyed by index, with
-// the separators given for each level.
-func join(raw json.RawMessage, seps []string) (string, error) {
-	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
-		return s, nil
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil || len(seps) == 0 {
-		return "", errors.New("expected a string or an object of parts")
-	}
-	keys := make([]int, 0, len(obj))
-	vals := map[int]string{}
-	for k, v := range obj {
-		i, err := strconv.Atoi(k)
-		if err != nil || i < 1 {
-			return "", fmt.Errorf("part key %q is not a 1-based index", k)
-		}
-		s, err := join(v, seps[1:])
-		if err != nil {
-			return "", err
-		}
-		keys, vals[i] = append(keys, i), s
-	}
-	sort.Ints(keys)
-	parts := []string{}
-	for _, i := range keys {
-		for len(parts) < i {
-			parts = append(parts, "")
-		}
-		parts[i-1] = vals[i]
-	}
-	return strings.Join(parts, seps[0]), nil
 }

@@ -88,7 +88,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: host [flags] -- extension-command [args...]\n\n")
 		fmt.Fprintf(fs.Output(), "Runs a Hermes extension against an in-memory HL7 message, headless.\n")
-		fmt.Fprintf(fs.Output(), "Supports the hl7 and json message formats (not yaml or toml).\n\n")
+		fmt.Fprintf(fs.Output(), "Serves the message in every format of the protocol: hl7, json, yaml and toml.\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

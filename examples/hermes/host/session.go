@@ -17,7 +17,7 @@ import (
 // The versions the host reports in initialize.
 const (
 	hermesVersion = "1.0.0"
-	apiVersion    = "1.0.0"
+	apiVersion    = "1.0"
 )
 
 // session runs the extension cmd from start to shutdown.
@@ -37,9 +37,9 @@ func session(ctx context.Context, cfg *config, ed *editor, cmd *exec.Cmd) error 
 		_ = proc.Kill()
 		return fmt.Errorf("extension failed: initialize: %w", err)
 	}
+	subscribed := register(ed, info)
 	ed.log.Info("extension ready", "name", jsonrpc.Truncate(info.Name), "version", jsonrpc.Truncate(info.Version),
 		"commands", jsonrpc.Truncate(fmt.Sprint(info.Capabilities.Commands)), "buttons", len(info.ToolbarButtons))
-	subscribed := register(ed, info)
 	if subscribed[hermes.EventNameMessageOpened] {
 		p := &hermes.MessageOpenedParams{IsNew: ed.filePath == ""}
 		if !p.IsNew {
@@ -116,6 +116,10 @@ func timeouts(cfg *config) func(string) jsonrpc.Timeout {
 // register takes in what initialize returned and lets the extension make
 // requests; it returns the events the extension subscribed to.
 func register(ed *editor, info *hermes.InitializeResult) map[hermes.EventName]bool {
+	if info.Capabilities == nil {
+		// Absent capabilities are empty ones: nothing to register.
+		info.Capabilities = &hermes.Capabilities{}
+	}
 	subscribed := map[hermes.EventName]bool{}
 	ed.mu.Lock()
 	defer ed.mu.Unlock()

@@ -92,8 +92,16 @@ async function selftest() {
     return e;
   });
 
-  await report.step('editor/getMessage in an unsupported format fails with InvalidParams', async () => {
-    return expectError(conn.sendRequest('editor/getMessage', { format: 'yaml' }), -32602);
+  await report.step('editor/getMessage in yaml and toml', async () => {
+    const y = await conn.sendRequest('editor/getMessage', { format: 'yaml' });
+    assert(y.message.startsWith('segments:\n  - segment: MSH\n'), `yaml: ${JSON.stringify(y.message)}`);
+    const t = await conn.sendRequest('editor/getMessage', { format: 'toml' });
+    assert(t.message.startsWith('[[segments]]\nsegment = "MSH"\n'), `toml: ${JSON.stringify(t.message)}`);
+    return { yaml: y.message.length, toml: t.message.length };
+  });
+
+  await report.step('editor/getMessage in a format the protocol lacks fails with InvalidParams', async () => {
+    return expectError(conn.sendRequest('editor/getMessage', { format: 'xml' }), -32602);
   });
 
   await report.step('an unknown method fails with MethodNotFound', async () => {

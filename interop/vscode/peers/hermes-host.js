@@ -14,7 +14,7 @@ const WAIT = 10000;
 
 const child = spawn(command[0], command.slice(1), {
   stdio: ['pipe', 'pipe', 'inherit'],
-  env: { ...process.env, HERMES_VERSION: '1.0.0', HERMES_API_VERSION: '1.0.0', HERMES_DATA_DIR: '/tmp/hermes-vscode' },
+  env: { ...process.env, HERMES_VERSION: '1.0.0', HERMES_API_VERSION: '1.0', HERMES_DATA_DIR: '/tmp/hermes-vscode' },
 });
 const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
 const conn = connect(child.stdout, child.stdin, traffic);
@@ -59,7 +59,7 @@ function nextShown() {
 async function main() {
   conn.listen();
   await report.step('initialize', async () => {
-    const r = await withTimeout(conn.sendRequest('initialize', { hermesVersion: '1.0.0', apiVersion: '1.0.0', dataDirectory: '/tmp/hermes-vscode' }), WAIT, 'initialize');
+    const r = await withTimeout(conn.sendRequest('initialize', { hermesVersion: '1.0.0', apiVersion: '1.0', dataDirectory: '/tmp/hermes-vscode' }), WAIT, 'initialize');
     assert(r.capabilities && r.capabilities.commands.includes('hl7tools/normaliseName'), `commands: ${JSON.stringify(r.capabilities)}`);
     return { name: r.name, commands: r.capabilities.commands };
   });
