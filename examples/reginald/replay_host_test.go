@@ -44,3 +44,19 @@ func TestReplayExamplePluginErrorsToHost(t *testing.T) {
 		t.Errorf("host exit %v, want status 1 and %s:\n%s", err, want, errOut)
 	}
 }
+
+// The host reports the InvalidCommand error plugins/go answers to a command
+// it lacks (-32001 with data {}), then still shuts the plugin down.
+func TestReplayExamplePluginInvalidCommandToHost(t *testing.T) {
+	manifest := strings.Replace(goManifest, `"name": "versions"`, `"name": "nope"`, 1)
+	dir := scriptedDir(t, "reginald-go-unknown-command.from-plugin.bin", []byte(manifest))
+	_, errOut, err := runHost(t, dir, "nope")
+	if want := `host: command nope: jsonrpc error -32001: invalid command (data: {})`; exitCode(err) != 1 || !strings.Contains(errOut, want) {
+		t.Errorf("host exit %v, want status 1 and %s:\n%s", err, want, errOut)
+	}
+	// The recording ends with the answer to shutdown; the scripted plugin
+	// exits 0 only on the exit notification that follows it.
+	if !strings.Contains(errOut, `status="exit status 0"`) {
+		t.Errorf("the scripted plugin did not get shutdown and exit:\n%s", errOut)
+	}
+}
