@@ -42,7 +42,8 @@ type Plugin interface {
 
 	// Shutdown answers the request shutdown. Asks the plugin to get ready to exit;
 	// Reginald sends it with params null. The result must be true: Reginald
-	// reports any other answer as an error. Then comes `exit`.
+	// reports any other answer as an error. Then comes `exit`. Reginald's example
+	// plugin answers any later request with MethodNotFound.
 	Shutdown(ctx context.Context) (bool, error)
 
 	// Exit handles the notification exit. Tells the plugin to exit now; Reginald

@@ -17,19 +17,20 @@
 // was never released; no Reginald build a user can get speaks it, so it is not
 // described here.
 //
-// Reginald searches each plugin path (by default
-// ~/.local/share/reginald/plugins, or $XDG_DATA_HOME/reginald/plugins) for
+// Reginald searches each plugin path (on Linux by default
+// $XDG_DATA_HOME/reginald/plugins, else ~/.local/share/reginald/plugins) for
 // directories holding a `manifest.json`, and refuses to run when two plugins,
 // the built-in ones included, share a name, a domain or an executable. A
 // plugin's commands are run as `reginald <domain> <command>`, and its task
 // types are written `<domain>/<taskType>` in the config file. Reginald starts
 // a plugin only when it needs it: to run one of its commands, or to run one of
-// its tasks that provides a runtime another plugin needs. It then calls
-// `handshake`, then `runCommand` or `runTask`. At the end of the run Reginald
-// calls `shutdown` on every plugin it started, sends `exit` and waits for the
-// process to end. At any time the plugin may send `log` notifications, which
-// Reginald writes to its own log. Whatever the plugin writes to its standard
-// error is shown to the user and logged as a warning.
+// its tasks that provides a runtime another plugin needs (the built-in
+// `attend` command does not run tasks yet). It then calls `handshake`, then
+// `runCommand` or `runTask`, one call at a time. At the end of the run
+// Reginald calls `shutdown` on every plugin it started, sends `exit` and waits
+// for the process to end. At any time the plugin may send `log` notifications,
+// which Reginald writes to its own log. Whatever the plugin writes to its
+// standard error is shown to the user and logged as a warning.
 //
 // # Roles
 //

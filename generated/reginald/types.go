@@ -336,7 +336,8 @@ type Runtime struct {
 	Version *string `json:"version,omitempty"`
 
 	// The command line, with "$0" or "$runtime" for the runtime and "$1" or
-	// "$plugin" for the plugin executable.
+	// "$plugin" for the plugin executable. Reginald does not use it yet: it runs
+	// the executable itself.
 	Run []string `json:"run,omitzero"`
 }
 
