@@ -89,7 +89,7 @@ func TestNoTimeouts(t *testing.T) {
 func TestPluginErrors(t *testing.T) {
 	s := start(t)
 	_, err := s.plugin.Handshake(ctx(t), &reginald.HandshakeParams{Protocol: "rpp"})
-	if e := wantCode(t, err, reginald.CodeHandshake); !strings.Contains(string(e.Data), `\"rpp\"`) {
+	if e := wantCode(t, err, reginald.CodeHandshakeFailed); !strings.Contains(string(e.Data), `\"rpp\"`) {
 		t.Errorf("handshake error data %s", e.Data)
 	}
 	if _, err := s.plugin.Handshake(ctx(t), &reginald.HandshakeParams{Protocol: "reginald"}); err != nil {
@@ -103,7 +103,7 @@ func TestPluginErrors(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "missing")
 	_, err = s.plugin.RunCommand(ctx(t), &reginald.RunCommandParams{Cmd: "status",
 		Config: []reginald.KeyValue{kv("paths", []string{missing}, reginald.ValueTypePathList)}})
-	if e := wantCode(t, err, reginald.CodeCommand); !strings.Contains(string(e.Data), missing) {
+	if e := wantCode(t, err, reginald.CodeCommandFailed); !strings.Contains(string(e.Data), missing) {
 		t.Errorf("command error data %s", e.Data)
 	}
 	_, err = s.plugin.RunCommand(ctx(t), &reginald.RunCommandParams{Cmd: "status",

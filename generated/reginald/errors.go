@@ -11,38 +11,38 @@ import (
 // The codes of the protocol's own errors. The codes of JSON-RPC's standard
 // errors are jsonrpc.CodeParseError and the like.
 const (
-	CodeHandshake          = -32000
+	CodeHandshakeFailed    = -32000
 	CodeInvalidCommand     = -32001
 	CodeCommandNotRunnable = -32002
-	CodeCommand            = -32003
+	CodeCommandFailed      = -32003
 )
 
 // Sentinels of the protocol's own errors, for errors.Is, which matches any
 // *jsonrpc.Error carrying the same code whatever its message and data.
 var (
-	// ErrHandshake is the HandshakeError error (-32000 "handshake error"). The
-	// handshake named another protocol or version.
-	ErrHandshake = &jsonrpc.Error{Code: CodeHandshake, Message: "handshake error"}
+	// ErrHandshakeFailed is the HandshakeFailed error (-32000 "handshake error").
+	// The handshake named another protocol or version.
+	ErrHandshakeFailed = &jsonrpc.Error{Code: CodeHandshakeFailed, Message: "handshake error"}
 	// ErrInvalidCommand is the InvalidCommand error (-32001 "invalid command").
 	// The plugin has no such command.
 	ErrInvalidCommand = &jsonrpc.Error{Code: CodeInvalidCommand, Message: "invalid command"}
 	// ErrCommandNotRunnable is the CommandNotRunnable error (-32002 "command not
 	// runnable"). The command exists but only groups subcommands.
 	ErrCommandNotRunnable = &jsonrpc.Error{Code: CodeCommandNotRunnable, Message: "command not runnable"}
-	// ErrCommand is the CommandError error (-32003 "command error"). The command
-	// ran and failed.
-	ErrCommand = &jsonrpc.Error{Code: CodeCommand, Message: "command error"}
+	// ErrCommandFailed is the CommandFailed error (-32003 "command error"). The
+	// command ran and failed.
+	ErrCommandFailed = &jsonrpc.Error{Code: CodeCommandFailed, Message: "command error"}
 )
 
-// NewHandshakeError returns the HandshakeError error (-32000 "handshake
+// NewHandshakeFailedError returns the HandshakeFailed error (-32000 "handshake
 // error") for a handler to return.
 //
 // data becomes the error's data member; nil leaves it out.
-func NewHandshakeError(data json.RawMessage) *jsonrpc.Error {
+func NewHandshakeFailedError(data json.RawMessage) *jsonrpc.Error {
 	if data == nil {
-		return jsonrpc.NewError(CodeHandshake, "handshake error", nil)
+		return jsonrpc.NewError(CodeHandshakeFailed, "handshake error", nil)
 	}
-	return jsonrpc.NewError(CodeHandshake, "handshake error", data)
+	return jsonrpc.NewError(CodeHandshakeFailed, "handshake error", data)
 }
 
 // NewInvalidCommandError returns the InvalidCommand error (-32001 "invalid
@@ -67,13 +67,13 @@ func NewCommandNotRunnableError(data json.RawMessage) *jsonrpc.Error {
 	return jsonrpc.NewError(CodeCommandNotRunnable, "command not runnable", data)
 }
 
-// NewCommandError returns the CommandError error (-32003 "command error") for
-// a handler to return.
+// NewCommandFailedError returns the CommandFailed error (-32003 "command
+// error") for a handler to return.
 //
 // data becomes the error's data member; nil leaves it out.
-func NewCommandError(data json.RawMessage) *jsonrpc.Error {
+func NewCommandFailedError(data json.RawMessage) *jsonrpc.Error {
 	if data == nil {
-		return jsonrpc.NewError(CodeCommand, "command error", nil)
+		return jsonrpc.NewError(CodeCommandFailed, "command error", nil)
 	}
-	return jsonrpc.NewError(CodeCommand, "command error", data)
+	return jsonrpc.NewError(CodeCommandFailed, "command error", data)
 }

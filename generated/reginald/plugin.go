@@ -22,7 +22,7 @@ type Plugin interface {
 	// starts the plugin. Reginald gives up on the plugin unless the result carries
 	// the same protocol and version and the name from the manifest.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrHandshake.
+	// Besides the standard JSON-RPC errors, it may fail with ErrHandshakeFailed.
 	Handshake(ctx context.Context, params *HandshakeParams) (*HandshakeResult, error)
 
 	// RunCommand answers the request runCommand. Runs one of the plugin's
@@ -31,7 +31,7 @@ type Plugin interface {
 	// same as an empty list.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with ErrInvalidCommand,
-	// ErrCommandNotRunnable or ErrCommand.
+	// ErrCommandNotRunnable or ErrCommandFailed.
 	RunCommand(ctx context.Context, params *RunCommandParams) (*RunCommandResult, error)
 
 	// RunTask answers the request runTask. Runs one task of the config file.

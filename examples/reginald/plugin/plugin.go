@@ -41,7 +41,7 @@ func (p *plugin) Handshake(_ context.Context, params *reginald.HandshakeParams) 
 	if params.Protocol != protocolName || params.ProtocolVersion != protocolVersion {
 		why := fmt.Sprintf("expected protocol %q version %d, got %q version %d",
 			protocolName, protocolVersion, jsonrpc.Truncate(params.Protocol), params.ProtocolVersion)
-		return nil, reginald.NewHandshakeError(raw(why))
+		return nil, reginald.NewHandshakeFailedError(raw(why))
 	}
 	return &reginald.HandshakeResult{Name: p.name, Protocol: protocolName, ProtocolVersion: protocolVersion}, nil
 }
@@ -78,7 +78,7 @@ func (p *plugin) RunCommand(ctx context.Context, params *reginald.RunCommandPara
 		}
 	}
 	if len(missing) > 0 {
-		return nil, reginald.NewCommandError(raw("missing: " + strings.Join(missing, ", ")))
+		return nil, reginald.NewCommandFailedError(raw("missing: " + strings.Join(missing, ", ")))
 	}
 	return &reginald.RunCommandResult{}, nil
 }
