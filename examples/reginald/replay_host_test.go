@@ -37,7 +37,7 @@ func TestReplayExamplePluginToHost(t *testing.T) {
 // The host reports the errors plugins/go answers: -32000 to a handshake
 // naming another protocol, -32001 with data {} to an unknown command.
 func TestReplayExamplePluginErrorsToHost(t *testing.T) {
-	// The recording answers a first handshake with HandshakeError.
+	// The recording answers a first handshake with HandshakeFailed.
 	dir := scriptedDir(t, "reginald-go-errors.from-plugin.bin", []byte(goManifest))
 	_, errOut, err := runHost(t, dir, "versions")
 	if want := `host: handshake: jsonrpc error -32000: handshake error (data: "expected protocol to be \"reginald\", got \"rpp\"")`; exitCode(err) != 1 || !strings.Contains(errOut, want) {

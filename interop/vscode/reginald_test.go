@@ -79,7 +79,7 @@ func exitCode(err error) int {
 // a task, runCommand with its config and the plugin's (non-ASCII values),
 // the plugin's log notifications (written by our host's logger, one at a
 // level with an offset: INFO+2), shutdown and the exit notification; then
-// the errors CommandError (-32003 with data) and a failed task (-32603)
+// the errors CommandFailed (-32003 with data) and a failed task (-32603)
 // sent by vscode-jsonrpc, which our host reports.
 func TestReginaldHostRunsVSCodePlugin(t *testing.T) {
 	plugin := pluginDir(t)
@@ -114,7 +114,7 @@ func TestReginaldHostRunsVSCodePlugin(t *testing.T) {
 		}
 		r.checkFraming(t, nonASCII, nonASCII)
 	})
-	t.Run("CommandError", func(t *testing.T) {
+	t.Run("CommandFailed", func(t *testing.T) {
 		r := newRun(t, "vscode-jsonrpc Reginald plugin run by examples/reginald/host")
 		err := r.run(t, reginaldHost, plugin, "fail")
 		want := `host: command fail: jsonrpc error -32003: command error (data: "told to fail: ` + nonASCII + `")`
@@ -136,10 +136,10 @@ func TestReginaldHostRunsVSCodePlugin(t *testing.T) {
 }
 
 // A Reginald host written on vscode-jsonrpc runs our
-// examples/reginald/plugin: handshake, HandshakeError (-32000), an unknown
+// examples/reginald/plugin: handshake, HandshakeFailed (-32000), an unknown
 // method (-32601), InvalidCommand (-32001), 50 concurrent runTask calls
 // (half failing with -32603), a runTask linking non-ASCII paths (our
-// plugin's log notifications), a runCommand failing with CommandError
+// plugin's log notifications), a runCommand failing with CommandFailed
 // whose data names a non-ASCII path, shutdown with params null,
 // MethodNotFound after shutdown, and the exit notification, on which the
 // plugin exits with its stdin still open.
@@ -151,12 +151,12 @@ func TestVSCodeReginaldHostRunsPlugin(t *testing.T) {
 	}
 	r.steps(t,
 		"handshake",
-		"a handshake naming another protocol fails with HandshakeError",
+		"a handshake naming another protocol fails with HandshakeFailed",
 		"an unknown method fails with MethodNotFound",
 		"runCommand of an unknown command fails with InvalidCommand",
 		"50 concurrent runTask calls",
 		"runTask links non-ASCII paths",
-		"runCommand status fails with CommandError naming a non-ASCII path",
+		"runCommand status fails with CommandFailed naming a non-ASCII path",
 		"shutdown",
 		"a request after shutdown fails with MethodNotFound",
 		"the exit notification ends the plugin",

@@ -36,7 +36,7 @@ func newPlugin(name string) *plugin {
 }
 
 // Handshake checks the protocol and names the plugin. Like Reginald's own
-// plugins, it answers another protocol or version with HandshakeError.
+// plugins, it answers another protocol or version with HandshakeFailed.
 func (p *plugin) Handshake(_ context.Context, params *reginald.HandshakeParams) (*reginald.HandshakeResult, error) {
 	if params.Protocol != protocolName || params.ProtocolVersion != protocolVersion {
 		why := fmt.Sprintf("expected protocol %q version %d, got %q version %d",

@@ -52,7 +52,7 @@ async function main() {
     assert(r.protocol === 'reginald' && r.protocolVersion === 0 && r.name === 'reginald-dotfiles', `result: ${JSON.stringify(r)}`);
     return r;
   });
-  await report.step('a handshake naming another protocol fails with HandshakeError', async () => {
+  await report.step('a handshake naming another protocol fails with HandshakeFailed', async () => {
     return expectError(call('handshake', { protocol: 'rpp', protocolVersion: 0 }), -32000);
   });
   await report.step('an unknown method fails with MethodNotFound', async () => {
@@ -92,7 +92,7 @@ async function main() {
     return { result: r, log: rec };
   });
   const missing = path.join(workdir, `missing ${NAME}`);
-  await report.step('runCommand status fails with CommandError naming a non-ASCII path', async () => {
+  await report.step('runCommand status fails with CommandFailed naming a non-ASCII path', async () => {
     const config = [{ key: 'paths', value: [dst, missing], type: 'pathList' }, { key: 'verbose', value: true, type: 'bool' }];
     const pluginConfig = [{ key: 'status', value: config, type: 'configs' }, { key: 'quiet', value: false, type: 'bool' }];
     const e = await expectError(call('runCommand', { cmd: 'status', config, pluginConfig }), -32003);

@@ -1,7 +1,7 @@
 'use strict';
 // A Reginald plugin on vscode-jsonrpc, for our example host to spawn from
 // its manifest.json. It provides the command "greet" (config: names; logs a
-// greeting), the command "fail" (fails with CommandError, -32003) and the
+// greeting), the command "fail" (fails with CommandFailed, -32003) and the
 // task type "echo" (config: text; text containing "bad" fails the task).
 // It sends log notifications shaped as Reginald reads them, writes what it
 // received to $VSCODE_REPORT and its raw traffic to $VSCODE_TRAFFIC.
