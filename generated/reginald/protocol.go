@@ -14,7 +14,7 @@
 // plugin's session, and so does a response to an id it is not waiting for. The
 // early revision of this protocol (protocol name `rpp`, with `initialize`,
 // `setupCommand` and `validateTask`, and the manifest `reginald-plugin.json`)
-// was never released; no Reginald build a user can get speaks it, so it is not
+// was never released: no tag or release of Reginald ships it, so it is not
 // described here.
 //
 // Reginald searches each plugin path (on Linux by default
