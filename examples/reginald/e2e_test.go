@@ -178,3 +178,35 @@ func TestHostAndPluginBinaries(t *testing.T) {
 		t.Errorf("name mismatch: %v\n%s", err, errOut)
 	}
 }
+
+// The plugin's errors quote what the host sent truncated.
+func TestPluginErrorsTruncateHostValues(t *testing.T) {
+	s := start(t)
+	if _, err := s.plugin.Handshake(ctx(t), &reginald.HandshakeParams{Protocol: "reginald"}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	long := filepath.Join(dir, strings.Repeat("x", 200), strings.Repeat("y", 200))
+	_, err := s.plugin.RunCommand(ctx(t), &reginald.RunCommandParams{Cmd: "status",
+		Config: []reginald.KeyValue{kv("paths", []string{long, long, long}, reginald.ValueTypePathList)}})
+	if e := wantCode(t, err, reginald.CodeCommandFailed); len(e.Data) > 2*jsonrpc.MaxEchoBytes {
+		t.Errorf("%d bytes of command error data", len(e.Data))
+	}
+	if err := os.MkdirAll(filepath.Dir(long), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(long, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// dst exists: the error names it.
+	_, err = s.plugin.RunTask(ctx(t), &reginald.RunTaskParams{TaskType: "symlink", Config: []reginald.KeyValue{
+		kv("src", "elsewhere", reginald.ValueTypePath), kv("dst", long, reginald.ValueTypePath)}})
+	if e := wantCode(t, err, jsonrpc.CodeInternalError); len(e.Message) > 2*jsonrpc.MaxEchoBytes {
+		t.Errorf("%d bytes of task error message", len(e.Message))
+	}
+	_, err = s.plugin.RunCommand(ctx(t), &reginald.RunCommandParams{Cmd: "status",
+		Config: []reginald.KeyValue{kv("verbose", strings.Repeat("z", 1<<16), reginald.ValueTypeString)}})
+	if e := wantCode(t, err, jsonrpc.CodeInvalidParams); len(e.Message) > 2*jsonrpc.MaxEchoBytes {
+		t.Errorf("%d bytes of invalid params message", len(e.Message))
+	}
+}

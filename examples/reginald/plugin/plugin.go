@@ -78,7 +78,7 @@ func (p *plugin) RunCommand(ctx context.Context, params *reginald.RunCommandPara
 		}
 	}
 	if len(missing) > 0 {
-		return nil, reginald.NewCommandFailedError(raw("missing: " + strings.Join(missing, ", ")))
+		return nil, reginald.NewCommandFailedError(raw(jsonrpc.Truncate("missing: " + strings.Join(missing, ", "))))
 	}
 	return &reginald.RunCommandResult{}, nil
 }
@@ -106,17 +106,17 @@ func (p *plugin) RunTask(ctx context.Context, params *reginald.RunTaskParams) (*
 	}
 	if _, err := os.Lstat(dst); err == nil {
 		if !force {
-			return nil, taskFailed(fmt.Errorf("%s: %s exists; set force to replace it", taskSymlink, dst))
+			return nil, taskFailed(fmt.Errorf("%s: %s exists; set force to replace it", taskSymlink, jsonrpc.Truncate(dst)))
 		}
 		if err := os.Remove(dst); err != nil {
-			return nil, taskFailed(fmt.Errorf("%s: replace %s: %w", taskSymlink, dst, err))
+			return nil, taskFailed(fmt.Errorf("%s: replace %s: %w", taskSymlink, jsonrpc.Truncate(dst), err))
 		}
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return nil, taskFailed(fmt.Errorf("%s: %w", taskSymlink, err))
+		return nil, taskFailed(fmt.Errorf("%s: %s", taskSymlink, jsonrpc.Truncate(err.Error())))
 	}
 	if err := os.Symlink(src, dst); err != nil {
-		return nil, taskFailed(fmt.Errorf("%s: %w", taskSymlink, err))
+		return nil, taskFailed(fmt.Errorf("%s: %s", taskSymlink, jsonrpc.Truncate(err.Error())))
 	}
 	p.log(ctx, reginald.LogLevelInfo, "linked", "src", src, "dst", dst)
 	return &reginald.RunTaskResult{}, nil
