@@ -2,18 +2,63 @@
 
 package reginald
 
-import (
-	"fmt"
+import "github.com/rpcgen/rpcgen/runtime/jsonrpc"
 
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+// ValueType is the kind of a config value. Paths are strings that Reginald
+// resolves against the directory of the run (and `~`) before it sends them.
+//
+// Other values are accepted too, and kept: the values below are the known
+// ones.
+type ValueType string
+
+// The values of ValueType.
+const (
+	// A JSON boolean.
+	ValueTypeBool ValueType = "bool"
+	// An array of booleans.
+	ValueTypeBoolList ValueType = "boolList"
+	// A JSON integer.
+	ValueTypeInt ValueType = "int"
+	// An array of integers.
+	ValueTypeIntList ValueType = "intList"
+	// A JSON string.
+	ValueTypeString ValueType = "string"
+	// An array of strings.
+	ValueTypeStringList ValueType = "stringList"
+	// A path as a string.
+	ValueTypePath ValueType = "path"
+	// An array of paths.
+	ValueTypePathList ValueType = "pathList"
+	// An array of KeyValue: the values of a nested group, such as a command's
+	// config inside `pluginConfig`. Only Reginald sends it; a manifest may not
+	// declare it.
+	ValueTypeConfigs ValueType = "configs"
 )
 
-// LogLevel is one of "TRACE", "DEBUG", "INFO", "WARN" or "ERROR".
-//
-// Severity of a log record, from least to most severe. The names are
-// upper-case on the wire because that is what upstream's implementation
-// writes; its reader also takes any case and a signed offset on a scale where
-// the names are four apart ("info", "INFO+2", "ERROR-8" for INFO).
+// Valid reports whether x is one of the known values of ValueType.
+func (x ValueType) Valid() bool {
+	switch x {
+	case ValueTypeBool, ValueTypeBoolList, ValueTypeInt, ValueTypeIntList, ValueTypeString, ValueTypeStringList, ValueTypePath, ValueTypePathList, ValueTypeConfigs:
+		return true
+	}
+	return false
+}
+
+// UnmarshalJSON decodes a ValueType, keeping values it does not list: other
+// values are accepted.
+func (x *ValueType) UnmarshalJSON(b []byte) error {
+	var v string
+	if err := jsonrpc.DecodeString(b, &v); err != nil {
+		return err
+	}
+	*x = ValueType(v)
+	return nil
+}
+
+// LogLevel is the level of a log record, as Go's log/slog writes it: one of
+// the four names, with a signed offset when the level lies between them
+// ("DEBUG-4" is Reginald's trace level, "INFO+2" lies between INFO and WARN).
+// Reginald reads the names in any case.
 //
 // Other values are accepted too, and kept: the values below are the known
 // ones.
@@ -21,22 +66,20 @@ type LogLevel string
 
 // The values of LogLevel.
 const (
-	// Very detailed tracing output.
-	LogLevelTrace LogLevel = "TRACE"
-	// Diagnostics for developers.
+	// Diagnostics for developers (slog level -4).
 	LogLevelDebug LogLevel = "DEBUG"
-	// Normal progress.
+	// Normal progress (slog level 0).
 	LogLevelInfo LogLevel = "INFO"
-	// Something unexpected that did not stop the work.
+	// Something unexpected that did not stop the work (slog level 4).
 	LogLevelWarn LogLevel = "WARN"
-	// A failure.
+	// A failure (slog level 8).
 	LogLevelError LogLevel = "ERROR"
 )
 
 // Valid reports whether x is one of the known values of LogLevel.
 func (x LogLevel) Valid() bool {
 	switch x {
-	case LogLevelTrace, LogLevelDebug, LogLevelInfo, LogLevelWarn, LogLevelError:
+	case LogLevelDebug, LogLevelInfo, LogLevelWarn, LogLevelError:
 		return true
 	}
 	return false
@@ -50,75 +93,5 @@ func (x *LogLevel) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*x = LogLevel(v)
-	return nil
-}
-
-// ValueType is the kind of value a config entry holds.
-type ValueType string
-
-// The values of ValueType.
-const (
-	// A JSON boolean.
-	ValueTypeBool ValueType = "bool"
-	// A JSON integer.
-	ValueTypeInt ValueType = "int"
-	// A JSON string.
-	ValueTypeString ValueType = "string"
-)
-
-// Valid reports whether x is one of the values of ValueType.
-func (x ValueType) Valid() bool {
-	switch x {
-	case ValueTypeBool, ValueTypeInt, ValueTypeString:
-		return true
-	}
-	return false
-}
-
-// UnmarshalJSON decodes a ValueType, refusing values it does not list.
-func (x *ValueType) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !ValueType(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"bool\", \"int\" or \"string\"", jsonrpc.Truncate(v))
-	}
-	*x = ValueType(v)
-	return nil
-}
-
-// EntrypointType is one of "executable" or "runtime".
-//
-// How a plugin is run.
-type EntrypointType string
-
-// The values of EntrypointType.
-const (
-	// The command runs on its own.
-	EntrypointTypeExecutable EntrypointType = "executable"
-	// The command needs an external runtime such as Python or Node.js.
-	EntrypointTypeRuntime EntrypointType = "runtime"
-)
-
-// Valid reports whether x is one of the values of EntrypointType.
-func (x EntrypointType) Valid() bool {
-	switch x {
-	case EntrypointTypeExecutable, EntrypointTypeRuntime:
-		return true
-	}
-	return false
-}
-
-// UnmarshalJSON decodes an EntrypointType, refusing values it does not list.
-func (x *EntrypointType) UnmarshalJSON(b []byte) error {
-	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
-		return err
-	}
-	if !EntrypointType(v).Valid() {
-		return fmt.Errorf("unknown value %q; want \"executable\" or \"runtime\"", jsonrpc.Truncate(v))
-	}
-	*x = EntrypointType(v)
 	return nil
 }

@@ -2,37 +2,78 @@
 
 package reginald
 
-import "github.com/rpcgen/rpcgen/runtime/jsonrpc"
+import (
+	"encoding/json"
+
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+)
 
 // The codes of the protocol's own errors. The codes of JSON-RPC's standard
 // errors are jsonrpc.CodeParseError and the like.
 const (
-	CodeCommandFailed = -32000
-	CodeInvalidConfig = -32050
+	CodeHandshakeFailed    = -32000
+	CodeInvalidCommand     = -32001
+	CodeCommandNotRunnable = -32002
+	CodeCommandFailed      = -32003
 )
 
 // Sentinels of the protocol's own errors, for errors.Is, which matches any
 // *jsonrpc.Error carrying the same code whatever its message and data.
 var (
-	// ErrCommandFailed is the CommandFailed error (-32000 "Command failed"). The
-	// command ran and failed. Not stated upstream: data carries the reason as text
-	// (upstream leaves data unspecified).
-	ErrCommandFailed = &jsonrpc.Error{Code: CodeCommandFailed, Message: "Command failed"}
-	// ErrInvalidConfig is the InvalidConfig error (-32050 "Invalid config"). A
-	// task's config was checked and is invalid; the message says why.
-	ErrInvalidConfig = &jsonrpc.Error{Code: CodeInvalidConfig, Message: "Invalid config"}
+	// ErrHandshakeFailed is the HandshakeFailed error (-32000 "handshake error").
+	// The handshake named another protocol or version.
+	ErrHandshakeFailed = &jsonrpc.Error{Code: CodeHandshakeFailed, Message: "handshake error"}
+	// ErrInvalidCommand is the InvalidCommand error (-32001 "invalid command").
+	// The plugin has no such command.
+	ErrInvalidCommand = &jsonrpc.Error{Code: CodeInvalidCommand, Message: "invalid command"}
+	// ErrCommandNotRunnable is the CommandNotRunnable error (-32002 "command not
+	// runnable"). The command exists but only groups subcommands.
+	ErrCommandNotRunnable = &jsonrpc.Error{Code: CodeCommandNotRunnable, Message: "command not runnable"}
+	// ErrCommandFailed is the CommandFailed error (-32003 "command error"). The
+	// command ran and failed.
+	ErrCommandFailed = &jsonrpc.Error{Code: CodeCommandFailed, Message: "command error"}
 )
 
-// NewCommandFailedError returns the CommandFailed error (-32000 "Command
-// failed") for a handler to return.
+// NewHandshakeFailedError returns the HandshakeFailed error (-32000 "handshake
+// error") for a handler to return.
 //
 // data becomes the error's data member; nil leaves it out.
-func NewCommandFailedError(data string) *jsonrpc.Error {
-	return jsonrpc.NewError(CodeCommandFailed, "Command failed", data)
+func NewHandshakeFailedError(data json.RawMessage) *jsonrpc.Error {
+	if data == nil {
+		return jsonrpc.NewError(CodeHandshakeFailed, "handshake error", nil)
+	}
+	return jsonrpc.NewError(CodeHandshakeFailed, "handshake error", data)
 }
 
-// NewInvalidConfigError returns the InvalidConfig error (-32050 "Invalid
-// config") for a handler to return.
-func NewInvalidConfigError() *jsonrpc.Error {
-	return jsonrpc.NewError(CodeInvalidConfig, "Invalid config", nil)
+// NewInvalidCommandError returns the InvalidCommand error (-32001 "invalid
+// command") for a handler to return.
+//
+// data becomes the error's data member; nil leaves it out.
+func NewInvalidCommandError(data json.RawMessage) *jsonrpc.Error {
+	if data == nil {
+		return jsonrpc.NewError(CodeInvalidCommand, "invalid command", nil)
+	}
+	return jsonrpc.NewError(CodeInvalidCommand, "invalid command", data)
+}
+
+// NewCommandNotRunnableError returns the CommandNotRunnable error (-32002
+// "command not runnable") for a handler to return.
+//
+// data becomes the error's data member; nil leaves it out.
+func NewCommandNotRunnableError(data json.RawMessage) *jsonrpc.Error {
+	if data == nil {
+		return jsonrpc.NewError(CodeCommandNotRunnable, "command not runnable", nil)
+	}
+	return jsonrpc.NewError(CodeCommandNotRunnable, "command not runnable", data)
+}
+
+// NewCommandFailedError returns the CommandFailed error (-32003 "command
+// error") for a handler to return.
+//
+// data becomes the error's data member; nil leaves it out.
+func NewCommandFailedError(data json.RawMessage) *jsonrpc.Error {
+	if data == nil {
+		return jsonrpc.NewError(CodeCommandFailed, "command error", nil)
+	}
+	return jsonrpc.NewError(CodeCommandFailed, "command error", data)
 }

@@ -10,17 +10,17 @@ import (
 )
 
 // Host is the reginald side of the protocol: reginald itself, the JSON-RPC
-// client of the specification. It starts the plugin executable and drives
-// every step.
+// client. It starts the plugin executable and makes every call.
 //
 // Its methods are the requests and notifications Plugin sends it. Serve an
 // implementation with ConnectHost or NewHostHandler, embedding
 // UnimplementedHost to keep compiling when methods are added; call the
 // reginald at the other end of a connection with NewHostRemote.
 type Host interface {
-	// Log handles the notification log. A structured log record that Reginald
-	// writes through its own logger, adding which plugin sent it. Reginald drops
-	// records its logging settings exclude.
+	// Log handles the notification log. A log record, which Reginald writes
+	// through its own logger with the plugin's name added, unless its logging
+	// settings drop the level. A record Reginald cannot decode ends the plugin's
+	// session.
 	Log(ctx context.Context, params *LogParams) error
 }
 

@@ -10,92 +10,44 @@ import (
 )
 
 // Plugin is the plugin side of the protocol: a plugin executable, the JSON-RPC
-// server of the specification. It serves requests on standard input and
-// output; its standard error is free for diagnostics, which Reginald forwards
-// to its log.
+// server. It serves requests on its standard input and output; its standard
+// error goes to the user.
 //
 // Its methods are the requests and notifications Host sends it. Serve an
 // implementation with ConnectPlugin or NewPluginHandler, embedding
 // UnimplementedPlugin to keep compiling when methods are added; call the
 // plugin at the other end of a connection with NewPluginRemote.
 type Plugin interface {
-	// Handshake answers the request handshake. The first call. Reginald names the
-	// protocol it speaks; the plugin answers with the same protocol and version,
-	// its identity and what it provides. Reginald gives up on a plugin that
-	// answers another protocol, version or name. Reginald bounds starting the
-	// plugin plus the handshake by 5 seconds; the plugin is then of no use, so it
-	// is killed.
+	// Handshake answers the request handshake. The first call after Reginald
+	// starts the plugin. Reginald gives up on the plugin unless the result carries
+	// the same protocol and version and the name from the manifest.
 	//
-	// The caller waits 5s for the response, then kills this process. A plugin that
-	// cannot finish the handshake is killed.
-	//
-	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidRequest.
+	// Besides the standard JSON-RPC errors, it may fail with ErrHandshakeFailed.
 	Handshake(ctx context.Context, params *HandshakeParams) (*HandshakeResult, error)
 
-	// Initialize answers the request initialize. Sent once after a successful
-	// handshake with the resolved plugin-wide config and Reginald's logging
-	// settings. The plugin checks the config and takes the values. Not stated
-	// upstream: 5 second timeout, the call reporting an error.
+	// RunCommand answers the request runCommand. Runs one of the plugin's
+	// commands. Commands may take as long as they need. Reginald sends both lists
+	// as arrays (empty ones included), but its types allow null, which means the
+	// same as an empty list.
 	//
-	// The caller waits 5s for the response.
-	//
-	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
-	Initialize(ctx context.Context, params *InitializeParams) (*InitializeResult, error)
-
-	// SetupCommand answers the request setupCommand. Prepares a command before it
-	// runs: passes its positional arguments and its resolved config. Not stated
-	// upstream: 5 second timeout.
-	//
-	// The caller waits 5s for the response.
-	//
-	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
-	SetupCommand(ctx context.Context, params *SetupCommandParams) (*SetupCommandResult, error)
-
-	// RunCommand answers the request runCommand. Runs a command that
-	// `setupCommand` prepared. Commands may take as long as they need, so there is
-	// no timeout.
-	//
-	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams or ErrCommandFailed.
+	// Besides the standard JSON-RPC errors, it may fail with ErrInvalidCommand,
+	// ErrCommandNotRunnable or ErrCommandFailed.
 	RunCommand(ctx context.Context, params *RunCommandParams) (*RunCommandResult, error)
 
-	// ValidateTask answers the request validateTask. Checks a task's config, once
-	// for the defaults and once for each task in the config file. Reginald checks
-	// the task's type, id and depends-on itself and does not send them. Not stated
-	// upstream: 5 second timeout.
-	//
-	// The caller waits 5s for the response.
-	//
-	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams or ErrInvalidConfig.
-	ValidateTask(ctx context.Context, params *ValidateTaskParams) (*ValidateTaskResult, error)
-
-	// RunTask answers the request runTask. Runs one task instance. Tasks change
-	// the workstation and may take long, so there is no timeout. A failing task is
-	// reported as InternalError with the reason as its message, as upstream does.
-	//
-	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams or jsonrpc.ErrInternal.
+	// RunTask answers the request runTask. Runs one task of the config file.
+	// Reginald sends the task type without the domain and the task's config with
+	// paths already resolved; config is an array (empty when the task has none)
+	// though null is allowed. Tasks may take as long as they need.
 	RunTask(ctx context.Context, params *RunTaskParams) (*RunTaskResult, error)
 
-	// Shutdown answers the request shutdown. Asks the plugin to get ready to exit.
-	// After answering, the plugin rejects every further request with
-	// InvalidRequest until `exit`. Reginald waits at most 15 seconds, then kills
-	// the plugin (not stated upstream, where the host gives up waiting). The
-	// result is true; the first v0 plugins answered null, which hosts accept.
-	//
-	// The caller waits 15s for the response, then kills this process. A plugin
-	// that does not answer shutdown is killed.
-	//
-	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidRequest.
-	Shutdown(ctx context.Context) (*bool, error)
+	// Shutdown answers the request shutdown. Asks the plugin to get ready to exit;
+	// Reginald sends it with params null. The result must be true: Reginald
+	// reports any other answer as an error. Then comes `exit`. Reginald's example
+	// plugin answers any later request with MethodNotFound.
+	Shutdown(ctx context.Context) (bool, error)
 
-	// Exit handles the notification exit. Tells the plugin to exit now; it follows
-	// `shutdown`.
+	// Exit handles the notification exit. Tells the plugin to exit now; Reginald
+	// sends it with params null after `shutdown` and waits for the process to end.
 	Exit(ctx context.Context) error
 }
 
@@ -108,24 +60,9 @@ func (UnimplementedPlugin) Handshake(context.Context, *HandshakeParams) (*Handsh
 	return nil, jsonrpc.MethodNotFound(MethodHandshake)
 }
 
-// Initialize answers with a -32601 Method not found error.
-func (UnimplementedPlugin) Initialize(context.Context, *InitializeParams) (*InitializeResult, error) {
-	return nil, jsonrpc.MethodNotFound(MethodInitialize)
-}
-
-// SetupCommand answers with a -32601 Method not found error.
-func (UnimplementedPlugin) SetupCommand(context.Context, *SetupCommandParams) (*SetupCommandResult, error) {
-	return nil, jsonrpc.MethodNotFound(MethodSetupCommand)
-}
-
 // RunCommand answers with a -32601 Method not found error.
 func (UnimplementedPlugin) RunCommand(context.Context, *RunCommandParams) (*RunCommandResult, error) {
 	return nil, jsonrpc.MethodNotFound(MethodRunCommand)
-}
-
-// ValidateTask answers with a -32601 Method not found error.
-func (UnimplementedPlugin) ValidateTask(context.Context, *ValidateTaskParams) (*ValidateTaskResult, error) {
-	return nil, jsonrpc.MethodNotFound(MethodValidateTask)
 }
 
 // RunTask answers with a -32601 Method not found error.
@@ -134,8 +71,8 @@ func (UnimplementedPlugin) RunTask(context.Context, *RunTaskParams) (*RunTaskRes
 }
 
 // Shutdown answers with a -32601 Method not found error.
-func (UnimplementedPlugin) Shutdown(context.Context) (*bool, error) {
-	return nil, jsonrpc.MethodNotFound(MethodShutdown)
+func (UnimplementedPlugin) Shutdown(context.Context) (bool, error) {
+	return false, jsonrpc.MethodNotFound(MethodShutdown)
 }
 
 // Exit ignores the notification.
@@ -162,33 +99,9 @@ func (r remotePlugin) Handshake(ctx context.Context, params *HandshakeParams) (*
 	return &result, nil
 }
 
-func (r remotePlugin) Initialize(ctx context.Context, params *InitializeParams) (*InitializeResult, error) {
-	var result InitializeResult
-	if err := r.c.Call(ctx, MethodInitialize, params, &result); err != nil {
-		return nil, err
-	}
-	return &result, nil
-}
-
-func (r remotePlugin) SetupCommand(ctx context.Context, params *SetupCommandParams) (*SetupCommandResult, error) {
-	var result SetupCommandResult
-	if err := r.c.Call(ctx, MethodSetupCommand, params, &result); err != nil {
-		return nil, err
-	}
-	return &result, nil
-}
-
 func (r remotePlugin) RunCommand(ctx context.Context, params *RunCommandParams) (*RunCommandResult, error) {
 	var result RunCommandResult
 	if err := r.c.Call(ctx, MethodRunCommand, params, &result); err != nil {
-		return nil, err
-	}
-	return &result, nil
-}
-
-func (r remotePlugin) ValidateTask(ctx context.Context, params *ValidateTaskParams) (*ValidateTaskResult, error) {
-	var result ValidateTaskResult
-	if err := r.c.Call(ctx, MethodValidateTask, params, &result); err != nil {
 		return nil, err
 	}
 	return &result, nil
@@ -202,8 +115,8 @@ func (r remotePlugin) RunTask(ctx context.Context, params *RunTaskParams) (*RunT
 	return &result, nil
 }
 
-func (r remotePlugin) Shutdown(ctx context.Context) (*bool, error) {
-	var result *bool
+func (r remotePlugin) Shutdown(ctx context.Context) (bool, error) {
+	var result bool
 	err := r.c.Call(ctx, MethodShutdown, nil, &result)
 	return result, err
 }
@@ -226,30 +139,12 @@ func NewPluginHandler(impl Plugin) jsonrpc.Handler {
 				return nil, err
 			}
 			return impl.Handshake(ctx, &params)
-		case MethodInitialize:
-			var params InitializeParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
-			}
-			return impl.Initialize(ctx, &params)
-		case MethodSetupCommand:
-			var params SetupCommandParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
-			}
-			return impl.SetupCommand(ctx, &params)
 		case MethodRunCommand:
 			var params RunCommandParams
 			if err := req.DecodeParams(&params); err != nil {
 				return nil, err
 			}
 			return impl.RunCommand(ctx, &params)
-		case MethodValidateTask:
-			var params ValidateTaskParams
-			if err := req.DecodeParams(&params); err != nil {
-				return nil, err
-			}
-			return impl.ValidateTask(ctx, &params)
 		case MethodRunTask:
 			var params RunTaskParams
 			if err := req.DecodeParams(&params); err != nil {

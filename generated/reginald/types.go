@@ -4,22 +4,19 @@ package reginald
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 // KeyValue is an object with the members key, value and type.
 //
-// One config value. In a handshake result `value` is the default; in what
-// Reginald sends later it is the value resolved from the config file, the
-// environment and flags.
+// One config value as Reginald sends it: resolved from the config file, the
+// environment and the flags over the manifest's default.
 type KeyValue struct {
 	// The key as written in the config file.
 	Key string `json:"key"`
 
-	// The value; its JSON kind matches type.
+	// The value; its JSON kind follows type.
 	Value json.RawMessage `json:"value"`
 
 	// The kind of value.
@@ -78,18 +75,405 @@ func (x *KeyValue) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Flag is the command-line flag bound to a config entry; using the flag sets
-// the entry. Only plugin-wide and command entries may have flags, never task
-// entries.
+// LogSource is an object with the members function, file and line.
+//
+// Where in the plugin's source a log record was made.
+type LogSource struct {
+	// The function.
+	Function *string `json:"function,omitempty"`
+
+	// The source file.
+	File *string `json:"file,omitempty"`
+
+	// The line.
+	Line *int64 `json:"line,omitempty"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LogSource) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	if x.Function != nil {
+		b = append(b, `,"function":`...)
+		b = jsonrpc.AppendString(b, *x.Function)
+	}
+	if x.File != nil {
+		b = append(b, `,"file":`...)
+		b = jsonrpc.AppendString(b, *x.File)
+	}
+	if x.Line != nil {
+		b = append(b, `,"line":`...)
+		b = jsonrpc.AppendInt(b, *x.Line)
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *LogSource) UnmarshalJSON(b []byte) error {
+	var v LogSource
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "function":
+			return jsonrpc.AtField("function", jsonrpc.DecodeOptional(value, &v.Function, jsonrpc.DecodeString[string]))
+		case "file":
+			return jsonrpc.AtField("file", jsonrpc.DecodeOptional(value, &v.File, jsonrpc.DecodeString[string]))
+		case "line":
+			return jsonrpc.AtField("line", jsonrpc.DecodeOptional(value, &v.Line, jsonrpc.DecodeInt[int64]))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// LogAttr is an object with the members key and value.
+//
+// One attribute of a log record. A group is an attribute whose value is an
+// array of LogAttr.
+type LogAttr struct {
+	// The attribute's key.
+	Key string `json:"key"`
+
+	// The attribute's value.
+	Value json.RawMessage `json:"value"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x LogAttr) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"key":`...)
+	b = jsonrpc.AppendString(b, x.Key)
+	b = append(b, `,"value":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Value); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *LogAttr) UnmarshalJSON(b []byte) error {
+	var v LogAttr
+	var has struct {
+		Key, Value bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "key":
+			has.Key = true
+			return jsonrpc.AtField("key", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Key)))
+		case "value":
+			has.Value = true
+			return jsonrpc.AtField("value", jsonrpc.DecodeRaw(value, &v.Value))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Key:
+		return jsonrpc.MissingField("key")
+	case !has.Value:
+		return jsonrpc.MissingField("value")
+	}
+	*x = v
+	return nil
+}
+
+// Manifest is the plugin manifest, `manifest.json` in the plugin's directory.
+// It is a file, not a message: Reginald reads it before it starts the plugin
+// and learns from it everything the plugin provides. Reginald rejects a
+// manifest with a member it does not know, without a name or without an
+// executable.
+type Manifest struct {
+	// The plugin's unique name; the handshake must report the same.
+	Name string `json:"name"`
+
+	// The plugin's version, ideally a semantic version.
+	Version *string `json:"version,omitempty"`
+
+	// The plugin's unique domain: its commands are run as subcommands of it and
+	// its task types are prefixed with it. Defaults to the name. The built-in
+	// plugins take the domains `core` and `link`.
+	Domain *string `json:"domain,omitempty"`
+
+	// A short description for the help output.
+	Description *string `json:"description,omitempty"`
+
+	// A long description for the help output.
+	Doc *string `json:"doc,omitempty"`
+
+	// The plugin's executable, relative to the plugin's directory.
+	Executable string `json:"executable"`
+
+	// The runtime the plugin needs.
+	Runtime *Runtime `json:"runtime,omitempty"`
+
+	// Plugin-wide config entries.
+	Config []ConfigEntry `json:"config,omitzero"`
+
+	// The commands the plugin provides.
+	Commands []Command `json:"commands,omitzero"`
+
+	// The task types the plugin provides.
+	Tasks []Task `json:"tasks,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Manifest) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	if x.Version != nil {
+		b = append(b, `,"version":`...)
+		b = jsonrpc.AppendString(b, *x.Version)
+	}
+	if x.Domain != nil {
+		b = append(b, `,"domain":`...)
+		b = jsonrpc.AppendString(b, *x.Domain)
+	}
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	if x.Doc != nil {
+		b = append(b, `,"doc":`...)
+		b = jsonrpc.AppendString(b, *x.Doc)
+	}
+	b = append(b, `,"executable":`...)
+	b = jsonrpc.AppendString(b, x.Executable)
+	if x.Runtime != nil {
+		b = append(b, `,"runtime":`...)
+		if b, err = x.Runtime.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Config != nil {
+		b = append(b, `,"config":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
+			return nil, err
+		}
+	}
+	if x.Commands != nil {
+		b = append(b, `,"commands":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Commands); err != nil {
+			return nil, err
+		}
+	}
+	if x.Tasks != nil {
+		b = append(b, `,"tasks":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Tasks); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *Manifest) UnmarshalJSON(b []byte) error {
+	var v Manifest
+	var has struct {
+		Name, Executable bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "name":
+			has.Name = true
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+		case "version":
+			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, jsonrpc.DecodeString[string]))
+		case "domain":
+			return jsonrpc.AtField("domain", jsonrpc.DecodeOptional(value, &v.Domain, jsonrpc.DecodeString[string]))
+		case "description":
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+		case "doc":
+			return jsonrpc.AtField("doc", jsonrpc.DecodeOptional(value, &v.Doc, jsonrpc.DecodeString[string]))
+		case "executable":
+			has.Executable = true
+			return jsonrpc.AtField("executable", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Executable)))
+		case "runtime":
+			return jsonrpc.AtField("runtime", jsonrpc.DecodeOptional(value, &v.Runtime, jsonrpc.UnmarshalJSON[Runtime]))
+		case "config":
+			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[ConfigEntry]))
+		case "commands":
+			return jsonrpc.AtField("commands", jsonrpc.DecodeArray(value, &v.Commands, jsonrpc.UnmarshalJSON[Command]))
+		case "tasks":
+			return jsonrpc.AtField("tasks", jsonrpc.DecodeArray(value, &v.Tasks, jsonrpc.UnmarshalJSON[Task]))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Name:
+		return jsonrpc.MissingField("name")
+	case !has.Executable:
+		return jsonrpc.MissingField("executable")
+	}
+	*x = v
+	return nil
+}
+
+// Runtime is a runtime a plugin needs, such as python3. When it is not on the
+// PATH, Reginald first runs the task of the config file whose task type
+// provides it.
+type Runtime struct {
+	// The runtime's executable name.
+	Name string `json:"name"`
+
+	// The least version needed.
+	Version *string `json:"version,omitempty"`
+
+	// The command line, with "$0" or "$runtime" for the runtime and "$1" or
+	// "$plugin" for the plugin executable. Reginald does not use it yet: it runs
+	// the executable itself.
+	Run []string `json:"run,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Runtime) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
+	if x.Version != nil {
+		b = append(b, `,"version":`...)
+		b = jsonrpc.AppendString(b, *x.Version)
+	}
+	if x.Run != nil {
+		b = append(b, `,"run":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Run); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *Runtime) UnmarshalJSON(b []byte) error {
+	var v Runtime
+	var has struct {
+		Name bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "name":
+			has.Name = true
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+		case "version":
+			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, jsonrpc.DecodeString[string]))
+		case "run":
+			return jsonrpc.AtField("run", json.Unmarshal(value, &v.Run))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Name:
+		return jsonrpc.MissingField("name")
+	}
+	*x = v
+	return nil
+}
+
+// ConfigValue is a config value a manifest declares, with its default.
+type ConfigValue struct {
+	// Help text.
+	Description *string `json:"description,omitempty"`
+
+	// The key as written in the config file.
+	Key string `json:"key"`
+
+	// The default value; its JSON kind follows type.
+	Value json.RawMessage `json:"value"`
+
+	// The kind of value.
+	Type ValueType `json:"type"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x ConfigValue) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	b = append(b, `,"key":`...)
+	b = jsonrpc.AppendString(b, x.Key)
+	b = append(b, `,"value":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Value); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"type":`...)
+	b = jsonrpc.AppendString(b, x.Type)
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *ConfigValue) UnmarshalJSON(b []byte) error {
+	var v ConfigValue
+	var has struct {
+		Key, Value, Type bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "description":
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+		case "key":
+			has.Key = true
+			return jsonrpc.AtField("key", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Key)))
+		case "value":
+			has.Value = true
+			return jsonrpc.AtField("value", jsonrpc.DecodeRaw(value, &v.Value))
+		case "type":
+			has.Type = true
+			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Key:
+		return jsonrpc.MissingField("key")
+	case !has.Value:
+		return jsonrpc.MissingField("value")
+	case !has.Type:
+		return jsonrpc.MissingField("type")
+	}
+	*x = v
+	return nil
+}
+
+// Flag is the command-line flag bound to a config entry.
 type Flag struct {
 	// Long name, used as --name. Defaults to the entry's key.
 	Name *string `json:"name,omitempty"`
 
-	// One-letter short name, used as -x; none when omitted.
+	// One-letter short name, used as -x.
 	Shorthand *string `json:"shorthand,omitempty"`
 
-	// The flag's help text.
-	Usage *string `json:"usage,omitempty"`
+	// Help text; defaults to the entry's.
+	Description *string `json:"description,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -104,9 +488,9 @@ func (x Flag) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"shorthand":`...)
 		b = jsonrpc.AppendString(b, *x.Shorthand)
 	}
-	if x.Usage != nil {
-		b = append(b, `,"usage":`...)
-		b = jsonrpc.AppendString(b, *x.Usage)
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -121,8 +505,8 @@ func (x *Flag) UnmarshalJSON(b []byte) error {
 			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
 		case "shorthand":
 			return jsonrpc.AtField("shorthand", jsonrpc.DecodeOptional(value, &v.Shorthand, jsonrpc.DecodeString[string]))
-		case "usage":
-			return jsonrpc.AtField("usage", jsonrpc.DecodeOptional(value, &v.Usage, jsonrpc.DecodeString[string]))
+		case "description":
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		}
 		return nil
 	})
@@ -133,28 +517,30 @@ func (x *Flag) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ConfigEntry is a config value a plugin or one of its commands accepts.
-// Reginald reads it from the config file (under the plugin's or command's
-// name), from an environment variable and, when flag is set, from a flag.
+// ConfigEntry is a plugin-wide or command config entry. Reginald reads it from
+// the config file, from an environment variable and, when flag is set, from a
+// flag.
 type ConfigEntry struct {
+	// Help text.
+	Description *string `json:"description,omitempty"`
+
 	// The key as written in the config file.
 	Key string `json:"key"`
 
-	// The value; its JSON kind matches type.
+	// The default value; its JSON kind follows type.
 	Value json.RawMessage `json:"value"`
 
 	// The kind of value.
 	Type ValueType `json:"type"`
 
-	// The flag bound to the entry; omitted or null when it has none.
+	// The flag bound to the entry.
 	Flag *Flag `json:"flag,omitempty"`
 
-	// Replaces the automatic environment variable name; it follows the REGINALD_
-	// prefix, with no plugin or command name added.
+	// The environment variable's name after the REGINALD_ prefix, replacing the
+	// automatic one.
 	EnvOverride *string `json:"envOverride,omitempty"`
 
-	// Read the value only from the flag, never from the config file or the
-	// environment. Defaults to false when absent.
+	// Read the value only from the flag.
 	FlagOnly *bool `json:"flagOnly,omitempty"`
 }
 
@@ -163,6 +549,10 @@ type ConfigEntry struct {
 func (x ConfigEntry) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
 	b = append(b, `,"key":`...)
 	b = jsonrpc.AppendString(b, x.Key)
 	b = append(b, `,"value":`...)
@@ -197,6 +587,8 @@ func (x *ConfigEntry) UnmarshalJSON(b []byte) error {
 	}
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
+		case "description":
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
 		case "key":
 			has.Key = true
 			return jsonrpc.AtField("key", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Key)))
@@ -230,53 +622,43 @@ func (x *ConfigEntry) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CommandInfo is a command the plugin provides, as announced in the handshake.
-type CommandInfo struct {
-	// What the user types; unique across Reginald and all plugins.
+// ArgSpec is an object with the members name and description.
+//
+// Help for one positional argument.
+type ArgSpec struct {
+	// The argument's name in the usage line.
 	Name string `json:"name"`
 
-	// One-line usage synopsis.
-	Usage string `json:"usage"`
-
-	// The command's config entries.
-	Configs []ConfigEntry `json:"configs,omitzero"`
+	// Help text.
+	Description string `json:"description"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
-func (x CommandInfo) AppendJSON(b []byte) ([]byte, error) {
-	var err error
+func (x ArgSpec) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	b = append(b, `,"usage":`...)
-	b = jsonrpc.AppendString(b, x.Usage)
-	if x.Configs != nil {
-		b = append(b, `,"configs":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Configs); err != nil {
-			return nil, err
-		}
-	}
+	b = append(b, `,"description":`...)
+	b = jsonrpc.AppendString(b, x.Description)
 	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
-func (x *CommandInfo) UnmarshalJSON(b []byte) error {
-	var v CommandInfo
+func (x *ArgSpec) UnmarshalJSON(b []byte) error {
+	var v ArgSpec
 	var has struct {
-		Name, Usage bool
+		Name, Description bool
 	}
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "usage":
-			has.Usage = true
-			return jsonrpc.AtField("usage", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Usage)))
-		case "configs":
-			return jsonrpc.AtField("configs", jsonrpc.DecodeArray(value, &v.Configs, jsonrpc.UnmarshalJSON[ConfigEntry]))
+		case "description":
+			has.Description = true
+			return jsonrpc.AtField("description", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Description)))
 		}
 		return nil
 	})
@@ -286,172 +668,61 @@ func (x *CommandInfo) UnmarshalJSON(b []byte) error {
 	switch {
 	case !has.Name:
 		return jsonrpc.MissingField("name")
-	case !has.Usage:
-		return jsonrpc.MissingField("usage")
+	case !has.Description:
+		return jsonrpc.MissingField("description")
 	}
 	*x = v
 	return nil
 }
 
-// TaskInfo is a task type the plugin provides, as announced in the handshake.
-type TaskInfo struct {
-	// The task type as written in the config file; unique across Reginald and all
-	// plugins.
-	Type string `json:"type"`
+// Arguments is the positional arguments a command accepts: between min and max
+// (max -1 for no limit); none when omitted. Reginald checks them but does not
+// send them to the plugin.
+type Arguments struct {
+	// Help for each argument.
+	Spec []ArgSpec `json:"spec,omitzero"`
 
-	// The task's config values with their defaults.
-	Configs []KeyValue `json:"configs,omitzero"`
+	// The least number of arguments.
+	Min *int64 `json:"min,omitempty"`
+
+	// The greatest number of arguments; -1 for any.
+	Max *int64 `json:"max,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
-func (x TaskInfo) AppendJSON(b []byte) ([]byte, error) {
+func (x Arguments) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	if x.Configs != nil {
-		b = append(b, `,"configs":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Configs); err != nil {
+	if x.Spec != nil {
+		b = append(b, `,"spec":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Spec); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TaskInfo) UnmarshalJSON(b []byte) error {
-	var v TaskInfo
-	var has struct {
-		Type bool
+	if x.Min != nil {
+		b = append(b, `,"min":`...)
+		b = jsonrpc.AppendInt(b, *x.Min)
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "configs":
-			return jsonrpc.AtField("configs", jsonrpc.DecodeArray(value, &v.Configs, jsonrpc.UnmarshalJSON[KeyValue]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	}
-	*x = v
-	return nil
-}
-
-// LoggingConfig is an object with the members enabled and level.
-//
-// Reginald's logging settings, so that the plugin does not send records
-// Reginald would drop anyway.
-type LoggingConfig struct {
-	// Whether Reginald logs at all.
-	Enabled bool `json:"enabled"`
-
-	// The least severe level Reginald keeps.
-	Level LogLevel `json:"level"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x LoggingConfig) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"enabled":`...)
-	b = jsonrpc.AppendBool(b, x.Enabled)
-	b = append(b, `,"level":`...)
-	b = jsonrpc.AppendString(b, x.Level)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *LoggingConfig) UnmarshalJSON(b []byte) error {
-	var v LoggingConfig
-	var has struct {
-		Enabled, Level bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "enabled":
-			has.Enabled = true
-			return jsonrpc.AtField("enabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Enabled)))
-		case "level":
-			has.Level = true
-			return jsonrpc.AtField("level", jsonrpc.NonNull(value, v.Level.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Enabled:
-		return jsonrpc.MissingField("enabled")
-	case !has.Level:
-		return jsonrpc.MissingField("level")
-	}
-	*x = v
-	return nil
-}
-
-// Entrypoint is an object with the members type, runtime and command.
-//
-// How to start a plugin, in long form. The placeholder "$0" stands for the
-// plugin's executable file and "$1" for the resolved runtime.
-type Entrypoint struct {
-	// How the plugin is run. Defaults to "executable" when absent.
-	Type *EntrypointType `json:"type,omitempty"`
-
-	// The runtime's name, provided by a plugin or configured by the user; type
-	// runtime only.
-	Runtime *string `json:"runtime,omitempty"`
-
-	// The command and its arguments, relative to the plugin directory. Defaults to
-	// ["$0"] for executables and ["$1", "$0"] for runtimes.
-	Command []string `json:"command,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Entrypoint) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Type != nil {
-		b = append(b, `,"type":`...)
-		b = jsonrpc.AppendString(b, *x.Type)
-	}
-	if x.Runtime != nil {
-		b = append(b, `,"runtime":`...)
-		b = jsonrpc.AppendString(b, *x.Runtime)
-	}
-	if x.Command != nil {
-		b = append(b, `,"command":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Command); err != nil {
-			return nil, err
-		}
+	if x.Max != nil {
+		b = append(b, `,"max":`...)
+		b = jsonrpc.AppendInt(b, *x.Max)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
-func (x *Entrypoint) UnmarshalJSON(b []byte) error {
-	var v Entrypoint
+func (x *Arguments) UnmarshalJSON(b []byte) error {
+	var v Arguments
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
-		case "type":
-			return jsonrpc.AtField("type", jsonrpc.DecodeOptional(value, &v.Type, jsonrpc.UnmarshalJSON[EntrypointType]))
-		case "runtime":
-			return jsonrpc.AtField("runtime", jsonrpc.DecodeOptional(value, &v.Runtime, jsonrpc.DecodeString[string]))
-		case "command":
-			return jsonrpc.AtField("command", json.Unmarshal(value, &v.Command))
+		case "spec":
+			return jsonrpc.AtField("spec", jsonrpc.DecodeArray(value, &v.Spec, jsonrpc.UnmarshalJSON[ArgSpec]))
+		case "min":
+			return jsonrpc.AtField("min", jsonrpc.DecodeOptional(value, &v.Min, jsonrpc.DecodeInt[int64]))
+		case "max":
+			return jsonrpc.AtField("max", jsonrpc.DecodeOptional(value, &v.Max, jsonrpc.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -462,33 +733,73 @@ func (x *Entrypoint) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Manifest is the plugin manifest, `reginald-plugin.json` in the plugin's
-// directory (its name matches the plugin's). It is a file, not a message: it
-// tells Reginald how to start the plugin, and the handshake's name must match
-// it. Reginald searches the plugin paths of its configuration (by default
-// under the user's data directory, e.g. ~/.local/share/reginald/plugins).
-type Manifest struct {
-	// The plugin's name, equal to its directory's name.
+// Command is a command the plugin provides, run as `reginald <domain> <name>`.
+type Command struct {
+	// What the user types.
 	Name string `json:"name"`
 
-	// How to start the plugin: omitted or null runs ./<name>; a string is the
-	// executable's command; an object gives every option.
-	Entrypoint jsonrpc.Nullable[ManifestEntrypoint] `json:"entrypoint,omitzero"`
+	// One-line usage synopsis without the domain.
+	Usage *string `json:"usage,omitempty"`
+
+	// A short description.
+	Description *string `json:"description,omitempty"`
+
+	// A long description.
+	Doc *string `json:"doc,omitempty"`
+
+	// The positional arguments it accepts.
+	Args *Arguments `json:"args,omitempty"`
+
+	// Other names for the command.
+	Aliases []string `json:"aliases,omitzero"`
+
+	// The command's config entries.
+	Config []ConfigEntry `json:"config,omitzero"`
+
+	// Its subcommands.
+	Commands []Command `json:"commands,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
-func (x Manifest) AppendJSON(b []byte) ([]byte, error) {
+func (x Command) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	switch x.Entrypoint.State {
-	case jsonrpc.Null:
-		b = append(b, `,"entrypoint":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"entrypoint":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Entrypoint.Value); err != nil {
+	if x.Usage != nil {
+		b = append(b, `,"usage":`...)
+		b = jsonrpc.AppendString(b, *x.Usage)
+	}
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	if x.Doc != nil {
+		b = append(b, `,"doc":`...)
+		b = jsonrpc.AppendString(b, *x.Doc)
+	}
+	if x.Args != nil {
+		b = append(b, `,"args":`...)
+		if b, err = x.Args.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if x.Aliases != nil {
+		b = append(b, `,"aliases":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Aliases); err != nil {
+			return nil, err
+		}
+	}
+	if x.Config != nil {
+		b = append(b, `,"config":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
+			return nil, err
+		}
+	}
+	if x.Commands != nil {
+		b = append(b, `,"commands":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Commands); err != nil {
 			return nil, err
 		}
 	}
@@ -497,8 +808,8 @@ func (x Manifest) AppendJSON(b []byte) ([]byte, error) {
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
-func (x *Manifest) UnmarshalJSON(b []byte) error {
-	var v Manifest
+func (x *Command) UnmarshalJSON(b []byte) error {
+	var v Command
 	var has struct {
 		Name bool
 	}
@@ -507,8 +818,20 @@ func (x *Manifest) UnmarshalJSON(b []byte) error {
 		case "name":
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "entrypoint":
-			return jsonrpc.AtField("entrypoint", jsonrpc.DecodeNullable(value, &v.Entrypoint, jsonrpc.UnmarshalJSON[ManifestEntrypoint]))
+		case "usage":
+			return jsonrpc.AtField("usage", jsonrpc.DecodeOptional(value, &v.Usage, jsonrpc.DecodeString[string]))
+		case "description":
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+		case "doc":
+			return jsonrpc.AtField("doc", jsonrpc.DecodeOptional(value, &v.Doc, jsonrpc.DecodeString[string]))
+		case "args":
+			return jsonrpc.AtField("args", jsonrpc.DecodeOptional(value, &v.Args, jsonrpc.UnmarshalJSON[Arguments]))
+		case "aliases":
+			return jsonrpc.AtField("aliases", json.Unmarshal(value, &v.Aliases))
+		case "config":
+			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[ConfigEntry]))
+		case "commands":
+			return jsonrpc.AtField("commands", jsonrpc.DecodeArray(value, &v.Commands, jsonrpc.UnmarshalJSON[Command]))
 		}
 		return nil
 	})
@@ -523,42 +846,236 @@ func (x *Manifest) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// HandshakeParams are the params of handshake.
-type HandshakeParams struct {
-	// The protocol identifier. Always "rpp"; MarshalJSON fills it in when left
-	// empty.
-	Protocol string `json:"protocol"`
+// MappedValue is a task config value that is a table whose keys the user
+// chooses (of keyType), each holding the values listed.
+type MappedValue struct {
+	// Help text.
+	Description *string `json:"description,omitempty"`
 
-	// The protocol version. Always 0; MarshalJSON fills it in when left empty.
-	ProtocolVersion int64 `json:"protocolVersion"`
+	// The key of the table in the config file.
+	Key string `json:"key"`
+
+	// The kind of the table's keys.
+	KeyType ValueType `json:"keyType"`
+
+	// The values each entry of the table may hold.
+	Values []ConfigValue `json:"values"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
 // required lists and maps as [] and {}.
-func (x HandshakeParams) MarshalJSON() ([]byte, error) {
-	if x.Protocol == "" {
-		x.Protocol = "rpp"
-	} else if x.Protocol != "rpp" {
-		return nil, fmt.Errorf("protocol must be \"rpp\", not %q", x.Protocol)
+func (x MappedValue) MarshalJSON() ([]byte, error) {
+	if x.Values == nil {
+		x.Values = []ConfigValue{}
 	}
-	if x.ProtocolVersion != 0 {
-		return nil, fmt.Errorf("protocolVersion must be 0, not %v", x.ProtocolVersion)
-	}
-	type plain HandshakeParams
+	type plain MappedValue
 	return json.Marshal(plain(x))
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
+func (x MappedValue) AppendJSON(b []byte) ([]byte, error) {
+	if x.Values == nil {
+		x.Values = []ConfigValue{}
+	}
+	var err error
+	start := len(b)
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	b = append(b, `,"key":`...)
+	b = jsonrpc.AppendString(b, x.Key)
+	b = append(b, `,"keyType":`...)
+	b = jsonrpc.AppendString(b, x.KeyType)
+	b = append(b, `,"values":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Values); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *MappedValue) UnmarshalJSON(b []byte) error {
+	var v MappedValue
+	var has struct {
+		Key, KeyType, Values bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "description":
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+		case "key":
+			has.Key = true
+			return jsonrpc.AtField("key", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Key)))
+		case "keyType":
+			has.KeyType = true
+			return jsonrpc.AtField("keyType", jsonrpc.NonNull(value, v.KeyType.UnmarshalJSON(value)))
+		case "values":
+			has.Values = true
+			return jsonrpc.AtField("values", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Values, jsonrpc.UnmarshalJSON[ConfigValue])))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Key:
+		return jsonrpc.MissingField("key")
+	case !has.KeyType:
+		return jsonrpc.MissingField("keyType")
+	case !has.Values:
+		return jsonrpc.MissingField("values")
+	}
+	*x = v
+	return nil
+}
+
+// UnionValue is an object with the member alternatives.
+//
+// Config values of which the user may give only one.
+type UnionValue struct {
+	// The alternatives.
+	Alternatives []UnionValueAlternativesItem `json:"alternatives"`
+}
+
+// MarshalJSON encodes x, filling in its constant members and sending nil
+// required lists and maps as [] and {}.
+func (x UnionValue) MarshalJSON() ([]byte, error) {
+	if x.Alternatives == nil {
+		x.Alternatives = []UnionValueAlternativesItem{}
+	}
+	type plain UnionValue
+	return json.Marshal(plain(x))
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x UnionValue) AppendJSON(b []byte) ([]byte, error) {
+	if x.Alternatives == nil {
+		x.Alternatives = []UnionValueAlternativesItem{}
+	}
+	var err error
+	start := len(b)
+	b = append(b, `,"alternatives":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Alternatives); err != nil {
+		return nil, err
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *UnionValue) UnmarshalJSON(b []byte) error {
+	var v UnionValue
+	var has struct {
+		Alternatives bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "alternatives":
+			has.Alternatives = true
+			return jsonrpc.AtField("alternatives", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Alternatives, jsonrpc.UnmarshalJSON[UnionValueAlternativesItem])))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.Alternatives:
+		return jsonrpc.MissingField("alternatives")
+	}
+	*x = v
+	return nil
+}
+
+// Task is a task type the plugin provides, written `<domain>/<taskType>` in
+// the config file.
+type Task struct {
+	// The task type without the domain.
+	TaskType string `json:"taskType"`
+
+	// A short description.
+	Description *string `json:"description,omitempty"`
+
+	// The runtime that running this task installs.
+	Provides *string `json:"provides,omitempty"`
+
+	// The task's config values with their defaults.
+	Config []TaskConfig `json:"config,omitzero"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
+func (x Task) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"taskType":`...)
+	b = jsonrpc.AppendString(b, x.TaskType)
+	if x.Description != nil {
+		b = append(b, `,"description":`...)
+		b = jsonrpc.AppendString(b, *x.Description)
+	}
+	if x.Provides != nil {
+		b = append(b, `,"provides":`...)
+		b = jsonrpc.AppendString(b, *x.Provides)
+	}
+	if x.Config != nil {
+		b = append(b, `,"config":`...)
+		if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
+			return nil, err
+		}
+	}
+	return jsonrpc.CloseObject(b, start), nil
+}
+
+// UnmarshalJSON decodes a JSON object into x member by member, naming the
+// member at fault when one does not decode or a required one is missing.
+func (x *Task) UnmarshalJSON(b []byte) error {
+	var v Task
+	var has struct {
+		TaskType bool
+	}
+	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		switch string(key) {
+		case "taskType":
+			has.TaskType = true
+			return jsonrpc.AtField("taskType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskType)))
+		case "description":
+			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+		case "provides":
+			return jsonrpc.AtField("provides", jsonrpc.DecodeOptional(value, &v.Provides, jsonrpc.DecodeString[string]))
+		case "config":
+			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[TaskConfig]))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case !has.TaskType:
+		return jsonrpc.MissingField("taskType")
+	}
+	*x = v
+	return nil
+}
+
+// HandshakeParams are the params of handshake.
+type HandshakeParams struct {
+	// The protocol, `reginald`.
+	Protocol string `json:"protocol"`
+
+	// The protocol version: 0.
+	ProtocolVersion int64 `json:"protocolVersion"`
+}
+
+// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
+// it, without reflection.
 func (x HandshakeParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.Protocol == "" {
-		x.Protocol = "rpp"
-	} else if x.Protocol != "rpp" {
-		return nil, fmt.Errorf("protocol must be \"rpp\", not %q", x.Protocol)
-	}
-	if x.ProtocolVersion != 0 {
-		return nil, fmt.Errorf("protocolVersion must be 0, not %v", x.ProtocolVersion)
-	}
 	start := len(b)
 	b = append(b, `,"protocol":`...)
 	b = jsonrpc.AppendString(b, x.Protocol)
@@ -591,12 +1108,8 @@ func (x *HandshakeParams) UnmarshalJSON(b []byte) error {
 	switch {
 	case !has.Protocol:
 		return jsonrpc.MissingField("protocol")
-	case v.Protocol != "rpp":
-		return jsonrpc.AtField("protocol", errors.New("must be \"rpp\""))
 	case !has.ProtocolVersion:
 		return jsonrpc.MissingField("protocolVersion")
-	case v.ProtocolVersion != 0:
-		return jsonrpc.AtField("protocolVersion", errors.New("must be 0"))
 	}
 	*x = v
 	return nil
@@ -604,78 +1117,26 @@ func (x *HandshakeParams) UnmarshalJSON(b []byte) error {
 
 // HandshakeResult is the result of handshake.
 type HandshakeResult struct {
-	// Echoes the protocol. Always "rpp"; MarshalJSON fills it in when left empty.
-	Protocol string `json:"protocol"`
-
-	// Echoes the version; must be 0.
-	ProtocolVersion int64 `json:"protocolVersion"`
-
-	// The plugin's unique name, used in logs and output; it must match the
-	// manifest and be a valid config key.
+	// The plugin's name, as in its manifest.
 	Name string `json:"name"`
 
-	// The plugin's version, ideally a semantic version.
-	Version string `json:"version"`
+	// The protocol, `reginald`.
+	Protocol string `json:"protocol"`
 
-	// Plugin-wide config entries; these win over a command's entries of the same
-	// name.
-	Configs []ConfigEntry `json:"configs,omitzero"`
-
-	// The commands the plugin provides.
-	Commands []CommandInfo `json:"commands,omitzero"`
-
-	// The task types the plugin provides.
-	Tasks []TaskInfo `json:"tasks,omitzero"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x HandshakeResult) MarshalJSON() ([]byte, error) {
-	if x.Protocol == "" {
-		x.Protocol = "rpp"
-	} else if x.Protocol != "rpp" {
-		return nil, fmt.Errorf("protocol must be \"rpp\", not %q", x.Protocol)
-	}
-	type plain HandshakeResult
-	return json.Marshal(plain(x))
+	// The protocol version: 0.
+	ProtocolVersion int64 `json:"protocolVersion"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x HandshakeResult) AppendJSON(b []byte) ([]byte, error) {
-	if x.Protocol == "" {
-		x.Protocol = "rpp"
-	} else if x.Protocol != "rpp" {
-		return nil, fmt.Errorf("protocol must be \"rpp\", not %q", x.Protocol)
-	}
-	var err error
 	start := len(b)
+	b = append(b, `,"name":`...)
+	b = jsonrpc.AppendString(b, x.Name)
 	b = append(b, `,"protocol":`...)
 	b = jsonrpc.AppendString(b, x.Protocol)
 	b = append(b, `,"protocolVersion":`...)
 	b = jsonrpc.AppendInt(b, x.ProtocolVersion)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendString(b, x.Version)
-	if x.Configs != nil {
-		b = append(b, `,"configs":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Configs); err != nil {
-			return nil, err
-		}
-	}
-	if x.Commands != nil {
-		b = append(b, `,"commands":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Commands); err != nil {
-			return nil, err
-		}
-	}
-	if x.Tasks != nil {
-		b = append(b, `,"tasks":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tasks); err != nil {
-			return nil, err
-		}
-	}
 	return jsonrpc.CloseObject(b, start), nil
 }
 
@@ -684,28 +1145,19 @@ func (x HandshakeResult) AppendJSON(b []byte) ([]byte, error) {
 func (x *HandshakeResult) UnmarshalJSON(b []byte) error {
 	var v HandshakeResult
 	var has struct {
-		Protocol, ProtocolVersion, Name, Version bool
+		Name, Protocol, ProtocolVersion bool
 	}
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
+		case "name":
+			has.Name = true
+			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "protocol":
 			has.Protocol = true
 			return jsonrpc.AtField("protocol", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Protocol)))
 		case "protocolVersion":
 			has.ProtocolVersion = true
 			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ProtocolVersion)))
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "version":
-			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
-		case "configs":
-			return jsonrpc.AtField("configs", jsonrpc.DecodeArray(value, &v.Configs, jsonrpc.UnmarshalJSON[ConfigEntry]))
-		case "commands":
-			return jsonrpc.AtField("commands", jsonrpc.DecodeArray(value, &v.Commands, jsonrpc.UnmarshalJSON[CommandInfo]))
-		case "tasks":
-			return jsonrpc.AtField("tasks", jsonrpc.DecodeArray(value, &v.Tasks, jsonrpc.UnmarshalJSON[TaskInfo]))
 		}
 		return nil
 	})
@@ -713,202 +1165,46 @@ func (x *HandshakeResult) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	switch {
+	case !has.Name:
+		return jsonrpc.MissingField("name")
 	case !has.Protocol:
 		return jsonrpc.MissingField("protocol")
-	case v.Protocol != "rpp":
-		return jsonrpc.AtField("protocol", errors.New("must be \"rpp\""))
 	case !has.ProtocolVersion:
 		return jsonrpc.MissingField("protocolVersion")
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Version:
-		return jsonrpc.MissingField("version")
 	}
 	*x = v
 	return nil
-}
-
-// InitializeParams are the params of initialize.
-type InitializeParams struct {
-	// The plugin-wide entries with their resolved values.
-	Config []ConfigEntry `json:"config,omitzero"`
-
-	// Reginald's logging settings.
-	Logging LoggingConfig `json:"logging"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Config != nil {
-		b = append(b, `,"config":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"logging":`...)
-	if b, err = x.Logging.AppendJSON(b); err != nil {
-		return nil, err
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializeParams) UnmarshalJSON(b []byte) error {
-	var v InitializeParams
-	var has struct {
-		Logging bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "config":
-			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[ConfigEntry]))
-		case "logging":
-			has.Logging = true
-			return jsonrpc.AtField("logging", jsonrpc.NonNull(value, v.Logging.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Logging:
-		return jsonrpc.MissingField("logging")
-	}
-	*x = v
-	return nil
-}
-
-// InitializeResult is an empty object on success.
-type InitializeResult struct{}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializeResult) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeObject(b, func(_, _ []byte) error {
-		return nil
-	})
-}
-
-// SetupCommandParams are the params of setupCommand.
-type SetupCommandParams struct {
-	// The command.
-	Name string `json:"name"`
-
-	// Positional arguments left after parsing commands and flags.
-	Args []string `json:"args"`
-
-	// The command's entries with their resolved values.
-	Config []ConfigEntry `json:"config,omitzero"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x SetupCommandParams) MarshalJSON() ([]byte, error) {
-	if x.Args == nil {
-		x.Args = []string{}
-	}
-	type plain SetupCommandParams
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SetupCommandParams) AppendJSON(b []byte) ([]byte, error) {
-	if x.Args == nil {
-		x.Args = []string{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	b = append(b, `,"args":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Args); err != nil {
-		return nil, err
-	}
-	if x.Config != nil {
-		b = append(b, `,"config":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SetupCommandParams) UnmarshalJSON(b []byte) error {
-	var v SetupCommandParams
-	var has struct {
-		Name, Args bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
-		case "args":
-			has.Args = true
-			return jsonrpc.AtField("args", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Args)))
-		case "config":
-			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[ConfigEntry]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
-	case !has.Args:
-		return jsonrpc.MissingField("args")
-	}
-	*x = v
-	return nil
-}
-
-// SetupCommandResult is an empty object on success.
-type SetupCommandResult struct{}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SetupCommandResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SetupCommandResult) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeObject(b, func(_, _ []byte) error {
-		return nil
-	})
 }
 
 // RunCommandParams are the params of runCommand.
 type RunCommandParams struct {
-	// The command.
-	Name string `json:"name"`
+	// The command; a subcommand is prefixed by its parents, dot-separated
+	// (`remote.add`), never by the domain.
+	Cmd string `json:"cmd"`
+
+	// The command's config values.
+	Config []KeyValue `json:"config"`
+
+	// The plugin's config values: the plugin-wide ones and, as a `configs` value
+	// under each command's name, every command's.
+	PluginConfig []KeyValue `json:"pluginConfig"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x RunCommandParams) AppendJSON(b []byte) ([]byte, error) {
+	var err error
 	start := len(b)
-	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = append(b, `,"cmd":`...)
+	b = jsonrpc.AppendString(b, x.Cmd)
+	b = append(b, `,"config":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"pluginConfig":`...)
+	if b, err = jsonrpc.AppendValue(b, x.PluginConfig); err != nil {
+		return nil, err
+	}
 	return jsonrpc.CloseObject(b, start), nil
 }
 
@@ -917,13 +1213,19 @@ func (x RunCommandParams) AppendJSON(b []byte) ([]byte, error) {
 func (x *RunCommandParams) UnmarshalJSON(b []byte) error {
 	var v RunCommandParams
 	var has struct {
-		Name bool
+		Cmd, Config, PluginConfig bool
 	}
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
-		case "name":
-			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+		case "cmd":
+			has.Cmd = true
+			return jsonrpc.AtField("cmd", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Cmd)))
+		case "config":
+			has.Config = true
+			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[KeyValue]))
+		case "pluginConfig":
+			has.PluginConfig = true
+			return jsonrpc.AtField("pluginConfig", jsonrpc.DecodeArray(value, &v.PluginConfig, jsonrpc.UnmarshalJSON[KeyValue]))
 		}
 		return nil
 	})
@@ -931,8 +1233,12 @@ func (x *RunCommandParams) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	switch {
-	case !has.Name:
-		return jsonrpc.MissingField("name")
+	case !has.Cmd:
+		return jsonrpc.MissingField("cmd")
+	case !has.Config:
+		return jsonrpc.MissingField("config")
+	case !has.PluginConfig:
+		return jsonrpc.MissingField("pluginConfig")
 	}
 	*x = v
 	return nil
@@ -956,87 +1262,13 @@ func (x *RunCommandResult) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// ValidateTaskParams are the params of validateTask.
-type ValidateTaskParams struct {
-	// The task type.
-	Type string `json:"type"`
-
-	// The task's config values.
-	Config []KeyValue `json:"config,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ValidateTaskParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	if x.Config != nil {
-		b = append(b, `,"config":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
-			return nil, err
-		}
-	}
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ValidateTaskParams) UnmarshalJSON(b []byte) error {
-	var v ValidateTaskParams
-	var has struct {
-		Type bool
-	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "config":
-			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[KeyValue]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	}
-	*x = v
-	return nil
-}
-
-// ValidateTaskResult is an empty object when the config is valid.
-type ValidateTaskResult struct{}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ValidateTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	return jsonrpc.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ValidateTaskResult) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeObject(b, func(_, _ []byte) error {
-		return nil
-	})
-}
-
 // RunTaskParams are the params of runTask.
 type RunTaskParams struct {
-	// The task type.
-	Type string `json:"type"`
-
-	// The base directory of the run.
-	Dir string `json:"dir"`
+	// The task type without the domain.
+	TaskType string `json:"taskType"`
 
 	// The task's config values.
-	Config []KeyValue `json:"config,omitzero"`
+	Config []KeyValue `json:"config"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1044,15 +1276,11 @@ type RunTaskParams struct {
 func (x RunTaskParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	b = append(b, `,"dir":`...)
-	b = jsonrpc.AppendString(b, x.Dir)
-	if x.Config != nil {
-		b = append(b, `,"config":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
-			return nil, err
-		}
+	b = append(b, `,"taskType":`...)
+	b = jsonrpc.AppendString(b, x.TaskType)
+	b = append(b, `,"config":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
+		return nil, err
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1062,17 +1290,15 @@ func (x RunTaskParams) AppendJSON(b []byte) ([]byte, error) {
 func (x *RunTaskParams) UnmarshalJSON(b []byte) error {
 	var v RunTaskParams
 	var has struct {
-		Type, Dir bool
+		TaskType, Config bool
 	}
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
-		case "type":
-			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
-		case "dir":
-			has.Dir = true
-			return jsonrpc.AtField("dir", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Dir)))
+		case "taskType":
+			has.TaskType = true
+			return jsonrpc.AtField("taskType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskType)))
 		case "config":
+			has.Config = true
 			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[KeyValue]))
 		}
 		return nil
@@ -1081,10 +1307,10 @@ func (x *RunTaskParams) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	switch {
-	case !has.Type:
-		return jsonrpc.MissingField("type")
-	case !has.Dir:
-		return jsonrpc.MissingField("dir")
+	case !has.TaskType:
+		return jsonrpc.MissingField("taskType")
+	case !has.Config:
+		return jsonrpc.MissingField("config")
 	}
 	*x = v
 	return nil
@@ -1110,14 +1336,20 @@ func (x *RunTaskResult) UnmarshalJSON(b []byte) error {
 
 // LogParams are the params of log.
 type LogParams struct {
-	// The record's level.
-	Level LogLevel `json:"level"`
+	// When the record was made. Format: date-time.
+	Time string `json:"time"`
 
 	// The message.
 	Msg string `json:"msg"`
 
-	// Extra structured fields of the record.
-	Fields map[string]json.RawMessage `json:"fields,omitzero"`
+	// Where the record was made; null when not recorded.
+	Source *LogSource `json:"source"`
+
+	// The record's attributes.
+	Attrs []LogAttr `json:"attrs"`
+
+	// The record's level.
+	Level LogLevel `json:"level"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1125,16 +1357,24 @@ type LogParams struct {
 func (x LogParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	b = append(b, `,"level":`...)
-	b = jsonrpc.AppendString(b, x.Level)
+	b = append(b, `,"time":`...)
+	b = jsonrpc.AppendString(b, x.Time)
 	b = append(b, `,"msg":`...)
 	b = jsonrpc.AppendString(b, x.Msg)
-	if x.Fields != nil {
-		b = append(b, `,"fields":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Fields); err != nil {
+	b = append(b, `,"source":`...)
+	if x.Source == nil {
+		b = append(b, "null"...)
+	} else {
+		if b, err = x.Source.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
+	b = append(b, `,"attrs":`...)
+	if b, err = jsonrpc.AppendValue(b, x.Attrs); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"level":`...)
+	b = jsonrpc.AppendString(b, x.Level)
 	return jsonrpc.CloseObject(b, start), nil
 }
 
@@ -1143,18 +1383,25 @@ func (x LogParams) AppendJSON(b []byte) ([]byte, error) {
 func (x *LogParams) UnmarshalJSON(b []byte) error {
 	var v LogParams
 	var has struct {
-		Level, Msg bool
+		Time, Msg, Source, Attrs, Level bool
 	}
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
-		case "level":
-			has.Level = true
-			return jsonrpc.AtField("level", jsonrpc.NonNull(value, v.Level.UnmarshalJSON(value)))
+		case "time":
+			has.Time = true
+			return jsonrpc.AtField("time", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Time)))
 		case "msg":
 			has.Msg = true
 			return jsonrpc.AtField("msg", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Msg)))
-		case "fields":
-			return jsonrpc.AtField("fields", json.Unmarshal(value, &v.Fields))
+		case "source":
+			has.Source = true
+			return jsonrpc.AtField("source", jsonrpc.DecodeOptional(value, &v.Source, jsonrpc.UnmarshalJSON[LogSource]))
+		case "attrs":
+			has.Attrs = true
+			return jsonrpc.AtField("attrs", jsonrpc.DecodeArray(value, &v.Attrs, jsonrpc.UnmarshalJSON[LogAttr]))
+		case "level":
+			has.Level = true
+			return jsonrpc.AtField("level", jsonrpc.NonNull(value, v.Level.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -1162,10 +1409,16 @@ func (x *LogParams) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	switch {
-	case !has.Level:
-		return jsonrpc.MissingField("level")
+	case !has.Time:
+		return jsonrpc.MissingField("time")
 	case !has.Msg:
 		return jsonrpc.MissingField("msg")
+	case !has.Source:
+		return jsonrpc.MissingField("source")
+	case !has.Attrs:
+		return jsonrpc.MissingField("attrs")
+	case !has.Level:
+		return jsonrpc.MissingField("level")
 	}
 	*x = v
 	return nil

@@ -4,65 +4,239 @@ package reginald
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-// ManifestEntrypoint is the entrypoint member of Manifest.
-//
-// How to start the plugin: omitted or null runs ./<name>; a string is the
-// executable's command; an object gives every option.
+// UnionValueAlternativesItem is an element of the alternatives member of
+// UnionValue.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are:
-//   - String: string
-//   - Entrypoint: Entrypoint
-type ManifestEntrypoint struct {
-	String     *string
-	Entrypoint *Entrypoint
+// the variants are told apart by the kind of JSON value they are, and objects
+// by the members they hold:
+//   - ConfigValue: ConfigValue, an object with "key", "value" and "type"
+//     members
+//   - MappedValue: MappedValue, an object with "key", "keyType" and "values"
+//     members
+//
+// An object is the object variant whose required members it holds (with the
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
+type UnionValueAlternativesItem struct {
+	ConfigValue *ConfigValue
+	MappedValue *MappedValue
 }
 
-// NewManifestEntrypointString returns a ManifestEntrypoint holding v.
-func NewManifestEntrypointString(v string) ManifestEntrypoint {
-	return ManifestEntrypoint{String: &v}
+// NewUnionValueAlternativesItemConfigValue returns an
+// UnionValueAlternativesItem holding v.
+func NewUnionValueAlternativesItemConfigValue(v ConfigValue) UnionValueAlternativesItem {
+	return UnionValueAlternativesItem{ConfigValue: &v}
 }
 
-// NewManifestEntrypointEntrypoint returns a ManifestEntrypoint holding v.
-func NewManifestEntrypointEntrypoint(v Entrypoint) ManifestEntrypoint {
-	return ManifestEntrypoint{Entrypoint: &v}
+// NewUnionValueAlternativesItemMappedValue returns an
+// UnionValueAlternativesItem holding v.
+func NewUnionValueAlternativesItemMappedValue(v MappedValue) UnionValueAlternativesItem {
+	return UnionValueAlternativesItem{MappedValue: &v}
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
-func (x ManifestEntrypoint) MarshalJSON() ([]byte, error) {
+func (x UnionValueAlternativesItem) MarshalJSON() ([]byte, error) {
 	var v any
 	n := 0
-	if x.String != nil {
-		v, n = x.String, n+1
+	if x.ConfigValue != nil {
+		v, n = x.ConfigValue, n+1
 	}
-	if x.Entrypoint != nil {
-		v, n = x.Entrypoint, n+1
+	if x.MappedValue != nil {
+		v, n = x.MappedValue, n+1
 	}
 	if n != 1 {
-		return nil, fmt.Errorf("ManifestEntrypoint holds %d variants; set exactly one", n)
+		return nil, fmt.Errorf("UnionValueAlternativesItem holds %d variants; set exactly one", n)
 	}
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ManifestEntrypoint into the variant matching the
-// kind of JSON value b holds.
-func (x *ManifestEntrypoint) UnmarshalJSON(b []byte) error {
-	var v ManifestEntrypoint
+// unionValueAlternativesItemObjects is what an object needs to be each object
+// variant of UnionValueAlternativesItem (ConfigValue and MappedValue), over
+// the members "description", "key", "value", "type", "keyType" and "values",
+// one bit each in this order.
+var unionValueAlternativesItemObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0xf},
+	Required: []uint64{0xe},
+}, {
+	Declared: []uint64{0x33},
+	Required: []uint64{0x32},
+}}
+
+// UnmarshalJSON decodes an UnionValueAlternativesItem into the variant
+// matching the kind of JSON value b holds. An object decodes into the object
+// variant the members it holds choose, as the type's comment says.
+func (x *UnionValueAlternativesItem) UnmarshalJSON(b []byte) error {
+	var v UnionValueAlternativesItem
 	var err error
 	switch kind := jsonrpc.JSONKind(b); kind {
-	case "string":
-		v.String = new(string)
-		err = json.Unmarshal(b, v.String)
 	case "object":
-		v.Entrypoint = new(Entrypoint)
-		err = json.Unmarshal(b, v.Entrypoint)
+		var held [1]uint64
+		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+			switch string(key) {
+			case "description":
+				held[0] |= 1 << 0
+			case "key":
+				held[0] |= 1 << 1
+			case "value":
+				held[0] |= 1 << 2
+			case "type":
+				held[0] |= 1 << 3
+			case "keyType":
+				held[0] |= 1 << 4
+			case "values":
+				held[0] |= 1 << 5
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		switch jsonrpc.ChooseObject(held[:], nil, unionValueAlternativesItemObjects) {
+		case 0:
+			v.ConfigValue = new(ConfigValue)
+			err = json.Unmarshal(b, v.ConfigValue)
+		case 1:
+			v.MappedValue = new(MappedValue)
+			err = json.Unmarshal(b, v.MappedValue)
+		default:
+			return errors.New("object matches no variant of UnionValueAlternativesItem; an object needs every required member of one variant: ConfigValue (\"key\", \"value\", \"type\") or MappedValue (\"key\", \"keyType\", \"values\")")
+		}
 	default:
-		return fmt.Errorf("expected string or object, got JSON %s", kind)
+		return fmt.Errorf("expected object, got JSON %s", kind)
+	}
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
+
+// TaskConfig is one of ConfigValue, MappedValue or UnionValue.
+//
+// One entry of a task's config in the manifest.
+//
+// Exactly one field is set. On the wire the value is that variant alone, and
+// the variants are told apart by the kind of JSON value they are, and objects
+// by the members they hold:
+//   - ConfigValue: ConfigValue, an object with "key", "value" and "type"
+//     members
+//   - MappedValue: MappedValue, an object with "key", "keyType" and "values"
+//     members
+//   - UnionValue: UnionValue, an object with a "alternatives" member
+//
+// An object is the object variant whose required members it holds (with the
+// values the variant allows in the members it declares as a constant or a
+// closed enum) and whose declared members leave the fewest of its members
+// unexplained; of those, the one listed first.
+type TaskConfig struct {
+	ConfigValue *ConfigValue
+	MappedValue *MappedValue
+	UnionValue  *UnionValue
+}
+
+// NewTaskConfigConfigValue returns a TaskConfig holding v.
+func NewTaskConfigConfigValue(v ConfigValue) TaskConfig {
+	return TaskConfig{ConfigValue: &v}
+}
+
+// NewTaskConfigMappedValue returns a TaskConfig holding v.
+func NewTaskConfigMappedValue(v MappedValue) TaskConfig {
+	return TaskConfig{MappedValue: &v}
+}
+
+// NewTaskConfigUnionValue returns a TaskConfig holding v.
+func NewTaskConfigUnionValue(v UnionValue) TaskConfig {
+	return TaskConfig{UnionValue: &v}
+}
+
+// MarshalJSON encodes the variant x holds; exactly one field must be set.
+func (x TaskConfig) MarshalJSON() ([]byte, error) {
+	var v any
+	n := 0
+	if x.ConfigValue != nil {
+		v, n = x.ConfigValue, n+1
+	}
+	if x.MappedValue != nil {
+		v, n = x.MappedValue, n+1
+	}
+	if x.UnionValue != nil {
+		v, n = x.UnionValue, n+1
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("TaskConfig holds %d variants; set exactly one", n)
+	}
+	return json.Marshal(v)
+}
+
+// taskConfigObjects is what an object needs to be each object variant of
+// TaskConfig (ConfigValue, MappedValue and UnionValue), over the members
+// "description", "key", "value", "type", "keyType", "values" and
+// "alternatives", one bit each in this order.
+var taskConfigObjects = []jsonrpc.ObjectChoice{{
+	Declared: []uint64{0xf},
+	Required: []uint64{0xe},
+}, {
+	Declared: []uint64{0x33},
+	Required: []uint64{0x32},
+}, {
+	Declared: []uint64{0x40},
+	Required: []uint64{0x40},
+}}
+
+// UnmarshalJSON decodes a TaskConfig into the variant matching the kind of
+// JSON value b holds. An object decodes into the object variant the members it
+// holds choose, as the type's comment says.
+func (x *TaskConfig) UnmarshalJSON(b []byte) error {
+	var v TaskConfig
+	var err error
+	switch kind := jsonrpc.JSONKind(b); kind {
+	case "object":
+		var held [1]uint64
+		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+			switch string(key) {
+			case "description":
+				held[0] |= 1 << 0
+			case "key":
+				held[0] |= 1 << 1
+			case "value":
+				held[0] |= 1 << 2
+			case "type":
+				held[0] |= 1 << 3
+			case "keyType":
+				held[0] |= 1 << 4
+			case "values":
+				held[0] |= 1 << 5
+			case "alternatives":
+				held[0] |= 1 << 6
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		switch jsonrpc.ChooseObject(held[:], nil, taskConfigObjects) {
+		case 0:
+			v.ConfigValue = new(ConfigValue)
+			err = json.Unmarshal(b, v.ConfigValue)
+		case 1:
+			v.MappedValue = new(MappedValue)
+			err = json.Unmarshal(b, v.MappedValue)
+		case 2:
+			v.UnionValue = new(UnionValue)
+			err = json.Unmarshal(b, v.UnionValue)
+		default:
+			return errors.New("object matches no variant of TaskConfig; an object needs every required member of one variant: ConfigValue (\"key\", \"value\", \"type\"), MappedValue (\"key\", \"keyType\", \"values\") or UnionValue (\"alternatives\")")
+		}
+	default:
+		return fmt.Errorf("expected object, got JSON %s", kind)
 	}
 	if err != nil {
 		return err

@@ -1,9 +1,9 @@
-// Command host plays Reginald's side of the Reginald plugin protocol (RPP)
-// v0: it starts a plugin executable, runs the handshake, initializes the
-// plugin, runs tasks and a command from it, and shuts it down. The
-// plugin's log notifications are written to stderr with the host's own
-// diagnostics; stdout gets one line per finished task or command, or the
-// handshake result with -list.
+// Command host plays Reginald's side of the Reginald plugin protocol v0:
+// it reads a plugin's manifest.json, starts the plugin's executable, runs
+// the handshake, runs tasks and a command of the plugin, and shuts it
+// down. The plugin's log notifications are written to stderr with the
+// host's own diagnostics; stdout gets one line per finished task or
+// command.
 package main
 
 import (
@@ -50,20 +50,18 @@ func main() {
 func mainErr(args []string) int {
 	fs := flag.NewFlagSet("host", flag.ContinueOnError)
 	sets := setFlag{}
-	fs.Var(sets, "set", "set a plugin-wide or command config value, as `key=value` (repeatable)")
-	tasksFile := fs.String("tasks", "", "JSON `file` listing tasks to run: [{\"type\": \"link\", \"config\": {...}}]")
-	dir := fs.String("dir", ".", "base `directory` of the tasks")
-	list := fs.Bool("list", false, "print what the plugin provides (the handshake result) and stop")
+	fs.Var(sets, "set", "set a plugin-wide or command config value, as `key=value` (repeatable; lists are comma-separated)")
+	tasksFile := fs.String("tasks", "", "JSON `file` listing tasks to run: [{\"type\": \"DOMAIN/TYPE\", \"config\": {...}}]")
+	dir := fs.String("dir", ".", "base `directory` against which path values are resolved")
 	level := fs.String("log-level", "info", "least severe `level` logged: trace, debug, info, warn or error (any case), with an optional offset such as info+2")
-	quiet := fs.Bool("quiet", false, "turn the plugin's logging off")
+	quiet := fs.Bool("quiet", false, "drop the plugin's log records")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `usage: host [flags] PLUGIN [COMMAND [ARG...]]
+		fmt.Fprint(fs.Output(), `usage: host [flags] PLUGIN [COMMAND]
 
 Runs a Reginald plugin over the Reginald plugin protocol v0. PLUGIN is a
-plugin directory holding reginald-plugin.json, or a plugin executable.
-The host runs the handshake, initializes the plugin, validates and runs the
-tasks of -tasks, then sets up and runs COMMAND with its ARGs, and finally
-shuts the plugin down.
+plugin directory holding manifest.json. The host runs the handshake, then
+the tasks of -tasks, then COMMAND (a command of the manifest; a subcommand
+as parent.child), and finally shuts the plugin down.
 
 flags:
 `)
@@ -75,20 +73,16 @@ flags:
 		}
 		return 2
 	}
-	if fs.NArg() < 1 {
+	if fs.NArg() < 1 || fs.NArg() > 2 {
 		fs.Usage()
 		return 2
 	}
-	lvl := reginald.LogLevel(strings.ToUpper(*level))
-	slogLevel, ok := loglevel.Value(lvl)
+	slogLevel, ok := loglevel.Value(reginald.LogLevel(*level))
 	if !ok {
 		fmt.Fprintf(os.Stderr, "host: unknown log level %q\n", *level)
 		return 2
 	}
-	o := options{plugin: fs.Arg(0), sets: sets, dir: *dir, list: *list, level: lvl, quiet: *quiet}
-	if fs.NArg() > 1 {
-		o.command, o.args = fs.Arg(1), fs.Args()[2:]
-	}
+	o := options{plugin: fs.Arg(0), command: fs.Arg(1), sets: sets, dir: *dir, quiet: *quiet}
 	if *tasksFile != "" {
 		data, err := os.ReadFile(*tasksFile)
 		if err != nil {

@@ -4,113 +4,77 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"github.com/rpcgen/rpcgen/generated/reginald"
 )
 
 // manifestFile is the name of the manifest in a plugin's directory.
-const manifestFile = "reginald-plugin.json"
+const manifestFile = "manifest.json"
 
-// pluginCommand returns the command line that starts the plugin at path and
-// the name the plugin must report in the handshake ("" when unknown).
-//
-// path is either a plugin directory holding reginald-plugin.json, resolved
-// as the manifest says, or a plugin executable, run as is.
-func pluginCommand(path string) (argv []string, name string, err error) {
-	fi, err := os.Stat(path)
+// readManifest reads the manifest of the plugin directory dir and returns
+// it with its executable resolved in dir and its domain defaulted to its
+// name, as Reginald does. A manifest without a name or an executable, or
+// whose executable is not a file, is an error.
+func readManifest(dir string) (*reginald.Manifest, error) {
+	path := filepath.Join(dir, manifestFile)
+	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, "", fmt.Errorf("plugin: %w", err)
-	}
-	if !fi.IsDir() {
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			return nil, "", fmt.Errorf("plugin: %w", err)
-		}
-		return []string{abs}, "", nil
-	}
-	data, err := os.ReadFile(filepath.Join(path, manifestFile))
-	if err != nil {
-		return nil, "", fmt.Errorf("plugin manifest: %w", err)
+		return nil, fmt.Errorf("plugin manifest: %w", err)
 	}
 	var m reginald.Manifest
 	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, "", fmt.Errorf("plugin manifest %s: %w", filepath.Join(path, manifestFile), err)
+		return nil, fmt.Errorf("plugin manifest %s: %w", path, err)
 	}
-	if m.Name == "" {
-		return nil, "", fmt.Errorf("plugin manifest %s: empty name", filepath.Join(path, manifestFile))
-	}
-	dir, err := filepath.Abs(path)
-	if err != nil {
-		return nil, "", fmt.Errorf("plugin: %w", err)
-	}
-	argv, err = entrypoint(dir, &m)
-	return argv, m.Name, err
-}
-
-// entrypoint applies the manifest's entrypoint rules: none runs ./<name>, a
-// string is the command, and an object may name a runtime (looked up in
-// PATH) and a command where "$0" is the plugin file and "$1" the runtime.
-func entrypoint(dir string, m *reginald.Manifest) ([]string, error) {
-	file := filepath.Join(dir, m.Name)
-	ep := reginald.Entrypoint{}
-	given, _ := m.Entrypoint.Get()
 	switch {
-	case given.String != nil:
-		return []string{inDir(dir, *given.String)}, nil
-	case given.Entrypoint != nil:
-		ep = *given.Entrypoint
+	case m.Name == "":
+		return nil, fmt.Errorf("plugin manifest %s: no name", path)
+	case m.Executable == "":
+		return nil, fmt.Errorf("plugin manifest %s: no executable", path)
 	}
-	runtime := ""
-	isRuntime := ep.Type != nil && *ep.Type == reginald.EntrypointTypeRuntime
-	command := ep.Command
-	if isRuntime {
-		if ep.Runtime == nil || *ep.Runtime == "" {
-			return nil, fmt.Errorf("plugin %s: a runtime entrypoint needs a runtime", m.Name)
-		}
-		p, err := exec.LookPath(*ep.Runtime)
+	if m.Domain == nil || *m.Domain == "" {
+		m.Domain = &m.Name
+	}
+	exe := m.Executable
+	if !filepath.IsAbs(exe) {
+		abs, err := filepath.Abs(filepath.Join(dir, exe))
 		if err != nil {
-			return nil, fmt.Errorf("plugin %s: runtime: %w", m.Name, err)
+			return nil, fmt.Errorf("plugin %s: %w", m.Name, err)
 		}
-		runtime = p
-		if len(command) == 0 {
-			command = []string{"$1", "$0"}
-		}
-	} else if len(command) == 0 {
-		command = []string{"$0"}
+		exe = abs
 	}
-	argv := make([]string, len(command))
-	for i, a := range command {
-		switch a {
-		case "$0":
-			argv[i] = file
-		case "$1":
-			if runtime == "" {
-				return nil, fmt.Errorf("plugin %s: $1 used without a runtime", m.Name)
-			}
-			argv[i] = runtime
-		default:
-			argv[i] = a
-		}
+	if fi, err := os.Stat(exe); err != nil || fi.IsDir() {
+		return nil, fmt.Errorf("plugin %s: executable %s is not a file", m.Name, exe)
 	}
-	argv[0] = inDir(dir, argv[0])
-	return argv, nil
+	m.Executable = exe
+	return &m, nil
 }
 
-// inDir resolves a command against the plugin directory: a relative path
-// is taken in the directory, and so is a bare name of a file there; other
-// bare names are left for PATH.
-func inDir(dir, cmd string) string {
-	switch {
-	case filepath.IsAbs(cmd):
-		return cmd
-	case strings.ContainsRune(cmd, filepath.Separator):
-		return filepath.Join(dir, cmd)
+// findCommand returns the command of m that path (parent.child) names.
+func findCommand(m *reginald.Manifest, names []string) *reginald.Command {
+	cmds := m.Commands
+	var found *reginald.Command
+	for _, name := range names {
+		found = nil
+		for i := range cmds {
+			if cmds[i].Name == name || contains(cmds[i].Aliases, name) {
+				found = &cmds[i]
+				break
+			}
+		}
+		if found == nil {
+			return nil
+		}
+		cmds = found.Commands
 	}
-	if _, err := os.Stat(filepath.Join(dir, cmd)); err == nil {
-		return filepath.Join(dir, cmd)
+	return found
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
 	}
-	return cmd
+	return false
 }

@@ -9,7 +9,7 @@ import (
 	"log/slog"
 	"os/exec"
 	"slices"
-	"strconv"
+	"strings"
 
 	"github.com/rpcgen/rpcgen/examples/reginald/internal/loglevel"
 	"github.com/rpcgen/rpcgen/generated/reginald"
@@ -17,17 +17,20 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/transport"
 )
 
+// The protocol the host speaks.
+const (
+	protocolName    = "reginald"
+	protocolVersion = 0
+)
+
 // options is what one run of the host does.
 type options struct {
-	plugin  string            // plugin directory or executable
+	plugin  string            // plugin directory
 	command string            // command to run, if any
-	args    []string          // its positional arguments
 	sets    map[string]string // config values from -set
 	tasks   []taskSpec        // tasks to run, from -tasks
-	dir     string            // base directory of the tasks
-	list    bool              // print the handshake result and stop
-	level   reginald.LogLevel // least severe level logged
-	quiet   bool              // plugin logging disabled
+	dir     string            // base directory of path values
+	quiet   bool              // plugin logging dropped
 }
 
 // taskSpec is one task of a -tasks file.
@@ -44,43 +47,44 @@ type host struct {
 	quiet  bool
 }
 
-// Log writes one record from the plugin, with its fields in key order. A
+// Log writes one record from the plugin with its attributes in order. A
 // level it cannot read is logged as INFO, with the level as the plugin
-// sent it.
+// sent it (Reginald would end the session).
 func (h *host) Log(ctx context.Context, p *reginald.LogParams) error {
 	if h.quiet {
 		return nil
 	}
-	keys := make([]string, 0, len(p.Fields))
-	for k := range p.Fields {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	attrs := make([]any, 0, 2*len(keys))
-	for _, k := range keys {
+	attrs := make([]any, 0, 2*len(p.Attrs)+2)
+	for _, a := range p.Attrs {
 		var v any
-		if err := json.Unmarshal(p.Fields[k], &v); err != nil {
-			v = string(p.Fields[k])
+		if err := json.Unmarshal(a.Value, &v); err != nil {
+			v = string(a.Value)
 		}
-		attrs = append(attrs, k, v)
+		attrs = append(attrs, a.Key, v)
 	}
 	level, ok := loglevel.Value(p.Level)
 	if !ok {
-		level, attrs = slog.LevelInfo, append(attrs, "plugin_level", string(p.Level))
+		level, attrs = slog.LevelInfo, append(attrs, "plugin_level", jsonrpc.Truncate(string(p.Level)))
 	}
 	h.logger.Log(ctx, level, p.Msg, attrs...)
 	return nil
 }
 
-// run starts the plugin, drives it through the protocol and shuts it down.
-// Results go to out, diagnostics to logger.
+// run reads the plugin's manifest, checks what is asked of it, starts it,
+// drives it through the protocol and shuts it down. Results go to out,
+// diagnostics to logger.
 func run(ctx context.Context, o options, out io.Writer, logger *slog.Logger) (err error) {
-	argv, name, err := pluginCommand(o.plugin)
+	m, err := readManifest(o.plugin)
 	if err != nil {
 		return err
 	}
-	plog := logger.With("plugin", o.plugin)
-	proc, err := transport.Spawn(exec.Command(argv[0], argv[1:]...), transport.SpawnOptions{Logger: plog})
+	calls, err := plan(m, o)
+	if err != nil {
+		return err
+	}
+	plog := logger.With("plugin", m.Name)
+	cmd := exec.Command(m.Executable)
+	proc, err := transport.Spawn(cmd, transport.SpawnOptions{Logger: plog})
 	if err != nil {
 		return fmt.Errorf("starting the plugin: %w", err)
 	}
@@ -94,118 +98,115 @@ func run(ctx context.Context, o options, out io.Writer, logger *slog.Logger) (er
 		}
 	}()
 
-	hs, err := plugin.Handshake(ctx, &reginald.HandshakeParams{Protocol: "rpp", ProtocolVersion: 0})
+	hs, err := plugin.Handshake(ctx, &reginald.HandshakeParams{Protocol: protocolName, ProtocolVersion: protocolVersion})
 	if err != nil {
 		return fmt.Errorf("handshake: %w", err)
 	}
 	switch {
-	case hs.Protocol != "rpp" || hs.ProtocolVersion != 0:
-		return fmt.Errorf("handshake: plugin speaks %s version %d, want rpp version 0", hs.Protocol, hs.ProtocolVersion)
-	case name != "" && hs.Name != name:
-		return fmt.Errorf("handshake: plugin calls itself %q, its manifest %q", hs.Name, name)
+	case hs.Protocol != protocolName || hs.ProtocolVersion != protocolVersion:
+		return fmt.Errorf("handshake: plugin speaks %q version %d, want %q version %d",
+			jsonrpc.Truncate(hs.Protocol), hs.ProtocolVersion, protocolName, protocolVersion)
+	case hs.Name != m.Name:
+		return fmt.Errorf("handshake: plugin calls itself %q, its manifest %q", jsonrpc.Truncate(hs.Name), m.Name)
 	}
-	plog.Debug("handshake done", "name", hs.Name, "version", hs.Version)
+	plog.Debug("handshake done")
 
-	work := func() error {
-		if o.list {
-			enc := json.NewEncoder(out)
-			enc.SetIndent("", "  ")
-			return enc.Encode(hs)
-		}
-		return drive(ctx, plugin, hs, o, out)
-	}
-	werr := work()
+	werr := calls.do(ctx, plugin, out)
 	if serr := shutdown(ctx, plugin); serr != nil && werr == nil {
 		werr = serr
+	}
+	if werr == nil {
+		select {
+		case <-proc.Done():
+		case <-ctx.Done():
+			werr = fmt.Errorf("waiting for the plugin to exit: %w", ctx.Err())
+		}
 	}
 	return werr
 }
 
-// drive initializes the plugin and runs the requested tasks and command.
-func drive(ctx context.Context, plugin reginald.Plugin, hs *reginald.HandshakeResult, o options, out io.Writer) error {
-	known := map[string]bool{}
-	pluginCfg, err := applySets(hs.Configs, o.sets, known)
-	if err != nil {
-		return err
-	}
-	var cmd *reginald.CommandInfo
-	if o.command != "" {
-		i := slices.IndexFunc(hs.Commands, func(c reginald.CommandInfo) bool { return c.Name == o.command })
-		if i < 0 {
-			return fmt.Errorf("plugin %s has no command %q", hs.Name, o.command)
-		}
-		cmd = &hs.Commands[i]
-	}
-	var cmdCfg []reginald.ConfigEntry
-	if cmd != nil {
-		if cmdCfg, err = applySets(cmd.Configs, o.sets, known); err != nil {
-			return err
-		}
-	}
-	for k := range o.sets {
-		if !known[k] {
-			return fmt.Errorf("unknown config key %q", k)
-		}
-	}
+// calls is what the host asks of the plugin after the handshake.
+type calls struct {
+	tasks   []reginald.RunTaskParams
+	command *reginald.RunCommandParams
+}
 
-	logging := reginald.LoggingConfig{Enabled: !o.quiet, Level: o.level}
-	if _, err := plugin.Initialize(ctx, &reginald.InitializeParams{Config: pluginCfg, Logging: logging}); err != nil {
-		return fmt.Errorf("initialize: %w", err)
+// do runs the tasks in order, then the command.
+func (c *calls) do(ctx context.Context, plugin reginald.Plugin, out io.Writer) error {
+	for i := range c.tasks {
+		if _, err := plugin.RunTask(ctx, &c.tasks[i]); err != nil {
+			return fmt.Errorf("task %d (%s): %w", i+1, c.tasks[i].TaskType, err)
+		}
+		fmt.Fprintf(out, "task %d (%s): done\n", i+1, c.tasks[i].TaskType)
 	}
-
-	if err := runTasks(ctx, plugin, hs, o, out); err != nil {
-		return err
-	}
-
-	if cmd != nil {
-		setup := &reginald.SetupCommandParams{Name: cmd.Name, Args: o.args, Config: cmdCfg}
-		if setup.Args == nil {
-			setup.Args = []string{}
+	if c.command != nil {
+		if _, err := plugin.RunCommand(ctx, c.command); err != nil {
+			return fmt.Errorf("command %s: %w", c.command.Cmd, err)
 		}
-		if _, err := plugin.SetupCommand(ctx, setup); err != nil {
-			return fmt.Errorf("command %s: setup: %w", cmd.Name, err)
-		}
-		if _, err := plugin.RunCommand(ctx, &reginald.RunCommandParams{Name: cmd.Name}); err != nil {
-			return fmt.Errorf("command %s: %w", cmd.Name, err)
-		}
-		fmt.Fprintf(out, "command %s: done\n", cmd.Name)
+		fmt.Fprintf(out, "command %s: done\n", c.command.Cmd)
 	}
 	return nil
 }
 
-// runTasks validates every task type's defaults and every task's config,
-// then runs the tasks in order.
-func runTasks(ctx context.Context, plugin reginald.Plugin, hs *reginald.HandshakeResult, o options, out io.Writer) error {
-	if len(o.tasks) == 0 {
-		return nil
-	}
-	for _, t := range hs.Tasks {
-		if _, err := plugin.ValidateTask(ctx, &reginald.ValidateTaskParams{Type: t.Type, Config: t.Configs}); err != nil {
-			return fmt.Errorf("task type %s: defaults: %w", t.Type, err)
+// plan builds the params of every call from the manifest, the -set values
+// and the tasks file, before the plugin starts, as Reginald resolves its
+// config first.
+func plan(m *reginald.Manifest, o options) (*calls, error) {
+	c := &calls{}
+	known := map[string]bool{}
+	if o.command != "" {
+		names := strings.Split(o.command, ".")
+		cmd := findCommand(m, names)
+		if cmd == nil {
+			return nil, fmt.Errorf("plugin %s has no command %q", m.Name, o.command)
 		}
-	}
-	params := make([]reginald.RunTaskParams, len(o.tasks))
-	for i, spec := range o.tasks {
-		j := slices.IndexFunc(hs.Tasks, func(t reginald.TaskInfo) bool { return t.Type == spec.Type })
-		if j < 0 {
-			return fmt.Errorf("task %d: plugin %s has no task type %q", i+1, hs.Name, spec.Type)
-		}
-		cfg, err := taskConfig(hs.Tasks[j].Configs, spec.Config)
+		cfg, err := entryValues(cmd.Config, o, known)
 		if err != nil {
-			return fmt.Errorf("task %d: %w", i+1, err)
+			return nil, fmt.Errorf("command %s: %w", o.command, err)
 		}
-		if _, err := plugin.ValidateTask(ctx, &reginald.ValidateTaskParams{Type: spec.Type, Config: cfg}); err != nil {
-			return fmt.Errorf("task %d (%s): %w", i+1, spec.Type, err)
+		pluginCfg, err := pluginValues(m, o, known)
+		if err != nil {
+			return nil, err
 		}
-		params[i] = reginald.RunTaskParams{Type: spec.Type, Dir: o.dir, Config: cfg}
+		c.command = &reginald.RunCommandParams{Cmd: o.command, Config: cfg, PluginConfig: pluginCfg}
 	}
-	for i := range params {
-		if _, err := plugin.RunTask(ctx, &params[i]); err != nil {
-			return fmt.Errorf("task %d (%s): %w", i+1, params[i].Type, err)
+	for k := range o.sets {
+		if !known[k] {
+			return nil, fmt.Errorf("unknown config key %q", k)
 		}
-		fmt.Fprintf(out, "task %d (%s): done\n", i+1, params[i].Type)
 	}
-	return nil
+	for i, spec := range o.tasks {
+		typ, ok := strings.CutPrefix(spec.Type, *m.Domain+"/")
+		j := slices.IndexFunc(m.Tasks, func(t reginald.Task) bool { return t.TaskType == typ })
+		if !ok || j < 0 {
+			return nil, fmt.Errorf("task %d: plugin %s has no task type %q", i+1, m.Name, spec.Type)
+		}
+		cfg, err := taskValues(m.Tasks[j].Config, spec.Config, o.dir)
+		if err != nil {
+			return nil, fmt.Errorf("task %d (%s): %w", i+1, spec.Type, err)
+		}
+		c.tasks = append(c.tasks, reginald.RunTaskParams{TaskType: typ, Config: cfg})
+	}
+	return c, nil
+}
+
+// pluginValues is what Reginald sends as pluginConfig: the config of each
+// command of the plugin, as a "configs" value named after it, then the
+// plugin-wide values.
+func pluginValues(m *reginald.Manifest, o options, known map[string]bool) ([]reginald.KeyValue, error) {
+	kvs := []reginald.KeyValue{}
+	for _, cmd := range m.Commands {
+		cfg, err := entryValues(cmd.Config, o, known)
+		if err != nil {
+			return nil, fmt.Errorf("command %s: %w", cmd.Name, err)
+		}
+		kvs = append(kvs, reginald.KeyValue{Key: cmd.Name, Value: jsonValue(cfg), Type: reginald.ValueTypeConfigs})
+	}
+	cfg, err := entryValues(m.Config, o, known)
+	if err != nil {
+		return nil, err
+	}
+	return append(kvs, cfg...), nil
 }
 
 // shutdown asks the plugin to shut down and then to exit.
@@ -214,71 +215,11 @@ func shutdown(ctx context.Context, plugin reginald.Plugin) error {
 	if err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
-	if ok != nil && !*ok {
+	if !ok {
 		return errors.New("shutdown: plugin answered false")
 	}
 	if err := plugin.Exit(ctx); err != nil {
 		return fmt.Errorf("exit: %w", err)
 	}
 	return nil
-}
-
-// applySets returns entries with the values of sets whose keys they
-// declare, converted to the entries' types, and marks those keys known.
-func applySets(entries []reginald.ConfigEntry, sets map[string]string, known map[string]bool) ([]reginald.ConfigEntry, error) {
-	out := slices.Clone(entries)
-	for i, e := range out {
-		s, ok := sets[e.Key]
-		if !ok {
-			continue
-		}
-		known[e.Key] = true
-		var v any
-		var err error
-		switch e.Type {
-		case reginald.ValueTypeBool:
-			v, err = strconv.ParseBool(s)
-		case reginald.ValueTypeInt:
-			v, err = strconv.ParseInt(s, 10, 64)
-		default:
-			v = s
-		}
-		if err != nil {
-			return nil, fmt.Errorf("config %s: %w", e.Key, err)
-		}
-		b, _ := json.Marshal(v)
-		out[i].Value = b
-	}
-	return out, nil
-}
-
-// taskConfig turns a task's config from the tasks file into key-values,
-// typed as the task type declares; undeclared keys are passed on typed by
-// their JSON kind, for the plugin to judge.
-func taskConfig(defaults []reginald.KeyValue, cfg map[string]any) ([]reginald.KeyValue, error) {
-	keys := make([]string, 0, len(cfg))
-	for k := range cfg {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	kvs := make([]reginald.KeyValue, 0, len(keys))
-	for _, k := range keys {
-		b, err := json.Marshal(cfg[k])
-		if err != nil {
-			return nil, fmt.Errorf("config %s: %w", k, err)
-		}
-		kv := reginald.KeyValue{Key: k, Value: b, Type: reginald.ValueTypeString}
-		if i := slices.IndexFunc(defaults, func(d reginald.KeyValue) bool { return d.Key == k }); i >= 0 {
-			kv.Type = defaults[i].Type
-		} else {
-			switch cfg[k].(type) {
-			case bool:
-				kv.Type = reginald.ValueTypeBool
-			case float64:
-				kv.Type = reginald.ValueTypeInt
-			}
-		}
-		kvs = append(kvs, kv)
-	}
-	return kvs, nil
 }

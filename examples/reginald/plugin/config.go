@@ -8,28 +8,34 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-func entriesToKV(entries []reginald.ConfigEntry) []reginald.KeyValue {
-	kvs := make([]reginald.KeyValue, len(entries))
-	for i, e := range entries {
-		kvs[i] = reginald.KeyValue{Key: e.Key, Value: e.Value, Type: e.Type}
+// defaults maps each key to its default and type.
+type defaults map[string]reginald.KeyValue
+
+func entryDefaults(entries []reginald.ConfigEntry) defaults {
+	d := make(defaults, len(entries))
+	for _, e := range entries {
+		d[e.Key] = reginald.KeyValue{Key: e.Key, Value: e.Value, Type: e.Type}
 	}
-	return kvs
+	return d
 }
 
-func kvToMap(kvs []reginald.KeyValue) map[string]reginald.KeyValue {
-	m := make(map[string]reginald.KeyValue, len(kvs))
-	for _, kv := range kvs {
-		m[kv.Key] = kv
+func valueDefaults(values []reginald.ConfigValue) defaults {
+	d := make(defaults, len(values))
+	for _, v := range values {
+		d[v.Key] = reginald.KeyValue{Key: v.Key, Value: v.Value, Type: v.Type}
 	}
-	return m
+	return d
 }
 
-// configValues decodes the values given over the defaults: every key must
-// be one of defaults' keys with the same type, and its value of that type.
-// The result holds a bool, an int64 or a string per key.
-func configValues(given []reginald.KeyValue, defaults map[string]reginald.KeyValue) (map[string]any, error) {
-	values := make(map[string]any, len(defaults))
-	for key, kv := range defaults {
+// configValues decodes the values given over the defaults. A key the
+// defaults declare must come with their type and a value of it; other keys
+// are skipped, since Reginald also sends every command's config, as a
+// "configs" value named after the command, with the plugin-wide values.
+// A null list (which Reginald's types allow) is no values. The result
+// holds a bool, a string or a []string per key.
+func configValues(given []reginald.KeyValue, d defaults) (map[string]any, error) {
+	values := make(map[string]any, len(d))
+	for key, kv := range d {
 		v, err := decodeValue(kv)
 		if err != nil {
 			return nil, fmt.Errorf("default of %q: %w", key, err)
@@ -37,9 +43,9 @@ func configValues(given []reginald.KeyValue, defaults map[string]reginald.KeyVal
 		values[key] = v
 	}
 	for _, kv := range given {
-		def, ok := defaults[kv.Key]
+		def, ok := d[kv.Key]
 		if !ok {
-			return nil, fmt.Errorf("unknown config key %q", jsonrpc.Truncate(kv.Key))
+			continue
 		}
 		if kv.Type != def.Type {
 			return nil, fmt.Errorf("config %q: want type %s, got %s", kv.Key, def.Type, jsonrpc.Truncate(string(kv.Type)))
@@ -62,18 +68,18 @@ func decodeValue(kv reginald.KeyValue) (any, error) {
 		if err = json.Unmarshal(kv.Value, &b); err == nil {
 			return b, nil
 		}
-	case reginald.ValueTypeInt:
-		var n int64
-		if err = json.Unmarshal(kv.Value, &n); err == nil {
-			return n, nil
-		}
-	case reginald.ValueTypeString:
+	case reginald.ValueTypeString, reginald.ValueTypePath:
 		var s string
 		if err = json.Unmarshal(kv.Value, &s); err == nil {
 			return s, nil
 		}
+	case reginald.ValueTypePathList, reginald.ValueTypeStringList:
+		var s []string
+		if err = json.Unmarshal(kv.Value, &s); err == nil {
+			return s, nil
+		}
 	default:
-		return nil, fmt.Errorf("unknown value type %q", jsonrpc.Truncate(string(kv.Type)))
+		return nil, fmt.Errorf("unsupported value type %q", jsonrpc.Truncate(string(kv.Type)))
 	}
 	return nil, fmt.Errorf("value %s is not a %s: %w", jsonrpc.Truncate(string(kv.Value)), kv.Type, err)
 }

@@ -1,13 +1,18 @@
 // Command plugin is a Reginald plugin speaking the Reginald plugin protocol
-// (RPP) v0 on its standard input and output. It manages dotfiles:
+// v0 on its standard input and output. It manages dotfiles under the
+// domain "dotfiles":
 //
-//   - the command "status PATH..." reports whether each path exists (and
-//     where a symbolic link points), failing when one is missing;
-//   - the task "link" makes dst a symbolic link to src.
+//   - the command "status" reports whether each path of its "paths" config
+//     exists (and where a symbolic link points), failing when one is
+//     missing;
+//   - the task type "symlink" (written "dotfiles/symlink" in Reginald's
+//     config file) makes dst a symbolic link to src.
 //
 // It reports its progress through the protocol's log notifications, and
-// writes its own diagnostics to stderr. Reginald (or examples/reginald/host)
-// starts it; run by hand, it waits for messages on stdin.
+// writes its own diagnostics to stderr. Reginald (or
+// examples/reginald/host) starts it from a plugin directory holding the
+// manifest that -manifest prints; run by hand, it waits for messages on
+// stdin.
 package main
 
 import (
@@ -52,17 +57,21 @@ func (d delays) Set(s string) error {
 
 func main() {
 	fs := flag.NewFlagSet("plugin", flag.ContinueOnError)
-	name := fs.String("name", "dotfiles", "plugin `name` reported in the handshake (must match the manifest)")
+	name := fs.String("name", defaultName, "plugin `name` reported in the handshake (must match the manifest)")
+	printManifest := fs.Bool("manifest", false, "print the plugin's manifest.json and exit")
+	executable := fs.String("executable", "plugin", "the executable `file` named in the manifest that -manifest prints")
 	verbose := fs.Bool("v", false, "log protocol diagnostics to stderr")
 	slow := delays{}
-	fs.Var(slow, "delay", "wait this long before answering a method, as `method=duration` (repeatable; to test a host's timeouts)")
+	fs.Var(slow, "delay", "wait this long before answering a method, as `method=duration` (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: plugin [flags]
 
-A Reginald plugin (RPP v0, Content-Length framed JSON-RPC on stdin/stdout).
-It provides the command "status PATH..." and the task "link" (config: src,
-dst, force). Reginald starts it; it exits on the "exit" notification or when
-stdin ends.
+A Reginald plugin (protocol "reginald" version 0: Content-Length framed
+JSON-RPC on stdin/stdout). It provides, under the domain "dotfiles", the
+command "status" (config: paths, verbose) and the task type "symlink"
+(config: src, dst, force). Install it as a directory holding this
+executable and the manifest.json that -manifest prints. Reginald starts it;
+it exits on the "exit" notification or when stdin ends.
 
 flags:
 `)
@@ -77,6 +86,13 @@ flags:
 	if fs.NArg() > 0 {
 		fs.Usage()
 		os.Exit(2)
+	}
+	if *printManifest {
+		if err := writeManifest(os.Stdout, *name, *executable); err != nil {
+			fmt.Fprintf(os.Stderr, "plugin: %v\n", err)
+			os.Exit(1)
+		}
+		return
 	}
 
 	level := slog.LevelWarn

@@ -2,20 +2,22 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
-	"github.com/rpcgen/rpcgen/examples/reginald/internal/loglevel"
 	"github.com/rpcgen/rpcgen/generated/reginald"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-const version = "1.0.0"
+// The protocol this plugin speaks.
+const (
+	protocolName    = "reginald"
+	protocolVersion = 0
+)
 
 // plugin implements reginald.Plugin for the dotfiles plugin.
 type plugin struct {
@@ -23,10 +25,6 @@ type plugin struct {
 	name string
 
 	mu       sync.Mutex
-	dryRun   bool
-	logging  reginald.LoggingConfig
-	cmdArgs  map[string][]string // positional arguments from setupCommand
-	verbose  bool
 	shutdown bool
 
 	exitOnce sync.Once
@@ -34,190 +32,103 @@ type plugin struct {
 }
 
 func newPlugin(name string) *plugin {
-	return &plugin{
-		name:    name,
-		logging: reginald.LoggingConfig{Enabled: true, Level: reginald.LogLevelInfo},
-		cmdArgs: map[string][]string{},
-		exited:  make(chan struct{}),
-	}
+	return &plugin{name: name, exited: make(chan struct{})}
 }
 
-func ptr[T any](v T) *T { return &v }
-
-func raw(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
-
-// Config entries and their defaults, as announced in the handshake.
-var (
-	pluginConfigs = []reginald.ConfigEntry{{
-		Key: "dry-run", Value: raw(false), Type: reginald.ValueTypeBool,
-		Flag: &reginald.Flag{Shorthand: ptr("n"), Usage: ptr("Only report what the plugin would change.")},
-	}}
-	statusConfigs = []reginald.ConfigEntry{{
-		Key: "verbose", Value: raw(false), Type: reginald.ValueTypeBool,
-		Flag: &reginald.Flag{Shorthand: ptr("v"), Usage: ptr("Also log the paths that are present.")},
-	}}
-	linkConfigs = []reginald.KeyValue{
-		{Key: "src", Value: raw(""), Type: reginald.ValueTypeString},
-		{Key: "dst", Value: raw(""), Type: reginald.ValueTypeString},
-		{Key: "force", Value: raw(false), Type: reginald.ValueTypeBool},
-	}
-)
-
-// Handshake announces the plugin's identity, command and task.
+// Handshake checks the protocol and names the plugin. Like Reginald's own
+// plugins, it answers another protocol or version with HandshakeFailed.
 func (p *plugin) Handshake(_ context.Context, params *reginald.HandshakeParams) (*reginald.HandshakeResult, error) {
-	return &reginald.HandshakeResult{
-		Protocol:        params.Protocol,
-		ProtocolVersion: params.ProtocolVersion,
-		Name:            p.name,
-		Version:         version,
-		Configs:         pluginConfigs,
-		Commands:        []reginald.CommandInfo{{Name: "status", Usage: "status PATH...", Configs: statusConfigs}},
-		Tasks:           []reginald.TaskInfo{{Type: "link", Configs: linkConfigs}},
-	}, nil
+	if params.Protocol != protocolName || params.ProtocolVersion != protocolVersion {
+		why := fmt.Sprintf("expected protocol %q version %d, got %q version %d",
+			protocolName, protocolVersion, jsonrpc.Truncate(params.Protocol), params.ProtocolVersion)
+		return nil, reginald.NewHandshakeFailedError(raw(why))
+	}
+	return &reginald.HandshakeResult{Name: p.name, Protocol: protocolName, ProtocolVersion: protocolVersion}, nil
 }
 
-// Initialize takes the plugin-wide config and the logging settings.
-func (p *plugin) Initialize(ctx context.Context, params *reginald.InitializeParams) (*reginald.InitializeResult, error) {
-	values, err := configValues(entriesToKV(params.Config), kvToMap(entriesToKV(pluginConfigs)))
-	if err != nil {
-		return nil, invalidParams(err)
-	}
-	if _, ok := loglevel.Value(params.Logging.Level); !ok {
-		return nil, invalidParams(fmt.Errorf("logging.level: %q is not a level such as INFO or INFO+2", jsonrpc.Truncate(string(params.Logging.Level))))
-	}
-	p.mu.Lock()
-	p.dryRun = values["dry-run"].(bool)
-	p.logging = params.Logging
-	p.mu.Unlock()
-	p.log(ctx, reginald.LogLevelDebug, "initialized", map[string]any{"dry-run": p.dryRun})
-	return &reginald.InitializeResult{}, nil
-}
-
-// SetupCommand records a command's arguments and config.
-func (p *plugin) SetupCommand(_ context.Context, params *reginald.SetupCommandParams) (*reginald.SetupCommandResult, error) {
-	if params.Name != "status" {
-		return nil, invalidParams(fmt.Errorf("unknown command %q", jsonrpc.Truncate(params.Name)))
-	}
-	values, err := configValues(entriesToKV(params.Config), kvToMap(entriesToKV(statusConfigs)))
-	if err != nil {
-		return nil, invalidParams(err)
-	}
-	if len(params.Args) == 0 {
-		return nil, invalidParams(errors.New("status needs at least one path"))
-	}
-	p.mu.Lock()
-	p.cmdArgs[params.Name] = params.Args
-	p.verbose = values["verbose"].(bool)
-	p.mu.Unlock()
-	return &reginald.SetupCommandResult{}, nil
-}
-
-// RunCommand runs "status" with the arguments from SetupCommand.
+// RunCommand runs "status": it checks the paths of its config.
 func (p *plugin) RunCommand(ctx context.Context, params *reginald.RunCommandParams) (*reginald.RunCommandResult, error) {
-	p.mu.Lock()
-	args, ok := p.cmdArgs[params.Name]
-	verbose := p.verbose
-	p.mu.Unlock()
-	if !ok {
-		return nil, invalidParams(fmt.Errorf("command %q was not set up", jsonrpc.Truncate(params.Name)))
+	if params.Cmd != "status" {
+		return nil, reginald.NewInvalidCommandError(raw(jsonrpc.Truncate(params.Cmd)))
 	}
+	values, err := configValues(params.Config, entryDefaults(statusConfigs))
+	if err != nil {
+		return nil, invalidParams(err)
+	}
+	pvalues, err := configValues(params.PluginConfig, entryDefaults(pluginConfigs))
+	if err != nil {
+		return nil, invalidParams(fmt.Errorf("pluginConfig: %w", err))
+	}
+	paths := values["paths"].([]string)
+	verbose := values["verbose"].(bool) && !pvalues["quiet"].(bool)
 	var missing []string
-	for _, path := range args {
+	for _, path := range paths {
 		fi, err := os.Lstat(path)
 		switch {
 		case err != nil:
 			missing = append(missing, path)
-			p.log(ctx, reginald.LogLevelWarn, "missing", map[string]any{"path": path})
+			p.log(ctx, reginald.LogLevelWarn, "missing", "path", path)
 		case fi.Mode()&os.ModeSymlink != 0:
 			target, _ := os.Readlink(path)
 			if verbose {
-				p.log(ctx, reginald.LogLevelInfo, "link", map[string]any{"path": path, "target": target})
+				p.log(ctx, reginald.LogLevelInfo, "link", "path", path, "target", target)
 			}
 		case verbose:
-			p.log(ctx, reginald.LogLevelInfo, "present", map[string]any{"path": path})
+			p.log(ctx, reginald.LogLevelInfo, "present", "path", path)
 		}
 	}
 	if len(missing) > 0 {
-		return nil, reginald.NewCommandFailedError("missing: " + strings.Join(missing, ", "))
+		return nil, reginald.NewCommandFailedError(raw(jsonrpc.Truncate("missing: " + strings.Join(missing, ", "))))
 	}
 	return &reginald.RunCommandResult{}, nil
 }
 
-// ValidateTask checks a link task's config: known keys of the right types,
-// and src and dst given together.
-func (p *plugin) ValidateTask(_ context.Context, params *reginald.ValidateTaskParams) (*reginald.ValidateTaskResult, error) {
-	if params.Type != "link" {
-		return nil, invalidParams(fmt.Errorf("unknown task type %q", jsonrpc.Truncate(params.Type)))
-	}
-	values, err := configValues(params.Config, kvToMap(linkConfigs))
-	if err != nil {
-		return nil, jsonrpc.NewError(reginald.CodeInvalidConfig, err.Error(), nil)
-	}
-	if (values["src"] == "") != (values["dst"] == "") {
-		return nil, jsonrpc.NewError(reginald.CodeInvalidConfig, "link: src and dst go together", nil)
-	}
-	return &reginald.ValidateTaskResult{}, nil
-}
-
-// RunTask makes dst a symbolic link to src, both relative to the run's
-// directory. An existing link to src is left alone; anything else at dst is
-// replaced only with force.
+// RunTask runs a "symlink" task: it makes dst a symbolic link to src.
+// Reginald resolves both paths before it sends them; a relative one is
+// taken from the plugin's working directory. An existing link to src is
+// left alone; anything else at dst is replaced only with force.
 func (p *plugin) RunTask(ctx context.Context, params *reginald.RunTaskParams) (*reginald.RunTaskResult, error) {
-	if params.Type != "link" {
-		return nil, invalidParams(fmt.Errorf("unknown task type %q", jsonrpc.Truncate(params.Type)))
+	if params.TaskType != taskSymlink {
+		return nil, invalidParams(fmt.Errorf("unknown task type %q", jsonrpc.Truncate(params.TaskType)))
 	}
-	values, err := configValues(params.Config, kvToMap(linkConfigs))
+	values, err := configValues(params.Config, valueDefaults(symlinkConfigs))
 	if err != nil {
 		return nil, invalidParams(err)
 	}
 	src, dst, force := values["src"].(string), values["dst"].(string), values["force"].(bool)
 	if src == "" || dst == "" {
-		return nil, taskFailed(errors.New("link: src and dst are required"))
+		return nil, taskFailed(fmt.Errorf("%s: src and dst are required", taskSymlink))
 	}
-	src, dst = resolve(params.Dir, src), resolve(params.Dir, dst)
-	fields := map[string]any{"src": src, "dst": dst}
+	src, dst = resolve(src), resolve(dst)
 	if target, err := os.Readlink(dst); err == nil && target == src {
-		p.log(ctx, reginald.LogLevelInfo, "already linked", fields)
-		return &reginald.RunTaskResult{}, nil
-	}
-	p.mu.Lock()
-	dryRun := p.dryRun
-	p.mu.Unlock()
-	if dryRun {
-		p.log(ctx, reginald.LogLevelInfo, "would link", fields)
+		p.log(ctx, reginald.LogLevelInfo, "already linked", "src", src, "dst", dst)
 		return &reginald.RunTaskResult{}, nil
 	}
 	if _, err := os.Lstat(dst); err == nil {
 		if !force {
-			return nil, taskFailed(fmt.Errorf("link: %s exists; set force to replace it", dst))
+			return nil, taskFailed(fmt.Errorf("%s: %s exists; set force to replace it", taskSymlink, jsonrpc.Truncate(dst)))
 		}
 		if err := os.Remove(dst); err != nil {
-			return nil, taskFailed(fmt.Errorf("link: replace %s: %w", dst, err))
+			return nil, taskFailed(fmt.Errorf("%s: replace %s: %w", taskSymlink, jsonrpc.Truncate(dst), err))
 		}
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return nil, taskFailed(fmt.Errorf("link: %w", err))
+		return nil, taskFailed(fmt.Errorf("%s: %s", taskSymlink, jsonrpc.Truncate(err.Error())))
 	}
 	if err := os.Symlink(src, dst); err != nil {
-		return nil, taskFailed(fmt.Errorf("link: %w", err))
+		return nil, taskFailed(fmt.Errorf("%s: %s", taskSymlink, jsonrpc.Truncate(err.Error())))
 	}
-	p.log(ctx, reginald.LogLevelInfo, "linked", fields)
+	p.log(ctx, reginald.LogLevelInfo, "linked", "src", src, "dst", dst)
 	return &reginald.RunTaskResult{}, nil
 }
 
 // Shutdown makes the plugin refuse further requests until exit.
-func (p *plugin) Shutdown(ctx context.Context) (*bool, error) {
+func (p *plugin) Shutdown(ctx context.Context) (bool, error) {
 	p.mu.Lock()
 	p.shutdown = true
 	p.mu.Unlock()
-	p.log(ctx, reginald.LogLevelDebug, "shutting down", nil)
-	return ptr(true), nil
+	p.log(ctx, reginald.LogLevelDebug, "shutting down")
+	return true, nil
 }
 
 // Exit lets main return.
@@ -226,37 +137,27 @@ func (p *plugin) Exit(context.Context) error {
 	return nil
 }
 
-// shutdownGate answers every request but exit with InvalidRequest once
-// shutdown has been answered.
+// shutdownGate answers every request but exit with MethodNotFound once
+// shutdown has been answered, as Reginald's example plugin does.
 func (p *plugin) shutdownGate(next jsonrpc.Handler) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		p.mu.Lock()
 		down := p.shutdown
 		p.mu.Unlock()
 		if down && req.Method != reginald.MethodExit {
-			msg := fmt.Sprintf("%s called after shutdown", req.Method)
-			return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, msg, nil)
+			msg := fmt.Sprintf("%s is not available after shutdown", jsonrpc.Truncate(req.Method))
+			return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, msg, nil)
 		}
 		return next.Handle(ctx, req)
 	})
 }
 
-// log sends a log notification to Reginald unless its logging settings
-// would drop it.
-func (p *plugin) log(ctx context.Context, level reginald.LogLevel, msg string, fields map[string]any) {
-	p.mu.Lock()
-	cfg := p.logging
-	p.mu.Unlock()
-	least, _ := loglevel.Value(cfg.Level) // read by Initialize
-	if l, _ := loglevel.Value(level); !cfg.Enabled || l < least {
-		return
-	}
-	params := &reginald.LogParams{Level: level, Msg: msg}
-	if len(fields) > 0 {
-		params.Fields = map[string]json.RawMessage{}
-		for k, v := range fields {
-			params.Fields[k] = raw(v)
-		}
+// log sends a log notification to Reginald, which filters by level.
+// kvs are attribute keys and values in turn.
+func (p *plugin) log(ctx context.Context, level reginald.LogLevel, msg string, kvs ...any) {
+	params := &reginald.LogParams{Time: time.Now().UTC().Format(time.RFC3339Nano), Msg: msg, Level: level}
+	for i := 0; i+1 < len(kvs); i += 2 {
+		params.Attrs = append(params.Attrs, reginald.LogAttr{Key: fmt.Sprint(kvs[i]), Value: raw(kvs[i+1])})
 	}
 	host := reginald.NewHostRemote(jsonrpc.ConnFromContext(ctx))
 	// A failed log notification only means the connection is going away.
@@ -267,20 +168,22 @@ func invalidParams(err error) error {
 	return jsonrpc.NewError(jsonrpc.CodeInvalidParams, err.Error(), nil)
 }
 
-// taskFailed reports a failed task as upstream does: InternalError with
-// the reason as the message.
+// taskFailed reports a failed task. The protocol has no code for it
+// (Reginald reports any error the same way); this plugin sends
+// InternalError with the reason as the message.
 func taskFailed(err error) error {
 	return jsonrpc.NewError(jsonrpc.CodeInternalError, err.Error(), nil)
 }
 
-func resolve(dir, path string) string {
+// resolve expands a leading ~/ and makes path absolute.
+func resolve(path string) string {
 	if rest, ok := strings.CutPrefix(path, "~/"); ok {
 		if home, err := os.UserHomeDir(); err == nil {
 			return filepath.Join(home, rest)
 		}
 	}
-	if filepath.IsAbs(path) {
-		return filepath.Clean(path)
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
 	}
-	return filepath.Join(dir, path)
+	return filepath.Clean(path)
 }
