@@ -43,6 +43,8 @@ type Conn struct {
 	out      chan []byte   // messages waiting for the write loop
 	spare    chan []byte   // buffers of written messages, for reuse
 	drained  chan struct{} // closed when the write loop has ended
+	// inputDone is closed when reading has ended (EOF or a read error).
+	inputDone chan struct{}
 
 	// establish is the stream's Established, or nil; established
 	// records that it was called.
@@ -91,20 +93,21 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 	opts = opts.withDefaults()
 	flusher := bufio.NewWriterSize(stream, writeBufferSize)
 	c := &Conn{
-		opts:     opts,
-		log:      opts.Logger,
-		stream:   stream,
-		reader:   opts.Framing.NewReader(stream, opts.Limits),
-		writer:   opts.Framing.NewWriter(flusher),
-		flusher:  flusher,
-		out:      make(chan []byte, opts.MaxQueuedWrites),
-		spare:    make(chan []byte, spareBuffers),
-		drained:  make(chan struct{}),
-		pending:  make(map[int64]*pendingCall),
-		inflight: make(map[string]*incoming),
-		done:     make(chan struct{}),
-		warnings: warnLimiter{log: opts.Logger, now: opts.now},
-		queued:   byteBudget{max: int64(opts.MaxQueuedBytes), onFull: opts.onQueueFull},
+		opts:      opts,
+		log:       opts.Logger,
+		stream:    stream,
+		reader:    opts.Framing.NewReader(stream, opts.Limits),
+		writer:    opts.Framing.NewWriter(flusher),
+		flusher:   flusher,
+		out:       make(chan []byte, opts.MaxQueuedWrites),
+		spare:     make(chan []byte, spareBuffers),
+		drained:   make(chan struct{}),
+		inputDone: make(chan struct{}),
+		pending:   make(map[int64]*pendingCall),
+		inflight:  make(map[string]*incoming),
+		done:      make(chan struct{}),
+		warnings:  warnLimiter{log: opts.Logger, now: opts.now},
+		queued:    byteBudget{max: int64(opts.MaxQueuedBytes), onFull: opts.onQueueFull},
 	}
 	if m, ok := stream.(MessageReader); ok {
 		c.onFrame = m.MessageRead
@@ -329,6 +332,7 @@ func (c *Conn) readLoop() {
 				c.replyFromReader(appendError(nil, NullID, invalidRequest(Truncate(fe.Error()))))
 				continue
 			}
+			close(c.inputDone)
 			if errors.Is(err, io.EOF) {
 				closeQueues()
 				c.peerFinished()
@@ -413,6 +417,21 @@ func (c *Conn) writeLoop() {
 	}
 }
 
+// writeFailed ends the connection after a write error. A peer that stops
+// reading has often written its last words first (an error response with
+// id null saying why it is exiting), so the read loop gets DrainTimeout to
+// take in what is still to be read before the connection ends.
+func (c *Conn) writeFailed(err error) {
+	t := time.NewTimer(c.opts.DrainTimeout)
+	select {
+	case <-c.inputDone:
+	case <-c.done:
+	case <-t.C:
+	}
+	t.Stop()
+	c.shutdown(fmt.Errorf("writing: %w", err))
+}
+
 // writeQueued writes msg (if not nil) and every message queued behind it,
 // then flushes. It reports false when writing failed and the connection
 // has ended.
@@ -421,7 +440,7 @@ func (c *Conn) writeQueued(msg []byte) bool {
 	for {
 		if msg != nil && len(msg) == 0 { // closeMarker
 			if err := c.flusher.Flush(); err != nil {
-				c.shutdown(fmt.Errorf("writing: %w", err))
+				c.writeFailed(err)
 				return false
 			}
 			c.shutdown(errClosedAfterReply)
@@ -429,7 +448,7 @@ func (c *Conn) writeQueued(msg []byte) bool {
 		}
 		if msg != nil {
 			if err := c.writer.Write(validText(msg)); err != nil {
-				c.shutdown(fmt.Errorf("writing: %w", err))
+				c.writeFailed(err)
 				return false
 			}
 			c.recycle(msg) // the framing copied it
@@ -452,7 +471,7 @@ func (c *Conn) writeQueued(msg []byte) bool {
 			}
 		}
 		if err := c.flusher.Flush(); err != nil {
-			c.shutdown(fmt.Errorf("writing: %w", err))
+			c.writeFailed(err)
 			return false
 		}
 		return true

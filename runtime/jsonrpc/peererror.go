@@ -42,7 +42,7 @@ func (c *Conn) SendError(ctx context.Context, e *Error) error {
 // peerReported records an error response with id null and hands it to
 // Options.OnPeerError. It runs on the read loop.
 func (c *Conn) peerReported(e *Error) {
-	c.log.Warn("jsonrpc: the peer reported an error", "code", e.Code, "message", Truncate(e.Message), "data", Truncate(string(e.Data)))
+	c.warn("jsonrpc: the peer reported an error", "code", e.Code, "message", Truncate(e.Message), "data", Truncate(string(e.Data)))
 	c.mu.Lock()
 	c.peerErr = &PeerError{Err: e}
 	c.mu.Unlock()

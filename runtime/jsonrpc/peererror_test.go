@@ -1,8 +1,12 @@
 package jsonrpc
 
 import (
+	"context"
 	"errors"
+	"io"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -116,5 +120,73 @@ func TestSendError(t *testing.T) {
 	_ = c.Close()
 	if err := c.SendError(ctxLimit(t), e); !errors.Is(err, ErrClosed) {
 		t.Errorf("SendError after Close: %v", err)
+	}
+}
+
+// exitedPeer is a stream whose peer has written its last words and
+// stopped reading: every write fails, and its output (lines) can be read
+// only once a write has failed, as when a child exits between our write
+// and our next read. Closing it discards what was not read, as closing a
+// pipe does.
+type exitedPeer struct {
+	lines  string
+	failed chan struct{} // closed by the first failed write
+	once   sync.Once
+	mu     sync.Mutex
+	closed bool
+	read   bool
+}
+
+func (p *exitedPeer) Write([]byte) (int, error) {
+	p.once.Do(func() { close(p.failed) })
+	return 0, syscall.EPIPE
+}
+
+func (p *exitedPeer) Read(b []byte) (int, error) {
+	<-p.failed
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return 0, io.ErrClosedPipe
+	}
+	if p.read {
+		return 0, io.EOF
+	}
+	p.read = true
+	return copy(b, p.lines), nil
+}
+
+func (p *exitedPeer) Close() error {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	p.once.Do(func() { close(p.failed) })
+	return nil
+}
+
+// TestPeerErrorReadAfterWriteFails: the peer wrote why it exits, then
+// stopped reading; our next write fails before we read its words. The
+// Conn still reads them before it ends, so Err and the failed call carry
+// the peer's error rather than only "broken pipe".
+func TestPeerErrorReadAfterWriteFails(t *testing.T) {
+	peer := &exitedPeer{lines: authRequired + "\n", failed: make(chan struct{})}
+	got := make(chan *Error, 1)
+	c := NewConn(peer, Options{OnPeerError: func(e *Error) { got <- e }})
+	err := c.Call(context.Background(), "session.start", nil, nil)
+	var pe *PeerError
+	if !errors.As(err, &pe) || pe.Err.Code != -32011 {
+		t.Errorf("call error %v does not carry the peer's error", err)
+	}
+	<-c.Done()
+	if err := c.Err(); !errors.As(err, &pe) {
+		t.Errorf("Err() = %v; want the peer's error", err)
+	}
+	select {
+	case e := <-got:
+		if e.Code != -32011 {
+			t.Errorf("OnPeerError got %d", e.Code)
+		}
+	default:
+		t.Error("OnPeerError was not called")
 	}
 }

@@ -141,6 +141,9 @@ var msgCases = []msgCase{
 	{name: "error response with id null, then the peer exits", input: `{"jsonrpc":"2.0","error":{"code":-32011,...,"data":{"kind":"authentication_required","stage":"startup",...}},"id":null} then end of input, as the Autohand CLI starting signed out`,
 		outcome: `a pending call fails wrapping ErrClosed, ErrPeerClosed and a *PeerError holding the -32011 error; Err wraps it too`,
 		test:    "TestPeerErrorReachesPendingCall"},
+	{name: "peer exits after writing its reason, before reading our request", input: `the same error response with id null, readable only after our write has failed with EPIPE`,
+		outcome: `the Conn reads what is left (for at most DrainTimeout) before it ends; the call and Err carry the *PeerError, not only "broken pipe"`,
+		test:    "TestPeerErrorReadAfterWriteFails"},
 
 	// Duplicate ids.
 	{name: "duplicate id while the first is in flight", input: `{"jsonrpc":"2.0","id":5,"method":"slow"} — twice`, outcome: `the second gets -32600 Invalid Request, id 5; the first keeps running`, test: "TestDuplicateIDInFlight"},
