@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -391,121 +390,6 @@ func (c *Conn) peerFinished() {
 	}
 	t.Stop()
 	c.shutdown(ErrPeerClosed)
-}
-
-// writeLoop writes queued messages, gathering those queued together into
-// one write, until the connection ends. After a local Close it first
-// writes what is still queued.
-func (c *Conn) writeLoop() {
-	defer c.wg.Done()
-	defer close(c.drained)
-	for {
-		select {
-		case msg := <-c.out:
-			if !c.writeQueued(msg) {
-				return
-			}
-		case <-c.done:
-			c.mu.Lock()
-			drain := c.err == errLocalClose || c.err == ErrPeerClosed
-			c.mu.Unlock()
-			if drain {
-				c.writeQueued(nil)
-			}
-			return
-		}
-	}
-}
-
-// writeFailed ends the connection after a write error. A peer that stops
-// reading has often written its last words first (an error response with
-// id null saying why it is exiting), so the read loop gets DrainTimeout to
-// take in what is still to be read before the connection ends.
-func (c *Conn) writeFailed(err error) {
-	t := time.NewTimer(c.opts.DrainTimeout)
-	select {
-	case <-c.inputDone:
-	case <-c.done:
-	case <-t.C:
-	}
-	t.Stop()
-	c.shutdown(fmt.Errorf("writing: %w", err))
-}
-
-// writeQueued writes msg (if not nil) and every message queued behind it,
-// then flushes. It reports false when writing failed and the connection
-// has ended.
-func (c *Conn) writeQueued(msg []byte) bool {
-	yielded := false
-	for {
-		if msg != nil && len(msg) == 0 { // closeMarker
-			if err := c.flusher.Flush(); err != nil {
-				c.writeFailed(err)
-				return false
-			}
-			c.shutdown(errClosedAfterReply)
-			return false
-		}
-		if msg != nil {
-			if err := c.writer.Write(validText(msg)); err != nil {
-				c.writeFailed(err)
-				return false
-			}
-			c.recycle(msg) // the framing copied it
-		}
-		select {
-		case msg = <-c.out:
-			continue
-		default:
-		}
-		if !yielded && msg != nil {
-			// Let goroutines about to send run first, so that their
-			// messages share this write; when none is runnable this
-			// returns at once.
-			yielded = true
-			runtime.Gosched()
-			select {
-			case msg = <-c.out:
-				continue
-			default:
-			}
-		}
-		if err := c.flusher.Flush(); err != nil {
-			c.writeFailed(err)
-			return false
-		}
-		return true
-	}
-}
-
-// enqueue hands msg to the write loop, waiting while the queue is full
-// unless ctx or the connection ends first.
-func (c *Conn) enqueue(ctx context.Context, msg []byte) error {
-	select {
-	case <-c.done:
-		return c.closedError()
-	default:
-	}
-	select {
-	case c.out <- msg:
-		return nil
-	case <-c.done:
-		return c.closedError()
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// replyFromReader queues an answer produced by the read loop. The read loop
-// never waits on writing, so a peer that sends without reading cannot stop
-// us from reading its messages; when such a peer has filled the write
-// queue, the answer is dropped and logged.
-func (c *Conn) replyFromReader(msg []byte) {
-	select {
-	case c.out <- msg:
-	default:
-		c.warn("jsonrpc: peer is not reading; dropped an error response", "response", Truncate(string(msg)))
-	}
 }
 
 // goTracked runs f on a goroutine the connection waits for, unless the
