@@ -36,15 +36,5 @@ func validUTF8(s string) string {
 	if utf8.ValidString(s) {
 		return s
 	}
-	b := make([]byte, 0, len(s)+8)
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = utf8.AppendRune(b, utf8.RuneError)
-		} else {
-			b = append(b, s[i:i+size]...)
-		}
-		i += size
-	}
-	return string(b)
+	return string(appendValidUTF8(make([]byte, 0, len(s)+8), []byte(s)))
 }
