@@ -19,9 +19,6 @@ const MaxEchoBytes = 256
 // or an error message.
 func Truncate(s string) string {
 	if len(s) <= MaxEchoBytes {
-		if utf8.ValidString(s) {
-			return s
-		}
 		return validUTF8(s)
 	}
 	cut := MaxEchoBytes
