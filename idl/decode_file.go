@@ -72,7 +72,7 @@ func isKeyword(s string) bool {
 
 // protocol decodes the protocol: section.
 func (d *decoder) protocol(n *node) *protoSpec {
-	o, _ := d.keys(n, "protocol", "name", "version", "doc", "roles", "framing", "transports", "ids", "cancellation", "timeout", "on_timeout", "lifecycle", "ignore_unknown_notifications", "ordering", "handshake")
+	o, _ := d.keys(n, "protocol", "name", "version", "doc", "roles", "framing", "transports", "ids", "cancellation", "timeout", "on_timeout", "lifecycle", "ignore_unknown_notifications", "ordering", "handshake", "batches")
 	p := &protoSpec{pos: n.pos}
 	if !o.has("name") {
 		d.errs.add(n.pos, "missing protocol name; add name: followed by a lower-case name such as myproto")
@@ -121,6 +121,9 @@ func (d *decoder) protocol(n *node) *protoSpec {
 	p.ordering = d.oneOf(o.get("ordering"), "ordering", string(OrderConcurrent), string(OrderNotificationsFirst))
 	if v := o.get("handshake"); v != nil {
 		p.handshake = d.name(v, "handshake")
+	}
+	if v := o.get("batches"); v != nil {
+		p.noBatches = !d.boolean(v, "batches")
 	}
 	p.timeout = d.duration(o.get("timeout"), "timeout")
 	if v := o.get("on_timeout"); v != nil {

@@ -57,6 +57,9 @@ func TestFullProtocol(t *testing.T) {
 	eq(t, "Cancellation", p.Cancellation, CancelLSP)
 	eq(t, "Cancellation.Method", p.Cancellation.Method(), "$/cancelRequest")
 	eq(t, "Timeout", p.Timeout, 30*time.Second)
+	if !p.NoBatches {
+		t.Error("NoBatches = false, want true from batches: false")
+	}
 	if p.Handshake == nil || p.Handshake.Name != "full.initialize" || p.Handshake.Kind != Request {
 		t.Errorf("Handshake = %+v, want the request full.initialize", p.Handshake)
 	}

@@ -30,6 +30,9 @@ type Protocol struct {
 	// for none: until it has been answered with a result, a server may
 	// treat the connection as not established.
 	Handshake *Method
+	// NoBatches is set by batches: false: the protocol does not accept
+	// JSON-RPC batches, and a peer's batch is refused with -32600.
+	NoBatches bool
 
 	// Timeout is the default timeout of requests (0 for none) and
 	// OnTimeout what happens when it expires; methods may override both.

@@ -109,6 +109,7 @@ func (r *resolver) protocol(ps *protoSpec) {
 	if ps.cancellation.name != "" {
 		p.Cancellation = Cancellation(ps.cancellation.name)
 	}
+	p.NoBatches = ps.noBatches
 	p.Ordering = OrderConcurrent
 	if ps.ordering.name != "" {
 		p.Ordering = Ordering(ps.ordering.name)

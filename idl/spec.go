@@ -31,6 +31,7 @@ type protoSpec struct {
 	ids, cancellation      nameRef
 	ordering               nameRef
 	handshake              nameRef // the handshake request's name
+	noBatches              bool    // batches: false
 	timeout                durationSpec
 	onTimeout              *OnTimeout
 	rolesPos, transportPos Pos

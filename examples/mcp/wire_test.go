@@ -275,3 +275,30 @@ func TestExtraMembersOnTheWire(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchRefused: MCP has had no JSON-RPC batches since revision
+// 2025-06-18, so a server built on the generated package answers a batch
+// with one -32600 and handles none of its elements.
+func TestBatchRefused(t *testing.T) {
+	rec := &initRecorder{caps: make(chan []byte, 1)}
+	sp := wireConn(t, func(c net.Conn) *jsonrpc.Conn {
+		conn, _ := mcp.ConnectServer(c, rec, jsonrpc.Options{})
+		return conn
+	})
+	sp.send(t, `[{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}},{"jsonrpc":"2.0","id":2,"method":"ping"}]`)
+	m := sp.receive(t)
+	if m.Error == nil || m.Error.Code != jsonrpc.CodeInvalidRequest || string(m.ID) != "null" {
+		t.Fatalf("a batch was answered %+v, want one -32600 with id null", m)
+	}
+	select {
+	case <-rec.caps:
+		t.Fatal("initialize inside the refused batch was handled")
+	default:
+	}
+	// The connection carries on with single messages (initRecorder
+	// answers initialize only).
+	sp.send(t, `{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	if m := sp.receive(t); m.Error != nil || string(m.ID) != "3" {
+		t.Fatalf("initialize after the batch answered %+v", m)
+	}
+}

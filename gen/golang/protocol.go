@@ -147,6 +147,10 @@ func (g *generator) options(f *file) {
 		what = append(what, fmt.Sprintf("the handshake %s", m.Name))
 		fill = append(fill, setIf(jen.Id("opts").Dot("Handshake").Op("==").Lit(""), "Handshake", jen.Id(nameConst(m))))
 	}
+	if p.NoBatches {
+		what = append(what, "no JSON-RPC batches")
+		fill = append(fill, jen.Id("opts").Dot("RejectBatches").Op("=").True())
+	}
 	if p.Ordering == idl.OrderNotificationsFirst {
 		what = append(what, "requests handled after the notifications read before them")
 		fill = append(fill, jen.Id("opts").Dot("OrderRequestsAfterNotifications").Op("=").True())

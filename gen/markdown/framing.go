@@ -238,6 +238,9 @@ func (d *doc) writeLifecycle() {
 		d.paraf("**Handshake:** %s. A session starts with this request and is established once it has been answered with a result. A server may close a connection that has not completed it in time, or to make room for other connections.",
 			d.methodLink(m))
 	}
+	if p.NoBatches {
+		d.para("**Batches:** not accepted. A JSON-RPC batch is answered with a single -32600 Invalid Request and none of its elements is handled; send each message on its own.")
+	}
 	if p.Timeout == 0 {
 		d.para("**Default timeout:** none. Unless its section gives a timeout, a request waits for its response as long as the connection lasts.")
 	} else {

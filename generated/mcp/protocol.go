@@ -134,9 +134,9 @@ const (
 )
 
 // Options returns the protocol's connection options: ndjson framing, MCP
-// cancellation, the handshake initialize and the default timeouts of its
-// requests. ConnectClient and ConnectServer fill in the zero fields of the
-// options they are given with these.
+// cancellation, the handshake initialize, no JSON-RPC batches and the default
+// timeouts of its requests. ConnectClient and ConnectServer fill in the zero
+// fields of the options they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }
@@ -152,6 +152,7 @@ func withDefaults(opts jsonrpc.Options) jsonrpc.Options {
 	if opts.Handshake == "" {
 		opts.Handshake = MethodInitialize
 	}
+	opts.RejectBatches = true
 	if opts.Timeout == nil {
 		opts.Timeout = requestTimeout
 	}

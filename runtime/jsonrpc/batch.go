@@ -29,6 +29,9 @@ func (c *Conn) Batch(ctx context.Context, calls []*BatchCall) error {
 	if len(calls) == 0 {
 		return fmt.Errorf("jsonrpc: batch: no calls")
 	}
+	if c.opts.RejectBatches {
+		return fmt.Errorf("jsonrpc: batch of %d calls: %w", len(calls), ErrBatchesRejected)
+	}
 	ids := make([]int64, len(calls))
 	waits := make([]*pendingCall, len(calls))
 	forgetAll := func() {

@@ -340,6 +340,10 @@ func marshalValue(v any) ([]byte, error) {
 // handleBatch dispatches the elements of a batch and answers with one array
 // holding the responses to its requests.
 func (c *Conn) handleBatch(frame []byte) {
+	if c.opts.RejectBatches {
+		c.answerInvalid(nil, NullID, invalidRequest("this protocol does not accept batches; send each message on its own"))
+		return
+	}
 	elems := splitArray(frame)
 	switch {
 	case len(elems) == 0:

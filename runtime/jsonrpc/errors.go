@@ -89,6 +89,11 @@ var ErrNotSent = errors.New("jsonrpc: not sent")
 // out its method's default timeout.
 var ErrTimeout = errors.New("jsonrpc: call timed out")
 
+// ErrBatchesRejected is wrapped by the error of [Conn.Batch] on a
+// connection whose protocol does not accept batches
+// ([Options.RejectBatches]).
+var ErrBatchesRejected = errors.New("jsonrpc: the protocol does not accept batches")
+
 // TimeoutError is returned by a call that ran out its method's default
 // timeout (see [Options.Timeout]). It matches both [ErrTimeout] and
 // context.DeadlineExceeded under errors.Is.

@@ -151,6 +151,12 @@ type Options struct {
 	// written before closing the stream, and how long handlers still
 	// running when the peer finished sending get to answer (default 1s).
 	DrainTimeout time.Duration
+	// RejectBatches refuses JSON-RPC batches, for protocols that do not
+	// accept them (MCP since revision 2025-06-18): an incoming batch is
+	// answered with one -32600 (id null) and none of its elements is
+	// handled, and [Conn.Batch] fails with [ErrBatchesRejected] without
+	// sending anything.
+	RejectBatches bool
 	// OrderRequestsAfterNotifications makes an incoming request's handler
 	// start only after every notification read before it has been handled
 	// (as LSP requires: a request sees the didOpen sent before it).

@@ -78,11 +78,12 @@ const (
 )
 
 // Options returns the protocol's connection options: content-length framing,
-// LSP cancellation, the handshake full.initialize, requests handled after the
-// notifications read before them, unknown notifications starting with "$/"
-// dropped silently, string request ids, the default timeouts of its requests
-// and the requests that may be sent again. ConnectEditor and ConnectAgent fill
-// in the zero fields of the options they are given with these.
+// LSP cancellation, the handshake full.initialize, no JSON-RPC batches,
+// requests handled after the notifications read before them, unknown
+// notifications starting with "$/" dropped silently, string request ids, the
+// default timeouts of its requests and the requests that may be sent again.
+// ConnectEditor and ConnectAgent fill in the zero fields of the options they
+// are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }
@@ -98,6 +99,7 @@ func withDefaults(opts jsonrpc.Options) jsonrpc.Options {
 	if opts.Handshake == "" {
 		opts.Handshake = MethodInitialize
 	}
+	opts.RejectBatches = true
 	opts.OrderRequestsAfterNotifications = true
 	if opts.IgnoreNotifications == nil {
 		opts.IgnoreNotifications = []string{"$/"}
