@@ -26,6 +26,15 @@ var mcpHTTP = streamhttp.Protocol{
 // when it ends its stream.
 const reconnectRetry = 250 * time.Millisecond
 
+// newHandler returns the handler of the endpoint: each session gets a
+// session value of its own.
+func newHandler(logger *slog.Logger) *streamhttp.Handler {
+	return streamhttp.NewHandler(mcpHTTP, func(s *streamhttp.Session) {
+		log := logger.With("session", s.ID())
+		mcp.ConnectServer(s, newSession(log), jsonrpc.Options{Logger: log})
+	}, streamhttp.ServerOptions{Versions: supportedVersions, Logger: logger})
+}
+
 // serveHTTP serves MCP sessions over Streamable HTTP at addr, endpoint
 // mcpHTTP.Path, until ctx ends; then it ends every session and returns.
 // Once it accepts connections it writes "listening on URL" to stderr.
@@ -34,10 +43,7 @@ func serveHTTP(ctx context.Context, addr string, logger *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("listening: %w", err)
 	}
-	h := streamhttp.NewHandler(mcpHTTP, func(s *streamhttp.Session) {
-		log := logger.With("session", s.ID())
-		mcp.ConnectServer(s, newSession(log), jsonrpc.Options{Logger: log})
-	}, streamhttp.ServerOptions{Versions: supportedVersions, Logger: logger})
+	h := newHandler(logger)
 	mux := http.NewServeMux()
 	mux.Handle(mcpHTTP.Path, h)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
