@@ -15,13 +15,6 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/streamhttp"
 )
 
-// mcpHTTP is how MCP uses Streamable HTTP; it becomes mcp.HTTP once the
-// generator writes it for IDLs with an http transport.
-var mcpHTTP = streamhttp.Protocol{
-	Path: "/mcp", Handshake: "initialize", SessionHeader: "Mcp-Session-Id",
-	VersionHeader: "MCP-Protocol-Version", VersionField: "protocolVersion", DefaultVersion: "2025-03-26",
-}
-
 // reconnectRetry is the reconnection delay test_reconnection announces
 // when it ends its stream.
 const reconnectRetry = 250 * time.Millisecond
@@ -29,14 +22,14 @@ const reconnectRetry = 250 * time.Millisecond
 // newHandler returns the handler of the endpoint: each session gets a
 // session value of its own.
 func newHandler(logger *slog.Logger) *streamhttp.Handler {
-	return streamhttp.NewHandler(mcpHTTP, func(s *streamhttp.Session) {
+	return streamhttp.NewHandler(mcp.HTTP, func(s *streamhttp.Session) {
 		log := logger.With("session", s.ID())
 		mcp.ConnectServer(s, newSession(log), jsonrpc.Options{Logger: log})
 	}, streamhttp.ServerOptions{Versions: supportedVersions, Logger: logger})
 }
 
 // serveHTTP serves MCP sessions over Streamable HTTP at addr, endpoint
-// mcpHTTP.Path, until ctx ends; then it ends every session and returns.
+// mcp.HTTP.Path, until ctx ends; then it ends every session and returns.
 // Once it accepts connections it writes "listening on URL" to stderr.
 func serveHTTP(ctx context.Context, addr string, logger *slog.Logger) error {
 	ln, err := net.Listen("tcp", addr)
@@ -45,11 +38,11 @@ func serveHTTP(ctx context.Context, addr string, logger *slog.Logger) error {
 	}
 	h := newHandler(logger)
 	mux := http.NewServeMux()
-	mux.Handle(mcpHTTP.Path, h)
+	mux.Handle(mcp.HTTP.Path, h)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(os.Stderr, "listening on http://%s%s\n", ln.Addr(), mcpHTTP.Path)
+	fmt.Fprintf(os.Stderr, "listening on http://%s%s\n", ln.Addr(), mcp.HTTP.Path)
 	select {
 	case err := <-served:
 		h.Close()

@@ -18,7 +18,7 @@ func dialHTTP(t *testing.T, url string, c *testClient) mcp.Server {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	stream, err := streamhttp.Dial(ctx, url, mcpHTTP, streamhttp.ClientOptions{})
+	stream, err := streamhttp.Dial(ctx, url, mcp.HTTP, streamhttp.ClientOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,8 +48,8 @@ func TestHTTP(t *testing.T) {
 		srv.Close()
 	})
 	quiet, loud := newTestClient(), newTestClient()
-	quietServer := dialHTTP(t, srv.URL+mcpHTTP.Path, quiet)
-	loudServer := dialHTTP(t, srv.URL+mcpHTTP.Path, loud)
+	quietServer := dialHTTP(t, srv.URL+mcp.HTTP.Path, quiet)
+	loudServer := dialHTTP(t, srv.URL+mcp.HTTP.Path, loud)
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	if _, err := quietServer.SetLevel(ctx, &mcp.SetLevelRequestParams{Level: mcp.LoggingLevelEmergency}); err != nil {
