@@ -281,6 +281,7 @@ func (h *Handler) create(stateless bool) *Session {
 			h.mu.Unlock()
 			return nil
 		}
+		delete(h.sessions, evict.id) // before anyone else counts it
 	}
 	id := ""
 	if !stateless {
@@ -487,11 +488,11 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	defer s.detach(st)
+	defer s.detach(st, 1) // open made this response its first owner
 	if useJSON {
 		h.answerJSON(w, r, s, st, line.Bytes())
 	} else {
-		h.serveStream(w, r, s, st, 0, line.Bytes())
+		h.serveStream(w, r, s, st, 1, 0, line.Bytes())
 	}
 	if created && s.handshakeFailed() {
 		s.End()

@@ -68,6 +68,7 @@ type stream struct {
 	evicted   uint64   // the highest sequence number evicted from the store
 	written   uint64   // the highest sequence number written to a client
 	attached  bool     // an HTTP response is serving the stream
+	owner     uint64   // counts the responses that have served the stream
 	closeGen  uint64   // incremented by CloseStream
 	closeAt   uint64   // the last event stored when CloseStream was called
 	retry     time.Duration
