@@ -16,8 +16,8 @@ import (
 
 // open registers a stream for the requests ids of one POST, attached to
 // that POST's response. It returns nil with the HTTP status to answer
-// when the session has ended (404), a request id is already awaiting its
-// answer (400) or the session serves MaxStreams responses already (429).
+// when the session has ended (404) or a request id is already awaiting
+// its answer (400).
 func (s *Session) open(ids []string, useJSON, batch, handshake bool) (*stream, int, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -29,9 +29,6 @@ func (s *Session) open(ids []string, useJSON, batch, handshake bool) (*stream, i
 			return nil, http.StatusBadRequest, "Invalid Request: a request with id " + jsonrpc.Truncate(id) + " is already in flight"
 		}
 	}
-	if s.attachedCount >= s.h.opts.MaxStreams {
-		return nil, http.StatusTooManyRequests, "too many open streams in this session"
-	}
 	st := &stream{id: s.nextID, json: useJSON, batch: batch, pending: ids, next: 1,
 		attached: true, owner: 1, handshake: handshake, wake: make(chan struct{}, 1)}
 	s.nextID++
@@ -40,7 +37,6 @@ func (s *Session) open(ids []string, useJSON, batch, handshake bool) (*stream, i
 		s.byRequest[id] = st
 		s.active++
 	}
-	s.attachedCount++
 	s.touch()
 	return st, 0, ""
 }
@@ -50,8 +46,7 @@ func (s *Session) open(ids []string, useJSON, batch, handshake bool) (*stream, i
 // serving the stream, which is most likely a connection that dropped
 // without the server noticing yet; a fresh GET does not (409). It returns
 // the HTTP status to answer when the stream is unknown or its events
-// after seq are gone (400), or the session serves MaxStreams responses
-// (429).
+// after seq are gone (400).
 func (s *Session) attach(streamID, seq uint64, takeover bool) (*stream, uint64, int, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -65,13 +60,8 @@ func (s *Session) attach(streamID, seq uint64, takeover bool) (*stream, uint64, 
 		return nil, 0, http.StatusBadRequest, "the events after this id are no longer stored"
 	case st.attached && !takeover:
 		return nil, 0, http.StatusConflict, "the stream is already being served"
-	case !st.attached && s.attachedCount >= s.h.opts.MaxStreams:
-		return nil, 0, http.StatusTooManyRequests, "too many open streams in this session"
 	}
-	if !st.attached {
-		st.attached = true
-		s.attachedCount++
-	}
+	st.attached = true
 	st.owner++
 	st.signal() // the response it replaces, if any, ends
 	return st, st.owner, 0, ""
@@ -86,7 +76,6 @@ func (s *Session) detach(st *stream, owner uint64) {
 		return
 	}
 	st.attached = false
-	s.attachedCount--
 	if st.complete() && (st.json || len(st.events) == 0) {
 		delete(s.streams, st.id)
 	}
@@ -177,7 +166,10 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 		seq = max(s.streams[0].written, s.streams[0].evicted)
 		s.mu.Unlock()
 	}
-	s.begin()
+	if !s.begin() {
+		httpError(w, http.StatusTooManyRequests, "too many requests open in this session")
+		return
+	}
 	defer s.finish()
 	st, owner, status, why := s.attach(streamID, seq, last != "")
 	if st == nil {
