@@ -414,13 +414,6 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool
 	return buf.Bytes(), true
 }
 
-// clientMessage is what the handler needs to know of a message the
-// client POSTs.
-type clientMessage struct {
-	ID     json.RawMessage `json:"id"`
-	Method *string         `json:"method"`
-}
-
 // post handles a POST: one message (or a batch) from the client.
 func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
@@ -510,50 +503,59 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 }
 
 // classify reads the ids of the requests in a POSTed line, and whether
-// it is the protocol's handshake. A message that is not JSON-RPC at all
-// gets 400 with -32600.
+// it is the protocol's handshake. It reads members the way a
+// jsonrpc.Conn does (exact names, the last of duplicates), so that it
+// expects an answer exactly when the connection gives one. A message that
+// is neither a request, a notification nor a response gets 400 with
+// -32600, as does a single request whose id is not a string, a number or
+// null.
 func (h *Handler) classify(w http.ResponseWriter, line []byte) (ids []string, handshake, ok bool) {
-	var msgs []clientMessage
+	var msgs []json.RawMessage
 	if line[0] == '[' {
-		var raw []json.RawMessage
-		_ = json.Unmarshal(line, &raw)
-		if len(raw) == 0 {
+		_ = json.Unmarshal(line, &msgs)
+		if len(msgs) == 0 {
 			rpcError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "Invalid Request: empty batch")
 			return nil, false, false
 		}
-		for _, m := range raw {
-			var cm clientMessage
-			if json.Unmarshal(m, &cm) == nil {
-				msgs = append(msgs, cm)
-			}
-		}
 	} else {
-		var cm clientMessage
-		if line[0] != '{' || json.Unmarshal(line, &cm) != nil || (cm.Method == nil && cm.ID == nil) {
-			rpcError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "Invalid Request: not a JSON-RPC message")
-			return nil, false, false
-		}
-		msgs = []clientMessage{cm}
+		msgs = []json.RawMessage{line}
 	}
-	for _, m := range msgs {
-		if m.Method == nil || m.ID == nil {
-			continue
-		}
-		var id jsonrpc.ID
-		if err := id.UnmarshalJSON(m.ID); err != nil {
-			if len(msgs) == 1 {
-				rpcError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "Invalid Request: id must be a string, a number or null")
+	single := len(msgs) == 1 && line[0] != '['
+	for _, raw := range msgs {
+		var m map[string]json.RawMessage
+		if raw[0] != '{' || json.Unmarshal(raw, &m) != nil {
+			if single {
+				rpcError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "Invalid Request: a message must be a JSON object")
 				return nil, false, false
 			}
-			continue
+			continue // the connection answers it within the batch
 		}
-		ids = append(ids, id.String())
-		if len(msgs) == 1 && *m.Method == h.proto.Handshake && h.proto.Handshake != "" {
-			handshake = true
+		method, hasMethod := m["method"]
+		rawID, hasID := m["id"]
+		_, hasResult := m["result"]
+		_, hasError := m["error"]
+		switch {
+		case hasMethod && hasID:
+			var id jsonrpc.ID
+			if err := id.UnmarshalJSON(rawID); err != nil {
+				if single {
+					rpcError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "Invalid Request: id must be a string, a number or null")
+					return nil, false, false
+				}
+				continue
+			}
+			ids = append(ids, id.String())
+			var name string
+			if single && json.Unmarshal(method, &name) == nil && name == h.proto.Handshake && name != "" {
+				handshake = true
+			}
+		case !hasMethod && !hasResult && !hasError && single:
+			rpcError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "Invalid Request: neither a request, a notification nor a response")
+			return nil, false, false
 		}
 	}
-	if !handshake && !h.stateless() && len(msgs) > 0 && h.proto.Handshake == "" {
-		handshake = true // no handshake: any first request opens a session
+	if h.proto.Handshake == "" {
+		handshake = true // no handshake: any message opens a session
 	}
 	return ids, handshake, true
 }

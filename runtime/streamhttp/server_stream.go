@@ -121,12 +121,16 @@ func (h *Handler) answerJSON(w http.ResponseWriter, r *http.Request, s *Session,
 	}
 	for {
 		s.mu.Lock()
-		answer := st.answer
+		answer, complete := st.answer, st.complete()
 		s.mu.Unlock()
 		if answer != nil {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusOK)
 			_, _ = w.Write(answer)
+			return
+		}
+		if complete { // cancelled: no answer will come
+			w.WriteHeader(http.StatusAccepted)
 			return
 		}
 		select {
