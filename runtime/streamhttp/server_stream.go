@@ -197,7 +197,8 @@ func parseEventID(id string) (streamID, seq uint64, ok bool) {
 	}
 	streamID, err1 := strconv.ParseUint(a, 10, 64)
 	seq, err2 := strconv.ParseUint(b, 10, 64)
-	return streamID, seq, err1 == nil && err2 == nil
+	// Only the ids the server writes: no signs or leading zeros.
+	return streamID, seq, err1 == nil && err2 == nil && formatEventID(streamID, seq) == id
 }
 
 // serveStream answers with st as an event stream, starting after event
