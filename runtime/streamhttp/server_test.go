@@ -86,6 +86,16 @@ func TestServerPrettyBodyStaysOneLine(t *testing.T) {
 	}
 }
 
+func TestServerPrettyAnswerStaysOneEvent(t *testing.T) {
+	ts := newEchoServer(t, ServerOptions{})
+	sid := ts.hello(t)
+	resp := ts.call(t, sid, 1, "pretty", "")
+	defer resp.Body.Close()
+	if _, m := newSSE(t, resp).message(t); fmt.Sprint(m["result"]) != "map[a:[1]]" {
+		t.Fatalf("answer %v", m)
+	}
+}
+
 func TestServerRelatedMessagesOnPOSTStream(t *testing.T) {
 	ts := newEchoServer(t, ServerOptions{})
 	sid := ts.hello(t)

@@ -21,7 +21,8 @@ import (
 // the stream the client opened with GET. A Conn over a Session learns
 // which request each message belongs to through [jsonrpc.RelatedWriter].
 //
-// Read is for one reader at a time; the other methods are safe for
+// Read is for one reader at a time and Write for one writer at a time
+// (as a jsonrpc.Conn uses them); the other methods are safe for
 // concurrent use.
 type Session struct {
 	h  *Handler
@@ -337,7 +338,22 @@ func (s *Session) answered(st *stream, ids []string, msg []byte) {
 // of the session beyond MaxEventBytes, and wakes st's response. s.mu is
 // held.
 func (s *Session) appendEvent(st *stream, msg []byte) {
-	e := &event{stream: st, seq: st.next, data: append([]byte(nil), msg...)}
+	data := append([]byte(nil), msg...)
+	if bytes.ContainsAny(msg, "\r\n") {
+		// A line end would split the event's data: whitespace between
+		// tokens is the only place it can be in valid JSON.
+		var b bytes.Buffer
+		if json.Compact(&b, msg) == nil {
+			data = b.Bytes()
+		} else { // not JSON: keep the event whole all the same
+			for i, c := range data {
+				if c == '\r' || c == '\n' {
+					data[i] = ' '
+				}
+			}
+		}
+	}
+	e := &event{stream: st, seq: st.next, data: data}
 	st.next++
 	st.events = append(st.events, e)
 	s.store = append(s.store, e)
