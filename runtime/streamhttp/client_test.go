@@ -353,8 +353,7 @@ func TestClientCloseStopsStreams(t *testing.T) {
 	c, s := connect(t, ts, ClientOptions{}, nil)
 	within(t, getOpen, 10*time.Second, "the GET stream")
 	call := callAsync(c, "slow", nil)
-	ts.nextOf(t, http.MethodPost)
-	ts.nextOf(t, http.MethodPost) // the slow call
+	ts.nextCall(t, "slow")
 	closed := make(chan error, 1)
 	go func() { closed <- s.Close() }()
 	if err := within(t, closed, 10*time.Second, "Close"); err != nil {
