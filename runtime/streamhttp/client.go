@@ -28,6 +28,9 @@ const (
 	DefaultMaxReconnects = 5
 	// DefaultCloseTimeout bounds the DELETE sent by Close.
 	DefaultCloseTimeout = 5 * time.Second
+	// DefaultHeaderWait bounds how long a POST waits for the previous
+	// one's response headers.
+	DefaultHeaderWait = 100 * time.Millisecond
 )
 
 // ClientOptions configure [Dial]. The zero value is usable.
@@ -54,6 +57,14 @@ type ClientOptions struct {
 	MaxReconnects int
 	// CloseTimeout bounds the DELETE that Close sends (default 5 s).
 	CloseTimeout time.Duration
+	// HeaderWait bounds how long a message waits for the response
+	// headers of the POST before it, so that the server gets messages in
+	// order (default 100 ms). A server answering with application/json
+	// sends headers only with the answer; past HeaderWait the next
+	// message goes anyway, so that concurrent calls and cancellations
+	// are not held until then. The handshake's headers are always
+	// awaited; answers to the server's requests never wait.
+	HeaderWait time.Duration
 	// Logger receives warnings (dropped streams, reconnections, messages
 	// that are not JSON); nil discards them.
 	Logger *slog.Logger
@@ -78,6 +89,9 @@ func (o ClientOptions) withDefaults() ClientOptions {
 	}
 	if o.CloseTimeout <= 0 {
 		o.CloseTimeout = DefaultCloseTimeout
+	}
+	if o.HeaderWait <= 0 {
+		o.HeaderWait = DefaultHeaderWait
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -126,7 +140,8 @@ type ClientStream struct {
 	closed   chan struct{} // closed by Close
 
 	writeMu sync.Mutex
-	wbuf    []byte // written bytes not yet forming a whole line
+	wbuf    []byte    // written bytes not yet forming a whole line
+	prev    *inFlight // the last POST sent
 
 	readMu sync.Mutex
 	cur    []byte // the rest of the line being read
@@ -212,8 +227,8 @@ func (s *ClientStream) Read(p []byte) (int, error) {
 }
 
 // Write takes newline-delimited JSON messages, whole or in pieces, and
-// POSTs each complete one, waiting for the response's headers before the
-// next; answer bodies are read in the background.
+// POSTs each complete one, in order (see ClientOptions.HeaderWait);
+// responses are handled in the background.
 func (s *ClientStream) Write(p []byte) (int, error) {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()

@@ -326,3 +326,44 @@ func TestClientCloseDuringReconnectDelay(t *testing.T) {
 		t.Error("the call succeeded")
 	}
 }
+
+// TestClientGETRefusedStopsTrying: a server without a GET route (a
+// stateless one answering 404 or 400) is not asked again, and a 404 to a
+// GET without session id does not end the stream.
+func TestClientGETRefusedStopsTrying(t *testing.T) {
+	for _, status := range []int{http.StatusNotFound, http.StatusBadRequest} {
+		t.Run(strconv.Itoa(status), func(t *testing.T) {
+			ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
+				switch {
+				case r.Method == http.MethodGet:
+					http.Error(w, "no", status)
+				case h.Msg.Method == "initialize": // no session id: stateless
+					writeJSON(w, nil, initResult(h.Msg.ID))
+				case h.Msg.isNotification():
+					w.WriteHeader(http.StatusAccepted)
+				default:
+					writeJSON(w, nil, result(h.Msg.ID, "1"))
+				}
+			})
+			c, s := connect(t, ts, ClientOptions{ReconnectDelay: time.Nanosecond}, nil)
+			ts.nextOf(t, http.MethodGet)
+			if err := c.Call(context.Background(), "x", nil, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Close(); err != nil { // waits for the GET goroutine
+				t.Fatal(err)
+			}
+			for {
+				select {
+				case h := <-ts.hits:
+					if h.Method == http.MethodGet {
+						t.Fatal("a second GET")
+					}
+					continue
+				default:
+				}
+				break
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -375,5 +376,56 @@ func TestDialRejects(t *testing.T) {
 	cancel()
 	if _, err := Dial(ctx, "http://localhost/mcp", testProto, ClientOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Dial with a cancelled context = %v", err)
+	}
+}
+
+// TestClientPOSTOrder: a message is POSTed only once the previous POST's
+// response headers arrived: within HeaderWait for a request, always for
+// the handshake (the next request needs its session id).
+func TestClientPOSTOrder(t *testing.T) {
+	for _, tt := range []struct {
+		name, first string
+		wait        time.Duration
+	}{
+		{"request", "a", time.Hour},
+		{"handshake", "initialize", time.Nanosecond},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			arrived, release := make(chan struct{}), make(chan struct{})
+			var headersSent atomic.Bool
+			ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
+				switch h.Msg.Method {
+				case tt.first:
+					close(arrived)
+					<-release
+					headersSent.Store(true)
+					writeJSON(w, map[string]string{"Mcp-Session-Id": "s1"}, result(h.Msg.ID, "1"))
+				case "b":
+					if !headersSent.Load() {
+						t.Error("b was POSTed before the headers of the POST before it")
+					}
+					if tt.first == "initialize" && h.Header.Get("Mcp-Session-Id") != "s1" {
+						t.Error("b lacks the session id")
+					}
+					writeJSON(w, nil, result(h.Msg.ID, "2"))
+				default:
+					mcpBasics(w, r, h)
+				}
+			})
+			s := dial(t, ts, ClientOptions{HeaderWait: tt.wait})
+			wrote := make(chan error, 1)
+			go func() {
+				_, err := s.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"` + tt.first + `"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"b"}` + "\n"))
+				wrote <- err
+			}()
+			within(t, arrived, 10*time.Second, "the first POST")
+			close(release)
+			if err := within(t, wrote, 10*time.Second, "the Write"); err != nil {
+				t.Fatal(err)
+			}
+			r := newLineReader(s)
+			r.line(t)
+			r.line(t)
+		})
 	}
 }
