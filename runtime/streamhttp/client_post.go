@@ -281,6 +281,9 @@ func (s *ClientStream) readJSON(body io.ReadCloser, pending map[string]bool) {
 	case len(data) > s.opts.MaxMessageBytes:
 		err = fmt.Errorf("the answer is larger than %d bytes", s.opts.MaxMessageBytes)
 	case len(bytes.TrimSpace(data)) == 0:
+		if len(pending) == 0 {
+			return // an empty 200 to a notification or an answer
+		}
 		err = errors.New("the answer is empty")
 	case !s.take(data, pending):
 		return

@@ -429,3 +429,32 @@ func TestClientPOSTOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestClientEmptyJSONToNotification: a 200 with an empty JSON body to a
+// notification is fine (some servers answer so instead of 202): nothing
+// is logged, nothing read.
+func TestClientEmptyJSONToNotification(t *testing.T) {
+	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
+		switch {
+		case h.Msg.Method == "note":
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusOK)
+		case !mcpBasics(w, r, h):
+			writeJSON(w, nil, result(h.Msg.ID, "1"))
+		}
+	})
+	logs := &logSink{}
+	c, s := connect(t, ts, ClientOptions{Logger: newTextLogger(logs)}, nil)
+	if err := c.Notify(context.Background(), "note", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Call(context.Background(), "x", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil { // waits for the body readers
+		t.Fatal(err)
+	}
+	if l := logs.String(); l != "" {
+		t.Errorf("logged: %s", l)
+	}
+}
