@@ -101,20 +101,23 @@ func (o ClientOptions) withDefaults() ClientOptions {
 
 // ClientStream is the client side of a Streamable HTTP session: an
 // [io.ReadWriteCloser] of newline-delimited JSON messages for a
-// jsonrpc.Conn. Each message written is POSTed to the endpoint, in order;
-// Read yields, one line each, the messages the server sends back in JSON
-// bodies, in event streams answering POSTs, and on the GET stream.
+// jsonrpc.Conn. Each message written is POSTed to the endpoint, in order
+// (see ClientOptions.HeaderWait); Read yields, one line each, the
+// messages the server sends back in JSON bodies, in event streams
+// answering POSTs, and on the GET stream.
 //
 // The stream keeps the session id the server issues with its answer to
 // the protocol's handshake and sends it on every later request, along
 // with the negotiated revision once the handshake's result has arrived.
 // After the first notification that follows the handshake (MCP's
 // notifications/initialized) it opens the GET stream for messages the
-// server starts; a 405 there means the server has none.
+// server starts; a 405 there (or any answer but an event stream) means
+// the server has none, and the client does not ask again.
 //
 // An event stream that ends before the answers to its requests arrived is
 // resumed with a GET carrying Last-Event-ID, after the server's retry
-// delay (or ReconnectDelay); so is the GET stream when it drops.
+// delay (or ReconnectDelay); so is the GET stream when it drops. A POST's
+// stream is left, and never resumed, once its answers came.
 //
 // Failures: a request the server answers with an HTTP error status (other
 // than those below), or whose answer is unreadable, too large or lost with
@@ -123,8 +126,8 @@ func (o ClientOptions) withDefaults() ClientOptions {
 // body holds one, else code -32603 with the HTTP status in its data. A 404
 // to a request carrying the session id ([ErrSessionNotFound]), a 401 or
 // 403 ([*HTTPError]), or a request that cannot be sent at all ends the
-// stream: Write and Read return the error, so every pending call fails
-// with an error wrapping it.
+// stream: Read returns the error (and Write from then on), so every
+// pending call of the jsonrpc.Conn fails with an error wrapping it.
 type ClientStream struct {
 	url   string
 	proto Protocol
