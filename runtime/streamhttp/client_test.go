@@ -458,3 +458,41 @@ func TestClientEmptyJSONToNotification(t *testing.T) {
 		t.Errorf("logged: %s", l)
 	}
 }
+
+// TestClientBatch: a batch is one POST; its answers, as a JSON array or
+// as one event each, are read, and the event stream is left once every
+// request in the batch is answered.
+func TestClientBatch(t *testing.T) {
+	left := make(chan struct{})
+	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
+		var batch []wireMsg
+		_ = json.Unmarshal([]byte(h.Body), &batch)
+		if len(batch) != 2 {
+			t.Errorf("POST body %s", h.Body)
+			return
+		}
+		if batch[0].Method == "json" {
+			writeJSON(w, nil, "["+result(batch[0].ID, "1")+","+result(batch[1].ID, "2")+"]")
+			return
+		}
+		startSSE(w, nil)
+		sse(w, "id: 1\ndata: "+result(batch[1].ID, "4")+"\n\nid: 2\ndata: "+result(batch[0].ID, "3")+"\n\n")
+		<-r.Context().Done()
+		close(left)
+	})
+	s := dial(t, ts, ClientOptions{})
+	r := newLineReader(s)
+	if _, err := s.Write([]byte(`[{"jsonrpc":"2.0","id":1,"method":"json"},{"jsonrpc":"2.0","id":2,"method":"json"}]` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := r.line(t), "["+result([]byte("1"), "1")+","+result([]byte("2"), "2")+"]"; got != want {
+		t.Errorf("JSON batch answer %s, want %s", got, want)
+	}
+	if _, err := s.Write([]byte(`[{"jsonrpc":"2.0","id":3,"method":"sse"},{"jsonrpc":"2.0","id":4,"method":"sse"}]` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := r.line(t)+r.line(t), result([]byte("4"), "4")+result([]byte("3"), "3"); got != want {
+		t.Errorf("streamed batch answers %s, want %s", got, want)
+	}
+	within(t, left, 10*time.Second, "the client leaving the answered stream")
+}
