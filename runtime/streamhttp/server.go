@@ -65,8 +65,9 @@ type ServerOptions struct {
 	// MCP rules, starts a new one); with no idle session the answer is
 	// 503 (default [DefaultMaxSessions]).
 	MaxSessions int
-	// MaxStreams bounds the HTTP responses a session serves at once
-	// (event streams and pending JSON answers); past it the answer is 429
+	// MaxStreams bounds the HTTP requests a session serves at once (its
+	// event streams, the POSTs waiting for their answer or for the
+	// connection to take their message); past it the answer is 429
 	// (default [DefaultMaxStreams]).
 	MaxStreams int
 	// MaxEventBytes bounds the messages a session keeps for resumption;
@@ -137,8 +138,8 @@ type Handler struct {
 
 	mu       sync.Mutex
 	sessions map[string]*Session   // by id
-	all      map[*Session]struct{} // every live session, stateless ones too
-	closed   bool
+	all      map[*Session]struct{} // every session not yet closed, stateless ones too
+	closing  bool
 	wg       sync.WaitGroup // serve calls
 }
 
@@ -162,7 +163,7 @@ func NewHandler(proto Protocol, serve func(*Session), opts ServerOptions) *Handl
 // connections to close them. Later requests get 503.
 func (h *Handler) Close() error {
 	h.mu.Lock()
-	h.closed = true
+	h.closing = true
 	all := make([]*Session, 0, len(h.all))
 	for s := range h.all {
 		all = append(all, s)
@@ -270,7 +271,7 @@ func newSessionID() string { return rand.Text() }
 // the handler is closed or full of busy sessions.
 func (h *Handler) create(stateless bool) *Session {
 	h.mu.Lock()
-	if h.closed {
+	if h.closing {
 		h.mu.Unlock()
 		return nil
 	}
@@ -281,6 +282,7 @@ func (h *Handler) create(stateless bool) *Session {
 			h.mu.Unlock()
 			return nil
 		}
+		delete(h.sessions, evict.id) // before anyone else counts it
 	}
 	id := ""
 	if !stateless {
@@ -330,6 +332,12 @@ func (h *Handler) forget(s *Session) {
 	if h.sessions[s.id] == s {
 		delete(h.sessions, s.id)
 	}
+	h.mu.Unlock()
+}
+
+// closed forgets a session its connection has closed.
+func (h *Handler) closed(s *Session) {
+	h.mu.Lock()
 	delete(h.all, s)
 	h.mu.Unlock()
 }
@@ -466,7 +474,10 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	if s.id != "" {
 		w.Header().Set(h.proto.SessionHeader, s.id)
 	}
-	s.begin()
+	if !s.begin() {
+		httpError(w, http.StatusTooManyRequests, "too many requests open in this session")
+		return
+	}
 	defer s.finish()
 
 	if len(ids) == 0 {
@@ -487,11 +498,11 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	defer s.detach(st)
+	defer s.detach(st, 1) // open made this response its first owner
 	if useJSON {
 		h.answerJSON(w, r, s, st, line.Bytes())
 	} else {
-		h.serveStream(w, r, s, st, 0, line.Bytes())
+		h.serveStream(w, r, s, st, 1, 0, line.Bytes())
 	}
 	if created && s.handshakeFailed() {
 		s.End()

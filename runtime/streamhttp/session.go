@@ -40,15 +40,15 @@ type Session struct {
 	streams map[uint64]*stream
 	// byRequest maps the id text of each client request awaiting its
 	// answer to the stream that carries it.
-	byRequest     map[string]*stream
-	nextID        uint64   // the id of the next request stream
-	store         []*event // every stored event, oldest first
-	bytes         int      // bytes of data in store
-	active        int      // HTTP requests being served and requests awaiting answers
-	attachedCount int      // streams served by an HTTP response
-	failed        bool     // the handshake was answered with an error
-	lastUsed      time.Time
-	idle          *time.Timer // ends the session after IdleTimeout without activity
+	byRequest map[string]*stream
+	nextID    uint64   // the id of the next request stream
+	store     []*event // every stored event, oldest first
+	bytes     int      // bytes of data in store
+	active    int      // HTTP requests being served and requests awaiting answers
+	serving   int      // HTTP requests being served
+	failed    bool     // the handshake was answered with an error
+	lastUsed  time.Time
+	idle      *time.Timer // ends the session after IdleTimeout without activity
 }
 
 // stream is one logical stream of events within a session: the answer to
@@ -68,6 +68,7 @@ type stream struct {
 	evicted   uint64   // the highest sequence number evicted from the store
 	written   uint64   // the highest sequence number written to a client
 	attached  bool     // an HTTP response is serving the stream
+	owner     uint64   // counts the responses that have served the stream
 	closeGen  uint64   // incremented by CloseStream
 	closeAt   uint64   // the last event stored when CloseStream was called
 	retry     time.Duration
@@ -353,7 +354,10 @@ func (s *Session) eventsAfter(st *stream, seq uint64) ([]*event, bool) {
 // connection is done with it; a jsonrpc.Conn calls it when it ends.
 func (s *Session) Close() error {
 	s.End()
-	s.closeOnce.Do(func() { close(s.closed) })
+	s.closeOnce.Do(func() {
+		close(s.closed)
+		s.h.closed(s)
+	})
 	return nil
 }
 
@@ -389,17 +393,24 @@ func (s *Session) touch() {
 	}
 }
 
-// begin and finish count an HTTP request or a request awaiting its answer
-// as activity that keeps the session from expiring.
-func (s *Session) begin() {
+// begin and finish count an HTTP request being served, which keeps the
+// session from expiring. begin reports false when the session serves
+// MaxStreams requests already.
+func (s *Session) begin() bool {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.serving >= s.h.opts.MaxStreams {
+		return false
+	}
+	s.serving++
 	s.active++
 	s.touch()
-	s.mu.Unlock()
+	return true
 }
 
 func (s *Session) finish() {
 	s.mu.Lock()
+	s.serving--
 	s.active--
 	s.touch()
 	s.mu.Unlock()
