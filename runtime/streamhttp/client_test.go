@@ -195,10 +195,10 @@ func (l *lineReader) line(t *testing.T) string {
 	}
 }
 
-// TestClientSessionGone: a 404 to a request carrying the session id fails
+// testClientSessionGone: a 404 to a request carrying the session id fails
 // the call at once with ErrSessionNotFound, ends the stream (another call
-// TestClientUnauthorized: a 401 ends the stream with an *HTTPError that
-// TestClientHTTPErrorAnswers: a request answered with an HTTP error fails
+// testClientUnauthorized: a 401 ends the stream with an *HTTPError that
+// testClientHTTPErrorAnswers: a request answered with an HTTP error fails
 // at once with the server's JSON-RPC error when the body holds one, else
 // TestClientGETStream: the GET stream delivers the server's requests and
 // notifications; the answers go back by POST.
@@ -373,7 +373,7 @@ func TestClientBatch(t *testing.T) {
 	within(t, left, 10*time.Second, "the client leaving the answered stream")
 }
 
-// TestClientUnreachable: a server that cannot be reached ends the stream:
+// testClientUnreachable: a server that cannot be reached ends the stream:
 // authTransport is a RoundTripper of the kind an OAuth client plugs into
 // ClientOptions.HTTPClient: on a 401 it gets a token and sends the
 // TestClientRoundTripperAndHeaders: requests go through the HTTPClient's
