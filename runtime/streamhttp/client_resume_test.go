@@ -367,3 +367,19 @@ func testClientGETRefusedStopsTrying(t *testing.T) {
 		})
 	}
 }
+
+// TestReconnectDelay: the server's retry is waited exactly, however many
+// attempts failed; without one the delay starts at ReconnectDelay and
+// grows by half with each failed attempt, up to MaxReconnectDelay.
+func TestReconnectDelay(t *testing.T) {
+	s := &ClientStream{opts: ClientOptions{ReconnectDelay: time.Second, MaxReconnectDelay: 3 * time.Second}.withDefaults()}
+	want := []time.Duration{time.Second, 1500 * time.Millisecond, 2250 * time.Millisecond, 3 * time.Second, 3 * time.Second}
+	for failures, w := range want {
+		if got := s.reconnectDelay(&eventStream{failures: failures}); got != w {
+			t.Errorf("after %d failures: %v, want %v", failures, got, w)
+		}
+		if got := s.reconnectDelay(&eventStream{failures: failures, retry: 500 * time.Millisecond, hasRetry: true}); got != 500*time.Millisecond {
+			t.Errorf("after %d failures with retry 500ms: %v", failures, got)
+		}
+	}
+}
