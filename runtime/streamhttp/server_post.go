@@ -69,6 +69,9 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	created := false
 	switch {
 	case h.stateless():
+		if !handshake && !h.versionOK(w, r) {
+			return
+		}
 		if s = h.create(true); s == nil {
 			httpError(w, http.StatusServiceUnavailable, "server closed")
 			return

@@ -54,7 +54,7 @@ func (s *Session) attach(streamID, seq uint64, takeover bool) (*stream, uint64, 
 	switch {
 	case s.ended:
 		return nil, 0, http.StatusNotFound, "session ended"
-	case st == nil || seq >= st.next:
+	case st == nil || st.json || seq >= st.next:
 		return nil, 0, http.StatusBadRequest, "unknown event id"
 	case seq < st.evicted:
 		return nil, 0, http.StatusBadRequest, "the events after this id are no longer stored"

@@ -360,6 +360,11 @@ func TestServerStateless(t *testing.T) {
 	resp.Body.Close()
 	conn := waitFor(t, ts.conns, long, "the POST's connection")
 	waitFor(t, conn.Done(), long, "the POST's connection ending with its answer")
+	bad := ts.do(t, request{version: "v9", body: `{"jsonrpc":"2.0","id":2,"method":"echo"}`})
+	bad.Body.Close()
+	if bad.StatusCode != http.StatusBadRequest {
+		t.Errorf("stateless POST with an unsupported version: status %d, want 400", bad.StatusCode)
+	}
 	for _, method := range []string{http.MethodGet, http.MethodDelete} {
 		r := ts.do(t, request{method: method, accept: "text/event-stream"})
 		r.Body.Close()
@@ -391,5 +396,30 @@ func TestServerOriginAndHost(t *testing.T) {
 		if resp.StatusCode != c.status {
 			t.Errorf("%v: status %d, want %d", c.header, resp.StatusCode, c.status)
 		}
+	}
+}
+
+func TestServerJSONAnswerCannotBeResumed(t *testing.T) {
+	ts := newEchoServer(t, ServerOptions{})
+	sid := ts.hello(t) // stream 1
+	answered := make(chan int, 1)
+	go func() {
+		resp, err := ts.try(context.Background(), request{session: sid, accept: "application/json", body: `{"jsonrpc":"2.0","id":1,"method":"wait"}`})
+		if err != nil {
+			answered <- 0
+			return
+		}
+		resp.Body.Close()
+		answered <- resp.StatusCode
+	}()
+	waitFor(t, ts.started, long, "the JSON request's handler starting")
+	get := ts.do(t, request{method: http.MethodGet, session: sid, accept: "text/event-stream", header: map[string]string{"Last-Event-ID": "2_0"}})
+	get.Body.Close()
+	if get.StatusCode != http.StatusBadRequest {
+		t.Fatalf("resuming a JSON answer: status %d, want 400", get.StatusCode)
+	}
+	ts.release <- struct{}{}
+	if got := waitFor(t, answered, long, "the JSON answer"); got != http.StatusOK {
+		t.Fatalf("JSON answer: status %d", got)
 	}
 }
