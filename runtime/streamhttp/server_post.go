@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"slices"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
@@ -169,7 +170,9 @@ func (h *Handler) classify(w http.ResponseWriter, line []byte) (ids []string, ha
 				}
 				continue
 			}
-			ids = append(ids, id.String())
+			if !slices.Contains(ids, id.String()) { // the connection refuses a repeated one within its batch
+				ids = append(ids, id.String())
+			}
 			var name string
 			if single && json.Unmarshal(method, &name) == nil && name == h.proto.Handshake && name != "" {
 				handshake = true

@@ -346,6 +346,24 @@ func TestServerBatchPassesThrough(t *testing.T) {
 	}
 }
 
+func TestServerBatchWithRepeatedID(t *testing.T) {
+	ts := newEchoServer(t, ServerOptions{})
+	sid := ts.hello(t)
+	resp := ts.do(t, request{session: sid, accept: "application/json",
+		body: `[{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]},{"jsonrpc":"2.0","id":1,"method":"echo","params":[2]}]`})
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), "-32600") {
+		t.Fatalf("batch answer %s, want a -32600 for the repeated id", b)
+	}
+	s := sessionOf(ts, sid)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if awaiting := s.active - s.serving; awaiting != 0 || len(s.byRequest) != 0 {
+		t.Fatalf("after the answer: %d (%d) requests awaiting answers; want none", awaiting, len(s.byRequest))
+	}
+}
+
 func TestServerStateless(t *testing.T) {
 	ts := newEchoServer(t, ServerOptions{Stateless: true})
 	resp := ts.do(t, request{body: `{"jsonrpc":"2.0","id":1,"method":"echo","params":["x"]}`})
