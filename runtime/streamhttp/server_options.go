@@ -24,7 +24,9 @@ type ServerOptions struct {
 	// called per POST and the session ends with the answer): no session
 	// ids, no GET stream (GET and DELETE get 405), and the server cannot
 	// call the client. A Protocol without a SessionHeader is always
-	// stateless.
+	// stateless. MaxSessions and IdleTimeout do not apply: each session
+	// lives as long as its POST, so the http.Server's own limits bound
+	// them.
 	Stateless bool
 	// JSONResponse answers requests with application/json even when the
 	// client accepts an event stream; messages a handler sends while
