@@ -266,6 +266,9 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 			s.mu.Unlock()
 		}
 		if complete {
+			s.mu.Lock()
+			s.release(st)
+			s.mu.Unlock()
 			return
 		}
 		if closing {

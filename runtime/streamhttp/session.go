@@ -46,6 +46,7 @@ type Session struct {
 	nextID    uint64   // the id of the next request stream
 	store     []*event // every stored event, oldest first
 	bytes     int      // bytes of data in store
+	released  int      // events in store whose data was released
 	active    int      // HTTP requests being served and requests awaiting answers
 	serving   int      // HTTP requests being served
 	failed    bool     // the handshake was answered with an error
@@ -79,9 +80,10 @@ type stream struct {
 
 // event is one message stored for a stream.
 type event struct {
-	stream *stream
-	seq    uint64
-	data   []byte
+	stream   *stream
+	seq      uint64
+	data     []byte
+	released bool // its stream was delivered whole; data is gone
 }
 
 // complete reports whether every request of a request stream is answered.
@@ -362,6 +364,10 @@ func (s *Session) appendEvent(st *stream, msg []byte) {
 		old := s.store[0]
 		s.store[0] = nil
 		s.store = s.store[1:]
+		if old.released {
+			s.released--
+			continue
+		}
 		s.bytes -= len(old.data)
 		ost := old.stream
 		ost.events[0] = nil
@@ -372,6 +378,22 @@ func (s *Session) appendEvent(st *stream, msg []byte) {
 		}
 	}
 	st.signal()
+}
+
+// release forgets the events of a request stream whose answer has been
+// written to its client: nobody needs them any more, short of a
+// connection lost with the answer in its buffers. s.mu is held.
+func (s *Session) release(st *stream) {
+	for _, e := range st.events {
+		s.bytes -= len(e.data)
+		e.data, e.released = nil, true
+	}
+	s.released += len(st.events)
+	st.events = nil
+	if s.released > len(s.store)/2 {
+		s.store = slices.DeleteFunc(s.store, func(e *event) bool { return e.released })
+		s.released = 0
+	}
 }
 
 // eventsAfter returns st's stored events after seq, and false when some
