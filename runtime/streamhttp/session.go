@@ -189,27 +189,25 @@ type outMessage struct {
 // session ended are dropped.
 func (s *Session) WriteRelated(msg []byte, related jsonrpc.ID) error {
 	msg = bytes.TrimSpace(msg)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ended {
+	var m outMessage
+	if len(msg) > 0 && msg[0] != '[' && json.Unmarshal(msg, &m) != nil {
+		s.h.log.Warn("streamhttp: dropped an outgoing message that is not JSON", "message", jsonrpc.Truncate(string(msg)))
 		return nil
 	}
-	if len(msg) == 0 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.ended:
+		return nil
+	case len(msg) == 0:
 		if !related.IsZero() {
 			s.unanswered(related.String())
 		}
 		return nil
-	}
-	if msg[0] == '[' {
+	case msg[0] == '[':
 		s.routeBatchAnswer(msg)
 		return nil
-	}
-	var m outMessage
-	if err := json.Unmarshal(msg, &m); err != nil {
-		s.h.log.Warn("streamhttp: dropped an outMessage message that is not JSON", "message", jsonrpc.Truncate(string(msg)))
-		return nil
-	}
-	if m.Method == nil && m.ID != nil { // an answer
+	case m.Method == nil && m.ID != nil: // an answer
 		st := s.byRequest[m.ID.String()]
 		if st == nil && m.ID.IsNull() {
 			st = s.oldestBatch()
