@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -98,6 +99,17 @@ func (ts *testServer) nextOf(t *testing.T, method string) hit {
 	t.Helper()
 	for {
 		if h := ts.next(t); h.Method == method {
+			return h
+		}
+	}
+}
+
+// nextCall returns the next POST of a message with the given method,
+// skipping other requests.
+func (ts *testServer) nextCall(t *testing.T, method string) hit {
+	t.Helper()
+	for {
+		if h := ts.next(t); h.Method == http.MethodPost && h.Msg.Method == method {
 			return h
 		}
 	}
@@ -217,7 +229,10 @@ type callOutcome struct {
 	err error
 }
 
-// record keeps log records for assertions.
+// newTextLogger returns a logger writing text to w.
+func newTextLogger(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }
+
+// logSink keeps log output for assertions.
 type logSink struct {
 	mu   sync.Mutex
 	msgs []string
