@@ -54,7 +54,7 @@ func (s *Session) attach(streamID, seq uint64, takeover bool) (*stream, uint64, 
 	switch {
 	case s.ended:
 		return nil, 0, http.StatusNotFound, "session ended"
-	case st == nil || seq >= st.next:
+	case st == nil || st.json || seq >= st.next:
 		return nil, 0, http.StatusBadRequest, "unknown event id"
 	case seq < st.evicted:
 		return nil, 0, http.StatusBadRequest, "the events after this id are no longer stored"
@@ -121,12 +121,16 @@ func (h *Handler) answerJSON(w http.ResponseWriter, r *http.Request, s *Session,
 	}
 	for {
 		s.mu.Lock()
-		answer := st.answer
+		answer, complete := st.answer, st.complete()
 		s.mu.Unlock()
 		if answer != nil {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusOK)
 			_, _ = w.Write(answer)
+			return
+		}
+		if complete { // cancelled: no answer will come
+			w.WriteHeader(http.StatusAccepted)
 			return
 		}
 		select {
@@ -193,7 +197,8 @@ func parseEventID(id string) (streamID, seq uint64, ok bool) {
 	}
 	streamID, err1 := strconv.ParseUint(a, 10, 64)
 	seq, err2 := strconv.ParseUint(b, 10, 64)
-	return streamID, seq, err1 == nil && err2 == nil
+	// Only the ids the server writes: no signs or leading zeros.
+	return streamID, seq, err1 == nil && err2 == nil && formatEventID(streamID, seq) == id
 }
 
 // serveStream answers with st as an event stream, starting after event
@@ -239,6 +244,10 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 			}
 			complete = false
 		}
+		var b []byte // built under the lock: release may drop the data
+		for _, e := range events {
+			b = appendEvent(b, formatEventID(st.id, e.seq), e.data)
+		}
 		s.mu.Unlock()
 		if replaced {
 			return
@@ -248,10 +257,6 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 			return
 		}
 		if len(events) > 0 {
-			var b []byte
-			for _, e := range events {
-				b = appendEvent(b, formatEventID(st.id, e.seq), e.data)
-			}
 			if !h.writeEvents(w, rc, b) {
 				return
 			}
@@ -261,6 +266,9 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 			s.mu.Unlock()
 		}
 		if complete {
+			s.mu.Lock()
+			s.release(st)
+			s.mu.Unlock()
 			return
 		}
 		if closing {
