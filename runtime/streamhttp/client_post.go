@@ -198,12 +198,19 @@ func (s *ClientStream) exchange(req *http.Request, withSession bool, out outgoin
 	}
 	s.noteSession(resp)
 	next, err := s.postStatus(resp, withSession, out)
+	if err == nil && out.notification {
+		// The GET stream opens before the next message goes, so that the
+		// server can use it for whatever that message leads to.
+		if opened := s.maybeStartGET(); opened != nil {
+			select {
+			case <-opened:
+			case <-s.ctx.Done():
+			}
+		}
+	}
 	close(headers)
 	if err != nil {
 		return
-	}
-	if out.notification {
-		s.maybeStartGET()
 	}
 	if next != nil {
 		next()
@@ -393,15 +400,22 @@ func (s *ClientStream) failPending(pending map[string]bool, reason error) {
 }
 
 // maybeStartGET opens the GET stream after the first notification that
-// follows the handshake's answer.
-func (s *ClientStream) maybeStartGET() {
+// follows the handshake's answer. It returns a channel closed once the
+// first GET has its response headers (or failed), or nil when it started
+// nothing.
+func (s *ClientStream) maybeStartGET() <-chan struct{} {
 	s.mu.Lock()
 	start := s.handshook && !s.getStarted
 	if start {
 		s.getStarted = true
 	}
 	s.mu.Unlock()
-	if start {
-		s.spawn(s.runGET)
+	if !start {
+		return nil
 	}
+	opened := make(chan struct{})
+	if !s.spawn(func() { s.runGET(opened) }) {
+		return nil
+	}
+	return opened
 }

@@ -94,12 +94,14 @@ func (s *ClientStream) prune(pending map[string]bool) int {
 
 // runGET keeps the GET stream open for messages the server starts,
 // reconnecting when it drops, until the stream ends or reconnecting fails
-// too often. When the first GET gets any answer but an event stream (405
+// too often; opened is closed once the first GET has its response
+// headers. When the first GET gets any answer but an event stream (405
 // says the server offers none; a stateless server may say 404 or 400),
 // the client does not ask again.
-func (s *ClientStream) runGET() {
+func (s *ClientStream) runGET(opened chan<- struct{}) {
 	st := &eventStream{kind: "GET"}
 	resp, err := s.get("")
+	close(opened)
 	st.failures++
 	switch {
 	case err != nil:
