@@ -111,8 +111,9 @@ func (o ClientOptions) withDefaults() ClientOptions {
 // with the negotiated revision once the handshake's result has arrived.
 // After the first notification that follows the handshake (MCP's
 // notifications/initialized) it opens the GET stream for messages the
-// server starts; a 405 there (or any answer but an event stream) means
-// the server has none, and the client does not ask again.
+// server starts, before the next message goes (within HeaderWait); a 405
+// there (or any answer but an event stream) means the server has none,
+// and the client does not ask again. An answer may come on any stream.
 //
 // An event stream that ends before the answers to its requests arrived is
 // resumed with a GET carrying Last-Event-ID, after the server's retry
