@@ -2,6 +2,7 @@ package streamhttp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -201,5 +202,47 @@ func TestClientRoundTripperAndHeaders(t *testing.T) {
 	}
 	if rt.retried.Load() == 0 {
 		t.Error("the transport never retried")
+	}
+}
+
+// TestClientExactMemberNames: the client reads members as the
+// jsonrpc.Conn does, by exact name: {"Id": 2, ...} answers nothing, so
+// the stream that owed the answer and ends without it fails the call at
+// once instead of leaving it waiting.
+func TestClientExactMemberNames(t *testing.T) {
+	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
+		if h.Msg.Method == "work" {
+			startSSE(w, nil)
+			sse(w, `data: {"jsonrpc":"2.0","Id":`+string(h.Msg.ID)+`,"result":1}`+"\n\n")
+			return
+		}
+		mcpBasics(w, r, h)
+	})
+	c, _ := connect(t, ts, ClientOptions{}, nil)
+	out := within(t, callAsync(c, "work", nil), 10*time.Second, "the call's failure")
+	var je *jsonrpc.Error
+	if !errors.As(out.err, &je) || je.Code != CodeHTTPFailure {
+		t.Fatalf("call error = %v, want -32603", out.err)
+	}
+}
+
+// TestFailPendingSkipsAnswered: a request answered on another stream gets
+// no made-up error when the stream that owed its answer fails.
+func TestFailPendingSkipsAnswered(t *testing.T) {
+	s, err := Dial(context.Background(), "http://127.0.0.1:1/", testProto, ClientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.expect([]json.RawMessage{json.RawMessage("1"), json.RawMessage("2")})
+	s.noteAnswer(json.RawMessage("1"), []byte(result([]byte("1"), "true")+"\n"))
+	s.failPending(map[string]bool{"1": true, "2": true}, errors.New("lost"))
+	if got := string(<-s.incoming); !strings.Contains(got, `"id":2`) {
+		t.Errorf("made-up answer %s, want one for id 2", got)
+	}
+	select {
+	case line := <-s.incoming:
+		t.Errorf("a second made-up answer: %s", line)
+	default:
 	}
 }
