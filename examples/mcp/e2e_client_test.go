@@ -136,6 +136,13 @@ func TestClientExampleCalls(t *testing.T) {
 			want: `answer: "yes", confident: true`},
 		{name: "url elicitation", args: []string{"-elicit", "accept", "-call", "connect"}, want: "connected"},
 		{name: "task", args: []string{"-call", "slow", "-task", "-args", `{"steps":2,"delayMs":1}`}, want: "done after 2 steps"},
+		// These tasks go input_required: only tasks/result brings the
+		// client the server's request, so a client that polls tasks/get
+		// until the task is final waits until it is killed.
+		{name: "task needing elicitation", args: []string{"-elicit", "accept", "-task", "-call", "ask", "-args", `{"question":"ok?"}`},
+			want: `answer: "yes", confident: true`},
+		{name: "task needing sampling", args: []string{"-task", "-call", "sample", "-args", `{"prompt":"hi"}`}, want: "echo: hi [model echo]"},
+		{name: "task needing roots", args: []string{"-root", dir, "-task", "-call", "roots"}, want: "file://" + filepath.ToSlash(dir)},
 		{name: "ping", args: []string{"-call", "ping_client"}, want: "pong"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

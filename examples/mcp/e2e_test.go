@@ -40,6 +40,10 @@ type testClient struct {
 	sampling   func(ctx context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResponse, error)
 	elicit     func(p *mcp.ElicitRequestParams) mcp.ElicitResult
 	pinged     chan struct{}
+	// getTask and taskPayload answer tasks/get and tasks/result; nil:
+	// -32601.
+	getTask     func(p *mcp.TaskIDParams) (*mcp.GetTaskResult, error)
+	taskPayload func(p *mcp.TaskIDParams) (*mcp.GetTaskPayloadResult, error)
 }
 
 func newTestClient() *testClient {
@@ -74,6 +78,20 @@ func (c *testClient) CreateMessage(ctx context.Context, p *mcp.CreateMessageRequ
 
 func (c *testClient) Elicit(_ context.Context, p *mcp.ElicitRequestParams) (*mcp.ElicitResponse, error) {
 	return ptr(mcp.NewElicitResponseElicitResult(c.elicit(p))), nil
+}
+
+func (c *testClient) GetTask(ctx context.Context, p *mcp.TaskIDParams) (*mcp.GetTaskResult, error) {
+	if c.getTask == nil {
+		return c.UnimplementedClient.GetTask(ctx, p)
+	}
+	return c.getTask(p)
+}
+
+func (c *testClient) GetTaskPayload(ctx context.Context, p *mcp.TaskIDParams) (*mcp.GetTaskPayloadResult, error) {
+	if c.taskPayload == nil {
+		return c.UnimplementedClient.GetTaskPayload(ctx, p)
+	}
+	return c.taskPayload(p)
 }
 
 func (c *testClient) LoggingMessage(_ context.Context, p *mcp.LoggingMessageNotificationParams) error {
@@ -138,20 +156,31 @@ func spawn(t *testing.T, opts jsonrpc.Options, args ...string) *session {
 	return s
 }
 
+// testCaps are the capabilities the test client declares.
+func testCaps() mcp.ClientCapabilities {
+	return mcp.ClientCapabilities{
+		Roots:       &mcp.ListChangedCapability{ListChanged: ptr(true)},
+		Sampling:    &mcp.SamplingCapability{},
+		Elicitation: &mcp.ElicitationCapability{Form: &mcp.Capability{}, URL: &mcp.Capability{}},
+	}
+}
+
 // start spawns the server and initializes the session.
 func start(t *testing.T, args ...string) *session {
+	t.Helper()
+	return startCaps(t, testCaps(), args...)
+}
+
+// startCaps spawns the server and initializes the session, declaring caps.
+func startCaps(t *testing.T, caps mcp.ClientCapabilities, args ...string) *session {
 	t.Helper()
 	s := spawn(t, jsonrpc.Options{}, args...)
 	ctx := bounded(t)
 	var err error
 	s.init, err = s.srv.Initialize(ctx, &mcp.InitializeRequestParams{
 		ProtocolVersion: "2025-11-25",
-		Capabilities: mcp.ClientCapabilities{
-			Roots:       &mcp.ListChangedCapability{ListChanged: ptr(true)},
-			Sampling:    &mcp.SamplingCapability{},
-			Elicitation: &mcp.ElicitationCapability{Form: &mcp.Capability{}, URL: &mcp.Capability{}},
-		},
-		ClientInfo: mcp.Implementation{Name: "e2e", Version: "1.0.0"},
+		Capabilities:    caps,
+		ClientInfo:      mcp.Implementation{Name: "e2e", Version: "1.0.0"},
 	})
 	if err != nil {
 		t.Fatalf("initialize: %v", err)

@@ -63,7 +63,7 @@ func main() {
 	fs.StringVar(&cfg.read, "read", "", "URI of a resource to read")
 	fs.StringVar(&cfg.prompt, "prompt", "", "name of a prompt to get")
 	fs.StringVar(&cfg.promptArgs, "prompt-args", "{}", "the prompt's arguments, a JSON object of strings")
-	fs.BoolVar(&cfg.asTask, "task", false, "run the call as a task (tasks/get until done, then tasks/result)")
+	fs.BoolVar(&cfg.asTask, "task", false, "run the call as a task (tasks/get while it works, then tasks/result, at once when it needs input)")
 	fs.BoolVar(&cfg.list, "list", true, "list tools, resources, resource templates and prompts")
 	fs.Var(&cfg.roots, "root", "a directory to offer the server as a root (repeatable; default: the working directory)")
 	fs.StringVar(&cfg.sampling, "sampling", "echo", "how to answer sampling/createMessage: echo (repeat the prompt) or reject")
@@ -304,7 +304,10 @@ func call(ctx context.Context, srv mcp.Server, cfg config, logger *slog.Logger) 
 	}
 	t := resp.CreateTaskResult.Task
 	logger.Info("tool runs as a task", "task", t.TaskID)
-	for t.Status == mcp.TaskStatusWorking || t.Status == mcp.TaskStatusInputRequired {
+	// Poll while the task works. Once it is final, or input_required (it
+	// waits for requests only tasks/result delivers), tasks/result gets
+	// the outcome, answering those requests meanwhile.
+	for t.Status == mcp.TaskStatusWorking {
 		wait := 100 * time.Millisecond
 		if t.PollInterval != nil && *t.PollInterval > 0 {
 			wait = min(time.Duration(*t.PollInterval)*time.Millisecond, 5*time.Second)
@@ -318,7 +321,10 @@ func call(ctx context.Context, srv mcp.Server, cfg config, logger *slog.Logger) 
 		if err != nil {
 			return nil, fmt.Errorf("tasks/get %s: %w", t.TaskID, err)
 		}
-		t.Status = got.Status
+		t.Status, t.PollInterval = got.Status, got.PollInterval
+	}
+	if t.Status == mcp.TaskStatusInputRequired {
+		logger.Info("task needs input; fetching its result", "task", t.TaskID)
 	}
 	payload, err := srv.GetTaskPayload(ctx, &mcp.TaskIDParams{TaskID: t.TaskID})
 	if err != nil {
