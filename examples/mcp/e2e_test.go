@@ -143,14 +143,19 @@ type session struct {
 }
 
 // spawn starts the example server with args and connects the test client
-// to it, without initializing.
+// to it, without initializing: over stdio, or over Streamable HTTP for the
+// subtests of TestOverHTTP.
 func spawn(t *testing.T, opts jsonrpc.Options, args ...string) *session {
 	t.Helper()
+	s := &session{c: newTestClient()}
+	if overHTTP(t) {
+		dialHTTP(t, s, opts, args...)
+		return s
+	}
 	proc, err := transport.Spawn(exec.Command(*bin["server"], args...), transport.SpawnOptions{Grace: wait})
 	if err != nil {
 		t.Fatalf("spawning the server: %v", err)
 	}
-	s := &session{c: newTestClient()}
 	s.conn, s.srv = mcp.ConnectClient(proc, s.c, opts)
 	t.Cleanup(func() { s.conn.Close() })
 	return s
