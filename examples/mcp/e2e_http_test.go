@@ -1,7 +1,9 @@
 package mcp_test
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"os/exec"
@@ -201,4 +203,100 @@ func runClientURL(t *testing.T, url string, args ...string) clientRun {
 	t.Helper()
 	stdout, stderr, err := execClientArgs(append([]string{"-url", url}, args...)...)
 	return decodeRun(t, args, stdout, stderr, err)
+}
+
+// rawHTTP is a bare Streamable HTTP client for checking where messages go.
+type rawHTTP struct {
+	t       *testing.T
+	url     string
+	client  *http.Client
+	session string
+}
+
+// post sends msg and returns the answer's event stream (or JSON body) as
+// a channel of the JSON messages in it, closed when the answer ends.
+func (c *rawHTTP) post(msg string) <-chan string {
+	c.t.Helper()
+	req, err := http.NewRequestWithContext(bounded(c.t), http.MethodPost, c.url, strings.NewReader(msg))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if c.session != "" {
+		req.Header.Set("Mcp-Session-Id", c.session)
+		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		c.t.Fatalf("POST %s: %v", msg, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		resp.Body.Close()
+		c.t.Fatalf("POST %s: %s", msg, resp.Status)
+	}
+	if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
+		c.session = sid
+	}
+	out := make(chan string, 16)
+	go func() {
+		defer close(out)
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			line := sc.Text()
+			if data, ok := strings.CutPrefix(line, "data:"); ok && strings.TrimSpace(data) != "" {
+				out <- strings.TrimSpace(data)
+			} else if strings.HasPrefix(line, "{") {
+				out <- line
+			}
+		}
+	}()
+	return out
+}
+
+// TestTaskInputOnResultStream checks the input_required flow on the wire:
+// the elicitation of a task that needs input arrives on the event stream
+// answering tasks/result, and that same stream then carries the task's
+// result.
+func TestTaskInputOnResultStream(t *testing.T) {
+	url, _ := httpServer(t)
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	c := &rawHTTP{t: t, url: url, client: &http.Client{Transport: tr}}
+	drain := func(ch <-chan string) []string {
+		var all []string
+		for m := range ch {
+			all = append(all, m)
+		}
+		return all
+	}
+	drain(c.post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",` +
+		`"capabilities":{"elicitation":{"form":{}}},"clientInfo":{"name":"raw","version":"1"}}}`))
+	drain(c.post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	created := drain(c.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask","arguments":{"question":"q?"},"task":{"ttl":60000}}}`))
+	var task struct {
+		Result struct{ Task mcp.Task }
+	}
+	if len(created) != 1 || json.Unmarshal([]byte(created[0]), &task) != nil || task.Result.Task.TaskID == "" {
+		t.Fatalf("tools/call as a task answered %q", created)
+	}
+	id := task.Result.Task.TaskID
+	stream := c.post(`{"jsonrpc":"2.0","id":3,"method":"tasks/result","params":{"taskId":"` + id + `"}}`)
+	var ask struct {
+		ID     json.RawMessage
+		Method string
+		Params struct {
+			Meta map[string]struct{ TaskID string } `json:"_meta"`
+		}
+	}
+	if err := json.Unmarshal([]byte(recv(t, stream, "the elicitation on the tasks/result stream")), &ask); err != nil ||
+		ask.Method != mcp.MethodElicit || ask.Params.Meta["io.modelcontextprotocol/related-task"].TaskID != id {
+		t.Fatalf("first message on the tasks/result stream: %+v, %v", ask, err)
+	}
+	drain(c.post(`{"jsonrpc":"2.0","id":` + string(ask.ID) + `,"result":{"action":"accept","content":{"answer":"raw","confident":false}}}`))
+	rest := drain(stream)
+	if len(rest) != 1 || !strings.Contains(rest[0], `"id":3`) || !strings.Contains(rest[0], `answer: \"raw\", confident: false`) {
+		t.Fatalf("the rest of the tasks/result stream: %q", rest)
+	}
 }
