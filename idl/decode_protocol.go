@@ -1,6 +1,10 @@
 package idl
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+	"unicode"
+)
 
 // httpKeys are the options of an http transport.
 var httpKeys = []string{"path", "port", "session_header", "version_header", "default_version"}
@@ -30,8 +34,8 @@ func (d *decoder) httpOptions(t *Transport, o keyed) {
 		case v.kind != nString:
 		case !strings.HasPrefix(t.Path, "/"):
 			d.errs.add(v.pos, "path %q of transport http must start with /; write /%s", t.Path, t.Path)
-		case strings.ContainsAny(t.Path, " \t?#"):
-			d.errs.add(v.pos, "path %q of transport http holds white space, ? or #; an endpoint's path has no query or fragment", t.Path)
+		case strings.ContainsFunc(t.Path, blankOrControl) || strings.ContainsAny(t.Path, "?#"):
+			d.errs.add(v.pos, "path %q of transport http holds white space, a control character, ? or #; an endpoint's path has no query or fragment", t.Path)
 		}
 	}
 	if o.has("port") {
@@ -39,10 +43,26 @@ func (d *decoder) httpOptions(t *Transport, o keyed) {
 	}
 	t.SessionHeader = d.header(o, "session_header", "Mcp-Session-Id")
 	t.VersionHeader = d.header(o, "version_header", "MCP-Protocol-Version")
-	t.DefaultVersion = d.optStr(o, "default_version", "default_version")
+	t.DefaultVersion = d.version(o.get("default_version"), "default_version")
 	if o.has("default_version") && !o.has("version_header") {
 		d.errs.add(o.keyPos("default_version"), "default_version is the version a server assumes when a request has no version header, and transport http names none; add version_header: or remove default_version")
 	}
+}
+
+// version reads a protocol version, a string without white space or
+// control characters.
+func (d *decoder) version(n *node, what string) string {
+	s, ok := d.str(n, what)
+	if ok && (s == "" || strings.ContainsFunc(s, blankOrControl)) {
+		d.errs.add(n.pos, "%s %q is not a version; write it as the handshake's result names it, without white space, such as \"1.0\"", what, s)
+		return ""
+	}
+	return s
+}
+
+// blankOrControl reports whether r is white space or a control character.
+func blankOrControl(r rune) bool {
+	return unicode.IsSpace(r) || unicode.IsControl(r)
 }
 
 // header reads the HTTP header name under key k; example is one.
@@ -119,24 +139,47 @@ func (d *decoder) batches(n *node, p *protoSpec) {
 		d.errs.add(n.pos, "missing versions in batches; list the negotiated protocol versions that accept batches, as in {versions: [\"1.0\"]}, or write batches: true or false")
 		return
 	}
-	if v.kind == nString {
-		d.errs.add(v.pos, "versions must be a list of strings; write [%q]", v.str)
+	if v.kind != nSeq {
+		if v.kind == nString {
+			d.errs.add(v.pos, "versions must be a list of strings; write [%q]", v.str)
+		} else {
+			d.errs.add(v.pos, "versions must be a list of strings, not %s", describeNode(v))
+		}
 		return
 	}
-	seen := map[string]Pos{}
-	for _, s := range d.stringList(v, "versions") {
-		if s.name == "" {
-			d.errs.add(s.pos, "an empty version in batches; list the versions as the handshake's result names them")
-			continue
-		}
-		if first, dup := seen[s.name]; dup {
-			d.errs.add(s.pos, "version %q is listed twice in batches (first at line %d); remove one", s.name, first.Line)
-			continue
-		}
-		seen[s.name] = s.pos
-		p.batchVersions = append(p.batchVersions, s)
+	type listed struct {
+		first, second Pos
+		times         int
 	}
-	if len(v.items) == 0 && v.kind == nSeq {
+	seen := map[string]*listed{}
+	for _, it := range v.items {
+		s := d.version(it, "batch version")
+		if s == "" {
+			continue
+		}
+		if l := seen[s]; l != nil {
+			if l.times++; l.times == 2 {
+				l.second = it.pos
+			}
+			continue
+		}
+		seen[s] = &listed{first: it.pos, times: 1}
+		p.batchVersions = append(p.batchVersions, nameRef{s, it.pos})
+	}
+	for _, s := range p.batchVersions {
+		if l := seen[s.name]; l.times > 1 {
+			d.errs.add(l.second, "version %q is listed %s in batches (first at %d:%d); list it once", s.name, times(l.times), l.first.Line, l.first.Col)
+		}
+	}
+	if len(v.items) == 0 {
 		d.errs.add(v.pos, "versions of batches is empty; list at least one version, or write batches: false")
 	}
+}
+
+// times says how many times something is listed: "twice", "3 times".
+func times(n int) string {
+	if n == 2 {
+		return "twice"
+	}
+	return strconv.Itoa(n) + " times"
 }

@@ -152,6 +152,7 @@ func (c *Conn) runRequest(in *incoming) {
 	}
 	if peerCancelled && c.opts.Cancellation == CancelMCP {
 		in.batch.complete(ID{}, nil)
+		c.unanswered(in)
 		return
 	}
 	if err != nil {

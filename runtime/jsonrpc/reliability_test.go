@@ -141,7 +141,7 @@ var msgCases = []msgCase{
 	{name: "error response with id null, then the peer exits", input: `{"jsonrpc":"2.0","error":{"code":-32011,...,"data":{"kind":"authentication_required","stage":"startup",...}},"id":null} then end of input, as the Autohand CLI starting signed out`,
 		outcome: `a pending call fails wrapping ErrClosed, ErrPeerClosed and a *PeerError holding the -32011 error; Err wraps it too`,
 		test:    "TestPeerErrorReachesPendingCall"},
-	{name: "batch to a protocol without batches", input: `[{"jsonrpc":"2.0","id":1,"method":"sum","params":[1]},...] with Options.RejectBatches (MCP)`,
+	{name: "batch to a protocol without batches", input: `[{"jsonrpc":"2.0","id":1,"method":"sum","params":[1]},...] with Options.RejectBatches (IDL batches: false)`,
 		outcome: `one -32600 Invalid Request, id null, data "this protocol does not accept batches; ..."; no element handled; Batch fails with ErrBatchesRejected; connection continues`,
 		test:    "TestRejectBatches"},
 	{name: "batch before the handshake negotiated a version", input: `[{"jsonrpc":"2.0","id":1,"method":"initialize",...}] with Options.BatchVersions ["2025-03-26"] (MCP), before initialize was answered`,

@@ -37,7 +37,7 @@ type tallyServer struct {
 	conns     chan *jsonrpc.Conn // the server side of each session
 }
 
-func newTallyServer(t *testing.T) *tallyServer {
+func newTallyServer(t *testing.T, opts ServerOptions) *tallyServer {
 	t.Helper()
 	ts := &tallyServer{blocked: make(chan struct{}, 4), cancelled: make(chan string, 4), release: make(chan struct{}, 4), conns: make(chan *jsonrpc.Conn, 4)}
 	ts.handler = NewHandler(tallyProto, func(s *Session) {
@@ -46,7 +46,7 @@ func newTallyServer(t *testing.T) *tallyServer {
 			Handshake:    "open",
 			Cancellation: jsonrpc.CancelLSP,
 		})
-	}, ServerOptions{Versions: []string{"2"}})
+	}, opts)
 	srv := httptest.NewServer(ts.handler)
 	ts.url = srv.URL + tallyProto.Path
 	t.Cleanup(func() {
@@ -112,7 +112,7 @@ func (ts *tallyServer) handle(ctx context.Context, req *jsonrpc.Request) (any, e
 // cancellation, a stream the server ends with CloseStream that the client
 // resumes, and Close ending the server's session.
 func TestClientEndToEnd(t *testing.T) {
-	ts := newTallyServer(t)
+	ts := newTallyServer(t, ServerOptions{Versions: []string{"2"}})
 	stream, err := Dial(context.Background(), ts.url, tallyProto, ClientOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -200,5 +200,68 @@ func TestClientEndToEnd(t *testing.T) {
 	var raw json.RawMessage
 	if err := client.Call(ctx, "add", []int{1}, &raw); err == nil {
 		t.Error("a call after Close succeeded")
+	}
+}
+
+// TestClientJSONServerCallsBack: a server answering with application/json
+// sends its response headers only with the answer, and sends the
+// messages of a request it is serving on the GET stream. When such a
+// request calls the client back, the client's answer must not wait for
+// the headers of the request it unblocks.
+func TestClientJSONServerCallsBack(t *testing.T) {
+	ts := newTallyServer(t, ServerOptions{JSONResponse: true})
+	stream, err := Dial(context.Background(), ts.url, tallyProto, ClientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := jsonrpc.NewConn(stream, jsonrpc.Options{
+		Handler: jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+			return true, nil
+		}),
+	})
+	defer client.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := client.Call(ctx, "open", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := client.Notify(ctx, "opened", nil); err != nil {
+		t.Fatal(err)
+	}
+	var res struct{ Approved bool }
+	if err := client.Call(ctx, "confirm", []string{"x"}, &res); err != nil || !res.Approved {
+		t.Fatalf("confirm = %+v, %v", res, err)
+	}
+}
+
+// TestClientJSONServerCancel: with a server answering with
+// application/json, the cancellation of a call in progress reaches the
+// server (after at most HeaderWait) instead of waiting for the headers of
+// the answer it cancels.
+func TestClientJSONServerCancel(t *testing.T) {
+	ts := newTallyServer(t, ServerOptions{JSONResponse: true})
+	stream, err := Dial(context.Background(), ts.url, tallyProto, ClientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := jsonrpc.NewConn(stream, jsonrpc.Options{Cancellation: jsonrpc.CancelLSP})
+	defer client.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := client.Call(ctx, "open", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	cctx, ccancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- client.Call(cctx, "block", nil, nil) }()
+	within(t, ts.blocked, 10*time.Second, "the server handling the call")
+	ccancel()
+	if err := within(t, done, 10*time.Second, "the cancelled call"); !errors.Is(err, context.Canceled) {
+		t.Errorf("call = %v", err)
+	}
+	within(t, ts.cancelled, 10*time.Second, "the server handler's cancellation")
+	var sum int
+	if err := client.Call(ctx, "add", []int{2, 2}, &sum); err != nil || sum != 4 {
+		t.Errorf("add after the cancellation = %d, %v", sum, err)
 	}
 }

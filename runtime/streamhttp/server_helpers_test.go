@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -34,33 +35,46 @@ var echoProto = Protocol{
 // echoServer is a Handler serving the echo protocol behind httptest.
 type echoServer struct {
 	*httptest.Server
-	h       *Handler
-	url     string
-	release chan struct{} // lets a "poll" handler answer
-	conns   chan *jsonrpc.Conn
+	h        *Handler
+	url      string
+	release  chan struct{} // lets a "poll" or "wait" handler answer
+	started  chan struct{} // a "wait" handler has started
+	conns    chan *jsonrpc.Conn
+	client   *http.Client
+	connOpts jsonrpc.Options // the options of the server's connections
 }
 
-func newEchoServer(t *testing.T, opts ServerOptions) *echoServer {
+func newEchoServer(t *testing.T, opts ServerOptions, tweaks ...func(*echoServer)) *echoServer {
 	t.Helper()
-	ts := &echoServer{release: make(chan struct{}, 16), conns: make(chan *jsonrpc.Conn, 10000)}
+	ts := &echoServer{release: make(chan struct{}, 16), started: make(chan struct{}, 16), conns: make(chan *jsonrpc.Conn, 10000)}
 	if opts.Versions == nil {
 		opts.Versions = []string{"v1", "v2"}
 	}
 	ts.h = NewHandler(echoProto, func(s *Session) {
 		var conn *jsonrpc.Conn
-		conn = jsonrpc.NewConn(s, jsonrpc.Options{Handler: jsonrpc.HandlerFunc(ts.handle), Handshake: "hello"})
+		opts := ts.connOpts
+		opts.Handler, opts.Handshake = jsonrpc.HandlerFunc(ts.handle), "hello"
+		conn = jsonrpc.NewConn(s, opts)
 		select {
 		case ts.conns <- conn:
 		default:
 		}
 	}, opts)
-	ts.Server = httptest.NewServer(ts.h)
+	ts.Server = httptest.NewUnstartedServer(ts.h)
+	for _, tweak := range tweaks {
+		tweak(ts)
+	}
+	ts.Server.Start()
+	if ts.client == nil {
+		ts.client = ts.Server.Client()
+	}
 	ts.url = ts.Server.URL + echoProto.Path
 	t.Cleanup(func() {
 		if err := ts.h.Close(); err != nil {
 			t.Errorf("Handler.Close: %v", err)
 		}
 		ts.Server.Close()
+		ts.client.CloseIdleConnections()
 	})
 	return ts
 }
@@ -79,6 +93,8 @@ func (ts *echoServer) handle(ctx context.Context, req *jsonrpc.Request) (any, er
 		return map[string]string{"version": "v1"}, nil
 	case "echo":
 		return req.Params, nil
+	case "pretty":
+		return json.RawMessage("{\r\n  \"a\": [\n    1\n  ]\r}"), nil
 	case "ask":
 		if err := conn.Notify(ctx, "progress", map[string]int{"step": 1}); err != nil {
 			return nil, err
@@ -104,7 +120,30 @@ func (ts *echoServer) handle(ctx context.Context, req *jsonrpc.Request) (any, er
 	case "tell":
 		go func() { _ = conn.Notify(context.Background(), "news", map[string]string{"what": "unrelated"}) }()
 		return "told", nil
+	case "flood":
+		var p struct {
+			N, Size int
+			Related bool
+		}
+		if err := req.DecodeParams(&p); err != nil {
+			return nil, err
+		}
+		nctx := context.Background()
+		if p.Related {
+			nctx = ctx
+		}
+		pad := strings.Repeat("x", p.Size)
+		for i := range p.N {
+			if err := conn.Notify(nctx, "flood", map[string]any{"i": i, "pad": pad}); err != nil {
+				return nil, err
+			}
+		}
+		return "flooded", nil
 	case "wait":
+		select {
+		case ts.started <- struct{}{}:
+		default:
+		}
 		select {
 		case <-ts.release:
 		case <-ctx.Done():
@@ -113,6 +152,38 @@ func (ts *echoServer) handle(ctx context.Context, req *jsonrpc.Request) (any, er
 		return "waited", nil
 	}
 	return nil, jsonrpc.MethodNotFound(req.Method)
+}
+
+// lightConns gives the server's connections small queues, for tests
+// that open thousands.
+func lightConns(ts *echoServer) {
+	ts.connOpts = jsonrpc.Options{MaxConcurrentRequests: 4, MaxQueuedRequests: 4, MaxQueuedNotifications: 4, MaxQueuedWrites: 4}
+}
+
+// smallBuffers gives the server's and the client's sockets small
+// buffers, so that a client that does not read blocks the server's
+// writes after kilobytes rather than megabytes.
+func smallBuffers(ts *echoServer) {
+	ts.Server.Listener = smallListener{ts.Server.Listener}
+	d := &net.Dialer{}
+	tr := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := d.DialContext(ctx, network, addr)
+		if tc, ok := c.(*net.TCPConn); ok {
+			_ = tc.SetReadBuffer(4096)
+		}
+		return c, err
+	}}
+	ts.client = &http.Client{Transport: tr}
+}
+
+type smallListener struct{ net.Listener }
+
+func (l smallListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(4096)
+	}
+	return c, err
 }
 
 // request is one raw HTTP request to the endpoint.
@@ -173,7 +244,7 @@ func (ts *echoServer) try(ctx context.Context, rq request) (*http.Response, erro
 		}
 		req.Header.Set(k, v)
 	}
-	return ts.Client().Do(req)
+	return ts.client.Do(req)
 }
 
 // hello opens a session and returns its id.
@@ -190,6 +261,17 @@ func (ts *echoServer) hello(t *testing.T) string {
 	}
 	_, _ = io.Copy(io.Discard, resp.Body)
 	return id
+}
+
+// callJSON POSTs a request in session sid, accepting only JSON, and
+// returns the decoded answer.
+func (ts *echoServer) callJSON(t *testing.T, sid string, id int, method, params string) map[string]any {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"` + method + `"`
+	if params != "" {
+		body += `,"params":` + params
+	}
+	return decodeBody(t, ts.do(t, request{session: sid, version: "v1", accept: "application/json", body: body + "}"}))
 }
 
 // call POSTs a request in session sid and returns the response.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -15,8 +16,8 @@ import (
 
 // open registers a stream for the requests ids of one POST, attached to
 // that POST's response. It returns nil with the HTTP status to answer
-// when the session has ended (404), a request id is already awaiting its
-// answer (400) or the session serves MaxStreams responses already (429).
+// when the session has ended (404) or a request id is already awaiting
+// its answer (400).
 func (s *Session) open(ids []string, useJSON, batch, handshake bool) (*stream, int, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -28,57 +29,53 @@ func (s *Session) open(ids []string, useJSON, batch, handshake bool) (*stream, i
 			return nil, http.StatusBadRequest, "Invalid Request: a request with id " + jsonrpc.Truncate(id) + " is already in flight"
 		}
 	}
-	if s.attachedCount >= s.h.opts.MaxStreams {
-		return nil, http.StatusTooManyRequests, "too many open streams in this session"
-	}
 	st := &stream{id: s.nextID, json: useJSON, batch: batch, pending: ids, next: 1,
-		attached: true, handshake: handshake, wake: make(chan struct{}, 1)}
+		attached: true, owner: 1, handshake: handshake, wake: make(chan struct{}, 1)}
 	s.nextID++
 	s.streams[st.id] = st
 	for _, id := range ids {
 		s.byRequest[id] = st
 		s.active++
 	}
-	s.attachedCount++
 	s.touch()
 	return st, 0, ""
 }
 
-// attach claims st for a GET response, after seq. It returns the HTTP
-// status to answer when the stream is unknown or its events after seq
-// are gone (400), it is served already (409) or the session serves
-// MaxStreams responses (429).
-func (s *Session) attach(streamID, seq uint64) (*stream, int, string) {
+// attach claims st for a GET response, after seq, and returns the
+// claim's owner number. A resumption (takeover) replaces the response
+// serving the stream, which is most likely a connection that dropped
+// without the server noticing yet; a fresh GET does not (409). It returns
+// the HTTP status to answer when the stream is unknown or its events
+// after seq are gone (400).
+func (s *Session) attach(streamID, seq uint64, takeover bool) (*stream, uint64, int, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.streams[streamID]
 	switch {
 	case s.ended:
-		return nil, http.StatusNotFound, "session ended"
-	case st == nil || seq >= st.next:
-		return nil, http.StatusBadRequest, "unknown event id"
+		return nil, 0, http.StatusNotFound, "session ended"
+	case st == nil || st.json || seq >= st.next:
+		return nil, 0, http.StatusBadRequest, "unknown event id"
 	case seq < st.evicted:
-		return nil, http.StatusBadRequest, "the events after this id are no longer stored"
-	case st.attached:
-		return nil, http.StatusConflict, "the stream is already being served"
-	case s.attachedCount >= s.h.opts.MaxStreams:
-		return nil, http.StatusTooManyRequests, "too many open streams in this session"
+		return nil, 0, http.StatusBadRequest, "the events after this id are no longer stored"
+	case st.attached && !takeover:
+		return nil, 0, http.StatusConflict, "the stream is already being served"
 	}
 	st.attached = true
-	s.attachedCount++
-	return st, 0, ""
+	st.owner++
+	st.signal() // the response it replaces, if any, ends
+	return st, st.owner, 0, ""
 }
 
-// detach releases st from the response serving it; a finished stream
-// with nothing stored is forgotten.
-func (s *Session) detach(st *stream) {
+// detach releases st from the response owner serving it, unless another
+// has taken it over; a finished stream with nothing stored is forgotten.
+func (s *Session) detach(st *stream, owner uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !st.attached {
+	if !st.attached || st.owner != owner {
 		return
 	}
 	st.attached = false
-	s.attachedCount--
 	if st.complete() && (st.json || len(st.events) == 0) {
 		delete(s.streams, st.id)
 	}
@@ -124,12 +121,16 @@ func (h *Handler) answerJSON(w http.ResponseWriter, r *http.Request, s *Session,
 	}
 	for {
 		s.mu.Lock()
-		answer := st.answer
+		answer, complete := st.answer, st.complete()
 		s.mu.Unlock()
 		if answer != nil {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusOK)
 			_, _ = w.Write(answer)
+			return
+		}
+		if complete { // cancelled: no answer will come
+			w.WriteHeader(http.StatusAccepted)
 			return
 		}
 		select {
@@ -156,26 +157,31 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set(h.proto.SessionHeader, s.id)
 	var streamID, seq uint64
-	if last := r.Header.Get("Last-Event-ID"); last != "" {
+	last := r.Header.Get("Last-Event-ID")
+	if last != "" {
 		var ok bool
 		if streamID, seq, ok = parseEventID(last); !ok {
 			httpError(w, http.StatusBadRequest, "malformed Last-Event-ID")
 			return
 		}
 	} else {
+		// What is stored and not yet written; what was evicted is lost.
 		s.mu.Lock()
-		seq = s.streams[0].written
+		seq = max(s.streams[0].written, s.streams[0].evicted)
 		s.mu.Unlock()
 	}
-	s.begin()
+	if !s.begin() {
+		httpError(w, http.StatusTooManyRequests, "too many requests open in this session")
+		return
+	}
 	defer s.finish()
-	st, status, why := s.attach(streamID, seq)
+	st, owner, status, why := s.attach(streamID, seq, last != "")
 	if st == nil {
 		httpError(w, status, why)
 		return
 	}
-	defer s.detach(st)
-	h.serveStream(w, r, s, st, seq, nil)
+	defer s.detach(st, owner)
+	h.serveStream(w, r, s, st, owner, seq, nil)
 }
 
 // formatEventID and parseEventID name an event by its stream and
@@ -191,7 +197,8 @@ func parseEventID(id string) (streamID, seq uint64, ok bool) {
 	}
 	streamID, err1 := strconv.ParseUint(a, 10, 64)
 	seq, err2 := strconv.ParseUint(b, 10, 64)
-	return streamID, seq, err1 == nil && err2 == nil
+	// Only the ids the server writes: no signs or leading zeros.
+	return streamID, seq, err1 == nil && err2 == nil && formatEventID(streamID, seq) == id
 }
 
 // serveStream answers with st as an event stream, starting after event
@@ -200,8 +207,9 @@ func parseEventID(id string) (streamID, seq uint64, ok bool) {
 // the new ones as they come. line, if not nil, is handed to the
 // connection once the stream is set up. It returns when the stream is
 // complete (its answer written), the client goes away or does not read
-// within WriteTimeout, the session ends, or CloseStream asks.
-func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session, st *stream, seq uint64, line []byte) {
+// within WriteTimeout, the session ends, CloseStream asks, or a
+// resumption takes the stream over.
+func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session, st *stream, owner, seq uint64, line []byte) {
 	rc := http.NewResponseController(w)
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/event-stream")
@@ -228,6 +236,7 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 		events, ok := s.eventsAfter(st, seq)
 		complete := st.complete()
 		closing, retry := st.closeGen != gen, st.retry
+		replaced := st.owner != owner
 		if closing {
 			// Only what was stored when CloseStream was called.
 			for len(events) > 0 && events[len(events)-1].seq > st.closeAt {
@@ -236,6 +245,9 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 			complete = false
 		}
 		s.mu.Unlock()
+		if replaced {
+			return
+		}
 		if !ok {
 			h.log.Warn("streamhttp: a client read too slowly; its events were evicted", "session", s.id)
 			return
@@ -299,6 +311,9 @@ func (h *Handler) writeEvents(w http.ResponseWriter, rc *http.ResponseController
 	}
 	if deadline {
 		_ = rc.SetWriteDeadline(time.Time{})
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		h.log.Warn("streamhttp: a client did not read its event stream within the write timeout; dropped the connection, the events stay stored for resumption")
 	}
 	return err == nil
 }

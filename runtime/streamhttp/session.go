@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -20,7 +21,8 @@ import (
 // the stream the client opened with GET. A Conn over a Session learns
 // which request each message belongs to through [jsonrpc.RelatedWriter].
 //
-// Read is for one reader at a time; the other methods are safe for
+// Read is for one reader at a time and Write for one writer at a time
+// (as a jsonrpc.Conn uses them); the other methods are safe for
 // concurrent use.
 type Session struct {
 	h  *Handler
@@ -40,15 +42,15 @@ type Session struct {
 	streams map[uint64]*stream
 	// byRequest maps the id text of each client request awaiting its
 	// answer to the stream that carries it.
-	byRequest     map[string]*stream
-	nextID        uint64   // the id of the next request stream
-	store         []*event // every stored event, oldest first
-	bytes         int      // bytes of data in store
-	active        int      // HTTP requests being served and requests awaiting answers
-	attachedCount int      // streams served by an HTTP response
-	failed        bool     // the handshake was answered with an error
-	lastUsed      time.Time
-	idle          *time.Timer // ends the session after IdleTimeout without activity
+	byRequest map[string]*stream
+	nextID    uint64   // the id of the next request stream
+	store     []*event // every stored event, oldest first
+	bytes     int      // bytes of data in store
+	active    int      // HTTP requests being served and requests awaiting answers
+	serving   int      // HTTP requests being served
+	failed    bool     // the handshake was answered with an error
+	lastUsed  time.Time
+	idle      *time.Timer // ends the session after IdleTimeout without activity
 }
 
 // stream is one logical stream of events within a session: the answer to
@@ -68,6 +70,7 @@ type stream struct {
 	evicted   uint64   // the highest sequence number evicted from the store
 	written   uint64   // the highest sequence number written to a client
 	attached  bool     // an HTTP response is serving the stream
+	owner     uint64   // counts the responses that have served the stream
 	closeGen  uint64   // incremented by CloseStream
 	closeAt   uint64   // the last event stored when CloseStream was called
 	retry     time.Duration
@@ -184,12 +187,15 @@ type outMessage struct {
 // session ended are dropped.
 func (s *Session) WriteRelated(msg []byte, related jsonrpc.ID) error {
 	msg = bytes.TrimSpace(msg)
-	if len(msg) == 0 {
-		return nil
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended {
+		return nil
+	}
+	if len(msg) == 0 {
+		if !related.IsZero() {
+			s.unanswered(related.String())
+		}
 		return nil
 	}
 	if msg[0] == '[' {
@@ -226,6 +232,23 @@ func (s *Session) WriteRelated(msg []byte, related jsonrpc.ID) error {
 	}
 	s.appendEvent(st, msg)
 	return nil
+}
+
+// unanswered forgets a request the connection will not answer (its
+// client cancelled it): its stream ends without an answer. s.mu is held.
+func (s *Session) unanswered(id string) {
+	st := s.byRequest[id]
+	if st == nil {
+		return
+	}
+	delete(s.byRequest, id)
+	s.active--
+	st.pending = slices.DeleteFunc(st.pending, func(p string) bool { return p == id })
+	if st.complete() && !st.attached && (st.json || len(st.events) == 0) {
+		delete(s.streams, st.id)
+	}
+	st.signal()
+	s.touch()
 }
 
 // routeBatchAnswer routes the answer to a batch to the stream of the
@@ -315,7 +338,22 @@ func (s *Session) answered(st *stream, ids []string, msg []byte) {
 // of the session beyond MaxEventBytes, and wakes st's response. s.mu is
 // held.
 func (s *Session) appendEvent(st *stream, msg []byte) {
-	e := &event{stream: st, seq: st.next, data: append([]byte(nil), msg...)}
+	data := append([]byte(nil), msg...)
+	if bytes.ContainsAny(msg, "\r\n") {
+		// A line end would split the event's data: whitespace between
+		// tokens is the only place it can be in valid JSON.
+		var b bytes.Buffer
+		if json.Compact(&b, msg) == nil {
+			data = b.Bytes()
+		} else { // not JSON: keep the event whole all the same
+			for i, c := range data {
+				if c == '\r' || c == '\n' {
+					data[i] = ' '
+				}
+			}
+		}
+	}
+	e := &event{stream: st, seq: st.next, data: data}
 	st.next++
 	st.events = append(st.events, e)
 	s.store = append(s.store, e)
@@ -353,7 +391,10 @@ func (s *Session) eventsAfter(st *stream, seq uint64) ([]*event, bool) {
 // connection is done with it; a jsonrpc.Conn calls it when it ends.
 func (s *Session) Close() error {
 	s.End()
-	s.closeOnce.Do(func() { close(s.closed) })
+	s.closeOnce.Do(func() {
+		close(s.closed)
+		s.h.closed(s)
+	})
 	return nil
 }
 
@@ -389,17 +430,24 @@ func (s *Session) touch() {
 	}
 }
 
-// begin and finish count an HTTP request or a request awaiting its answer
-// as activity that keeps the session from expiring.
-func (s *Session) begin() {
+// begin and finish count an HTTP request being served, which keeps the
+// session from expiring. begin reports false when the session serves
+// MaxStreams requests already.
+func (s *Session) begin() bool {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.serving >= s.h.opts.MaxStreams {
+		return false
+	}
+	s.serving++
 	s.active++
 	s.touch()
-	s.mu.Unlock()
+	return true
 }
 
 func (s *Session) finish() {
 	s.mu.Lock()
+	s.serving--
 	s.active--
 	s.touch()
 	s.mu.Unlock()
