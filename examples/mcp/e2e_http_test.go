@@ -53,6 +53,11 @@ func TestOverHTTP(t *testing.T) {
 		{"NotesAreBounded", TestNotesAreBounded},
 		{"TasksPerSessionAreCapped", TestTasksPerSessionAreCapped},
 		{"CallTimeoutCancels", TestCallTimeoutCancels},
+		{"InitializeTimeoutCloses", TestInitializeTimeoutCloses},
+		{"NoteDefaultBound", TestNoteDefaultBound},
+		{"ToolArgumentErrorsSpeakJSON", TestToolArgumentErrorsSpeakJSON},
+		{"SubscriptionsAreCapped", TestSubscriptionsAreCapped},
+		{"ErrorsTruncateClientValues", TestErrorsTruncateClientValues},
 	} {
 		t.Run(tc.name, tc.test)
 	}
