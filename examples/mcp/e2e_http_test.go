@@ -46,6 +46,7 @@ func TestOverHTTP(t *testing.T) {
 		{"Tasks", TestTasks},
 		{"TaskInputRequired", TestTaskInputRequired},
 		{"ServerFetchesInputRequiredTask", TestServerFetchesInputRequiredTask},
+		{"TaskInputSurvivesCancelledResult", TestTaskInputSurvivesCancelledResult},
 		{"Roots", TestRoots},
 		{"Sampling", TestSampling},
 		{"ServerCancelsItsRequest", TestServerCancelsItsRequest},

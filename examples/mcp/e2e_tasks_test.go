@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -123,5 +124,59 @@ func TestServerFetchesInputRequiredTask(t *testing.T) {
 	}
 	if n := polled.Load(); n != 1 {
 		t.Errorf("the server polled tasks/get %d times; want once, then tasks/result", n)
+	}
+}
+
+// TestTaskInputSurvivesCancelledResult: when the requestor cancels the
+// tasks/result that carries a task's elicitation, the task stays
+// input_required and the next tasks/result asks again.
+func TestTaskInputSurvivesCancelledResult(t *testing.T) {
+	s := start(t)
+	ctx := bounded(t)
+	asked := make(chan int32, 2)
+	var calls atomic.Int32
+	s.c.elicitCtx = func(hctx context.Context, _ *mcp.ElicitRequestParams) (*mcp.ElicitResponse, error) {
+		n := calls.Add(1)
+		asked <- n
+		if n == 1 {
+			<-hctx.Done() // the server withdraws the request with its tasks/result
+			return nil, hctx.Err()
+		}
+		return ptr(mcp.NewElicitResponseElicitResult(mcp.ElicitResult{Action: mcp.ElicitActionAccept,
+			Content: map[string]mcp.ElicitValue{"answer": mcp.NewElicitValueString("second"), "confident": mcp.NewElicitValueBoolean(true)}})), nil
+	}
+	resp, err := s.srv.CallTool(ctx, &mcp.CallToolRequestParams{Name: "ask", Arguments: rawArgs(map[string]any{"question": "?"}),
+		Task: &mcp.TaskMetadata{}})
+	if err != nil || resp.CreateTaskResult == nil {
+		t.Fatalf("tools/call ask as a task = %+v, %v", resp, err)
+	}
+	id := resp.CreateTaskResult.Task.TaskID
+	if st := recv(t, s.c.taskStatus, "input_required"); st.Status != mcp.TaskStatusInputRequired {
+		t.Fatalf("status %+v; want input_required", st)
+	}
+	firstCtx, cancel := context.WithCancel(ctx)
+	first := make(chan error, 1)
+	go func() {
+		_, err := s.srv.GetTaskPayload(firstCtx, &mcp.TaskIDParams{TaskID: id})
+		first <- err
+	}()
+	if n := recv(t, asked, "the first elicitation"); n != 1 {
+		t.Fatalf("elicitation %d; want the first", n)
+	}
+	cancel()
+	if err := recv(t, first, "the cancelled tasks/result"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("the cancelled tasks/result: %v", err)
+	}
+	payload, err := s.srv.GetTaskPayload(ctx, &mcp.TaskIDParams{TaskID: id})
+	if err != nil {
+		t.Fatalf("the second tasks/result: %v", err)
+	}
+	if n := recv(t, asked, "the second elicitation"); n != 2 {
+		t.Errorf("elicitation %d; want the second", n)
+	}
+	b, _ := json.Marshal(payload)
+	var res mcp.CallToolResult
+	if err := json.Unmarshal(b, &res); err != nil || textOf(&res) != `answer: "second", confident: true` {
+		t.Fatalf("tasks/result = %s, %v", b, err)
 	}
 }

@@ -39,7 +39,9 @@ type testClient struct {
 	rootsAsked chan struct{}
 	sampling   func(ctx context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResponse, error)
 	elicit     func(p *mcp.ElicitRequestParams) mcp.ElicitResult
-	pinged     chan struct{}
+	// elicitCtx, when set, answers elicitation/create instead of elicit.
+	elicitCtx func(ctx context.Context, p *mcp.ElicitRequestParams) (*mcp.ElicitResponse, error)
+	pinged    chan struct{}
 	// getTask and taskPayload answer tasks/get and tasks/result; nil:
 	// -32601.
 	getTask     func(p *mcp.TaskIDParams) (*mcp.GetTaskResult, error)
@@ -76,7 +78,10 @@ func (c *testClient) CreateMessage(ctx context.Context, p *mcp.CreateMessageRequ
 	return c.sampling(ctx, p)
 }
 
-func (c *testClient) Elicit(_ context.Context, p *mcp.ElicitRequestParams) (*mcp.ElicitResponse, error) {
+func (c *testClient) Elicit(ctx context.Context, p *mcp.ElicitRequestParams) (*mcp.ElicitResponse, error) {
+	if c.elicitCtx != nil {
+		return c.elicitCtx(ctx, p)
+	}
 	return ptr(mcp.NewElicitResponseElicitResult(c.elicit(p))), nil
 }
 

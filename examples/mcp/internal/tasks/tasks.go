@@ -67,7 +67,15 @@ type task struct {
 // connection of a tasks/result request, and its outcome goes to done.
 type input struct {
 	ask  func(context.Context) error
-	done chan error
+	done chan outcome
+}
+
+// outcome is how an input went: its error, and whether it failed because
+// the tasks/result request delivering it ended first (the requestor
+// cancelled it or went away), in which case the next one asks again.
+type outcome struct {
+	err       error
+	abandoned bool
 }
 
 // taskKey is the context key under which Start passes the task to fn.
@@ -176,9 +184,10 @@ func (s *Store) finish(t *task, v any, err error) {
 // got ctx, the way MCP tasks do it: the task moves to input_required and
 // ask waits until the requestor calls tasks/result, then runs with the
 // context of that tasks/result request, so that it goes out on the same
-// connection and, over HTTP, on the same response stream. The task returns
-// to working once ask is done. Outside a task, Input runs ask at once with
-// ctx.
+// connection and, over HTTP, on the same response stream. When that
+// tasks/result ends before ask has its answer, the next tasks/result asks
+// again. The task returns to working once ask is done. Outside a task,
+// Input runs ask at once with ctx.
 func (s *Store) Input(ctx context.Context, ask func(context.Context) error) error {
 	t, ok := ctx.Value(taskKey{}).(*task)
 	if !ok {
@@ -186,17 +195,21 @@ func (s *Store) Input(ctx context.Context, ask func(context.Context) error) erro
 	}
 	s.setAsking(t, +1)
 	defer s.setAsking(t, -1)
-	in := &input{ask: ask, done: make(chan error, 1)}
-	select {
-	case t.inputs <- in:
-	case <-ctx.Done():
-		return fmt.Errorf("waiting for tasks/result to deliver a request: %w", ctx.Err())
-	}
-	select {
-	case err := <-in.done:
-		return err
-	case <-ctx.Done():
-		return ctx.Err()
+	for {
+		in := &input{ask: ask, done: make(chan outcome, 1)}
+		select {
+		case t.inputs <- in:
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for tasks/result to deliver a request: %w", ctx.Err())
+		}
+		select {
+		case out := <-in.done:
+			if !out.abandoned {
+				return out.err
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 }
 
@@ -311,7 +324,8 @@ func (s *Store) Result(ctx context.Context, id string) (*mcp.GetTaskPayloadResul
 		case <-t.done:
 			final = true
 		case in := <-t.inputs:
-			in.done <- in.ask(ctx)
+			err := in.ask(ctx)
+			in.done <- outcome{err: err, abandoned: err != nil && ctx.Err() != nil}
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
