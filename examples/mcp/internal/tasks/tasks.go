@@ -321,6 +321,12 @@ func (s *Store) Result(ctx context.Context, id string) (*mcp.GetTaskPayloadResul
 	}
 	for final := false; !final; {
 		select {
+		case <-t.done: // a final task asks nothing more
+			final = true
+			continue
+		default:
+		}
+		select {
 		case <-t.done:
 			final = true
 		case in := <-t.inputs:
