@@ -111,8 +111,9 @@ func (o ClientOptions) withDefaults() ClientOptions {
 // with the negotiated revision once the handshake's result has arrived.
 // After the first notification that follows the handshake (MCP's
 // notifications/initialized) it opens the GET stream for messages the
-// server starts; a 405 there (or any answer but an event stream) means
-// the server has none, and the client does not ask again.
+// server starts, before the next message goes (within HeaderWait); a 405
+// there (or any answer but an event stream) means the server has none,
+// and the client does not ask again. An answer may come on any stream.
 //
 // An event stream that ends before the answers to its requests arrived is
 // resumed with a GET carrying Last-Event-ID, after the server's retry
@@ -150,12 +151,13 @@ type ClientStream struct {
 	cur    []byte // the rest of the line being read
 
 	mu          sync.Mutex
-	stopping    bool   // Close began: no goroutine starts any more
-	sessionID   string // from the handshake's answer
-	sessionGone bool   // the server answered 404 to our session
-	version     string // negotiated revision, from the handshake's result
-	handshakeID []byte // id of the handshake request awaiting its answer
-	handshook   bool   // the handshake's answer arrived
+	stopping    bool            // Close began: no goroutine starts any more
+	sessionID   string          // from the handshake's answer
+	sessionGone bool            // the server answered 404 to our session
+	version     string          // negotiated revision, from the handshake's result
+	handshakeID []byte          // id of the handshake request awaiting its answer
+	handshook   bool            // the handshake's answer arrived
+	awaited     map[string]bool // ids of requests whose answers event streams owe
 	getStarted  bool
 	err         error // the fatal error that ended the stream
 
@@ -187,6 +189,7 @@ func Dial(ctx context.Context, rawURL string, proto Protocol, opts ClientOptions
 		failed:    make(chan struct{}),
 		closed:    make(chan struct{}),
 		handshook: proto.Handshake == "",
+		awaited:   make(map[string]bool),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s, nil

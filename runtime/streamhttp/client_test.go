@@ -378,3 +378,30 @@ func TestClientBatch(t *testing.T) {
 // ClientOptions.HTTPClient: on a 401 it gets a token and sends the
 // TestClientRoundTripperAndHeaders: requests go through the HTTPClient's
 // Transport, which can replay a POST's body after a 401, and carry the
+
+// TestClientGETBeforeNextMessage: the GET stream is open before the
+// message after the first notification is POSTed, so the server can use
+// it for what that message leads to (the conformance suite's sse-retry
+// scenario answers a call on the GET stream when it is open).
+func TestClientGETBeforeNextMessage(t *testing.T) {
+	var getArrived atomic.Bool
+	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
+		switch {
+		case r.Method == http.MethodGet:
+			getArrived.Store(true)
+			startSSE(w, nil)
+			<-r.Context().Done()
+		case h.Msg.Method == "x":
+			if !getArrived.Load() {
+				t.Error("the call after the notification came before the GET")
+			}
+			writeJSON(w, nil, result(h.Msg.ID, "1"))
+		default:
+			mcpBasics(w, r, h)
+		}
+	})
+	c, _ := connect(t, ts, ClientOptions{HeaderWait: time.Hour}, nil)
+	if err := c.Call(context.Background(), "x", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+}

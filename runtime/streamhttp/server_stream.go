@@ -244,6 +244,10 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 			}
 			complete = false
 		}
+		var b []byte // built under the lock: release may drop the data
+		for _, e := range events {
+			b = appendEvent(b, formatEventID(st.id, e.seq), e.data)
+		}
 		s.mu.Unlock()
 		if replaced {
 			return
@@ -253,10 +257,6 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 			return
 		}
 		if len(events) > 0 {
-			var b []byte
-			for _, e := range events {
-				b = appendEvent(b, formatEventID(st.id, e.seq), e.data)
-			}
 			if !h.writeEvents(w, rc, b) {
 				return
 			}
@@ -266,6 +266,9 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 			s.mu.Unlock()
 		}
 		if complete {
+			s.mu.Lock()
+			s.release(st)
+			s.mu.Unlock()
 			return
 		}
 		if closing {

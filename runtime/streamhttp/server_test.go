@@ -73,6 +73,13 @@ func TestServerAnswerAsEventStream(t *testing.T) {
 		t.Fatalf("event %+v", e)
 	}
 	sse.end(t)
+	// Delivered whole, the stream's events are no longer stored.
+	s := sessionOf(ts, sid)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.bytes != 0 {
+		t.Fatalf("%d bytes of events still stored after the answer was delivered", s.bytes)
+	}
 }
 
 func TestServerPrettyBodyStaysOneLine(t *testing.T) {

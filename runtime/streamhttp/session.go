@@ -46,6 +46,7 @@ type Session struct {
 	nextID    uint64   // the id of the next request stream
 	store     []*event // every stored event, oldest first
 	bytes     int      // bytes of data in store
+	released  int      // events in store whose data was released
 	active    int      // HTTP requests being served and requests awaiting answers
 	serving   int      // HTTP requests being served
 	failed    bool     // the handshake was answered with an error
@@ -79,9 +80,10 @@ type stream struct {
 
 // event is one message stored for a stream.
 type event struct {
-	stream *stream
-	seq    uint64
-	data   []byte
+	stream   *stream
+	seq      uint64
+	data     []byte
+	released bool // its stream was delivered whole; data is gone
 }
 
 // complete reports whether every request of a request stream is answered.
@@ -187,27 +189,25 @@ type outMessage struct {
 // session ended are dropped.
 func (s *Session) WriteRelated(msg []byte, related jsonrpc.ID) error {
 	msg = bytes.TrimSpace(msg)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ended {
+	var m outMessage
+	if len(msg) > 0 && msg[0] != '[' && json.Unmarshal(msg, &m) != nil {
+		s.h.log.Warn("streamhttp: dropped an outgoing message that is not JSON", "message", jsonrpc.Truncate(string(msg)))
 		return nil
 	}
-	if len(msg) == 0 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.ended:
+		return nil
+	case len(msg) == 0:
 		if !related.IsZero() {
 			s.unanswered(related.String())
 		}
 		return nil
-	}
-	if msg[0] == '[' {
+	case msg[0] == '[':
 		s.routeBatchAnswer(msg)
 		return nil
-	}
-	var m outMessage
-	if err := json.Unmarshal(msg, &m); err != nil {
-		s.h.log.Warn("streamhttp: dropped an outMessage message that is not JSON", "message", jsonrpc.Truncate(string(msg)))
-		return nil
-	}
-	if m.Method == nil && m.ID != nil { // an answer
+	case m.Method == nil && m.ID != nil: // an answer
 		st := s.byRequest[m.ID.String()]
 		if st == nil && m.ID.IsNull() {
 			st = s.oldestBatch()
@@ -362,6 +362,10 @@ func (s *Session) appendEvent(st *stream, msg []byte) {
 		old := s.store[0]
 		s.store[0] = nil
 		s.store = s.store[1:]
+		if old.released {
+			s.released--
+			continue
+		}
 		s.bytes -= len(old.data)
 		ost := old.stream
 		ost.events[0] = nil
@@ -372,6 +376,22 @@ func (s *Session) appendEvent(st *stream, msg []byte) {
 		}
 	}
 	st.signal()
+}
+
+// release forgets the events of a request stream whose answer has been
+// written to its client: nobody needs them any more, short of a
+// connection lost with the answer in its buffers. s.mu is held.
+func (s *Session) release(st *stream) {
+	for _, e := range st.events {
+		s.bytes -= len(e.data)
+		e.data, e.released = nil, true
+	}
+	s.released += len(st.events)
+	st.events = nil
+	if s.released > len(s.store)/2 {
+		s.store = slices.DeleteFunc(s.store, func(e *event) bool { return e.released })
+		s.released = 0
+	}
 }
 
 // eventsAfter returns st's stored events after seq, and false when some
