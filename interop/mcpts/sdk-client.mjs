@@ -221,6 +221,24 @@ await step("tools list_changed", async () => {
 
 await step("server requests answered", async () => serverRequests);
 
+// A task that needs input: ask as a task goes input_required, and the
+// SDK's task stream then calls tasks/result, which carries the elicitation.
+await step("task input_required", async () => {
+  const statuses = [];
+  let text = null;
+  const before = serverRequests.length;
+  const stream = client.experimental.tasks.callToolStream({ name: "ask", arguments: { question: "As a task?" } }, undefined, {
+    ...opts,
+    task: { ttl: 60000 },
+  });
+  for await (const m of stream) {
+    if (m.type === "taskStatus") statuses.push(m.task.status);
+    if (m.type === "result") text = textOf(m.result);
+    if (m.type === "error") throw m.error;
+  }
+  return { statuses, text, requests: serverRequests.slice(before) };
+});
+
 await step("close", async () => {
   if (!url) {
     await client.close();

@@ -326,6 +326,18 @@ func checkSDKClient(t *testing.T, peer, logPath string, lines []stepLine, checkC
 			}
 		}
 	})
+	t.Run("task input_required", func(t *testing.T) {
+		var r struct {
+			Statuses []string
+			Text     string
+			Requests []string
+		}
+		ok(t, "task input_required", &r)
+		if len(r.Statuses) == 0 || r.Statuses[len(r.Statuses)-1] != "input_required" ||
+			r.Text != `answer: "nö", confident: false` || !reflect.DeepEqual(r.Requests, []string{"elicitation/create"}) {
+			t.Errorf("%s, step task input_required: %+v", peer, r)
+		}
+	})
 	t.Run("close", func(t *testing.T) {
 		ok(t, "close", nil)
 		checkClose(t, steps["close"])
