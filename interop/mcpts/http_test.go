@@ -55,8 +55,9 @@ func jsonQuote(s string) string {
 // TestOurClientOverHTTPAgainstSDKServer runs examples/mcp/client with -url
 // against the TypeScript SDK's StreamableHTTPServerTransport: initialize
 // and the lists, a tool call with progress, a tool call during which the
-// SDK server sends sampling/createMessage on the call's event stream, and
-// the end of each session by DELETE.
+// SDK server sends sampling/createMessage on the call's event stream, a
+// task that needs input (our client calls tasks/result once it is
+// input_required), and the end of each session by DELETE.
 func TestOurClientOverHTTPAgainstSDKServer(t *testing.T) {
 	needNode(t)
 	const peer = "examples/mcp/client -url -> MCP TypeScript SDK StreamableHTTPServerTransport"
@@ -113,7 +114,7 @@ func TestOurClientOverHTTPAgainstSDKServer(t *testing.T) {
 		t.Errorf("%s, initialize: %s (%v)", peer, out["initialize"], err)
 	}
 	var list struct{ Tools []struct{ Name string } }
-	if err := json.Unmarshal(out["list"], &list); err != nil || len(list.Tools) != 3 {
+	if err := json.Unmarshal(out["list"], &list); err != nil || len(list.Tools) != 4 {
 		t.Errorf("%s, tools/list: %s (%v)", peer, out["list"], err)
 	}
 	if got := callText(t, out); got != "done after 3 steps" {
@@ -153,11 +154,32 @@ func TestOurClientOverHTTPAgainstSDKServer(t *testing.T) {
 		t.Errorf("%s, sampling: request id %s answered %d times on the wire, want once", peer, samplingID, answers)
 	}
 
+	// A task that needs input: the SDK server queues its elicitation, the
+	// task goes input_required, and our client calls tasks/result at once,
+	// on whose stream the elicitation arrives.
+	out = run(t, "-list=false", "-task", "-elicit", "accept", "-call", "ask", "-args", `{"question":"ok?"}`)
+	if got := callText(t, out); got != "the user said yes" {
+		t.Errorf("%s, task input_required: %q", peer, got)
+	}
+	_, msgs = readTraffic(logPath)
+	resultAt, elicitAt := -1, -1
+	for i, m := range msgs {
+		switch {
+		case m.dir == toServer && m.msg.Method == "tasks/result" && resultAt < 0:
+			resultAt = i
+		case m.dir == toClient && m.msg.Method == "elicitation/create" && strings.Contains(string(m.msg.Params), "io.modelcontextprotocol/related-task"):
+			elicitAt = i
+		}
+	}
+	if resultAt < 0 || elicitAt < resultAt {
+		t.Errorf("%s, task input_required: tasks/result at line %d, the task's elicitation at line %d; want the elicitation after tasks/result", peer, resultAt, elicitAt)
+	}
+
 	// Each run ended its session with DELETE, which closed it on the SDK
 	// server.
-	closed := server.stdout.waitLines(t, peer, `"event":"closed"`, 2)
+	closed := server.stdout.waitLines(t, peer, `"event":"closed"`, 3)
 	traffic, _ := readTraffic(logPath)
-	if n := len(deleted.FindAllString(traffic, -1)); n != 2 {
-		t.Errorf("%s: %d DELETEs answered with 2xx on the wire, want 2 (sessions closed: %v)", peer, n, closed)
+	if n := len(deleted.FindAllString(traffic, -1)); n != 3 {
+		t.Errorf("%s: %d DELETEs answered with 2xx on the wire, want 3 (sessions closed: %v)", peer, n, closed)
 	}
 }

@@ -9,15 +9,20 @@
 //
 // Tools: echo {text}; slow {steps} reports progress on the caller's token;
 // sample {prompt} asks the client for sampling/createMessage on the call's
-// own stream. It stops on SIGTERM or SIGINT. Usage: node sdk-http-server.mjs
+// own stream; ask {question}, a task (the SDK's experimental task store and
+// message queue), asks the client for elicitation/create, which the SDK
+// queues, moving the task to input_required, until the client calls
+// tasks/result. It stops on SIGTERM or SIGINT. Usage: node sdk-http-server.mjs
 
 import { createServer } from "node:http";
 import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { InMemoryTaskMessageQueue, InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
 import {
   CallToolRequestSchema,
   CreateMessageResultSchema,
+  ElicitResultSchema,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 
@@ -29,13 +34,46 @@ const TOOLS = [
   { name: "echo", description: "Returns its text.", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
   { name: "slow", description: "Counts steps, reporting progress.", inputSchema: { type: "object", properties: { steps: { type: "integer" } } } },
   { name: "sample", description: "Asks the client's model.", inputSchema: { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] } },
+  {
+    name: "ask",
+    description: "Asks the user, as a task.",
+    inputSchema: { type: "object", properties: { question: { type: "string" } }, required: ["question"] },
+    execution: { taskSupport: "required" },
+  },
 ];
+
+// askAsTask runs the ask tool's task: its elicitation is queued for the
+// client's tasks/result, then the answer becomes the task's result.
+async function askAsTask(extra, taskId, question) {
+  try {
+    const answer = await extra.sendRequest(
+      {
+        method: "elicitation/create",
+        params: { message: question, requestedSchema: { type: "object", properties: { answer: { type: "string", default: "yes" } } } },
+      },
+      ElicitResultSchema,
+      { relatedTask: { taskId } },
+    );
+    await extra.taskStore.updateTaskStatus(taskId, "working");
+    const said = answer.action === "accept" ? String(answer.content && answer.content.answer) : answer.action;
+    await extra.taskStore.storeTaskResult(taskId, "completed", text(`the user said ${said}`));
+  } catch (err) {
+    await extra.taskStore.storeTaskResult(taskId, "failed", { ...text(String(err)), isError: true });
+  }
+}
 
 const text = (t) => ({ content: [{ type: "text", text: t }] });
 
 // newServer returns the MCP server of one session.
 function newServer() {
-  const server = new Server({ name: "mcpts-sdk-http-server", version: "1.0.0" }, { capabilities: { tools: {} } });
+  const server = new Server(
+    { name: "mcpts-sdk-http-server", version: "1.0.0" },
+    {
+      capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } },
+      taskStore: new InMemoryTaskStore(),
+      taskMessageQueue: new InMemoryTaskMessageQueue(),
+    },
+  );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const args = req.params.arguments || {};
@@ -59,6 +97,12 @@ function newServer() {
           CreateMessageResultSchema,
         );
         return text(`${res.model} said ${res.content.type === "text" ? res.content.text : "?"}`);
+      }
+      case "ask": {
+        if (!req.params.task) return { ...text("ask runs only as a task"), isError: true };
+        const task = await extra.taskStore.createTask({ ttl: req.params.task.ttl, pollInterval: 50 });
+        askAsTask(extra, task.taskId, String(args.question));
+        return { task };
       }
     }
     return { ...text(`unknown tool ${req.params.name}`), isError: true };
