@@ -2,6 +2,7 @@ package streamhttp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -222,5 +223,26 @@ func TestClientExactMemberNames(t *testing.T) {
 	var je *jsonrpc.Error
 	if !errors.As(out.err, &je) || je.Code != CodeHTTPFailure {
 		t.Fatalf("call error = %v, want -32603", out.err)
+	}
+}
+
+// TestFailPendingSkipsAnswered: a request answered on another stream gets
+// no made-up error when the stream that owed its answer fails.
+func TestFailPendingSkipsAnswered(t *testing.T) {
+	s, err := Dial(context.Background(), "http://127.0.0.1:1/", testProto, ClientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.expect([]json.RawMessage{json.RawMessage("1"), json.RawMessage("2")})
+	s.noteAnswer(json.RawMessage("1"), []byte(result([]byte("1"), "true")+"\n"))
+	s.failPending(map[string]bool{"1": true, "2": true}, errors.New("lost"))
+	if got := string(<-s.incoming); !strings.Contains(got, `"id":2`) {
+		t.Errorf("made-up answer %s, want one for id 2", got)
+	}
+	select {
+	case line := <-s.incoming:
+		t.Errorf("a second made-up answer: %s", line)
+	default:
 	}
 }

@@ -389,8 +389,10 @@ func (s *ClientStream) noteAnswer(id json.RawMessage, line []byte) {
 	}
 }
 
-// failPending hands Read an error response for each request in pending.
+// failPending hands Read an error response for each request in pending
+// not answered meanwhile on another stream.
 func (s *ClientStream) failPending(pending map[string]bool, reason error) {
+	s.prune(pending)
 	for id := range pending {
 		delete(pending, id)
 		if !s.deliver(failureResponse(json.RawMessage(id), reason)) {

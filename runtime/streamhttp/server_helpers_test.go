@@ -393,7 +393,7 @@ func decodeBody(t *testing.T, resp *http.Response) map[string]any {
 	return m
 }
 
-// waitFor fails the test if ch delivers nothing waitFor d, a generous bound
+// waitFor fails the test if ch delivers nothing within d, a generous bound
 // that only turns a hang into a failure.
 func waitFor[T any](t *testing.T, ch <-chan T, d time.Duration, what string) T {
 	t.Helper()
@@ -401,7 +401,7 @@ func waitFor[T any](t *testing.T, ch <-chan T, d time.Duration, what string) T {
 	case v := <-ch:
 		return v
 	case <-time.After(d):
-		t.Fatalf("%s did not happen waitFor %v", what, d)
+		t.Fatalf("%s did not happen within %v", what, d)
 		panic("unreachable")
 	}
 }

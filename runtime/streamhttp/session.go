@@ -258,17 +258,12 @@ func (s *Session) routeBatchAnswer(msg []byte) {
 		ID *jsonrpc.ID `json:"id"`
 	}
 	if err := json.Unmarshal(msg, &answers); err != nil || len(answers) == 0 {
-		s.h.log.Warn("streamhttp: dropped an outMessage batch", "message", jsonrpc.Truncate(string(msg)))
+		s.h.log.Warn("streamhttp: dropped an outgoing batch", "message", jsonrpc.Truncate(string(msg)))
 		return
 	}
-	var ids []string
 	var st *stream
 	for _, a := range answers {
-		if a.ID == nil {
-			continue
-		}
-		ids = append(ids, a.ID.String())
-		if st == nil {
+		if a.ID != nil && st == nil {
 			st = s.byRequest[a.ID.String()]
 		}
 	}
@@ -476,7 +471,7 @@ func (s *Session) finish() {
 // expire ends the session if it is still idle.
 func (s *Session) expire() {
 	s.mu.Lock()
-	idle := s.active == 0 && !s.ended && time.Now().Sub(s.lastUsed) >= s.h.opts.IdleTimeout
+	idle := s.active == 0 && !s.ended && time.Since(s.lastUsed) >= s.h.opts.IdleTimeout
 	s.mu.Unlock()
 	if idle {
 		s.h.log.Debug("streamhttp: idle session expired", "session", s.id)
