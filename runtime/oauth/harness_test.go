@@ -47,6 +47,7 @@ type fakeAS struct {
 	noS256      bool
 	cimd        bool
 	methods     []string // token_endpoint_auth_methods_supported
+	noRegister  bool     // advertise no registration endpoint
 	regMethod   string   // token_endpoint_auth_method the registration returns
 	regSecret   string
 	grantable   []string // nil: grant every scope asked for
@@ -182,6 +183,9 @@ func (f *fakeAS) serveAS(w http.ResponseWriter, r *http.Request) {
 			"registration_endpoint":                 f.issuer() + "/register",
 			"token_endpoint_auth_methods_supported": f.methods,
 			"response_types_supported":              []string{"code"},
+		}
+		if f.noRegister {
+			delete(m, "registration_endpoint")
 		}
 		if !f.noS256 {
 			m["code_challenge_methods_supported"] = []string{"S256"}

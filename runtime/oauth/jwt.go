@@ -43,7 +43,7 @@ func ParsePrivateKey(pemData []byte) (crypto.Signer, error) {
 		return nil, fmt.Errorf("oauth: a %T cannot sign", key)
 	}
 	if _, err := signingAlgorithm(signer); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("oauth: %w", err)
 	}
 	return signer, nil
 }
@@ -53,13 +53,13 @@ func signingAlgorithm(key crypto.Signer) (string, error) {
 	switch k := key.Public().(type) {
 	case *ecdsa.PublicKey:
 		if k.Curve != elliptic.P256() {
-			return "", fmt.Errorf("oauth: ECDSA key on %s, only P-256 (ES256) is supported", k.Curve.Params().Name)
+			return "", fmt.Errorf("ECDSA key on %s, only P-256 (ES256) is supported", k.Curve.Params().Name)
 		}
 		return "ES256", nil
 	case *rsa.PublicKey:
 		return "RS256", nil
 	}
-	return "", fmt.Errorf("oauth: %T keys are not supported (ES256 or RS256 only)", key.Public())
+	return "", fmt.Errorf("%T keys are not supported (ES256 or RS256 only)", key.Public())
 }
 
 // assertionLifetime is how long a client assertion is valid.
@@ -70,7 +70,7 @@ const assertionLifetime = 5 * time.Minute
 // client id, aud the server's issuer, with a fresh jti.
 func (t *Transport) clientAssertion(clientID, audience string) (string, error) {
 	if t.PrivateKey == nil {
-		return "", errors.New("oauth: private_key_jwt needs Transport.PrivateKey")
+		return "", errors.New("private_key_jwt needs Transport.PrivateKey")
 	}
 	alg, err := signingAlgorithm(t.PrivateKey)
 	if err != nil {
@@ -83,7 +83,7 @@ func (t *Transport) clientAssertion(clientID, audience string) (string, error) {
 	now := t.now()
 	header, err := json.Marshal(map[string]string{"alg": alg, "typ": "JWT"})
 	if err != nil {
-		return "", fmt.Errorf("oauth: encoding JWT header: %w", err)
+		return "", fmt.Errorf("encoding JWT header: %w", err)
 	}
 	claims, err := json.Marshal(map[string]any{
 		"iss": clientID,
@@ -94,13 +94,13 @@ func (t *Transport) clientAssertion(clientID, audience string) (string, error) {
 		"exp": now.Add(assertionLifetime).Unix(),
 	})
 	if err != nil {
-		return "", fmt.Errorf("oauth: encoding JWT claims: %w", err)
+		return "", fmt.Errorf("encoding JWT claims: %w", err)
 	}
 	signingInput := base64URL.EncodeToString(header) + "." + base64URL.EncodeToString(claims)
 	digest := sha256.Sum256([]byte(signingInput))
 	sig, err := t.PrivateKey.Sign(rand.Reader, digest[:], crypto.SHA256)
 	if err != nil {
-		return "", fmt.Errorf("oauth: signing client assertion: %w", err)
+		return "", fmt.Errorf("signing client assertion: %w", err)
 	}
 	if alg == "ES256" {
 		if sig, err = rawECDSA(sig); err != nil {
@@ -115,10 +115,10 @@ func (t *Transport) clientAssertion(clientID, audience string) (string, error) {
 func rawECDSA(der []byte) ([]byte, error) {
 	var sig struct{ R, S *big.Int }
 	if _, err := asn1.Unmarshal(der, &sig); err != nil {
-		return nil, fmt.Errorf("oauth: decoding ECDSA signature: %w", err)
+		return nil, fmt.Errorf("decoding ECDSA signature: %w", err)
 	}
 	if sig.R == nil || sig.S == nil || sig.R.Sign() < 0 || sig.S.Sign() < 0 || sig.R.BitLen() > 256 || sig.S.BitLen() > 256 {
-		return nil, errors.New("oauth: ECDSA signature is not a P-256 signature")
+		return nil, errors.New("ECDSA signature is not a P-256 signature")
 	}
 	out := make([]byte, 64)
 	sig.R.FillBytes(out[:32])

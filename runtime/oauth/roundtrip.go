@@ -170,7 +170,7 @@ func (t *Transport) refresh(ctx context.Context, used *Token) (*Token, error) {
 	d := t.last
 	t.mu.Unlock()
 	if d == nil || used.RefreshToken == "" {
-		return nil, errors.New("oauth: no refresh token")
+		return nil, errors.New("no refresh token")
 	}
 	c, err := t.identity(ctx, d)
 	if err != nil {
@@ -325,7 +325,7 @@ func (t *Transport) identity(ctx context.Context, d *discovery) (client, error) 
 func randomString(n int) (string, error) {
 	b := make([]byte, n)
 	if _, err := rand.Read(b); err != nil {
-		return "", fmt.Errorf("oauth: random bytes: %w", err)
+		return "", fmt.Errorf("random bytes: %w", err)
 	}
 	return base64URL.EncodeToString(b), nil
 }

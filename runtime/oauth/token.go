@@ -50,7 +50,7 @@ type Error struct {
 
 // Error implements error.
 func (e *Error) Error() string {
-	s := "oauth: " + jsonrpc.Truncate(e.Code)
+	s := jsonrpc.Truncate(e.Code)
 	if e.Description != "" {
 		s += ": " + jsonrpc.Truncate(e.Description)
 	}

@@ -101,16 +101,16 @@ func HeadlessAuthorize(c *http.Client) AuthorizeFunc {
 		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
 		if err != nil {
-			return "", fmt.Errorf("oauth: authorization request: %w", err)
+			return "", fmt.Errorf("authorization request: %w", err)
 		}
 		resp, err := hc.Do(req)
 		if err != nil {
-			return "", fmt.Errorf("oauth: authorization request: %w", err)
+			return "", fmt.Errorf("authorization request: %w", err)
 		}
 		discard(resp)
 		loc, err := resp.Location()
 		if err != nil || resp.StatusCode < 300 || resp.StatusCode > 399 {
-			return "", fmt.Errorf("oauth: authorization endpoint answered %s without a redirect", resp.Status)
+			return "", fmt.Errorf("authorization endpoint answered %s without a redirect", resp.Status)
 		}
 		return loc.String(), nil
 	}

@@ -1,0 +1,83 @@
+package oauth
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestBodyWithoutGetBody replays a body the request cannot re-create by
+// buffering it.
+func TestBodyWithoutGetBody(t *testing.T) {
+	f := newFake(t, nil)
+	tr := testTransport(t, nil)
+	req, err := http.NewRequest(http.MethodPost, f.rs.URL+"/mcp", io.NopCloser(strings.NewReader("payload")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.GetBody != nil {
+		t.Fatal("test needs a request without GetBody")
+	}
+	resp, err := tr.RoundTrip(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%v %v", resp, err)
+	}
+	resp.Body.Close()
+	if len(f.bodies) != 1 || f.bodies[0] != "payload" {
+		t.Errorf("resource saw %q, want the body replayed", f.bodies)
+	}
+}
+
+// TestBadDocuments fails on metadata and token answers that are broken:
+// a server error, an oversized or malformed document, a bad expires_in.
+func TestBadDocuments(t *testing.T) {
+	for _, tc := range []struct {
+		name, path string
+		status     int
+		body       string
+		want       string
+	}{
+		{"metadata 500", "/.well-known/oauth-authorization-server", 500, "", "status 500"},
+		{"metadata oversized", "/.well-known/oauth-authorization-server", 200, `{"issuer":"` + strings.Repeat("x", maxDocument) + `"}`, "exceeds"},
+		{"metadata malformed", "/.well-known/oauth-authorization-server", 200, `{`, "decoding body"},
+		{"resource metadata 503", "/.well-known/oauth-protected-resource/mcp", 503, "", "status 503"},
+		{"no token endpoint", "/.well-known/oauth-authorization-server", 200, `{"issuer":"x"}`, "no token_endpoint"},
+		{"negative expires_in", "/token", 200, `{"access_token":"a","token_type":"bearer","expires_in":-1}`, "expires_in"},
+		{"no access token", "/token", 200, `{"token_type":"bearer"}`, "no access_token"},
+		{"token not JSON", "/token", 200, `<html>`, "decoding body"},
+		{"registration without client_id", "/register", 201, `{}`, "no client_id"},
+		{"registration not JSON", "/register", 201, `nope`, "decoding body"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t, nil)
+			override := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == tc.path {
+					w.WriteHeader(tc.status)
+					_, _ = io.WriteString(w, tc.body)
+					return
+				}
+				if strings.HasPrefix(r.URL.Path, "/.well-known/oauth-protected-resource") {
+					f.serveRS(w, r)
+					return
+				}
+				f.serveAS(w, r)
+			}))
+			defer override.Close()
+			// Route both sides through the overriding server.
+			f.as.Config.Handler = override.Config.Handler
+			f.rs.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == tc.path {
+					override.Config.Handler.ServeHTTP(w, r)
+					return
+				}
+				f.serveRS(w, r)
+			})
+			tr := testTransport(t, nil)
+			if _, _, err := post(t, tr, f, "{}"); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
