@@ -1,0 +1,310 @@
+package streamhttp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+)
+
+// envelope holds the members of a message that routing needs.
+type envelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method *string         `json:"method"`
+}
+
+// outgoing describes a message (or batch) about to be POSTed.
+type outgoing struct {
+	requests     []json.RawMessage // ids of the requests in it
+	handshake    json.RawMessage   // id of the handshake request in it
+	notification bool              // it holds a notification
+}
+
+// inspectOutgoing reads what post needs from msg. A message it cannot
+// decode is sent as it is and treated as a notification: the server will
+// answer it as it sees fit.
+func inspectOutgoing(msg []byte, handshake string) outgoing {
+	var elems []envelope
+	if msg[0] == '[' {
+		_ = json.Unmarshal(msg, &elems)
+	} else {
+		var e envelope
+		if json.Unmarshal(msg, &e) == nil {
+			elems = []envelope{e}
+		}
+	}
+	var o outgoing
+	for _, e := range elems {
+		switch {
+		case e.Method == nil:
+		case len(e.ID) == 0:
+			o.notification = true
+		default:
+			id := compactID(e.ID)
+			o.requests = append(o.requests, id)
+			if handshake != "" && *e.Method == handshake {
+				o.handshake = id
+			}
+		}
+	}
+	return o
+}
+
+// compactID returns id without insignificant whitespace, the form ids are
+// matched in.
+func compactID(id json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	if json.Compact(&b, id) != nil {
+		return id
+	}
+	return b.Bytes()
+}
+
+// responseIDs returns the ids of the responses in msg (a message or a
+// batch).
+func responseIDs(msg []byte) []json.RawMessage {
+	var elems []envelope
+	if len(msg) > 0 && msg[0] == '[' {
+		_ = json.Unmarshal(msg, &elems)
+	} else {
+		var e envelope
+		if json.Unmarshal(msg, &e) == nil {
+			elems = []envelope{e}
+		}
+	}
+	var ids []json.RawMessage
+	for _, e := range elems {
+		if e.Method == nil && len(e.ID) > 0 {
+			ids = append(ids, e.ID)
+		}
+	}
+	return ids
+}
+
+// post sends one message (or batch) and handles the response's status
+// and headers; bodies are read by goroutines. It returns an error only
+// when the stream has ended.
+func (s *ClientStream) post(msg []byte) error {
+	out := inspectOutgoing(msg, s.proto.Handshake)
+	if out.handshake != nil {
+		s.mu.Lock()
+		s.handshakeID = out.handshake
+		s.mu.Unlock()
+	}
+	req, err := http.NewRequestWithContext(s.ctx, http.MethodPost, s.url, bytes.NewReader(msg))
+	if err != nil {
+		return s.fail(fmt.Errorf("streamhttp: POST: %w", err))
+	}
+	withSession := s.setHeaders(req.Header, out.handshake != nil)
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := s.opts.HTTPClient.Do(req)
+	if err != nil {
+		if s.ctx.Err() != nil {
+			return s.stopped()
+		}
+		return s.fail(fmt.Errorf("streamhttp: POST %s: %w", s.url, err))
+	}
+	s.noteSession(resp)
+	if err := s.postStatus(resp, withSession, out); err != nil {
+		return err
+	}
+	if out.notification {
+		s.maybeStartGET()
+	}
+	return nil
+}
+
+// noteSession keeps the session id of the first response that carries
+// one (the handshake's answer).
+func (s *ClientStream) noteSession(resp *http.Response) {
+	if s.proto.SessionHeader == "" {
+		return
+	}
+	sid := resp.Header.Get(s.proto.SessionHeader)
+	if sid == "" {
+		return
+	}
+	s.mu.Lock()
+	if s.sessionID == "" {
+		s.sessionID = sid
+	}
+	s.mu.Unlock()
+}
+
+// postStatus handles the response to a POST: it starts reading its body,
+// makes up answers for the requests it failed, or ends the stream.
+func (s *ClientStream) postStatus(resp *http.Response, withSession bool, out outgoing) error {
+	if err := s.fatalStatus(http.MethodPost, resp, withSession); err != nil {
+		return err
+	}
+	if resp.StatusCode >= 300 {
+		e, body := newHTTPError(http.MethodPost, resp)
+		resp.Body.Close()
+		if len(out.requests) == 0 {
+			s.log.Warn("streamhttp: the server refused a message", "error", e)
+			return nil
+		}
+		for _, line := range httpErrorResponses(out.requests, e, body) {
+			s.takeOrDrop(line, nil)
+		}
+		return nil
+	}
+	pending := make(map[string]bool, len(out.requests))
+	for _, id := range out.requests {
+		pending[string(id)] = true
+	}
+	switch mediaType(resp) {
+	case "text/event-stream":
+		st := &eventStream{kind: "POST", pending: pending}
+		if !s.spawn(func() { s.runPostStream(resp.Body, st) }) {
+			resp.Body.Close()
+		}
+	case "application/json":
+		if !s.spawn(func() { s.readJSON(resp.Body, pending) }) {
+			resp.Body.Close()
+		}
+	default:
+		// 202 Accepted (or another body, which we do not read): the
+		// answers to any requests will come on another stream.
+		resp.Body.Close()
+		if len(pending) > 0 && resp.StatusCode != http.StatusAccepted {
+			s.failPending(pending, fmt.Errorf("the server answered HTTP %d with content type %q", resp.StatusCode, jsonrpc.Truncate(resp.Header.Get("Content-Type"))))
+		}
+	}
+	return nil
+}
+
+// fatalStatus ends the stream, closing resp's body, when resp's status
+// means no later request can succeed: 404 to a request that carried the
+// session id, 401 or 403.
+func (s *ClientStream) fatalStatus(method string, resp *http.Response, withSession bool) error {
+	switch {
+	case resp.StatusCode == http.StatusNotFound && withSession:
+		e, _ := newHTTPError(method, resp)
+		resp.Body.Close()
+		return s.fail(fmt.Errorf("%w: %w", ErrSessionNotFound, e))
+	case resp.StatusCode == http.StatusUnauthorized, resp.StatusCode == http.StatusForbidden:
+		e, _ := newHTTPError(method, resp)
+		resp.Body.Close()
+		return s.fail(e)
+	}
+	return nil
+}
+
+// mediaType returns the response's media type, lower case, without
+// parameters.
+func mediaType(resp *http.Response) string {
+	mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if err != nil {
+		return ""
+	}
+	return mt
+}
+
+// readJSON reads a JSON body holding one message (or batch) and hands it
+// to Read; requests of pending that it did not answer get an error.
+func (s *ClientStream) readJSON(body io.ReadCloser, pending map[string]bool) {
+	defer body.Close()
+	data, err := io.ReadAll(io.LimitReader(body, int64(s.opts.MaxMessageBytes)+1))
+	switch {
+	case s.ctx.Err() != nil:
+		return
+	case err != nil:
+		err = fmt.Errorf("reading the answer: %w", err)
+	case len(data) > s.opts.MaxMessageBytes:
+		err = fmt.Errorf("the answer is larger than %d bytes", s.opts.MaxMessageBytes)
+	case len(bytes.TrimSpace(data)) == 0:
+		err = errors.New("the answer is empty")
+	case !s.take(data, pending):
+		return
+	}
+	if err != nil {
+		s.log.Warn("streamhttp: dropped an answer", "error", err)
+	}
+	if len(pending) > 0 {
+		if err == nil {
+			err = errors.New("the answer did not answer every request")
+		}
+		s.failPending(pending, err)
+	}
+}
+
+// take compacts one message from the server into a line, notes the
+// answers it carries (removing them from pending, and reading the
+// negotiated revision from the handshake's) and hands it to Read. A
+// message that is not JSON is logged and dropped. It reports false when
+// the stream ended first.
+func (s *ClientStream) take(raw []byte, pending map[string]bool) bool {
+	var b bytes.Buffer
+	b.Grow(len(raw) + 1)
+	if err := json.Compact(&b, bytes.TrimSpace(raw)); err != nil {
+		s.log.Warn("streamhttp: dropped a message that is not JSON", "message", jsonrpc.Truncate(string(raw)), "error", err)
+		return true
+	}
+	b.WriteByte('\n')
+	return s.takeOrDrop(b.Bytes(), pending)
+}
+
+// takeOrDrop notes the answers in line (compact JSON ending in a newline)
+// and hands it to Read.
+func (s *ClientStream) takeOrDrop(line []byte, pending map[string]bool) bool {
+	for _, id := range responseIDs(line) {
+		delete(pending, string(id))
+		s.noteHandshake(id, line)
+	}
+	return s.deliver(line)
+}
+
+// noteHandshake reads the negotiated revision when line is the answer to
+// the handshake request.
+func (s *ClientStream) noteHandshake(id json.RawMessage, line []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.handshakeID == nil || !bytes.Equal(s.handshakeID, id) {
+		return
+	}
+	s.handshakeID = nil
+	var resp struct {
+		Result map[string]json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(line, &resp) != nil || resp.Result == nil {
+		return // an error or a batch: no session yet
+	}
+	s.handshook = true
+	if s.proto.VersionField != "" {
+		var v string
+		if json.Unmarshal(resp.Result[s.proto.VersionField], &v) == nil {
+			s.version = v
+		}
+	}
+}
+
+// failPending hands Read an error response for each request in pending.
+func (s *ClientStream) failPending(pending map[string]bool, reason error) {
+	for id := range pending {
+		delete(pending, id)
+		if !s.deliver(failureResponse(json.RawMessage(id), reason)) {
+			return
+		}
+	}
+}
+
+// maybeStartGET opens the GET stream after the first notification that
+// follows the handshake's answer.
+func (s *ClientStream) maybeStartGET() {
+	s.mu.Lock()
+	start := s.handshook && !s.getStarted
+	if start {
+		s.getStarted = true
+	}
+	s.mu.Unlock()
+	if start {
+		s.spawn(s.runGET)
+	}
+}

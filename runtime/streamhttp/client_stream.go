@@ -1,0 +1,191 @@
+package streamhttp
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+)
+
+// eventStream is one logical event stream: the stream answering a POST,
+// or the GET stream, with the connections that resume it.
+type eventStream struct {
+	kind     string          // "POST" or "GET", for logs
+	pending  map[string]bool // ids of the requests whose answers it owes
+	lastID   string          // the last event id seen
+	retry    time.Duration   // the server's last retry value
+	hasRetry bool
+	failures int // attempts in a row that failed or brought nothing new
+}
+
+// errNoResume reports that the server does not offer GET streams, so a
+// lost stream cannot be resumed.
+var errNoResume = errors.New("the server offers no GET stream to resume on")
+
+// runPostStream reads the event stream answering a POST, resuming it with
+// GET + Last-Event-ID while answers are owed. Once every answer came, the
+// stream is left: a POST's stream is not resumed after its answer.
+func (s *ClientStream) runPostStream(body io.ReadCloser, st *eventStream) {
+	err := s.consume(body, st)
+	for len(st.pending) > 0 && s.ctx.Err() == nil {
+		switch {
+		case errors.Is(err, errEventTooLarge):
+		case st.lastID == "":
+			err = errors.New("the answer's event stream ended before the answer, with no event id to resume from")
+		default:
+			var resp *http.Response
+			resp, err = s.resume(st, true)
+			if err == nil {
+				err = s.consume(resp.Body, st)
+				continue
+			}
+		}
+		if s.ctx.Err() == nil {
+			s.failPending(st.pending, err)
+		}
+		return
+	}
+}
+
+// runGET keeps the GET stream open for messages the server starts,
+// reconnecting when it drops, until the stream ends, the server answers
+// 405 (it offers no such stream) or reconnecting fails too often.
+func (s *ClientStream) runGET() {
+	st := &eventStream{kind: "GET"}
+	wait := false
+	for {
+		resp, err := s.resume(st, wait)
+		if err != nil {
+			if s.ctx.Err() == nil && !errors.Is(err, errNoResume) {
+				s.log.Warn("streamhttp: GET stream given up", "error", err)
+			}
+			return
+		}
+		err = s.consume(resp.Body, st)
+		if s.ctx.Err() != nil {
+			return
+		}
+		if errors.Is(err, errEventTooLarge) {
+			s.log.Warn("streamhttp: GET stream given up", "error", err)
+			return
+		}
+		wait = true
+	}
+}
+
+// consume reads events from body, handing their messages to Read, until
+// the body ends, the stream ends, or every answer owed by st came. It
+// closes body and returns the error that ended the body (nil at its end).
+func (s *ClientStream) consume(body io.ReadCloser, st *eventStream) error {
+	defer body.Close()
+	p := newSSEParser(body, s.opts.MaxMessageBytes)
+	p.LastID, p.idBuf = st.lastID, st.lastID
+	owed := len(st.pending) > 0
+	for {
+		ev, err := p.Next()
+		if p.LastID != st.lastID {
+			st.lastID = p.LastID
+			st.failures = 0
+		}
+		if p.HasRetry {
+			st.retry, st.hasRetry = p.Retry, true
+		}
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			if s.ctx.Err() == nil {
+				s.log.Warn("streamhttp: event stream broken", "stream", st.kind, "error", err)
+			}
+			return err
+		}
+		if len(ev.Data) == 0 {
+			continue // a priming event: it only sets the id (and retry)
+		}
+		st.failures = 0
+		if !s.take(ev.Data, st.pending) {
+			return nil
+		}
+		if owed && len(st.pending) == 0 {
+			return nil
+		}
+	}
+}
+
+// resume opens a GET stream for st, carrying Last-Event-ID when st has
+// seen an event id. When wait is set it first waits the server's retry
+// delay (or the growing ReconnectDelay). It tries again until
+// MaxReconnects attempts in a row failed, and returns errNoResume at a
+// 405. A 404 to the session, a 401 or a 403 ends the whole stream.
+func (s *ClientStream) resume(st *eventStream, wait bool) (*http.Response, error) {
+	for {
+		if wait {
+			if s.opts.MaxReconnects < 0 || st.failures >= s.opts.MaxReconnects {
+				return nil, fmt.Errorf("gave up reconnecting the %s stream after %d attempts", st.kind, st.failures)
+			}
+			if !s.sleep(s.reconnectDelay(st)) {
+				return nil, ErrClientClosed
+			}
+		}
+		wait = true
+		st.failures++
+		resp, err := s.get(st.lastID)
+		if err != nil {
+			if s.ctx.Err() != nil {
+				return nil, ErrClientClosed
+			}
+			s.log.Warn("streamhttp: reconnecting failed", "stream", st.kind, "attempt", st.failures, "error", err)
+			continue
+		}
+		switch {
+		case resp.StatusCode == http.StatusMethodNotAllowed:
+			resp.Body.Close()
+			return nil, errNoResume
+		case resp.StatusCode == http.StatusOK && mediaType(resp) == "text/event-stream":
+			return resp, nil
+		}
+		e, _ := newHTTPError(http.MethodGet, resp)
+		resp.Body.Close()
+		s.log.Warn("streamhttp: reconnecting failed", "stream", st.kind, "attempt", st.failures, "error", e,
+			"content-type", jsonrpc.Truncate(resp.Header.Get("Content-Type")))
+	}
+}
+
+// get sends one GET for an event stream. Statuses that end the whole
+// stream are handled here and returned as errors.
+func (s *ClientStream) get(lastID string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(s.ctx, http.MethodGet, s.url, nil)
+	if err != nil {
+		return nil, fmt.Errorf("streamhttp: GET: %w", err)
+	}
+	withSession := s.setHeaders(req.Header, false)
+	req.Header.Set("Accept", "text/event-stream")
+	if lastID != "" {
+		req.Header.Set("Last-Event-ID", lastID)
+	}
+	resp, err := s.opts.HTTPClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("streamhttp: GET %s: %w", s.url, err)
+	}
+	if err := s.fatalStatus(http.MethodGet, resp, withSession); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// reconnectDelay is how long to wait before the next attempt for st: the
+// server's retry value when it set one, else ReconnectDelay growing by
+// half with each failed attempt, up to MaxReconnectDelay.
+func (s *ClientStream) reconnectDelay(st *eventStream) time.Duration {
+	if st.hasRetry {
+		return st.retry
+	}
+	d := s.opts.ReconnectDelay
+	for i := 0; i < st.failures && d < s.opts.MaxReconnectDelay; i++ {
+		d += d / 2
+	}
+	return min(d, s.opts.MaxReconnectDelay)
+}
