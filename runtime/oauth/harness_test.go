@@ -51,6 +51,8 @@ type fakeAS struct {
 	regMethod   string   // token_endpoint_auth_method the registration returns
 	regSecret   string
 	grantable   []string // nil: grant every scope asked for
+	asScopes    []string // scopes_supported of the server's metadata
+	assertion   string   // the JWT bearer grant's expected assertion
 	tokenStatus int      // non-zero: the token endpoint fails with it
 	tokenType   string   // "" : Bearer
 	expiresIn   int
@@ -184,6 +186,9 @@ func (f *fakeAS) serveAS(w http.ResponseWriter, r *http.Request) {
 			"token_endpoint_auth_methods_supported": f.methods,
 			"response_types_supported":              []string{"code"},
 		}
+		if f.asScopes != nil {
+			m["scopes_supported"] = f.asScopes
+		}
 		if f.noRegister {
 			delete(m, "registration_endpoint")
 		}
@@ -285,6 +290,11 @@ func (f *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		scopes = strings.Fields(r.PostForm.Get("scope"))
+	case GrantJWTBearer:
+		if f.assertion == "" || r.PostForm.Get("assertion") != f.assertion {
+			writeJSON(w, 400, map[string]any{"error": "invalid_grant"})
+			return
+		}
 	default:
 		writeJSON(w, 400, map[string]any{"error": "unsupported_grant_type"})
 		return

@@ -211,9 +211,29 @@ func (t *Transport) obtain(ctx context.Context, d *discovery, scope []string) (*
 	case GrantClientCredentials:
 		form.Set("grant_type", GrantClientCredentials)
 		return t.tokenRequest(ctx, d, c, form)
+	case GrantJWTBearer:
+		if t.Assertion == nil {
+			return nil, errors.New("the JWT bearer grant needs Transport.Assertion")
+		}
+		issuer := d.server.Issuer
+		if issuer == "" {
+			issuer = d.issuer
+		}
+		assertion, err := t.Assertion(ctx, issuer, form.Get("resource"))
+		if err != nil {
+			return nil, fmt.Errorf("obtaining the authorization grant: %w", err)
+		}
+		form.Set("grant_type", GrantJWTBearer)
+		form.Set("assertion", assertion)
+		return t.tokenRequest(ctx, d, c, form)
 	case "", GrantAuthorizationCode:
 	default:
 		return nil, fmt.Errorf("unsupported grant type %q", t.GrantType)
+	}
+	if len(scope) > 0 && slices.Contains(d.server.ScopesSupported, scopeOfflineAccess) && !slices.Contains(scope, scopeOfflineAccess) {
+		// The server issues refresh tokens for it: ask, so that the
+		// session outlives the access token.
+		form.Set("scope", form.Get("scope")+" "+scopeOfflineAccess)
 	}
 	code, verifier, err := t.authorizationCode(ctx, d, c, form)
 	if err != nil {
@@ -296,8 +316,8 @@ func (t *Transport) identity(ctx context.Context, d *discovery) (client, error) 
 		return client{id: t.ClientID, secret: t.ClientSecret,
 			method: chooseMethod(d, t.ClientSecret != "", t.PrivateKey != nil)}, nil
 	}
-	if t.GrantType == GrantClientCredentials {
-		return client{}, errors.New("the client-credentials grant needs Transport.ClientID")
+	if t.GrantType == GrantClientCredentials || t.GrantType == GrantJWTBearer {
+		return client{}, fmt.Errorf("the %s grant needs Transport.ClientID", t.GrantType)
 	}
 	if t.ClientMetadataURL != "" && d.server.ClientIDMetadataDocumentSupported {
 		return client{id: t.ClientMetadataURL, method: AuthNone}, nil
@@ -320,6 +340,10 @@ func (t *Transport) identity(ctx context.Context, d *discovery) (client, error) 
 	t.mu.Unlock()
 	return c, nil
 }
+
+// scopeOfflineAccess asks for a refresh token (OpenID Connect Core section
+// 11); a Transport adds it where the authorization server lists it.
+const scopeOfflineAccess = "offline_access"
 
 // randomString returns n random bytes, base64url-encoded.
 func randomString(n int) (string, error) {

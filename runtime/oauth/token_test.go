@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -129,7 +130,7 @@ func TestClientCredentials(t *testing.T) {
 	t.Run("no client id", func(t *testing.T) {
 		f := newFake(t, nil)
 		tr := testTransport(t, func(tr *Transport) { tr.GrantType = GrantClientCredentials })
-		if _, _, err := post(t, tr, f, "{}"); err == nil || !strings.Contains(err.Error(), "ClientID") {
+		if _, _, err := post(t, tr, f, "{}"); err == nil || !strings.Contains(err.Error(), "Transport.ClientID") {
 			t.Errorf("got %v, want an error naming ClientID", err)
 		}
 	})
@@ -253,6 +254,64 @@ func TestParsePrivateKey(t *testing.T) {
 		_, err := ParsePrivateKey(tc.pem)
 		if (tc.fail == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.fail)) {
 			t.Errorf("%s: got %v, want failure %q", name, err, tc.fail)
+		}
+	}
+}
+
+// TestJWTBearerGrant presents the assertion Transport.Assertion obtains
+// for the server's issuer and the resource.
+func TestJWTBearerGrant(t *testing.T) {
+	f := newFake(t, func(f *fakeAS) { f.methods = []string{"client_secret_basic"} })
+	f.assertion = "grant-for " + f.issuer() + " " + f.rs.URL + "/mcp"
+	tr := testTransport(t, func(tr *Transport) {
+		tr.GrantType, tr.ClientID, tr.ClientSecret = GrantJWTBearer, "xaa", "pw"
+		tr.Assertion = func(_ context.Context, issuer, resource string) (string, error) {
+			return "grant-for " + issuer + " " + resource, nil
+		}
+	})
+	if status, _, err := post(t, tr, f, "{}"); err != nil || status != 200 {
+		t.Fatalf("got %d %v", status, err)
+	}
+	if q := f.tokReqs[0]; q.Get("grant_type") != GrantJWTBearer || !strings.HasPrefix(f.tokAuth[0], "Basic ") {
+		t.Errorf("token request %v with %q", q, f.tokAuth[0])
+	}
+	for name, configure := range map[string]func(tr *Transport){
+		"no Assertion": func(tr *Transport) { tr.Assertion = nil },
+		"Assertion fails": func(tr *Transport) {
+			tr.Assertion = func(context.Context, string, string) (string, error) { return "", errors.New("idp down") }
+		},
+		"no client id": func(tr *Transport) { tr.ClientID = "" },
+	} {
+		tr := testTransport(t, func(tr *Transport) {
+			tr.GrantType, tr.ClientID = GrantJWTBearer, "xaa"
+			tr.Assertion = func(context.Context, string, string) (string, error) { return "x", nil }
+			configure(tr)
+		})
+		if _, _, err := post(t, tr, f, "{}"); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// TestOfflineAccess asks for offline_access with the other scopes when the
+// authorization server lists it, and not otherwise.
+func TestOfflineAccess(t *testing.T) {
+	for _, tc := range []struct {
+		as        []string
+		challenge string
+		want      string
+	}{
+		{[]string{"mcp:basic", "offline_access"}, "mcp:basic", "mcp:basic offline_access"},
+		{[]string{"mcp:basic"}, "mcp:basic", "mcp:basic"},
+		{[]string{"offline_access"}, "", ""},
+	} {
+		f := newFake(t, func(f *fakeAS) { f.asScopes, f.challengeScope = tc.as, tc.challenge })
+		tr := testTransport(t, nil)
+		if status, _, err := post(t, tr, f, "{}"); err != nil || status != 200 {
+			t.Fatalf("got %d %v", status, err)
+		}
+		if got := f.authReqs[0].Get("scope"); got != tc.want {
+			t.Errorf("server scopes %q, challenge %q: scope %q, want %q", tc.as, tc.challenge, got, tc.want)
 		}
 	}
 }

@@ -13,6 +13,10 @@ import (
 const (
 	GrantAuthorizationCode = "authorization_code"
 	GrantClientCredentials = "client_credentials"
+	// GrantJWTBearer presents a JWT authorization grant (RFC 7523
+	// section 2.1) that Transport.Assertion obtains, such as an identity
+	// assertion an enterprise identity provider issued by token exchange.
+	GrantJWTBearer = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 )
 
 // DefaultMaxAuthorizations is how many times a Transport obtains a new
@@ -30,9 +34,13 @@ type Transport struct {
 	Base http.RoundTripper
 
 	// GrantType is GrantAuthorizationCode (the default, for a user's
-	// client) or GrantClientCredentials (for a client acting on its own
-	// behalf, which needs ClientID and ClientSecret or PrivateKey).
+	// client), GrantClientCredentials (for a client acting on its own
+	// behalf) or GrantJWTBearer; the last two need ClientID, with
+	// ClientSecret or PrivateKey.
 	GrantType string
+	// Assertion returns the JWT to present with GrantJWTBearer to the
+	// authorization server issuer for the protected resource resource.
+	Assertion func(ctx context.Context, issuer, resource string) (string, error)
 
 	// ClientID is a client id registered beforehand; empty means the
 	// Transport uses ClientMetadataURL when the authorization server
