@@ -23,6 +23,9 @@ type getFirst struct {
 	mu      sync.Mutex
 	armed   bool // a notification was accepted: later POSTs wait for done
 	started bool // the first GET was sent
+
+	// onWait, when set, is called as a POST starts waiting (tests).
+	onWait func()
 }
 
 func newGetFirst(base http.RoundTripper) *getFirst {
@@ -47,6 +50,13 @@ func (g *getFirst) RoundTrip(req *http.Request) (*http.Response, error) {
 		armed := g.armed
 		g.mu.Unlock()
 		if armed {
+			if g.onWait != nil {
+				select {
+				case <-g.done:
+				default:
+					g.onWait()
+				}
+			}
 			select {
 			case <-g.done:
 			case <-req.Context().Done():
