@@ -67,6 +67,14 @@ func TestDiscoveryLocations(t *testing.T) {
 			"GET /.well-known/oauth-protected-resource",
 			"GET /.well-known/oauth-authorization-server",
 			"POST /register"}},
+		{"no resource metadata, issuer with a path (2025-03-26)", func(f *fakeAS) {
+			f.prmPath, f.sameOrigin, f.prefix = "", true, "/oauth"
+		}, []string{
+			"POST /mcp",
+			"GET /.well-known/oauth-protected-resource/mcp",
+			"GET /.well-known/oauth-protected-resource",
+			"GET /.well-known/oauth-authorization-server",
+			"POST /oauth/register"}},
 		{"no metadata at all (2025-03-26 defaults)", func(f *fakeAS) {
 			f.prmPath, f.sameOrigin, f.metaPath = "", true, ""
 		}, []string{

@@ -43,7 +43,8 @@ func TestBadDocuments(t *testing.T) {
 		{"metadata oversized", "/.well-known/oauth-authorization-server", 200, `{"issuer":"` + strings.Repeat("x", maxDocument) + `"}`, "exceeds"},
 		{"metadata malformed", "/.well-known/oauth-authorization-server", 200, `{`, "decoding body"},
 		{"resource metadata 503", "/.well-known/oauth-protected-resource/mcp", 503, "", "status 503"},
-		{"no token endpoint", "/.well-known/oauth-authorization-server", 200, `{"issuer":"x"}`, "no token_endpoint"},
+		{"no token endpoint", "/.well-known/oauth-authorization-server", 200, `{"issuer":"ISSUER"}`, "no token_endpoint"},
+		{"another issuer", "/.well-known/oauth-authorization-server", 200, `{"issuer":"https://evil.example","token_endpoint":"https://evil.example/token"}`, `is for issuer "https://evil.example"`},
 		{"negative expires_in", "/token", 200, `{"access_token":"a","token_type":"bearer","expires_in":-1}`, "expires_in"},
 		{"no access token", "/token", 200, `{"token_type":"bearer"}`, "no access_token"},
 		{"token not JSON", "/token", 200, `<html>`, "decoding body"},
@@ -55,7 +56,7 @@ func TestBadDocuments(t *testing.T) {
 			override := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if r.URL.Path == tc.path {
 					w.WriteHeader(tc.status)
-					_, _ = io.WriteString(w, tc.body)
+					_, _ = io.WriteString(w, strings.ReplaceAll(tc.body, "ISSUER", f.issuer()))
 					return
 				}
 				if strings.HasPrefix(r.URL.Path, "/.well-known/oauth-protected-resource") {
@@ -79,5 +80,42 @@ func TestBadDocuments(t *testing.T) {
 				t.Errorf("got %v, want an error containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestMetadataRedirect follows a redirect to the metadata document.
+func TestMetadataRedirect(t *testing.T) {
+	f := newFake(t, func(f *fakeAS) { f.metaPath = "/moved" })
+	inner := f.as.Config.Handler
+	f.as.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/.well-known/oauth-authorization-server" {
+			http.Redirect(w, r, "/moved", http.StatusMovedPermanently)
+			return
+		}
+		inner.ServeHTTP(w, r)
+	})
+	tr := testTransport(t, nil)
+	if status, _, err := post(t, tr, f, "{}"); err != nil || status != 200 {
+		t.Fatalf("got %d %v", status, err)
+	}
+}
+
+// TestRequestUnchanged leaves the caller's request as it was, body
+// included, when it buffers the body for a retry.
+func TestRequestUnchanged(t *testing.T) {
+	f := newFake(t, nil)
+	tr := testTransport(t, nil)
+	body := io.NopCloser(strings.NewReader("payload"))
+	req, err := http.NewRequest(http.MethodPost, f.rs.URL+"/mcp", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := tr.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if req.Body != body || req.Header.Get("Authorization") != "" {
+		t.Errorf("the request changed: body %v, Authorization %q", req.Body, req.Header.Get("Authorization"))
 	}
 }

@@ -98,6 +98,13 @@ func (t *Transport) discover(ctx context.Context, target *url.URL, ch Challenge)
 			return nil, fmt.Errorf("authorization server metadata: %w", err)
 		}
 		if found {
+			// RFC 8414 section 3.3: the document must be the issuer's
+			// own. Without resource metadata (2025-03-26) the server's
+			// origin stands in for an issuer it never named: no check.
+			if d.resource != nil && strings.TrimSuffix(d.server.Issuer, "/") != strings.TrimSuffix(d.issuer, "/") {
+				return nil, fmt.Errorf("authorization server metadata at %s is for issuer %q, not %q",
+					u, jsonrpc.Truncate(d.server.Issuer), jsonrpc.Truncate(d.issuer))
+			}
 			d.published = true
 			break
 		}
@@ -189,7 +196,8 @@ func (t *Transport) getJSON(ctx context.Context, u string, v any) (bool, error) 
 		return false, fmt.Errorf("GET %q: %w", jsonrpc.Truncate(u), err)
 	}
 	req.Header.Set("Accept", "application/json")
-	resp, err := t.base().RoundTrip(req)
+	// Metadata may be redirected; the client follows (at most 10).
+	resp, err := (&http.Client{Transport: t.base()}).Do(req)
 	if err != nil {
 		return false, fmt.Errorf("GET %s: %w", req.URL.Redacted(), err)
 	}

@@ -24,7 +24,7 @@ import (
 // authorization itself failed.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
-	getBody, err := replayable(req)
+	body, getBody, err := replayable(req)
 	if err != nil {
 		return nil, err
 	}
@@ -35,6 +35,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	for attempt := 0; ; attempt++ {
 		r := req.Clone(ctx)
+		r.Body = body
 		if attempt > 0 && getBody != nil {
 			if r.Body, err = getBody(); err != nil {
 				return nil, fmt.Errorf("oauth: replaying request body: %w", err)
@@ -70,22 +71,22 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
-// replayable arranges for req's body to be sent more than once: it
-// returns req.GetBody, or buffers a body that has none.
-func replayable(req *http.Request) (func() (io.ReadCloser, error), error) {
-	if req.Body == nil || req.Body == http.NoBody {
-		return nil, nil
-	}
-	if req.GetBody != nil {
-		return req.GetBody, nil
+// replayable arranges for req's body to be sent more than once, without
+// changing req: it returns the body for the first attempt and a function
+// making it again, req.GetBody or, for a body without one, a copy read
+// into memory.
+func replayable(req *http.Request) (io.ReadCloser, func() (io.ReadCloser, error), error) {
+	if req.Body == nil || req.Body == http.NoBody || req.GetBody != nil {
+		return req.Body, req.GetBody, nil
 	}
 	data, err := io.ReadAll(req.Body)
 	_ = req.Body.Close()
 	if err != nil {
-		return nil, fmt.Errorf("oauth: reading request body: %w", err)
+		return nil, nil, fmt.Errorf("oauth: reading request body: %w", err)
 	}
-	req.Body = io.NopCloser(bytes.NewReader(data))
-	return func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }, nil
+	again := func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+	first, _ := again()
+	return first, again, nil
 }
 
 // current returns the token to send, refreshing it first when it is known
