@@ -192,11 +192,12 @@ func (c *Conn) call(ctx context.Context, id int64, method string, msg []byte, re
 	case err != nil:
 		return fmt.Errorf("jsonrpc: call %q: %w", method, err)
 	}
+	q := queued{msg, c.relatedTo(ctx)}
 	select {
-	case c.out <- msg:
+	case c.out <- q:
 	default:
 		select {
-		case c.out <- msg:
+		case c.out <- q:
 		case <-c.done:
 			c.forget(id)
 			return fmt.Errorf("jsonrpc: call %q: %w (%w)", method, c.closedError(), ErrNotSent)
@@ -373,7 +374,7 @@ func (c *Conn) sendCancel(n int64, reason string) {
 	c.mu.Unlock()
 	msg := c.appendRequest(nil, 0, method, params)
 	select {
-	case c.out <- msg:
+	case c.out <- queued{msg: msg}:
 	default: // the queue is full: wait for room without holding up the caller
 		c.goTracked(func() { _ = c.enqueue(c.ctx, msg) })
 	}

@@ -29,7 +29,7 @@ type Conn struct {
 	handler Handler
 	send    SendFunc
 	log     *slog.Logger
-	stream  io.Closer
+	stream  io.ReadWriteCloser
 	reader  framing.Reader
 	// recycler takes back the frames of decoded responses, or is nil.
 	recycler framing.Recycler
@@ -39,7 +39,8 @@ type Conn struct {
 	names    nameCache     // method names read, for the read loop only
 	warnings warnLimiter   // the warnings a peer can trigger
 	queued   byteBudget    // bytes of incoming messages waiting for a handler
-	out      chan []byte   // messages waiting for the write loop
+	out      chan queued   // messages waiting for the write loop
+	related  RelatedWriter // the stream, when it routes messages by request
 	spare    chan []byte   // buffers of written messages, for reuse
 	drained  chan struct{} // closed when the write loop has ended
 	// inputDone is closed when reading has ended (EOF or a read error).
@@ -98,7 +99,7 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		reader:    opts.Framing.NewReader(stream, opts.Limits),
 		writer:    opts.Framing.NewWriter(flusher),
 		flusher:   flusher,
-		out:       make(chan []byte, opts.MaxQueuedWrites),
+		out:       make(chan queued, opts.MaxQueuedWrites),
 		spare:     make(chan []byte, spareBuffers),
 		drained:   make(chan struct{}),
 		inputDone: make(chan struct{}),
@@ -115,6 +116,7 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 		c.establish = e.Established
 	}
 	c.recycler, _ = c.reader.(framing.Recycler)
+	c.related, _ = stream.(RelatedWriter)
 	ctx, cancel := context.WithCancel(context.Background())
 	c.ctx, c.cancel = context.WithValue(ctx, connKey{}, c), cancel
 

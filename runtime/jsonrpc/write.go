@@ -15,8 +15,8 @@ func (c *Conn) writeLoop() {
 	defer close(c.drained)
 	for {
 		select {
-		case msg := <-c.out:
-			if !c.writeQueued(msg) {
+		case q := <-c.out:
+			if !c.writeQueued(q) {
 				return
 			}
 		case <-c.done:
@@ -24,7 +24,7 @@ func (c *Conn) writeLoop() {
 			drain := c.err == errLocalClose || c.err == ErrPeerClosed
 			c.mu.Unlock()
 			if drain {
-				c.writeQueued(nil)
+				c.writeQueued(queued{})
 			}
 			return
 		}
@@ -46,12 +46,13 @@ func (c *Conn) writeFailed(err error) {
 	c.shutdown(fmt.Errorf("writing: %w", err))
 }
 
-// writeQueued writes msg (if not nil) and every message queued behind it,
+// writeQueued writes q (if not empty) and every message queued behind it,
 // then flushes. It reports false when writing failed and the connection
 // has ended.
-func (c *Conn) writeQueued(msg []byte) bool {
+func (c *Conn) writeQueued(q queued) bool {
 	yielded := false
 	for {
+		msg := q.msg
 		if msg != nil && len(msg) == 0 { // closeMarker
 			if err := c.flusher.Flush(); err != nil {
 				c.writeFailed(err)
@@ -61,14 +62,14 @@ func (c *Conn) writeQueued(msg []byte) bool {
 			return false
 		}
 		if msg != nil {
-			if err := c.writer.Write(validText(msg)); err != nil {
+			if err := c.write(validText(msg), q.related); err != nil {
 				c.writeFailed(err)
 				return false
 			}
 			c.recycle(msg) // the framing copied it
 		}
 		select {
-		case msg = <-c.out:
+		case q = <-c.out:
 			continue
 		default:
 		}
@@ -79,7 +80,7 @@ func (c *Conn) writeQueued(msg []byte) bool {
 			yielded = true
 			runtime.Gosched()
 			select {
-			case msg = <-c.out:
+			case q = <-c.out:
 				continue
 			default:
 			}
@@ -101,7 +102,7 @@ func (c *Conn) enqueue(ctx context.Context, msg []byte) error {
 	default:
 	}
 	select {
-	case c.out <- msg:
+	case c.out <- queued{msg, c.relatedTo(ctx)}:
 		return nil
 	case <-c.done:
 		return c.closedError()
@@ -116,7 +117,7 @@ func (c *Conn) enqueue(ctx context.Context, msg []byte) error {
 // queue, the answer is dropped and logged.
 func (c *Conn) replyFromReader(msg []byte) {
 	select {
-	case c.out <- msg:
+	case c.out <- queued{msg: msg}:
 	default:
 		c.warn("jsonrpc: peer is not reading; dropped an error response", "response", Truncate(string(msg)))
 	}

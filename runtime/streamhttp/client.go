@@ -28,6 +28,9 @@ const (
 	DefaultMaxReconnects = 5
 	// DefaultCloseTimeout bounds the DELETE sent by Close.
 	DefaultCloseTimeout = 5 * time.Second
+	// DefaultHeaderWait bounds how long a POST waits for the previous
+	// one's response headers.
+	DefaultHeaderWait = 100 * time.Millisecond
 )
 
 // ClientOptions configure [Dial]. The zero value is usable.
@@ -54,6 +57,14 @@ type ClientOptions struct {
 	MaxReconnects int
 	// CloseTimeout bounds the DELETE that Close sends (default 5 s).
 	CloseTimeout time.Duration
+	// HeaderWait bounds how long a message waits for the response
+	// headers of the POST before it, so that the server gets messages in
+	// order (default 100 ms). A server answering with application/json
+	// sends headers only with the answer; past HeaderWait the next
+	// message goes anyway, so that concurrent calls and cancellations
+	// are not held until then. The handshake's headers are always
+	// awaited; answers to the server's requests never wait.
+	HeaderWait time.Duration
 	// Logger receives warnings (dropped streams, reconnections, messages
 	// that are not JSON); nil discards them.
 	Logger *slog.Logger
@@ -79,6 +90,9 @@ func (o ClientOptions) withDefaults() ClientOptions {
 	if o.CloseTimeout <= 0 {
 		o.CloseTimeout = DefaultCloseTimeout
 	}
+	if o.HeaderWait <= 0 {
+		o.HeaderWait = DefaultHeaderWait
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -87,20 +101,23 @@ func (o ClientOptions) withDefaults() ClientOptions {
 
 // ClientStream is the client side of a Streamable HTTP session: an
 // [io.ReadWriteCloser] of newline-delimited JSON messages for a
-// jsonrpc.Conn. Each message written is POSTed to the endpoint, in order;
-// Read yields, one line each, the messages the server sends back in JSON
-// bodies, in event streams answering POSTs, and on the GET stream.
+// jsonrpc.Conn. Each message written is POSTed to the endpoint, in order
+// (see ClientOptions.HeaderWait); Read yields, one line each, the
+// messages the server sends back in JSON bodies, in event streams
+// answering POSTs, and on the GET stream.
 //
 // The stream keeps the session id the server issues with its answer to
 // the protocol's handshake and sends it on every later request, along
 // with the negotiated revision once the handshake's result has arrived.
 // After the first notification that follows the handshake (MCP's
 // notifications/initialized) it opens the GET stream for messages the
-// server starts; a 405 there means the server has none.
+// server starts; a 405 there (or any answer but an event stream) means
+// the server has none, and the client does not ask again.
 //
 // An event stream that ends before the answers to its requests arrived is
 // resumed with a GET carrying Last-Event-ID, after the server's retry
-// delay (or ReconnectDelay); so is the GET stream when it drops.
+// delay (or ReconnectDelay); so is the GET stream when it drops. A POST's
+// stream is left, and never resumed, once its answers came.
 //
 // Failures: a request the server answers with an HTTP error status (other
 // than those below), or whose answer is unreadable, too large or lost with
@@ -109,8 +126,8 @@ func (o ClientOptions) withDefaults() ClientOptions {
 // body holds one, else code -32603 with the HTTP status in its data. A 404
 // to a request carrying the session id ([ErrSessionNotFound]), a 401 or
 // 403 ([*HTTPError]), or a request that cannot be sent at all ends the
-// stream: Write and Read return the error, so every pending call fails
-// with an error wrapping it.
+// stream: Read returns the error (and Write from then on), so every
+// pending call of the jsonrpc.Conn fails with an error wrapping it.
 type ClientStream struct {
 	url   string
 	proto Protocol
@@ -126,7 +143,8 @@ type ClientStream struct {
 	closed   chan struct{} // closed by Close
 
 	writeMu sync.Mutex
-	wbuf    []byte // written bytes not yet forming a whole line
+	wbuf    []byte    // written bytes not yet forming a whole line
+	prev    *inFlight // the last POST sent
 
 	readMu sync.Mutex
 	cur    []byte // the rest of the line being read
@@ -212,8 +230,8 @@ func (s *ClientStream) Read(p []byte) (int, error) {
 }
 
 // Write takes newline-delimited JSON messages, whole or in pieces, and
-// POSTs each complete one, waiting for the response's headers before the
-// next; answer bodies are read in the background.
+// POSTs each complete one, in order (see ClientOptions.HeaderWait);
+// responses are handled in the background.
 func (s *ClientStream) Write(p []byte) (int, error) {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()

@@ -1,6 +1,7 @@
 package streamhttp
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -64,25 +65,27 @@ func newHTTPError(method string, resp *http.Response) (*HTTPError, []byte) {
 }
 
 // errorResponse returns a JSON-RPC error response line for request id.
+// Text from the server stays as it is (no HTML escaping), so that data
+// holding a cut body is no longer than the body.
 func errorResponse(id json.RawMessage, code int, message string, data any) []byte {
 	type errObj struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 		Data    any    `json:"data,omitempty"`
 	}
-	msg, err := json.Marshal(struct {
+	type response struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Error   errObj          `json:"error"`
-	}{"2.0", id, errObj{code, message, data}})
-	if err != nil { // data that does not encode: leave it out
-		msg, _ = json.Marshal(struct {
-			JSONRPC string          `json:"jsonrpc"`
-			ID      json.RawMessage `json:"id"`
-			Error   errObj          `json:"error"`
-		}{"2.0", id, errObj{code, message, nil}})
 	}
-	return append(msg, '\n')
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(response{"2.0", id, errObj{code, message, data}}) != nil {
+		b.Reset() // data that does not encode: leave it out
+		_ = enc.Encode(response{"2.0", id, errObj{code, message, nil}})
+	}
+	return b.Bytes() // Encode ends it with a newline
 }
 
 // failureResponse is the response made up for request id whose answer was

@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"time"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
@@ -23,6 +24,7 @@ type outgoing struct {
 	requests     []json.RawMessage // ids of the requests in it
 	handshake    json.RawMessage   // id of the handshake request in it
 	notification bool              // it holds a notification
+	onlyAnswers  bool              // it holds answers and nothing else
 }
 
 // inspectOutgoing reads what post needs from msg. A message it cannot
@@ -38,8 +40,11 @@ func inspectOutgoing(msg []byte, handshake string) outgoing {
 			elems = []envelope{e}
 		}
 	}
-	var o outgoing
+	o := outgoing{onlyAnswers: len(elems) > 0}
 	for _, e := range elems {
+		if e.Method != nil {
+			o.onlyAnswers = false
+		}
 		switch {
 		case e.Method == nil:
 		case len(e.ID) == 0:
@@ -86,11 +91,20 @@ func responseIDs(msg []byte) []json.RawMessage {
 	return ids
 }
 
-// post sends one message (or batch) and handles the response's status
-// and headers; bodies are read by goroutines. It returns an error only
-// when the stream has ended.
+// post sends one message (or batch) by a goroutine that handles the
+// response's status and reads its body. First it waits for the previous
+// POST's response headers, so that the server gets messages in the order
+// written: always after the handshake (later requests need its session
+// id), else at most HeaderWait, and not at all for answers to the
+// server's requests (a server answering with application/json sends its
+// headers with the answer, and the answer may wait for ours). It returns
+// an error only when the stream has ended.
 func (s *ClientStream) post(msg []byte) error {
 	out := inspectOutgoing(msg, s.proto.Handshake)
+	s.awaitPrevious(out)
+	if err := s.stopped(); err != nil {
+		return err
+	}
 	if out.handshake != nil {
 		s.mu.Lock()
 		s.handshakeID = out.handshake
@@ -103,21 +117,68 @@ func (s *ClientStream) post(msg []byte) error {
 	withSession := s.setHeaders(req.Header, out.handshake != nil)
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Content-Type", "application/json")
+	cur := &inFlight{headers: make(chan struct{}), handshake: out.handshake != nil}
+	if !s.spawn(func() { s.exchange(req, withSession, out, cur.headers) }) {
+		if err := s.stopped(); err != nil {
+			return err
+		}
+		return ErrClientClosed
+	}
+	s.prev = cur
+	return nil
+}
+
+// inFlight is a POST whose response headers may not have arrived.
+type inFlight struct {
+	headers   chan struct{} // closed once they did (or the POST failed)
+	handshake bool
+}
+
+// awaitPrevious waits for the headers of the previous POST as post says.
+func (s *ClientStream) awaitPrevious(out outgoing) {
+	p := s.prev
+	if p == nil {
+		return
+	}
+	var limit <-chan time.Time
+	if !p.handshake {
+		if out.onlyAnswers {
+			return
+		}
+		t := time.NewTimer(s.opts.HeaderWait)
+		defer t.Stop()
+		limit = t.C
+	}
+	select {
+	case <-p.headers:
+	case <-limit:
+	case <-s.ctx.Done():
+	}
+}
+
+// exchange sends req and handles its response, closing headers once the
+// status and headers are handled.
+func (s *ClientStream) exchange(req *http.Request, withSession bool, out outgoing, headers chan struct{}) {
 	resp, err := s.opts.HTTPClient.Do(req)
 	if err != nil {
-		if s.ctx.Err() != nil {
-			return s.stopped()
+		close(headers)
+		if s.ctx.Err() == nil {
+			s.fail(fmt.Errorf("streamhttp: POST %s: %w", s.url, err))
 		}
-		return s.fail(fmt.Errorf("streamhttp: POST %s: %w", s.url, err))
+		return
 	}
 	s.noteSession(resp)
-	if err := s.postStatus(resp, withSession, out); err != nil {
-		return err
+	next, err := s.postStatus(resp, withSession, out)
+	close(headers)
+	if err != nil {
+		return
 	}
 	if out.notification {
 		s.maybeStartGET()
 	}
-	return nil
+	if next != nil {
+		next()
+	}
 }
 
 // noteSession keeps the session id of the first response that carries
@@ -137,23 +198,28 @@ func (s *ClientStream) noteSession(resp *http.Response) {
 	s.mu.Unlock()
 }
 
-// postStatus handles the response to a POST: it starts reading its body,
-// makes up answers for the requests it failed, or ends the stream.
-func (s *ClientStream) postStatus(resp *http.Response, withSession bool, out outgoing) error {
+// postStatus handles the status and headers of the response to a POST.
+// It returns what remains to do (read the body, or hand Read the answers
+// made up for the requests the server failed), or the error that ended
+// the stream.
+func (s *ClientStream) postStatus(resp *http.Response, withSession bool, out outgoing) (func(), error) {
 	if err := s.fatalStatus(http.MethodPost, resp, withSession); err != nil {
-		return err
+		return nil, err
 	}
 	if resp.StatusCode >= 300 {
 		e, body := newHTTPError(http.MethodPost, resp)
 		resp.Body.Close()
 		if len(out.requests) == 0 {
 			s.log.Warn("streamhttp: the server refused a message", "error", e)
-			return nil
+			return nil, nil
 		}
-		for _, line := range httpErrorResponses(out.requests, e, body) {
-			s.takeOrDrop(line, nil)
-		}
-		return nil
+		return func() {
+			for _, line := range httpErrorResponses(out.requests, e, body) {
+				if !s.takeOrDrop(line, nil) {
+					return
+				}
+			}
+		}, nil
 	}
 	pending := make(map[string]bool, len(out.requests))
 	for _, id := range out.requests {
@@ -161,23 +227,18 @@ func (s *ClientStream) postStatus(resp *http.Response, withSession bool, out out
 	}
 	switch mediaType(resp) {
 	case "text/event-stream":
-		st := &eventStream{kind: "POST", pending: pending}
-		if !s.spawn(func() { s.runPostStream(resp.Body, st) }) {
-			resp.Body.Close()
-		}
+		return func() { s.runPostStream(resp.Body, &eventStream{kind: "POST", pending: pending}) }, nil
 	case "application/json":
-		if !s.spawn(func() { s.readJSON(resp.Body, pending) }) {
-			resp.Body.Close()
-		}
-	default:
-		// 202 Accepted (or another body, which we do not read): the
-		// answers to any requests will come on another stream.
-		resp.Body.Close()
-		if len(pending) > 0 && resp.StatusCode != http.StatusAccepted {
-			s.failPending(pending, fmt.Errorf("the server answered HTTP %d with content type %q", resp.StatusCode, jsonrpc.Truncate(resp.Header.Get("Content-Type"))))
-		}
+		return func() { s.readJSON(resp.Body, pending) }, nil
 	}
-	return nil
+	// 202 Accepted (or another body, which we do not read): the answers
+	// to any requests will come on another stream.
+	resp.Body.Close()
+	if len(pending) > 0 && resp.StatusCode != http.StatusAccepted {
+		err := fmt.Errorf("the server answered HTTP %d with content type %q", resp.StatusCode, jsonrpc.Truncate(resp.Header.Get("Content-Type")))
+		return func() { s.failPending(pending, err) }, nil
+	}
+	return nil, nil
 }
 
 // fatalStatus ends the stream, closing resp's body, when resp's status
@@ -220,6 +281,9 @@ func (s *ClientStream) readJSON(body io.ReadCloser, pending map[string]bool) {
 	case len(data) > s.opts.MaxMessageBytes:
 		err = fmt.Errorf("the answer is larger than %d bytes", s.opts.MaxMessageBytes)
 	case len(bytes.TrimSpace(data)) == 0:
+		if len(pending) == 0 {
+			return // an empty 200 to a notification or an answer
+		}
 		err = errors.New("the answer is empty")
 	case !s.take(data, pending):
 		return

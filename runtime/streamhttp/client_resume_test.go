@@ -106,10 +106,10 @@ func TestClientNoResumeAfterAnswer(t *testing.T) {
 	}
 }
 
-// TestClientLostStreamWithoutID: a POST's stream that ends before the
+// testClientLostStreamWithoutID: a POST's stream that ends before the
 // answer, having carried no event id, cannot be resumed: the call fails at
 // once with -32603.
-func TestClientLostStreamWithoutID(t *testing.T) {
+func testClientLostStreamWithoutID(t *testing.T) {
 	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
 		if h.Msg.Method == "work" {
 			startSSE(w, nil)
@@ -126,10 +126,10 @@ func TestClientLostStreamWithoutID(t *testing.T) {
 	}
 }
 
-// TestClientResumeGivesUp: when every resumption attempt fails, the call
+// testClientResumeGivesUp: when every resumption attempt fails, the call
 // fails with -32603 after MaxReconnects attempts, waiting the growing
 // ReconnectDelay between them.
-func TestClientResumeGivesUp(t *testing.T) {
+func testClientResumeGivesUp(t *testing.T) {
 	var attempts atomic.Int64
 	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
 		switch {
@@ -250,9 +250,9 @@ func TestClientGET405StopsTrying(t *testing.T) {
 	}
 }
 
-// TestClientMessageLimit: a JSON answer or an event past MaxMessageBytes
+// testClientMessageLimit: a JSON answer or an event past MaxMessageBytes
 // fails the call waiting for it with -32603, without being read whole.
-func TestClientMessageLimit(t *testing.T) {
+func testClientMessageLimit(t *testing.T) {
 	big := `"` + strings.Repeat("x", 2000) + `"`
 	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
 		switch h.Msg.Method {
@@ -284,9 +284,9 @@ func TestClientMessageLimit(t *testing.T) {
 	}
 }
 
-// TestClientDropsNonJSONEvents: an event whose data is not JSON is logged
+// testClientDropsNonJSONEvents: an event whose data is not JSON is logged
 // and dropped; the next event is read.
-func TestClientDropsNonJSONEvents(t *testing.T) {
+func testClientDropsNonJSONEvents(t *testing.T) {
 	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
 		if h.Msg.Method == "work" {
 			startSSE(w, nil)
@@ -305,9 +305,9 @@ func TestClientDropsNonJSONEvents(t *testing.T) {
 	}
 }
 
-// TestClientCloseDuringReconnectDelay: Close does not wait for a pending
+// testClientCloseDuringReconnectDelay: Close does not wait for a pending
 // reconnection delay.
-func TestClientCloseDuringReconnectDelay(t *testing.T) {
+func testClientCloseDuringReconnectDelay(t *testing.T) {
 	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
 		if h.Msg.Method == "work" {
 			startSSE(w, nil)
@@ -324,5 +324,62 @@ func TestClientCloseDuringReconnectDelay(t *testing.T) {
 	within(t, closed, 10*time.Second, "Close during an hour-long retry delay")
 	if got := within(t, out, 10*time.Second, "the call's end"); got.err == nil {
 		t.Error("the call succeeded")
+	}
+}
+
+// testClientGETRefusedStopsTrying: a server without a GET route (a
+// stateless one answering 404 or 400) is not asked again, and a 404 to a
+// GET without session id does not end the stream.
+func testClientGETRefusedStopsTrying(t *testing.T) {
+	for _, status := range []int{http.StatusNotFound, http.StatusBadRequest} {
+		t.Run(strconv.Itoa(status), func(t *testing.T) {
+			ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
+				switch {
+				case r.Method == http.MethodGet:
+					http.Error(w, "no", status)
+				case h.Msg.Method == "initialize": // no session id: stateless
+					writeJSON(w, nil, initResult(h.Msg.ID))
+				case h.Msg.isNotification():
+					w.WriteHeader(http.StatusAccepted)
+				default:
+					writeJSON(w, nil, result(h.Msg.ID, "1"))
+				}
+			})
+			c, s := connect(t, ts, ClientOptions{ReconnectDelay: time.Nanosecond}, nil)
+			ts.nextOf(t, http.MethodGet)
+			if err := c.Call(context.Background(), "x", nil, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Close(); err != nil { // waits for the GET goroutine
+				t.Fatal(err)
+			}
+			for {
+				select {
+				case h := <-ts.hits:
+					if h.Method == http.MethodGet {
+						t.Fatal("a second GET")
+					}
+					continue
+				default:
+				}
+				break
+			}
+		})
+	}
+}
+
+// TestReconnectDelay: the server's retry is waited exactly, however many
+// attempts failed; without one the delay starts at ReconnectDelay and
+// grows by half with each failed attempt, up to MaxReconnectDelay.
+func TestReconnectDelay(t *testing.T) {
+	s := &ClientStream{opts: ClientOptions{ReconnectDelay: time.Second, MaxReconnectDelay: 3 * time.Second}.withDefaults()}
+	want := []time.Duration{time.Second, 1500 * time.Millisecond, 2250 * time.Millisecond, 3 * time.Second, 3 * time.Second}
+	for failures, w := range want {
+		if got := s.reconnectDelay(&eventStream{failures: failures}); got != w {
+			t.Errorf("after %d failures: %v, want %v", failures, got, w)
+		}
+		if got := s.reconnectDelay(&eventStream{failures: failures, retry: 500 * time.Millisecond, hasRetry: true}); got != 500*time.Millisecond {
+			t.Errorf("after %d failures with retry 500ms: %v", failures, got)
+		}
 	}
 }

@@ -51,20 +51,40 @@ func (s *ClientStream) runPostStream(body io.ReadCloser, st *eventStream) {
 }
 
 // runGET keeps the GET stream open for messages the server starts,
-// reconnecting when it drops, until the stream ends, the server answers
-// 405 (it offers no such stream) or reconnecting fails too often.
+// reconnecting when it drops, until the stream ends or reconnecting fails
+// too often. When the first GET gets any answer but an event stream (405
+// says the server offers none; a stateless server may say 404 or 400),
+// the client does not ask again.
 func (s *ClientStream) runGET() {
 	st := &eventStream{kind: "GET"}
-	wait := false
-	for {
-		resp, err := s.resume(st, wait)
-		if err != nil {
-			if s.ctx.Err() == nil && !errors.Is(err, errNoResume) {
-				s.log.Warn("streamhttp: GET stream given up", "error", err)
-			}
+	resp, err := s.get("")
+	st.failures++
+	switch {
+	case err != nil:
+		if s.ctx.Err() != nil {
 			return
 		}
+		s.log.Warn("streamhttp: opening the GET stream failed", "error", err)
+		resp = nil // try again below, after ReconnectDelay
+	case resp.StatusCode != http.StatusOK || mediaType(resp) != "text/event-stream":
+		if resp.StatusCode != http.StatusMethodNotAllowed {
+			e, _ := newHTTPError(http.MethodGet, resp)
+			s.log.Info("streamhttp: the server offers no GET stream", "error", e)
+		}
+		resp.Body.Close()
+		return
+	}
+	for {
+		if resp == nil {
+			if resp, err = s.resume(st, true); err != nil {
+				if s.ctx.Err() == nil && !errors.Is(err, errNoResume) {
+					s.log.Warn("streamhttp: GET stream given up", "error", err)
+				}
+				return
+			}
+		}
 		err = s.consume(resp.Body, st)
+		resp = nil
 		if s.ctx.Err() != nil {
 			return
 		}
@@ -72,7 +92,6 @@ func (s *ClientStream) runGET() {
 			s.log.Warn("streamhttp: GET stream given up", "error", err)
 			return
 		}
-		wait = true
 	}
 }
 

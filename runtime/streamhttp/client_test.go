@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -194,108 +195,11 @@ func (l *lineReader) line(t *testing.T) string {
 	}
 }
 
-// TestClientSessionGone: a 404 to a request carrying the session id fails
+// testClientSessionGone: a 404 to a request carrying the session id fails
 // the call at once with ErrSessionNotFound, ends the stream (another call
-// fails the same way) and Close sends no DELETE.
-func TestClientSessionGone(t *testing.T) {
-	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
-		if r.Method == http.MethodPost && h.Msg.Method == "work" {
-			http.Error(w, "no such session", http.StatusNotFound)
-			return
-		}
-		mcpBasics(w, r, h)
-	})
-	c, s := connect(t, ts, ClientOptions{}, nil)
-	out := within(t, callAsync(c, "work", nil), 10*time.Second, "the failed call")
-	if !errors.Is(out.err, ErrSessionNotFound) {
-		t.Fatalf("call error = %v, want ErrSessionNotFound", out.err)
-	}
-	var he *HTTPError
-	if !errors.As(out.err, &he) || he.StatusCode != 404 || !strings.Contains(he.Body, "no such session") {
-		t.Errorf("call error = %v, want an HTTPError 404", out.err)
-	}
-	within(t, c.Done(), 10*time.Second, "the connection's end")
-	if err := c.Err(); !errors.Is(err, ErrSessionNotFound) {
-		t.Errorf("the connection ended with %v", err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	for {
-		select {
-		case h := <-ts.hits:
-			if h.Method == http.MethodDelete {
-				t.Fatal("DELETE sent for a session the server forgot")
-			}
-			continue
-		default:
-		}
-		break
-	}
-}
-
-// TestClientUnauthorized: a 401 ends the stream with an *HTTPError that
-// carries the WWW-Authenticate header, and the call waiting fails with it.
-func TestClientUnauthorized(t *testing.T) {
-	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
-		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="http://x/.well-known/oauth-protected-resource"`)
-		w.WriteHeader(http.StatusUnauthorized)
-	})
-	s := dial(t, ts, ClientOptions{})
-	c := jsonrpc.NewConn(s, jsonrpc.Options{})
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	err := c.Call(ctx, "initialize", nil, nil)
-	var he *HTTPError
-	if !errors.As(err, &he) || he.StatusCode != http.StatusUnauthorized || he.Method != http.MethodPost {
-		t.Fatalf("call error = %v, want an HTTPError 401", err)
-	}
-	if !strings.Contains(he.Header.Get("WWW-Authenticate"), "resource_metadata") {
-		t.Errorf("WWW-Authenticate = %q", he.Header.Get("WWW-Authenticate"))
-	}
-}
-
-// TestClientHTTPErrorAnswers: a request answered with an HTTP error fails
+// testClientUnauthorized: a 401 ends the stream with an *HTTPError that
+// testClientHTTPErrorAnswers: a request answered with an HTTP error fails
 // at once with the server's JSON-RPC error when the body holds one, else
-// with -32603 carrying the status; the session carries on.
-func TestClientHTTPErrorAnswers(t *testing.T) {
-	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
-		switch {
-		case mcpBasics(w, r, h):
-		case h.Msg.Method == "bad":
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusBadRequest)
-			_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Bad Request: nope"}}`)
-		case h.Msg.Method == "broken":
-			http.Error(w, "kaput", http.StatusInternalServerError)
-		case h.Msg.Method == "wrongtype":
-			w.Header().Set("Content-Type", "text/html")
-			_, _ = io.WriteString(w, "<html>")
-		default:
-			writeJSON(w, nil, result(h.Msg.ID, `"ok"`))
-		}
-	})
-	c, _ := connect(t, ts, ClientOptions{}, nil)
-	var je *jsonrpc.Error
-	out := within(t, callAsync(c, "bad", nil), 10*time.Second, "the 400 call")
-	if !errors.As(out.err, &je) || je.Code != -32600 || je.Message != "Bad Request: nope" {
-		t.Errorf("400: %v", out.err)
-	}
-	out = within(t, callAsync(c, "broken", nil), 10*time.Second, "the 500 call")
-	if !errors.As(out.err, &je) || je.Code != CodeHTTPFailure || !strings.Contains(string(je.Data), `"status":500`) || !strings.Contains(string(je.Data), "kaput") {
-		t.Errorf("500: %v (data %s)", out.err, je.Data)
-	}
-	out = within(t, callAsync(c, "wrongtype", nil), 10*time.Second, "the text/html call")
-	if !errors.As(out.err, &je) || je.Code != CodeHTTPFailure || !strings.Contains(je.Message, "text/html") {
-		t.Errorf("text/html: %v", out.err)
-	}
-	out = within(t, callAsync(c, "fine", nil), 10*time.Second, "the good call")
-	if out.err != nil || string(out.res) != `"ok"` {
-		t.Errorf("after errors: %s %v", out.res, out.err)
-	}
-}
-
 // TestClientGETStream: the GET stream delivers the server's requests and
 // notifications; the answers go back by POST.
 func TestClientGETStream(t *testing.T) {
@@ -377,3 +281,100 @@ func TestDialRejects(t *testing.T) {
 		t.Errorf("Dial with a cancelled context = %v", err)
 	}
 }
+
+// TestClientPOSTOrder: a message is POSTed only once the previous POST's
+// response headers arrived: within HeaderWait for a request, always for
+// the handshake (the next request needs its session id).
+func TestClientPOSTOrder(t *testing.T) {
+	for _, tt := range []struct {
+		name, first string
+		wait        time.Duration
+	}{
+		{"request", "a", time.Hour},
+		{"handshake", "initialize", time.Nanosecond},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			arrived, release := make(chan struct{}), make(chan struct{})
+			var headersSent atomic.Bool
+			ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
+				switch h.Msg.Method {
+				case tt.first:
+					close(arrived)
+					<-release
+					headersSent.Store(true)
+					writeJSON(w, map[string]string{"Mcp-Session-Id": "s1"}, result(h.Msg.ID, "1"))
+				case "b":
+					if !headersSent.Load() {
+						t.Error("b was POSTed before the headers of the POST before it")
+					}
+					if tt.first == "initialize" && h.Header.Get("Mcp-Session-Id") != "s1" {
+						t.Error("b lacks the session id")
+					}
+					writeJSON(w, nil, result(h.Msg.ID, "2"))
+				default:
+					mcpBasics(w, r, h)
+				}
+			})
+			s := dial(t, ts, ClientOptions{HeaderWait: tt.wait})
+			wrote := make(chan error, 1)
+			go func() {
+				_, err := s.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"` + tt.first + `"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"b"}` + "\n"))
+				wrote <- err
+			}()
+			within(t, arrived, 10*time.Second, "the first POST")
+			close(release)
+			if err := within(t, wrote, 10*time.Second, "the Write"); err != nil {
+				t.Fatal(err)
+			}
+			r := newLineReader(s)
+			r.line(t)
+			r.line(t)
+		})
+	}
+}
+
+// TestClientEmptyJSONToNotification: a 200 with an empty JSON body to a
+// notification is fine (some servers answer so instead of 202): nothing
+// TestClientBatch: a batch is one POST; its answers, as a JSON array or
+// as one event each, are read, and the event stream is left once every
+// request in the batch is answered.
+func TestClientBatch(t *testing.T) {
+	left := make(chan struct{})
+	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
+		var batch []wireMsg
+		_ = json.Unmarshal([]byte(h.Body), &batch)
+		if len(batch) != 2 {
+			t.Errorf("POST body %s", h.Body)
+			return
+		}
+		if batch[0].Method == "json" {
+			writeJSON(w, nil, "["+result(batch[0].ID, "1")+","+result(batch[1].ID, "2")+"]")
+			return
+		}
+		startSSE(w, nil)
+		sse(w, "id: 1\ndata: "+result(batch[1].ID, "4")+"\n\nid: 2\ndata: "+result(batch[0].ID, "3")+"\n\n")
+		<-r.Context().Done()
+		close(left)
+	})
+	s := dial(t, ts, ClientOptions{})
+	r := newLineReader(s)
+	if _, err := s.Write([]byte(`[{"jsonrpc":"2.0","id":1,"method":"json"},{"jsonrpc":"2.0","id":2,"method":"json"}]` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := r.line(t), "["+result([]byte("1"), "1")+","+result([]byte("2"), "2")+"]"; got != want {
+		t.Errorf("JSON batch answer %s, want %s", got, want)
+	}
+	if _, err := s.Write([]byte(`[{"jsonrpc":"2.0","id":3,"method":"sse"},{"jsonrpc":"2.0","id":4,"method":"sse"}]` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := r.line(t)+r.line(t), result([]byte("4"), "4")+result([]byte("3"), "3"); got != want {
+		t.Errorf("streamed batch answers %s, want %s", got, want)
+	}
+	within(t, left, 10*time.Second, "the client leaving the answered stream")
+}
+
+// testClientUnreachable: a server that cannot be reached ends the stream:
+// authTransport is a RoundTripper of the kind an OAuth client plugs into
+// ClientOptions.HTTPClient: on a 401 it gets a token and sends the
+// TestClientRoundTripperAndHeaders: requests go through the HTTPClient's
+// Transport, which can replay a POST's body after a 401, and carry the

@@ -1,0 +1,352 @@
+package streamhttp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+)
+
+// open registers a stream for the requests ids of one POST, attached to
+// that POST's response. It returns nil with the HTTP status to answer
+// when the session has ended (404) or a request id is already awaiting
+// its answer (400).
+func (s *Session) open(ids []string, useJSON, batch, handshake bool) (*stream, int, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return nil, http.StatusNotFound, "session ended"
+	}
+	for _, id := range ids {
+		if s.byRequest[id] != nil {
+			return nil, http.StatusBadRequest, "Invalid Request: a request with id " + jsonrpc.Truncate(id) + " is already in flight"
+		}
+	}
+	st := &stream{id: s.nextID, json: useJSON, batch: batch, pending: ids, next: 1,
+		attached: true, owner: 1, handshake: handshake, wake: make(chan struct{}, 1)}
+	s.nextID++
+	s.streams[st.id] = st
+	for _, id := range ids {
+		s.byRequest[id] = st
+		s.active++
+	}
+	s.touch()
+	return st, 0, ""
+}
+
+// attach claims st for a GET response, after seq, and returns the
+// claim's owner number. A resumption (takeover) replaces the response
+// serving the stream, which is most likely a connection that dropped
+// without the server noticing yet; a fresh GET does not (409). It returns
+// the HTTP status to answer when the stream is unknown or its events
+// after seq are gone (400).
+func (s *Session) attach(streamID, seq uint64, takeover bool) (*stream, uint64, int, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.streams[streamID]
+	switch {
+	case s.ended:
+		return nil, 0, http.StatusNotFound, "session ended"
+	case st == nil || seq >= st.next:
+		return nil, 0, http.StatusBadRequest, "unknown event id"
+	case seq < st.evicted:
+		return nil, 0, http.StatusBadRequest, "the events after this id are no longer stored"
+	case st.attached && !takeover:
+		return nil, 0, http.StatusConflict, "the stream is already being served"
+	}
+	st.attached = true
+	st.owner++
+	st.signal() // the response it replaces, if any, ends
+	return st, st.owner, 0, ""
+}
+
+// detach releases st from the response owner serving it, unless another
+// has taken it over; a finished stream with nothing stored is forgotten.
+func (s *Session) detach(st *stream, owner uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !st.attached || st.owner != owner {
+		return
+	}
+	st.attached = false
+	if st.complete() && (st.json || len(st.events) == 0) {
+		delete(s.streams, st.id)
+	}
+}
+
+// handshakeFailed reports whether the handshake was answered with an
+// error: the session it opened is then ended.
+func (s *Session) handshakeFailed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.failed
+}
+
+// Version returns the revision the handshake negotiated (read from the
+// member Protocol.VersionField of its result), or "".
+func (s *Session) Version() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
+}
+
+// noteHandshake reads the answer to the handshake. s.mu is held.
+func (s *Session) noteHandshake(msg []byte) {
+	var a struct {
+		Result map[string]json.RawMessage `json:"result"`
+		Error  json.RawMessage            `json:"error"`
+	}
+	if json.Unmarshal(msg, &a) != nil || a.Error != nil {
+		s.failed = true
+		return
+	}
+	if f := s.h.proto.VersionField; f != "" {
+		_ = json.Unmarshal(a.Result[f], &s.version)
+	}
+}
+
+// answerJSON hands line to the connection and answers with the response
+// as one application/json body.
+func (h *Handler) answerJSON(w http.ResponseWriter, r *http.Request, s *Session, st *stream, line []byte) {
+	if !s.deliver(line, r.Context().Done()) {
+		httpError(w, http.StatusNotFound, "session ended")
+		return
+	}
+	for {
+		s.mu.Lock()
+		answer := st.answer
+		s.mu.Unlock()
+		if answer != nil {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusOK)
+			_, _ = w.Write(answer)
+			return
+		}
+		select {
+		case <-st.wake:
+		case <-r.Context().Done():
+			return
+		case <-s.done:
+			httpError(w, http.StatusNotFound, "session ended")
+			return
+		}
+	}
+}
+
+// get opens the session's stream of server-initiated messages, or with
+// Last-Event-ID resumes the stream that event belongs to.
+func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
+	if _, streamOK := accepts(r.Header.Values("Accept")); !streamOK {
+		httpError(w, http.StatusNotAcceptable, "Accept must list text/event-stream")
+		return
+	}
+	s := h.lookup(w, r)
+	if s == nil {
+		return
+	}
+	w.Header().Set(h.proto.SessionHeader, s.id)
+	var streamID, seq uint64
+	last := r.Header.Get("Last-Event-ID")
+	if last != "" {
+		var ok bool
+		if streamID, seq, ok = parseEventID(last); !ok {
+			httpError(w, http.StatusBadRequest, "malformed Last-Event-ID")
+			return
+		}
+	} else {
+		// What is stored and not yet written; what was evicted is lost.
+		s.mu.Lock()
+		seq = max(s.streams[0].written, s.streams[0].evicted)
+		s.mu.Unlock()
+	}
+	if !s.begin() {
+		httpError(w, http.StatusTooManyRequests, "too many requests open in this session")
+		return
+	}
+	defer s.finish()
+	st, owner, status, why := s.attach(streamID, seq, last != "")
+	if st == nil {
+		httpError(w, status, why)
+		return
+	}
+	defer s.detach(st, owner)
+	h.serveStream(w, r, s, st, owner, seq, nil)
+}
+
+// formatEventID and parseEventID name an event by its stream and
+// sequence number, so that a Last-Event-ID finds its stream.
+func formatEventID(streamID, seq uint64) string {
+	return strconv.FormatUint(streamID, 10) + "_" + strconv.FormatUint(seq, 10)
+}
+
+func parseEventID(id string) (streamID, seq uint64, ok bool) {
+	a, b, found := strings.Cut(id, "_")
+	if !found {
+		return 0, 0, false
+	}
+	streamID, err1 := strconv.ParseUint(a, 10, 64)
+	seq, err2 := strconv.ParseUint(b, 10, 64)
+	return streamID, seq, err1 == nil && err2 == nil
+}
+
+// serveStream answers with st as an event stream, starting after event
+// seq: first an event carrying an id and the retry delay, so that the
+// client can resume even before any message; then the stored events and
+// the new ones as they come. line, if not nil, is handed to the
+// connection once the stream is set up. It returns when the stream is
+// complete (its answer written), the client goes away or does not read
+// within WriteTimeout, the session ends, CloseStream asks, or a
+// resumption takes the stream over.
+func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session, st *stream, owner, seq uint64, line []byte) {
+	rc := http.NewResponseController(w)
+	hdr := w.Header()
+	hdr.Set("Content-Type", "text/event-stream")
+	hdr.Set("Cache-Control", "no-cache, no-transform")
+	hdr.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	s.mu.Lock()
+	gen := st.closeGen
+	s.mu.Unlock()
+	if !h.writeEvents(w, rc, control(st.id, seq, h.opts.Retry)) {
+		return
+	}
+	if line != nil && !s.deliver(line, r.Context().Done()) {
+		return
+	}
+	var tick <-chan time.Time
+	if h.opts.KeepAlive > 0 {
+		t := time.NewTicker(h.opts.KeepAlive)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		s.mu.Lock()
+		events, ok := s.eventsAfter(st, seq)
+		complete := st.complete()
+		closing, retry := st.closeGen != gen, st.retry
+		replaced := st.owner != owner
+		if closing {
+			// Only what was stored when CloseStream was called.
+			for len(events) > 0 && events[len(events)-1].seq > st.closeAt {
+				events = events[:len(events)-1]
+			}
+			complete = false
+		}
+		s.mu.Unlock()
+		if replaced {
+			return
+		}
+		if !ok {
+			h.log.Warn("streamhttp: a client read too slowly; its events were evicted", "session", s.id)
+			return
+		}
+		if len(events) > 0 {
+			var b []byte
+			for _, e := range events {
+				b = appendEvent(b, formatEventID(st.id, e.seq), e.data)
+			}
+			if !h.writeEvents(w, rc, b) {
+				return
+			}
+			seq = events[len(events)-1].seq
+			s.mu.Lock()
+			st.written = max(st.written, seq)
+			s.mu.Unlock()
+		}
+		if complete {
+			return
+		}
+		if closing {
+			h.writeEvents(w, rc, control(st.id, seq, retry))
+			return
+		}
+		select {
+		case <-st.wake:
+		case <-tick:
+			if !h.writeEvents(w, rc, []byte(":\n\n")) {
+				return
+			}
+		case <-r.Context().Done():
+			return
+		case <-s.done:
+			return
+		}
+	}
+}
+
+// control is an event without a message: its id is the stream's position
+// and retry the delay before the client should reconnect.
+func control(streamID, seq uint64, retry time.Duration) []byte {
+	return fmt.Appendf(nil, "id: %s\nretry: %d\ndata: \n\n", formatEventID(streamID, seq), retry.Milliseconds())
+}
+
+// appendEvent appends one SSE event carrying a message (one line of JSON).
+func appendEvent(b []byte, id string, data []byte) []byte {
+	b = append(b, "id: "...)
+	b = append(b, id...)
+	b = append(b, "\ndata: "...)
+	b = append(b, data...)
+	return append(b, "\n\n"...)
+}
+
+// writeEvents writes b and flushes it within WriteTimeout, reporting
+// false when the client did not take it.
+func (h *Handler) writeEvents(w http.ResponseWriter, rc *http.ResponseController, b []byte) bool {
+	deadline := rc.SetWriteDeadline(time.Now().Add(h.opts.WriteTimeout)) == nil
+	_, err := w.Write(b)
+	if err == nil {
+		err = rc.Flush()
+	}
+	if deadline {
+		_ = rc.SetWriteDeadline(time.Time{})
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		h.log.Warn("streamhttp: a client did not read its event stream within the write timeout; dropped the connection, the events stay stored for resumption")
+	}
+	return err == nil
+}
+
+// ErrNoStream is returned by CloseStream when ctx does not belong to a
+// request whose answer is an event stream of a [Session].
+var ErrNoStream = errors.New("streamhttp: not serving a request answered with an event stream")
+
+// CloseStream ends, from inside a request handler, the event stream that
+// carries that request's answer, after an event with the stream's position
+// and retry (the Handler's Retry when zero). The request goes on; the
+// messages it sends and its answer are stored, and the client, which
+// reconnects after retry with GET and Last-Event-ID, receives them on the
+// resumed stream. It returns [ErrNoStream] when ctx is not a request
+// handler's of a connection over a Session, or the request is answered as
+// application/json.
+func CloseStream(ctx context.Context, retry time.Duration) error {
+	c := jsonrpc.ConnFromContext(ctx)
+	id, ok := jsonrpc.RequestID(ctx)
+	if c == nil || !ok {
+		return ErrNoStream
+	}
+	s, ok := c.Stream().(*Session)
+	if !ok {
+		return ErrNoStream
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.byRequest[id.String()]
+	if st == nil || st.json {
+		return ErrNoStream
+	}
+	if retry <= 0 {
+		retry = s.h.opts.Retry
+	}
+	st.closeGen++
+	st.closeAt = st.next - 1
+	st.retry = retry
+	st.signal()
+	return nil
+}

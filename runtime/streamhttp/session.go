@@ -1,0 +1,428 @@
+package streamhttp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+)
+
+// Session is one client's session on a [Handler]: the stream a
+// jsonrpc.Conn reads the client's messages from and writes its own to, as
+// newline-delimited JSON. Reads return the bodies of the client's POSTs,
+// one line each; writes are routed to the HTTP responses the client is
+// waiting on: an answer to the POST that carried its request, a message a
+// request handler sends to that request's event stream, anything else to
+// the stream the client opened with GET. A Conn over a Session learns
+// which request each message belongs to through [jsonrpc.RelatedWriter].
+//
+// Read is for one reader at a time; the other methods are safe for
+// concurrent use.
+type Session struct {
+	h  *Handler
+	id string // "" in stateless mode
+
+	lines chan []byte   // POST bodies handed to Read, one line each
+	rbuf  []byte        // the rest of the line Read is returning
+	done  chan struct{} // closed when the session ends
+	// closed is closed when Close has been called (by the Conn, at its end).
+	closed    chan struct{}
+	closeOnce sync.Once
+	wbuf      []byte // a partial line written through Write
+
+	mu      sync.Mutex
+	ended   bool
+	version string // the revision negotiated by the handshake, or ""
+	streams map[uint64]*stream
+	// byRequest maps the id text of each client request awaiting its
+	// answer to the stream that carries it.
+	byRequest map[string]*stream
+	nextID    uint64   // the id of the next request stream
+	store     []*event // every stored event, oldest first
+	bytes     int      // bytes of data in store
+	active    int      // HTTP requests being served and requests awaiting answers
+	serving   int      // HTTP requests being served
+	failed    bool     // the handshake was answered with an error
+	lastUsed  time.Time
+	idle      *time.Timer // ends the session after IdleTimeout without activity
+}
+
+// stream is one logical stream of events within a session: the answer to
+// one POST (id 1, 2, ...), or the stream of messages unrelated to any
+// request (id 0), which the client reads with GET. A stream outlives the
+// HTTP responses that carry it: a client whose connection drops resumes
+// it with GET and Last-Event-ID.
+type stream struct {
+	id        uint64
+	json      bool     // answered with one application/json body, no events
+	batch     bool     // carries the answer to a batch
+	handshake bool     // carries the answer to the handshake
+	pending   []string // id texts of the requests still unanswered
+	answer    []byte   // the answer, for a JSON stream
+	next      uint64   // the sequence number of the next event (from 1)
+	events    []*event // stored events, oldest first
+	evicted   uint64   // the highest sequence number evicted from the store
+	written   uint64   // the highest sequence number written to a client
+	attached  bool     // an HTTP response is serving the stream
+	owner     uint64   // counts the responses that have served the stream
+	closeGen  uint64   // incremented by CloseStream
+	closeAt   uint64   // the last event stored when CloseStream was called
+	retry     time.Duration
+	wake      chan struct{} // signalled when the stream changes
+}
+
+// event is one message stored for a stream.
+type event struct {
+	stream *stream
+	seq    uint64
+	data   []byte
+}
+
+// complete reports whether every request of a request stream is answered.
+func (st *stream) complete() bool { return st.id != 0 && len(st.pending) == 0 }
+
+// signal wakes the HTTP response serving st, if any.
+func (st *stream) signal() {
+	select {
+	case st.wake <- struct{}{}:
+	default:
+	}
+}
+
+func newSession(h *Handler, id string) *Session {
+	s := &Session{
+		h:         h,
+		id:        id,
+		lines:     make(chan []byte),
+		done:      make(chan struct{}),
+		closed:    make(chan struct{}),
+		streams:   make(map[uint64]*stream),
+		byRequest: make(map[string]*stream),
+		nextID:    1,
+		lastUsed:  time.Now(),
+	}
+	s.streams[0] = &stream{id: 0, next: 1, wake: make(chan struct{}, 1)}
+	return s
+}
+
+// ID returns the session id, or "" in stateless mode.
+func (s *Session) ID() string { return s.id }
+
+// Read reads the client's messages, one line of JSON per message (a batch
+// is one line), and returns io.EOF once the session has ended.
+func (s *Session) Read(p []byte) (int, error) {
+	if len(s.rbuf) == 0 {
+		select {
+		case line := <-s.lines:
+			s.rbuf = line
+		case <-s.done:
+			return 0, io.EOF
+		}
+	}
+	n := copy(p, s.rbuf)
+	s.rbuf = s.rbuf[n:]
+	return n, nil
+}
+
+// deliver hands one line to Read. It reports false when the session ended
+// or stop closed first.
+func (s *Session) deliver(line []byte, stop <-chan struct{}) bool {
+	select {
+	case s.lines <- line:
+		return true
+	case <-s.done:
+		return false
+	case <-stop:
+		return false
+	}
+}
+
+// Write takes newline-delimited JSON messages and routes each complete
+// line as [Session.WriteRelated] does with no related request.
+func (s *Session) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			if int64(len(s.wbuf)+len(p)) > s.h.opts.MaxBodyBytes {
+				s.wbuf = s.wbuf[:0]
+				return n, errors.New("streamhttp: a message written to the session is too long")
+			}
+			s.wbuf = append(s.wbuf, p...)
+			break
+		}
+		line := p[:i]
+		if len(s.wbuf) > 0 {
+			line = append(s.wbuf, line...)
+			s.wbuf = s.wbuf[:0]
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			if err := s.WriteRelated(line, jsonrpc.ID{}); err != nil {
+				return n, err
+			}
+		}
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+// outMessage is what routing needs to know of a message the server sends.
+type outMessage struct {
+	ID     *jsonrpc.ID `json:"id"`
+	Method *string     `json:"method"`
+}
+
+// WriteRelated routes one message (see [jsonrpc.RelatedWriter]): an
+// answer to the stream of the request it answers, a message related to a
+// request to that request's event stream while it is unanswered, anything
+// else to the GET stream. It copies msg and never blocks on a client; a
+// message for a client that does not read is kept in the session's event
+// store, within ServerOptions.MaxEventBytes. Messages written after the
+// session ended are dropped.
+func (s *Session) WriteRelated(msg []byte, related jsonrpc.ID) error {
+	msg = bytes.TrimSpace(msg)
+	if len(msg) == 0 {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return nil
+	}
+	if msg[0] == '[' {
+		s.routeBatchAnswer(msg)
+		return nil
+	}
+	var m outMessage
+	if err := json.Unmarshal(msg, &m); err != nil {
+		s.h.log.Warn("streamhttp: dropped an outMessage message that is not JSON", "message", jsonrpc.Truncate(string(msg)))
+		return nil
+	}
+	if m.Method == nil && m.ID != nil { // an answer
+		st := s.byRequest[m.ID.String()]
+		if st == nil && m.ID.IsNull() {
+			st = s.oldestBatch()
+		}
+		if st == nil {
+			s.h.log.Debug("streamhttp: dropped an answer no client waits for", "id", jsonrpc.Truncate(m.ID.String()))
+			return nil
+		}
+		s.answered(st, []string{m.ID.String()}, msg)
+		return nil
+	}
+	st := s.streams[0]
+	if !related.IsZero() {
+		if rs := s.byRequest[related.String()]; rs != nil && !rs.json {
+			st = rs
+		}
+	}
+	if s.id == "" && st.id == 0 {
+		// Stateless: no client can ever read the GET stream.
+		s.h.log.Debug("streamhttp: dropped a message unrelated to the request (stateless)", "message", jsonrpc.Truncate(string(msg)))
+		return nil
+	}
+	s.appendEvent(st, msg)
+	return nil
+}
+
+// routeBatchAnswer routes the answer to a batch to the stream of the
+// batch holding the first id it answers.
+func (s *Session) routeBatchAnswer(msg []byte) {
+	var answers []struct {
+		ID *jsonrpc.ID `json:"id"`
+	}
+	if err := json.Unmarshal(msg, &answers); err != nil || len(answers) == 0 {
+		s.h.log.Warn("streamhttp: dropped an outMessage batch", "message", jsonrpc.Truncate(string(msg)))
+		return
+	}
+	var ids []string
+	var st *stream
+	for _, a := range answers {
+		if a.ID == nil {
+			continue
+		}
+		ids = append(ids, a.ID.String())
+		if st == nil {
+			st = s.byRequest[a.ID.String()]
+		}
+	}
+	if st == nil {
+		st = s.oldestBatch()
+	}
+	if st == nil {
+		s.h.log.Debug("streamhttp: dropped a batch answer no client waits for")
+		return
+	}
+	s.answered(st, st.pending, msg)
+}
+
+// oldestBatch returns the oldest stream waiting for a batch's answer, or
+// nil: an error answering a whole batch (one the connection refuses)
+// has the id null.
+func (s *Session) oldestBatch() *stream {
+	var oldest *stream
+	for _, st := range s.streams {
+		if st.batch && len(st.pending) > 0 && (oldest == nil || st.id < oldest.id) {
+			oldest = st
+		}
+	}
+	return oldest
+}
+
+// answered records the answer msg to the requests ids of st and delivers
+// it. s.mu is held.
+func (s *Session) answered(st *stream, ids []string, msg []byte) {
+	for _, id := range append([]string(nil), ids...) {
+		if s.byRequest[id] == st {
+			delete(s.byRequest, id)
+			s.active--
+		}
+		for i, p := range st.pending {
+			if p == id {
+				st.pending = append(st.pending[:i], st.pending[i+1:]...)
+				break
+			}
+		}
+	}
+	if st.batch {
+		for _, id := range st.pending {
+			if s.byRequest[id] == st {
+				delete(s.byRequest, id)
+				s.active--
+			}
+		}
+		st.pending = nil
+	}
+	if st.handshake {
+		s.noteHandshake(msg)
+	}
+	if st.json {
+		st.answer = append([]byte(nil), msg...)
+		st.signal()
+		if st.complete() && !st.attached {
+			delete(s.streams, st.id)
+		}
+	} else {
+		s.appendEvent(st, msg)
+	}
+	s.touch()
+}
+
+// appendEvent stores msg as st's next event, evicting the oldest events
+// of the session beyond MaxEventBytes, and wakes st's response. s.mu is
+// held.
+func (s *Session) appendEvent(st *stream, msg []byte) {
+	e := &event{stream: st, seq: st.next, data: append([]byte(nil), msg...)}
+	st.next++
+	st.events = append(st.events, e)
+	s.store = append(s.store, e)
+	s.bytes += len(e.data)
+	for s.bytes > s.h.opts.MaxEventBytes && len(s.store) > 1 {
+		old := s.store[0]
+		s.store[0] = nil
+		s.store = s.store[1:]
+		s.bytes -= len(old.data)
+		ost := old.stream
+		ost.events[0] = nil
+		ost.events = ost.events[1:]
+		ost.evicted = old.seq
+		if len(ost.events) == 0 && ost.complete() && !ost.attached {
+			delete(s.streams, ost.id)
+		}
+	}
+	st.signal()
+}
+
+// eventsAfter returns st's stored events after seq, and false when some
+// of them have been evicted. s.mu is held.
+func (s *Session) eventsAfter(st *stream, seq uint64) ([]*event, bool) {
+	if seq < st.evicted {
+		return nil, false
+	}
+	i := len(st.events)
+	for i > 0 && st.events[i-1].seq > seq {
+		i--
+	}
+	return append([]*event(nil), st.events[i:]...), true
+}
+
+// Close ends the session (see [Session.End]) and records that its
+// connection is done with it; a jsonrpc.Conn calls it when it ends.
+func (s *Session) Close() error {
+	s.End()
+	s.closeOnce.Do(func() {
+		close(s.closed)
+		s.h.closed(s)
+	})
+	return nil
+}
+
+// End ends the session: its id is forgotten (requests bearing it get 404),
+// Read returns io.EOF, and the responses serving its streams end.
+func (s *Session) End() {
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		return
+	}
+	s.ended = true
+	if s.idle != nil {
+		s.idle.Stop()
+	}
+	s.store, s.bytes = nil, 0
+	s.mu.Unlock()
+	close(s.done)
+	s.h.forget(s)
+}
+
+// touch records activity, stopping or restarting the idle timer as the
+// session becomes busy or idle. s.mu is held.
+func (s *Session) touch() {
+	s.lastUsed = time.Now()
+	if s.idle == nil || s.ended {
+		return
+	}
+	if s.active == 0 {
+		s.idle.Reset(s.h.opts.IdleTimeout)
+	} else {
+		s.idle.Stop()
+	}
+}
+
+// begin and finish count an HTTP request being served, which keeps the
+// session from expiring. begin reports false when the session serves
+// MaxStreams requests already.
+func (s *Session) begin() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.serving >= s.h.opts.MaxStreams {
+		return false
+	}
+	s.serving++
+	s.active++
+	s.touch()
+	return true
+}
+
+func (s *Session) finish() {
+	s.mu.Lock()
+	s.serving--
+	s.active--
+	s.touch()
+	s.mu.Unlock()
+}
+
+// expire ends the session if it is still idle.
+func (s *Session) expire() {
+	s.mu.Lock()
+	idle := s.active == 0 && !s.ended && time.Now().Sub(s.lastUsed) >= s.h.opts.IdleTimeout
+	s.mu.Unlock()
+	if idle {
+		s.h.log.Debug("streamhttp: idle session expired", "session", s.id)
+		s.End()
+	}
+}
