@@ -82,6 +82,9 @@ func adversarial() []advCase {
 		{"adv_alias_cycle", "2,000 types each defined as the next, the last as the first", aliasCycle(2000)},
 		{"adv_extends_chain", "1,000 object types, each extending the one before", extendsChain(1000)},
 		{"adv_deep_dashes", "2,000 nested block sequences on one line `- - - ... x`, under a key", []byte("a: " + strings.Repeat("- ", 2000) + "x\n")},
+		{"adv_header_injection", "an http transport whose session header and path hold CR LF and a second header or line", []byte(validHead + "  handshake: open\n  transports:\n    - {kind: http, path: \"/rpc\\n// x\", session_header: \"Rpc-Session\\r\\nSet-Cookie: a=b\"}\nmethods:\n  open: {from: a, kind: request}\n")},
+		{"adv_version_control", "a default version and a batch version holding CR LF", []byte(validHead + "  handshake: {method: open, version_field: v}\n  batches: {versions: [\"1\\r\\nX: y\"]}\n  transports:\n    - {kind: http, path: /, version_header: V, default_version: \"1\\r\\nX: y\"}\nmethods:\n  open: {from: a, kind: request, result: {fields: {v: string}}}\n")},
+		{"adv_batch_versions_repeated", "batches: {versions: [...]} listing one version 10,000 times", []byte(validHead + "  handshake: {method: open, version_field: v}\n  batches: {versions: [" + strings.Repeat("\"1\", ", 9999) + "\"1\"]}\nmethods:\n  open: {from: a, kind: request, result: {fields: {v: string}}}\n")},
 	}
 }
 

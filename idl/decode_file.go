@@ -120,10 +120,10 @@ func (d *decoder) protocol(n *node) *protoSpec {
 	p.cancellation = d.oneOf(o.get("cancellation"), "cancellation", string(CancelNone), string(CancelLSP), string(CancelMCP))
 	p.ordering = d.oneOf(o.get("ordering"), "ordering", string(OrderConcurrent), string(OrderNotificationsFirst))
 	if v := o.get("handshake"); v != nil {
-		p.handshake = d.name(v, "handshake")
+		p.handshake, p.versionField = d.handshake(v)
 	}
 	if v := o.get("batches"); v != nil {
-		p.noBatches = !d.boolean(v, "batches")
+		d.batches(v, p)
 	}
 	p.timeout = d.duration(o.get("timeout"), "timeout")
 	if v := o.get("on_timeout"); v != nil {
@@ -149,7 +149,7 @@ func (d *decoder) transports(n *node) []Transport {
 		d.errs.add(n.pos, "transports must be a list such as [stdio] or of mappings with a kind: key")
 		return nil
 	}
-	kinds := []string{string(TransportStdio), string(TransportSubprocess), string(TransportTCP), string(TransportUnix)}
+	kinds := []string{string(TransportStdio), string(TransportSubprocess), string(TransportTCP), string(TransportUnix), string(TransportHTTP)}
 	seen := map[string]Pos{}
 	var out []Transport
 	for _, it := range n.items {
@@ -159,11 +159,11 @@ func (d *decoder) transports(n *node) []Transport {
 			t.Kind = TransportKind(d.oneOf(it, "transport", kinds...).name)
 		} else {
 			var ok bool
-			if o, ok = d.keys(it, "transport", "kind", "doc", "command", "args", "host", "port", "path"); !ok {
+			if o, ok = d.keys(it, "transport", "kind", "doc", "command", "args", "host", "port", "path", "session_header", "version_header", "default_version"); !ok {
 				continue
 			}
 			if !o.has("kind") {
-				d.errs.add(it.pos, "missing kind in transport; add kind: stdio, subprocess, tcp or unix")
+				d.errs.add(it.pos, "missing kind in transport; add kind: stdio, subprocess, tcp, unix or http")
 				continue
 			}
 			t.Kind = TransportKind(d.oneOf(o.get("kind"), "transport", kinds...).name)
@@ -190,8 +190,9 @@ func (d *decoder) transportOptions(t *Transport, o keyed) {
 		TransportSubprocess: {"command", "args"},
 		TransportTCP:        {"host", "port"},
 		TransportUnix:       {"path"},
+		TransportHTTP:       httpKeys,
 	}[t.Kind]
-	for _, k := range []string{"command", "args", "host", "port", "path"} {
+	for _, k := range []string{"command", "args", "host", "port", "path", "session_header", "version_header", "default_version"} {
 		if o.has(k) && !slices.Contains(own, k) {
 			d.errs.add(o.keyPos(k), "key %s does not apply to transport %s; remove it", k, t.Kind)
 		}
@@ -209,14 +210,13 @@ func (d *decoder) transportOptions(t *Transport, o keyed) {
 		}
 		if !o.has("port") {
 			d.errs.add(t.Pos, "transport tcp needs a default port; add port: followed by a number from 1 to 65535")
-		} else if p, ok := d.integer(o.get("port"), "port"); ok {
-			if p < 1 || p > 65535 {
-				d.errs.add(o.get("port").pos, "port %d is out of range; use a number from 1 to 65535", p)
-			}
-			t.Port = int(p)
+		} else {
+			t.Port = d.port(o.get("port"))
 		}
 	case TransportUnix:
 		t.Path = d.optStr(o, "path", "path")
+	case TransportHTTP:
+		d.httpOptions(t, o)
 	}
 }
 

@@ -30,9 +30,20 @@ type Protocol struct {
 	// for none: until it has been answered with a result, a server may
 	// treat the connection as not established.
 	Handshake *Method
+	// VersionField is the member of the handshake's result that holds
+	// the protocol version the handshake negotiated (handshake:
+	// {version_field: ...}), such as "protocolVersion"; "" when the
+	// handshake negotiates none.
+	VersionField string
 	// NoBatches is set by batches: false: the protocol does not accept
 	// JSON-RPC batches, and a peer's batch is refused with -32600.
 	NoBatches bool
+	// BatchVersions, from batches: {versions: [...]}, lists the
+	// negotiated protocol versions (see VersionField) under which batches
+	// are accepted; under any other, and before the handshake, a batch is
+	// refused as under NoBatches. Nil when batches do not depend on the
+	// version.
+	BatchVersions []string
 
 	// Timeout is the default timeout of requests (0 for none) and
 	// OnTimeout what happens when it expires; methods may override both.
@@ -139,6 +150,9 @@ const (
 	TransportSubprocess TransportKind = "subprocess" // Roles[0] spawns Roles[1]
 	TransportTCP        TransportKind = "tcp"        // Roles[1] listens, Roles[0] dials
 	TransportUnix       TransportKind = "unix"       // a Unix domain socket
+	// TransportHTTP is HTTP as MCP's Streamable HTTP uses it: Roles[1]
+	// serves one endpoint, Roles[0] POSTs each message to it.
+	TransportHTTP TransportKind = "http"
 )
 
 // Transport is one transport a protocol runs over, with its defaults.
@@ -147,10 +161,19 @@ type Transport struct {
 	Command string   // subprocess: default command to run; may be empty
 	Args    []string // subprocess: default arguments
 	Host    string   // tcp: default host ("localhost" when not written)
-	Port    int      // tcp: default port
-	Path    string   // unix: default socket path
-	Doc     string
-	Pos     Pos
+	Port    int      // tcp: default port; http: default port, 0 for none
+	Path    string   // unix: default socket path; http: the endpoint's path
+	// SessionHeader (http) carries the session id the server issues in
+	// its answer to the handshake; "" for a protocol without sessions.
+	SessionHeader string
+	// VersionHeader (http) carries the negotiated protocol version on
+	// every request after the handshake; "" for none.
+	VersionHeader string
+	// DefaultVersion (http) is the version a server assumes when a
+	// request carries no VersionHeader; "" for none.
+	DefaultVersion string
+	Doc            string
+	Pos            Pos
 }
 
 // TimeoutAction is what the caller does, besides returning a timeout error,

@@ -85,6 +85,7 @@ func resolve(files []loadedFile, errs *errorList) *Protocol {
 	r.dec = root.dec
 	r.handshake(ps.handshake, methods)
 	r.finishTypes()
+	r.negotiation(ps)
 	r.validate()
 	for _, f := range r.later {
 		f()

@@ -31,7 +31,10 @@ type protoSpec struct {
 	ids, cancellation      nameRef
 	ordering               nameRef
 	handshake              nameRef // the handshake request's name
+	versionField           nameRef // handshake: {version_field: ...}
 	noBatches              bool    // batches: false
+	batchVersions          []nameRef
+	batchesPos             Pos // batches: {versions: ...}
 	timeout                durationSpec
 	onTimeout              *OnTimeout
 	rolesPos, transportPos Pos

@@ -101,6 +101,7 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 		f.HeaderComment(gen.Header)
 		f.ImportName(jsonrpcPkg, "jsonrpc")
 		f.ImportName(framingPkg, "framing")
+		f.ImportName(httpPkg, "streamhttp")
 		if err := part.build(f); err != nil {
 			return nil, fmt.Errorf("golang: %s: %w", part.path, err)
 		}

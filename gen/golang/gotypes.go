@@ -16,6 +16,7 @@ const (
 	jsonPkg    = "encoding/json"
 	jsonrpcPkg = "github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	framingPkg = "github.com/rpcgen/rpcgen/runtime/framing"
+	httpPkg    = "github.com/rpcgen/rpcgen/runtime/streamhttp"
 )
 
 // goType returns the Go type of a member of type t; optional tells whether

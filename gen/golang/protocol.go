@@ -106,7 +106,7 @@ func (g *generator) wireDoc() string {
 			}
 		case idl.TransportTCP:
 			d += fmt.Sprintf(" (%s:%d)", t.Host, t.Port)
-		case idl.TransportUnix:
+		case idl.TransportUnix, idl.TransportHTTP:
 			if t.Path != "" {
 				d += " (" + t.Path + ")"
 			}
@@ -147,9 +147,21 @@ func (g *generator) options(f *file) {
 		what = append(what, fmt.Sprintf("the handshake %s", m.Name))
 		fill = append(fill, setIf(jen.Id("opts").Dot("Handshake").Op("==").Lit(""), "Handshake", jen.Id(nameConst(m))))
 	}
+	if p.VersionField != "" {
+		what = append(what, fmt.Sprintf("the negotiated protocol version read from %s of the handshake's result", p.VersionField))
+		fill = append(fill, setIf(jen.Id("opts").Dot("VersionField").Op("==").Lit(""), "VersionField", jen.Lit(p.VersionField)))
+	}
 	if p.NoBatches {
 		what = append(what, "no JSON-RPC batches")
 		fill = append(fill, jen.Id("opts").Dot("RejectBatches").Op("=").True())
+	}
+	if p.BatchVersions != nil {
+		var versions []jen.Code
+		for _, v := range p.BatchVersions {
+			versions = append(versions, jen.Lit(v))
+		}
+		what = append(what, fmt.Sprintf("JSON-RPC batches only under version %s", orList(p.BatchVersions)))
+		fill = append(fill, setIf(jen.Id("opts").Dot("BatchVersions").Op("==").Nil(), "BatchVersions", jen.Index().String().Values(versions...)))
 	}
 	if p.Ordering == idl.OrderNotificationsFirst {
 		what = append(what, "requests handled after the notifications read before them")
@@ -226,6 +238,12 @@ func (g *generator) transportDefaults(f *file) {
 		case t.Kind == idl.TransportUnix && t.Path != "":
 			consts = append(consts, doc(fmt.Sprintf("DefaultUnixPath is the Unix socket %s listens on and %s dials unless told another.", r1, r0)).code().
 				Id("DefaultUnixPath").Op("=").Lit(t.Path))
+		case t.Kind == idl.TransportHTTP:
+			if t.Port != 0 {
+				consts = append(consts, doc(fmt.Sprintf("DefaultHTTPAddress is where %s serves HTTP and %s connects unless told another.", r1, r0)).code().
+					Id("DefaultHTTPAddress").Op("=").Lit(net.JoinHostPort("localhost", strconv.Itoa(t.Port))))
+			}
+			g.httpProtocol(f, t)
 		}
 	}
 	if len(consts) > 0 {
@@ -347,4 +365,48 @@ func duration(d time.Duration) jen.Code {
 		}
 	}
 	return jen.Qual("time", "Duration").Call(jen.Lit(int(d)))
+}
+
+// httpProtocol declares HTTP, how the protocol runs over HTTP, for the
+// streamhttp server and client.
+func (g *generator) httpProtocol(f *file, t idl.Transport) {
+	p := g.p
+	r0, r1 := p.Roles[0].GoName, p.Roles[1].GoName
+	text := []string{fmt.Sprintf("HTTP describes how the protocol runs over HTTP: %s serves the endpoint %s and %s posts its messages to it.", r1, t.Path, r0)}
+	fields := []jen.Code{line("Path", jen.Lit(t.Path))}
+	m := p.Handshake
+	if m != nil {
+		fields = append(fields, line("Handshake", jen.Id(nameConst(m))))
+	}
+	switch {
+	case t.SessionHeader != "":
+		text = append(text, fmt.Sprintf("The answer to %s opens a session, whose id every later request carries in the %s header.", m.Name, t.SessionHeader))
+		fields = append(fields, line("SessionHeader", jen.Lit(t.SessionHeader)))
+	default:
+		text = append(text, "There are no sessions: every request stands alone.")
+	}
+	if t.VersionHeader != "" {
+		v := fmt.Sprintf("Requests after %s carry the negotiated version, %s of its result, in the %s header", m.Name, p.VersionField, t.VersionHeader)
+		if t.DefaultVersion != "" {
+			v += fmt.Sprintf("; one without it is taken as %s", t.DefaultVersion)
+		}
+		text = append(text, v+".")
+		fields = append(fields, line("VersionHeader", jen.Lit(t.VersionHeader)))
+	}
+	if p.VersionField != "" {
+		fields = append(fields, line("VersionField", jen.Lit(p.VersionField)))
+	}
+	if t.DefaultVersion != "" {
+		fields = append(fields, line("DefaultVersion", jen.Lit(t.DefaultVersion)))
+	}
+	if t.Doc != "" {
+		text = append(text, sentence(t.Doc))
+	}
+	text = append(text, fmt.Sprintf("streamhttp.NewHandler serves %s with it and streamhttp.Dial reaches one.", r1))
+	f.add(doc(strings.Join(text, " ")).code().Var().Id("HTTP").Op("=").Qual(httpPkg, "Protocol").Values(append(fields, jen.Line())...))
+}
+
+// line is one line "name: value," of a multi-line composite literal.
+func line(name string, value jen.Code) jen.Code {
+	return jen.Line().Id(name).Op(":").Add(value)
 }

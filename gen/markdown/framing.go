@@ -147,6 +147,8 @@ func (d *doc) writeTransports() {
 				def = code(t.Path)
 			}
 			how = fmt.Sprintf("%s listens on a Unix domain socket and %s connects to it.", second, first)
+		case idl.TransportHTTP:
+			def, how = d.httpTransport(t)
 		}
 		if t.Doc != "" {
 			how += " " + sentence(t.Doc)
@@ -237,9 +239,19 @@ func (d *doc) writeLifecycle() {
 	if m := p.Handshake; m != nil {
 		d.paraf("**Handshake:** %s. A session starts with this request and is established once it has been answered with a result. A server may close a connection that has not completed it in time, or to make room for other connections.",
 			d.methodLink(m))
+		if p.VersionField != "" {
+			d.paraf("**Negotiated version:** the member %s of the handshake's result names the protocol version of the session.", code(p.VersionField))
+		}
 	}
 	if p.NoBatches {
 		d.para("**Batches:** not accepted. A JSON-RPC batch is answered with a single -32600 Invalid Request and none of its elements is handled; send each message on its own.")
+	}
+	if vs := p.BatchVersions; vs != nil {
+		var quoted []string
+		for _, v := range vs {
+			quoted = append(quoted, code(v))
+		}
+		d.paraf("**Batches:** accepted only once the handshake has negotiated version %s. Before its answer, so that the handshake is never part of a batch, and under any other version, a JSON-RPC batch is answered with a single -32600 Invalid Request and none of its elements is handled; send each message on its own.", strings.Join(quoted, " or "))
 	}
 	if p.Timeout == 0 {
 		d.para("**Default timeout:** none. Unless its section gives a timeout, a request waits for its response as long as the connection lasts.")
@@ -262,4 +274,29 @@ func (d *doc) writeLifecycle() {
 		d.para("These requests have their own timeout:")
 		d.table([]string{"request", "timeout", "on timeout"}, rows)
 	}
+}
+
+// httpTransport returns the default and the description of an http
+// transport.
+func (d *doc) httpTransport(t idl.Transport) (def, how string) {
+	p := d.p
+	first, second := roleName(p.Roles[0].Name), roleName(p.Roles[1].Name)
+	def = code(t.Path)
+	if t.Port != 0 {
+		def = code(hostPort("localhost", t.Port) + t.Path)
+	}
+	how = fmt.Sprintf("%s serves one HTTP endpoint and %s POSTs each message to it, reading the answer as JSON or as a stream of server-sent events; a GET opens a stream for the messages %s starts, and DELETE ends a session.", second, first, second)
+	if t.SessionHeader != "" {
+		how += fmt.Sprintf(" The answer to %s opens a session, whose id every later request carries in the %s header.", d.methodLink(p.Handshake), code(t.SessionHeader))
+	} else {
+		how += " There are no sessions: every request stands alone."
+	}
+	if t.VersionHeader != "" {
+		how += fmt.Sprintf(" Requests after the handshake carry the negotiated version in the %s header", code(t.VersionHeader))
+		if t.DefaultVersion != "" {
+			how += fmt.Sprintf("; one without it is taken as %s", code(t.DefaultVersion))
+		}
+		how += "."
+	}
+	return def, how
 }

@@ -270,7 +270,7 @@ func (d *doc) howStarted() string {
 		switch t.Kind {
 		case idl.TransportSubprocess, idl.TransportStdio:
 			spawn = true
-		case idl.TransportTCP, idl.TransportUnix:
+		case idl.TransportTCP, idl.TransportUnix, idl.TransportHTTP:
 			dial = true
 		}
 	}

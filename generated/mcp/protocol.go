@@ -4,11 +4,12 @@
 // Context Protocol (MCP) connects an AI application (the host and its client)
 // to a server that offers context and actions: tools the model may call,
 // resources it may read and prompts the user may pick. The server can ask the
-// client to sample its model, list its roots and ask the user for input. Here
-// it runs over stdio: the client starts the server as a subprocess and
+// client to sample its model, list its roots and ask the user for input. It
+// runs over stdio, where the client starts the server as a subprocess and
 // exchanges newline-delimited JSON-RPC messages on its stdin and stdout
-// (messages never contain a raw newline); the server logs to stderr, never to
-// stdout.
+// (messages never contain a raw newline) and the server logs to stderr, never
+// to stdout; or over Streamable HTTP, where the server serves one endpoint to
+// which the client POSTs each message.
 //
 // The client sends initialize with the newest revision it supports, its
 // capabilities and clientInfo. The server answers with a revision, its
@@ -22,7 +23,9 @@
 // server only pings and logging. Either side uses only the features both
 // negotiated. To shut down, the client closes the server's stdin and waits for
 // it to exit (killing it if it does not); a server ends the session by closing
-// its stdout and exiting.
+// its stdout and exiting. Over HTTP the client ends the session with a DELETE,
+// and a server may end it at any time, after which requests naming it are
+// answered 404.
 //
 // # Roles
 //
@@ -40,9 +43,9 @@
 // # Wire
 //
 // Messages are framed as newline-delimited JSON, one message per line. It runs
-// over subprocess and stdio. Request ids are integers. A caller that gives up
-// on a request sends notifications/cancelled. Requests time out after 30s
-// unless said otherwise.
+// over subprocess, stdio and http (/mcp). Request ids are integers. A caller
+// that gives up on a request sends notifications/cancelled. Requests time out
+// after 30s unless said otherwise.
 package mcp
 
 import (
@@ -50,6 +53,7 @@ import (
 
 	"github.com/rpcgen/rpcgen/runtime/framing"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/streamhttp"
 )
 
 // The methods and notifications of the protocol, by wire name.
@@ -134,9 +138,11 @@ const (
 )
 
 // Options returns the protocol's connection options: ndjson framing, MCP
-// cancellation, the handshake initialize, no JSON-RPC batches and the default
-// timeouts of its requests. ConnectClient and ConnectServer fill in the zero
-// fields of the options they are given with these.
+// cancellation, the handshake initialize, the negotiated protocol version read
+// from protocolVersion of the handshake's result, JSON-RPC batches only under
+// version 2025-03-26 and the default timeouts of its requests. ConnectClient
+// and ConnectServer fill in the zero fields of the options they are given with
+// these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }
@@ -152,7 +158,12 @@ func withDefaults(opts jsonrpc.Options) jsonrpc.Options {
 	if opts.Handshake == "" {
 		opts.Handshake = MethodInitialize
 	}
-	opts.RejectBatches = true
+	if opts.VersionField == "" {
+		opts.VersionField = "protocolVersion"
+	}
+	if opts.BatchVersions == nil {
+		opts.BatchVersions = []string{"2025-03-26"}
+	}
 	if opts.Timeout == nil {
 		opts.Timeout = requestTimeout
 	}
@@ -174,4 +185,21 @@ func requestTimeout(method string) jsonrpc.Timeout {
 		return jsonrpc.Timeout{After: 5 * time.Minute, Cancel: true}
 	}
 	return jsonrpc.Timeout{After: 30 * time.Second, Cancel: true}
+}
+
+// HTTP describes how the protocol runs over HTTP: Server serves the endpoint
+// /mcp and Client posts its messages to it. The answer to initialize opens a
+// session, whose id every later request carries in the Mcp-Session-Id header.
+// Requests after initialize carry the negotiated version, protocolVersion of
+// its result, in the MCP-Protocol-Version header; one without it is taken as
+// 2025-03-26. MCP's Streamable HTTP: a client resumes a dropped event stream
+// with Last-Event-ID, and a server checks Origin against the hosts it allows.
+// streamhttp.NewHandler serves Server with it and streamhttp.Dial reaches one.
+var HTTP = streamhttp.Protocol{
+	Path:           "/mcp",
+	Handshake:      MethodInitialize,
+	SessionHeader:  "Mcp-Session-Id",
+	VersionHeader:  "MCP-Protocol-Version",
+	VersionField:   "protocolVersion",
+	DefaultVersion: "2025-03-26",
 }

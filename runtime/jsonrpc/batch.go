@@ -32,6 +32,9 @@ func (c *Conn) Batch(ctx context.Context, calls []*BatchCall) error {
 	if c.opts.RejectBatches {
 		return fmt.Errorf("jsonrpc: batch of %d calls: %w", len(calls), ErrBatchesRejected)
 	}
+	if why := c.batchRefusal(); why != "" {
+		return fmt.Errorf("jsonrpc: batch of %d calls: %s: %w", len(calls), why, ErrBatchesRejected)
+	}
 	ids := make([]int64, len(calls))
 	waits := make([]*pendingCall, len(calls))
 	forgetAll := func() {

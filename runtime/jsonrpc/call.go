@@ -232,6 +232,7 @@ func (c *Conn) received(method string, p *pendingCall, r callResult, result any)
 	pendingCalls.Put(p)
 	err := decodeResult(method, r, result)
 	if err == nil && c.opts.Handshake != "" && method == c.opts.Handshake {
+		c.learnVersion(r.result)
 		c.markEstablished()
 	}
 	if r.frame != nil && c.recycler != nil {

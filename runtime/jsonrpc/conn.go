@@ -50,6 +50,9 @@ type Conn struct {
 	// records that it was called.
 	establish   func()
 	established atomic.Bool
+	// version is the protocol version the handshake negotiated, or nil
+	// (see Options.VersionField).
+	version atomic.Pointer[string]
 
 	nextID         atomic.Int64
 	closeAfterNote atomic.Bool // a notification handler called CloseAfterReply

@@ -152,6 +152,7 @@ func (c *Conn) runRequest(in *incoming) {
 	}
 	if peerCancelled && c.opts.Cancellation == CancelMCP {
 		in.batch.complete(ID{}, nil)
+		c.unanswered(in)
 		return
 	}
 	if err != nil {
@@ -174,6 +175,7 @@ func (c *Conn) runRequest(in *incoming) {
 		return
 	}
 	if c.opts.Handshake != "" && in.req.Method == c.opts.Handshake {
+		c.learnVersionFrom(msg)
 		c.markEstablished()
 	}
 	if in.batch != nil {
@@ -340,8 +342,8 @@ func marshalValue(v any) ([]byte, error) {
 // handleBatch dispatches the elements of a batch and answers with one array
 // holding the responses to its requests.
 func (c *Conn) handleBatch(frame []byte) {
-	if c.opts.RejectBatches {
-		c.answerInvalid(nil, NullID, invalidRequest("this protocol does not accept batches; send each message on its own"))
+	if why := c.batchRefusal(); why != "" {
+		c.answerInvalid(nil, NullID, invalidRequest(why+"; send each message on its own"))
 		return
 	}
 	elems := splitArray(frame)

@@ -28,6 +28,13 @@
 //     as why it is about to exit) goes to [Options.OnPeerError], and the
 //     errors of calls failed by the end of the connection wrap it as a
 //     [*PeerError]; [Conn.SendError] sends one;
+//   - batches are accepted both ways unless the protocol has none
+//     ([Options.RejectBatches]) or has them under some negotiated versions
+//     only ([Options.BatchVersions], as MCP had them in revision
+//     2025-03-26): a refused batch is answered with one -32600 and none
+//     of it is handled, and [Conn.Batch] fails with [ErrBatchesRejected];
+//     the version is the handshake result's [Options.VersionField]
+//     ([Conn.ProtocolVersion]), and until it is known batches are refused;
 //   - what a peer can make a connection hold is bounded by default: our
 //     calls awaiting an answer ([Options.MaxOutgoingCalls]), the bytes of
 //     its messages waiting for a handler ([Options.MaxQueuedBytes]), the

@@ -90,8 +90,9 @@ var ErrNotSent = errors.New("jsonrpc: not sent")
 var ErrTimeout = errors.New("jsonrpc: call timed out")
 
 // ErrBatchesRejected is wrapped by the error of [Conn.Batch] on a
-// connection whose protocol does not accept batches
-// ([Options.RejectBatches]).
+// connection that does not accept batches: its protocol has none
+// ([Options.RejectBatches]), or has them under other negotiated versions
+// only ([Options.BatchVersions]).
 var ErrBatchesRejected = errors.New("jsonrpc: the protocol does not accept batches")
 
 // TimeoutError is returned by a call that ran out its method's default

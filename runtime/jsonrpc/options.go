@@ -180,6 +180,20 @@ type Options struct {
 	// direction; with no Handshake, once a first valid message has been
 	// read.
 	Handshake string
+
+	// VersionField is the member of the handshake's result that holds the
+	// protocol version the handshake negotiated, such as MCP's
+	// "protocolVersion"; "" for none. The connection reads it from the
+	// first result of [Options.Handshake] it sends or receives; see
+	// [Conn.ProtocolVersion].
+	VersionField string
+	// BatchVersions, when not nil, lists the negotiated protocol versions
+	// (see VersionField) under which JSON-RPC batches are accepted, for
+	// protocols whose batches depend on the version (MCP had them in
+	// revision 2025-03-26 only). Until the handshake has negotiated a
+	// version, so that the handshake is never part of a batch, and under
+	// a version not listed, batches are refused as with RejectBatches.
+	BatchVersions []string
 	// IDs is the style of the ids this side gives its requests.
 	IDs IDStyle
 	// Timeout returns a method's default timeout; nil means none.

@@ -20,7 +20,8 @@ func RequestID(ctx context.Context) (ID, bool) {
 // message whole, without framing, with WriteRelated: related is the id of
 // the peer request whose handler context was passed to the Call, Notify or
 // Batch that sent it, or the zero ID (a response carries its own id). msg
-// is only valid during the call.
+// is only valid during the call. A nil msg says that the request related
+// will get no answer (the peer cancelled it, under [CancelMCP]).
 type RelatedWriter interface {
 	WriteRelated(msg []byte, related ID) error
 }
@@ -47,7 +48,21 @@ func (c *Conn) write(msg []byte, related ID) error {
 	if c.related != nil {
 		return c.related.WriteRelated(msg, related)
 	}
+	if msg == nil {
+		return nil
+	}
 	return c.writer.Write(msg)
+}
+
+// unanswered tells a RelatedWriter, in order with the queued messages,
+// that the request in, outside a batch, gets no answer.
+func (c *Conn) unanswered(in *incoming) {
+	if c.related != nil && in.batch == nil {
+		select {
+		case c.out <- queued{related: in.req.ID}:
+		case <-c.done:
+		}
+	}
 }
 
 // Stream returns the stream the connection runs over.

@@ -61,7 +61,7 @@ func (c *Conn) writeQueued(q queued) bool {
 			c.shutdown(errClosedAfterReply)
 			return false
 		}
-		if msg != nil {
+		if msg != nil || !q.related.IsZero() { // nil: q.related gets no answer
 			if err := c.write(validText(msg), q.related); err != nil {
 				c.writeFailed(err)
 				return false

@@ -37,7 +37,8 @@ type echoServer struct {
 	*httptest.Server
 	h        *Handler
 	url      string
-	release  chan struct{} // lets a "poll" handler answer
+	release  chan struct{} // lets a "poll" or "wait" handler answer
+	started  chan struct{} // a "wait" handler has started
 	conns    chan *jsonrpc.Conn
 	client   *http.Client
 	connOpts jsonrpc.Options // the options of the server's connections
@@ -45,7 +46,7 @@ type echoServer struct {
 
 func newEchoServer(t *testing.T, opts ServerOptions, tweaks ...func(*echoServer)) *echoServer {
 	t.Helper()
-	ts := &echoServer{release: make(chan struct{}, 16), conns: make(chan *jsonrpc.Conn, 10000)}
+	ts := &echoServer{release: make(chan struct{}, 16), started: make(chan struct{}, 16), conns: make(chan *jsonrpc.Conn, 10000)}
 	if opts.Versions == nil {
 		opts.Versions = []string{"v1", "v2"}
 	}
@@ -137,6 +138,10 @@ func (ts *echoServer) handle(ctx context.Context, req *jsonrpc.Request) (any, er
 		}
 		return "flooded", nil
 	case "wait":
+		select {
+		case ts.started <- struct{}{}:
+		default:
+		}
 		select {
 		case <-ts.release:
 		case <-ctx.Done():

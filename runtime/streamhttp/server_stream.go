@@ -121,12 +121,16 @@ func (h *Handler) answerJSON(w http.ResponseWriter, r *http.Request, s *Session,
 	}
 	for {
 		s.mu.Lock()
-		answer := st.answer
+		answer, complete := st.answer, st.complete()
 		s.mu.Unlock()
 		if answer != nil {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusOK)
 			_, _ = w.Write(answer)
+			return
+		}
+		if complete { // cancelled: no answer will come
+			w.WriteHeader(http.StatusAccepted)
 			return
 		}
 		select {
@@ -193,7 +197,8 @@ func parseEventID(id string) (streamID, seq uint64, ok bool) {
 	}
 	streamID, err1 := strconv.ParseUint(a, 10, 64)
 	seq, err2 := strconv.ParseUint(b, 10, 64)
-	return streamID, seq, err1 == nil && err2 == nil
+	// Only the ids the server writes: no signs or leading zeros.
+	return streamID, seq, err1 == nil && err2 == nil && formatEventID(streamID, seq) == id
 }
 
 // serveStream answers with st as an event stream, starting after event

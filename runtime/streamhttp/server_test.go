@@ -274,6 +274,8 @@ func TestServerStatusCodes(t *testing.T) {
 		{"not JSON-RPC", request{session: sid, body: `42`}, 400, -32600},
 		{"object id", request{session: sid, body: `{"jsonrpc":"2.0","id":{},"method":"echo"}`}, 400, -32600},
 		{"empty batch", request{session: sid, body: `[]`}, 400, -32600},
+		{"members in another case", request{session: sid, body: `{"jsonrpc":"2.0","ID":1,"Method":"echo"}`}, 400, -32600},
+		{"id without method or result", request{session: sid, body: `{"jsonrpc":"2.0","id":1}`}, 400, -32600},
 		{"PUT", request{method: http.MethodPut, session: sid}, 405, 0},
 		{"GET accepts no stream", request{method: http.MethodGet, session: sid, accept: "application/json"}, 406, 0},
 		{"GET without session", request{method: http.MethodGet, accept: "text/event-stream"}, 400, 0},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -185,12 +186,15 @@ type outMessage struct {
 // session ended are dropped.
 func (s *Session) WriteRelated(msg []byte, related jsonrpc.ID) error {
 	msg = bytes.TrimSpace(msg)
-	if len(msg) == 0 {
-		return nil
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended {
+		return nil
+	}
+	if len(msg) == 0 {
+		if !related.IsZero() {
+			s.unanswered(related.String())
+		}
 		return nil
 	}
 	if msg[0] == '[' {
@@ -227,6 +231,23 @@ func (s *Session) WriteRelated(msg []byte, related jsonrpc.ID) error {
 	}
 	s.appendEvent(st, msg)
 	return nil
+}
+
+// unanswered forgets a request the connection will not answer (its
+// client cancelled it): its stream ends without an answer. s.mu is held.
+func (s *Session) unanswered(id string) {
+	st := s.byRequest[id]
+	if st == nil {
+		return
+	}
+	delete(s.byRequest, id)
+	s.active--
+	st.pending = slices.DeleteFunc(st.pending, func(p string) bool { return p == id })
+	if st.complete() && !st.attached && (st.json || len(st.events) == 0) {
+		delete(s.streams, st.id)
+	}
+	st.signal()
+	s.touch()
 }
 
 // routeBatchAnswer routes the answer to a batch to the stream of the

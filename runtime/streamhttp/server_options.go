@@ -1,0 +1,115 @@
+package streamhttp
+
+import (
+	"log/slog"
+	"time"
+)
+
+// Default limits of a [Handler], used when a [ServerOptions] field is zero.
+const (
+	DefaultMaxBodyBytes  = 4 << 20
+	DefaultMaxSessions   = 1000
+	DefaultMaxStreams    = 64
+	DefaultMaxEventBytes = 1 << 20
+	DefaultIdleTimeout   = 10 * time.Minute
+	DefaultWriteTimeout  = 10 * time.Second
+	DefaultRetry         = time.Second
+	DefaultKeepAlive     = 15 * time.Second
+)
+
+// ServerOptions configures a [Handler]. The zero value serves sessions
+// with the default limits.
+type ServerOptions struct {
+	// Stateless serves every POST by a session of its own (serve is
+	// called per POST and the session ends with the answer): no session
+	// ids, no GET stream (GET and DELETE get 405), and the server cannot
+	// call the client. A Protocol without a SessionHeader is always
+	// stateless.
+	Stateless bool
+	// JSONResponse answers requests with application/json even when the
+	// client accepts an event stream; messages a handler sends while
+	// serving the request then go to the GET stream.
+	JSONResponse bool
+	// Versions lists the revisions the server speaks. A request after the
+	// handshake whose VersionHeader names another one gets 400. Empty:
+	// any value passes.
+	Versions []string
+	// AllowedOrigins lists Origin header values (such as
+	// "https://app.example") accepted from browsers. A request arriving on
+	// a loopback address accepts loopback origins (http or https on
+	// localhost, 127.0.0.1 or [::1], any port) besides these; any other
+	// Origin gets 403. On other addresses an empty list accepts every
+	// origin.
+	AllowedOrigins []string
+	// AllowedHosts lists Host header values accepted besides loopback
+	// ones on a request arriving on a loopback address, where any other
+	// Host gets 403 (DNS-rebinding protection).
+	AllowedHosts []string
+	// MaxBodyBytes bounds a POST body; past it the answer is 413
+	// (default [DefaultMaxBodyBytes]).
+	MaxBodyBytes int64
+	// MaxSessions bounds the open sessions. A new session past it evicts
+	// the session idle for longest (its client gets 404 and, per the
+	// MCP rules, starts a new one); with no idle session the answer is
+	// 503 (default [DefaultMaxSessions]).
+	MaxSessions int
+	// MaxStreams bounds the HTTP requests a session serves at once (its
+	// event streams, the POSTs waiting for their answer or for the
+	// connection to take their message); past it the answer is 429
+	// (default [DefaultMaxStreams]).
+	MaxStreams int
+	// MaxEventBytes bounds the messages a session keeps for resumption;
+	// the oldest go first, and a resumption asking for one that is gone
+	// gets 400 (default [DefaultMaxEventBytes]; a single message larger
+	// than it is still kept until the next one).
+	MaxEventBytes int
+	// IdleTimeout ends a session that has had no HTTP request open and no
+	// request awaiting its answer for this long (default
+	// [DefaultIdleTimeout]; negative: never).
+	IdleTimeout time.Duration
+	// WriteTimeout bounds each write to an event stream. A client that
+	// does not read within it loses the connection, and the stream's
+	// messages stay stored for it to resume (default
+	// [DefaultWriteTimeout]).
+	WriteTimeout time.Duration
+	// Retry is the reconnection delay announced in the first event of
+	// every stream (default [DefaultRetry]).
+	Retry time.Duration
+	// KeepAlive is how often an event stream with nothing to send gets an
+	// SSE comment, so that proxies keep it open (default
+	// [DefaultKeepAlive]; negative: never).
+	KeepAlive time.Duration
+	// Logger receives the transport's warnings; nil: slog.Default().
+	Logger *slog.Logger
+}
+
+func (o ServerOptions) withDefaults() ServerOptions {
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = DefaultMaxSessions
+	}
+	if o.MaxStreams <= 0 {
+		o.MaxStreams = DefaultMaxStreams
+	}
+	if o.MaxEventBytes <= 0 {
+		o.MaxEventBytes = DefaultMaxEventBytes
+	}
+	if o.IdleTimeout == 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = DefaultWriteTimeout
+	}
+	if o.Retry <= 0 {
+		o.Retry = DefaultRetry
+	}
+	if o.KeepAlive == 0 {
+		o.KeepAlive = DefaultKeepAlive
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
+}
