@@ -10,11 +10,12 @@ import (
 // client's first GET, the stream for messages the server starts.
 //
 // The client transport opens that stream right after the notification is
-// accepted, but concurrently with the next POST; a server that sends a
-// request of its own on it while handling that POST (the
+// accepted, but concurrently with the next POST (it orders POSTs among
+// themselves, not the GET with them); a server that sends a request of its
+// own on the stream while handling that POST (the
 // elicitation-sep1034-client-defaults scenario's server does) drops the
 // request when the stream is not open yet. Waiting for the GET's answer,
-// or its failure, orders the two.
+// or its failure, orders the two however slow the machine is.
 type getFirst struct {
 	base http.RoundTripper
 

@@ -18,16 +18,6 @@ import (
 // protocolVersion is the revision the client asks for.
 const protocolVersion = "2025-11-25"
 
-// mcpHTTP is how MCP uses Streamable HTTP.
-var mcpHTTP = streamhttp.Protocol{
-	Path:           "/mcp",
-	Handshake:      "initialize",
-	SessionHeader:  "Mcp-Session-Id",
-	VersionHeader:  "MCP-Protocol-Version",
-	VersionField:   "protocolVersion",
-	DefaultVersion: "2025-03-26",
-}
-
 // steps is what a scenario does once the session is open.
 type steps func(ctx context.Context, srv mcp.Server, log *slog.Logger) error
 
@@ -78,7 +68,7 @@ func run(ctx context.Context, name, url, rawContext string, log *slog.Logger) er
 	if err != nil {
 		return err
 	}
-	stream, err := streamhttp.Dial(ctx, url, mcpHTTP, streamhttp.ClientOptions{
+	stream, err := streamhttp.Dial(ctx, url, mcp.HTTP, streamhttp.ClientOptions{
 		HTTPClient: &http.Client{Transport: newGetFirst(rt)},
 		Logger:     log,
 	})
