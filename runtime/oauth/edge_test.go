@@ -119,3 +119,33 @@ func TestRequestUnchanged(t *testing.T) {
 		t.Errorf("the request changed: body %v, Authorization %q", req.Body, req.Header.Get("Authorization"))
 	}
 }
+
+// TestOtherScheme leaves a 401 that challenges only for another scheme
+// alone, and treats a 401 without any challenge as OAuth's.
+func TestOtherScheme(t *testing.T) {
+	for _, tc := range []struct {
+		header string
+		auth   bool
+	}{{`Basic realm="x"`, false}, {"", true}} {
+		f := newFake(t, nil)
+		inner := f.rs.Config.Handler
+		f.rs.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/mcp" && r.Header.Get("Authorization") == "" {
+				if tc.header != "" {
+					w.Header().Set("WWW-Authenticate", tc.header)
+				}
+				w.WriteHeader(http.StatusUnauthorized)
+				return
+			}
+			inner.ServeHTTP(w, r)
+		})
+		tr := testTransport(t, nil)
+		status, _, err := post(t, tr, f, "{}")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if authorized := len(f.authReqs) > 0; authorized != tc.auth || (tc.auth && status != 200) || (!tc.auth && status != 401) {
+			t.Errorf("challenge %q: status %d after %d authorizations", tc.header, status, len(f.authReqs))
+		}
+	}
+}

@@ -48,8 +48,10 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err != nil {
 			return nil, err
 		}
-		ch, _ := bearerChallenge(resp.Header)
+		ch, bearer := bearerChallenge(resp.Header)
 		switch {
+		case !bearer && len(resp.Header.Values("WWW-Authenticate")) > 0:
+			return resp, nil // another scheme than OAuth's
 		case resp.StatusCode == http.StatusUnauthorized:
 		case resp.StatusCode == http.StatusForbidden && ch.Params[paramError] == errInsufficientScope:
 		default:
