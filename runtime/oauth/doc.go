@@ -10,8 +10,10 @@
 // obtains a client identity (a pre-registered id, a client ID metadata
 // document URL, or dynamic client registration, RFC 7591), runs the
 // authorization-code flow with PKCE (S256) through a pluggable
-// [AuthorizeFunc] or the client-credentials grant, and sends the request
-// again with the new token. It refreshes an expired token, steps up to
+// [AuthorizeFunc] (asking for offline_access where the server offers it),
+// or the client-credentials grant (a secret or a private_key_jwt
+// assertion), or a JWT bearer grant, and sends the request again with the
+// new token. It refreshes an expired token, steps up to
 // the scopes a 403 insufficient_scope names, and limits how often it
 // tries, so that a server that never accepts a token cannot keep it
 // looping.

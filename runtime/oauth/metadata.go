@@ -14,18 +14,18 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-// ResourceMetadata is an OAuth 2.0 protected resource metadata document
+// resourceMetadata is an OAuth 2.0 protected resource metadata document
 // (RFC 9728), the fields a client uses.
-type ResourceMetadata struct {
+type resourceMetadata struct {
 	Resource             string   `json:"resource"`
 	AuthorizationServers []string `json:"authorization_servers,omitempty"`
 	ScopesSupported      []string `json:"scopes_supported,omitempty"`
 }
 
-// ServerMetadata is an OAuth 2.0 authorization server metadata document
+// serverMetadata is an OAuth 2.0 authorization server metadata document
 // (RFC 8414; OpenID Connect Discovery documents carry the same fields), the
 // fields a client uses.
-type ServerMetadata struct {
+type serverMetadata struct {
 	Issuer                            string   `json:"issuer"`
 	AuthorizationEndpoint             string   `json:"authorization_endpoint,omitempty"`
 	TokenEndpoint                     string   `json:"token_endpoint"`
@@ -46,12 +46,12 @@ const maxDocument = 1 << 20
 type discovery struct {
 	// resource is the protected resource's metadata; nil when the
 	// server publishes none (the 2025-03-26 revision).
-	resource *ResourceMetadata
+	resource *resourceMetadata
 	// issuer is the authorization server's URL.
 	issuer string
 	// server is the authorization server's metadata; when it publishes
 	// none, endpoints at the conventional paths of its origin.
-	server ServerMetadata
+	server serverMetadata
 	// published reports whether server came from a metadata document.
 	published bool
 }
@@ -69,7 +69,7 @@ func (t *Transport) discover(ctx context.Context, target *url.URL, ch Challenge)
 		candidates = resourceMetadataURLs(target)
 	}
 	for _, u := range candidates {
-		var rm ResourceMetadata
+		var rm resourceMetadata
 		found, err := t.getJSON(ctx, u, &rm)
 		if err != nil {
 			return nil, fmt.Errorf("protected resource metadata: %w", err)
@@ -103,7 +103,7 @@ func (t *Transport) discover(ctx context.Context, target *url.URL, ch Challenge)
 			// origin stands in for an issuer it never named: no check.
 			if d.resource != nil && strings.TrimSuffix(d.server.Issuer, "/") != strings.TrimSuffix(d.issuer, "/") {
 				return nil, fmt.Errorf("authorization server metadata at %s is for issuer %q, not %q",
-					u, jsonrpc.Truncate(d.server.Issuer), jsonrpc.Truncate(d.issuer))
+					jsonrpc.Truncate(u), jsonrpc.Truncate(d.server.Issuer), jsonrpc.Truncate(d.issuer))
 			}
 			d.published = true
 			break
@@ -112,7 +112,7 @@ func (t *Transport) discover(ctx context.Context, target *url.URL, ch Challenge)
 	if !d.published {
 		// 2025-03-26: no metadata, default endpoints at the origin.
 		origin := &url.URL{Scheme: issuer.Scheme, Host: issuer.Host}
-		d.server = ServerMetadata{
+		d.server = serverMetadata{
 			Issuer:                d.issuer,
 			AuthorizationEndpoint: origin.JoinPath("authorize").String(),
 			TokenEndpoint:         origin.JoinPath("token").String(),
@@ -199,7 +199,7 @@ func (t *Transport) getJSON(ctx context.Context, u string, v any) (bool, error) 
 	// Metadata may be redirected; the client follows (at most 10).
 	resp, err := (&http.Client{Transport: t.base()}).Do(req)
 	if err != nil {
-		return false, fmt.Errorf("GET %s: %w", req.URL.Redacted(), err)
+		return false, fmt.Errorf("GET %s: %w", jsonrpc.Truncate(req.URL.Redacted()), err)
 	}
 	defer discard(resp)
 	switch {
@@ -207,10 +207,10 @@ func (t *Transport) getJSON(ctx context.Context, u string, v any) (bool, error) 
 	case resp.StatusCode >= 400 && resp.StatusCode < 500:
 		return false, nil
 	default:
-		return false, fmt.Errorf("GET %s: status %s", req.URL.Redacted(), resp.Status)
+		return false, fmt.Errorf("GET %s: status %s", jsonrpc.Truncate(req.URL.Redacted()), resp.Status)
 	}
 	if err := decodeBody(resp.Body, v); err != nil {
-		return false, fmt.Errorf("GET %s: %w", req.URL.Redacted(), err)
+		return false, fmt.Errorf("GET %s: %w", jsonrpc.Truncate(req.URL.Redacted()), err)
 	}
 	return true, nil
 }

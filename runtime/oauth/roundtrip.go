@@ -323,7 +323,7 @@ func (t *Transport) identity(ctx context.Context, d *discovery) (client, error) 
 		return client{}, fmt.Errorf("the %s grant needs Transport.ClientID", t.GrantType)
 	}
 	if t.ClientMetadataURL != "" && d.server.ClientIDMetadataDocumentSupported {
-		return client{id: t.ClientMetadataURL, method: AuthNone}, nil
+		return client{id: t.ClientMetadataURL, method: authNone}, nil
 	}
 	t.mu.Lock()
 	c, ok := t.clients[d.issuer]

@@ -63,10 +63,10 @@ func (e *Error) Error() string {
 // Token endpoint client authentication methods (RFC 7591 section 2,
 // RFC 7523 for private_key_jwt).
 const (
-	AuthNone              = "none"
-	AuthClientSecretBasic = "client_secret_basic"
-	AuthClientSecretPost  = "client_secret_post"
-	AuthPrivateKeyJWT     = "private_key_jwt"
+	authNone              = "none"
+	authClientSecretBasic = "client_secret_basic"
+	authClientSecretPost  = "client_secret_post"
+	authPrivateKeyJWT     = "private_key_jwt"
 )
 
 // clientAssertionType is the client_assertion_type of private_key_jwt.
@@ -86,12 +86,12 @@ func (t *Transport) tokenRequest(ctx context.Context, d *discovery, c client, fo
 	endpoint := d.server.TokenEndpoint
 	var basicUser, basicPass string
 	switch c.method {
-	case AuthClientSecretBasic:
+	case authClientSecretBasic:
 		basicUser, basicPass = url.QueryEscape(c.id), url.QueryEscape(c.secret)
-	case AuthClientSecretPost:
+	case authClientSecretPost:
 		form.Set("client_id", c.id)
 		form.Set("client_secret", c.secret)
-	case AuthPrivateKeyJWT:
+	case authPrivateKeyJWT:
 		aud := d.server.Issuer
 		if aud == "" {
 			aud = d.issuer
@@ -117,7 +117,7 @@ func (t *Transport) tokenRequest(ctx context.Context, d *discovery, c client, fo
 	req.Header.Set("Accept", "application/json")
 	resp, err := t.base().RoundTrip(req)
 	if err != nil {
-		return nil, fmt.Errorf("token request to %s: %w", req.URL.Redacted(), err)
+		return nil, fmt.Errorf("token request to %s: %w", jsonrpc.Truncate(req.URL.Redacted()), err)
 	}
 	defer discard(resp)
 	var tr struct {
@@ -137,19 +137,19 @@ func (t *Transport) tokenRequest(ctx context.Context, d *discovery, c client, fo
 		return nil, &Error{Status: resp.StatusCode, Code: tr.Error, Description: tr.ErrorDescription}
 	}
 	if decodeErr != nil {
-		return nil, fmt.Errorf("token response from %s: %w", req.URL.Redacted(), decodeErr)
+		return nil, fmt.Errorf("token response from %s: %w", jsonrpc.Truncate(req.URL.Redacted()), decodeErr)
 	}
 	if tr.AccessToken == "" {
-		return nil, fmt.Errorf("token response from %s has no access_token", req.URL.Redacted())
+		return nil, fmt.Errorf("token response from %s has no access_token", jsonrpc.Truncate(req.URL.Redacted()))
 	}
 	if !strings.EqualFold(tr.TokenType, "bearer") {
-		return nil, fmt.Errorf("token response from %s has token_type %q, not Bearer", req.URL.Redacted(), jsonrpc.Truncate(tr.TokenType))
+		return nil, fmt.Errorf("token response from %s has token_type %q, not Bearer", jsonrpc.Truncate(req.URL.Redacted()), jsonrpc.Truncate(tr.TokenType))
 	}
 	tok := &Token{AccessToken: tr.AccessToken, RefreshToken: tr.RefreshToken, Scope: tr.Scope}
 	if tr.ExpiresIn != "" {
 		secs, err := tr.ExpiresIn.Int64()
 		if err != nil || secs < 0 {
-			return nil, fmt.Errorf("token response from %s has expires_in %q", req.URL.Redacted(), jsonrpc.Truncate(tr.ExpiresIn.String()))
+			return nil, fmt.Errorf("token response from %s has expires_in %q", jsonrpc.Truncate(req.URL.Redacted()), jsonrpc.Truncate(tr.ExpiresIn.String()))
 		}
 		if secs > 0 {
 			tok.Expiry = t.now().Add(time.Duration(min(secs, int64(100*365*24*3600))) * time.Second)
@@ -166,8 +166,8 @@ func (t *Transport) register(ctx context.Context, d *discovery) (client, error) 
 		return client{}, errors.New("no client id configured and the authorization server offers neither dynamic client registration nor client ID metadata documents")
 	}
 	method := ""
-	for _, m := range []string{AuthNone, AuthClientSecretBasic, AuthClientSecretPost} {
-		if supports(d.server.TokenEndpointAuthMethodsSupported, m, AuthClientSecretBasic) {
+	for _, m := range []string{authNone, authClientSecretBasic, authClientSecretPost} {
+		if supports(d.server.TokenEndpointAuthMethodsSupported, m, authClientSecretBasic) {
 			method = m
 			break
 		}
@@ -197,7 +197,7 @@ func (t *Transport) register(ctx context.Context, d *discovery) (client, error) 
 	req.Header.Set("Accept", "application/json")
 	resp, err := t.base().RoundTrip(req)
 	if err != nil {
-		return client{}, fmt.Errorf("registering at %s: %w", req.URL.Redacted(), err)
+		return client{}, fmt.Errorf("registering at %s: %w", jsonrpc.Truncate(req.URL.Redacted()), err)
 	}
 	defer discard(resp)
 	var rr struct {
@@ -215,10 +215,10 @@ func (t *Transport) register(ctx context.Context, d *discovery) (client, error) 
 		return client{}, &Error{Status: resp.StatusCode, Code: rr.Error, Description: rr.ErrorDescription}
 	}
 	if decodeErr != nil {
-		return client{}, fmt.Errorf("registration response from %s: %w", req.URL.Redacted(), decodeErr)
+		return client{}, fmt.Errorf("registration response from %s: %w", jsonrpc.Truncate(req.URL.Redacted()), decodeErr)
 	}
 	if rr.ClientID == "" {
-		return client{}, fmt.Errorf("registration response from %s has no client_id", req.URL.Redacted())
+		return client{}, fmt.Errorf("registration response from %s has no client_id", jsonrpc.Truncate(req.URL.Redacted()))
 	}
 	c := client{id: rr.ClientID, secret: rr.ClientSecret, method: rr.TokenEndpointAuthMethod}
 	if c.method == "" {
@@ -234,15 +234,15 @@ func chooseMethod(d *discovery, hasSecret, hasKey bool) string {
 	list := d.server.TokenEndpointAuthMethodsSupported
 	switch {
 	case hasKey:
-		return AuthPrivateKeyJWT
-	case hasSecret && supports(list, AuthClientSecretBasic, AuthClientSecretBasic):
-		return AuthClientSecretBasic
-	case hasSecret && supports(list, AuthClientSecretPost, AuthClientSecretBasic):
-		return AuthClientSecretPost
+		return authPrivateKeyJWT
+	case hasSecret && supports(list, authClientSecretBasic, authClientSecretBasic):
+		return authClientSecretBasic
+	case hasSecret && supports(list, authClientSecretPost, authClientSecretBasic):
+		return authClientSecretPost
 	case hasSecret:
-		return AuthClientSecretBasic
+		return authClientSecretBasic
 	}
-	return AuthNone
+	return authNone
 }
 
 // base64URL encodes without padding, as PKCE and JWTs do.
