@@ -150,12 +150,13 @@ type ClientStream struct {
 	cur    []byte // the rest of the line being read
 
 	mu          sync.Mutex
-	stopping    bool   // Close began: no goroutine starts any more
-	sessionID   string // from the handshake's answer
-	sessionGone bool   // the server answered 404 to our session
-	version     string // negotiated revision, from the handshake's result
-	handshakeID []byte // id of the handshake request awaiting its answer
-	handshook   bool   // the handshake's answer arrived
+	stopping    bool            // Close began: no goroutine starts any more
+	sessionID   string          // from the handshake's answer
+	sessionGone bool            // the server answered 404 to our session
+	version     string          // negotiated revision, from the handshake's result
+	handshakeID []byte          // id of the handshake request awaiting its answer
+	handshook   bool            // the handshake's answer arrived
+	awaited     map[string]bool // ids of requests whose answers event streams owe
 	getStarted  bool
 	err         error // the fatal error that ended the stream
 
@@ -187,6 +188,7 @@ func Dial(ctx context.Context, rawURL string, proto Protocol, opts ClientOptions
 		failed:    make(chan struct{}),
 		closed:    make(chan struct{}),
 		handshook: proto.Handshake == "",
+		awaited:   make(map[string]bool),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s, nil

@@ -203,3 +203,24 @@ func TestClientRoundTripperAndHeaders(t *testing.T) {
 		t.Error("the transport never retried")
 	}
 }
+
+// TestClientExactMemberNames: the client reads members as the
+// jsonrpc.Conn does, by exact name: {"Id": 2, ...} answers nothing, so
+// the stream that owed the answer and ends without it fails the call at
+// once instead of leaving it waiting.
+func TestClientExactMemberNames(t *testing.T) {
+	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
+		if h.Msg.Method == "work" {
+			startSSE(w, nil)
+			sse(w, `data: {"jsonrpc":"2.0","Id":`+string(h.Msg.ID)+`,"result":1}`+"\n\n")
+			return
+		}
+		mcpBasics(w, r, h)
+	})
+	c, _ := connect(t, ts, ClientOptions{}, nil)
+	out := within(t, callAsync(c, "work", nil), 10*time.Second, "the call's failure")
+	var je *jsonrpc.Error
+	if !errors.As(out.err, &je) || je.Code != CodeHTTPFailure {
+		t.Fatalf("call error = %v, want -32603", out.err)
+	}
+}

@@ -229,6 +229,37 @@ type callOutcome struct {
 	err error
 }
 
+// logEvents is a slog handler that passes on each record's message, so
+// that a test can wait for one.
+type logEvents chan string
+
+func (l logEvents) Enabled(context.Context, slog.Level) bool { return true }
+func (l logEvents) Handle(_ context.Context, r slog.Record) error {
+	select {
+	case l <- r.Message:
+	default:
+	}
+	return nil
+}
+func (l logEvents) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l logEvents) WithGroup(string) slog.Handler      { return l }
+
+// waitFor waits for a log message containing part.
+func (l logEvents) waitFor(t *testing.T, part string) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case m := <-l:
+			if strings.Contains(m, part) {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("no log message %q within 10s", part)
+		}
+	}
+}
+
 // newTextLogger returns a logger writing text to w.
 func newTextLogger(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }
 

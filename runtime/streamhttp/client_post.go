@@ -13,10 +13,50 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-// envelope holds the members of a message that routing needs.
+// envelope holds the raw values of the members of a message that routing
+// needs (nil when absent), read as a jsonrpc.Conn reads them: by exact
+// name, the last of duplicates.
 type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method *string         `json:"method"`
+	id, method, result []byte
+}
+
+// envelopes reads the envelope of msg, or of each element of a batch;
+// elements that are not JSON objects are left out.
+func envelopes(msg []byte) []envelope {
+	msg = bytes.TrimSpace(msg)
+	if len(msg) == 0 {
+		return nil
+	}
+	objs := [][]byte{msg}
+	if msg[0] == '[' {
+		var elems []json.RawMessage
+		if json.Unmarshal(msg, &elems) != nil {
+			return nil
+		}
+		objs = objs[:0]
+		for _, e := range elems {
+			objs = append(objs, e)
+		}
+	}
+	var out []envelope
+	for _, obj := range objs {
+		var e envelope
+		err := jsonrpc.DecodeObject(obj, func(key, value []byte) error {
+			switch string(key) {
+			case "id":
+				e.id = value
+			case "method":
+				e.method = value
+			case "result":
+				e.result = value
+			}
+			return nil
+		})
+		if err == nil {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // outgoing describes a message (or batch) about to be POSTed.
@@ -31,28 +71,21 @@ type outgoing struct {
 // decode is sent as it is and treated as a notification: the server will
 // answer it as it sees fit.
 func inspectOutgoing(msg []byte, handshake string) outgoing {
-	var elems []envelope
-	if msg[0] == '[' {
-		_ = json.Unmarshal(msg, &elems)
-	} else {
-		var e envelope
-		if json.Unmarshal(msg, &e) == nil {
-			elems = []envelope{e}
-		}
-	}
+	elems := envelopes(msg)
 	o := outgoing{onlyAnswers: len(elems) > 0}
 	for _, e := range elems {
-		if e.Method != nil {
+		if e.method != nil {
 			o.onlyAnswers = false
 		}
 		switch {
-		case e.Method == nil:
-		case len(e.ID) == 0:
+		case e.method == nil:
+		case e.id == nil:
 			o.notification = true
 		default:
-			id := compactID(e.ID)
+			id := compactID(e.id)
 			o.requests = append(o.requests, id)
-			if handshake != "" && *e.Method == handshake {
+			var name string
+			if handshake != "" && json.Unmarshal(e.method, &name) == nil && name == handshake {
 				o.handshake = id
 			}
 		}
@@ -73,19 +106,10 @@ func compactID(id json.RawMessage) json.RawMessage {
 // responseIDs returns the ids of the responses in msg (a message or a
 // batch).
 func responseIDs(msg []byte) []json.RawMessage {
-	var elems []envelope
-	if len(msg) > 0 && msg[0] == '[' {
-		_ = json.Unmarshal(msg, &elems)
-	} else {
-		var e envelope
-		if json.Unmarshal(msg, &e) == nil {
-			elems = []envelope{e}
-		}
-	}
 	var ids []json.RawMessage
-	for _, e := range elems {
-		if e.Method == nil && len(e.ID) > 0 {
-			ids = append(ids, e.ID)
+	for _, e := range envelopes(msg) {
+		if e.method == nil && e.id != nil {
+			ids = append(ids, compactID(e.id))
 		}
 	}
 	return ids
@@ -118,7 +142,12 @@ func (s *ClientStream) post(msg []byte) error {
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Content-Type", "application/json")
 	cur := &inFlight{headers: make(chan struct{}), handshake: out.handshake != nil}
-	if !s.spawn(func() { s.exchange(req, withSession, out, cur.headers) }) {
+	s.expect(out.requests)
+	if !s.spawn(func() {
+		defer s.unexpect(out.requests)
+		s.exchange(req, withSession, out, cur.headers)
+	}) {
+		s.unexpect(out.requests)
 		if err := s.stopped(); err != nil {
 			return err
 		}
@@ -320,30 +349,34 @@ func (s *ClientStream) take(raw []byte, pending map[string]bool) bool {
 func (s *ClientStream) takeOrDrop(line []byte, pending map[string]bool) bool {
 	for _, id := range responseIDs(line) {
 		delete(pending, string(id))
-		s.noteHandshake(id, line)
+		s.noteAnswer(id, line)
 	}
 	return s.deliver(line)
 }
 
-// noteHandshake reads the negotiated revision when line is the answer to
-// the handshake request.
-func (s *ClientStream) noteHandshake(id json.RawMessage, line []byte) {
+// noteAnswer notes that the request id is answered, on whatever stream,
+// and reads the negotiated revision when line is the answer to the
+// handshake request.
+func (s *ClientStream) noteAnswer(id json.RawMessage, line []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	delete(s.awaited, string(id))
 	if s.handshakeID == nil || !bytes.Equal(s.handshakeID, id) {
 		return
 	}
 	s.handshakeID = nil
-	var resp struct {
-		Result map[string]json.RawMessage `json:"result"`
+	var e envelope
+	if es := envelopes(line); len(es) == 1 {
+		e = es[0]
 	}
-	if json.Unmarshal(line, &resp) != nil || resp.Result == nil {
-		return // an error or a batch: no session yet
+	var result map[string]json.RawMessage
+	if e.result == nil || json.Unmarshal(e.result, &result) != nil || result == nil {
+		return // an error, or not an object: no session yet
 	}
 	s.handshook = true
 	if s.proto.VersionField != "" {
 		var v string
-		if json.Unmarshal(resp.Result[s.proto.VersionField], &v) == nil {
+		if json.Unmarshal(result[s.proto.VersionField], &v) == nil {
 			s.version = v
 		}
 	}

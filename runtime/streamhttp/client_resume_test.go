@@ -2,7 +2,9 @@ package streamhttp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -22,6 +24,7 @@ func TestClientSSERetry(t *testing.T) {
 	var closedAt atomic.Int64
 	var pending atomic.Value // the id of the tools/call
 	var events atomic.Int64
+	var toolPriming atomic.Value // the id of the tools/call stream's priming event
 	sid := map[string]string{"Mcp-Session-Id": "session-1"}
 	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
 		switch {
@@ -38,7 +41,9 @@ func TestClientSSERetry(t *testing.T) {
 		case h.Msg.Method == "tools/call":
 			pending.Store(string(h.Msg.ID))
 			startSSE(w, sid)
-			sse(w, "id: event-"+itoa(events.Add(1))+"\nretry: 500\ndata: \n\n")
+			id := "event-" + itoa(events.Add(1))
+			toolPriming.Store(id)
+			sse(w, "id: "+id+"\nretry: 500\ndata: \n\n")
 			time.Sleep(50 * time.Millisecond) // the scenario's timing, on the server's side
 			closedAt.Store(time.Now().UnixNano())
 		case h.Msg.isNotification():
@@ -61,8 +66,8 @@ func TestClientSSERetry(t *testing.T) {
 	if delay < 450*time.Millisecond || delay > 700*time.Millisecond {
 		t.Errorf("reconnected %v after the stream closed; want 500ms (-50/+200)", delay)
 	}
-	if got := resumed.Header.Get("Last-Event-ID"); got != "event-2" {
-		t.Errorf("Last-Event-ID = %q, want event-2 (the tools/call stream's priming event)", got)
+	if got, want := resumed.Header.Get("Last-Event-ID"), toolPriming.Load(); got != want {
+		t.Errorf("Last-Event-ID = %q, want %q (the tools/call stream's priming event)", got, want)
 	}
 	if resumed.Header.Get("Mcp-Session-Id") != "session-1" || resumed.Header.Get("MCP-Protocol-Version") != "2025-03-26" {
 		t.Errorf("the resumed GET lacks the session headers: %v", resumed.Header)
@@ -381,5 +386,43 @@ func TestReconnectDelay(t *testing.T) {
 		if got := s.reconnectDelay(&eventStream{failures: failures, retry: 500 * time.Millisecond, hasRetry: true}); got != 500*time.Millisecond {
 			t.Errorf("after %d failures with retry 500ms: %v", failures, got)
 		}
+	}
+}
+
+// TestClientAnswerOnAnotherStream: when the answer a POST's stream owes
+// comes on the GET stream instead, the POST's stream is not resumed once
+// it ends.
+func TestClientAnswerOnAnotherStream(t *testing.T) {
+	work := make(chan json.RawMessage, 1)
+	endPOST := make(chan struct{})
+	ts := newTestServer(t, func(w http.ResponseWriter, r *http.Request, h hit) {
+		switch {
+		case r.Method == http.MethodGet && r.Header.Get("Last-Event-ID") != "":
+			t.Errorf("resumed with Last-Event-ID %q though the answer came", r.Header.Get("Last-Event-ID"))
+			w.WriteHeader(http.StatusMethodNotAllowed)
+		case r.Method == http.MethodGet:
+			startSSE(w, nil)
+			id := <-work
+			sse(w, "data: "+result(id, `"via GET"`)+"\n\n")
+			<-r.Context().Done()
+		case h.Msg.Method == "work":
+			startSSE(w, nil)
+			sse(w, "id: p1\nretry: 0\ndata:\n\n")
+			work <- h.Msg.ID
+			<-endPOST
+		default:
+			mcpBasics(w, r, h)
+		}
+	})
+	logs := make(logEvents, 100)
+	c, s := connect(t, ts, ClientOptions{Logger: slog.New(logs)}, nil)
+	out := within(t, callAsync(c, "work", nil), 10*time.Second, "the answer")
+	if out.err != nil || string(out.res) != `"via GET"` {
+		t.Fatalf("work = %s, %v", out.res, out.err)
+	}
+	close(endPOST)
+	logs.waitFor(t, "event stream done") // the POST's stream, resumed or not
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,6 +1,7 @@
 package streamhttp
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -29,8 +30,9 @@ var errNoResume = errors.New("the server offers no GET stream to resume on")
 // GET + Last-Event-ID while answers are owed. Once every answer came, the
 // stream is left: a POST's stream is not resumed after its answer.
 func (s *ClientStream) runPostStream(body io.ReadCloser, st *eventStream) {
+	defer s.log.Debug("streamhttp: event stream done", "stream", st.kind, "last-event-id", jsonrpc.Truncate(st.lastID))
 	err := s.consume(body, st)
-	for len(st.pending) > 0 && s.ctx.Err() == nil {
+	for s.prune(st.pending) > 0 && s.ctx.Err() == nil {
 		switch {
 		case errors.Is(err, errEventTooLarge):
 		case st.lastID == "":
@@ -42,12 +44,52 @@ func (s *ClientStream) runPostStream(body io.ReadCloser, st *eventStream) {
 				err = s.consume(resp.Body, st)
 				continue
 			}
+			if errors.Is(err, errAnswered) {
+				return
+			}
 		}
 		if s.ctx.Err() == nil {
 			s.failPending(st.pending, err)
 		}
 		return
 	}
+}
+
+// errAnswered reports that the answers a stream owed came on another
+// stream while it waited to resume.
+var errAnswered = errors.New("answered on another stream")
+
+// expect notes, before a POST is sent, that the answers to its requests
+// are awaited.
+func (s *ClientStream) expect(ids []json.RawMessage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, id := range ids {
+		s.awaited[string(id)] = true
+	}
+}
+
+// unexpect forgets ids once the POST that sent them is done with.
+func (s *ClientStream) unexpect(ids []json.RawMessage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, id := range ids {
+		delete(s.awaited, string(id))
+	}
+}
+
+// prune drops from pending the requests answered meanwhile on another
+// stream (a server may send an answer on the GET stream), and returns
+// how many remain.
+func (s *ClientStream) prune(pending map[string]bool) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id := range pending {
+		if !s.awaited[id] {
+			delete(pending, id)
+		}
+	}
+	return len(pending)
 }
 
 // runGET keeps the GET stream open for messages the server starts,
@@ -147,6 +189,9 @@ func (s *ClientStream) resume(st *eventStream, wait bool) (*http.Response, error
 			}
 			if !s.sleep(s.reconnectDelay(st)) {
 				return nil, ErrClientClosed
+			}
+			if st.pending != nil && s.prune(st.pending) == 0 {
+				return nil, errAnswered
 			}
 		}
 		wait = true

@@ -93,6 +93,8 @@ func (ts *echoServer) handle(ctx context.Context, req *jsonrpc.Request) (any, er
 		return map[string]string{"version": "v1"}, nil
 	case "echo":
 		return req.Params, nil
+	case "pretty":
+		return json.RawMessage("{\r\n  \"a\": [\n    1\n  ]\r}"), nil
 	case "ask":
 		if err := conn.Notify(ctx, "progress", map[string]int{"step": 1}); err != nil {
 			return nil, err

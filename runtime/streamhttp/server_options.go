@@ -24,15 +24,19 @@ type ServerOptions struct {
 	// called per POST and the session ends with the answer): no session
 	// ids, no GET stream (GET and DELETE get 405), and the server cannot
 	// call the client. A Protocol without a SessionHeader is always
-	// stateless.
+	// stateless. MaxSessions and IdleTimeout do not apply: each session
+	// lives as long as its POST, so the http.Server's own limits bound
+	// them.
 	Stateless bool
 	// JSONResponse answers requests with application/json even when the
 	// client accepts an event stream; messages a handler sends while
 	// serving the request then go to the GET stream.
 	JSONResponse bool
 	// Versions lists the revisions the server speaks. A request after the
-	// handshake whose VersionHeader names another one gets 400. Empty:
-	// any value passes.
+	// handshake whose VersionHeader names another one gets 400; as in
+	// the official SDKs, it is not compared with the revision the
+	// handshake negotiated, and a request without the header stands for
+	// Protocol.DefaultVersion and passes. Empty: any value passes.
 	Versions []string
 	// AllowedOrigins lists Origin header values (such as
 	// "https://app.example") accepted from browsers. A request arriving on
@@ -59,9 +63,11 @@ type ServerOptions struct {
 	// (default [DefaultMaxStreams]).
 	MaxStreams int
 	// MaxEventBytes bounds the messages a session keeps for resumption;
-	// the oldest go first, and a resumption asking for one that is gone
-	// gets 400 (default [DefaultMaxEventBytes]; a single message larger
-	// than it is still kept until the next one).
+	// the oldest go first, delivered or not. A GET whose Last-Event-ID
+	// is followed by events no longer stored gets 400, as the official Go
+	// SDK answers (404 would tell the client its session is gone, and it
+	// would start a new one). Default [DefaultMaxEventBytes]; a single
+	// message larger than it is kept until the next one.
 	MaxEventBytes int
 	// IdleTimeout ends a session that has had no HTTP request open and no
 	// request awaiting its answer for this long (default
@@ -73,11 +79,13 @@ type ServerOptions struct {
 	// [DefaultWriteTimeout]).
 	WriteTimeout time.Duration
 	// Retry is the reconnection delay announced in the first event of
-	// every stream (default [DefaultRetry]).
+	// every stream, and in the last one when CloseStream passes none
+	// (default [DefaultRetry]: the specification sets none, and a client
+	// polling a stream its server closes should not wait long).
 	Retry time.Duration
-	// KeepAlive is how often an event stream with nothing to send gets an
-	// SSE comment, so that proxies keep it open (default
-	// [DefaultKeepAlive]; negative: never).
+	// KeepAlive is how often an event stream gets an SSE comment, so that
+	// proxies keep it open while it has nothing to send, as the official
+	// TypeScript SDK does (default [DefaultKeepAlive]; negative: never).
 	KeepAlive time.Duration
 	// Logger receives the transport's warnings; nil: slog.Default().
 	Logger *slog.Logger

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"slices"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
@@ -69,6 +70,9 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	created := false
 	switch {
 	case h.stateless():
+		if !handshake && !h.versionOK(w, r) {
+			return
+		}
 		if s = h.create(true); s == nil {
 			httpError(w, http.StatusServiceUnavailable, "server closed")
 			return
@@ -166,7 +170,9 @@ func (h *Handler) classify(w http.ResponseWriter, line []byte) (ids []string, ha
 				}
 				continue
 			}
-			ids = append(ids, id.String())
+			if !slices.Contains(ids, id.String()) { // the connection refuses a repeated one within its batch
+				ids = append(ids, id.String())
+			}
 			var name string
 			if single && json.Unmarshal(method, &name) == nil && name == h.proto.Handshake && name != "" {
 				handshake = true

@@ -54,7 +54,7 @@ func (s *Session) attach(streamID, seq uint64, takeover bool) (*stream, uint64, 
 	switch {
 	case s.ended:
 		return nil, 0, http.StatusNotFound, "session ended"
-	case st == nil || seq >= st.next:
+	case st == nil || st.json || seq >= st.next:
 		return nil, 0, http.StatusBadRequest, "unknown event id"
 	case seq < st.evicted:
 		return nil, 0, http.StatusBadRequest, "the events after this id are no longer stored"
@@ -244,6 +244,10 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 			}
 			complete = false
 		}
+		var b []byte // built under the lock: release may drop the data
+		for _, e := range events {
+			b = appendEvent(b, formatEventID(st.id, e.seq), e.data)
+		}
 		s.mu.Unlock()
 		if replaced {
 			return
@@ -253,10 +257,6 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 			return
 		}
 		if len(events) > 0 {
-			var b []byte
-			for _, e := range events {
-				b = appendEvent(b, formatEventID(st.id, e.seq), e.data)
-			}
 			if !h.writeEvents(w, rc, b) {
 				return
 			}
@@ -266,6 +266,9 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, s *Session
 			s.mu.Unlock()
 		}
 		if complete {
+			s.mu.Lock()
+			s.release(st)
+			s.mu.Unlock()
 			return
 		}
 		if closing {

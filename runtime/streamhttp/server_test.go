@@ -73,6 +73,13 @@ func TestServerAnswerAsEventStream(t *testing.T) {
 		t.Fatalf("event %+v", e)
 	}
 	sse.end(t)
+	// Delivered whole, the stream's events are no longer stored.
+	s := sessionOf(ts, sid)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.bytes != 0 {
+		t.Fatalf("%d bytes of events still stored after the answer was delivered", s.bytes)
+	}
 }
 
 func TestServerPrettyBodyStaysOneLine(t *testing.T) {
@@ -82,6 +89,16 @@ func TestServerPrettyBodyStaysOneLine(t *testing.T) {
 	resp := ts.do(t, request{session: sid, body: body, accept: "application/json"})
 	m := decodeBody(t, resp)
 	if fmt.Sprint(m["result"]) != "[a\nb]" {
+		t.Fatalf("answer %v", m)
+	}
+}
+
+func TestServerPrettyAnswerStaysOneEvent(t *testing.T) {
+	ts := newEchoServer(t, ServerOptions{})
+	sid := ts.hello(t)
+	resp := ts.call(t, sid, 1, "pretty", "")
+	defer resp.Body.Close()
+	if _, m := newSSE(t, resp).message(t); fmt.Sprint(m["result"]) != "map[a:[1]]" {
 		t.Fatalf("answer %v", m)
 	}
 }
@@ -336,6 +353,24 @@ func TestServerBatchPassesThrough(t *testing.T) {
 	}
 }
 
+func TestServerBatchWithRepeatedID(t *testing.T) {
+	ts := newEchoServer(t, ServerOptions{})
+	sid := ts.hello(t)
+	resp := ts.do(t, request{session: sid, accept: "application/json",
+		body: `[{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]},{"jsonrpc":"2.0","id":1,"method":"echo","params":[2]}]`})
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), "-32600") {
+		t.Fatalf("batch answer %s, want a -32600 for the repeated id", b)
+	}
+	s := sessionOf(ts, sid)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if awaiting := s.active - s.serving; awaiting != 0 || len(s.byRequest) != 0 {
+		t.Fatalf("after the answer: %d (%d) requests awaiting answers; want none", awaiting, len(s.byRequest))
+	}
+}
+
 func TestServerStateless(t *testing.T) {
 	ts := newEchoServer(t, ServerOptions{Stateless: true})
 	resp := ts.do(t, request{body: `{"jsonrpc":"2.0","id":1,"method":"echo","params":["x"]}`})
@@ -350,6 +385,11 @@ func TestServerStateless(t *testing.T) {
 	resp.Body.Close()
 	conn := waitFor(t, ts.conns, long, "the POST's connection")
 	waitFor(t, conn.Done(), long, "the POST's connection ending with its answer")
+	bad := ts.do(t, request{version: "v9", body: `{"jsonrpc":"2.0","id":2,"method":"echo"}`})
+	bad.Body.Close()
+	if bad.StatusCode != http.StatusBadRequest {
+		t.Errorf("stateless POST with an unsupported version: status %d, want 400", bad.StatusCode)
+	}
 	for _, method := range []string{http.MethodGet, http.MethodDelete} {
 		r := ts.do(t, request{method: method, accept: "text/event-stream"})
 		r.Body.Close()
@@ -381,5 +421,30 @@ func TestServerOriginAndHost(t *testing.T) {
 		if resp.StatusCode != c.status {
 			t.Errorf("%v: status %d, want %d", c.header, resp.StatusCode, c.status)
 		}
+	}
+}
+
+func TestServerJSONAnswerCannotBeResumed(t *testing.T) {
+	ts := newEchoServer(t, ServerOptions{})
+	sid := ts.hello(t) // stream 1
+	answered := make(chan int, 1)
+	go func() {
+		resp, err := ts.try(context.Background(), request{session: sid, accept: "application/json", body: `{"jsonrpc":"2.0","id":1,"method":"wait"}`})
+		if err != nil {
+			answered <- 0
+			return
+		}
+		resp.Body.Close()
+		answered <- resp.StatusCode
+	}()
+	waitFor(t, ts.started, long, "the JSON request's handler starting")
+	get := ts.do(t, request{method: http.MethodGet, session: sid, accept: "text/event-stream", header: map[string]string{"Last-Event-ID": "2_0"}})
+	get.Body.Close()
+	if get.StatusCode != http.StatusBadRequest {
+		t.Fatalf("resuming a JSON answer: status %d, want 400", get.StatusCode)
+	}
+	ts.release <- struct{}{}
+	if got := waitFor(t, answered, long, "the JSON answer"); got != http.StatusOK {
+		t.Fatalf("JSON answer: status %d", got)
 	}
 }

@@ -21,7 +21,8 @@ import (
 // the stream the client opened with GET. A Conn over a Session learns
 // which request each message belongs to through [jsonrpc.RelatedWriter].
 //
-// Read is for one reader at a time; the other methods are safe for
+// Read is for one reader at a time and Write for one writer at a time
+// (as a jsonrpc.Conn uses them); the other methods are safe for
 // concurrent use.
 type Session struct {
 	h  *Handler
@@ -45,6 +46,7 @@ type Session struct {
 	nextID    uint64   // the id of the next request stream
 	store     []*event // every stored event, oldest first
 	bytes     int      // bytes of data in store
+	released  int      // events in store whose data was released
 	active    int      // HTTP requests being served and requests awaiting answers
 	serving   int      // HTTP requests being served
 	failed    bool     // the handshake was answered with an error
@@ -78,9 +80,10 @@ type stream struct {
 
 // event is one message stored for a stream.
 type event struct {
-	stream *stream
-	seq    uint64
-	data   []byte
+	stream   *stream
+	seq      uint64
+	data     []byte
+	released bool // its stream was delivered whole; data is gone
 }
 
 // complete reports whether every request of a request stream is answered.
@@ -186,27 +189,25 @@ type outMessage struct {
 // session ended are dropped.
 func (s *Session) WriteRelated(msg []byte, related jsonrpc.ID) error {
 	msg = bytes.TrimSpace(msg)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ended {
+	var m outMessage
+	if len(msg) > 0 && msg[0] != '[' && json.Unmarshal(msg, &m) != nil {
+		s.h.log.Warn("streamhttp: dropped an outgoing message that is not JSON", "message", jsonrpc.Truncate(string(msg)))
 		return nil
 	}
-	if len(msg) == 0 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.ended:
+		return nil
+	case len(msg) == 0:
 		if !related.IsZero() {
 			s.unanswered(related.String())
 		}
 		return nil
-	}
-	if msg[0] == '[' {
+	case msg[0] == '[':
 		s.routeBatchAnswer(msg)
 		return nil
-	}
-	var m outMessage
-	if err := json.Unmarshal(msg, &m); err != nil {
-		s.h.log.Warn("streamhttp: dropped an outMessage message that is not JSON", "message", jsonrpc.Truncate(string(msg)))
-		return nil
-	}
-	if m.Method == nil && m.ID != nil { // an answer
+	case m.Method == nil && m.ID != nil: // an answer
 		st := s.byRequest[m.ID.String()]
 		if st == nil && m.ID.IsNull() {
 			st = s.oldestBatch()
@@ -337,7 +338,22 @@ func (s *Session) answered(st *stream, ids []string, msg []byte) {
 // of the session beyond MaxEventBytes, and wakes st's response. s.mu is
 // held.
 func (s *Session) appendEvent(st *stream, msg []byte) {
-	e := &event{stream: st, seq: st.next, data: append([]byte(nil), msg...)}
+	data := append([]byte(nil), msg...)
+	if bytes.ContainsAny(msg, "\r\n") {
+		// A line end would split the event's data: whitespace between
+		// tokens is the only place it can be in valid JSON.
+		var b bytes.Buffer
+		if json.Compact(&b, msg) == nil {
+			data = b.Bytes()
+		} else { // not JSON: keep the event whole all the same
+			for i, c := range data {
+				if c == '\r' || c == '\n' {
+					data[i] = ' '
+				}
+			}
+		}
+	}
+	e := &event{stream: st, seq: st.next, data: data}
 	st.next++
 	st.events = append(st.events, e)
 	s.store = append(s.store, e)
@@ -346,6 +362,10 @@ func (s *Session) appendEvent(st *stream, msg []byte) {
 		old := s.store[0]
 		s.store[0] = nil
 		s.store = s.store[1:]
+		if old.released {
+			s.released--
+			continue
+		}
 		s.bytes -= len(old.data)
 		ost := old.stream
 		ost.events[0] = nil
@@ -356,6 +376,22 @@ func (s *Session) appendEvent(st *stream, msg []byte) {
 		}
 	}
 	st.signal()
+}
+
+// release forgets the events of a request stream whose answer has been
+// written to its client: nobody needs them any more, short of a
+// connection lost with the answer in its buffers. s.mu is held.
+func (s *Session) release(st *stream) {
+	for _, e := range st.events {
+		s.bytes -= len(e.data)
+		e.data, e.released = nil, true
+	}
+	s.released += len(st.events)
+	st.events = nil
+	if s.released > len(s.store)/2 {
+		s.store = slices.DeleteFunc(s.store, func(e *event) bool { return e.released })
+		s.released = 0
+	}
 }
 
 // eventsAfter returns st's stored events after seq, and false when some
