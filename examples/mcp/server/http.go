@@ -47,7 +47,7 @@ func serveHTTP(ctx context.Context, addr string, announce io.Writer, logger *slo
 	mux.Handle(mcp.HTTP.Path, h)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
-	fmt.Fprintf(announce, "listening on http://%s%s\n", ln.Addr(), mcp.HTTP.Path)
+	fmt.Fprintf(announce, "listening on %s\n", streamhttp.LocalURL(ln.Addr(), mcp.HTTP.Path))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {

@@ -1,21 +1,18 @@
 package main
 
 import (
-	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
 	"encoding/json"
 	"encoding/pem"
-	"errors"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -194,107 +191,5 @@ func TestExchangeIDToken(t *testing.T) {
 	}
 	if _, err := exchangeIDToken(t.Context(), base, scenarioContext{}, "a", "r"); err == nil {
 		t.Error("exchange without an identity provider succeeded")
-	}
-}
-
-// fakeRT is a RoundTripper whose answers the test controls: a GET blocks
-// until release is closed (or fails with getErr); every request is logged.
-type fakeRT struct {
-	mu      sync.Mutex
-	log     []string
-	release chan struct{}
-	getErr  error
-}
-
-func (f *fakeRT) note(s string) {
-	f.mu.Lock()
-	f.log = append(f.log, s)
-	f.mu.Unlock()
-}
-
-func (f *fakeRT) seen() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]string(nil), f.log...)
-}
-
-func (f *fakeRT) RoundTrip(r *http.Request) (*http.Response, error) {
-	f.note(r.Method + " " + r.URL.Path)
-	status := http.StatusOK
-	switch {
-	case r.Method == http.MethodGet:
-		<-f.release
-		f.note("GET answered")
-		if f.getErr != nil {
-			return nil, f.getErr
-		}
-	case r.URL.Path == "/notify":
-		status = http.StatusAccepted
-	}
-	return &http.Response{StatusCode: status, Body: http.NoBody, Header: http.Header{}, Request: r}, nil
-}
-
-// TestGetFirst holds a POST that follows an accepted notification until the
-// first GET is answered (or fails), and lets earlier POSTs through.
-func TestGetFirst(t *testing.T) {
-	for _, getErr := range []error{nil, errors.New("refused")} {
-		base := &fakeRT{release: make(chan struct{}), getErr: getErr}
-		waiting := make(chan struct{})
-		g := newGetFirst(base)
-		g.onWait = func() { close(waiting) }
-		do := func(method, path string) error {
-			req, _ := http.NewRequest(method, "http://x"+path, nil)
-			_, err := g.RoundTrip(req)
-			return err
-		}
-		if err := do(http.MethodPost, "/initialize"); err != nil {
-			t.Fatal(err)
-		}
-		if err := do(http.MethodPost, "/notify"); err != nil {
-			t.Fatal(err)
-		}
-		posted := make(chan error, 1)
-		go func() { posted <- do(http.MethodPost, "/call") }()
-		select {
-		case <-waiting:
-		case err := <-posted:
-			t.Fatalf("the POST went through before any GET: %v, %q", err, base.seen())
-		case <-time.After(wait):
-			t.Fatal("the POST neither waited nor went through")
-		}
-		got := make(chan error, 1)
-		go func() { got <- do(http.MethodGet, "/stream") }()
-		close(base.release)
-		if err := <-got; !errors.Is(err, getErr) {
-			t.Fatalf("GET: got %v, want %v", err, getErr)
-		}
-		select {
-		case err := <-posted:
-			if err != nil {
-				t.Fatal(err)
-			}
-		case <-time.After(wait):
-			t.Fatal("the POST was still held after the GET was answered")
-		}
-		want := []string{"POST /initialize", "POST /notify", "GET /stream", "GET answered", "POST /call"}
-		if got := base.seen(); !reflect.DeepEqual(got, want) {
-			t.Errorf("getErr %v: order %q, want %q", getErr, got, want)
-		}
-	}
-}
-
-// TestGetFirstCancelled gives up waiting when the request's context ends.
-func TestGetFirstCancelled(t *testing.T) {
-	base := &fakeRT{release: make(chan struct{})}
-	g := newGetFirst(base)
-	req, _ := http.NewRequest(http.MethodPost, "http://x/notify", nil)
-	if _, err := g.RoundTrip(req); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	g.onWait = cancel
-	req, _ = http.NewRequestWithContext(ctx, http.MethodPost, "http://x/call", nil)
-	if _, err := g.RoundTrip(req); !errors.Is(err, context.Canceled) {
-		t.Errorf("got %v, want context.Canceled", err)
 	}
 }

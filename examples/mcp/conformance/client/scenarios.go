@@ -69,7 +69,7 @@ func run(ctx context.Context, name, url, rawContext string, log *slog.Logger) er
 		return err
 	}
 	stream, err := streamhttp.Dial(ctx, url, mcp.HTTP, streamhttp.ClientOptions{
-		HTTPClient: &http.Client{Transport: newGetFirst(rt)},
+		HTTPClient: &http.Client{Transport: rt},
 		Logger:     log,
 	})
 	if err != nil {
