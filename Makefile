@@ -119,10 +119,10 @@ bench:
 	[ "$$(cat $$out.rc)" = 0 ] || { rm -f $$out.rc; exit 1; }; \
 	rm -f $$out.rc; mv $$out.tmp $$out; \
 	if [ -z "$(BENCH)" ]; then \
-		(cd bench && $(GO) run $(BENCHSTAT) -col '/impl@(rpcgen xexp jrpc2 sourcegraph stdjson preencoded)' results/latest.txt > results/benchstat.txt) || exit 1; \
+		(cd bench && $(GO) run $(BENCHSTAT) -col '/impl@(rpcgen xexp jrpc2 sourcegraph gosdk stdjson preencoded)' results/latest.txt > results/benchstat.txt) || exit 1; \
 		(cd bench && $(GO) run ./cmd/report -in results/latest.txt -readme README.md) || exit 1; \
 		echo "wrote bench/results/latest.txt, bench/results/benchstat.txt and the table in bench/README.md"; \
 	else \
-		(cd bench && $(GO) run $(BENCHSTAT) -col '/impl@(rpcgen xexp jrpc2 sourcegraph stdjson preencoded)' results/partial.txt) || exit 1; \
+		(cd bench && $(GO) run $(BENCHSTAT) -col '/impl@(rpcgen xexp jrpc2 sourcegraph gosdk stdjson preencoded)' results/partial.txt) || exit 1; \
 		(cd bench && $(GO) run ./cmd/report -in results/partial.txt -readme -) || exit 1; \
 	fi

@@ -25,9 +25,13 @@ type clientRun struct {
 
 // execClient runs the client example against the server example.
 func execClient(args ...string) (stdout, stderr *bytes.Buffer, err error) {
+	return execClientArgs(append(args, "--", *bin["server"])...)
+}
+
+// execClientArgs runs the client example with args, for at most wait.
+func execClientArgs(args ...string) (stdout, stderr *bytes.Buffer, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	args = append(args, "--", *bin["server"])
 	cmd := exec.CommandContext(ctx, *bin["client"], args...)
 	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
@@ -39,6 +43,12 @@ func execClient(args ...string) (stdout, stderr *bytes.Buffer, err error) {
 func runClient(t *testing.T, args ...string) clientRun {
 	t.Helper()
 	stdout, stderr, err := execClient(args...)
+	return decodeRun(t, args, stdout, stderr, err)
+}
+
+// decodeRun decodes what a successful run of the client example printed.
+func decodeRun(t *testing.T, args []string, stdout, stderr *bytes.Buffer, err error) clientRun {
+	t.Helper()
 	if err != nil {
 		t.Fatalf("client %v: %v\n%s", args, err, stderr)
 	}
@@ -113,14 +123,18 @@ func TestClientExampleReadsAndPrompts(t *testing.T) {
 	}
 }
 
-func TestClientExampleCalls(t *testing.T) {
-	dir := t.TempDir()
-	for _, tc := range []struct {
-		name  string
-		args  []string
-		want  string
-		error bool
-	}{
+// clientCase is a run of the client example that calls a tool.
+type clientCase struct {
+	name  string
+	args  []string
+	want  string
+	error bool
+}
+
+// clientCases are the calls the client example makes in the tests; dir is
+// offered as a root.
+func clientCases(dir string) []clientCase {
+	return []clientCase{
 		{name: "echo", args: []string{"-call", "echo", "-args", `{"text":"hi"}`}, want: "hi"},
 		{name: "sampling", args: []string{"-call", "sample", "-args", `{"prompt":"hi"}`}, want: "echo: hi [model echo]"},
 		{name: "sampling task", args: []string{"-call", "sample", "-args", `{"prompt":"hi","asTask":true}`},
@@ -136,8 +150,19 @@ func TestClientExampleCalls(t *testing.T) {
 			want: `answer: "yes", confident: true`},
 		{name: "url elicitation", args: []string{"-elicit", "accept", "-call", "connect"}, want: "connected"},
 		{name: "task", args: []string{"-call", "slow", "-task", "-args", `{"steps":2,"delayMs":1}`}, want: "done after 2 steps"},
+		// These tasks go input_required: only tasks/result brings the
+		// client the server's request, so a client that polls tasks/get
+		// until the task is final waits until it is killed.
+		{name: "task needing elicitation", args: []string{"-elicit", "accept", "-task", "-call", "ask", "-args", `{"question":"ok?"}`},
+			want: `answer: "yes", confident: true`},
+		{name: "task needing sampling", args: []string{"-task", "-call", "sample", "-args", `{"prompt":"hi"}`}, want: "echo: hi [model echo]"},
+		{name: "task needing roots", args: []string{"-root", dir, "-task", "-call", "roots"}, want: "file://" + filepath.ToSlash(dir)},
 		{name: "ping", args: []string{"-call", "ping_client"}, want: "pong"},
-	} {
+	}
+}
+
+func TestClientExampleCalls(t *testing.T) {
+	for _, tc := range clientCases(t.TempDir()) {
 		t.Run(tc.name, func(t *testing.T) {
 			run := runClient(t, append([]string{"-list=false"}, tc.args...)...)
 			if run.call == nil {

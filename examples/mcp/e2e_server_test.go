@@ -255,6 +255,71 @@ func TestCompletion(t *testing.T) {
 	}
 }
 
+// TestCompletionCoversEveryPrompt completes every argument of every prompt
+// prompts/list returns (the extra prompt included): each gets candidates,
+// and a prefix narrows them.
+func TestCompletionCoversEveryPrompt(t *testing.T) {
+	s := start(t, "-page-size", "1")
+	ctx := bounded(t)
+	s.call(t, "toggle_extras", nil)
+	var prompts []mcp.Prompt
+	for cursor := (*mcp.Cursor)(nil); ; {
+		page, err := s.srv.ListPrompts(ctx, &mcp.PaginatedRequestParams{Cursor: cursor})
+		if err != nil {
+			t.Fatalf("prompts/list: %v", err)
+		}
+		prompts = append(prompts, page.Prompts...)
+		if cursor = page.NextCursor; cursor == nil {
+			break
+		}
+	}
+	if len(prompts) < 2 {
+		t.Fatalf("prompts/list with extras on = %+v; want the extra prompt too", prompts)
+	}
+	complete := func(prompt, arg, value string, resolved map[string]string) ([]string, error) {
+		res, err := s.srv.Complete(ctx, &mcp.CompleteRequestParams{
+			Ref:      mcp.NewCompletionReferenceRefPrompt(mcp.PromptReference{Name: prompt}),
+			Argument: mcp.CompletionArgument{Name: arg, Value: value},
+			Context:  &mcp.CompletionContext{Arguments: resolved},
+		})
+		if err != nil {
+			return nil, err
+		}
+		return res.Completion.Values, nil
+	}
+	args := 0
+	for _, p := range prompts {
+		for _, a := range p.Arguments {
+			args++
+			all, err := complete(p.Name, a.Name, "", nil)
+			if err != nil || len(all) == 0 {
+				t.Errorf("complete %s/%s = %q, %v; want candidates", p.Name, a.Name, all, err)
+				continue
+			}
+			prefix := strings.ToLower(all[0][:1])
+			narrowed, err := complete(p.Name, a.Name, prefix, nil)
+			if err != nil || len(narrowed) == 0 {
+				t.Errorf("complete %s/%s %q = %q, %v", p.Name, a.Name, prefix, narrowed, err)
+			}
+			for _, v := range narrowed {
+				if !strings.HasPrefix(strings.ToLower(v), prefix) {
+					t.Errorf("complete %s/%s %q offers %q", p.Name, a.Name, prefix, v)
+				}
+			}
+		}
+	}
+	if args < 3 {
+		t.Errorf("only %d prompt arguments listed", args)
+	}
+	// The code completes to a snippet in the language already chosen.
+	if got, err := complete("review", "code", "", map[string]string{"language": "go"}); err != nil || !slices.Equal(got, []string{`fmt.Println("hello")`}) {
+		t.Errorf("complete review/code in go = %q, %v", got, err)
+	}
+	if _, err := complete("review", "nope", "", nil); code(err) != jsonrpc.CodeInvalidParams {
+		t.Errorf("unknown argument: err = %v; want -32602", err)
+	}
+}
+
 func TestLogging(t *testing.T) {
 	s := start(t)
 	ctx := bounded(t)

@@ -39,7 +39,13 @@ type testClient struct {
 	rootsAsked chan struct{}
 	sampling   func(ctx context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResponse, error)
 	elicit     func(p *mcp.ElicitRequestParams) mcp.ElicitResult
-	pinged     chan struct{}
+	// elicitCtx, when set, answers elicitation/create instead of elicit.
+	elicitCtx func(ctx context.Context, p *mcp.ElicitRequestParams) (*mcp.ElicitResponse, error)
+	pinged    chan struct{}
+	// getTask and taskPayload answer tasks/get and tasks/result; nil:
+	// -32601.
+	getTask     func(p *mcp.TaskIDParams) (*mcp.GetTaskResult, error)
+	taskPayload func(p *mcp.TaskIDParams) (*mcp.GetTaskPayloadResult, error)
 }
 
 func newTestClient() *testClient {
@@ -72,8 +78,25 @@ func (c *testClient) CreateMessage(ctx context.Context, p *mcp.CreateMessageRequ
 	return c.sampling(ctx, p)
 }
 
-func (c *testClient) Elicit(_ context.Context, p *mcp.ElicitRequestParams) (*mcp.ElicitResponse, error) {
+func (c *testClient) Elicit(ctx context.Context, p *mcp.ElicitRequestParams) (*mcp.ElicitResponse, error) {
+	if c.elicitCtx != nil {
+		return c.elicitCtx(ctx, p)
+	}
 	return ptr(mcp.NewElicitResponseElicitResult(c.elicit(p))), nil
+}
+
+func (c *testClient) GetTask(ctx context.Context, p *mcp.TaskIDParams) (*mcp.GetTaskResult, error) {
+	if c.getTask == nil {
+		return c.UnimplementedClient.GetTask(ctx, p)
+	}
+	return c.getTask(p)
+}
+
+func (c *testClient) GetTaskPayload(ctx context.Context, p *mcp.TaskIDParams) (*mcp.GetTaskPayloadResult, error) {
+	if c.taskPayload == nil {
+		return c.UnimplementedClient.GetTaskPayload(ctx, p)
+	}
+	return c.taskPayload(p)
 }
 
 func (c *testClient) LoggingMessage(_ context.Context, p *mcp.LoggingMessageNotificationParams) error {
@@ -125,33 +148,49 @@ type session struct {
 }
 
 // spawn starts the example server with args and connects the test client
-// to it, without initializing.
+// to it, without initializing: over stdio, or over Streamable HTTP for the
+// subtests of TestOverHTTP.
 func spawn(t *testing.T, opts jsonrpc.Options, args ...string) *session {
 	t.Helper()
+	s := &session{c: newTestClient()}
+	if overHTTP(t) {
+		dialHTTP(t, s, opts, args...)
+		return s
+	}
 	proc, err := transport.Spawn(exec.Command(*bin["server"], args...), transport.SpawnOptions{Grace: wait})
 	if err != nil {
 		t.Fatalf("spawning the server: %v", err)
 	}
-	s := &session{c: newTestClient()}
 	s.conn, s.srv = mcp.ConnectClient(proc, s.c, opts)
 	t.Cleanup(func() { s.conn.Close() })
 	return s
 }
 
+// testCaps are the capabilities the test client declares.
+func testCaps() mcp.ClientCapabilities {
+	return mcp.ClientCapabilities{
+		Roots:       &mcp.ListChangedCapability{ListChanged: ptr(true)},
+		Sampling:    &mcp.SamplingCapability{},
+		Elicitation: &mcp.ElicitationCapability{Form: &mcp.Capability{}, URL: &mcp.Capability{}},
+	}
+}
+
 // start spawns the server and initializes the session.
 func start(t *testing.T, args ...string) *session {
+	t.Helper()
+	return startCaps(t, testCaps(), args...)
+}
+
+// startCaps spawns the server and initializes the session, declaring caps.
+func startCaps(t *testing.T, caps mcp.ClientCapabilities, args ...string) *session {
 	t.Helper()
 	s := spawn(t, jsonrpc.Options{}, args...)
 	ctx := bounded(t)
 	var err error
 	s.init, err = s.srv.Initialize(ctx, &mcp.InitializeRequestParams{
 		ProtocolVersion: "2025-11-25",
-		Capabilities: mcp.ClientCapabilities{
-			Roots:       &mcp.ListChangedCapability{ListChanged: ptr(true)},
-			Sampling:    &mcp.SamplingCapability{},
-			Elicitation: &mcp.ElicitationCapability{Form: &mcp.Capability{}, URL: &mcp.Capability{}},
-		},
-		ClientInfo: mcp.Implementation{Name: "e2e", Version: "1.0.0"},
+		Capabilities:    caps,
+		ClientInfo:      mcp.Implementation{Name: "e2e", Version: "1.0.0"},
 	})
 	if err != nil {
 		t.Fatalf("initialize: %v", err)

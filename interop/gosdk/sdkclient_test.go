@@ -301,6 +301,37 @@ func connectSDKClient(t *testing.T, tr *transcript, srv mcp.Server, opts *sdk.Cl
 	t.Helper()
 	ours, theirs := pipes(tr)
 	conn, _ := mcp.ConnectServer(ours, srv, jsonrpc.Options{})
+	c, client := newSDKClient()
+	tr.setStep("connect (SDK client: server/discover, then initialize)")
+	session, err := client.Connect(bounded(t), theirs, opts)
+	if err != nil {
+		conn.Close()
+		t.Fatalf("step %q: the SDK client could not connect to our server: %v", tr.current(), err)
+	}
+	c.session = session
+	t.Cleanup(func() {
+		tr.setStep("close")
+		if err := session.Close(); err != nil {
+			t.Errorf("step %q: closing the SDK session: %v", tr.current(), err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- conn.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil && !errors.Is(err, jsonrpc.ErrPeerClosed) && !errors.Is(err, jsonrpc.ErrClosed) {
+				t.Errorf("step %q: our server's connection ended with %v", tr.current(), err)
+			}
+		case <-time.After(wait):
+			t.Errorf("step %q: our server's connection did not end within %s of the SDK closing", tr.current(), wait)
+		}
+		conn.Close()
+	})
+	return c, conn
+}
+
+// newSDKClient returns the SDK's client of the tests, with handlers that
+// record what they get in c, and two roots.
+func newSDKClient() (*sdkClient, *sdk.Client) {
 	c := &sdkClient{
 		progress: make(chan *sdk.ProgressNotificationParams, 100),
 		logs:     make(chan *sdk.LoggingMessageParams, 10),
@@ -327,31 +358,7 @@ func connectSDKClient(t *testing.T, tr *transcript, srv mcp.Server, opts *sdk.Cl
 		},
 	})
 	client.AddRoots(&sdk.Root{URI: "file:///work/project", Name: "project"}, &sdk.Root{URI: "file:///tmp/scratch"})
-	tr.setStep("connect (SDK client: server/discover, then initialize)")
-	session, err := client.Connect(bounded(t), theirs, opts)
-	if err != nil {
-		conn.Close()
-		t.Fatalf("step %q: the SDK client could not connect to our server: %v", tr.current(), err)
-	}
-	c.session = session
-	t.Cleanup(func() {
-		tr.setStep("close")
-		if err := session.Close(); err != nil {
-			t.Errorf("step %q: closing the SDK session: %v", tr.current(), err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- conn.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil && !errors.Is(err, jsonrpc.ErrPeerClosed) && !errors.Is(err, jsonrpc.ErrClosed) {
-				t.Errorf("step %q: our server's connection ended with %v", tr.current(), err)
-			}
-		case <-time.After(wait):
-			t.Errorf("step %q: our server's connection did not end within %s of the SDK closing", tr.current(), wait)
-		}
-		conn.Close()
-	})
-	return c, conn
+	return c, client
 }
 
 // textOf returns the text of a result holding exactly one text block.

@@ -1,6 +1,7 @@
 // sdk-client.mjs drives an MCP server with the official MCP TypeScript SDK's
-// Client over StdioClientTransport, one step after another, and prints one
-// JSON line per step to stdout:
+// Client over StdioClientTransport, or over StreamableHTTPClientTransport
+// with --url, one step after another, and prints one JSON line per step to
+// stdout:
 //
 //   {"step":"<name>","ok":true,"result":<what the step saw>}
 //   {"step":"<name>","ok":false,"error":"<message>","code":<MCP error code>}
@@ -9,11 +10,14 @@
 // (client_test.go) checks each line. Usage:
 //
 //   node sdk-client.mjs <server-command> [args...]
+//   node sdk-client.mjs --url http://host:port/mcp
 //
-// The server's stderr goes to this script's stderr.
+// The server's stderr goes to this script's stderr. Over HTTP the close
+// step ends the session with DELETE (terminateSession) before closing.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -25,9 +29,11 @@ import {
   PromptListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 
-const [command, ...args] = process.argv.slice(2);
-if (!command) {
-  console.error("usage: node sdk-client.mjs <server-command> [args...]");
+const argv = process.argv.slice(2);
+const url = argv[0] === "--url" ? argv[1] : undefined;
+const [command, ...args] = url ? [] : argv;
+if (!command && !url) {
+  console.error("usage: node sdk-client.mjs <server-command> [args...] | --url URL");
   process.exit(2);
 }
 
@@ -100,10 +106,15 @@ client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => record("
 client.setNotificationHandler(ToolListChangedNotificationSchema, (n) => record("tools/list_changed", n.params));
 client.setNotificationHandler(PromptListChangedNotificationSchema, (n) => record("prompts/list_changed", n.params));
 
-const transport = new StdioClientTransport({ command, args, env: { ...process.env }, stderr: "inherit" });
+const transport = url
+  ? new StreamableHTTPClientTransport(new URL(url))
+  : new StdioClientTransport({ command, args, env: { ...process.env }, stderr: "inherit" });
 let negotiated = null;
+// Over HTTP the transport puts the negotiated revision in a header.
+const setVersion = transport.setProtocolVersion && transport.setProtocolVersion.bind(transport);
 transport.setProtocolVersion = (v) => {
   negotiated = v;
+  if (setVersion) setVersion(v);
 };
 
 const opts = { timeout: WAIT };
@@ -210,7 +221,31 @@ await step("tools list_changed", async () => {
 
 await step("server requests answered", async () => serverRequests);
 
+// A task that needs input: ask as a task goes input_required, and the
+// SDK's task stream then calls tasks/result, which carries the elicitation.
+await step("task input_required", async () => {
+  const statuses = [];
+  let text = null;
+  const before = serverRequests.length;
+  const stream = client.experimental.tasks.callToolStream({ name: "ask", arguments: { question: "As a task?" } }, undefined, {
+    ...opts,
+    task: { ttl: 60000 },
+  });
+  for await (const m of stream) {
+    if (m.type === "taskStatus") statuses.push(m.task.status);
+    if (m.type === "result") text = textOf(m.result);
+    if (m.type === "error") throw m.error;
+  }
+  return { statuses, text, requests: serverRequests.slice(before) };
+});
+
 await step("close", async () => {
+  if (!url) {
+    await client.close();
+    return null;
+  }
+  const session = transport.sessionId;
+  await transport.terminateSession();
   await client.close();
-  return null;
+  return { session, after: transport.sessionId === undefined ? null : transport.sessionId };
 });

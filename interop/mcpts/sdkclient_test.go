@@ -33,15 +33,26 @@ type stepLine struct {
 func TestSDKClientAgainstOurServer(t *testing.T) {
 	needNode(t)
 	logPath := filepath.Join(t.TempDir(), "traffic.log")
+	const peer = "MCP TypeScript SDK Client -> examples/mcp/server"
+	checkSDKClient(t, peer, logPath, runSDKClient(t, peer, logPath, proxyCommand(t, logPath, serverBin)...), func(t *testing.T, _ stepLine) {
+		traffic, _ := readTraffic(logPath)
+		if !strings.Contains(traffic, "proxy: the server exited: status 0") {
+			t.Errorf("%s, step close: our server did not exit with status 0 once the SDK closed its stdin", peer)
+		}
+	})
+}
+
+// runSDKClient runs sdk-client.mjs with args and returns its steps in the
+// order reported. On failure it logs the traffic recorded in logPath.
+func runSDKClient(t *testing.T, peer, logPath string, args ...string) []stepLine {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*wait)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", append([]string{"sdk-client.mjs"}, proxyCommand(t, logPath, serverBin)...)...)
+	cmd := exec.CommandContext(ctx, "node", append([]string{"sdk-client.mjs"}, args...)...)
 	cmd.WaitDelay = wait
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
-
-	const peer = "MCP TypeScript SDK Client -> examples/mcp/server"
 	t.Cleanup(func() {
 		if t.Failed() {
 			traffic, _ := readTraffic(logPath)
@@ -53,8 +64,7 @@ func TestSDKClientAgainstOurServer(t *testing.T) {
 	if runErr != nil {
 		t.Fatalf("%s: node sdk-client.mjs failed: %v", peer, runErr)
 	}
-	steps := map[string]stepLine{}
-	var order []string
+	var steps []stepLine
 	sc := bufio.NewScanner(&stdout)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -62,6 +72,18 @@ func TestSDKClientAgainstOurServer(t *testing.T) {
 		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
 			t.Fatalf("%s: sdk-client.mjs printed a line that is not a step: %q", peer, sc.Text())
 		}
+		steps = append(steps, s)
+	}
+	return steps
+}
+
+// checkSDKClient checks the steps sdk-client.mjs reported and the traffic
+// recorded in logPath; checkClose checks how the session ended, given the
+// close step.
+func checkSDKClient(t *testing.T, peer, logPath string, lines []stepLine, checkClose func(*testing.T, stepLine)) {
+	steps := map[string]stepLine{}
+	var order []string
+	for _, s := range lines {
 		steps[s.Step] = s
 		order = append(order, s.Step)
 	}
@@ -304,11 +326,20 @@ func TestSDKClientAgainstOurServer(t *testing.T) {
 			}
 		}
 	})
+	t.Run("task input_required", func(t *testing.T) {
+		var r struct {
+			Statuses []string
+			Text     string
+			Requests []string
+		}
+		ok(t, "task input_required", &r)
+		if len(r.Statuses) == 0 || r.Statuses[len(r.Statuses)-1] != "input_required" ||
+			r.Text != `answer: "nö", confident: false` || !reflect.DeepEqual(r.Requests, []string{"elicitation/create"}) {
+			t.Errorf("%s, step task input_required: %+v", peer, r)
+		}
+	})
 	t.Run("close", func(t *testing.T) {
 		ok(t, "close", nil)
-		traffic, _ := readTraffic(logPath)
-		if !strings.Contains(traffic, "proxy: the server exited: status 0") {
-			t.Errorf("%s, step close: our server did not exit with status 0 once the SDK closed its stdin", peer)
-		}
+		checkClose(t, steps["close"])
 	})
 }

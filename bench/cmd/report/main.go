@@ -8,7 +8,9 @@
 //
 // For each row (op, framing, transport, callers) it gives every
 // implementation's median ns/op and allocs/op, the fastest peer library, and
-// how rpcgen compares with the targets; then the generator's timings.
+// how rpcgen compares with the targets; then the MCP tools/call rows over
+// Streamable HTTP, rpcgen against the official MCP Go SDK; then the
+// generator's timings.
 package main
 
 import (
@@ -175,11 +177,19 @@ type row struct {
 }
 
 // rows groups the BenchmarkRPC results by workload, in order of appearance.
-func (res *results) rows() []*row {
+func (res *results) rows() []*row { return res.rowsOf("BenchmarkRPC/") }
+
+// mcpRows groups the BenchmarkRPCMCP results (MCP tools/call over HTTP) by
+// workload, in order of appearance.
+func (res *results) mcpRows() []*row { return res.rowsOf("BenchmarkRPCMCP/") }
+
+// rowsOf groups the results of the benchmark whose names start with prefix
+// by workload, in order of appearance.
+func (res *results) rowsOf(prefix string) []*row {
 	var out []*row
 	byKey := map[string]*row{}
 	for _, name := range res.names {
-		rest, ok := strings.CutPrefix(name, "BenchmarkRPC/")
+		rest, ok := strings.CutPrefix(name, prefix)
 		if !ok {
 			continue
 		}

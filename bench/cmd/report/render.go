@@ -21,6 +21,9 @@ func render(res *results) string {
 	if len(rows) > 0 {
 		renderRPC(&b, rows)
 	}
+	if mcp := res.mcpRows(); len(mcp) > 0 {
+		renderMCP(&b, mcp)
+	}
 	renderGenerator(&b, res)
 	return b.String()
 }
@@ -100,6 +103,36 @@ func renderRPC(b *strings.Builder, rows []*row) {
 	fmt.Fprintf(b, "\nTargets met: time ÷ fastest peer in %d of %d rows, allocs ÷ leanest peer in %d of %d, "+
 		"time ÷ stdjson in %d of %d, allocs per add in %d of %d.\n",
 		met[0], total[0], met[1], total[1], met[2], total[2], met[3], total[3])
+}
+
+// renderMCP writes the MCP rows: rpcgen's generated mcp package on
+// runtime/streamhttp against the official MCP Go SDK, each as server and
+// client of a tools/call over HTTP.
+func renderMCP(b *strings.Builder, rows []*row) {
+	b.WriteString("\nMCP `tools/call` over Streamable HTTP (loopback server, server and client of the same implementation; ")
+	b.WriteString("see `mcphttp.go`). Each cell is median time per call / allocations per call.\n\n")
+	b.WriteString("| op | transport | callers | rpcgen | gosdk | time ÷ gosdk | allocs ÷ gosdk |\n|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		b.WriteString("|")
+		for _, part := range strings.Split(r.key, "/") {
+			_, v, _ := strings.Cut(part, "=")
+			fmt.Fprintf(b, " %s |", v)
+		}
+		g, okG := r.cells["rpcgen"]
+		p, okP := r.cells["gosdk"]
+		for _, c := range []cell{g, p} {
+			if c.ok {
+				fmt.Fprintf(b, " %s / %.0f |", duration(c.ns), c.allocs)
+			} else {
+				b.WriteString(" — |")
+			}
+		}
+		if okG && okP && g.ok && p.ok {
+			fmt.Fprintf(b, " %.2f | %.2f |\n", ratioOf(g.ns, p.ns), ratioOf(g.allocs, p.allocs))
+		} else {
+			b.WriteString(" — | — |\n")
+		}
+	}
 }
 
 // renderGenerator writes the generator's timings against their targets.

@@ -25,6 +25,8 @@ BenchmarkRPC/op=add/framing=cl/transport=pipe/callers=1/impl=jrpc2-2    1000  10
 BenchmarkRPC/op=add/framing=cl/transport=pipe/callers=1/impl=stdjson-2  1000  5000 ns/op  100 B/op  30 allocs/op
 BenchmarkRPC/op=echo/framing=ndjson/transport=tcp/callers=64/impl=rpcgen-2  1000  9000 ns/op  100 B/op  40 allocs/op
 BenchmarkRPC/op=echo/framing=ndjson/transport=tcp/callers=64/impl=sourcegraph-2  1000  10000 ns/op  100 B/op  50 allocs/op
+BenchmarkRPCMCP/op=tools-call/transport=http/callers=1/impl=rpcgen-2  1000  200000 ns/op  20000 B/op  270 allocs/op
+BenchmarkRPCMCP/op=tools-call/transport=http/callers=1/impl=gosdk-2  1000  800000 ns/op  300000 B/op  250 allocs/op
 BenchmarkGenerateProtocols-2   3   600000000 ns/op   1000 B/op   5000 allocs/op
 BenchmarkGenerateSynthetic-2   3   2500000000 ns/op  1000 B/op   9000 allocs/op
 `
@@ -61,6 +63,8 @@ func TestRender(t *testing.T) {
 		// 9000 ÷ 10000 = 0.90 ✗, 40 ÷ 50 = 0.80 ✗, no stdjson, not an add.
 		"| echo | ndjson | tcp | 64 | 9.0µs / 40 | — | — | 10.0µs / 50 | — | — | sourcegraph | 0.90 ✗ | 0.80 ✗ | — | — |",
 		"Targets met: time ÷ fastest peer in 1 of 2 rows, allocs ÷ leanest peer in 1 of 2, time ÷ stdjson in 1 of 1, allocs per add in 1 of 1.",
+		// 200 µs ÷ 800 µs = 0.25; 270 ÷ 250 = 1.08.
+		"| tools-call | http | 1 | 200.0µs / 270 | 800.0µs / 250 | 0.25 | 1.08 |",
 		"| every protocol in protocols/ | 600.00ms | 5000 | < 1s ✓ |",
 		"| a synthetic protocol of 500 types and 200 methods | 2.50s | 9000 | < 2s ✗ |",
 	} {

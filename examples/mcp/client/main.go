@@ -1,8 +1,9 @@
 // Command client is a reference Model Context Protocol client: it starts
-// any MCP server command on stdio, negotiates revision 2025-11-25 (or an
-// older one the server picks), lists what the server offers, optionally
-// calls one tool, and answers the server's requests meanwhile (roots,
-// sampling, elicitation, tasks, ping).
+// any MCP server command on stdio, or connects to a server's Streamable
+// HTTP endpoint (-url), negotiates revision 2025-11-25 (or an older one the
+// server picks), lists what the server offers, optionally calls one tool,
+// and answers the server's requests meanwhile (roots, sampling,
+// elicitation, tasks, ping).
 //
 // Results are written to stdout as JSON, one object per line; diagnostics
 // and the server's notifications go to stderr.
@@ -13,6 +14,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -24,6 +26,7 @@ import (
 	"github.com/rpcgen/rpcgen/examples/mcp/internal/tasks"
 	"github.com/rpcgen/rpcgen/generated/mcp"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/streamhttp"
 	"github.com/rpcgen/rpcgen/runtime/transport"
 )
 
@@ -39,7 +42,7 @@ func (r *rootList) Set(v string) error { *r = append(*r, v); return nil }
 // config is what the flags ask for.
 type config struct {
 	call, args, sampling, elicit, version string
-	read, prompt, promptArgs              string
+	read, prompt, promptArgs, url         string
 	list, asTask                          bool
 	roots                                 rootList
 	timeout, samplingDelay                time.Duration
@@ -49,21 +52,24 @@ type config struct {
 func main() {
 	fs := flag.NewFlagSet("client", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: %s [flags] -- server-command [args...]\n\n"+
-			"Starts an MCP server over stdio, initializes the session, lists its tools,\n"+
+		fmt.Fprintf(fs.Output(), "Usage: %s [flags] -- server-command [args...]\n"+
+			"       %s [flags] -url http://host:port/mcp\n\n"+
+			"Starts an MCP server over stdio, or connects to one over Streamable HTTP (-url;\n"+
+			"the session ends with DELETE), initializes the session, lists its tools,\n"+
 			"resources and prompts, then reads a resource (-read), gets a prompt (-prompt)\n"+
 			"and calls a tool (-call) when asked, answering the server's requests meanwhile.\n"+
 			"Results go to stdout as JSON lines; logs and the server's notifications go to\n"+
-			"stderr.\n\nFlags:\n", os.Args[0])
+			"stderr.\n\nFlags:\n", os.Args[0], os.Args[0])
 		fs.PrintDefaults()
 	}
 	var cfg config
+	fs.StringVar(&cfg.url, "url", "", "URL of a server's Streamable HTTP endpoint, instead of a server command")
 	fs.StringVar(&cfg.call, "call", "", "name of a tool to call")
 	fs.StringVar(&cfg.args, "args", "{}", "the tool's arguments, a JSON object")
 	fs.StringVar(&cfg.read, "read", "", "URI of a resource to read")
 	fs.StringVar(&cfg.prompt, "prompt", "", "name of a prompt to get")
 	fs.StringVar(&cfg.promptArgs, "prompt-args", "{}", "the prompt's arguments, a JSON object of strings")
-	fs.BoolVar(&cfg.asTask, "task", false, "run the call as a task (tasks/get until done, then tasks/result)")
+	fs.BoolVar(&cfg.asTask, "task", false, "run the call as a task (tasks/get while it works, then tasks/result, at once when it needs input)")
 	fs.BoolVar(&cfg.list, "list", true, "list tools, resources, resource templates and prompts")
 	fs.Var(&cfg.roots, "root", "a directory to offer the server as a root (repeatable; default: the working directory)")
 	fs.StringVar(&cfg.sampling, "sampling", "echo", "how to answer sampling/createMessage: echo (repeat the prompt) or reject")
@@ -79,7 +85,7 @@ func main() {
 		os.Exit(2)
 	}
 	cfg.command = fs.Args()
-	if len(cfg.command) == 0 || !slices.Contains([]string{"echo", "reject"}, cfg.sampling) ||
+	if (len(cfg.command) == 0) == (cfg.url == "") || !slices.Contains([]string{"echo", "reject"}, cfg.sampling) ||
 		!slices.Contains([]string{"accept", "decline", "cancel"}, cfg.elicit) {
 		fs.Usage()
 		os.Exit(2)
@@ -95,7 +101,23 @@ func main() {
 	}
 }
 
-// run spawns the server and drives the session.
+// connect spawns the server, or dials its URL.
+func connect(ctx context.Context, cfg config, logger *slog.Logger) (io.ReadWriteCloser, error) {
+	if cfg.url != "" {
+		stream, err := streamhttp.Dial(ctx, cfg.url, mcp.HTTP, streamhttp.ClientOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("connecting to %s: %w", cfg.url, err)
+		}
+		return stream, nil
+	}
+	proc, err := transport.Spawn(exec.Command(cfg.command[0], cfg.command[1:]...), transport.SpawnOptions{Logger: logger.With("from", "server")})
+	if err != nil {
+		return nil, fmt.Errorf("starting the server: %w", err)
+	}
+	return proc, nil
+}
+
+// run connects to the server and drives the session.
 func run(cfg config, logger *slog.Logger) error {
 	roots, err := rootURIs(cfg.roots)
 	if err != nil {
@@ -103,12 +125,12 @@ func run(cfg config, logger *slog.Logger) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
 	defer cancel()
-	proc, err := transport.Spawn(exec.Command(cfg.command[0], cfg.command[1:]...), transport.SpawnOptions{Logger: logger.With("from", "server")})
+	stream, err := connect(ctx, cfg, logger)
 	if err != nil {
-		return fmt.Errorf("starting the server: %w", err)
+		return err
 	}
 	h := &handler{log: logger, roots: roots, sampling: cfg.sampling, delay: cfg.samplingDelay, elicit: cfg.elicit, tasks: tasks.NewStore(tasks.Limits{})}
-	conn, srv := mcp.ConnectClient(proc, h, jsonrpc.Options{Logger: logger})
+	conn, srv := mcp.ConnectClient(stream, h, jsonrpc.Options{Logger: logger})
 	defer func() {
 		conn.Close()
 		h.tasks.Close()
@@ -304,7 +326,10 @@ func call(ctx context.Context, srv mcp.Server, cfg config, logger *slog.Logger) 
 	}
 	t := resp.CreateTaskResult.Task
 	logger.Info("tool runs as a task", "task", t.TaskID)
-	for t.Status == mcp.TaskStatusWorking || t.Status == mcp.TaskStatusInputRequired {
+	// Poll while the task works. Once it is final, or input_required (it
+	// waits for requests only tasks/result delivers), tasks/result gets
+	// the outcome, answering those requests meanwhile.
+	for t.Status == mcp.TaskStatusWorking {
 		wait := 100 * time.Millisecond
 		if t.PollInterval != nil && *t.PollInterval > 0 {
 			wait = min(time.Duration(*t.PollInterval)*time.Millisecond, 5*time.Second)
@@ -318,7 +343,10 @@ func call(ctx context.Context, srv mcp.Server, cfg config, logger *slog.Logger) 
 		if err != nil {
 			return nil, fmt.Errorf("tasks/get %s: %w", t.TaskID, err)
 		}
-		t.Status = got.Status
+		t.Status, t.PollInterval = got.Status, got.PollInterval
+	}
+	if t.Status == mcp.TaskStatusInputRequired {
+		logger.Info("task needs input; fetching its result", "task", t.TaskID)
 	}
 	payload, err := srv.GetTaskPayload(ctx, &mcp.TaskIDParams{TaskID: t.TaskID})
 	if err != nil {

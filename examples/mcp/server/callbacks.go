@@ -126,8 +126,8 @@ func (s *server) sample(ctx context.Context, c mcp.Client, token *mcp.ProgressTo
 	return text("%s%s [model %s]", prefix, strings.Join(parts, ""), res.Model), nil
 }
 
-// awaitSampling polls a sampling task the client runs until it is final
-// and fetches its result.
+// awaitSampling polls a sampling task the client runs while it works and
+// then fetches its result.
 func (s *server) awaitSampling(ctx context.Context, c mcp.Client, t mcp.Task) (*mcp.CreateMessageResult, error) {
 	if caps := s.caps(); caps.Tasks != nil && caps.Tasks.List != nil {
 		// A client that lists its tasks must list this one.
@@ -139,7 +139,10 @@ func (s *server) awaitSampling(ctx context.Context, c mcp.Client, t mcp.Task) (*
 			return nil, fmt.Errorf("the client does not list its sampling task %s", t.TaskID)
 		}
 	}
-	for t.Status == mcp.TaskStatusWorking || t.Status == mcp.TaskStatusInputRequired {
+	// Poll while the task works; once it is final or input_required,
+	// tasks/result waits for the outcome (and carries the client's
+	// requests, if it has any).
+	for t.Status == mcp.TaskStatusWorking {
 		wait := 20 * time.Millisecond
 		if t.PollInterval != nil && *t.PollInterval > 0 {
 			wait = min(time.Duration(*t.PollInterval)*time.Millisecond, time.Second)
@@ -153,7 +156,7 @@ func (s *server) awaitSampling(ctx context.Context, c mcp.Client, t mcp.Task) (*
 		if err != nil {
 			return nil, fmt.Errorf("polling sampling task %s: %w", t.TaskID, err)
 		}
-		t.Status = got.Status
+		t.Status, t.PollInterval = got.Status, got.PollInterval
 	}
 	payload, err := c.GetTaskPayload(ctx, &mcp.TaskIDParams{TaskID: t.TaskID})
 	if err != nil {

@@ -1,5 +1,7 @@
 // Command server is a reference Model Context Protocol server speaking
-// revision 2025-11-25 (and the older revisions the SDKs accept) over stdio.
+// revision 2025-11-25 (and the older revisions the SDKs accept) over stdio,
+// or, with -http ADDR, over Streamable HTTP at /mcp (one server state per
+// session).
 //
 // It offers tools (echo, add, a slow one that reports progress, honours
 // cancellation and may run as a task, and tools that call back into the
@@ -16,8 +18,10 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/signal"
 	"slices"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/rpcgen/rpcgen/examples/mcp/internal/tasks"
@@ -39,13 +43,16 @@ func main() {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: %s [flags]\n\n"+
-			"A Model Context Protocol server on stdin and stdout (newline-delimited JSON-RPC).\n"+
-			"Start it from an MCP client; it logs to stderr.\n\nFlags:\n", os.Args[0])
+			"A Model Context Protocol server on stdin and stdout (newline-delimited JSON-RPC),\n"+
+			"or with -http ADDR on Streamable HTTP at http://ADDR/mcp, until SIGINT or SIGTERM.\n"+
+			"Start it from an MCP client, or point a client at the URL it prints; it logs to\n"+
+			"stderr.\n\nFlags:\n", os.Args[0])
 		fs.PrintDefaults()
 	}
 	slowStart := fs.Duration("slow-start", 0, "wait this long before answering initialize (to test client timeouts)")
 	pageSize := fs.Int("page-size", 50, "items per page of the list requests")
 	verbose := fs.Bool("v", false, "log debug details to stderr")
+	httpAddr := fs.String("http", "", "serve Streamable HTTP on this address (host:port; port 0 picks one) instead of stdio")
 	lim := limits{}
 	fs.IntVar(&lim.maxNotes, "max-notes", defaultMaxNotes, "most notes add_note keeps")
 	fs.IntVar(&lim.maxNoteBytes, "max-note-bytes", defaultMaxNoteBytes, "most bytes of one note's text")
@@ -66,6 +73,17 @@ func main() {
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	if *httpAddr != "" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		err := serveHTTP(ctx, *httpAddr, os.Stderr, logger, func() *server { return newServer(logger, *slowStart, *pageSize, lim) })
+		if err != nil {
+			logger.Error("serving HTTP", "error", err)
+			os.Exit(1)
+		}
+		logger.Info("stopped")
+		return
+	}
 	s := newServer(logger, *slowStart, *pageSize, lim)
 	conn, _ := mcp.ConnectServer(transport.Stdio(), s, jsonrpc.Options{Logger: logger})
 	err := conn.Wait()

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -169,41 +168,6 @@ func (s *server) GetPrompt(_ context.Context, p *mcp.GetPromptRequestParams) (*m
 			{Role: mcp.RoleUser, Content: mcp.NewContentBlockResourceLink(mcp.ResourceLink{URI: readmeURI, Name: "readme", MimeType: ptr("text/markdown")})},
 		},
 	}, nil
-}
-
-// languages are the completions of the review prompt's language argument.
-var languages = []string{"c", "go", "java", "javascript", "python", "rust", "typescript"}
-
-// names are the completions of the greeting template's name variable.
-var names = []string{"Ada", "Alan", "Barbara", "Grace", "Ken"}
-
-func (s *server) Complete(_ context.Context, p *mcp.CompleteRequestParams) (*mcp.CompleteResult, error) {
-	var pool []string
-	switch {
-	case p.Ref.RefPrompt != nil && p.Ref.RefPrompt.Name == "review" && p.Argument.Name == "language":
-		pool = languages
-	case p.Ref.RefPrompt != nil && p.Ref.RefPrompt.Name == "review":
-		pool = nil
-	case p.Ref.RefResource != nil && p.Ref.RefResource.URI == greetingPrefix+"{name}" && p.Argument.Name == "name":
-		pool = names
-	case p.Ref.RefPrompt != nil:
-		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Unknown prompt: "+jsonrpc.Truncate(p.Ref.RefPrompt.Name), nil)
-	default:
-		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Unknown resource template: "+jsonrpc.Truncate(p.Ref.RefResource.URI), nil)
-	}
-	values := []string{}
-	for _, v := range pool {
-		if strings.HasPrefix(strings.ToLower(v), strings.ToLower(p.Argument.Value)) {
-			values = append(values, v)
-		}
-	}
-	sort.Strings(values)
-	total := int64(len(values))
-	more := len(values) > 100
-	if more {
-		values = values[:100]
-	}
-	return &mcp.CompleteResult{Completion: mcp.Completion{Values: values, Total: &total, HasMore: &more}}, nil
 }
 
 // Task requests, answered from the task store.

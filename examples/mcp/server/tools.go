@@ -46,6 +46,10 @@ func prop(typ string, def ...int) mcp.PropertySchema {
 	return p
 }
 
+// asTaskNote ends the description of the tools that call back and may run
+// as tasks.
+const asTaskNote = " As a task, it waits in input_required until the client calls tasks/result, and asks then."
+
 // tools returns the catalogue, in listing order.
 func (s *server) tools() []tool {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: ptr(true), OpenWorldHint: ptr(false)}
@@ -61,12 +65,14 @@ func (s *server) tools() []tool {
 			InputSchema: schema(nil, map[string]mcp.PropertySchema{"steps": prop("integer", 5), "delayMs": prop("integer", 100)})}, run: s.slow},
 		{def: mcp.Tool{Name: "log", Description: ptr("Sends a log message to the client at the given level."),
 			InputSchema: schema([]string{"level", "message"}, map[string]mcp.PropertySchema{"level": prop("string"), "message": prop("string")})}, run: s.logTool},
-		{def: mcp.Tool{Name: "roots", Description: ptr("Lists the client's roots (roots/list)."), Annotations: readOnly,
-			InputSchema: schema(nil, nil)}, run: s.roots},
-		{def: mcp.Tool{Name: "sample", Description: ptr("Asks the client's model to answer a prompt (sampling/createMessage), optionally as a task."),
+		{def: mcp.Tool{Name: "roots", Description: ptr("Lists the client's roots (roots/list)." + asTaskNote), Annotations: readOnly,
+			Execution: &mcp.ToolExecution{TaskSupport: &optional}, InputSchema: schema(nil, nil)}, run: s.roots},
+		{def: mcp.Tool{Name: "sample", Description: ptr("Asks the client's model to answer a prompt (sampling/createMessage), " +
+			"optionally run by the client as a task (asTask)." + asTaskNote), Execution: &mcp.ToolExecution{TaskSupport: &optional},
 			InputSchema: schema([]string{"prompt"}, map[string]mcp.PropertySchema{"prompt": prop("string"), "maxTokens": prop("integer"),
 				"asTask": prop("boolean"), "cancelTask": prop("boolean")})}, run: s.sample},
-		{def: mcp.Tool{Name: "ask", Description: ptr("Asks the user a question through the client (elicitation/create, form mode)."),
+		{def: mcp.Tool{Name: "ask", Description: ptr("Asks the user a question through the client (elicitation/create, form mode)." + asTaskNote),
+			Execution:   &mcp.ToolExecution{TaskSupport: &optional},
 			InputSchema: schema([]string{"question"}, map[string]mcp.PropertySchema{"question": prop("string")})}, run: s.ask},
 		{def: mcp.Tool{Name: "connect", Description: ptr("Connects an account by sending the user to a URL (elicitation/create, url mode)."),
 			InputSchema: schema(nil, nil)}, run: s.connect},
@@ -141,8 +147,9 @@ func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*m
 			_ = c.TaskStatus(ctx, &mcp.TaskStatusNotificationParams{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage,
 				CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTL, PollInterval: t.PollInterval})
 		}
+		tc := taskClient{Client: c, store: s.tasks}
 		info, err := s.tasks.Start(p.Task, notify, func(ctx context.Context) (any, error) {
-			return found.run(ctx, c, token, args)
+			return found.run(ctx, tc, token, args)
 		})
 		if err != nil {
 			return nil, err

@@ -56,9 +56,30 @@ type task struct {
 	expires time.Time
 	done    chan struct{}
 	cancel  context.CancelFunc
+	notify  func(mcp.Task)
+	inputs  chan *input // requests to the requestor, waiting for its tasks/result
+	asking  int         // Input calls under way
 	result  json.RawMessage
 	err     error
 }
+
+// input is a request the task makes of its requestor: ask runs it on the
+// connection of a tasks/result request, and its outcome goes to done.
+type input struct {
+	ask  func(context.Context) error
+	done chan outcome
+}
+
+// outcome is how an input went: its error, and whether it failed because
+// the tasks/result request delivering it ended first (the requestor
+// cancelled it or went away), in which case the next one asks again.
+type outcome struct {
+	err       error
+	abandoned bool
+}
+
+// taskKey is the context key under which Start passes the task to fn.
+type taskKey struct{}
 
 // NewStore returns an empty task store bounded by limits.
 func NewStore(limits Limits) *Store {
@@ -93,7 +114,10 @@ func (s *Store) Start(meta *mcp.TaskMetadata, notify func(mcp.Task), fn func(con
 		expires: time.Now().Add(time.Duration(ttl) * time.Millisecond),
 		done:    make(chan struct{}),
 		cancel:  cancel,
+		notify:  notify,
+		inputs:  make(chan *input),
 	}
+	ctx = context.WithValue(ctx, taskKey{}, t)
 	s.mu.Lock()
 	if s.full() {
 		s.mu.Unlock()
@@ -110,7 +134,7 @@ func (s *Store) Start(meta *mcp.TaskMetadata, notify func(mcp.Task), fn func(con
 		defer s.wg.Done()
 		defer cancel()
 		v, err := fn(ctx)
-		s.finish(t, v, err, notify)
+		s.finish(t, v, err)
 	}()
 	return info, nil
 }
@@ -131,9 +155,9 @@ func (s *Store) full() bool {
 }
 
 // finish records the outcome of t unless it was cancelled first.
-func (s *Store) finish(t *task, v any, err error, notify func(mcp.Task)) {
+func (s *Store) finish(t *task, v any, err error) {
 	s.mu.Lock()
-	if t.info.Status != mcp.TaskStatusWorking {
+	if t.info.Status != mcp.TaskStatusWorking && t.info.Status != mcp.TaskStatusInputRequired {
 		s.mu.Unlock()
 		return
 	}
@@ -151,8 +175,72 @@ func (s *Store) finish(t *task, v any, err error, notify func(mcp.Task)) {
 	info := t.info
 	close(t.done)
 	s.mu.Unlock()
-	if notify != nil {
-		notify(info)
+	if t.notify != nil {
+		t.notify(info)
+	}
+}
+
+// Input makes a request of the requestor on behalf of the task whose fn
+// got ctx, the way MCP tasks do it: the task moves to input_required and
+// ask waits until the requestor calls tasks/result, then runs with the
+// context of that tasks/result request, so that it goes out on the same
+// connection and, over HTTP, on the same response stream. When that
+// tasks/result ends before ask has its answer, the next tasks/result asks
+// again. The task returns to working once ask is done. Outside a task,
+// Input runs ask at once with ctx.
+func (s *Store) Input(ctx context.Context, ask func(context.Context) error) error {
+	t, ok := ctx.Value(taskKey{}).(*task)
+	if !ok {
+		return ask(ctx)
+	}
+	s.setAsking(t, +1)
+	defer s.setAsking(t, -1)
+	for {
+		in := &input{ask: ask, done: make(chan outcome, 1)}
+		select {
+		case t.inputs <- in:
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for tasks/result to deliver a request: %w", ctx.Err())
+		}
+		select {
+		case out := <-in.done:
+			if !out.abandoned {
+				return out.err
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// ID returns the id of the task whose fn got ctx, if any.
+func ID(ctx context.Context) (string, bool) {
+	t, ok := ctx.Value(taskKey{}).(*task)
+	if !ok {
+		return "", false
+	}
+	return t.info.TaskID, true
+}
+
+// setAsking counts an Input call in or out, moving t between working and
+// input_required and telling the requestor.
+func (s *Store) setAsking(t *task, delta int) {
+	s.mu.Lock()
+	t.asking += delta
+	want := mcp.TaskStatusWorking
+	if t.asking > 0 {
+		want = mcp.TaskStatusInputRequired
+	}
+	if t.info.Status == want || (t.info.Status != mcp.TaskStatusWorking && t.info.Status != mcp.TaskStatusInputRequired) {
+		s.mu.Unlock()
+		return
+	}
+	t.info.Status = want
+	t.info.LastUpdatedAt = now()
+	info := t.info
+	s.mu.Unlock()
+	if t.notify != nil {
+		t.notify(info)
 	}
 }
 
@@ -222,7 +310,8 @@ func (s *Store) Cancel(id string, notify func(mcp.Task)) (*mcp.CancelTaskResult,
 	return (*mcp.CancelTaskResult)(taskResult(info)), nil
 }
 
-// Result answers tasks/result: it waits until the task is final.
+// Result answers tasks/result: it waits until the task is final, making
+// meanwhile, with ctx, the requests the task waits on (see [Store.Input]).
 func (s *Store) Result(ctx context.Context, id string) (*mcp.GetTaskPayloadResult, error) {
 	s.mu.Lock()
 	t, err := s.lookup(id)
@@ -230,10 +319,22 @@ func (s *Store) Result(ctx context.Context, id string) (*mcp.GetTaskPayloadResul
 	if err != nil {
 		return nil, err
 	}
-	select {
-	case <-t.done:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	for final := false; !final; {
+		select {
+		case <-t.done: // a final task asks nothing more
+			final = true
+			continue
+		default:
+		}
+		select {
+		case <-t.done:
+			final = true
+		case in := <-t.inputs:
+			err := in.ask(ctx)
+			in.done <- outcome{err: err, abandoned: err != nil && ctx.Err() != nil}
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 	if t.err != nil {
 		return nil, t.err
