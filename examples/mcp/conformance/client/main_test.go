@@ -14,7 +14,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"go.uber.org/goleak"
 
@@ -25,9 +24,6 @@ import (
 func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
-
-// wait bounds every wait of these tests, so a bug fails instead of hanging.
-const wait = 10 * time.Second
 
 // TestApplyDefaults fills in the default of every omitted property that
 // has one, of each kind, and keeps what was entered.
