@@ -42,7 +42,7 @@ func serveHTTP(ctx context.Context, addr string, logger *slog.Logger) error {
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(os.Stderr, "listening on http://%s%s\n", ln.Addr(), mcp.HTTP.Path)
+	fmt.Fprintf(os.Stderr, "listening on %s\n", streamhttp.LocalURL(ln.Addr(), mcp.HTTP.Path))
 	select {
 	case err := <-served:
 		h.Close()
