@@ -15,8 +15,10 @@ import (
 	"time"
 )
 
-// wait bounds every wait of these tests.
-const wait = 10 * time.Second
+// wait bounds every wait of these tests, only to turn a hang into a
+// failure: on a loaded machine Node alone takes 10 s to start
+// server-everything, so the bound is generous.
+const wait = 30 * time.Second
 
 // stepLine is one line sdk-client.mjs prints.
 type stepLine struct {
