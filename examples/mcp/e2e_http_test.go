@@ -2,18 +2,17 @@ package mcp_test
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/rpcgen/rpcgen/generated/mcp"
+	"github.com/rpcgen/rpcgen/internal/exampletest"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 	"github.com/rpcgen/rpcgen/runtime/streamhttp"
 )
@@ -64,63 +63,12 @@ func TestOverHTTP(t *testing.T) {
 	}
 }
 
-// lineWatcher collects what a process writes to stderr and lets a test
-// wait for a line.
-type lineWatcher struct {
-	mu      sync.Mutex
-	buf     bytes.Buffer
-	changed chan struct{}
-}
-
-func newLineWatcher() *lineWatcher { return &lineWatcher{changed: make(chan struct{})} }
-
-func (w *lineWatcher) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.buf.Write(p)
-	close(w.changed)
-	w.changed = make(chan struct{})
-	return len(p), nil
-}
-
-func (w *lineWatcher) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.String()
-}
-
-// waitLines waits until n complete lines contain substr and returns the
-// last of them.
-func (w *lineWatcher) waitLines(t *testing.T, substr string, n int) string {
-	t.Helper()
-	deadline := time.After(wait)
-	for {
-		w.mu.Lock()
-		var found []string
-		for line := range strings.Lines(w.buf.String()) {
-			if strings.HasSuffix(line, "\n") && strings.Contains(line, substr) {
-				found = append(found, strings.TrimSuffix(line, "\n"))
-			}
-		}
-		changed := w.changed
-		w.mu.Unlock()
-		if len(found) >= n {
-			return found[len(found)-1]
-		}
-		select {
-		case <-changed:
-		case <-deadline:
-			t.Fatalf("timed out waiting for %d lines with %q; stderr:\n%s", n, substr, w)
-		}
-	}
-}
-
 // httpServer starts the example server with -http on a free loopback port
 // and args, and returns its endpoint's URL and its stderr. At cleanup it
 // stops the server with SIGTERM, which must end it with status 0.
-func httpServer(t *testing.T, args ...string) (string, *lineWatcher) {
+func httpServer(t *testing.T, args ...string) (string, *exampletest.Lines) {
 	t.Helper()
-	stderr := newLineWatcher()
+	stderr := exampletest.NewLines()
 	cmd := exec.Command(*bin["server"], append([]string{"-http", "127.0.0.1:0"}, args...)...)
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
@@ -141,7 +89,7 @@ func httpServer(t *testing.T, args ...string) (string, *lineWatcher) {
 			t.Errorf("the server did not stop within %s of SIGTERM; stderr:\n%s", wait, stderr)
 		}
 	})
-	line := stderr.waitLines(t, "listening on http://", 1)
+	line := stderr.Wait(t, "server", "listening on http://", 1, wait)[0]
 	url := line[strings.Index(line, "http://"):]
 	if !strings.HasSuffix(url, "/mcp") {
 		t.Fatalf("the server announced %q; want a URL ending in /mcp", line)
@@ -183,7 +131,7 @@ func TestClientExampleOverHTTP(t *testing.T) {
 	}
 	// Every session ended on the server: the client's DELETE (or, had it
 	// not sent one, nothing) closed it.
-	stderr.waitLines(t, `msg="session ended"`, len(cases))
+	stderr.Wait(t, "server", `msg="session ended"`, len(cases), wait)
 
 	run := runClientURL(t, url, "-read", "greeting://Bob")
 	if run.read == nil || len(run.read.Contents) != 1 || run.read.Contents[0].TextResourceContents == nil ||

@@ -39,7 +39,7 @@ func TestSDKClientOverHTTPAgainstOurServer(t *testing.T) {
 			t.Errorf("%s, step close: no DELETE of session %s answered with 2xx on the wire", peer, *closed.Session)
 		}
 		// The DELETE ended the session's connection on our server.
-		server.stderr.waitLines(t, peer, `msg="session ended"`, 1)
+		server.stderr.Wait(t, peer, `msg="session ended"`, 1, wait)
 	})
 }
 
@@ -177,7 +177,7 @@ func TestOurClientOverHTTPAgainstSDKServer(t *testing.T) {
 
 	// Each run ended its session with DELETE, which closed it on the SDK
 	// server.
-	closed := server.stdout.waitLines(t, peer, `"event":"closed"`, 3)
+	closed := server.stdout.Wait(t, peer, `"event":"closed"`, 3, wait)
 	traffic, _ := readTraffic(logPath)
 	if n := len(deleted.FindAllString(traffic, -1)); n != 3 {
 		t.Errorf("%s: %d DELETEs answered with 2xx on the wire, want 3 (sessions closed: %v)", peer, n, closed)

@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rpcgen/rpcgen/internal/exampletest"
 )
 
 // The HTTP counterpart of the recording proxy: a reverse proxy in the test
@@ -127,60 +129,10 @@ func recordingProxy(t *testing.T, target, logPath string) string {
 	return srv.URL + u.Path
 }
 
-// lineWatcher collects what a process writes and lets a test wait for a
-// line.
-type lineWatcher struct {
-	mu      sync.Mutex
-	buf     bytes.Buffer
-	changed chan struct{}
-}
-
-func newLineWatcher() *lineWatcher { return &lineWatcher{changed: make(chan struct{})} }
-
-func (w *lineWatcher) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.buf.Write(p)
-	close(w.changed)
-	w.changed = make(chan struct{})
-	return len(p), nil
-}
-
-func (w *lineWatcher) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.String()
-}
-
-// waitLines waits until n complete lines contain substr and returns them.
-func (w *lineWatcher) waitLines(t *testing.T, what, substr string, n int) []string {
-	t.Helper()
-	deadline := time.After(wait)
-	for {
-		w.mu.Lock()
-		var found []string
-		for line := range strings.Lines(w.buf.String()) {
-			if strings.HasSuffix(line, "\n") && strings.Contains(line, substr) {
-				found = append(found, strings.TrimSuffix(line, "\n"))
-			}
-		}
-		changed := w.changed
-		w.mu.Unlock()
-		if len(found) >= n {
-			return found
-		}
-		select {
-		case <-changed:
-		case <-deadline:
-			t.Fatalf("%s: timed out waiting for %d lines with %q:\n%s", what, n, substr, w)
-		}
-	}
-}
-
 // httpPeer is a server process serving Streamable HTTP.
 type httpPeer struct {
 	url            string
-	stdout, stderr *lineWatcher
+	stdout, stderr *exampletest.Lines
 }
 
 // startHTTPPeer starts command, waits for the "listening on URL" line it
@@ -188,7 +140,7 @@ type httpPeer struct {
 // must exit with status 0.
 func startHTTPPeer(t *testing.T, name string, command ...string) *httpPeer {
 	t.Helper()
-	p := &httpPeer{stdout: newLineWatcher(), stderr: newLineWatcher()}
+	p := &httpPeer{stdout: exampletest.NewLines(), stderr: exampletest.NewLines()}
 	cmd := exec.Command(command[0], command[1:]...)
 	cmd.Stdout, cmd.Stderr = p.stdout, p.stderr
 	if err := cmd.Start(); err != nil {
@@ -212,7 +164,7 @@ func startHTTPPeer(t *testing.T, name string, command ...string) *httpPeer {
 			t.Logf("--- %s stdout ---\n%s--- %s stderr ---\n%s", name, p.stdout, name, p.stderr)
 		}
 	})
-	line := p.stderr.waitLines(t, name, "listening on http://", 1)[0]
+	line := p.stderr.Wait(t, name, "listening on http://", 1, wait)[0]
 	p.url = line[strings.Index(line, "http://"):]
 	return p
 }

@@ -2,11 +2,9 @@ package streamhttp
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -45,18 +43,7 @@ func TestClientReliability(t *testing.T) {
 	for _, c := range clientHostileCases {
 		t.Run(c.input, c.run)
 	}
-	const golden = "RELIABILITY_CLIENT.md"
-	want := renderClientReliability()
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
-		if err := os.WriteFile(golden, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile(golden)
-	if err != nil || string(got) != string(want) {
-		t.Errorf("%s is not the rendering of clientHostileCases (%v); run go test ./runtime/streamhttp -run TestClientReliability -update", golden, err)
-	}
+	checkGolden(t, "RELIABILITY_CLIENT.md", renderClientReliability(), "go test ./runtime/streamhttp -run TestClientReliability")
 }
 
 func renderClientReliability() []byte {

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -59,18 +58,7 @@ func TestServerReliability(t *testing.T) {
 	for _, c := range hostileCases {
 		t.Run(c.input, c.run)
 	}
-	const golden = "RELIABILITY.md"
-	want := renderReliability()
-	if updating() {
-		if err := os.WriteFile(golden, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile(golden)
-	if err != nil || string(got) != string(want) {
-		t.Errorf("%s is not the rendering of hostileCases (%v); run go test ./runtime/streamhttp -run TestServerReliability -update", golden, err)
-	}
+	checkGolden(t, "RELIABILITY.md", renderReliability(), "go test ./runtime/streamhttp -run TestServerReliability")
 }
 
 func renderReliability() []byte {
