@@ -148,7 +148,11 @@ func (r *configReader) read(src []byte, dir string) []job {
 		}
 		r.settings(rest, &s, "a protocols entry")
 		if at == nil {
-			r.errorf(item.GetToken(), "entry has no idl: key naming its IDL file")
+			tk := item.GetToken()
+			if len(m) > 0 {
+				tk = m[0].Key.GetToken()
+			}
+			r.errorf(tk, "entry has no idl: key naming its IDL file")
 			continue
 		}
 		if pattern == "" {
