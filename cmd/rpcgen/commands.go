@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	fs2 "io/fs"
+	iofs "io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -77,7 +77,7 @@ func runGenerate(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 		path := *config
 		if path == "" {
 			path = configName
-			if _, err := os.Stat(path); errors.Is(err, fs2.ErrNotExist) {
+			if _, err := os.Stat(path); errors.Is(err, iofs.ErrNotExist) {
 				fmt.Fprintf(fs.Output(), "%s: want one protocol file, or a %s in the current directory (or -config FILE)\n", fs.Name(), configName)
 				return errUsage
 			}
