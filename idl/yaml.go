@@ -125,7 +125,7 @@ func (c *converter) syntaxError(err error) {
 			pos = c.tokenPos(tk)
 		}
 	}
-	msg = "YAML syntax error: " + msg
+	msg = "YAML syntax error: " + msg + syntaxHint(c.lines, pos.Line, msg)
 	if pos.Line <= len(c.lines) {
 		line := string(c.lines[pos.Line-1])
 		if strings.Contains(line, "' |") || strings.Contains(line, "\" |") {

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -47,35 +47,140 @@ func runCheck(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 func runGenerate(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	out := fs.String("out", ".", "output `directory`: the Go package, schema/ and README.md go here")
 	pkg := fs.String("package", "", "Go package `name` (default: derived from the protocol name)")
-	p, err := loadOne(fs, args)
+	config := fs.String("config", "", "project `file` listing the protocols to generate (default: ./"+configName+" when no protocol file is given)")
+	check := fs.Bool("check", false, "write nothing; print a diff and exit 1 when the output on disk is not what generate would write")
+	var sel outputs
+	fs.BoolVar(&sel.goCode, "go", false, "write the Go package (the default is every output)")
+	fs.BoolVar(&sel.schema, "schema", false, "write the JSON Schemas under schema/ (the default is every output)")
+	fs.BoolVar(&sel.docs, "docs", false, "write the Markdown reference README.md (the default is every output)")
+	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
-	// The three generators only read p: they run at the same time, and
-	// their files and errors are taken in the same order as ever.
-	var (
-		wg                sync.WaitGroup
-		schemas, docs     []gen.File
-		schemaErr, docErr error
-	)
-	wg.Go(func() { schemas, schemaErr = jsonschema.Generate(p) })
-	wg.Go(func() { docs, docErr = markdown.Generate(p) })
-	goFiles, err := golang.Generate(p, golang.Options{Package: *pkg})
-	wg.Wait()
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var jobs []job
+	switch {
+	case len(files) > 1:
+		fmt.Fprintf(fs.Output(), "%s: want one protocol file, got %d arguments%s\n", fs.Name(), len(files), extraHint(fs, files))
+		return errUsage
+	case len(files) == 1 && set["config"]:
+		fmt.Fprintf(fs.Output(), "%s: give a protocol file or -config, not both\n", fs.Name())
+		return errUsage
+	case len(files) == 1:
+		jobs = []job{{idl: files[0], out: *out, pkg: *pkg, outs: allOutputs}}
+	default:
+		if set["out"] || set["package"] {
+			fmt.Fprintf(fs.Output(), "%s: -out and -package apply to one protocol file; with a project file, set out and package in it\n", fs.Name())
+			return errUsage
+		}
+		path := *config
+		if path == "" {
+			path = configName
+			if _, err := os.Stat(path); errors.Is(err, iofs.ErrNotExist) {
+				fmt.Fprintf(fs.Output(), "%s: want one protocol file, or a %s in the current directory (or -config FILE)\n", fs.Name(), configName)
+				return errUsage
+			}
+		}
+		jobs, err = loadConfig(path)
+		if err != nil {
+			return err
+		}
+	}
+	if sel != (outputs{}) {
+		for i := range jobs {
+			jobs[i].outs = jobs[i].outs.and(sel)
+		}
+	}
+	var stale []string
+	for _, j := range jobs {
+		s, err := generateJob(j, *check, stdout)
+		if err != nil {
+			return err
+		}
+		stale = append(stale, s...)
+	}
+	if len(stale) > 0 {
+		return fmt.Errorf("rpcgen generate -check: the output on disk is stale; run rpcgen generate:\n%s", strings.Join(stale, "\n"))
+	}
+	return nil
+}
+
+// job is one protocol to generate: its IDL file, output directory, Go
+// package name ("" for the default) and outputs.
+type job struct {
+	idl, out, pkg string
+	outs          outputs
+}
+
+// outputs selects what generate writes.
+type outputs struct {
+	goCode, schema, docs bool
+}
+
+// allOutputs is every output, the default.
+var allOutputs = outputs{goCode: true, schema: true, docs: true}
+
+// and returns the outputs selected by both o and p.
+func (o outputs) and(p outputs) outputs {
+	return outputs{o.goCode && p.goCode, o.schema && p.schema, o.docs && p.docs}
+}
+
+// has reports whether o selects the output a generated file at path (slash
+// separated, relative to the output directory) belongs to.
+func (o outputs) has(path string) bool {
+	switch {
+	case strings.HasSuffix(path, ".go") && !strings.Contains(path, "/"):
+		return o.goCode
+	case strings.HasPrefix(path, "schema/"):
+		return o.schema
+	}
+	return o.docs
+}
+
+// generateJob runs the generators j selects and writes their files below
+// j.out, removing the files an earlier run wrote that this one does not.
+// With check it writes nothing: it prints a unified diff of what it would
+// change to stdout and returns one line per stale file.
+func generateJob(j job, check bool, stdout io.Writer) ([]string, error) {
+	p, err := idl.Load(j.idl)
 	if err != nil {
-		return fmt.Errorf("generating Go: %w", err)
+		return nil, err
+	}
+	// The generators only read p: they run at the same time, and their
+	// files and errors are taken in the same order as ever.
+	var (
+		wg                       sync.WaitGroup
+		goFiles, schemas, docs   []gen.File
+		goErr, schemaErr, docErr error
+	)
+	if j.outs.schema {
+		wg.Go(func() { schemas, schemaErr = jsonschema.Generate(p) })
+	}
+	if j.outs.docs {
+		wg.Go(func() { docs, docErr = markdown.Generate(p) })
+	}
+	if j.outs.goCode {
+		goFiles, goErr = golang.Generate(p, golang.Options{Package: j.pkg})
+	}
+	wg.Wait()
+	if goErr != nil {
+		return nil, fmt.Errorf("generating Go: %w", goErr)
 	}
 	if schemaErr != nil {
-		return fmt.Errorf("generating JSON Schemas: %w", schemaErr)
+		return nil, fmt.Errorf("generating JSON Schemas: %w", schemaErr)
 	}
 	if docErr != nil {
-		return fmt.Errorf("generating docs: %w", docErr)
+		return nil, fmt.Errorf("generating docs: %w", docErr)
 	}
-	all := slices.Concat(goFiles, schemas, docs)
-	if err := removeStale(*out, all); err != nil {
-		return err
+	pl, err := makePlan(j.out, slices.Concat(goFiles, schemas, docs), j.outs)
+	if err != nil {
+		return nil, err
 	}
-	return gen.Write(*out, all)
+	if check {
+		return pl.diff(stdout)
+	}
+	return nil, pl.apply()
 }
 
 func runDocs(fs *flag.FlagSet, args []string, stdout io.Writer) error {
@@ -92,7 +197,8 @@ func runDocs(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 }
 
 func runSchema(fs *flag.FlagSet, args []string, stdout io.Writer) error {
-	out := fs.String("out", "", "output `directory` for every schema file; without it the bundle goes to standard output")
+	out := fs.String("out", "", "output `path`: the directory for every schema file, or with -bundle the bundle's file; without it the bundle goes to standard output")
+	bundleOnly := fs.Bool("bundle", false, "write only the bundle, one schema with every type under $defs, to the -out file or standard output")
 	p, err := loadOne(fs, args)
 	if err != nil {
 		return err
@@ -101,13 +207,16 @@ func runSchema(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("generating JSON Schemas: %w", err)
 	}
-	if *out != "" {
+	if *out != "" && !*bundleOnly {
 		return gen.Write(*out, schemas)
 	}
 	bundle := "schema/" + p.Name + ".schema.json"
 	for _, f := range schemas {
 		if f.Path == bundle {
-			return writeOne("-", f.Content, stdout)
+			if *out == "" {
+				*out = "-"
+			}
+			return writeOne(*out, f.Content, stdout)
 		}
 	}
 	return fmt.Errorf("no bundle %s among the generated schemas", bundle)
@@ -132,47 +241,4 @@ func writeOne(path string, content []byte, stdout io.Writer) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
-}
-
-// removeStale deletes what an earlier run generated in dir that this run
-// does not: Go files carrying the rpcgen header, and files under schema/.
-func removeStale(dir string, files []gen.File) error {
-	keep := make(map[string]bool, len(files))
-	for _, f := range files {
-		keep[filepath.Join(dir, filepath.FromSlash(f.Path))] = true
-	}
-	var candidates []string
-	goFiles, _ := filepath.Glob(filepath.Join(dir, "*.go"))
-	for _, path := range goFiles {
-		if generatedByUs(path) {
-			candidates = append(candidates, path)
-		}
-	}
-	_ = filepath.WalkDir(filepath.Join(dir, "schema"), func(path string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".json") {
-			candidates = append(candidates, path)
-		}
-		return nil
-	})
-	for _, path := range candidates {
-		if !keep[path] {
-			if err := os.Remove(path); err != nil {
-				return fmt.Errorf("removing stale %s: %w", path, err)
-			}
-		}
-	}
-	return nil
-}
-
-// generatedByUs reports whether the Go file at path starts with the rpcgen
-// header.
-func generatedByUs(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, len(gen.Header))
-	n, _ := io.ReadFull(f, head)
-	return bytes.Equal(head[:n], []byte(gen.Header))
 }

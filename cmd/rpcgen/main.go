@@ -3,17 +3,43 @@
 //
 // Usage:
 //
-//	rpcgen generate [-out dir] [-package name] protocol.yaml
+//	rpcgen generate [-out dir] [-package name] [-check] [-go] [-schema] [-docs] protocol.yaml
+//	rpcgen generate [-config rpcgen.yaml] [-check] [-go] [-schema] [-docs]
 //	rpcgen check protocol.yaml...
 //	rpcgen docs [-out file] protocol.yaml
-//	rpcgen schema [-out dir] [-bundle] protocol.yaml
+//	rpcgen schema [-out dir] protocol.yaml
+//	rpcgen schema -bundle [-out file] protocol.yaml
 //	rpcgen import lsp [-o file] metaModel.json
 //	rpcgen version
 //
+// Flags may come before or after the protocol file. generate writes, below
+// -out, a .rpcgen-manifest listing the files it wrote; a later run removes
+// the listed files it no longer writes, if they still look generated, and
+// nothing else. -go, -schema and -docs select outputs (default: all).
+// With -check it writes nothing, prints a unified diff of what it would
+// change and exits 1 when the output on disk is stale.
+//
+// Given no protocol file, generate reads the project file ./rpcgen.yaml
+// (or -config FILE), which lists IDL files or globs, relative to it, and
+// where and what to generate for each:
+//
+//	defaults:
+//	  out: generated/{name}        # {name}: the IDL file's name without .yaml
+//	  outputs: [go, schema, docs]
+//	protocols:
+//	  - idl: protocols/*.yaml
+//	  - idl: bench/bench.yaml
+//	    out: bench/benchproto
+//	    package: benchproto
+//
+// Its errors are reported as file:line:col, like the IDL's.
+//
 // Exit status: 0 on success, 1 when the IDL is invalid or output could not
-// be written, 2 on a usage error. It works from //go:generate:
+// be written or -check found it stale, 2 on a usage error. It works from
+// //go:generate:
 //
 //	//go:generate go run github.com/rpcgen/rpcgen/cmd/rpcgen generate -out . protocol.yaml
+//	//go:generate go tool rpcgen generate
 package main
 
 import (
@@ -23,6 +49,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 )
 
 func main() {
@@ -50,7 +77,7 @@ type command struct {
 var errUsage = errors.New("usage")
 
 var commands = []*command{
-	{name: "generate", args: "protocol.yaml", summary: "write the Go package, schema/ and README.md of a protocol", run: runGenerate},
+	{name: "generate", args: "[protocol.yaml]", summary: "write the Go package, schema/ and README.md of a protocol, or of every protocol rpcgen.yaml lists", run: runGenerate},
 	{name: "check", args: "protocol.yaml...", summary: "validate protocol descriptions and report every error as file:line:col", run: runCheck},
 	{name: "docs", args: "protocol.yaml", summary: "write the Markdown reference of a protocol", run: runDocs},
 	{name: "schema", args: "protocol.yaml", summary: "write the JSON Schemas of a protocol", run: runSchema},
@@ -75,22 +102,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		fs := flag.NewFlagSet("rpcgen "+c.name, flag.ContinueOnError)
 		fs.SetOutput(stderr)
-		fs.Usage = func() {
-			fmt.Fprintf(fs.Output(), "Usage: rpcgen %s [flags] %s\n\n%s.\n", c.name, c.args, capitalize(c.summary))
-			if hasFlags(fs) {
-				fmt.Fprintln(fs.Output(), "\nFlags:")
-				fs.PrintDefaults()
-			}
-		}
+		// The flag package calls Usage on -h and on a bad flag: run prints
+		// the usage once, below, to stdout or stderr.
+		fs.Usage = func() {}
 		err := c.run(fs, args[1:], stdout)
 		switch {
 		case err == nil:
 			return exitOK
 		case errors.Is(err, flag.ErrHelp):
-			fs.SetOutput(stdout)
-			fs.Usage()
+			commandUsage(stdout, fs, c)
 			return exitOK
 		case errors.Is(err, errUsage):
+			commandUsage(stderr, fs, c)
 			return exitUsage
 		}
 		fmt.Fprintln(stderr, err)
@@ -109,6 +132,16 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, "\nRun 'rpcgen <command> -h' for a command's flags.\n")
 }
 
+// commandUsage prints the usage of command c, whose flags fs defines, to w.
+func commandUsage(w io.Writer, fs *flag.FlagSet, c *command) {
+	fmt.Fprintf(w, "Usage: rpcgen %s [flags] %s\n\n%s.\n", c.name, c.args, capitalize(c.summary))
+	if hasFlags(fs) {
+		fmt.Fprintln(w, "\nFlags:")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
+}
+
 func hasFlags(fs *flag.FlagSet) bool {
 	n := 0
 	fs.VisitAll(func(*flag.Flag) { n++ })
@@ -122,26 +155,63 @@ func capitalize(s string) string {
 	return string(s[0]-'a'+'A') + s[1:]
 }
 
-// parse parses flags and checks the number of positional arguments:
-// exactly one when single, at least one otherwise.
+// parse parses flags, which may come before, between or after the
+// positional arguments (until "--"), and checks the number of positional
+// arguments: exactly one when single, at least one otherwise.
 func parse(fs *flag.FlagSet, args []string, single bool) ([]string, error) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
-		return nil, errUsage
+	rest, err := parseInterleaved(fs, args)
+	if err != nil {
+		return nil, err
 	}
-	rest := fs.Args()
 	if len(rest) == 0 || single && len(rest) > 1 {
 		want := "one protocol file"
 		if !single {
 			want = "at least one protocol file"
 		}
-		fmt.Fprintf(fs.Output(), "%s: want %s, got %d arguments\n", fs.Name(), want, len(rest))
-		fs.Usage()
+		fmt.Fprintf(fs.Output(), "%s: want %s, got %d arguments%s\n", fs.Name(), want, len(rest), extraHint(fs, rest))
 		return nil, errUsage
 	}
 	return rest, nil
+}
+
+// parseInterleaved parses the flags found anywhere in args, which Go's
+// flag package stops at the first positional argument, and returns the
+// positional arguments. Everything after "--" is positional.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, errUsage
+		}
+		left := fs.Args()
+		if len(left) == 0 {
+			return rest, nil
+		}
+		if n := len(args) - len(left); n > 0 && args[n-1] == "--" {
+			return append(rest, left...), nil
+		}
+		rest = append(rest, left[0])
+		args = left[1:]
+	}
+}
+
+// extraHint lists the positional arguments given and the flags fs knows,
+// for a message about too many arguments: a flag's value without its flag
+// is the usual cause.
+func extraHint(fs *flag.FlagSet, rest []string) string {
+	if len(rest) < 2 {
+		return ""
+	}
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, "-"+f.Name) })
+	hint := " (" + strings.Join(rest, ", ") + ")"
+	if len(names) > 0 {
+		hint += "; flags start with a dash and may come before or after the file: " + strings.Join(names, ", ")
+	}
+	return hint
 }
 
 func runVersion(fs *flag.FlagSet, args []string, stdout io.Writer) error {

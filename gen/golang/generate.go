@@ -50,10 +50,10 @@ func (f *file) add(code ...jen.Code) {
 	f.decls++
 }
 
-// Generate returns the Go files of p: types.go (objects and named types),
-// enums.go, unions.go, errors.go, protocol.go (package doc, method names,
-// options), one file per role and, when needed, decode.go. Files without
-// declarations are left out. The output is gofmt-formatted and the same
+// Generate returns the Go files of p: types.go (objects and named types,
+// with their decoders), enums.go, unions.go, errors.go, protocol.go
+// (package doc, method names, options) and one file per role. Files
+// without declarations are left out. The output is gofmt-formatted and the same
 // bytes for the same input.
 //
 // A protocol whose Go names would collide in the generated package gives
