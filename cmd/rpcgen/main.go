@@ -8,10 +8,13 @@
 //	rpcgen docs [-out file] protocol.yaml
 //	rpcgen schema [-out dir] [-bundle] protocol.yaml
 //	rpcgen import lsp [-o file] metaModel.json
+//	rpcgen breaking [-wire-only] [-json] OLD.yaml NEW.yaml | -against REV NEW.yaml
 //	rpcgen version
 //
 // Exit status: 0 on success, 1 when the IDL is invalid or output could not
-// be written, 2 on a usage error. It works from //go:generate:
+// be written, 2 on a usage error; rpcgen breaking exits 1 when it finds a
+// breaking change and 3 when a protocol is not valid. It works from
+// //go:generate:
 //
 //	//go:generate go run github.com/rpcgen/rpcgen/cmd/rpcgen generate -out . protocol.yaml
 package main
@@ -55,6 +58,7 @@ var commands = []*command{
 	{name: "docs", args: "protocol.yaml", summary: "write the Markdown reference of a protocol", run: runDocs},
 	{name: "schema", args: "protocol.yaml", summary: "write the JSON Schemas of a protocol", run: runSchema},
 	{name: "import", args: "lsp META_MODEL.json", summary: "convert LSP's metaModel.json into an IDL file (to standard output, or -o file)", run: runImport},
+	{name: "breaking", args: "OLD.yaml NEW.yaml", summary: "report the changes that break peers on the wire or Go callers (exit 1), against a file or a git revision", run: runBreaking},
 	{name: "version", summary: "print the rpcgen version", run: runVersion},
 }
 
@@ -92,6 +96,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return exitOK
 		case errors.Is(err, errUsage):
 			return exitUsage
+		}
+		// A command with exit statuses of its own (rpcgen breaking).
+		var st interface{ ExitStatus() int }
+		if errors.As(err, &st) {
+			fmt.Fprintln(stderr, err)
+			return st.ExitStatus()
 		}
 		fmt.Fprintln(stderr, err)
 		return exitFail
