@@ -3,26 +3,14 @@
 // that break peers on the wire ([Wire]), and changes that leave the wire as
 // it was but break Go code written against the generated package ([Go]).
 //
-// Both peers of a protocol upgrade on their own (an editor and its language
-// servers, an MCP client and its servers ship separately), so every message
-// must stay readable both ways: by a peer built from the old IDL when one
-// built from the new writes it, and the reverse. Generated decoders are
-// strict about required members and closed enums and tolerant of members
-// they do not declare, so:
-//
-//   - adding an optional member, a method, an error, a type, or editing
-//     docs breaks nothing;
-//   - adding a required member breaks, in params and in results alike: a
-//     new reader refuses the message of an old writer that lacks it (it is
-//     harmless only to old readers);
-//   - removing a member breaks: an old reader misses it when it was
-//     required, and what old writers send is dropped unread;
-//   - a member turning optional or required breaks: one side leaves out
-//     what the other requires;
-//   - narrowing a closed enum breaks (new readers refuse the old value), and
-//     so does widening it (old readers refuse the new value, -32602); an
-//     open enum (open: true) grows and shrinks freely on the wire, which is
-//     how to evolve one.
+// Both peers of a protocol upgrade on their own, so a message must stay
+// readable both ways: by a peer built from the old IDL when one built from
+// the new wrote it, and the reverse. Generated readers drop members they do
+// not declare and refuse missing required members and values a closed enum
+// does not list: adding an optional member is fine, adding a required one
+// (in params or in a result) breaks, and so does adding a value to a closed
+// enum or removing one. README.md beside this file lists the rules and the
+// reasons.
 package breaking
 
 import (
@@ -234,6 +222,8 @@ func (c *comparer) method(om, nm *idl.Method, what string) {
 		c.typ(orEmpty(om.Params), orEmpty(nm.Params), place{"the params of " + what, nm.Pos})
 	}
 	switch {
+	case om.Kind != nm.Kind:
+		// A notification has no result: the kind change says it all.
 	case om.Result != nil && nm.Result != nil:
 		c.typ(om.Result, nm.Result, place{"the result of " + what, nm.Pos})
 	case om.Result != nil || nm.Result != nil:
@@ -342,7 +332,9 @@ func (c *comparer) types() {
 			continue
 		}
 		nd := c.cur.Types[i]
-		if !c.usedOld[od] && !c.usedNew[nd] {
+		// Where methods and errors carry both, their differences were
+		// found there.
+		if !c.seen[[2]*idl.TypeDef{od, nd}] && !(c.usedOld[od] && c.usedNew[nd]) {
 			c.typ(&idl.Type{Kind: idl.KindRef, Ref: od}, &idl.Type{Kind: idl.KindRef, Ref: nd}, place{"type " + nd.Name, nd.Pos})
 		}
 	}

@@ -111,3 +111,34 @@ func TestRules(t *testing.T) {
 		seen[r.Name] = true
 	}
 }
+
+// TestRulesREADME keeps the table of rules in README.md in step with
+// Rules.
+func TestRulesREADME(t *testing.T) {
+	const begin, end = "-update rewrites this table -->\n", "<!-- end rules -->"
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
+	if i < 0 || j < i {
+		t.Fatal("README.md has no rules table markers")
+	}
+	var b strings.Builder
+	b.WriteString("| rule | class | what |\n|---|---|---|\n")
+	for _, r := range Rules {
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", r.Name, r.Class, strings.ReplaceAll(r.Doc, "|", `\|`))
+	}
+	table := b.String()
+	if *update {
+		s = s[:i+len(begin)] + table + s[j:]
+		if err := os.WriteFile("README.md", []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if got := s[i+len(begin) : j]; got != table {
+		t.Errorf("the rules table of README.md is stale (go test -update rewrites it):\n%s\nwant:\n%s", got, table)
+	}
+}

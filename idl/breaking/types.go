@@ -255,7 +255,7 @@ func (c *comparer) enum(o, n *idl.Type, ctx string, pos idl.Pos) {
 	}
 	for _, nv := range n.Values {
 		if !slices.ContainsFunc(o.Values, func(v *idl.EnumValue) bool { return v.Value == nv.Value }) {
-			c.add("ENUM_VALUE_ADDED", nv.Pos, false, "value %s was added to closed enum %s: peers built from the old IDL refuse it", enumText(nv), ctx)
+			c.add("ENUM_VALUE_ADDED", nv.Pos, false, "value %s was added to enum %s, closed in the old IDL: peers built from it refuse the value", enumText(nv), ctx)
 		}
 	}
 }
