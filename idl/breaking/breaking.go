@@ -145,17 +145,31 @@ func (c *comparer) protocol() {
 		}
 		nt := n.Transports[i]
 		for _, d := range []struct{ what, o, n string }{
-			{"port", fmt.Sprint(ot.Port), fmt.Sprint(nt.Port)},
-			{"path", ot.Path, nt.Path},
-			{"session header", ot.SessionHeader, nt.SessionHeader},
-			{"version header", ot.VersionHeader, nt.VersionHeader},
-			{"default version", ot.DefaultVersion, nt.DefaultVersion},
+			{"port", port(ot.Port), port(nt.Port)},
+			{"path", quoted(ot.Path), quoted(nt.Path)},
+			{"session header", quoted(ot.SessionHeader), quoted(nt.SessionHeader)},
+			{"version header", quoted(ot.VersionHeader), quoted(nt.VersionHeader)},
+			{"default version", quoted(ot.DefaultVersion), quoted(nt.DefaultVersion)},
 		} {
 			if d.o != d.n {
-				c.add("TRANSPORT_CHANGED", nt.Pos, false, "transport %s: %s changed from %q to %q", nt.Kind, d.what, d.o, d.n)
+				c.add("TRANSPORT_CHANGED", nt.Pos, false, "transport %s: %s changed from %s to %s", nt.Kind, d.what, d.o, d.n)
 			}
 		}
 	}
+}
+
+func quoted(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+func port(n int) string {
+	if n == 0 {
+		return "none"
+	}
+	return fmt.Sprint(n)
 }
 
 func batches(p *idl.Protocol) string {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -140,5 +141,31 @@ func TestRulesREADME(t *testing.T) {
 	}
 	if got := s[i+len(begin) : j]; got != table {
 		t.Errorf("the rules table of README.md is stale (go test -update rewrites it):\n%s\nwant:\n%s", got, table)
+	}
+}
+
+// TestAnyPair compares every two protocols of the repository, unrelated
+// ones included: every finding names a known rule and a position in the
+// file it belongs to, and nothing panics.
+func TestAnyPair(t *testing.T) {
+	files, _ := filepath.Glob("../../protocols/*.yaml")
+	valid, _ := filepath.Glob("../testdata/valid/*.yaml")
+	files = append(append(files, valid...), "../testdata/full.yaml")
+	ps := make([]*idl.Protocol, len(files))
+	for i, f := range files {
+		ps[i] = load(t, f)
+	}
+	for i, o := range ps {
+		for j, n := range ps {
+			for _, f := range Compare(o, n) {
+				in := n
+				if f.Old {
+					in = o
+				}
+				if _, ok := rules[f.Rule]; !ok || !f.Pos.IsValid() || !slices.Contains(in.Files, f.Pos.File) || f.Message == "" {
+					t.Errorf("%s -> %s: %+v", files[i], files[j], f)
+				}
+			}
+		}
 	}
 }

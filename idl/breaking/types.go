@@ -398,10 +398,6 @@ func describeBase(t *idl.Type) string {
 			return "enum of " + t.Width.String()
 		}
 		return "enum of strings"
-	case idl.KindObject:
-		if len(t.Fields) == 0 {
-			return "{}"
-		}
 	}
 	return t.Kind.String()
 }
