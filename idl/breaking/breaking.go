@@ -117,9 +117,12 @@ func (c *comparer) protocol() {
 	if o.GoPackage != n.GoPackage {
 		c.add("PACKAGE_CHANGED", n.Pos, false, "the Go package %s is now %s (protocol %q)", o.GoPackage, n.GoPackage, n.Name)
 	}
-	for i := range n.Roles {
-		if or, nr := o.Roles[i], n.Roles[i]; or.GoName != nr.GoName {
+	for i, or := range o.Roles {
+		if nr := n.Roles[c.roleIndex(or.Name)]; or.GoName != nr.GoName {
 			c.add("ROLE_RENAMED", nr.Pos, false, "role %q (Go %s) is now %q (Go %s)", or.Name, or.GoName, nr.Name, nr.GoName)
+		}
+		if j := c.roleIndex(or.Name); i == 0 && j != 0 {
+			c.add("PROTOCOL_ROLES_SWAPPED", n.Roles[j].Pos, false, "role %q started the connection, now %q does", or.Name, n.Roles[0].Name)
 		}
 	}
 	if o.Framing != n.Framing {
@@ -220,7 +223,7 @@ func (c *comparer) methods() {
 
 // method compares one method (or notification form) with its new version.
 func (c *comparer) method(om, nm *idl.Method, what string) {
-	if from, to := roleIndex(c.old, om.From), roleIndex(c.cur, nm.From); from != to {
+	if from, to := c.roleIndex(om.From), roleIndex(c.cur, nm.From); from != to {
 		c.add("METHOD_DIRECTION_CHANGED", nm.Pos, false, "%s was sent by %s, now by %s", what, roleText(c.old, om.From), roleText(c.cur, nm.From))
 	}
 	if om.Kind != nm.Kind || om.AlsoNotification != nm.AlsoNotification {
@@ -257,6 +260,16 @@ func roleIndex(p *idl.Protocol, from string) int {
 		return 0
 	}
 	return 1
+}
+
+// roleIndex is the place in the new protocol of the old role named from
+// (2 for both): the role of the same name, else the role at the same place,
+// renamed.
+func (c *comparer) roleIndex(from string) int {
+	if i := slices.IndexFunc(c.cur.Roles[:], func(r idl.Role) bool { return r.Name == from }); i >= 0 {
+		return i
+	}
+	return roleIndex(c.old, from)
 }
 
 // roleText describes the sender a method's From names.

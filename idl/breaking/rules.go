@@ -34,6 +34,7 @@ var Rules = []Rule{
 	{"PROTOCOL_CANCELLATION_CHANGED", Wire, false, "the cancellation notification changed: cancellations of one side are unknown notifications to the other"},
 	{"PROTOCOL_BATCHES_CHANGED", Wire, false, "whether JSON-RPC batches are accepted, or under which versions, changed"},
 	{"PROTOCOL_HANDSHAKE_CHANGED", Wire, false, "the handshake request or the member of its result holding the negotiated version changed"},
+	{"PROTOCOL_ROLES_SWAPPED", Wire, false, "the other role starts the connection (spawns or dials): each waits for the other, or both dial"},
 	{"TRANSPORT_REMOVED", Wire, false, "a transport was removed: peers that use it cannot connect"},
 	{"TRANSPORT_CHANGED", Wire, false, "a transport's port, path or headers changed: peers using the old ones do not meet"},
 	{"METHOD_REMOVED", Wire, true, "a method or notification was removed: an old sender's message is refused (-32601) or dropped"},
