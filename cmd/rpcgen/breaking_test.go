@@ -165,8 +165,8 @@ func TestBreakingAgainst(t *testing.T) {
 	if status, out, _ := runCLI(t, "breaking", "-against", "HEAD", "demo.yaml"); status != 0 || out != "" {
 		t.Errorf("against HEAD after the commit: %d\n%s", status, out)
 	}
-	if status, out, _ := runCLI(t, "breaking", "-against", "HEAD~1", "demo.yaml"); status != 1 || !strings.Contains(out, "HEAD~1:shared/common.yaml:5:7: wire: FIELD_REMOVED") {
-		t.Errorf("against HEAD~1: %d\n%s", status, out)
+	if status, out, _ := runCLI(t, "breaking", "demo.yaml", "-against", "HEAD~1"); status != 1 || !strings.Contains(out, "HEAD~1:shared/common.yaml:5:7: wire: FIELD_REMOVED") {
+		t.Errorf("against HEAD~1, the flag after the file: %d\n%s", status, out)
 	}
 }
 

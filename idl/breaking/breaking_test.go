@@ -169,3 +169,29 @@ func TestAnyPair(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleNamesInSource checks that every rule the comparer reports is in
+// Rules, whether or not a case of the corpus reaches that line.
+func TestRuleNamesInSource(t *testing.T) {
+	files, _ := filepath.Glob("*.go")
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, part := range strings.Split(string(data), `c.add("`)[1:] {
+			name, _, _ := strings.Cut(part, `"`)
+			n++
+			if _, ok := rules[name]; !ok {
+				t.Errorf("%s reports %s, which Rules lacks", f, name)
+			}
+		}
+	}
+	if n < len(Rules) {
+		t.Errorf("found %d calls of c.add, fewer than the %d rules", n, len(Rules))
+	}
+}
