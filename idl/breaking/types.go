@@ -77,16 +77,20 @@ func (c *comparer) typ(o, n *idl.Type, at place) {
 		c.seen[key] = true
 		ctx, pos = nd.Name, nd.Pos
 	}
+	label := ctx // what a finding about the type as a whole names
+	if nd != nil {
+		label = "type " + ctx
+	}
 	switch ob.Kind {
 	case idl.KindInteger, idl.KindNumber:
 		if ob, nb := bounds(ob), bounds(nb); ob != nb {
-			c.add("FIELD_BOUNDS_CHANGED", at.pos, false, "%s: bounds changed from %s to %s", at.what, ob, nb)
+			c.add("FIELD_BOUNDS_CHANGED", pos, false, "%s: bounds changed from %s to %s", label, ob, nb)
 		}
 	case idl.KindArray:
-		c.typ(ob.Elem, nb.Elem, place{"the items of " + at.what, at.pos})
+		c.typ(ob.Elem, nb.Elem, place{"the items of " + label, pos})
 	case idl.KindMap:
-		c.typ(orString(ob.Key), orString(nb.Key), place{"the keys of " + at.what, at.pos})
-		c.typ(ob.Elem, nb.Elem, place{"the values of " + at.what, at.pos})
+		c.typ(orString(ob.Key), orString(nb.Key), place{"the keys of " + label, pos})
+		c.typ(ob.Elem, nb.Elem, place{"the values of " + label, pos})
 	case idl.KindTuple:
 		if len(ob.Items) != len(nb.Items) {
 			c.add("FIELD_TYPE_CHANGED", pos, false, "tuple %s changed length from %d to %d", ctx, len(ob.Items), len(nb.Items))
