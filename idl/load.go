@@ -25,6 +25,14 @@ func Parse(filename string, src []byte) (*Protocol, error) {
 	return parse(filename, src, os.ReadFile)
 }
 
+// ParseFunc is like [Parse], reading included files with read instead of
+// from disk; read gets each included file's path joined to the directory
+// of the file including it, as [Load] would open it. rpcgen breaking uses
+// it to load a protocol as it was at a git revision.
+func ParseFunc(filename string, src []byte, read func(path string) ([]byte, error)) (*Protocol, error) {
+	return parse(filename, src, read)
+}
+
 // parse is Parse reading included files with read.
 func parse(filename string, src []byte, read func(string) ([]byte, error)) (*Protocol, error) {
 	l := &loader{errs: &errorList{}, loaded: map[string]bool{}, read: read}

@@ -10,6 +10,7 @@
 //	rpcgen schema [-out dir] protocol.yaml
 //	rpcgen schema -bundle [-out file] protocol.yaml
 //	rpcgen import lsp [-o file] metaModel.json
+//	rpcgen breaking [-wire-only] [-json] OLD.yaml NEW.yaml | -against REV NEW.yaml
 //	rpcgen version
 //
 // Flags may come before or after the protocol file. generate writes, below
@@ -35,7 +36,9 @@
 // Its errors are reported as file:line:col, like the IDL's.
 //
 // Exit status: 0 on success, 1 when the IDL is invalid or output could not
-// be written or -check found it stale, 2 on a usage error. It works from
+// be written or -check found it stale, 2 on a usage error; rpcgen breaking
+// exits 1 when it finds a breaking change and 3 when a protocol is not
+// valid. It works from
 // //go:generate:
 //
 //	//go:generate go run github.com/rpcgen/rpcgen/cmd/rpcgen generate -out . protocol.yaml
@@ -68,6 +71,9 @@ type command struct {
 	name    string
 	args    string // argument synopsis after the flags
 	summary string
+	// help, when set, replaces the synopsis and summary in the command's
+	// usage (the text before its flags).
+	help string
 	// run parses its flags with fs and runs; it returns an error to print
 	// (exit 1) or errUsage (exit 2).
 	run func(fs *flag.FlagSet, args []string, stdout io.Writer) error
@@ -82,6 +88,7 @@ var commands = []*command{
 	{name: "docs", args: "protocol.yaml", summary: "write the Markdown reference of a protocol", run: runDocs},
 	{name: "schema", args: "protocol.yaml", summary: "write the JSON Schemas of a protocol", run: runSchema},
 	{name: "import", args: "lsp META_MODEL.json", summary: "convert LSP's metaModel.json into an IDL file (to standard output, or -o file)", run: runImport},
+	{name: "breaking", args: "OLD.yaml NEW.yaml", summary: "report the changes that break peers on the wire or Go callers (exit 1), against a file or a git revision", help: breakingHelp, run: runBreaking},
 	{name: "version", summary: "print the rpcgen version", run: runVersion},
 }
 
@@ -116,6 +123,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			commandUsage(stderr, fs, c)
 			return exitUsage
 		}
+		// A command with exit statuses of its own (rpcgen breaking).
+		var st interface{ ExitStatus() int }
+		if errors.As(err, &st) {
+			fmt.Fprintln(stderr, err)
+			return st.ExitStatus()
+		}
 		fmt.Fprintln(stderr, err)
 		return exitFail
 	}
@@ -134,7 +147,11 @@ func usage(w io.Writer) {
 
 // commandUsage prints the usage of command c, whose flags fs defines, to w.
 func commandUsage(w io.Writer, fs *flag.FlagSet, c *command) {
-	fmt.Fprintf(w, "Usage: rpcgen %s [flags] %s\n\n%s.\n", c.name, c.args, capitalize(c.summary))
+	if c.help != "" {
+		fmt.Fprint(w, c.help)
+	} else {
+		fmt.Fprintf(w, "Usage: rpcgen %s [flags] %s\n\n%s.\n", c.name, c.args, capitalize(c.summary))
+	}
 	if hasFlags(fs) {
 		fmt.Fprintln(w, "\nFlags:")
 		fs.SetOutput(w)
