@@ -201,6 +201,21 @@ func TestREADMETutorial(t *testing.T) {
 		}
 	}
 	t.Logf("README tutorial walked in %.1fs", time.Since(start).Seconds())
+
+	// Run from elsewhere, the client cannot find ./calc-server and says
+	// so, rather than panicking.
+	client := filepath.Join(tmp, "calc-client")
+	build := exec.Command("go", "build", "-o", client, "./client")
+	build.Dir, build.Env = work, env
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./client: %v\n%s", err, out)
+	}
+	elsewhere := exec.Command(client)
+	elsewhere.Dir = tmp
+	out, err := elsewhere.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "transport: spawn ./calc-server: executable not found") || strings.Contains(string(out), "panic") {
+		t.Errorf("the client run away from calc-server: %v\n%s\nwant exit status 1 and an error saying ./calc-server was not found", err, out)
+	}
 }
 
 // downstreamEnv is the environment of the reader's commands: this
