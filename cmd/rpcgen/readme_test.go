@@ -23,11 +23,14 @@ import (
 //	<!-- file: NAME -->  the block is the file NAME of the reader's module
 //	<!-- commands -->    each line of the block is a shell command
 //	<!-- output -->      the block is what the last command printed
-var readmeMarker = regexp.MustCompile(`^\s*<!-- (file: (\S+)|commands|output) -->\s*$`)
+//	<!-- other way -->   commands that take the place of `go get -tool` and
+//	                     `go generate` for a reader who runs rpcgen with
+//	                     `go run …@VERSION` instead
+var readmeMarker = regexp.MustCompile(`^\s*<!-- (file: (\S+)|commands|output|other way) -->\s*$`)
 
 // readmeStep is one marked code block of the README.
 type readmeStep struct {
-	kind string // "file", "commands" or "output"
+	kind string // "file", "commands", "output" or "other way"
 	name string // the file name, for kind "file"
 	body string
 	line int // of the marker, 1-based
@@ -117,15 +120,16 @@ func TestREADMEBlocksMarked(t *testing.T) {
 			t.Errorf("README.md does not mark a block as %s", want)
 		}
 	}
-	if kinds["commands"] == 0 || kinds["output"] == 0 {
-		t.Errorf("README.md marks %d command blocks and %d output blocks; want some of each", kinds["commands"], kinds["output"])
+	if kinds["commands"] == 0 || kinds["output"] == 0 || kinds["other way"] != 1 {
+		t.Errorf("README.md marks %d command blocks, %d output blocks and %d other-way blocks; want some, some and one", kinds["commands"], kinds["output"], kinds["other way"])
 	}
 }
 
 // TestREADMETutorial walks the README in a fresh module exactly as a
 // reader would: it writes every marked file, runs every marked command
 // (go mod init, go get -tool, go generate, go build, go run) and compares
-// each marked output with what the command before it printed. The one
+// each marked output with what the command before it printed. It walks
+// it again the other way the README names, `go run …@VERSION`. The one
 // difference from a reader's machine is where the module comes from: a
 // file:// module proxy holding this working tree at a pseudo-version
 // stands in for the public proxy, checksums of other modules are checked
@@ -134,7 +138,6 @@ func TestREADMETutorial(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module")
 	}
-	start := time.Now()
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
@@ -151,12 +154,7 @@ func TestREADMETutorial(t *testing.T) {
 	tmp := t.TempDir()
 	proxyDir := filepath.Join(tmp, "proxy")
 	version := writeModuleProxy(t, root, proxyDir)
-	modCache := filepath.Join(tmp, "modcache")
-	work := filepath.Join(tmp, "calcdemo")
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	env := downstreamEnv(t, proxyDir, modCache)
+	env := downstreamEnv(t, proxyDir, filepath.Join(tmp, "modcache"))
 	t.Cleanup(func() {
 		// The module cache is read-only; go clean is how one removes it.
 		cmd := exec.Command("go", "clean", "-modcache")
@@ -167,6 +165,54 @@ func TestREADMETutorial(t *testing.T) {
 	})
 	t.Logf("module proxy serves github.com/rpcgen/rpcgen %s", version)
 
+	t.Run("go get -tool", func(t *testing.T) {
+		work := filepath.Join(tmp, "tool", "calcdemo")
+		walkREADME(t, steps, work, env, func(line string) []string { return []string{line} })
+
+		// Run from elsewhere, the client cannot find ./calc-server and
+		// says so, rather than panicking.
+		client := filepath.Join(tmp, "tool", "calc-client")
+		build := exec.Command("go", "build", "-o", client, "./client")
+		build.Dir, build.Env = work, env
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build ./client: %v\n%s", err, out)
+		}
+		elsewhere := exec.Command(client)
+		elsewhere.Dir = tmp
+		out, err := elsewhere.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "transport: spawn ./calc-server: executable not found") || strings.Contains(string(out), "panic") {
+			t.Errorf("the client run away from calc-server: %v\n%s\nwant exit status 1 and an error saying ./calc-server was not found", err, out)
+		}
+	})
+
+	t.Run("go run", func(t *testing.T) {
+		var other []string
+		for _, st := range steps {
+			if st.kind == "other way" {
+				other = append(other, strings.Split(strings.ReplaceAll(st.body, "VERSION", version), "\n")...)
+			}
+		}
+		walkREADME(t, steps, filepath.Join(tmp, "run", "calcdemo"), env, func(line string) []string {
+			switch {
+			case strings.HasPrefix(line, "go get -tool "):
+				return nil
+			case line == "go generate ./...":
+				return other
+			}
+			return []string{line}
+		})
+	})
+}
+
+// walkREADME writes the README's files into the new directory work and
+// runs its commands there, each line as rewrite turns it, and compares
+// every output block with what the last command printed on stdout.
+func walkREADME(t *testing.T, steps []readmeStep, work string, env []string, rewrite func(string) []string) {
+	t.Helper()
+	start := time.Now()
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	var last, lastCmd string
 	for _, st := range steps {
 		switch st.kind {
@@ -179,20 +225,22 @@ func TestREADMETutorial(t *testing.T) {
 				t.Fatal(err)
 			}
 		case "commands":
-			for _, line := range strings.Split(st.body, "\n") {
-				line = strings.TrimSpace(line)
-				if line == "" || strings.HasPrefix(line, "#") {
-					continue
+			for _, readmeLine := range strings.Split(st.body, "\n") {
+				for _, line := range rewrite(strings.TrimSpace(readmeLine)) {
+					line = strings.TrimSpace(line)
+					if line == "" || strings.HasPrefix(line, "#") {
+						continue
+					}
+					var stdout, stderr bytes.Buffer
+					cmd := exec.Command("sh", "-c", line)
+					cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = work, env, &stdout, &stderr
+					began := time.Now()
+					if err := cmd.Run(); err != nil {
+						t.Fatalf("README.md:%d: %s: %v\nstdout:\n%s\nstderr:\n%s", st.line, line, err, stdout.String(), stderr.String())
+					}
+					t.Logf("%s (%.1fs)", line, time.Since(began).Seconds())
+					last, lastCmd = stdout.String(), line
 				}
-				var stdout, stderr bytes.Buffer
-				cmd := exec.Command("sh", "-c", line)
-				cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = work, env, &stdout, &stderr
-				began := time.Now()
-				if err := cmd.Run(); err != nil {
-					t.Fatalf("README.md:%d: %s: %v\nstdout:\n%s\nstderr:\n%s", st.line, line, err, stdout.String(), stderr.String())
-				}
-				t.Logf("%s (%.1fs)", line, time.Since(began).Seconds())
-				last, lastCmd = stdout.String(), line
 			}
 		case "output":
 			if strings.TrimSpace(last) != strings.TrimSpace(st.body) {
@@ -200,22 +248,7 @@ func TestREADMETutorial(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("README tutorial walked in %.1fs", time.Since(start).Seconds())
-
-	// Run from elsewhere, the client cannot find ./calc-server and says
-	// so, rather than panicking.
-	client := filepath.Join(tmp, "calc-client")
-	build := exec.Command("go", "build", "-o", client, "./client")
-	build.Dir, build.Env = work, env
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./client: %v\n%s", err, out)
-	}
-	elsewhere := exec.Command(client)
-	elsewhere.Dir = tmp
-	out, err := elsewhere.CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "transport: spawn ./calc-server: executable not found") || strings.Contains(string(out), "panic") {
-		t.Errorf("the client run away from calc-server: %v\n%s\nwant exit status 1 and an error saying ./calc-server was not found", err, out)
-	}
+	t.Logf("README walked in %.1fs", time.Since(start).Seconds())
 }
 
 // downstreamEnv is the environment of the reader's commands: this
