@@ -13,7 +13,10 @@
 // Exit status: 0 on success, 1 when the IDL is invalid or output could not
 // be written, 2 on a usage error. It works from //go:generate:
 //
-//	//go:generate go run github.com/rpcgen/rpcgen/cmd/rpcgen generate -out . protocol.yaml
+//	//go:generate go tool rpcgen generate -out . protocol.yaml
+//
+// once `go get -tool github.com/rpcgen/rpcgen/cmd/rpcgen` has made it a
+// tool of the module.
 package main
 
 import (
