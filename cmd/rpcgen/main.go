@@ -41,8 +41,11 @@
 // valid. It works from
 // //go:generate:
 //
-//	//go:generate go run github.com/rpcgen/rpcgen/cmd/rpcgen generate -out . protocol.yaml
-//	//go:generate go tool rpcgen generate
+//	//go:generate go tool rpcgen generate -out . protocol.yaml
+//	//go:generate go tool rpcgen generate        # everything rpcgen.yaml lists
+//
+// once `go get -tool github.com/rpcgen/rpcgen/cmd/rpcgen` has made it a
+// tool of the module.
 package main
 
 import (

@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -49,7 +51,9 @@ type SpawnOptions struct {
 // its file descriptors.
 //
 // Read and Write may be called concurrently with each other and with
-// every other method.
+// every other method. The methods of a nil or zero Process (the one a
+// failed Spawn returns, say) do not panic: Read, Write, Close, Shutdown and
+// Kill return an error saying the process was never started.
 type Process struct {
 	cmd    *exec.Cmd
 	pid    int
@@ -127,6 +131,9 @@ func Spawn(cmd *exec.Cmd, opts SpawnOptions) (*Process, error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = childIn, childOut, childErr
 	if err := cmd.Start(); err != nil {
 		closeAll()
+		if notFound(cmd, err) {
+			return nil, &NotFoundError{Name: name, Err: err}
+		}
 		return nil, wrapf(err, "spawn %s", name)
 	}
 	// The child has its own copies now. Closing ours is what lets our
@@ -159,6 +166,46 @@ func Spawn(cmd *exec.Cmd, opts SpawnOptions) (*Process, error) {
 	go p.wait()
 	return p, nil
 }
+
+// NotFoundError is the error [Spawn] returns when the command's executable
+// does not exist: a bare name not found in $PATH, or a path (relative to
+// the command's Dir, or to the working directory) with no file at it. It
+// matches both [exec.ErrNotFound] and [fs.ErrNotExist] with [errors.Is].
+type NotFoundError struct {
+	Name string // the command's Path
+	Err  error  // what starting it returned
+}
+
+func (e *NotFoundError) Error() string {
+	return fmt.Sprintf("transport: spawn %s: executable not found: %v", e.Name, e.Err)
+}
+
+// Unwrap returns exec.ErrNotFound, fs.ErrNotExist and the start error.
+func (e *NotFoundError) Unwrap() []error { return []error{exec.ErrNotFound, fs.ErrNotExist, e.Err} }
+
+// notFound reports whether err, returned by cmd.Start, says that the
+// executable itself is missing, rather than, say, cmd.Dir.
+func notFound(cmd *exec.Cmd, err error) bool {
+	if errors.Is(err, exec.ErrNotFound) {
+		return true
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	path := cmd.Path
+	if !filepath.IsAbs(path) && cmd.Dir != "" {
+		path = filepath.Join(cmd.Dir, path)
+	}
+	_, statErr := os.Stat(path)
+	return errors.Is(statErr, fs.ErrNotExist)
+}
+
+// errNoProcess is what the methods of a Process that [Spawn] did not
+// return (nil, or the zero value) fail with.
+var errNoProcess = errors.New("transport: process not started (use the *Process Spawn returned, after checking its error)")
+
+// started reports whether p came from a successful Spawn.
+func (p *Process) started() bool { return p != nil && p.cmd != nil && p.done != nil }
 
 // wait reaps the child, lets the stderr forwarder finish, records the exit
 // status and closes done. It is the only caller of cmd.Wait.
@@ -211,6 +258,9 @@ func (p *Process) logStderr(line []byte) {
 // returns what the child wrote before exiting and then [io.EOF]; it also
 // returns io.EOF after Shutdown, Close or Kill.
 func (p *Process) Read(b []byte) (int, error) {
+	if !p.started() {
+		return 0, errNoProcess
+	}
 	if p.stdoutEOF.Load() {
 		return 0, io.EOF
 	}
@@ -235,6 +285,9 @@ func (p *Process) Read(b []byte) (int, error) {
 // Write writes to the child's stdin. It fails once the child has exited
 // or Shutdown, Close or Kill has closed stdin.
 func (p *Process) Write(b []byte) (int, error) {
+	if !p.started() {
+		return 0, errNoProcess
+	}
 	n, err := p.stdin.Write(b)
 	if err != nil {
 		return n, wrapf(err, "write stdin of child %d", p.pid)
@@ -263,6 +316,9 @@ func (p *Process) Close() error {
 // Shutdown is idempotent: later calls wait for the first to finish and
 // return its result.
 func (p *Process) Shutdown(ctx context.Context) error {
+	if !p.started() {
+		return errNoProcess
+	}
 	p.shutdownOnce.Do(func() { p.shutdownErr = p.shutdown(ctx) })
 	return p.shutdownErr
 }
@@ -308,6 +364,9 @@ func (p *Process) shutdown(ctx context.Context) error {
 // be sent; the exit status is available from [Process.ExitErr]. Killing a
 // child that has already exited is not an error.
 func (p *Process) Kill() error {
+	if !p.started() {
+		return errNoProcess
+	}
 	err := p.cmd.Process.Kill()
 	if err != nil && !errors.Is(err, os.ErrProcessDone) {
 		// The child may be gone already; in every other case there is
@@ -333,12 +392,24 @@ func (p *Process) closeIO() {
 
 // Done returns a channel that is closed once the child has exited and
 // been reaped and its stderr has been forwarded.
-func (p *Process) Done() <-chan struct{} { return p.done }
+// For a Process that Spawn did not return, the channel is closed already.
+func (p *Process) Done() <-chan struct{} {
+	if !p.started() {
+		return closedChan
+	}
+	return p.done
+}
+
+// closedChan is the Done channel of a Process that Spawn did not return.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 // ExitErr returns the child's exit error once [Process.Done] is closed:
 // nil for exit status 0, otherwise an [*exec.ExitError] (or the error
 // waiting failed with). Before that it returns nil.
 func (p *Process) ExitErr() error {
+	if !p.started() {
+		return errNoProcess
+	}
 	select {
 	case <-p.done:
 		return p.exitErr
@@ -347,8 +418,14 @@ func (p *Process) ExitErr() error {
 	}
 }
 
-// Pid returns the child's process id.
-func (p *Process) Pid() int { return p.pid }
+// Pid returns the child's process id, or 0 for a Process that Spawn did
+// not return.
+func (p *Process) Pid() int {
+	if p == nil {
+		return 0
+	}
+	return p.pid
+}
 
 // killedBySIGKILL reports whether err says the process died of SIGKILL.
 func killedBySIGKILL(err error) bool {
