@@ -29,6 +29,7 @@ generate:
 		name=$$(basename $$p .yaml); \
 		echo "rpcgen generate $$p"; \
 		bin/rpcgen generate -out generated/$$name $$p || exit 1; \
+		bin/rpcgen openrpc -out generated/$$name/openrpc.json $$p || exit 1; \
 	done
 	@echo "rpcgen generate bench/bench.yaml"
 	@bin/rpcgen generate -out bench/benchproto bench/bench.yaml

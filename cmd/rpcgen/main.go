@@ -7,6 +7,7 @@
 //	rpcgen check protocol.yaml...
 //	rpcgen docs [-out file] protocol.yaml
 //	rpcgen schema [-out dir] [-bundle] protocol.yaml
+//	rpcgen openrpc [-out file] protocol.yaml
 //	rpcgen import lsp [-o file] metaModel.json
 //	rpcgen version
 //
@@ -54,6 +55,7 @@ var commands = []*command{
 	{name: "check", args: "protocol.yaml...", summary: "validate protocol descriptions and report every error as file:line:col", run: runCheck},
 	{name: "docs", args: "protocol.yaml", summary: "write the Markdown reference of a protocol", run: runDocs},
 	{name: "schema", args: "protocol.yaml", summary: "write the JSON Schemas of a protocol", run: runSchema},
+	{name: "openrpc", args: "protocol.yaml", summary: "write the OpenRPC document of a protocol", run: runOpenRPC},
 	{name: "import", args: "lsp META_MODEL.json", summary: "convert LSP's metaModel.json into an IDL file (to standard output, or -o file)", run: runImport},
 	{name: "version", summary: "print the rpcgen version", run: runVersion},
 }
