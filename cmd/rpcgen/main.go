@@ -10,6 +10,7 @@
 //	rpcgen openrpc [-out file] protocol.yaml
 //	rpcgen import lsp [-o file] metaModel.json
 //	rpcgen version
+//	rpcgen completion bash|zsh|fish
 //
 // Exit status: 0 on success, 1 when the IDL is invalid or output could not
 // be written, 2 on a usage error. It works from //go:generate:
@@ -58,6 +59,7 @@ var commands = []*command{
 	{name: "openrpc", args: "protocol.yaml", summary: "write the OpenRPC document of a protocol", run: runOpenRPC},
 	{name: "import", args: "lsp META_MODEL.json", summary: "convert LSP's metaModel.json into an IDL file (to standard output, or -o file)", run: runImport},
 	{name: "version", summary: "print the rpcgen version", run: runVersion},
+	{name: "completion", args: "bash|zsh|fish", summary: "print the shell completion script of rpcgen for bash, zsh or fish", run: runCompletion},
 }
 
 // run executes one rpcgen command and returns the process exit status.
@@ -106,7 +108,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprint(w, "Usage: rpcgen <command> [flags] [arguments]\n\nCommands:\n")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, "\nRun 'rpcgen <command> -h' for a command's flags.\n")
 }
