@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rpcgen/rpcgen/gen/openrpc"
@@ -37,6 +38,27 @@ func documents(t *testing.T) []document {
 	return list
 }
 
+// generated holds the document of each IDL file once generated, for the
+// tests that only read it.
+var generated = struct {
+	sync.Mutex
+	docs map[string][]byte
+}{docs: map[string][]byte{}}
+
+// cached returns the document of the IDL file at path, generating it
+// the first time.
+func cached(t *testing.T, path string) []byte {
+	t.Helper()
+	generated.Lock()
+	defer generated.Unlock()
+	doc, ok := generated.docs[path]
+	if !ok {
+		doc = generate(t, path)
+		generated.docs[path] = doc
+	}
+	return doc
+}
+
 // generate loads the IDL file at path and returns its document.
 func generate(t *testing.T, path string) []byte {
 	t.Helper()
@@ -57,7 +79,7 @@ func generate(t *testing.T, path string) []byte {
 func TestCommittedDocumentsAreFresh(t *testing.T) {
 	for _, d := range documents(t) {
 		t.Run(d.name, func(t *testing.T) {
-			got := generate(t, d.idl)
+			got := cached(t, d.idl)
 			if *update {
 				if err := os.WriteFile(d.committed, got, 0o644); err != nil {
 					t.Fatal(err)

@@ -86,7 +86,7 @@ func idlFiles(t *testing.T) []string {
 func TestSchemasAreDraft07(t *testing.T) {
 	for _, path := range idlFiles(t) {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".yaml"), func(t *testing.T) {
-			k := newChecker(t, generate(t, path))
+			k := newChecker(t, cached(t, path))
 			schemas := k.doc["components"].(map[string]any)["schemas"].(map[string]any)
 			for name, s := range schemas {
 				ptr := "/components/schemas/" + name
@@ -128,7 +128,7 @@ func walkRefs(t *testing.T, v any, at string) {
 func TestExamplesMatchTheirDescriptors(t *testing.T) {
 	for _, path := range idlFiles(t) {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".yaml"), func(t *testing.T) {
-			k := newChecker(t, generate(t, path))
+			k := newChecker(t, cached(t, path))
 			n := 0
 			for i, m := range list(k.doc["methods"]) {
 				ptr := fmt.Sprintf("/methods/%d", i)
