@@ -205,3 +205,22 @@ func TestErrorsInComponents(t *testing.T) {
 		"description": "The shape does not fit.",
 		"dataSchema": {"$ref": "#/components/schemas/TooBigData"}}`)
 }
+
+func TestMethodFlags(t *testing.T) {
+	var doc map[string]any
+	if err := json.Unmarshal(cached(t, "../../idl/testdata/full.yaml"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	get := methodNamed(t, doc, "items/get")
+	same(t, "items/get", []any{get["x-rpcgen-idempotent"], get["deprecated"], get["x-rpcgen-from"], get["x-rpcgen-to"]}, `[true, true, "agent", "editor"]`)
+	if _, ok := get["x-rpcgen-timeout"]; ok {
+		t.Error("items/get, with timeout: none, has x-rpcgen-timeout")
+	}
+	report := methodNamed(t, doc, "status/report")
+	same(t, "status/report also-notification", report["x-rpcgen-also-notification"], `true`)
+	same(t, "status/report as a notification", report["examples"].([]any)[1], `{"name": "example 2", "description": "As a notification.",
+		"params": [{"name": "state", "value": "processing"}]}`)
+	shutdown := methodNamed(t, doc, "shutdown")
+	same(t, "shutdown timeout", shutdown["x-rpcgen-timeout"], `{"milliseconds": 5000, "cancel": false, "action": "kill"}`)
+	same(t, "shutdown result", shutdown["result"], `{"name": "result", "schema": {"type": "null"}}`)
+}
