@@ -15,6 +15,7 @@ import (
 	"github.com/rpcgen/rpcgen/gen/golang"
 	"github.com/rpcgen/rpcgen/gen/jsonschema"
 	"github.com/rpcgen/rpcgen/gen/markdown"
+	"github.com/rpcgen/rpcgen/gen/openrpc"
 	"github.com/rpcgen/rpcgen/idl"
 )
 
@@ -53,6 +54,7 @@ func runGenerate(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	fs.BoolVar(&sel.goCode, "go", false, "write the Go package (the default is every output)")
 	fs.BoolVar(&sel.schema, "schema", false, "write the JSON Schemas under schema/ (the default is every output)")
 	fs.BoolVar(&sel.docs, "docs", false, "write the Markdown reference README.md (the default is every output)")
+	fs.BoolVar(&sel.openRPC, "openrpc", false, "write the OpenRPC document openrpc.json (the default is every output)")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -115,15 +117,15 @@ type job struct {
 
 // outputs selects what generate writes.
 type outputs struct {
-	goCode, schema, docs bool
+	goCode, schema, docs, openRPC bool
 }
 
 // allOutputs is every output, the default.
-var allOutputs = outputs{goCode: true, schema: true, docs: true}
+var allOutputs = outputs{goCode: true, schema: true, docs: true, openRPC: true}
 
 // and returns the outputs selected by both o and p.
 func (o outputs) and(p outputs) outputs {
-	return outputs{o.goCode && p.goCode, o.schema && p.schema, o.docs && p.docs}
+	return outputs{o.goCode && p.goCode, o.schema && p.schema, o.docs && p.docs, o.openRPC && p.openRPC}
 }
 
 // has reports whether o selects the output a generated file at path (slash
@@ -134,6 +136,8 @@ func (o outputs) has(path string) bool {
 		return o.goCode
 	case strings.HasPrefix(path, "schema/"):
 		return o.schema
+	case path == openrpc.FileName:
+		return o.openRPC
 	}
 	return o.docs
 }
@@ -150,10 +154,13 @@ func generateJob(j job, check bool, stdout io.Writer) ([]string, error) {
 	// The generators only read p: they run at the same time, and their
 	// files and errors are taken in the same order as ever.
 	var (
-		wg                       sync.WaitGroup
-		goFiles, schemas, docs   []gen.File
-		goErr, schemaErr, docErr error
+		wg                                sync.WaitGroup
+		goFiles, schemas, docs, orpc      []gen.File
+		goErr, schemaErr, docErr, orpcErr error
 	)
+	if j.outs.openRPC {
+		wg.Go(func() { orpc, orpcErr = openrpc.Generate(p) })
+	}
 	if j.outs.schema {
 		wg.Go(func() { schemas, schemaErr = jsonschema.Generate(p) })
 	}
@@ -173,7 +180,10 @@ func generateJob(j job, check bool, stdout io.Writer) ([]string, error) {
 	if docErr != nil {
 		return nil, fmt.Errorf("generating docs: %w", docErr)
 	}
-	pl, err := makePlan(j.out, slices.Concat(goFiles, schemas, docs), j.outs)
+	if orpcErr != nil {
+		return nil, fmt.Errorf("generating OpenRPC: %w", orpcErr)
+	}
+	pl, err := makePlan(j.out, slices.Concat(goFiles, schemas, docs, orpc), j.outs)
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ const configName = "rpcgen.yaml"
 //
 //	defaults:                      # optional; each protocol may override them
 //	  out: generated/{name}        # output directory; {name}: the IDL file's name without .yaml
-//	  outputs: [go, schema, docs]  # what to write (default: all three)
+//	  outputs: [go, schema, docs, openrpc]  # what to write (default: all)
 //	  package: ""                  # Go package name (default: from the protocol name)
 //	protocols:
 //	  - idl: protocols/*.yaml      # an IDL file or a glob
@@ -230,7 +230,7 @@ func (r *configReader) settings(m []*ast.MappingValueNode, s *settings, where st
 func (r *configReader) outputs(n ast.Node, s *settings) {
 	seq, ok := n.(*ast.SequenceNode)
 	if !ok || len(seq.Values) == 0 {
-		r.errorf(n.GetToken(), "outputs: wants a list of go, schema and docs")
+		r.errorf(n.GetToken(), "outputs: wants a list of go, schema, docs and openrpc")
 		return
 	}
 	s.outs = outputs{}
@@ -242,8 +242,10 @@ func (r *configReader) outputs(n ast.Node, s *settings) {
 			s.outs.schema = true
 		case "docs":
 			s.outs.docs = true
+		case "openrpc":
+			s.outs.openRPC = true
 		default:
-			r.errorf(v.GetToken(), "unknown output %q; known: go, schema, docs", name)
+			r.errorf(v.GetToken(), "unknown output %q; known: go, schema, docs, openrpc", name)
 		}
 	}
 }

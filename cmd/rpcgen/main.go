@@ -3,20 +3,23 @@
 //
 // Usage:
 //
-//	rpcgen generate [-out dir] [-package name] [-check] [-go] [-schema] [-docs] protocol.yaml
-//	rpcgen generate [-config rpcgen.yaml] [-check] [-go] [-schema] [-docs]
+//	rpcgen generate [-out dir] [-package name] [-check] [-go] [-schema] [-docs] [-openrpc] protocol.yaml
+//	rpcgen generate [-config rpcgen.yaml] [-check] [-go] [-schema] [-docs] [-openrpc]
 //	rpcgen check protocol.yaml...
 //	rpcgen docs [-out file] protocol.yaml
 //	rpcgen schema [-out dir] protocol.yaml
 //	rpcgen schema -bundle [-out file] protocol.yaml
+//	rpcgen openrpc [-out file] protocol.yaml
 //	rpcgen import lsp [-o file] metaModel.json
 //	rpcgen breaking [-wire-only] [-json] OLD.yaml NEW.yaml | -against REV NEW.yaml
 //	rpcgen version
+//	rpcgen completion bash|zsh|fish
 //
 // Flags may come before or after the protocol file. generate writes, below
 // -out, a .rpcgen-manifest listing the files it wrote; a later run removes
 // the listed files it no longer writes, if they still look generated, and
-// nothing else. -go, -schema and -docs select outputs (default: all).
+// nothing else. -go, -schema, -docs and -openrpc select outputs (default:
+// all).
 // With -check it writes nothing, prints a unified diff of what it would
 // change and exits 1 when the output on disk is stale.
 //
@@ -26,7 +29,7 @@
 //
 //	defaults:
 //	  out: generated/{name}        # {name}: the IDL file's name without .yaml
-//	  outputs: [go, schema, docs]
+//	  outputs: [go, schema, docs, openrpc]
 //	protocols:
 //	  - idl: protocols/*.yaml
 //	  - idl: bench/bench.yaml
@@ -90,9 +93,11 @@ var commands = []*command{
 	{name: "check", args: "protocol.yaml...", summary: "validate protocol descriptions and report every error as file:line:col", run: runCheck},
 	{name: "docs", args: "protocol.yaml", summary: "write the Markdown reference of a protocol", run: runDocs},
 	{name: "schema", args: "protocol.yaml", summary: "write the JSON Schemas of a protocol", run: runSchema},
+	{name: "openrpc", args: "protocol.yaml", summary: "write the OpenRPC document of a protocol", run: runOpenRPC},
 	{name: "import", args: "lsp META_MODEL.json", summary: "convert LSP's metaModel.json into an IDL file (to standard output, or -o file)", run: runImport},
 	{name: "breaking", args: "OLD.yaml NEW.yaml", summary: "report the changes that break peers on the wire or Go callers (exit 1), against a file or a git revision", help: breakingHelp, run: runBreaking},
 	{name: "version", summary: "print the rpcgen version", run: runVersion},
+	{name: "completion", args: "bash|zsh|fish", summary: "print the shell completion script of rpcgen for bash, zsh or fish", run: runCompletion},
 }
 
 // run executes one rpcgen command and returns the process exit status.
@@ -143,7 +148,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprint(w, "Usage: rpcgen <command> [flags] [arguments]\n\nCommands:\n")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, "\nRun 'rpcgen <command> -h' for a command's flags.\n")
 }
