@@ -236,6 +236,7 @@ func (d *doc) writeLifecycle() {
 	} else {
 		d.para("The IDL describes no particular lifecycle.")
 	}
+	d.writeSequence()
 	if m := p.Handshake; m != nil {
 		d.paraf("**Handshake:** %s. A session starts with this request and is established once it has been answered with a result. A server may close a connection that has not completed it in time, or to make room for other connections.",
 			d.methodLink(m))
@@ -265,7 +266,10 @@ func (d *doc) writeLifecycle() {
 			continue
 		}
 		then := "—"
-		if m.Timeout != 0 {
+		switch {
+		case m.Timeout != 0 && p.Timeout != 0 && sameOnTimeout(m.OnTimeout, p.OnTimeout):
+			then = "as by default"
+		case m.Timeout != 0:
 			then = d.onTimeoutCell(m.OnTimeout)
 		}
 		rows = append(rows, []string{d.methodLink(m), timeoutCell(m), then})
