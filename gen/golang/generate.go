@@ -39,6 +39,7 @@ type file struct {
 	*jen.File
 	path  string
 	decls int
+	links map[string]string // see [generator.docLinks]
 }
 
 // add appends a declaration, after a blank line.
@@ -94,8 +95,9 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 		{g.files[1], func(f *file) error { return g.roleFile(f, 1) }},
 	}
 	var files []*file
+	links := g.docLinks()
 	for _, part := range parts {
-		f := &file{File: jen.NewFile(pkg), path: part.path}
+		f := &file{File: jen.NewFile(pkg), path: part.path, links: links}
 		// groupImports formats the file once its imports are grouped.
 		f.NoFormat = true
 		f.HeaderComment(gen.Header)
@@ -132,7 +134,7 @@ func (f *file) render() (gen.File, error) {
 	if err := f.Render(&buf); err != nil {
 		return gen.File{}, fmt.Errorf("golang: rendering %s: %w", f.path, err)
 	}
-	src, err := groupImports(buf.Bytes())
+	src, err := groupImports(linkComments(buf.Bytes(), f.links))
 	if err != nil {
 		return gen.File{}, fmt.Errorf("golang: formatting %s: %w", f.path, err)
 	}

@@ -9,7 +9,14 @@ import (
 
 // typeDoc returns the doc comment of a named type.
 func (g *generator) typeDoc(def *idl.TypeDef) *comment {
-	c := doc(lead(def.GoName, g.typeSentence(def), def.Doc))
+	c := doc(lead(def.GoName, g.typeSentence(def), def.Doc, def.Type.Kind == idl.KindEnum))
+	if o := g.origins[def]; o != "" && strings.TrimSpace(def.Doc) != "" {
+		// The doc leads; where the type comes from follows.
+		if rest, ok := strings.CutPrefix(o, "are "); ok {
+			o = "holds " + rest
+		}
+		c.add("It " + o + ".")
+	}
 	if k := def.Type.Kind; def.Type.Nullable && (k == idl.KindObject || k == idl.KindEnum || k == idl.KindUnion) {
 		c.add("It may also be null: members of this type are pointers.")
 	}

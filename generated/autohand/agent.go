@@ -27,13 +27,13 @@ type Agent interface {
 	//
 	// The caller waits 30s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrAgentBusy or
-	// jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrAgentBusy] or
+	// [jsonrpc.ErrInvalidParams].
 	Prompt(ctx context.Context, params *PromptParams) (*SuccessResult, error)
 
 	// StepDecision answers the request autohand.stepDecision. Answers
@@ -42,13 +42,13 @@ type Agent interface {
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	StepDecision(ctx context.Context, params *StepDecisionParams) (*SuccessResult, error)
 
 	// Abort answers the request autohand.abort. Stops the running turn: pending
@@ -58,10 +58,10 @@ type Agent interface {
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	Abort(ctx context.Context) (*SuccessResult, error)
 
 	// Reset answers the request autohand.reset. Clears the conversation and starts
@@ -69,12 +69,12 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrAgentBusy.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrAgentBusy].
 	Reset(ctx context.Context) (*ResetResult, error)
 
 	// GetState answers the request autohand.getState. Reports what the agent is
@@ -82,10 +82,10 @@ type Agent interface {
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	GetState(ctx context.Context) (*GetStateResult, error)
 
 	// GetMessages answers the request autohand.getMessages. Returns the
@@ -93,10 +93,10 @@ type Agent interface {
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	GetMessages(ctx context.Context, params *GetMessagesParams) (*GetMessagesResult, error)
 
 	// PermissionResponse answers the request autohand.permissionResponse. Answers
@@ -107,13 +107,13 @@ type Agent interface {
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrExecution,
-	// ErrAborted or jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrExecution],
+	// [ErrAborted] or [jsonrpc.ErrInvalidParams].
 	PermissionResponse(ctx context.Context, params *PermissionResponseParams) (*SuccessResult, error)
 
 	// PermissionAcknowledged answers the request autohand.permissionAcknowledged.
@@ -123,13 +123,13 @@ type Agent interface {
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrExecution or
-	// jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrExecution] or
+	// [jsonrpc.ErrInvalidParams].
 	PermissionAcknowledged(ctx context.Context, params *PermissionAcknowledgedParams) (*SuccessResult, error)
 
 	// DirectoryAccessResponse answers the request
@@ -137,13 +137,13 @@ type Agent interface {
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrExecution,
-	// ErrAborted or jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrExecution],
+	// [ErrAborted] or [jsonrpc.ErrInvalidParams].
 	DirectoryAccessResponse(ctx context.Context, params *DirectoryAccessResponseParams) (*SuccessResult, error)
 
 	// DirectoryAccessAcknowledged answers the request
@@ -152,13 +152,13 @@ type Agent interface {
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrExecution or
-	// jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrExecution] or
+	// [jsonrpc.ErrInvalidParams].
 	DirectoryAccessAcknowledged(ctx context.Context, params *DirectoryAccessAcknowledgedParams) (*SuccessResult, error)
 
 	// ChangesDecision answers the request autohand.changesDecision. Decides a
@@ -171,13 +171,13 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrExecution or
-	// jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrExecution] or
+	// [jsonrpc.ErrInvalidParams].
 	ChangesDecision(ctx context.Context, params *ChangesDecisionParams) (*ChangesDecisionResult, error)
 
 	// BrowserHandoffCreate answers the request autohand.browserHandoff.create.
@@ -186,10 +186,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	BrowserHandoffCreate(ctx context.Context, params *BrowserHandoffCreateParams) (*BrowserHandoffCreateResult, error)
 
 	// BrowserHandoffAttach answers the request autohand.browserHandoff.attach.
@@ -198,13 +198,13 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	BrowserHandoffAttach(ctx context.Context, params *BrowserHandoffAttachParams) (*BrowserHandoffAttachResult, error)
 
 	// BrowserHandoffAttachLatest answers the request
@@ -212,10 +212,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	BrowserHandoffAttachLatest(ctx context.Context) (*BrowserHandoffAttachLatestResult, error)
 
 	// BrowserCapabilitiesSet answers the request autohand.browserCapabilities.set.
@@ -223,10 +223,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	BrowserCapabilitiesSet(ctx context.Context, params *BrowserCapabilitiesSetParams) (*BrowserCapabilitiesSetResult, error)
 
 	// GetSkillsRegistry answers the request autohand.getSkillsRegistry. Lists the
@@ -234,10 +234,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	GetSkillsRegistry(ctx context.Context, params *GetSkillsRegistryParams) (*GetSkillsRegistryResult, error)
 
 	// InstallSkill answers the request autohand.installSkill. Installs a community
@@ -245,38 +245,38 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	InstallSkill(ctx context.Context, params *SkillInstall) (*SkillInstallResult, error)
 
 	// SkillsSearch answers the request autohand.skills.search. Searches the
 	// community skills registry. Upstream declares this method name without types
-	// or a dispatcher entry; the shapes here are our design, modelled on
+	// or a dispatcher entry; this protocol models its params and result on
 	// getSkillsRegistry.
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	SkillsSearch(ctx context.Context, params *SkillsSearchParams) (*SkillList, error)
 
 	// SkillsTrending answers the request autohand.skills.trending. Lists the
-	// registry's best-rated skills. Upstream declares the name only; the shapes
-	// are our design.
+	// registry's best-rated skills. Upstream declares the name only; the params
+	// and result are this protocol's.
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	SkillsTrending(ctx context.Context, params *SkillsTrendingParams) (*SkillList, error)
 
 	// SkillsInstall answers the request autohand.skills.install. The
@@ -285,27 +285,27 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	SkillsInstall(ctx context.Context, params *SkillInstall) (*SkillInstallResult, error)
 
 	// SkillsRemove answers the request autohand.skills.remove. Uninstalls a skill.
-	// Upstream declares the name only; the shapes are our design.
+	// Upstream declares the name only; the params and result are this protocol's.
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	SkillsRemove(ctx context.Context, params *SkillsRemoveParams) (*SkillsRemoveResult, error)
 
 	// LearnRecommend answers the request autohand.learn.recommend. Audits
@@ -314,10 +314,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	LearnRecommend(ctx context.Context, params *LearnRecommendParams) (*LearnRecommendResult, error)
 
 	// LearnUpdate answers the request autohand.learn.update. Updates installed
@@ -325,10 +325,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	LearnUpdate(ctx context.Context) (*LearnUpdateResult, error)
 
 	// LearnGenerate answers the request autohand.learn.generate. Writes a skill
@@ -336,13 +336,13 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	LearnGenerate(ctx context.Context, params *LearnGenerateParams) (*LearnGenerateResult, error)
 
 	// AutomodeStart answers the request autohand.automode.start. Starts auto-mode,
@@ -352,13 +352,13 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrAgentBusy or
-	// jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrAgentBusy] or
+	// [jsonrpc.ErrInvalidParams].
 	AutomodeStart(ctx context.Context, params *AutomodeStartParams) (*AutomodeStartResult, error)
 
 	// AutomodeStatus answers the request autohand.automode.status. Reports the
@@ -366,20 +366,20 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	AutomodeStatus(ctx context.Context) (*AutomodeStatusResult, error)
 
 	// AutomodePause answers the request autohand.automode.pause. Pauses auto-mode.
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	AutomodePause(ctx context.Context) (*SuccessOrError, error)
 
 	// AutomodeResume answers the request autohand.automode.resume. Resumes
@@ -387,10 +387,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	AutomodeResume(ctx context.Context) (*SuccessOrError, error)
 
 	// AutomodeCancel answers the request autohand.automode.cancel. Stops
@@ -398,10 +398,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	AutomodeCancel(ctx context.Context, params *AutomodeCancelParams) (*SuccessOrError, error)
 
 	// AutomodeGetLog answers the request autohand.automode.getLog. Returns what
@@ -409,10 +409,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	AutomodeGetLog(ctx context.Context, params *AutomodeGetLogParams) (*AutomodeGetLogResult, error)
 
 	// PlanModeSet answers the request autohand.planModeSet. Turns plan mode (plan
@@ -420,10 +420,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	PlanModeSet(ctx context.Context, params *PlanModeSetParams) (*SuccessResult, error)
 
 	// YoloSet answers the request autohand.yoloSet. Allows tool calls matching a
@@ -431,10 +431,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	YoloSet(ctx context.Context, params *YoloAllowance) (*YoloAllowanceResult, error)
 
 	// YoloSetCompat answers the request autohand.yolo.set. Another name of
@@ -442,10 +442,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
 	// Deprecated: Use autohand.yoloSet.
 	YoloSetCompat(ctx context.Context, params *YoloAllowance) (*YoloAllowanceResult, error)
@@ -455,13 +455,13 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	PermissionModeSet(ctx context.Context, params *PermissionModeSetParams) (*PermissionModeSetResult, error)
 
 	// ModelSet answers the request autohand.modelSet. Switches the model. fantail,
@@ -470,10 +470,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	ModelSet(ctx context.Context, params *ModelSetParams) (*ModelSetResult, error)
 
 	// MaxThinkingTokensSet answers the request autohand.maxThinkingTokensSet.
@@ -481,10 +481,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	MaxThinkingTokensSet(ctx context.Context, params *MaxThinkingTokensSetParams) (*MaxThinkingTokensSetResult, error)
 
 	// ApplyFlagSettings answers the request autohand.applyFlagSettings. Applies
@@ -492,10 +492,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	ApplyFlagSettings(ctx context.Context, params *ApplyFlagSettingsParams) (*ApplyFlagSettingsResult, error)
 
 	// SetContextCompact answers the request autohand.setContextCompact. Turns
@@ -503,10 +503,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	SetContextCompact(ctx context.Context, params *SetContextCompactParams) (*SetContextCompactResult, error)
 
 	// GetSupportedModels answers the request autohand.getSupportedModels. Lists
@@ -515,10 +515,10 @@ type Agent interface {
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	GetSupportedModels(ctx context.Context) (*GetSupportedModelsResult, error)
 
 	// GetSupportedCommands answers the request autohand.getSupportedCommands.
@@ -526,10 +526,10 @@ type Agent interface {
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	GetSupportedCommands(ctx context.Context) (*GetSupportedCommandsResult, error)
 
 	// GetToolsRegistry answers the request autohand.getToolsRegistry. Lists the
@@ -537,10 +537,10 @@ type Agent interface {
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	GetToolsRegistry(ctx context.Context) (*GetToolsRegistryResult, error)
 
 	// GetContextUsage answers the request autohand.getContextUsage. Breaks the
@@ -548,10 +548,10 @@ type Agent interface {
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	GetContextUsage(ctx context.Context) (*GetContextUsageResult, error)
 
 	// ReloadPlugins answers the request autohand.reloadPlugins. Reloads plugins
@@ -559,10 +559,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	ReloadPlugins(ctx context.Context) (*ReloadPluginsResult, error)
 
 	// GetAccountInfo answers the request autohand.getAccountInfo. Returns the
@@ -570,10 +570,10 @@ type Agent interface {
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	GetAccountInfo(ctx context.Context) (*GetAccountInfoResult, error)
 
 	// GetHistory answers the request autohand.getHistory. Lists saved sessions, a
@@ -581,10 +581,10 @@ type Agent interface {
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	GetHistory(ctx context.Context, params *GetHistoryParams) (*GetHistoryResult, error)
 
 	// GetSession answers the request autohand.getSession. Loads a saved session's
@@ -592,10 +592,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	GetSession(ctx context.Context, params *GetSessionParams) (*GetSessionResult, error)
 
 	// SessionAttach answers the request autohand.session.attach. Continues a saved
@@ -603,13 +603,13 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrAgentBusy or
-	// jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrAgentBusy] or
+	// [jsonrpc.ErrInvalidParams].
 	SessionAttach(ctx context.Context, params *SessionAttachParams) (*SessionAttachResult, error)
 
 	// McpListServers answers the request autohand.mcp.listServers. Lists the MCP
@@ -617,10 +617,10 @@ type Agent interface {
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	McpListServers(ctx context.Context) (*McpListServersResult, error)
 
 	// McpListTools answers the request autohand.mcp.listTools. Lists MCP tools, of
@@ -628,10 +628,10 @@ type Agent interface {
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	McpListTools(ctx context.Context, params *McpListToolsParams) (*McpListToolsResult, error)
 
 	// McpSetVscodeTools answers the request autohand.mcp.setVscodeTools. Offers
@@ -641,13 +641,13 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	McpSetVscodeTools(ctx context.Context, params *McpSetVscodeToolsParams) (*SuccessResult, error)
 
 	// McpInvokeResponse answers the request autohand.mcp.invokeResponse. Returns
@@ -655,13 +655,13 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrExecution or
-	// jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrExecution] or
+	// [jsonrpc.ErrInvalidParams].
 	McpInvokeResponse(ctx context.Context, params *McpInvokeResponseParams) (*SuccessResult, error)
 
 	// McpGetServerConfigs answers the request autohand.mcp.getServerConfigs.
@@ -669,10 +669,10 @@ type Agent interface {
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	McpGetServerConfigs(ctx context.Context) (*McpGetServerConfigsResult, error)
 
 	// McpToggleServer answers the request autohand.mcp.toggleServer. Enables or
@@ -680,13 +680,13 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	McpToggleServer(ctx context.Context, params *McpToggleServerParams) (*McpToggleServerResult, error)
 
 	// McpReconnectServer answers the request autohand.mcp.reconnectServer.
@@ -694,13 +694,13 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	McpReconnectServer(ctx context.Context, params *McpReconnectServerParams) (*McpReconnectServerResult, error)
 
 	// McpSetServers answers the request autohand.mcp.setServers. Replaces the MCP
@@ -708,13 +708,13 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	McpSetServers(ctx context.Context, params *McpSetServersParams) (*McpSetServersResult, error)
 
 	// GoalGet answers the request autohand.goal.get. Returns the workspace's
@@ -722,10 +722,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	GoalGet(ctx context.Context) (*GoalGetResult, error)
 
 	// GoalCreate answers the request autohand.goal.create. Starts a persistent
@@ -733,13 +733,13 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	GoalCreate(ctx context.Context, params *GoalRequest) (*GoalMutationResult, error)
 
 	// GoalUpdate answers the request autohand.goal.update. Changes the active
@@ -748,20 +748,20 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	GoalUpdate(ctx context.Context, params *GoalUpdateParams) (*GoalMutationResult, error)
 
 	// GoalClear answers the request autohand.goal.clear. Drops the active goal.
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	GoalClear(ctx context.Context) (*GoalMutationResult, error)
 
 	// GoalQueue answers the request autohand.goal.queue. Queues a goal behind the
@@ -770,10 +770,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	GoalQueue(ctx context.Context, params *GoalQueueParams) (*GoalQueueResult, error)
 
 	// GoalStartQueued answers the request autohand.goal.startQueued. Makes the
@@ -781,10 +781,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	GoalStartQueued(ctx context.Context) (*GoalMutationResult, error)
 
 	// GoalListTemplates answers the request autohand.goal.listTemplates. Lists the
@@ -793,10 +793,10 @@ type Agent interface {
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	GoalListTemplates(ctx context.Context) (*GoalListTemplatesResult, error)
 
 	// AutoresearchStart answers the request autohand.autoresearch.start. Starts or
@@ -805,13 +805,13 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrAgentBusy or
-	// jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrAgentBusy] or
+	// [jsonrpc.ErrInvalidParams].
 	AutoresearchStart(ctx context.Context, params *AutoresearchStartParams) (*AutoresearchReport, error)
 
 	// AutoresearchStatus answers the request autohand.autoresearch.status. Reports
@@ -819,10 +819,10 @@ type Agent interface {
 	//
 	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	AutoresearchStatus(ctx context.Context) (*AutoresearchReport, error)
 
 	// AutoresearchStop answers the request autohand.autoresearch.stop. Pauses the
@@ -830,10 +830,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	AutoresearchStop(ctx context.Context) (*AutoresearchReport, error)
 
 	// AutoresearchHistory answers the request autohand.autoresearch.history. Lists
@@ -841,10 +841,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	AutoresearchHistory(ctx context.Context) (*AutoresearchHistoryResult, error)
 
 	// AutoresearchReplay answers the request autohand.autoresearch.replay.
@@ -852,10 +852,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	AutoresearchReplay(ctx context.Context, params *AutoresearchReplayParams) (*AutoresearchReplayResult, error)
 
 	// AutoresearchRescore answers the request autohand.autoresearch.rescore.
@@ -864,13 +864,13 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	AutoresearchRescore(ctx context.Context, params *AutoresearchRescoreParams) (*AutoresearchRescoreResult, error)
 
 	// AutoresearchCompare answers the request autohand.autoresearch.compare. Sets
@@ -878,10 +878,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	AutoresearchCompare(ctx context.Context, params *AutoresearchCompareParams) (*AutoresearchCompareResult, error)
 
 	// AutoresearchPareto answers the request autohand.autoresearch.pareto. Returns
@@ -889,10 +889,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	AutoresearchPareto(ctx context.Context) (*AutoresearchParetoResult, error)
 
 	// AutoresearchPin answers the request autohand.autoresearch.pin. Pins an
@@ -900,10 +900,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	AutoresearchPin(ctx context.Context, params *AutoresearchPinParams) (*AutoresearchPinResult, error)
 
 	// AutoresearchPrune answers the request autohand.autoresearch.prune. Deletes
@@ -912,10 +912,10 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	AutoresearchPrune(ctx context.Context, params *AutoresearchPruneParams) (*AutoresearchPruneResult, error)
 
 	// Setup answers the request autohand.setup. Runs the first-run setup wizard,
@@ -932,12 +932,13 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrProfileViolation.
+	// Besides the standard JSON-RPC errors, it may fail with
+	// [ErrProfileViolation].
 	RuntimeInspect(ctx context.Context) (*RuntimeInspectResult, error)
 
 	// Answer answers the request autohand.answer. Answer-only profile: answers
@@ -946,15 +947,15 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// ErrAnswerContractInvalid, ErrOutputLimitExceeded, ErrProfileViolation,
-	// ErrInferenceDestinationBlocked, ErrOutputInvalid, ErrAuthenticationRequired
-	// or ErrTimeout.
+	// [ErrAnswerContractInvalid], [ErrOutputLimitExceeded], [ErrProfileViolation],
+	// [ErrInferenceDestinationBlocked], [ErrOutputInvalid],
+	// [ErrAuthenticationRequired] or [ErrTimeout].
 	Answer(ctx context.Context, params *AnswerParams) (*AnswerResult, error)
 
 	// LoginBegin answers the request autohand.login.begin. Setup-only profile
@@ -962,12 +963,13 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrProfileViolation.
+	// Besides the standard JSON-RPC errors, it may fail with
+	// [ErrProfileViolation].
 	LoginBegin(ctx context.Context, params *LoginBeginParams) (*LoginBeginResult, error)
 
 	// LoginPoll answers the request autohand.login.poll. Setup-only profile;
@@ -975,12 +977,13 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrProfileViolation.
+	// Besides the standard JSON-RPC errors, it may fail with
+	// [ErrProfileViolation].
 	LoginPoll(ctx context.Context, params *LoginSession) (*LoginPollResult, error)
 
 	// LoginCancel answers the request autohand.login.cancel. Setup-only profile;
@@ -988,12 +991,13 @@ type Agent interface {
 	//
 	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
 	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// stays usable. Upstream sets no per-method limit; this protocol gives shorter
+	// ones to some methods (30 s for prompt, which is answered as soon as the turn
+	// is accepted; 10 s for quick queries and for answers to the agent's requests;
+	// none for the setup wizard, which waits for the user).
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrProfileViolation.
+	// Besides the standard JSON-RPC errors, it may fail with
+	// [ErrProfileViolation].
 	LoginCancel(ctx context.Context, params *LoginSession) (*LoginCancelResult, error)
 }
 

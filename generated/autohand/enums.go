@@ -8,9 +8,7 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-// AgentStatus is one of "idle", "processing" or "waiting_permission".
-//
-// What the agent is doing.
+// AgentStatus says what the agent is doing.
 type AgentStatus string
 
 // The values of AgentStatus.
@@ -46,9 +44,7 @@ func (x *AgentStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ChangeType is one of "create", "modify" or "delete".
-//
-// How a file is touched.
+// ChangeType says how a file is touched.
 type ChangeType string
 
 // The values of ChangeType.
@@ -80,9 +76,7 @@ func (x *ChangeType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ToolStream is one of "stdout" or "stderr".
-//
-// Which output stream of a tool a chunk came from.
+// ToolStream says which output stream of a tool a chunk came from.
 type ToolStream string
 
 // The values of ToolStream.
@@ -113,10 +107,8 @@ func (x *ToolStream) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TokensUsageStatus is one of "actual" or "unavailable".
-//
-// Whether a token count is what the provider reported, or unknown (then the
-// count is 0).
+// TokensUsageStatus says whether a token count is what the provider reported,
+// or unknown (then the count is 0).
 type TokensUsageStatus string
 
 // The values of TokensUsageStatus.
@@ -180,9 +172,7 @@ func (x *ImageMimeType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ThinkingLevel is one of "none", "normal" or "extended".
-//
-// How much reasoning the model is asked for.
+// ThinkingLevel says how much reasoning the model is asked for.
 type ThinkingLevel string
 
 // The values of ThinkingLevel.
@@ -214,9 +204,7 @@ func (x *ThinkingLevel) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MessageRole is one of "user", "assistant", "system" or "tool".
-//
-// Who wrote a conversation message.
+// MessageRole says who wrote a conversation message.
 type MessageRole string
 
 // The values of MessageRole.
@@ -324,10 +312,8 @@ func (x *HistoryEntryStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SkillScope is one of "user" or "project".
-//
-// Where a skill is installed: the user's ~/.autohand/skills or the project's
-// .autohand/skills.
+// SkillScope says where a skill is installed: the user's ~/.autohand/skills or
+// the project's .autohand/skills.
 type SkillScope string
 
 // The values of SkillScope.
@@ -391,10 +377,7 @@ func (x *McpServerConfigTransport) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PermissionMode is one of "default", "bypassPermissions", "interactive",
-// "unrestricted" or "restricted".
-//
-// How the agent asks before acting.
+// PermissionMode says how the agent asks before acting.
 type PermissionMode string
 
 // The values of PermissionMode.
@@ -428,9 +411,7 @@ func (x *PermissionMode) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ArtifactClass is one of the 13 values below.
-//
-// What an artifact of a Blueprint answer envelope holds.
+// ArtifactClass says what an artifact of a Blueprint answer envelope holds.
 type ArtifactClass string
 
 // The values of ArtifactClass.
@@ -505,9 +486,7 @@ func (x *ProfileErrorDataKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// GoalStatus is one of "active", "paused", "budgetLimited" or "complete".
-//
-// Where a persistent goal stands.
+// GoalStatus says where a persistent goal stands.
 type GoalStatus string
 
 // The values of GoalStatus.
@@ -540,9 +519,8 @@ func (x *GoalStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// OptimizationDirection is one of "lower" or "higher".
-//
-// Whether smaller or larger metric values are better.
+// OptimizationDirection says whether smaller or larger metric values are
+// better.
 type OptimizationDirection string
 
 // The values of OptimizationDirection.
@@ -608,10 +586,8 @@ func (x *ExecutionResultOutcome) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// EvaluatorMode is one of "original" or "current".
-//
-// Whether an attempt is measured with the evaluator it was first measured
-// with, or today's.
+// EvaluatorMode says whether an attempt is measured with the evaluator it was
+// first measured with, or today's.
 type EvaluatorMode string
 
 // The values of EvaluatorMode.
@@ -1231,9 +1207,9 @@ func (x *AgentEndParamsReason) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TurnEndReason is the reason member of TurnEndParams.
+// TurnEndReason says why the turn ended.
 //
-// Why the turn ended.
+// It is the reason member of TurnEndParams.
 type TurnEndReason string
 
 // The values of TurnEndReason.

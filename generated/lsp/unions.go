@@ -4883,8 +4883,7 @@ func (x *SemanticTokensClientCapabilitiesRequestsFull) UnmarshalJSON(b []byte) e
 	return nil
 }
 
-// Definition is one of Location or Array.
-//
+// Definition is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_implementation
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -4944,8 +4943,7 @@ func (x *Definition) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Declaration is one of Location or Array.
-//
+// Declaration is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_declaration
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -5005,9 +5003,7 @@ func (x *Declaration) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlineValue is one of InlineValueText, InlineValueVariableLookup or
-// InlineValueEvaluatableExpression.
-//
+// InlineValue is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlineValue
 //
 // Since 3.17.0.
@@ -5133,9 +5129,7 @@ func (x *InlineValue) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentDiagnosticReport is one of RelatedFullDocumentDiagnosticReport or
-// RelatedUnchangedDocumentDiagnosticReport.
-//
+// DocumentDiagnosticReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentDiagnosticReport
 //
 // Since 3.17.0.
@@ -5247,9 +5241,7 @@ func (x *DocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PrepareRenameResult is one of Range, PrepareRenameResultVariant2 or
-// PrepareRenameResultVariant3.
-//
+// PrepareRenameResult is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_prepareRename
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -5372,8 +5364,7 @@ func (x *PrepareRenameResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ProgressToken is one of Integer or String.
-//
+// ProgressToken is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#progress
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -5433,10 +5424,7 @@ func (x *ProgressToken) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkspaceDocumentDiagnosticReport is one of
-// WorkspaceFullDocumentDiagnosticReport or
-// WorkspaceUnchangedDocumentDiagnosticReport.
-//
+// WorkspaceDocumentDiagnosticReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceDocumentDiagnosticReport
 //
 // Since 3.17.0.
@@ -5551,10 +5539,7 @@ func (x *WorkspaceDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TextDocumentContentChangeEvent is one of
-// TextDocumentContentChangeEventVariant1 or
-// TextDocumentContentChangeEventVariant2.
-//
+// TextDocumentContentChangeEvent is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentContentChangeEvent
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -5659,8 +5644,7 @@ func (x *TextDocumentContentChangeEvent) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarkedString is one of String or MarkedStringVariant2.
-//
+// MarkedString is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#markedString
 //
 // Deprecated: use MarkupContent instead.
@@ -5722,9 +5706,7 @@ func (x *MarkedString) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentFilter is one of TextDocumentFilter or
-// NotebookCellTextDocumentFilter.
-//
+// DocumentFilter is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentFilter
 //
 // Since 3.17.0.
@@ -5836,8 +5818,7 @@ func (x *DocumentFilter) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// GlobPattern is one of Pattern or RelativePattern.
-//
+// GlobPattern is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#globPattern
 //
 // Since 3.17.0.
@@ -5899,9 +5880,7 @@ func (x *GlobPattern) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TextDocumentFilter is one of TextDocumentFilterVariant1,
-// TextDocumentFilterVariant2 or TextDocumentFilterVariant3.
-//
+// TextDocumentFilter is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentFilter
 //
 // Since 3.17.0.
@@ -6024,9 +6003,7 @@ func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// NotebookDocumentFilter is one of NotebookDocumentFilterVariant1,
-// NotebookDocumentFilterVariant2 or NotebookDocumentFilterVariant3.
-//
+// NotebookDocumentFilter is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookDocumentFilter
 //
 // Since 3.17.0.

@@ -67,13 +67,13 @@ type Client interface {
 	// does not, so long-running requests get longer timeouts.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	GetTask(ctx context.Context, params *TaskIDParams) (*GetTaskResult, error)
 
 	// GetTaskPayload answers the request tasks/result. Returns the result of a
 	// task's request once the task is final, waiting until then; a failed request
-	// comes back as its JSON-RPC error. The 10 minutes are a design choice
-	// (upstream is silent): the answer waits for the task.
+	// comes back as its JSON-RPC error. Upstream sets no timeout; 10 minutes,
+	// since the answer waits for the task.
 	//
 	// The caller waits 10m for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
@@ -84,7 +84,7 @@ type Client interface {
 	// does not, so long-running requests get longer timeouts.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	GetTaskPayload(ctx context.Context, params *TaskIDParams) (*GetTaskPayloadResult, error)
 
 	// ListTasks answers the request tasks/list. Lists the tasks of the sender, a
@@ -101,7 +101,7 @@ type Client interface {
 	// does not, so long-running requests get longer timeouts.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	ListTasks(ctx context.Context, params *PaginatedRequestParams) (*ListTasksResult, error)
 
 	// CancelTask answers the request tasks/cancel. Cancels a task that is not
@@ -116,7 +116,7 @@ type Client interface {
 	// does not, so long-running requests get longer timeouts.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	CancelTask(ctx context.Context, params *TaskIDParams) (*CancelTaskResult, error)
 
 	// TaskStatus handles the notification notifications/tasks/status. Optionally
@@ -130,8 +130,8 @@ type Client interface {
 
 	// CreateMessage answers the request sampling/createMessage. Asks the client to
 	// have its model generate a message (needs sampling); the client may show it
-	// to the user, change it or refuse. The 5 minutes are a design choice
-	// (upstream is silent): generation and review by a person take time.
+	// to the user, change it or refuse. Upstream sets no timeout; 5 minutes, since
+	// generation and review by a person take time.
 	//
 	// The caller waits 5m for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
@@ -141,8 +141,8 @@ type Client interface {
 	// Upstream allows resetting the clock on progress notifications; this runtime
 	// does not, so long-running requests get longer timeouts.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrUserRejected or
-	// jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrUserRejected] or
+	// [jsonrpc.ErrInvalidParams].
 	CreateMessage(ctx context.Context, params *CreateMessageRequestParams) (*CreateMessageResponse, error)
 
 	// ListRoots answers the request roots/list. Asks which directories and files
@@ -159,13 +159,13 @@ type Client interface {
 	// does not, so long-running requests get longer timeouts.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrMethodNotFound.
+	// [jsonrpc.ErrMethodNotFound].
 	ListRoots(ctx context.Context, params *RequestParams) (*ListRootsResult, error)
 
 	// Elicit answers the request elicitation/create. Asks the user, through the
 	// client, for information: a form the client shows (form mode) or a URL to
-	// visit (url mode). The 10 minutes are a design choice (upstream is silent): a
-	// person answers.
+	// visit (url mode). Upstream sets no timeout; 10 minutes, since a person
+	// answers.
 	//
 	// The caller waits 10m for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
@@ -176,7 +176,7 @@ type Client interface {
 	// does not, so long-running requests get longer timeouts.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	Elicit(ctx context.Context, params *ElicitRequestParams) (*ElicitResponse, error)
 
 	// ElicitationComplete handles the notification

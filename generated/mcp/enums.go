@@ -8,9 +8,8 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-// Role is one of "user" or "assistant".
-//
-// Who a message or content is meant for or comes from in a conversation.
+// Role says who a message or content is meant for or comes from in a
+// conversation.
 type Role string
 
 // The values of Role.
@@ -42,6 +41,8 @@ func (x *Role) UnmarshalJSON(b []byte) error {
 }
 
 // IconTheme is the background the icon is designed for.
+//
+// It is the theme member of Icon.
 type IconTheme string
 
 // The values of IconTheme.
@@ -72,9 +73,9 @@ func (x *IconTheme) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TaskSupport is the taskSupport member of ToolExecution.
+// TaskSupport says whether tools/call may or must run as a task.
 //
-// Whether tools/call may or must run as a task.
+// It is the taskSupport member of ToolExecution.
 type TaskSupport string
 
 // The values of TaskSupport.
@@ -106,10 +107,8 @@ func (x *TaskSupport) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TaskStatus is one of "working", "input_required", "completed", "failed" or
-// "cancelled".
-//
-// Where a task stands; completed, failed and cancelled are final.
+// TaskStatus says where a task stands; completed, failed and cancelled are
+// final.
 type TaskStatus string
 
 // The values of TaskStatus.
@@ -222,6 +221,8 @@ func (x *ToolChoiceMode) UnmarshalJSON(b []byte) error {
 // IncludeContext is the includeContext member of CreateMessageRequestParams.
 //
 // Soft-deprecated except none; needs the sampling.context capability.
+//
+// It is the includeContext member of CreateMessageRequestParams.
 type IncludeContext string
 
 // The values of IncludeContext.
@@ -321,6 +322,8 @@ func (x *NumberSchemaType) UnmarshalJSON(b []byte) error {
 // ElicitAction is the action member of ElicitResult.
 //
 // accept: submitted; decline: refused; cancel: dismissed.
+//
+// It is the action member of ElicitResult.
 type ElicitAction string
 
 // The values of ElicitAction.

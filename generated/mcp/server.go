@@ -26,7 +26,7 @@ type Server interface {
 	// Initialize is never cancelled; the connection is closed instead.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	Initialize(ctx context.Context, params *InitializeRequestParams) (*InitializeResult, error)
 
 	// Initialized handles the notification notifications/initialized. Sent by the
@@ -63,7 +63,7 @@ type Server interface {
 	// does not, so long-running requests get longer timeouts.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	ListResources(ctx context.Context, params *PaginatedRequestParams) (*ListResourcesResult, error)
 
 	// ListResourceTemplates answers the request resources/templates/list. Lists
@@ -80,7 +80,7 @@ type Server interface {
 	// does not, so long-running requests get longer timeouts.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	ListResourceTemplates(ctx context.Context, params *PaginatedRequestParams) (*ListResourceTemplatesResult, error)
 
 	// ReadResource answers the request resources/read. Returns the contents of a
@@ -94,8 +94,8 @@ type Server interface {
 	// Upstream allows resetting the clock on progress notifications; this runtime
 	// does not, so long-running requests get longer timeouts.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrResourceNotFound
-	// or jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrResourceNotFound]
+	// or [jsonrpc.ErrInvalidParams].
 	ReadResource(ctx context.Context, params *ReadResourceRequestParams) (*ReadResourceResult, error)
 
 	// Subscribe answers the request resources/subscribe. Asks for
@@ -110,8 +110,8 @@ type Server interface {
 	// Upstream allows resetting the clock on progress notifications; this runtime
 	// does not, so long-running requests get longer timeouts.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrResourceNotFound
-	// or jsonrpc.ErrMethodNotFound.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrResourceNotFound]
+	// or [jsonrpc.ErrMethodNotFound].
 	Subscribe(ctx context.Context, params *SubscribeRequestParams) (*EmptyResult, error)
 
 	// Unsubscribe answers the request resources/unsubscribe. Stops the
@@ -126,7 +126,7 @@ type Server interface {
 	// does not, so long-running requests get longer timeouts.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrMethodNotFound.
+	// [jsonrpc.ErrMethodNotFound].
 	Unsubscribe(ctx context.Context, params *UnsubscribeRequestParams) (*EmptyResult, error)
 
 	// ListPrompts answers the request prompts/list. Lists the prompts and prompt
@@ -143,7 +143,7 @@ type Server interface {
 	// does not, so long-running requests get longer timeouts.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	ListPrompts(ctx context.Context, params *PaginatedRequestParams) (*ListPromptsResult, error)
 
 	// GetPrompt answers the request prompts/get. Fills in a prompt template with
@@ -158,7 +158,7 @@ type Server interface {
 	// does not, so long-running requests get longer timeouts.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	GetPrompt(ctx context.Context, params *GetPromptRequestParams) (*GetPromptResult, error)
 
 	// ListTools answers the request tools/list. Lists the tools the server offers,
@@ -175,16 +175,15 @@ type Server interface {
 	// does not, so long-running requests get longer timeouts.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	ListTools(ctx context.Context, params *PaginatedRequestParams) (*ListToolsResult, error)
 
 	// CallTool answers the request tools/call. Calls a tool. A failing tool
 	// answers with isError set, not an error; errors are for unknown tools and
 	// malformed calls. With task in the params (and tools.call in the server's
-	// tasks capability) the server answers at once with a CreateTaskResult. The 2
-	// minutes are a design choice of this IDL, upstream is silent: tools may run
-	// long and report progress, and the runtime does not restart the clock on
-	// progress.
+	// tasks capability) the server answers at once with a CreateTaskResult.
+	// Upstream sets no timeout; 2 minutes, since tools may run long and report
+	// progress, and the runtime does not restart the clock on progress.
 	//
 	// The caller waits 2m for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
@@ -195,8 +194,8 @@ type Server interface {
 	// does not, so long-running requests get longer timeouts.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams, jsonrpc.ErrMethodNotFound or
-	// ErrURLElicitationRequired.
+	// [jsonrpc.ErrInvalidParams], [jsonrpc.ErrMethodNotFound] or
+	// [ErrURLElicitationRequired].
 	CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResponse, error)
 
 	// GetTask answers the request tasks/get. Returns the state of a task the
@@ -211,13 +210,13 @@ type Server interface {
 	// does not, so long-running requests get longer timeouts.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	GetTask(ctx context.Context, params *TaskIDParams) (*GetTaskResult, error)
 
 	// GetTaskPayload answers the request tasks/result. Returns the result of a
 	// task's request once the task is final, waiting until then; a failed request
-	// comes back as its JSON-RPC error. The 10 minutes are a design choice
-	// (upstream is silent): the answer waits for the task.
+	// comes back as its JSON-RPC error. Upstream sets no timeout; 10 minutes,
+	// since the answer waits for the task.
 	//
 	// The caller waits 10m for the response, then sends the cancellation
 	// notification. Upstream asks for a timeout on every request but leaves its
@@ -228,7 +227,7 @@ type Server interface {
 	// does not, so long-running requests get longer timeouts.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	GetTaskPayload(ctx context.Context, params *TaskIDParams) (*GetTaskPayloadResult, error)
 
 	// ListTasks answers the request tasks/list. Lists the tasks of the sender, a
@@ -245,7 +244,7 @@ type Server interface {
 	// does not, so long-running requests get longer timeouts.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	ListTasks(ctx context.Context, params *PaginatedRequestParams) (*ListTasksResult, error)
 
 	// CancelTask answers the request tasks/cancel. Cancels a task that is not
@@ -260,7 +259,7 @@ type Server interface {
 	// does not, so long-running requests get longer timeouts.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	CancelTask(ctx context.Context, params *TaskIDParams) (*CancelTaskResult, error)
 
 	// TaskStatus handles the notification notifications/tasks/status. Optionally
@@ -280,7 +279,7 @@ type Server interface {
 	// does not, so long-running requests get longer timeouts.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	SetLevel(ctx context.Context, params *SetLevelRequestParams) (*EmptyResult, error)
 
 	// Complete answers the request completion/complete. Suggests values for a
@@ -295,7 +294,7 @@ type Server interface {
 	// does not, so long-running requests get longer timeouts.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams or jsonrpc.ErrMethodNotFound.
+	// [jsonrpc.ErrInvalidParams] or [jsonrpc.ErrMethodNotFound].
 	Complete(ctx context.Context, params *CompleteRequestParams) (*CompleteResult, error)
 
 	// RootsListChanged handles the notification notifications/roots/list_changed.

@@ -29,7 +29,7 @@ type Runtime interface {
 	// be out of step with the next request; the next call connects again.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidRequest or ErrAuthenticationFailed.
+	// [jsonrpc.ErrInvalidRequest] or [ErrAuthenticationFailed].
 	Hello(ctx context.Context, params *HelloParams) (*HelloResult, error)
 
 	// Ping answers the request ping. Health check of the connection; needs a hello
@@ -41,7 +41,7 @@ type Runtime interface {
 	// be out of step with the next request; the next call connects again.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidRequest.
+	// [jsonrpc.ErrInvalidRequest].
 	Ping(ctx context.Context) (*PingResult, error)
 
 	// ResourcesList answers the request resources/list. Lists the model's
@@ -53,7 +53,7 @@ type Runtime interface {
 	// be out of step with the next request; the next call connects again.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidRequest.
+	// [jsonrpc.ErrInvalidRequest].
 	ResourcesList(ctx context.Context) (*ResourcesListResult, error)
 
 	// ToolsCall answers the request tools/call. Runs one tool (see ToolName for
@@ -77,8 +77,8 @@ type Runtime interface {
 	// be out of step with the next request; the next call connects again.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidRequest, ErrRuby, ErrPathAccessDenied or
-	// jsonrpc.ErrInternal.
+	// [jsonrpc.ErrInvalidRequest], [ErrRuby], [ErrPathAccessDenied] or
+	// [jsonrpc.ErrInternal].
 	ToolsCall(ctx context.Context, params *ToolsCallParams) (*ToolResult, error)
 }
 

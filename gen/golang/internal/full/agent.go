@@ -29,8 +29,8 @@ type Agent interface {
 	// The caller waits 10s for the response, then closes the connection. The agent
 	// is marked failed.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrNotReady or
-	// ErrBusy.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrNotReady] or
+	// [ErrBusy].
 	Initialize(ctx context.Context, params *InitializeParams) (*InitializeResult, error)
 
 	// Shutdown answers the request shutdown.

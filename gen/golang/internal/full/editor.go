@@ -27,8 +27,8 @@ type Editor interface {
 
 	// FetchItem answers the request items/get.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrConflict or
-	// ErrOverloaded.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrConflict] or
+	// [ErrOverloaded].
 	//
 	// Deprecated: Use items/find.
 	FetchItem(ctx context.Context, params *FetchItemParams) (*Item, error)

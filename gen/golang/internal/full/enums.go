@@ -41,9 +41,7 @@ func (x *State) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Severity is one of 1 or 2.
-//
-// How bad a diagnostic is.
+// Severity says how bad a diagnostic is.
 type Severity int64
 
 // The values of Severity.

@@ -63,9 +63,7 @@ func (x *Position) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Meta is an object whose members are all kept in Extra.
-//
-// Free-form metadata, kept member by member as sent.
+// Meta holds the free-form metadata, kept member by member as sent.
 type Meta struct {
 	// Extra holds the object's members, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -461,9 +459,9 @@ func (x *Item) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ItemSettings is the settings member of Item.
+// ItemSettings holds the nested inline object.
 //
-// Nested inline object.
+// It is the settings member of Item.
 type ItemSettings struct {
 	Theme ItemSettingsTheme `json:"theme"`
 	Size  *Dimensions       `json:"size,omitempty"`

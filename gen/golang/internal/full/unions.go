@@ -203,9 +203,7 @@ func (x *Block) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Contents is one of TextContents, BlobContents or String.
-//
-// What a resource holds.
+// Contents says what a resource holds.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
