@@ -147,3 +147,30 @@ func TestLinkComments(t *testing.T) {
 		t.Errorf("linkComments refilled to %q", got)
 	}
 }
+
+// TestOnTimeoutDocOnce checks that the protocol's on_timeout doc is
+// written once, in the package doc, and not again for each method that
+// shares it.
+func TestOnTimeoutDocOnce(t *testing.T) {
+	checked := 0
+	for p, files := range shippedPackages(t) {
+		words := strings.Fields(p.OnTimeout.Doc)
+		if p.Timeout == 0 || len(words) < 6 {
+			continue
+		}
+		checked++
+		phrase := strings.Join(words[:6], " ")
+		n := 0
+		for _, f := range files {
+			for _, cg := range f.Comments {
+				n += strings.Count(strings.Join(strings.Fields(cg.Text()), " "), phrase)
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s: the on_timeout doc %q is written %d times, want once", p.Name, phrase, n)
+		}
+	}
+	if checked < 3 {
+		t.Fatalf("only %d protocols have a default timeout with a doc", checked)
+	}
+}

@@ -59,12 +59,7 @@ type Client interface {
 	// sender created; poll it until the state is final.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -76,12 +71,7 @@ type Client interface {
 	// since the answer waits for the task.
 	//
 	// The caller waits 10m for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -93,12 +83,7 @@ type Client interface {
 	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -108,12 +93,7 @@ type Client interface {
 	// final yet (needs tasks.cancel); a final one is refused with -32602.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -134,12 +114,7 @@ type Client interface {
 	// generation and review by a person take time.
 	//
 	// The caller waits 5m for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with [ErrUserRejected] or
 	// [jsonrpc.ErrInvalidParams].
@@ -151,12 +126,7 @@ type Client interface {
 	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrMethodNotFound].
@@ -168,12 +138,7 @@ type Client interface {
 	// answers.
 	//
 	// The caller waits 10m for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].

@@ -55,12 +55,7 @@ type Server interface {
 	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -72,12 +67,7 @@ type Server interface {
 	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -87,12 +77,7 @@ type Server interface {
 	// resource (several when the URI names a collection).
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with [ErrResourceNotFound]
 	// or [jsonrpc.ErrInvalidParams].
@@ -103,12 +88,7 @@ type Server interface {
 	// resources.subscribe).
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with [ErrResourceNotFound]
 	// or [jsonrpc.ErrMethodNotFound].
@@ -118,12 +98,7 @@ type Server interface {
 	// notifications resources/subscribe asked for.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrMethodNotFound].
@@ -135,12 +110,7 @@ type Server interface {
 	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -150,12 +120,7 @@ type Server interface {
 	// the arguments given and returns its messages.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -167,12 +132,7 @@ type Server interface {
 	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -186,12 +146,7 @@ type Server interface {
 	// progress, and the runtime does not restart the clock on progress.
 	//
 	// The caller waits 2m for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams], [jsonrpc.ErrMethodNotFound] or
@@ -202,12 +157,7 @@ type Server interface {
 	// sender created; poll it until the state is final.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -219,12 +169,7 @@ type Server interface {
 	// since the answer waits for the task.
 	//
 	// The caller waits 10m for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -236,12 +181,7 @@ type Server interface {
 	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -251,12 +191,7 @@ type Server interface {
 	// final yet (needs tasks.cancel); a final one is refused with -32602.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -271,12 +206,7 @@ type Server interface {
 	// of the notifications/message the server sends.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -286,12 +216,7 @@ type Server interface {
 	// prompt argument or a resource template variable (needs completions).
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams] or [jsonrpc.ErrMethodNotFound].

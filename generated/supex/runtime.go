@@ -23,10 +23,7 @@ type Runtime interface {
 	// connection, and is repeated after every reconnection. A second hello on an
 	// identified connection identifies it again.
 	//
-	// The caller waits 15s for the response, then closes the connection. The
-	// driver waits SUPEX_TIMEOUT (15 seconds by default) for each answer. On
-	// timeout the call fails and the socket is dropped, since a late answer would
-	// be out of step with the next request; the next call connects again.
+	// The caller waits 15s for the response, then closes the connection.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidRequest] or [ErrAuthenticationFailed].
@@ -35,10 +32,7 @@ type Runtime interface {
 	// Ping answers the request ping. Health check of the connection; needs a hello
 	// first.
 	//
-	// The caller waits 15s for the response, then closes the connection. The
-	// driver waits SUPEX_TIMEOUT (15 seconds by default) for each answer. On
-	// timeout the call fails and the socket is dropped, since a late answer would
-	// be out of step with the next request; the next call connects again.
+	// The caller waits 15s for the response, then closes the connection.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidRequest].
@@ -47,10 +41,7 @@ type Runtime interface {
 	// ResourcesList answers the request resources/list. Lists the model's
 	// top-level entities with their bounding boxes; empty when no model is open.
 	//
-	// The caller waits 15s for the response, then closes the connection. The
-	// driver waits SUPEX_TIMEOUT (15 seconds by default) for each answer. On
-	// timeout the call fails and the socket is dropped, since a late answer would
-	// be out of step with the next request; the next call connects again.
+	// The caller waits 15s for the response, then closes the connection.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidRequest].
@@ -71,10 +62,7 @@ type Runtime interface {
 	// with -32603; upstream's driver always sends arguments, {} when there are
 	// none.
 	//
-	// The caller waits 15s for the response, then closes the connection. The
-	// driver waits SUPEX_TIMEOUT (15 seconds by default) for each answer. On
-	// timeout the call fails and the socket is dropped, since a late answer would
-	// be out of step with the next request; the next call connects again.
+	// The caller waits 15s for the response, then closes the connection.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidRequest], [ErrRuby], [ErrPathAccessDenied] or
