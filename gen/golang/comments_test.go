@@ -174,3 +174,25 @@ func TestOnTimeoutDocOnce(t *testing.T) {
 		t.Fatalf("only %d protocols have a default timeout with a doc", checked)
 	}
 }
+
+// TestOriginLinksHolder checks that an inline type's doc names the type
+// holding it as a doc link.
+func TestOriginLinksHolder(t *testing.T) {
+	p, err := idl.Load(filepath.Join("..", "..", "protocols", "mcp.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Generate(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f.Path == "types.go" {
+			if !strings.Contains(string(f.Content), "// It is the sampling member of [ClientCapabilities].\ntype SamplingCapability struct") {
+				t.Error("SamplingCapability's doc does not link ClientCapabilities")
+			}
+			return
+		}
+	}
+	t.Fatal("no types.go")
+}

@@ -279,7 +279,7 @@ func (x *PermissionDecision) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// HistoryEntryStatus is the status member of HistoryEntry.
+// HistoryEntryStatus is the status member of [HistoryEntry].
 type HistoryEntryStatus string
 
 // The values of HistoryEntryStatus.
@@ -344,7 +344,7 @@ func (x *SkillScope) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// McpServerConfigTransport is the transport member of McpServerConfig.
+// McpServerConfigTransport is the transport member of [McpServerConfig].
 type McpServerConfigTransport string
 
 // The values of McpServerConfigTransport.
@@ -453,7 +453,7 @@ func (x *ArtifactClass) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ProfileErrorDataKind is the kind member of ProfileErrorData.
+// ProfileErrorDataKind is the kind member of [ProfileErrorData].
 type ProfileErrorDataKind string
 
 // The values of ProfileErrorDataKind.
@@ -552,7 +552,7 @@ func (x *OptimizationDirection) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ExecutionResultOutcome is the outcome member of ExecutionResult.
+// ExecutionResultOutcome is the outcome member of [ExecutionResult].
 type ExecutionResultOutcome string
 
 // The values of ExecutionResultOutcome.
@@ -618,7 +618,7 @@ func (x *EvaluatorMode) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ConstraintOperator is the operator member of Constraint.
+// ConstraintOperator is the operator member of [Constraint].
 type ConstraintOperator string
 
 // The values of ConstraintOperator.
@@ -652,7 +652,7 @@ func (x *ConstraintOperator) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DecisionRecordSource is the source member of DecisionRecord.
+// DecisionRecordSource is the source member of [DecisionRecord].
 type DecisionRecordSource string
 
 // The values of DecisionRecordSource.
@@ -685,7 +685,7 @@ func (x *DecisionRecordSource) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DecisionRecordOutcome is the outcome member of DecisionRecord.
+// DecisionRecordOutcome is the outcome member of [DecisionRecord].
 type DecisionRecordOutcome string
 
 // The values of DecisionRecordOutcome.
@@ -721,7 +721,7 @@ func (x *DecisionRecordOutcome) UnmarshalJSON(b []byte) error {
 }
 
 // HistoryAttemptMaterialization is the materialization member of
-// HistoryAttempt.
+// [HistoryAttempt].
 type HistoryAttemptMaterialization string
 
 // The values of HistoryAttemptMaterialization.
@@ -758,7 +758,7 @@ func (x *HistoryAttemptMaterialization) UnmarshalJSON(b []byte) error {
 }
 
 // AutoresearchLifecycleSubcommand is the subcommand member of
-// AutoresearchLifecycle.
+// [AutoresearchLifecycle].
 type AutoresearchLifecycleSubcommand string
 
 // The values of AutoresearchLifecycleSubcommand.
@@ -793,7 +793,7 @@ func (x *AutoresearchLifecycleSubcommand) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ChangesDecisionParamsAction is the action member of ChangesDecisionParams.
+// ChangesDecisionParamsAction is the action member of [ChangesDecisionParams].
 type ChangesDecisionParamsAction string
 
 // The values of ChangesDecisionParamsAction.
@@ -827,7 +827,7 @@ func (x *ChangesDecisionParamsAction) UnmarshalJSON(b []byte) error {
 }
 
 // BrowserCapabilitiesSetResultProtocolVersion is the protocolVersion member of
-// BrowserCapabilitiesSetResult.
+// [BrowserCapabilitiesSetResult].
 type BrowserCapabilitiesSetResultProtocolVersion int64
 
 // The values of BrowserCapabilitiesSetResultProtocolVersion.
@@ -861,7 +861,7 @@ func (x *BrowserCapabilitiesSetResultProtocolVersion) UnmarshalJSON(b []byte) er
 }
 
 // LearnRecommendResultAuditItemStatus is the status member of
-// LearnRecommendResultAuditItem.
+// [LearnRecommendResultAuditItem].
 type LearnRecommendResultAuditItemStatus string
 
 // The values of LearnRecommendResultAuditItemStatus.
@@ -896,7 +896,7 @@ func (x *LearnRecommendResultAuditItemStatus) UnmarshalJSON(b []byte) error {
 }
 
 // LearnUpdateResultResultsItemStatus is the status member of
-// LearnUpdateResultResultsItem.
+// [LearnUpdateResultResultsItem].
 type LearnUpdateResultResultsItemStatus string
 
 // The values of LearnUpdateResultResultsItemStatus.
@@ -931,7 +931,7 @@ func (x *LearnUpdateResultResultsItemStatus) UnmarshalJSON(b []byte) error {
 }
 
 // AutomodeStatusResultStateStatus is the status member of
-// AutomodeStatusResultState.
+// [AutomodeStatusResultState].
 type AutomodeStatusResultStateStatus string
 
 // The values of AutomodeStatusResultStateStatus.
@@ -967,7 +967,7 @@ func (x *AutomodeStatusResultStateStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// McpToggleServerResultStatus is the status member of McpToggleServerResult.
+// McpToggleServerResultStatus is the status member of [McpToggleServerResult].
 type McpToggleServerResultStatus string
 
 // The values of McpToggleServerResultStatus.
@@ -1000,7 +1000,7 @@ func (x *McpToggleServerResultStatus) UnmarshalJSON(b []byte) error {
 }
 
 // McpReconnectServerResultStatus is the status member of
-// McpReconnectServerResult.
+// [McpReconnectServerResult].
 type McpReconnectServerResultStatus string
 
 // The values of McpReconnectServerResultStatus.
@@ -1034,7 +1034,7 @@ func (x *McpReconnectServerResultStatus) UnmarshalJSON(b []byte) error {
 }
 
 // RuntimeInspectResultAuthentication is the authentication member of
-// RuntimeInspectResult.
+// [RuntimeInspectResult].
 type RuntimeInspectResultAuthentication string
 
 // The values of RuntimeInspectResultAuthentication.
@@ -1070,7 +1070,7 @@ func (x *RuntimeInspectResultAuthentication) UnmarshalJSON(b []byte) error {
 }
 
 // RuntimeInspectResultClientContext is the clientContext member of
-// RuntimeInspectResult.
+// [RuntimeInspectResult].
 type RuntimeInspectResultClientContext string
 
 // The values of RuntimeInspectResultClientContext.
@@ -1104,7 +1104,7 @@ func (x *RuntimeInspectResultClientContext) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LoginPollResultStatus is the status member of LoginPollResult.
+// LoginPollResultStatus is the status member of [LoginPollResult].
 type LoginPollResultStatus string
 
 // The values of LoginPollResultStatus.
@@ -1139,7 +1139,7 @@ func (x *LoginPollResultStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LoginCancelResultStatus is the status member of LoginCancelResult.
+// LoginCancelResultStatus is the status member of [LoginCancelResult].
 type LoginCancelResultStatus string
 
 // The values of LoginCancelResultStatus.
@@ -1174,7 +1174,7 @@ func (x *LoginCancelResultStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// AgentEndParamsReason is the reason member of AgentEndParams.
+// AgentEndParamsReason is the reason member of [AgentEndParams].
 type AgentEndParamsReason string
 
 // The values of AgentEndParamsReason.
@@ -1209,7 +1209,7 @@ func (x *AgentEndParamsReason) UnmarshalJSON(b []byte) error {
 
 // TurnEndReason says why the turn ended.
 //
-// It is the reason member of TurnEndParams.
+// It is the reason member of [TurnEndParams].
 type TurnEndReason string
 
 // The values of TurnEndReason.
@@ -1245,7 +1245,7 @@ func (x *TurnEndReason) UnmarshalJSON(b []byte) error {
 }
 
 // HookSessionStartParamsSessionType is the sessionType member of
-// HookSessionStartParams.
+// [HookSessionStartParams].
 type HookSessionStartParamsSessionType string
 
 // The values of HookSessionStartParamsSessionType.
@@ -1279,7 +1279,7 @@ func (x *HookSessionStartParamsSessionType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// HookSessionEndParamsReason is the reason member of HookSessionEndParams.
+// HookSessionEndParamsReason is the reason member of [HookSessionEndParams].
 type HookSessionEndParamsReason string
 
 // The values of HookSessionEndParamsReason.
@@ -1314,7 +1314,7 @@ func (x *HookSessionEndParamsReason) UnmarshalJSON(b []byte) error {
 }
 
 // AutoresearchEventParamsOperation is the operation member of
-// AutoresearchEventParams.
+// [AutoresearchEventParams].
 type AutoresearchEventParamsOperation string
 
 // The values of AutoresearchEventParamsOperation.
@@ -1352,7 +1352,8 @@ func (x *AutoresearchEventParamsOperation) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// AutoresearchEventParamsPhase is the phase member of AutoresearchEventParams.
+// AutoresearchEventParamsPhase is the phase member of
+// [AutoresearchEventParams].
 type AutoresearchEventParamsPhase string
 
 // The values of AutoresearchEventParamsPhase.
@@ -1386,7 +1387,7 @@ func (x *AutoresearchEventParamsPhase) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PipeOutputParamsType is the type member of PipeOutputParams.
+// PipeOutputParamsType is the type member of [PipeOutputParams].
 type PipeOutputParamsType string
 
 // The values of PipeOutputParamsType.
@@ -1419,7 +1420,7 @@ func (x *PipeOutputParamsType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LearnProgressParamsStatus is the status member of LearnProgressParams.
+// LearnProgressParamsStatus is the status member of [LearnProgressParams].
 type LearnProgressParamsStatus string
 
 // The values of LearnProgressParamsStatus.

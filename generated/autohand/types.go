@@ -1290,7 +1290,7 @@ func (x *AutomodeLogEntry) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InferenceInProcess is the InProcess variant of InferenceDestination.
+// InferenceInProcess is the InProcess variant of [InferenceDestination].
 type InferenceInProcess struct {
 	// Always "in_process"; MarshalJSON fills it in when left empty.
 	Kind     string  `json:"kind"`
@@ -1358,7 +1358,7 @@ func (x *InferenceInProcess) UnmarshalJSON(b []byte) error {
 }
 
 // InferenceLocalSubprocess is the LocalSubprocess variant of
-// InferenceDestination.
+// [InferenceDestination].
 type InferenceLocalSubprocess struct {
 	// Always "local_subprocess"; MarshalJSON fills it in when left empty.
 	Kind     string `json:"kind"`
@@ -1426,7 +1426,7 @@ func (x *InferenceLocalSubprocess) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InferenceLocalService is the LocalService variant of InferenceDestination.
+// InferenceLocalService is the LocalService variant of [InferenceDestination].
 type InferenceLocalService struct {
 	// Always "local_service"; MarshalJSON fills it in when left empty.
 	Kind     string `json:"kind"`
@@ -1504,7 +1504,7 @@ func (x *InferenceLocalService) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InferenceHosted is the Hosted variant of InferenceDestination.
+// InferenceHosted is the Hosted variant of [InferenceDestination].
 type InferenceHosted struct {
 	// Always "hosted"; MarshalJSON fills it in when left empty.
 	Kind     string  `json:"kind"`
@@ -1579,7 +1579,7 @@ func (x *InferenceHosted) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InferenceOpaque is the Opaque variant of InferenceDestination.
+// InferenceOpaque is the Opaque variant of [InferenceDestination].
 type InferenceOpaque struct {
 	// Always "opaque"; MarshalJSON fills it in when left empty.
 	Kind string `json:"kind"`
@@ -2632,7 +2632,7 @@ func (x *GoalMutationResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// GoalMutationResultTelemetry is the telemetry member of GoalMutationResult.
+// GoalMutationResultTelemetry is the telemetry member of [GoalMutationResult].
 type GoalMutationResultTelemetry struct {
 	TimeRemainingSeconds *int64 `json:"timeRemainingSeconds,omitempty"`
 	TokensRemaining      *int64 `json:"tokensRemaining,omitempty"`
@@ -3219,7 +3219,7 @@ func (x *ExecutionResult) UnmarshalJSON(b []byte) error {
 
 // RescoreAttempt is one attempt.
 //
-// It is the RescoreAttempt variant of AutoresearchRescoreParams.
+// It is the RescoreAttempt variant of [AutoresearchRescoreParams].
 type RescoreAttempt struct {
 	AttemptID string `json:"attemptId"`
 	All       *bool  `json:"all,omitempty"`
@@ -3268,7 +3268,7 @@ func (x *RescoreAttempt) UnmarshalJSON(b []byte) error {
 
 // RescoreAll holds every attempt of the ledger.
 //
-// It is the RescoreAll variant of AutoresearchRescoreParams.
+// It is the RescoreAll variant of [AutoresearchRescoreParams].
 type RescoreAll struct {
 	AttemptID *string `json:"attemptId,omitempty"`
 
@@ -4592,7 +4592,7 @@ func (x *PromptParams) UnmarshalJSON(b []byte) error {
 
 // PromptParamsContext says what the editor shows the user.
 //
-// It is the context member of PromptParams.
+// It is the context member of [PromptParams].
 type PromptParamsContext struct {
 	// Paths of files to take into account.
 	Files     []string   `json:"files,omitzero"`
@@ -4643,7 +4643,7 @@ func (x *PromptParamsContext) UnmarshalJSON(b []byte) error {
 // autohand.stepEnd after each tool step and waits for autohand.stepDecision
 // before going on.
 //
-// It is the stopWhen member of PromptParams.
+// It is the stopWhen member of [PromptParams].
 type PromptParamsStopWhen struct {
 	// Always "host"; MarshalJSON fills it in when left empty.
 	Mode string `json:"mode"`
@@ -4906,7 +4906,7 @@ func (x *GetStateResult) UnmarshalJSON(b []byte) error {
 // GetStateResultAuthenticatedUser is the signed-in user's public profile;
 // credentials never cross the wire.
 //
-// It is the authenticatedUser member of GetStateResult.
+// It is the authenticatedUser member of [GetStateResult].
 type GetStateResultAuthenticatedUser struct {
 	Email *string `json:"email,omitempty"`
 	Name  *string `json:"name,omitempty"`
@@ -5932,7 +5932,7 @@ func (x *GetSkillsRegistryResult) UnmarshalJSON(b []byte) error {
 }
 
 // GetSkillsRegistryResultCategoriesItem is an element of the categories member
-// of GetSkillsRegistryResult.
+// of [GetSkillsRegistryResult].
 type GetSkillsRegistryResultCategoriesItem struct {
 	Name  string `json:"name"`
 	Count int64  `json:"count"`
@@ -6306,7 +6306,7 @@ func (x *LearnRecommendResult) UnmarshalJSON(b []byte) error {
 }
 
 // LearnRecommendResultAuditItem is an element of the audit member of
-// LearnRecommendResult.
+// [LearnRecommendResult].
 type LearnRecommendResultAuditItem struct {
 	Skill  string                              `json:"skill"`
 	Status LearnRecommendResultAuditItemStatus `json:"status"`
@@ -6363,7 +6363,7 @@ func (x *LearnRecommendResultAuditItem) UnmarshalJSON(b []byte) error {
 }
 
 // LearnRecommendResultRecommendationsItem is an element of the recommendations
-// member of LearnRecommendResult.
+// member of [LearnRecommendResult].
 type LearnRecommendResultRecommendationsItem struct {
 	Slug   string  `json:"slug"`
 	Score  float64 `json:"score"`
@@ -6510,7 +6510,7 @@ func (x *LearnUpdateResult) UnmarshalJSON(b []byte) error {
 }
 
 // LearnUpdateResultResultsItem is an element of the results member of
-// LearnUpdateResult.
+// [LearnUpdateResult].
 type LearnUpdateResultResultsItem struct {
 	Name   string                             `json:"name"`
 	Status LearnUpdateResultResultsItemStatus `json:"status"`
@@ -6869,7 +6869,7 @@ func (x *AutomodeStatusResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// AutomodeStatusResultState is the state member of AutomodeStatusResult.
+// AutomodeStatusResultState is the state member of [AutomodeStatusResult].
 type AutomodeStatusResultState struct {
 	SessionID        string                          `json:"sessionId"`
 	Status           AutomodeStatusResultStateStatus `json:"status"`
@@ -7678,7 +7678,7 @@ func (x *GetSupportedModelsResult) UnmarshalJSON(b []byte) error {
 }
 
 // GetSupportedModelsResultModelsItem is an element of the models member of
-// GetSupportedModelsResult.
+// [GetSupportedModelsResult].
 type GetSupportedModelsResultModelsItem struct {
 	ID          string `json:"id"`
 	DisplayName string `json:"displayName"`
@@ -7856,7 +7856,7 @@ func (x *GetToolsRegistryResult) UnmarshalJSON(b []byte) error {
 }
 
 // GetToolsRegistryResultDiagnosticsItem is an element of the diagnostics
-// member of GetToolsRegistryResult.
+// member of [GetToolsRegistryResult].
 type GetToolsRegistryResultDiagnosticsItem struct {
 	File   string `json:"file"`
 	Reason string `json:"reason"`
@@ -8588,7 +8588,7 @@ func (x *McpListServersResult) UnmarshalJSON(b []byte) error {
 }
 
 // McpListServersResultServersItem is an element of the servers member of
-// McpListServersResult.
+// [McpListServersResult].
 type McpListServersResultServersItem struct {
 	Name      string `json:"name"`
 	Status    string `json:"status"`
@@ -8791,7 +8791,7 @@ func (x *McpSetVscodeToolsParams) UnmarshalJSON(b []byte) error {
 }
 
 // McpSetVscodeToolsParamsToolsItem is an element of the tools member of
-// McpSetVscodeToolsParams.
+// [McpSetVscodeToolsParams].
 type McpSetVscodeToolsParamsToolsItem struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
@@ -8862,7 +8862,7 @@ func (x *McpSetVscodeToolsParamsToolsItem) UnmarshalJSON(b []byte) error {
 // McpSetVscodeToolsParamsToolsItemInputSchema is a JSON Schema of the tool's
 // arguments.
 //
-// It is the inputSchema member of McpSetVscodeToolsParamsToolsItem.
+// It is the inputSchema member of [McpSetVscodeToolsParamsToolsItem].
 type McpSetVscodeToolsParamsToolsItemInputSchema struct {
 	// Always "object"; MarshalJSON fills it in when left empty.
 	Type       string                     `json:"type"`
@@ -9711,7 +9711,7 @@ func (x *AutoresearchStartParams) UnmarshalJSON(b []byte) error {
 
 // AutoresearchStartParamsSubagents says which phases delegate to sub-agents.
 //
-// It is the subagents member of AutoresearchStartParams.
+// It is the subagents member of [AutoresearchStartParams].
 type AutoresearchStartParamsSubagents struct {
 	IdeaGeneration      *bool `json:"ideaGeneration,omitempty"`
 	MeasurementAnalysis *bool `json:"measurementAnalysis,omitempty"`
@@ -9760,7 +9760,7 @@ func (x *AutoresearchStartParamsSubagents) UnmarshalJSON(b []byte) error {
 }
 
 // AutoresearchStartParamsSecondaryObjectivesItem is an element of the
-// secondaryObjectives member of AutoresearchStartParams.
+// secondaryObjectives member of [AutoresearchStartParams].
 type AutoresearchStartParamsSecondaryObjectivesItem struct {
 	Name      string                `json:"name"`
 	Unit      string                `json:"unit"`
@@ -9817,7 +9817,7 @@ func (x *AutoresearchStartParamsSecondaryObjectivesItem) UnmarshalJSON(b []byte)
 }
 
 // AutoresearchStartParamsSampling is the sampling member of
-// AutoresearchStartParams.
+// [AutoresearchStartParams].
 type AutoresearchStartParamsSampling struct {
 	MinSamples          *int64   `json:"minSamples,omitempty"`
 	MaxSamples          *int64   `json:"maxSamples,omitempty"`
@@ -9869,7 +9869,7 @@ func (x *AutoresearchStartParamsSampling) UnmarshalJSON(b []byte) error {
 }
 
 // AutoresearchStartParamsRetention is the retention member of
-// AutoresearchStartParams.
+// [AutoresearchStartParams].
 type AutoresearchStartParamsRetention struct {
 	MaxArtifactBytes   *int64 `json:"maxArtifactBytes,omitempty"`
 	MaxArtifactAgeDays *int64 `json:"maxArtifactAgeDays,omitempty"`
@@ -10303,7 +10303,7 @@ func (x *AutoresearchCompareResult) UnmarshalJSON(b []byte) error {
 }
 
 // AutoresearchCompareResultComparison is the comparison member of
-// AutoresearchCompareResult.
+// [AutoresearchCompareResult].
 type AutoresearchCompareResultComparison struct {
 	Left  ComparisonSide `json:"left"`
 	Right ComparisonSide `json:"right"`
@@ -10675,7 +10675,7 @@ func (x *AutoresearchPruneResult) UnmarshalJSON(b []byte) error {
 }
 
 // AutoresearchPruneResultCandidatesItem is an element of the candidates member
-// of AutoresearchPruneResult.
+// of [AutoresearchPruneResult].
 type AutoresearchPruneResultCandidatesItem struct {
 	AttemptID string   `json:"attemptId"`
 	Objects   []string `json:"objects"`
@@ -11155,7 +11155,7 @@ func (x *RuntimeInspectResult) UnmarshalJSON(b []byte) error {
 }
 
 // RuntimeInspectResultCliIdentity is the cliIdentity member of
-// RuntimeInspectResult.
+// [RuntimeInspectResult].
 type RuntimeInspectResultCliIdentity struct {
 	InvocationPath string                                            `json:"invocationPath"`
 	ResolvedPath   string                                            `json:"resolvedPath"`
@@ -11262,7 +11262,7 @@ func (x *RuntimeInspectResultCliIdentity) UnmarshalJSON(b []byte) error {
 }
 
 // RuntimeInspectResultCliIdentitySymlinkChainItem is an element of the
-// symlinkChain member of RuntimeInspectResultCliIdentity.
+// symlinkChain member of [RuntimeInspectResultCliIdentity].
 type RuntimeInspectResultCliIdentitySymlinkChainItem struct {
 	Path   string `json:"path"`
 	Target string `json:"target"`
@@ -11311,7 +11311,7 @@ func (x *RuntimeInspectResultCliIdentitySymlinkChainItem) UnmarshalJSON(b []byte
 }
 
 // RuntimeInspectResultCliIdentityPackage is the package member of
-// RuntimeInspectResultCliIdentity.
+// [RuntimeInspectResultCliIdentity].
 type RuntimeInspectResultCliIdentityPackage struct {
 	Name    string  `json:"name"`
 	Version string  `json:"version"`
@@ -11367,7 +11367,7 @@ func (x *RuntimeInspectResultCliIdentityPackage) UnmarshalJSON(b []byte) error {
 }
 
 // RuntimeInspectResultCliIdentityArtifactsItem is an element of the artifacts
-// member of RuntimeInspectResultCliIdentity.
+// member of [RuntimeInspectResultCliIdentity].
 type RuntimeInspectResultCliIdentityArtifactsItem struct {
 	Path   string `json:"path"`
 	Size   int64  `json:"size"`
@@ -11523,7 +11523,7 @@ func (x *AnswerParams) UnmarshalJSON(b []byte) error {
 }
 
 // AnswerParamsArtifactsItem is an element of the artifacts member of
-// AnswerParams.
+// [AnswerParams].
 type AnswerParamsArtifactsItem struct {
 	ID      string        `json:"id"`
 	Class   ArtifactClass `json:"class"`
@@ -11581,7 +11581,7 @@ func (x *AnswerParamsArtifactsItem) UnmarshalJSON(b []byte) error {
 
 // AnswerParamsOutputSchema is a closed JSON Schema object.
 //
-// It is the outputSchema member of AnswerParams.
+// It is the outputSchema member of [AnswerParams].
 type AnswerParamsOutputSchema struct {
 	// Always "object"; MarshalJSON fills it in when left empty.
 	Type string `json:"type"`
@@ -12068,7 +12068,7 @@ func (x *LoginPollResult) UnmarshalJSON(b []byte) error {
 // LoginPollResultProblem says why it failed (with status failed); never a
 // secret.
 //
-// It is the problem member of LoginPollResult.
+// It is the problem member of [LoginPollResult].
 type LoginPollResultProblem struct {
 	Code      string `json:"code"`
 	Message   string `json:"message"`
@@ -12568,7 +12568,7 @@ func (x *TurnEndParams) UnmarshalJSON(b []byte) error {
 
 // TurnEndParamsStats is the reference's nested figures.
 //
-// It is the stats member of TurnEndParams.
+// It is the stats member of [TurnEndParams].
 type TurnEndParamsStats struct {
 	TokensUsed        int64              `json:"tokensUsed"`
 	TokensUsageStatus *TokensUsageStatus `json:"tokensUsageStatus,omitempty"`
@@ -13142,7 +13142,7 @@ func (x *StepEndParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// StepEndParamsStep is the step member of StepEndParams.
+// StepEndParamsStep is the step member of [StepEndParams].
 type StepEndParamsStep struct {
 	StepNumber int64      `json:"stepNumber"`
 	Thought    *string    `json:"thought,omitempty"`

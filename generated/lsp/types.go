@@ -5336,7 +5336,7 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InitializeResultServerInfo is the serverInfo member of InitializeResult.
+// InitializeResultServerInfo is the serverInfo member of [InitializeResult].
 type InitializeResultServerInfo struct {
 	Name    string  `json:"name"`
 	Version *string `json:"version,omitempty"`
@@ -6679,7 +6679,7 @@ func (x *CompletionList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CompletionListItemDefaults is the itemDefaults member of CompletionList.
+// CompletionListItemDefaults is the itemDefaults member of [CompletionList].
 type CompletionListItemDefaults struct {
 	// Since 3.17.0.
 	CommitCharacters []string `json:"commitCharacters,omitzero"`
@@ -6759,7 +6759,7 @@ func (x *CompletionListItemDefaults) UnmarshalJSON(b []byte) error {
 
 // CompletionListItemDefaultsEditRangeVariant2 is the
 // CompletionListItemDefaultsEditRangeVariant2 variant of
-// CompletionListItemDefaultsEditRange.
+// [CompletionListItemDefaultsEditRange].
 type CompletionListItemDefaultsEditRangeVariant2 struct {
 	Insert  Range `json:"insert"`
 	Replace Range `json:"replace"`
@@ -8281,7 +8281,7 @@ func (x *CodeAction) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CodeActionDisabled is the disabled member of CodeAction.
+// CodeActionDisabled is the disabled member of [CodeAction].
 type CodeActionDisabled struct {
 	Reason string `json:"reason"`
 }
@@ -8540,7 +8540,7 @@ func (x *WorkspaceSymbol) UnmarshalJSON(b []byte) error {
 }
 
 // WorkspaceSymbolLocationVariant2 is the WorkspaceSymbolLocationVariant2
-// variant of WorkspaceSymbolLocation.
+// variant of [WorkspaceSymbolLocation].
 type WorkspaceSymbolLocationVariant2 struct {
 	URI DocumentURI `json:"uri"`
 }
@@ -11212,7 +11212,7 @@ func (x *SemanticTokensOptions) UnmarshalJSON(b []byte) error {
 }
 
 // SemanticTokensOptionsRangeVariant2 is the SemanticTokensOptionsRangeVariant2
-// variant of SemanticTokensOptionsRange.
+// variant of [SemanticTokensOptionsRange].
 type SemanticTokensOptionsRangeVariant2 struct{}
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -11231,7 +11231,7 @@ func (x *SemanticTokensOptionsRangeVariant2) UnmarshalJSON(b []byte) error {
 }
 
 // SemanticTokensOptionsFullVariant2 is the SemanticTokensOptionsFullVariant2
-// variant of SemanticTokensOptionsFull.
+// variant of [SemanticTokensOptionsFull].
 type SemanticTokensOptionsFullVariant2 struct {
 	Delta *bool `json:"delta,omitempty"`
 }
@@ -13159,7 +13159,7 @@ func (x *NotebookDocumentChangeEvent) UnmarshalJSON(b []byte) error {
 }
 
 // NotebookDocumentChangeEventCells is the cells member of
-// NotebookDocumentChangeEvent.
+// [NotebookDocumentChangeEvent].
 type NotebookDocumentChangeEventCells struct {
 	Structure   *NotebookDocumentChangeEventCellsStructure        `json:"structure,omitempty"`
 	Data        []NotebookCell                                    `json:"data,omitzero"`
@@ -13215,7 +13215,7 @@ func (x *NotebookDocumentChangeEventCells) UnmarshalJSON(b []byte) error {
 }
 
 // NotebookDocumentChangeEventCellsStructure is the structure member of
-// NotebookDocumentChangeEventCells.
+// [NotebookDocumentChangeEventCells].
 type NotebookDocumentChangeEventCellsStructure struct {
 	Array    NotebookCellArrayChange  `json:"array"`
 	DidOpen  []TextDocumentItem       `json:"didOpen,omitzero"`
@@ -13277,7 +13277,7 @@ func (x *NotebookDocumentChangeEventCellsStructure) UnmarshalJSON(b []byte) erro
 }
 
 // NotebookDocumentChangeEventCellsTextContentItem is an element of the
-// textContent member of NotebookDocumentChangeEventCells.
+// textContent member of [NotebookDocumentChangeEventCells].
 type NotebookDocumentChangeEventCellsTextContentItem struct {
 	Document VersionedTextDocumentIdentifier  `json:"document"`
 	Changes  []TextDocumentContentChangeEvent `json:"changes"`
@@ -13784,7 +13784,7 @@ func (x *XInitializeParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// XInitializeParamsClientInfo is the clientInfo member of XInitializeParams.
+// XInitializeParamsClientInfo is the clientInfo member of [XInitializeParams].
 type XInitializeParamsClientInfo struct {
 	Name    string  `json:"name"`
 	Version *string `json:"version,omitempty"`
@@ -14247,7 +14247,7 @@ func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ServerCapabilitiesWorkspace is the workspace member of ServerCapabilities.
+// ServerCapabilitiesWorkspace is the workspace member of [ServerCapabilities].
 type ServerCapabilitiesWorkspace struct {
 	// Since 3.6.0.
 	WorkspaceFolders *WorkspaceFoldersServerCapabilities `json:"workspaceFolders,omitempty"`
@@ -14829,7 +14829,7 @@ func (x *CompletionOptions) UnmarshalJSON(b []byte) error {
 }
 
 // CompletionOptionsCompletionItem is the completionItem member of
-// CompletionOptions.
+// [CompletionOptions].
 type CompletionOptionsCompletionItem struct {
 	// Since 3.17.0.
 	LabelDetailsSupport *bool `json:"labelDetailsSupport,omitempty"`
@@ -16959,7 +16959,7 @@ func (x *NotebookDocumentSyncOptions) UnmarshalJSON(b []byte) error {
 
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 is the
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 variant of
-// NotebookDocumentSyncOptionsNotebookSelectorItem.
+// [NotebookDocumentSyncOptionsNotebookSelectorItem].
 type NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 struct {
 	Notebook NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook    `json:"notebook"`
 	Cells    []NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem `json:"cells,omitzero"`
@@ -17013,7 +17013,7 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1) UnmarshalJSON(
 
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem is an
 // element of the cells member of
-// NotebookDocumentSyncOptionsNotebookSelectorItemVariant1.
+// [NotebookDocumentSyncOptionsNotebookSelectorItemVariant1].
 type NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem struct {
 	Language string `json:"language"`
 }
@@ -17055,7 +17055,7 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem) Unmar
 
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 is the
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 variant of
-// NotebookDocumentSyncOptionsNotebookSelectorItem.
+// [NotebookDocumentSyncOptionsNotebookSelectorItem].
 type NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 struct {
 	Notebook *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook   `json:"notebook,omitempty"`
 	Cells    []NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem `json:"cells"`
@@ -17122,7 +17122,7 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2) UnmarshalJSON(
 
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem is an
 // element of the cells member of
-// NotebookDocumentSyncOptionsNotebookSelectorItemVariant2.
+// [NotebookDocumentSyncOptionsNotebookSelectorItemVariant2].
 type NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem struct {
 	Language string `json:"language"`
 }
@@ -17514,7 +17514,7 @@ func (x *ParameterInformation) UnmarshalJSON(b []byte) error {
 }
 
 // ParameterInformationLabelVariant2 is the ParameterInformationLabelVariant2
-// variant of ParameterInformationLabel.
+// variant of [ParameterInformationLabel].
 type ParameterInformationLabelVariant2 [2]uint32
 
 // UnmarshalJSON decodes a JSON array of 2 items into x, naming the item at
@@ -18362,7 +18362,7 @@ func (x *GeneralClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // GeneralClientCapabilitiesStaleRequestSupport is the staleRequestSupport
-// member of GeneralClientCapabilities.
+// member of [GeneralClientCapabilities].
 type GeneralClientCapabilitiesStaleRequestSupport struct {
 	Cancel                 bool     `json:"cancel"`
 	RetryOnContentModified []string `json:"retryOnContentModified"`
@@ -18557,7 +18557,7 @@ func (x *WorkspaceEditClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // WorkspaceEditClientCapabilitiesChangeAnnotationSupport is the
-// changeAnnotationSupport member of WorkspaceEditClientCapabilities.
+// changeAnnotationSupport member of [WorkspaceEditClientCapabilities].
 type WorkspaceEditClientCapabilitiesChangeAnnotationSupport struct {
 	GroupsOnLabel *bool `json:"groupsOnLabel,omitempty"`
 }
@@ -18738,7 +18738,7 @@ func (x *WorkspaceSymbolClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // WorkspaceSymbolClientCapabilitiesSymbolKind is the symbolKind member of
-// WorkspaceSymbolClientCapabilities.
+// [WorkspaceSymbolClientCapabilities].
 type WorkspaceSymbolClientCapabilitiesSymbolKind struct {
 	ValueSet []SymbolKind `json:"valueSet,omitzero"`
 }
@@ -18776,7 +18776,7 @@ func (x *WorkspaceSymbolClientCapabilitiesSymbolKind) UnmarshalJSON(b []byte) er
 }
 
 // WorkspaceSymbolClientCapabilitiesTagSupport is the tagSupport member of
-// WorkspaceSymbolClientCapabilities.
+// [WorkspaceSymbolClientCapabilities].
 type WorkspaceSymbolClientCapabilitiesTagSupport struct {
 	ValueSet []SymbolTag `json:"valueSet"`
 }
@@ -18833,7 +18833,7 @@ func (x *WorkspaceSymbolClientCapabilitiesTagSupport) UnmarshalJSON(b []byte) er
 }
 
 // WorkspaceSymbolClientCapabilitiesResolveSupport is the resolveSupport member
-// of WorkspaceSymbolClientCapabilities.
+// of [WorkspaceSymbolClientCapabilities].
 type WorkspaceSymbolClientCapabilitiesResolveSupport struct {
 	Properties []string `json:"properties"`
 }
@@ -19364,7 +19364,7 @@ func (x *CompletionClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // CompletionClientCapabilitiesCompletionItem is the completionItem member of
-// CompletionClientCapabilities.
+// [CompletionClientCapabilities].
 type CompletionClientCapabilitiesCompletionItem struct {
 	SnippetSupport          *bool        `json:"snippetSupport,omitempty"`
 	CommitCharactersSupport *bool        `json:"commitCharactersSupport,omitempty"`
@@ -19481,7 +19481,7 @@ func (x *CompletionClientCapabilitiesCompletionItem) UnmarshalJSON(b []byte) err
 }
 
 // CompletionClientCapabilitiesCompletionItemTagSupport is the tagSupport
-// member of CompletionClientCapabilitiesCompletionItem.
+// member of [CompletionClientCapabilitiesCompletionItem].
 type CompletionClientCapabilitiesCompletionItemTagSupport struct {
 	ValueSet []CompletionItemTag `json:"valueSet"`
 }
@@ -19538,7 +19538,7 @@ func (x *CompletionClientCapabilitiesCompletionItemTagSupport) UnmarshalJSON(b [
 }
 
 // CompletionClientCapabilitiesCompletionItemResolveSupport is the
-// resolveSupport member of CompletionClientCapabilitiesCompletionItem.
+// resolveSupport member of [CompletionClientCapabilitiesCompletionItem].
 type CompletionClientCapabilitiesCompletionItemResolveSupport struct {
 	Properties []string `json:"properties"`
 }
@@ -19595,7 +19595,8 @@ func (x *CompletionClientCapabilitiesCompletionItemResolveSupport) UnmarshalJSON
 }
 
 // CompletionClientCapabilitiesCompletionItemInsertTextModeSupport is the
-// insertTextModeSupport member of CompletionClientCapabilitiesCompletionItem.
+// insertTextModeSupport member of
+// [CompletionClientCapabilitiesCompletionItem].
 type CompletionClientCapabilitiesCompletionItemInsertTextModeSupport struct {
 	ValueSet []InsertTextMode `json:"valueSet"`
 }
@@ -19652,7 +19653,7 @@ func (x *CompletionClientCapabilitiesCompletionItemInsertTextModeSupport) Unmars
 }
 
 // CompletionClientCapabilitiesCompletionItemKind is the completionItemKind
-// member of CompletionClientCapabilities.
+// member of [CompletionClientCapabilities].
 type CompletionClientCapabilitiesCompletionItemKind struct {
 	ValueSet []CompletionItemKind `json:"valueSet,omitzero"`
 }
@@ -19690,7 +19691,7 @@ func (x *CompletionClientCapabilitiesCompletionItemKind) UnmarshalJSON(b []byte)
 }
 
 // CompletionClientCapabilitiesCompletionList is the completionList member of
-// CompletionClientCapabilities.
+// [CompletionClientCapabilities].
 type CompletionClientCapabilitiesCompletionList struct {
 	// Since 3.17.0.
 	ItemDefaults []string `json:"itemDefaults,omitzero"`
@@ -19828,7 +19829,7 @@ func (x *SignatureHelpClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // SignatureHelpClientCapabilitiesSignatureInformation is the
-// signatureInformation member of SignatureHelpClientCapabilities.
+// signatureInformation member of [SignatureHelpClientCapabilities].
 type SignatureHelpClientCapabilitiesSignatureInformation struct {
 	DocumentationFormat  []MarkupKind                                                             `json:"documentationFormat,omitzero"`
 	ParameterInformation *SignatureHelpClientCapabilitiesSignatureInformationParameterInformation `json:"parameterInformation,omitempty"`
@@ -19885,7 +19886,7 @@ func (x *SignatureHelpClientCapabilitiesSignatureInformation) UnmarshalJSON(b []
 
 // SignatureHelpClientCapabilitiesSignatureInformationParameterInformation is
 // the parameterInformation member of
-// SignatureHelpClientCapabilitiesSignatureInformation.
+// [SignatureHelpClientCapabilitiesSignatureInformation].
 type SignatureHelpClientCapabilitiesSignatureInformationParameterInformation struct {
 	// Since 3.14.0.
 	LabelOffsetSupport *bool `json:"labelOffsetSupport,omitempty"`
@@ -20239,7 +20240,7 @@ func (x *DocumentSymbolClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // DocumentSymbolClientCapabilitiesSymbolKind is the symbolKind member of
-// DocumentSymbolClientCapabilities.
+// [DocumentSymbolClientCapabilities].
 type DocumentSymbolClientCapabilitiesSymbolKind struct {
 	ValueSet []SymbolKind `json:"valueSet,omitzero"`
 }
@@ -20277,7 +20278,7 @@ func (x *DocumentSymbolClientCapabilitiesSymbolKind) UnmarshalJSON(b []byte) err
 }
 
 // DocumentSymbolClientCapabilitiesTagSupport is the tagSupport member of
-// DocumentSymbolClientCapabilities.
+// [DocumentSymbolClientCapabilities].
 type DocumentSymbolClientCapabilitiesTagSupport struct {
 	ValueSet []SymbolTag `json:"valueSet"`
 }
@@ -20428,7 +20429,7 @@ func (x *CodeActionClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // CodeActionClientCapabilitiesCodeActionLiteralSupport is the
-// codeActionLiteralSupport member of CodeActionClientCapabilities.
+// codeActionLiteralSupport member of [CodeActionClientCapabilities].
 type CodeActionClientCapabilitiesCodeActionLiteralSupport struct {
 	CodeActionKind CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind `json:"codeActionKind"`
 }
@@ -20473,7 +20474,7 @@ func (x *CodeActionClientCapabilitiesCodeActionLiteralSupport) UnmarshalJSON(b [
 
 // CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind is the
 // codeActionKind member of
-// CodeActionClientCapabilitiesCodeActionLiteralSupport.
+// [CodeActionClientCapabilitiesCodeActionLiteralSupport].
 type CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind struct {
 	ValueSet []CodeActionKind `json:"valueSet"`
 }
@@ -20530,7 +20531,7 @@ func (x *CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind) Unm
 }
 
 // CodeActionClientCapabilitiesResolveSupport is the resolveSupport member of
-// CodeActionClientCapabilities.
+// [CodeActionClientCapabilities].
 type CodeActionClientCapabilitiesResolveSupport struct {
 	Properties []string `json:"properties"`
 }
@@ -20951,7 +20952,7 @@ func (x *FoldingRangeClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // FoldingRangeClientCapabilitiesFoldingRangeKind is the foldingRangeKind
-// member of FoldingRangeClientCapabilities.
+// member of [FoldingRangeClientCapabilities].
 type FoldingRangeClientCapabilitiesFoldingRangeKind struct {
 	ValueSet []FoldingRangeKind `json:"valueSet,omitzero"`
 }
@@ -20989,7 +20990,7 @@ func (x *FoldingRangeClientCapabilitiesFoldingRangeKind) UnmarshalJSON(b []byte)
 }
 
 // FoldingRangeClientCapabilitiesFoldingRange is the foldingRange member of
-// FoldingRangeClientCapabilities.
+// [FoldingRangeClientCapabilities].
 type FoldingRangeClientCapabilitiesFoldingRange struct {
 	// Since 3.17.0.
 	CollapsedText *bool `json:"collapsedText,omitempty"`
@@ -21134,7 +21135,7 @@ func (x *PublishDiagnosticsClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // PublishDiagnosticsClientCapabilitiesTagSupport is the tagSupport member of
-// PublishDiagnosticsClientCapabilities.
+// [PublishDiagnosticsClientCapabilities].
 type PublishDiagnosticsClientCapabilitiesTagSupport struct {
 	ValueSet []DiagnosticTag `json:"valueSet"`
 }
@@ -21368,7 +21369,7 @@ func (x *SemanticTokensClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // SemanticTokensClientCapabilitiesRequests is the requests member of
-// SemanticTokensClientCapabilities.
+// [SemanticTokensClientCapabilities].
 type SemanticTokensClientCapabilitiesRequests struct {
 	Range *SemanticTokensClientCapabilitiesRequestsRange `json:"range,omitempty"`
 	Full  *SemanticTokensClientCapabilitiesRequestsFull  `json:"full,omitempty"`
@@ -21416,7 +21417,7 @@ func (x *SemanticTokensClientCapabilitiesRequests) UnmarshalJSON(b []byte) error
 
 // SemanticTokensClientCapabilitiesRequestsRangeVariant2 is the
 // SemanticTokensClientCapabilitiesRequestsRangeVariant2 variant of
-// SemanticTokensClientCapabilitiesRequestsRange.
+// [SemanticTokensClientCapabilitiesRequestsRange].
 type SemanticTokensClientCapabilitiesRequestsRangeVariant2 struct{}
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -21436,7 +21437,7 @@ func (x *SemanticTokensClientCapabilitiesRequestsRangeVariant2) UnmarshalJSON(b 
 
 // SemanticTokensClientCapabilitiesRequestsFullVariant2 is the
 // SemanticTokensClientCapabilitiesRequestsFullVariant2 variant of
-// SemanticTokensClientCapabilitiesRequestsFull.
+// [SemanticTokensClientCapabilitiesRequestsFull].
 type SemanticTokensClientCapabilitiesRequestsFullVariant2 struct {
 	Delta *bool `json:"delta,omitempty"`
 }
@@ -21666,7 +21667,7 @@ func (x *InlayHintClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // InlayHintClientCapabilitiesResolveSupport is the resolveSupport member of
-// InlayHintClientCapabilities.
+// [InlayHintClientCapabilities].
 type InlayHintClientCapabilitiesResolveSupport struct {
 	Properties []string `json:"properties"`
 }
@@ -21886,7 +21887,7 @@ func (x *ShowMessageRequestClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // ShowMessageRequestClientCapabilitiesMessageActionItem is the
-// messageActionItem member of ShowMessageRequestClientCapabilities.
+// messageActionItem member of [ShowMessageRequestClientCapabilities].
 type ShowMessageRequestClientCapabilitiesMessageActionItem struct {
 	AdditionalPropertiesSupport *bool `json:"additionalPropertiesSupport,omitempty"`
 }
@@ -22096,7 +22097,7 @@ type LSPAny = json.RawMessage
 type DeclarationLink = LocationLink
 
 // PrepareRenameResultVariant2 is the PrepareRenameResultVariant2 variant of
-// PrepareRenameResult.
+// [PrepareRenameResult].
 type PrepareRenameResultVariant2 struct {
 	Range       Range  `json:"range"`
 	Placeholder string `json:"placeholder"`
@@ -22148,7 +22149,7 @@ func (x *PrepareRenameResultVariant2) UnmarshalJSON(b []byte) error {
 }
 
 // PrepareRenameResultVariant3 is the PrepareRenameResultVariant3 variant of
-// PrepareRenameResult.
+// [PrepareRenameResult].
 type PrepareRenameResultVariant3 struct {
 	DefaultBehavior bool `json:"defaultBehavior"`
 }
@@ -22206,7 +22207,7 @@ type ChangeAnnotationIdentifier string
 
 // TextDocumentContentChangeEventVariant1 is the
 // TextDocumentContentChangeEventVariant1 variant of
-// TextDocumentContentChangeEvent.
+// [TextDocumentContentChangeEvent].
 type TextDocumentContentChangeEventVariant1 struct {
 	Range       Range   `json:"range"`
 	RangeLength *uint32 `json:"rangeLength,omitempty"`
@@ -22268,7 +22269,7 @@ func (x *TextDocumentContentChangeEventVariant1) UnmarshalJSON(b []byte) error {
 
 // TextDocumentContentChangeEventVariant2 is the
 // TextDocumentContentChangeEventVariant2 variant of
-// TextDocumentContentChangeEvent.
+// [TextDocumentContentChangeEvent].
 type TextDocumentContentChangeEventVariant2 struct {
 	Text string `json:"text"`
 }
@@ -22308,7 +22309,7 @@ func (x *TextDocumentContentChangeEventVariant2) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarkedStringVariant2 is the MarkedStringVariant2 variant of MarkedString.
+// MarkedStringVariant2 is the MarkedStringVariant2 variant of [MarkedString].
 type MarkedStringVariant2 struct {
 	Language string `json:"language"`
 	Value    string `json:"value"`
@@ -22363,7 +22364,7 @@ func (x *MarkedStringVariant2) UnmarshalJSON(b []byte) error {
 type LSPObject map[string]json.RawMessage
 
 // TextDocumentFilterVariant1 is the TextDocumentFilterVariant1 variant of
-// TextDocumentFilter.
+// [TextDocumentFilter].
 type TextDocumentFilterVariant1 struct {
 	Language string  `json:"language"`
 	Scheme   *string `json:"scheme,omitempty"`
@@ -22418,7 +22419,7 @@ func (x *TextDocumentFilterVariant1) UnmarshalJSON(b []byte) error {
 }
 
 // TextDocumentFilterVariant2 is the TextDocumentFilterVariant2 variant of
-// TextDocumentFilter.
+// [TextDocumentFilter].
 type TextDocumentFilterVariant2 struct {
 	Language *string `json:"language,omitempty"`
 	Scheme   string  `json:"scheme"`
@@ -22473,7 +22474,7 @@ func (x *TextDocumentFilterVariant2) UnmarshalJSON(b []byte) error {
 }
 
 // TextDocumentFilterVariant3 is the TextDocumentFilterVariant3 variant of
-// TextDocumentFilter.
+// [TextDocumentFilter].
 type TextDocumentFilterVariant3 struct {
 	Language *string `json:"language,omitempty"`
 	Scheme   *string `json:"scheme,omitempty"`
@@ -22528,7 +22529,7 @@ func (x *TextDocumentFilterVariant3) UnmarshalJSON(b []byte) error {
 }
 
 // NotebookDocumentFilterVariant1 is the NotebookDocumentFilterVariant1 variant
-// of NotebookDocumentFilter.
+// of [NotebookDocumentFilter].
 type NotebookDocumentFilterVariant1 struct {
 	NotebookType string  `json:"notebookType"`
 	Scheme       *string `json:"scheme,omitempty"`
@@ -22583,7 +22584,7 @@ func (x *NotebookDocumentFilterVariant1) UnmarshalJSON(b []byte) error {
 }
 
 // NotebookDocumentFilterVariant2 is the NotebookDocumentFilterVariant2 variant
-// of NotebookDocumentFilter.
+// of [NotebookDocumentFilter].
 type NotebookDocumentFilterVariant2 struct {
 	NotebookType *string `json:"notebookType,omitempty"`
 	Scheme       string  `json:"scheme"`
@@ -22638,7 +22639,7 @@ func (x *NotebookDocumentFilterVariant2) UnmarshalJSON(b []byte) error {
 }
 
 // NotebookDocumentFilterVariant3 is the NotebookDocumentFilterVariant3 variant
-// of NotebookDocumentFilter.
+// of [NotebookDocumentFilter].
 type NotebookDocumentFilterVariant3 struct {
 	NotebookType *string `json:"notebookType,omitempty"`
 	Scheme       *string `json:"scheme,omitempty"`

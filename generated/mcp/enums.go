@@ -42,7 +42,7 @@ func (x *Role) UnmarshalJSON(b []byte) error {
 
 // IconTheme is the background the icon is designed for.
 //
-// It is the theme member of Icon.
+// It is the theme member of [Icon].
 type IconTheme string
 
 // The values of IconTheme.
@@ -75,7 +75,7 @@ func (x *IconTheme) UnmarshalJSON(b []byte) error {
 
 // TaskSupport says whether tools/call may or must run as a task.
 //
-// It is the taskSupport member of ToolExecution.
+// It is the taskSupport member of [ToolExecution].
 type TaskSupport string
 
 // The values of TaskSupport.
@@ -186,7 +186,7 @@ func (x *LoggingLevel) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ToolChoiceMode is the mode member of ToolChoice.
+// ToolChoiceMode is the mode member of [ToolChoice].
 type ToolChoiceMode string
 
 // The values of ToolChoiceMode.
@@ -218,11 +218,11 @@ func (x *ToolChoiceMode) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// IncludeContext is the includeContext member of CreateMessageRequestParams.
+// IncludeContext is the includeContext member of [CreateMessageRequestParams].
 //
 // Soft-deprecated except none; needs the sampling.context capability.
 //
-// It is the includeContext member of CreateMessageRequestParams.
+// It is the includeContext member of [CreateMessageRequestParams].
 type IncludeContext string
 
 // The values of IncludeContext.
@@ -288,7 +288,7 @@ func (x *StringFormat) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// NumberSchemaType is the type member of NumberSchema.
+// NumberSchemaType is the type member of [NumberSchema].
 type NumberSchemaType string
 
 // The values of NumberSchemaType.
@@ -319,11 +319,11 @@ func (x *NumberSchemaType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ElicitAction is the action member of ElicitResult.
+// ElicitAction is the action member of [ElicitResult].
 //
 // accept: submitted; decline: refused; cancel: dismissed.
 //
-// It is the action member of ElicitResult.
+// It is the action member of [ElicitResult].
 type ElicitAction string
 
 // The values of ElicitAction.

@@ -809,7 +809,7 @@ func (x *ClientCapabilities) UnmarshalJSON(b []byte) error {
 
 // SamplingCapability is the client answers sampling/createMessage.
 //
-// It is the sampling member of ClientCapabilities.
+// It is the sampling member of [ClientCapabilities].
 type SamplingCapability struct {
 	// Honours includeContext values other than none (soft-deprecated).
 	Context *Capability `json:"context,omitempty"`
@@ -861,7 +861,7 @@ func (x *SamplingCapability) UnmarshalJSON(b []byte) error {
 // ElicitationCapability is the client answers elicitation/create. An empty
 // object means form mode only.
 //
-// It is the elicitation member of ClientCapabilities.
+// It is the elicitation member of [ClientCapabilities].
 type ElicitationCapability struct {
 	Form *Capability `json:"form,omitempty"`
 	URL  *Capability `json:"url,omitempty"`
@@ -910,7 +910,7 @@ func (x *ElicitationCapability) UnmarshalJSON(b []byte) error {
 // ClientTasksCapability is the client runs some of the server's requests as
 // tasks.
 //
-// It is the tasks member of ClientCapabilities.
+// It is the tasks member of [ClientCapabilities].
 type ClientTasksCapability struct {
 	// Answers tasks/list.
 	List *Capability `json:"list,omitempty"`
@@ -968,7 +968,7 @@ func (x *ClientTasksCapability) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ClientTaskRequests is the requests member of ClientTasksCapability.
+// ClientTaskRequests is the requests member of [ClientTasksCapability].
 type ClientTaskRequests struct {
 	Sampling    *ClientTaskSampling    `json:"sampling,omitempty"`
 	Elicitation *ClientTaskElicitation `json:"elicitation,omitempty"`
@@ -1014,7 +1014,7 @@ func (x *ClientTaskRequests) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ClientTaskSampling is the sampling member of ClientTaskRequests.
+// ClientTaskSampling is the sampling member of [ClientTaskRequests].
 type ClientTaskSampling struct {
 	CreateMessage *Capability `json:"createMessage,omitempty"`
 }
@@ -1051,7 +1051,7 @@ func (x *ClientTaskSampling) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ClientTaskElicitation is the elicitation member of ClientTaskRequests.
+// ClientTaskElicitation is the elicitation member of [ClientTaskRequests].
 type ClientTaskElicitation struct {
 	Create *Capability `json:"create,omitempty"`
 }
@@ -1164,7 +1164,7 @@ func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
 
 // ResourcesCapability is the server offers resources.
 //
-// It is the resources member of ServerCapabilities.
+// It is the resources member of [ServerCapabilities].
 type ResourcesCapability struct {
 	// Answers resources/subscribe and unsubscribe.
 	Subscribe   *bool `json:"subscribe,omitempty"`
@@ -1209,7 +1209,7 @@ func (x *ResourcesCapability) UnmarshalJSON(b []byte) error {
 // ServerTasksCapability is the server runs some of the client's requests as
 // tasks.
 //
-// It is the tasks member of ServerCapabilities.
+// It is the tasks member of [ServerCapabilities].
 type ServerTasksCapability struct {
 	// Answers tasks/list.
 	List *Capability `json:"list,omitempty"`
@@ -1267,7 +1267,7 @@ func (x *ServerTasksCapability) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ServerTaskRequests is the requests member of ServerTasksCapability.
+// ServerTaskRequests is the requests member of [ServerTasksCapability].
 type ServerTaskRequests struct {
 	Tools *ServerTaskTools `json:"tools,omitempty"`
 }
@@ -1304,7 +1304,7 @@ func (x *ServerTaskRequests) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ServerTaskTools is the tools member of ServerTaskRequests.
+// ServerTaskTools is the tools member of [ServerTaskRequests].
 type ServerTaskTools struct {
 	Call *Capability `json:"call,omitempty"`
 }
@@ -4649,7 +4649,7 @@ func (x *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 
 // CompletionArgument is the argument being completed.
 //
-// It is the argument member of CompleteRequestParams.
+// It is the argument member of [CompleteRequestParams].
 type CompletionArgument struct {
 	Name string `json:"name"`
 
@@ -4699,7 +4699,7 @@ func (x *CompletionArgument) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CompletionContext is the context member of CompleteRequestParams.
+// CompletionContext is the context member of [CompleteRequestParams].
 type CompletionContext struct {
 	// Arguments already resolved.
 	Arguments map[string]string `json:"arguments,omitzero"`
@@ -4789,7 +4789,7 @@ func (x *CompleteResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Completion is the completion member of CompleteResult.
+// Completion is the completion member of [CompleteResult].
 type Completion struct {
 	// At most 100 suggestions.
 	Values []string `json:"values"`

@@ -11,7 +11,7 @@ import (
 )
 
 // UnionValueAlternativesItem is an element of the alternatives member of
-// UnionValue.
+// [UnionValue].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects

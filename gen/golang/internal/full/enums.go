@@ -138,7 +138,7 @@ func (x *Fruit) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ItemSettingsTheme is the theme member of ItemSettings.
+// ItemSettingsTheme is the theme member of [ItemSettings].
 type ItemSettingsTheme string
 
 // The values of ItemSettingsTheme.
@@ -271,7 +271,7 @@ func (x *Level) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// NumberFieldType is the type member of NumberField.
+// NumberFieldType is the type member of [NumberField].
 type NumberFieldType string
 
 // The values of NumberFieldType.
