@@ -95,9 +95,8 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 		{g.files[1], func(f *file) error { return g.roleFile(f, 1) }},
 	}
 	var files []*file
-	links := g.docLinks()
 	for _, part := range parts {
-		f := &file{File: jen.NewFile(pkg), path: part.path, links: links}
+		f := &file{File: jen.NewFile(pkg), path: part.path}
 		// groupImports formats the file once its imports are grouped.
 		f.NoFormat = true
 		f.HeaderComment(gen.Header)
@@ -115,8 +114,10 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 	// generator: the files are rendered at the same time.
 	out := make([]gen.File, len(files))
 	errs := make([]error, len(files))
+	links := g.docLinks()
 	var wg sync.WaitGroup
 	for i, f := range files {
+		f.links = links
 		wg.Go(func() { out[i], errs[i] = f.render() })
 	}
 	wg.Wait()
