@@ -3,6 +3,7 @@ package golang
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -144,25 +145,48 @@ func fill(text string, width int, indent string) []string {
 	return lines
 }
 
-// lead starts the doc of name with a sentence about it: the IDL's doc
-// when it starts with the name; "Item is a thing." from "A thing." when
-// it starts with an article; otherwise fallback, a sentence of our own,
-// then the doc.
-func lead(name, fallback, text string) string {
+// lead starts the doc of name with the IDL's doc, in Go's "Name ..."
+// style: as it is when it starts with the name; "Item is a thing." from "A
+// thing."; "Item says how it runs." from "How it runs."; "Item opens it."
+// from "Opens it."; "Item holds the parts of it." from "Parts of it.". A
+// doc that is a bare URL follows "Item is described at". With no doc, and
+// for an enum whose doc starts otherwise, fallback leads: a sentence of
+// our own (an enum's lists its values).
+func lead(name, fallback, text string, enum bool) string {
 	text = strings.TrimSpace(text)
 	switch {
 	case text == "":
 		return fallback
 	case strings.HasPrefix(text, name+" "):
 		return text
+	case !strings.ContainsAny(text, " \t\n") && endsWithURL(text):
+		return name + " is described at " + text
 	}
-	for _, article := range []string{"A ", "An ", "The "} {
-		if strings.HasPrefix(text, article) {
-			return name + " is " + lowerFirst(text)
-		}
+	first, rest, _ := strings.Cut(text, " ")
+	second, _, _ := strings.Cut(rest, " ")
+	switch {
+	case slices.Contains(articles, first), slices.Contains(participles, first):
+		return name + " is " + lowerFirst(text)
+	case slices.Contains(whWords, first):
+		return name + " says " + lowerFirst(text)
+	case strings.HasSuffix(first, "s") && slices.Contains(objectStarts, strings.ToLower(second)):
+		return name + " " + lowerFirst(text)
+	case slices.Contains(quantifiers, first):
+		return name + " holds " + lowerFirst(text)
+	case enum:
+		return fallback + "\n\n" + text
 	}
-	return fallback + "\n\n" + text
+	return name + " holds the " + lowerFirst(text)
 }
+
+// Words by which lead tells how a doc starts.
+var (
+	articles     = []string{"A", "An", "The", "One", "Exactly"}
+	participles  = []string{"Put", "Sent", "Used", "Given", "Returned", "Kept", "Made", "Found", "Passed", "Held", "Shown", "Written"}
+	whWords      = []string{"What", "Whether", "How", "Where", "When", "Who", "Why", "Which"}
+	quantifiers  = []string{"All", "Every", "Each", "Some", "Any", "No", "Both"}
+	objectStarts = []string{"a", "an", "the", "one", "that", "whether", "what", "which", "how", "who", "where", "when", "why", "its", "their", "each", "every", "all", "any", "no", "some", "this", "these", "those"}
+)
 
 // lowerFirst lower-cases the first letter of text when its first word is
 // an ordinary capitalised word ("The" but not "HL7" or "JSON").

@@ -31,9 +31,9 @@ func (g *generator) errorsFile(f *file) error {
 			jen.Id("Message").Op(":").Lit(e.Message),
 		))
 	}
-	f.add(doc("The codes of the protocol's own errors. The codes of JSON-RPC's standard errors are jsonrpc.CodeParseError and the like.").code().
+	f.add(doc("The codes of the protocol's own errors. The codes of JSON-RPC's standard errors are [jsonrpc.CodeParseError] and the like.").code().
 		Const().Defs(codes...))
-	f.add(doc("Sentinels of the protocol's own errors, for errors.Is, which matches any *jsonrpc.Error carrying the same code whatever its message and data.").code().
+	f.add(doc("Sentinels of the protocol's own errors, for [errors.Is], which matches any [*jsonrpc.Error] carrying the same code whatever its message and data.").code().
 		Var().Defs(sentinels...))
 	for _, e := range own {
 		base := errorBase(e)
@@ -77,21 +77,21 @@ func errorDoc(e *idl.ErrorDef) string {
 	return sentence(strings.TrimSpace(e.Doc))
 }
 
-// errorRef names an error in docs: ErrBusy, or jsonrpc.ErrInvalidParams
-// for the standard ones.
+// errorRef names an error in docs as a doc link: [ErrBusy], or
+// [jsonrpc.ErrInvalidParams] for the standard ones.
 func errorRef(e *idl.ErrorDef) string {
 	if !e.Standard {
-		return "Err" + errorBase(e)
+		return "[Err" + errorBase(e) + "]"
 	}
 	switch e.Code {
 	case -32700:
-		return "jsonrpc.ErrParse"
+		return "[jsonrpc.ErrParse]"
 	case -32600:
-		return "jsonrpc.ErrInvalidRequest"
+		return "[jsonrpc.ErrInvalidRequest]"
 	case -32601:
-		return "jsonrpc.ErrMethodNotFound"
+		return "[jsonrpc.ErrMethodNotFound]"
 	case -32602:
-		return "jsonrpc.ErrInvalidParams"
+		return "[jsonrpc.ErrInvalidParams]"
 	}
-	return "jsonrpc.ErrInternal"
+	return "[jsonrpc.ErrInternal]"
 }

@@ -39,6 +39,7 @@ type file struct {
 	*jen.File
 	path  string
 	decls int
+	links map[string]string // see [generator.docLinks]
 }
 
 // add appends a declaration, after a blank line.
@@ -113,8 +114,10 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 	// generator: the files are rendered at the same time.
 	out := make([]gen.File, len(files))
 	errs := make([]error, len(files))
+	links := g.docLinks()
 	var wg sync.WaitGroup
 	for i, f := range files {
+		f.links = links
 		wg.Go(func() { out[i], errs[i] = f.render() })
 	}
 	wg.Wait()
@@ -132,7 +135,7 @@ func (f *file) render() (gen.File, error) {
 	if err := f.Render(&buf); err != nil {
 		return gen.File{}, fmt.Errorf("golang: rendering %s: %w", f.path, err)
 	}
-	src, err := groupImports(buf.Bytes())
+	src, err := groupImports(linkComments(buf.Bytes(), f.links))
 	if err != nil {
 		return gen.File{}, fmt.Errorf("golang: formatting %s: %w", f.path, err)
 	}

@@ -151,18 +151,32 @@ func TestWrapCountsRunes(t *testing.T) {
 }
 
 func TestLead(t *testing.T) {
-	tests := []struct{ doc, want string }{
-		{"", "Item is an object."},
-		{"A thing in the store.", "Item is a thing in the store."},
-		{"The JSON form.", "Item is the JSON form."},
-		{"Item holds things.", "Item holds things."},
-		{"Holds things.", "Item is an object.\n\nHolds things."},
-		{"An HL7 message.", "Item is an HL7 message."},
-		{"A JSON form.", "Item is a JSON form."},
+	tests := []struct {
+		doc  string
+		enum bool
+		want string
+	}{
+		{"", false, "Item is an object."},
+		{"A thing in the store.", false, "Item is a thing in the store."},
+		{"The JSON form.", false, "Item is the JSON form."},
+		{"Item holds things.", false, "Item holds things."},
+		{"Holds the things.", false, "Item holds the things."},
+		{"An HL7 message.", false, "Item is an HL7 message."},
+		{"A JSON form.", false, "Item is a JSON form."},
+		{"One message of a chat.", false, "Item is one message of a chat."},
+		{"What a tool returned.", false, "Item says what a tool returned."},
+		{"Whether it worked.", false, "Item says whether it worked."},
+		{"Names a session.", false, "Item names a session."},
+		{"Parts of a message.", false, "Item holds the parts of a message."},
+		{"All state of the workspace.", false, "Item holds all state of the workspace."},
+		{"Put in _meta to tie a message.", false, "Item is put in _meta to tie a message."},
+		{"https://example.com/spec#item", false, "Item is described at https://example.com/spec#item"},
+		{"How a file is touched.", true, "Item says how a file is touched."},
+		{"Severities, least first.", true, "Item is an object.\n\nSeverities, least first."},
 	}
 	for _, tt := range tests {
-		if got := lead("Item", "Item is an object.", tt.doc); got != tt.want {
-			t.Errorf("lead(%q) = %q, want %q", tt.doc, got, tt.want)
+		if got := lead("Item", "Item is an object.", tt.doc, tt.enum); got != tt.want {
+			t.Errorf("lead(%q, %v) = %q, want %q", tt.doc, tt.enum, got, tt.want)
 		}
 	}
 }

@@ -122,6 +122,9 @@ func (g *generator) wireDoc() string {
 	}
 	if p.Timeout > 0 {
 		s = append(s, fmt.Sprintf("Requests time out after %s unless said otherwise.", formatDuration(p.Timeout)))
+		if d := sentence(p.OnTimeout.Doc); d != "" {
+			s = append(s, d)
+		}
 	}
 	return strings.Join(s, " ")
 }

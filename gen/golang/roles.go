@@ -108,7 +108,7 @@ func (g *generator) methodDoc(m *idl.Method) *comment {
 	}
 	if m.Kind == idl.Request {
 		if m.Timeout > 0 {
-			c.add(timeoutDoc(m))
+			c.add(g.timeoutDoc(m))
 		}
 		var errs []string
 		for _, e := range m.Errors {
@@ -121,8 +121,10 @@ func (g *generator) methodDoc(m *idl.Method) *comment {
 	return c.add(metaText(m.Since, m.Proposed)).deprecated(m.Deprecated)
 }
 
-// timeoutDoc says how long the caller of m waits and what it does then.
-func timeoutDoc(m *idl.Method) string {
+// timeoutDoc says how long the caller of m waits and what it does then;
+// the package doc gives the protocol's on_timeout doc, so a method whose
+// doc is the same leaves it out.
+func (g *generator) timeoutDoc(m *idl.Method) string {
 	s := fmt.Sprintf("The caller waits %s for the response", formatDuration(m.Timeout))
 	var then []string
 	if m.OnTimeout.Cancel {
@@ -136,6 +138,9 @@ func timeoutDoc(m *idl.Method) string {
 	}
 	if len(then) > 0 {
 		s += ", then " + andList(then)
+	}
+	if g.p.Timeout > 0 && m.OnTimeout.Doc == g.p.OnTimeout.Doc {
+		return s + "."
 	}
 	return s + ". " + sentence(m.OnTimeout.Doc)
 }

@@ -9,7 +9,14 @@ import (
 
 // typeDoc returns the doc comment of a named type.
 func (g *generator) typeDoc(def *idl.TypeDef) *comment {
-	c := doc(lead(def.GoName, g.typeSentence(def), def.Doc))
+	c := doc(lead(def.GoName, g.typeSentence(def), def.Doc, def.Type.Kind == idl.KindEnum))
+	if o := g.originDoc(def); o != "" && strings.TrimSpace(def.Doc) != "" {
+		// The doc leads; where the type comes from follows.
+		if rest, ok := strings.CutPrefix(o, "are "); ok {
+			o = "holds " + rest
+		}
+		c.add("It " + o + ".")
+	}
 	if k := def.Type.Kind; def.Type.Nullable && (k == idl.KindObject || k == idl.KindEnum || k == idl.KindUnion) {
 		c.add("It may also be null: members of this type are pointers.")
 	}
@@ -22,11 +29,28 @@ func (g *generator) typeDoc(def *idl.TypeDef) *comment {
 	return c.add(metaText(def.Since, def.Proposed)).deprecated(def.Deprecated)
 }
 
+// originDoc says where an inline type comes from, "is the task member of
+// [Request]", the type that holds it written as a doc link; "" for a type
+// declared by name.
+func (g *generator) originDoc(def *idl.TypeDef) string {
+	o := g.origins[def]
+	i := strings.LastIndexByte(o, ' ')
+	if i < 0 {
+		return o
+	}
+	for _, t := range g.p.Types {
+		if t.GoName == o[i+1:] {
+			return o[:i+1] + "[" + t.GoName + "]"
+		}
+	}
+	return o
+}
+
 // typeSentence is the sentence a type's doc starts with when the IDL has
 // none of its own.
 func (g *generator) typeSentence(def *idl.TypeDef) string {
 	name := def.GoName
-	if o := g.origins[def]; o != "" {
+	if o := g.originDoc(def); o != "" {
 		return name + " " + o + "."
 	}
 	t := def.Type

@@ -202,7 +202,7 @@ func githubSlug(text string) string {
 
 // proseLinks are link texts that deliberately differ from the heading
 // they point to.
-var proseLinks = map[string]bool{"standard errors": true}
+var proseLinks = map[string]bool{"standard errors": true, "default": true}
 
 func TestLinksResolve(t *testing.T) {
 	for _, in := range inputs(t) {
@@ -276,6 +276,8 @@ func TestExamplesParseAndAppear(t *testing.T) {
 				}
 			case "text":
 				checkFramedExample(t, in, b.body)
+			case "mermaid":
+				checkSequence(t, in, pr, b.body)
 			default:
 				t.Errorf("%s: code block of unexpected kind %q", in, b.info)
 			}

@@ -227,15 +227,13 @@ func (d *doc) writeCancellation() {
 	}
 }
 
-// writeLifecycle writes the lifecycle text and the default timeout.
+// writeLifecycle writes the lifecycle text, its diagram and the default
+// timeout.
 func (d *doc) writeLifecycle() {
 	p := d.p
 	d.heading(secLifecycle)
-	if p.Lifecycle != "" {
-		d.para(block(p.Lifecycle))
-	} else {
-		d.para("The IDL describes no particular lifecycle.")
-	}
+	d.para(block(p.Lifecycle))
+	d.writeSequence()
 	if m := p.Handshake; m != nil {
 		d.paraf("**Handshake:** %s. A session starts with this request and is established once it has been answered with a result. A server may close a connection that has not completed it in time, or to make room for other connections.",
 			d.methodLink(m))
@@ -265,7 +263,10 @@ func (d *doc) writeLifecycle() {
 			continue
 		}
 		then := "—"
-		if m.Timeout != 0 {
+		switch {
+		case m.Timeout != 0 && p.Timeout != 0 && sameOnTimeout(m.OnTimeout, p.OnTimeout):
+			then = "as by default"
+		case m.Timeout != 0:
 			then = d.onTimeoutCell(m.OnTimeout)
 		}
 		rows = append(rows, []string{d.methodLink(m), timeoutCell(m), then})

@@ -89,6 +89,25 @@ func timeoutCell(m *idl.Method) string {
 	return duration(m.Timeout)
 }
 
+// methodTimeout returns what a method's section says of its timeout:
+// only what differs from the protocol's default, which the Lifecycle
+// section states once.
+func (d *doc) methodTimeout(m *idl.Method, caller, callee string) string {
+	p := d.p
+	def := d.link("default", secLifecycle)
+	switch {
+	case m.Timeout == 0 && p.Timeout == 0:
+		return "none, the " + def
+	case m.Timeout == 0:
+		return "none: " + caller + " waits for the response as long as the connection lasts"
+	case !sameOnTimeout(m.OnTimeout, p.OnTimeout) || p.Timeout == 0:
+		return fmt.Sprintf("%s. When no response arrives in time, %s", duration(m.Timeout), d.onTimeout(caller, callee, m.OnTimeout))
+	case m.Timeout == p.Timeout:
+		return duration(m.Timeout) + ", the " + def
+	}
+	return duration(m.Timeout) + "; when it expires, as for the " + def
+}
+
 // writeMethods writes the summary table and one section per method.
 func (d *doc) writeMethods() {
 	p := d.p
@@ -145,11 +164,7 @@ func (d *doc) writeMethod(m *idl.Method) {
 		if m.From != idl.FromBoth {
 			caller, callee = roleName(m.From), roleName(d.peer(m.From))
 		}
-		if m.Timeout == 0 {
-			items = append(items, "- **Timeout:** none: "+caller+" waits for the response as long as the connection lasts")
-		} else {
-			items = append(items, fmt.Sprintf("- **Timeout:** %s. When no response arrives in time, %s", duration(m.Timeout), d.onTimeout(caller, callee, m.OnTimeout)))
-		}
+		items = append(items, "- **Timeout:** "+d.methodTimeout(m, caller, callee))
 		if m.Idempotent {
 			items = append(items, "- **Idempotent:** running it twice has the effect of running it once, so "+caller+" may send it again on a new connection when the connection ended before the answer came")
 		}
@@ -216,9 +231,10 @@ func (d *doc) writeMethodErrors(m *idl.Method) {
 	d.paraf("**Errors:** besides the %s:", std)
 	var rows [][]string
 	for _, e := range m.Errors {
-		rows = append(rows, d.errorRow(e))
+		r := d.errorRow(e)
+		rows = append(rows, []string{r[0], r[1], r[2], r[4]})
 	}
-	d.table(errorHeader, rows)
+	d.table([]string{"code", "name", "message", "data"}, rows)
 }
 
 // writeExamples writes every example of a method as JSON messages.

@@ -162,8 +162,46 @@ func (d *doc) writeTypes() {
 		return
 	}
 	d.para("Every named type, including those written inline (their names come from where they appear). Fields are required unless marked otherwise; a type ending in `| null` also accepts `null`.")
+	d.writeTypeRules()
 	for _, def := range d.p.Types {
 		d.writeType(def)
+	}
+}
+
+// writeTypeRules states once the rules that the sections of several types
+// rely on, each only when some type needs it.
+func (d *doc) writeTypeRules() {
+	var extends, open, byKind, byMembers, byItems bool
+	for _, def := range d.p.Types {
+		t := def.Type
+		switch {
+		case t.Kind == idl.KindObject && len(t.Extends) > 0:
+			extends = true
+		case t.Kind == idl.KindEnum && t.Open:
+			open = true
+		case t.Kind == idl.KindUnion && t.Discriminator == "":
+			m, i := idl.ByMembers(t), idl.ByItems(t)
+			byKind, byMembers, byItems = byKind || m || i, byMembers || m, byItems || i
+		}
+	}
+	var rules []string
+	if extends {
+		rules = append(rules, "- An object type that extends others holds their fields first, then its own.")
+	}
+	if open {
+		rules = append(rules, "- An enum that accepts any other value passes values it does not list through unchanged.")
+	}
+	if byKind {
+		rules = append(rules, "- A union without a discriminating field is told apart by the JSON kind of the value: string, number, boolean, object, array or null.")
+	}
+	if byMembers {
+		rules = append(rules, "- Where several variants are objects, an object is the object variant whose required members (listed) it holds, with their listed values (one of them, where several are listed), and whose declared members leave the fewest of its members unexplained; of those, the one listed first.")
+	}
+	if byItems {
+		rules = append(rules, "- Where several variants are arrays, an array is the array variant whose item type its first item would be, told apart as the variants of one union are: by JSON kind, and an object by the item type whose required members it holds and whose declared members leave the fewest of its members unexplained (of those, the one listed first); every item must then be of that variant. An empty array is the first array variant.")
+	}
+	if len(rules) > 0 {
+		d.para(strings.Join(rules, "\n"))
 	}
 }
 
@@ -214,7 +252,7 @@ func (d *doc) writeObject(def *idl.TypeDef, t *idl.Type) {
 		for _, x := range t.Extends {
 			ext = append(ext, d.typeLink(x))
 		}
-		d.para("Extends " + strings.Join(ext, ", ") + ": their fields come first.")
+		d.para("Extends " + strings.Join(ext, ", ") + ".")
 	}
 	if len(t.Fields) == 0 && t.Additional == nil {
 		d.para("An object with no members: `{}`.")
@@ -241,7 +279,7 @@ func (d *doc) writeEnum(t *idl.Type) {
 		kind = t.Width.String()
 	}
 	if t.Open {
-		d.paraf("One of these %s values, or any other %s value: other values are accepted.", kind, kind)
+		d.paraf("One of these %s values, or any other:", kind)
 	} else {
 		d.paraf("One of these %s values:", kind)
 	}
@@ -312,20 +350,12 @@ func (d *doc) writeUnion(t *idl.Type) {
 		}
 		rows = append(rows, []string{kind, d.typeExpr(v.Type)})
 	}
-	switch {
-	case byItems && !byMembers:
-		d.para("One of these, told apart by the JSON kind of the value, and arrays by their first item:")
+	if byMembers || byItems {
+		d.para("One of these, told apart as " + d.link("Types", secTypes) + " describes:")
 		d.table([]string{"JSON value", "variant"}, rows)
-	case !byMembers:
+	} else {
 		d.para("One of these, told apart by the JSON kind of the value:")
 		d.table([]string{"JSON kind", "variant"}, rows)
-	default:
-		d.para("One of these, told apart by the JSON kind of the value, and objects by the members they hold:")
-		d.table([]string{"JSON value", "variant"}, rows)
-		d.para("An object is the object variant whose required members (listed) it holds, with their listed values (one of them, where several are listed), and whose declared members leave the fewest of its members unexplained; of those, the one listed first.")
-	}
-	if byItems {
-		d.para("An array is the array variant whose item type its first item would be, told apart as the variants of one union are: by JSON kind, and an object by the item type whose required members it holds and whose declared members leave the fewest of its members unexplained (of those, the one listed first); every item must then be of that variant. An empty array is the first array variant.")
 	}
 	if catchAll {
 		d.para("A value that no other variant takes goes to the last variant.")

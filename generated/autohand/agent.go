@@ -25,30 +25,20 @@ type Agent interface {
 	// format the model cannot read are dropped with an autohand.error
 	// notification.
 	//
-	// The caller waits 30s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 30s for the response.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrAgentBusy or
-	// jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrAgentBusy] or
+	// [jsonrpc.ErrInvalidParams].
 	Prompt(ctx context.Context, params *PromptParams) (*SuccessResult, error)
 
 	// StepDecision answers the request autohand.stepDecision. Answers
 	// autohand.stepEnd: stop the turn after this step, or go on. success is false
 	// when no step with that id is waiting.
 	//
-	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 10s for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	StepDecision(ctx context.Context, params *StepDecisionParams) (*SuccessResult, error)
 
 	// Abort answers the request autohand.abort. Stops the running turn: pending
@@ -56,47 +46,27 @@ type Agent interface {
 	// reason aborted. success is false when no turn runs. May also be sent as a
 	// notification (no id) for an immediate abort without an answer.
 	//
-	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 10s for the response.
 	Abort(ctx context.Context) (*SuccessResult, error)
 
 	// Reset answers the request autohand.reset. Clears the conversation and starts
 	// a new session, announced by a new autohand.agentStart.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrAgentBusy.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrAgentBusy].
 	Reset(ctx context.Context) (*ResetResult, error)
 
 	// GetState answers the request autohand.getState. Reports what the agent is
 	// doing and on what.
 	//
-	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 10s for the response.
 	GetState(ctx context.Context) (*GetStateResult, error)
 
 	// GetMessages answers the request autohand.getMessages. Returns the
 	// conversation history, oldest first.
 	//
-	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 10s for the response.
 	GetMessages(ctx context.Context, params *GetMessagesParams) (*GetMessagesResult, error)
 
 	// PermissionResponse answers the request autohand.permissionResponse. Answers
@@ -105,15 +75,10 @@ type Agent interface {
 	// request id is ExecutionError; a request that autohand.abort already cleared
 	// is Aborted.
 	//
-	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 10s for the response.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrExecution,
-	// ErrAborted or jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrExecution],
+	// [ErrAborted] or [jsonrpc.ErrInvalidParams].
 	PermissionResponse(ctx context.Context, params *PermissionResponseParams) (*SuccessResult, error)
 
 	// PermissionAcknowledged answers the request autohand.permissionAcknowledged.
@@ -121,44 +86,29 @@ type Agent interface {
 	// for this acknowledgement (then denies, and reports Timeout in
 	// autohand.error), and after it up to one hour for the answer.
 	//
-	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 10s for the response.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrExecution or
-	// jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrExecution] or
+	// [jsonrpc.ErrInvalidParams].
 	PermissionAcknowledged(ctx context.Context, params *PermissionAcknowledgedParams) (*SuccessResult, error)
 
 	// DirectoryAccessResponse answers the request
 	// autohand.directoryAccessResponse. Answers autohand.directoryAccessRequest.
 	//
-	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 10s for the response.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrExecution,
-	// ErrAborted or jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrExecution],
+	// [ErrAborted] or [jsonrpc.ErrInvalidParams].
 	DirectoryAccessResponse(ctx context.Context, params *DirectoryAccessResponseParams) (*SuccessResult, error)
 
 	// DirectoryAccessAcknowledged answers the request
 	// autohand.directoryAccessAcknowledged. Tells the agent a directory access
 	// request reached the user (same 30 s / one hour windows as permissions).
 	//
-	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 10s for the response.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrExecution or
-	// jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrExecution] or
+	// [jsonrpc.ErrInvalidParams].
 	DirectoryAccessAcknowledged(ctx context.Context, params *DirectoryAccessAcknowledgedParams) (*SuccessResult, error)
 
 	// ChangesDecision answers the request autohand.changesDecision. Decides a
@@ -169,180 +119,110 @@ type Agent interface {
 	// empty: the agent drops a batch without changes at once, so it needs no
 	// decision) is answered with success false and one error for changeId unknown.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrExecution or
-	// jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrExecution] or
+	// [jsonrpc.ErrInvalidParams].
 	ChangesDecision(ctx context.Context, params *ChangesDecisionParams) (*ChangesDecisionResult, error)
 
 	// BrowserHandoffCreate answers the request autohand.browserHandoff.create.
 	// Creates a one-time token with which the Autohand browser extension joins
 	// this session.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	BrowserHandoffCreate(ctx context.Context, params *BrowserHandoffCreateParams) (*BrowserHandoffCreateResult, error)
 
 	// BrowserHandoffAttach answers the request autohand.browserHandoff.attach.
 	// Attaches to the session a handoff token names. A missing token is
 	// InvalidParams.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	BrowserHandoffAttach(ctx context.Context, params *BrowserHandoffAttachParams) (*BrowserHandoffAttachResult, error)
 
 	// BrowserHandoffAttachLatest answers the request
 	// autohand.browserHandoff.attachLatest. Attaches to the most recent handoff.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	BrowserHandoffAttachLatest(ctx context.Context) (*BrowserHandoffAttachLatestResult, error)
 
 	// BrowserCapabilitiesSet answers the request autohand.browserCapabilities.set.
 	// Tells the agent which browser tools the extension offers.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	BrowserCapabilitiesSet(ctx context.Context, params *BrowserCapabilitiesSetParams) (*BrowserCapabilitiesSetResult, error)
 
 	// GetSkillsRegistry answers the request autohand.getSkillsRegistry. Lists the
 	// community skills registry.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	GetSkillsRegistry(ctx context.Context, params *GetSkillsRegistryParams) (*GetSkillsRegistryResult, error)
 
 	// InstallSkill answers the request autohand.installSkill. Installs a community
 	// skill without asking.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	InstallSkill(ctx context.Context, params *SkillInstall) (*SkillInstallResult, error)
 
 	// SkillsSearch answers the request autohand.skills.search. Searches the
 	// community skills registry. Upstream declares this method name without types
-	// or a dispatcher entry; the shapes here are our design, modelled on
+	// or a dispatcher entry; this protocol models its params and result on
 	// getSkillsRegistry.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	SkillsSearch(ctx context.Context, params *SkillsSearchParams) (*SkillList, error)
 
 	// SkillsTrending answers the request autohand.skills.trending. Lists the
-	// registry's best-rated skills. Upstream declares the name only; the shapes
-	// are our design.
+	// registry's best-rated skills. Upstream declares the name only; the params
+	// and result are this protocol's.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	SkillsTrending(ctx context.Context, params *SkillsTrendingParams) (*SkillList, error)
 
 	// SkillsInstall answers the request autohand.skills.install. The
 	// skills-namespace spelling of autohand.installSkill. Upstream declares the
 	// name only; it takes and returns the same as installSkill.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	SkillsInstall(ctx context.Context, params *SkillInstall) (*SkillInstallResult, error)
 
 	// SkillsRemove answers the request autohand.skills.remove. Uninstalls a skill.
-	// Upstream declares the name only; the shapes are our design.
+	// Upstream declares the name only; the params and result are this protocol's.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	SkillsRemove(ctx context.Context, params *SkillsRemoveParams) (*SkillsRemoveResult, error)
 
 	// LearnRecommend answers the request autohand.learn.recommend. Audits
 	// installed skills and recommends new ones for the project (progress in
 	// autohand.learn.progress).
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	LearnRecommend(ctx context.Context, params *LearnRecommendParams) (*LearnRecommendResult, error)
 
 	// LearnUpdate answers the request autohand.learn.update. Updates installed
 	// skills.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	LearnUpdate(ctx context.Context) (*LearnUpdateResult, error)
 
 	// LearnGenerate answers the request autohand.learn.generate. Writes a skill
 	// describing this project.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	LearnGenerate(ctx context.Context, params *LearnGenerateParams) (*LearnGenerateResult, error)
 
 	// AutomodeStart answers the request autohand.automode.start. Starts auto-mode,
@@ -350,102 +230,57 @@ type Agent interface {
 	// completion marker or a limit is hit; its progress is reported by
 	// autohand.automode.iteration and the notifications after it.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrAgentBusy or
-	// jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrAgentBusy] or
+	// [jsonrpc.ErrInvalidParams].
 	AutomodeStart(ctx context.Context, params *AutomodeStartParams) (*AutomodeStartResult, error)
 
 	// AutomodeStatus answers the request autohand.automode.status. Reports the
 	// auto-mode loop.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	AutomodeStatus(ctx context.Context) (*AutomodeStatusResult, error)
 
 	// AutomodePause answers the request autohand.automode.pause. Pauses auto-mode.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	AutomodePause(ctx context.Context) (*SuccessOrError, error)
 
 	// AutomodeResume answers the request autohand.automode.resume. Resumes
 	// auto-mode.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	AutomodeResume(ctx context.Context) (*SuccessOrError, error)
 
 	// AutomodeCancel answers the request autohand.automode.cancel. Stops
 	// auto-mode.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	AutomodeCancel(ctx context.Context, params *AutomodeCancelParams) (*SuccessOrError, error)
 
 	// AutomodeGetLog answers the request autohand.automode.getLog. Returns what
 	// each auto-mode iteration did.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	AutomodeGetLog(ctx context.Context, params *AutomodeGetLogParams) (*AutomodeGetLogResult, error)
 
 	// PlanModeSet answers the request autohand.planModeSet. Turns plan mode (plan
 	// first, change nothing) on or off.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	PlanModeSet(ctx context.Context, params *PlanModeSetParams) (*SuccessResult, error)
 
 	// YoloSet answers the request autohand.yoloSet. Allows tool calls matching a
 	// pattern without asking, for a while or for the session.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	YoloSet(ctx context.Context, params *YoloAllowance) (*YoloAllowanceResult, error)
 
 	// YoloSetCompat answers the request autohand.yolo.set. Another name of
 	// autohand.yoloSet, kept for older clients.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
 	// Deprecated: Use autohand.yoloSet.
 	YoloSetCompat(ctx context.Context, params *YoloAllowance) (*YoloAllowanceResult, error)
@@ -453,185 +288,105 @@ type Agent interface {
 	// PermissionModeSet answers the request autohand.permissionModeSet. Changes
 	// how the agent asks before acting.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	PermissionModeSet(ctx context.Context, params *PermissionModeSetParams) (*PermissionModeSetResult, error)
 
 	// ModelSet answers the request autohand.modelSet. Switches the model. fantail,
 	// moa and autohandai/* ids are Autohand AI models. Without model the
 	// configured default is used.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	ModelSet(ctx context.Context, params *ModelSetParams) (*ModelSetResult, error)
 
 	// MaxThinkingTokensSet answers the request autohand.maxThinkingTokensSet.
 	// Limits the model's reasoning tokens; null removes the limit.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	MaxThinkingTokensSet(ctx context.Context, params *MaxThinkingTokensSetParams) (*MaxThinkingTokensSetResult, error)
 
 	// ApplyFlagSettings answers the request autohand.applyFlagSettings. Applies
 	// settings given as command-line flags would be, by flag name.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	ApplyFlagSettings(ctx context.Context, params *ApplyFlagSettingsParams) (*ApplyFlagSettingsResult, error)
 
 	// SetContextCompact answers the request autohand.setContextCompact. Turns
 	// automatic context compaction on or off.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	SetContextCompact(ctx context.Context, params *SetContextCompactParams) (*SetContextCompactResult, error)
 
 	// GetSupportedModels answers the request autohand.getSupportedModels. Lists
 	// the models a client may offer for switching, Autohand AI's fantail and moa
 	// included.
 	//
-	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 10s for the response.
 	GetSupportedModels(ctx context.Context) (*GetSupportedModelsResult, error)
 
 	// GetSupportedCommands answers the request autohand.getSupportedCommands.
 	// Lists the slash commands the agent understands.
 	//
-	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 10s for the response.
 	GetSupportedCommands(ctx context.Context) (*GetSupportedCommandsResult, error)
 
 	// GetToolsRegistry answers the request autohand.getToolsRegistry. Lists the
 	// agent's tools, and the tool definition files it could not load.
 	//
-	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 10s for the response.
 	GetToolsRegistry(ctx context.Context) (*GetToolsRegistryResult, error)
 
 	// GetContextUsage answers the request autohand.getContextUsage. Breaks the
 	// context window down by what fills it, in tokens.
 	//
-	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 10s for the response.
 	GetContextUsage(ctx context.Context) (*GetContextUsageResult, error)
 
 	// ReloadPlugins answers the request autohand.reloadPlugins. Reloads plugins
 	// from disk.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	ReloadPlugins(ctx context.Context) (*ReloadPluginsResult, error)
 
 	// GetAccountInfo answers the request autohand.getAccountInfo. Returns the
 	// signed-in account.
 	//
-	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 10s for the response.
 	GetAccountInfo(ctx context.Context) (*GetAccountInfoResult, error)
 
 	// GetHistory answers the request autohand.getHistory. Lists saved sessions, a
 	// page at a time.
 	//
-	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 10s for the response.
 	GetHistory(ctx context.Context, params *GetHistoryParams) (*GetHistoryResult, error)
 
 	// GetSession answers the request autohand.getSession. Loads a saved session's
 	// details and messages.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	GetSession(ctx context.Context, params *GetSessionParams) (*GetSessionResult, error)
 
 	// SessionAttach answers the request autohand.session.attach. Continues a saved
 	// session in this agent.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrAgentBusy or
-	// jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrAgentBusy] or
+	// [jsonrpc.ErrInvalidParams].
 	SessionAttach(ctx context.Context, params *SessionAttachParams) (*SessionAttachResult, error)
 
 	// McpListServers answers the request autohand.mcp.listServers. Lists the MCP
 	// servers the agent knows and their state.
 	//
-	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 10s for the response.
 	McpListServers(ctx context.Context) (*McpListServersResult, error)
 
 	// McpListTools answers the request autohand.mcp.listTools. Lists MCP tools, of
 	// one server or all.
 	//
-	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 10s for the response.
 	McpListTools(ctx context.Context, params *McpListToolsParams) (*McpListToolsResult, error)
 
 	// McpSetVscodeTools answers the request autohand.mcp.setVscodeTools. Offers
@@ -639,283 +394,168 @@ type Agent interface {
 	// autohand.mcp.invokeRequest and announces the new tool set with
 	// autohand.mcp.toolsChanged.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	McpSetVscodeTools(ctx context.Context, params *McpSetVscodeToolsParams) (*SuccessResult, error)
 
 	// McpInvokeResponse answers the request autohand.mcp.invokeResponse. Returns
 	// the outcome of an autohand.mcp.invokeRequest.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrExecution or
-	// jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrExecution] or
+	// [jsonrpc.ErrInvalidParams].
 	McpInvokeResponse(ctx context.Context, params *McpInvokeResponseParams) (*SuccessResult, error)
 
 	// McpGetServerConfigs answers the request autohand.mcp.getServerConfigs.
 	// Returns the MCP server configuration.
 	//
-	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 10s for the response.
 	McpGetServerConfigs(ctx context.Context) (*McpGetServerConfigsResult, error)
 
 	// McpToggleServer answers the request autohand.mcp.toggleServer. Enables or
 	// disables an MCP server.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	McpToggleServer(ctx context.Context, params *McpToggleServerParams) (*McpToggleServerResult, error)
 
 	// McpReconnectServer answers the request autohand.mcp.reconnectServer.
 	// Reconnects an MCP server.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	McpReconnectServer(ctx context.Context, params *McpReconnectServerParams) (*McpReconnectServerResult, error)
 
 	// McpSetServers answers the request autohand.mcp.setServers. Replaces the MCP
 	// server configuration, by server name.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	McpSetServers(ctx context.Context, params *McpSetServersParams) (*McpSetServersResult, error)
 
 	// GoalGet answers the request autohand.goal.get. Returns the workspace's
 	// persistent goals.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	GoalGet(ctx context.Context) (*GoalGetResult, error)
 
 	// GoalCreate answers the request autohand.goal.create. Starts a persistent
 	// goal, or queues it when one is active. A missing objective is InvalidParams.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	GoalCreate(ctx context.Context, params *GoalRequest) (*GoalMutationResult, error)
 
 	// GoalUpdate answers the request autohand.goal.update. Changes the active
 	// goal. A budget member set to null clears that budget; a member left out
 	// keeps it. Status complete finishes the goal.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	GoalUpdate(ctx context.Context, params *GoalUpdateParams) (*GoalMutationResult, error)
 
 	// GoalClear answers the request autohand.goal.clear. Drops the active goal.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	GoalClear(ctx context.Context) (*GoalMutationResult, error)
 
 	// GoalQueue answers the request autohand.goal.queue. Queues a goal behind the
 	// active one. Without an objective it only returns the goal snapshot, as
 	// autohand.goal.get does.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	GoalQueue(ctx context.Context, params *GoalQueueParams) (*GoalQueueResult, error)
 
 	// GoalStartQueued answers the request autohand.goal.startQueued. Makes the
 	// first queued goal the active one.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	GoalStartQueued(ctx context.Context) (*GoalMutationResult, error)
 
 	// GoalListTemplates answers the request autohand.goal.listTemplates. Lists the
 	// workspace's goal templates, or says the goal feature is turned off (the
 	// default).
 	//
-	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 10s for the response.
 	GoalListTemplates(ctx context.Context) (*GoalListTemplatesResult, error)
 
 	// AutoresearchStart answers the request autohand.autoresearch.start. Starts or
 	// resumes an auto-research loop, which tries changes and keeps those that
 	// improve a measured metric.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrAgentBusy or
-	// jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrAgentBusy] or
+	// [jsonrpc.ErrInvalidParams].
 	AutoresearchStart(ctx context.Context, params *AutoresearchStartParams) (*AutoresearchReport, error)
 
 	// AutoresearchStatus answers the request autohand.autoresearch.status. Reports
 	// the loop.
 	//
-	// The caller waits 10s for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 10s for the response.
 	AutoresearchStatus(ctx context.Context) (*AutoresearchReport, error)
 
 	// AutoresearchStop answers the request autohand.autoresearch.stop. Pauses the
 	// loop, keeping its ledger; autohand.autoresearch.pause follows.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	AutoresearchStop(ctx context.Context) (*AutoresearchReport, error)
 
 	// AutoresearchHistory answers the request autohand.autoresearch.history. Lists
 	// the ledger's attempts.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	AutoresearchHistory(ctx context.Context) (*AutoresearchHistoryResult, error)
 
 	// AutoresearchReplay answers the request autohand.autoresearch.replay.
 	// Measures an attempt again in an isolated worktree.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	AutoresearchReplay(ctx context.Context, params *AutoresearchReplayParams) (*AutoresearchReplayResult, error)
 
 	// AutoresearchRescore answers the request autohand.autoresearch.rescore.
 	// Decides again on one attempt (attemptId) or on all (all: true). Params with
 	// neither are InvalidParams; an empty attemptId is refused by the agent alone.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	AutoresearchRescore(ctx context.Context, params *AutoresearchRescoreParams) (*AutoresearchRescoreResult, error)
 
 	// AutoresearchCompare answers the request autohand.autoresearch.compare. Sets
 	// two attempts side by side.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	AutoresearchCompare(ctx context.Context, params *AutoresearchCompareParams) (*AutoresearchCompareResult, error)
 
 	// AutoresearchPareto answers the request autohand.autoresearch.pareto. Returns
 	// the attempts no other attempt beats on every objective.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	AutoresearchPareto(ctx context.Context) (*AutoresearchParetoResult, error)
 
 	// AutoresearchPin answers the request autohand.autoresearch.pin. Pins an
 	// attempt (pruning keeps it) or unpins it.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	AutoresearchPin(ctx context.Context, params *AutoresearchPinParams) (*AutoresearchPinResult, error)
 
 	// AutoresearchPrune answers the request autohand.autoresearch.prune. Deletes
 	// the stored artifacts of unpinned attempts; a dry run (the default unless yes
 	// is set) only lists them.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	AutoresearchPrune(ctx context.Context, params *AutoresearchPruneParams) (*AutoresearchPruneResult, error)
 
 	// Setup answers the request autohand.setup. Runs the first-run setup wizard,
@@ -930,70 +570,49 @@ type Agent interface {
 	// blueprint`): describes the CLI and where its model would run, without
 	// contacting any provider.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrProfileViolation.
+	// Besides the standard JSON-RPC errors, it may fail with
+	// [ErrProfileViolation].
 	RuntimeInspect(ctx context.Context) (*RuntimeInspectResult, error)
 
 	// Answer answers the request autohand.answer. Answer-only profile: answers
 	// from a classified evidence envelope (at most 8 KiB and 64 artifacts) with
 	// one JSON value matching outputSchema (at most 64 KiB).
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// ErrAnswerContractInvalid, ErrOutputLimitExceeded, ErrProfileViolation,
-	// ErrInferenceDestinationBlocked, ErrOutputInvalid, ErrAuthenticationRequired
-	// or ErrTimeout.
+	// [ErrAnswerContractInvalid], [ErrOutputLimitExceeded], [ErrProfileViolation],
+	// [ErrInferenceDestinationBlocked], [ErrOutputInvalid],
+	// [ErrAuthenticationRequired] or [ErrTimeout].
 	Answer(ctx context.Context, params *AnswerParams) (*AnswerResult, error)
 
 	// LoginBegin answers the request autohand.login.begin. Setup-only profile
 	// (`--setup-only`); starts a device authorization.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrProfileViolation.
+	// Besides the standard JSON-RPC errors, it may fail with
+	// [ErrProfileViolation].
 	LoginBegin(ctx context.Context, params *LoginBeginParams) (*LoginBeginResult, error)
 
 	// LoginPoll answers the request autohand.login.poll. Setup-only profile;
 	// reports a device authorization.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrProfileViolation.
+	// Besides the standard JSON-RPC errors, it may fail with
+	// [ErrProfileViolation].
 	LoginPoll(ctx context.Context, params *LoginSession) (*LoginPollResult, error)
 
 	// LoginCancel answers the request autohand.login.cancel. Setup-only profile;
 	// gives up a device authorization.
 	//
-	// The caller waits 5m for the response. Both SDKs (Go and TypeScript) give up
-	// on any request after 300 s by default and report an error; the connection
-	// stays usable. Upstream sets no per-method limit: the shorter ones here (30 s
-	// for prompt, which is answered as soon as the turn is accepted; 10 s for
-	// quick queries and for answers to the agent's requests; none for the setup
-	// wizard, which waits for the user) are our design.
+	// The caller waits 5m for the response.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrProfileViolation.
+	// Besides the standard JSON-RPC errors, it may fail with
+	// [ErrProfileViolation].
 	LoginCancel(ctx context.Context, params *LoginSession) (*LoginCancelResult, error)
 }
 

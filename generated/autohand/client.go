@@ -62,8 +62,8 @@ type Client interface {
 
 	// TurnEnd handles the notification autohand.turnEnd. A turn ended. Upstream's
 	// sources send the figures flat (tokensUsed, durationMs, contextPercent,
-	// reason); its reference nests them in stats with sessionId. Both shapes are
-	// accepted here; agents should send the flat one.
+	// reason); its reference nests them in stats with sessionId. Clients accept
+	// both shapes; agents should send the flat one.
 	TurnEnd(ctx context.Context, params *TurnEndParams) error
 
 	// MessageStart handles the notification autohand.messageStart. The assistant
@@ -125,7 +125,7 @@ type Client interface {
 
 	// ModeChange handles the notification autohand.modeChange. A session mode
 	// (plan mode, permission mode...) changed. Upstream names this notification
-	// without documenting its fields; these are our design.
+	// without documenting its fields; the fields are this protocol's.
 	ModeChange(ctx context.Context, params *ModeChangeParams) error
 
 	// HookPreTool handles the notification autohand.hook.preTool. Hook event
@@ -227,11 +227,11 @@ type Client interface {
 	PipeOutput(ctx context.Context, params *PipeOutputParams) error
 
 	// PipeComplete handles the notification autohand.pipe.complete. Pipe mode
-	// finished. Upstream names it without fields; these are our design.
+	// finished. Upstream names it without fields; the fields are this protocol's.
 	PipeComplete(ctx context.Context, params *PipeCompleteParams) error
 
 	// PipeError handles the notification autohand.pipe.error. Pipe mode failed.
-	// Upstream names it without fields; these are our design.
+	// Upstream names it without fields; the fields are this protocol's.
 	PipeError(ctx context.Context, params *PipeErrorParams) error
 
 	// McpInvokeRequest handles the notification autohand.mcp.invokeRequest. The
@@ -249,12 +249,12 @@ type Client interface {
 
 	// LearnInstallComplete handles the notification
 	// autohand.learn.installComplete. Skills were installed. Upstream names it
-	// without fields; these are our design.
+	// without fields; the fields are this protocol's.
 	LearnInstallComplete(ctx context.Context, params *LearnInstallCompleteParams) error
 
 	// LearnSecurityWarning handles the notification
 	// autohand.learn.securityWarning. A skill looked unsafe. Upstream names it
-	// without fields; these are our design.
+	// without fields; the fields are this protocol's.
 	LearnSecurityWarning(ctx context.Context, params *LearnSecurityWarningParams) error
 
 	// ScheduleTriggered handles the notification autohand.schedule.triggered. A

@@ -8,9 +8,7 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-// AgentStatus is one of "idle", "processing" or "waiting_permission".
-//
-// What the agent is doing.
+// AgentStatus says what the agent is doing.
 type AgentStatus string
 
 // The values of AgentStatus.
@@ -46,9 +44,7 @@ func (x *AgentStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ChangeType is one of "create", "modify" or "delete".
-//
-// How a file is touched.
+// ChangeType says how a file is touched.
 type ChangeType string
 
 // The values of ChangeType.
@@ -80,9 +76,7 @@ func (x *ChangeType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ToolStream is one of "stdout" or "stderr".
-//
-// Which output stream of a tool a chunk came from.
+// ToolStream says which output stream of a tool a chunk came from.
 type ToolStream string
 
 // The values of ToolStream.
@@ -113,10 +107,8 @@ func (x *ToolStream) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TokensUsageStatus is one of "actual" or "unavailable".
-//
-// Whether a token count is what the provider reported, or unknown (then the
-// count is 0).
+// TokensUsageStatus says whether a token count is what the provider reported,
+// or unknown (then the count is 0).
 type TokensUsageStatus string
 
 // The values of TokensUsageStatus.
@@ -180,9 +172,7 @@ func (x *ImageMimeType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ThinkingLevel is one of "none", "normal" or "extended".
-//
-// How much reasoning the model is asked for.
+// ThinkingLevel says how much reasoning the model is asked for.
 type ThinkingLevel string
 
 // The values of ThinkingLevel.
@@ -214,9 +204,7 @@ func (x *ThinkingLevel) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MessageRole is one of "user", "assistant", "system" or "tool".
-//
-// Who wrote a conversation message.
+// MessageRole says who wrote a conversation message.
 type MessageRole string
 
 // The values of MessageRole.
@@ -291,7 +279,7 @@ func (x *PermissionDecision) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// HistoryEntryStatus is the status member of HistoryEntry.
+// HistoryEntryStatus is the status member of [HistoryEntry].
 type HistoryEntryStatus string
 
 // The values of HistoryEntryStatus.
@@ -324,10 +312,8 @@ func (x *HistoryEntryStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SkillScope is one of "user" or "project".
-//
-// Where a skill is installed: the user's ~/.autohand/skills or the project's
-// .autohand/skills.
+// SkillScope says where a skill is installed: the user's ~/.autohand/skills or
+// the project's .autohand/skills.
 type SkillScope string
 
 // The values of SkillScope.
@@ -358,7 +344,7 @@ func (x *SkillScope) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// McpServerConfigTransport is the transport member of McpServerConfig.
+// McpServerConfigTransport is the transport member of [McpServerConfig].
 type McpServerConfigTransport string
 
 // The values of McpServerConfigTransport.
@@ -391,10 +377,7 @@ func (x *McpServerConfigTransport) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PermissionMode is one of "default", "bypassPermissions", "interactive",
-// "unrestricted" or "restricted".
-//
-// How the agent asks before acting.
+// PermissionMode says how the agent asks before acting.
 type PermissionMode string
 
 // The values of PermissionMode.
@@ -428,9 +411,7 @@ func (x *PermissionMode) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ArtifactClass is one of the 13 values below.
-//
-// What an artifact of a Blueprint answer envelope holds.
+// ArtifactClass says what an artifact of a Blueprint answer envelope holds.
 type ArtifactClass string
 
 // The values of ArtifactClass.
@@ -472,7 +453,7 @@ func (x *ArtifactClass) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ProfileErrorDataKind is the kind member of ProfileErrorData.
+// ProfileErrorDataKind is the kind member of [ProfileErrorData].
 type ProfileErrorDataKind string
 
 // The values of ProfileErrorDataKind.
@@ -505,9 +486,7 @@ func (x *ProfileErrorDataKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// GoalStatus is one of "active", "paused", "budgetLimited" or "complete".
-//
-// Where a persistent goal stands.
+// GoalStatus says where a persistent goal stands.
 type GoalStatus string
 
 // The values of GoalStatus.
@@ -540,9 +519,8 @@ func (x *GoalStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// OptimizationDirection is one of "lower" or "higher".
-//
-// Whether smaller or larger metric values are better.
+// OptimizationDirection says whether smaller or larger metric values are
+// better.
 type OptimizationDirection string
 
 // The values of OptimizationDirection.
@@ -574,7 +552,7 @@ func (x *OptimizationDirection) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ExecutionResultOutcome is the outcome member of ExecutionResult.
+// ExecutionResultOutcome is the outcome member of [ExecutionResult].
 type ExecutionResultOutcome string
 
 // The values of ExecutionResultOutcome.
@@ -608,10 +586,8 @@ func (x *ExecutionResultOutcome) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// EvaluatorMode is one of "original" or "current".
-//
-// Whether an attempt is measured with the evaluator it was first measured
-// with, or today's.
+// EvaluatorMode says whether an attempt is measured with the evaluator it was
+// first measured with, or today's.
 type EvaluatorMode string
 
 // The values of EvaluatorMode.
@@ -642,7 +618,7 @@ func (x *EvaluatorMode) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ConstraintOperator is the operator member of Constraint.
+// ConstraintOperator is the operator member of [Constraint].
 type ConstraintOperator string
 
 // The values of ConstraintOperator.
@@ -676,7 +652,7 @@ func (x *ConstraintOperator) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DecisionRecordSource is the source member of DecisionRecord.
+// DecisionRecordSource is the source member of [DecisionRecord].
 type DecisionRecordSource string
 
 // The values of DecisionRecordSource.
@@ -709,7 +685,7 @@ func (x *DecisionRecordSource) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DecisionRecordOutcome is the outcome member of DecisionRecord.
+// DecisionRecordOutcome is the outcome member of [DecisionRecord].
 type DecisionRecordOutcome string
 
 // The values of DecisionRecordOutcome.
@@ -745,7 +721,7 @@ func (x *DecisionRecordOutcome) UnmarshalJSON(b []byte) error {
 }
 
 // HistoryAttemptMaterialization is the materialization member of
-// HistoryAttempt.
+// [HistoryAttempt].
 type HistoryAttemptMaterialization string
 
 // The values of HistoryAttemptMaterialization.
@@ -782,7 +758,7 @@ func (x *HistoryAttemptMaterialization) UnmarshalJSON(b []byte) error {
 }
 
 // AutoresearchLifecycleSubcommand is the subcommand member of
-// AutoresearchLifecycle.
+// [AutoresearchLifecycle].
 type AutoresearchLifecycleSubcommand string
 
 // The values of AutoresearchLifecycleSubcommand.
@@ -817,7 +793,7 @@ func (x *AutoresearchLifecycleSubcommand) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ChangesDecisionParamsAction is the action member of ChangesDecisionParams.
+// ChangesDecisionParamsAction is the action member of [ChangesDecisionParams].
 type ChangesDecisionParamsAction string
 
 // The values of ChangesDecisionParamsAction.
@@ -851,7 +827,7 @@ func (x *ChangesDecisionParamsAction) UnmarshalJSON(b []byte) error {
 }
 
 // BrowserCapabilitiesSetResultProtocolVersion is the protocolVersion member of
-// BrowserCapabilitiesSetResult.
+// [BrowserCapabilitiesSetResult].
 type BrowserCapabilitiesSetResultProtocolVersion int64
 
 // The values of BrowserCapabilitiesSetResultProtocolVersion.
@@ -885,7 +861,7 @@ func (x *BrowserCapabilitiesSetResultProtocolVersion) UnmarshalJSON(b []byte) er
 }
 
 // LearnRecommendResultAuditItemStatus is the status member of
-// LearnRecommendResultAuditItem.
+// [LearnRecommendResultAuditItem].
 type LearnRecommendResultAuditItemStatus string
 
 // The values of LearnRecommendResultAuditItemStatus.
@@ -920,7 +896,7 @@ func (x *LearnRecommendResultAuditItemStatus) UnmarshalJSON(b []byte) error {
 }
 
 // LearnUpdateResultResultsItemStatus is the status member of
-// LearnUpdateResultResultsItem.
+// [LearnUpdateResultResultsItem].
 type LearnUpdateResultResultsItemStatus string
 
 // The values of LearnUpdateResultResultsItemStatus.
@@ -955,7 +931,7 @@ func (x *LearnUpdateResultResultsItemStatus) UnmarshalJSON(b []byte) error {
 }
 
 // AutomodeStatusResultStateStatus is the status member of
-// AutomodeStatusResultState.
+// [AutomodeStatusResultState].
 type AutomodeStatusResultStateStatus string
 
 // The values of AutomodeStatusResultStateStatus.
@@ -991,7 +967,7 @@ func (x *AutomodeStatusResultStateStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// McpToggleServerResultStatus is the status member of McpToggleServerResult.
+// McpToggleServerResultStatus is the status member of [McpToggleServerResult].
 type McpToggleServerResultStatus string
 
 // The values of McpToggleServerResultStatus.
@@ -1024,7 +1000,7 @@ func (x *McpToggleServerResultStatus) UnmarshalJSON(b []byte) error {
 }
 
 // McpReconnectServerResultStatus is the status member of
-// McpReconnectServerResult.
+// [McpReconnectServerResult].
 type McpReconnectServerResultStatus string
 
 // The values of McpReconnectServerResultStatus.
@@ -1058,7 +1034,7 @@ func (x *McpReconnectServerResultStatus) UnmarshalJSON(b []byte) error {
 }
 
 // RuntimeInspectResultAuthentication is the authentication member of
-// RuntimeInspectResult.
+// [RuntimeInspectResult].
 type RuntimeInspectResultAuthentication string
 
 // The values of RuntimeInspectResultAuthentication.
@@ -1094,7 +1070,7 @@ func (x *RuntimeInspectResultAuthentication) UnmarshalJSON(b []byte) error {
 }
 
 // RuntimeInspectResultClientContext is the clientContext member of
-// RuntimeInspectResult.
+// [RuntimeInspectResult].
 type RuntimeInspectResultClientContext string
 
 // The values of RuntimeInspectResultClientContext.
@@ -1128,7 +1104,7 @@ func (x *RuntimeInspectResultClientContext) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LoginPollResultStatus is the status member of LoginPollResult.
+// LoginPollResultStatus is the status member of [LoginPollResult].
 type LoginPollResultStatus string
 
 // The values of LoginPollResultStatus.
@@ -1163,7 +1139,7 @@ func (x *LoginPollResultStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LoginCancelResultStatus is the status member of LoginCancelResult.
+// LoginCancelResultStatus is the status member of [LoginCancelResult].
 type LoginCancelResultStatus string
 
 // The values of LoginCancelResultStatus.
@@ -1198,7 +1174,7 @@ func (x *LoginCancelResultStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// AgentEndParamsReason is the reason member of AgentEndParams.
+// AgentEndParamsReason is the reason member of [AgentEndParams].
 type AgentEndParamsReason string
 
 // The values of AgentEndParamsReason.
@@ -1231,9 +1207,9 @@ func (x *AgentEndParamsReason) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TurnEndReason is the reason member of TurnEndParams.
+// TurnEndReason says why the turn ended.
 //
-// Why the turn ended.
+// It is the reason member of [TurnEndParams].
 type TurnEndReason string
 
 // The values of TurnEndReason.
@@ -1269,7 +1245,7 @@ func (x *TurnEndReason) UnmarshalJSON(b []byte) error {
 }
 
 // HookSessionStartParamsSessionType is the sessionType member of
-// HookSessionStartParams.
+// [HookSessionStartParams].
 type HookSessionStartParamsSessionType string
 
 // The values of HookSessionStartParamsSessionType.
@@ -1303,7 +1279,7 @@ func (x *HookSessionStartParamsSessionType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// HookSessionEndParamsReason is the reason member of HookSessionEndParams.
+// HookSessionEndParamsReason is the reason member of [HookSessionEndParams].
 type HookSessionEndParamsReason string
 
 // The values of HookSessionEndParamsReason.
@@ -1338,7 +1314,7 @@ func (x *HookSessionEndParamsReason) UnmarshalJSON(b []byte) error {
 }
 
 // AutoresearchEventParamsOperation is the operation member of
-// AutoresearchEventParams.
+// [AutoresearchEventParams].
 type AutoresearchEventParamsOperation string
 
 // The values of AutoresearchEventParamsOperation.
@@ -1376,7 +1352,8 @@ func (x *AutoresearchEventParamsOperation) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// AutoresearchEventParamsPhase is the phase member of AutoresearchEventParams.
+// AutoresearchEventParamsPhase is the phase member of
+// [AutoresearchEventParams].
 type AutoresearchEventParamsPhase string
 
 // The values of AutoresearchEventParamsPhase.
@@ -1410,7 +1387,7 @@ func (x *AutoresearchEventParamsPhase) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PipeOutputParamsType is the type member of PipeOutputParams.
+// PipeOutputParamsType is the type member of [PipeOutputParams].
 type PipeOutputParamsType string
 
 // The values of PipeOutputParamsType.
@@ -1443,7 +1420,7 @@ func (x *PipeOutputParamsType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LearnProgressParamsStatus is the status member of LearnProgressParams.
+// LearnProgressParamsStatus is the status member of [LearnProgressParams].
 type LearnProgressParamsStatus string
 
 // The values of LearnProgressParamsStatus.

@@ -5,7 +5,7 @@ package autohand
 import "github.com/rpcgen/rpcgen/runtime/jsonrpc"
 
 // The codes of the protocol's own errors. The codes of JSON-RPC's standard
-// errors are jsonrpc.CodeParseError and the like.
+// errors are [jsonrpc.CodeParseError] and the like.
 const (
 	CodeExecution                   = -32000
 	CodePermissionDenied            = -32001
@@ -21,8 +21,8 @@ const (
 	CodeOutputInvalid               = -32016
 )
 
-// Sentinels of the protocol's own errors, for errors.Is, which matches any
-// *jsonrpc.Error carrying the same code whatever its message and data.
+// Sentinels of the protocol's own errors, for [errors.Is], which matches any
+// [*jsonrpc.Error] carrying the same code whatever its message and data.
 var (
 	// ErrExecution is the ExecutionError error (-32000 "Execution Error"). A tool
 	// or action failed to run, or the request names something the agent does not

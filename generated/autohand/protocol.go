@@ -43,7 +43,13 @@
 //
 // Messages are framed as newline-delimited JSON, one message per line. It runs
 // over subprocess (autohand --mode rpc) and stdio. Request ids are integers.
-// Requests time out after 5m unless said otherwise.
+// Requests time out after 5m unless said otherwise. Both SDKs (Go and
+// TypeScript) give up on any request after 300 s by default and report an
+// error; the connection stays usable. Upstream sets no per-method limit; this
+// protocol gives shorter ones to some methods (30 s for prompt, which is
+// answered as soon as the turn is accepted; 10 s for quick queries and for
+// answers to the agent's requests; none for the setup wizard, which waits for
+// the user).
 package autohand
 
 import (

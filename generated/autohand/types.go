@@ -10,14 +10,10 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-// Timestamp is a string in the date-time format.
-//
-// When the event happened, as an ISO 8601 UTC date-time.
+// Timestamp says when the event happened, as an ISO 8601 UTC date-time.
 type Timestamp string
 
-// Args is a map of string keys to any.
-//
-// Tool arguments, by name, as the model produced them.
+// Args holds the tool arguments, by name, as the model produced them.
 type Args map[string]json.RawMessage
 
 // ToolCall is a tool call the model asked for.
@@ -95,10 +91,7 @@ func (x *ToolCall) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Message is an object with the members id, role, content, timestamp and
-// toolCalls.
-//
-// One message of the conversation history.
+// Message is one message of the conversation history.
 type Message struct {
 	ID   string      `json:"id"`
 	Role MessageRole `json:"role"`
@@ -306,9 +299,7 @@ func (x *Selection) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PermissionContext is an object with the members path, command and args.
-//
-// What a permission prompt is about.
+// PermissionContext says what a permission prompt is about.
 type PermissionContext struct {
 	// The file or directory concerned.
 	Path *string `json:"path,omitempty"`
@@ -365,9 +356,8 @@ func (x *PermissionContext) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ProposedFileChange is an object with 8 members.
-//
-// One file change held back for review in a change batch.
+// ProposedFileChange is one file change held back for review in a change
+// batch.
 type ProposedFileChange struct {
 	// The change's id, used by changesDecision.
 	ID         string     `json:"id"`
@@ -520,9 +510,7 @@ func (x *ChangeError) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SuccessResult is an object with the member success.
-//
-// Whether the request did what it asked.
+// SuccessResult says whether the request did what it asked.
 type SuccessResult struct {
 	Success bool `json:"success"`
 }
@@ -562,9 +550,7 @@ func (x *SuccessResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SuccessOrError is an object with the members success and error.
-//
-// Whether the request worked, and why not.
+// SuccessOrError says whether the request worked, and why not.
 type SuccessOrError struct {
 	Success bool `json:"success"`
 
@@ -805,9 +791,7 @@ func (x *CommunitySkill) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SkillInstall is an object with the members skillName, scope and force.
-//
-// Which skill to install, and where.
+// SkillInstall says which skill to install, and where.
 type SkillInstall struct {
 	// The skill's name or id.
 	SkillName string     `json:"skillName"`
@@ -865,10 +849,7 @@ func (x *SkillInstall) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SkillInstallResult is an object with the members success, skillName, path
-// and error.
-//
-// What a skill installation did.
+// SkillInstallResult says what a skill installation did.
 type SkillInstallResult struct {
 	Success   bool    `json:"success"`
 	SkillName *string `json:"skillName,omitempty"`
@@ -931,9 +912,7 @@ func (x *SkillInstallResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SkillList is an object with the members success, skills and error.
-//
-// Skills found in the registry.
+// SkillList holds the skills found in the registry.
 type SkillList struct {
 	Success bool             `json:"success"`
 	Skills  []CommunitySkill `json:"skills"`
@@ -1060,9 +1039,7 @@ func (x *McpToolInfo) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// McpServerConfig is an object with 8 members.
-//
-// How the agent reaches an MCP server.
+// McpServerConfig says how the agent reaches an MCP server.
 type McpServerConfig struct {
 	Name        string                   `json:"name"`
 	Transport   McpServerConfigTransport `json:"transport"`
@@ -1214,10 +1191,7 @@ func (x *AutomodeCheckpoint) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// AutomodeLogEntry is an object with the members iteration, timestamp,
-// actions, tokensUsed, cost and checkpoint.
-//
-// What one auto-mode iteration did.
+// AutomodeLogEntry says what one auto-mode iteration did.
 type AutomodeLogEntry struct {
 	Iteration  int64     `json:"iteration"`
 	Timestamp  Timestamp `json:"timestamp"`
@@ -1316,7 +1290,7 @@ func (x *AutomodeLogEntry) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InferenceInProcess is the InProcess variant of InferenceDestination.
+// InferenceInProcess is the InProcess variant of [InferenceDestination].
 type InferenceInProcess struct {
 	// Always "in_process"; MarshalJSON fills it in when left empty.
 	Kind     string  `json:"kind"`
@@ -1384,7 +1358,7 @@ func (x *InferenceInProcess) UnmarshalJSON(b []byte) error {
 }
 
 // InferenceLocalSubprocess is the LocalSubprocess variant of
-// InferenceDestination.
+// [InferenceDestination].
 type InferenceLocalSubprocess struct {
 	// Always "local_subprocess"; MarshalJSON fills it in when left empty.
 	Kind     string `json:"kind"`
@@ -1452,7 +1426,7 @@ func (x *InferenceLocalSubprocess) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InferenceLocalService is the LocalService variant of InferenceDestination.
+// InferenceLocalService is the LocalService variant of [InferenceDestination].
 type InferenceLocalService struct {
 	// Always "local_service"; MarshalJSON fills it in when left empty.
 	Kind     string `json:"kind"`
@@ -1530,7 +1504,7 @@ func (x *InferenceLocalService) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InferenceHosted is the Hosted variant of InferenceDestination.
+// InferenceHosted is the Hosted variant of [InferenceDestination].
 type InferenceHosted struct {
 	// Always "hosted"; MarshalJSON fills it in when left empty.
 	Kind     string  `json:"kind"`
@@ -1605,7 +1579,7 @@ func (x *InferenceHosted) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InferenceOpaque is the Opaque variant of InferenceDestination.
+// InferenceOpaque is the Opaque variant of [InferenceDestination].
 type InferenceOpaque struct {
 	// Always "opaque"; MarshalJSON fills it in when left empty.
 	Kind string `json:"kind"`
@@ -1750,9 +1724,7 @@ func (x *ProfileErrorData) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LoginSession is an object with the members contractVersion and sessionId.
-//
-// Names a device-authorization session (setup-only profile).
+// LoginSession names a device-authorization session (setup-only profile).
 type LoginSession struct {
 	// Always 1; MarshalJSON fills it in when left empty.
 	ContractVersion int64 `json:"contractVersion"`
@@ -1822,10 +1794,7 @@ func (x *LoginSession) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ContextThreshold is an object with the members usagePercent, remainingTokens
-// and timestamp.
-//
-// Context usage at a warning threshold.
+// ContextThreshold holds the context usage at a warning threshold.
 type ContextThreshold struct {
 	UsagePercent    float64   `json:"usagePercent"`
 	RemainingTokens int64     `json:"remainingTokens"`
@@ -1884,9 +1853,7 @@ func (x *ContextThreshold) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// YoloAllowance is an object with the members pattern and timeoutSeconds.
-//
-// Tool calls to allow without asking.
+// YoloAllowance holds the tool calls to allow without asking.
 type YoloAllowance struct {
 	// Which tool calls to allow.
 	Pattern string `json:"pattern"`
@@ -1985,10 +1952,8 @@ func (x *YoloAllowanceResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// GoalBudgets is an object with the members tokenBudget, timeBudgetSeconds,
-// minTokensBeforeWrapUp and minTimeSecondsBeforeWrapUp.
-//
-// Optional limits of a goal and the floors before the agent may wrap up.
+// GoalBudgets holds the optional limits of a goal and the floors before the
+// agent may wrap up.
 type GoalBudgets struct {
 	TokenBudget                *int64 `json:"tokenBudget,omitempty"`
 	TimeBudgetSeconds          *int64 `json:"timeBudgetSeconds,omitempty"`
@@ -2367,10 +2332,7 @@ func (x *CompletedGoal) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// GoalSnapshot is an object with the members version, goal, queue, completed
-// and updatedAt.
-//
-// All persistent goal state of the workspace.
+// GoalSnapshot holds all persistent goal state of the workspace.
 type GoalSnapshot struct {
 	Version   int64           `json:"version"`
 	Goal      *GoalState      `json:"goal"`
@@ -2537,10 +2499,8 @@ func (x *GoalDisabled) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// GoalMutationResult is an object with 11 members.
-//
-// What a goal request changed. goal and queue are left out when the feature is
-// off (ok false).
+// GoalMutationResult says what a goal request changed. goal and queue are left
+// out when the feature is off (ok false).
 type GoalMutationResult struct {
 	Ok           bool                         `json:"ok"`
 	Goal         jsonrpc.Nullable[GoalState]  `json:"goal,omitzero"`
@@ -2672,7 +2632,7 @@ func (x *GoalMutationResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// GoalMutationResultTelemetry is the telemetry member of GoalMutationResult.
+// GoalMutationResultTelemetry is the telemetry member of [GoalMutationResult].
 type GoalMutationResultTelemetry struct {
 	TimeRemainingSeconds *int64 `json:"timeRemainingSeconds,omitempty"`
 	TokensRemaining      *int64 `json:"tokensRemaining,omitempty"`
@@ -3066,10 +3026,7 @@ func (x *MetricAggregate) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// EvaluationSample is an object with the members sequence, metrics,
-// outputObject, durationMs and timestamp.
-//
-// One measurement of an attempt.
+// EvaluationSample is one measurement of an attempt.
 type EvaluationSample struct {
 	Sequence int64              `json:"sequence"`
 	Metrics  map[string]float64 `json:"metrics"`
@@ -3159,9 +3116,7 @@ func (x *EvaluationSample) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ChecksResult is an object with the members passed and outputObject.
-//
-// Whether an attempt passed its checks.
+// ChecksResult says whether an attempt passed its checks.
 type ChecksResult struct {
 	Passed       bool    `json:"passed"`
 	OutputObject *string `json:"outputObject,omitempty"`
@@ -3208,10 +3163,7 @@ func (x *ChecksResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ExecutionResult is an object with the members outcome, error and
-// outputObject.
-//
-// How running an attempt went.
+// ExecutionResult says how running an attempt went.
 type ExecutionResult struct {
 	Outcome      ExecutionResultOutcome `json:"outcome"`
 	Error        *string                `json:"error,omitempty"`
@@ -3265,9 +3217,9 @@ func (x *ExecutionResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// RescoreAttempt is the RescoreAttempt variant of AutoresearchRescoreParams.
+// RescoreAttempt is one attempt.
 //
-// One attempt.
+// It is the RescoreAttempt variant of [AutoresearchRescoreParams].
 type RescoreAttempt struct {
 	AttemptID string `json:"attemptId"`
 	All       *bool  `json:"all,omitempty"`
@@ -3314,9 +3266,9 @@ func (x *RescoreAttempt) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// RescoreAll is the RescoreAll variant of AutoresearchRescoreParams.
+// RescoreAll holds every attempt of the ledger.
 //
-// Every attempt of the ledger.
+// It is the RescoreAll variant of [AutoresearchRescoreParams].
 type RescoreAll struct {
 	AttemptID *string `json:"attemptId,omitempty"`
 
@@ -3615,10 +3567,7 @@ func (x *Constraint) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ConstraintResult is an object with the members metricName, operator,
-// threshold, conservativeValue, passed and conclusive.
-//
-// How an attempt fared against a constraint.
+// ConstraintResult says how an attempt fared against a constraint.
 type ConstraintResult struct {
 	MetricName        string             `json:"metricName"`
 	Operator          ConstraintOperator `json:"operator"`
@@ -4102,10 +4051,7 @@ func (x *AutoresearchReport) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ComparisonSide is an object with the members attemptId, samples, aggregates,
-// checks, execution and decision.
-//
-// One attempt of a comparison.
+// ComparisonSide is one attempt of a comparison.
 type ComparisonSide struct {
 	AttemptID  string                     `json:"attemptId"`
 	Samples    []EvaluationSample         `json:"samples"`
@@ -4644,9 +4590,9 @@ func (x *PromptParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PromptParamsContext is the context member of PromptParams.
+// PromptParamsContext says what the editor shows the user.
 //
-// What the editor shows the user.
+// It is the context member of [PromptParams].
 type PromptParamsContext struct {
 	// Paths of files to take into account.
 	Files     []string   `json:"files,omitzero"`
@@ -4693,10 +4639,11 @@ func (x *PromptParamsContext) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PromptParamsStopWhen is the stopWhen member of PromptParams.
+// PromptParamsStopWhen holds the with mode host, the agent sends
+// autohand.stepEnd after each tool step and waits for autohand.stepDecision
+// before going on.
 //
-// With mode host, the agent sends autohand.stepEnd after each tool step and
-// waits for autohand.stepDecision before going on.
+// It is the stopWhen member of [PromptParams].
 type PromptParamsStopWhen struct {
 	// Always "host"; MarshalJSON fills it in when left empty.
 	Mode string `json:"mode"`
@@ -4958,6 +4905,8 @@ func (x *GetStateResult) UnmarshalJSON(b []byte) error {
 
 // GetStateResultAuthenticatedUser is the signed-in user's public profile;
 // credentials never cross the wire.
+//
+// It is the authenticatedUser member of [GetStateResult].
 type GetStateResultAuthenticatedUser struct {
 	Email *string `json:"email,omitempty"`
 	Name  *string `json:"name,omitempty"`
@@ -5983,7 +5932,7 @@ func (x *GetSkillsRegistryResult) UnmarshalJSON(b []byte) error {
 }
 
 // GetSkillsRegistryResultCategoriesItem is an element of the categories member
-// of GetSkillsRegistryResult.
+// of [GetSkillsRegistryResult].
 type GetSkillsRegistryResultCategoriesItem struct {
 	Name  string `json:"name"`
 	Count int64  `json:"count"`
@@ -6357,7 +6306,7 @@ func (x *LearnRecommendResult) UnmarshalJSON(b []byte) error {
 }
 
 // LearnRecommendResultAuditItem is an element of the audit member of
-// LearnRecommendResult.
+// [LearnRecommendResult].
 type LearnRecommendResultAuditItem struct {
 	Skill  string                              `json:"skill"`
 	Status LearnRecommendResultAuditItemStatus `json:"status"`
@@ -6414,7 +6363,7 @@ func (x *LearnRecommendResultAuditItem) UnmarshalJSON(b []byte) error {
 }
 
 // LearnRecommendResultRecommendationsItem is an element of the recommendations
-// member of LearnRecommendResult.
+// member of [LearnRecommendResult].
 type LearnRecommendResultRecommendationsItem struct {
 	Slug   string  `json:"slug"`
 	Score  float64 `json:"score"`
@@ -6561,7 +6510,7 @@ func (x *LearnUpdateResult) UnmarshalJSON(b []byte) error {
 }
 
 // LearnUpdateResultResultsItem is an element of the results member of
-// LearnUpdateResult.
+// [LearnUpdateResult].
 type LearnUpdateResultResultsItem struct {
 	Name   string                             `json:"name"`
 	Status LearnUpdateResultResultsItemStatus `json:"status"`
@@ -6920,7 +6869,7 @@ func (x *AutomodeStatusResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// AutomodeStatusResultState is the state member of AutomodeStatusResult.
+// AutomodeStatusResultState is the state member of [AutomodeStatusResult].
 type AutomodeStatusResultState struct {
 	SessionID        string                          `json:"sessionId"`
 	Status           AutomodeStatusResultStateStatus `json:"status"`
@@ -7729,7 +7678,7 @@ func (x *GetSupportedModelsResult) UnmarshalJSON(b []byte) error {
 }
 
 // GetSupportedModelsResultModelsItem is an element of the models member of
-// GetSupportedModelsResult.
+// [GetSupportedModelsResult].
 type GetSupportedModelsResultModelsItem struct {
 	ID          string `json:"id"`
 	DisplayName string `json:"displayName"`
@@ -7907,7 +7856,7 @@ func (x *GetToolsRegistryResult) UnmarshalJSON(b []byte) error {
 }
 
 // GetToolsRegistryResultDiagnosticsItem is an element of the diagnostics
-// member of GetToolsRegistryResult.
+// member of [GetToolsRegistryResult].
 type GetToolsRegistryResultDiagnosticsItem struct {
 	File   string `json:"file"`
 	Reason string `json:"reason"`
@@ -8639,7 +8588,7 @@ func (x *McpListServersResult) UnmarshalJSON(b []byte) error {
 }
 
 // McpListServersResultServersItem is an element of the servers member of
-// McpListServersResult.
+// [McpListServersResult].
 type McpListServersResultServersItem struct {
 	Name      string `json:"name"`
 	Status    string `json:"status"`
@@ -8842,7 +8791,7 @@ func (x *McpSetVscodeToolsParams) UnmarshalJSON(b []byte) error {
 }
 
 // McpSetVscodeToolsParamsToolsItem is an element of the tools member of
-// McpSetVscodeToolsParams.
+// [McpSetVscodeToolsParams].
 type McpSetVscodeToolsParamsToolsItem struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
@@ -8912,6 +8861,8 @@ func (x *McpSetVscodeToolsParamsToolsItem) UnmarshalJSON(b []byte) error {
 
 // McpSetVscodeToolsParamsToolsItemInputSchema is a JSON Schema of the tool's
 // arguments.
+//
+// It is the inputSchema member of [McpSetVscodeToolsParamsToolsItem].
 type McpSetVscodeToolsParamsToolsItemInputSchema struct {
 	// Always "object"; MarshalJSON fills it in when left empty.
 	Type       string                     `json:"type"`
@@ -9758,10 +9709,9 @@ func (x *AutoresearchStartParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// AutoresearchStartParamsSubagents is the subagents member of
-// AutoresearchStartParams.
+// AutoresearchStartParamsSubagents says which phases delegate to sub-agents.
 //
-// Which phases delegate to sub-agents.
+// It is the subagents member of [AutoresearchStartParams].
 type AutoresearchStartParamsSubagents struct {
 	IdeaGeneration      *bool `json:"ideaGeneration,omitempty"`
 	MeasurementAnalysis *bool `json:"measurementAnalysis,omitempty"`
@@ -9810,7 +9760,7 @@ func (x *AutoresearchStartParamsSubagents) UnmarshalJSON(b []byte) error {
 }
 
 // AutoresearchStartParamsSecondaryObjectivesItem is an element of the
-// secondaryObjectives member of AutoresearchStartParams.
+// secondaryObjectives member of [AutoresearchStartParams].
 type AutoresearchStartParamsSecondaryObjectivesItem struct {
 	Name      string                `json:"name"`
 	Unit      string                `json:"unit"`
@@ -9867,7 +9817,7 @@ func (x *AutoresearchStartParamsSecondaryObjectivesItem) UnmarshalJSON(b []byte)
 }
 
 // AutoresearchStartParamsSampling is the sampling member of
-// AutoresearchStartParams.
+// [AutoresearchStartParams].
 type AutoresearchStartParamsSampling struct {
 	MinSamples          *int64   `json:"minSamples,omitempty"`
 	MaxSamples          *int64   `json:"maxSamples,omitempty"`
@@ -9919,7 +9869,7 @@ func (x *AutoresearchStartParamsSampling) UnmarshalJSON(b []byte) error {
 }
 
 // AutoresearchStartParamsRetention is the retention member of
-// AutoresearchStartParams.
+// [AutoresearchStartParams].
 type AutoresearchStartParamsRetention struct {
 	MaxArtifactBytes   *int64 `json:"maxArtifactBytes,omitempty"`
 	MaxArtifactAgeDays *int64 `json:"maxArtifactAgeDays,omitempty"`
@@ -10353,7 +10303,7 @@ func (x *AutoresearchCompareResult) UnmarshalJSON(b []byte) error {
 }
 
 // AutoresearchCompareResultComparison is the comparison member of
-// AutoresearchCompareResult.
+// [AutoresearchCompareResult].
 type AutoresearchCompareResultComparison struct {
 	Left  ComparisonSide `json:"left"`
 	Right ComparisonSide `json:"right"`
@@ -10725,7 +10675,7 @@ func (x *AutoresearchPruneResult) UnmarshalJSON(b []byte) error {
 }
 
 // AutoresearchPruneResultCandidatesItem is an element of the candidates member
-// of AutoresearchPruneResult.
+// of [AutoresearchPruneResult].
 type AutoresearchPruneResultCandidatesItem struct {
 	AttemptID string   `json:"attemptId"`
 	Objects   []string `json:"objects"`
@@ -11205,7 +11155,7 @@ func (x *RuntimeInspectResult) UnmarshalJSON(b []byte) error {
 }
 
 // RuntimeInspectResultCliIdentity is the cliIdentity member of
-// RuntimeInspectResult.
+// [RuntimeInspectResult].
 type RuntimeInspectResultCliIdentity struct {
 	InvocationPath string                                            `json:"invocationPath"`
 	ResolvedPath   string                                            `json:"resolvedPath"`
@@ -11312,7 +11262,7 @@ func (x *RuntimeInspectResultCliIdentity) UnmarshalJSON(b []byte) error {
 }
 
 // RuntimeInspectResultCliIdentitySymlinkChainItem is an element of the
-// symlinkChain member of RuntimeInspectResultCliIdentity.
+// symlinkChain member of [RuntimeInspectResultCliIdentity].
 type RuntimeInspectResultCliIdentitySymlinkChainItem struct {
 	Path   string `json:"path"`
 	Target string `json:"target"`
@@ -11361,7 +11311,7 @@ func (x *RuntimeInspectResultCliIdentitySymlinkChainItem) UnmarshalJSON(b []byte
 }
 
 // RuntimeInspectResultCliIdentityPackage is the package member of
-// RuntimeInspectResultCliIdentity.
+// [RuntimeInspectResultCliIdentity].
 type RuntimeInspectResultCliIdentityPackage struct {
 	Name    string  `json:"name"`
 	Version string  `json:"version"`
@@ -11417,7 +11367,7 @@ func (x *RuntimeInspectResultCliIdentityPackage) UnmarshalJSON(b []byte) error {
 }
 
 // RuntimeInspectResultCliIdentityArtifactsItem is an element of the artifacts
-// member of RuntimeInspectResultCliIdentity.
+// member of [RuntimeInspectResultCliIdentity].
 type RuntimeInspectResultCliIdentityArtifactsItem struct {
 	Path   string `json:"path"`
 	Size   int64  `json:"size"`
@@ -11573,7 +11523,7 @@ func (x *AnswerParams) UnmarshalJSON(b []byte) error {
 }
 
 // AnswerParamsArtifactsItem is an element of the artifacts member of
-// AnswerParams.
+// [AnswerParams].
 type AnswerParamsArtifactsItem struct {
 	ID      string        `json:"id"`
 	Class   ArtifactClass `json:"class"`
@@ -11630,6 +11580,8 @@ func (x *AnswerParamsArtifactsItem) UnmarshalJSON(b []byte) error {
 }
 
 // AnswerParamsOutputSchema is a closed JSON Schema object.
+//
+// It is the outputSchema member of [AnswerParams].
 type AnswerParamsOutputSchema struct {
 	// Always "object"; MarshalJSON fills it in when left empty.
 	Type string `json:"type"`
@@ -12113,9 +12065,10 @@ func (x *LoginPollResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LoginPollResultProblem is the problem member of LoginPollResult.
+// LoginPollResultProblem says why it failed (with status failed); never a
+// secret.
 //
-// Why it failed (with status failed); never a secret.
+// It is the problem member of [LoginPollResult].
 type LoginPollResultProblem struct {
 	Code      string `json:"code"`
 	Message   string `json:"message"`
@@ -12172,6 +12125,8 @@ func (x *LoginPollResultProblem) UnmarshalJSON(b []byte) error {
 }
 
 // LoginCancelResult is the session's status afterwards (as for login.poll).
+//
+// It is the result of autohand.login.cancel.
 type LoginCancelResult struct {
 	// Always 1; MarshalJSON fills it in when left empty.
 	ContractVersion int64                   `json:"contractVersion"`
@@ -12612,6 +12567,8 @@ func (x *TurnEndParams) UnmarshalJSON(b []byte) error {
 }
 
 // TurnEndParamsStats is the reference's nested figures.
+//
+// It is the stats member of [TurnEndParams].
 type TurnEndParamsStats struct {
 	TokensUsed        int64              `json:"tokensUsed"`
 	TokensUsageStatus *TokensUsageStatus `json:"tokensUsageStatus,omitempty"`
@@ -13185,7 +13142,7 @@ func (x *StepEndParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// StepEndParamsStep is the step member of StepEndParams.
+// StepEndParamsStep is the step member of [StepEndParams].
 type StepEndParamsStep struct {
 	StepNumber int64      `json:"stepNumber"`
 	Thought    *string    `json:"thought,omitempty"`

@@ -10,10 +10,7 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-// InferenceDestination is one of InProcess, LocalSubprocess, LocalService,
-// Hosted or Opaque.
-//
-// Where a restricted profile's model runs.
+// InferenceDestination says where a restricted profile's model runs.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by their "kind" member:
@@ -131,10 +128,8 @@ func (x *InferenceDestination) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// AutoresearchRescoreParams is one of RescoreAttempt or RescoreAll.
-//
-// What autohand.autoresearch.rescore decides again on; an object with neither
-// attemptId nor all true is InvalidParams.
+// AutoresearchRescoreParams says what autohand.autoresearch.rescore decides
+// again on; an object with neither attemptId nor all true is InvalidParams.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects

@@ -8,9 +8,8 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-// MessageFormat is one of "hl7", "json", "yaml" or "toml".
-//
-// How an HL7 message is serialised in editor/* requests and message/changed.
+// MessageFormat says how an HL7 message is serialised in editor/* requests and
+// message/changed.
 type MessageFormat string
 
 // The values of MessageFormat.
@@ -128,9 +127,7 @@ func (x *FieldDatatype) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ShutdownReason is one of "closing", "disabled", "reload" or "error".
-//
-// Why Hermes asks the extension to stop.
+// ShutdownReason says why Hermes asks the extension to stop.
 type ShutdownReason string
 
 // The values of ShutdownReason.
@@ -167,9 +164,7 @@ func (x *ShutdownReason) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WindowCloseReason is one of "user", "extension" or "shutdown".
-//
-// Why a window was closed.
+// WindowCloseReason says why a window was closed.
 type WindowCloseReason string
 
 // The values of WindowCloseReason.

@@ -5,7 +5,7 @@ package hermes
 import "github.com/rpcgen/rpcgen/runtime/jsonrpc"
 
 // The codes of the protocol's own errors. The codes of JSON-RPC's standard
-// errors are jsonrpc.CodeParseError and the like.
+// errors are [jsonrpc.CodeParseError] and the like.
 const (
 	CodeGeneral            = -32000
 	CodeNotInitialised     = -32001
@@ -22,8 +22,8 @@ const (
 	CodeDialogue           = -32012
 )
 
-// Sentinels of the protocol's own errors, for errors.Is, which matches any
-// *jsonrpc.Error carrying the same code whatever its message and data.
+// Sentinels of the protocol's own errors, for [errors.Is], which matches any
+// [*jsonrpc.Error] carrying the same code whatever its message and data.
 var (
 	// ErrGeneral is the GeneralError error (-32000 "General error"). Something
 	// failed that no more specific code describes; extensions answer shutdown with
@@ -31,8 +31,8 @@ var (
 	ErrGeneral = &jsonrpc.Error{Code: CodeGeneral, Message: "General error"}
 	// ErrNotInitialised is the NotInitialised error (-32001 "Not initialised"). A
 	// request came before the initialize handshake completed. Upstream lists the
-	// code without naming a method; this description has Hermes answer editor/*
-	// and ui/* requests with it until the extension has answered initialize.
+	// code without naming a method; in this protocol, Hermes answers editor/* and
+	// ui/* requests with it until the extension has answered initialize.
 	ErrNotInitialised = &jsonrpc.Error{Code: CodeNotInitialised, Message: "Not initialised"}
 	// ErrAlreadyInitialised is the AlreadyInitialised error (-32002 "Already
 	// initialised"). initialize was sent a second time.

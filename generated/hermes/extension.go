@@ -25,7 +25,8 @@ type Extension interface {
 	// within 10 s: Hermes marks the extension as failed and stops it.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidRequest, jsonrpc.ErrInternal or ErrAlreadyInitialised.
+	// [jsonrpc.ErrInvalidRequest], [jsonrpc.ErrInternal] or
+	// [ErrAlreadyInitialised].
 	Initialize(ctx context.Context, params *InitializeParams) (*InitializeResult, error)
 
 	// Shutdown answers the request shutdown. Asks the extension to finish or
@@ -34,7 +35,7 @@ type Extension interface {
 	// The caller waits 5s for the response, then kills this process. No answer
 	// within 5 s: Hermes kills the process with SIGKILL.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrGeneral.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrGeneral].
 	Shutdown(ctx context.Context, params *ShutdownParams) (*ShutdownResult, error)
 
 	// CommandExecute handles the notification command/execute. Runs one of the

@@ -21,8 +21,8 @@ type Host interface {
 	// the editor, in the requested format. A message that cannot be written in
 	// that format (an empty field repetition in TOML) fails with InternalError.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrNotInitialised,
-	// ErrNoMessageOpen or jsonrpc.ErrInternal.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrNotInitialised],
+	// [ErrNoMessageOpen] or [jsonrpc.ErrInternal].
 	EditorGetMessage(ctx context.Context, params *EditorGetMessageParams) (*EditorGetMessageResult, error)
 
 	// EditorPatchMessage answers the request editor/patchMessage. Applies changes
@@ -32,8 +32,8 @@ type Host interface {
 	// (listed in errors) or the whole request (InvalidPath, PathNotFound) is the
 	// host's choice; upstream documents both.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrNotInitialised,
-	// ErrNoMessageOpen, ErrInvalidPath or ErrPathNotFound.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrNotInitialised],
+	// [ErrNoMessageOpen], [ErrInvalidPath] or [ErrPathNotFound].
 	EditorPatchMessage(ctx context.Context, params *EditorPatchMessageParams) (*EditorPatchMessageResult, error)
 
 	// EditorSetMessage answers the request editor/setMessage. Replaces the whole
@@ -41,67 +41,67 @@ type Host interface {
 	// The replacement is one undoable edit, marks the document modified and keeps
 	// its file path.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrNotInitialised or
-	// ErrInvalidMessage.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrNotInitialised]
+	// or [ErrInvalidMessage].
 	EditorSetMessage(ctx context.Context, params *EditorSetMessageParams) (*EditorSetMessageResult, error)
 
 	// UIOpenWindow answers the request ui/openWindow. Opens a Hermes window
 	// showing a web page, usually served by the extension itself on localhost.
 	// Pages cannot close themselves with window.close(); use ui/closeWindow.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrNotInitialised,
-	// ErrInvalidURL or ErrWindow.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrNotInitialised],
+	// [ErrInvalidURL] or [ErrWindow].
 	UIOpenWindow(ctx context.Context, params *UIOpenWindowParams) (*UIOpenWindowResult, error)
 
 	// UICloseWindow answers the request ui/closeWindow. Closes a window the
 	// extension opened. Closing a window that is already closed succeeds and does
 	// nothing.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrNotInitialised or
-	// ErrWindow.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrNotInitialised]
+	// or [ErrWindow].
 	UICloseWindow(ctx context.Context, params *UICloseWindowParams) (*UICloseWindowResult, error)
 
 	// UIShowMessage answers the request ui/showMessage. Shows a native message box
 	// and waits for the user to dismiss it.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrNotInitialised or
-	// ErrDialogue.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrNotInitialised]
+	// or [ErrDialogue].
 	UIShowMessage(ctx context.Context, params *UIShowMessageParams) (*UIShowMessageResult, error)
 
 	// UIShowConfirm answers the request ui/showConfirm. Asks the user a yes/no
 	// question in a native dialogue. Declining is an answer, not an error.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrNotInitialised or
-	// ErrDialogue.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrNotInitialised]
+	// or [ErrDialogue].
 	UIShowConfirm(ctx context.Context, params *UIShowConfirmParams) (*UIShowConfirmResult, error)
 
 	// UIOpenFile answers the request ui/openFile. Lets the user pick one existing
 	// file. Cancelling gives a null path, not an error.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrNotInitialised or
-	// ErrDialogue.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrNotInitialised]
+	// or [ErrDialogue].
 	UIOpenFile(ctx context.Context, params *UIOpenFileParams) (*UIOpenFileResult, error)
 
 	// UIOpenFiles answers the request ui/openFiles. Lets the user pick several
 	// existing files. Cancelling gives null paths, not an error.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrNotInitialised or
-	// ErrDialogue.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrNotInitialised]
+	// or [ErrDialogue].
 	UIOpenFiles(ctx context.Context, params *UIOpenFilesParams) (*UIOpenFilesResult, error)
 
 	// UISaveFile answers the request ui/saveFile. Lets the user choose where to
 	// save a file; the extension writes it. Cancelling gives a null path, not an
 	// error.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrNotInitialised or
-	// ErrDialogue.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrNotInitialised]
+	// or [ErrDialogue].
 	UISaveFile(ctx context.Context, params *UISaveFileParams) (*UISaveFileResult, error)
 
 	// UISelectDirectory answers the request ui/selectDirectory. Lets the user pick
 	// a directory. Cancelling gives a null path, not an error.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrNotInitialised or
-	// ErrDialogue.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrNotInitialised]
+	// or [ErrDialogue].
 	UISelectDirectory(ctx context.Context, params *UISelectDirectoryParams) (*UISelectDirectoryResult, error)
 }
 

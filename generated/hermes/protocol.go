@@ -22,8 +22,8 @@
 //
 // Upstream sets no default timeout for requests other than initialize and
 // shutdown. Requests an extension sends often wait for the user (a dialogue, a
-// file picker), so this description gives them none either: a caller that
-// wants a bound sets a deadline on its context.
+// file picker), so this protocol gives them none either: a caller that wants a
+// bound sets a deadline on its context.
 //
 //  1. Spawn: Hermes starts the extension with stdin, stdout and stderr
 //     connected to pipes and the environment variables HERMES_VERSION,

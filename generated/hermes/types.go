@@ -9,10 +9,8 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-// EventOptions is an object with the members includeContent and format.
-//
-// Options of an event subscription; only message/changed uses them, other
-// events ignore them.
+// EventOptions holds the options of an event subscription; only
+// message/changed uses them, other events ignore them.
 type EventOptions struct {
 	// Send the message content with each message/changed. Defaults to false when
 	// absent.
@@ -57,9 +55,7 @@ func (x *EventOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// EventSubscription is an object with the members name and options.
-//
-// One editor event the extension wants to hear about.
+// EventSubscription is one editor event the extension wants to hear about.
 type EventSubscription struct {
 	Name    EventName     `json:"name"`
 	Options *EventOptions `json:"options,omitempty"`
@@ -109,10 +105,7 @@ func (x *EventSubscription) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Capabilities is an object with the members commands, schemaProvider and
-// events.
-//
-// What the extension offers and wants.
+// Capabilities says what the extension offers and wants.
 type Capabilities struct {
 	// The command IDs it handles, conventionally namespaced like
 	// myExtension/search; Hermes sends command/execute only for these.
@@ -253,14 +246,12 @@ func (x *ToolbarButton) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FieldOverride is an object with 13 members.
-//
-// Overrides the definition of one field (or one component of it) in the base
-// schema. Every property but field and component has three states: absent
-// inherits the base value, null removes it, a value replaces it. Matching: an
-// override first matches the base entry with the same field and component;
-// failing that, an override naming a component matches the base entry for the
-// whole field.
+// FieldOverride overrides the definition of one field (or one component of it)
+// in the base schema. Every property but field and component has three states:
+// absent inherits the base value, null removes it, a value replaces it.
+// Matching: an override first matches the base entry with the same field and
+// component; failing that, an override naming a component matches the base
+// entry for the whole field.
 type FieldOverride struct {
 	// 1-based field number (3 for PID-3).
 	Field uint32 `json:"field"`
@@ -452,9 +443,7 @@ func (x *FieldOverride) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SegmentOverride is an object with the member fields.
-//
-// Overrides for the fields of one segment.
+// SegmentOverride holds the overrides for the fields of one segment.
 type SegmentOverride struct {
 	Fields []FieldOverride `json:"fields,omitzero"`
 }
@@ -491,10 +480,8 @@ func (x *SegmentOverride) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SchemaOverride is an object with the member segments.
-//
-// Field definition overrides merged over Hermes's base HL7 schema while the
-// extension runs (removed when it stops).
+// SchemaOverride holds the field definition overrides merged over Hermes's
+// base HL7 schema while the extension runs (removed when it stops).
 type SchemaOverride struct {
 	// Overrides by segment name (PID, OBX, ...).
 	Segments map[string]SegmentOverride `json:"segments,omitzero"`
@@ -532,15 +519,13 @@ func (x *SchemaOverride) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Patch is an object with the members path, value, remove and create.
-//
-// One change to the message. Paths are 1-based: SEG.F (field), SEG.F.C
-// (component), SEG.F.C.S (subcomponent), SEG[N].F (field of the Nth segment of
-// that name) and SEG.F[N] (Nth repetition of a field). Set value to set the
-// element ("" clears it); a patch whose path is a bare segment name with
-// remove deletes the segment, with create appends it. Upstream says nothing of
-// other combinations; this description takes remove first, then create, then
-// value.
+// Patch is one change to the message. Paths are 1-based: SEG.F (field),
+// SEG.F.C (component), SEG.F.C.S (subcomponent), SEG[N].F (field of the Nth
+// segment of that name) and SEG.F[N] (Nth repetition of a field). Set value to
+// set the element ("" clears it); a patch whose path is a bare segment name
+// with remove deletes the segment, with create appends it. Upstream says
+// nothing of other combinations; this protocol takes remove first, then
+// create, then value.
 type Patch struct {
 	// The HL7 path of the element.
 	Path string `json:"path"`
@@ -608,9 +593,7 @@ func (x *Patch) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PatchError is an object with the members index, path and message.
-//
-// Why one patch of editor/patchMessage was not applied.
+// PatchError says why one patch of editor/patchMessage was not applied.
 type PatchError struct {
 	// 0-based index of the patch in the request. At least 0.
 	Index int64 `json:"index"`
@@ -738,9 +721,7 @@ func (x *FileFilter) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FileDialogParams is an object with the members title and defaultPath.
-//
-// Common options of the file dialogues.
+// FileDialogParams holds the common options of the file dialogues.
 type FileDialogParams struct {
 	// Title of the dialogue.
 	Title *string `json:"title,omitempty"`

@@ -9,8 +9,7 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-// SemanticTokenTypes is one of the 23 values below.
-//
+// SemanticTokenTypes is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokenTypes
 //
 // Other values are accepted too, and kept: the values below are the known
@@ -67,8 +66,7 @@ func (x *SemanticTokenTypes) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SemanticTokenModifiers is one of the 10 values below.
-//
+// SemanticTokenModifiers is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokenModifiers
 //
 // Other values are accepted too, and kept: the values below are the known
@@ -112,8 +110,7 @@ func (x *SemanticTokenModifiers) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentDiagnosticReportKind is one of "full" or "unchanged".
-//
+// DocumentDiagnosticReportKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentDiagnosticReportKind
 //
 // Since 3.17.0.
@@ -149,8 +146,7 @@ func (x *DocumentDiagnosticReportKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ErrorCodes is one of the 7 values below.
-//
+// ErrorCodes is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#errorCodes
 //
 // Other values are accepted too, and kept: the values below are the known
@@ -188,8 +184,7 @@ func (x *ErrorCodes) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LSPErrorCodes is one of -32803, -32802, -32801 or -32800.
-//
+// LSPErrorCodes is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#errorCodes
 //
 // Other values are accepted too, and kept: the values below are the known
@@ -226,8 +221,7 @@ func (x *LSPErrorCodes) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FoldingRangeKind is one of "comment", "imports" or "region".
-//
+// FoldingRangeKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRangeKind
 //
 // Other values are accepted too, and kept: the values below are the known
@@ -261,8 +255,7 @@ func (x *FoldingRangeKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SymbolKind is one of the 26 values below.
-//
+// SymbolKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#symbolKind
 type SymbolKind uint32
 
@@ -318,8 +311,7 @@ func (x *SymbolKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SymbolTag is one of 1.
-//
+// SymbolTag is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#symbolTag
 //
 // Since 3.16.0.
@@ -352,9 +344,7 @@ func (x *SymbolTag) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UniquenessLevel is one of "document", "project", "group", "scheme" or
-// "global".
-//
+// UniquenessLevel is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#uniquenessLevel
 //
 // Since 3.16.0.
@@ -391,8 +381,7 @@ func (x *UniquenessLevel) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MonikerKind is one of "import", "export" or "local".
-//
+// MonikerKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#monikerKind
 //
 // Since 3.16.0.
@@ -427,8 +416,7 @@ func (x *MonikerKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlayHintKind is one of 1 or 2.
-//
+// InlayHintKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlayHintKind
 //
 // Since 3.17.0.
@@ -462,8 +450,7 @@ func (x *InlayHintKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MessageType is one of 1, 2, 3, 4 or 5.
-//
+// MessageType is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#messageType
 type MessageType uint32
 
@@ -499,8 +486,7 @@ func (x *MessageType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TextDocumentSyncKind is one of 0, 1 or 2.
-//
+// TextDocumentSyncKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSyncKind
 type TextDocumentSyncKind uint32
 
@@ -534,8 +520,7 @@ func (x *TextDocumentSyncKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TextDocumentSaveReason is one of 1, 2 or 3.
-//
+// TextDocumentSaveReason is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSaveReason
 type TextDocumentSaveReason uint32
 
@@ -569,8 +554,7 @@ func (x *TextDocumentSaveReason) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CompletionItemKind is one of the 25 values below.
-//
+// CompletionItemKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionItemKind
 type CompletionItemKind uint32
 
@@ -626,8 +610,7 @@ func (x *CompletionItemKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CompletionItemTag is one of 1.
-//
+// CompletionItemTag is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionItemTag
 //
 // Since 3.15.0.
@@ -660,8 +643,7 @@ func (x *CompletionItemTag) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InsertTextFormat is one of 1 or 2.
-//
+// InsertTextFormat is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#insertTextFormat
 type InsertTextFormat uint32
 
@@ -693,8 +675,7 @@ func (x *InsertTextFormat) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InsertTextMode is one of 1 or 2.
-//
+// InsertTextMode is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#insertTextMode
 //
 // Since 3.16.0.
@@ -728,8 +709,7 @@ func (x *InsertTextMode) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentHighlightKind is one of 1, 2 or 3.
-//
+// DocumentHighlightKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlightKind
 type DocumentHighlightKind uint32
 
@@ -763,8 +743,7 @@ func (x *DocumentHighlightKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CodeActionKind is one of the 9 values below.
-//
+// CodeActionKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeActionKind
 //
 // Other values are accepted too, and kept: the values below are the known
@@ -805,8 +784,7 @@ func (x *CodeActionKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TraceValues is one of "off", "messages" or "verbose".
-//
+// TraceValues is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#traceValue
 type TraceValues string
 
@@ -839,8 +817,7 @@ func (x *TraceValues) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarkupKind is one of "plaintext" or "markdown".
-//
+// MarkupKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#markupContent
 type MarkupKind string
 
@@ -872,8 +849,7 @@ func (x *MarkupKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlineCompletionTriggerKind is one of 0 or 1.
-//
+// InlineCompletionTriggerKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
@@ -908,8 +884,7 @@ func (x *InlineCompletionTriggerKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PositionEncodingKind is one of "utf-8", "utf-16" or "utf-32".
-//
+// PositionEncodingKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#positionEncodingKind
 //
 // Other values are accepted too, and kept: the values below are the known
@@ -945,8 +920,7 @@ func (x *PositionEncodingKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FileChangeType is one of 1, 2 or 3.
-//
+// FileChangeType is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fileChangeType
 type FileChangeType uint32
 
@@ -979,8 +953,7 @@ func (x *FileChangeType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WatchKind is one of 1, 2 or 4.
-//
+// WatchKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#watchKind
 //
 // Other values are accepted too, and kept: the values below are the known
@@ -1014,8 +987,7 @@ func (x *WatchKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DiagnosticSeverity is one of 1, 2, 3 or 4.
-//
+// DiagnosticSeverity is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#diagnosticSeverity
 type DiagnosticSeverity uint32
 
@@ -1050,8 +1022,7 @@ func (x *DiagnosticSeverity) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DiagnosticTag is one of 1 or 2.
-//
+// DiagnosticTag is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#diagnosticTag
 //
 // Since 3.15.0.
@@ -1085,8 +1056,7 @@ func (x *DiagnosticTag) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CompletionTriggerKind is one of 1, 2 or 3.
-//
+// CompletionTriggerKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionTriggerKind
 type CompletionTriggerKind uint32
 
@@ -1120,8 +1090,7 @@ func (x *CompletionTriggerKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SignatureHelpTriggerKind is one of 1, 2 or 3.
-//
+// SignatureHelpTriggerKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#signatureHelpTriggerKind
 //
 // Since 3.15.0.
@@ -1157,8 +1126,7 @@ func (x *SignatureHelpTriggerKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CodeActionTriggerKind is one of 1 or 2.
-//
+// CodeActionTriggerKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeActionTriggerKind
 //
 // Since 3.17.0.
@@ -1193,8 +1161,7 @@ func (x *CodeActionTriggerKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FileOperationPatternKind is one of "file" or "folder".
-//
+// FileOperationPatternKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fileOperationPatternKind
 //
 // Since 3.16.0.
@@ -1229,8 +1196,7 @@ func (x *FileOperationPatternKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// NotebookCellKind is one of 1 or 2.
-//
+// NotebookCellKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookCellKind
 //
 // Since 3.17.0.
@@ -1264,8 +1230,7 @@ func (x *NotebookCellKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ResourceOperationKind is one of "create", "rename" or "delete".
-//
+// ResourceOperationKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#resourceOperationKind
 type ResourceOperationKind string
 
@@ -1299,9 +1264,7 @@ func (x *ResourceOperationKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FailureHandlingKind is one of "abort", "transactional",
-// "textOnlyTransactional" or "undo".
-//
+// FailureHandlingKind is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#failureHandlingKind
 type FailureHandlingKind string
 
@@ -1336,8 +1299,7 @@ func (x *FailureHandlingKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PrepareSupportDefaultBehavior is one of 1.
-//
+// PrepareSupportDefaultBehavior is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#prepareSupportDefaultBehavior
 type PrepareSupportDefaultBehavior uint32
 
@@ -1370,8 +1332,7 @@ func (x *PrepareSupportDefaultBehavior) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TokenFormat is one of "relative".
-//
+// TokenFormat is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#tokenFormat
 type TokenFormat string
 

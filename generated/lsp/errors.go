@@ -5,7 +5,7 @@ package lsp
 import "github.com/rpcgen/rpcgen/runtime/jsonrpc"
 
 // The codes of the protocol's own errors. The codes of JSON-RPC's standard
-// errors are jsonrpc.CodeParseError and the like.
+// errors are [jsonrpc.CodeParseError] and the like.
 const (
 	CodeServerNotInitialized   = -32002
 	CodeUnknownErrorCode       = -32001
@@ -16,8 +16,8 @@ const (
 	CodeUnknownProtocolVersion = 1
 )
 
-// Sentinels of the protocol's own errors, for errors.Is, which matches any
-// *jsonrpc.Error carrying the same code whatever its message and data.
+// Sentinels of the protocol's own errors, for [errors.Is], which matches any
+// [*jsonrpc.Error] carrying the same code whatever its message and data.
 var (
 	// ErrServerNotInitialized is the ServerNotInitialized error (-32002 "Server
 	// not initialized").

@@ -155,7 +155,7 @@ type Server interface {
 	// TextDocumentDiagnostic answers the request textDocument/diagnostic.
 	// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_diagnostic
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrServerCancelled.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrServerCancelled].
 	//
 	// Since 3.17.0.
 	TextDocumentDiagnostic(ctx context.Context, params *DocumentDiagnosticParams) (*DocumentDiagnosticReport, error)
@@ -163,7 +163,7 @@ type Server interface {
 	// WorkspaceDiagnostic answers the request workspace/diagnostic.
 	// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspace_diagnostic
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrServerCancelled.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrServerCancelled].
 	//
 	// Since 3.17.0.
 	WorkspaceDiagnostic(ctx context.Context, params *WorkspaceDiagnosticParams) (*WorkspaceDiagnosticReport, error)
@@ -179,7 +179,7 @@ type Server interface {
 	// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#initialize
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// ErrUnknownProtocolVersion.
+	// [ErrUnknownProtocolVersion].
 	Initialize(ctx context.Context, params *InitializeParams) (*InitializeResult, error)
 
 	// Shutdown answers the request shutdown.

@@ -11,19 +11,15 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-// URI is a string in the uri format.
-//
+// URI is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#uri
 type URI string
 
-// DocumentURI is a string in the uri format.
-//
+// DocumentURI is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentUri
 type DocumentURI string
 
-// ImplementationParams is an object with the members textDocument, position,
-// workDoneToken and partialResultToken.
-//
+// ImplementationParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#implementationParams
 type ImplementationParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
@@ -95,8 +91,7 @@ func (x *ImplementationParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Location is an object with the members uri and range.
-//
+// Location is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#location
 type Location struct {
 	URI   DocumentURI `json:"uri"`
@@ -148,9 +143,7 @@ func (x *Location) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ImplementationRegistrationOptions is an object with the members
-// documentSelector, workDoneProgress and id.
-//
+// ImplementationRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#implementationRegistrationOptions
 type ImplementationRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
@@ -208,9 +201,7 @@ func (x *ImplementationRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TypeDefinitionParams is an object with the members textDocument, position,
-// workDoneToken and partialResultToken.
-//
+// TypeDefinitionParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeDefinitionParams
 type TypeDefinitionParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
@@ -282,9 +273,7 @@ func (x *TypeDefinitionParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TypeDefinitionRegistrationOptions is an object with the members
-// documentSelector, workDoneProgress and id.
-//
+// TypeDefinitionRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeDefinitionRegistrationOptions
 type TypeDefinitionRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
@@ -342,8 +331,7 @@ func (x *TypeDefinitionRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkspaceFolder is an object with the members uri and name.
-//
+// WorkspaceFolder is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceFolder
 type WorkspaceFolder struct {
 	URI  URI    `json:"uri"`
@@ -392,8 +380,7 @@ func (x *WorkspaceFolder) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DidChangeWorkspaceFoldersParams is an object with the member event.
-//
+// DidChangeWorkspaceFoldersParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didChangeWorkspaceFoldersParams
 type DidChangeWorkspaceFoldersParams struct {
 	Event WorkspaceFoldersChangeEvent `json:"event"`
@@ -437,8 +424,7 @@ func (x *DidChangeWorkspaceFoldersParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ConfigurationParams is an object with the member items.
-//
+// ConfigurationParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#configurationParams
 type ConfigurationParams struct {
 	Items []ConfigurationItem `json:"items"`
@@ -495,9 +481,7 @@ func (x *ConfigurationParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentColorParams is an object with the members workDoneToken,
-// partialResultToken and textDocument.
-//
+// DocumentColorParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentColorParams
 type DocumentColorParams struct {
 	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
@@ -559,8 +543,7 @@ func (x *DocumentColorParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ColorInformation is an object with the members range and color.
-//
+// ColorInformation is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#colorInformation
 type ColorInformation struct {
 	Range Range `json:"range"`
@@ -614,9 +597,7 @@ func (x *ColorInformation) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentColorRegistrationOptions is an object with the members
-// documentSelector, workDoneProgress and id.
-//
+// DocumentColorRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentColorRegistrationOptions
 type DocumentColorRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
@@ -674,9 +655,7 @@ func (x *DocumentColorRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ColorPresentationParams is an object with the members workDoneToken,
-// partialResultToken, textDocument, color and range.
-//
+// ColorPresentationParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#colorPresentationParams
 type ColorPresentationParams struct {
 	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
@@ -758,9 +737,7 @@ func (x *ColorPresentationParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ColorPresentation is an object with the members label, textEdit and
-// additionalTextEdits.
-//
+// ColorPresentation is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#colorPresentation
 type ColorPresentation struct {
 	Label               string     `json:"label"`
@@ -820,8 +797,7 @@ func (x *ColorPresentation) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkDoneProgressOptions is an object with the member workDoneProgress.
-//
+// WorkDoneProgressOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workDoneProgressOptions
 type WorkDoneProgressOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -856,9 +832,7 @@ func (x *WorkDoneProgressOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TextDocumentRegistrationOptions is an object with the member
-// documentSelector.
-//
+// TextDocumentRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentRegistrationOptions
 type TextDocumentRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
@@ -902,9 +876,7 @@ func (x *TextDocumentRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FoldingRangeParams is an object with the members workDoneToken,
-// partialResultToken and textDocument.
-//
+// FoldingRangeParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRangeParams
 type FoldingRangeParams struct {
 	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
@@ -966,9 +938,7 @@ func (x *FoldingRangeParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FoldingRange is an object with the members startLine, startCharacter,
-// endLine, endCharacter, kind and collapsedText.
-//
+// FoldingRange is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRange
 type FoldingRange struct {
 	StartLine      uint32            `json:"startLine"`
@@ -1051,9 +1021,7 @@ func (x *FoldingRange) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FoldingRangeRegistrationOptions is an object with the members
-// documentSelector, workDoneProgress and id.
-//
+// FoldingRangeRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRangeRegistrationOptions
 type FoldingRangeRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
@@ -1111,9 +1079,7 @@ func (x *FoldingRangeRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DeclarationParams is an object with the members textDocument, position,
-// workDoneToken and partialResultToken.
-//
+// DeclarationParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#declarationParams
 type DeclarationParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
@@ -1185,9 +1151,7 @@ func (x *DeclarationParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DeclarationRegistrationOptions is an object with the members
-// workDoneProgress, documentSelector and id.
-//
+// DeclarationRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#declarationRegistrationOptions
 type DeclarationRegistrationOptions struct {
 	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
@@ -1245,9 +1209,7 @@ func (x *DeclarationRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SelectionRangeParams is an object with the members workDoneToken,
-// partialResultToken, textDocument and positions.
-//
+// SelectionRangeParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#selectionRangeParams
 type SelectionRangeParams struct {
 	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
@@ -1332,8 +1294,7 @@ func (x *SelectionRangeParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SelectionRange is an object with the members range and parent.
-//
+// SelectionRange is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#selectionRange
 type SelectionRange struct {
 	Range  Range           `json:"range"`
@@ -1386,9 +1347,7 @@ func (x *SelectionRange) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SelectionRangeRegistrationOptions is an object with the members
-// workDoneProgress, documentSelector and id.
-//
+// SelectionRangeRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#selectionRangeRegistrationOptions
 type SelectionRangeRegistrationOptions struct {
 	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
@@ -1446,8 +1405,7 @@ func (x *SelectionRangeRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkDoneProgressCreateParams is an object with the member token.
-//
+// WorkDoneProgressCreateParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#window_workDoneProgress_create
 type WorkDoneProgressCreateParams struct {
 	Token ProgressToken `json:"token"`
@@ -1491,8 +1449,7 @@ func (x *WorkDoneProgressCreateParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkDoneProgressCancelParams is an object with the member token.
-//
+// WorkDoneProgressCancelParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#window_workDoneProgress_cancel
 type WorkDoneProgressCancelParams struct {
 	Token ProgressToken `json:"token"`
@@ -1536,9 +1493,7 @@ func (x *WorkDoneProgressCancelParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CallHierarchyPrepareParams is an object with the members textDocument,
-// position and workDoneToken.
-//
+// CallHierarchyPrepareParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#callHierarchyPrepareParams
 //
 // Since 3.16.0.
@@ -1603,8 +1558,7 @@ func (x *CallHierarchyPrepareParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CallHierarchyItem is an object with 8 members.
-//
+// CallHierarchyItem is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#callHierarchyItem
 //
 // Since 3.16.0.
@@ -1709,9 +1663,7 @@ func (x *CallHierarchyItem) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CallHierarchyRegistrationOptions is an object with the members
-// documentSelector, workDoneProgress and id.
-//
+// CallHierarchyRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#callHierarchyRegistrationOptions
 //
 // Since 3.16.0.
@@ -1771,9 +1723,7 @@ func (x *CallHierarchyRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CallHierarchyIncomingCallsParams is an object with the members
-// workDoneToken, partialResultToken and item.
-//
+// CallHierarchyIncomingCallsParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#callHierarchyIncomingCallsParams
 //
 // Since 3.16.0.
@@ -1837,8 +1787,7 @@ func (x *CallHierarchyIncomingCallsParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CallHierarchyIncomingCall is an object with the members from and fromRanges.
-//
+// CallHierarchyIncomingCall is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#callHierarchyIncomingCall
 //
 // Since 3.16.0.
@@ -1907,9 +1856,7 @@ func (x *CallHierarchyIncomingCall) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CallHierarchyOutgoingCallsParams is an object with the members
-// workDoneToken, partialResultToken and item.
-//
+// CallHierarchyOutgoingCallsParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#callHierarchyOutgoingCallsParams
 //
 // Since 3.16.0.
@@ -1973,8 +1920,7 @@ func (x *CallHierarchyOutgoingCallsParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CallHierarchyOutgoingCall is an object with the members to and fromRanges.
-//
+// CallHierarchyOutgoingCall is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#callHierarchyOutgoingCall
 //
 // Since 3.16.0.
@@ -2043,9 +1989,7 @@ func (x *CallHierarchyOutgoingCall) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SemanticTokensParams is an object with the members workDoneToken,
-// partialResultToken and textDocument.
-//
+// SemanticTokensParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokensParams
 //
 // Since 3.16.0.
@@ -2109,8 +2053,7 @@ func (x *SemanticTokensParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SemanticTokens is an object with the members resultId and data.
-//
+// SemanticTokens is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokens
 //
 // Since 3.16.0.
@@ -2178,8 +2121,7 @@ func (x *SemanticTokens) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SemanticTokensPartialResult is an object with the member data.
-//
+// SemanticTokensPartialResult is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokensPartialResult
 //
 // Since 3.16.0.
@@ -2240,9 +2182,7 @@ func (x *SemanticTokensPartialResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SemanticTokensRegistrationOptions is an object with the members
-// documentSelector, workDoneProgress, legend, range, full and id.
-//
+// SemanticTokensRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokensRegistrationOptions
 //
 // Since 3.16.0.
@@ -2330,9 +2270,7 @@ func (x *SemanticTokensRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SemanticTokensDeltaParams is an object with the members workDoneToken,
-// partialResultToken, textDocument and previousResultId.
-//
+// SemanticTokensDeltaParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokensDeltaParams
 //
 // Since 3.16.0.
@@ -2404,8 +2342,7 @@ func (x *SemanticTokensDeltaParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SemanticTokensDelta is an object with the members resultId and edits.
-//
+// SemanticTokensDelta is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokensDelta
 //
 // Since 3.16.0.
@@ -2471,8 +2408,7 @@ func (x *SemanticTokensDelta) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SemanticTokensDeltaPartialResult is an object with the member edits.
-//
+// SemanticTokensDeltaPartialResult is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokensDeltaPartialResult
 //
 // Since 3.16.0.
@@ -2531,9 +2467,7 @@ func (x *SemanticTokensDeltaPartialResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SemanticTokensRangeParams is an object with the members workDoneToken,
-// partialResultToken, textDocument and range.
-//
+// SemanticTokensRangeParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokensRangeParams
 //
 // Since 3.16.0.
@@ -2607,9 +2541,7 @@ func (x *SemanticTokensRangeParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ShowDocumentParams is an object with the members uri, external, takeFocus
-// and selection.
-//
+// ShowDocumentParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#showDocumentParams
 //
 // Since 3.16.0.
@@ -2676,8 +2608,7 @@ func (x *ShowDocumentParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ShowDocumentResult is an object with the member success.
-//
+// ShowDocumentResult is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#showDocumentResult
 //
 // Since 3.16.0.
@@ -2720,9 +2651,7 @@ func (x *ShowDocumentResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LinkedEditingRangeParams is an object with the members textDocument,
-// position and workDoneToken.
-//
+// LinkedEditingRangeParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#linkedEditingRangeParams
 type LinkedEditingRangeParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
@@ -2785,8 +2714,7 @@ func (x *LinkedEditingRangeParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LinkedEditingRanges is an object with the members ranges and wordPattern.
-//
+// LinkedEditingRanges is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#linkedEditingRanges
 //
 // Since 3.16.0.
@@ -2852,9 +2780,7 @@ func (x *LinkedEditingRanges) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LinkedEditingRangeRegistrationOptions is an object with the members
-// documentSelector, workDoneProgress and id.
-//
+// LinkedEditingRangeRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#linkedEditingRangeRegistrationOptions
 type LinkedEditingRangeRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
@@ -2912,8 +2838,7 @@ func (x *LinkedEditingRangeRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CreateFilesParams is an object with the member files.
-//
+// CreateFilesParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#createFilesParams
 //
 // Since 3.16.0.
@@ -2972,9 +2897,7 @@ func (x *CreateFilesParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkspaceEdit is an object with the members changes, documentChanges and
-// changeAnnotations.
-//
+// WorkspaceEdit is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceEdit
 type WorkspaceEdit struct {
 	Changes         map[DocumentURI][]TextEdit         `json:"changes,omitzero"`
@@ -3034,8 +2957,7 @@ func (x *WorkspaceEdit) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FileOperationRegistrationOptions is an object with the member filters.
-//
+// FileOperationRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fileOperationRegistrationOptions
 //
 // Since 3.16.0.
@@ -3094,8 +3016,7 @@ func (x *FileOperationRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// RenameFilesParams is an object with the member files.
-//
+// RenameFilesParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameFilesParams
 //
 // Since 3.16.0.
@@ -3154,8 +3075,7 @@ func (x *RenameFilesParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DeleteFilesParams is an object with the member files.
-//
+// DeleteFilesParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#deleteFilesParams
 //
 // Since 3.16.0.
@@ -3214,9 +3134,7 @@ func (x *DeleteFilesParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MonikerParams is an object with the members textDocument, position,
-// workDoneToken and partialResultToken.
-//
+// MonikerParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#monikerParams
 type MonikerParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
@@ -3288,8 +3206,7 @@ func (x *MonikerParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Moniker is an object with the members scheme, identifier, unique and kind.
-//
+// Moniker is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#moniker
 //
 // Since 3.16.0.
@@ -3355,9 +3272,7 @@ func (x *Moniker) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MonikerRegistrationOptions is an object with the members documentSelector
-// and workDoneProgress.
-//
+// MonikerRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#monikerRegistrationOptions
 type MonikerRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
@@ -3408,9 +3323,7 @@ func (x *MonikerRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TypeHierarchyPrepareParams is an object with the members textDocument,
-// position and workDoneToken.
-//
+// TypeHierarchyPrepareParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeHierarchyPrepareParams
 //
 // Since 3.17.0.
@@ -3475,8 +3388,7 @@ func (x *TypeHierarchyPrepareParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TypeHierarchyItem is an object with 8 members.
-//
+// TypeHierarchyItem is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeHierarchyItem
 //
 // Since 3.17.0.
@@ -3581,9 +3493,7 @@ func (x *TypeHierarchyItem) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TypeHierarchyRegistrationOptions is an object with the members
-// documentSelector, workDoneProgress and id.
-//
+// TypeHierarchyRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeHierarchyRegistrationOptions
 //
 // Since 3.17.0.
@@ -3643,9 +3553,7 @@ func (x *TypeHierarchyRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TypeHierarchySupertypesParams is an object with the members workDoneToken,
-// partialResultToken and item.
-//
+// TypeHierarchySupertypesParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeHierarchySupertypesParams
 //
 // Since 3.17.0.
@@ -3709,9 +3617,7 @@ func (x *TypeHierarchySupertypesParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TypeHierarchySubtypesParams is an object with the members workDoneToken,
-// partialResultToken and item.
-//
+// TypeHierarchySubtypesParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeHierarchySubtypesParams
 //
 // Since 3.17.0.
@@ -3775,9 +3681,7 @@ func (x *TypeHierarchySubtypesParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlineValueParams is an object with the members workDoneToken, textDocument,
-// range and context.
-//
+// InlineValueParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlineValueParams
 //
 // Since 3.17.0.
@@ -3852,9 +3756,7 @@ func (x *InlineValueParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlineValueRegistrationOptions is an object with the members
-// workDoneProgress, documentSelector and id.
-//
+// InlineValueRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlineValueRegistrationOptions
 //
 // Since 3.17.0.
@@ -3914,9 +3816,7 @@ func (x *InlineValueRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlayHintParams is an object with the members workDoneToken, textDocument
-// and range.
-//
+// InlayHintParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlayHintParams
 //
 // Since 3.17.0.
@@ -3981,8 +3881,7 @@ func (x *InlayHintParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlayHint is an object with 8 members.
-//
+// InlayHint is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlayHint
 //
 // Since 3.17.0.
@@ -4086,9 +3985,7 @@ func (x *InlayHint) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlayHintRegistrationOptions is an object with the members workDoneProgress,
-// resolveProvider, documentSelector and id.
-//
+// InlayHintRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlayHintRegistrationOptions
 //
 // Since 3.17.0.
@@ -4155,9 +4052,7 @@ func (x *InlayHintRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentDiagnosticParams is an object with the members workDoneToken,
-// partialResultToken, textDocument, identifier and previousResultId.
-//
+// DocumentDiagnosticParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentDiagnosticParams
 //
 // Since 3.17.0.
@@ -4235,9 +4130,7 @@ func (x *DocumentDiagnosticParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentDiagnosticReportPartialResult is an object with the member
-// relatedDocuments.
-//
+// DocumentDiagnosticReportPartialResult is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentDiagnosticReportPartialResult
 //
 // Since 3.17.0.
@@ -4296,9 +4189,7 @@ func (x *DocumentDiagnosticReportPartialResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DiagnosticServerCancellationData is an object with the member
-// retriggerRequest.
-//
+// DiagnosticServerCancellationData is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#diagnosticServerCancellationData
 //
 // Since 3.17.0.
@@ -4341,10 +4232,7 @@ func (x *DiagnosticServerCancellationData) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DiagnosticRegistrationOptions is an object with the members
-// documentSelector, workDoneProgress, identifier, interFileDependencies,
-// workspaceDiagnostics and id.
-//
+// DiagnosticRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#diagnosticRegistrationOptions
 //
 // Since 3.17.0.
@@ -4427,9 +4315,7 @@ func (x *DiagnosticRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkspaceDiagnosticParams is an object with the members workDoneToken,
-// partialResultToken, identifier and previousResultIds.
-//
+// WorkspaceDiagnosticParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceDiagnosticParams
 //
 // Since 3.17.0.
@@ -4513,8 +4399,7 @@ func (x *WorkspaceDiagnosticParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkspaceDiagnosticReport is an object with the member items.
-//
+// WorkspaceDiagnosticReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceDiagnosticReport
 //
 // Since 3.17.0.
@@ -4573,8 +4458,7 @@ func (x *WorkspaceDiagnosticReport) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkspaceDiagnosticReportPartialResult is an object with the member items.
-//
+// WorkspaceDiagnosticReportPartialResult is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceDiagnosticReportPartialResult
 //
 // Since 3.17.0.
@@ -4633,9 +4517,7 @@ func (x *WorkspaceDiagnosticReportPartialResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DidOpenNotebookDocumentParams is an object with the members notebookDocument
-// and cellTextDocuments.
-//
+// DidOpenNotebookDocumentParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didOpenNotebookDocumentParams
 //
 // Since 3.17.0.
@@ -4704,9 +4586,7 @@ func (x *DidOpenNotebookDocumentParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DidChangeNotebookDocumentParams is an object with the members
-// notebookDocument and change.
-//
+// DidChangeNotebookDocumentParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didChangeNotebookDocumentParams
 //
 // Since 3.17.0.
@@ -4762,8 +4642,7 @@ func (x *DidChangeNotebookDocumentParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DidSaveNotebookDocumentParams is an object with the member notebookDocument.
-//
+// DidSaveNotebookDocumentParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didSaveNotebookDocumentParams
 //
 // Since 3.17.0.
@@ -4809,9 +4688,7 @@ func (x *DidSaveNotebookDocumentParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DidCloseNotebookDocumentParams is an object with the members
-// notebookDocument and cellTextDocuments.
-//
+// DidCloseNotebookDocumentParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didCloseNotebookDocumentParams
 //
 // Since 3.17.0.
@@ -4880,9 +4757,7 @@ func (x *DidCloseNotebookDocumentParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlineCompletionParams is an object with the members textDocument, position,
-// workDoneToken and context.
-//
+// InlineCompletionParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
@@ -4957,8 +4832,7 @@ func (x *InlineCompletionParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlineCompletionList is an object with the member items.
-//
+// InlineCompletionList is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
@@ -5017,9 +4891,7 @@ func (x *InlineCompletionList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlineCompletionItem is an object with the members insertText, filterText,
-// range and command.
-//
+// InlineCompletionItem is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
@@ -5090,9 +4962,7 @@ func (x *InlineCompletionItem) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlineCompletionRegistrationOptions is an object with the members
-// workDoneProgress, documentSelector and id.
-//
+// InlineCompletionRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
@@ -5152,8 +5022,7 @@ func (x *InlineCompletionRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// RegistrationParams is an object with the member registrations.
-//
+// RegistrationParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#registrationParams
 type RegistrationParams struct {
 	Registrations []Registration `json:"registrations"`
@@ -5210,8 +5079,7 @@ func (x *RegistrationParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnregistrationParams is an object with the member unregisterations.
-//
+// UnregistrationParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#unregistrationParams
 type UnregistrationParams struct {
 	Unregisterations []Unregistration `json:"unregisterations"`
@@ -5268,8 +5136,7 @@ func (x *UnregistrationParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InitializeParams is an object with 10 members.
-//
+// InitializeParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#initializeParams
 type InitializeParams struct {
 	WorkDoneToken *ProgressToken `json:"workDoneToken,omitempty"`
@@ -5414,8 +5281,7 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InitializeResult is an object with the members capabilities and serverInfo.
-//
+// InitializeResult is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#initializeResult
 type InitializeResult struct {
 	Capabilities ServerCapabilities `json:"capabilities"`
@@ -5470,7 +5336,7 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InitializeResultServerInfo is the serverInfo member of InitializeResult.
+// InitializeResultServerInfo is the serverInfo member of [InitializeResult].
 type InitializeResultServerInfo struct {
 	Name    string  `json:"name"`
 	Version *string `json:"version,omitempty"`
@@ -5517,8 +5383,7 @@ func (x *InitializeResultServerInfo) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InitializeError is an object with the member retry.
-//
+// InitializeError is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#initializeError
 type InitializeError struct {
 	Retry bool `json:"retry"`
@@ -5559,8 +5424,7 @@ func (x *InitializeError) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InitializedParams is an empty object.
-//
+// InitializedParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#initialized
 type InitializedParams struct{}
 
@@ -5579,8 +5443,7 @@ func (x *InitializedParams) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// DidChangeConfigurationParams is an object with the member settings.
-//
+// DidChangeConfigurationParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didChangeConfigurationParams
 type DidChangeConfigurationParams struct {
 	Settings LSPAny `json:"settings"`
@@ -5624,9 +5487,7 @@ func (x *DidChangeConfigurationParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DidChangeConfigurationRegistrationOptions is an object with the member
-// section.
-//
+// DidChangeConfigurationRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/
 type DidChangeConfigurationRegistrationOptions struct {
 	Section *DidChangeConfigurationRegistrationOptionsSection `json:"section,omitempty"`
@@ -5664,8 +5525,7 @@ func (x *DidChangeConfigurationRegistrationOptions) UnmarshalJSON(b []byte) erro
 	return nil
 }
 
-// ShowMessageParams is an object with the members type and message.
-//
+// ShowMessageParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#window_showMessage
 type ShowMessageParams struct {
 	Type    MessageType `json:"type"`
@@ -5714,9 +5574,7 @@ func (x *ShowMessageParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ShowMessageRequestParams is an object with the members type, message and
-// actions.
-//
+// ShowMessageRequestParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#showMessageRequestParams
 type ShowMessageRequestParams struct {
 	Type    MessageType         `json:"type"`
@@ -5775,8 +5633,7 @@ func (x *ShowMessageRequestParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MessageActionItem is an object with the member title.
-//
+// MessageActionItem is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#messageActionItem
 type MessageActionItem struct {
 	Title string `json:"title"`
@@ -5817,8 +5674,7 @@ func (x *MessageActionItem) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LogMessageParams is an object with the members type and message.
-//
+// LogMessageParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#logMessageParams
 type LogMessageParams struct {
 	Type    MessageType `json:"type"`
@@ -5867,8 +5723,7 @@ func (x *LogMessageParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DidOpenTextDocumentParams is an object with the member textDocument.
-//
+// DidOpenTextDocumentParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didOpenTextDocumentParams
 type DidOpenTextDocumentParams struct {
 	TextDocument TextDocumentItem `json:"textDocument"`
@@ -5912,9 +5767,7 @@ func (x *DidOpenTextDocumentParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DidChangeTextDocumentParams is an object with the members textDocument and
-// contentChanges.
-//
+// DidChangeTextDocumentParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didChangeTextDocumentParams
 type DidChangeTextDocumentParams struct {
 	TextDocument   VersionedTextDocumentIdentifier  `json:"textDocument"`
@@ -5981,9 +5834,7 @@ func (x *DidChangeTextDocumentParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TextDocumentChangeRegistrationOptions is an object with the members
-// documentSelector and syncKind.
-//
+// TextDocumentChangeRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentChangeRegistrationOptions
 type TextDocumentChangeRegistrationOptions struct {
 	DocumentSelector DocumentSelector     `json:"documentSelector"`
@@ -6035,8 +5886,7 @@ func (x *TextDocumentChangeRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DidCloseTextDocumentParams is an object with the member textDocument.
-//
+// DidCloseTextDocumentParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didCloseTextDocumentParams
 type DidCloseTextDocumentParams struct {
 	TextDocument TextDocumentIdentifier `json:"textDocument"`
@@ -6080,9 +5930,7 @@ func (x *DidCloseTextDocumentParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DidSaveTextDocumentParams is an object with the members textDocument and
-// text.
-//
+// DidSaveTextDocumentParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didSaveTextDocumentParams
 type DidSaveTextDocumentParams struct {
 	TextDocument TextDocumentIdentifier `json:"textDocument"`
@@ -6133,9 +5981,7 @@ func (x *DidSaveTextDocumentParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TextDocumentSaveRegistrationOptions is an object with the members
-// documentSelector and includeText.
-//
+// TextDocumentSaveRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSaveRegistrationOptions
 type TextDocumentSaveRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
@@ -6186,9 +6032,7 @@ func (x *TextDocumentSaveRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WillSaveTextDocumentParams is an object with the members textDocument and
-// reason.
-//
+// WillSaveTextDocumentParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#willSaveTextDocumentParams
 type WillSaveTextDocumentParams struct {
 	TextDocument TextDocumentIdentifier `json:"textDocument"`
@@ -6240,8 +6084,7 @@ func (x *WillSaveTextDocumentParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TextEdit is an object with the members range and newText.
-//
+// TextEdit is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textEdit
 type TextEdit struct {
 	Range   Range  `json:"range"`
@@ -6293,8 +6136,7 @@ func (x *TextEdit) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DidChangeWatchedFilesParams is an object with the member changes.
-//
+// DidChangeWatchedFilesParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didChangeWatchedFilesParams
 type DidChangeWatchedFilesParams struct {
 	Changes []FileEvent `json:"changes"`
@@ -6351,9 +6193,7 @@ func (x *DidChangeWatchedFilesParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DidChangeWatchedFilesRegistrationOptions is an object with the member
-// watchers.
-//
+// DidChangeWatchedFilesRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didChangeWatchedFilesRegistrationOptions
 type DidChangeWatchedFilesRegistrationOptions struct {
 	Watchers []FileSystemWatcher `json:"watchers"`
@@ -6410,9 +6250,7 @@ func (x *DidChangeWatchedFilesRegistrationOptions) UnmarshalJSON(b []byte) error
 	return nil
 }
 
-// PublishDiagnosticsParams is an object with the members uri, version and
-// diagnostics.
-//
+// PublishDiagnosticsParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#publishDiagnosticsParams
 type PublishDiagnosticsParams struct {
 	URI DocumentURI `json:"uri"`
@@ -6488,9 +6326,7 @@ func (x *PublishDiagnosticsParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CompletionParams is an object with the members textDocument, position,
-// workDoneToken, partialResultToken and context.
-//
+// CompletionParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionParams
 type CompletionParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
@@ -6571,8 +6407,7 @@ func (x *CompletionParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CompletionItem is an object with 19 members.
-//
+// CompletionItem is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionItem
 type CompletionItem struct {
 	Label string `json:"label"`
@@ -6768,9 +6603,7 @@ func (x *CompletionItem) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CompletionList is an object with the members isIncomplete, itemDefaults and
-// items.
-//
+// CompletionList is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionList
 type CompletionList struct {
 	IsIncomplete bool `json:"isIncomplete"`
@@ -6846,7 +6679,7 @@ func (x *CompletionList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CompletionListItemDefaults is the itemDefaults member of CompletionList.
+// CompletionListItemDefaults is the itemDefaults member of [CompletionList].
 type CompletionListItemDefaults struct {
 	// Since 3.17.0.
 	CommitCharacters []string `json:"commitCharacters,omitzero"`
@@ -6926,7 +6759,7 @@ func (x *CompletionListItemDefaults) UnmarshalJSON(b []byte) error {
 
 // CompletionListItemDefaultsEditRangeVariant2 is the
 // CompletionListItemDefaultsEditRangeVariant2 variant of
-// CompletionListItemDefaultsEditRange.
+// [CompletionListItemDefaultsEditRange].
 type CompletionListItemDefaultsEditRangeVariant2 struct {
 	Insert  Range `json:"insert"`
 	Replace Range `json:"replace"`
@@ -6979,10 +6812,7 @@ func (x *CompletionListItemDefaultsEditRangeVariant2) UnmarshalJSON(b []byte) er
 	return nil
 }
 
-// CompletionRegistrationOptions is an object with the members
-// documentSelector, workDoneProgress, triggerCharacters, allCommitCharacters,
-// resolveProvider and completionItem.
-//
+// CompletionRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionRegistrationOptions
 type CompletionRegistrationOptions struct {
 	DocumentSelector  DocumentSelector `json:"documentSelector"`
@@ -7071,9 +6901,7 @@ func (x *CompletionRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// HoverParams is an object with the members textDocument, position and
-// workDoneToken.
-//
+// HoverParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#hoverParams
 type HoverParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
@@ -7136,8 +6964,7 @@ func (x *HoverParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Hover is an object with the members contents and range.
-//
+// Hover is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#hover
 type Hover struct {
 	Contents HoverContents `json:"contents"`
@@ -7190,9 +7017,7 @@ func (x *Hover) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// HoverRegistrationOptions is an object with the members documentSelector and
-// workDoneProgress.
-//
+// HoverRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#hoverRegistrationOptions
 type HoverRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
@@ -7243,9 +7068,7 @@ func (x *HoverRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SignatureHelpParams is an object with the members textDocument, position,
-// workDoneToken and context.
-//
+// SignatureHelpParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#signatureHelpParams
 type SignatureHelpParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
@@ -7319,9 +7142,7 @@ func (x *SignatureHelpParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SignatureHelp is an object with the members signatures, activeSignature and
-// activeParameter.
-//
+// SignatureHelp is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#signatureHelp
 type SignatureHelp struct {
 	Signatures      []SignatureInformation `json:"signatures"`
@@ -7396,10 +7217,7 @@ func (x *SignatureHelp) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SignatureHelpRegistrationOptions is an object with the members
-// documentSelector, workDoneProgress, triggerCharacters and
-// retriggerCharacters.
-//
+// SignatureHelpRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#signatureHelpRegistrationOptions
 type SignatureHelpRegistrationOptions struct {
 	DocumentSelector  DocumentSelector `json:"documentSelector"`
@@ -7470,9 +7288,7 @@ func (x *SignatureHelpRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DefinitionParams is an object with the members textDocument, position,
-// workDoneToken and partialResultToken.
-//
+// DefinitionParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#definitionParams
 type DefinitionParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
@@ -7544,9 +7360,7 @@ func (x *DefinitionParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DefinitionRegistrationOptions is an object with the members documentSelector
-// and workDoneProgress.
-//
+// DefinitionRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#definitionRegistrationOptions
 type DefinitionRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
@@ -7597,9 +7411,7 @@ func (x *DefinitionRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ReferenceParams is an object with the members textDocument, position,
-// workDoneToken, partialResultToken and context.
-//
+// ReferenceParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#referenceParams
 type ReferenceParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
@@ -7681,9 +7493,7 @@ func (x *ReferenceParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ReferenceRegistrationOptions is an object with the members documentSelector
-// and workDoneProgress.
-//
+// ReferenceRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#referenceRegistrationOptions
 type ReferenceRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
@@ -7734,9 +7544,7 @@ func (x *ReferenceRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentHighlightParams is an object with the members textDocument,
-// position, workDoneToken and partialResultToken.
-//
+// DocumentHighlightParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlightParams
 type DocumentHighlightParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
@@ -7808,8 +7616,7 @@ func (x *DocumentHighlightParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentHighlight is an object with the members range and kind.
-//
+// DocumentHighlight is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlight
 type DocumentHighlight struct {
 	Range Range                  `json:"range"`
@@ -7860,9 +7667,7 @@ func (x *DocumentHighlight) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentHighlightRegistrationOptions is an object with the members
-// documentSelector and workDoneProgress.
-//
+// DocumentHighlightRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlightRegistrationOptions
 type DocumentHighlightRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
@@ -7913,9 +7718,7 @@ func (x *DocumentHighlightRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentSymbolParams is an object with the members workDoneToken,
-// partialResultToken and textDocument.
-//
+// DocumentSymbolParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbolParams
 type DocumentSymbolParams struct {
 	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
@@ -7977,9 +7780,7 @@ func (x *DocumentSymbolParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SymbolInformation is an object with the members name, kind, tags,
-// containerName, deprecated and location.
-//
+// SymbolInformation is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#symbolInformation
 type SymbolInformation struct {
 	Name string     `json:"name"`
@@ -8066,8 +7867,7 @@ func (x *SymbolInformation) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentSymbol is an object with 8 members.
-//
+// DocumentSymbol is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbol
 type DocumentSymbol struct {
 	Name   string     `json:"name"`
@@ -8173,9 +7973,7 @@ func (x *DocumentSymbol) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentSymbolRegistrationOptions is an object with the members
-// documentSelector, workDoneProgress and label.
-//
+// DocumentSymbolRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbolRegistrationOptions
 type DocumentSymbolRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
@@ -8235,9 +8033,7 @@ func (x *DocumentSymbolRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CodeActionParams is an object with the members workDoneToken,
-// partialResultToken, textDocument, range and context.
-//
+// CodeActionParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeActionParams
 type CodeActionParams struct {
 	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
@@ -8319,8 +8115,7 @@ func (x *CodeActionParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Command is an object with the members title, command and arguments.
-//
+// Command is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#command
 type Command struct {
 	Title     string   `json:"title"`
@@ -8379,8 +8174,7 @@ func (x *Command) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CodeAction is an object with 8 members.
-//
+// CodeAction is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeAction
 type CodeAction struct {
 	Title       string          `json:"title"`
@@ -8487,7 +8281,7 @@ func (x *CodeAction) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CodeActionDisabled is the disabled member of CodeAction.
+// CodeActionDisabled is the disabled member of [CodeAction].
 type CodeActionDisabled struct {
 	Reason string `json:"reason"`
 }
@@ -8527,9 +8321,7 @@ func (x *CodeActionDisabled) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CodeActionRegistrationOptions is an object with the members
-// documentSelector, workDoneProgress, codeActionKinds and resolveProvider.
-//
+// CodeActionRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeActionRegistrationOptions
 type CodeActionRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
@@ -8598,9 +8390,7 @@ func (x *CodeActionRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkspaceSymbolParams is an object with the members workDoneToken,
-// partialResultToken and query.
-//
+// WorkspaceSymbolParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceSymbolParams
 type WorkspaceSymbolParams struct {
 	WorkDoneToken      *ProgressToken `json:"workDoneToken,omitempty"`
@@ -8660,9 +8450,7 @@ func (x *WorkspaceSymbolParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkspaceSymbol is an object with the members name, kind, tags,
-// containerName, location and data.
-//
+// WorkspaceSymbol is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceSymbol
 //
 // Since 3.17.0.
@@ -8752,7 +8540,7 @@ func (x *WorkspaceSymbol) UnmarshalJSON(b []byte) error {
 }
 
 // WorkspaceSymbolLocationVariant2 is the WorkspaceSymbolLocationVariant2
-// variant of WorkspaceSymbolLocation.
+// variant of [WorkspaceSymbolLocation].
 type WorkspaceSymbolLocationVariant2 struct {
 	URI DocumentURI `json:"uri"`
 }
@@ -8792,9 +8580,7 @@ func (x *WorkspaceSymbolLocationVariant2) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkspaceSymbolRegistrationOptions is an object with the members
-// workDoneProgress and resolveProvider.
-//
+// WorkspaceSymbolRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceSymbolRegistrationOptions
 type WorkspaceSymbolRegistrationOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -8838,9 +8624,7 @@ func (x *WorkspaceSymbolRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CodeLensParams is an object with the members workDoneToken,
-// partialResultToken and textDocument.
-//
+// CodeLensParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeLensParams
 type CodeLensParams struct {
 	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
@@ -8902,8 +8686,7 @@ func (x *CodeLensParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CodeLens is an object with the members range, command and data.
-//
+// CodeLens is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeLens
 type CodeLens struct {
 	Range   Range    `json:"range"`
@@ -8965,9 +8748,7 @@ func (x *CodeLens) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CodeLensRegistrationOptions is an object with the members documentSelector,
-// workDoneProgress and resolveProvider.
-//
+// CodeLensRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeLensRegistrationOptions
 type CodeLensRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
@@ -9025,9 +8806,7 @@ func (x *CodeLensRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentLinkParams is an object with the members workDoneToken,
-// partialResultToken and textDocument.
-//
+// DocumentLinkParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentLinkParams
 type DocumentLinkParams struct {
 	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
@@ -9089,8 +8868,7 @@ func (x *DocumentLinkParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentLink is an object with the members range, target, tooltip and data.
-//
+// DocumentLink is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentLink
 type DocumentLink struct {
 	Range  Range `json:"range"`
@@ -9159,9 +8937,7 @@ func (x *DocumentLink) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentLinkRegistrationOptions is an object with the members
-// documentSelector, workDoneProgress and resolveProvider.
-//
+// DocumentLinkRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentLinkRegistrationOptions
 type DocumentLinkRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
@@ -9219,9 +8995,7 @@ func (x *DocumentLinkRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentFormattingParams is an object with the members workDoneToken,
-// textDocument and options.
-//
+// DocumentFormattingParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentFormattingParams
 type DocumentFormattingParams struct {
 	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
@@ -9284,9 +9058,7 @@ func (x *DocumentFormattingParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentFormattingRegistrationOptions is an object with the members
-// documentSelector and workDoneProgress.
-//
+// DocumentFormattingRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentFormattingRegistrationOptions
 type DocumentFormattingRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
@@ -9337,9 +9109,7 @@ func (x *DocumentFormattingRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentRangeFormattingParams is an object with the members workDoneToken,
-// textDocument, range and options.
-//
+// DocumentRangeFormattingParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentRangeFormattingParams
 type DocumentRangeFormattingParams struct {
 	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
@@ -9412,9 +9182,7 @@ func (x *DocumentRangeFormattingParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentRangeFormattingRegistrationOptions is an object with the members
-// documentSelector, workDoneProgress and rangesSupport.
-//
+// DocumentRangeFormattingRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentRangeFormattingRegistrationOptions
 type DocumentRangeFormattingRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
@@ -9474,9 +9242,7 @@ func (x *DocumentRangeFormattingRegistrationOptions) UnmarshalJSON(b []byte) err
 	return nil
 }
 
-// DocumentRangesFormattingParams is an object with the members workDoneToken,
-// textDocument, ranges and options.
-//
+// DocumentRangesFormattingParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
@@ -9564,9 +9330,7 @@ func (x *DocumentRangesFormattingParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentOnTypeFormattingParams is an object with the members textDocument,
-// position, ch and options.
-//
+// DocumentOnTypeFormattingParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentOnTypeFormattingParams
 type DocumentOnTypeFormattingParams struct {
 	TextDocument TextDocumentIdentifier `json:"textDocument"`
@@ -9638,9 +9402,7 @@ func (x *DocumentOnTypeFormattingParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentOnTypeFormattingRegistrationOptions is an object with the members
-// documentSelector, firstTriggerCharacter and moreTriggerCharacter.
-//
+// DocumentOnTypeFormattingRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentOnTypeFormattingRegistrationOptions
 type DocumentOnTypeFormattingRegistrationOptions struct {
 	DocumentSelector      DocumentSelector `json:"documentSelector"`
@@ -9701,9 +9463,7 @@ func (x *DocumentOnTypeFormattingRegistrationOptions) UnmarshalJSON(b []byte) er
 	return nil
 }
 
-// RenameParams is an object with the members workDoneToken, textDocument,
-// position and newName.
-//
+// RenameParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameParams
 type RenameParams struct {
 	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
@@ -9774,9 +9534,7 @@ func (x *RenameParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// RenameRegistrationOptions is an object with the members documentSelector,
-// workDoneProgress and prepareProvider.
-//
+// RenameRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameRegistrationOptions
 type RenameRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
@@ -9836,9 +9594,7 @@ func (x *RenameRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PrepareRenameParams is an object with the members textDocument, position and
-// workDoneToken.
-//
+// PrepareRenameParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#prepareRenameParams
 type PrepareRenameParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
@@ -9901,9 +9657,7 @@ func (x *PrepareRenameParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ExecuteCommandParams is an object with the members workDoneToken, command
-// and arguments.
-//
+// ExecuteCommandParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#executeCommandParams
 type ExecuteCommandParams struct {
 	WorkDoneToken *ProgressToken `json:"workDoneToken,omitempty"`
@@ -9963,9 +9717,7 @@ func (x *ExecuteCommandParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ExecuteCommandRegistrationOptions is an object with the members
-// workDoneProgress and commands.
-//
+// ExecuteCommandRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#executeCommandRegistrationOptions
 type ExecuteCommandRegistrationOptions struct {
 	WorkDoneProgress *bool    `json:"workDoneProgress,omitempty"`
@@ -10029,8 +9781,7 @@ func (x *ExecuteCommandRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ApplyWorkspaceEditParams is an object with the members label and edit.
-//
+// ApplyWorkspaceEditParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#applyWorkspaceEditParams
 type ApplyWorkspaceEditParams struct {
 	Label *string       `json:"label,omitempty"`
@@ -10081,9 +9832,7 @@ func (x *ApplyWorkspaceEditParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ApplyWorkspaceEditResult is an object with the members applied,
-// failureReason and failedChange.
-//
+// ApplyWorkspaceEditResult is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#applyWorkspaceEditResult
 //
 // Since 3.17.0.
@@ -10142,9 +9891,7 @@ func (x *ApplyWorkspaceEditResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkDoneProgressBegin is an object with the members kind, title,
-// cancellable, message and percentage.
-//
+// WorkDoneProgressBegin is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workDoneProgressBegin
 type WorkDoneProgressBegin struct {
 	// Always "begin"; MarshalJSON fills it in when left empty.
@@ -10236,9 +9983,7 @@ func (x *WorkDoneProgressBegin) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkDoneProgressReport is an object with the members kind, cancellable,
-// message and percentage.
-//
+// WorkDoneProgressReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workDoneProgressReport
 type WorkDoneProgressReport struct {
 	// Always "report"; MarshalJSON fills it in when left empty.
@@ -10322,8 +10067,7 @@ func (x *WorkDoneProgressReport) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkDoneProgressEnd is an object with the members kind and message.
-//
+// WorkDoneProgressEnd is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workDoneProgressEnd
 type WorkDoneProgressEnd struct {
 	// Always "end"; MarshalJSON fills it in when left empty.
@@ -10391,8 +10135,7 @@ func (x *WorkDoneProgressEnd) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SetTraceParams is an object with the member value.
-//
+// SetTraceParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#setTrace
 type SetTraceParams struct {
 	Value TraceValues `json:"value"`
@@ -10433,8 +10176,7 @@ func (x *SetTraceParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LogTraceParams is an object with the members message and verbose.
-//
+// LogTraceParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#logTrace
 type LogTraceParams struct {
 	Message string  `json:"message"`
@@ -10482,8 +10224,7 @@ func (x *LogTraceParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CancelParams is an object with the member id.
-//
+// CancelParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#cancelRequest
 type CancelParams struct {
 	ID CancelParamsID `json:"id"`
@@ -10527,8 +10268,7 @@ func (x *CancelParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ProgressParams is an object with the members token and value.
-//
+// ProgressParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#progress
 type ProgressParams struct {
 	Token ProgressToken `json:"token"`
@@ -10582,9 +10322,7 @@ func (x *ProgressParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TextDocumentPositionParams is an object with the members textDocument and
-// position.
-//
+// TextDocumentPositionParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentPositionParams
 type TextDocumentPositionParams struct {
 	TextDocument TextDocumentIdentifier `json:"textDocument"`
@@ -10638,8 +10376,7 @@ func (x *TextDocumentPositionParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkDoneProgressParams is an object with the member workDoneToken.
-//
+// WorkDoneProgressParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workDoneProgressParams
 type WorkDoneProgressParams struct {
 	WorkDoneToken *ProgressToken `json:"workDoneToken,omitempty"`
@@ -10677,8 +10414,7 @@ func (x *WorkDoneProgressParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PartialResultParams is an object with the member partialResultToken.
-//
+// PartialResultParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#partialResultParams
 type PartialResultParams struct {
 	PartialResultToken *ProgressToken `json:"partialResultToken,omitempty"`
@@ -10716,9 +10452,7 @@ func (x *PartialResultParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LocationLink is an object with the members originSelectionRange, targetUri,
-// targetRange and targetSelectionRange.
-//
+// LocationLink is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#locationLink
 type LocationLink struct {
 	OriginSelectionRange *Range      `json:"originSelectionRange,omitempty"`
@@ -10789,8 +10523,7 @@ func (x *LocationLink) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Range is an object with the members start and end.
-//
+// Range is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#range
 type Range struct {
 	Start Position `json:"start"`
@@ -10844,8 +10577,7 @@ func (x *Range) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ImplementationOptions is an object with the member workDoneProgress.
-//
+// ImplementationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#implementationOptions
 type ImplementationOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -10880,8 +10612,7 @@ func (x *ImplementationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// StaticRegistrationOptions is an object with the member id.
-//
+// StaticRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#staticRegistrationOptions
 type StaticRegistrationOptions struct {
 	ID *string `json:"id,omitempty"`
@@ -10916,8 +10647,7 @@ func (x *StaticRegistrationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TypeDefinitionOptions is an object with the member workDoneProgress.
-//
+// TypeDefinitionOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeDefinitionOptions
 type TypeDefinitionOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -10952,8 +10682,7 @@ func (x *TypeDefinitionOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkspaceFoldersChangeEvent is an object with the members added and removed.
-//
+// WorkspaceFoldersChangeEvent is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceFoldersChangeEvent
 type WorkspaceFoldersChangeEvent struct {
 	Added   []WorkspaceFolder `json:"added"`
@@ -11026,8 +10755,7 @@ func (x *WorkspaceFoldersChangeEvent) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ConfigurationItem is an object with the members scopeUri and section.
-//
+// ConfigurationItem is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#configurationItem
 type ConfigurationItem struct {
 	ScopeURI *URI    `json:"scopeUri,omitempty"`
@@ -11069,8 +10797,7 @@ func (x *ConfigurationItem) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TextDocumentIdentifier is an object with the member uri.
-//
+// TextDocumentIdentifier is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentIdentifier
 type TextDocumentIdentifier struct {
 	URI DocumentURI `json:"uri"`
@@ -11111,8 +10838,7 @@ func (x *TextDocumentIdentifier) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Color is an object with the members red, green, blue and alpha.
-//
+// Color is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#color
 type Color struct {
 	Red   float64 `json:"red"`
@@ -11186,8 +10912,7 @@ func (x *Color) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentColorOptions is an object with the member workDoneProgress.
-//
+// DocumentColorOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentColorOptions
 type DocumentColorOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -11222,8 +10947,7 @@ func (x *DocumentColorOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FoldingRangeOptions is an object with the member workDoneProgress.
-//
+// FoldingRangeOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRangeOptions
 type FoldingRangeOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -11258,8 +10982,7 @@ func (x *FoldingRangeOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DeclarationOptions is an object with the member workDoneProgress.
-//
+// DeclarationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#declarationOptions
 type DeclarationOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -11294,8 +11017,7 @@ func (x *DeclarationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Position is an object with the members line and character.
-//
+// Position is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#position
 //
 // Since 3.17.0.
@@ -11346,8 +11068,7 @@ func (x *Position) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SelectionRangeOptions is an object with the member workDoneProgress.
-//
+// SelectionRangeOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#selectionRangeOptions
 type SelectionRangeOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -11382,8 +11103,7 @@ func (x *SelectionRangeOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CallHierarchyOptions is an object with the member workDoneProgress.
-//
+// CallHierarchyOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#callHierarchyOptions
 //
 // Since 3.16.0.
@@ -11420,9 +11140,7 @@ func (x *CallHierarchyOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SemanticTokensOptions is an object with the members workDoneProgress,
-// legend, range and full.
-//
+// SemanticTokensOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokensOptions
 //
 // Since 3.16.0.
@@ -11494,7 +11212,7 @@ func (x *SemanticTokensOptions) UnmarshalJSON(b []byte) error {
 }
 
 // SemanticTokensOptionsRangeVariant2 is the SemanticTokensOptionsRangeVariant2
-// variant of SemanticTokensOptionsRange.
+// variant of [SemanticTokensOptionsRange].
 type SemanticTokensOptionsRangeVariant2 struct{}
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -11513,7 +11231,7 @@ func (x *SemanticTokensOptionsRangeVariant2) UnmarshalJSON(b []byte) error {
 }
 
 // SemanticTokensOptionsFullVariant2 is the SemanticTokensOptionsFullVariant2
-// variant of SemanticTokensOptionsFull.
+// variant of [SemanticTokensOptionsFull].
 type SemanticTokensOptionsFullVariant2 struct {
 	Delta *bool `json:"delta,omitempty"`
 }
@@ -11547,9 +11265,7 @@ func (x *SemanticTokensOptionsFullVariant2) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SemanticTokensEdit is an object with the members start, deleteCount and
-// data.
-//
+// SemanticTokensEdit is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokensEdit
 //
 // Since 3.16.0.
@@ -11612,8 +11328,7 @@ func (x *SemanticTokensEdit) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LinkedEditingRangeOptions is an object with the member workDoneProgress.
-//
+// LinkedEditingRangeOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#linkedEditingRangeOptions
 type LinkedEditingRangeOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -11648,8 +11363,7 @@ func (x *LinkedEditingRangeOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FileCreate is an object with the member uri.
-//
+// FileCreate is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fileCreate
 //
 // Since 3.16.0.
@@ -11692,8 +11406,7 @@ func (x *FileCreate) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TextDocumentEdit is an object with the members textDocument and edits.
-//
+// TextDocumentEdit is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentEdit
 type TextDocumentEdit struct {
 	TextDocument OptionalVersionedTextDocumentIdentifier `json:"textDocument"`
@@ -11762,9 +11475,7 @@ func (x *TextDocumentEdit) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CreateFile is an object with the members annotationId, kind, uri and
-// options.
-//
+// CreateFile is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#createFile
 type CreateFile struct {
 	// Since 3.16.0.
@@ -11852,9 +11563,7 @@ func (x *CreateFile) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// RenameFile is an object with the members annotationId, kind, oldUri, newUri
-// and options.
-//
+// RenameFile is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameFile
 type RenameFile struct {
 	// Since 3.16.0.
@@ -11950,9 +11659,7 @@ func (x *RenameFile) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DeleteFile is an object with the members annotationId, kind, uri and
-// options.
-//
+// DeleteFile is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#deleteFile
 type DeleteFile struct {
 	// Since 3.16.0.
@@ -12040,9 +11747,7 @@ func (x *DeleteFile) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ChangeAnnotation is an object with the members label, needsConfirmation and
-// description.
-//
+// ChangeAnnotation is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#changeAnnotation
 //
 // Since 3.16.0.
@@ -12099,8 +11804,7 @@ func (x *ChangeAnnotation) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FileOperationFilter is an object with the members scheme and pattern.
-//
+// FileOperationFilter is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fileOperationFilter
 //
 // Since 3.16.0.
@@ -12153,8 +11857,7 @@ func (x *FileOperationFilter) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FileRename is an object with the members oldUri and newUri.
-//
+// FileRename is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fileRename
 //
 // Since 3.16.0.
@@ -12205,8 +11908,7 @@ func (x *FileRename) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FileDelete is an object with the member uri.
-//
+// FileDelete is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fileDelete
 //
 // Since 3.16.0.
@@ -12249,8 +11951,7 @@ func (x *FileDelete) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MonikerOptions is an object with the member workDoneProgress.
-//
+// MonikerOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#monikerOptions
 type MonikerOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -12285,8 +11986,7 @@ func (x *MonikerOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TypeHierarchyOptions is an object with the member workDoneProgress.
-//
+// TypeHierarchyOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeHierarchyOptions
 //
 // Since 3.17.0.
@@ -12323,9 +12023,7 @@ func (x *TypeHierarchyOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlineValueContext is an object with the members frameId and
-// stoppedLocation.
-//
+// InlineValueContext is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlineValueContext
 //
 // Since 3.17.0.
@@ -12379,8 +12077,7 @@ func (x *InlineValueContext) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlineValueText is an object with the members range and text.
-//
+// InlineValueText is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlineValueText
 //
 // Since 3.17.0.
@@ -12434,9 +12131,7 @@ func (x *InlineValueText) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlineValueVariableLookup is an object with the members range, variableName
-// and caseSensitiveLookup.
-//
+// InlineValueVariableLookup is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlineValueVariableLookup
 //
 // Since 3.17.0.
@@ -12497,9 +12192,7 @@ func (x *InlineValueVariableLookup) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlineValueEvaluatableExpression is an object with the members range and
-// expression.
-//
+// InlineValueEvaluatableExpression is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlineValueEvaluatableExpression
 //
 // Since 3.17.0.
@@ -12552,8 +12245,7 @@ func (x *InlineValueEvaluatableExpression) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlineValueOptions is an object with the member workDoneProgress.
-//
+// InlineValueOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlineValueOptions
 //
 // Since 3.17.0.
@@ -12590,9 +12282,7 @@ func (x *InlineValueOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlayHintLabelPart is an object with the members value, tooltip, location
-// and command.
-//
+// InlayHintLabelPart is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlayHintLabelPart
 //
 // Since 3.17.0.
@@ -12663,8 +12353,7 @@ func (x *InlayHintLabelPart) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarkupContent is an object with the members kind and value.
-//
+// MarkupContent is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#markupContent
 type MarkupContent struct {
 	Kind  MarkupKind `json:"kind"`
@@ -12713,9 +12402,7 @@ func (x *MarkupContent) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlayHintOptions is an object with the members workDoneProgress and
-// resolveProvider.
-//
+// InlayHintOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlayHintOptions
 //
 // Since 3.17.0.
@@ -12759,9 +12446,7 @@ func (x *InlayHintOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// RelatedFullDocumentDiagnosticReport is an object with the members kind,
-// resultId, items and relatedDocuments.
-//
+// RelatedFullDocumentDiagnosticReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#relatedFullDocumentDiagnosticReport
 //
 // Since 3.17.0.
@@ -12859,9 +12544,7 @@ func (x *RelatedFullDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// RelatedUnchangedDocumentDiagnosticReport is an object with the members kind,
-// resultId and relatedDocuments.
-//
+// RelatedUnchangedDocumentDiagnosticReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#relatedUnchangedDocumentDiagnosticReport
 //
 // Since 3.17.0.
@@ -12944,9 +12627,7 @@ func (x *RelatedUnchangedDocumentDiagnosticReport) UnmarshalJSON(b []byte) error
 	return nil
 }
 
-// FullDocumentDiagnosticReport is an object with the members kind, resultId
-// and items.
-//
+// FullDocumentDiagnosticReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fullDocumentDiagnosticReport
 //
 // Since 3.17.0.
@@ -13033,9 +12714,7 @@ func (x *FullDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnchangedDocumentDiagnosticReport is an object with the members kind and
-// resultId.
-//
+// UnchangedDocumentDiagnosticReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#unchangedDocumentDiagnosticReport
 //
 // Since 3.17.0.
@@ -13106,9 +12785,7 @@ func (x *UnchangedDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DiagnosticOptions is an object with the members workDoneProgress,
-// identifier, interFileDependencies and workspaceDiagnostics.
-//
+// DiagnosticOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#diagnosticOptions
 //
 // Since 3.17.0.
@@ -13173,8 +12850,7 @@ func (x *DiagnosticOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PreviousResultID is an object with the members uri and value.
-//
+// PreviousResultID is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#previousResultId
 //
 // Since 3.17.0.
@@ -13225,9 +12901,7 @@ func (x *PreviousResultID) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// NotebookDocument is an object with the members uri, notebookType, version,
-// metadata and cells.
-//
+// NotebookDocument is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookDocument
 //
 // Since 3.17.0.
@@ -13319,9 +12993,7 @@ func (x *NotebookDocument) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TextDocumentItem is an object with the members uri, languageId, version and
-// text.
-//
+// TextDocumentItem is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentItem
 type TextDocumentItem struct {
 	URI        DocumentURI `json:"uri"`
@@ -13386,9 +13058,7 @@ func (x *TextDocumentItem) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// VersionedNotebookDocumentIdentifier is an object with the members version
-// and uri.
-//
+// VersionedNotebookDocumentIdentifier is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#versionedNotebookDocumentIdentifier
 //
 // Since 3.17.0.
@@ -13439,9 +13109,7 @@ func (x *VersionedNotebookDocumentIdentifier) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// NotebookDocumentChangeEvent is an object with the members metadata and
-// cells.
-//
+// NotebookDocumentChangeEvent is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookDocumentChangeEvent
 //
 // Since 3.17.0.
@@ -13491,7 +13159,7 @@ func (x *NotebookDocumentChangeEvent) UnmarshalJSON(b []byte) error {
 }
 
 // NotebookDocumentChangeEventCells is the cells member of
-// NotebookDocumentChangeEvent.
+// [NotebookDocumentChangeEvent].
 type NotebookDocumentChangeEventCells struct {
 	Structure   *NotebookDocumentChangeEventCellsStructure        `json:"structure,omitempty"`
 	Data        []NotebookCell                                    `json:"data,omitzero"`
@@ -13547,7 +13215,7 @@ func (x *NotebookDocumentChangeEventCells) UnmarshalJSON(b []byte) error {
 }
 
 // NotebookDocumentChangeEventCellsStructure is the structure member of
-// NotebookDocumentChangeEventCells.
+// [NotebookDocumentChangeEventCells].
 type NotebookDocumentChangeEventCellsStructure struct {
 	Array    NotebookCellArrayChange  `json:"array"`
 	DidOpen  []TextDocumentItem       `json:"didOpen,omitzero"`
@@ -13609,7 +13277,7 @@ func (x *NotebookDocumentChangeEventCellsStructure) UnmarshalJSON(b []byte) erro
 }
 
 // NotebookDocumentChangeEventCellsTextContentItem is an element of the
-// textContent member of NotebookDocumentChangeEventCells.
+// textContent member of [NotebookDocumentChangeEventCells].
 type NotebookDocumentChangeEventCellsTextContentItem struct {
 	Document VersionedTextDocumentIdentifier  `json:"document"`
 	Changes  []TextDocumentContentChangeEvent `json:"changes"`
@@ -13675,8 +13343,7 @@ func (x *NotebookDocumentChangeEventCellsTextContentItem) UnmarshalJSON(b []byte
 	return nil
 }
 
-// NotebookDocumentIdentifier is an object with the member uri.
-//
+// NotebookDocumentIdentifier is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookDocumentIdentifier
 //
 // Since 3.17.0.
@@ -13719,9 +13386,7 @@ func (x *NotebookDocumentIdentifier) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlineCompletionContext is an object with the members triggerKind and
-// selectedCompletionInfo.
-//
+// InlineCompletionContext is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
@@ -13774,8 +13439,7 @@ func (x *InlineCompletionContext) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// StringValue is an object with the members kind and value.
-//
+// StringValue is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
@@ -13846,8 +13510,7 @@ func (x *StringValue) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlineCompletionOptions is an object with the member workDoneProgress.
-//
+// InlineCompletionOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#serverCapabilities
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
@@ -13884,8 +13547,7 @@ func (x *InlineCompletionOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Registration is an object with the members id, method and registerOptions.
-//
+// Registration is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#registration
 type Registration struct {
 	ID              string `json:"id"`
@@ -13944,8 +13606,7 @@ func (x *Registration) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Unregistration is an object with the members id and method.
-//
+// Unregistration is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#unregistration
 type Unregistration struct {
 	ID     string `json:"id"`
@@ -13994,8 +13655,7 @@ func (x *Unregistration) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// XInitializeParams is an object with 9 members.
-//
+// XInitializeParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#initializeParams
 type XInitializeParams struct {
 	WorkDoneToken *ProgressToken `json:"workDoneToken,omitempty"`
@@ -14124,7 +13784,7 @@ func (x *XInitializeParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// XInitializeParamsClientInfo is the clientInfo member of XInitializeParams.
+// XInitializeParamsClientInfo is the clientInfo member of [XInitializeParams].
 type XInitializeParamsClientInfo struct {
 	Name    string  `json:"name"`
 	Version *string `json:"version,omitempty"`
@@ -14171,9 +13831,7 @@ func (x *XInitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkspaceFoldersInitializeParams is an object with the member
-// workspaceFolders.
-//
+// WorkspaceFoldersInitializeParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#initializeParams
 type WorkspaceFoldersInitializeParams struct {
 	// Since 3.6.0.
@@ -14217,8 +13875,7 @@ func (x *WorkspaceFoldersInitializeParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ServerCapabilities is an object with 36 members.
-//
+// ServerCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#serverCapabilities
 type ServerCapabilities struct {
 	// Since 3.17.0.
@@ -14590,7 +14247,7 @@ func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ServerCapabilitiesWorkspace is the workspace member of ServerCapabilities.
+// ServerCapabilitiesWorkspace is the workspace member of [ServerCapabilities].
 type ServerCapabilitiesWorkspace struct {
 	// Since 3.6.0.
 	WorkspaceFolders *WorkspaceFoldersServerCapabilities `json:"workspaceFolders,omitempty"`
@@ -14639,9 +14296,7 @@ func (x *ServerCapabilitiesWorkspace) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// VersionedTextDocumentIdentifier is an object with the members uri and
-// version.
-//
+// VersionedTextDocumentIdentifier is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#versionedTextDocumentIdentifier
 type VersionedTextDocumentIdentifier struct {
 	URI     DocumentURI `json:"uri"`
@@ -14690,8 +14345,7 @@ func (x *VersionedTextDocumentIdentifier) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SaveOptions is an object with the member includeText.
-//
+// SaveOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#saveOptions
 type SaveOptions struct {
 	IncludeText *bool `json:"includeText,omitempty"`
@@ -14726,8 +14380,7 @@ func (x *SaveOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FileEvent is an object with the members uri and type.
-//
+// FileEvent is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fileEvent
 type FileEvent struct {
 	URI  DocumentURI    `json:"uri"`
@@ -14776,8 +14429,7 @@ func (x *FileEvent) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FileSystemWatcher is an object with the members globPattern and kind.
-//
+// FileSystemWatcher is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fileSystemWatcher
 type FileSystemWatcher struct {
 	// Since 3.17.0.
@@ -14829,8 +14481,7 @@ func (x *FileSystemWatcher) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Diagnostic is an object with 9 members.
-//
+// Diagnostic is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#diagnostic
 type Diagnostic struct {
 	Range    Range               `json:"range"`
@@ -14947,9 +14598,7 @@ func (x *Diagnostic) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CompletionContext is an object with the members triggerKind and
-// triggerCharacter.
-//
+// CompletionContext is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionContext
 type CompletionContext struct {
 	TriggerKind      CompletionTriggerKind `json:"triggerKind"`
@@ -14997,9 +14646,7 @@ func (x *CompletionContext) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CompletionItemLabelDetails is an object with the members detail and
-// description.
-//
+// CompletionItemLabelDetails is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionItemLabelDetails
 //
 // Since 3.17.0.
@@ -15043,8 +14690,7 @@ func (x *CompletionItemLabelDetails) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InsertReplaceEdit is an object with the members newText, insert and replace.
-//
+// InsertReplaceEdit is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#insertReplaceEdit
 //
 // Since 3.16.0.
@@ -15108,9 +14754,7 @@ func (x *InsertReplaceEdit) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CompletionOptions is an object with the members workDoneProgress,
-// triggerCharacters, allCommitCharacters, resolveProvider and completionItem.
-//
+// CompletionOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionOptions
 type CompletionOptions struct {
 	WorkDoneProgress  *bool    `json:"workDoneProgress,omitempty"`
@@ -15185,7 +14829,7 @@ func (x *CompletionOptions) UnmarshalJSON(b []byte) error {
 }
 
 // CompletionOptionsCompletionItem is the completionItem member of
-// CompletionOptions.
+// [CompletionOptions].
 type CompletionOptionsCompletionItem struct {
 	// Since 3.17.0.
 	LabelDetailsSupport *bool `json:"labelDetailsSupport,omitempty"`
@@ -15220,8 +14864,7 @@ func (x *CompletionOptionsCompletionItem) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// HoverOptions is an object with the member workDoneProgress.
-//
+// HoverOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#hoverOptions
 type HoverOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -15256,9 +14899,7 @@ func (x *HoverOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SignatureHelpContext is an object with the members triggerKind,
-// triggerCharacter, isRetrigger and activeSignatureHelp.
-//
+// SignatureHelpContext is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#signatureHelpContext
 //
 // Since 3.15.0.
@@ -15326,9 +14967,7 @@ func (x *SignatureHelpContext) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SignatureInformation is an object with the members label, documentation,
-// parameters and activeParameter.
-//
+// SignatureInformation is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#signatureInformation
 type SignatureInformation struct {
 	Label         string                             `json:"label"`
@@ -15399,9 +15038,7 @@ func (x *SignatureInformation) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SignatureHelpOptions is an object with the members workDoneProgress,
-// triggerCharacters and retriggerCharacters.
-//
+// SignatureHelpOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#signatureHelpOptions
 type SignatureHelpOptions struct {
 	WorkDoneProgress  *bool    `json:"workDoneProgress,omitempty"`
@@ -15457,8 +15094,7 @@ func (x *SignatureHelpOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DefinitionOptions is an object with the member workDoneProgress.
-//
+// DefinitionOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#definitionOptions
 type DefinitionOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -15493,8 +15129,7 @@ func (x *DefinitionOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ReferenceContext is an object with the member includeDeclaration.
-//
+// ReferenceContext is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#referenceContext
 type ReferenceContext struct {
 	IncludeDeclaration bool `json:"includeDeclaration"`
@@ -15535,8 +15170,7 @@ func (x *ReferenceContext) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ReferenceOptions is an object with the member workDoneProgress.
-//
+// ReferenceOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#referenceOptions
 type ReferenceOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -15571,8 +15205,7 @@ func (x *ReferenceOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentHighlightOptions is an object with the member workDoneProgress.
-//
+// DocumentHighlightOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlightOptions
 type DocumentHighlightOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -15607,9 +15240,7 @@ func (x *DocumentHighlightOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// BaseSymbolInformation is an object with the members name, kind, tags and
-// containerName.
-//
+// BaseSymbolInformation is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#symbolInformation
 type BaseSymbolInformation struct {
 	Name string     `json:"name"`
@@ -15677,9 +15308,7 @@ func (x *BaseSymbolInformation) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentSymbolOptions is an object with the members workDoneProgress and
-// label.
-//
+// DocumentSymbolOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbolOptions
 type DocumentSymbolOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -15723,9 +15352,7 @@ func (x *DocumentSymbolOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CodeActionContext is an object with the members diagnostics, only and
-// triggerKind.
-//
+// CodeActionContext is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeActionContext
 type CodeActionContext struct {
 	Diagnostics []Diagnostic     `json:"diagnostics"`
@@ -15800,9 +15427,7 @@ func (x *CodeActionContext) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CodeActionOptions is an object with the members workDoneProgress,
-// codeActionKinds and resolveProvider.
-//
+// CodeActionOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeActionOptions
 type CodeActionOptions struct {
 	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
@@ -15856,9 +15481,7 @@ func (x *CodeActionOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkspaceSymbolOptions is an object with the members workDoneProgress and
-// resolveProvider.
-//
+// WorkspaceSymbolOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceSymbolOptions
 type WorkspaceSymbolOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -15902,9 +15525,7 @@ func (x *WorkspaceSymbolOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CodeLensOptions is an object with the members workDoneProgress and
-// resolveProvider.
-//
+// CodeLensOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeLensOptions
 type CodeLensOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -15946,9 +15567,7 @@ func (x *CodeLensOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentLinkOptions is an object with the members workDoneProgress and
-// resolveProvider.
-//
+// DocumentLinkOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentLinkOptions
 type DocumentLinkOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -15990,9 +15609,7 @@ func (x *DocumentLinkOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FormattingOptions is an object with the members tabSize, insertSpaces,
-// trimTrailingWhitespace, insertFinalNewline and trimFinalNewlines.
-//
+// FormattingOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#formattingOptions
 type FormattingOptions struct {
 	TabSize      uint32 `json:"tabSize"`
@@ -16068,8 +15685,7 @@ func (x *FormattingOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentFormattingOptions is an object with the member workDoneProgress.
-//
+// DocumentFormattingOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentFormattingOptions
 type DocumentFormattingOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -16104,9 +15720,7 @@ func (x *DocumentFormattingOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentRangeFormattingOptions is an object with the members
-// workDoneProgress and rangesSupport.
-//
+// DocumentRangeFormattingOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentRangeFormattingOptions
 type DocumentRangeFormattingOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -16150,9 +15764,7 @@ func (x *DocumentRangeFormattingOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentOnTypeFormattingOptions is an object with the members
-// firstTriggerCharacter and moreTriggerCharacter.
-//
+// DocumentOnTypeFormattingOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentOnTypeFormattingOptions
 type DocumentOnTypeFormattingOptions struct {
 	FirstTriggerCharacter string   `json:"firstTriggerCharacter"`
@@ -16203,9 +15815,7 @@ func (x *DocumentOnTypeFormattingOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// RenameOptions is an object with the members workDoneProgress and
-// prepareProvider.
-//
+// RenameOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameOptions
 type RenameOptions struct {
 	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
@@ -16249,9 +15859,7 @@ func (x *RenameOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ExecuteCommandOptions is an object with the members workDoneProgress and
-// commands.
-//
+// ExecuteCommandOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#executeCommandOptions
 type ExecuteCommandOptions struct {
 	WorkDoneProgress *bool    `json:"workDoneProgress,omitempty"`
@@ -16315,9 +15923,7 @@ func (x *ExecuteCommandOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SemanticTokensLegend is an object with the members tokenTypes and
-// tokenModifiers.
-//
+// SemanticTokensLegend is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokensLegend
 //
 // Since 3.16.0.
@@ -16392,9 +15998,7 @@ func (x *SemanticTokensLegend) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// OptionalVersionedTextDocumentIdentifier is an object with the members uri
-// and version.
-//
+// OptionalVersionedTextDocumentIdentifier is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#optionalVersionedTextDocumentIdentifier
 type OptionalVersionedTextDocumentIdentifier struct {
 	URI     DocumentURI `json:"uri"`
@@ -16449,9 +16053,7 @@ func (x *OptionalVersionedTextDocumentIdentifier) UnmarshalJSON(b []byte) error 
 	return nil
 }
 
-// AnnotatedTextEdit is an object with the members range, newText and
-// annotationId.
-//
+// AnnotatedTextEdit is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#annotatedTextEdit
 //
 // Since 3.16.0.
@@ -16513,8 +16115,7 @@ func (x *AnnotatedTextEdit) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ResourceOperation is an object with the members kind and annotationId.
-//
+// ResourceOperation is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#createFile
 type ResourceOperation struct {
 	Kind string `json:"kind"`
@@ -16564,9 +16165,7 @@ func (x *ResourceOperation) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CreateFileOptions is an object with the members overwrite and
-// ignoreIfExists.
-//
+// CreateFileOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#createFileOptions
 type CreateFileOptions struct {
 	Overwrite      *bool `json:"overwrite,omitempty"`
@@ -16608,9 +16207,7 @@ func (x *CreateFileOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// RenameFileOptions is an object with the members overwrite and
-// ignoreIfExists.
-//
+// RenameFileOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameFileOptions
 type RenameFileOptions struct {
 	Overwrite      *bool `json:"overwrite,omitempty"`
@@ -16652,9 +16249,7 @@ func (x *RenameFileOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DeleteFileOptions is an object with the members recursive and
-// ignoreIfNotExists.
-//
+// DeleteFileOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#deleteFileOptions
 type DeleteFileOptions struct {
 	Recursive         *bool `json:"recursive,omitempty"`
@@ -16696,9 +16291,7 @@ func (x *DeleteFileOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FileOperationPattern is an object with the members glob, matches and
-// options.
-//
+// FileOperationPattern is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fileOperationPattern
 //
 // Since 3.16.0.
@@ -16758,9 +16351,7 @@ func (x *FileOperationPattern) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkspaceFullDocumentDiagnosticReport is an object with the members kind,
-// resultId, items, uri and version.
-//
+// WorkspaceFullDocumentDiagnosticReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceFullDocumentDiagnosticReport
 //
 // Since 3.17.0.
@@ -16869,9 +16460,7 @@ func (x *WorkspaceFullDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkspaceUnchangedDocumentDiagnosticReport is an object with the members
-// kind, resultId, uri and version.
-//
+// WorkspaceUnchangedDocumentDiagnosticReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceUnchangedDocumentDiagnosticReport
 //
 // Since 3.17.0.
@@ -16964,9 +16553,7 @@ func (x *WorkspaceUnchangedDocumentDiagnosticReport) UnmarshalJSON(b []byte) err
 	return nil
 }
 
-// NotebookCell is an object with the members kind, document, metadata and
-// executionSummary.
-//
+// NotebookCell is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookCell
 //
 // Since 3.17.0.
@@ -17036,9 +16623,7 @@ func (x *NotebookCell) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// NotebookCellArrayChange is an object with the members start, deleteCount and
-// cells.
-//
+// NotebookCellArrayChange is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookCellArrayChange
 //
 // Since 3.17.0.
@@ -17099,8 +16684,7 @@ func (x *NotebookCellArrayChange) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SelectedCompletionInfo is an object with the members range and text.
-//
+// SelectedCompletionInfo is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
@@ -17154,9 +16738,7 @@ func (x *SelectedCompletionInfo) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ClientCapabilities is an object with the members workspace, textDocument,
-// notebookDocument, window, general and experimental.
-//
+// ClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
 type ClientCapabilities struct {
 	Workspace    *WorkspaceClientCapabilities    `json:"workspace,omitempty"`
@@ -17243,9 +16825,7 @@ func (x *ClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TextDocumentSyncOptions is an object with the members openClose, change,
-// willSave, willSaveWaitUntil and save.
-//
+// TextDocumentSyncOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSyncOptions
 type TextDocumentSyncOptions struct {
 	OpenClose         *bool                        `json:"openClose,omitempty"`
@@ -17311,9 +16891,7 @@ func (x *TextDocumentSyncOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// NotebookDocumentSyncOptions is an object with the members notebookSelector
-// and save.
-//
+// NotebookDocumentSyncOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookDocumentSyncOptions
 //
 // Since 3.17.0.
@@ -17381,7 +16959,7 @@ func (x *NotebookDocumentSyncOptions) UnmarshalJSON(b []byte) error {
 
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 is the
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 variant of
-// NotebookDocumentSyncOptionsNotebookSelectorItem.
+// [NotebookDocumentSyncOptionsNotebookSelectorItem].
 type NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 struct {
 	Notebook NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook    `json:"notebook"`
 	Cells    []NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem `json:"cells,omitzero"`
@@ -17435,7 +17013,7 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1) UnmarshalJSON(
 
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem is an
 // element of the cells member of
-// NotebookDocumentSyncOptionsNotebookSelectorItemVariant1.
+// [NotebookDocumentSyncOptionsNotebookSelectorItemVariant1].
 type NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem struct {
 	Language string `json:"language"`
 }
@@ -17477,7 +17055,7 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem) Unmar
 
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 is the
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 variant of
-// NotebookDocumentSyncOptionsNotebookSelectorItem.
+// [NotebookDocumentSyncOptionsNotebookSelectorItem].
 type NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 struct {
 	Notebook *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook   `json:"notebook,omitempty"`
 	Cells    []NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem `json:"cells"`
@@ -17544,7 +17122,7 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2) UnmarshalJSON(
 
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem is an
 // element of the cells member of
-// NotebookDocumentSyncOptionsNotebookSelectorItemVariant2.
+// [NotebookDocumentSyncOptionsNotebookSelectorItemVariant2].
 type NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem struct {
 	Language string `json:"language"`
 }
@@ -17584,9 +17162,7 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem) Unmar
 	return nil
 }
 
-// NotebookDocumentSyncRegistrationOptions is an object with the members
-// notebookSelector, save and id.
-//
+// NotebookDocumentSyncRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookDocumentSyncRegistrationOptions
 //
 // Since 3.17.0.
@@ -17659,9 +17235,7 @@ func (x *NotebookDocumentSyncRegistrationOptions) UnmarshalJSON(b []byte) error 
 	return nil
 }
 
-// WorkspaceFoldersServerCapabilities is an object with the members supported
-// and changeNotifications.
-//
+// WorkspaceFoldersServerCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceFoldersServerCapabilities
 type WorkspaceFoldersServerCapabilities struct {
 	Supported           *bool                                                  `json:"supported,omitempty"`
@@ -17706,9 +17280,7 @@ func (x *WorkspaceFoldersServerCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FileOperationOptions is an object with the members didCreate, willCreate,
-// didRename, willRename, didDelete and willDelete.
-//
+// FileOperationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#serverCapabilities
 //
 // Since 3.16.0.
@@ -17793,8 +17365,7 @@ func (x *FileOperationOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CodeDescription is an object with the member href.
-//
+// CodeDescription is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeDescription
 //
 // Since 3.16.0.
@@ -17837,9 +17408,7 @@ func (x *CodeDescription) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DiagnosticRelatedInformation is an object with the members location and
-// message.
-//
+// DiagnosticRelatedInformation is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#diagnosticRelatedInformation
 type DiagnosticRelatedInformation struct {
 	Location Location `json:"location"`
@@ -17891,8 +17460,7 @@ func (x *DiagnosticRelatedInformation) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ParameterInformation is an object with the members label and documentation.
-//
+// ParameterInformation is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#parameterInformation
 type ParameterInformation struct {
 	Label         ParameterInformationLabel          `json:"label"`
@@ -17946,7 +17514,7 @@ func (x *ParameterInformation) UnmarshalJSON(b []byte) error {
 }
 
 // ParameterInformationLabelVariant2 is the ParameterInformationLabelVariant2
-// variant of ParameterInformationLabel.
+// variant of [ParameterInformationLabel].
 type ParameterInformationLabelVariant2 [2]uint32
 
 // UnmarshalJSON decodes a JSON array of 2 items into x, naming the item at
@@ -17963,9 +17531,7 @@ func (x *ParameterInformationLabelVariant2) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// NotebookCellTextDocumentFilter is an object with the members notebook and
-// language.
-//
+// NotebookCellTextDocumentFilter is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookCellTextDocumentFilter
 //
 // Since 3.17.0.
@@ -18018,8 +17584,7 @@ func (x *NotebookCellTextDocumentFilter) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FileOperationPatternOptions is an object with the member ignoreCase.
-//
+// FileOperationPatternOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fileOperationPatternOptions
 //
 // Since 3.16.0.
@@ -18056,8 +17621,7 @@ func (x *FileOperationPatternOptions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ExecutionSummary is an object with the members executionOrder and success.
-//
+// ExecutionSummary is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#executionSummary
 type ExecutionSummary struct {
 	ExecutionOrder uint32 `json:"executionOrder"`
@@ -18105,8 +17669,7 @@ func (x *ExecutionSummary) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkspaceClientCapabilities is an object with 15 members.
-//
+// WorkspaceClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
 type WorkspaceClientCapabilities struct {
 	ApplyEdit              *bool                                     `json:"applyEdit,omitempty"`
@@ -18280,8 +17843,7 @@ func (x *WorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TextDocumentClientCapabilities is an object with 31 members.
-//
+// TextDocumentClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentClientCapabilities
 type TextDocumentClientCapabilities struct {
 	Synchronization *TextDocumentSyncClientCapabilities `json:"synchronization,omitempty"`
@@ -18619,9 +18181,7 @@ func (x *TextDocumentClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// NotebookDocumentClientCapabilities is an object with the member
-// synchronization.
-//
+// NotebookDocumentClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookDocumentClientCapabilities
 //
 // Since 3.17.0.
@@ -18668,9 +18228,7 @@ func (x *NotebookDocumentClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WindowClientCapabilities is an object with the members workDoneProgress,
-// showMessage and showDocument.
-//
+// WindowClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
 type WindowClientCapabilities struct {
 	// Since 3.15.0.
@@ -18729,9 +18287,7 @@ func (x *WindowClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// GeneralClientCapabilities is an object with the members staleRequestSupport,
-// regularExpressions, markdown and positionEncodings.
-//
+// GeneralClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
 //
 // Since 3.16.0.
@@ -18806,7 +18362,7 @@ func (x *GeneralClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // GeneralClientCapabilitiesStaleRequestSupport is the staleRequestSupport
-// member of GeneralClientCapabilities.
+// member of [GeneralClientCapabilities].
 type GeneralClientCapabilitiesStaleRequestSupport struct {
 	Cancel                 bool     `json:"cancel"`
 	RetryOnContentModified []string `json:"retryOnContentModified"`
@@ -18870,8 +18426,7 @@ func (x *GeneralClientCapabilitiesStaleRequestSupport) UnmarshalJSON(b []byte) e
 	return nil
 }
 
-// RelativePattern is an object with the members baseUri and pattern.
-//
+// RelativePattern is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#relativePattern
 //
 // Since 3.17.0.
@@ -18925,10 +18480,7 @@ func (x *RelativePattern) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkspaceEditClientCapabilities is an object with the members
-// documentChanges, resourceOperations, failureHandling, normalizesLineEndings
-// and changeAnnotationSupport.
-//
+// WorkspaceEditClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceEditClientCapabilities
 type WorkspaceEditClientCapabilities struct {
 	DocumentChanges *bool `json:"documentChanges,omitempty"`
@@ -19005,7 +18557,7 @@ func (x *WorkspaceEditClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // WorkspaceEditClientCapabilitiesChangeAnnotationSupport is the
-// changeAnnotationSupport member of WorkspaceEditClientCapabilities.
+// changeAnnotationSupport member of [WorkspaceEditClientCapabilities].
 type WorkspaceEditClientCapabilitiesChangeAnnotationSupport struct {
 	GroupsOnLabel *bool `json:"groupsOnLabel,omitempty"`
 }
@@ -19039,9 +18591,7 @@ func (x *WorkspaceEditClientCapabilitiesChangeAnnotationSupport) UnmarshalJSON(b
 	return nil
 }
 
-// DidChangeConfigurationClientCapabilities is an object with the member
-// dynamicRegistration.
-//
+// DidChangeConfigurationClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didChangeConfigurationClientCapabilities
 type DidChangeConfigurationClientCapabilities struct {
 	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
@@ -19076,9 +18626,7 @@ func (x *DidChangeConfigurationClientCapabilities) UnmarshalJSON(b []byte) error
 	return nil
 }
 
-// DidChangeWatchedFilesClientCapabilities is an object with the members
-// dynamicRegistration and relativePatternSupport.
-//
+// DidChangeWatchedFilesClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didChangeWatchedFilesClientCapabilities
 type DidChangeWatchedFilesClientCapabilities struct {
 	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
@@ -19122,9 +18670,7 @@ func (x *DidChangeWatchedFilesClientCapabilities) UnmarshalJSON(b []byte) error 
 	return nil
 }
 
-// WorkspaceSymbolClientCapabilities is an object with the members
-// dynamicRegistration, symbolKind, tagSupport and resolveSupport.
-//
+// WorkspaceSymbolClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
 type WorkspaceSymbolClientCapabilities struct {
 	DynamicRegistration *bool                                        `json:"dynamicRegistration,omitempty"`
@@ -19192,7 +18738,7 @@ func (x *WorkspaceSymbolClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // WorkspaceSymbolClientCapabilitiesSymbolKind is the symbolKind member of
-// WorkspaceSymbolClientCapabilities.
+// [WorkspaceSymbolClientCapabilities].
 type WorkspaceSymbolClientCapabilitiesSymbolKind struct {
 	ValueSet []SymbolKind `json:"valueSet,omitzero"`
 }
@@ -19230,7 +18776,7 @@ func (x *WorkspaceSymbolClientCapabilitiesSymbolKind) UnmarshalJSON(b []byte) er
 }
 
 // WorkspaceSymbolClientCapabilitiesTagSupport is the tagSupport member of
-// WorkspaceSymbolClientCapabilities.
+// [WorkspaceSymbolClientCapabilities].
 type WorkspaceSymbolClientCapabilitiesTagSupport struct {
 	ValueSet []SymbolTag `json:"valueSet"`
 }
@@ -19287,7 +18833,7 @@ func (x *WorkspaceSymbolClientCapabilitiesTagSupport) UnmarshalJSON(b []byte) er
 }
 
 // WorkspaceSymbolClientCapabilitiesResolveSupport is the resolveSupport member
-// of WorkspaceSymbolClientCapabilities.
+// of [WorkspaceSymbolClientCapabilities].
 type WorkspaceSymbolClientCapabilitiesResolveSupport struct {
 	Properties []string `json:"properties"`
 }
@@ -19343,9 +18889,7 @@ func (x *WorkspaceSymbolClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte
 	return nil
 }
 
-// ExecuteCommandClientCapabilities is an object with the member
-// dynamicRegistration.
-//
+// ExecuteCommandClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#executeCommandClientCapabilities
 type ExecuteCommandClientCapabilities struct {
 	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
@@ -19380,9 +18924,7 @@ func (x *ExecuteCommandClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SemanticTokensWorkspaceClientCapabilities is an object with the member
-// refreshSupport.
-//
+// SemanticTokensWorkspaceClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokensWorkspaceClientCapabilities
 //
 // Since 3.16.0.
@@ -19419,9 +18961,7 @@ func (x *SemanticTokensWorkspaceClientCapabilities) UnmarshalJSON(b []byte) erro
 	return nil
 }
 
-// CodeLensWorkspaceClientCapabilities is an object with the member
-// refreshSupport.
-//
+// CodeLensWorkspaceClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeLensWorkspaceClientCapabilities
 //
 // Since 3.16.0.
@@ -19458,8 +18998,7 @@ func (x *CodeLensWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FileOperationClientCapabilities is an object with 7 members.
-//
+// FileOperationClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
 //
 // Since 3.16.0.
@@ -19538,9 +19077,7 @@ func (x *FileOperationClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlineValueWorkspaceClientCapabilities is an object with the member
-// refreshSupport.
-//
+// InlineValueWorkspaceClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlineValueWorkspaceClientCapabilities
 //
 // Since 3.17.0.
@@ -19577,9 +19114,7 @@ func (x *InlineValueWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlayHintWorkspaceClientCapabilities is an object with the member
-// refreshSupport.
-//
+// InlayHintWorkspaceClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlayHintWorkspaceClientCapabilities
 //
 // Since 3.17.0.
@@ -19616,9 +19151,7 @@ func (x *InlayHintWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DiagnosticWorkspaceClientCapabilities is an object with the member
-// refreshSupport.
-//
+// DiagnosticWorkspaceClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#diagnosticWorkspaceClientCapabilities
 //
 // Since 3.17.0.
@@ -19655,9 +19188,7 @@ func (x *DiagnosticWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FoldingRangeWorkspaceClientCapabilities is an object with the member
-// refreshSupport.
-//
+// FoldingRangeWorkspaceClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
@@ -19695,9 +19226,7 @@ func (x *FoldingRangeWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error 
 	return nil
 }
 
-// TextDocumentSyncClientCapabilities is an object with the members
-// dynamicRegistration, willSave, willSaveWaitUntil and didSave.
-//
+// TextDocumentSyncClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSyncClientCapabilities
 type TextDocumentSyncClientCapabilities struct {
 	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
@@ -19753,10 +19282,7 @@ func (x *TextDocumentSyncClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CompletionClientCapabilities is an object with the members
-// dynamicRegistration, completionItem, completionItemKind, insertTextMode,
-// contextSupport and completionList.
-//
+// CompletionClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionClientCapabilities
 type CompletionClientCapabilities struct {
 	DynamicRegistration *bool                                           `json:"dynamicRegistration,omitempty"`
@@ -19838,7 +19364,7 @@ func (x *CompletionClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // CompletionClientCapabilitiesCompletionItem is the completionItem member of
-// CompletionClientCapabilities.
+// [CompletionClientCapabilities].
 type CompletionClientCapabilitiesCompletionItem struct {
 	SnippetSupport          *bool        `json:"snippetSupport,omitempty"`
 	CommitCharactersSupport *bool        `json:"commitCharactersSupport,omitempty"`
@@ -19955,7 +19481,7 @@ func (x *CompletionClientCapabilitiesCompletionItem) UnmarshalJSON(b []byte) err
 }
 
 // CompletionClientCapabilitiesCompletionItemTagSupport is the tagSupport
-// member of CompletionClientCapabilitiesCompletionItem.
+// member of [CompletionClientCapabilitiesCompletionItem].
 type CompletionClientCapabilitiesCompletionItemTagSupport struct {
 	ValueSet []CompletionItemTag `json:"valueSet"`
 }
@@ -20012,7 +19538,7 @@ func (x *CompletionClientCapabilitiesCompletionItemTagSupport) UnmarshalJSON(b [
 }
 
 // CompletionClientCapabilitiesCompletionItemResolveSupport is the
-// resolveSupport member of CompletionClientCapabilitiesCompletionItem.
+// resolveSupport member of [CompletionClientCapabilitiesCompletionItem].
 type CompletionClientCapabilitiesCompletionItemResolveSupport struct {
 	Properties []string `json:"properties"`
 }
@@ -20069,7 +19595,8 @@ func (x *CompletionClientCapabilitiesCompletionItemResolveSupport) UnmarshalJSON
 }
 
 // CompletionClientCapabilitiesCompletionItemInsertTextModeSupport is the
-// insertTextModeSupport member of CompletionClientCapabilitiesCompletionItem.
+// insertTextModeSupport member of
+// [CompletionClientCapabilitiesCompletionItem].
 type CompletionClientCapabilitiesCompletionItemInsertTextModeSupport struct {
 	ValueSet []InsertTextMode `json:"valueSet"`
 }
@@ -20126,7 +19653,7 @@ func (x *CompletionClientCapabilitiesCompletionItemInsertTextModeSupport) Unmars
 }
 
 // CompletionClientCapabilitiesCompletionItemKind is the completionItemKind
-// member of CompletionClientCapabilities.
+// member of [CompletionClientCapabilities].
 type CompletionClientCapabilitiesCompletionItemKind struct {
 	ValueSet []CompletionItemKind `json:"valueSet,omitzero"`
 }
@@ -20164,7 +19691,7 @@ func (x *CompletionClientCapabilitiesCompletionItemKind) UnmarshalJSON(b []byte)
 }
 
 // CompletionClientCapabilitiesCompletionList is the completionList member of
-// CompletionClientCapabilities.
+// [CompletionClientCapabilities].
 type CompletionClientCapabilitiesCompletionList struct {
 	// Since 3.17.0.
 	ItemDefaults []string `json:"itemDefaults,omitzero"`
@@ -20202,9 +19729,7 @@ func (x *CompletionClientCapabilitiesCompletionList) UnmarshalJSON(b []byte) err
 	return nil
 }
 
-// HoverClientCapabilities is an object with the members dynamicRegistration
-// and contentFormat.
-//
+// HoverClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#hoverClientCapabilities
 type HoverClientCapabilities struct {
 	DynamicRegistration *bool        `json:"dynamicRegistration,omitempty"`
@@ -20249,9 +19774,7 @@ func (x *HoverClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SignatureHelpClientCapabilities is an object with the members
-// dynamicRegistration, signatureInformation and contextSupport.
-//
+// SignatureHelpClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#signatureHelpClientCapabilities
 type SignatureHelpClientCapabilities struct {
 	DynamicRegistration  *bool                                                `json:"dynamicRegistration,omitempty"`
@@ -20306,7 +19829,7 @@ func (x *SignatureHelpClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // SignatureHelpClientCapabilitiesSignatureInformation is the
-// signatureInformation member of SignatureHelpClientCapabilities.
+// signatureInformation member of [SignatureHelpClientCapabilities].
 type SignatureHelpClientCapabilitiesSignatureInformation struct {
 	DocumentationFormat  []MarkupKind                                                             `json:"documentationFormat,omitzero"`
 	ParameterInformation *SignatureHelpClientCapabilitiesSignatureInformationParameterInformation `json:"parameterInformation,omitempty"`
@@ -20363,7 +19886,7 @@ func (x *SignatureHelpClientCapabilitiesSignatureInformation) UnmarshalJSON(b []
 
 // SignatureHelpClientCapabilitiesSignatureInformationParameterInformation is
 // the parameterInformation member of
-// SignatureHelpClientCapabilitiesSignatureInformation.
+// [SignatureHelpClientCapabilitiesSignatureInformation].
 type SignatureHelpClientCapabilitiesSignatureInformationParameterInformation struct {
 	// Since 3.14.0.
 	LabelOffsetSupport *bool `json:"labelOffsetSupport,omitempty"`
@@ -20398,9 +19921,7 @@ func (x *SignatureHelpClientCapabilitiesSignatureInformationParameterInformation
 	return nil
 }
 
-// DeclarationClientCapabilities is an object with the members
-// dynamicRegistration and linkSupport.
-//
+// DeclarationClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#declarationClientCapabilities
 //
 // Since 3.14.0.
@@ -20444,9 +19965,7 @@ func (x *DeclarationClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DefinitionClientCapabilities is an object with the members
-// dynamicRegistration and linkSupport.
-//
+// DefinitionClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#definitionClientCapabilities
 type DefinitionClientCapabilities struct {
 	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
@@ -20490,9 +20009,7 @@ func (x *DefinitionClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TypeDefinitionClientCapabilities is an object with the members
-// dynamicRegistration and linkSupport.
-//
+// TypeDefinitionClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeDefinitionClientCapabilities
 type TypeDefinitionClientCapabilities struct {
 	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
@@ -20534,9 +20051,7 @@ func (x *TypeDefinitionClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ImplementationClientCapabilities is an object with the members
-// dynamicRegistration and linkSupport.
-//
+// ImplementationClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#implementationClientCapabilities
 //
 // Since 3.6.0.
@@ -20582,9 +20097,7 @@ func (x *ImplementationClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ReferenceClientCapabilities is an object with the member
-// dynamicRegistration.
-//
+// ReferenceClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#referenceClientCapabilities
 type ReferenceClientCapabilities struct {
 	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
@@ -20619,9 +20132,7 @@ func (x *ReferenceClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentHighlightClientCapabilities is an object with the member
-// dynamicRegistration.
-//
+// DocumentHighlightClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlightClientCapabilities
 type DocumentHighlightClientCapabilities struct {
 	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
@@ -20656,10 +20167,7 @@ func (x *DocumentHighlightClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentSymbolClientCapabilities is an object with the members
-// dynamicRegistration, symbolKind, hierarchicalDocumentSymbolSupport,
-// tagSupport and labelSupport.
-//
+// DocumentSymbolClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbolClientCapabilities
 type DocumentSymbolClientCapabilities struct {
 	DynamicRegistration               *bool                                       `json:"dynamicRegistration,omitempty"`
@@ -20732,7 +20240,7 @@ func (x *DocumentSymbolClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // DocumentSymbolClientCapabilitiesSymbolKind is the symbolKind member of
-// DocumentSymbolClientCapabilities.
+// [DocumentSymbolClientCapabilities].
 type DocumentSymbolClientCapabilitiesSymbolKind struct {
 	ValueSet []SymbolKind `json:"valueSet,omitzero"`
 }
@@ -20770,7 +20278,7 @@ func (x *DocumentSymbolClientCapabilitiesSymbolKind) UnmarshalJSON(b []byte) err
 }
 
 // DocumentSymbolClientCapabilitiesTagSupport is the tagSupport member of
-// DocumentSymbolClientCapabilities.
+// [DocumentSymbolClientCapabilities].
 type DocumentSymbolClientCapabilitiesTagSupport struct {
 	ValueSet []SymbolTag `json:"valueSet"`
 }
@@ -20826,8 +20334,7 @@ func (x *DocumentSymbolClientCapabilitiesTagSupport) UnmarshalJSON(b []byte) err
 	return nil
 }
 
-// CodeActionClientCapabilities is an object with 7 members.
-//
+// CodeActionClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeActionClientCapabilities
 type CodeActionClientCapabilities struct {
 	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
@@ -20922,7 +20429,7 @@ func (x *CodeActionClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // CodeActionClientCapabilitiesCodeActionLiteralSupport is the
-// codeActionLiteralSupport member of CodeActionClientCapabilities.
+// codeActionLiteralSupport member of [CodeActionClientCapabilities].
 type CodeActionClientCapabilitiesCodeActionLiteralSupport struct {
 	CodeActionKind CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind `json:"codeActionKind"`
 }
@@ -20967,7 +20474,7 @@ func (x *CodeActionClientCapabilitiesCodeActionLiteralSupport) UnmarshalJSON(b [
 
 // CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind is the
 // codeActionKind member of
-// CodeActionClientCapabilitiesCodeActionLiteralSupport.
+// [CodeActionClientCapabilitiesCodeActionLiteralSupport].
 type CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind struct {
 	ValueSet []CodeActionKind `json:"valueSet"`
 }
@@ -21024,7 +20531,7 @@ func (x *CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind) Unm
 }
 
 // CodeActionClientCapabilitiesResolveSupport is the resolveSupport member of
-// CodeActionClientCapabilities.
+// [CodeActionClientCapabilities].
 type CodeActionClientCapabilitiesResolveSupport struct {
 	Properties []string `json:"properties"`
 }
@@ -21080,8 +20587,7 @@ func (x *CodeActionClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte) err
 	return nil
 }
 
-// CodeLensClientCapabilities is an object with the member dynamicRegistration.
-//
+// CodeLensClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeLensClientCapabilities
 type CodeLensClientCapabilities struct {
 	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
@@ -21116,9 +20622,7 @@ func (x *CodeLensClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentLinkClientCapabilities is an object with the members
-// dynamicRegistration and tooltipSupport.
-//
+// DocumentLinkClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentLinkClientCapabilities
 type DocumentLinkClientCapabilities struct {
 	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
@@ -21162,9 +20666,7 @@ func (x *DocumentLinkClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentColorClientCapabilities is an object with the member
-// dynamicRegistration.
-//
+// DocumentColorClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentColorClientCapabilities
 type DocumentColorClientCapabilities struct {
 	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
@@ -21199,9 +20701,7 @@ func (x *DocumentColorClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentFormattingClientCapabilities is an object with the member
-// dynamicRegistration.
-//
+// DocumentFormattingClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentFormattingClientCapabilities
 type DocumentFormattingClientCapabilities struct {
 	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
@@ -21236,9 +20736,7 @@ func (x *DocumentFormattingClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentRangeFormattingClientCapabilities is an object with the members
-// dynamicRegistration and rangesSupport.
-//
+// DocumentRangeFormattingClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentRangeFormattingClientCapabilities
 type DocumentRangeFormattingClientCapabilities struct {
 	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
@@ -21282,9 +20780,7 @@ func (x *DocumentRangeFormattingClientCapabilities) UnmarshalJSON(b []byte) erro
 	return nil
 }
 
-// DocumentOnTypeFormattingClientCapabilities is an object with the member
-// dynamicRegistration.
-//
+// DocumentOnTypeFormattingClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentOnTypeFormattingClientCapabilities
 type DocumentOnTypeFormattingClientCapabilities struct {
 	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
@@ -21319,9 +20815,7 @@ func (x *DocumentOnTypeFormattingClientCapabilities) UnmarshalJSON(b []byte) err
 	return nil
 }
 
-// RenameClientCapabilities is an object with the members dynamicRegistration,
-// prepareSupport, prepareSupportDefaultBehavior and honorsChangeAnnotations.
-//
+// RenameClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameClientCapabilities
 type RenameClientCapabilities struct {
 	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
@@ -21383,10 +20877,7 @@ func (x *RenameClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FoldingRangeClientCapabilities is an object with the members
-// dynamicRegistration, rangeLimit, lineFoldingOnly, foldingRangeKind and
-// foldingRange.
-//
+// FoldingRangeClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRangeClientCapabilities
 type FoldingRangeClientCapabilities struct {
 	DynamicRegistration *bool   `json:"dynamicRegistration,omitempty"`
@@ -21461,7 +20952,7 @@ func (x *FoldingRangeClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // FoldingRangeClientCapabilitiesFoldingRangeKind is the foldingRangeKind
-// member of FoldingRangeClientCapabilities.
+// member of [FoldingRangeClientCapabilities].
 type FoldingRangeClientCapabilitiesFoldingRangeKind struct {
 	ValueSet []FoldingRangeKind `json:"valueSet,omitzero"`
 }
@@ -21499,7 +20990,7 @@ func (x *FoldingRangeClientCapabilitiesFoldingRangeKind) UnmarshalJSON(b []byte)
 }
 
 // FoldingRangeClientCapabilitiesFoldingRange is the foldingRange member of
-// FoldingRangeClientCapabilities.
+// [FoldingRangeClientCapabilities].
 type FoldingRangeClientCapabilitiesFoldingRange struct {
 	// Since 3.17.0.
 	CollapsedText *bool `json:"collapsedText,omitempty"`
@@ -21534,9 +21025,7 @@ func (x *FoldingRangeClientCapabilitiesFoldingRange) UnmarshalJSON(b []byte) err
 	return nil
 }
 
-// SelectionRangeClientCapabilities is an object with the member
-// dynamicRegistration.
-//
+// SelectionRangeClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#selectionRangeClientCapabilities
 type SelectionRangeClientCapabilities struct {
 	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
@@ -21571,10 +21060,7 @@ func (x *SelectionRangeClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PublishDiagnosticsClientCapabilities is an object with the members
-// relatedInformation, tagSupport, versionSupport, codeDescriptionSupport and
-// dataSupport.
-//
+// PublishDiagnosticsClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#publishDiagnosticsClientCapabilities
 type PublishDiagnosticsClientCapabilities struct {
 	RelatedInformation *bool `json:"relatedInformation,omitempty"`
@@ -21649,7 +21135,7 @@ func (x *PublishDiagnosticsClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // PublishDiagnosticsClientCapabilitiesTagSupport is the tagSupport member of
-// PublishDiagnosticsClientCapabilities.
+// [PublishDiagnosticsClientCapabilities].
 type PublishDiagnosticsClientCapabilitiesTagSupport struct {
 	ValueSet []DiagnosticTag `json:"valueSet"`
 }
@@ -21705,9 +21191,7 @@ func (x *PublishDiagnosticsClientCapabilitiesTagSupport) UnmarshalJSON(b []byte)
 	return nil
 }
 
-// CallHierarchyClientCapabilities is an object with the member
-// dynamicRegistration.
-//
+// CallHierarchyClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#callHierarchyClientCapabilities
 //
 // Since 3.16.0.
@@ -21744,8 +21228,7 @@ func (x *CallHierarchyClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SemanticTokensClientCapabilities is an object with 9 members.
-//
+// SemanticTokensClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#semanticTokensClientCapabilities
 //
 // Since 3.16.0.
@@ -21886,7 +21369,7 @@ func (x *SemanticTokensClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // SemanticTokensClientCapabilitiesRequests is the requests member of
-// SemanticTokensClientCapabilities.
+// [SemanticTokensClientCapabilities].
 type SemanticTokensClientCapabilitiesRequests struct {
 	Range *SemanticTokensClientCapabilitiesRequestsRange `json:"range,omitempty"`
 	Full  *SemanticTokensClientCapabilitiesRequestsFull  `json:"full,omitempty"`
@@ -21934,7 +21417,7 @@ func (x *SemanticTokensClientCapabilitiesRequests) UnmarshalJSON(b []byte) error
 
 // SemanticTokensClientCapabilitiesRequestsRangeVariant2 is the
 // SemanticTokensClientCapabilitiesRequestsRangeVariant2 variant of
-// SemanticTokensClientCapabilitiesRequestsRange.
+// [SemanticTokensClientCapabilitiesRequestsRange].
 type SemanticTokensClientCapabilitiesRequestsRangeVariant2 struct{}
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -21954,7 +21437,7 @@ func (x *SemanticTokensClientCapabilitiesRequestsRangeVariant2) UnmarshalJSON(b 
 
 // SemanticTokensClientCapabilitiesRequestsFullVariant2 is the
 // SemanticTokensClientCapabilitiesRequestsFullVariant2 variant of
-// SemanticTokensClientCapabilitiesRequestsFull.
+// [SemanticTokensClientCapabilitiesRequestsFull].
 type SemanticTokensClientCapabilitiesRequestsFullVariant2 struct {
 	Delta *bool `json:"delta,omitempty"`
 }
@@ -21988,9 +21471,7 @@ func (x *SemanticTokensClientCapabilitiesRequestsFullVariant2) UnmarshalJSON(b [
 	return nil
 }
 
-// LinkedEditingRangeClientCapabilities is an object with the member
-// dynamicRegistration.
-//
+// LinkedEditingRangeClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#linkedEditingRangeClientCapabilities
 //
 // Since 3.16.0.
@@ -22027,8 +21508,7 @@ func (x *LinkedEditingRangeClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MonikerClientCapabilities is an object with the member dynamicRegistration.
-//
+// MonikerClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#monikerClientCapabilities
 //
 // Since 3.16.0.
@@ -22065,9 +21545,7 @@ func (x *MonikerClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TypeHierarchyClientCapabilities is an object with the member
-// dynamicRegistration.
-//
+// TypeHierarchyClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeHierarchyClientCapabilities
 //
 // Since 3.17.0.
@@ -22104,9 +21582,7 @@ func (x *TypeHierarchyClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlineValueClientCapabilities is an object with the member
-// dynamicRegistration.
-//
+// InlineValueClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlineValueClientCapabilities
 //
 // Since 3.17.0.
@@ -22143,9 +21619,7 @@ func (x *InlineValueClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlayHintClientCapabilities is an object with the members
-// dynamicRegistration and resolveSupport.
-//
+// InlayHintClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlayHintClientCapabilities
 //
 // Since 3.17.0.
@@ -22193,7 +21667,7 @@ func (x *InlayHintClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // InlayHintClientCapabilitiesResolveSupport is the resolveSupport member of
-// InlayHintClientCapabilities.
+// [InlayHintClientCapabilities].
 type InlayHintClientCapabilitiesResolveSupport struct {
 	Properties []string `json:"properties"`
 }
@@ -22249,9 +21723,7 @@ func (x *InlayHintClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte) erro
 	return nil
 }
 
-// DiagnosticClientCapabilities is an object with the members
-// dynamicRegistration and relatedDocumentSupport.
-//
+// DiagnosticClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#diagnosticClientCapabilities
 //
 // Since 3.17.0.
@@ -22295,9 +21767,7 @@ func (x *DiagnosticClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlineCompletionClientCapabilities is an object with the member
-// dynamicRegistration.
-//
+// InlineCompletionClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentClientCapabilities
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
@@ -22334,9 +21804,7 @@ func (x *InlineCompletionClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// NotebookDocumentSyncClientCapabilities is an object with the members
-// dynamicRegistration and executionSummarySupport.
-//
+// NotebookDocumentSyncClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookDocumentSyncClientCapabilities
 //
 // Since 3.17.0.
@@ -22380,9 +21848,7 @@ func (x *NotebookDocumentSyncClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ShowMessageRequestClientCapabilities is an object with the member
-// messageActionItem.
-//
+// ShowMessageRequestClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
 type ShowMessageRequestClientCapabilities struct {
 	MessageActionItem *ShowMessageRequestClientCapabilitiesMessageActionItem `json:"messageActionItem,omitempty"`
@@ -22421,7 +21887,7 @@ func (x *ShowMessageRequestClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // ShowMessageRequestClientCapabilitiesMessageActionItem is the
-// messageActionItem member of ShowMessageRequestClientCapabilities.
+// messageActionItem member of [ShowMessageRequestClientCapabilities].
 type ShowMessageRequestClientCapabilitiesMessageActionItem struct {
 	AdditionalPropertiesSupport *bool `json:"additionalPropertiesSupport,omitempty"`
 }
@@ -22455,8 +21921,7 @@ func (x *ShowMessageRequestClientCapabilitiesMessageActionItem) UnmarshalJSON(b 
 	return nil
 }
 
-// ShowDocumentClientCapabilities is an object with the member support.
-//
+// ShowDocumentClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
 //
 // Since 3.16.0.
@@ -22499,9 +21964,7 @@ func (x *ShowDocumentClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// RegularExpressionsClientCapabilities is an object with the members engine
-// and version.
-//
+// RegularExpressionsClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
 //
 // Since 3.16.0.
@@ -22551,9 +22014,7 @@ func (x *RegularExpressionsClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarkdownClientCapabilities is an object with the members parser, version and
-// allowedTags.
-//
+// MarkdownClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#markdownClientCapabilities
 //
 // Since 3.16.0.
@@ -22615,32 +22076,28 @@ func (x *MarkdownClientCapabilities) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DefinitionLink is another name for LocationLink.
-//
+// DefinitionLink is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_implementation
 type DefinitionLink = LocationLink
 
-// LSPArray is a list of any.
-//
+// LSPArray is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#lspArray
 //
 // Since 3.17.0.
 type LSPArray []json.RawMessage
 
-// LSPAny is any JSON value.
-//
+// LSPAny is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#lspAny
 //
 // Since 3.17.0.
 type LSPAny = json.RawMessage
 
-// DeclarationLink is another name for LocationLink.
-//
+// DeclarationLink is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_declaration
 type DeclarationLink = LocationLink
 
 // PrepareRenameResultVariant2 is the PrepareRenameResultVariant2 variant of
-// PrepareRenameResult.
+// [PrepareRenameResult].
 type PrepareRenameResultVariant2 struct {
 	Range       Range  `json:"range"`
 	Placeholder string `json:"placeholder"`
@@ -22692,7 +22149,7 @@ func (x *PrepareRenameResultVariant2) UnmarshalJSON(b []byte) error {
 }
 
 // PrepareRenameResultVariant3 is the PrepareRenameResultVariant3 variant of
-// PrepareRenameResult.
+// [PrepareRenameResult].
 type PrepareRenameResultVariant3 struct {
 	DefaultBehavior bool `json:"defaultBehavior"`
 }
@@ -22732,8 +22189,7 @@ func (x *PrepareRenameResultVariant3) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentSelector is a list of DocumentFilter.
-//
+// DocumentSelector is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSelector
 //
 // Since 3.16.0.
@@ -22745,14 +22201,13 @@ func (x *DocumentSelector) UnmarshalJSON(b []byte) error {
 	return jsonrpc.DecodeArray(b, (*[]DocumentFilter)(x), jsonrpc.UnmarshalJSON[DocumentFilter])
 }
 
-// ChangeAnnotationIdentifier is a string.
-//
+// ChangeAnnotationIdentifier is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#changeAnnotationIdentifier
 type ChangeAnnotationIdentifier string
 
 // TextDocumentContentChangeEventVariant1 is the
 // TextDocumentContentChangeEventVariant1 variant of
-// TextDocumentContentChangeEvent.
+// [TextDocumentContentChangeEvent].
 type TextDocumentContentChangeEventVariant1 struct {
 	Range       Range   `json:"range"`
 	RangeLength *uint32 `json:"rangeLength,omitempty"`
@@ -22814,7 +22269,7 @@ func (x *TextDocumentContentChangeEventVariant1) UnmarshalJSON(b []byte) error {
 
 // TextDocumentContentChangeEventVariant2 is the
 // TextDocumentContentChangeEventVariant2 variant of
-// TextDocumentContentChangeEvent.
+// [TextDocumentContentChangeEvent].
 type TextDocumentContentChangeEventVariant2 struct {
 	Text string `json:"text"`
 }
@@ -22854,7 +22309,7 @@ func (x *TextDocumentContentChangeEventVariant2) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarkedStringVariant2 is the MarkedStringVariant2 variant of MarkedString.
+// MarkedStringVariant2 is the MarkedStringVariant2 variant of [MarkedString].
 type MarkedStringVariant2 struct {
 	Language string `json:"language"`
 	Value    string `json:"value"`
@@ -22902,15 +22357,14 @@ func (x *MarkedStringVariant2) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LSPObject is a map of string keys to any.
-//
+// LSPObject is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#lspObject
 //
 // Since 3.17.0.
 type LSPObject map[string]json.RawMessage
 
 // TextDocumentFilterVariant1 is the TextDocumentFilterVariant1 variant of
-// TextDocumentFilter.
+// [TextDocumentFilter].
 type TextDocumentFilterVariant1 struct {
 	Language string  `json:"language"`
 	Scheme   *string `json:"scheme,omitempty"`
@@ -22965,7 +22419,7 @@ func (x *TextDocumentFilterVariant1) UnmarshalJSON(b []byte) error {
 }
 
 // TextDocumentFilterVariant2 is the TextDocumentFilterVariant2 variant of
-// TextDocumentFilter.
+// [TextDocumentFilter].
 type TextDocumentFilterVariant2 struct {
 	Language *string `json:"language,omitempty"`
 	Scheme   string  `json:"scheme"`
@@ -23020,7 +22474,7 @@ func (x *TextDocumentFilterVariant2) UnmarshalJSON(b []byte) error {
 }
 
 // TextDocumentFilterVariant3 is the TextDocumentFilterVariant3 variant of
-// TextDocumentFilter.
+// [TextDocumentFilter].
 type TextDocumentFilterVariant3 struct {
 	Language *string `json:"language,omitempty"`
 	Scheme   *string `json:"scheme,omitempty"`
@@ -23075,7 +22529,7 @@ func (x *TextDocumentFilterVariant3) UnmarshalJSON(b []byte) error {
 }
 
 // NotebookDocumentFilterVariant1 is the NotebookDocumentFilterVariant1 variant
-// of NotebookDocumentFilter.
+// of [NotebookDocumentFilter].
 type NotebookDocumentFilterVariant1 struct {
 	NotebookType string  `json:"notebookType"`
 	Scheme       *string `json:"scheme,omitempty"`
@@ -23130,7 +22584,7 @@ func (x *NotebookDocumentFilterVariant1) UnmarshalJSON(b []byte) error {
 }
 
 // NotebookDocumentFilterVariant2 is the NotebookDocumentFilterVariant2 variant
-// of NotebookDocumentFilter.
+// of [NotebookDocumentFilter].
 type NotebookDocumentFilterVariant2 struct {
 	NotebookType *string `json:"notebookType,omitempty"`
 	Scheme       string  `json:"scheme"`
@@ -23185,7 +22639,7 @@ func (x *NotebookDocumentFilterVariant2) UnmarshalJSON(b []byte) error {
 }
 
 // NotebookDocumentFilterVariant3 is the NotebookDocumentFilterVariant3 variant
-// of NotebookDocumentFilter.
+// of [NotebookDocumentFilter].
 type NotebookDocumentFilterVariant3 struct {
 	NotebookType *string `json:"notebookType,omitempty"`
 	Scheme       *string `json:"scheme,omitempty"`
@@ -23239,8 +22693,7 @@ func (x *NotebookDocumentFilterVariant3) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Pattern is a string.
-//
+// Pattern is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#pattern
 //
 // Since 3.17.0.

@@ -12,7 +12,7 @@ import (
 )
 
 // WorkspaceEditDocumentChangesItem is an element of the documentChanges member
-// of WorkspaceEdit.
+// of [WorkspaceEdit].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -163,7 +163,7 @@ func (x *WorkspaceEditDocumentChangesItem) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlayHintLabel is the label member of InlayHint.
+// InlayHintLabel is the label member of [InlayHint].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -222,7 +222,7 @@ func (x *InlayHintLabel) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlayHintTooltip is the tooltip member of InlayHint.
+// InlayHintTooltip is the tooltip member of [InlayHint].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -282,7 +282,7 @@ func (x *InlayHintTooltip) UnmarshalJSON(b []byte) error {
 }
 
 // DocumentDiagnosticReportPartialResultRelatedDocumentsValue is a value of the
-// relatedDocuments member of DocumentDiagnosticReportPartialResult.
+// relatedDocuments member of [DocumentDiagnosticReportPartialResult].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -392,7 +392,7 @@ func (x *DocumentDiagnosticReportPartialResultRelatedDocumentsValue) UnmarshalJS
 }
 
 // InlineCompletionItemInsertText is the insertText member of
-// InlineCompletionItem.
+// [InlineCompletionItem].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -454,7 +454,7 @@ func (x *InlineCompletionItemInsertText) UnmarshalJSON(b []byte) error {
 }
 
 // DidChangeConfigurationRegistrationOptionsSection is the section member of
-// DidChangeConfigurationRegistrationOptions.
+// [DidChangeConfigurationRegistrationOptions].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -515,7 +515,7 @@ func (x *DidChangeConfigurationRegistrationOptionsSection) UnmarshalJSON(b []byt
 	return nil
 }
 
-// CompletionItemDocumentation is the documentation member of CompletionItem.
+// CompletionItemDocumentation is the documentation member of [CompletionItem].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -576,7 +576,7 @@ func (x *CompletionItemDocumentation) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CompletionItemTextEdit is the textEdit member of CompletionItem.
+// CompletionItemTextEdit is the textEdit member of [CompletionItem].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -680,7 +680,7 @@ func (x *CompletionItemTextEdit) UnmarshalJSON(b []byte) error {
 }
 
 // CompletionListItemDefaultsEditRange is the editRange member of
-// CompletionListItemDefaults.
+// [CompletionListItemDefaults].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -784,7 +784,7 @@ func (x *CompletionListItemDefaultsEditRange) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// HoverContents is the contents member of Hover.
+// HoverContents is the contents member of [Hover].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -899,7 +899,7 @@ func (x *HoverContents) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkspaceSymbolLocation is the location member of WorkspaceSymbol.
+// WorkspaceSymbolLocation is the location member of [WorkspaceSymbol].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -998,7 +998,7 @@ func (x *WorkspaceSymbolLocation) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CancelParamsID is the id member of CancelParams.
+// CancelParamsID is the id member of [CancelParams].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -1057,7 +1057,7 @@ func (x *CancelParamsID) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SemanticTokensOptionsRange is the range member of SemanticTokensOptions.
+// SemanticTokensOptionsRange is the range member of [SemanticTokensOptions].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -1118,7 +1118,7 @@ func (x *SemanticTokensOptionsRange) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SemanticTokensOptionsFull is the full member of SemanticTokensOptions.
+// SemanticTokensOptionsFull is the full member of [SemanticTokensOptions].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -1180,7 +1180,7 @@ func (x *SemanticTokensOptionsFull) UnmarshalJSON(b []byte) error {
 }
 
 // TextDocumentEditEditsItem is an element of the edits member of
-// TextDocumentEdit.
+// [TextDocumentEdit].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -1281,7 +1281,7 @@ func (x *TextDocumentEditEditsItem) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlayHintLabelPartTooltip is the tooltip member of InlayHintLabelPart.
+// InlayHintLabelPartTooltip is the tooltip member of [InlayHintLabelPart].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -1343,7 +1343,7 @@ func (x *InlayHintLabelPartTooltip) UnmarshalJSON(b []byte) error {
 }
 
 // RelatedFullDocumentDiagnosticReportRelatedDocumentsValue is a value of the
-// relatedDocuments member of RelatedFullDocumentDiagnosticReport.
+// relatedDocuments member of [RelatedFullDocumentDiagnosticReport].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -1453,7 +1453,7 @@ func (x *RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) UnmarshalJSON
 }
 
 // RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue is a value of
-// the relatedDocuments member of RelatedUnchangedDocumentDiagnosticReport.
+// the relatedDocuments member of [RelatedUnchangedDocumentDiagnosticReport].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -1563,7 +1563,7 @@ func (x *RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) Unmarsha
 }
 
 // ServerCapabilitiesTextDocumentSync is the textDocumentSync member of
-// ServerCapabilities.
+// [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -1625,7 +1625,7 @@ func (x *ServerCapabilitiesTextDocumentSync) UnmarshalJSON(b []byte) error {
 }
 
 // ServerCapabilitiesNotebookDocumentSync is the notebookDocumentSync member of
-// ServerCapabilities.
+// [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -1730,7 +1730,7 @@ func (x *ServerCapabilitiesNotebookDocumentSync) UnmarshalJSON(b []byte) error {
 }
 
 // ServerCapabilitiesHoverProvider is the hoverProvider member of
-// ServerCapabilities.
+// [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -1792,7 +1792,7 @@ func (x *ServerCapabilitiesHoverProvider) UnmarshalJSON(b []byte) error {
 }
 
 // ServerCapabilitiesDeclarationProvider is the declarationProvider member of
-// ServerCapabilities.
+// [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -1908,7 +1908,7 @@ func (x *ServerCapabilitiesDeclarationProvider) UnmarshalJSON(b []byte) error {
 }
 
 // ServerCapabilitiesDefinitionProvider is the definitionProvider member of
-// ServerCapabilities.
+// [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -1970,7 +1970,7 @@ func (x *ServerCapabilitiesDefinitionProvider) UnmarshalJSON(b []byte) error {
 }
 
 // ServerCapabilitiesTypeDefinitionProvider is the typeDefinitionProvider
-// member of ServerCapabilities.
+// member of [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -2087,7 +2087,7 @@ func (x *ServerCapabilitiesTypeDefinitionProvider) UnmarshalJSON(b []byte) error
 }
 
 // ServerCapabilitiesImplementationProvider is the implementationProvider
-// member of ServerCapabilities.
+// member of [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -2204,7 +2204,7 @@ func (x *ServerCapabilitiesImplementationProvider) UnmarshalJSON(b []byte) error
 }
 
 // ServerCapabilitiesReferencesProvider is the referencesProvider member of
-// ServerCapabilities.
+// [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -2266,7 +2266,7 @@ func (x *ServerCapabilitiesReferencesProvider) UnmarshalJSON(b []byte) error {
 }
 
 // ServerCapabilitiesDocumentHighlightProvider is the documentHighlightProvider
-// member of ServerCapabilities.
+// member of [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -2328,7 +2328,7 @@ func (x *ServerCapabilitiesDocumentHighlightProvider) UnmarshalJSON(b []byte) er
 }
 
 // ServerCapabilitiesDocumentSymbolProvider is the documentSymbolProvider
-// member of ServerCapabilities.
+// member of [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -2390,7 +2390,7 @@ func (x *ServerCapabilitiesDocumentSymbolProvider) UnmarshalJSON(b []byte) error
 }
 
 // ServerCapabilitiesCodeActionProvider is the codeActionProvider member of
-// ServerCapabilities.
+// [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -2452,7 +2452,7 @@ func (x *ServerCapabilitiesCodeActionProvider) UnmarshalJSON(b []byte) error {
 }
 
 // ServerCapabilitiesColorProvider is the colorProvider member of
-// ServerCapabilities.
+// [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -2568,7 +2568,7 @@ func (x *ServerCapabilitiesColorProvider) UnmarshalJSON(b []byte) error {
 }
 
 // ServerCapabilitiesWorkspaceSymbolProvider is the workspaceSymbolProvider
-// member of ServerCapabilities.
+// member of [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -2630,7 +2630,7 @@ func (x *ServerCapabilitiesWorkspaceSymbolProvider) UnmarshalJSON(b []byte) erro
 }
 
 // ServerCapabilitiesDocumentFormattingProvider is the
-// documentFormattingProvider member of ServerCapabilities.
+// documentFormattingProvider member of [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -2692,7 +2692,7 @@ func (x *ServerCapabilitiesDocumentFormattingProvider) UnmarshalJSON(b []byte) e
 }
 
 // ServerCapabilitiesDocumentRangeFormattingProvider is the
-// documentRangeFormattingProvider member of ServerCapabilities.
+// documentRangeFormattingProvider member of [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -2754,7 +2754,7 @@ func (x *ServerCapabilitiesDocumentRangeFormattingProvider) UnmarshalJSON(b []by
 }
 
 // ServerCapabilitiesRenameProvider is the renameProvider member of
-// ServerCapabilities.
+// [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -2816,7 +2816,7 @@ func (x *ServerCapabilitiesRenameProvider) UnmarshalJSON(b []byte) error {
 }
 
 // ServerCapabilitiesFoldingRangeProvider is the foldingRangeProvider member of
-// ServerCapabilities.
+// [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -2932,7 +2932,7 @@ func (x *ServerCapabilitiesFoldingRangeProvider) UnmarshalJSON(b []byte) error {
 }
 
 // ServerCapabilitiesSelectionRangeProvider is the selectionRangeProvider
-// member of ServerCapabilities.
+// member of [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -3049,7 +3049,7 @@ func (x *ServerCapabilitiesSelectionRangeProvider) UnmarshalJSON(b []byte) error
 }
 
 // ServerCapabilitiesCallHierarchyProvider is the callHierarchyProvider member
-// of ServerCapabilities.
+// of [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -3166,7 +3166,7 @@ func (x *ServerCapabilitiesCallHierarchyProvider) UnmarshalJSON(b []byte) error 
 }
 
 // ServerCapabilitiesLinkedEditingRangeProvider is the
-// linkedEditingRangeProvider member of ServerCapabilities.
+// linkedEditingRangeProvider member of [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -3284,7 +3284,7 @@ func (x *ServerCapabilitiesLinkedEditingRangeProvider) UnmarshalJSON(b []byte) e
 }
 
 // ServerCapabilitiesSemanticTokensProvider is the semanticTokensProvider
-// member of ServerCapabilities.
+// member of [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -3394,7 +3394,7 @@ func (x *ServerCapabilitiesSemanticTokensProvider) UnmarshalJSON(b []byte) error
 }
 
 // ServerCapabilitiesMonikerProvider is the monikerProvider member of
-// ServerCapabilities.
+// [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -3508,7 +3508,7 @@ func (x *ServerCapabilitiesMonikerProvider) UnmarshalJSON(b []byte) error {
 }
 
 // ServerCapabilitiesTypeHierarchyProvider is the typeHierarchyProvider member
-// of ServerCapabilities.
+// of [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -3625,7 +3625,7 @@ func (x *ServerCapabilitiesTypeHierarchyProvider) UnmarshalJSON(b []byte) error 
 }
 
 // ServerCapabilitiesInlineValueProvider is the inlineValueProvider member of
-// ServerCapabilities.
+// [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -3741,7 +3741,7 @@ func (x *ServerCapabilitiesInlineValueProvider) UnmarshalJSON(b []byte) error {
 }
 
 // ServerCapabilitiesInlayHintProvider is the inlayHintProvider member of
-// ServerCapabilities.
+// [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -3859,7 +3859,7 @@ func (x *ServerCapabilitiesInlayHintProvider) UnmarshalJSON(b []byte) error {
 }
 
 // ServerCapabilitiesDiagnosticProvider is the diagnosticProvider member of
-// ServerCapabilities.
+// [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -3971,7 +3971,7 @@ func (x *ServerCapabilitiesDiagnosticProvider) UnmarshalJSON(b []byte) error {
 }
 
 // ServerCapabilitiesInlineCompletionProvider is the inlineCompletionProvider
-// member of ServerCapabilities.
+// member of [ServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -4032,7 +4032,7 @@ func (x *ServerCapabilitiesInlineCompletionProvider) UnmarshalJSON(b []byte) err
 	return nil
 }
 
-// DiagnosticCode is the code member of Diagnostic.
+// DiagnosticCode is the code member of [Diagnostic].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -4092,7 +4092,7 @@ func (x *DiagnosticCode) UnmarshalJSON(b []byte) error {
 }
 
 // SignatureInformationDocumentation is the documentation member of
-// SignatureInformation.
+// [SignatureInformation].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -4153,7 +4153,7 @@ func (x *SignatureInformationDocumentation) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TextDocumentSyncOptionsSave is the save member of TextDocumentSyncOptions.
+// TextDocumentSyncOptionsSave is the save member of [TextDocumentSyncOptions].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -4215,7 +4215,7 @@ func (x *TextDocumentSyncOptionsSave) UnmarshalJSON(b []byte) error {
 }
 
 // NotebookDocumentSyncOptionsNotebookSelectorItem is an element of the
-// notebookSelector member of NotebookDocumentSyncOptions.
+// notebookSelector member of [NotebookDocumentSyncOptions].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -4320,7 +4320,8 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItem) UnmarshalJSON(b []byte
 }
 
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook is the
-// notebook member of NotebookDocumentSyncOptionsNotebookSelectorItemVariant1.
+// notebook member of
+// [NotebookDocumentSyncOptionsNotebookSelectorItemVariant1].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -4385,7 +4386,8 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook) Unmars
 }
 
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook is the
-// notebook member of NotebookDocumentSyncOptionsNotebookSelectorItemVariant2.
+// notebook member of
+// [NotebookDocumentSyncOptionsNotebookSelectorItemVariant2].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -4450,7 +4452,7 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook) Unmars
 }
 
 // WorkspaceFoldersServerCapabilitiesChangeNotifications is the
-// changeNotifications member of WorkspaceFoldersServerCapabilities.
+// changeNotifications member of [WorkspaceFoldersServerCapabilities].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -4512,7 +4514,7 @@ func (x *WorkspaceFoldersServerCapabilitiesChangeNotifications) UnmarshalJSON(b 
 	return nil
 }
 
-// ParameterInformationLabel is the label member of ParameterInformation.
+// ParameterInformationLabel is the label member of [ParameterInformation].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -4574,7 +4576,7 @@ func (x *ParameterInformationLabel) UnmarshalJSON(b []byte) error {
 }
 
 // ParameterInformationDocumentation is the documentation member of
-// ParameterInformation.
+// [ParameterInformation].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -4636,7 +4638,7 @@ func (x *ParameterInformationDocumentation) UnmarshalJSON(b []byte) error {
 }
 
 // NotebookCellTextDocumentFilterNotebook is the notebook member of
-// NotebookCellTextDocumentFilter.
+// [NotebookCellTextDocumentFilter].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -4697,7 +4699,7 @@ func (x *NotebookCellTextDocumentFilterNotebook) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// RelativePatternBaseURI is the baseUri member of RelativePattern.
+// RelativePatternBaseURI is the baseUri member of [RelativePattern].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -4758,7 +4760,7 @@ func (x *RelativePatternBaseURI) UnmarshalJSON(b []byte) error {
 }
 
 // SemanticTokensClientCapabilitiesRequestsRange is the range member of
-// SemanticTokensClientCapabilitiesRequests.
+// [SemanticTokensClientCapabilitiesRequests].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -4821,7 +4823,7 @@ func (x *SemanticTokensClientCapabilitiesRequestsRange) UnmarshalJSON(b []byte) 
 }
 
 // SemanticTokensClientCapabilitiesRequestsFull is the full member of
-// SemanticTokensClientCapabilitiesRequests.
+// [SemanticTokensClientCapabilitiesRequests].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -4883,8 +4885,7 @@ func (x *SemanticTokensClientCapabilitiesRequestsFull) UnmarshalJSON(b []byte) e
 	return nil
 }
 
-// Definition is one of Location or Array.
-//
+// Definition is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_implementation
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -4944,8 +4945,7 @@ func (x *Definition) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Declaration is one of Location or Array.
-//
+// Declaration is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_declaration
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -5005,9 +5005,7 @@ func (x *Declaration) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InlineValue is one of InlineValueText, InlineValueVariableLookup or
-// InlineValueEvaluatableExpression.
-//
+// InlineValue is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#inlineValue
 //
 // Since 3.17.0.
@@ -5133,9 +5131,7 @@ func (x *InlineValue) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentDiagnosticReport is one of RelatedFullDocumentDiagnosticReport or
-// RelatedUnchangedDocumentDiagnosticReport.
-//
+// DocumentDiagnosticReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentDiagnosticReport
 //
 // Since 3.17.0.
@@ -5247,9 +5243,7 @@ func (x *DocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PrepareRenameResult is one of Range, PrepareRenameResultVariant2 or
-// PrepareRenameResultVariant3.
-//
+// PrepareRenameResult is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_prepareRename
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -5372,8 +5366,7 @@ func (x *PrepareRenameResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ProgressToken is one of Integer or String.
-//
+// ProgressToken is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#progress
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -5433,10 +5426,7 @@ func (x *ProgressToken) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkspaceDocumentDiagnosticReport is one of
-// WorkspaceFullDocumentDiagnosticReport or
-// WorkspaceUnchangedDocumentDiagnosticReport.
-//
+// WorkspaceDocumentDiagnosticReport is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceDocumentDiagnosticReport
 //
 // Since 3.17.0.
@@ -5551,10 +5541,7 @@ func (x *WorkspaceDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TextDocumentContentChangeEvent is one of
-// TextDocumentContentChangeEventVariant1 or
-// TextDocumentContentChangeEventVariant2.
-//
+// TextDocumentContentChangeEvent is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentContentChangeEvent
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -5659,8 +5646,7 @@ func (x *TextDocumentContentChangeEvent) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarkedString is one of String or MarkedStringVariant2.
-//
+// MarkedString is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#markedString
 //
 // Deprecated: use MarkupContent instead.
@@ -5722,9 +5708,7 @@ func (x *MarkedString) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DocumentFilter is one of TextDocumentFilter or
-// NotebookCellTextDocumentFilter.
-//
+// DocumentFilter is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentFilter
 //
 // Since 3.17.0.
@@ -5836,8 +5820,7 @@ func (x *DocumentFilter) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// GlobPattern is one of Pattern or RelativePattern.
-//
+// GlobPattern is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#globPattern
 //
 // Since 3.17.0.
@@ -5899,9 +5882,7 @@ func (x *GlobPattern) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TextDocumentFilter is one of TextDocumentFilterVariant1,
-// TextDocumentFilterVariant2 or TextDocumentFilterVariant3.
-//
+// TextDocumentFilter is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentFilter
 //
 // Since 3.17.0.
@@ -6024,9 +6005,7 @@ func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// NotebookDocumentFilter is one of NotebookDocumentFilterVariant1,
-// NotebookDocumentFilterVariant2 or NotebookDocumentFilterVariant3.
-//
+// NotebookDocumentFilter is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#notebookDocumentFilter
 //
 // Since 3.17.0.

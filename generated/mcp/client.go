@@ -59,32 +59,22 @@ type Client interface {
 	// sender created; poll it until the state is final.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	GetTask(ctx context.Context, params *TaskIDParams) (*GetTaskResult, error)
 
 	// GetTaskPayload answers the request tasks/result. Returns the result of a
 	// task's request once the task is final, waiting until then; a failed request
-	// comes back as its JSON-RPC error. The 10 minutes are a design choice
-	// (upstream is silent): the answer waits for the task.
+	// comes back as its JSON-RPC error. Upstream sets no timeout; 10 minutes,
+	// since the answer waits for the task.
 	//
 	// The caller waits 10m for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	GetTaskPayload(ctx context.Context, params *TaskIDParams) (*GetTaskPayloadResult, error)
 
 	// ListTasks answers the request tasks/list. Lists the tasks of the sender, a
@@ -93,30 +83,20 @@ type Client interface {
 	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	ListTasks(ctx context.Context, params *PaginatedRequestParams) (*ListTasksResult, error)
 
 	// CancelTask answers the request tasks/cancel. Cancels a task that is not
 	// final yet (needs tasks.cancel); a final one is refused with -32602.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	CancelTask(ctx context.Context, params *TaskIDParams) (*CancelTaskResult, error)
 
 	// TaskStatus handles the notification notifications/tasks/status. Optionally
@@ -130,19 +110,14 @@ type Client interface {
 
 	// CreateMessage answers the request sampling/createMessage. Asks the client to
 	// have its model generate a message (needs sampling); the client may show it
-	// to the user, change it or refuse. The 5 minutes are a design choice
-	// (upstream is silent): generation and review by a person take time.
+	// to the user, change it or refuse. Upstream sets no timeout; 5 minutes, since
+	// generation and review by a person take time.
 	//
 	// The caller waits 5m for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrUserRejected or
-	// jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrUserRejected] or
+	// [jsonrpc.ErrInvalidParams].
 	CreateMessage(ctx context.Context, params *CreateMessageRequestParams) (*CreateMessageResponse, error)
 
 	// ListRoots answers the request roots/list. Asks which directories and files
@@ -151,32 +126,22 @@ type Client interface {
 	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrMethodNotFound.
+	// [jsonrpc.ErrMethodNotFound].
 	ListRoots(ctx context.Context, params *RequestParams) (*ListRootsResult, error)
 
 	// Elicit answers the request elicitation/create. Asks the user, through the
 	// client, for information: a form the client shows (form mode) or a URL to
-	// visit (url mode). The 10 minutes are a design choice (upstream is silent): a
-	// person answers.
+	// visit (url mode). Upstream sets no timeout; 10 minutes, since a person
+	// answers.
 	//
 	// The caller waits 10m for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	Elicit(ctx context.Context, params *ElicitRequestParams) (*ElicitResponse, error)
 
 	// ElicitationComplete handles the notification

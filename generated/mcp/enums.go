@@ -8,9 +8,8 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-// Role is one of "user" or "assistant".
-//
-// Who a message or content is meant for or comes from in a conversation.
+// Role says who a message or content is meant for or comes from in a
+// conversation.
 type Role string
 
 // The values of Role.
@@ -42,6 +41,8 @@ func (x *Role) UnmarshalJSON(b []byte) error {
 }
 
 // IconTheme is the background the icon is designed for.
+//
+// It is the theme member of [Icon].
 type IconTheme string
 
 // The values of IconTheme.
@@ -72,9 +73,9 @@ func (x *IconTheme) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TaskSupport is the taskSupport member of ToolExecution.
+// TaskSupport says whether tools/call may or must run as a task.
 //
-// Whether tools/call may or must run as a task.
+// It is the taskSupport member of [ToolExecution].
 type TaskSupport string
 
 // The values of TaskSupport.
@@ -106,10 +107,8 @@ func (x *TaskSupport) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TaskStatus is one of "working", "input_required", "completed", "failed" or
-// "cancelled".
-//
-// Where a task stands; completed, failed and cancelled are final.
+// TaskStatus says where a task stands; completed, failed and cancelled are
+// final.
 type TaskStatus string
 
 // The values of TaskStatus.
@@ -187,7 +186,7 @@ func (x *LoggingLevel) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ToolChoiceMode is the mode member of ToolChoice.
+// ToolChoiceMode is the mode member of [ToolChoice].
 type ToolChoiceMode string
 
 // The values of ToolChoiceMode.
@@ -219,9 +218,11 @@ func (x *ToolChoiceMode) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// IncludeContext is the includeContext member of CreateMessageRequestParams.
+// IncludeContext is the includeContext member of [CreateMessageRequestParams].
 //
 // Soft-deprecated except none; needs the sampling.context capability.
+//
+// It is the includeContext member of [CreateMessageRequestParams].
 type IncludeContext string
 
 // The values of IncludeContext.
@@ -287,7 +288,7 @@ func (x *StringFormat) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// NumberSchemaType is the type member of NumberSchema.
+// NumberSchemaType is the type member of [NumberSchema].
 type NumberSchemaType string
 
 // The values of NumberSchemaType.
@@ -318,9 +319,11 @@ func (x *NumberSchemaType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ElicitAction is the action member of ElicitResult.
+// ElicitAction is the action member of [ElicitResult].
 //
 // accept: submitted; decline: refused; cancel: dismissed.
+//
+// It is the action member of [ElicitResult].
 type ElicitAction string
 
 // The values of ElicitAction.

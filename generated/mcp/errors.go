@@ -5,15 +5,15 @@ package mcp
 import "github.com/rpcgen/rpcgen/runtime/jsonrpc"
 
 // The codes of the protocol's own errors. The codes of JSON-RPC's standard
-// errors are jsonrpc.CodeParseError and the like.
+// errors are [jsonrpc.CodeParseError] and the like.
 const (
 	CodeResourceNotFound       = -32002
 	CodeURLElicitationRequired = -32042
 	CodeUserRejected           = -1
 )
 
-// Sentinels of the protocol's own errors, for errors.Is, which matches any
-// *jsonrpc.Error carrying the same code whatever its message and data.
+// Sentinels of the protocol's own errors, for [errors.Is], which matches any
+// [*jsonrpc.Error] carrying the same code whatever its message and data.
 var (
 	// ErrResourceNotFound is the ResourceNotFound error (-32002 "Resource not
 	// found"). resources/read named a URI the server does not have.

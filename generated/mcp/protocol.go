@@ -45,7 +45,12 @@
 // Messages are framed as newline-delimited JSON, one message per line. It runs
 // over subprocess, stdio and http (/mcp). Request ids are integers. A caller
 // that gives up on a request sends notifications/cancelled. Requests time out
-// after 30s unless said otherwise.
+// after 30s unless said otherwise. Upstream asks for a timeout on every
+// request but leaves its length to implementations; 30 s is the default of the
+// Hermes MCP library. A request that times out leaves the pending set, the
+// peer receives notifications/cancelled for it, and the caller gets a timeout
+// error. Upstream allows resetting the clock on progress notifications; this
+// runtime does not, so long-running requests get longer timeouts.
 package mcp
 
 import (

@@ -26,7 +26,7 @@ type Server interface {
 	// Initialize is never cancelled; the connection is closed instead.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	Initialize(ctx context.Context, params *InitializeRequestParams) (*InitializeResult, error)
 
 	// Initialized handles the notification notifications/initialized. Sent by the
@@ -55,15 +55,10 @@ type Server interface {
 	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	ListResources(ctx context.Context, params *PaginatedRequestParams) (*ListResourcesResult, error)
 
 	// ListResourceTemplates answers the request resources/templates/list. Lists
@@ -72,30 +67,20 @@ type Server interface {
 	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	ListResourceTemplates(ctx context.Context, params *PaginatedRequestParams) (*ListResourceTemplatesResult, error)
 
 	// ReadResource answers the request resources/read. Returns the contents of a
 	// resource (several when the URI names a collection).
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrResourceNotFound
-	// or jsonrpc.ErrInvalidParams.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrResourceNotFound]
+	// or [jsonrpc.ErrInvalidParams].
 	ReadResource(ctx context.Context, params *ReadResourceRequestParams) (*ReadResourceResult, error)
 
 	// Subscribe answers the request resources/subscribe. Asks for
@@ -103,30 +88,20 @@ type Server interface {
 	// resources.subscribe).
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrResourceNotFound
-	// or jsonrpc.ErrMethodNotFound.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrResourceNotFound]
+	// or [jsonrpc.ErrMethodNotFound].
 	Subscribe(ctx context.Context, params *SubscribeRequestParams) (*EmptyResult, error)
 
 	// Unsubscribe answers the request resources/unsubscribe. Stops the
 	// notifications resources/subscribe asked for.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrMethodNotFound.
+	// [jsonrpc.ErrMethodNotFound].
 	Unsubscribe(ctx context.Context, params *UnsubscribeRequestParams) (*EmptyResult, error)
 
 	// ListPrompts answers the request prompts/list. Lists the prompts and prompt
@@ -135,30 +110,20 @@ type Server interface {
 	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	ListPrompts(ctx context.Context, params *PaginatedRequestParams) (*ListPromptsResult, error)
 
 	// GetPrompt answers the request prompts/get. Fills in a prompt template with
 	// the arguments given and returns its messages.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	GetPrompt(ctx context.Context, params *GetPromptRequestParams) (*GetPromptResult, error)
 
 	// ListTools answers the request tools/list. Lists the tools the server offers,
@@ -167,68 +132,47 @@ type Server interface {
 	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	ListTools(ctx context.Context, params *PaginatedRequestParams) (*ListToolsResult, error)
 
 	// CallTool answers the request tools/call. Calls a tool. A failing tool
 	// answers with isError set, not an error; errors are for unknown tools and
 	// malformed calls. With task in the params (and tools.call in the server's
-	// tasks capability) the server answers at once with a CreateTaskResult. The 2
-	// minutes are a design choice of this IDL, upstream is silent: tools may run
-	// long and report progress, and the runtime does not restart the clock on
-	// progress.
+	// tasks capability) the server answers at once with a CreateTaskResult.
+	// Upstream sets no timeout; 2 minutes, since tools may run long and report
+	// progress, and the runtime does not restart the clock on progress.
 	//
 	// The caller waits 2m for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams, jsonrpc.ErrMethodNotFound or
-	// ErrURLElicitationRequired.
+	// [jsonrpc.ErrInvalidParams], [jsonrpc.ErrMethodNotFound] or
+	// [ErrURLElicitationRequired].
 	CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResponse, error)
 
 	// GetTask answers the request tasks/get. Returns the state of a task the
 	// sender created; poll it until the state is final.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	GetTask(ctx context.Context, params *TaskIDParams) (*GetTaskResult, error)
 
 	// GetTaskPayload answers the request tasks/result. Returns the result of a
 	// task's request once the task is final, waiting until then; a failed request
-	// comes back as its JSON-RPC error. The 10 minutes are a design choice
-	// (upstream is silent): the answer waits for the task.
+	// comes back as its JSON-RPC error. Upstream sets no timeout; 10 minutes,
+	// since the answer waits for the task.
 	//
 	// The caller waits 10m for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	GetTaskPayload(ctx context.Context, params *TaskIDParams) (*GetTaskPayloadResult, error)
 
 	// ListTasks answers the request tasks/list. Lists the tasks of the sender, a
@@ -237,30 +181,20 @@ type Server interface {
 	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	ListTasks(ctx context.Context, params *PaginatedRequestParams) (*ListTasksResult, error)
 
 	// CancelTask answers the request tasks/cancel. Cancels a task that is not
 	// final yet (needs tasks.cancel); a final one is refused with -32602.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	CancelTask(ctx context.Context, params *TaskIDParams) (*CancelTaskResult, error)
 
 	// TaskStatus handles the notification notifications/tasks/status. Optionally
@@ -272,30 +206,20 @@ type Server interface {
 	// of the notifications/message the server sends.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams.
+	// [jsonrpc.ErrInvalidParams].
 	SetLevel(ctx context.Context, params *SetLevelRequestParams) (*EmptyResult, error)
 
 	// Complete answers the request completion/complete. Suggests values for a
 	// prompt argument or a resource template variable (needs completions).
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Upstream asks for a timeout on every request but leaves its
-	// length to implementations; 30 s is the default of the Hermes MCP library. A
-	// request that times out leaves the pending set, the peer receives
-	// notifications/cancelled for it, and the caller gets a timeout error.
-	// Upstream allows resetting the clock on progress notifications; this runtime
-	// does not, so long-running requests get longer timeouts.
+	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidParams or jsonrpc.ErrMethodNotFound.
+	// [jsonrpc.ErrInvalidParams] or [jsonrpc.ErrMethodNotFound].
 	Complete(ctx context.Context, params *CompleteRequestParams) (*CompleteResult, error)
 
 	// RootsListChanged handles the notification notifications/roots/list_changed.

@@ -130,9 +130,8 @@ func (x *RequestParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TaskMetadata is an object with the member ttl.
-//
-// Asks the receiver to run the request as a task instead of answering at once.
+// TaskMetadata asks the receiver to run the request as a task instead of
+// answering at once.
 type TaskMetadata struct {
 	// How long, in milliseconds from creation, the task and its result should be
 	// kept.
@@ -168,10 +167,8 @@ func (x *TaskMetadata) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TaskAugmentedRequestParams is an object with the members _meta and task.
-//
-// Params of requests that may run as tasks (when the receiver declares it in
-// its tasks capability).
+// TaskAugmentedRequestParams holds the params of requests that may run as
+// tasks (when the receiver declares it in its tasks capability).
 type TaskAugmentedRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
@@ -338,9 +335,8 @@ func (x *EmptyResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PaginatedRequestParams is an object with the members _meta and cursor.
-//
-// Params of list requests, which return their items page by page.
+// PaginatedRequestParams holds the params of list requests, which return their
+// items page by page.
 type PaginatedRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
@@ -591,10 +587,7 @@ func (x *BaseMetadata) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Implementation is an object with the members name, title, icons, version,
-// description and websiteUrl.
-//
-// Identifies a client or server program.
+// Implementation identifies a client or server program.
 type Implementation struct {
 	// The identifier used in the protocol; also the display name when title is
 	// missing.
@@ -750,11 +743,9 @@ func (x *ListChangedCapability) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ClientCapabilities is an object with the members experimental, roots,
-// sampling, elicitation and tasks.
-//
-// What the client supports; a missing member means the feature is off. The set
-// is open: capabilities not listed here are kept as sent.
+// ClientCapabilities says what the client supports; a missing member means the
+// feature is off. The set is open: capabilities not listed here are kept as
+// sent.
 type ClientCapabilities struct {
 	// Non-standard features.
 	Experimental map[string]Capability `json:"experimental,omitzero"`
@@ -817,6 +808,8 @@ func (x *ClientCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // SamplingCapability is the client answers sampling/createMessage.
+//
+// It is the sampling member of [ClientCapabilities].
 type SamplingCapability struct {
 	// Honours includeContext values other than none (soft-deprecated).
 	Context *Capability `json:"context,omitempty"`
@@ -867,6 +860,8 @@ func (x *SamplingCapability) UnmarshalJSON(b []byte) error {
 
 // ElicitationCapability is the client answers elicitation/create. An empty
 // object means form mode only.
+//
+// It is the elicitation member of [ClientCapabilities].
 type ElicitationCapability struct {
 	Form *Capability `json:"form,omitempty"`
 	URL  *Capability `json:"url,omitempty"`
@@ -914,6 +909,8 @@ func (x *ElicitationCapability) UnmarshalJSON(b []byte) error {
 
 // ClientTasksCapability is the client runs some of the server's requests as
 // tasks.
+//
+// It is the tasks member of [ClientCapabilities].
 type ClientTasksCapability struct {
 	// Answers tasks/list.
 	List *Capability `json:"list,omitempty"`
@@ -971,7 +968,7 @@ func (x *ClientTasksCapability) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ClientTaskRequests is the requests member of ClientTasksCapability.
+// ClientTaskRequests is the requests member of [ClientTasksCapability].
 type ClientTaskRequests struct {
 	Sampling    *ClientTaskSampling    `json:"sampling,omitempty"`
 	Elicitation *ClientTaskElicitation `json:"elicitation,omitempty"`
@@ -1017,7 +1014,7 @@ func (x *ClientTaskRequests) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ClientTaskSampling is the sampling member of ClientTaskRequests.
+// ClientTaskSampling is the sampling member of [ClientTaskRequests].
 type ClientTaskSampling struct {
 	CreateMessage *Capability `json:"createMessage,omitempty"`
 }
@@ -1054,7 +1051,7 @@ func (x *ClientTaskSampling) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ClientTaskElicitation is the elicitation member of ClientTaskRequests.
+// ClientTaskElicitation is the elicitation member of [ClientTaskRequests].
 type ClientTaskElicitation struct {
 	Create *Capability `json:"create,omitempty"`
 }
@@ -1091,10 +1088,9 @@ func (x *ClientTaskElicitation) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ServerCapabilities is an object with 7 members.
-//
-// What the server offers; a missing member means the feature is off. The set
-// is open: capabilities not listed here are kept as sent.
+// ServerCapabilities says what the server offers; a missing member means the
+// feature is off. The set is open: capabilities not listed here are kept as
+// sent.
 type ServerCapabilities struct {
 	// Non-standard features.
 	Experimental map[string]Capability `json:"experimental,omitzero"`
@@ -1167,6 +1163,8 @@ func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
 }
 
 // ResourcesCapability is the server offers resources.
+//
+// It is the resources member of [ServerCapabilities].
 type ResourcesCapability struct {
 	// Answers resources/subscribe and unsubscribe.
 	Subscribe   *bool `json:"subscribe,omitempty"`
@@ -1210,6 +1208,8 @@ func (x *ResourcesCapability) UnmarshalJSON(b []byte) error {
 
 // ServerTasksCapability is the server runs some of the client's requests as
 // tasks.
+//
+// It is the tasks member of [ServerCapabilities].
 type ServerTasksCapability struct {
 	// Answers tasks/list.
 	List *Capability `json:"list,omitempty"`
@@ -1267,7 +1267,7 @@ func (x *ServerTasksCapability) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ServerTaskRequests is the requests member of ServerTasksCapability.
+// ServerTaskRequests is the requests member of [ServerTasksCapability].
 type ServerTaskRequests struct {
 	Tools *ServerTaskTools `json:"tools,omitempty"`
 }
@@ -1304,7 +1304,7 @@ func (x *ServerTaskRequests) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ServerTaskTools is the tools member of ServerTaskRequests.
+// ServerTaskTools is the tools member of [ServerTaskRequests].
 type ServerTaskTools struct {
 	Call *Capability `json:"call,omitempty"`
 }
@@ -1341,10 +1341,8 @@ func (x *ServerTaskTools) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Annotations is an object with the members audience, priority and
-// lastModified.
-//
-// Hints to the client about how to use or show an object.
+// Annotations holds the hints to the client about how to use or show an
+// object.
 type Annotations struct {
 	// Who the object is meant for.
 	Audience []Role `json:"audience,omitzero"`
@@ -1405,9 +1403,7 @@ func (x *Annotations) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TextContent is an object with the members type, text, annotations and _meta.
-//
-// Text given to or produced by a model.
+// TextContent holds the text given to or produced by a model.
 type TextContent struct {
 	// Always "text"; MarshalJSON fills it in when left empty.
 	Type        string       `json:"type"`
@@ -1591,10 +1587,7 @@ func (x *ImageContent) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// AudioContent is an object with the members type, data, mimeType, annotations
-// and _meta.
-//
-// Audio given to or produced by a model.
+// AudioContent holds the audio given to or produced by a model.
 type AudioContent struct {
 	// Always "audio"; MarshalJSON fills it in when left empty.
 	Type string `json:"type"`
@@ -1923,9 +1916,7 @@ func (x *EmbeddedResource) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Resource is an object with 9 members.
-//
-// Data the server can hand to the client, named by a URI.
+// Resource holds the data the server can hand to the client, named by a URI.
 type Resource struct {
 	// The identifier used in the protocol; also the display name when title is
 	// missing.
@@ -2141,9 +2132,7 @@ func (x *ResourceTemplate) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ResourceContents is an object with the members uri, mimeType and _meta.
-//
-// What every kind of resource contents holds.
+// ResourceContents says what every kind of resource contents holds.
 type ResourceContents struct {
 	// Format: uri.
 	URI      string  `json:"uri"`
@@ -2335,9 +2324,7 @@ func (x *BlobResourceContents) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ResourceRequestParams is an object with the members _meta and uri.
-//
-// Params naming one resource.
+// ResourceRequestParams holds the params naming one resource.
 type ResourceRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
@@ -2545,10 +2532,7 @@ func (x *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ResourceUpdatedNotificationParams is an object with the members _meta and
-// uri.
-//
-// Names the resource that changed.
+// ResourceUpdatedNotificationParams names the resource that changed.
 type ResourceUpdatedNotificationParams struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
@@ -2930,9 +2914,7 @@ func (x *Prompt) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PromptMessage is an object with the members role and content.
-//
-// One message of a prompt.
+// PromptMessage is one message of a prompt.
 type PromptMessage struct {
 	Role    Role         `json:"role"`
 	Content ContentBlock `json:"content"`
@@ -3272,11 +3254,8 @@ func (x *PropertySchema) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ToolAnnotations is an object with the members title, readOnlyHint,
-// destructiveHint, idempotentHint and openWorldHint.
-//
-// Untrusted hints about a tool's behaviour; clients must not rely on them from
-// unknown servers.
+// ToolAnnotations holds the untrusted hints about a tool's behaviour; clients
+// must not rely on them from unknown servers.
 type ToolAnnotations struct {
 	Title *string `json:"title,omitempty"`
 
@@ -3349,9 +3328,7 @@ func (x *ToolAnnotations) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ToolExecution is an object with the member taskSupport.
-//
-// How a tool may be run.
+// ToolExecution says how a tool may be run.
 type ToolExecution struct {
 	// Whether tools/call may or must run as a task. Defaults to "forbidden" when
 	// absent.
@@ -3634,12 +3611,9 @@ func (x *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CallToolResult is an object with the members _meta, content,
-// structuredContent and isError.
-//
-// What a tool returned. A failure of the tool itself (bad input, an API error)
-// is a result with isError true, so the model can see it; protocol problems
-// are JSON-RPC errors.
+// CallToolResult says what a tool returned. A failure of the tool itself (bad
+// input, an API error) is a result with isError true, so the model can see it;
+// protocol problems are JSON-RPC errors.
 type CallToolResult struct {
 	Meta    *Meta          `json:"_meta,omitempty"`
 	Content []ContentBlock `json:"content"`
@@ -3704,10 +3678,8 @@ func (x *CallToolResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// RelatedTaskMetadata is an object with the member taskId.
-//
-// Put in _meta under io.modelcontextprotocol/related-task to tie a message to
-// a task.
+// RelatedTaskMetadata is put in _meta under
+// io.modelcontextprotocol/related-task to tie a message to a task.
 type RelatedTaskMetadata struct {
 	TaskID string `json:"taskId"`
 }
@@ -4077,9 +4049,7 @@ func (x *CancelTaskResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TaskIDParams is an object with the member taskId.
-//
-// Names a task.
+// TaskIDParams names a task.
 type TaskIDParams struct {
 	TaskID string `json:"taskId"`
 }
@@ -4453,9 +4423,7 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PromptReference is an object with the members name, title and type.
-//
-// Completes an argument of the named prompt.
+// PromptReference completes an argument of the named prompt.
 type PromptReference struct {
 	// The identifier used in the protocol; also the display name when title is
 	// missing.
@@ -4535,9 +4503,7 @@ func (x *PromptReference) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ResourceTemplateReference is an object with the members type and uri.
-//
-// Completes a variable of a resource template.
+// ResourceTemplateReference completes a variable of a resource template.
 type ResourceTemplateReference struct {
 	// Always "ref/resource"; MarshalJSON fills it in when left empty.
 	Type string `json:"type"`
@@ -4682,6 +4648,8 @@ func (x *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 }
 
 // CompletionArgument is the argument being completed.
+//
+// It is the argument member of [CompleteRequestParams].
 type CompletionArgument struct {
 	Name string `json:"name"`
 
@@ -4731,7 +4699,7 @@ func (x *CompletionArgument) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CompletionContext is the context member of CompleteRequestParams.
+// CompletionContext is the context member of [CompleteRequestParams].
 type CompletionContext struct {
 	// Arguments already resolved.
 	Arguments map[string]string `json:"arguments,omitzero"`
@@ -4821,7 +4789,7 @@ func (x *CompleteResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Completion is the completion member of CompleteResult.
+// Completion is the completion member of [CompleteResult].
 type Completion struct {
 	// At most 100 suggestions.
 	Values []string `json:"values"`
@@ -5208,10 +5176,7 @@ func (x *ModelHint) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ModelPreferences is an object with the members hints, costPriority,
-// speedPriority and intelligencePriority.
-//
-// Advice on picking a model; the client decides.
+// ModelPreferences holds the advice on picking a model; the client decides.
 type ModelPreferences struct {
 	// In order of preference.
 	Hints []ModelHint `json:"hints,omitzero"`
@@ -5288,9 +5253,7 @@ func (x *ModelPreferences) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ToolChoice is an object with the member mode.
-//
-// How the model may use the tools offered.
+// ToolChoice says how the model may use the tools offered.
 type ToolChoice struct {
 	// Defaults to "auto" when absent.
 	Mode *ToolChoiceMode `json:"mode,omitempty"`
@@ -6844,10 +6807,7 @@ func (x *ElicitationSchema) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ElicitRequestFormParams is an object with the members _meta, task, mode,
-// message and requestedSchema.
-//
-// Asks the user to fill in a form shown by the client.
+// ElicitRequestFormParams asks the user to fill in a form shown by the client.
 type ElicitRequestFormParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
@@ -6929,11 +6889,8 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ElicitRequestURLParams is an object with the members _meta, task, mode,
-// message, elicitationId and url.
-//
-// Asks the user to open a URL out of band (for credentials or payments the
-// client must not see).
+// ElicitRequestURLParams asks the user to open a URL out of band (for
+// credentials or payments the client must not see).
 type ElicitRequestURLParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
@@ -7100,9 +7057,7 @@ func (x *ElicitResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ElicitationCompleteParams is an object with the member elicitationId.
-//
-// Names the URL-mode elicitation that finished.
+// ElicitationCompleteParams names the URL-mode elicitation that finished.
 type ElicitationCompleteParams struct {
 	ElicitationID string `json:"elicitationId"`
 }

@@ -244,10 +244,8 @@ func (x *ContentBlock) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ResourceContentsUnion is one of TextResourceContents or
-// BlobResourceContents.
-//
-// Text or binary resource contents, told apart by their text or blob member.
+// ResourceContentsUnion holds the text or binary resource contents, told apart
+// by their text or blob member.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -652,9 +650,7 @@ func (x *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SamplingContent is one of SamplingMessageContentBlock or Array.
-//
-// One content block, or several.
+// SamplingContent is one content block, or several.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -1194,10 +1190,7 @@ func (x *EnumSchema) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PrimitiveSchemaDefinition is one of StringSchema, NumberSchema,
-// BooleanSchema or EnumSchema.
-//
-// One property of an elicitation form.
+// PrimitiveSchemaDefinition is one property of an elicitation form.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -1491,9 +1484,7 @@ func (x *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ElicitValue is one of String, Number, Boolean or Array.
-//
-// One answer of an elicitation form.
+// ElicitValue is one answer of an elicitation form.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:

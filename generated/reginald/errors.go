@@ -9,7 +9,7 @@ import (
 )
 
 // The codes of the protocol's own errors. The codes of JSON-RPC's standard
-// errors are jsonrpc.CodeParseError and the like.
+// errors are [jsonrpc.CodeParseError] and the like.
 const (
 	CodeHandshakeFailed    = -32000
 	CodeInvalidCommand     = -32001
@@ -17,8 +17,8 @@ const (
 	CodeCommandFailed      = -32003
 )
 
-// Sentinels of the protocol's own errors, for errors.Is, which matches any
-// *jsonrpc.Error carrying the same code whatever its message and data.
+// Sentinels of the protocol's own errors, for [errors.Is], which matches any
+// [*jsonrpc.Error] carrying the same code whatever its message and data.
 var (
 	// ErrHandshakeFailed is the HandshakeFailed error (-32000 "handshake error").
 	// The handshake named another protocol or version.

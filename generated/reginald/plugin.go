@@ -22,7 +22,7 @@ type Plugin interface {
 	// starts the plugin. Reginald gives up on the plugin unless the result carries
 	// the same protocol and version and the name from the manifest.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrHandshakeFailed.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrHandshakeFailed].
 	Handshake(ctx context.Context, params *HandshakeParams) (*HandshakeResult, error)
 
 	// RunCommand answers the request runCommand. Runs one of the plugin's
@@ -30,8 +30,8 @@ type Plugin interface {
 	// as arrays (empty ones included), but its types allow null, which means the
 	// same as an empty list.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrInvalidCommand,
-	// ErrCommandNotRunnable or ErrCommandFailed.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrInvalidCommand],
+	// [ErrCommandNotRunnable] or [ErrCommandFailed].
 	RunCommand(ctx context.Context, params *RunCommandParams) (*RunCommandResult, error)
 
 	// RunTask answers the request runTask. Runs one task of the config file.
@@ -42,12 +42,13 @@ type Plugin interface {
 
 	// Shutdown answers the request shutdown. Asks the plugin to get ready to exit;
 	// Reginald sends it with params null. The result must be true: Reginald
-	// reports any other answer as an error. Then comes `exit`. Reginald's example
-	// plugin answers any later request with MethodNotFound.
+	// reports any other answer as an error. Then comes [Plugin.Exit]. Reginald's
+	// example plugin answers any later request with MethodNotFound.
 	Shutdown(ctx context.Context) (bool, error)
 
 	// Exit handles the notification exit. Tells the plugin to exit now; Reginald
-	// sends it with params null after `shutdown` and waits for the process to end.
+	// sends it with params null after [Plugin.Shutdown] and waits for the process
+	// to end.
 	Exit(ctx context.Context) error
 }
 

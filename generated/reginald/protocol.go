@@ -6,8 +6,8 @@
 // standard input and output: JSON-RPC 2.0 framed by a `Content-Length` header
 // (the only header read; other header lines are skipped), integer ids counting
 // up from 1. Reginald is the client and calls every method; the plugin sends
-// only `log` notifications. What a plugin provides is not negotiated: it is
-// declared in the plugin's `manifest.json` (see Manifest), which Reginald
+// only [Host.Log] notifications. What a plugin provides is not negotiated: it
+// is declared in the plugin's `manifest.json` (see Manifest), which Reginald
 // reads before it starts the plugin, and the handshake only checks that both
 // speak the same protocol. Reginald decodes each message it reads strictly: a
 // member other than jsonrpc, id, method, params, result and error ends the
@@ -25,12 +25,13 @@
 // types are written `<domain>/<taskType>` in the config file. Reginald starts
 // a plugin only when it needs it: to run one of its commands, or to run one of
 // its tasks that provides a runtime another plugin needs (the built-in
-// `attend` command does not run tasks yet). It then calls `handshake`, then
-// `runCommand` or `runTask`, one call at a time. At the end of the run
-// Reginald calls `shutdown` on every plugin it started, sends `exit` and waits
-// for the process to end. At any time the plugin may send `log` notifications,
-// which Reginald writes to its own log. Whatever the plugin writes to its
-// standard error is shown to the user and logged as a warning.
+// `attend` command does not run tasks yet). It then calls [Plugin.Handshake],
+// then [Plugin.RunCommand] or [Plugin.RunTask], one call at a time. At the end
+// of the run Reginald calls [Plugin.Shutdown] on every plugin it started,
+// sends [Plugin.Exit] and waits for the process to end. At any time the plugin
+// may send [Host.Log] notifications, which Reginald writes to its own log.
+// Whatever the plugin writes to its standard error is shown to the user and
+// logged as a warning.
 //
 // # Roles
 //

@@ -8,10 +8,8 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-// KeyValue is an object with the members key, value and type.
-//
-// One config value as Reginald sends it: resolved from the config file, the
-// environment and the flags over the manifest's default.
+// KeyValue is one config value as Reginald sends it: resolved from the config
+// file, the environment and the flags over the manifest's default.
 type KeyValue struct {
 	// The key as written in the config file.
 	Key string `json:"key"`
@@ -75,9 +73,7 @@ func (x *KeyValue) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LogSource is an object with the members function, file and line.
-//
-// Where in the plugin's source a log record was made.
+// LogSource says where in the plugin's source a log record was made.
 type LogSource struct {
 	// The function.
 	Function *string `json:"function,omitempty"`
@@ -130,10 +126,8 @@ func (x *LogSource) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LogAttr is an object with the members key and value.
-//
-// One attribute of a log record. A group is an attribute whose value is an
-// array of LogAttr.
+// LogAttr is one attribute of a log record. A group is an attribute whose
+// value is an array of LogAttr.
 type LogAttr struct {
 	// The attribute's key.
 	Key string `json:"key"`
@@ -622,9 +616,7 @@ func (x *ConfigEntry) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ArgSpec is an object with the members name and description.
-//
-// Help for one positional argument.
+// ArgSpec holds the help for one positional argument.
 type ArgSpec struct {
 	// The argument's name in the usage line.
 	Name string `json:"name"`
@@ -933,9 +925,7 @@ func (x *MappedValue) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnionValue is an object with the member alternatives.
-//
-// Config values of which the user may give only one.
+// UnionValue holds the config values of which the user may give only one.
 type UnionValue struct {
 	// The alternatives.
 	Alternatives []UnionValueAlternativesItem `json:"alternatives"`
@@ -1245,6 +1235,8 @@ func (x *RunCommandParams) UnmarshalJSON(b []byte) error {
 }
 
 // RunCommandResult is an empty object on success.
+//
+// It is the result of runCommand.
 type RunCommandResult struct{}
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1317,6 +1309,8 @@ func (x *RunTaskParams) UnmarshalJSON(b []byte) error {
 }
 
 // RunTaskResult is an empty object on success.
+//
+// It is the result of runTask.
 type RunTaskResult struct{}
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes

@@ -11,7 +11,7 @@ import (
 )
 
 // UnionValueAlternativesItem is an element of the alternatives member of
-// UnionValue.
+// [UnionValue].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -119,9 +119,7 @@ func (x *UnionValueAlternativesItem) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TaskConfig is one of ConfigValue, MappedValue or UnionValue.
-//
-// One entry of a task's config in the manifest.
+// TaskConfig is one entry of a task's config in the manifest.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects

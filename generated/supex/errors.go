@@ -5,15 +5,15 @@ package supex
 import "github.com/rpcgen/rpcgen/runtime/jsonrpc"
 
 // The codes of the protocol's own errors. The codes of JSON-RPC's standard
-// errors are jsonrpc.CodeParseError and the like.
+// errors are [jsonrpc.CodeParseError] and the like.
 const (
 	CodeRuby                 = -32000
 	CodeAuthenticationFailed = -32001
 	CodePathAccessDenied     = -32002
 )
 
-// Sentinels of the protocol's own errors, for errors.Is, which matches any
-// *jsonrpc.Error carrying the same code whatever its message and data.
+// Sentinels of the protocol's own errors, for [errors.Is], which matches any
+// [*jsonrpc.Error] carrying the same code whatever its message and data.
 var (
 	// ErrRuby is the RubyError error (-32000 "Ruby error"). Evaluated Ruby code
 	// raised or did not parse, or a tool failed in the runtime (for example an

@@ -61,7 +61,10 @@
 //
 // Messages are framed as newline-delimited JSON, one message per line. It runs
 // over tcp (localhost:9876). Request ids are integers. Requests time out after
-// 15s unless said otherwise.
+// 15s unless said otherwise. The driver waits SUPEX_TIMEOUT (15 seconds by
+// default) for each answer. On timeout the call fails and the socket is
+// dropped, since a late answer would be out of step with the next request; the
+// next call connects again.
 package supex
 
 import (

@@ -23,37 +23,28 @@ type Runtime interface {
 	// connection, and is repeated after every reconnection. A second hello on an
 	// identified connection identifies it again.
 	//
-	// The caller waits 15s for the response, then closes the connection. The
-	// driver waits SUPEX_TIMEOUT (15 seconds by default) for each answer. On
-	// timeout the call fails and the socket is dropped, since a late answer would
-	// be out of step with the next request; the next call connects again.
+	// The caller waits 15s for the response, then closes the connection.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidRequest or ErrAuthenticationFailed.
+	// [jsonrpc.ErrInvalidRequest] or [ErrAuthenticationFailed].
 	Hello(ctx context.Context, params *HelloParams) (*HelloResult, error)
 
 	// Ping answers the request ping. Health check of the connection; needs a hello
 	// first.
 	//
-	// The caller waits 15s for the response, then closes the connection. The
-	// driver waits SUPEX_TIMEOUT (15 seconds by default) for each answer. On
-	// timeout the call fails and the socket is dropped, since a late answer would
-	// be out of step with the next request; the next call connects again.
+	// The caller waits 15s for the response, then closes the connection.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidRequest.
+	// [jsonrpc.ErrInvalidRequest].
 	Ping(ctx context.Context) (*PingResult, error)
 
 	// ResourcesList answers the request resources/list. Lists the model's
 	// top-level entities with their bounding boxes; empty when no model is open.
 	//
-	// The caller waits 15s for the response, then closes the connection. The
-	// driver waits SUPEX_TIMEOUT (15 seconds by default) for each answer. On
-	// timeout the call fails and the socket is dropped, since a late answer would
-	// be out of step with the next request; the next call connects again.
+	// The caller waits 15s for the response, then closes the connection.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidRequest.
+	// [jsonrpc.ErrInvalidRequest].
 	ResourcesList(ctx context.Context) (*ResourcesListResult, error)
 
 	// ToolsCall answers the request tools/call. Runs one tool (see ToolName for
@@ -71,14 +62,11 @@ type Runtime interface {
 	// with -32603; upstream's driver always sends arguments, {} when there are
 	// none.
 	//
-	// The caller waits 15s for the response, then closes the connection. The
-	// driver waits SUPEX_TIMEOUT (15 seconds by default) for each answer. On
-	// timeout the call fails and the socket is dropped, since a late answer would
-	// be out of step with the next request; the next call connects again.
+	// The caller waits 15s for the response, then closes the connection.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
-	// jsonrpc.ErrInvalidRequest, ErrRuby, ErrPathAccessDenied or
-	// jsonrpc.ErrInternal.
+	// [jsonrpc.ErrInvalidRequest], [ErrRuby], [ErrPathAccessDenied] or
+	// [jsonrpc.ErrInternal].
 	ToolsCall(ctx context.Context, params *ToolsCallParams) (*ToolResult, error)
 }
 

@@ -10,9 +10,7 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-// ServerInfo is an object with the members name and version.
-//
-// Who answered the handshake.
+// ServerInfo says who answered the handshake.
 type ServerInfo struct {
 	// The runtime's name, supex-runtime.
 	Name string `json:"name"`
@@ -275,13 +273,11 @@ func (x *Resource) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ToolResult is an object with the members success and error.
-//
-// What every tool answers: success plus the tool's own members, kept as sent.
-// A tool that cannot do its job for an ordinary reason (no open model, file
-// not found) answers success false with error set instead of a JSON-RPC error.
-// Decode the whole object into the tool's result type (named in ToolName) for
-// typed access.
+// ToolResult says what every tool answers: success plus the tool's own
+// members, kept as sent. A tool that cannot do its job for an ordinary reason
+// (no open model, file not found) answers success false with error set instead
+// of a JSON-RPC error. Decode the whole object into the tool's result type
+// (named in ToolName) for typed access.
 type ToolResult struct {
 	// Whether the tool did its job.
 	Success bool `json:"success"`
@@ -336,9 +332,7 @@ func (x *ToolResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// EvalRubyArguments is an object with the member code.
-//
-// Arguments of eval_ruby.
+// EvalRubyArguments holds the arguments of eval_ruby.
 type EvalRubyArguments struct {
 	// Ruby source. Each call gets a fresh binding: local variables do not survive
 	// between calls; globals, constants and the model do.
@@ -380,9 +374,7 @@ func (x *EvalRubyArguments) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// EvalRubyFileArguments is an object with the member file_path.
-//
-// Arguments of eval_ruby_file.
+// EvalRubyFileArguments holds the arguments of eval_ruby_file.
 type EvalRubyFileArguments struct {
 	// Path of the Ruby file; must lie under an allowed root.
 	FilePath string `json:"file_path"`
@@ -423,9 +415,7 @@ func (x *EvalRubyFileArguments) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ListEntitiesArguments is an object with the member entity_type.
-//
-// Arguments of list_entities.
+// ListEntitiesArguments holds the arguments of list_entities.
 type ListEntitiesArguments struct {
 	// Which entities to list. Defaults to "all" when absent.
 	EntityType *EntityFilter `json:"entity_type,omitempty"`
@@ -460,10 +450,7 @@ func (x *ListEntitiesArguments) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ScreenshotArguments is an object with the members output_path, width, height
-// and transparent.
-//
-// Arguments of take_screenshot.
+// ScreenshotArguments holds the arguments of take_screenshot.
 type ScreenshotArguments struct {
 	// Where to write the PNG; must lie under an allowed root. By default a
 	// timestamped file under the workspace's .tmp/screenshots.
@@ -526,9 +513,7 @@ func (x *ScreenshotArguments) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// BatchScreenshotArguments is an object with 7 members.
-//
-// Arguments of take_batch_screenshots.
+// BatchScreenshotArguments holds the arguments of take_batch_screenshots.
 type BatchScreenshotArguments struct {
 	// The screenshots to take, in order; at least one.
 	Shots []Shot `json:"shots"`
@@ -640,9 +625,7 @@ func (x *BatchScreenshotArguments) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Shot is an object with the members name, camera, isolate, width and height.
-//
-// One screenshot of a batch.
+// Shot is one screenshot of a batch.
 type Shot struct {
 	// Name of the shot, part of its file name; by default its index as 000, 001,
 	// ...
@@ -715,9 +698,7 @@ func (x *Shot) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CameraSpec is an object with 10 members.
-//
-// Where the camera of a shot looks from.
+// CameraSpec says where the camera of a shot looks from.
 type CameraSpec struct {
 	// standard_view uses view, custom uses eye/target/up, zoom_entity frames
 	// entity_ids. Defaults to "standard_view" when absent.
@@ -849,10 +830,8 @@ func (x *CameraSpec) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PathArguments is an object with the member path.
-//
-// Arguments of open_model (path required) and save_model (path optional; the
-// model's own file by default).
+// PathArguments holds the arguments of open_model (path required) and
+// save_model (path optional; the model's own file by default).
 type PathArguments struct {
 	// A .skp file under an allowed root.
 	Path *string `json:"path,omitempty"`
@@ -887,9 +866,7 @@ func (x *PathArguments) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ExportArguments is an object with the members format, width and height.
-//
-// Arguments of export_scene.
+// ExportArguments holds the arguments of export_scene.
 type ExportArguments struct {
 	// Defaults to "skp" when absent.
 	Format *ExportFormat `json:"format,omitempty"`
@@ -942,10 +919,7 @@ func (x *ExportArguments) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PingToolResult is an object with the members success, status, message,
-// version and sketchup_version.
-//
-// Result of the ping tool.
+// PingToolResult holds the result of the ping tool.
 type PingToolResult struct {
 	Success bool `json:"success"`
 
@@ -1040,10 +1014,7 @@ func (x *PingToolResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// EvalResult is an object with the members success, result, file_path and
-// file_name.
-//
-// Result of eval_ruby and eval_ruby_file.
+// EvalResult holds the result of eval_ruby and eval_ruby_file.
 type EvalResult struct {
 	Success bool `json:"success"`
 
@@ -1111,9 +1082,7 @@ func (x *EvalResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MessageResult is an object with the members success and message.
-//
-// Result of reload_extension.
+// MessageResult holds the result of reload_extension.
 type MessageResult struct {
 	Success bool   `json:"success"`
 	Message string `json:"message"`
@@ -1161,9 +1130,8 @@ func (x *MessageResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ModelInfo is an object with 8 members.
-//
-// Result of get_model_info; counts are of top-level entities.
+// ModelInfo holds the result of get_model_info; counts are of top-level
+// entities.
 type ModelInfo struct {
 	Success bool `json:"success"`
 
@@ -1365,10 +1333,7 @@ func (x *Entity) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// EntityList is an object with the members success, entity_type, count and
-// entities.
-//
-// Result of list_entities and get_selection.
+// EntityList holds the result of list_entities and get_selection.
 type EntityList struct {
 	Success bool `json:"success"`
 
@@ -1507,9 +1472,7 @@ func (x *Layer) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LayerList is an object with the members success, count and layers.
-//
-// Result of get_layers.
+// LayerList holds the result of get_layers.
 type LayerList struct {
 	Success bool    `json:"success"`
 	Count   int64   `json:"count"`
@@ -1723,9 +1686,7 @@ func (x *Material) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MaterialList is an object with the members success, count and materials.
-//
-// Result of get_materials.
+// MaterialList holds the result of get_materials.
 type MaterialList struct {
 	Success   bool       `json:"success"`
 	Count     int64      `json:"count"`
@@ -1797,9 +1758,7 @@ func (x *MaterialList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CameraInfo is an object with 7 members.
-//
-// Result of get_camera_info.
+// CameraInfo holds the result of get_camera_info.
 type CameraInfo struct {
 	Success bool    `json:"success"`
 	Eye     Vector3 `json:"eye"`
@@ -1927,9 +1886,7 @@ func (x *CameraInfo) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ScreenshotResult is an object with 7 members.
-//
-// Result of take_screenshot.
+// ScreenshotResult holds the result of take_screenshot.
 type ScreenshotResult struct {
 	Success  bool   `json:"success"`
 	FilePath string `json:"file_path"`
@@ -2100,10 +2057,8 @@ func (x *ShotResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// BatchScreenshotResult is an object with the members success, output_dir,
-// total_shots, successful, failed and results.
-//
-// Result of take_batch_screenshots; success is false when any shot failed.
+// BatchScreenshotResult holds the result of take_batch_screenshots; success is
+// false when any shot failed.
 type BatchScreenshotResult struct {
 	Success    bool         `json:"success"`
 	OutputDir  string       `json:"output_dir"`
@@ -2199,10 +2154,7 @@ func (x *BatchScreenshotResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ModelFileResult is an object with the members success, file_path, file_name
-// and title.
-//
-// Result of open_model and save_model.
+// ModelFileResult holds the result of open_model and save_model.
 type ModelFileResult struct {
 	Success  bool   `json:"success"`
 	FilePath string `json:"file_path"`
@@ -2266,9 +2218,7 @@ func (x *ModelFileResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ExportResult is an object with the members success, file_path and format.
-//
-// Result of export_scene.
+// ExportResult holds the result of export_scene.
 type ExportResult struct {
 	Success bool `json:"success"`
 
@@ -2327,10 +2277,7 @@ func (x *ExportResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ConsoleCaptureStatus is an object with the members success, capturing,
-// log_file and message.
-//
-// Result of console_capture_status.
+// ConsoleCaptureStatus holds the result of console_capture_status.
 type ConsoleCaptureStatus struct {
 	Success   bool `json:"success"`
 	Capturing bool `json:"capturing"`

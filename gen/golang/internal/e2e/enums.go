@@ -70,9 +70,7 @@ func (x *Level) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Topic is one of "build" or "test".
-//
-// What a log line is about; other topics are kept as sent.
+// Topic says what a log line is about; other topics are kept as sent.
 //
 // Other values are accepted too, and kept: the values below are the known
 // ones.

@@ -5,14 +5,14 @@ package e2e
 import "github.com/rpcgen/rpcgen/runtime/jsonrpc"
 
 // The codes of the protocol's own errors. The codes of JSON-RPC's standard
-// errors are jsonrpc.CodeParseError and the like.
+// errors are [jsonrpc.CodeParseError] and the like.
 const (
 	CodeNotReady = -32001
 	CodeBusy     = -32002
 )
 
-// Sentinels of the protocol's own errors, for errors.Is, which matches any
-// *jsonrpc.Error carrying the same code whatever its message and data.
+// Sentinels of the protocol's own errors, for [errors.Is], which matches any
+// [*jsonrpc.Error] carrying the same code whatever its message and data.
 var (
 	// ErrNotReady is the NotReady error (-32001 "Not ready"). The plugin has not
 	// been initialised.

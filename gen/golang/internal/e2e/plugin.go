@@ -20,7 +20,7 @@ type Plugin interface {
 	//
 	// The caller waits 2s for the response.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrNotReady.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrNotReady].
 	Initialize(ctx context.Context, params *InitializeParams) (*InitializeResult, error)
 
 	// Slow answers the request slow. Answers after delayMs milliseconds, or when
@@ -33,7 +33,7 @@ type Plugin interface {
 	//
 	// The caller waits 5s for the response.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrBusy.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrBusy].
 	Work(ctx context.Context) error
 
 	// Log handles the notification log.

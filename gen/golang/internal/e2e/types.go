@@ -82,7 +82,7 @@ func (x *Circle) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ShapeRect is the Rect variant of Shape.
+// ShapeRect is the Rect variant of [Shape].
 type ShapeRect struct {
 	// Always "rect"; MarshalJSON fills it in when left empty.
 	Kind   string  `json:"kind"`
@@ -373,7 +373,7 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InitializeParamsClientInfo is the clientInfo member of InitializeParams.
+// InitializeParamsClientInfo is the clientInfo member of [InitializeParams].
 type InitializeParamsClientInfo struct {
 	Name string   `json:"name"`
 	Tags []string `json:"tags,omitzero"`

@@ -143,9 +143,7 @@ func (x *Shape) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Resource is one of TextResource or BlobResource.
-//
-// What a resource holds, told apart by its text or blob member.
+// Resource says what a resource holds, told apart by its text or blob member.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects

@@ -21,7 +21,7 @@ type Agent interface {
 	// protocol of the family shares.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Cancel and report.
+	// notification.
 	Version(ctx context.Context) (string, error)
 
 	// Initialize answers the request full.initialize. Starts the session.
@@ -29,8 +29,8 @@ type Agent interface {
 	// The caller waits 10s for the response, then closes the connection. The agent
 	// is marked failed.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrNotReady or
-	// ErrBusy.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrNotReady] or
+	// [ErrBusy].
 	Initialize(ctx context.Context, params *InitializeParams) (*InitializeResult, error)
 
 	// Shutdown answers the request shutdown.
@@ -46,13 +46,13 @@ type Agent interface {
 	// Ping answers the request ping.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Cancel and report.
+	// notification.
 	Ping(ctx context.Context) error
 
 	// MarksSet answers the request marks/set.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Cancel and report.
+	// notification.
 	//
 	// Since 1.2.0. Proposed: not yet part of the protocol's stable release.
 	MarksSet(ctx context.Context, params *MarksSetParams) (*MarksSetResult, error)
@@ -60,7 +60,7 @@ type Agent interface {
 	// JobStatus answers the request job/status. Reports the agent's job.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Cancel and report.
+	// notification.
 	JobStatus(ctx context.Context) (*JobStatusResult, error)
 
 	// ItemsList answers the request items/list.
@@ -68,19 +68,19 @@ type Agent interface {
 	// params is nil when the request comes without params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Cancel and report.
+	// notification.
 	ItemsList(ctx context.Context, params *ItemsListParams) ([]Item, error)
 
 	// Sum answers the request sum. Adds numbers sent by position.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Cancel and report.
+	// notification.
 	Sum(ctx context.Context, params []int64) (int64, error)
 
 	// Upload answers the request upload.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Cancel and report.
+	// notification.
 	Upload(ctx context.Context, params *Upload) (string, error)
 
 	// Select answers the request select. Selects an item, or nothing with null
@@ -89,7 +89,7 @@ type Agent interface {
 	// params is nil when the request comes with null params.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Cancel and report.
+	// notification.
 	Select(ctx context.Context, params *SelectParams) (*ID, error)
 }
 

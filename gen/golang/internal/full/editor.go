@@ -22,13 +22,13 @@ type Editor interface {
 	// protocol of the family shares.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Cancel and report.
+	// notification.
 	Version(ctx context.Context) (string, error)
 
 	// FetchItem answers the request items/get.
 	//
-	// Besides the standard JSON-RPC errors, it may fail with ErrConflict or
-	// ErrOverloaded.
+	// Besides the standard JSON-RPC errors, it may fail with [ErrConflict] or
+	// [ErrOverloaded].
 	//
 	// Deprecated: Use items/find.
 	FetchItem(ctx context.Context, params *FetchItemParams) (*Item, error)
@@ -42,7 +42,7 @@ type Editor interface {
 	// Ping answers the request ping.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Cancel and report.
+	// notification.
 	Ping(ctx context.Context) error
 
 	// StatusReport answers the request, or handles the notification,
@@ -52,7 +52,7 @@ type Editor interface {
 	// Sent as a notification, its result is dropped.
 	//
 	// The caller waits 30s for the response, then sends the cancellation
-	// notification. Cancel and report.
+	// notification.
 	StatusReport(ctx context.Context, params *StatusReportParams) (*StatusReportResult, error)
 
 	// JobStatusNotification handles the notification form of job/status. The job

@@ -41,9 +41,7 @@ func (x *State) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Severity is one of 1 or 2.
-//
-// How bad a diagnostic is.
+// Severity says how bad a diagnostic is.
 type Severity int64
 
 // The values of Severity.
@@ -140,7 +138,7 @@ func (x *Fruit) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ItemSettingsTheme is the theme member of ItemSettings.
+// ItemSettingsTheme is the theme member of [ItemSettings].
 type ItemSettingsTheme string
 
 // The values of ItemSettingsTheme.
@@ -273,7 +271,7 @@ func (x *Level) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// NumberFieldType is the type member of NumberField.
+// NumberFieldType is the type member of [NumberField].
 type NumberFieldType string
 
 // The values of NumberFieldType.

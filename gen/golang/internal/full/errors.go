@@ -5,7 +5,7 @@ package full
 import "github.com/rpcgen/rpcgen/runtime/jsonrpc"
 
 // The codes of the protocol's own errors. The codes of JSON-RPC's standard
-// errors are jsonrpc.CodeParseError and the like.
+// errors are [jsonrpc.CodeParseError] and the like.
 const (
 	CodeBusy       = -32003
 	CodeNotReady   = -32001
@@ -13,8 +13,8 @@ const (
 	CodeConflict   = 409
 )
 
-// Sentinels of the protocol's own errors, for errors.Is, which matches any
-// *jsonrpc.Error carrying the same code whatever its message and data.
+// Sentinels of the protocol's own errors, for [errors.Is], which matches any
+// [*jsonrpc.Error] carrying the same code whatever its message and data.
 var (
 	// ErrBusy is the Busy error (-32003 "Busy"). The peer is working on another
 	// request.

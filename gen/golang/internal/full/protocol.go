@@ -23,7 +23,7 @@
 // stdio, subprocess (full-agent --stdio -v), tcp (localhost:7000) and unix
 // (/tmp/full.sock). Request ids are strings. A caller that gives up on a
 // request sends $/cancelRequest. Requests time out after 30s unless said
-// otherwise.
+// otherwise. Cancel and report.
 package full
 
 import (

@@ -63,9 +63,7 @@ func (x *Position) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Meta is an object whose members are all kept in Extra.
-//
-// Free-form metadata, kept member by member as sent.
+// Meta holds the free-form metadata, kept member by member as sent.
 type Meta struct {
 	// Extra holds the object's members, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -461,9 +459,9 @@ func (x *Item) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ItemSettings is the settings member of Item.
+// ItemSettings holds the nested inline object.
 //
-// Nested inline object.
+// It is the settings member of [Item].
 type ItemSettings struct {
 	Theme ItemSettingsTheme `json:"theme"`
 	Size  *Dimensions       `json:"size,omitempty"`
@@ -513,7 +511,7 @@ func (x *ItemSettings) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Dimensions is the size member of ItemSettings.
+// Dimensions is the size member of [ItemSettings].
 type Dimensions struct {
 	Width  float64 `json:"width"`
 	Height float64 `json:"height"`
@@ -566,7 +564,7 @@ func (x *Dimensions) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ItemHistoryItem is an element of the history member of Item.
+// ItemHistoryItem is an element of the history member of [Item].
 type ItemHistoryItem struct {
 	At    Timestamp `json:"at"`
 	State State     `json:"state"`
@@ -682,7 +680,7 @@ func (x *TextBlock) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// BlockImage is the Image variant of Block.
+// BlockImage is the Image variant of [Block].
 type BlockImage struct {
 	// Always "image"; MarshalJSON fills it in when left empty.
 	Type string `json:"type"`
@@ -1090,7 +1088,7 @@ func (x *MarkupContent) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarkedCode is the MarkedCode variant of MarkedString.
+// MarkedCode is the MarkedCode variant of [MarkedString].
 type MarkedCode struct {
 	Language string `json:"language"`
 	Value    string `json:"value"`
@@ -1456,7 +1454,7 @@ func (x *HoverRegistrationOptions) UnmarshalJSON(b []byte) error {
 }
 
 // TextDocumentFilterLanguage is the TextDocumentFilterLanguage variant of
-// TextDocumentFilter.
+// [TextDocumentFilter].
 type TextDocumentFilterLanguage struct {
 	Language string  `json:"language"`
 	Scheme   *string `json:"scheme,omitempty"`
@@ -1511,7 +1509,7 @@ func (x *TextDocumentFilterLanguage) UnmarshalJSON(b []byte) error {
 }
 
 // TextDocumentFilterScheme is the TextDocumentFilterScheme variant of
-// TextDocumentFilter.
+// [TextDocumentFilter].
 type TextDocumentFilterScheme struct {
 	Language *string `json:"language,omitempty"`
 	Scheme   string  `json:"scheme"`
@@ -1566,7 +1564,7 @@ func (x *TextDocumentFilterScheme) UnmarshalJSON(b []byte) error {
 }
 
 // TextDocumentFilterPattern is the TextDocumentFilterPattern variant of
-// TextDocumentFilter.
+// [TextDocumentFilter].
 type TextDocumentFilterPattern struct {
 	Language *string `json:"language,omitempty"`
 	Scheme   *string `json:"scheme,omitempty"`
@@ -2310,7 +2308,7 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// InitializeParamsClientInfo is the clientInfo member of InitializeParams.
+// InitializeParamsClientInfo is the clientInfo member of [InitializeParams].
 type InitializeParamsClientInfo struct {
 	Name string `json:"name"`
 }

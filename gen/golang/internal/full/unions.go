@@ -70,7 +70,7 @@ func (x *ID) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ItemEither is the either member of Item.
+// ItemEither is the either member of [Item].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -203,9 +203,7 @@ func (x *Block) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Contents is one of TextContents, BlobContents or String.
-//
-// What a resource holds.
+// Contents says what a resource holds.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
