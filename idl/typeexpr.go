@@ -102,6 +102,8 @@ func lexExpr(src string) []tok {
 			}
 			toks = append(toks, tok{tIdent, string(rs[i:j]), i})
 			i = j
+		case r == '[' && len(toks) > 0 && toks[len(toks)-1].kind == tIdent && toks[len(toks)-1].text == "map":
+			return append(toks, tok{tBad, "unexpected '[' in type: write a map as map<K, T>, such as map<string, integer>", i})
 		default:
 			return append(toks, tok{tBad, fmt.Sprintf("unexpected character %q in type", r), i})
 		}
@@ -379,6 +381,10 @@ func (p *exprParser) mapType(pos Pos) *tspec {
 		return nil
 	}
 	key := p.primary()
+	if key != nil && p.peek().kind == tEOF {
+		p.fail(p.peek(), "the type ends after the key of map<: inside a YAML flow mapping { … } a comma ends the value; quote the whole type, as in '%s, T>'", strings.TrimSpace(p.n.str))
+		return nil
+	}
 	if key == nil || !p.expect(",", "between the key and value types of map<K, T>") {
 		return nil
 	}

@@ -21,11 +21,15 @@ func syntaxHint(lines [][]rune, line int, msg string) string {
 		return "; indent with spaces, not tabs: YAML does not allow tabs in indentation"
 	}
 	if t := unquotedType(text); t != "" {
+		how := "quote the type"
+		if m := goMap.FindStringSubmatch(t); m != nil {
+			t, how = "map<"+m[1]+", "+m[2]+">", "write a map as map<K, T>, quoted"
+		}
 		q := "'" + t + "'"
 		if strings.Contains(t, "'") {
 			q = `"` + t + `"`
 		}
-		return fmt.Sprintf("; YAML reads an unquoted [ as the start of a list: quote the type: %s", q)
+		return fmt.Sprintf("; YAML reads an unquoted [ as the start of a list: %s: %s", how, q)
 	}
 	return indentHint(lines, line)
 }
@@ -34,6 +38,9 @@ func syntaxHint(lines [][]rune, line int, msg string) string {
 // comma or brace of a flow mapping, a type in Go or IDL syntax that YAML
 // cannot read unquoted: []T, map[K]T, map<K, T>.
 var typeStart = regexp.MustCompile(`(?:^|[:,{\[]\s*|\s)(\[\][A-Za-z_(\[]|map\[|map<)`)
+
+// goMap matches a map type in Go's syntax, map[K]T.
+var goMap = regexp.MustCompile(`^map\[\s*([A-Za-z_][A-Za-z0-9_]*)\s*\](.+)$`)
 
 // unquotedType returns the type written unquoted on text, or "".
 func unquotedType(text string) string {
