@@ -23,6 +23,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+
+	"github.com/rpcgen/rpcgen/gen"
 )
 
 func main() {
@@ -155,10 +157,11 @@ func runVersion(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	return err
 }
 
-// version reports the module version rpcgen was built from, or "(devel)".
+// version reports rpcgen's version, the one generated files name, and
+// the module version it was built from when that differs.
 func version() string {
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-		return info.Main.Version
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" && info.Main.Version != gen.Version {
+		return gen.Version + " (module " + info.Main.Version + ")"
 	}
-	return "(devel)"
+	return gen.Version
 }

@@ -18,7 +18,7 @@ import (
 // TestSpecsvcFresh checks that internal/specsvc holds exactly what
 // `rpcgen generate -out internal/specsvc testdata/specsvc.yaml` writes.
 func TestSpecsvcFresh(t *testing.T) {
-	const regen = "run: go run ./cmd/rpcgen generate -out interop/conformance/internal/specsvc interop/conformance/testdata/specsvc.yaml (from the repository root)"
+	const regen = "run: go run ../../cmd/rpcgen generate -out internal/specsvc testdata/specsvc.yaml (in interop/conformance, so that the header names the IDL as this test does)"
 	p, err := idl.Load(filepath.Join("testdata", "specsvc.yaml"))
 	if err != nil {
 		t.Fatal(err)
