@@ -7,7 +7,7 @@
 //	rpcgen check protocol.yaml...
 //	rpcgen docs [-out file] protocol.yaml
 //	rpcgen schema [-out dir] [-bundle] protocol.yaml
-//	rpcgen import lsp [-o file] metaModel.json
+//	rpcgen import lsp [-o file] [-schema ref] metaModel.json
 //	rpcgen version
 //
 // Exit status: 0 on success, 1 when the IDL is invalid or output could not
