@@ -9,15 +9,17 @@ import (
 	"testing"
 
 	sjs "github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/rpcgen/rpcgen/idl"
 )
 
 // TestSchemaRefusesInvalidCorpus validates a sample of the invalid
 // corpus whose errors a schema can see (unknown keys, values of the wrong
 // type, values outside an enum, missing keys, keys a notification may not
-// have) and expects the schema to refuse each for that reason. The rest of
-// the corpus is errors only the loader sees: unknown type names, cycles,
-// Go name clashes, the error-code rule, examples, keys that do not apply
-// to a type's kind.
+// have, keys that do not apply to the kind type: names) and expects the
+// schema to refuse each for that reason. The rest of the corpus is errors
+// only the loader sees: unknown type names, cycles, Go name clashes, the
+// error-code rule, examples, syntax inside compact types.
 func TestSchemaRefusesInvalidCorpus(t *testing.T) {
 	s := compileSchema(t)
 	for name, want := range map[string][]string{
@@ -37,6 +39,7 @@ func TestSchemaRefusesInvalidCorpus(t *testing.T) {
 		"notification_form":       {"at '/methods/pause/notification': missing property 'from'", "at '/methods/resume/notification': additional properties", "'on_timeout'"},
 		"notification_result":     {"at '/methods/progress/result': false schema"},
 		"empty_field_name":        {"invalid propertyName ''"},
+		"key_misplaced":           {"at '/types/T/values': false schema", "at '/types/T/items': false schema", "at '/types/E/fields': false schema", "at '/types/S/discriminator': false schema"},
 	} {
 		file := filepath.Join("testdata", "invalid", name+".yaml")
 		src, err := os.ReadFile(file)
@@ -266,5 +269,50 @@ func TestSchemaTellsKeysFromValues(t *testing.T) {
 	err := s.Validate(yamlValue(t, "demo.yaml", src))
 	if _, ok := err.(*sjs.ValidationError); !ok || !strings.Contains(err.Error(), "'optinal' not allowed") {
 		t.Errorf("an unknown key of a field: %v; want it refused", err)
+	}
+}
+
+// kindWords are the values of type: that name a kind, each with the keys
+// that only some kinds take.
+var (
+	kindWords   = []string{"object", "enum", "union", "array", "map", "tuple", "string", "integer", "int32", "uint32", "number", "boolean", "any"}
+	limitedKeys = []string{"fields", "extends", "additional", "positional", "values", "discriminator", "variants", "items", "format", "const", "minimum", "maximum", "open", "base"}
+)
+
+// TestSchemaKindKeysMatchTheLoader checks, for a type in long form whose
+// type: names a kind, which keys the schema refuses: exactly those the
+// loader reports as not applying to that kind.
+func TestSchemaKindKeysMatchTheLoader(t *testing.T) {
+	doc := schemaDoc(t)
+	for _, ptr := range []string{"/$defs/type/anyOf/2", "/$defs/field/anyOf/2"} {
+		banned := map[string][]string{}
+		for _, rule := range at(t, doc, ptr+"/allOf").([]any) {
+			r := rule.(map[string]any)
+			kind := r["if"].(map[string]any)["properties"].(map[string]any)["type"].(map[string]any)["const"].(string)
+			for k, v := range r["then"].(map[string]any)["properties"].(map[string]any) {
+				if v == false {
+					banned[kind] = append(banned[kind], k)
+				}
+			}
+		}
+		if len(banned) != len(kindWords) {
+			t.Errorf("%s: rules for %d kinds; want %d", ptr, len(banned), len(kindWords))
+		}
+		for _, kind := range kindWords {
+			var loader []string
+			for _, k := range limitedKeys {
+				src := "protocol: {name: demo, roles: {a: A., b: B.}, framing: ndjson}\ntypes:\n  T: {type: " + kind + ", " + k + ": 1}\n"
+				if ptr == "/$defs/field/anyOf/2" {
+					src = "protocol: {name: demo, roles: {a: A., b: B.}, framing: ndjson}\ntypes:\n  T: {fields: {f: {type: " + kind + ", " + k + ": 1}}}\n"
+				}
+				_, err := idl.Parse("demo.yaml", []byte(src))
+				if strings.Contains(errString(err), "key "+k+" does not apply to type ") {
+					loader = append(loader, k)
+				}
+			}
+			if got := sorted(banned[kind]...); !slices.Equal(got, sorted(loader...)) {
+				t.Errorf("%s, type: %s: the schema refuses %v; the loader %v", ptr, kind, got, sorted(loader...))
+			}
+		}
 	}
 }
