@@ -76,7 +76,7 @@ func TestFullProtocol(t *testing.T) {
 	tcp := p.Transports[2]
 	eq(t, "tcp", [3]any{tcp.Kind, tcp.Host, tcp.Port}, [3]any{TransportTCP, "localhost", 7000})
 	eq(t, "unix", [2]any{p.Transports[3].Kind, p.Transports[3].Path}, [2]any{TransportUnix, "/tmp/full.sock"})
-	eq(t, "Pos", p.Pos, Pos{"testdata/full.yaml", 4, 3})
+	eq(t, "Pos", p.Pos, Pos{"testdata/full.yaml", lineOf(t, "testdata/full.yaml", "protocol:") + 1, 3})
 }
 
 func TestFullTypeOrder(t *testing.T) {
@@ -142,7 +142,7 @@ func TestFullScalarsAndUnions(t *testing.T) {
 	eq(t, "Scores", mustType(t, p, "Scores").Type.String(), "map<string, number>")
 	ts := mustType(t, p, "Timestamp")
 	eq(t, "Timestamp", [3]any{ts.Type.Format, ts.Doc, string(ts.Example.JSON)}, [3]any{FormatDateTime, "An RFC 3339 time.", `"2025-01-02T03:04:05Z"`})
-	eq(t, "Timestamp pos", ts.Pos, Pos{"testdata/shared.yaml", 3, 3})
+	eq(t, "Timestamp pos", ts.Pos, Pos{"testdata/shared.yaml", lineOf(t, "testdata/shared.yaml", "  Timestamp:"), 3})
 
 	block := mustType(t, p, "Block")
 	eq(t, "Block", [3]any{block.Type.Kind, block.Type.Discriminator, block.Doc}, [3]any{KindUnion, "type", "A content block."})

@@ -17,6 +17,7 @@ var importers = map[string]func([]byte) ([]byte, error){
 
 func runImport(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	out := fs.String("o", "-", "output `file`; - writes to standard output")
+	schema := fs.String("schema", "", "write `# yaml-language-server: $schema=REF` first, so that editors check the IDL against rpcgen's IDL schema (idl/rpcgen-idl.schema.json)")
 	// Flags may also follow the arguments: rpcgen import lsp m.json -o lsp.yaml.
 	var rest []string
 	for {
@@ -50,6 +51,9 @@ func runImport(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	idl, err := convert(data)
 	if err != nil {
 		return fmt.Errorf("%s: %w", rest[1], err)
+	}
+	if *schema != "" {
+		idl = append([]byte("# yaml-language-server: $schema="+*schema+"\n"), idl...)
 	}
 	return writeOne(*out, idl, stdout)
 }

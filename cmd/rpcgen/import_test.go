@@ -33,14 +33,15 @@ func TestImportUsage(t *testing.T) {
 }
 
 // TestImportWritesTheCommittedIDL runs the command as documented, -o
-// after the arguments, and to standard output.
+// after the arguments, and to standard output; -schema writes the line
+// that points editors at the IDL's schema.
 func TestImportWritesTheCommittedIDL(t *testing.T) {
 	want, err := os.ReadFile("../../protocols/lsp.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "lsp.yaml")
-	if status, _, errOut := runCLI(t, "import", "lsp", lspMetaModel, "-o", out); status != 0 {
+	if status, _, errOut := runCLI(t, "import", "lsp", lspMetaModel, "-o", out, "-schema", "../idl/rpcgen-idl.schema.json"); status != 0 {
 		t.Fatalf("import exited %d: %s", status, errOut)
 	}
 	got, err := os.ReadFile(out)
@@ -50,7 +51,7 @@ func TestImportWritesTheCommittedIDL(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Error("rpcgen import lsp -o wrote another IDL than protocols/lsp.yaml")
 	}
-	status, stdout, _ := runCLI(t, "import", "lsp", lspMetaModel)
+	status, stdout, _ := runCLI(t, "import", "-schema", "../idl/rpcgen-idl.schema.json", "lsp", lspMetaModel)
 	if status != 0 || stdout != string(want) {
 		t.Errorf("rpcgen import lsp to standard output = %d, %d bytes; want 0, %d bytes", status, len(stdout), len(want))
 	}

@@ -10,7 +10,7 @@
 //	rpcgen schema [-out dir] protocol.yaml
 //	rpcgen schema -bundle [-out file] protocol.yaml
 //	rpcgen openrpc [-out file] protocol.yaml
-//	rpcgen import lsp [-o file] metaModel.json
+//	rpcgen import lsp [-o file] [-schema ref] metaModel.json
 //	rpcgen breaking [-wire-only] [-json] OLD.yaml NEW.yaml | -against REV NEW.yaml
 //	rpcgen version
 //	rpcgen completion bash|zsh|fish
@@ -59,6 +59,8 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+
+	"github.com/rpcgen/rpcgen/gen"
 )
 
 func main() {
@@ -250,10 +252,11 @@ func runVersion(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	return err
 }
 
-// version reports the module version rpcgen was built from, or "(devel)".
+// version reports rpcgen's version, the one generated files name, and
+// the module version it was built from when that differs.
 func version() string {
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-		return info.Main.Version
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" && info.Main.Version != gen.Version {
+		return gen.Version + " (module " + info.Main.Version + ")"
 	}
-	return "(devel)"
+	return gen.Version
 }

@@ -4,6 +4,12 @@
 // connecting the two over a byte stream. The generated code links against
 // runtime/jsonrpc and runtime/framing only.
 //
+// Every file starts with [gen.GoHeader]: the DO NOT EDIT line, rpcgen's
+// version and the IDL file. protocol.go refers to the constant of
+// runtime/jsonrpc named after rpcgen's version (IsAtLeastVersion0_1_0),
+// so the package does not compile against a runtime older than the rpcgen
+// that generated it, and the compiler names the constant.
+//
 // # Representation of IDL types
 //
 //   - string, integer, number and boolean become string, int64, float64 and

@@ -99,7 +99,9 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 		f := &file{File: jen.NewFile(pkg), path: part.path}
 		// groupImports formats the file once its imports are grouped.
 		f.NoFormat = true
-		f.HeaderComment(gen.Header)
+		for _, l := range gen.GoHeader(p) {
+			f.HeaderComment(l)
+		}
 		f.ImportName(jsonrpcPkg, "jsonrpc")
 		f.ImportName(framingPkg, "framing")
 		f.ImportName(httpPkg, "streamhttp")

@@ -9,7 +9,9 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/rpcgen/rpcgen/gen"
 	"github.com/rpcgen/rpcgen/idl"
+	"github.com/rpcgen/rpcgen/internal/version"
 )
 
 // protocolFile declares the package doc, the method names, Options and
@@ -21,6 +23,11 @@ func (g *generator) protocolFile(f *file) error {
 		}
 		f.PackageComment(l)
 	}
+	check := jen.Null()
+	for _, l := range runtimeCheckDoc {
+		check.Comment(l).Line()
+	}
+	f.add(check.Const().Id("_").Op("=").Qual(jsonrpcPkg, version.Runtime()))
 	if len(g.p.Methods) > 0 {
 		var defs []jen.Code
 		for _, m := range g.p.Methods {
@@ -43,6 +50,16 @@ func (g *generator) protocolFile(f *file) error {
 	g.options(f)
 	g.transportDefaults(f)
 	return nil
+}
+
+// runtimeCheckDoc explains the constant that ties generated code to the
+// runtime versions it compiles with.
+var runtimeCheckDoc = []string{
+	"This package needs the runtime of rpcgen " + gen.Version + " or later. If the line",
+	"below does not compile, the github.com/rpcgen/rpcgen module in go.mod is",
+	"older than the rpcgen that wrote this package: upgrade it with",
+	"go get github.com/rpcgen/rpcgen@" + gen.Version + " (or later), or regenerate the",
+	"package with the rpcgen version go.mod names.",
 }
 
 // sentBy says who sends m, as in "sent by Editor to Agent".

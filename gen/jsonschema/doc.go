@@ -33,7 +33,8 @@
 // "https://rpcgen.dev/schemas/full/methods/tools_call.params.json" and
 // "https://rpcgen.dev/schemas/full/full.schema.json". The protocol's
 // version is not part of the $id, so identifiers stay stable across
-// versions.
+// versions. Each file's $comment says that rpcgen generated it, with
+// rpcgen's version and the IDL file ([gen.JSONComment]).
 //
 // # Mapping
 //

@@ -208,6 +208,7 @@ type defCache map[*idl.TypeDef]*invopop.Schema
 func root(p *idl.Protocol, s *invopop.Schema, path string, types []*idl.TypeDef, t *idl.Type, defs defCache) error {
 	s.Version = draft
 	s.ID = invopop.ID(ID(p, path))
+	s.Comments = gen.JSONComment(p)
 	seen := map[*idl.TypeDef]bool{}
 	for _, td := range types {
 		seen[td] = true

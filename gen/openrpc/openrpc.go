@@ -54,9 +54,9 @@ func (g *generator) document() (*object, error) {
 	}
 	info := obj().set("title", p.Name).set("version", version)
 	info.str("description", strings.TrimSpace(p.Doc))
-	// Marked as generated (where tools look for it, as in a Go file's
-	// header), so that rpcgen generate knows the file is its own.
-	doc := obj().set("openrpc", Version).set("x-rpcgen-generated", strings.TrimPrefix(gen.Header, "// ")).set("info", info)
+	// Marked as generated, with the rpcgen version and the IDL file, near
+	// the top (where rpcgen generate looks to know the file is its own).
+	doc := obj().set("openrpc", Version).set("x-rpcgen-generated", gen.JSONComment(p)).set("info", info)
 	g.protocolFacts(doc)
 	var methods []any
 	for _, m := range p.Methods {

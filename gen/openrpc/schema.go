@@ -134,7 +134,7 @@ func draft7(v any) (any, error) {
 	for _, k := range append([]string(nil), o.keys...) {
 		val := o.get(k)
 		switch {
-		case k == "$schema" || k == "$id" || k == "$defs":
+		case k == "$schema" || k == "$id" || k == "$defs" || k == "$comment":
 			o.del(k)
 		case k == "$ref":
 			ref, _ := val.(string)

@@ -77,13 +77,20 @@ func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 // TestFixture imports a small meta model that uses every construct of the
 // meta model once and compares the IDL with testdata/fixture.yaml.
 func TestFixture(t *testing.T) {
-	golden(t, "testdata/fixture.yaml", importFile(t, "testdata/fixture.json"), "go test ./importer/lsp -run TestFixture -update")
+	golden(t, "testdata/fixture.yaml", withSchema("../../../idl/rpcgen-idl.schema.json", importFile(t, "testdata/fixture.json")), "go test ./importer/lsp -run TestFixture -update")
 }
 
 // TestLSPFresh is the freshness check: importing the committed 3.17 meta
 // model reproduces the committed IDL byte for byte.
 func TestLSPFresh(t *testing.T) {
-	golden(t, committedIDL, importFile(t, metaModelFile), "go test ./importer/lsp -run TestLSPFresh -update")
+	golden(t, committedIDL, withSchema("../idl/rpcgen-idl.schema.json", importFile(t, metaModelFile)), "go test ./importer/lsp -run TestLSPFresh -update")
+}
+
+// withSchema puts before idl the line that `rpcgen import -schema ref`
+// writes, which points editors at the IDL's JSON Schema: the committed
+// files carry it, relative to where they are.
+func withSchema(ref string, idl []byte) []byte {
+	return append([]byte("# yaml-language-server: $schema="+ref+"\n"), idl...)
 }
 
 // TestDeterministic imports the same meta model several times, from
