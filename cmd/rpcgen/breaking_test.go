@@ -25,8 +25,8 @@ func TestBreakingExitStatuses(t *testing.T) {
 		stderr string
 	}{
 		{"nothing breaks", pair("none_optional_member_added"), 0, "", ""},
-		{"wire", pair("field_removed"), 1, "old.yaml:67:9: wire: FIELD_REMOVED: member \"version\" of InitializeResult was removed\n", "1 breaking change: 1 on the wire, 0 in Go only"},
-		{"go only", pair("type_renamed"), 1, "new.yaml:22:3: go: TYPE_RENAMED:", "1 breaking change: 0 on the wire, 1 in Go only"},
+		{"wire", pair("field_removed"), 1, "old.yaml:68:9: wire: FIELD_REMOVED: member \"version\" of InitializeResult was removed\n", "1 breaking change: 1 on the wire, 0 in Go only"},
+		{"go only", pair("type_renamed"), 1, "new.yaml:23:3: go: TYPE_RENAMED:", "1 breaking change: 0 on the wire, 1 in Go only"},
 		{"go only, -wire-only", append([]string{"-wire-only"}, pair("type_renamed")...), 0, "", ""},
 		{"wire, -wire-only", append([]string{"-wire-only"}, pair("method_removed")...), 1, "METHOD_REMOVED", ""},
 		{"flags after the files", append(pair("type_renamed"), "-wire-only"), 0, "", ""},
@@ -68,7 +68,7 @@ func TestBreakingJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[0]), &f); err != nil {
 		t.Fatal(err)
 	}
-	want := finding{Rule: "FIELD_OPTIONALITY_CHANGED", Class: "wire", File: corpus + "field_optionality_changed/new.yaml", Line: 62, Col: 9, Message: `member "name" of InitializeParams became optional`}
+	want := finding{Rule: "FIELD_OPTIONALITY_CHANGED", Class: "wire", File: corpus + "field_optionality_changed/new.yaml", Line: 63, Col: 9, Message: `member "name" of InitializeParams became optional`}
 	if f != want {
 		t.Errorf("got %+v\nwant %+v", f, want)
 	}

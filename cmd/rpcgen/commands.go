@@ -112,7 +112,10 @@ func runGenerate(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 // package name ("" for the default) and outputs.
 type job struct {
 	idl, out, pkg string
-	outs          outputs
+	// source, when set, is how generated headers name the IDL file: its
+	// path relative to the project file, whatever the working directory.
+	source string
+	outs   outputs
 }
 
 // outputs selects what generate writes.
@@ -150,6 +153,9 @@ func generateJob(j job, check bool, stdout io.Writer) ([]string, error) {
 	p, err := idl.Load(j.idl)
 	if err != nil {
 		return nil, err
+	}
+	if j.source != "" && len(p.Files) > 0 {
+		p.Files[0] = j.source
 	}
 	// The generators only read p: they run at the same time, and their
 	// files and errors are taken in the same order as ever.

@@ -145,9 +145,9 @@ var completionCases = []struct {
 	line string
 	want string
 }{
-	{"rpcgen ", "check completion docs generate import openrpc schema version"},
+	{"rpcgen ", "breaking check completion docs generate import openrpc schema version"},
 	{"rpcgen op", "openrpc"},
-	{"rpcgen generate -", "-out -package"},
+	{"rpcgen generate -", "-check -config -docs -go -openrpc -out -package -schema"},
 	{"rpcgen generate -out ", "sub/"},
 	{"rpcgen generate ", "a.yaml sub/"},
 	{"rpcgen generate -out x ", "a.yaml sub/"},

@@ -171,7 +171,11 @@ func (r *configReader) read(src []byte, dir string) []job {
 				continue
 			}
 			outAt[out] = at
-			jobs = append(jobs, job{idl: file, out: out, pkg: s.pkg, outs: s.outs})
+			source := file
+			if rel, err := filepath.Rel(dir, file); err == nil {
+				source = filepath.ToSlash(rel)
+			}
+			jobs = append(jobs, job{idl: file, source: source, out: out, pkg: s.pkg, outs: s.outs})
 		}
 	}
 	return jobs

@@ -176,6 +176,7 @@ type NotFoundError struct {
 	Err  error  // what starting it returned
 }
 
+// Error says which executable was not found.
 func (e *NotFoundError) Error() string {
 	return fmt.Sprintf("transport: spawn %s: executable not found: %v", e.Name, e.Err)
 }
