@@ -11,7 +11,7 @@ import (
 
 // Writing messages with LSP's Content-Length framing and reading them
 // back, one message per Read.
-func ExampleContentLength() {
+func ExampleFraming_contentLength() {
 	var stream bytes.Buffer
 	w := framing.ContentLength.NewWriter(&stream)
 	for _, msg := range []string{`{"jsonrpc":"2.0","method":"initialized"}`, `[1,2]`} {

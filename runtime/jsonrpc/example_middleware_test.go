@@ -57,7 +57,7 @@ func ExampleMiddleware() {
 // Outgoing middleware on the side that calls: it sees every call and
 // notification this side sends, and the error each call ends with.
 func ExampleOutgoingMiddleware() {
-	trace := func(next jsonrpc.SendFunc) jsonrpc.SendFunc {
+	logCalls := func(next jsonrpc.SendFunc) jsonrpc.SendFunc {
 		return func(ctx context.Context, out *jsonrpc.Outgoing) error {
 			fmt.Println("sending", out.Method)
 			err := next(ctx, out)
@@ -78,7 +78,7 @@ func ExampleOutgoingMiddleware() {
 		}),
 	})
 	defer server.Close()
-	client := jsonrpc.NewConn(a, jsonrpc.Options{Outgoing: []jsonrpc.OutgoingMiddleware{trace}})
+	client := jsonrpc.NewConn(a, jsonrpc.Options{Outgoing: []jsonrpc.OutgoingMiddleware{logCalls}})
 	defer client.Close()
 
 	ctx := context.Background()
@@ -167,8 +167,12 @@ func ExampleCancellation() {
 	defer client.Close()
 
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	go func() {
-		<-started // the server is working on the request
+		select {
+		case <-started: // the server is working on the request
+		case <-ctx.Done():
+		}
 		cancel()
 	}()
 	err := client.Call(ctx, "work", nil, nil)
