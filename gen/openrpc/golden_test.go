@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/rpcgen/rpcgen/gen/openrpc"
-	"github.com/rpcgen/rpcgen/idl"
+	"github.com/rpcgen/rpcgen/internal/openrpctest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/full.json and generated/<name>/openrpc.json")
@@ -53,27 +53,10 @@ func cached(t *testing.T, path string) []byte {
 	defer generated.Unlock()
 	doc, ok := generated.docs[path]
 	if !ok {
-		doc = generate(t, path)
+		doc = openrpctest.Generate(t, path)
 		generated.docs[path] = doc
 	}
 	return doc
-}
-
-// generate loads the IDL file at path and returns its document.
-func generate(t *testing.T, path string) []byte {
-	t.Helper()
-	p, err := idl.Load(path)
-	if err != nil {
-		t.Fatalf("loading %s: %v", path, err)
-	}
-	files, err := openrpc.Generate(p)
-	if err != nil {
-		t.Fatalf("generating %s: %v", path, err)
-	}
-	if len(files) != 1 || files[0].Path != openrpc.FileName {
-		t.Fatalf("generating %s: got %d files, want one %s", path, len(files), openrpc.FileName)
-	}
-	return files[0].Content
 }
 
 func TestCommittedDocumentsAreFresh(t *testing.T) {
@@ -100,7 +83,7 @@ func TestCommittedDocumentsAreFresh(t *testing.T) {
 func TestDeterministic(t *testing.T) {
 	for _, d := range documents(t) {
 		t.Run(d.name, func(t *testing.T) {
-			if !bytes.Equal(generate(t, d.idl), generate(t, d.idl)) {
+			if !bytes.Equal(openrpctest.Generate(t, d.idl), openrpctest.Generate(t, d.idl)) {
 				t.Error("two runs generate different documents")
 			}
 		})

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rpcgen/rpcgen/internal/openrpctest"
 	sjs "github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -64,27 +65,12 @@ func (k *checker) valid(what string, v any, ptr string) {
 	}
 }
 
-// idlFiles lists every IDL file that generates: the shipped protocols,
-// the benchmark's and the IDL test data.
-func idlFiles(t *testing.T) []string {
-	t.Helper()
-	var files []string
-	for _, pattern := range []string{"protocols/*.yaml", "bench/*.yaml", "idl/testdata/full.yaml", "idl/testdata/valid/*.yaml"} {
-		m, err := filepath.Glob(filepath.Join("..", "..", filepath.FromSlash(pattern)))
-		if err != nil || len(m) == 0 {
-			t.Fatalf("no IDL file matches %s (%v)", pattern, err)
-		}
-		files = append(files, m...)
-	}
-	return files
-}
-
 // TestSchemasAreDraft07 compiles every schema of every document as draft
 // 07 with no loader, so every reference resolves inside the document, and
 // checks each named type's own examples against it (a positional object
 // or tuple example fails unless its positions are draft 07's items).
 func TestSchemasAreDraft07(t *testing.T) {
-	for _, path := range idlFiles(t) {
+	for _, path := range openrpctest.IDLFiles(t, filepath.Join("..", "..")) {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".yaml"), func(t *testing.T) {
 			k := newChecker(t, cached(t, path))
 			schemas := k.doc["components"].(map[string]any)["schemas"].(map[string]any)
@@ -126,7 +112,7 @@ func walkRefs(t *testing.T, v any, at string) {
 // x-rpcgen-params when the method has it, the result against the result's
 // schema, and an error's data against the schema of its data.
 func TestExamplesMatchTheirDescriptors(t *testing.T) {
-	for _, path := range idlFiles(t) {
+	for _, path := range openrpctest.IDLFiles(t, filepath.Join("..", "..")) {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".yaml"), func(t *testing.T) {
 			k := newChecker(t, cached(t, path))
 			n := 0

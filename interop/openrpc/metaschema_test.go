@@ -17,7 +17,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/rpcgen/rpcgen/gen/openrpc"
-	"github.com/rpcgen/rpcgen/idl"
+	"github.com/rpcgen/rpcgen/internal/openrpctest"
 )
 
 // The $id of the two meta-schemas.
@@ -116,42 +116,13 @@ func decode(t *testing.T, name string, data []byte) any {
 	return v
 }
 
-// idlFiles lists every IDL file of the repository that generates: the
-// shipped protocols, the benchmark's, and the IDL test data.
-func idlFiles(t *testing.T) []string {
-	t.Helper()
-	var files []string
-	for _, pattern := range []string{"protocols/*.yaml", "bench/*.yaml", "idl/testdata/full.yaml", "idl/testdata/valid/*.yaml"} {
-		m, err := filepath.Glob(filepath.Join("..", "..", filepath.FromSlash(pattern)))
-		if err != nil || len(m) == 0 {
-			t.Fatalf("no IDL file matches %s (%v)", pattern, err)
-		}
-		files = append(files, m...)
-	}
-	return files
-}
-
-// generate returns the OpenRPC document of the IDL file at path.
-func generate(t *testing.T, path string) []byte {
-	t.Helper()
-	p, err := idl.Load(path)
-	if err != nil {
-		t.Fatalf("loading %s: %v", path, err)
-	}
-	files, err := openrpc.Generate(p)
-	if err != nil {
-		t.Fatalf("generating %s: %v", path, err)
-	}
-	return files[0].Content
-}
-
 func TestDocumentsMatchTheMetaSchema(t *testing.T) {
 	meta := metaSchema(t)
-	files := idlFiles(t)
+	files := openrpctest.IDLFiles(t, filepath.Join("..", ".."))
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".yaml")
 		t.Run(name, func(t *testing.T) {
-			if err := meta.Validate(decode(t, path, generate(t, path))); err != nil {
+			if err := meta.Validate(decode(t, path, openrpctest.Generate(t, path))); err != nil {
 				t.Errorf("the OpenRPC document of %s does not match the meta-schema: %v", path, err)
 			}
 		})
@@ -176,7 +147,7 @@ func TestDocumentsMatchTheMetaSchema(t *testing.T) {
 // has teeth: documents that break the specification are refused.
 func TestMetaSchemaRejectsBrokenDocuments(t *testing.T) {
 	meta := metaSchema(t)
-	data := generate(t, filepath.Join("..", "..", "idl", "testdata", "full.yaml"))
+	data := openrpctest.Generate(t, filepath.Join("..", "..", "idl", "testdata", "full.yaml"))
 	for name, breakIt := range map[string]func(doc map[string]any){
 		"method without params": func(doc map[string]any) {
 			delete(method(doc, 0), "params")
