@@ -53,7 +53,7 @@ func cached(t *testing.T, path string) []byte {
 	defer generated.Unlock()
 	doc, ok := generated.docs[path]
 	if !ok {
-		doc = openrpctest.Generate(t, path)
+		doc = openrpctest.Generate(t, filepath.Join("..", ".."), path)
 		generated.docs[path] = doc
 	}
 	return doc
@@ -83,7 +83,7 @@ func TestCommittedDocumentsAreFresh(t *testing.T) {
 func TestDeterministic(t *testing.T) {
 	for _, d := range documents(t) {
 		t.Run(d.name, func(t *testing.T) {
-			if !bytes.Equal(openrpctest.Generate(t, d.idl), openrpctest.Generate(t, d.idl)) {
+			if !bytes.Equal(openrpctest.Generate(t, filepath.Join("..", ".."), d.idl), openrpctest.Generate(t, filepath.Join("..", ".."), d.idl)) {
 				t.Error("two runs generate different documents")
 			}
 		})

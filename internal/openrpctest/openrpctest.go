@@ -26,12 +26,17 @@ func IDLFiles(t testing.TB, root string) []string {
 	return files
 }
 
-// Generate loads the IDL file at path and returns its OpenRPC document.
-func Generate(t testing.TB, path string) []byte {
+// Generate loads the IDL file at path, below the repository's top
+// directory root, and returns its OpenRPC document as rpcgen generate
+// writes it from root (its header naming the file relative to root).
+func Generate(t testing.TB, root, path string) []byte {
 	t.Helper()
 	p, err := idl.Load(path)
 	if err != nil {
 		t.Fatalf("loading %s: %v", path, err)
+	}
+	if rel, err := filepath.Rel(root, path); err == nil && len(p.Files) > 0 {
+		p.Files[0] = filepath.ToSlash(rel)
 	}
 	files, err := openrpc.Generate(p)
 	if err != nil {

@@ -122,7 +122,7 @@ func TestDocumentsMatchTheMetaSchema(t *testing.T) {
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".yaml")
 		t.Run(name, func(t *testing.T) {
-			if err := meta.Validate(decode(t, path, openrpctest.Generate(t, path))); err != nil {
+			if err := meta.Validate(decode(t, path, openrpctest.Generate(t, filepath.Join("..", ".."), path))); err != nil {
 				t.Errorf("the OpenRPC document of %s does not match the meta-schema: %v", path, err)
 			}
 		})
@@ -147,7 +147,7 @@ func TestDocumentsMatchTheMetaSchema(t *testing.T) {
 // has teeth: documents that break the specification are refused.
 func TestMetaSchemaRejectsBrokenDocuments(t *testing.T) {
 	meta := metaSchema(t)
-	data := openrpctest.Generate(t, filepath.Join("..", "..", "idl", "testdata", "full.yaml"))
+	data := openrpctest.Generate(t, filepath.Join("..", ".."), filepath.Join("..", "..", "idl", "testdata", "full.yaml"))
 	for name, breakIt := range map[string]func(doc map[string]any){
 		"method without params": func(doc map[string]any) {
 			delete(method(doc, 0), "params")
