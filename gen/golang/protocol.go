@@ -90,6 +90,8 @@ func (g *generator) packageDoc() *comment {
 	c.addf("%s (role %s) starts the connection%s. %s (role %s) is the other side%s.",
 		r0.GoName, r0.Name, roleDesc(r0.Doc), r1.GoName, r1.Name, roleDesc(r1.Doc))
 	switch {
+	case g.deaf(0) && g.deaf(1):
+		c.addf("Neither role receives requests or notifications yet, so neither has an interface: Connect%[1]s and Connect%[2]s connect the two, and a request sent either way is answered with -32601 Method not found.", r0.GoName, r1.GoName)
 	case g.deaf(0) || g.deaf(1):
 		served, deaf := r1, r0
 		if g.deaf(1) {

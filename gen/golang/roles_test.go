@@ -56,3 +56,33 @@ methods:
 		}
 	}
 }
+
+// TestNeitherRoleReceives checks a protocol without methods: both Connect
+// functions return only the connection, and no role has an interface.
+func TestNeitherRoleReceives(t *testing.T) {
+	p, err := idl.Parse("demo.yaml", []byte(header))
+	if err != nil {
+		t.Fatalf("the IDL does not load: %v", err)
+	}
+	files, err := Generate(p, Options{})
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	var all strings.Builder
+	for _, f := range files {
+		all.Write(f.Content)
+	}
+	out := all.String()
+	for _, want := range []string{
+		"func ConnectClient(stream io.ReadWriteCloser, opts jsonrpc.Options) *jsonrpc.Conn {",
+		"func ConnectServer(stream io.ReadWriteCloser, opts jsonrpc.Options) *jsonrpc.Conn {",
+		"Neither role receives requests or notifications yet",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the generated package lacks %q", want)
+		}
+	}
+	if strings.Contains(out, " interface {") || strings.Contains(out, " interface{}") {
+		t.Errorf("the generated package declares an interface:\n%s", out)
+	}
+}
