@@ -53,8 +53,8 @@ func startRPCGen(client, server io.ReadWriteCloser, f framingKind, onTick func(i
 	default:
 		return nil, fmt.Errorf("rpcgen: unknown framing %q", f)
 	}
-	serverConn, _ := benchproto.ConnectServer(server, rpcgenServer{onTick: onTick}, opts)
-	clientConn, remote := benchproto.ConnectClient(client, nil, opts)
+	serverConn := benchproto.ConnectServer(server, rpcgenServer{onTick: onTick}, opts)
+	clientConn, remote := benchproto.ConnectClient(client, opts)
 	return &rpcgenSession{clientConn: clientConn, serverConn: serverConn, server: remote}, nil
 }
 

@@ -6,57 +6,22 @@
 package benchproto
 
 import (
-	"context"
 	"io"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-// Client is the client side of the protocol: calls the server.
+// ConnectClient runs the client on stream, the connection to the server, and
+// returns the connection and the server at its other end. Zero fields of opts
+// take the protocol's defaults (see Options).
 //
-// Server sends it no requests or notifications, so it has no methods yet.
-// Serve an implementation with ConnectClient or NewClientHandler, embedding
-// UnimplementedClient to keep compiling when methods are added; call the
-// client at the other end of a connection with NewClientRemote.
-type Client interface{}
-
-// UnimplementedClient answers every request with a -32601 Method not found
-// error and ignores every notification. Embed it in implementations of Client.
-type UnimplementedClient struct{}
-
-// NewClientRemote returns the client at the other end of c: its methods send
-// their request or notification through c.
-func NewClientRemote(c jsonrpc.Caller) Client {
-	return remoteClient{c}
-}
-
-// remoteClient implements Client by calling the peer.
-type remoteClient struct {
-	c jsonrpc.Caller
-}
-
-// NewClientHandler returns a handler serving impl as the client: it decodes
-// the params of each request or notification, calls the method of impl it
-// names and answers with the result. Params that do not decode are answered
-// with -32602 naming the member at fault, and methods Client does not have
-// with -32601.
-func NewClientHandler(impl Client) jsonrpc.Handler {
-	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
-		return nil, jsonrpc.MethodNotFound(req.Method)
-	})
-}
-
-// ConnectClient runs impl as the client on stream, the connection to the
-// server, and returns the connection and the server at its other end. Zero
-// fields of opts take the protocol's defaults (see Options), and impl, unless
-// nil, becomes the handler.
+// The client receives no requests or notifications: unless opts.Handler says
+// otherwise, a request from the server is answered with a -32601 Method not
+// found error.
 //
 // Close the connection, or let the peer close it, to end the session.
-func ConnectClient(stream io.ReadWriteCloser, impl Client, opts jsonrpc.Options) (*jsonrpc.Conn, Server) {
+func ConnectClient(stream io.ReadWriteCloser, opts jsonrpc.Options) (*jsonrpc.Conn, Server) {
 	opts = withDefaults(opts)
-	if impl != nil {
-		opts.Handler = NewClientHandler(impl)
-	}
 	conn := jsonrpc.NewConn(stream, opts)
 	return conn, NewServerRemote(conn)
 }

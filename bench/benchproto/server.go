@@ -111,16 +111,15 @@ func NewServerHandler(impl Server) jsonrpc.Handler {
 }
 
 // ConnectServer runs impl as the server on stream, the connection to the
-// client, and returns the connection and the client at its other end. Zero
-// fields of opts take the protocol's defaults (see Options), and impl, unless
-// nil, becomes the handler.
+// client, and returns the connection. Zero fields of opts take the protocol's
+// defaults (see Options), and impl, unless nil, becomes the handler.
 //
 // Close the connection, or let the peer close it, to end the session.
-func ConnectServer(stream io.ReadWriteCloser, impl Server, opts jsonrpc.Options) (*jsonrpc.Conn, Client) {
+func ConnectServer(stream io.ReadWriteCloser, impl Server, opts jsonrpc.Options) *jsonrpc.Conn {
 	opts = withDefaults(opts)
 	if impl != nil {
 		opts.Handler = NewServerHandler(impl)
 	}
 	conn := jsonrpc.NewConn(stream, opts)
-	return conn, NewClientRemote(conn)
+	return conn
 }

@@ -83,7 +83,7 @@ func TestCheckRunsGeneratorChecks(t *testing.T) {
 	// The IDL is valid, but its type would clash with the generated
 	// Unimplemented struct: check must say so, since generate would fail.
 	file := filepath.Join(t.TempDir(), "clash.yaml")
-	os.WriteFile(file, []byte("protocol:\n  name: demo\n  roles: {client: C., server: S.}\n  framing: ndjson\ntypes:\n  UnimplementedServer: string\n"), 0o644)
+	os.WriteFile(file, []byte("protocol:\n  name: demo\n  roles: {client: C., server: S.}\n  framing: ndjson\ntypes:\n  UnimplementedServer: string\nmethods:\n  ping: {from: client, kind: request}\n"), 0o644)
 	status, _, errOut := runCLI(t, "check", file)
 	if status != 1 || !strings.Contains(errOut, file+":6:3: type UnimplementedServer and role server") {
 		t.Errorf("check = %d, stderr %q; want 1 and a positioned clash", status, errOut)

@@ -150,7 +150,7 @@ func dial(t *testing.T, addr string, opts jsonrpc.Options) (*jsonrpc.Conn, supex
 	if err != nil {
 		t.Fatalf("dialing the runtime: %v", err)
 	}
-	conn, rt := supex.ConnectDriver(stream, supex.UnimplementedDriver{}, opts)
+	conn, rt := supex.ConnectDriver(stream, opts)
 	t.Cleanup(func() { conn.Close() })
 	return conn, rt
 }

@@ -1,8 +1,10 @@
 // Package golang generates the Go package of a protocol: its types, method
 // names, errors, and for each role an interface, a stub calling the remote
 // peer, a dispatcher serving a local implementation and a function
-// connecting the two over a byte stream. The generated code links against
-// runtime/jsonrpc and runtime/framing only.
+// connecting the two over a byte stream. A role that receives no request
+// and no notification gets only its Connect function, which takes no
+// implementation (requests sent to it are answered with -32601). The
+// generated code links against runtime/jsonrpc and runtime/framing only.
 //
 // Every file starts with [gen.GoHeader]: the DO NOT EDIT line, rpcgen's
 // version and the IDL file. protocol.go refers to the constant of

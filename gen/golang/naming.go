@@ -61,12 +61,16 @@ func (g *generator) check() idl.Errors {
 			ns.declare("DefaultUnixPath", "the default path of transport unix", t.Pos)
 		}
 	}
-	for _, r := range p.Roles {
+	for i, r := range p.Roles {
 		what := fmt.Sprintf("role %s", r.Name)
+		// A role receiving nothing has only its Connect function; its name
+		// stays reserved, since the docs speak of the role by it.
 		ns.declare(r.GoName, what+" (its interface)", r.Pos)
-		ns.declare("Unimplemented"+r.GoName, what+" (its Unimplemented struct)", r.Pos)
-		ns.declare("New"+r.GoName+"Remote", what+" (its remote constructor)", r.Pos)
-		ns.declare("New"+r.GoName+"Handler", what+" (its handler constructor)", r.Pos)
+		if !g.deaf(i) {
+			ns.declare("Unimplemented"+r.GoName, what+" (its Unimplemented struct)", r.Pos)
+			ns.declare("New"+r.GoName+"Remote", what+" (its remote constructor)", r.Pos)
+			ns.declare("New"+r.GoName+"Handler", what+" (its handler constructor)", r.Pos)
+		}
 		ns.declare("Connect"+r.GoName, what+" (its Connect function)", r.Pos)
 	}
 	goNames := map[string]*idl.Method{}

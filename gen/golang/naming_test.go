@@ -38,6 +38,9 @@ methods:
   UnimplementedServer: string
   NewClientRemote: string
   Options: integer
+methods:
+  ping: {from: client, kind: request}
+  tick: {from: server, kind: notification}
 `, []string{
 			`6:3: type UnimplementedServer and role server (its Unimplemented struct) (at demo.yaml:3:21)`,
 			`7:3: type NewClientRemote and role client (its remote constructor) (at demo.yaml:3:11)`,

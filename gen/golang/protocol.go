@@ -89,7 +89,18 @@ func (g *generator) packageDoc() *comment {
 	c.add("# Roles")
 	c.addf("%s (role %s) starts the connection%s. %s (role %s) is the other side%s.",
 		r0.GoName, r0.Name, roleDesc(r0.Doc), r1.GoName, r1.Name, roleDesc(r1.Doc))
-	c.addf("Each role is an interface holding the requests and notifications it answers. To play %[1]s, implement %[1]s (embedding Unimplemented%[1]s keeps the implementation compiling when the protocol grows) and pass it, with the stream to the other side, to Connect%[1]s; the %[2]s it returns calls the other side. Playing %[2]s is alike, with Connect%[2]s. New%[1]sHandler and New%[1]sRemote build the two halves on their own.", r1.GoName, r0.GoName)
+	switch {
+	case g.deaf(0) && g.deaf(1):
+		c.addf("Neither role receives requests or notifications yet, so neither has an interface: Connect%[1]s and Connect%[2]s connect the two, and a request sent either way is answered with -32601 Method not found.", r0.GoName, r1.GoName)
+	case g.deaf(0) || g.deaf(1):
+		served, deaf := r1, r0
+		if g.deaf(1) {
+			served, deaf = r0, r1
+		}
+		c.addf("%[1]s is an interface holding the requests and notifications it answers; %[2]s receives none, so it has no interface. To play %[1]s, implement %[1]s (embedding Unimplemented%[1]s keeps the implementation compiling when the protocol grows) and pass it, with the stream to the other side, to Connect%[1]s. To play %[2]s, pass the stream to Connect%[2]s; the %[1]s it returns calls the other side, and a request sent to %[2]s is answered with -32601 Method not found. New%[1]sHandler and New%[1]sRemote build the two halves of %[1]s on their own.", served.GoName, deaf.GoName)
+	default:
+		c.addf("Each role is an interface holding the requests and notifications it answers. To play %[1]s, implement %[1]s (embedding Unimplemented%[1]s keeps the implementation compiling when the protocol grows) and pass it, with the stream to the other side, to Connect%[1]s; the %[2]s it returns calls the other side. Playing %[2]s is alike, with Connect%[2]s. New%[1]sHandler and New%[1]sRemote build the two halves on their own.", r1.GoName, r0.GoName)
+	}
 	c.add("# Wire")
 	c.add(g.wireDoc())
 	return c

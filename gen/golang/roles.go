@@ -53,19 +53,27 @@ func remoteType(role idl.Role, methods []*idl.Method) string {
 	return role.GoName
 }
 
+// deaf reports whether role i receives no request and no notification:
+// it has no interface, Unimplemented struct, remote stub or handler, and
+// its Connect function takes no implementation.
+func (g *generator) deaf(i int) bool {
+	return len(g.handled(i)) == 0
+}
+
 // roleFile declares role i's interface, Unimplemented struct, remote
-// stub, handler and Connect function.
+// stub, handler and Connect function; a role receiving nothing gets only
+// its Connect function.
 func (g *generator) roleFile(f *file, i int) error {
 	role, other := g.p.Roles[i], g.p.Roles[1-i]
+	if g.deaf(i) {
+		g.connect(f, i)
+		return nil
+	}
 	name := role.GoName
 	methods := g.handled(i)
 
 	c := doc(fmt.Sprintf("%s is the %s side of the protocol%s.", name, role.Name, roleDesc(role.Doc)))
-	if len(methods) > 0 {
-		c.addf("Its methods are the requests and notifications %s sends it.", other.GoName)
-	} else {
-		c.addf("%s sends it no requests or notifications, so it has no methods yet.", other.GoName)
-	}
+	c.addf("Its methods are the requests and notifications %s sends it.", other.GoName)
 	c.paras[len(c.paras)-1] += fmt.Sprintf(" Serve an implementation with Connect%s or New%sHandler, embedding Unimplemented%s to keep compiling when methods are added; call the %s at the other end of a connection with New%sRemote.", name, name, name, role.Name, name)
 	var decls []jen.Code
 	for j, m := range methods {
@@ -80,7 +88,7 @@ func (g *generator) roleFile(f *file, i int) error {
 	g.unimplemented(f, role, methods)
 	g.remote(f, role, methods)
 	g.handler(f, role, methods)
-	g.connect(f, role, other)
+	g.connect(f, i)
 	return nil
 }
 
@@ -418,27 +426,43 @@ func (g *generator) decodeParams(m *idl.Method) (body, args []jen.Code) {
 	return body, append(args, jen.Id("params"))
 }
 
-// connect declares Connect<Role>.
-func (g *generator) connect(f *file, role, other idl.Role) {
+// connect declares Connect<Role> for role i. It takes the role's
+// implementation unless the role receives nothing, and returns the other
+// role's remote unless that one receives nothing.
+func (g *generator) connect(f *file, i int) {
+	role, other := g.p.Roles[i], g.p.Roles[1-i]
 	name := role.GoName
-	f.add(doc(fmt.Sprintf("Connect%[1]s runs impl as the %[2]s on stream, the connection to the %[3]s, and returns the connection and the %[3]s at its other end. Zero fields of opts take the protocol's defaults (see Options), and impl, unless nil, becomes the handler.", name, role.Name, other.Name)).
-		add("Close the connection, or let the peer close it, to end the session.").code().
-		Func().Id("Connect"+name).Params(
-		jen.Id("stream").Qual("io", "ReadWriteCloser"), jen.Id("impl").Id(name), jen.Id("opts").Qual(jsonrpcPkg, "Options"),
-	).Params(jen.Op("*").Qual(jsonrpcPkg, "Conn"), jen.Id(remoteType(other, g.handled(g.roleIndex(other))))).Block(
-		jen.Id("opts").Op("=").Id("withDefaults").Call(jen.Id("opts")),
-		jen.If(jen.Id("impl").Op("!=").Nil()).Block(
+	params := []jen.Code{jen.Id("stream").Qual("io", "ReadWriteCloser")}
+	body := []jen.Code{jen.Id("opts").Op("=").Id("withDefaults").Call(jen.Id("opts"))}
+	var c *comment
+	if g.deaf(i) {
+		c = doc(fmt.Sprintf("Connect%s runs the %s on stream, the connection to the %s, and returns the connection%s. Zero fields of opts take the protocol's defaults (see Options).", name, role.Name, other.Name, otherEnd(g.deaf(1-i), other.Name))).
+			addf("The %s receives no requests or notifications: unless opts.Handler says otherwise, a request from the %s is answered with a -32601 Method not found error.", role.Name, other.Name)
+	} else {
+		c = doc(fmt.Sprintf("Connect%s runs impl as the %s on stream, the connection to the %s, and returns the connection%s. Zero fields of opts take the protocol's defaults (see Options), and impl, unless nil, becomes the handler.", name, role.Name, other.Name, otherEnd(g.deaf(1-i), other.Name)))
+		params = append(params, jen.Id("impl").Id(name))
+		body = append(body, jen.If(jen.Id("impl").Op("!=").Nil()).Block(
 			jen.Id("opts").Dot("Handler").Op("=").Id("New"+name+"Handler").Call(jen.Id("impl")),
-		),
-		jen.Id("conn").Op(":=").Qual(jsonrpcPkg, "NewConn").Call(jen.Id("stream"), jen.Id("opts")),
-		jen.Return(jen.Id("conn"), jen.Id("New"+other.GoName+"Remote").Call(jen.Id("conn"))),
-	))
+		))
+	}
+	params = append(params, jen.Id("opts").Qual(jsonrpcPkg, "Options"))
+	body = append(body, jen.Id("conn").Op(":=").Qual(jsonrpcPkg, "NewConn").Call(jen.Id("stream"), jen.Id("opts")))
+	results := []jen.Code{jen.Op("*").Qual(jsonrpcPkg, "Conn")}
+	if g.deaf(1 - i) {
+		body = append(body, jen.Return(jen.Id("conn")))
+	} else {
+		results = append(results, jen.Id(remoteType(other, g.handled(1-i))))
+		body = append(body, jen.Return(jen.Id("conn"), jen.Id("New"+other.GoName+"Remote").Call(jen.Id("conn"))))
+	}
+	f.add(c.add("Close the connection, or let the peer close it, to end the session.").code().
+		Func().Id("Connect" + name).Params(params...).Params(results...).Block(body...))
 }
 
-// roleIndex returns the index of role in the protocol's roles.
-func (g *generator) roleIndex(role idl.Role) int {
-	if g.p.Roles[0].Name == role.Name {
-		return 0
+// otherEnd completes the doc of a Connect function: what it returns
+// besides the connection.
+func otherEnd(deaf bool, other string) string {
+	if deaf {
+		return ""
 	}
-	return 1
+	return fmt.Sprintf(" and the %s at its other end", other)
 }

@@ -6,59 +6,22 @@
 package supex
 
 import (
-	"context"
 	"io"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-// Driver is the driver side of the protocol: the Supex driver (MCP server or
-// command-line tool). It connects to the runtime, identifies itself with hello
-// and calls tools.
+// ConnectDriver runs the driver on stream, the connection to the runtime, and
+// returns the connection and the runtime at its other end. Zero fields of opts
+// take the protocol's defaults (see Options).
 //
-// Runtime sends it no requests or notifications, so it has no methods yet.
-// Serve an implementation with ConnectDriver or NewDriverHandler, embedding
-// UnimplementedDriver to keep compiling when methods are added; call the
-// driver at the other end of a connection with NewDriverRemote.
-type Driver interface{}
-
-// UnimplementedDriver answers every request with a -32601 Method not found
-// error and ignores every notification. Embed it in implementations of Driver.
-type UnimplementedDriver struct{}
-
-// NewDriverRemote returns the driver at the other end of c: its methods send
-// their request or notification through c.
-func NewDriverRemote(c jsonrpc.Caller) Driver {
-	return remoteDriver{c}
-}
-
-// remoteDriver implements Driver by calling the peer.
-type remoteDriver struct {
-	c jsonrpc.Caller
-}
-
-// NewDriverHandler returns a handler serving impl as the driver: it decodes
-// the params of each request or notification, calls the method of impl it
-// names and answers with the result. Params that do not decode are answered
-// with -32602 naming the member at fault, and methods Driver does not have
-// with -32601.
-func NewDriverHandler(impl Driver) jsonrpc.Handler {
-	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
-		return nil, jsonrpc.MethodNotFound(req.Method)
-	})
-}
-
-// ConnectDriver runs impl as the driver on stream, the connection to the
-// runtime, and returns the connection and the runtime at its other end. Zero
-// fields of opts take the protocol's defaults (see Options), and impl, unless
-// nil, becomes the handler.
+// The driver receives no requests or notifications: unless opts.Handler says
+// otherwise, a request from the runtime is answered with a -32601 Method not
+// found error.
 //
 // Close the connection, or let the peer close it, to end the session.
-func ConnectDriver(stream io.ReadWriteCloser, impl Driver, opts jsonrpc.Options) (*jsonrpc.Conn, Runtime) {
+func ConnectDriver(stream io.ReadWriteCloser, opts jsonrpc.Options) (*jsonrpc.Conn, Runtime) {
 	opts = withDefaults(opts)
-	if impl != nil {
-		opts.Handler = NewDriverHandler(impl)
-	}
 	conn := jsonrpc.NewConn(stream, opts)
 	return conn, NewRuntimeRemote(conn)
 }

@@ -53,12 +53,14 @@
 // inside SketchUp. It listens on the loopback interface and runs the tools
 // against the open model.
 //
-// Each role is an interface holding the requests and notifications it answers.
-// To play Runtime, implement Runtime (embedding UnimplementedRuntime keeps the
-// implementation compiling when the protocol grows) and pass it, with the
-// stream to the other side, to ConnectRuntime; the Driver it returns calls the
-// other side. Playing Driver is alike, with ConnectDriver. NewRuntimeHandler
-// and NewRuntimeRemote build the two halves on their own.
+// Runtime is an interface holding the requests and notifications it answers;
+// Driver receives none, so it has no interface. To play Runtime, implement
+// Runtime (embedding UnimplementedRuntime keeps the implementation compiling
+// when the protocol grows) and pass it, with the stream to the other side, to
+// ConnectRuntime. To play Driver, pass the stream to ConnectDriver; the
+// Runtime it returns calls the other side, and a request sent to Driver is
+// answered with -32601 Method not found. NewRuntimeHandler and
+// NewRuntimeRemote build the two halves of Runtime on their own.
 //
 // # Wire
 //

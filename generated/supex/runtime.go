@@ -171,16 +171,15 @@ func NewRuntimeHandler(impl Runtime) jsonrpc.Handler {
 }
 
 // ConnectRuntime runs impl as the runtime on stream, the connection to the
-// driver, and returns the connection and the driver at its other end. Zero
-// fields of opts take the protocol's defaults (see Options), and impl, unless
-// nil, becomes the handler.
+// driver, and returns the connection. Zero fields of opts take the protocol's
+// defaults (see Options), and impl, unless nil, becomes the handler.
 //
 // Close the connection, or let the peer close it, to end the session.
-func ConnectRuntime(stream io.ReadWriteCloser, impl Runtime, opts jsonrpc.Options) (*jsonrpc.Conn, Driver) {
+func ConnectRuntime(stream io.ReadWriteCloser, impl Runtime, opts jsonrpc.Options) *jsonrpc.Conn {
 	opts = withDefaults(opts)
 	if impl != nil {
 		opts.Handler = NewRuntimeHandler(impl)
 	}
 	conn := jsonrpc.NewConn(stream, opts)
-	return conn, NewDriverRemote(conn)
+	return conn
 }

@@ -147,7 +147,7 @@ func run() error {
 func serveConn(ctx context.Context, st *state, c net.Conn) {
 	s := newSession(st)
 	st.log.Debug("client connected", "remote", c.RemoteAddr().String())
-	conn, _ := supex.ConnectRuntime(c, s, jsonrpc.Options{
+	conn := supex.ConnectRuntime(c, s, jsonrpc.Options{
 		Middleware: []jsonrpc.Middleware{s.gate},
 		Logger:     st.log,
 	})

@@ -66,7 +66,7 @@ func main() {
 		Framing: f,
 		Logger:  slog.New(slog.NewTextHandler(os.Stderr, nil)),
 	}
-	conn, _ := specsvc.ConnectServer(transport.Stdio(), server{}, opts)
+	conn := specsvc.ConnectServer(transport.Stdio(), server{}, opts)
 	if err := conn.Wait(); err != nil && !errors.Is(err, jsonrpc.ErrPeerClosed) {
 		fmt.Fprintln(os.Stderr, "specserver:", err)
 		os.Exit(1)

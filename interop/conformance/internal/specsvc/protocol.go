@@ -11,12 +11,14 @@
 // Client (role client) starts the connection: sends the specification's
 // example messages. Server (role server) is the other side: answers them.
 //
-// Each role is an interface holding the requests and notifications it answers.
-// To play Server, implement Server (embedding UnimplementedServer keeps the
-// implementation compiling when the protocol grows) and pass it, with the
-// stream to the other side, to ConnectServer; the Client it returns calls the
-// other side. Playing Client is alike, with ConnectClient. NewServerHandler
-// and NewServerRemote build the two halves on their own.
+// Server is an interface holding the requests and notifications it answers;
+// Client receives none, so it has no interface. To play Server, implement
+// Server (embedding UnimplementedServer keeps the implementation compiling
+// when the protocol grows) and pass it, with the stream to the other side, to
+// ConnectServer. To play Client, pass the stream to ConnectClient; the Server
+// it returns calls the other side, and a request sent to Client is answered
+// with -32601 Method not found. NewServerHandler and NewServerRemote build the
+// two halves of Server on their own.
 //
 // # Wire
 //
