@@ -367,7 +367,8 @@ func (c *Conn) readLoop() {
 // client may close its output right after its last request and still
 // read. Handlers get FinishTimeout to finish (none when it is negative);
 // then their contexts are cancelled and the connection ends. A failed
-// write or Close ends the wait at once.
+// write, Close, or the stream's Ended channel (see Options.FinishTimeout)
+// ends the wait at once.
 func (c *Conn) peerFinished() {
 	c.mu.Lock()
 	if c.err != nil {
@@ -389,10 +390,15 @@ func (c *Conn) peerFinished() {
 			c.handlers.Wait()
 			close(finished)
 		})
+		var ended <-chan struct{} // nil: the stream does not say
+		if e, ok := c.stream.(interface{ Ended() <-chan struct{} }); ok {
+			ended = e.Ended()
+		}
 		t := time.NewTimer(wait)
 		select {
 		case <-finished:
 		case <-c.done: // a write failed, or Close: nothing more can be answered
+		case <-ended: // nor after the stream has ended as a whole
 		case <-t.C:
 			c.log.Warn("jsonrpc: handlers still running when FinishTimeout ran out after the peer finished sending; cancelling them", "timeout", wait)
 		}

@@ -35,9 +35,9 @@ type halfPeer struct {
 	answers chan string    // every frame the Conn writes, closed at its end
 }
 
-// newHalfPipe returns a Conn with opts over a halfPipe, and its peer, which
-// reads every frame the Conn writes.
-func newHalfPipe(t *testing.T, opts Options) (*Conn, *halfPeer, *halfPipe) {
+// newHalfPipe returns a Conn with opts over a halfPipe (or over what wrap
+// makes of it), and its peer, which reads every frame the Conn writes.
+func newHalfPipe(t *testing.T, opts Options, wrap ...func(*halfPipe) io.ReadWriteCloser) (*Conn, *halfPeer, *halfPipe) {
 	connIn, peerOut := io.Pipe()
 	peerIn, connOut := io.Pipe()
 	s := &halfPipe{in: connIn, out: connOut}
@@ -53,7 +53,11 @@ func newHalfPipe(t *testing.T, opts Options) (*Conn, *halfPeer, *halfPipe) {
 			p.answers <- string(b)
 		}
 	}()
-	c := NewConn(s, opts)
+	var stream io.ReadWriteCloser = s
+	for _, w := range wrap {
+		stream = w(s)
+	}
+	c := NewConn(stream, opts)
 	t.Cleanup(func() {
 		peerOut.Close()
 		peerIn.Close()
@@ -229,7 +233,7 @@ func TestNegativeFinishTimeoutCancelsAtEOF(t *testing.T) {
 	}}
 	c, p, s := newHalfPipe(t, Options{Handler: handler, FinishTimeout: -1})
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"stuck"}`)
-	<-started
+	recv(t, started, "the handler to start")
 	p.w.Close()
 	recv(t, cancelled, "the handler to be cancelled at EOF")
 	if err := waitEnded(t, c); !errors.Is(err, ErrPeerClosed) {
@@ -272,5 +276,39 @@ func TestFailedWriteAfterEOFEndsTheWait(t *testing.T) {
 	recv(t, cancelled, "the stuck handler to be cancelled after the failed write")
 	if err := waitEnded(t, c); !errors.Is(err, io.ErrClosedPipe) {
 		t.Errorf("Wait = %v, want the write error", err)
+	}
+}
+
+// endedPipe is a halfPipe that says when it has ended as a whole.
+type endedPipe struct {
+	*halfPipe
+	ended chan struct{}
+}
+
+func (e *endedPipe) Ended() <-chan struct{} { return e.ended }
+
+// A stream that has ended as a whole (a streamhttp session its server
+// ended) delivers no answer: the handlers are cancelled at its EOF, long
+// before FinishTimeout (30 s, past waitLimit).
+func TestEndedStreamCancelsAtEOF(t *testing.T) {
+	started := make(chan struct{})
+	cancelled := make(chan struct{})
+	handler := mux{"stuck": func(ctx context.Context, req *Request) (any, error) {
+		close(started)
+		<-ctx.Done()
+		close(cancelled)
+		return nil, ctx.Err()
+	}}
+	ended := make(chan struct{})
+	c, p, _ := newHalfPipe(t, Options{Handler: handler}, func(h *halfPipe) io.ReadWriteCloser {
+		return &endedPipe{halfPipe: h, ended: ended}
+	})
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"stuck"}`)
+	recv(t, started, "the handler to start")
+	close(ended) // the stream ends as a whole: EOF, and nothing written arrives
+	p.w.Close()
+	recv(t, cancelled, "the handler to be cancelled when the stream ended")
+	if err := waitEnded(t, c); !errors.Is(err, ErrPeerClosed) {
+		t.Errorf("Wait = %v, want ErrPeerClosed", err)
 	}
 }

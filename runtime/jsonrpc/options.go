@@ -158,10 +158,13 @@ type Options struct {
 	// writes (default 30s; negative: none, they are cancelled at once).
 	// Past it the handlers still running are cancelled, their answers
 	// dropped, and the connection ends. The wait also ends when a write
-	// fails (the peer reads no more) or on [Conn.Close]. A peer that
-	// closed the whole stream looks the same until a write fails, so
-	// handler contexts of a vanished TCP client are cancelled only at
-	// this bound: lower it where handlers should stop sooner.
+	// fails (the peer reads no more), on [Conn.Close], and when the
+	// channel returned by the stream's Ended() <-chan struct{} method, if
+	// it has one, is closed: nothing written reaches the peer any more (a
+	// streamhttp session that ended). A peer that closed the whole stream
+	// looks the same until a write fails, so handler contexts of a
+	// vanished TCP client are cancelled only at this bound: lower it
+	// where handlers should stop sooner.
 	FinishTimeout time.Duration
 	// RejectBatches refuses JSON-RPC batches, for protocols that do not
 	// accept them (MCP since revision 2025-06-18): an incoming batch is
