@@ -2,8 +2,10 @@ package streamhttp
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"testing"
+	"time"
 )
 
 // A session ended by DELETE reaches no client any more: its connection
@@ -15,13 +17,26 @@ func TestServerDeleteCancelsRunningHandlers(t *testing.T) {
 	conn := waitFor(t, ts.conns, long, "a connection")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	posted := make(chan error, 1)
 	go func() {
-		resp, err := ts.try(ctx, request{session: sid, body: `{"jsonrpc":"2.0","id":1,"method":"wait"}`})
+		resp, err := ts.try(ctx, request{session: sid, version: "v1", body: `{"jsonrpc":"2.0","id":1,"method":"wait"}`})
 		if err == nil {
-			resp.Body.Close()
+			defer resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				err = fmt.Errorf("status %s", resp.Status)
+			} else {
+				<-ctx.Done() // the stream stays open until the test ends
+			}
 		}
+		posted <- err
 	}()
-	waitFor(t, ts.started, long, "the wait handler to start")
+	select {
+	case <-ts.started:
+	case err := <-posted:
+		t.Fatalf("the wait request failed before its handler started: %v", err)
+	case <-time.After(long):
+		t.Fatal("the wait handler did not start")
+	}
 	del := ts.do(t, request{method: http.MethodDelete, session: sid})
 	del.Body.Close()
 	if del.StatusCode != http.StatusNoContent {
