@@ -177,6 +177,8 @@ var msgCases = []msgCase{
 		outcome: "the quick answer is written; at FinishTimeout the other handler's context is cancelled, its answer dropped and a warning logged; the connection ends with ErrPeerClosed (negative FinishTimeout: cancelled at end of input, TestNegativeFinishTimeoutCancelsAtEOF)", test: "TestHandlersPastFinishTimeoutAreCancelled"},
 	{name: "peer finishes sending and reads no more, a request running", input: "the peer closes both directions while two handlers run; one then returns",
 		outcome: "writing its answer fails; the connection ends at once with the write error and the other handler is cancelled, without waiting for FinishTimeout", test: "TestFailedWriteAfterEOFEndsTheWait"},
+	{name: "stream ended as a whole, a request running", input: "end of input from a stream whose Ended() channel is closed (a streamhttp session ended by DELETE, eviction or Handler.Close) while a handler runs",
+		outcome: "nothing written can reach the peer: the handler is cancelled at once, without waiting for FinishTimeout; the connection ends with ErrPeerClosed (streamhttp: TestServerDeleteCancelsRunningHandlers)", test: "TestEndedStreamCancelsAtEOF"},
 	{name: "handshake refused on a new connection", input: "Redialer.OnConnect fails (the server refuses hello)",
 		outcome: "the connection is closed; the call fails with OnConnect's error; nothing else is sent", test: "TestRedialerOnConnectFails"},
 
