@@ -364,9 +364,11 @@ func (c *Conn) readLoop() {
 // no longer be answered and fail at once, but the requests and
 // notifications the peer sent before it finished are still handled and
 // answered, and those answers written, before the connection closes: a
-// client may close its output right after its last request. Handlers get
-// DrainTimeout to finish; then their contexts are cancelled and the
-// connection ends. Close still ends everything at once.
+// client may close its output right after its last request and still
+// read. Handlers get FinishTimeout to finish (none when it is negative);
+// then their contexts are cancelled and the connection ends. A failed
+// write, Close, or the stream's Ended channel (see Options.FinishTimeout)
+// ends the wait at once.
 func (c *Conn) peerFinished() {
 	c.mu.Lock()
 	if c.err != nil {
@@ -382,18 +384,26 @@ func (c *Conn) peerFinished() {
 	for _, p := range pending {
 		p.ch <- callResult{err: failure}
 	}
-	finished := make(chan struct{})
-	c.wg.Go(func() {
-		c.handlers.Wait()
-		close(finished)
-	})
-	t := time.NewTimer(c.opts.DrainTimeout)
-	select {
-	case <-finished:
-	case <-t.C:
-		c.log.Warn("jsonrpc: handlers still running after the peer finished; cancelling them")
+	if wait := c.opts.FinishTimeout; wait > 0 {
+		finished := make(chan struct{})
+		c.wg.Go(func() {
+			c.handlers.Wait()
+			close(finished)
+		})
+		var ended <-chan struct{} // nil: the stream does not say
+		if e, ok := c.stream.(interface{ Ended() <-chan struct{} }); ok {
+			ended = e.Ended()
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-finished:
+		case <-c.done: // a write failed, or Close: nothing more can be answered
+		case <-ended: // nor after the stream has ended as a whole
+		case <-t.C:
+			c.log.Warn("jsonrpc: handlers still running when FinishTimeout ran out after the peer finished sending; cancelling them", "timeout", wait)
+		}
+		t.Stop()
 	}
-	t.Stop()
 	c.shutdown(ErrPeerClosed)
 }
 

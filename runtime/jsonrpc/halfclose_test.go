@@ -163,7 +163,7 @@ func TestHandlersStillRunningAfterEOFAreCancelled(t *testing.T) {
 		return nil, ctx.Err()
 	}}
 	s := &halfClosed{in: strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"wait"}` + "\n")}
-	c := NewConn(s, Options{Handler: handler, DrainTimeout: 20 * time.Millisecond})
+	c := NewConn(s, Options{Handler: handler, FinishTimeout: 20 * time.Millisecond})
 	done := make(chan error, 1)
 	go func() { done <- c.Wait() }()
 	select {

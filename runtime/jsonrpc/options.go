@@ -15,6 +15,7 @@ const (
 	DefaultMaxBatchSize           = 1000
 	DefaultMaxQueuedWrites        = 256
 	DefaultDrainTimeout           = time.Second
+	DefaultFinishTimeout          = 30 * time.Second
 	DefaultMaxOutgoingCalls       = 1024
 	DefaultMaxQueuedBytes         = 64 << 20
 	DefaultMaxResponseBytes       = 32 << 20
@@ -148,9 +149,23 @@ type Options struct {
 	// the limit, and one that does not fit even so is left out.
 	MaxResponseBytes int
 	// DrainTimeout bounds how long Close waits for queued messages to be
-	// written before closing the stream, and how long handlers still
-	// running when the peer finished sending get to answer (default 1s).
+	// written before closing the stream (default 1s).
 	DrainTimeout time.Duration
+	// FinishTimeout bounds how long the requests and notifications the
+	// peer sent before its end of input (EOF: a client that closes its
+	// output after its last request, a pipe half-closed) get to be
+	// handled and their answers written, while the stream still takes
+	// writes (default 30s; negative: none, they are cancelled at once).
+	// Past it the handlers still running are cancelled, their answers
+	// dropped, and the connection ends. The wait also ends when a write
+	// fails (the peer reads no more), on [Conn.Close], and when the
+	// channel returned by the stream's Ended() <-chan struct{} method, if
+	// it has one, is closed: nothing written reaches the peer any more (a
+	// streamhttp session that ended). A peer that closed the whole stream
+	// looks the same until a write fails, so handler contexts of a
+	// vanished TCP client are cancelled only at this bound: lower it
+	// where handlers should stop sooner.
+	FinishTimeout time.Duration
 	// RejectBatches refuses JSON-RPC batches, for protocols that do not
 	// accept them (MCP since revision 2025-06-18): an incoming batch is
 	// answered with one -32600 (id null) and none of its elements is
@@ -252,6 +267,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.DrainTimeout <= 0 {
 		o.DrainTimeout = DefaultDrainTimeout
+	}
+	if o.FinishTimeout == 0 {
+		o.FinishTimeout = DefaultFinishTimeout
 	}
 	if o.MaxOutgoingCalls == 0 {
 		o.MaxOutgoingCalls = DefaultMaxOutgoingCalls

@@ -171,6 +171,14 @@ var msgCases = []msgCase{
 		outcome: "a call not marked idempotent (Options.Idempotent) fails with ErrClosed and is not sent again; an idempotent one is sent again on a new connection (Redialer.Retries, 1 by default)", test: "TestRedialerPeerClosesAfterReadingACall"},
 	{name: "server finished sending, our handler still running", input: "the server sends us a request and closes; our handler for it has not returned",
 		outcome: "the connection is taken as ended: the next call dials again instead of failing on it, even with retries off", test: "TestRedialerSkipsAConnectionWhosePeerFinished"},
+	{name: "peer finishes sending while its requests run", input: "3 requests and a notification whose handlers are running, then end of input; the peer still reads (a half-closed pipe)",
+		outcome: "the handlers are not cancelled (DrainTimeout does not bound them): once they return, the 3 results are written and the connection ends with ErrPeerClosed", test: "TestRequestsRunningAtEOFAreAnswered"},
+	{name: "handler still running at FinishTimeout after end of input", input: "a request whose handler never returns on its own and one answered soon, then end of input; Options.FinishTimeout 20 ms (30 s by default)",
+		outcome: "the quick answer is written; at FinishTimeout the other handler's context is cancelled, its answer dropped and a warning logged; the connection ends with ErrPeerClosed (negative FinishTimeout: cancelled at end of input, TestNegativeFinishTimeoutCancelsAtEOF)", test: "TestHandlersPastFinishTimeoutAreCancelled"},
+	{name: "peer finishes sending and reads no more, a request running", input: "the peer closes both directions while two handlers run; one then returns",
+		outcome: "writing its answer fails; the connection ends at once with the write error and the other handler is cancelled, without waiting for FinishTimeout", test: "TestFailedWriteAfterEOFEndsTheWait"},
+	{name: "stream ended as a whole, a request running", input: "end of input from a stream whose Ended() channel is closed (a streamhttp session ended by DELETE, eviction or Handler.Close) while a handler runs",
+		outcome: "nothing written can reach the peer: the handler is cancelled at once, without waiting for FinishTimeout; the connection ends with ErrPeerClosed (streamhttp: TestServerDeleteCancelsRunningHandlers)", test: "TestEndedStreamCancelsAtEOF"},
 	{name: "handshake refused on a new connection", input: "Redialer.OnConnect fails (the server refuses hello)",
 		outcome: "the connection is closed; the call fails with OnConnect's error; nothing else is sent", test: "TestRedialerOnConnectFails"},
 
@@ -705,8 +713,8 @@ func runDefaultLimits(t *testing.T) {
 	}
 	got := []int{o.MaxConcurrentRequests, o.MaxQueuedRequests, o.MaxQueuedNotifications, o.MaxBatchSize, o.MaxQueuedWrites, o.MaxOutgoingCalls, o.MaxQueuedBytes, o.MaxResponseBytes}
 	want := []int{64, 1024, 1024, 1000, 256, 1024, 64 << 20, 32 << 20}
-	if fmt.Sprint(got) != fmt.Sprint(want) || o.DrainTimeout.Seconds() != 1 {
-		t.Errorf("defaults %v, drain %v; want %v, 1s", got, o.DrainTimeout, want)
+	if fmt.Sprint(got) != fmt.Sprint(want) || o.DrainTimeout.Seconds() != 1 || o.FinishTimeout.Seconds() != 30 {
+		t.Errorf("defaults %v, drain %v, finish %v; want %v, 1s, 30s", got, o.DrainTimeout, o.FinishTimeout, want)
 	}
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
@@ -721,6 +729,7 @@ func runDefaultLimits(t *testing.T) {
 		"| batch elements | 1000 | `Options.MaxBatchSize`",
 		"| outgoing messages waiting | 256 | `Options.MaxQueuedWrites`",
 		"| drain on Close | 1 s | `Options.DrainTimeout`",
+		"| handlers still running when the peer finishes sending (end of input) | 30 s | `Options.FinishTimeout`",
 		"| our calls awaiting an answer | 1024 | `Options.MaxOutgoingCalls`",
 		"| bytes of incoming messages waiting for a handler | 64 MiB | `Options.MaxQueuedBytes`",
 		"| one answer, and a batch's whole answer | 32 MiB | `Options.MaxResponseBytes`",

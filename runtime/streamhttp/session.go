@@ -431,6 +431,11 @@ func (s *Session) End() {
 	s.h.forget(s)
 }
 
+// Ended returns a channel closed when the session has ended: what is
+// written to it then reaches no client, so a jsonrpc.Conn cancels the
+// handlers still running at once (see jsonrpc.Options.FinishTimeout).
+func (s *Session) Ended() <-chan struct{} { return s.done }
+
 // touch records activity, stopping or restarting the idle timer as the
 // session becomes busy or idle. s.mu is held.
 func (s *Session) touch() {
