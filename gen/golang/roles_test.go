@@ -19,19 +19,7 @@ func TestRoleReceivingNothing(t *testing.T) {
 methods:
   ping: {from: client, kind: request}
 `
-	p, err := idl.Parse("demo.yaml", []byte(src))
-	if err != nil {
-		t.Fatalf("the IDL does not load: %v", err)
-	}
-	files, err := Generate(p, Options{})
-	if err != nil {
-		t.Fatalf("Generate: %v", err)
-	}
-	var all strings.Builder
-	for _, f := range files {
-		all.Write(f.Content)
-	}
-	out := all.String()
+	out := generateAll(t, src)
 	for _, want := range []string{
 		"func ConnectClient(stream io.ReadWriteCloser, opts jsonrpc.Options) (*jsonrpc.Conn, Server) {",
 		"func ConnectServer(stream io.ReadWriteCloser, impl Server, opts jsonrpc.Options) *jsonrpc.Conn {",
@@ -60,19 +48,7 @@ methods:
 // TestNeitherRoleReceives checks a protocol without methods: both Connect
 // functions return only the connection, and no role has an interface.
 func TestNeitherRoleReceives(t *testing.T) {
-	p, err := idl.Parse("demo.yaml", []byte(header))
-	if err != nil {
-		t.Fatalf("the IDL does not load: %v", err)
-	}
-	files, err := Generate(p, Options{})
-	if err != nil {
-		t.Fatalf("Generate: %v", err)
-	}
-	var all strings.Builder
-	for _, f := range files {
-		all.Write(f.Content)
-	}
-	out := all.String()
+	out := generateAll(t, header)
 	for _, want := range []string{
 		"func ConnectClient(stream io.ReadWriteCloser, opts jsonrpc.Options) *jsonrpc.Conn {",
 		"func ConnectServer(stream io.ReadWriteCloser, opts jsonrpc.Options) *jsonrpc.Conn {",
@@ -85,4 +61,23 @@ func TestNeitherRoleReceives(t *testing.T) {
 	if strings.Contains(out, " interface {") || strings.Contains(out, " interface{}") {
 		t.Errorf("the generated package declares an interface:\n%s", out)
 	}
+}
+
+// generateAll generates the Go package of the IDL src and returns its
+// files' contents, concatenated.
+func generateAll(t *testing.T, src string) string {
+	t.Helper()
+	p, err := idl.Parse("demo.yaml", []byte(src))
+	if err != nil {
+		t.Fatalf("the IDL does not load: %v", err)
+	}
+	files, err := Generate(p, Options{})
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	var all strings.Builder
+	for _, f := range files {
+		all.Write(f.Content)
+	}
+	return all.String()
 }

@@ -223,14 +223,7 @@ func TestHandlersPastFinishTimeoutAreCancelled(t *testing.T) {
 }
 
 func TestNegativeFinishTimeoutCancelsAtEOF(t *testing.T) {
-	started := make(chan struct{})
-	cancelled := make(chan struct{})
-	handler := mux{"stuck": func(ctx context.Context, req *Request) (any, error) {
-		close(started)
-		<-ctx.Done()
-		close(cancelled)
-		return nil, ctx.Err()
-	}}
+	handler, started, cancelled := stuckHandler()
 	c, p, s := newHalfPipe(t, Options{Handler: handler, FinishTimeout: -1})
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"stuck"}`)
 	recv(t, started, "the handler to start")
@@ -291,14 +284,7 @@ func (e *endedPipe) Ended() <-chan struct{} { return e.ended }
 // ended) delivers no answer: the handlers are cancelled at its EOF, long
 // before FinishTimeout (30 s, past waitLimit).
 func TestEndedStreamCancelsAtEOF(t *testing.T) {
-	started := make(chan struct{})
-	cancelled := make(chan struct{})
-	handler := mux{"stuck": func(ctx context.Context, req *Request) (any, error) {
-		close(started)
-		<-ctx.Done()
-		close(cancelled)
-		return nil, ctx.Err()
-	}}
+	handler, started, cancelled := stuckHandler()
 	ended := make(chan struct{})
 	c, p, _ := newHalfPipe(t, Options{Handler: handler}, func(h *halfPipe) io.ReadWriteCloser {
 		return &endedPipe{halfPipe: h, ended: ended}
@@ -311,4 +297,18 @@ func TestEndedStreamCancelsAtEOF(t *testing.T) {
 	if err := waitEnded(t, c); !errors.Is(err, ErrPeerClosed) {
 		t.Errorf("Wait = %v, want ErrPeerClosed", err)
 	}
+}
+
+// stuckHandler returns a handler whose method "stuck" returns only once
+// its context is cancelled, and channels closed when it starts and when
+// it sees the cancellation.
+func stuckHandler() (handler mux, started, cancelled chan struct{}) {
+	started, cancelled = make(chan struct{}), make(chan struct{})
+	handler = mux{"stuck": func(ctx context.Context, req *Request) (any, error) {
+		close(started)
+		<-ctx.Done()
+		close(cancelled)
+		return nil, ctx.Err()
+	}}
+	return handler, started, cancelled
 }
