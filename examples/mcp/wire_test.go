@@ -276,9 +276,10 @@ func TestExtraMembersOnTheWire(t *testing.T) {
 	}
 }
 
-// TestBatchRefused: MCP has had no JSON-RPC batches since revision
-// 2025-06-18, so a server built on the generated package answers a batch
-// with one -32600 and handles none of its elements.
+// TestBatchRefused: MCP allows JSON-RPC batches only once revision
+// 2025-03-26 has been negotiated, so a server built on the generated
+// package answers a batch sent before initialize with one -32600 and
+// handles none of its elements (TestBatchesByRevision covers the rest).
 func TestBatchRefused(t *testing.T) {
 	rec := &initRecorder{caps: make(chan []byte, 1)}
 	sp := wireConn(t, func(c net.Conn) *jsonrpc.Conn {

@@ -166,8 +166,9 @@ type Options struct {
 	// vanished TCP client are cancelled only at this bound: lower it
 	// where handlers should stop sooner.
 	FinishTimeout time.Duration
-	// RejectBatches refuses JSON-RPC batches, for protocols that do not
-	// accept them (MCP since revision 2025-06-18): an incoming batch is
+	// RejectBatches refuses JSON-RPC batches, for protocols that never
+	// accept them (an IDL's batches: false; for batches allowed in some
+	// revisions only, see BatchVersions): an incoming batch is
 	// answered with one -32600 (id null) and none of its elements is
 	// handled, and [Conn.Batch] fails with [ErrBatchesRejected] without
 	// sending anything.
