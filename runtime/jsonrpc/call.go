@@ -51,7 +51,8 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 		out := Outgoing{Method: method, Params: params, Result: result}
 		return c.sendOne(ctx, &out) // a direct call keeps out on the stack
 	}
-	return c.send(ctx, &Outgoing{Method: method, Params: params, Result: result})
+	n := c.newID()
+	return c.send(ctx, &Outgoing{Method: method, Params: params, Result: result, ID: c.requestID(n), num: n})
 }
 
 // Notify sends a notification for method with params (nil sends none).
@@ -67,7 +68,10 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 func (c *Conn) sendOne(ctx context.Context, out *Outgoing) error {
 	var id int64
 	if !out.Notification {
-		id = c.newID()
+		id = out.num
+		if id == 0 {
+			id = c.newID()
+		}
 	}
 	msg, err := c.encodeRequest(id, out.Method, out.Params)
 	if err != nil {
@@ -84,6 +88,9 @@ func (c *Conn) sendOne(ctx context.Context, out *Outgoing) error {
 
 // newID returns the number of this side's next request.
 func (c *Conn) newID() int64 { return c.nextID.Add(1) }
+
+// requestID returns our request number n as an [ID].
+func (c *Conn) requestID(n int64) ID { return ID{string(c.appendID(nil, n))} }
 
 // idText is the JSON text of our request number n.
 func (c *Conn) idText(n int64) string {

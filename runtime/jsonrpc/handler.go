@@ -47,6 +47,12 @@ type Outgoing struct {
 	Result any
 	// Notification is true for a notification, which has no response.
 	Notification bool
+	// ID is the id the request will be sent with, chosen before any
+	// middleware runs so that middleware can log or trace it; zero for a
+	// notification.
+	ID ID
+
+	num int64 // our request number behind ID; 0: none chosen yet
 }
 
 // SendFunc sends an outgoing request or notification and, for a request,
