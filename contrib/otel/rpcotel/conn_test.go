@@ -156,3 +156,77 @@ func TestNotificationSpans(t *testing.T) {
 		t.Errorf("the server span's parent is %v, want the client span %v", serverSpan.Parent, clientSpan.SpanContext)
 	}
 }
+
+func TestDurations(t *testing.T) {
+	tel := newTelemetry(t)
+	ids := make(chan string, 4)
+	client, _ := pair(t, tel, echo(nil), jsonrpc.Options{}, jsonrpc.Options{Middleware: []jsonrpc.Middleware{handled(ids)}})
+	ctx := bounded(t)
+	for _, method := range []string{"echo", "echo", "fail", "made/up"} {
+		_ = client.Call(ctx, method, nil, nil)
+		receive(t, ids, "the server's span of "+method)
+	}
+	type point struct {
+		method, errType string
+		code            int64
+	}
+	for _, tc := range []struct {
+		metric string
+		want   map[point]uint64
+	}{
+		{"rpc.client.duration", map[point]uint64{{"echo", "", 0}: 2, {"fail", "-32001", -32001}: 1, {"made/up", "-32601", -32601}: 1}},
+		// The server does not know made/up: a name the peer made up is no
+		// time series of its own.
+		{"rpc.server.duration", map[point]uint64{{"echo", "", 0}: 2, {"fail", "-32001", -32001}: 1, {"_OTHER", "-32601", -32601}: 1}},
+	} {
+		unit, points := tel.histogram(t, tc.metric)
+		if unit != "ms" {
+			t.Errorf("%s unit %q, want ms", tc.metric, unit)
+		}
+		got := map[point]uint64{}
+		for _, p := range points {
+			a := attrs(p.Attributes.ToSlice())
+			if a["rpc.system"].AsString() != "jsonrpc" {
+				t.Errorf("%s point without rpc.system jsonrpc: %v", tc.metric, p.Attributes.ToSlice())
+			}
+			if _, ok := a["rpc.jsonrpc.request_id"]; ok {
+				t.Errorf("%s point has a request id: %v", tc.metric, p.Attributes.ToSlice())
+			}
+			got[point{a["rpc.method"].AsString(), a["error.type"].AsString(), a["rpc.jsonrpc.error_code"].AsInt64()}] += p.Count
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%s points %v, want %v", tc.metric, got, tc.want)
+		}
+		for p, n := range tc.want {
+			if got[p] != n {
+				t.Errorf("%s %+v counted %d, want %d (all: %v)", tc.metric, p, got[p], n, got)
+			}
+		}
+	}
+}
+
+func TestCancelledCall(t *testing.T) {
+	tel := newTelemetry(t)
+	started := make(chan struct{})
+	block := jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+		close(started)
+		<-ctx.Done() // the connection's end
+		return nil, ctx.Err()
+	})
+	client, _ := pair(t, tel, block, jsonrpc.Options{}, jsonrpc.Options{})
+	ctx, cancel := context.WithCancel(bounded(t))
+	errc := make(chan error, 1)
+	go func() { errc <- client.Call(ctx, "block", nil, nil) }()
+	receive(t, started, "the handler's start")
+	cancel()
+	if err := receive(t, errc, "the call's return"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("call error %v, want context.Canceled", err)
+	}
+	s := tel.span(t, "client", "block")
+	if a := attrs(s.Attributes); a["error.type"].AsString() != "canceled" || s.Status.Code != codes.Error {
+		t.Errorf("client span %v %v, want status Error and error.type canceled", s.Status, s.Attributes)
+	}
+	if _, ok := attrs(s.Attributes)["rpc.jsonrpc.error_code"]; ok {
+		t.Errorf("a cancelled call has an error code: %v", s.Attributes)
+	}
+}
