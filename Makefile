@@ -60,9 +60,9 @@ $(GOPLS):
 unit: deps gopls
 	$(GO) test -race -count=1 ./...
 
-## nested: modules of their own under interop/ and bench/ (kept out of the main module's dependencies).
+## nested: modules of their own under interop/, contrib/ and bench/ (kept out of the main module's dependencies).
 nested:
-	@for m in $$(find interop -mindepth 2 -maxdepth 2 -name go.mod 2>/dev/null) bench/go.mod; do \
+	@for m in $$(find interop contrib -mindepth 2 -maxdepth 2 -name go.mod 2>/dev/null) bench/go.mod; do \
 		d=$$(dirname $$m); \
 		echo "go vet, staticcheck and go test in $$d"; \
 		(cd $$d && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./... && $(GO) test -race -count=1 ./...) || exit 1; \
