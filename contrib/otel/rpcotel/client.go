@@ -18,7 +18,10 @@ import (
 // its answer (or failure) goes into the histogram rpc.client.duration
 // (milliseconds); a notification's ends once it is written. With
 // [WithMetaMember], the trace context of that span is written into the
-// params' member of that name (see [WithMetaMember] and the README).
+// params' member of that name: Outgoing.Params is replaced with a value
+// that encodes as the params with that member merged in, which is why
+// this middleware belongs last in [jsonrpc.Options.Outgoing], after any
+// that looks at the params.
 //
 // An error answer from the peer (a *jsonrpc.Error, found with errors.As)
 // sets rpc.jsonrpc.error_code and rpc.jsonrpc.error_message and the span's

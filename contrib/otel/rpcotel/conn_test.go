@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
+	"strings"
 	"testing"
 
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/rpcgen/rpcgen/contrib/otel/rpcotel"
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
@@ -228,5 +231,47 @@ func TestCancelledCall(t *testing.T) {
 	}
 	if _, ok := attrs(s.Attributes)["rpc.jsonrpc.error_code"]; ok {
 		t.Errorf("a cancelled call has an error code: %v", s.Attributes)
+	}
+}
+
+// A peer's _meta that is huge, malformed or of the wrong type does not
+// fail the request: the trace is just not continued.
+func TestHostileMeta(t *testing.T) {
+	const valid = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+	tel := newTelemetry(t)
+	ids := make(chan string, 1)
+	a, b := net.Pipe()
+	server := jsonrpc.NewConn(b, jsonrpc.Options{
+		Handler:    echo(nil),
+		Middleware: []jsonrpc.Middleware{handled(ids), rpcotel.ServerMiddleware(tel.options()...)},
+	})
+	client := jsonrpc.NewConn(a, jsonrpc.Options{}) // sends what it is given
+	t.Cleanup(func() {
+		_ = client.Close()
+		_ = server.Close()
+		_ = client.Wait()
+		_ = server.Wait()
+	})
+	for _, params := range []string{
+		`{"_meta":{"traceparent":"` + valid + `","pad":"` + strings.Repeat("x", 100<<10) + `"}}`,
+		`{"_meta":{"traceparent":"` + strings.Repeat("0", 200<<10) + `"}}`,
+		`{"_meta":{"traceparent":"00-not-a-trace"}}`,
+		`{"_meta":{"traceparent":["` + valid + `"]}}`,
+		`{"_meta":"` + valid + `"}`,
+		`{"_meta":` + strings.Repeat("[", 50) + strings.Repeat("]", 50) + `}`,
+		`[{"_meta":{"traceparent":"` + valid + `"}}]`,
+	} {
+		tel.spans.Reset()
+		var got json.RawMessage
+		if err := client.Call(bounded(t), "echo", json.RawMessage(params), &got); err != nil {
+			t.Fatalf("params %.80s…: %v", params, err)
+		}
+		if len(got) != len(params) {
+			t.Errorf("params %.80s… came back as %.80s…", params, got)
+		}
+		receive(t, ids, "the server's span")
+		if s := tel.span(t, "server", "echo"); s.Parent.IsValid() {
+			t.Errorf("params %.80s… continued the trace %v", params, s.Parent)
+		}
 	}
 }
