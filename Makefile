@@ -77,12 +77,14 @@ check-generated: generate
 		exit 1; \
 	fi
 
-## fuzz: run every fuzz target for FUZZTIME each.
+## fuzz: run every fuzz target, the contrib/ modules' too, for FUZZTIME each.
 fuzz:
-	@for pkg in $$($(GO) list ./...); do \
-		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
-			echo "fuzz $$pkg $$f"; \
-			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	@for d in . $$(find contrib -mindepth 2 -maxdepth 2 -name go.mod -exec dirname {} \;); do \
+		for pkg in $$(cd $$d && $(GO) list ./...); do \
+			for f in $$(cd $$d && $(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+				echo "fuzz $$pkg $$f"; \
+				(cd $$d && $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg) || exit 1; \
+			done; \
 		done; \
 	done
 
