@@ -66,6 +66,9 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 
 // sendOne is the innermost SendFunc.
 func (c *Conn) sendOne(ctx context.Context, out *Outgoing) error {
+	if out.batch != nil {
+		return c.joinBatch(ctx, out)
+	}
 	var id int64
 	if !out.Notification {
 		id = out.num

@@ -51,8 +51,14 @@ type Outgoing struct {
 	// middleware runs so that middleware can log or trace it; zero for a
 	// notification.
 	ID ID
+	// Batch is true for an element of a [Conn.Batch]: its next returns
+	// once that element's answer arrived, and the batch goes out when
+	// every element has reached the innermost SendFunc or been refused.
+	Batch bool
 
-	num int64 // our request number behind ID; 0: none chosen yet
+	num   int64     // our request number behind ID; 0: none chosen yet
+	batch *assembly // the batch being assembled, for an element of one
+	index int       // the element's index in batch
 }
 
 // SendFunc sends an outgoing request or notification and, for a request,

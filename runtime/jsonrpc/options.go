@@ -98,7 +98,8 @@ type Options struct {
 	// Middleware wraps Handler; the first element is the outermost.
 	Middleware []Middleware
 	// Outgoing wraps outgoing calls and notifications; the first element is
-	// the outermost. Batches sent with [Conn.Batch] bypass it.
+	// the outermost. Each element of a [Conn.Batch] goes through it too
+	// (see [Outgoing.Batch]).
 	Outgoing []OutgoingMiddleware
 	// MaxConcurrentRequests bounds how many incoming requests are handled
 	// at once (default 64).
