@@ -74,6 +74,7 @@ type Conn struct {
 	done          chan struct{} // closed when the connection ends
 	ctx           context.Context
 	cancel        context.CancelFunc
+	handlerCtx    context.Context // ctx, or one of Options.BaseContext cancelled with it
 	requests      *workQueue[*incoming]
 	notifications *workQueue[*incoming]
 	order         noteOrder      // with Options.OrderRequestsAfterNotifications
@@ -122,6 +123,12 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 	c.related, _ = stream.(RelatedWriter)
 	ctx, cancel := context.WithCancel(context.Background())
 	c.ctx, c.cancel = context.WithValue(ctx, connKey{}, c), cancel
+	c.handlerCtx = c.ctx
+	if opts.BaseContext != nil {
+		hctx, hcancel := context.WithCancel(opts.BaseContext)
+		c.handlerCtx = context.WithValue(hctx, connKey{}, c)
+		c.cancel = func() { cancel(); hcancel() }
+	}
 
 	var h Handler = HandlerFunc(methodNotFound)
 	if opts.Handler != nil {

@@ -19,8 +19,9 @@ import (
 // Internal error, with its text only when [Options.ExposeErrors] is set.
 // For a notification the result is ignored and an error is only logged.
 //
-// ctx is cancelled when the peer cancels the request, when the connection
-// ends, or when the handler returns.
+// ctx derives from [Options.BaseContext] and is cancelled when the peer
+// cancels the request, when the connection ends, when the base context is
+// cancelled, or when the handler returns.
 type Handler interface {
 	Handle(ctx context.Context, req *Request) (result any, err error)
 }
