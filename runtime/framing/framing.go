@@ -89,7 +89,7 @@ func ByName(name string) (Framing, error) {
 
 // ErrTooLarge is wrapped by the error a Reader returns for a message or
 // header section over its [Limits].
-var ErrTooLarge = errors.New("message too large")
+var ErrTooLarge = errors.New("framing: message too large")
 
 // Error describes a malformed or oversized frame.
 type Error struct {

@@ -41,10 +41,10 @@ func (c *Conn) Batch(ctx context.Context, calls []*BatchCall) error {
 		return fmt.Errorf("jsonrpc: batch: no calls")
 	}
 	if c.opts.RejectBatches {
-		return fmt.Errorf("jsonrpc: batch of %d calls: %w", len(calls), ErrBatchesRejected)
+		return errorf("jsonrpc: batch of %d calls: %w", len(calls), ErrBatchesRejected)
 	}
 	if why := c.batchRefusal(); why != "" {
-		return fmt.Errorf("jsonrpc: batch of %d calls: %s: %w", len(calls), why, ErrBatchesRejected)
+		return errorf("jsonrpc: batch of %d calls: %s: %w", len(calls), why, ErrBatchesRejected)
 	}
 	if len(c.opts.Outgoing) > 0 {
 		return c.batchThroughMiddleware(ctx, calls)
@@ -55,7 +55,7 @@ func (c *Conn) Batch(ctx context.Context, calls []*BatchCall) error {
 	for i, call := range calls {
 		params, err := marshalValue(call.Params)
 		if err != nil {
-			return fmt.Errorf("jsonrpc: batch: encoding params of %q: %w", call.Method, err)
+			return errorf("jsonrpc: batch: encoding params of %q: %w", call.Method, err)
 		}
 		if string(params) == "null" {
 			params = nil
@@ -87,7 +87,7 @@ func (c *Conn) sendBatch(ctx context.Context, out []byte, ids []int64, waits []*
 		if err == ErrClosed {
 			err = c.closedError()
 		}
-		return fmt.Errorf("jsonrpc: batch: %w", err)
+		return errorf("jsonrpc: batch: %w", err)
 	}
 	if err := c.enqueue(ctx, out); err != nil {
 		for _, id := range ids {
@@ -95,7 +95,7 @@ func (c *Conn) sendBatch(ctx context.Context, out []byte, ids []int64, waits []*
 				c.forget(id)
 			}
 		}
-		return fmt.Errorf("jsonrpc: batch: %w", err)
+		return errorf("jsonrpc: batch: %w", err)
 	}
 	return nil
 }
@@ -109,7 +109,7 @@ func (c *Conn) awaitElement(ctx context.Context, method string, id int64, p *pen
 	case <-ctx.Done():
 		c.forget(id)
 		c.sendCancel(id, ctx.Err().Error())
-		return fmt.Errorf("jsonrpc: call %q (id %s): %w", method, c.idText(id), ctx.Err())
+		return errorf("jsonrpc: call %q (id %s): %w", method, c.idText(id), ctx.Err())
 	}
 }
 

@@ -2,7 +2,6 @@ package jsonrpc
 
 import (
 	"context"
-	"fmt"
 	"sync"
 )
 
@@ -83,7 +82,7 @@ func (c *Conn) sendAssembly(ctx context.Context, a *assembly) error {
 	left := a.left // once 0, only arrivals a second time take mu
 	a.mu.Unlock()
 	if left > 0 || ctx.Err() != nil {
-		a.err = fmt.Errorf("jsonrpc: batch: %w", context.Cause(ctx))
+		a.err = errorf("jsonrpc: batch: %w", context.Cause(ctx))
 		return a.err
 	}
 	ids := make([]int64, len(a.elems))
@@ -125,7 +124,7 @@ func (c *Conn) joinBatch(ctx context.Context, out *Outgoing) error {
 	}
 	params, err := marshalValue(out.Params)
 	if err != nil {
-		err = fmt.Errorf("jsonrpc: batch: encoding params of %q: %w", out.Method, err)
+		err = errorf("jsonrpc: batch: encoding params of %q: %w", out.Method, err)
 		a.settle(i, nil, nil)
 		return err
 	}
