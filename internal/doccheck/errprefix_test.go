@@ -153,3 +153,76 @@ func errorText(call *ast.CallExpr) (string, bool) {
 	s, err := strconv.Unquote(lit.Value)
 	return s, err == nil
 }
+
+// unprefixedSentinels lists the package-level errors of gen/, idl/ and
+// cmd/ made without their package's prefix, by file and name, with the
+// reason. User-facing diagnostics ("file:line:col: what, how to fix") are
+// made in functions and are not checked.
+var unprefixedSentinels = map[string]string{
+	"cmd/rpcgen/main.go errUsage": "a marker for exit status 2, never printed: the usage was already explained on stderr",
+}
+
+// TestSentinelErrorsCarryPackagePrefix checks that the package-level
+// errors of gen/, idl/ and cmd/ start with their package's name and a
+// colon (a command's: its directory's name).
+func TestSentinelErrorsCarryPackagePrefix(t *testing.T) {
+	fset := token.NewFileSet()
+	used := map[string]bool{}
+	for _, dir := range []string{"gen", "idl", "cmd"} {
+		root := filepath.Join("..", "..", dir)
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return nil
+			}
+			f, err := parser.ParseFile(fset, path, nil, 0)
+			if err != nil {
+				return err
+			}
+			pkg := f.Name.Name
+			if pkg == "main" {
+				pkg = filepath.Base(filepath.Dir(path))
+			}
+			rel, _ := filepath.Rel(filepath.Join("..", ".."), path)
+			for _, decl := range f.Decls {
+				gen, ok := decl.(*ast.GenDecl)
+				if !ok || gen.Tok != token.VAR {
+					continue
+				}
+				for _, spec := range gen.Specs {
+					vs := spec.(*ast.ValueSpec)
+					for i, v := range vs.Values {
+						call, ok := v.(*ast.CallExpr)
+						if !ok {
+							continue
+						}
+						msg, ok := errorText(call)
+						if !ok || strings.HasPrefix(msg, pkg+": ") && !strings.HasPrefix(msg, pkg+": "+pkg+": ") {
+							continue
+						}
+						key := filepath.ToSlash(rel) + " " + vs.Names[i].Name
+						if _, ok := unprefixedSentinels[key]; ok {
+							used[key] = true
+							continue
+						}
+						t.Errorf("%s: sentinel error %q does not start with %q once", fset.Position(call.Pos()), msg, pkg+": ")
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for key := range unprefixedSentinels {
+		if !used[key] {
+			t.Errorf("unprefixedSentinels lists %s, which is prefixed or gone: remove it", key)
+		}
+	}
+}
