@@ -74,6 +74,7 @@ type Conn struct {
 	done          chan struct{} // closed when the connection ends
 	ctx           context.Context
 	cancel        context.CancelFunc
+	handlerCtx    context.Context // ctx, or one of Options.BaseContext cancelled with it
 	requests      *workQueue[*incoming]
 	notifications *workQueue[*incoming]
 	order         noteOrder      // with Options.OrderRequestsAfterNotifications
@@ -83,10 +84,10 @@ type Conn struct {
 
 // ErrPeerClosed is the reason a connection ended when the peer closed its
 // end of the stream.
-var ErrPeerClosed = errors.New("peer closed the connection")
+var ErrPeerClosed = errors.New("jsonrpc: peer closed the connection")
 
 // errLocalClose is the reason a connection ended when Close was called.
-var errLocalClose = errors.New("closed locally")
+var errLocalClose = errors.New("jsonrpc: closed locally")
 
 type connKey struct{}
 
@@ -122,6 +123,12 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 	c.related, _ = stream.(RelatedWriter)
 	ctx, cancel := context.WithCancel(context.Background())
 	c.ctx, c.cancel = context.WithValue(ctx, connKey{}, c), cancel
+	c.handlerCtx = c.ctx
+	if opts.BaseContext != nil {
+		hctx, hcancel := context.WithCancel(opts.BaseContext)
+		c.handlerCtx = context.WithValue(hctx, connKey{}, c)
+		c.cancel = func() { cancel(); hcancel() }
+	}
 
 	var h Handler = HandlerFunc(methodNotFound)
 	if opts.Handler != nil {
@@ -233,7 +240,7 @@ func (c *Conn) Shutdown(ctx context.Context) error {
 	case <-waited:
 		return err
 	case <-ctx.Done():
-		return fmt.Errorf("jsonrpc: shutdown: handlers still running: %w", ctx.Err())
+		return errorf("jsonrpc: shutdown: handlers still running: %w", ctx.Err())
 	}
 }
 
@@ -288,7 +295,7 @@ func (c *Conn) shutdown(reason error) error {
 		p.ch <- callResult{err: failure}
 	}
 	if err != nil && !errors.Is(err, io.ErrClosedPipe) {
-		return fmt.Errorf("jsonrpc: closing stream: %w", err)
+		return errorf("jsonrpc: closing stream: %w", err)
 	}
 	return nil
 }
@@ -300,12 +307,12 @@ func (c *Conn) closedError() error {
 	defer c.mu.Unlock()
 	reason := c.err
 	if reason == nil && c.inputEnd {
-		return fmt.Errorf("%w: %w", ErrClosed, c.withPeerError(ErrPeerClosed))
+		return errorf("%w: %w", ErrClosed, c.withPeerError(ErrPeerClosed))
 	}
 	if reason == nil || reason == errLocalClose || reason == errClosedAfterReply {
 		return ErrClosed
 	}
-	return fmt.Errorf("%w: %w", ErrClosed, c.withPeerError(reason))
+	return errorf("%w: %w", ErrClosed, c.withPeerError(reason))
 }
 
 // readLoop reads and dispatches messages until the stream ends.
@@ -342,7 +349,7 @@ func (c *Conn) readLoop() {
 				c.peerFinished()
 				return
 			}
-			c.shutdown(fmt.Errorf("reading: %w", err))
+			c.shutdown(fmt.Errorf("jsonrpc: reading: %w", err))
 			return
 		}
 		if c.onFrame != nil {
@@ -379,7 +386,7 @@ func (c *Conn) peerFinished() {
 	pending := c.pending
 	c.pending = map[int64]*pendingCall{}
 	c.wakeCallers()
-	failure := fmt.Errorf("%w: %w", ErrClosed, c.withPeerError(ErrPeerClosed))
+	failure := errorf("%w: %w", ErrClosed, c.withPeerError(ErrPeerClosed))
 	c.mu.Unlock()
 	for _, p := range pending {
 		p.ch <- callResult{err: failure}

@@ -64,7 +64,7 @@ func (c *Conn) handleMessage(b []byte, batch *batchReply, frame []byte) {
 			c.cancelIncoming(m.params)
 			return
 		}
-		in := &incoming{req: Request{Method: m.method, Params: m.params, nullParams: m.nullParams, strict: c.opts.DisallowUnknownFields, valid: true}, ctx: c.ctx, size: int64(len(b))}
+		in := &incoming{req: Request{Method: m.method, Params: m.params, nullParams: m.nullParams, strict: c.opts.DisallowUnknownFields, valid: true}, ctx: c.handlerCtx, size: int64(len(b))}
 		if !c.queued.acquire(in.size, c.done) {
 			return
 		}
@@ -81,7 +81,7 @@ func (c *Conn) handleMessage(b []byte, batch *batchReply, frame []byte) {
 
 // acceptRequest registers a peer request and queues it for a handler.
 func (c *Conn) acceptRequest(m *message, batch *batchReply, size int64) {
-	ctx, cancel := context.WithCancel(c.ctx)
+	ctx, cancel := context.WithCancel(c.handlerCtx)
 	in := &incoming{
 		req:    Request{ID: m.id, Method: m.method, Params: m.params, nullParams: m.nullParams, strict: c.opts.DisallowUnknownFields, valid: true},
 		ctx:    ctx,

@@ -15,6 +15,12 @@
 //     one, sends its cancellation notification (LSP "$/cancelRequest" or
 //     MCP "notifications/cancelled"); an incoming one cancels the
 //     handler's context;
+//   - handlers' contexts derive from [Options.BaseContext], whose values
+//     they see and whose cancellation stops them all (a server's
+//     shutdown);
+//   - middleware wraps incoming messages ([Options.Middleware]) and
+//     outgoing calls ([Options.Outgoing]), each element of a batch
+//     included;
 //   - per-method default timeouts apply when the caller sets no deadline
 //     and fail with a [*TimeoutError];
 //   - malformed input is answered with the specification's exact error

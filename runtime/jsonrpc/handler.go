@@ -19,8 +19,9 @@ import (
 // Internal error, with its text only when [Options.ExposeErrors] is set.
 // For a notification the result is ignored and an error is only logged.
 //
-// ctx is cancelled when the peer cancels the request, when the connection
-// ends, or when the handler returns.
+// ctx derives from [Options.BaseContext] and is cancelled when the peer
+// cancels the request, when the connection ends, when the base context is
+// cancelled, or when the handler returns.
 type Handler interface {
 	Handle(ctx context.Context, req *Request) (result any, err error)
 }
@@ -51,8 +52,14 @@ type Outgoing struct {
 	// middleware runs so that middleware can log or trace it; zero for a
 	// notification.
 	ID ID
+	// Batch is true for an element of a [Conn.Batch]: its next returns
+	// once that element's answer arrived, and the batch goes out when
+	// every element has reached the innermost SendFunc or been refused.
+	Batch bool
 
-	num int64 // our request number behind ID; 0: none chosen yet
+	num   int64     // our request number behind ID; 0: none chosen yet
+	batch *assembly // the batch being assembled, for an element of one
+	index int       // the element's index in batch
 }
 
 // SendFunc sends an outgoing request or notification and, for a request,

@@ -1,6 +1,7 @@
 package jsonrpc
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
@@ -97,8 +98,19 @@ type Options struct {
 	Handler Handler
 	// Middleware wraps Handler; the first element is the outermost.
 	Middleware []Middleware
+	// BaseContext is the context every handler's context derives from
+	// (nil: context.Background()): its values reach every handler through
+	// ctx.Value, and cancelling it cancels the context of every handler
+	// running and of every one started afterwards, for a server to stop
+	// them all on shutdown. It does not close the connection: messages
+	// are still read, and the answer a handler returns once cancelled is
+	// sent as any other (a handler returning ctx.Err() is answered with
+	// -32603, or -32800 under CancelLSP when the peer cancelled it).
+	// Calls this side sends are not affected.
+	BaseContext context.Context
 	// Outgoing wraps outgoing calls and notifications; the first element is
-	// the outermost. Batches sent with [Conn.Batch] bypass it.
+	// the outermost. Each element of a [Conn.Batch] goes through it too
+	// (see [Outgoing.Batch]).
 	Outgoing []OutgoingMiddleware
 	// MaxConcurrentRequests bounds how many incoming requests are handled
 	// at once (default 64).

@@ -43,7 +43,7 @@ func (c *Conn) writeFailed(err error) {
 	case <-t.C:
 	}
 	t.Stop()
-	c.shutdown(fmt.Errorf("writing: %w", err))
+	c.shutdown(fmt.Errorf("jsonrpc: writing: %w", err))
 }
 
 // writeQueued writes q (if not empty) and every message queued behind it,

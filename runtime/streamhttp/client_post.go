@@ -285,7 +285,7 @@ func (s *ClientStream) fatalStatus(method string, resp *http.Response, withSessi
 	case resp.StatusCode == http.StatusNotFound && withSession:
 		e, _ := newHTTPError(method, resp)
 		resp.Body.Close()
-		return s.fail(fmt.Errorf("%w: %w", ErrSessionNotFound, e))
+		return s.fail(fmt.Errorf("%w: %w", ErrSessionNotFound, unprefixed{e}))
 	case resp.StatusCode == http.StatusUnauthorized, resp.StatusCode == http.StatusForbidden:
 		e, _ := newHTTPError(method, resp)
 		resp.Body.Close()
