@@ -37,3 +37,31 @@ func BenchmarkTrace(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFrameHooks is what a connection does for each frame read and
+// written besides reading and writing it: counting, and tracing when set.
+// Unlike a round trip it does not wait on the scheduler, so it shows the
+// hooks' own cost.
+func BenchmarkFrameHooks(b *testing.B) {
+	frame := []byte(`{"jsonrpc":"2.0","id":1,"result":{"sum":3}}`)
+	for _, tc := range []struct {
+		name string
+		opts Options
+	}{
+		{"off", Options{}},
+		{"on", Options{Trace: (&TraceWriter{W: io.Discard}).Trace}},
+		{"metrics", Options{Metrics: new(Metrics)}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			s, peer := net.Pipe()
+			defer peer.Close()
+			c := NewConn(s, tc.opts)
+			defer c.Close()
+			b.ReportAllocs()
+			for b.Loop() {
+				c.frameIn(frame)
+				c.frameOut(frame)
+			}
+		})
+	}
+}

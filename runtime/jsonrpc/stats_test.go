@@ -173,8 +173,10 @@ func (g *gatedStream) block() {
 
 func (g *gatedStream) open() {
 	g.mu.Lock()
-	close(g.gate)
-	g.gate = nil
+	if g.gate != nil {
+		close(g.gate)
+		g.gate = nil
+	}
 	g.mu.Unlock()
 }
 
@@ -204,7 +206,7 @@ func TestStatsQueueGaugesReturnToZero(t *testing.T) {
 	}
 	server := NewConn(s2, Options{Handler: h})
 	client := NewConn(gated, Options{})
-	t.Cleanup(func() { client.Close(); server.Close() })
+	t.Cleanup(func() { gated.open(); client.Close(); server.Close() })
 	ctx := ctxLimit(t)
 
 	// Incoming: the first notification holds the only notification

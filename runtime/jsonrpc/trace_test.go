@@ -149,3 +149,32 @@ func TestTraceWriterConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTraceWriter checks that any frame, under any limit, is written as
+// one line of valid UTF-8 showing the frame's size and at most the limit.
+func FuzzTraceWriter(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"m"}`), 0)
+	f.Add([]byte("{\n\"a\":\"\xff\xfe\"\r\n}"), 3)
+	f.Add([]byte("ééé\x00\x7f"), 1)
+	f.Fuzz(func(t *testing.T, frame []byte, limit int) {
+		limit %= 1 << 16
+		var buf bytes.Buffer
+		(&TraceWriter{W: &buf, Limit: limit, Now: fixedClock}).Trace(Received, frame)
+		line := buf.String()
+		prefix := fmt.Sprintf("12:34:56.789000 <- %d ", len(frame))
+		if !strings.HasPrefix(line, prefix) || strings.IndexByte(line, '\n') != len(line)-1 || !utf8.ValidString(line) {
+			t.Fatalf("frame %q: line %q", frame, line)
+		}
+		body := strings.TrimSuffix(line[len(prefix):], "\n")
+		shown := strings.TrimSuffix(body, "…")
+		max := limit
+		if limit == 0 {
+			max = DefaultTraceLimit
+		}
+		// Each byte shown stands for one byte of the frame, but for
+		// U+FFFD, three bytes for each invalid one.
+		if limit > 0 && utf8.RuneCountInString(shown) > max || len(shown) > 3*len(frame) {
+			t.Fatalf("frame of %d bytes, limit %d: %d bytes shown", len(frame), limit, len(shown))
+		}
+	})
+}
