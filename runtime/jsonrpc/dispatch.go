@@ -424,11 +424,13 @@ func (b *batchReply) keep(id ID, msg []byte) {
 	grown := b.size + 1 + len(msg) // '[' or ',' before msg
 	limit := b.conn.opts.MaxResponseBytes
 	if tooLarge(grown, limit) {
-		e := b.conn.errorResponse(id, b.conn.responseTooLarge(grown))
+		rpcErr := b.conn.responseTooLarge(grown)
+		e := appendError(nil, id, rpcErr)
 		if tooLarge(b.size+1+len(e), limit) {
 			b.conn.warn("jsonrpc: batch answer full; dropped a response", "id", Truncate(id.String()), "limit", limit)
 			return
 		}
+		b.conn.stats.errorSent(rpcErr.Code)
 		b.conn.warn("jsonrpc: batch answer too large; answered an element with an error", "id", Truncate(id.String()), "size", grown, "limit", limit)
 		msg, grown = e, b.size+1+len(e)
 	}
