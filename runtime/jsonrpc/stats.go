@@ -70,10 +70,11 @@ const MaxStatsCodes = 32
 
 // Metrics aggregates the [Stats] of every connection given it in
 // [Options.Metrics], such as all the connections of a server: set the
-// same *Metrics in the Options of each. It is safe for concurrent use,
-// and it is an [expvar.Var], so expvar.Publish("rpc", m) serves its
-// snapshot as JSON. The zero value is ready to use; a Metrics must not be
-// copied after first use.
+// same *Metrics in the Options of each (a [Redialer] does so for every
+// connection it dials). It is safe for concurrent use, and it is an
+// [expvar.Var], so expvar.Publish("rpc", m) serves its snapshot as JSON.
+// The zero value is ready to use; a Metrics must not be copied after
+// first use.
 //
 // Counting costs each connection a few atomic additions per message;
 // gauges are summed over the open connections when a snapshot is taken.

@@ -82,6 +82,11 @@ func (t *TraceWriter) Trace(dir Direction, frame []byte) {
 	b = strconv.AppendInt(b, int64(len(frame)), 10)
 	b = append(b, ' ')
 	for len(shown) > 0 {
+		if c := shown[0]; c >= 0x20 && c < 0x7f { // printable ASCII
+			b = append(b, c)
+			shown = shown[1:]
+			continue
+		}
 		r, n := utf8.DecodeRune(shown)
 		switch {
 		case r < 0x20 || r == 0x7f:
