@@ -258,6 +258,7 @@ func (c *Conn) timedOut(method string, id int64, timeout Timeout, sent bool) err
 	if sent && timeout.Cancel {
 		c.sendCancel(id, "timed out")
 	}
+	c.stats.add(statTimeouts, 1)
 	err := &TimeoutError{Method: method, ID: ID{c.idText(id)}, Timeout: timeout.After}
 	if timeout.Action == TimeoutKill {
 		c.killOnClose.Store(true)
@@ -299,6 +300,9 @@ func decodeResult(method string, r callResult, result any) error {
 
 // deliver hands a response to the call waiting for it.
 func (c *Conn) deliver(m *message) {
+	if m.err != nil {
+		c.stats.errorReceived(m.err.Code)
+	}
 	p := c.takePending(m.rawID)
 	if p == nil {
 		if c.lateAnswer(m.rawID) {
@@ -371,6 +375,7 @@ func (c *Conn) sendCancel(n int64, reason string) {
 	if method == "" {
 		return
 	}
+	c.stats.add(statCancelsSent, 1)
 	var params []byte
 	if c.opts.Cancellation == CancelMCP {
 		params = fmt.Appendf(nil, `{"requestId":%s,"reason":%s}`, id, AppendString(nil, reason))

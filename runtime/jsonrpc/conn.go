@@ -57,6 +57,7 @@ type Conn struct {
 	nextID         atomic.Int64
 	closeAfterNote atomic.Bool // a notification handler called CloseAfterReply
 	killOnClose    atomic.Bool // kill the peer process instead of closing the stream gently
+	stats          counters    // see Conn.Stats
 
 	mu       sync.Mutex
 	pending  map[int64]*pendingCall // our calls awaiting a response, by request number
@@ -146,6 +147,7 @@ func NewConn(stream io.ReadWriteCloser, opts Options) *Conn {
 
 	c.requests = newWorkQueue(opts.MaxConcurrentRequests, opts.MaxQueuedRequests, c.runRequest, &c.handlers, c.done)
 	c.notifications = newWorkQueue(1, opts.MaxQueuedNotifications, c.runNotification, &c.handlers, c.done)
+	opts.Metrics.attach(c)
 	c.wg.Add(2)
 	go c.readLoop()
 	go c.writeLoop()
@@ -268,6 +270,7 @@ func (c *Conn) shutdown(reason error) error {
 
 	close(c.done)
 	c.cancel()
+	c.opts.Metrics.detach(c)
 	if reason == errLocalClose || reason == ErrPeerClosed {
 		// Let the write loop send what was queued (our answers to a peer
 		// that has finished sending), unless the peer does not read it in
@@ -340,7 +343,7 @@ func (c *Conn) readLoop() {
 					continue
 				}
 				c.warn("jsonrpc: skipped a bad frame", "reason", Truncate(fe.Error()))
-				c.replyFromReader(appendError(nil, NullID, invalidRequest(Truncate(fe.Error()))))
+				c.replyFromReader(c.errorResponse(NullID, invalidRequest(Truncate(fe.Error()))))
 				continue
 			}
 			close(c.inputDone)
@@ -352,6 +355,7 @@ func (c *Conn) readLoop() {
 			c.shutdown(fmt.Errorf("jsonrpc: reading: %w", err))
 			return
 		}
+		c.frameIn(msg)
 		if c.onFrame != nil {
 			c.onFrame()
 		}

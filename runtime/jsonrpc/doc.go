@@ -46,7 +46,12 @@
 //     its messages waiting for a handler ([Options.MaxQueuedBytes]), the
 //     size of an answer ([Options.MaxResponseBytes]); its values are
 //     echoed and logged truncated ([Truncate]) and as valid UTF-8, and
-//     the warnings it can trigger are rate-limited.
+//     the warnings it can trigger are rate-limited;
+//   - [Conn.Stats] counts a connection's traffic, errors by code, timeouts
+//     and cancellations, and a [Metrics] shared through [Options.Metrics]
+//     sums a server's connections and publishes them with expvar;
+//   - [Options.Trace] sees every frame read and written ([TraceWriter]
+//     writes them as readable lines), and costs nothing when unset.
 //
 // The read loop never writes: all output goes through one write loop, so
 // a peer that stops reading cannot stop us from reading its messages.

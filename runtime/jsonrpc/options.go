@@ -238,6 +238,18 @@ type Options struct {
 	// response whose id is null: an error the peer reported on its own,
 	// such as why it is about to exit (see [PeerError]). It must not block.
 	OnPeerError func(*Error)
+	// Metrics, if set, also counts this connection into a [Metrics]
+	// shared with other connections, such as every connection of a
+	// server; [Conn.Stats] counts this one alone.
+	Metrics *Metrics
+	// Trace, if set, is called with every frame read (before it is
+	// parsed: one that is not valid JSON is traced too; one over the
+	// size limit is skipped unread and is not) and written (a batch and
+	// its answer are one frame each); nil, the default, costs nothing.
+	// It runs on the connection's read and write loops, so a slow Trace
+	// slows the connection, and it must not keep or change frame, whose
+	// memory is reused. [TraceWriter] writes readable lines.
+	Trace func(dir Direction, frame []byte)
 	// ExposeErrors sends the text of a handler's plain Go errors to the peer
 	// instead of the generic "Internal error".
 	ExposeErrors bool
