@@ -5,7 +5,7 @@
 
 package benchproto
 
-import "github.com/rpcgen/rpcgen/runtime/jsonrpc"
+import "github.com/rpcgen/rpcgen/runtime/rpcimpl"
 
 // AddParams are the params of add.
 type AddParams struct {
@@ -18,10 +18,10 @@ type AddParams struct {
 func (x AddParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"a":`...)
-	b = jsonrpc.AppendInt(b, x.A)
+	b = rpcimpl.AppendInt(b, x.A)
 	b = append(b, `,"b":`...)
-	b = jsonrpc.AppendInt(b, x.B)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.B)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -31,14 +31,14 @@ func (x *AddParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		A, B bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "a":
 			has.A = true
-			return jsonrpc.AtField("a", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.A)))
+			return rpcimpl.AtField("a", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.A)))
 		case "b":
 			has.B = true
-			return jsonrpc.AtField("b", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.B)))
+			return rpcimpl.AtField("b", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.B)))
 		}
 		return nil
 	})
@@ -47,9 +47,9 @@ func (x *AddParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.A:
-		return jsonrpc.MissingField("a")
+		return rpcimpl.MissingField("a")
 	case !has.B:
-		return jsonrpc.MissingField("b")
+		return rpcimpl.MissingField("b")
 	}
 	*x = v
 	return nil
@@ -65,8 +65,8 @@ type AddResult struct {
 func (x AddResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"sum":`...)
-	b = jsonrpc.AppendInt(b, x.Sum)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.Sum)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -76,11 +76,11 @@ func (x *AddResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Sum bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sum":
 			has.Sum = true
-			return jsonrpc.AtField("sum", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Sum)))
+			return rpcimpl.AtField("sum", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Sum)))
 		}
 		return nil
 	})
@@ -89,7 +89,7 @@ func (x *AddResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Sum:
-		return jsonrpc.MissingField("sum")
+		return rpcimpl.MissingField("sum")
 	}
 	*x = v
 	return nil
@@ -105,8 +105,8 @@ type EchoParams struct {
 func (x EchoParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Text)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -116,11 +116,11 @@ func (x *EchoParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Text bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
+			return rpcimpl.AtField("text", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Text)))
 		}
 		return nil
 	})
@@ -129,7 +129,7 @@ func (x *EchoParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Text:
-		return jsonrpc.MissingField("text")
+		return rpcimpl.MissingField("text")
 	}
 	*x = v
 	return nil
@@ -145,8 +145,8 @@ type EchoResult struct {
 func (x EchoResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Text)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -156,11 +156,11 @@ func (x *EchoResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Text bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
+			return rpcimpl.AtField("text", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Text)))
 		}
 		return nil
 	})
@@ -169,7 +169,7 @@ func (x *EchoResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Text:
-		return jsonrpc.MissingField("text")
+		return rpcimpl.MissingField("text")
 	}
 	*x = v
 	return nil
@@ -185,8 +185,8 @@ type TickParams struct {
 func (x TickParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"seq":`...)
-	b = jsonrpc.AppendInt(b, x.Seq)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.Seq)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -196,11 +196,11 @@ func (x *TickParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Seq bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "seq":
 			has.Seq = true
-			return jsonrpc.AtField("seq", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Seq)))
+			return rpcimpl.AtField("seq", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Seq)))
 		}
 		return nil
 	})
@@ -209,7 +209,7 @@ func (x *TickParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Seq:
-		return jsonrpc.MissingField("seq")
+		return rpcimpl.MissingField("seq")
 	}
 	*x = v
 	return nil

@@ -105,6 +105,7 @@ func Generate(p *idl.Protocol, opts Options) ([]gen.File, error) {
 		f.ImportName(jsonrpcPkg, "jsonrpc")
 		f.ImportName(framingPkg, "framing")
 		f.ImportName(httpPkg, "streamhttp")
+		f.ImportName(implPkg, "rpcimpl")
 		if err := part.build(f); err != nil {
 			return nil, fmt.Errorf("golang: %s: %w", part.path, err)
 		}

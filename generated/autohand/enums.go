@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // AgentStatus says what the agent is doing.
@@ -37,7 +38,7 @@ func (x AgentStatus) Valid() bool {
 // UnmarshalJSON decodes an AgentStatus, refusing values it does not list.
 func (x *AgentStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !AgentStatus(v).Valid() {
@@ -69,7 +70,7 @@ func (x ChangeType) Valid() bool {
 // UnmarshalJSON decodes a ChangeType, refusing values it does not list.
 func (x *ChangeType) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ChangeType(v).Valid() {
@@ -100,7 +101,7 @@ func (x ToolStream) Valid() bool {
 // UnmarshalJSON decodes a ToolStream, refusing values it does not list.
 func (x *ToolStream) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ToolStream(v).Valid() {
@@ -132,7 +133,7 @@ func (x TokensUsageStatus) Valid() bool {
 // UnmarshalJSON decodes a TokensUsageStatus, refusing values it does not list.
 func (x *TokensUsageStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !TokensUsageStatus(v).Valid() {
@@ -165,7 +166,7 @@ func (x ImageMimeType) Valid() bool {
 // UnmarshalJSON decodes an ImageMimeType, refusing values it does not list.
 func (x *ImageMimeType) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ImageMimeType(v).Valid() {
@@ -197,7 +198,7 @@ func (x ThinkingLevel) Valid() bool {
 // UnmarshalJSON decodes a ThinkingLevel, refusing values it does not list.
 func (x *ThinkingLevel) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ThinkingLevel(v).Valid() {
@@ -230,7 +231,7 @@ func (x MessageRole) Valid() bool {
 // UnmarshalJSON decodes a MessageRole, refusing values it does not list.
 func (x *MessageRole) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !MessageRole(v).Valid() {
@@ -272,7 +273,7 @@ func (x PermissionDecision) Valid() bool {
 // list.
 func (x *PermissionDecision) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !PermissionDecision(v).Valid() {
@@ -305,7 +306,7 @@ func (x HistoryEntryStatus) Valid() bool {
 // list.
 func (x *HistoryEntryStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !HistoryEntryStatus(v).Valid() {
@@ -337,7 +338,7 @@ func (x SkillScope) Valid() bool {
 // UnmarshalJSON decodes a SkillScope, refusing values it does not list.
 func (x *SkillScope) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !SkillScope(v).Valid() {
@@ -370,7 +371,7 @@ func (x McpServerConfigTransport) Valid() bool {
 // not list.
 func (x *McpServerConfigTransport) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !McpServerConfigTransport(v).Valid() {
@@ -404,7 +405,7 @@ func (x PermissionMode) Valid() bool {
 // UnmarshalJSON decodes a PermissionMode, refusing values it does not list.
 func (x *PermissionMode) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !PermissionMode(v).Valid() {
@@ -446,7 +447,7 @@ func (x ArtifactClass) Valid() bool {
 // UnmarshalJSON decodes an ArtifactClass, refusing values it does not list.
 func (x *ArtifactClass) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ArtifactClass(v).Valid() {
@@ -479,7 +480,7 @@ func (x ProfileErrorDataKind) Valid() bool {
 // list.
 func (x *ProfileErrorDataKind) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ProfileErrorDataKind(v).Valid() {
@@ -512,7 +513,7 @@ func (x GoalStatus) Valid() bool {
 // UnmarshalJSON decodes a GoalStatus, refusing values it does not list.
 func (x *GoalStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !GoalStatus(v).Valid() {
@@ -545,7 +546,7 @@ func (x OptimizationDirection) Valid() bool {
 // list.
 func (x *OptimizationDirection) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !OptimizationDirection(v).Valid() {
@@ -579,7 +580,7 @@ func (x ExecutionResultOutcome) Valid() bool {
 // list.
 func (x *ExecutionResultOutcome) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ExecutionResultOutcome(v).Valid() {
@@ -611,7 +612,7 @@ func (x EvaluatorMode) Valid() bool {
 // UnmarshalJSON decodes an EvaluatorMode, refusing values it does not list.
 func (x *EvaluatorMode) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !EvaluatorMode(v).Valid() {
@@ -645,7 +646,7 @@ func (x ConstraintOperator) Valid() bool {
 // list.
 func (x *ConstraintOperator) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ConstraintOperator(v).Valid() {
@@ -678,7 +679,7 @@ func (x DecisionRecordSource) Valid() bool {
 // list.
 func (x *DecisionRecordSource) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !DecisionRecordSource(v).Valid() {
@@ -713,7 +714,7 @@ func (x DecisionRecordOutcome) Valid() bool {
 // list.
 func (x *DecisionRecordOutcome) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !DecisionRecordOutcome(v).Valid() {
@@ -750,7 +751,7 @@ func (x HistoryAttemptMaterialization) Valid() bool {
 // does not list.
 func (x *HistoryAttemptMaterialization) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !HistoryAttemptMaterialization(v).Valid() {
@@ -786,7 +787,7 @@ func (x AutoresearchLifecycleSubcommand) Valid() bool {
 // does not list.
 func (x *AutoresearchLifecycleSubcommand) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !AutoresearchLifecycleSubcommand(v).Valid() {
@@ -819,7 +820,7 @@ func (x ChangesDecisionParamsAction) Valid() bool {
 // not list.
 func (x *ChangesDecisionParamsAction) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ChangesDecisionParamsAction(v).Valid() {
@@ -853,7 +854,7 @@ func (x BrowserCapabilitiesSetResultProtocolVersion) Valid() bool {
 // refusing values it does not list.
 func (x *BrowserCapabilitiesSetResultProtocolVersion) UnmarshalJSON(b []byte) error {
 	var v int64
-	if err := jsonrpc.DecodeInt(b, &v); err != nil {
+	if err := rpcimpl.DecodeInt(b, &v); err != nil {
 		return err
 	}
 	if !BrowserCapabilitiesSetResultProtocolVersion(v).Valid() {
@@ -888,7 +889,7 @@ func (x LearnRecommendResultAuditItemStatus) Valid() bool {
 // it does not list.
 func (x *LearnRecommendResultAuditItemStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !LearnRecommendResultAuditItemStatus(v).Valid() {
@@ -923,7 +924,7 @@ func (x LearnUpdateResultResultsItemStatus) Valid() bool {
 // it does not list.
 func (x *LearnUpdateResultResultsItemStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !LearnUpdateResultResultsItemStatus(v).Valid() {
@@ -960,7 +961,7 @@ func (x AutomodeStatusResultStateStatus) Valid() bool {
 // does not list.
 func (x *AutomodeStatusResultStateStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !AutomodeStatusResultStateStatus(v).Valid() {
@@ -992,7 +993,7 @@ func (x McpToggleServerResultStatus) Valid() bool {
 // not list.
 func (x *McpToggleServerResultStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !McpToggleServerResultStatus(v).Valid() {
@@ -1026,7 +1027,7 @@ func (x McpReconnectServerResultStatus) Valid() bool {
 // does not list.
 func (x *McpReconnectServerResultStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !McpReconnectServerResultStatus(v).Valid() {
@@ -1062,7 +1063,7 @@ func (x RuntimeInspectResultAuthentication) Valid() bool {
 // it does not list.
 func (x *RuntimeInspectResultAuthentication) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !RuntimeInspectResultAuthentication(v).Valid() {
@@ -1097,7 +1098,7 @@ func (x RuntimeInspectResultClientContext) Valid() bool {
 // it does not list.
 func (x *RuntimeInspectResultClientContext) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !RuntimeInspectResultClientContext(v).Valid() {
@@ -1132,7 +1133,7 @@ func (x LoginPollResultStatus) Valid() bool {
 // list.
 func (x *LoginPollResultStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !LoginPollResultStatus(v).Valid() {
@@ -1167,7 +1168,7 @@ func (x LoginCancelResultStatus) Valid() bool {
 // list.
 func (x *LoginCancelResultStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !LoginCancelResultStatus(v).Valid() {
@@ -1200,7 +1201,7 @@ func (x AgentEndParamsReason) Valid() bool {
 // list.
 func (x *AgentEndParamsReason) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !AgentEndParamsReason(v).Valid() {
@@ -1237,7 +1238,7 @@ func (x TurnEndReason) Valid() bool {
 // UnmarshalJSON decodes a TurnEndReason, refusing values it does not list.
 func (x *TurnEndReason) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !TurnEndReason(v).Valid() {
@@ -1272,7 +1273,7 @@ func (x HookSessionStartParamsSessionType) Valid() bool {
 // it does not list.
 func (x *HookSessionStartParamsSessionType) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !HookSessionStartParamsSessionType(v).Valid() {
@@ -1306,7 +1307,7 @@ func (x HookSessionEndParamsReason) Valid() bool {
 // not list.
 func (x *HookSessionEndParamsReason) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !HookSessionEndParamsReason(v).Valid() {
@@ -1345,7 +1346,7 @@ func (x AutoresearchEventParamsOperation) Valid() bool {
 // it does not list.
 func (x *AutoresearchEventParamsOperation) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !AutoresearchEventParamsOperation(v).Valid() {
@@ -1380,7 +1381,7 @@ func (x AutoresearchEventParamsPhase) Valid() bool {
 // does not list.
 func (x *AutoresearchEventParamsPhase) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !AutoresearchEventParamsPhase(v).Valid() {
@@ -1413,7 +1414,7 @@ func (x PipeOutputParamsType) Valid() bool {
 // list.
 func (x *PipeOutputParamsType) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !PipeOutputParamsType(v).Valid() {
@@ -1448,7 +1449,7 @@ func (x LearnProgressParamsStatus) Valid() bool {
 // not list.
 func (x *LearnProgressParamsStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !LearnProgressParamsStatus(v).Valid() {

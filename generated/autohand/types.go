@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // Timestamp says when the event happened, as an ISO 8601 UTC date-time.
@@ -48,14 +49,14 @@ func (x ToolCall) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
-	b = jsonrpc.AppendString(b, x.ID)
+	b = rpcimpl.AppendString(b, x.ID)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"args":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Args); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Args); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -65,17 +66,17 @@ func (x *ToolCall) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ID, Name, Args bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ID)))
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "args":
 			has.Args = true
-			return jsonrpc.AtField("args", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Args)))
+			return rpcimpl.AtField("args", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Args)))
 		}
 		return nil
 	})
@@ -84,11 +85,11 @@ func (x *ToolCall) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Args:
-		return jsonrpc.MissingField("args")
+		return rpcimpl.MissingField("args")
 	}
 	*x = v
 	return nil
@@ -113,20 +114,20 @@ func (x Message) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
-	b = jsonrpc.AppendString(b, x.ID)
+	b = rpcimpl.AppendString(b, x.ID)
 	b = append(b, `,"role":`...)
-	b = jsonrpc.AppendString(b, x.Role)
+	b = rpcimpl.AppendString(b, x.Role)
 	b = append(b, `,"content":`...)
-	b = jsonrpc.AppendString(b, x.Content)
+	b = rpcimpl.AppendString(b, x.Content)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = rpcimpl.AppendString(b, x.Timestamp)
 	if x.ToolCalls != nil {
 		b = append(b, `,"toolCalls":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ToolCalls); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.ToolCalls); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -136,22 +137,22 @@ func (x *Message) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ID, Role, Content, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ID)))
 		case "role":
 			has.Role = true
-			return jsonrpc.AtField("role", jsonrpc.NonNull(value, v.Role.UnmarshalJSON(value)))
+			return rpcimpl.AtField("role", rpcimpl.NonNull(value, v.Role.UnmarshalJSON(value)))
 		case "content":
 			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Content)))
+			return rpcimpl.AtField("content", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Content)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		case "toolCalls":
-			return jsonrpc.AtField("toolCalls", jsonrpc.DecodeArray(value, &v.ToolCalls, jsonrpc.UnmarshalJSON[ToolCall]))
+			return rpcimpl.AtField("toolCalls", rpcimpl.DecodeArray(value, &v.ToolCalls, rpcimpl.UnmarshalJSON[ToolCall]))
 		}
 		return nil
 	})
@@ -160,13 +161,13 @@ func (x *Message) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	case !has.Role:
-		return jsonrpc.MissingField("role")
+		return rpcimpl.MissingField("role")
 	case !has.Content:
-		return jsonrpc.MissingField("content")
+		return rpcimpl.MissingField("content")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -188,14 +189,14 @@ type ImageAttachment struct {
 func (x ImageAttachment) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"data":`...)
-	b = jsonrpc.AppendString(b, x.Data)
+	b = rpcimpl.AppendString(b, x.Data)
 	b = append(b, `,"mimeType":`...)
-	b = jsonrpc.AppendString(b, x.MimeType)
+	b = rpcimpl.AppendString(b, x.MimeType)
 	if x.Filename != nil {
 		b = append(b, `,"filename":`...)
-		b = jsonrpc.AppendString(b, *x.Filename)
+		b = rpcimpl.AppendString(b, *x.Filename)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -205,16 +206,16 @@ func (x *ImageAttachment) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Data, MimeType bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "data":
 			has.Data = true
-			return jsonrpc.AtField("data", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Data)))
+			return rpcimpl.AtField("data", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Data)))
 		case "mimeType":
 			has.MimeType = true
-			return jsonrpc.AtField("mimeType", jsonrpc.NonNull(value, v.MimeType.UnmarshalJSON(value)))
+			return rpcimpl.AtField("mimeType", rpcimpl.NonNull(value, v.MimeType.UnmarshalJSON(value)))
 		case "filename":
-			return jsonrpc.AtField("filename", jsonrpc.DecodeOptional(value, &v.Filename, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("filename", rpcimpl.DecodeOptional(value, &v.Filename, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -223,9 +224,9 @@ func (x *ImageAttachment) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Data:
-		return jsonrpc.MissingField("data")
+		return rpcimpl.MissingField("data")
 	case !has.MimeType:
-		return jsonrpc.MissingField("mimeType")
+		return rpcimpl.MissingField("mimeType")
 	}
 	*x = v
 	return nil
@@ -251,14 +252,14 @@ type Selection struct {
 func (x Selection) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"file":`...)
-	b = jsonrpc.AppendString(b, x.File)
+	b = rpcimpl.AppendString(b, x.File)
 	b = append(b, `,"startLine":`...)
-	b = jsonrpc.AppendInt(b, x.StartLine)
+	b = rpcimpl.AppendInt(b, x.StartLine)
 	b = append(b, `,"endLine":`...)
-	b = jsonrpc.AppendInt(b, x.EndLine)
+	b = rpcimpl.AppendInt(b, x.EndLine)
 	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Text)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -268,20 +269,20 @@ func (x *Selection) UnmarshalJSON(b []byte) error {
 	var has struct {
 		File, StartLine, EndLine, Text bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "file":
 			has.File = true
-			return jsonrpc.AtField("file", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.File)))
+			return rpcimpl.AtField("file", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.File)))
 		case "startLine":
 			has.StartLine = true
-			return jsonrpc.AtField("startLine", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.StartLine)))
+			return rpcimpl.AtField("startLine", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.StartLine)))
 		case "endLine":
 			has.EndLine = true
-			return jsonrpc.AtField("endLine", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.EndLine)))
+			return rpcimpl.AtField("endLine", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.EndLine)))
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
+			return rpcimpl.AtField("text", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Text)))
 		}
 		return nil
 	})
@@ -290,13 +291,13 @@ func (x *Selection) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.File:
-		return jsonrpc.MissingField("file")
+		return rpcimpl.MissingField("file")
 	case !has.StartLine:
-		return jsonrpc.MissingField("startLine")
+		return rpcimpl.MissingField("startLine")
 	case !has.EndLine:
-		return jsonrpc.MissingField("endLine")
+		return rpcimpl.MissingField("endLine")
 	case !has.Text:
-		return jsonrpc.MissingField("text")
+		return rpcimpl.MissingField("text")
 	}
 	*x = v
 	return nil
@@ -322,33 +323,33 @@ func (x PermissionContext) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Path != nil {
 		b = append(b, `,"path":`...)
-		b = jsonrpc.AppendString(b, *x.Path)
+		b = rpcimpl.AppendString(b, *x.Path)
 	}
 	if x.Command != nil {
 		b = append(b, `,"command":`...)
-		b = jsonrpc.AppendString(b, *x.Command)
+		b = rpcimpl.AppendString(b, *x.Command)
 	}
 	if len(x.Args) != 0 {
 		b = append(b, `,"args":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Args); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Args); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PermissionContext) UnmarshalJSON(b []byte) error {
 	var v PermissionContext
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "path":
-			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("path", rpcimpl.DecodeOptional(value, &v.Path, rpcimpl.DecodeString[string]))
 		case "command":
-			return jsonrpc.AtField("command", jsonrpc.DecodeOptional(value, &v.Command, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("command", rpcimpl.DecodeOptional(value, &v.Command, rpcimpl.DecodeString[string]))
 		case "args":
-			return jsonrpc.AtField("args", jsonrpc.DecodeRaw(value, &v.Args))
+			return rpcimpl.AtField("args", rpcimpl.DecodeRaw(value, &v.Args))
 		}
 		return nil
 	})
@@ -386,22 +387,22 @@ type ProposedFileChange struct {
 func (x ProposedFileChange) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"id":`...)
-	b = jsonrpc.AppendString(b, x.ID)
+	b = rpcimpl.AppendString(b, x.ID)
 	b = append(b, `,"filePath":`...)
-	b = jsonrpc.AppendString(b, x.FilePath)
+	b = rpcimpl.AppendString(b, x.FilePath)
 	b = append(b, `,"changeType":`...)
-	b = jsonrpc.AppendString(b, x.ChangeType)
+	b = rpcimpl.AppendString(b, x.ChangeType)
 	b = append(b, `,"originalContent":`...)
-	b = jsonrpc.AppendString(b, x.OriginalContent)
+	b = rpcimpl.AppendString(b, x.OriginalContent)
 	b = append(b, `,"proposedContent":`...)
-	b = jsonrpc.AppendString(b, x.ProposedContent)
+	b = rpcimpl.AppendString(b, x.ProposedContent)
 	b = append(b, `,"description":`...)
-	b = jsonrpc.AppendString(b, x.Description)
+	b = rpcimpl.AppendString(b, x.Description)
 	b = append(b, `,"toolId":`...)
-	b = jsonrpc.AppendString(b, x.ToolID)
+	b = rpcimpl.AppendString(b, x.ToolID)
 	b = append(b, `,"toolName":`...)
-	b = jsonrpc.AppendString(b, x.ToolName)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.ToolName)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -411,32 +412,32 @@ func (x *ProposedFileChange) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ID, FilePath, ChangeType, OriginalContent, ProposedContent, Description, ToolID, ToolName bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ID)))
 		case "filePath":
 			has.FilePath = true
-			return jsonrpc.AtField("filePath", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FilePath)))
+			return rpcimpl.AtField("filePath", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.FilePath)))
 		case "changeType":
 			has.ChangeType = true
-			return jsonrpc.AtField("changeType", jsonrpc.NonNull(value, v.ChangeType.UnmarshalJSON(value)))
+			return rpcimpl.AtField("changeType", rpcimpl.NonNull(value, v.ChangeType.UnmarshalJSON(value)))
 		case "originalContent":
 			has.OriginalContent = true
-			return jsonrpc.AtField("originalContent", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.OriginalContent)))
+			return rpcimpl.AtField("originalContent", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.OriginalContent)))
 		case "proposedContent":
 			has.ProposedContent = true
-			return jsonrpc.AtField("proposedContent", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProposedContent)))
+			return rpcimpl.AtField("proposedContent", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ProposedContent)))
 		case "description":
 			has.Description = true
-			return jsonrpc.AtField("description", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Description)))
+			return rpcimpl.AtField("description", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Description)))
 		case "toolId":
 			has.ToolID = true
-			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolID)))
+			return rpcimpl.AtField("toolId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ToolID)))
 		case "toolName":
 			has.ToolName = true
-			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolName)))
+			return rpcimpl.AtField("toolName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ToolName)))
 		}
 		return nil
 	})
@@ -445,21 +446,21 @@ func (x *ProposedFileChange) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	case !has.FilePath:
-		return jsonrpc.MissingField("filePath")
+		return rpcimpl.MissingField("filePath")
 	case !has.ChangeType:
-		return jsonrpc.MissingField("changeType")
+		return rpcimpl.MissingField("changeType")
 	case !has.OriginalContent:
-		return jsonrpc.MissingField("originalContent")
+		return rpcimpl.MissingField("originalContent")
 	case !has.ProposedContent:
-		return jsonrpc.MissingField("proposedContent")
+		return rpcimpl.MissingField("proposedContent")
 	case !has.Description:
-		return jsonrpc.MissingField("description")
+		return rpcimpl.MissingField("description")
 	case !has.ToolID:
-		return jsonrpc.MissingField("toolId")
+		return rpcimpl.MissingField("toolId")
 	case !has.ToolName:
-		return jsonrpc.MissingField("toolName")
+		return rpcimpl.MissingField("toolName")
 	}
 	*x = v
 	return nil
@@ -476,10 +477,10 @@ type ChangeError struct {
 func (x ChangeError) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"changeId":`...)
-	b = jsonrpc.AppendString(b, x.ChangeID)
+	b = rpcimpl.AppendString(b, x.ChangeID)
 	b = append(b, `,"error":`...)
-	b = jsonrpc.AppendString(b, x.Error)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Error)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -489,14 +490,14 @@ func (x *ChangeError) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ChangeID, Error bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "changeId":
 			has.ChangeID = true
-			return jsonrpc.AtField("changeId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ChangeID)))
+			return rpcimpl.AtField("changeId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ChangeID)))
 		case "error":
 			has.Error = true
-			return jsonrpc.AtField("error", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Error)))
+			return rpcimpl.AtField("error", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Error)))
 		}
 		return nil
 	})
@@ -505,9 +506,9 @@ func (x *ChangeError) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ChangeID:
-		return jsonrpc.MissingField("changeId")
+		return rpcimpl.MissingField("changeId")
 	case !has.Error:
-		return jsonrpc.MissingField("error")
+		return rpcimpl.MissingField("error")
 	}
 	*x = v
 	return nil
@@ -523,8 +524,8 @@ type SuccessResult struct {
 func (x SuccessResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Success)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -534,11 +535,11 @@ func (x *SuccessResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		}
 		return nil
 	})
@@ -547,7 +548,7 @@ func (x *SuccessResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -566,12 +567,12 @@ type SuccessOrError struct {
 func (x SuccessOrError) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -581,13 +582,13 @@ func (x *SuccessOrError) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -596,7 +597,7 @@ func (x *SuccessOrError) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -618,20 +619,20 @@ type HistoryEntry struct {
 func (x HistoryEntry) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
+	b = rpcimpl.AppendString(b, x.SessionID)
 	b = append(b, `,"createdAt":`...)
-	b = jsonrpc.AppendString(b, x.CreatedAt)
+	b = rpcimpl.AppendString(b, x.CreatedAt)
 	b = append(b, `,"lastActiveAt":`...)
-	b = jsonrpc.AppendString(b, x.LastActiveAt)
+	b = rpcimpl.AppendString(b, x.LastActiveAt)
 	b = append(b, `,"projectName":`...)
-	b = jsonrpc.AppendString(b, x.ProjectName)
+	b = rpcimpl.AppendString(b, x.ProjectName)
 	b = append(b, `,"model":`...)
-	b = jsonrpc.AppendString(b, x.Model)
+	b = rpcimpl.AppendString(b, x.Model)
 	b = append(b, `,"messageCount":`...)
-	b = jsonrpc.AppendInt(b, x.MessageCount)
+	b = rpcimpl.AppendInt(b, x.MessageCount)
 	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Status)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -641,29 +642,29 @@ func (x *HistoryEntry) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SessionID, CreatedAt, LastActiveAt, ProjectName, Model, MessageCount, Status bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
+			return rpcimpl.AtField("createdAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.CreatedAt)))
 		case "lastActiveAt":
 			has.LastActiveAt = true
-			return jsonrpc.AtField("lastActiveAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LastActiveAt)))
+			return rpcimpl.AtField("lastActiveAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.LastActiveAt)))
 		case "projectName":
 			has.ProjectName = true
-			return jsonrpc.AtField("projectName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProjectName)))
+			return rpcimpl.AtField("projectName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ProjectName)))
 		case "model":
 			has.Model = true
-			return jsonrpc.AtField("model", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Model)))
+			return rpcimpl.AtField("model", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Model)))
 		case "messageCount":
 			has.MessageCount = true
-			return jsonrpc.AtField("messageCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.MessageCount)))
+			return rpcimpl.AtField("messageCount", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.MessageCount)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -672,19 +673,19 @@ func (x *HistoryEntry) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	case !has.CreatedAt:
-		return jsonrpc.MissingField("createdAt")
+		return rpcimpl.MissingField("createdAt")
 	case !has.LastActiveAt:
-		return jsonrpc.MissingField("lastActiveAt")
+		return rpcimpl.MissingField("lastActiveAt")
 	case !has.ProjectName:
-		return jsonrpc.MissingField("projectName")
+		return rpcimpl.MissingField("projectName")
 	case !has.Model:
-		return jsonrpc.MissingField("model")
+		return rpcimpl.MissingField("model")
 	case !has.MessageCount:
-		return jsonrpc.MissingField("messageCount")
+		return rpcimpl.MissingField("messageCount")
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	}
 	*x = v
 	return nil
@@ -709,38 +710,38 @@ func (x CommunitySkill) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
-	b = jsonrpc.AppendString(b, x.ID)
+	b = rpcimpl.AppendString(b, x.ID)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"description":`...)
-	b = jsonrpc.AppendString(b, x.Description)
+	b = rpcimpl.AppendString(b, x.Description)
 	b = append(b, `,"category":`...)
-	b = jsonrpc.AppendString(b, x.Category)
+	b = rpcimpl.AppendString(b, x.Category)
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
 			return nil, err
 		}
 	}
 	if x.Rating != nil {
 		b = append(b, `,"rating":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Rating); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.Rating); err != nil {
 			return nil, err
 		}
 	}
 	if x.DownloadCount != nil {
 		b = append(b, `,"downloadCount":`...)
-		b = jsonrpc.AppendInt(b, *x.DownloadCount)
+		b = rpcimpl.AppendInt(b, *x.DownloadCount)
 	}
 	if x.IsFeatured != nil {
 		b = append(b, `,"isFeatured":`...)
-		b = jsonrpc.AppendBool(b, *x.IsFeatured)
+		b = rpcimpl.AppendBool(b, *x.IsFeatured)
 	}
 	if x.IsCurated != nil {
 		b = append(b, `,"isCurated":`...)
-		b = jsonrpc.AppendBool(b, *x.IsCurated)
+		b = rpcimpl.AppendBool(b, *x.IsCurated)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -750,30 +751,30 @@ func (x *CommunitySkill) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ID, Name, Description, Category bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ID)))
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "description":
 			has.Description = true
-			return jsonrpc.AtField("description", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Description)))
+			return rpcimpl.AtField("description", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Description)))
 		case "category":
 			has.Category = true
-			return jsonrpc.AtField("category", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Category)))
+			return rpcimpl.AtField("category", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Category)))
 		case "tags":
-			return jsonrpc.AtField("tags", json.Unmarshal(value, &v.Tags))
+			return rpcimpl.AtField("tags", json.Unmarshal(value, &v.Tags))
 		case "rating":
-			return jsonrpc.AtField("rating", jsonrpc.DecodeOptional(value, &v.Rating, jsonrpc.DecodeFloat[float64]))
+			return rpcimpl.AtField("rating", rpcimpl.DecodeOptional(value, &v.Rating, rpcimpl.DecodeFloat[float64]))
 		case "downloadCount":
-			return jsonrpc.AtField("downloadCount", jsonrpc.DecodeOptional(value, &v.DownloadCount, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("downloadCount", rpcimpl.DecodeOptional(value, &v.DownloadCount, rpcimpl.DecodeInt[int64]))
 		case "isFeatured":
-			return jsonrpc.AtField("isFeatured", jsonrpc.DecodeOptional(value, &v.IsFeatured, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("isFeatured", rpcimpl.DecodeOptional(value, &v.IsFeatured, rpcimpl.DecodeBool[bool]))
 		case "isCurated":
-			return jsonrpc.AtField("isCurated", jsonrpc.DecodeOptional(value, &v.IsCurated, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("isCurated", rpcimpl.DecodeOptional(value, &v.IsCurated, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -782,13 +783,13 @@ func (x *CommunitySkill) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Description:
-		return jsonrpc.MissingField("description")
+		return rpcimpl.MissingField("description")
 	case !has.Category:
-		return jsonrpc.MissingField("category")
+		return rpcimpl.MissingField("category")
 	}
 	*x = v
 	return nil
@@ -809,14 +810,14 @@ type SkillInstall struct {
 func (x SkillInstall) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"skillName":`...)
-	b = jsonrpc.AppendString(b, x.SkillName)
+	b = rpcimpl.AppendString(b, x.SkillName)
 	b = append(b, `,"scope":`...)
-	b = jsonrpc.AppendString(b, x.Scope)
+	b = rpcimpl.AppendString(b, x.Scope)
 	if x.Force != nil {
 		b = append(b, `,"force":`...)
-		b = jsonrpc.AppendBool(b, *x.Force)
+		b = rpcimpl.AppendBool(b, *x.Force)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -826,16 +827,16 @@ func (x *SkillInstall) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SkillName, Scope bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "skillName":
 			has.SkillName = true
-			return jsonrpc.AtField("skillName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SkillName)))
+			return rpcimpl.AtField("skillName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SkillName)))
 		case "scope":
 			has.Scope = true
-			return jsonrpc.AtField("scope", jsonrpc.NonNull(value, v.Scope.UnmarshalJSON(value)))
+			return rpcimpl.AtField("scope", rpcimpl.NonNull(value, v.Scope.UnmarshalJSON(value)))
 		case "force":
-			return jsonrpc.AtField("force", jsonrpc.DecodeOptional(value, &v.Force, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("force", rpcimpl.DecodeOptional(value, &v.Force, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -844,9 +845,9 @@ func (x *SkillInstall) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SkillName:
-		return jsonrpc.MissingField("skillName")
+		return rpcimpl.MissingField("skillName")
 	case !has.Scope:
-		return jsonrpc.MissingField("scope")
+		return rpcimpl.MissingField("scope")
 	}
 	*x = v
 	return nil
@@ -867,20 +868,20 @@ type SkillInstallResult struct {
 func (x SkillInstallResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.SkillName != nil {
 		b = append(b, `,"skillName":`...)
-		b = jsonrpc.AppendString(b, *x.SkillName)
+		b = rpcimpl.AppendString(b, *x.SkillName)
 	}
 	if x.Path != nil {
 		b = append(b, `,"path":`...)
-		b = jsonrpc.AppendString(b, *x.Path)
+		b = rpcimpl.AppendString(b, *x.Path)
 	}
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -890,17 +891,17 @@ func (x *SkillInstallResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "skillName":
-			return jsonrpc.AtField("skillName", jsonrpc.DecodeOptional(value, &v.SkillName, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("skillName", rpcimpl.DecodeOptional(value, &v.SkillName, rpcimpl.DecodeString[string]))
 		case "path":
-			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("path", rpcimpl.DecodeOptional(value, &v.Path, rpcimpl.DecodeString[string]))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -909,7 +910,7 @@ func (x *SkillInstallResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -941,16 +942,16 @@ func (x SkillList) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"skills":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Skills); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Skills); err != nil {
 		return nil, err
 	}
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -960,16 +961,16 @@ func (x *SkillList) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, Skills bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "skills":
 			has.Skills = true
-			return jsonrpc.AtField("skills", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Skills, jsonrpc.UnmarshalJSON[CommunitySkill])))
+			return rpcimpl.AtField("skills", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Skills, rpcimpl.UnmarshalJSON[CommunitySkill])))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -978,9 +979,9 @@ func (x *SkillList) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Skills:
-		return jsonrpc.MissingField("skills")
+		return rpcimpl.MissingField("skills")
 	}
 	*x = v
 	return nil
@@ -998,12 +999,12 @@ type McpToolInfo struct {
 func (x McpToolInfo) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"description":`...)
-	b = jsonrpc.AppendString(b, x.Description)
+	b = rpcimpl.AppendString(b, x.Description)
 	b = append(b, `,"serverName":`...)
-	b = jsonrpc.AppendString(b, x.ServerName)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.ServerName)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1013,17 +1014,17 @@ func (x *McpToolInfo) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Description, ServerName bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "description":
 			has.Description = true
-			return jsonrpc.AtField("description", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Description)))
+			return rpcimpl.AtField("description", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Description)))
 		case "serverName":
 			has.ServerName = true
-			return jsonrpc.AtField("serverName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ServerName)))
+			return rpcimpl.AtField("serverName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ServerName)))
 		}
 		return nil
 	})
@@ -1032,11 +1033,11 @@ func (x *McpToolInfo) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Description:
-		return jsonrpc.MissingField("description")
+		return rpcimpl.MissingField("description")
 	case !has.ServerName:
-		return jsonrpc.MissingField("serverName")
+		return rpcimpl.MissingField("serverName")
 	}
 	*x = v
 	return nil
@@ -1060,40 +1061,40 @@ func (x McpServerConfig) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"transport":`...)
-	b = jsonrpc.AppendString(b, x.Transport)
+	b = rpcimpl.AppendString(b, x.Transport)
 	if x.Command != nil {
 		b = append(b, `,"command":`...)
-		b = jsonrpc.AppendString(b, *x.Command)
+		b = rpcimpl.AppendString(b, *x.Command)
 	}
 	if x.Args != nil {
 		b = append(b, `,"args":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Args); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Args); err != nil {
 			return nil, err
 		}
 	}
 	if x.URL != nil {
 		b = append(b, `,"url":`...)
-		b = jsonrpc.AppendString(b, *x.URL)
+		b = rpcimpl.AppendString(b, *x.URL)
 	}
 	if x.Env != nil {
 		b = append(b, `,"env":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Env); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Env); err != nil {
 			return nil, err
 		}
 	}
 	if x.Headers != nil {
 		b = append(b, `,"headers":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Headers); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Headers); err != nil {
 			return nil, err
 		}
 	}
 	if x.AutoConnect != nil {
 		b = append(b, `,"autoConnect":`...)
-		b = jsonrpc.AppendBool(b, *x.AutoConnect)
+		b = rpcimpl.AppendBool(b, *x.AutoConnect)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1103,26 +1104,26 @@ func (x *McpServerConfig) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Transport bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "transport":
 			has.Transport = true
-			return jsonrpc.AtField("transport", jsonrpc.NonNull(value, v.Transport.UnmarshalJSON(value)))
+			return rpcimpl.AtField("transport", rpcimpl.NonNull(value, v.Transport.UnmarshalJSON(value)))
 		case "command":
-			return jsonrpc.AtField("command", jsonrpc.DecodeOptional(value, &v.Command, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("command", rpcimpl.DecodeOptional(value, &v.Command, rpcimpl.DecodeString[string]))
 		case "args":
-			return jsonrpc.AtField("args", json.Unmarshal(value, &v.Args))
+			return rpcimpl.AtField("args", json.Unmarshal(value, &v.Args))
 		case "url":
-			return jsonrpc.AtField("url", jsonrpc.DecodeOptional(value, &v.URL, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("url", rpcimpl.DecodeOptional(value, &v.URL, rpcimpl.DecodeString[string]))
 		case "env":
-			return jsonrpc.AtField("env", json.Unmarshal(value, &v.Env))
+			return rpcimpl.AtField("env", json.Unmarshal(value, &v.Env))
 		case "headers":
-			return jsonrpc.AtField("headers", json.Unmarshal(value, &v.Headers))
+			return rpcimpl.AtField("headers", json.Unmarshal(value, &v.Headers))
 		case "autoConnect":
-			return jsonrpc.AtField("autoConnect", jsonrpc.DecodeOptional(value, &v.AutoConnect, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("autoConnect", rpcimpl.DecodeOptional(value, &v.AutoConnect, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -1131,9 +1132,9 @@ func (x *McpServerConfig) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Transport:
-		return jsonrpc.MissingField("transport")
+		return rpcimpl.MissingField("transport")
 	}
 	*x = v
 	return nil
@@ -1151,14 +1152,14 @@ type AutomodeCheckpoint struct {
 func (x AutomodeCheckpoint) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"commit":`...)
-	b = jsonrpc.AppendString(b, x.Commit)
+	b = rpcimpl.AppendString(b, x.Commit)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
+	b = rpcimpl.AppendString(b, x.Message)
 	if x.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = jsonrpc.AppendString(b, *x.Timestamp)
+		b = rpcimpl.AppendString(b, *x.Timestamp)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1168,16 +1169,16 @@ func (x *AutomodeCheckpoint) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Commit, Message bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "commit":
 			has.Commit = true
-			return jsonrpc.AtField("commit", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Commit)))
+			return rpcimpl.AtField("commit", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Commit)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "timestamp":
-			return jsonrpc.AtField("timestamp", jsonrpc.DecodeOptional(value, &v.Timestamp, jsonrpc.DecodeString[Timestamp]))
+			return rpcimpl.AtField("timestamp", rpcimpl.DecodeOptional(value, &v.Timestamp, rpcimpl.DecodeString[Timestamp]))
 		}
 		return nil
 	})
@@ -1186,9 +1187,9 @@ func (x *AutomodeCheckpoint) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Commit:
-		return jsonrpc.MissingField("commit")
+		return rpcimpl.MissingField("commit")
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	}
 	*x = v
 	return nil
@@ -1225,20 +1226,20 @@ func (x AutomodeLogEntry) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"iteration":`...)
-	b = jsonrpc.AppendInt(b, x.Iteration)
+	b = rpcimpl.AppendInt(b, x.Iteration)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = rpcimpl.AppendString(b, x.Timestamp)
 	b = append(b, `,"actions":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Actions); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Actions); err != nil {
 		return nil, err
 	}
 	if x.TokensUsed != nil {
 		b = append(b, `,"tokensUsed":`...)
-		b = jsonrpc.AppendInt(b, *x.TokensUsed)
+		b = rpcimpl.AppendInt(b, *x.TokensUsed)
 	}
 	if x.Cost != nil {
 		b = append(b, `,"cost":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Cost); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.Cost); err != nil {
 			return nil, err
 		}
 	}
@@ -1248,7 +1249,7 @@ func (x AutomodeLogEntry) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1258,23 +1259,23 @@ func (x *AutomodeLogEntry) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Iteration, Timestamp, Actions bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "iteration":
 			has.Iteration = true
-			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Iteration)))
+			return rpcimpl.AtField("iteration", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Iteration)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		case "actions":
 			has.Actions = true
-			return jsonrpc.AtField("actions", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Actions)))
+			return rpcimpl.AtField("actions", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Actions)))
 		case "tokensUsed":
-			return jsonrpc.AtField("tokensUsed", jsonrpc.DecodeOptional(value, &v.TokensUsed, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("tokensUsed", rpcimpl.DecodeOptional(value, &v.TokensUsed, rpcimpl.DecodeInt[int64]))
 		case "cost":
-			return jsonrpc.AtField("cost", jsonrpc.DecodeOptional(value, &v.Cost, jsonrpc.DecodeFloat[float64]))
+			return rpcimpl.AtField("cost", rpcimpl.DecodeOptional(value, &v.Cost, rpcimpl.DecodeFloat[float64]))
 		case "checkpoint":
-			return jsonrpc.AtField("checkpoint", jsonrpc.DecodeOptional(value, &v.Checkpoint, jsonrpc.UnmarshalJSON[AutomodeCheckpoint]))
+			return rpcimpl.AtField("checkpoint", rpcimpl.DecodeOptional(value, &v.Checkpoint, rpcimpl.UnmarshalJSON[AutomodeCheckpoint]))
 		}
 		return nil
 	})
@@ -1283,11 +1284,11 @@ func (x *AutomodeLogEntry) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Iteration:
-		return jsonrpc.MissingField("iteration")
+		return rpcimpl.MissingField("iteration")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	case !has.Actions:
-		return jsonrpc.MissingField("actions")
+		return rpcimpl.MissingField("actions")
 	}
 	*x = v
 	return nil
@@ -1322,12 +1323,12 @@ func (x InferenceInProcess) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	if x.Provider != nil {
 		b = append(b, `,"provider":`...)
-		b = jsonrpc.AppendString(b, *x.Provider)
+		b = rpcimpl.AppendString(b, *x.Provider)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1337,13 +1338,13 @@ func (x *InferenceInProcess) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "provider":
-			return jsonrpc.AtField("provider", jsonrpc.DecodeOptional(value, &v.Provider, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("provider", rpcimpl.DecodeOptional(value, &v.Provider, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1352,9 +1353,9 @@ func (x *InferenceInProcess) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "in_process":
-		return jsonrpc.AtField("kind", errors.New("must be \"in_process\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"in_process\""))
 	}
 	*x = v
 	return nil
@@ -1390,10 +1391,10 @@ func (x InferenceLocalSubprocess) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"provider":`...)
-	b = jsonrpc.AppendString(b, x.Provider)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Provider)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1403,14 +1404,14 @@ func (x *InferenceLocalSubprocess) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind, Provider bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "provider":
 			has.Provider = true
-			return jsonrpc.AtField("provider", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Provider)))
+			return rpcimpl.AtField("provider", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Provider)))
 		}
 		return nil
 	})
@@ -1419,11 +1420,11 @@ func (x *InferenceLocalSubprocess) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "local_subprocess":
-		return jsonrpc.AtField("kind", errors.New("must be \"local_subprocess\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"local_subprocess\""))
 	case !has.Provider:
-		return jsonrpc.MissingField("provider")
+		return rpcimpl.MissingField("provider")
 	}
 	*x = v
 	return nil
@@ -1461,12 +1462,12 @@ func (x InferenceLocalService) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"provider":`...)
-	b = jsonrpc.AppendString(b, x.Provider)
+	b = rpcimpl.AppendString(b, x.Provider)
 	b = append(b, `,"origin":`...)
-	b = jsonrpc.AppendString(b, x.Origin)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Origin)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1476,17 +1477,17 @@ func (x *InferenceLocalService) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind, Provider, Origin bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "provider":
 			has.Provider = true
-			return jsonrpc.AtField("provider", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Provider)))
+			return rpcimpl.AtField("provider", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Provider)))
 		case "origin":
 			has.Origin = true
-			return jsonrpc.AtField("origin", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Origin)))
+			return rpcimpl.AtField("origin", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Origin)))
 		}
 		return nil
 	})
@@ -1495,13 +1496,13 @@ func (x *InferenceLocalService) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "local_service":
-		return jsonrpc.AtField("kind", errors.New("must be \"local_service\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"local_service\""))
 	case !has.Provider:
-		return jsonrpc.MissingField("provider")
+		return rpcimpl.MissingField("provider")
 	case !has.Origin:
-		return jsonrpc.MissingField("origin")
+		return rpcimpl.MissingField("origin")
 	}
 	*x = v
 	return nil
@@ -1537,14 +1538,14 @@ func (x InferenceHosted) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"provider":`...)
-	b = jsonrpc.AppendString(b, x.Provider)
+	b = rpcimpl.AppendString(b, x.Provider)
 	if x.Origin != nil {
 		b = append(b, `,"origin":`...)
-		b = jsonrpc.AppendString(b, *x.Origin)
+		b = rpcimpl.AppendString(b, *x.Origin)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1554,16 +1555,16 @@ func (x *InferenceHosted) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind, Provider bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "provider":
 			has.Provider = true
-			return jsonrpc.AtField("provider", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Provider)))
+			return rpcimpl.AtField("provider", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Provider)))
 		case "origin":
-			return jsonrpc.AtField("origin", jsonrpc.DecodeOptional(value, &v.Origin, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("origin", rpcimpl.DecodeOptional(value, &v.Origin, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1572,11 +1573,11 @@ func (x *InferenceHosted) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "hosted":
-		return jsonrpc.AtField("kind", errors.New("must be \"hosted\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"hosted\""))
 	case !has.Provider:
-		return jsonrpc.MissingField("provider")
+		return rpcimpl.MissingField("provider")
 	}
 	*x = v
 	return nil
@@ -1610,8 +1611,8 @@ func (x InferenceOpaque) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Kind)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1621,11 +1622,11 @@ func (x *InferenceOpaque) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		}
 		return nil
 	})
@@ -1634,9 +1635,9 @@ func (x *InferenceOpaque) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "opaque":
-		return jsonrpc.AtField("kind", errors.New("must be \"opaque\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"opaque\""))
 	}
 	*x = v
 	return nil
@@ -1675,16 +1676,16 @@ func (x ProfileErrorData) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"stage":`...)
-	b = jsonrpc.AppendString(b, x.Stage)
+	b = rpcimpl.AppendString(b, x.Stage)
 	b = append(b, `,"retryable":`...)
-	b = jsonrpc.AppendBool(b, x.Retryable)
+	b = rpcimpl.AppendBool(b, x.Retryable)
 	if x.ProviderID != nil {
 		b = append(b, `,"providerId":`...)
-		b = jsonrpc.AppendString(b, *x.ProviderID)
+		b = rpcimpl.AppendString(b, *x.ProviderID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1694,19 +1695,19 @@ func (x *ProfileErrorData) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind, Stage, Retryable bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, v.Kind.UnmarshalJSON(value)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, v.Kind.UnmarshalJSON(value)))
 		case "stage":
 			has.Stage = true
-			return jsonrpc.AtField("stage", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Stage)))
+			return rpcimpl.AtField("stage", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Stage)))
 		case "retryable":
 			has.Retryable = true
-			return jsonrpc.AtField("retryable", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Retryable)))
+			return rpcimpl.AtField("retryable", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Retryable)))
 		case "providerId":
-			return jsonrpc.AtField("providerId", jsonrpc.DecodeOptional(value, &v.ProviderID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("providerId", rpcimpl.DecodeOptional(value, &v.ProviderID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1715,13 +1716,13 @@ func (x *ProfileErrorData) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case !has.Stage:
-		return jsonrpc.MissingField("stage")
+		return rpcimpl.MissingField("stage")
 	case v.Stage != "startup":
-		return jsonrpc.AtField("stage", errors.New("must be \"startup\""))
+		return rpcimpl.AtField("stage", errors.New("must be \"startup\""))
 	case !has.Retryable:
-		return jsonrpc.MissingField("retryable")
+		return rpcimpl.MissingField("retryable")
 	}
 	*x = v
 	return nil
@@ -1758,10 +1759,10 @@ func (x LoginSession) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"contractVersion":`...)
-	b = jsonrpc.AppendInt(b, x.ContractVersion)
+	b = rpcimpl.AppendInt(b, x.ContractVersion)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.SessionID)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1771,14 +1772,14 @@ func (x *LoginSession) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ContractVersion, SessionID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "contractVersion":
 			has.ContractVersion = true
-			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ContractVersion)))
+			return rpcimpl.AtField("contractVersion", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ContractVersion)))
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		}
 		return nil
 	})
@@ -1787,11 +1788,11 @@ func (x *LoginSession) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ContractVersion:
-		return jsonrpc.MissingField("contractVersion")
+		return rpcimpl.MissingField("contractVersion")
 	case v.ContractVersion != 1:
-		return jsonrpc.AtField("contractVersion", errors.New("must be 1"))
+		return rpcimpl.AtField("contractVersion", errors.New("must be 1"))
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	}
 	*x = v
 	return nil
@@ -1810,14 +1811,14 @@ func (x ContextThreshold) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"usagePercent":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.UsagePercent); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.UsagePercent); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"remainingTokens":`...)
-	b = jsonrpc.AppendInt(b, x.RemainingTokens)
+	b = rpcimpl.AppendInt(b, x.RemainingTokens)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1827,17 +1828,17 @@ func (x *ContextThreshold) UnmarshalJSON(b []byte) error {
 	var has struct {
 		UsagePercent, RemainingTokens, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "usagePercent":
 			has.UsagePercent = true
-			return jsonrpc.AtField("usagePercent", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.UsagePercent)))
+			return rpcimpl.AtField("usagePercent", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.UsagePercent)))
 		case "remainingTokens":
 			has.RemainingTokens = true
-			return jsonrpc.AtField("remainingTokens", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.RemainingTokens)))
+			return rpcimpl.AtField("remainingTokens", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.RemainingTokens)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -1846,11 +1847,11 @@ func (x *ContextThreshold) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.UsagePercent:
-		return jsonrpc.MissingField("usagePercent")
+		return rpcimpl.MissingField("usagePercent")
 	case !has.RemainingTokens:
-		return jsonrpc.MissingField("remainingTokens")
+		return rpcimpl.MissingField("remainingTokens")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -1870,12 +1871,12 @@ type YoloAllowance struct {
 func (x YoloAllowance) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"pattern":`...)
-	b = jsonrpc.AppendString(b, x.Pattern)
+	b = rpcimpl.AppendString(b, x.Pattern)
 	if x.TimeoutSeconds != nil {
 		b = append(b, `,"timeoutSeconds":`...)
-		b = jsonrpc.AppendInt(b, *x.TimeoutSeconds)
+		b = rpcimpl.AppendInt(b, *x.TimeoutSeconds)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1885,13 +1886,13 @@ func (x *YoloAllowance) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Pattern bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "pattern":
 			has.Pattern = true
-			return jsonrpc.AtField("pattern", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Pattern)))
+			return rpcimpl.AtField("pattern", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Pattern)))
 		case "timeoutSeconds":
-			return jsonrpc.AtField("timeoutSeconds", jsonrpc.DecodeOptional(value, &v.TimeoutSeconds, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("timeoutSeconds", rpcimpl.DecodeOptional(value, &v.TimeoutSeconds, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -1900,7 +1901,7 @@ func (x *YoloAllowance) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Pattern:
-		return jsonrpc.MissingField("pattern")
+		return rpcimpl.MissingField("pattern")
 	}
 	*x = v
 	return nil
@@ -1919,12 +1920,12 @@ type YoloAllowanceResult struct {
 func (x YoloAllowanceResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.ExpiresIn != nil {
 		b = append(b, `,"expiresIn":`...)
-		b = jsonrpc.AppendInt(b, *x.ExpiresIn)
+		b = rpcimpl.AppendInt(b, *x.ExpiresIn)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1934,13 +1935,13 @@ func (x *YoloAllowanceResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "expiresIn":
-			return jsonrpc.AtField("expiresIn", jsonrpc.DecodeOptional(value, &v.ExpiresIn, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("expiresIn", rpcimpl.DecodeOptional(value, &v.ExpiresIn, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -1949,7 +1950,7 @@ func (x *YoloAllowanceResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -1970,37 +1971,37 @@ func (x GoalBudgets) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.TokenBudget != nil {
 		b = append(b, `,"tokenBudget":`...)
-		b = jsonrpc.AppendInt(b, *x.TokenBudget)
+		b = rpcimpl.AppendInt(b, *x.TokenBudget)
 	}
 	if x.TimeBudgetSeconds != nil {
 		b = append(b, `,"timeBudgetSeconds":`...)
-		b = jsonrpc.AppendInt(b, *x.TimeBudgetSeconds)
+		b = rpcimpl.AppendInt(b, *x.TimeBudgetSeconds)
 	}
 	if x.MinTokensBeforeWrapUp != nil {
 		b = append(b, `,"minTokensBeforeWrapUp":`...)
-		b = jsonrpc.AppendInt(b, *x.MinTokensBeforeWrapUp)
+		b = rpcimpl.AppendInt(b, *x.MinTokensBeforeWrapUp)
 	}
 	if x.MinTimeSecondsBeforeWrapUp != nil {
 		b = append(b, `,"minTimeSecondsBeforeWrapUp":`...)
-		b = jsonrpc.AppendInt(b, *x.MinTimeSecondsBeforeWrapUp)
+		b = rpcimpl.AppendInt(b, *x.MinTimeSecondsBeforeWrapUp)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GoalBudgets) UnmarshalJSON(b []byte) error {
 	var v GoalBudgets
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "tokenBudget":
-			return jsonrpc.AtField("tokenBudget", jsonrpc.DecodeOptional(value, &v.TokenBudget, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("tokenBudget", rpcimpl.DecodeOptional(value, &v.TokenBudget, rpcimpl.DecodeInt[int64]))
 		case "timeBudgetSeconds":
-			return jsonrpc.AtField("timeBudgetSeconds", jsonrpc.DecodeOptional(value, &v.TimeBudgetSeconds, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("timeBudgetSeconds", rpcimpl.DecodeOptional(value, &v.TimeBudgetSeconds, rpcimpl.DecodeInt[int64]))
 		case "minTokensBeforeWrapUp":
-			return jsonrpc.AtField("minTokensBeforeWrapUp", jsonrpc.DecodeOptional(value, &v.MinTokensBeforeWrapUp, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("minTokensBeforeWrapUp", rpcimpl.DecodeOptional(value, &v.MinTokensBeforeWrapUp, rpcimpl.DecodeInt[int64]))
 		case "minTimeSecondsBeforeWrapUp":
-			return jsonrpc.AtField("minTimeSecondsBeforeWrapUp", jsonrpc.DecodeOptional(value, &v.MinTimeSecondsBeforeWrapUp, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("minTimeSecondsBeforeWrapUp", rpcimpl.DecodeOptional(value, &v.MinTimeSecondsBeforeWrapUp, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -2032,35 +2033,35 @@ func (x GoalState) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.TokenBudget != nil {
 		b = append(b, `,"tokenBudget":`...)
-		b = jsonrpc.AppendInt(b, *x.TokenBudget)
+		b = rpcimpl.AppendInt(b, *x.TokenBudget)
 	}
 	if x.TimeBudgetSeconds != nil {
 		b = append(b, `,"timeBudgetSeconds":`...)
-		b = jsonrpc.AppendInt(b, *x.TimeBudgetSeconds)
+		b = rpcimpl.AppendInt(b, *x.TimeBudgetSeconds)
 	}
 	if x.MinTokensBeforeWrapUp != nil {
 		b = append(b, `,"minTokensBeforeWrapUp":`...)
-		b = jsonrpc.AppendInt(b, *x.MinTokensBeforeWrapUp)
+		b = rpcimpl.AppendInt(b, *x.MinTokensBeforeWrapUp)
 	}
 	if x.MinTimeSecondsBeforeWrapUp != nil {
 		b = append(b, `,"minTimeSecondsBeforeWrapUp":`...)
-		b = jsonrpc.AppendInt(b, *x.MinTimeSecondsBeforeWrapUp)
+		b = rpcimpl.AppendInt(b, *x.MinTimeSecondsBeforeWrapUp)
 	}
 	b = append(b, `,"goalId":`...)
-	b = jsonrpc.AppendString(b, x.GoalID)
+	b = rpcimpl.AppendString(b, x.GoalID)
 	b = append(b, `,"objective":`...)
-	b = jsonrpc.AppendString(b, x.Objective)
+	b = rpcimpl.AppendString(b, x.Objective)
 	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
+	b = rpcimpl.AppendString(b, x.Status)
 	b = append(b, `,"tokensUsed":`...)
-	b = jsonrpc.AppendInt(b, x.TokensUsed)
+	b = rpcimpl.AppendInt(b, x.TokensUsed)
 	b = append(b, `,"timeUsedSeconds":`...)
-	b = jsonrpc.AppendInt(b, x.TimeUsedSeconds)
+	b = rpcimpl.AppendInt(b, x.TimeUsedSeconds)
 	b = append(b, `,"createdAt":`...)
-	b = jsonrpc.AppendString(b, x.CreatedAt)
+	b = rpcimpl.AppendString(b, x.CreatedAt)
 	b = append(b, `,"updatedAt":`...)
-	b = jsonrpc.AppendString(b, x.UpdatedAt)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.UpdatedAt)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2070,37 +2071,37 @@ func (x *GoalState) UnmarshalJSON(b []byte) error {
 	var has struct {
 		GoalID, Objective, Status, TokensUsed, TimeUsedSeconds, CreatedAt, UpdatedAt bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "tokenBudget":
-			return jsonrpc.AtField("tokenBudget", jsonrpc.DecodeOptional(value, &v.TokenBudget, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("tokenBudget", rpcimpl.DecodeOptional(value, &v.TokenBudget, rpcimpl.DecodeInt[int64]))
 		case "timeBudgetSeconds":
-			return jsonrpc.AtField("timeBudgetSeconds", jsonrpc.DecodeOptional(value, &v.TimeBudgetSeconds, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("timeBudgetSeconds", rpcimpl.DecodeOptional(value, &v.TimeBudgetSeconds, rpcimpl.DecodeInt[int64]))
 		case "minTokensBeforeWrapUp":
-			return jsonrpc.AtField("minTokensBeforeWrapUp", jsonrpc.DecodeOptional(value, &v.MinTokensBeforeWrapUp, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("minTokensBeforeWrapUp", rpcimpl.DecodeOptional(value, &v.MinTokensBeforeWrapUp, rpcimpl.DecodeInt[int64]))
 		case "minTimeSecondsBeforeWrapUp":
-			return jsonrpc.AtField("minTimeSecondsBeforeWrapUp", jsonrpc.DecodeOptional(value, &v.MinTimeSecondsBeforeWrapUp, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("minTimeSecondsBeforeWrapUp", rpcimpl.DecodeOptional(value, &v.MinTimeSecondsBeforeWrapUp, rpcimpl.DecodeInt[int64]))
 		case "goalId":
 			has.GoalID = true
-			return jsonrpc.AtField("goalId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.GoalID)))
+			return rpcimpl.AtField("goalId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.GoalID)))
 		case "objective":
 			has.Objective = true
-			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Objective)))
+			return rpcimpl.AtField("objective", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Objective)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "tokensUsed":
 			has.TokensUsed = true
-			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TokensUsed)))
+			return rpcimpl.AtField("tokensUsed", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.TokensUsed)))
 		case "timeUsedSeconds":
 			has.TimeUsedSeconds = true
-			return jsonrpc.AtField("timeUsedSeconds", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TimeUsedSeconds)))
+			return rpcimpl.AtField("timeUsedSeconds", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.TimeUsedSeconds)))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
+			return rpcimpl.AtField("createdAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.CreatedAt)))
 		case "updatedAt":
 			has.UpdatedAt = true
-			return jsonrpc.AtField("updatedAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.UpdatedAt)))
+			return rpcimpl.AtField("updatedAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.UpdatedAt)))
 		}
 		return nil
 	})
@@ -2109,19 +2110,19 @@ func (x *GoalState) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.GoalID:
-		return jsonrpc.MissingField("goalId")
+		return rpcimpl.MissingField("goalId")
 	case !has.Objective:
-		return jsonrpc.MissingField("objective")
+		return rpcimpl.MissingField("objective")
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	case !has.TokensUsed:
-		return jsonrpc.MissingField("tokensUsed")
+		return rpcimpl.MissingField("tokensUsed")
 	case !has.TimeUsedSeconds:
-		return jsonrpc.MissingField("timeUsedSeconds")
+		return rpcimpl.MissingField("timeUsedSeconds")
 	case !has.CreatedAt:
-		return jsonrpc.MissingField("createdAt")
+		return rpcimpl.MissingField("createdAt")
 	case !has.UpdatedAt:
-		return jsonrpc.MissingField("updatedAt")
+		return rpcimpl.MissingField("updatedAt")
 	}
 	*x = v
 	return nil
@@ -2151,45 +2152,45 @@ func (x QueuedGoal) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.TokenBudget != nil {
 		b = append(b, `,"tokenBudget":`...)
-		b = jsonrpc.AppendInt(b, *x.TokenBudget)
+		b = rpcimpl.AppendInt(b, *x.TokenBudget)
 	}
 	if x.TimeBudgetSeconds != nil {
 		b = append(b, `,"timeBudgetSeconds":`...)
-		b = jsonrpc.AppendInt(b, *x.TimeBudgetSeconds)
+		b = rpcimpl.AppendInt(b, *x.TimeBudgetSeconds)
 	}
 	if x.MinTokensBeforeWrapUp != nil {
 		b = append(b, `,"minTokensBeforeWrapUp":`...)
-		b = jsonrpc.AppendInt(b, *x.MinTokensBeforeWrapUp)
+		b = rpcimpl.AppendInt(b, *x.MinTokensBeforeWrapUp)
 	}
 	if x.MinTimeSecondsBeforeWrapUp != nil {
 		b = append(b, `,"minTimeSecondsBeforeWrapUp":`...)
-		b = jsonrpc.AppendInt(b, *x.MinTimeSecondsBeforeWrapUp)
+		b = rpcimpl.AppendInt(b, *x.MinTimeSecondsBeforeWrapUp)
 	}
 	b = append(b, `,"queueId":`...)
-	b = jsonrpc.AppendString(b, x.QueueID)
+	b = rpcimpl.AppendString(b, x.QueueID)
 	b = append(b, `,"objective":`...)
-	b = jsonrpc.AppendString(b, x.Objective)
+	b = rpcimpl.AppendString(b, x.Objective)
 	b = append(b, `,"source":`...)
-	b = jsonrpc.AppendString(b, x.Source)
+	b = rpcimpl.AppendString(b, x.Source)
 	if x.Template != nil {
 		b = append(b, `,"template":`...)
-		b = jsonrpc.AppendString(b, *x.Template)
+		b = rpcimpl.AppendString(b, *x.Template)
 	}
 	if x.TemplateFlags != nil {
 		b = append(b, `,"templateFlags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TemplateFlags); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.TemplateFlags); err != nil {
 			return nil, err
 		}
 	}
 	if x.TemplateArgs != nil {
 		b = append(b, `,"templateArgs":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TemplateArgs); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.TemplateArgs); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"createdAt":`...)
-	b = jsonrpc.AppendString(b, x.CreatedAt)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.CreatedAt)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2199,34 +2200,34 @@ func (x *QueuedGoal) UnmarshalJSON(b []byte) error {
 	var has struct {
 		QueueID, Objective, Source, CreatedAt bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "tokenBudget":
-			return jsonrpc.AtField("tokenBudget", jsonrpc.DecodeOptional(value, &v.TokenBudget, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("tokenBudget", rpcimpl.DecodeOptional(value, &v.TokenBudget, rpcimpl.DecodeInt[int64]))
 		case "timeBudgetSeconds":
-			return jsonrpc.AtField("timeBudgetSeconds", jsonrpc.DecodeOptional(value, &v.TimeBudgetSeconds, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("timeBudgetSeconds", rpcimpl.DecodeOptional(value, &v.TimeBudgetSeconds, rpcimpl.DecodeInt[int64]))
 		case "minTokensBeforeWrapUp":
-			return jsonrpc.AtField("minTokensBeforeWrapUp", jsonrpc.DecodeOptional(value, &v.MinTokensBeforeWrapUp, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("minTokensBeforeWrapUp", rpcimpl.DecodeOptional(value, &v.MinTokensBeforeWrapUp, rpcimpl.DecodeInt[int64]))
 		case "minTimeSecondsBeforeWrapUp":
-			return jsonrpc.AtField("minTimeSecondsBeforeWrapUp", jsonrpc.DecodeOptional(value, &v.MinTimeSecondsBeforeWrapUp, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("minTimeSecondsBeforeWrapUp", rpcimpl.DecodeOptional(value, &v.MinTimeSecondsBeforeWrapUp, rpcimpl.DecodeInt[int64]))
 		case "queueId":
 			has.QueueID = true
-			return jsonrpc.AtField("queueId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.QueueID)))
+			return rpcimpl.AtField("queueId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.QueueID)))
 		case "objective":
 			has.Objective = true
-			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Objective)))
+			return rpcimpl.AtField("objective", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Objective)))
 		case "source":
 			has.Source = true
-			return jsonrpc.AtField("source", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Source)))
+			return rpcimpl.AtField("source", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Source)))
 		case "template":
-			return jsonrpc.AtField("template", jsonrpc.DecodeOptional(value, &v.Template, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("template", rpcimpl.DecodeOptional(value, &v.Template, rpcimpl.DecodeString[string]))
 		case "templateFlags":
-			return jsonrpc.AtField("templateFlags", json.Unmarshal(value, &v.TemplateFlags))
+			return rpcimpl.AtField("templateFlags", json.Unmarshal(value, &v.TemplateFlags))
 		case "templateArgs":
-			return jsonrpc.AtField("templateArgs", json.Unmarshal(value, &v.TemplateArgs))
+			return rpcimpl.AtField("templateArgs", json.Unmarshal(value, &v.TemplateArgs))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
+			return rpcimpl.AtField("createdAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.CreatedAt)))
 		}
 		return nil
 	})
@@ -2235,13 +2236,13 @@ func (x *QueuedGoal) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.QueueID:
-		return jsonrpc.MissingField("queueId")
+		return rpcimpl.MissingField("queueId")
 	case !has.Objective:
-		return jsonrpc.MissingField("objective")
+		return rpcimpl.MissingField("objective")
 	case !has.Source:
-		return jsonrpc.MissingField("source")
+		return rpcimpl.MissingField("source")
 	case !has.CreatedAt:
-		return jsonrpc.MissingField("createdAt")
+		return rpcimpl.MissingField("createdAt")
 	}
 	*x = v
 	return nil
@@ -2263,20 +2264,20 @@ type CompletedGoal struct {
 func (x CompletedGoal) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"goalId":`...)
-	b = jsonrpc.AppendString(b, x.GoalID)
+	b = rpcimpl.AppendString(b, x.GoalID)
 	b = append(b, `,"objective":`...)
-	b = jsonrpc.AppendString(b, x.Objective)
+	b = rpcimpl.AppendString(b, x.Objective)
 	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
+	b = rpcimpl.AppendString(b, x.Status)
 	b = append(b, `,"tokensUsed":`...)
-	b = jsonrpc.AppendInt(b, x.TokensUsed)
+	b = rpcimpl.AppendInt(b, x.TokensUsed)
 	b = append(b, `,"timeUsedSeconds":`...)
-	b = jsonrpc.AppendInt(b, x.TimeUsedSeconds)
+	b = rpcimpl.AppendInt(b, x.TimeUsedSeconds)
 	b = append(b, `,"createdAt":`...)
-	b = jsonrpc.AppendString(b, x.CreatedAt)
+	b = rpcimpl.AppendString(b, x.CreatedAt)
 	b = append(b, `,"completedAt":`...)
-	b = jsonrpc.AppendString(b, x.CompletedAt)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.CompletedAt)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2286,29 +2287,29 @@ func (x *CompletedGoal) UnmarshalJSON(b []byte) error {
 	var has struct {
 		GoalID, Objective, Status, TokensUsed, TimeUsedSeconds, CreatedAt, CompletedAt bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "goalId":
 			has.GoalID = true
-			return jsonrpc.AtField("goalId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.GoalID)))
+			return rpcimpl.AtField("goalId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.GoalID)))
 		case "objective":
 			has.Objective = true
-			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Objective)))
+			return rpcimpl.AtField("objective", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Objective)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "tokensUsed":
 			has.TokensUsed = true
-			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TokensUsed)))
+			return rpcimpl.AtField("tokensUsed", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.TokensUsed)))
 		case "timeUsedSeconds":
 			has.TimeUsedSeconds = true
-			return jsonrpc.AtField("timeUsedSeconds", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TimeUsedSeconds)))
+			return rpcimpl.AtField("timeUsedSeconds", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.TimeUsedSeconds)))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
+			return rpcimpl.AtField("createdAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.CreatedAt)))
 		case "completedAt":
 			has.CompletedAt = true
-			return jsonrpc.AtField("completedAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CompletedAt)))
+			return rpcimpl.AtField("completedAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.CompletedAt)))
 		}
 		return nil
 	})
@@ -2317,19 +2318,19 @@ func (x *CompletedGoal) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.GoalID:
-		return jsonrpc.MissingField("goalId")
+		return rpcimpl.MissingField("goalId")
 	case !has.Objective:
-		return jsonrpc.MissingField("objective")
+		return rpcimpl.MissingField("objective")
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	case !has.TokensUsed:
-		return jsonrpc.MissingField("tokensUsed")
+		return rpcimpl.MissingField("tokensUsed")
 	case !has.TimeUsedSeconds:
-		return jsonrpc.MissingField("timeUsedSeconds")
+		return rpcimpl.MissingField("timeUsedSeconds")
 	case !has.CreatedAt:
-		return jsonrpc.MissingField("createdAt")
+		return rpcimpl.MissingField("createdAt")
 	case !has.CompletedAt:
-		return jsonrpc.MissingField("completedAt")
+		return rpcimpl.MissingField("completedAt")
 	}
 	*x = v
 	return nil
@@ -2369,7 +2370,7 @@ func (x GoalSnapshot) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendInt(b, x.Version)
+	b = rpcimpl.AppendInt(b, x.Version)
 	b = append(b, `,"goal":`...)
 	if x.Goal == nil {
 		b = append(b, "null"...)
@@ -2379,16 +2380,16 @@ func (x GoalSnapshot) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"queue":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Queue); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Queue); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"completed":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Completed); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Completed); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"updatedAt":`...)
-	b = jsonrpc.AppendString(b, x.UpdatedAt)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.UpdatedAt)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2398,23 +2399,23 @@ func (x *GoalSnapshot) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Version, Goal, Queue, Completed, UpdatedAt bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Version)))
+			return rpcimpl.AtField("version", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Version)))
 		case "goal":
 			has.Goal = true
-			return jsonrpc.AtField("goal", jsonrpc.DecodeOptional(value, &v.Goal, jsonrpc.UnmarshalJSON[GoalState]))
+			return rpcimpl.AtField("goal", rpcimpl.DecodeOptional(value, &v.Goal, rpcimpl.UnmarshalJSON[GoalState]))
 		case "queue":
 			has.Queue = true
-			return jsonrpc.AtField("queue", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Queue, jsonrpc.UnmarshalJSON[QueuedGoal])))
+			return rpcimpl.AtField("queue", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Queue, rpcimpl.UnmarshalJSON[QueuedGoal])))
 		case "completed":
 			has.Completed = true
-			return jsonrpc.AtField("completed", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Completed, jsonrpc.UnmarshalJSON[CompletedGoal])))
+			return rpcimpl.AtField("completed", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Completed, rpcimpl.UnmarshalJSON[CompletedGoal])))
 		case "updatedAt":
 			has.UpdatedAt = true
-			return jsonrpc.AtField("updatedAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.UpdatedAt)))
+			return rpcimpl.AtField("updatedAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.UpdatedAt)))
 		}
 		return nil
 	})
@@ -2423,15 +2424,15 @@ func (x *GoalSnapshot) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Version:
-		return jsonrpc.MissingField("version")
+		return rpcimpl.MissingField("version")
 	case !has.Goal:
-		return jsonrpc.MissingField("goal")
+		return rpcimpl.MissingField("goal")
 	case !has.Queue:
-		return jsonrpc.MissingField("queue")
+		return rpcimpl.MissingField("queue")
 	case !has.Completed:
-		return jsonrpc.MissingField("completed")
+		return rpcimpl.MissingField("completed")
 	case !has.UpdatedAt:
-		return jsonrpc.MissingField("updatedAt")
+		return rpcimpl.MissingField("updatedAt")
 	}
 	*x = v
 	return nil
@@ -2463,10 +2464,10 @@ func (x GoalDisabled) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"ok":`...)
-	b = jsonrpc.AppendBool(b, x.Ok)
+	b = rpcimpl.AppendBool(b, x.Ok)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Message)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2476,14 +2477,14 @@ func (x *GoalDisabled) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Ok, Message bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "ok":
 			has.Ok = true
-			return jsonrpc.AtField("ok", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Ok)))
+			return rpcimpl.AtField("ok", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Ok)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		}
 		return nil
 	})
@@ -2492,11 +2493,11 @@ func (x *GoalDisabled) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Ok:
-		return jsonrpc.MissingField("ok")
+		return rpcimpl.MissingField("ok")
 	case v.Ok != false:
-		return jsonrpc.AtField("ok", errors.New("must be false"))
+		return rpcimpl.AtField("ok", errors.New("must be false"))
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	}
 	*x = v
 	return nil
@@ -2524,7 +2525,7 @@ func (x GoalMutationResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"ok":`...)
-	b = jsonrpc.AppendBool(b, x.Ok)
+	b = rpcimpl.AppendBool(b, x.Ok)
 	switch x.Goal.State {
 	case jsonrpc.Null:
 		b = append(b, `,"goal":null`...)
@@ -2536,7 +2537,7 @@ func (x GoalMutationResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Queue != nil {
 		b = append(b, `,"queue":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Queue); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Queue); err != nil {
 			return nil, err
 		}
 	}
@@ -2548,7 +2549,7 @@ func (x GoalMutationResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Message != nil {
 		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, *x.Message)
+		b = rpcimpl.AppendString(b, *x.Message)
 	}
 	if x.Queued != nil {
 		b = append(b, `,"queued":`...)
@@ -2582,11 +2583,11 @@ func (x GoalMutationResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Removed != nil {
 		b = append(b, `,"removed":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Removed); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Removed); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2596,31 +2597,31 @@ func (x *GoalMutationResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Ok bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "ok":
 			has.Ok = true
-			return jsonrpc.AtField("ok", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Ok)))
+			return rpcimpl.AtField("ok", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Ok)))
 		case "goal":
-			return jsonrpc.AtField("goal", jsonrpc.DecodeNullable(value, &v.Goal, jsonrpc.UnmarshalJSON[GoalState]))
+			return rpcimpl.AtField("goal", rpcimpl.DecodeNullable(value, &v.Goal, rpcimpl.UnmarshalJSON[GoalState]))
 		case "queue":
-			return jsonrpc.AtField("queue", jsonrpc.DecodeArray(value, &v.Queue, jsonrpc.UnmarshalJSON[QueuedGoal]))
+			return rpcimpl.AtField("queue", rpcimpl.DecodeArray(value, &v.Queue, rpcimpl.UnmarshalJSON[QueuedGoal]))
 		case "telemetry":
-			return jsonrpc.AtField("telemetry", jsonrpc.DecodeOptional(value, &v.Telemetry, jsonrpc.UnmarshalJSON[GoalMutationResultTelemetry]))
+			return rpcimpl.AtField("telemetry", rpcimpl.DecodeOptional(value, &v.Telemetry, rpcimpl.UnmarshalJSON[GoalMutationResultTelemetry]))
 		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("message", rpcimpl.DecodeOptional(value, &v.Message, rpcimpl.DecodeString[string]))
 		case "queued":
-			return jsonrpc.AtField("queued", jsonrpc.DecodeOptional(value, &v.Queued, jsonrpc.UnmarshalJSON[QueuedGoal]))
+			return rpcimpl.AtField("queued", rpcimpl.DecodeOptional(value, &v.Queued, rpcimpl.UnmarshalJSON[QueuedGoal]))
 		case "started":
-			return jsonrpc.AtField("started", jsonrpc.DecodeOptional(value, &v.Started, jsonrpc.UnmarshalJSON[GoalState]))
+			return rpcimpl.AtField("started", rpcimpl.DecodeOptional(value, &v.Started, rpcimpl.UnmarshalJSON[GoalState]))
 		case "completed":
-			return jsonrpc.AtField("completed", jsonrpc.DecodeOptional(value, &v.Completed, jsonrpc.UnmarshalJSON[CompletedGoal]))
+			return rpcimpl.AtField("completed", rpcimpl.DecodeOptional(value, &v.Completed, rpcimpl.UnmarshalJSON[CompletedGoal]))
 		case "completedRun":
-			return jsonrpc.AtField("completedRun", jsonrpc.DecodeOptional(value, &v.CompletedRun, jsonrpc.UnmarshalJSON[CompletedGoal]))
+			return rpcimpl.AtField("completedRun", rpcimpl.DecodeOptional(value, &v.CompletedRun, rpcimpl.UnmarshalJSON[CompletedGoal]))
 		case "dequeued":
-			return jsonrpc.AtField("dequeued", jsonrpc.DecodeOptional(value, &v.Dequeued, jsonrpc.UnmarshalJSON[QueuedGoal]))
+			return rpcimpl.AtField("dequeued", rpcimpl.DecodeOptional(value, &v.Dequeued, rpcimpl.UnmarshalJSON[QueuedGoal]))
 		case "removed":
-			return jsonrpc.AtField("removed", jsonrpc.DecodeArray(value, &v.Removed, jsonrpc.UnmarshalJSON[QueuedGoal]))
+			return rpcimpl.AtField("removed", rpcimpl.DecodeArray(value, &v.Removed, rpcimpl.UnmarshalJSON[QueuedGoal]))
 		}
 		return nil
 	})
@@ -2629,7 +2630,7 @@ func (x *GoalMutationResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Ok:
-		return jsonrpc.MissingField("ok")
+		return rpcimpl.MissingField("ok")
 	}
 	*x = v
 	return nil
@@ -2648,15 +2649,15 @@ func (x GoalMutationResultTelemetry) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.TimeRemainingSeconds != nil {
 		b = append(b, `,"timeRemainingSeconds":`...)
-		b = jsonrpc.AppendInt(b, *x.TimeRemainingSeconds)
+		b = rpcimpl.AppendInt(b, *x.TimeRemainingSeconds)
 	}
 	if x.TokensRemaining != nil {
 		b = append(b, `,"tokensRemaining":`...)
-		b = jsonrpc.AppendInt(b, *x.TokensRemaining)
+		b = rpcimpl.AppendInt(b, *x.TokensRemaining)
 	}
 	b = append(b, `,"completionFloorMet":`...)
-	b = jsonrpc.AppendBool(b, x.CompletionFloorMet)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.CompletionFloorMet)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2666,15 +2667,15 @@ func (x *GoalMutationResultTelemetry) UnmarshalJSON(b []byte) error {
 	var has struct {
 		CompletionFloorMet bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "timeRemainingSeconds":
-			return jsonrpc.AtField("timeRemainingSeconds", jsonrpc.DecodeOptional(value, &v.TimeRemainingSeconds, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("timeRemainingSeconds", rpcimpl.DecodeOptional(value, &v.TimeRemainingSeconds, rpcimpl.DecodeInt[int64]))
 		case "tokensRemaining":
-			return jsonrpc.AtField("tokensRemaining", jsonrpc.DecodeOptional(value, &v.TokensRemaining, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("tokensRemaining", rpcimpl.DecodeOptional(value, &v.TokensRemaining, rpcimpl.DecodeInt[int64]))
 		case "completionFloorMet":
 			has.CompletionFloorMet = true
-			return jsonrpc.AtField("completionFloorMet", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.CompletionFloorMet)))
+			return rpcimpl.AtField("completionFloorMet", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.CompletionFloorMet)))
 		}
 		return nil
 	})
@@ -2683,7 +2684,7 @@ func (x *GoalMutationResultTelemetry) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.CompletionFloorMet:
-		return jsonrpc.MissingField("completionFloorMet")
+		return rpcimpl.MissingField("completionFloorMet")
 	}
 	*x = v
 	return nil
@@ -2704,24 +2705,24 @@ type GoalRequest struct {
 func (x GoalRequest) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"objective":`...)
-	b = jsonrpc.AppendString(b, x.Objective)
+	b = rpcimpl.AppendString(b, x.Objective)
 	if x.TokenBudget != nil {
 		b = append(b, `,"token_budget":`...)
-		b = jsonrpc.AppendInt(b, *x.TokenBudget)
+		b = rpcimpl.AppendInt(b, *x.TokenBudget)
 	}
 	if x.TimeBudgetSeconds != nil {
 		b = append(b, `,"time_budget_seconds":`...)
-		b = jsonrpc.AppendInt(b, *x.TimeBudgetSeconds)
+		b = rpcimpl.AppendInt(b, *x.TimeBudgetSeconds)
 	}
 	if x.MinTokensBeforeWrapUp != nil {
 		b = append(b, `,"min_tokens_before_wrap_up":`...)
-		b = jsonrpc.AppendInt(b, *x.MinTokensBeforeWrapUp)
+		b = rpcimpl.AppendInt(b, *x.MinTokensBeforeWrapUp)
 	}
 	if x.MinTimeSecondsBeforeWrapUp != nil {
 		b = append(b, `,"min_time_seconds_before_wrap_up":`...)
-		b = jsonrpc.AppendInt(b, *x.MinTimeSecondsBeforeWrapUp)
+		b = rpcimpl.AppendInt(b, *x.MinTimeSecondsBeforeWrapUp)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2731,19 +2732,19 @@ func (x *GoalRequest) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Objective bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "objective":
 			has.Objective = true
-			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Objective)))
+			return rpcimpl.AtField("objective", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Objective)))
 		case "token_budget":
-			return jsonrpc.AtField("token_budget", jsonrpc.DecodeOptional(value, &v.TokenBudget, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("token_budget", rpcimpl.DecodeOptional(value, &v.TokenBudget, rpcimpl.DecodeInt[int64]))
 		case "time_budget_seconds":
-			return jsonrpc.AtField("time_budget_seconds", jsonrpc.DecodeOptional(value, &v.TimeBudgetSeconds, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("time_budget_seconds", rpcimpl.DecodeOptional(value, &v.TimeBudgetSeconds, rpcimpl.DecodeInt[int64]))
 		case "min_tokens_before_wrap_up":
-			return jsonrpc.AtField("min_tokens_before_wrap_up", jsonrpc.DecodeOptional(value, &v.MinTokensBeforeWrapUp, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("min_tokens_before_wrap_up", rpcimpl.DecodeOptional(value, &v.MinTokensBeforeWrapUp, rpcimpl.DecodeInt[int64]))
 		case "min_time_seconds_before_wrap_up":
-			return jsonrpc.AtField("min_time_seconds_before_wrap_up", jsonrpc.DecodeOptional(value, &v.MinTimeSecondsBeforeWrapUp, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("min_time_seconds_before_wrap_up", rpcimpl.DecodeOptional(value, &v.MinTimeSecondsBeforeWrapUp, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -2752,7 +2753,7 @@ func (x *GoalRequest) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Objective:
-		return jsonrpc.MissingField("objective")
+		return rpcimpl.MissingField("objective")
 	}
 	*x = v
 	return nil
@@ -2807,32 +2808,32 @@ func (x GoalTemplate) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"path":`...)
-	b = jsonrpc.AppendString(b, x.Path)
+	b = rpcimpl.AppendString(b, x.Path)
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	b = append(b, `,"aliases":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Aliases); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Aliases); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"allowCommands":`...)
-	if b, err = jsonrpc.AppendValue(b, x.AllowCommands); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.AllowCommands); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"requiredPlaceholders":`...)
-	if b, err = jsonrpc.AppendValue(b, x.RequiredPlaceholders); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.RequiredPlaceholders); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"requiredFlags":`...)
-	if b, err = jsonrpc.AppendValue(b, x.RequiredFlags); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.RequiredFlags); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"requiresArgs":`...)
-	b = jsonrpc.AppendBool(b, x.RequiresArgs)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.RequiresArgs)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2842,31 +2843,31 @@ func (x *GoalTemplate) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Path, Aliases, AllowCommands, RequiredPlaceholders, RequiredFlags, RequiresArgs bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "path":
 			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Path)))
+			return rpcimpl.AtField("path", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Path)))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "aliases":
 			has.Aliases = true
-			return jsonrpc.AtField("aliases", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Aliases)))
+			return rpcimpl.AtField("aliases", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Aliases)))
 		case "allowCommands":
 			has.AllowCommands = true
-			return jsonrpc.AtField("allowCommands", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AllowCommands)))
+			return rpcimpl.AtField("allowCommands", rpcimpl.NonNull(value, json.Unmarshal(value, &v.AllowCommands)))
 		case "requiredPlaceholders":
 			has.RequiredPlaceholders = true
-			return jsonrpc.AtField("requiredPlaceholders", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RequiredPlaceholders)))
+			return rpcimpl.AtField("requiredPlaceholders", rpcimpl.NonNull(value, json.Unmarshal(value, &v.RequiredPlaceholders)))
 		case "requiredFlags":
 			has.RequiredFlags = true
-			return jsonrpc.AtField("requiredFlags", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RequiredFlags)))
+			return rpcimpl.AtField("requiredFlags", rpcimpl.NonNull(value, json.Unmarshal(value, &v.RequiredFlags)))
 		case "requiresArgs":
 			has.RequiresArgs = true
-			return jsonrpc.AtField("requiresArgs", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.RequiresArgs)))
+			return rpcimpl.AtField("requiresArgs", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.RequiresArgs)))
 		}
 		return nil
 	})
@@ -2875,19 +2876,19 @@ func (x *GoalTemplate) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Path:
-		return jsonrpc.MissingField("path")
+		return rpcimpl.MissingField("path")
 	case !has.Aliases:
-		return jsonrpc.MissingField("aliases")
+		return rpcimpl.MissingField("aliases")
 	case !has.AllowCommands:
-		return jsonrpc.MissingField("allowCommands")
+		return rpcimpl.MissingField("allowCommands")
 	case !has.RequiredPlaceholders:
-		return jsonrpc.MissingField("requiredPlaceholders")
+		return rpcimpl.MissingField("requiredPlaceholders")
 	case !has.RequiredFlags:
-		return jsonrpc.MissingField("requiredFlags")
+		return rpcimpl.MissingField("requiredFlags")
 	case !has.RequiresArgs:
-		return jsonrpc.MissingField("requiresArgs")
+		return rpcimpl.MissingField("requiresArgs")
 	}
 	*x = v
 	return nil
@@ -2899,7 +2900,7 @@ type GoalTemplates []GoalTemplate
 // UnmarshalJSON decodes a GoalTemplates element by element, naming the element
 // that does not decode.
 func (x *GoalTemplates) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeArray(b, (*[]GoalTemplate)(x), jsonrpc.UnmarshalJSON[GoalTemplate])
+	return rpcimpl.DecodeArray(b, (*[]GoalTemplate)(x), rpcimpl.UnmarshalJSON[GoalTemplate])
 }
 
 // AutoresearchState is the auto-research loop.
@@ -2915,14 +2916,14 @@ type AutoresearchState struct {
 func (x AutoresearchState) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"active":`...)
-	b = jsonrpc.AppendBool(b, x.Active)
+	b = rpcimpl.AppendBool(b, x.Active)
 	b = append(b, `,"goal":`...)
-	b = jsonrpc.AppendString(b, x.Goal)
+	b = rpcimpl.AppendString(b, x.Goal)
 	b = append(b, `,"iteration":`...)
-	b = jsonrpc.AppendInt(b, x.Iteration)
+	b = rpcimpl.AppendInt(b, x.Iteration)
 	b = append(b, `,"maxIterations":`...)
-	b = jsonrpc.AppendInt(b, x.MaxIterations)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.MaxIterations)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2932,20 +2933,20 @@ func (x *AutoresearchState) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Active, Goal, Iteration, MaxIterations bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "active":
 			has.Active = true
-			return jsonrpc.AtField("active", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Active)))
+			return rpcimpl.AtField("active", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Active)))
 		case "goal":
 			has.Goal = true
-			return jsonrpc.AtField("goal", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Goal)))
+			return rpcimpl.AtField("goal", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Goal)))
 		case "iteration":
 			has.Iteration = true
-			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Iteration)))
+			return rpcimpl.AtField("iteration", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Iteration)))
 		case "maxIterations":
 			has.MaxIterations = true
-			return jsonrpc.AtField("maxIterations", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.MaxIterations)))
+			return rpcimpl.AtField("maxIterations", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.MaxIterations)))
 		}
 		return nil
 	})
@@ -2954,13 +2955,13 @@ func (x *AutoresearchState) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Active:
-		return jsonrpc.MissingField("active")
+		return rpcimpl.MissingField("active")
 	case !has.Goal:
-		return jsonrpc.MissingField("goal")
+		return rpcimpl.MissingField("goal")
 	case !has.Iteration:
-		return jsonrpc.MissingField("iteration")
+		return rpcimpl.MissingField("iteration")
 	case !has.MaxIterations:
-		return jsonrpc.MissingField("maxIterations")
+		return rpcimpl.MissingField("maxIterations")
 	}
 	*x = v
 	return nil
@@ -2981,16 +2982,16 @@ func (x MetricAggregate) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"median":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Median); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.Median); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"mad":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Mad); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.Mad); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"sampleCount":`...)
-	b = jsonrpc.AppendInt(b, x.SampleCount)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.SampleCount)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3000,17 +3001,17 @@ func (x *MetricAggregate) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Median, Mad, SampleCount bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "median":
 			has.Median = true
-			return jsonrpc.AtField("median", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Median)))
+			return rpcimpl.AtField("median", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Median)))
 		case "mad":
 			has.Mad = true
-			return jsonrpc.AtField("mad", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Mad)))
+			return rpcimpl.AtField("mad", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Mad)))
 		case "sampleCount":
 			has.SampleCount = true
-			return jsonrpc.AtField("sampleCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.SampleCount)))
+			return rpcimpl.AtField("sampleCount", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.SampleCount)))
 		}
 		return nil
 	})
@@ -3019,11 +3020,11 @@ func (x *MetricAggregate) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Median:
-		return jsonrpc.MissingField("median")
+		return rpcimpl.MissingField("median")
 	case !has.Mad:
-		return jsonrpc.MissingField("mad")
+		return rpcimpl.MissingField("mad")
 	case !has.SampleCount:
-		return jsonrpc.MissingField("sampleCount")
+		return rpcimpl.MissingField("sampleCount")
 	}
 	*x = v
 	return nil
@@ -3059,18 +3060,18 @@ func (x EvaluationSample) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"sequence":`...)
-	b = jsonrpc.AppendInt(b, x.Sequence)
+	b = rpcimpl.AppendInt(b, x.Sequence)
 	b = append(b, `,"metrics":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Metrics); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Metrics); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"outputObject":`...)
-	b = jsonrpc.AppendString(b, x.OutputObject)
+	b = rpcimpl.AppendString(b, x.OutputObject)
 	b = append(b, `,"durationMs":`...)
-	b = jsonrpc.AppendInt(b, x.DurationMs)
+	b = rpcimpl.AppendInt(b, x.DurationMs)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3080,23 +3081,23 @@ func (x *EvaluationSample) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Sequence, Metrics, OutputObject, DurationMs, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sequence":
 			has.Sequence = true
-			return jsonrpc.AtField("sequence", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Sequence)))
+			return rpcimpl.AtField("sequence", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Sequence)))
 		case "metrics":
 			has.Metrics = true
-			return jsonrpc.AtField("metrics", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Metrics)))
+			return rpcimpl.AtField("metrics", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Metrics)))
 		case "outputObject":
 			has.OutputObject = true
-			return jsonrpc.AtField("outputObject", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.OutputObject)))
+			return rpcimpl.AtField("outputObject", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.OutputObject)))
 		case "durationMs":
 			has.DurationMs = true
-			return jsonrpc.AtField("durationMs", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.DurationMs)))
+			return rpcimpl.AtField("durationMs", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.DurationMs)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -3105,15 +3106,15 @@ func (x *EvaluationSample) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Sequence:
-		return jsonrpc.MissingField("sequence")
+		return rpcimpl.MissingField("sequence")
 	case !has.Metrics:
-		return jsonrpc.MissingField("metrics")
+		return rpcimpl.MissingField("metrics")
 	case !has.OutputObject:
-		return jsonrpc.MissingField("outputObject")
+		return rpcimpl.MissingField("outputObject")
 	case !has.DurationMs:
-		return jsonrpc.MissingField("durationMs")
+		return rpcimpl.MissingField("durationMs")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -3130,12 +3131,12 @@ type ChecksResult struct {
 func (x ChecksResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"passed":`...)
-	b = jsonrpc.AppendBool(b, x.Passed)
+	b = rpcimpl.AppendBool(b, x.Passed)
 	if x.OutputObject != nil {
 		b = append(b, `,"outputObject":`...)
-		b = jsonrpc.AppendString(b, *x.OutputObject)
+		b = rpcimpl.AppendString(b, *x.OutputObject)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3145,13 +3146,13 @@ func (x *ChecksResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Passed bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "passed":
 			has.Passed = true
-			return jsonrpc.AtField("passed", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Passed)))
+			return rpcimpl.AtField("passed", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Passed)))
 		case "outputObject":
-			return jsonrpc.AtField("outputObject", jsonrpc.DecodeOptional(value, &v.OutputObject, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("outputObject", rpcimpl.DecodeOptional(value, &v.OutputObject, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -3160,7 +3161,7 @@ func (x *ChecksResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Passed:
-		return jsonrpc.MissingField("passed")
+		return rpcimpl.MissingField("passed")
 	}
 	*x = v
 	return nil
@@ -3178,16 +3179,16 @@ type ExecutionResult struct {
 func (x ExecutionResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"outcome":`...)
-	b = jsonrpc.AppendString(b, x.Outcome)
+	b = rpcimpl.AppendString(b, x.Outcome)
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
 	if x.OutputObject != nil {
 		b = append(b, `,"outputObject":`...)
-		b = jsonrpc.AppendString(b, *x.OutputObject)
+		b = rpcimpl.AppendString(b, *x.OutputObject)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3197,15 +3198,15 @@ func (x *ExecutionResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Outcome bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "outcome":
 			has.Outcome = true
-			return jsonrpc.AtField("outcome", jsonrpc.NonNull(value, v.Outcome.UnmarshalJSON(value)))
+			return rpcimpl.AtField("outcome", rpcimpl.NonNull(value, v.Outcome.UnmarshalJSON(value)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		case "outputObject":
-			return jsonrpc.AtField("outputObject", jsonrpc.DecodeOptional(value, &v.OutputObject, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("outputObject", rpcimpl.DecodeOptional(value, &v.OutputObject, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -3214,7 +3215,7 @@ func (x *ExecutionResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Outcome:
-		return jsonrpc.MissingField("outcome")
+		return rpcimpl.MissingField("outcome")
 	}
 	*x = v
 	return nil
@@ -3233,12 +3234,12 @@ type RescoreAttempt struct {
 func (x RescoreAttempt) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"attemptId":`...)
-	b = jsonrpc.AppendString(b, x.AttemptID)
+	b = rpcimpl.AppendString(b, x.AttemptID)
 	if x.All != nil {
 		b = append(b, `,"all":`...)
-		b = jsonrpc.AppendBool(b, *x.All)
+		b = rpcimpl.AppendBool(b, *x.All)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3248,13 +3249,13 @@ func (x *RescoreAttempt) UnmarshalJSON(b []byte) error {
 	var has struct {
 		AttemptID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "attemptId":
 			has.AttemptID = true
-			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
+			return rpcimpl.AtField("attemptId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.AttemptID)))
 		case "all":
-			return jsonrpc.AtField("all", jsonrpc.DecodeOptional(value, &v.All, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("all", rpcimpl.DecodeOptional(value, &v.All, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -3263,7 +3264,7 @@ func (x *RescoreAttempt) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.AttemptID:
-		return jsonrpc.MissingField("attemptId")
+		return rpcimpl.MissingField("attemptId")
 	}
 	*x = v
 	return nil
@@ -3302,11 +3303,11 @@ func (x RescoreAll) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.AttemptID != nil {
 		b = append(b, `,"attemptId":`...)
-		b = jsonrpc.AppendString(b, *x.AttemptID)
+		b = rpcimpl.AppendString(b, *x.AttemptID)
 	}
 	b = append(b, `,"all":`...)
-	b = jsonrpc.AppendBool(b, x.All)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.All)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3316,13 +3317,13 @@ func (x *RescoreAll) UnmarshalJSON(b []byte) error {
 	var has struct {
 		All bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "attemptId":
-			return jsonrpc.AtField("attemptId", jsonrpc.DecodeOptional(value, &v.AttemptID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("attemptId", rpcimpl.DecodeOptional(value, &v.AttemptID, rpcimpl.DecodeString[string]))
 		case "all":
 			has.All = true
-			return jsonrpc.AtField("all", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.All)))
+			return rpcimpl.AtField("all", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.All)))
 		}
 		return nil
 	})
@@ -3331,9 +3332,9 @@ func (x *RescoreAll) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.All:
-		return jsonrpc.MissingField("all")
+		return rpcimpl.MissingField("all")
 	case v.All != true:
-		return jsonrpc.AtField("all", errors.New("must be true"))
+		return rpcimpl.AtField("all", errors.New("must be true"))
 	}
 	*x = v
 	return nil
@@ -3392,27 +3393,27 @@ func (x EvaluationRecord) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"schemaVersion":`...)
-	b = jsonrpc.AppendInt(b, x.SchemaVersion)
+	b = rpcimpl.AppendInt(b, x.SchemaVersion)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"id":`...)
-	b = jsonrpc.AppendString(b, x.ID)
+	b = rpcimpl.AppendString(b, x.ID)
 	b = append(b, `,"attemptId":`...)
-	b = jsonrpc.AppendString(b, x.AttemptID)
+	b = rpcimpl.AppendString(b, x.AttemptID)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = rpcimpl.AppendString(b, x.Timestamp)
 	b = append(b, `,"context":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Context); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Context); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"evaluatorMode":`...)
-	b = jsonrpc.AppendString(b, x.EvaluatorMode)
+	b = rpcimpl.AppendString(b, x.EvaluatorMode)
 	b = append(b, `,"samples":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Samples); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Samples); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"aggregates":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Aggregates); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Aggregates); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"checks":`...)
@@ -3424,10 +3425,10 @@ func (x EvaluationRecord) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"driftWarnings":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DriftWarnings); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DriftWarnings); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3437,44 +3438,44 @@ func (x *EvaluationRecord) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SchemaVersion, Type, ID, AttemptID, Timestamp, Context, EvaluatorMode, Samples, Aggregates, Checks, Execution, DriftWarnings bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "schemaVersion":
 			has.SchemaVersion = true
-			return jsonrpc.AtField("schemaVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.SchemaVersion)))
+			return rpcimpl.AtField("schemaVersion", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.SchemaVersion)))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ID)))
 		case "attemptId":
 			has.AttemptID = true
-			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
+			return rpcimpl.AtField("attemptId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.AttemptID)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		case "context":
 			has.Context = true
-			return jsonrpc.AtField("context", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Context)))
+			return rpcimpl.AtField("context", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Context)))
 		case "evaluatorMode":
 			has.EvaluatorMode = true
-			return jsonrpc.AtField("evaluatorMode", jsonrpc.NonNull(value, v.EvaluatorMode.UnmarshalJSON(value)))
+			return rpcimpl.AtField("evaluatorMode", rpcimpl.NonNull(value, v.EvaluatorMode.UnmarshalJSON(value)))
 		case "samples":
 			has.Samples = true
-			return jsonrpc.AtField("samples", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Samples, jsonrpc.UnmarshalJSON[EvaluationSample])))
+			return rpcimpl.AtField("samples", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Samples, rpcimpl.UnmarshalJSON[EvaluationSample])))
 		case "aggregates":
 			has.Aggregates = true
-			return jsonrpc.AtField("aggregates", jsonrpc.NonNull(value, jsonrpc.DecodeMap(value, &v.Aggregates, jsonrpc.UnmarshalJSON[MetricAggregate])))
+			return rpcimpl.AtField("aggregates", rpcimpl.NonNull(value, rpcimpl.DecodeMap(value, &v.Aggregates, rpcimpl.UnmarshalJSON[MetricAggregate])))
 		case "checks":
 			has.Checks = true
-			return jsonrpc.AtField("checks", jsonrpc.NonNull(value, v.Checks.UnmarshalJSON(value)))
+			return rpcimpl.AtField("checks", rpcimpl.NonNull(value, v.Checks.UnmarshalJSON(value)))
 		case "execution":
 			has.Execution = true
-			return jsonrpc.AtField("execution", jsonrpc.NonNull(value, v.Execution.UnmarshalJSON(value)))
+			return rpcimpl.AtField("execution", rpcimpl.NonNull(value, v.Execution.UnmarshalJSON(value)))
 		case "driftWarnings":
 			has.DriftWarnings = true
-			return jsonrpc.AtField("driftWarnings", jsonrpc.NonNull(value, json.Unmarshal(value, &v.DriftWarnings)))
+			return rpcimpl.AtField("driftWarnings", rpcimpl.NonNull(value, json.Unmarshal(value, &v.DriftWarnings)))
 		}
 		return nil
 	})
@@ -3483,29 +3484,29 @@ func (x *EvaluationRecord) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SchemaVersion:
-		return jsonrpc.MissingField("schemaVersion")
+		return rpcimpl.MissingField("schemaVersion")
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	case !has.AttemptID:
-		return jsonrpc.MissingField("attemptId")
+		return rpcimpl.MissingField("attemptId")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	case !has.Context:
-		return jsonrpc.MissingField("context")
+		return rpcimpl.MissingField("context")
 	case !has.EvaluatorMode:
-		return jsonrpc.MissingField("evaluatorMode")
+		return rpcimpl.MissingField("evaluatorMode")
 	case !has.Samples:
-		return jsonrpc.MissingField("samples")
+		return rpcimpl.MissingField("samples")
 	case !has.Aggregates:
-		return jsonrpc.MissingField("aggregates")
+		return rpcimpl.MissingField("aggregates")
 	case !has.Checks:
-		return jsonrpc.MissingField("checks")
+		return rpcimpl.MissingField("checks")
 	case !has.Execution:
-		return jsonrpc.MissingField("execution")
+		return rpcimpl.MissingField("execution")
 	case !has.DriftWarnings:
-		return jsonrpc.MissingField("driftWarnings")
+		return rpcimpl.MissingField("driftWarnings")
 	}
 	*x = v
 	return nil
@@ -3524,14 +3525,14 @@ func (x Constraint) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"metricName":`...)
-	b = jsonrpc.AppendString(b, x.MetricName)
+	b = rpcimpl.AppendString(b, x.MetricName)
 	b = append(b, `,"operator":`...)
-	b = jsonrpc.AppendString(b, x.Operator)
+	b = rpcimpl.AppendString(b, x.Operator)
 	b = append(b, `,"threshold":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Threshold); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.Threshold); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3541,17 +3542,17 @@ func (x *Constraint) UnmarshalJSON(b []byte) error {
 	var has struct {
 		MetricName, Operator, Threshold bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "metricName":
 			has.MetricName = true
-			return jsonrpc.AtField("metricName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.MetricName)))
+			return rpcimpl.AtField("metricName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.MetricName)))
 		case "operator":
 			has.Operator = true
-			return jsonrpc.AtField("operator", jsonrpc.NonNull(value, v.Operator.UnmarshalJSON(value)))
+			return rpcimpl.AtField("operator", rpcimpl.NonNull(value, v.Operator.UnmarshalJSON(value)))
 		case "threshold":
 			has.Threshold = true
-			return jsonrpc.AtField("threshold", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Threshold)))
+			return rpcimpl.AtField("threshold", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Threshold)))
 		}
 		return nil
 	})
@@ -3560,11 +3561,11 @@ func (x *Constraint) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.MetricName:
-		return jsonrpc.MissingField("metricName")
+		return rpcimpl.MissingField("metricName")
 	case !has.Operator:
-		return jsonrpc.MissingField("operator")
+		return rpcimpl.MissingField("operator")
 	case !has.Threshold:
-		return jsonrpc.MissingField("threshold")
+		return rpcimpl.MissingField("threshold")
 	}
 	*x = v
 	return nil
@@ -3586,22 +3587,22 @@ func (x ConstraintResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"metricName":`...)
-	b = jsonrpc.AppendString(b, x.MetricName)
+	b = rpcimpl.AppendString(b, x.MetricName)
 	b = append(b, `,"operator":`...)
-	b = jsonrpc.AppendString(b, x.Operator)
+	b = rpcimpl.AppendString(b, x.Operator)
 	b = append(b, `,"threshold":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Threshold); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.Threshold); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"conservativeValue":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.ConservativeValue); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.ConservativeValue); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"passed":`...)
-	b = jsonrpc.AppendBool(b, x.Passed)
+	b = rpcimpl.AppendBool(b, x.Passed)
 	b = append(b, `,"conclusive":`...)
-	b = jsonrpc.AppendBool(b, x.Conclusive)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Conclusive)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3611,26 +3612,26 @@ func (x *ConstraintResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		MetricName, Operator, Threshold, ConservativeValue, Passed, Conclusive bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "metricName":
 			has.MetricName = true
-			return jsonrpc.AtField("metricName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.MetricName)))
+			return rpcimpl.AtField("metricName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.MetricName)))
 		case "operator":
 			has.Operator = true
-			return jsonrpc.AtField("operator", jsonrpc.NonNull(value, v.Operator.UnmarshalJSON(value)))
+			return rpcimpl.AtField("operator", rpcimpl.NonNull(value, v.Operator.UnmarshalJSON(value)))
 		case "threshold":
 			has.Threshold = true
-			return jsonrpc.AtField("threshold", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Threshold)))
+			return rpcimpl.AtField("threshold", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Threshold)))
 		case "conservativeValue":
 			has.ConservativeValue = true
-			return jsonrpc.AtField("conservativeValue", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.ConservativeValue)))
+			return rpcimpl.AtField("conservativeValue", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.ConservativeValue)))
 		case "passed":
 			has.Passed = true
-			return jsonrpc.AtField("passed", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Passed)))
+			return rpcimpl.AtField("passed", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Passed)))
 		case "conclusive":
 			has.Conclusive = true
-			return jsonrpc.AtField("conclusive", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Conclusive)))
+			return rpcimpl.AtField("conclusive", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Conclusive)))
 		}
 		return nil
 	})
@@ -3639,17 +3640,17 @@ func (x *ConstraintResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.MetricName:
-		return jsonrpc.MissingField("metricName")
+		return rpcimpl.MissingField("metricName")
 	case !has.Operator:
-		return jsonrpc.MissingField("operator")
+		return rpcimpl.MissingField("operator")
 	case !has.Threshold:
-		return jsonrpc.MissingField("threshold")
+		return rpcimpl.MissingField("threshold")
 	case !has.ConservativeValue:
-		return jsonrpc.MissingField("conservativeValue")
+		return rpcimpl.MissingField("conservativeValue")
 	case !has.Passed:
-		return jsonrpc.MissingField("passed")
+		return rpcimpl.MissingField("passed")
 	case !has.Conclusive:
-		return jsonrpc.MissingField("conclusive")
+		return rpcimpl.MissingField("conclusive")
 	}
 	*x = v
 	return nil
@@ -3699,44 +3700,44 @@ func (x DecisionRecord) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"schemaVersion":`...)
-	b = jsonrpc.AppendInt(b, x.SchemaVersion)
+	b = rpcimpl.AppendInt(b, x.SchemaVersion)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"id":`...)
-	b = jsonrpc.AppendString(b, x.ID)
+	b = rpcimpl.AppendString(b, x.ID)
 	b = append(b, `,"attemptId":`...)
-	b = jsonrpc.AppendString(b, x.AttemptID)
+	b = rpcimpl.AppendString(b, x.AttemptID)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = rpcimpl.AppendString(b, x.Timestamp)
 	b = append(b, `,"context":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Context); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Context); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"policyVersion":`...)
-	b = jsonrpc.AppendString(b, x.PolicyVersion)
+	b = rpcimpl.AppendString(b, x.PolicyVersion)
 	b = append(b, `,"evaluationId":`...)
-	b = jsonrpc.AppendString(b, x.EvaluationID)
+	b = rpcimpl.AppendString(b, x.EvaluationID)
 	b = append(b, `,"source":`...)
-	b = jsonrpc.AppendString(b, x.Source)
+	b = rpcimpl.AppendString(b, x.Source)
 	b = append(b, `,"constraintResults":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ConstraintResults); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ConstraintResults); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"primaryImprovement":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.PrimaryImprovement); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.PrimaryImprovement); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"confidence":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Confidence); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.Confidence); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"outcome":`...)
-	b = jsonrpc.AppendString(b, x.Outcome)
+	b = rpcimpl.AppendString(b, x.Outcome)
 	b = append(b, `,"materialized":`...)
-	b = jsonrpc.AppendBool(b, x.Materialized)
+	b = rpcimpl.AppendBool(b, x.Materialized)
 	b = append(b, `,"explanation":`...)
-	b = jsonrpc.AppendString(b, x.Explanation)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Explanation)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3746,53 +3747,53 @@ func (x *DecisionRecord) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SchemaVersion, Type, ID, AttemptID, Timestamp, Context, PolicyVersion, EvaluationID, Source, ConstraintResults, PrimaryImprovement, Confidence, Outcome, Materialized, Explanation bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "schemaVersion":
 			has.SchemaVersion = true
-			return jsonrpc.AtField("schemaVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.SchemaVersion)))
+			return rpcimpl.AtField("schemaVersion", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.SchemaVersion)))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ID)))
 		case "attemptId":
 			has.AttemptID = true
-			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
+			return rpcimpl.AtField("attemptId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.AttemptID)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		case "context":
 			has.Context = true
-			return jsonrpc.AtField("context", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Context)))
+			return rpcimpl.AtField("context", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Context)))
 		case "policyVersion":
 			has.PolicyVersion = true
-			return jsonrpc.AtField("policyVersion", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.PolicyVersion)))
+			return rpcimpl.AtField("policyVersion", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.PolicyVersion)))
 		case "evaluationId":
 			has.EvaluationID = true
-			return jsonrpc.AtField("evaluationId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.EvaluationID)))
+			return rpcimpl.AtField("evaluationId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.EvaluationID)))
 		case "source":
 			has.Source = true
-			return jsonrpc.AtField("source", jsonrpc.NonNull(value, v.Source.UnmarshalJSON(value)))
+			return rpcimpl.AtField("source", rpcimpl.NonNull(value, v.Source.UnmarshalJSON(value)))
 		case "constraintResults":
 			has.ConstraintResults = true
-			return jsonrpc.AtField("constraintResults", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ConstraintResults, jsonrpc.UnmarshalJSON[ConstraintResult])))
+			return rpcimpl.AtField("constraintResults", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.ConstraintResults, rpcimpl.UnmarshalJSON[ConstraintResult])))
 		case "primaryImprovement":
 			has.PrimaryImprovement = true
-			return jsonrpc.AtField("primaryImprovement", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.PrimaryImprovement)))
+			return rpcimpl.AtField("primaryImprovement", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.PrimaryImprovement)))
 		case "confidence":
 			has.Confidence = true
-			return jsonrpc.AtField("confidence", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Confidence)))
+			return rpcimpl.AtField("confidence", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Confidence)))
 		case "outcome":
 			has.Outcome = true
-			return jsonrpc.AtField("outcome", jsonrpc.NonNull(value, v.Outcome.UnmarshalJSON(value)))
+			return rpcimpl.AtField("outcome", rpcimpl.NonNull(value, v.Outcome.UnmarshalJSON(value)))
 		case "materialized":
 			has.Materialized = true
-			return jsonrpc.AtField("materialized", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Materialized)))
+			return rpcimpl.AtField("materialized", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Materialized)))
 		case "explanation":
 			has.Explanation = true
-			return jsonrpc.AtField("explanation", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Explanation)))
+			return rpcimpl.AtField("explanation", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Explanation)))
 		}
 		return nil
 	})
@@ -3801,35 +3802,35 @@ func (x *DecisionRecord) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SchemaVersion:
-		return jsonrpc.MissingField("schemaVersion")
+		return rpcimpl.MissingField("schemaVersion")
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	case !has.AttemptID:
-		return jsonrpc.MissingField("attemptId")
+		return rpcimpl.MissingField("attemptId")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	case !has.Context:
-		return jsonrpc.MissingField("context")
+		return rpcimpl.MissingField("context")
 	case !has.PolicyVersion:
-		return jsonrpc.MissingField("policyVersion")
+		return rpcimpl.MissingField("policyVersion")
 	case !has.EvaluationID:
-		return jsonrpc.MissingField("evaluationId")
+		return rpcimpl.MissingField("evaluationId")
 	case !has.Source:
-		return jsonrpc.MissingField("source")
+		return rpcimpl.MissingField("source")
 	case !has.ConstraintResults:
-		return jsonrpc.MissingField("constraintResults")
+		return rpcimpl.MissingField("constraintResults")
 	case !has.PrimaryImprovement:
-		return jsonrpc.MissingField("primaryImprovement")
+		return rpcimpl.MissingField("primaryImprovement")
 	case !has.Confidence:
-		return jsonrpc.MissingField("confidence")
+		return rpcimpl.MissingField("confidence")
 	case !has.Outcome:
-		return jsonrpc.MissingField("outcome")
+		return rpcimpl.MissingField("outcome")
 	case !has.Materialized:
-		return jsonrpc.MissingField("materialized")
+		return rpcimpl.MissingField("materialized")
 	case !has.Explanation:
-		return jsonrpc.MissingField("explanation")
+		return rpcimpl.MissingField("explanation")
 	}
 	*x = v
 	return nil
@@ -3854,17 +3855,17 @@ func (x HistoryAttempt) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"attemptId":`...)
-	b = jsonrpc.AppendString(b, x.AttemptID)
+	b = rpcimpl.AppendString(b, x.AttemptID)
 	b = append(b, `,"description":`...)
-	b = jsonrpc.AppendString(b, x.Description)
+	b = rpcimpl.AppendString(b, x.Description)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = rpcimpl.AppendString(b, x.Timestamp)
 	b = append(b, `,"legacy":`...)
-	b = jsonrpc.AppendBool(b, x.Legacy)
+	b = rpcimpl.AppendBool(b, x.Legacy)
 	b = append(b, `,"replayable":`...)
-	b = jsonrpc.AppendBool(b, x.Replayable)
+	b = rpcimpl.AppendBool(b, x.Replayable)
 	b = append(b, `,"pinned":`...)
-	b = jsonrpc.AppendBool(b, x.Pinned)
+	b = rpcimpl.AppendBool(b, x.Pinned)
 	if x.LatestEvaluation != nil {
 		b = append(b, `,"latestEvaluation":`...)
 		if b, err = x.LatestEvaluation.AppendJSON(b); err != nil {
@@ -3878,8 +3879,8 @@ func (x HistoryAttempt) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"materialization":`...)
-	b = jsonrpc.AppendString(b, x.Materialization)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Materialization)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3889,33 +3890,33 @@ func (x *HistoryAttempt) UnmarshalJSON(b []byte) error {
 	var has struct {
 		AttemptID, Description, Timestamp, Legacy, Replayable, Pinned, Materialization bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "attemptId":
 			has.AttemptID = true
-			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
+			return rpcimpl.AtField("attemptId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.AttemptID)))
 		case "description":
 			has.Description = true
-			return jsonrpc.AtField("description", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Description)))
+			return rpcimpl.AtField("description", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Description)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		case "legacy":
 			has.Legacy = true
-			return jsonrpc.AtField("legacy", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Legacy)))
+			return rpcimpl.AtField("legacy", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Legacy)))
 		case "replayable":
 			has.Replayable = true
-			return jsonrpc.AtField("replayable", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Replayable)))
+			return rpcimpl.AtField("replayable", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Replayable)))
 		case "pinned":
 			has.Pinned = true
-			return jsonrpc.AtField("pinned", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Pinned)))
+			return rpcimpl.AtField("pinned", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Pinned)))
 		case "latestEvaluation":
-			return jsonrpc.AtField("latestEvaluation", jsonrpc.DecodeOptional(value, &v.LatestEvaluation, jsonrpc.UnmarshalJSON[EvaluationRecord]))
+			return rpcimpl.AtField("latestEvaluation", rpcimpl.DecodeOptional(value, &v.LatestEvaluation, rpcimpl.UnmarshalJSON[EvaluationRecord]))
 		case "latestDecision":
-			return jsonrpc.AtField("latestDecision", jsonrpc.DecodeOptional(value, &v.LatestDecision, jsonrpc.UnmarshalJSON[DecisionRecord]))
+			return rpcimpl.AtField("latestDecision", rpcimpl.DecodeOptional(value, &v.LatestDecision, rpcimpl.UnmarshalJSON[DecisionRecord]))
 		case "materialization":
 			has.Materialization = true
-			return jsonrpc.AtField("materialization", jsonrpc.NonNull(value, v.Materialization.UnmarshalJSON(value)))
+			return rpcimpl.AtField("materialization", rpcimpl.NonNull(value, v.Materialization.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -3924,19 +3925,19 @@ func (x *HistoryAttempt) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.AttemptID:
-		return jsonrpc.MissingField("attemptId")
+		return rpcimpl.MissingField("attemptId")
 	case !has.Description:
-		return jsonrpc.MissingField("description")
+		return rpcimpl.MissingField("description")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	case !has.Legacy:
-		return jsonrpc.MissingField("legacy")
+		return rpcimpl.MissingField("legacy")
 	case !has.Replayable:
-		return jsonrpc.MissingField("replayable")
+		return rpcimpl.MissingField("replayable")
 	case !has.Pinned:
-		return jsonrpc.MissingField("pinned")
+		return rpcimpl.MissingField("pinned")
 	case !has.Materialization:
-		return jsonrpc.MissingField("materialization")
+		return rpcimpl.MissingField("materialization")
 	}
 	*x = v
 	return nil
@@ -3964,18 +3965,18 @@ func (x AutoresearchReport) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.Message != nil {
 		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, *x.Message)
+		b = rpcimpl.AppendString(b, *x.Message)
 	}
 	if x.Instruction != nil {
 		b = append(b, `,"instruction":`...)
-		b = jsonrpc.AppendString(b, *x.Instruction)
+		b = rpcimpl.AppendString(b, *x.Instruction)
 	}
 	if x.Active != nil {
 		b = append(b, `,"active":`...)
-		b = jsonrpc.AppendBool(b, *x.Active)
+		b = rpcimpl.AppendBool(b, *x.Active)
 	}
 	if x.State != nil {
 		b = append(b, `,"state":`...)
@@ -3985,29 +3986,29 @@ func (x AutoresearchReport) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.StatusText != nil {
 		b = append(b, `,"statusText":`...)
-		b = jsonrpc.AppendString(b, *x.StatusText)
+		b = rpcimpl.AppendString(b, *x.StatusText)
 	}
 	if x.RunsLogged != nil {
 		b = append(b, `,"runsLogged":`...)
-		b = jsonrpc.AppendInt(b, *x.RunsLogged)
+		b = rpcimpl.AppendInt(b, *x.RunsLogged)
 	}
 	if x.Attempts != nil {
 		b = append(b, `,"attempts":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Attempts); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Attempts); err != nil {
 			return nil, err
 		}
 	}
 	if x.ParetoAttemptIDs != nil {
 		b = append(b, `,"paretoAttemptIds":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ParetoAttemptIDs); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.ParetoAttemptIDs); err != nil {
 			return nil, err
 		}
 	}
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4017,29 +4018,29 @@ func (x *AutoresearchReport) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("message", rpcimpl.DecodeOptional(value, &v.Message, rpcimpl.DecodeString[string]))
 		case "instruction":
-			return jsonrpc.AtField("instruction", jsonrpc.DecodeOptional(value, &v.Instruction, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("instruction", rpcimpl.DecodeOptional(value, &v.Instruction, rpcimpl.DecodeString[string]))
 		case "active":
-			return jsonrpc.AtField("active", jsonrpc.DecodeOptional(value, &v.Active, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("active", rpcimpl.DecodeOptional(value, &v.Active, rpcimpl.DecodeBool[bool]))
 		case "state":
-			return jsonrpc.AtField("state", jsonrpc.DecodeOptional(value, &v.State, jsonrpc.UnmarshalJSON[AutoresearchState]))
+			return rpcimpl.AtField("state", rpcimpl.DecodeOptional(value, &v.State, rpcimpl.UnmarshalJSON[AutoresearchState]))
 		case "statusText":
-			return jsonrpc.AtField("statusText", jsonrpc.DecodeOptional(value, &v.StatusText, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("statusText", rpcimpl.DecodeOptional(value, &v.StatusText, rpcimpl.DecodeString[string]))
 		case "runsLogged":
-			return jsonrpc.AtField("runsLogged", jsonrpc.DecodeOptional(value, &v.RunsLogged, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("runsLogged", rpcimpl.DecodeOptional(value, &v.RunsLogged, rpcimpl.DecodeInt[int64]))
 		case "attempts":
-			return jsonrpc.AtField("attempts", jsonrpc.DecodeArray(value, &v.Attempts, jsonrpc.UnmarshalJSON[HistoryAttempt]))
+			return rpcimpl.AtField("attempts", rpcimpl.DecodeArray(value, &v.Attempts, rpcimpl.UnmarshalJSON[HistoryAttempt]))
 		case "paretoAttemptIds":
-			return jsonrpc.AtField("paretoAttemptIds", json.Unmarshal(value, &v.ParetoAttemptIDs))
+			return rpcimpl.AtField("paretoAttemptIds", json.Unmarshal(value, &v.ParetoAttemptIDs))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -4048,7 +4049,7 @@ func (x *AutoresearchReport) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -4089,13 +4090,13 @@ func (x ComparisonSide) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"attemptId":`...)
-	b = jsonrpc.AppendString(b, x.AttemptID)
+	b = rpcimpl.AppendString(b, x.AttemptID)
 	b = append(b, `,"samples":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Samples); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Samples); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"aggregates":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Aggregates); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Aggregates); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"checks":`...)
@@ -4112,7 +4113,7 @@ func (x ComparisonSide) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4122,25 +4123,25 @@ func (x *ComparisonSide) UnmarshalJSON(b []byte) error {
 	var has struct {
 		AttemptID, Samples, Aggregates, Checks, Execution bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "attemptId":
 			has.AttemptID = true
-			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
+			return rpcimpl.AtField("attemptId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.AttemptID)))
 		case "samples":
 			has.Samples = true
-			return jsonrpc.AtField("samples", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Samples, jsonrpc.UnmarshalJSON[EvaluationSample])))
+			return rpcimpl.AtField("samples", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Samples, rpcimpl.UnmarshalJSON[EvaluationSample])))
 		case "aggregates":
 			has.Aggregates = true
-			return jsonrpc.AtField("aggregates", jsonrpc.NonNull(value, jsonrpc.DecodeMap(value, &v.Aggregates, jsonrpc.UnmarshalJSON[MetricAggregate])))
+			return rpcimpl.AtField("aggregates", rpcimpl.NonNull(value, rpcimpl.DecodeMap(value, &v.Aggregates, rpcimpl.UnmarshalJSON[MetricAggregate])))
 		case "checks":
 			has.Checks = true
-			return jsonrpc.AtField("checks", jsonrpc.NonNull(value, v.Checks.UnmarshalJSON(value)))
+			return rpcimpl.AtField("checks", rpcimpl.NonNull(value, v.Checks.UnmarshalJSON(value)))
 		case "execution":
 			has.Execution = true
-			return jsonrpc.AtField("execution", jsonrpc.NonNull(value, v.Execution.UnmarshalJSON(value)))
+			return rpcimpl.AtField("execution", rpcimpl.NonNull(value, v.Execution.UnmarshalJSON(value)))
 		case "decision":
-			return jsonrpc.AtField("decision", jsonrpc.DecodeOptional(value, &v.Decision, jsonrpc.UnmarshalJSON[DecisionRecord]))
+			return rpcimpl.AtField("decision", rpcimpl.DecodeOptional(value, &v.Decision, rpcimpl.UnmarshalJSON[DecisionRecord]))
 		}
 		return nil
 	})
@@ -4149,15 +4150,15 @@ func (x *ComparisonSide) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.AttemptID:
-		return jsonrpc.MissingField("attemptId")
+		return rpcimpl.MissingField("attemptId")
 	case !has.Samples:
-		return jsonrpc.MissingField("samples")
+		return rpcimpl.MissingField("samples")
 	case !has.Aggregates:
-		return jsonrpc.MissingField("aggregates")
+		return rpcimpl.MissingField("aggregates")
 	case !has.Checks:
-		return jsonrpc.MissingField("checks")
+		return rpcimpl.MissingField("checks")
 	case !has.Execution:
-		return jsonrpc.MissingField("execution")
+		return rpcimpl.MissingField("execution")
 	}
 	*x = v
 	return nil
@@ -4184,34 +4185,34 @@ type AutoresearchLifecycle struct {
 func (x AutoresearchLifecycle) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"active":`...)
-	b = jsonrpc.AppendBool(b, x.Active)
+	b = rpcimpl.AppendBool(b, x.Active)
 	if x.Goal != nil {
 		b = append(b, `,"goal":`...)
-		b = jsonrpc.AppendString(b, *x.Goal)
+		b = rpcimpl.AppendString(b, *x.Goal)
 	}
 	if x.Iteration != nil {
 		b = append(b, `,"iteration":`...)
-		b = jsonrpc.AppendInt(b, *x.Iteration)
+		b = rpcimpl.AppendInt(b, *x.Iteration)
 	}
 	if x.MaxIterations != nil {
 		b = append(b, `,"maxIterations":`...)
-		b = jsonrpc.AppendInt(b, *x.MaxIterations)
+		b = rpcimpl.AppendInt(b, *x.MaxIterations)
 	}
 	b = append(b, `,"runsLogged":`...)
-	b = jsonrpc.AppendInt(b, x.RunsLogged)
+	b = rpcimpl.AppendInt(b, x.RunsLogged)
 	if x.StatusText != nil {
 		b = append(b, `,"statusText":`...)
-		b = jsonrpc.AppendString(b, *x.StatusText)
+		b = rpcimpl.AppendString(b, *x.StatusText)
 	}
 	b = append(b, `,"subcommand":`...)
-	b = jsonrpc.AppendString(b, x.Subcommand)
+	b = rpcimpl.AppendString(b, x.Subcommand)
 	if x.Message != nil {
 		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, *x.Message)
+		b = rpcimpl.AppendString(b, *x.Message)
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4221,30 +4222,30 @@ func (x *AutoresearchLifecycle) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Active, RunsLogged, Subcommand, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "active":
 			has.Active = true
-			return jsonrpc.AtField("active", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Active)))
+			return rpcimpl.AtField("active", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Active)))
 		case "goal":
-			return jsonrpc.AtField("goal", jsonrpc.DecodeOptional(value, &v.Goal, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("goal", rpcimpl.DecodeOptional(value, &v.Goal, rpcimpl.DecodeString[string]))
 		case "iteration":
-			return jsonrpc.AtField("iteration", jsonrpc.DecodeOptional(value, &v.Iteration, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("iteration", rpcimpl.DecodeOptional(value, &v.Iteration, rpcimpl.DecodeInt[int64]))
 		case "maxIterations":
-			return jsonrpc.AtField("maxIterations", jsonrpc.DecodeOptional(value, &v.MaxIterations, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("maxIterations", rpcimpl.DecodeOptional(value, &v.MaxIterations, rpcimpl.DecodeInt[int64]))
 		case "runsLogged":
 			has.RunsLogged = true
-			return jsonrpc.AtField("runsLogged", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.RunsLogged)))
+			return rpcimpl.AtField("runsLogged", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.RunsLogged)))
 		case "statusText":
-			return jsonrpc.AtField("statusText", jsonrpc.DecodeOptional(value, &v.StatusText, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("statusText", rpcimpl.DecodeOptional(value, &v.StatusText, rpcimpl.DecodeString[string]))
 		case "subcommand":
 			has.Subcommand = true
-			return jsonrpc.AtField("subcommand", jsonrpc.NonNull(value, v.Subcommand.UnmarshalJSON(value)))
+			return rpcimpl.AtField("subcommand", rpcimpl.NonNull(value, v.Subcommand.UnmarshalJSON(value)))
 		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("message", rpcimpl.DecodeOptional(value, &v.Message, rpcimpl.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -4253,13 +4254,13 @@ func (x *AutoresearchLifecycle) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Active:
-		return jsonrpc.MissingField("active")
+		return rpcimpl.MissingField("active")
 	case !has.RunsLogged:
-		return jsonrpc.MissingField("runsLogged")
+		return rpcimpl.MissingField("runsLogged")
 	case !has.Subcommand:
-		return jsonrpc.MissingField("subcommand")
+		return rpcimpl.MissingField("subcommand")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -4279,14 +4280,14 @@ type AutomodeStartNotice struct {
 func (x AutomodeStartNotice) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
+	b = rpcimpl.AppendString(b, x.SessionID)
 	b = append(b, `,"prompt":`...)
-	b = jsonrpc.AppendString(b, x.Prompt)
+	b = rpcimpl.AppendString(b, x.Prompt)
 	b = append(b, `,"maxIterations":`...)
-	b = jsonrpc.AppendInt(b, x.MaxIterations)
+	b = rpcimpl.AppendInt(b, x.MaxIterations)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4296,20 +4297,20 @@ func (x *AutomodeStartNotice) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SessionID, Prompt, MaxIterations, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		case "prompt":
 			has.Prompt = true
-			return jsonrpc.AtField("prompt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Prompt)))
+			return rpcimpl.AtField("prompt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Prompt)))
 		case "maxIterations":
 			has.MaxIterations = true
-			return jsonrpc.AtField("maxIterations", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.MaxIterations)))
+			return rpcimpl.AtField("maxIterations", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.MaxIterations)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -4318,13 +4319,13 @@ func (x *AutomodeStartNotice) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	case !has.Prompt:
-		return jsonrpc.MissingField("prompt")
+		return rpcimpl.MissingField("prompt")
 	case !has.MaxIterations:
-		return jsonrpc.MissingField("maxIterations")
+		return rpcimpl.MissingField("maxIterations")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -4343,12 +4344,12 @@ type AutomodeProgressNotice struct {
 func (x AutomodeProgressNotice) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
+	b = rpcimpl.AppendString(b, x.SessionID)
 	b = append(b, `,"iteration":`...)
-	b = jsonrpc.AppendInt(b, x.Iteration)
+	b = rpcimpl.AppendInt(b, x.Iteration)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4358,17 +4359,17 @@ func (x *AutomodeProgressNotice) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SessionID, Iteration, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		case "iteration":
 			has.Iteration = true
-			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Iteration)))
+			return rpcimpl.AtField("iteration", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Iteration)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -4377,11 +4378,11 @@ func (x *AutomodeProgressNotice) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	case !has.Iteration:
-		return jsonrpc.MissingField("iteration")
+		return rpcimpl.MissingField("iteration")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -4401,14 +4402,14 @@ type AutomodeCancelNotice struct {
 func (x AutomodeCancelNotice) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
+	b = rpcimpl.AppendString(b, x.SessionID)
 	b = append(b, `,"reason":`...)
-	b = jsonrpc.AppendString(b, x.Reason)
+	b = rpcimpl.AppendString(b, x.Reason)
 	b = append(b, `,"iteration":`...)
-	b = jsonrpc.AppendInt(b, x.Iteration)
+	b = rpcimpl.AppendInt(b, x.Iteration)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4418,20 +4419,20 @@ func (x *AutomodeCancelNotice) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SessionID, Reason, Iteration, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		case "reason":
 			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Reason)))
+			return rpcimpl.AtField("reason", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Reason)))
 		case "iteration":
 			has.Iteration = true
-			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Iteration)))
+			return rpcimpl.AtField("iteration", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Iteration)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -4440,13 +4441,13 @@ func (x *AutomodeCancelNotice) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	case !has.Reason:
-		return jsonrpc.MissingField("reason")
+		return rpcimpl.MissingField("reason")
 	case !has.Iteration:
-		return jsonrpc.MissingField("iteration")
+		return rpcimpl.MissingField("iteration")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -4465,16 +4466,16 @@ func (x SetupStep) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"step":`...)
-	b = jsonrpc.AppendString(b, x.Step)
+	b = rpcimpl.AppendString(b, x.Step)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = rpcimpl.AppendString(b, x.Timestamp)
 	if x.Data != nil {
 		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4484,16 +4485,16 @@ func (x *SetupStep) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Step, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "step":
 			has.Step = true
-			return jsonrpc.AtField("step", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Step)))
+			return rpcimpl.AtField("step", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Step)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		case "data":
-			return jsonrpc.AtField("data", json.Unmarshal(value, &v.Data))
+			return rpcimpl.AtField("data", json.Unmarshal(value, &v.Data))
 		}
 		return nil
 	})
@@ -4502,9 +4503,9 @@ func (x *SetupStep) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Step:
-		return jsonrpc.MissingField("step")
+		return rpcimpl.MissingField("step")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -4533,7 +4534,7 @@ func (x PromptParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
+	b = rpcimpl.AppendString(b, x.Message)
 	if x.Context != nil {
 		b = append(b, `,"context":`...)
 		if b, err = x.Context.AppendJSON(b); err != nil {
@@ -4542,13 +4543,13 @@ func (x PromptParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Images != nil {
 		b = append(b, `,"images":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Images); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Images); err != nil {
 			return nil, err
 		}
 	}
 	if x.ThinkingLevel != nil {
 		b = append(b, `,"thinkingLevel":`...)
-		b = jsonrpc.AppendString(b, *x.ThinkingLevel)
+		b = rpcimpl.AppendString(b, *x.ThinkingLevel)
 	}
 	if x.StopWhen != nil {
 		b = append(b, `,"stopWhen":`...)
@@ -4556,7 +4557,7 @@ func (x PromptParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4566,19 +4567,19 @@ func (x *PromptParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Message bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "context":
-			return jsonrpc.AtField("context", jsonrpc.DecodeOptional(value, &v.Context, jsonrpc.UnmarshalJSON[PromptParamsContext]))
+			return rpcimpl.AtField("context", rpcimpl.DecodeOptional(value, &v.Context, rpcimpl.UnmarshalJSON[PromptParamsContext]))
 		case "images":
-			return jsonrpc.AtField("images", jsonrpc.DecodeArray(value, &v.Images, jsonrpc.UnmarshalJSON[ImageAttachment]))
+			return rpcimpl.AtField("images", rpcimpl.DecodeArray(value, &v.Images, rpcimpl.UnmarshalJSON[ImageAttachment]))
 		case "thinkingLevel":
-			return jsonrpc.AtField("thinkingLevel", jsonrpc.DecodeOptional(value, &v.ThinkingLevel, jsonrpc.UnmarshalJSON[ThinkingLevel]))
+			return rpcimpl.AtField("thinkingLevel", rpcimpl.DecodeOptional(value, &v.ThinkingLevel, rpcimpl.UnmarshalJSON[ThinkingLevel]))
 		case "stopWhen":
-			return jsonrpc.AtField("stopWhen", jsonrpc.DecodeOptional(value, &v.StopWhen, jsonrpc.UnmarshalJSON[PromptParamsStopWhen]))
+			return rpcimpl.AtField("stopWhen", rpcimpl.DecodeOptional(value, &v.StopWhen, rpcimpl.UnmarshalJSON[PromptParamsStopWhen]))
 		}
 		return nil
 	})
@@ -4587,7 +4588,7 @@ func (x *PromptParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	}
 	*x = v
 	return nil
@@ -4609,7 +4610,7 @@ func (x PromptParamsContext) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Files != nil {
 		b = append(b, `,"files":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Files); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Files); err != nil {
 			return nil, err
 		}
 	}
@@ -4619,19 +4620,19 @@ func (x PromptParamsContext) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PromptParamsContext) UnmarshalJSON(b []byte) error {
 	var v PromptParamsContext
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "files":
-			return jsonrpc.AtField("files", json.Unmarshal(value, &v.Files))
+			return rpcimpl.AtField("files", json.Unmarshal(value, &v.Files))
 		case "selection":
-			return jsonrpc.AtField("selection", jsonrpc.DecodeOptional(value, &v.Selection, jsonrpc.UnmarshalJSON[Selection]))
+			return rpcimpl.AtField("selection", rpcimpl.DecodeOptional(value, &v.Selection, rpcimpl.UnmarshalJSON[Selection]))
 		}
 		return nil
 	})
@@ -4674,8 +4675,8 @@ func (x PromptParamsStopWhen) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"mode":`...)
-	b = jsonrpc.AppendString(b, x.Mode)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Mode)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4685,11 +4686,11 @@ func (x *PromptParamsStopWhen) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Mode bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "mode":
 			has.Mode = true
-			return jsonrpc.AtField("mode", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Mode)))
+			return rpcimpl.AtField("mode", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Mode)))
 		}
 		return nil
 	})
@@ -4698,9 +4699,9 @@ func (x *PromptParamsStopWhen) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Mode:
-		return jsonrpc.MissingField("mode")
+		return rpcimpl.MissingField("mode")
 	case v.Mode != "host":
-		return jsonrpc.AtField("mode", errors.New("must be \"host\""))
+		return rpcimpl.AtField("mode", errors.New("must be \"host\""))
 	}
 	*x = v
 	return nil
@@ -4720,10 +4721,10 @@ type StepDecisionParams struct {
 func (x StepDecisionParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"stepId":`...)
-	b = jsonrpc.AppendString(b, x.StepID)
+	b = rpcimpl.AppendString(b, x.StepID)
 	b = append(b, `,"stop":`...)
-	b = jsonrpc.AppendBool(b, x.Stop)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Stop)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4733,14 +4734,14 @@ func (x *StepDecisionParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		StepID, Stop bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "stepId":
 			has.StepID = true
-			return jsonrpc.AtField("stepId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.StepID)))
+			return rpcimpl.AtField("stepId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.StepID)))
 		case "stop":
 			has.Stop = true
-			return jsonrpc.AtField("stop", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Stop)))
+			return rpcimpl.AtField("stop", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Stop)))
 		}
 		return nil
 	})
@@ -4749,9 +4750,9 @@ func (x *StepDecisionParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.StepID:
-		return jsonrpc.MissingField("stepId")
+		return rpcimpl.MissingField("stepId")
 	case !has.Stop:
-		return jsonrpc.MissingField("stop")
+		return rpcimpl.MissingField("stop")
 	}
 	*x = v
 	return nil
@@ -4768,8 +4769,8 @@ type ResetResult struct {
 func (x ResetResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.SessionID)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4779,11 +4780,11 @@ func (x *ResetResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SessionID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		}
 		return nil
 	})
@@ -4792,7 +4793,7 @@ func (x *ResetResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	}
 	*x = v
 	return nil
@@ -4827,30 +4828,30 @@ func (x GetStateResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
+	b = rpcimpl.AppendString(b, x.Status)
 	b = append(b, `,"sessionId":`...)
 	if x.SessionID == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendString(b, *x.SessionID)
+		b = rpcimpl.AppendString(b, *x.SessionID)
 	}
 	b = append(b, `,"model":`...)
-	b = jsonrpc.AppendString(b, x.Model)
+	b = rpcimpl.AppendString(b, x.Model)
 	b = append(b, `,"workspace":`...)
-	b = jsonrpc.AppendString(b, x.Workspace)
+	b = rpcimpl.AppendString(b, x.Workspace)
 	b = append(b, `,"contextPercent":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.ContextPercent); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.ContextPercent); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"messageCount":`...)
-	b = jsonrpc.AppendInt(b, x.MessageCount)
+	b = rpcimpl.AppendInt(b, x.MessageCount)
 	if x.AuthenticatedUser != nil {
 		b = append(b, `,"authenticatedUser":`...)
-		if b, err = jsonrpc.AppendValue(b, x.AuthenticatedUser); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.AuthenticatedUser); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4860,28 +4861,28 @@ func (x *GetStateResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Status, SessionID, Model, Workspace, ContextPercent, MessageCount bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("sessionId", rpcimpl.DecodeOptional(value, &v.SessionID, rpcimpl.DecodeString[string]))
 		case "model":
 			has.Model = true
-			return jsonrpc.AtField("model", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Model)))
+			return rpcimpl.AtField("model", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Model)))
 		case "workspace":
 			has.Workspace = true
-			return jsonrpc.AtField("workspace", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Workspace)))
+			return rpcimpl.AtField("workspace", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Workspace)))
 		case "contextPercent":
 			has.ContextPercent = true
-			return jsonrpc.AtField("contextPercent", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.ContextPercent)))
+			return rpcimpl.AtField("contextPercent", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.ContextPercent)))
 		case "messageCount":
 			has.MessageCount = true
-			return jsonrpc.AtField("messageCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.MessageCount)))
+			return rpcimpl.AtField("messageCount", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.MessageCount)))
 		case "authenticatedUser":
-			return jsonrpc.AtField("authenticatedUser", jsonrpc.DecodeOptional(value, &v.AuthenticatedUser, jsonrpc.UnmarshalJSON[GetStateResultAuthenticatedUser]))
+			return rpcimpl.AtField("authenticatedUser", rpcimpl.DecodeOptional(value, &v.AuthenticatedUser, rpcimpl.UnmarshalJSON[GetStateResultAuthenticatedUser]))
 		}
 		return nil
 	})
@@ -4890,17 +4891,17 @@ func (x *GetStateResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	case !has.Model:
-		return jsonrpc.MissingField("model")
+		return rpcimpl.MissingField("model")
 	case !has.Workspace:
-		return jsonrpc.MissingField("workspace")
+		return rpcimpl.MissingField("workspace")
 	case !has.ContextPercent:
-		return jsonrpc.MissingField("contextPercent")
+		return rpcimpl.MissingField("contextPercent")
 	case !has.MessageCount:
-		return jsonrpc.MissingField("messageCount")
+		return rpcimpl.MissingField("messageCount")
 	}
 	*x = v
 	return nil
@@ -4925,23 +4926,23 @@ func (x GetStateResultAuthenticatedUser) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GetStateResultAuthenticatedUser) UnmarshalJSON(b []byte) error {
 	var v GetStateResultAuthenticatedUser
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "email":
-			return jsonrpc.AtField("email", jsonrpc.DecodeOptional(value, &v.Email, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("email", rpcimpl.DecodeOptional(value, &v.Email, rpcimpl.DecodeString[string]))
 		case "name":
-			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("name", rpcimpl.DecodeOptional(value, &v.Name, rpcimpl.DecodeString[string]))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -4965,19 +4966,19 @@ func (x GetMessagesParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Limit != nil {
 		b = append(b, `,"limit":`...)
-		b = jsonrpc.AppendInt(b, *x.Limit)
+		b = rpcimpl.AppendInt(b, *x.Limit)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GetMessagesParams) UnmarshalJSON(b []byte) error {
 	var v GetMessagesParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "limit":
-			return jsonrpc.AtField("limit", jsonrpc.DecodeOptional(value, &v.Limit, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("limit", rpcimpl.DecodeOptional(value, &v.Limit, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -5012,10 +5013,10 @@ func (x GetMessagesResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"messages":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Messages); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Messages); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5025,11 +5026,11 @@ func (x *GetMessagesResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Messages bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "messages":
 			has.Messages = true
-			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Messages, jsonrpc.UnmarshalJSON[Message])))
+			return rpcimpl.AtField("messages", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Messages, rpcimpl.UnmarshalJSON[Message])))
 		}
 		return nil
 	})
@@ -5038,7 +5039,7 @@ func (x *GetMessagesResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Messages:
-		return jsonrpc.MissingField("messages")
+		return rpcimpl.MissingField("messages")
 	}
 	*x = v
 	return nil
@@ -5065,24 +5066,24 @@ type PermissionResponseParams struct {
 func (x PermissionResponseParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"requestId":`...)
-	b = jsonrpc.AppendString(b, x.RequestID)
+	b = rpcimpl.AppendString(b, x.RequestID)
 	if x.Decision != nil {
 		b = append(b, `,"decision":`...)
-		b = jsonrpc.AppendString(b, *x.Decision)
+		b = rpcimpl.AppendString(b, *x.Decision)
 	}
 	if x.Allowed != nil {
 		b = append(b, `,"allowed":`...)
-		b = jsonrpc.AppendBool(b, *x.Allowed)
+		b = rpcimpl.AppendBool(b, *x.Allowed)
 	}
 	if x.Alternative != nil {
 		b = append(b, `,"alternative":`...)
-		b = jsonrpc.AppendString(b, *x.Alternative)
+		b = rpcimpl.AppendString(b, *x.Alternative)
 	}
 	if x.Remember != nil {
 		b = append(b, `,"remember":`...)
-		b = jsonrpc.AppendBool(b, *x.Remember)
+		b = rpcimpl.AppendBool(b, *x.Remember)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5092,19 +5093,19 @@ func (x *PermissionResponseParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		RequestID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "requestId":
 			has.RequestID = true
-			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RequestID)))
+			return rpcimpl.AtField("requestId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.RequestID)))
 		case "decision":
-			return jsonrpc.AtField("decision", jsonrpc.DecodeOptional(value, &v.Decision, jsonrpc.UnmarshalJSON[PermissionDecision]))
+			return rpcimpl.AtField("decision", rpcimpl.DecodeOptional(value, &v.Decision, rpcimpl.UnmarshalJSON[PermissionDecision]))
 		case "allowed":
-			return jsonrpc.AtField("allowed", jsonrpc.DecodeOptional(value, &v.Allowed, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("allowed", rpcimpl.DecodeOptional(value, &v.Allowed, rpcimpl.DecodeBool[bool]))
 		case "alternative":
-			return jsonrpc.AtField("alternative", jsonrpc.DecodeOptional(value, &v.Alternative, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("alternative", rpcimpl.DecodeOptional(value, &v.Alternative, rpcimpl.DecodeString[string]))
 		case "remember":
-			return jsonrpc.AtField("remember", jsonrpc.DecodeOptional(value, &v.Remember, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("remember", rpcimpl.DecodeOptional(value, &v.Remember, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -5113,7 +5114,7 @@ func (x *PermissionResponseParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.RequestID:
-		return jsonrpc.MissingField("requestId")
+		return rpcimpl.MissingField("requestId")
 	}
 	*x = v
 	return nil
@@ -5130,8 +5131,8 @@ type PermissionAcknowledgedParams struct {
 func (x PermissionAcknowledgedParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"requestId":`...)
-	b = jsonrpc.AppendString(b, x.RequestID)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.RequestID)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5141,11 +5142,11 @@ func (x *PermissionAcknowledgedParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		RequestID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "requestId":
 			has.RequestID = true
-			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RequestID)))
+			return rpcimpl.AtField("requestId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.RequestID)))
 		}
 		return nil
 	})
@@ -5154,7 +5155,7 @@ func (x *PermissionAcknowledgedParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.RequestID:
-		return jsonrpc.MissingField("requestId")
+		return rpcimpl.MissingField("requestId")
 	}
 	*x = v
 	return nil
@@ -5174,10 +5175,10 @@ type DirectoryAccessResponseParams struct {
 func (x DirectoryAccessResponseParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"requestId":`...)
-	b = jsonrpc.AppendString(b, x.RequestID)
+	b = rpcimpl.AppendString(b, x.RequestID)
 	b = append(b, `,"granted":`...)
-	b = jsonrpc.AppendBool(b, x.Granted)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Granted)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5187,14 +5188,14 @@ func (x *DirectoryAccessResponseParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		RequestID, Granted bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "requestId":
 			has.RequestID = true
-			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RequestID)))
+			return rpcimpl.AtField("requestId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.RequestID)))
 		case "granted":
 			has.Granted = true
-			return jsonrpc.AtField("granted", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Granted)))
+			return rpcimpl.AtField("granted", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Granted)))
 		}
 		return nil
 	})
@@ -5203,9 +5204,9 @@ func (x *DirectoryAccessResponseParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.RequestID:
-		return jsonrpc.MissingField("requestId")
+		return rpcimpl.MissingField("requestId")
 	case !has.Granted:
-		return jsonrpc.MissingField("granted")
+		return rpcimpl.MissingField("granted")
 	}
 	*x = v
 	return nil
@@ -5222,8 +5223,8 @@ type DirectoryAccessAcknowledgedParams struct {
 func (x DirectoryAccessAcknowledgedParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"requestId":`...)
-	b = jsonrpc.AppendString(b, x.RequestID)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.RequestID)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5233,11 +5234,11 @@ func (x *DirectoryAccessAcknowledgedParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		RequestID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "requestId":
 			has.RequestID = true
-			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RequestID)))
+			return rpcimpl.AtField("requestId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.RequestID)))
 		}
 		return nil
 	})
@@ -5246,7 +5247,7 @@ func (x *DirectoryAccessAcknowledgedParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.RequestID:
-		return jsonrpc.MissingField("requestId")
+		return rpcimpl.MissingField("requestId")
 	}
 	*x = v
 	return nil
@@ -5267,16 +5268,16 @@ func (x ChangesDecisionParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"batchId":`...)
-	b = jsonrpc.AppendString(b, x.BatchID)
+	b = rpcimpl.AppendString(b, x.BatchID)
 	b = append(b, `,"action":`...)
-	b = jsonrpc.AppendString(b, x.Action)
+	b = rpcimpl.AppendString(b, x.Action)
 	if x.SelectedChangeIDs != nil {
 		b = append(b, `,"selectedChangeIds":`...)
-		if b, err = jsonrpc.AppendValue(b, x.SelectedChangeIDs); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.SelectedChangeIDs); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5286,16 +5287,16 @@ func (x *ChangesDecisionParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		BatchID, Action bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "batchId":
 			has.BatchID = true
-			return jsonrpc.AtField("batchId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.BatchID)))
+			return rpcimpl.AtField("batchId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.BatchID)))
 		case "action":
 			has.Action = true
-			return jsonrpc.AtField("action", jsonrpc.NonNull(value, v.Action.UnmarshalJSON(value)))
+			return rpcimpl.AtField("action", rpcimpl.NonNull(value, v.Action.UnmarshalJSON(value)))
 		case "selectedChangeIds":
-			return jsonrpc.AtField("selectedChangeIds", json.Unmarshal(value, &v.SelectedChangeIDs))
+			return rpcimpl.AtField("selectedChangeIds", json.Unmarshal(value, &v.SelectedChangeIDs))
 		}
 		return nil
 	})
@@ -5304,9 +5305,9 @@ func (x *ChangesDecisionParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.BatchID:
-		return jsonrpc.MissingField("batchId")
+		return rpcimpl.MissingField("batchId")
 	case !has.Action:
-		return jsonrpc.MissingField("action")
+		return rpcimpl.MissingField("action")
 	}
 	*x = v
 	return nil
@@ -5326,18 +5327,18 @@ func (x ChangesDecisionResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"appliedCount":`...)
-	b = jsonrpc.AppendInt(b, x.AppliedCount)
+	b = rpcimpl.AppendInt(b, x.AppliedCount)
 	b = append(b, `,"skippedCount":`...)
-	b = jsonrpc.AppendInt(b, x.SkippedCount)
+	b = rpcimpl.AppendInt(b, x.SkippedCount)
 	if x.Errors != nil {
 		b = append(b, `,"errors":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Errors); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Errors); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5347,19 +5348,19 @@ func (x *ChangesDecisionResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, AppliedCount, SkippedCount bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "appliedCount":
 			has.AppliedCount = true
-			return jsonrpc.AtField("appliedCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.AppliedCount)))
+			return rpcimpl.AtField("appliedCount", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.AppliedCount)))
 		case "skippedCount":
 			has.SkippedCount = true
-			return jsonrpc.AtField("skippedCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.SkippedCount)))
+			return rpcimpl.AtField("skippedCount", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.SkippedCount)))
 		case "errors":
-			return jsonrpc.AtField("errors", jsonrpc.DecodeArray(value, &v.Errors, jsonrpc.UnmarshalJSON[ChangeError]))
+			return rpcimpl.AtField("errors", rpcimpl.DecodeArray(value, &v.Errors, rpcimpl.UnmarshalJSON[ChangeError]))
 		}
 		return nil
 	})
@@ -5368,11 +5369,11 @@ func (x *ChangesDecisionResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.AppliedCount:
-		return jsonrpc.MissingField("appliedCount")
+		return rpcimpl.MissingField("appliedCount")
 	case !has.SkippedCount:
-		return jsonrpc.MissingField("skippedCount")
+		return rpcimpl.MissingField("skippedCount")
 	}
 	*x = v
 	return nil
@@ -5390,25 +5391,25 @@ func (x BrowserHandoffCreateParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.ExtensionID != nil {
 		b = append(b, `,"extensionId":`...)
-		b = jsonrpc.AppendString(b, *x.ExtensionID)
+		b = rpcimpl.AppendString(b, *x.ExtensionID)
 	}
 	if x.InstallURL != nil {
 		b = append(b, `,"installUrl":`...)
-		b = jsonrpc.AppendString(b, *x.InstallURL)
+		b = rpcimpl.AppendString(b, *x.InstallURL)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *BrowserHandoffCreateParams) UnmarshalJSON(b []byte) error {
 	var v BrowserHandoffCreateParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "extensionId":
-			return jsonrpc.AtField("extensionId", jsonrpc.DecodeOptional(value, &v.ExtensionID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("extensionId", rpcimpl.DecodeOptional(value, &v.ExtensionID, rpcimpl.DecodeString[string]))
 		case "installUrl":
-			return jsonrpc.AtField("installUrl", jsonrpc.DecodeOptional(value, &v.InstallURL, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("installUrl", rpcimpl.DecodeOptional(value, &v.InstallURL, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -5436,18 +5437,18 @@ type BrowserHandoffCreateResult struct {
 func (x BrowserHandoffCreateResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"token":`...)
-	b = jsonrpc.AppendString(b, x.Token)
+	b = rpcimpl.AppendString(b, x.Token)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
+	b = rpcimpl.AppendString(b, x.SessionID)
 	b = append(b, `,"workspaceRoot":`...)
-	b = jsonrpc.AppendString(b, x.WorkspaceRoot)
+	b = rpcimpl.AppendString(b, x.WorkspaceRoot)
 	b = append(b, `,"createdAt":`...)
-	b = jsonrpc.AppendString(b, x.CreatedAt)
+	b = rpcimpl.AppendString(b, x.CreatedAt)
 	b = append(b, `,"expiresAt":`...)
-	b = jsonrpc.AppendString(b, x.ExpiresAt)
+	b = rpcimpl.AppendString(b, x.ExpiresAt)
 	b = append(b, `,"url":`...)
-	b = jsonrpc.AppendString(b, x.URL)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.URL)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5457,26 +5458,26 @@ func (x *BrowserHandoffCreateResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Token, SessionID, WorkspaceRoot, CreatedAt, ExpiresAt, URL bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "token":
 			has.Token = true
-			return jsonrpc.AtField("token", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Token)))
+			return rpcimpl.AtField("token", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Token)))
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		case "workspaceRoot":
 			has.WorkspaceRoot = true
-			return jsonrpc.AtField("workspaceRoot", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.WorkspaceRoot)))
+			return rpcimpl.AtField("workspaceRoot", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.WorkspaceRoot)))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
+			return rpcimpl.AtField("createdAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.CreatedAt)))
 		case "expiresAt":
 			has.ExpiresAt = true
-			return jsonrpc.AtField("expiresAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ExpiresAt)))
+			return rpcimpl.AtField("expiresAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ExpiresAt)))
 		case "url":
 			has.URL = true
-			return jsonrpc.AtField("url", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URL)))
+			return rpcimpl.AtField("url", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URL)))
 		}
 		return nil
 	})
@@ -5485,17 +5486,17 @@ func (x *BrowserHandoffCreateResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Token:
-		return jsonrpc.MissingField("token")
+		return rpcimpl.MissingField("token")
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	case !has.WorkspaceRoot:
-		return jsonrpc.MissingField("workspaceRoot")
+		return rpcimpl.MissingField("workspaceRoot")
 	case !has.CreatedAt:
-		return jsonrpc.MissingField("createdAt")
+		return rpcimpl.MissingField("createdAt")
 	case !has.ExpiresAt:
-		return jsonrpc.MissingField("expiresAt")
+		return rpcimpl.MissingField("expiresAt")
 	case !has.URL:
-		return jsonrpc.MissingField("url")
+		return rpcimpl.MissingField("url")
 	}
 	*x = v
 	return nil
@@ -5511,8 +5512,8 @@ type BrowserHandoffAttachParams struct {
 func (x BrowserHandoffAttachParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"token":`...)
-	b = jsonrpc.AppendString(b, x.Token)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Token)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5522,11 +5523,11 @@ func (x *BrowserHandoffAttachParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Token bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "token":
 			has.Token = true
-			return jsonrpc.AtField("token", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Token)))
+			return rpcimpl.AtField("token", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Token)))
 		}
 		return nil
 	})
@@ -5535,7 +5536,7 @@ func (x *BrowserHandoffAttachParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Token:
-		return jsonrpc.MissingField("token")
+		return rpcimpl.MissingField("token")
 	}
 	*x = v
 	return nil
@@ -5554,20 +5555,20 @@ type BrowserHandoffAttachResult struct {
 func (x BrowserHandoffAttachResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.SessionID != nil {
 		b = append(b, `,"sessionId":`...)
-		b = jsonrpc.AppendString(b, *x.SessionID)
+		b = rpcimpl.AppendString(b, *x.SessionID)
 	}
 	if x.WorkspaceRoot != nil {
 		b = append(b, `,"workspaceRoot":`...)
-		b = jsonrpc.AppendString(b, *x.WorkspaceRoot)
+		b = rpcimpl.AppendString(b, *x.WorkspaceRoot)
 	}
 	if x.MessageCount != nil {
 		b = append(b, `,"messageCount":`...)
-		b = jsonrpc.AppendInt(b, *x.MessageCount)
+		b = rpcimpl.AppendInt(b, *x.MessageCount)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5577,17 +5578,17 @@ func (x *BrowserHandoffAttachResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "sessionId":
-			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("sessionId", rpcimpl.DecodeOptional(value, &v.SessionID, rpcimpl.DecodeString[string]))
 		case "workspaceRoot":
-			return jsonrpc.AtField("workspaceRoot", jsonrpc.DecodeOptional(value, &v.WorkspaceRoot, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("workspaceRoot", rpcimpl.DecodeOptional(value, &v.WorkspaceRoot, rpcimpl.DecodeString[string]))
 		case "messageCount":
-			return jsonrpc.AtField("messageCount", jsonrpc.DecodeOptional(value, &v.MessageCount, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("messageCount", rpcimpl.DecodeOptional(value, &v.MessageCount, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -5596,7 +5597,7 @@ func (x *BrowserHandoffAttachResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -5616,20 +5617,20 @@ type BrowserHandoffAttachLatestResult struct {
 func (x BrowserHandoffAttachLatestResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.SessionID != nil {
 		b = append(b, `,"sessionId":`...)
-		b = jsonrpc.AppendString(b, *x.SessionID)
+		b = rpcimpl.AppendString(b, *x.SessionID)
 	}
 	if x.WorkspaceRoot != nil {
 		b = append(b, `,"workspaceRoot":`...)
-		b = jsonrpc.AppendString(b, *x.WorkspaceRoot)
+		b = rpcimpl.AppendString(b, *x.WorkspaceRoot)
 	}
 	if x.MessageCount != nil {
 		b = append(b, `,"messageCount":`...)
-		b = jsonrpc.AppendInt(b, *x.MessageCount)
+		b = rpcimpl.AppendInt(b, *x.MessageCount)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5639,17 +5640,17 @@ func (x *BrowserHandoffAttachLatestResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "sessionId":
-			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("sessionId", rpcimpl.DecodeOptional(value, &v.SessionID, rpcimpl.DecodeString[string]))
 		case "workspaceRoot":
-			return jsonrpc.AtField("workspaceRoot", jsonrpc.DecodeOptional(value, &v.WorkspaceRoot, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("workspaceRoot", rpcimpl.DecodeOptional(value, &v.WorkspaceRoot, rpcimpl.DecodeString[string]))
 		case "messageCount":
-			return jsonrpc.AtField("messageCount", jsonrpc.DecodeOptional(value, &v.MessageCount, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("messageCount", rpcimpl.DecodeOptional(value, &v.MessageCount, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -5658,7 +5659,7 @@ func (x *BrowserHandoffAttachLatestResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -5691,14 +5692,14 @@ func (x BrowserCapabilitiesSetParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"protocolVersion":`...)
-	b = jsonrpc.AppendInt(b, x.ProtocolVersion)
+	b = rpcimpl.AppendInt(b, x.ProtocolVersion)
 	b = append(b, `,"extensionVersion":`...)
-	b = jsonrpc.AppendString(b, x.ExtensionVersion)
+	b = rpcimpl.AppendString(b, x.ExtensionVersion)
 	b = append(b, `,"tools":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Tools); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5708,17 +5709,17 @@ func (x *BrowserCapabilitiesSetParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ProtocolVersion, ExtensionVersion, Tools bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "protocolVersion":
 			has.ProtocolVersion = true
-			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ProtocolVersion)))
+			return rpcimpl.AtField("protocolVersion", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ProtocolVersion)))
 		case "extensionVersion":
 			has.ExtensionVersion = true
-			return jsonrpc.AtField("extensionVersion", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ExtensionVersion)))
+			return rpcimpl.AtField("extensionVersion", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ExtensionVersion)))
 		case "tools":
 			has.Tools = true
-			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Tools)))
+			return rpcimpl.AtField("tools", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Tools)))
 		}
 		return nil
 	})
@@ -5727,11 +5728,11 @@ func (x *BrowserCapabilitiesSetParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ProtocolVersion:
-		return jsonrpc.MissingField("protocolVersion")
+		return rpcimpl.MissingField("protocolVersion")
 	case !has.ExtensionVersion:
-		return jsonrpc.MissingField("extensionVersion")
+		return rpcimpl.MissingField("extensionVersion")
 	case !has.Tools:
-		return jsonrpc.MissingField("tools")
+		return rpcimpl.MissingField("tools")
 	}
 	*x = v
 	return nil
@@ -5766,14 +5767,14 @@ func (x BrowserCapabilitiesSetResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"enabled":`...)
-	b = jsonrpc.AppendBool(b, x.Enabled)
+	b = rpcimpl.AppendBool(b, x.Enabled)
 	b = append(b, `,"protocolVersion":`...)
-	b = jsonrpc.AppendInt(b, x.ProtocolVersion)
+	b = rpcimpl.AppendInt(b, x.ProtocolVersion)
 	b = append(b, `,"tools":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Tools); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5783,17 +5784,17 @@ func (x *BrowserCapabilitiesSetResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Enabled, ProtocolVersion, Tools bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "enabled":
 			has.Enabled = true
-			return jsonrpc.AtField("enabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Enabled)))
+			return rpcimpl.AtField("enabled", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Enabled)))
 		case "protocolVersion":
 			has.ProtocolVersion = true
-			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, v.ProtocolVersion.UnmarshalJSON(value)))
+			return rpcimpl.AtField("protocolVersion", rpcimpl.NonNull(value, v.ProtocolVersion.UnmarshalJSON(value)))
 		case "tools":
 			has.Tools = true
-			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Tools)))
+			return rpcimpl.AtField("tools", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Tools)))
 		}
 		return nil
 	})
@@ -5802,11 +5803,11 @@ func (x *BrowserCapabilitiesSetResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Enabled:
-		return jsonrpc.MissingField("enabled")
+		return rpcimpl.MissingField("enabled")
 	case !has.ProtocolVersion:
-		return jsonrpc.MissingField("protocolVersion")
+		return rpcimpl.MissingField("protocolVersion")
 	case !has.Tools:
-		return jsonrpc.MissingField("tools")
+		return rpcimpl.MissingField("tools")
 	}
 	*x = v
 	return nil
@@ -5824,19 +5825,19 @@ func (x GetSkillsRegistryParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.ForceRefresh != nil {
 		b = append(b, `,"forceRefresh":`...)
-		b = jsonrpc.AppendBool(b, *x.ForceRefresh)
+		b = rpcimpl.AppendBool(b, *x.ForceRefresh)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GetSkillsRegistryParams) UnmarshalJSON(b []byte) error {
 	var v GetSkillsRegistryParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "forceRefresh":
-			return jsonrpc.AtField("forceRefresh", jsonrpc.DecodeOptional(value, &v.ForceRefresh, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("forceRefresh", rpcimpl.DecodeOptional(value, &v.ForceRefresh, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -5880,20 +5881,20 @@ func (x GetSkillsRegistryResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"skills":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Skills); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Skills); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"categories":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Categories); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Categories); err != nil {
 		return nil, err
 	}
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5903,19 +5904,19 @@ func (x *GetSkillsRegistryResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, Skills, Categories bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "skills":
 			has.Skills = true
-			return jsonrpc.AtField("skills", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Skills, jsonrpc.UnmarshalJSON[CommunitySkill])))
+			return rpcimpl.AtField("skills", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Skills, rpcimpl.UnmarshalJSON[CommunitySkill])))
 		case "categories":
 			has.Categories = true
-			return jsonrpc.AtField("categories", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Categories, jsonrpc.UnmarshalJSON[GetSkillsRegistryResultCategoriesItem])))
+			return rpcimpl.AtField("categories", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Categories, rpcimpl.UnmarshalJSON[GetSkillsRegistryResultCategoriesItem])))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -5924,11 +5925,11 @@ func (x *GetSkillsRegistryResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Skills:
-		return jsonrpc.MissingField("skills")
+		return rpcimpl.MissingField("skills")
 	case !has.Categories:
-		return jsonrpc.MissingField("categories")
+		return rpcimpl.MissingField("categories")
 	}
 	*x = v
 	return nil
@@ -5946,10 +5947,10 @@ type GetSkillsRegistryResultCategoriesItem struct {
 func (x GetSkillsRegistryResultCategoriesItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"count":`...)
-	b = jsonrpc.AppendInt(b, x.Count)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.Count)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5959,14 +5960,14 @@ func (x *GetSkillsRegistryResultCategoriesItem) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Count bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "count":
 			has.Count = true
-			return jsonrpc.AtField("count", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Count)))
+			return rpcimpl.AtField("count", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Count)))
 		}
 		return nil
 	})
@@ -5975,9 +5976,9 @@ func (x *GetSkillsRegistryResultCategoriesItem) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Count:
-		return jsonrpc.MissingField("count")
+		return rpcimpl.MissingField("count")
 	}
 	*x = v
 	return nil
@@ -5995,12 +5996,12 @@ type SkillsSearchParams struct {
 func (x SkillsSearchParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"query":`...)
-	b = jsonrpc.AppendString(b, x.Query)
+	b = rpcimpl.AppendString(b, x.Query)
 	if x.Limit != nil {
 		b = append(b, `,"limit":`...)
-		b = jsonrpc.AppendInt(b, *x.Limit)
+		b = rpcimpl.AppendInt(b, *x.Limit)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6010,13 +6011,13 @@ func (x *SkillsSearchParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Query bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "query":
 			has.Query = true
-			return jsonrpc.AtField("query", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Query)))
+			return rpcimpl.AtField("query", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Query)))
 		case "limit":
-			return jsonrpc.AtField("limit", jsonrpc.DecodeOptional(value, &v.Limit, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("limit", rpcimpl.DecodeOptional(value, &v.Limit, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -6025,7 +6026,7 @@ func (x *SkillsSearchParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Query:
-		return jsonrpc.MissingField("query")
+		return rpcimpl.MissingField("query")
 	}
 	*x = v
 	return nil
@@ -6042,19 +6043,19 @@ func (x SkillsTrendingParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Limit != nil {
 		b = append(b, `,"limit":`...)
-		b = jsonrpc.AppendInt(b, *x.Limit)
+		b = rpcimpl.AppendInt(b, *x.Limit)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SkillsTrendingParams) UnmarshalJSON(b []byte) error {
 	var v SkillsTrendingParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "limit":
-			return jsonrpc.AtField("limit", jsonrpc.DecodeOptional(value, &v.Limit, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("limit", rpcimpl.DecodeOptional(value, &v.Limit, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -6076,12 +6077,12 @@ type SkillsRemoveParams struct {
 func (x SkillsRemoveParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"skillName":`...)
-	b = jsonrpc.AppendString(b, x.SkillName)
+	b = rpcimpl.AppendString(b, x.SkillName)
 	if x.Scope != nil {
 		b = append(b, `,"scope":`...)
-		b = jsonrpc.AppendString(b, *x.Scope)
+		b = rpcimpl.AppendString(b, *x.Scope)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6091,13 +6092,13 @@ func (x *SkillsRemoveParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SkillName bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "skillName":
 			has.SkillName = true
-			return jsonrpc.AtField("skillName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SkillName)))
+			return rpcimpl.AtField("skillName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SkillName)))
 		case "scope":
-			return jsonrpc.AtField("scope", jsonrpc.DecodeOptional(value, &v.Scope, jsonrpc.UnmarshalJSON[SkillScope]))
+			return rpcimpl.AtField("scope", rpcimpl.DecodeOptional(value, &v.Scope, rpcimpl.UnmarshalJSON[SkillScope]))
 		}
 		return nil
 	})
@@ -6106,7 +6107,7 @@ func (x *SkillsRemoveParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SkillName:
-		return jsonrpc.MissingField("skillName")
+		return rpcimpl.MissingField("skillName")
 	}
 	*x = v
 	return nil
@@ -6124,14 +6125,14 @@ type SkillsRemoveResult struct {
 func (x SkillsRemoveResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"skillName":`...)
-	b = jsonrpc.AppendString(b, x.SkillName)
+	b = rpcimpl.AppendString(b, x.SkillName)
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6141,16 +6142,16 @@ func (x *SkillsRemoveResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, SkillName bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "skillName":
 			has.SkillName = true
-			return jsonrpc.AtField("skillName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SkillName)))
+			return rpcimpl.AtField("skillName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SkillName)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -6159,9 +6160,9 @@ func (x *SkillsRemoveResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.SkillName:
-		return jsonrpc.MissingField("skillName")
+		return rpcimpl.MissingField("skillName")
 	}
 	*x = v
 	return nil
@@ -6178,19 +6179,19 @@ func (x LearnRecommendParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Deep != nil {
 		b = append(b, `,"deep":`...)
-		b = jsonrpc.AppendBool(b, *x.Deep)
+		b = rpcimpl.AppendBool(b, *x.Deep)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *LearnRecommendParams) UnmarshalJSON(b []byte) error {
 	var v LearnRecommendParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "deep":
-			return jsonrpc.AtField("deep", jsonrpc.DecodeOptional(value, &v.Deep, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("deep", rpcimpl.DecodeOptional(value, &v.Deep, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -6236,28 +6237,28 @@ func (x LearnRecommendResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"projectSummary":`...)
-	b = jsonrpc.AppendString(b, x.ProjectSummary)
+	b = rpcimpl.AppendString(b, x.ProjectSummary)
 	b = append(b, `,"audit":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Audit); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Audit); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"recommendations":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Recommendations); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Recommendations); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"gapAnalysis":`...)
 	if x.GapAnalysis == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendString(b, *x.GapAnalysis)
+		b = rpcimpl.AppendString(b, *x.GapAnalysis)
 	}
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6267,25 +6268,25 @@ func (x *LearnRecommendResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, ProjectSummary, Audit, Recommendations, GapAnalysis bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "projectSummary":
 			has.ProjectSummary = true
-			return jsonrpc.AtField("projectSummary", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProjectSummary)))
+			return rpcimpl.AtField("projectSummary", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ProjectSummary)))
 		case "audit":
 			has.Audit = true
-			return jsonrpc.AtField("audit", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Audit, jsonrpc.UnmarshalJSON[LearnRecommendResultAuditItem])))
+			return rpcimpl.AtField("audit", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Audit, rpcimpl.UnmarshalJSON[LearnRecommendResultAuditItem])))
 		case "recommendations":
 			has.Recommendations = true
-			return jsonrpc.AtField("recommendations", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Recommendations, jsonrpc.UnmarshalJSON[LearnRecommendResultRecommendationsItem])))
+			return rpcimpl.AtField("recommendations", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Recommendations, rpcimpl.UnmarshalJSON[LearnRecommendResultRecommendationsItem])))
 		case "gapAnalysis":
 			has.GapAnalysis = true
-			return jsonrpc.AtField("gapAnalysis", jsonrpc.DecodeOptional(value, &v.GapAnalysis, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("gapAnalysis", rpcimpl.DecodeOptional(value, &v.GapAnalysis, rpcimpl.DecodeString[string]))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -6294,15 +6295,15 @@ func (x *LearnRecommendResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.ProjectSummary:
-		return jsonrpc.MissingField("projectSummary")
+		return rpcimpl.MissingField("projectSummary")
 	case !has.Audit:
-		return jsonrpc.MissingField("audit")
+		return rpcimpl.MissingField("audit")
 	case !has.Recommendations:
-		return jsonrpc.MissingField("recommendations")
+		return rpcimpl.MissingField("recommendations")
 	case !has.GapAnalysis:
-		return jsonrpc.MissingField("gapAnalysis")
+		return rpcimpl.MissingField("gapAnalysis")
 	}
 	*x = v
 	return nil
@@ -6321,12 +6322,12 @@ type LearnRecommendResultAuditItem struct {
 func (x LearnRecommendResultAuditItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"skill":`...)
-	b = jsonrpc.AppendString(b, x.Skill)
+	b = rpcimpl.AppendString(b, x.Skill)
 	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
+	b = rpcimpl.AppendString(b, x.Status)
 	b = append(b, `,"reason":`...)
-	b = jsonrpc.AppendString(b, x.Reason)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Reason)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6336,17 +6337,17 @@ func (x *LearnRecommendResultAuditItem) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Skill, Status, Reason bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "skill":
 			has.Skill = true
-			return jsonrpc.AtField("skill", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Skill)))
+			return rpcimpl.AtField("skill", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Skill)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "reason":
 			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Reason)))
+			return rpcimpl.AtField("reason", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Reason)))
 		}
 		return nil
 	})
@@ -6355,11 +6356,11 @@ func (x *LearnRecommendResultAuditItem) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Skill:
-		return jsonrpc.MissingField("skill")
+		return rpcimpl.MissingField("skill")
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	case !has.Reason:
-		return jsonrpc.MissingField("reason")
+		return rpcimpl.MissingField("reason")
 	}
 	*x = v
 	return nil
@@ -6379,14 +6380,14 @@ func (x LearnRecommendResultRecommendationsItem) AppendJSON(b []byte) ([]byte, e
 	var err error
 	start := len(b)
 	b = append(b, `,"slug":`...)
-	b = jsonrpc.AppendString(b, x.Slug)
+	b = rpcimpl.AppendString(b, x.Slug)
 	b = append(b, `,"score":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Score); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.Score); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"reason":`...)
-	b = jsonrpc.AppendString(b, x.Reason)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Reason)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6396,17 +6397,17 @@ func (x *LearnRecommendResultRecommendationsItem) UnmarshalJSON(b []byte) error 
 	var has struct {
 		Slug, Score, Reason bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "slug":
 			has.Slug = true
-			return jsonrpc.AtField("slug", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Slug)))
+			return rpcimpl.AtField("slug", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Slug)))
 		case "score":
 			has.Score = true
-			return jsonrpc.AtField("score", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Score)))
+			return rpcimpl.AtField("score", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Score)))
 		case "reason":
 			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Reason)))
+			return rpcimpl.AtField("reason", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Reason)))
 		}
 		return nil
 	})
@@ -6415,11 +6416,11 @@ func (x *LearnRecommendResultRecommendationsItem) UnmarshalJSON(b []byte) error 
 	}
 	switch {
 	case !has.Slug:
-		return jsonrpc.MissingField("slug")
+		return rpcimpl.MissingField("slug")
 	case !has.Score:
-		return jsonrpc.MissingField("score")
+		return rpcimpl.MissingField("score")
 	case !has.Reason:
-		return jsonrpc.MissingField("reason")
+		return rpcimpl.MissingField("reason")
 	}
 	*x = v
 	return nil
@@ -6453,20 +6454,20 @@ func (x LearnUpdateResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"updated":`...)
-	b = jsonrpc.AppendInt(b, x.Updated)
+	b = rpcimpl.AppendInt(b, x.Updated)
 	b = append(b, `,"unchanged":`...)
-	b = jsonrpc.AppendInt(b, x.Unchanged)
+	b = rpcimpl.AppendInt(b, x.Unchanged)
 	b = append(b, `,"results":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Results); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Results); err != nil {
 		return nil, err
 	}
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6476,22 +6477,22 @@ func (x *LearnUpdateResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, Updated, Unchanged, Results bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "updated":
 			has.Updated = true
-			return jsonrpc.AtField("updated", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Updated)))
+			return rpcimpl.AtField("updated", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Updated)))
 		case "unchanged":
 			has.Unchanged = true
-			return jsonrpc.AtField("unchanged", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Unchanged)))
+			return rpcimpl.AtField("unchanged", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Unchanged)))
 		case "results":
 			has.Results = true
-			return jsonrpc.AtField("results", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Results, jsonrpc.UnmarshalJSON[LearnUpdateResultResultsItem])))
+			return rpcimpl.AtField("results", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Results, rpcimpl.UnmarshalJSON[LearnUpdateResultResultsItem])))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -6500,13 +6501,13 @@ func (x *LearnUpdateResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Updated:
-		return jsonrpc.MissingField("updated")
+		return rpcimpl.MissingField("updated")
 	case !has.Unchanged:
-		return jsonrpc.MissingField("unchanged")
+		return rpcimpl.MissingField("unchanged")
 	case !has.Results:
-		return jsonrpc.MissingField("results")
+		return rpcimpl.MissingField("results")
 	}
 	*x = v
 	return nil
@@ -6524,10 +6525,10 @@ type LearnUpdateResultResultsItem struct {
 func (x LearnUpdateResultResultsItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Status)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6537,14 +6538,14 @@ func (x *LearnUpdateResultResultsItem) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Status bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -6553,9 +6554,9 @@ func (x *LearnUpdateResultResultsItem) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	}
 	*x = v
 	return nil
@@ -6571,8 +6572,8 @@ type LearnGenerateParams struct {
 func (x LearnGenerateParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"scope":`...)
-	b = jsonrpc.AppendString(b, x.Scope)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Scope)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6582,11 +6583,11 @@ func (x *LearnGenerateParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Scope bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "scope":
 			has.Scope = true
-			return jsonrpc.AtField("scope", jsonrpc.NonNull(value, v.Scope.UnmarshalJSON(value)))
+			return rpcimpl.AtField("scope", rpcimpl.NonNull(value, v.Scope.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -6595,7 +6596,7 @@ func (x *LearnGenerateParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Scope:
-		return jsonrpc.MissingField("scope")
+		return rpcimpl.MissingField("scope")
 	}
 	*x = v
 	return nil
@@ -6614,20 +6615,20 @@ type LearnGenerateResult struct {
 func (x LearnGenerateResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.SkillName != nil {
 		b = append(b, `,"skillName":`...)
-		b = jsonrpc.AppendString(b, *x.SkillName)
+		b = rpcimpl.AppendString(b, *x.SkillName)
 	}
 	if x.SkillPath != nil {
 		b = append(b, `,"skillPath":`...)
-		b = jsonrpc.AppendString(b, *x.SkillPath)
+		b = rpcimpl.AppendString(b, *x.SkillPath)
 	}
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6637,17 +6638,17 @@ func (x *LearnGenerateResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "skillName":
-			return jsonrpc.AtField("skillName", jsonrpc.DecodeOptional(value, &v.SkillName, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("skillName", rpcimpl.DecodeOptional(value, &v.SkillName, rpcimpl.DecodeString[string]))
 		case "skillPath":
-			return jsonrpc.AtField("skillPath", jsonrpc.DecodeOptional(value, &v.SkillPath, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("skillPath", rpcimpl.DecodeOptional(value, &v.SkillPath, rpcimpl.DecodeString[string]))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -6656,7 +6657,7 @@ func (x *LearnGenerateResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -6692,34 +6693,34 @@ func (x AutomodeStartParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"prompt":`...)
-	b = jsonrpc.AppendString(b, x.Prompt)
+	b = rpcimpl.AppendString(b, x.Prompt)
 	if x.MaxIterations != nil {
 		b = append(b, `,"maxIterations":`...)
-		b = jsonrpc.AppendInt(b, *x.MaxIterations)
+		b = rpcimpl.AppendInt(b, *x.MaxIterations)
 	}
 	if x.CompletionPromise != nil {
 		b = append(b, `,"completionPromise":`...)
-		b = jsonrpc.AppendString(b, *x.CompletionPromise)
+		b = rpcimpl.AppendString(b, *x.CompletionPromise)
 	}
 	if x.UseWorktree != nil {
 		b = append(b, `,"useWorktree":`...)
-		b = jsonrpc.AppendBool(b, *x.UseWorktree)
+		b = rpcimpl.AppendBool(b, *x.UseWorktree)
 	}
 	if x.CheckpointInterval != nil {
 		b = append(b, `,"checkpointInterval":`...)
-		b = jsonrpc.AppendInt(b, *x.CheckpointInterval)
+		b = rpcimpl.AppendInt(b, *x.CheckpointInterval)
 	}
 	if x.MaxRuntime != nil {
 		b = append(b, `,"maxRuntime":`...)
-		b = jsonrpc.AppendInt(b, *x.MaxRuntime)
+		b = rpcimpl.AppendInt(b, *x.MaxRuntime)
 	}
 	if x.MaxCost != nil {
 		b = append(b, `,"maxCost":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.MaxCost); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.MaxCost); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6729,23 +6730,23 @@ func (x *AutomodeStartParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Prompt bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "prompt":
 			has.Prompt = true
-			return jsonrpc.AtField("prompt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Prompt)))
+			return rpcimpl.AtField("prompt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Prompt)))
 		case "maxIterations":
-			return jsonrpc.AtField("maxIterations", jsonrpc.DecodeOptional(value, &v.MaxIterations, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("maxIterations", rpcimpl.DecodeOptional(value, &v.MaxIterations, rpcimpl.DecodeInt[int64]))
 		case "completionPromise":
-			return jsonrpc.AtField("completionPromise", jsonrpc.DecodeOptional(value, &v.CompletionPromise, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("completionPromise", rpcimpl.DecodeOptional(value, &v.CompletionPromise, rpcimpl.DecodeString[string]))
 		case "useWorktree":
-			return jsonrpc.AtField("useWorktree", jsonrpc.DecodeOptional(value, &v.UseWorktree, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("useWorktree", rpcimpl.DecodeOptional(value, &v.UseWorktree, rpcimpl.DecodeBool[bool]))
 		case "checkpointInterval":
-			return jsonrpc.AtField("checkpointInterval", jsonrpc.DecodeOptional(value, &v.CheckpointInterval, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("checkpointInterval", rpcimpl.DecodeOptional(value, &v.CheckpointInterval, rpcimpl.DecodeInt[int64]))
 		case "maxRuntime":
-			return jsonrpc.AtField("maxRuntime", jsonrpc.DecodeOptional(value, &v.MaxRuntime, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("maxRuntime", rpcimpl.DecodeOptional(value, &v.MaxRuntime, rpcimpl.DecodeInt[int64]))
 		case "maxCost":
-			return jsonrpc.AtField("maxCost", jsonrpc.DecodeOptional(value, &v.MaxCost, jsonrpc.DecodeFloat[float64]))
+			return rpcimpl.AtField("maxCost", rpcimpl.DecodeOptional(value, &v.MaxCost, rpcimpl.DecodeFloat[float64]))
 		}
 		return nil
 	})
@@ -6754,7 +6755,7 @@ func (x *AutomodeStartParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Prompt:
-		return jsonrpc.MissingField("prompt")
+		return rpcimpl.MissingField("prompt")
 	}
 	*x = v
 	return nil
@@ -6772,16 +6773,16 @@ type AutomodeStartResult struct {
 func (x AutomodeStartResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.SessionID != nil {
 		b = append(b, `,"sessionId":`...)
-		b = jsonrpc.AppendString(b, *x.SessionID)
+		b = rpcimpl.AppendString(b, *x.SessionID)
 	}
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6791,15 +6792,15 @@ func (x *AutomodeStartResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "sessionId":
-			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("sessionId", rpcimpl.DecodeOptional(value, &v.SessionID, rpcimpl.DecodeString[string]))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -6808,7 +6809,7 @@ func (x *AutomodeStartResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -6827,16 +6828,16 @@ func (x AutomodeStatusResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"active":`...)
-	b = jsonrpc.AppendBool(b, x.Active)
+	b = rpcimpl.AppendBool(b, x.Active)
 	b = append(b, `,"paused":`...)
-	b = jsonrpc.AppendBool(b, x.Paused)
+	b = rpcimpl.AppendBool(b, x.Paused)
 	if x.State != nil {
 		b = append(b, `,"state":`...)
 		if b, err = x.State.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6846,16 +6847,16 @@ func (x *AutomodeStatusResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Active, Paused bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "active":
 			has.Active = true
-			return jsonrpc.AtField("active", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Active)))
+			return rpcimpl.AtField("active", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Active)))
 		case "paused":
 			has.Paused = true
-			return jsonrpc.AtField("paused", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Paused)))
+			return rpcimpl.AtField("paused", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Paused)))
 		case "state":
-			return jsonrpc.AtField("state", jsonrpc.DecodeOptional(value, &v.State, jsonrpc.UnmarshalJSON[AutomodeStatusResultState]))
+			return rpcimpl.AtField("state", rpcimpl.DecodeOptional(value, &v.State, rpcimpl.UnmarshalJSON[AutomodeStatusResultState]))
 		}
 		return nil
 	})
@@ -6864,9 +6865,9 @@ func (x *AutomodeStatusResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Active:
-		return jsonrpc.MissingField("active")
+		return rpcimpl.MissingField("active")
 	case !has.Paused:
-		return jsonrpc.MissingField("paused")
+		return rpcimpl.MissingField("paused")
 	}
 	*x = v
 	return nil
@@ -6890,20 +6891,20 @@ func (x AutomodeStatusResultState) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
+	b = rpcimpl.AppendString(b, x.SessionID)
 	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
+	b = rpcimpl.AppendString(b, x.Status)
 	b = append(b, `,"currentIteration":`...)
-	b = jsonrpc.AppendInt(b, x.CurrentIteration)
+	b = rpcimpl.AppendInt(b, x.CurrentIteration)
 	b = append(b, `,"maxIterations":`...)
-	b = jsonrpc.AppendInt(b, x.MaxIterations)
+	b = rpcimpl.AppendInt(b, x.MaxIterations)
 	b = append(b, `,"filesCreated":`...)
-	b = jsonrpc.AppendInt(b, x.FilesCreated)
+	b = rpcimpl.AppendInt(b, x.FilesCreated)
 	b = append(b, `,"filesModified":`...)
-	b = jsonrpc.AppendInt(b, x.FilesModified)
+	b = rpcimpl.AppendInt(b, x.FilesModified)
 	if x.Branch != nil {
 		b = append(b, `,"branch":`...)
-		b = jsonrpc.AppendString(b, *x.Branch)
+		b = rpcimpl.AppendString(b, *x.Branch)
 	}
 	if x.LastCheckpoint != nil {
 		b = append(b, `,"lastCheckpoint":`...)
@@ -6911,7 +6912,7 @@ func (x AutomodeStatusResultState) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6921,30 +6922,30 @@ func (x *AutomodeStatusResultState) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SessionID, Status, CurrentIteration, MaxIterations, FilesCreated, FilesModified bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "currentIteration":
 			has.CurrentIteration = true
-			return jsonrpc.AtField("currentIteration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.CurrentIteration)))
+			return rpcimpl.AtField("currentIteration", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.CurrentIteration)))
 		case "maxIterations":
 			has.MaxIterations = true
-			return jsonrpc.AtField("maxIterations", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.MaxIterations)))
+			return rpcimpl.AtField("maxIterations", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.MaxIterations)))
 		case "filesCreated":
 			has.FilesCreated = true
-			return jsonrpc.AtField("filesCreated", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.FilesCreated)))
+			return rpcimpl.AtField("filesCreated", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.FilesCreated)))
 		case "filesModified":
 			has.FilesModified = true
-			return jsonrpc.AtField("filesModified", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.FilesModified)))
+			return rpcimpl.AtField("filesModified", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.FilesModified)))
 		case "branch":
-			return jsonrpc.AtField("branch", jsonrpc.DecodeOptional(value, &v.Branch, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("branch", rpcimpl.DecodeOptional(value, &v.Branch, rpcimpl.DecodeString[string]))
 		case "lastCheckpoint":
-			return jsonrpc.AtField("lastCheckpoint", jsonrpc.DecodeOptional(value, &v.LastCheckpoint, jsonrpc.UnmarshalJSON[AutomodeCheckpoint]))
+			return rpcimpl.AtField("lastCheckpoint", rpcimpl.DecodeOptional(value, &v.LastCheckpoint, rpcimpl.UnmarshalJSON[AutomodeCheckpoint]))
 		}
 		return nil
 	})
@@ -6953,17 +6954,17 @@ func (x *AutomodeStatusResultState) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	case !has.CurrentIteration:
-		return jsonrpc.MissingField("currentIteration")
+		return rpcimpl.MissingField("currentIteration")
 	case !has.MaxIterations:
-		return jsonrpc.MissingField("maxIterations")
+		return rpcimpl.MissingField("maxIterations")
 	case !has.FilesCreated:
-		return jsonrpc.MissingField("filesCreated")
+		return rpcimpl.MissingField("filesCreated")
 	case !has.FilesModified:
-		return jsonrpc.MissingField("filesModified")
+		return rpcimpl.MissingField("filesModified")
 	}
 	*x = v
 	return nil
@@ -6980,19 +6981,19 @@ func (x AutomodeCancelParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Reason != nil {
 		b = append(b, `,"reason":`...)
-		b = jsonrpc.AppendString(b, *x.Reason)
+		b = rpcimpl.AppendString(b, *x.Reason)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutomodeCancelParams) UnmarshalJSON(b []byte) error {
 	var v AutomodeCancelParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "reason":
-			return jsonrpc.AtField("reason", jsonrpc.DecodeOptional(value, &v.Reason, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("reason", rpcimpl.DecodeOptional(value, &v.Reason, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -7015,19 +7016,19 @@ func (x AutomodeGetLogParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Limit != nil {
 		b = append(b, `,"limit":`...)
-		b = jsonrpc.AppendInt(b, *x.Limit)
+		b = rpcimpl.AppendInt(b, *x.Limit)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutomodeGetLogParams) UnmarshalJSON(b []byte) error {
 	var v AutomodeGetLogParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "limit":
-			return jsonrpc.AtField("limit", jsonrpc.DecodeOptional(value, &v.Limit, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("limit", rpcimpl.DecodeOptional(value, &v.Limit, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -7064,16 +7065,16 @@ func (x AutomodeGetLogResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"iterations":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Iterations); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Iterations); err != nil {
 		return nil, err
 	}
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7083,16 +7084,16 @@ func (x *AutomodeGetLogResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, Iterations bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "iterations":
 			has.Iterations = true
-			return jsonrpc.AtField("iterations", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Iterations, jsonrpc.UnmarshalJSON[AutomodeLogEntry])))
+			return rpcimpl.AtField("iterations", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Iterations, rpcimpl.UnmarshalJSON[AutomodeLogEntry])))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -7101,9 +7102,9 @@ func (x *AutomodeGetLogResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Iterations:
-		return jsonrpc.MissingField("iterations")
+		return rpcimpl.MissingField("iterations")
 	}
 	*x = v
 	return nil
@@ -7119,8 +7120,8 @@ type PlanModeSetParams struct {
 func (x PlanModeSetParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"enabled":`...)
-	b = jsonrpc.AppendBool(b, x.Enabled)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Enabled)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7130,11 +7131,11 @@ func (x *PlanModeSetParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Enabled bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "enabled":
 			has.Enabled = true
-			return jsonrpc.AtField("enabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Enabled)))
+			return rpcimpl.AtField("enabled", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Enabled)))
 		}
 		return nil
 	})
@@ -7143,7 +7144,7 @@ func (x *PlanModeSetParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Enabled:
-		return jsonrpc.MissingField("enabled")
+		return rpcimpl.MissingField("enabled")
 	}
 	*x = v
 	return nil
@@ -7159,8 +7160,8 @@ type PermissionModeSetParams struct {
 func (x PermissionModeSetParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"mode":`...)
-	b = jsonrpc.AppendString(b, x.Mode)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Mode)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7170,11 +7171,11 @@ func (x *PermissionModeSetParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Mode bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "mode":
 			has.Mode = true
-			return jsonrpc.AtField("mode", jsonrpc.NonNull(value, v.Mode.UnmarshalJSON(value)))
+			return rpcimpl.AtField("mode", rpcimpl.NonNull(value, v.Mode.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -7183,7 +7184,7 @@ func (x *PermissionModeSetParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Mode:
-		return jsonrpc.MissingField("mode")
+		return rpcimpl.MissingField("mode")
 	}
 	*x = v
 	return nil
@@ -7201,12 +7202,12 @@ type PermissionModeSetResult struct {
 func (x PermissionModeSetResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"currentMode":`...)
-	b = jsonrpc.AppendString(b, x.CurrentMode)
+	b = rpcimpl.AppendString(b, x.CurrentMode)
 	b = append(b, `,"previousMode":`...)
-	b = jsonrpc.AppendString(b, x.PreviousMode)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.PreviousMode)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7216,17 +7217,17 @@ func (x *PermissionModeSetResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, CurrentMode, PreviousMode bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "currentMode":
 			has.CurrentMode = true
-			return jsonrpc.AtField("currentMode", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CurrentMode)))
+			return rpcimpl.AtField("currentMode", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.CurrentMode)))
 		case "previousMode":
 			has.PreviousMode = true
-			return jsonrpc.AtField("previousMode", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.PreviousMode)))
+			return rpcimpl.AtField("previousMode", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.PreviousMode)))
 		}
 		return nil
 	})
@@ -7235,11 +7236,11 @@ func (x *PermissionModeSetResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.CurrentMode:
-		return jsonrpc.MissingField("currentMode")
+		return rpcimpl.MissingField("currentMode")
 	case !has.PreviousMode:
-		return jsonrpc.MissingField("previousMode")
+		return rpcimpl.MissingField("previousMode")
 	}
 	*x = v
 	return nil
@@ -7256,19 +7257,19 @@ func (x ModelSetParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Model != nil {
 		b = append(b, `,"model":`...)
-		b = jsonrpc.AppendString(b, *x.Model)
+		b = rpcimpl.AppendString(b, *x.Model)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ModelSetParams) UnmarshalJSON(b []byte) error {
 	var v ModelSetParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "model":
-			return jsonrpc.AtField("model", jsonrpc.DecodeOptional(value, &v.Model, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("model", rpcimpl.DecodeOptional(value, &v.Model, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -7290,12 +7291,12 @@ type ModelSetResult struct {
 func (x ModelSetResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.CurrentModel != nil {
 		b = append(b, `,"currentModel":`...)
-		b = jsonrpc.AppendString(b, *x.CurrentModel)
+		b = rpcimpl.AppendString(b, *x.CurrentModel)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7305,13 +7306,13 @@ func (x *ModelSetResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "currentModel":
-			return jsonrpc.AtField("currentModel", jsonrpc.DecodeOptional(value, &v.CurrentModel, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("currentModel", rpcimpl.DecodeOptional(value, &v.CurrentModel, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -7320,7 +7321,7 @@ func (x *ModelSetResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -7339,9 +7340,9 @@ func (x MaxThinkingTokensSetParams) AppendJSON(b []byte) ([]byte, error) {
 	if x.MaxThinkingTokens == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendInt(b, *x.MaxThinkingTokens)
+		b = rpcimpl.AppendInt(b, *x.MaxThinkingTokens)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7351,11 +7352,11 @@ func (x *MaxThinkingTokensSetParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		MaxThinkingTokens bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "maxThinkingTokens":
 			has.MaxThinkingTokens = true
-			return jsonrpc.AtField("maxThinkingTokens", jsonrpc.DecodeOptional(value, &v.MaxThinkingTokens, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("maxThinkingTokens", rpcimpl.DecodeOptional(value, &v.MaxThinkingTokens, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -7364,7 +7365,7 @@ func (x *MaxThinkingTokensSetParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.MaxThinkingTokens:
-		return jsonrpc.MissingField("maxThinkingTokens")
+		return rpcimpl.MissingField("maxThinkingTokens")
 	}
 	*x = v
 	return nil
@@ -7381,14 +7382,14 @@ type MaxThinkingTokensSetResult struct {
 func (x MaxThinkingTokensSetResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"currentMaxThinkingTokens":`...)
 	if x.CurrentMaxThinkingTokens == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendInt(b, *x.CurrentMaxThinkingTokens)
+		b = rpcimpl.AppendInt(b, *x.CurrentMaxThinkingTokens)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7398,14 +7399,14 @@ func (x *MaxThinkingTokensSetResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, CurrentMaxThinkingTokens bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "currentMaxThinkingTokens":
 			has.CurrentMaxThinkingTokens = true
-			return jsonrpc.AtField("currentMaxThinkingTokens", jsonrpc.DecodeOptional(value, &v.CurrentMaxThinkingTokens, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("currentMaxThinkingTokens", rpcimpl.DecodeOptional(value, &v.CurrentMaxThinkingTokens, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -7414,9 +7415,9 @@ func (x *MaxThinkingTokensSetResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.CurrentMaxThinkingTokens:
-		return jsonrpc.MissingField("currentMaxThinkingTokens")
+		return rpcimpl.MissingField("currentMaxThinkingTokens")
 	}
 	*x = v
 	return nil
@@ -7446,10 +7447,10 @@ func (x ApplyFlagSettingsParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"settings":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Settings); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Settings); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7459,11 +7460,11 @@ func (x *ApplyFlagSettingsParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Settings bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "settings":
 			has.Settings = true
-			return jsonrpc.AtField("settings", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Settings)))
+			return rpcimpl.AtField("settings", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Settings)))
 		}
 		return nil
 	})
@@ -7472,7 +7473,7 @@ func (x *ApplyFlagSettingsParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Settings:
-		return jsonrpc.MissingField("settings")
+		return rpcimpl.MissingField("settings")
 	}
 	*x = v
 	return nil
@@ -7505,12 +7506,12 @@ func (x ApplyFlagSettingsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"appliedSettings":`...)
-	if b, err = jsonrpc.AppendValue(b, x.AppliedSettings); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.AppliedSettings); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7520,14 +7521,14 @@ func (x *ApplyFlagSettingsResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, AppliedSettings bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "appliedSettings":
 			has.AppliedSettings = true
-			return jsonrpc.AtField("appliedSettings", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AppliedSettings)))
+			return rpcimpl.AtField("appliedSettings", rpcimpl.NonNull(value, json.Unmarshal(value, &v.AppliedSettings)))
 		}
 		return nil
 	})
@@ -7536,9 +7537,9 @@ func (x *ApplyFlagSettingsResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.AppliedSettings:
-		return jsonrpc.MissingField("appliedSettings")
+		return rpcimpl.MissingField("appliedSettings")
 	}
 	*x = v
 	return nil
@@ -7554,8 +7555,8 @@ type SetContextCompactParams struct {
 func (x SetContextCompactParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"enabled":`...)
-	b = jsonrpc.AppendBool(b, x.Enabled)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Enabled)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7565,11 +7566,11 @@ func (x *SetContextCompactParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Enabled bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "enabled":
 			has.Enabled = true
-			return jsonrpc.AtField("enabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Enabled)))
+			return rpcimpl.AtField("enabled", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Enabled)))
 		}
 		return nil
 	})
@@ -7578,7 +7579,7 @@ func (x *SetContextCompactParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Enabled:
-		return jsonrpc.MissingField("enabled")
+		return rpcimpl.MissingField("enabled")
 	}
 	*x = v
 	return nil
@@ -7594,8 +7595,8 @@ type SetContextCompactResult struct {
 func (x SetContextCompactResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"enabled":`...)
-	b = jsonrpc.AppendBool(b, x.Enabled)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Enabled)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7605,11 +7606,11 @@ func (x *SetContextCompactResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Enabled bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "enabled":
 			has.Enabled = true
-			return jsonrpc.AtField("enabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Enabled)))
+			return rpcimpl.AtField("enabled", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Enabled)))
 		}
 		return nil
 	})
@@ -7618,7 +7619,7 @@ func (x *SetContextCompactResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Enabled:
-		return jsonrpc.MissingField("enabled")
+		return rpcimpl.MissingField("enabled")
 	}
 	*x = v
 	return nil
@@ -7648,10 +7649,10 @@ func (x GetSupportedModelsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"models":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Models); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Models); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7661,11 +7662,11 @@ func (x *GetSupportedModelsResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Models bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "models":
 			has.Models = true
-			return jsonrpc.AtField("models", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Models, jsonrpc.UnmarshalJSON[GetSupportedModelsResultModelsItem])))
+			return rpcimpl.AtField("models", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Models, rpcimpl.UnmarshalJSON[GetSupportedModelsResultModelsItem])))
 		}
 		return nil
 	})
@@ -7674,7 +7675,7 @@ func (x *GetSupportedModelsResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Models:
-		return jsonrpc.MissingField("models")
+		return rpcimpl.MissingField("models")
 	}
 	*x = v
 	return nil
@@ -7692,10 +7693,10 @@ type GetSupportedModelsResultModelsItem struct {
 func (x GetSupportedModelsResultModelsItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"id":`...)
-	b = jsonrpc.AppendString(b, x.ID)
+	b = rpcimpl.AppendString(b, x.ID)
 	b = append(b, `,"displayName":`...)
-	b = jsonrpc.AppendString(b, x.DisplayName)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.DisplayName)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7705,14 +7706,14 @@ func (x *GetSupportedModelsResultModelsItem) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ID, DisplayName bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ID)))
 		case "displayName":
 			has.DisplayName = true
-			return jsonrpc.AtField("displayName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.DisplayName)))
+			return rpcimpl.AtField("displayName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.DisplayName)))
 		}
 		return nil
 	})
@@ -7721,9 +7722,9 @@ func (x *GetSupportedModelsResultModelsItem) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	case !has.DisplayName:
-		return jsonrpc.MissingField("displayName")
+		return rpcimpl.MissingField("displayName")
 	}
 	*x = v
 	return nil
@@ -7753,10 +7754,10 @@ func (x GetSupportedCommandsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"commands":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Commands); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Commands); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7766,11 +7767,11 @@ func (x *GetSupportedCommandsResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Commands bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "commands":
 			has.Commands = true
-			return jsonrpc.AtField("commands", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Commands)))
+			return rpcimpl.AtField("commands", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Commands)))
 		}
 		return nil
 	})
@@ -7779,7 +7780,7 @@ func (x *GetSupportedCommandsResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Commands:
-		return jsonrpc.MissingField("commands")
+		return rpcimpl.MissingField("commands")
 	}
 	*x = v
 	return nil
@@ -7817,14 +7818,14 @@ func (x GetToolsRegistryResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"tools":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Tools); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"diagnostics":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Diagnostics); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Diagnostics); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7834,14 +7835,14 @@ func (x *GetToolsRegistryResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Tools, Diagnostics bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "tools":
 			has.Tools = true
-			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Tools)))
+			return rpcimpl.AtField("tools", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Tools)))
 		case "diagnostics":
 			has.Diagnostics = true
-			return jsonrpc.AtField("diagnostics", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Diagnostics, jsonrpc.UnmarshalJSON[GetToolsRegistryResultDiagnosticsItem])))
+			return rpcimpl.AtField("diagnostics", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Diagnostics, rpcimpl.UnmarshalJSON[GetToolsRegistryResultDiagnosticsItem])))
 		}
 		return nil
 	})
@@ -7850,9 +7851,9 @@ func (x *GetToolsRegistryResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Tools:
-		return jsonrpc.MissingField("tools")
+		return rpcimpl.MissingField("tools")
 	case !has.Diagnostics:
-		return jsonrpc.MissingField("diagnostics")
+		return rpcimpl.MissingField("diagnostics")
 	}
 	*x = v
 	return nil
@@ -7870,10 +7871,10 @@ type GetToolsRegistryResultDiagnosticsItem struct {
 func (x GetToolsRegistryResultDiagnosticsItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"file":`...)
-	b = jsonrpc.AppendString(b, x.File)
+	b = rpcimpl.AppendString(b, x.File)
 	b = append(b, `,"reason":`...)
-	b = jsonrpc.AppendString(b, x.Reason)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Reason)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7883,14 +7884,14 @@ func (x *GetToolsRegistryResultDiagnosticsItem) UnmarshalJSON(b []byte) error {
 	var has struct {
 		File, Reason bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "file":
 			has.File = true
-			return jsonrpc.AtField("file", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.File)))
+			return rpcimpl.AtField("file", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.File)))
 		case "reason":
 			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Reason)))
+			return rpcimpl.AtField("reason", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Reason)))
 		}
 		return nil
 	})
@@ -7899,9 +7900,9 @@ func (x *GetToolsRegistryResultDiagnosticsItem) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.File:
-		return jsonrpc.MissingField("file")
+		return rpcimpl.MissingField("file")
 	case !has.Reason:
-		return jsonrpc.MissingField("reason")
+		return rpcimpl.MissingField("reason")
 	}
 	*x = v
 	return nil
@@ -7927,36 +7928,36 @@ func (x GetContextUsageResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"systemPrompt":`...)
-	b = jsonrpc.AppendInt(b, x.SystemPrompt)
+	b = rpcimpl.AppendInt(b, x.SystemPrompt)
 	b = append(b, `,"tools":`...)
-	b = jsonrpc.AppendInt(b, x.Tools)
+	b = rpcimpl.AppendInt(b, x.Tools)
 	b = append(b, `,"messages":`...)
-	b = jsonrpc.AppendInt(b, x.Messages)
+	b = rpcimpl.AppendInt(b, x.Messages)
 	b = append(b, `,"mcpTools":`...)
-	b = jsonrpc.AppendInt(b, x.McpTools)
+	b = rpcimpl.AppendInt(b, x.McpTools)
 	b = append(b, `,"memoryFiles":`...)
-	b = jsonrpc.AppendInt(b, x.MemoryFiles)
+	b = rpcimpl.AppendInt(b, x.MemoryFiles)
 	b = append(b, `,"total":`...)
-	b = jsonrpc.AppendInt(b, x.Total)
+	b = rpcimpl.AppendInt(b, x.Total)
 	if x.ContextWindow != nil {
 		b = append(b, `,"contextWindow":`...)
-		b = jsonrpc.AppendInt(b, *x.ContextWindow)
+		b = rpcimpl.AppendInt(b, *x.ContextWindow)
 	}
 	if x.UsagePercent != nil {
 		b = append(b, `,"usagePercent":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.UsagePercent); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.UsagePercent); err != nil {
 			return nil, err
 		}
 	}
 	if x.IsWarning != nil {
 		b = append(b, `,"isWarning":`...)
-		b = jsonrpc.AppendBool(b, *x.IsWarning)
+		b = rpcimpl.AppendBool(b, *x.IsWarning)
 	}
 	if x.IsCritical != nil {
 		b = append(b, `,"isCritical":`...)
-		b = jsonrpc.AppendBool(b, *x.IsCritical)
+		b = rpcimpl.AppendBool(b, *x.IsCritical)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7966,34 +7967,34 @@ func (x *GetContextUsageResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SystemPrompt, Tools, Messages, McpTools, MemoryFiles, Total bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "systemPrompt":
 			has.SystemPrompt = true
-			return jsonrpc.AtField("systemPrompt", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.SystemPrompt)))
+			return rpcimpl.AtField("systemPrompt", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.SystemPrompt)))
 		case "tools":
 			has.Tools = true
-			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Tools)))
+			return rpcimpl.AtField("tools", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Tools)))
 		case "messages":
 			has.Messages = true
-			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Messages)))
+			return rpcimpl.AtField("messages", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Messages)))
 		case "mcpTools":
 			has.McpTools = true
-			return jsonrpc.AtField("mcpTools", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.McpTools)))
+			return rpcimpl.AtField("mcpTools", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.McpTools)))
 		case "memoryFiles":
 			has.MemoryFiles = true
-			return jsonrpc.AtField("memoryFiles", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.MemoryFiles)))
+			return rpcimpl.AtField("memoryFiles", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.MemoryFiles)))
 		case "total":
 			has.Total = true
-			return jsonrpc.AtField("total", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Total)))
+			return rpcimpl.AtField("total", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Total)))
 		case "contextWindow":
-			return jsonrpc.AtField("contextWindow", jsonrpc.DecodeOptional(value, &v.ContextWindow, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("contextWindow", rpcimpl.DecodeOptional(value, &v.ContextWindow, rpcimpl.DecodeInt[int64]))
 		case "usagePercent":
-			return jsonrpc.AtField("usagePercent", jsonrpc.DecodeOptional(value, &v.UsagePercent, jsonrpc.DecodeFloat[float64]))
+			return rpcimpl.AtField("usagePercent", rpcimpl.DecodeOptional(value, &v.UsagePercent, rpcimpl.DecodeFloat[float64]))
 		case "isWarning":
-			return jsonrpc.AtField("isWarning", jsonrpc.DecodeOptional(value, &v.IsWarning, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("isWarning", rpcimpl.DecodeOptional(value, &v.IsWarning, rpcimpl.DecodeBool[bool]))
 		case "isCritical":
-			return jsonrpc.AtField("isCritical", jsonrpc.DecodeOptional(value, &v.IsCritical, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("isCritical", rpcimpl.DecodeOptional(value, &v.IsCritical, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -8002,17 +8003,17 @@ func (x *GetContextUsageResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SystemPrompt:
-		return jsonrpc.MissingField("systemPrompt")
+		return rpcimpl.MissingField("systemPrompt")
 	case !has.Tools:
-		return jsonrpc.MissingField("tools")
+		return rpcimpl.MissingField("tools")
 	case !has.Messages:
-		return jsonrpc.MissingField("messages")
+		return rpcimpl.MissingField("messages")
 	case !has.McpTools:
-		return jsonrpc.MissingField("mcpTools")
+		return rpcimpl.MissingField("mcpTools")
 	case !has.MemoryFiles:
-		return jsonrpc.MissingField("memoryFiles")
+		return rpcimpl.MissingField("memoryFiles")
 	case !has.Total:
-		return jsonrpc.MissingField("total")
+		return rpcimpl.MissingField("total")
 	}
 	*x = v
 	return nil
@@ -8043,12 +8044,12 @@ func (x ReloadPluginsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"reloadedPlugins":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ReloadedPlugins); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ReloadedPlugins); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8058,14 +8059,14 @@ func (x *ReloadPluginsResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, ReloadedPlugins bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "reloadedPlugins":
 			has.ReloadedPlugins = true
-			return jsonrpc.AtField("reloadedPlugins", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ReloadedPlugins)))
+			return rpcimpl.AtField("reloadedPlugins", rpcimpl.NonNull(value, json.Unmarshal(value, &v.ReloadedPlugins)))
 		}
 		return nil
 	})
@@ -8074,9 +8075,9 @@ func (x *ReloadPluginsResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.ReloadedPlugins:
-		return jsonrpc.MissingField("reloadedPlugins")
+		return rpcimpl.MissingField("reloadedPlugins")
 	}
 	*x = v
 	return nil
@@ -8092,8 +8093,8 @@ type GetAccountInfoResult struct {
 func (x GetAccountInfoResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"email":`...)
-	b = jsonrpc.AppendString(b, x.Email)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Email)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8103,11 +8104,11 @@ func (x *GetAccountInfoResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Email bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "email":
 			has.Email = true
-			return jsonrpc.AtField("email", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Email)))
+			return rpcimpl.AtField("email", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Email)))
 		}
 		return nil
 	})
@@ -8116,7 +8117,7 @@ func (x *GetAccountInfoResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Email:
-		return jsonrpc.MissingField("email")
+		return rpcimpl.MissingField("email")
 	}
 	*x = v
 	return nil
@@ -8135,25 +8136,25 @@ func (x GetHistoryParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Page != nil {
 		b = append(b, `,"page":`...)
-		b = jsonrpc.AppendInt(b, *x.Page)
+		b = rpcimpl.AppendInt(b, *x.Page)
 	}
 	if x.PageSize != nil {
 		b = append(b, `,"pageSize":`...)
-		b = jsonrpc.AppendInt(b, *x.PageSize)
+		b = rpcimpl.AppendInt(b, *x.PageSize)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GetHistoryParams) UnmarshalJSON(b []byte) error {
 	var v GetHistoryParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "page":
-			return jsonrpc.AtField("page", jsonrpc.DecodeOptional(value, &v.Page, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("page", rpcimpl.DecodeOptional(value, &v.Page, rpcimpl.DecodeInt[int64]))
 		case "pageSize":
-			return jsonrpc.AtField("pageSize", jsonrpc.DecodeOptional(value, &v.PageSize, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("pageSize", rpcimpl.DecodeOptional(value, &v.PageSize, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -8191,16 +8192,16 @@ func (x GetHistoryResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"sessions":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Sessions); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Sessions); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"currentPage":`...)
-	b = jsonrpc.AppendInt(b, x.CurrentPage)
+	b = rpcimpl.AppendInt(b, x.CurrentPage)
 	b = append(b, `,"totalPages":`...)
-	b = jsonrpc.AppendInt(b, x.TotalPages)
+	b = rpcimpl.AppendInt(b, x.TotalPages)
 	b = append(b, `,"totalItems":`...)
-	b = jsonrpc.AppendInt(b, x.TotalItems)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.TotalItems)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8210,20 +8211,20 @@ func (x *GetHistoryResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Sessions, CurrentPage, TotalPages, TotalItems bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sessions":
 			has.Sessions = true
-			return jsonrpc.AtField("sessions", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Sessions, jsonrpc.UnmarshalJSON[HistoryEntry])))
+			return rpcimpl.AtField("sessions", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Sessions, rpcimpl.UnmarshalJSON[HistoryEntry])))
 		case "currentPage":
 			has.CurrentPage = true
-			return jsonrpc.AtField("currentPage", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.CurrentPage)))
+			return rpcimpl.AtField("currentPage", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.CurrentPage)))
 		case "totalPages":
 			has.TotalPages = true
-			return jsonrpc.AtField("totalPages", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TotalPages)))
+			return rpcimpl.AtField("totalPages", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.TotalPages)))
 		case "totalItems":
 			has.TotalItems = true
-			return jsonrpc.AtField("totalItems", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TotalItems)))
+			return rpcimpl.AtField("totalItems", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.TotalItems)))
 		}
 		return nil
 	})
@@ -8232,13 +8233,13 @@ func (x *GetHistoryResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Sessions:
-		return jsonrpc.MissingField("sessions")
+		return rpcimpl.MissingField("sessions")
 	case !has.CurrentPage:
-		return jsonrpc.MissingField("currentPage")
+		return rpcimpl.MissingField("currentPage")
 	case !has.TotalPages:
-		return jsonrpc.MissingField("totalPages")
+		return rpcimpl.MissingField("totalPages")
 	case !has.TotalItems:
-		return jsonrpc.MissingField("totalItems")
+		return rpcimpl.MissingField("totalItems")
 	}
 	*x = v
 	return nil
@@ -8254,8 +8255,8 @@ type GetSessionParams struct {
 func (x GetSessionParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.SessionID)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8265,11 +8266,11 @@ func (x *GetSessionParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SessionID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		}
 		return nil
 	})
@@ -8278,7 +8279,7 @@ func (x *GetSessionParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	}
 	*x = v
 	return nil
@@ -8319,36 +8320,36 @@ func (x GetSessionResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
+	b = rpcimpl.AppendString(b, x.SessionID)
 	b = append(b, `,"projectName":`...)
-	b = jsonrpc.AppendString(b, x.ProjectName)
+	b = rpcimpl.AppendString(b, x.ProjectName)
 	b = append(b, `,"model":`...)
-	b = jsonrpc.AppendString(b, x.Model)
+	b = rpcimpl.AppendString(b, x.Model)
 	b = append(b, `,"messageCount":`...)
-	b = jsonrpc.AppendInt(b, x.MessageCount)
+	b = rpcimpl.AppendInt(b, x.MessageCount)
 	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
+	b = rpcimpl.AppendString(b, x.Status)
 	b = append(b, `,"createdAt":`...)
-	b = jsonrpc.AppendString(b, x.CreatedAt)
+	b = rpcimpl.AppendString(b, x.CreatedAt)
 	b = append(b, `,"lastActiveAt":`...)
-	b = jsonrpc.AppendString(b, x.LastActiveAt)
+	b = rpcimpl.AppendString(b, x.LastActiveAt)
 	if x.Summary != nil {
 		b = append(b, `,"summary":`...)
-		b = jsonrpc.AppendString(b, *x.Summary)
+		b = rpcimpl.AppendString(b, *x.Summary)
 	}
 	b = append(b, `,"messages":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Messages); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Messages); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"workspaceRoot":`...)
-	b = jsonrpc.AppendString(b, x.WorkspaceRoot)
+	b = rpcimpl.AppendString(b, x.WorkspaceRoot)
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8358,42 +8359,42 @@ func (x *GetSessionResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, SessionID, ProjectName, Model, MessageCount, Status, CreatedAt, LastActiveAt, Messages, WorkspaceRoot bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		case "projectName":
 			has.ProjectName = true
-			return jsonrpc.AtField("projectName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProjectName)))
+			return rpcimpl.AtField("projectName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ProjectName)))
 		case "model":
 			has.Model = true
-			return jsonrpc.AtField("model", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Model)))
+			return rpcimpl.AtField("model", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Model)))
 		case "messageCount":
 			has.MessageCount = true
-			return jsonrpc.AtField("messageCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.MessageCount)))
+			return rpcimpl.AtField("messageCount", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.MessageCount)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Status)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Status)))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
+			return rpcimpl.AtField("createdAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.CreatedAt)))
 		case "lastActiveAt":
 			has.LastActiveAt = true
-			return jsonrpc.AtField("lastActiveAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LastActiveAt)))
+			return rpcimpl.AtField("lastActiveAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.LastActiveAt)))
 		case "summary":
-			return jsonrpc.AtField("summary", jsonrpc.DecodeOptional(value, &v.Summary, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("summary", rpcimpl.DecodeOptional(value, &v.Summary, rpcimpl.DecodeString[string]))
 		case "messages":
 			has.Messages = true
-			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Messages, jsonrpc.UnmarshalJSON[Message])))
+			return rpcimpl.AtField("messages", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Messages, rpcimpl.UnmarshalJSON[Message])))
 		case "workspaceRoot":
 			has.WorkspaceRoot = true
-			return jsonrpc.AtField("workspaceRoot", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.WorkspaceRoot)))
+			return rpcimpl.AtField("workspaceRoot", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.WorkspaceRoot)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -8402,25 +8403,25 @@ func (x *GetSessionResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	case !has.ProjectName:
-		return jsonrpc.MissingField("projectName")
+		return rpcimpl.MissingField("projectName")
 	case !has.Model:
-		return jsonrpc.MissingField("model")
+		return rpcimpl.MissingField("model")
 	case !has.MessageCount:
-		return jsonrpc.MissingField("messageCount")
+		return rpcimpl.MissingField("messageCount")
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	case !has.CreatedAt:
-		return jsonrpc.MissingField("createdAt")
+		return rpcimpl.MissingField("createdAt")
 	case !has.LastActiveAt:
-		return jsonrpc.MissingField("lastActiveAt")
+		return rpcimpl.MissingField("lastActiveAt")
 	case !has.Messages:
-		return jsonrpc.MissingField("messages")
+		return rpcimpl.MissingField("messages")
 	case !has.WorkspaceRoot:
-		return jsonrpc.MissingField("workspaceRoot")
+		return rpcimpl.MissingField("workspaceRoot")
 	}
 	*x = v
 	return nil
@@ -8436,8 +8437,8 @@ type SessionAttachParams struct {
 func (x SessionAttachParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.SessionID)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8447,11 +8448,11 @@ func (x *SessionAttachParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SessionID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		}
 		return nil
 	})
@@ -8460,7 +8461,7 @@ func (x *SessionAttachParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	}
 	*x = v
 	return nil
@@ -8480,24 +8481,24 @@ type SessionAttachResult struct {
 func (x SessionAttachResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.SessionID != nil {
 		b = append(b, `,"sessionId":`...)
-		b = jsonrpc.AppendString(b, *x.SessionID)
+		b = rpcimpl.AppendString(b, *x.SessionID)
 	}
 	if x.WorkspaceRoot != nil {
 		b = append(b, `,"workspaceRoot":`...)
-		b = jsonrpc.AppendString(b, *x.WorkspaceRoot)
+		b = rpcimpl.AppendString(b, *x.WorkspaceRoot)
 	}
 	if x.MessageCount != nil {
 		b = append(b, `,"messageCount":`...)
-		b = jsonrpc.AppendInt(b, *x.MessageCount)
+		b = rpcimpl.AppendInt(b, *x.MessageCount)
 	}
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8507,19 +8508,19 @@ func (x *SessionAttachResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "sessionId":
-			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("sessionId", rpcimpl.DecodeOptional(value, &v.SessionID, rpcimpl.DecodeString[string]))
 		case "workspaceRoot":
-			return jsonrpc.AtField("workspaceRoot", jsonrpc.DecodeOptional(value, &v.WorkspaceRoot, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("workspaceRoot", rpcimpl.DecodeOptional(value, &v.WorkspaceRoot, rpcimpl.DecodeString[string]))
 		case "messageCount":
-			return jsonrpc.AtField("messageCount", jsonrpc.DecodeOptional(value, &v.MessageCount, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("messageCount", rpcimpl.DecodeOptional(value, &v.MessageCount, rpcimpl.DecodeInt[int64]))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -8528,7 +8529,7 @@ func (x *SessionAttachResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -8558,10 +8559,10 @@ func (x McpListServersResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"servers":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Servers); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Servers); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8571,11 +8572,11 @@ func (x *McpListServersResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Servers bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "servers":
 			has.Servers = true
-			return jsonrpc.AtField("servers", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Servers, jsonrpc.UnmarshalJSON[McpListServersResultServersItem])))
+			return rpcimpl.AtField("servers", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Servers, rpcimpl.UnmarshalJSON[McpListServersResultServersItem])))
 		}
 		return nil
 	})
@@ -8584,7 +8585,7 @@ func (x *McpListServersResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Servers:
-		return jsonrpc.MissingField("servers")
+		return rpcimpl.MissingField("servers")
 	}
 	*x = v
 	return nil
@@ -8603,12 +8604,12 @@ type McpListServersResultServersItem struct {
 func (x McpListServersResultServersItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
+	b = rpcimpl.AppendString(b, x.Status)
 	b = append(b, `,"toolCount":`...)
-	b = jsonrpc.AppendInt(b, x.ToolCount)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.ToolCount)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8618,17 +8619,17 @@ func (x *McpListServersResultServersItem) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Status, ToolCount bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Status)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Status)))
 		case "toolCount":
 			has.ToolCount = true
-			return jsonrpc.AtField("toolCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ToolCount)))
+			return rpcimpl.AtField("toolCount", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ToolCount)))
 		}
 		return nil
 	})
@@ -8637,11 +8638,11 @@ func (x *McpListServersResultServersItem) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	case !has.ToolCount:
-		return jsonrpc.MissingField("toolCount")
+		return rpcimpl.MissingField("toolCount")
 	}
 	*x = v
 	return nil
@@ -8658,19 +8659,19 @@ func (x McpListToolsParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.ServerName != nil {
 		b = append(b, `,"serverName":`...)
-		b = jsonrpc.AppendString(b, *x.ServerName)
+		b = rpcimpl.AppendString(b, *x.ServerName)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *McpListToolsParams) UnmarshalJSON(b []byte) error {
 	var v McpListToolsParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "serverName":
-			return jsonrpc.AtField("serverName", jsonrpc.DecodeOptional(value, &v.ServerName, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("serverName", rpcimpl.DecodeOptional(value, &v.ServerName, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -8705,10 +8706,10 @@ func (x McpListToolsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"tools":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Tools); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8718,11 +8719,11 @@ func (x *McpListToolsResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Tools bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "tools":
 			has.Tools = true
-			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tools, jsonrpc.UnmarshalJSON[McpToolInfo])))
+			return rpcimpl.AtField("tools", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Tools, rpcimpl.UnmarshalJSON[McpToolInfo])))
 		}
 		return nil
 	})
@@ -8731,7 +8732,7 @@ func (x *McpListToolsResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Tools:
-		return jsonrpc.MissingField("tools")
+		return rpcimpl.MissingField("tools")
 	}
 	*x = v
 	return nil
@@ -8761,10 +8762,10 @@ func (x McpSetVscodeToolsParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"tools":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Tools); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8774,11 +8775,11 @@ func (x *McpSetVscodeToolsParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Tools bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "tools":
 			has.Tools = true
-			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tools, jsonrpc.UnmarshalJSON[McpSetVscodeToolsParamsToolsItem])))
+			return rpcimpl.AtField("tools", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Tools, rpcimpl.UnmarshalJSON[McpSetVscodeToolsParamsToolsItem])))
 		}
 		return nil
 	})
@@ -8787,7 +8788,7 @@ func (x *McpSetVscodeToolsParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Tools:
-		return jsonrpc.MissingField("tools")
+		return rpcimpl.MissingField("tools")
 	}
 	*x = v
 	return nil
@@ -8810,18 +8811,18 @@ func (x McpSetVscodeToolsParamsToolsItem) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"description":`...)
-	b = jsonrpc.AppendString(b, x.Description)
+	b = rpcimpl.AppendString(b, x.Description)
 	b = append(b, `,"serverName":`...)
-	b = jsonrpc.AppendString(b, x.ServerName)
+	b = rpcimpl.AppendString(b, x.ServerName)
 	if x.InputSchema != nil {
 		b = append(b, `,"inputSchema":`...)
 		if b, err = x.InputSchema.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8831,19 +8832,19 @@ func (x *McpSetVscodeToolsParamsToolsItem) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Description, ServerName bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "description":
 			has.Description = true
-			return jsonrpc.AtField("description", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Description)))
+			return rpcimpl.AtField("description", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Description)))
 		case "serverName":
 			has.ServerName = true
-			return jsonrpc.AtField("serverName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ServerName)))
+			return rpcimpl.AtField("serverName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ServerName)))
 		case "inputSchema":
-			return jsonrpc.AtField("inputSchema", jsonrpc.DecodeOptional(value, &v.InputSchema, jsonrpc.UnmarshalJSON[McpSetVscodeToolsParamsToolsItemInputSchema]))
+			return rpcimpl.AtField("inputSchema", rpcimpl.DecodeOptional(value, &v.InputSchema, rpcimpl.UnmarshalJSON[McpSetVscodeToolsParamsToolsItemInputSchema]))
 		}
 		return nil
 	})
@@ -8852,11 +8853,11 @@ func (x *McpSetVscodeToolsParamsToolsItem) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Description:
-		return jsonrpc.MissingField("description")
+		return rpcimpl.MissingField("description")
 	case !has.ServerName:
-		return jsonrpc.MissingField("serverName")
+		return rpcimpl.MissingField("serverName")
 	}
 	*x = v
 	return nil
@@ -8902,18 +8903,18 @@ func (x McpSetVscodeToolsParamsToolsItemInputSchema) AppendJSON(b []byte) ([]byt
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"properties":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Properties); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Properties); err != nil {
 		return nil, err
 	}
 	if x.Required != nil {
 		b = append(b, `,"required":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Required); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Required); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8923,16 +8924,16 @@ func (x *McpSetVscodeToolsParamsToolsItemInputSchema) UnmarshalJSON(b []byte) er
 	var has struct {
 		Type, Properties bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "properties":
 			has.Properties = true
-			return jsonrpc.AtField("properties", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Properties)))
+			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Properties)))
 		case "required":
-			return jsonrpc.AtField("required", json.Unmarshal(value, &v.Required))
+			return rpcimpl.AtField("required", json.Unmarshal(value, &v.Required))
 		}
 		return nil
 	})
@@ -8941,11 +8942,11 @@ func (x *McpSetVscodeToolsParamsToolsItemInputSchema) UnmarshalJSON(b []byte) er
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "object":
-		return jsonrpc.AtField("type", errors.New("must be \"object\""))
+		return rpcimpl.AtField("type", errors.New("must be \"object\""))
 	case !has.Properties:
-		return jsonrpc.MissingField("properties")
+		return rpcimpl.MissingField("properties")
 	}
 	*x = v
 	return nil
@@ -8966,18 +8967,18 @@ type McpInvokeResponseParams struct {
 func (x McpInvokeResponseParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"requestId":`...)
-	b = jsonrpc.AppendString(b, x.RequestID)
+	b = rpcimpl.AppendString(b, x.RequestID)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.Result != nil {
 		b = append(b, `,"result":`...)
-		b = jsonrpc.AppendString(b, *x.Result)
+		b = rpcimpl.AppendString(b, *x.Result)
 	}
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8987,18 +8988,18 @@ func (x *McpInvokeResponseParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		RequestID, Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "requestId":
 			has.RequestID = true
-			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RequestID)))
+			return rpcimpl.AtField("requestId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.RequestID)))
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "result":
-			return jsonrpc.AtField("result", jsonrpc.DecodeOptional(value, &v.Result, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("result", rpcimpl.DecodeOptional(value, &v.Result, rpcimpl.DecodeString[string]))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -9007,9 +9008,9 @@ func (x *McpInvokeResponseParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.RequestID:
-		return jsonrpc.MissingField("requestId")
+		return rpcimpl.MissingField("requestId")
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -9039,10 +9040,10 @@ func (x McpGetServerConfigsResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"configs":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Configs); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Configs); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9052,11 +9053,11 @@ func (x *McpGetServerConfigsResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Configs bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "configs":
 			has.Configs = true
-			return jsonrpc.AtField("configs", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Configs, jsonrpc.UnmarshalJSON[McpServerConfig])))
+			return rpcimpl.AtField("configs", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Configs, rpcimpl.UnmarshalJSON[McpServerConfig])))
 		}
 		return nil
 	})
@@ -9065,7 +9066,7 @@ func (x *McpGetServerConfigsResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Configs:
-		return jsonrpc.MissingField("configs")
+		return rpcimpl.MissingField("configs")
 	}
 	*x = v
 	return nil
@@ -9082,10 +9083,10 @@ type McpToggleServerParams struct {
 func (x McpToggleServerParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"serverName":`...)
-	b = jsonrpc.AppendString(b, x.ServerName)
+	b = rpcimpl.AppendString(b, x.ServerName)
 	b = append(b, `,"enabled":`...)
-	b = jsonrpc.AppendBool(b, x.Enabled)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Enabled)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9095,14 +9096,14 @@ func (x *McpToggleServerParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ServerName, Enabled bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "serverName":
 			has.ServerName = true
-			return jsonrpc.AtField("serverName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ServerName)))
+			return rpcimpl.AtField("serverName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ServerName)))
 		case "enabled":
 			has.Enabled = true
-			return jsonrpc.AtField("enabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Enabled)))
+			return rpcimpl.AtField("enabled", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Enabled)))
 		}
 		return nil
 	})
@@ -9111,9 +9112,9 @@ func (x *McpToggleServerParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ServerName:
-		return jsonrpc.MissingField("serverName")
+		return rpcimpl.MissingField("serverName")
 	case !has.Enabled:
-		return jsonrpc.MissingField("enabled")
+		return rpcimpl.MissingField("enabled")
 	}
 	*x = v
 	return nil
@@ -9131,12 +9132,12 @@ type McpToggleServerResult struct {
 func (x McpToggleServerResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"serverName":`...)
-	b = jsonrpc.AppendString(b, x.ServerName)
+	b = rpcimpl.AppendString(b, x.ServerName)
 	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Status)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9146,17 +9147,17 @@ func (x *McpToggleServerResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, ServerName, Status bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "serverName":
 			has.ServerName = true
-			return jsonrpc.AtField("serverName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ServerName)))
+			return rpcimpl.AtField("serverName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ServerName)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -9165,11 +9166,11 @@ func (x *McpToggleServerResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.ServerName:
-		return jsonrpc.MissingField("serverName")
+		return rpcimpl.MissingField("serverName")
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	}
 	*x = v
 	return nil
@@ -9185,8 +9186,8 @@ type McpReconnectServerParams struct {
 func (x McpReconnectServerParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"serverName":`...)
-	b = jsonrpc.AppendString(b, x.ServerName)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.ServerName)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9196,11 +9197,11 @@ func (x *McpReconnectServerParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ServerName bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "serverName":
 			has.ServerName = true
-			return jsonrpc.AtField("serverName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ServerName)))
+			return rpcimpl.AtField("serverName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ServerName)))
 		}
 		return nil
 	})
@@ -9209,7 +9210,7 @@ func (x *McpReconnectServerParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ServerName:
-		return jsonrpc.MissingField("serverName")
+		return rpcimpl.MissingField("serverName")
 	}
 	*x = v
 	return nil
@@ -9227,12 +9228,12 @@ type McpReconnectServerResult struct {
 func (x McpReconnectServerResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"serverName":`...)
-	b = jsonrpc.AppendString(b, x.ServerName)
+	b = rpcimpl.AppendString(b, x.ServerName)
 	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Status)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9242,17 +9243,17 @@ func (x *McpReconnectServerResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, ServerName, Status bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "serverName":
 			has.ServerName = true
-			return jsonrpc.AtField("serverName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ServerName)))
+			return rpcimpl.AtField("serverName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ServerName)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -9261,11 +9262,11 @@ func (x *McpReconnectServerResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.ServerName:
-		return jsonrpc.MissingField("serverName")
+		return rpcimpl.MissingField("serverName")
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	}
 	*x = v
 	return nil
@@ -9296,10 +9297,10 @@ func (x McpSetServersParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"servers":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Servers); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Servers); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9309,11 +9310,11 @@ func (x *McpSetServersParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Servers bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "servers":
 			has.Servers = true
-			return jsonrpc.AtField("servers", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Servers)))
+			return rpcimpl.AtField("servers", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Servers)))
 		}
 		return nil
 	})
@@ -9322,7 +9323,7 @@ func (x *McpSetServersParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Servers:
-		return jsonrpc.MissingField("servers")
+		return rpcimpl.MissingField("servers")
 	}
 	*x = v
 	return nil
@@ -9353,12 +9354,12 @@ func (x McpSetServersResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"configuredServers":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ConfiguredServers); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ConfiguredServers); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9368,14 +9369,14 @@ func (x *McpSetServersResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, ConfiguredServers bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "configuredServers":
 			has.ConfiguredServers = true
-			return jsonrpc.AtField("configuredServers", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ConfiguredServers)))
+			return rpcimpl.AtField("configuredServers", rpcimpl.NonNull(value, json.Unmarshal(value, &v.ConfiguredServers)))
 		}
 		return nil
 	})
@@ -9384,9 +9385,9 @@ func (x *McpSetServersResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.ConfiguredServers:
-		return jsonrpc.MissingField("configuredServers")
+		return rpcimpl.MissingField("configuredServers")
 	}
 	*x = v
 	return nil
@@ -9416,61 +9417,61 @@ func (x GoalUpdateParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Objective != nil {
 		b = append(b, `,"objective":`...)
-		b = jsonrpc.AppendString(b, *x.Objective)
+		b = rpcimpl.AppendString(b, *x.Objective)
 	}
 	if x.Status != nil {
 		b = append(b, `,"status":`...)
-		b = jsonrpc.AppendString(b, *x.Status)
+		b = rpcimpl.AppendString(b, *x.Status)
 	}
 	switch x.TokenBudget.State {
 	case jsonrpc.Null:
 		b = append(b, `,"token_budget":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"token_budget":`...)
-		b = jsonrpc.AppendInt(b, x.TokenBudget.Value)
+		b = rpcimpl.AppendInt(b, x.TokenBudget.Value)
 	}
 	switch x.TimeBudgetSeconds.State {
 	case jsonrpc.Null:
 		b = append(b, `,"time_budget_seconds":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"time_budget_seconds":`...)
-		b = jsonrpc.AppendInt(b, x.TimeBudgetSeconds.Value)
+		b = rpcimpl.AppendInt(b, x.TimeBudgetSeconds.Value)
 	}
 	switch x.MinTokensBeforeWrapUp.State {
 	case jsonrpc.Null:
 		b = append(b, `,"min_tokens_before_wrap_up":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"min_tokens_before_wrap_up":`...)
-		b = jsonrpc.AppendInt(b, x.MinTokensBeforeWrapUp.Value)
+		b = rpcimpl.AppendInt(b, x.MinTokensBeforeWrapUp.Value)
 	}
 	switch x.MinTimeSecondsBeforeWrapUp.State {
 	case jsonrpc.Null:
 		b = append(b, `,"min_time_seconds_before_wrap_up":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"min_time_seconds_before_wrap_up":`...)
-		b = jsonrpc.AppendInt(b, x.MinTimeSecondsBeforeWrapUp.Value)
+		b = rpcimpl.AppendInt(b, x.MinTimeSecondsBeforeWrapUp.Value)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GoalUpdateParams) UnmarshalJSON(b []byte) error {
 	var v GoalUpdateParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "objective":
-			return jsonrpc.AtField("objective", jsonrpc.DecodeOptional(value, &v.Objective, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("objective", rpcimpl.DecodeOptional(value, &v.Objective, rpcimpl.DecodeString[string]))
 		case "status":
-			return jsonrpc.AtField("status", jsonrpc.DecodeOptional(value, &v.Status, jsonrpc.UnmarshalJSON[GoalStatus]))
+			return rpcimpl.AtField("status", rpcimpl.DecodeOptional(value, &v.Status, rpcimpl.UnmarshalJSON[GoalStatus]))
 		case "token_budget":
-			return jsonrpc.AtField("token_budget", jsonrpc.DecodeNullable(value, &v.TokenBudget, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("token_budget", rpcimpl.DecodeNullable(value, &v.TokenBudget, rpcimpl.DecodeInt[int64]))
 		case "time_budget_seconds":
-			return jsonrpc.AtField("time_budget_seconds", jsonrpc.DecodeNullable(value, &v.TimeBudgetSeconds, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("time_budget_seconds", rpcimpl.DecodeNullable(value, &v.TimeBudgetSeconds, rpcimpl.DecodeInt[int64]))
 		case "min_tokens_before_wrap_up":
-			return jsonrpc.AtField("min_tokens_before_wrap_up", jsonrpc.DecodeNullable(value, &v.MinTokensBeforeWrapUp, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("min_tokens_before_wrap_up", rpcimpl.DecodeNullable(value, &v.MinTokensBeforeWrapUp, rpcimpl.DecodeInt[int64]))
 		case "min_time_seconds_before_wrap_up":
-			return jsonrpc.AtField("min_time_seconds_before_wrap_up", jsonrpc.DecodeNullable(value, &v.MinTimeSecondsBeforeWrapUp, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("min_time_seconds_before_wrap_up", rpcimpl.DecodeNullable(value, &v.MinTimeSecondsBeforeWrapUp, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -9496,43 +9497,43 @@ func (x GoalQueueParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Objective != nil {
 		b = append(b, `,"objective":`...)
-		b = jsonrpc.AppendString(b, *x.Objective)
+		b = rpcimpl.AppendString(b, *x.Objective)
 	}
 	if x.TokenBudget != nil {
 		b = append(b, `,"token_budget":`...)
-		b = jsonrpc.AppendInt(b, *x.TokenBudget)
+		b = rpcimpl.AppendInt(b, *x.TokenBudget)
 	}
 	if x.TimeBudgetSeconds != nil {
 		b = append(b, `,"time_budget_seconds":`...)
-		b = jsonrpc.AppendInt(b, *x.TimeBudgetSeconds)
+		b = rpcimpl.AppendInt(b, *x.TimeBudgetSeconds)
 	}
 	if x.MinTokensBeforeWrapUp != nil {
 		b = append(b, `,"min_tokens_before_wrap_up":`...)
-		b = jsonrpc.AppendInt(b, *x.MinTokensBeforeWrapUp)
+		b = rpcimpl.AppendInt(b, *x.MinTokensBeforeWrapUp)
 	}
 	if x.MinTimeSecondsBeforeWrapUp != nil {
 		b = append(b, `,"min_time_seconds_before_wrap_up":`...)
-		b = jsonrpc.AppendInt(b, *x.MinTimeSecondsBeforeWrapUp)
+		b = rpcimpl.AppendInt(b, *x.MinTimeSecondsBeforeWrapUp)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GoalQueueParams) UnmarshalJSON(b []byte) error {
 	var v GoalQueueParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "objective":
-			return jsonrpc.AtField("objective", jsonrpc.DecodeOptional(value, &v.Objective, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("objective", rpcimpl.DecodeOptional(value, &v.Objective, rpcimpl.DecodeString[string]))
 		case "token_budget":
-			return jsonrpc.AtField("token_budget", jsonrpc.DecodeOptional(value, &v.TokenBudget, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("token_budget", rpcimpl.DecodeOptional(value, &v.TokenBudget, rpcimpl.DecodeInt[int64]))
 		case "time_budget_seconds":
-			return jsonrpc.AtField("time_budget_seconds", jsonrpc.DecodeOptional(value, &v.TimeBudgetSeconds, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("time_budget_seconds", rpcimpl.DecodeOptional(value, &v.TimeBudgetSeconds, rpcimpl.DecodeInt[int64]))
 		case "min_tokens_before_wrap_up":
-			return jsonrpc.AtField("min_tokens_before_wrap_up", jsonrpc.DecodeOptional(value, &v.MinTokensBeforeWrapUp, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("min_tokens_before_wrap_up", rpcimpl.DecodeOptional(value, &v.MinTokensBeforeWrapUp, rpcimpl.DecodeInt[int64]))
 		case "min_time_seconds_before_wrap_up":
-			return jsonrpc.AtField("min_time_seconds_before_wrap_up", jsonrpc.DecodeOptional(value, &v.MinTimeSecondsBeforeWrapUp, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("min_time_seconds_before_wrap_up", rpcimpl.DecodeOptional(value, &v.MinTimeSecondsBeforeWrapUp, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -9572,46 +9573,46 @@ func (x AutoresearchStartParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"objective":`...)
-	b = jsonrpc.AppendString(b, x.Objective)
+	b = rpcimpl.AppendString(b, x.Objective)
 	if x.MaxIterations != nil {
 		b = append(b, `,"maxIterations":`...)
-		b = jsonrpc.AppendInt(b, *x.MaxIterations)
+		b = rpcimpl.AppendInt(b, *x.MaxIterations)
 	}
 	if x.TimeoutMs != nil {
 		b = append(b, `,"timeoutMs":`...)
-		b = jsonrpc.AppendInt(b, *x.TimeoutMs)
+		b = rpcimpl.AppendInt(b, *x.TimeoutMs)
 	}
 	if x.MetricName != nil {
 		b = append(b, `,"metricName":`...)
-		b = jsonrpc.AppendString(b, *x.MetricName)
+		b = rpcimpl.AppendString(b, *x.MetricName)
 	}
 	if x.MetricUnit != nil {
 		b = append(b, `,"metricUnit":`...)
-		b = jsonrpc.AppendString(b, *x.MetricUnit)
+		b = rpcimpl.AppendString(b, *x.MetricUnit)
 	}
 	if x.Direction != nil {
 		b = append(b, `,"direction":`...)
-		b = jsonrpc.AppendString(b, *x.Direction)
+		b = rpcimpl.AppendString(b, *x.Direction)
 	}
 	if x.MeasureCommand != nil {
 		b = append(b, `,"measureCommand":`...)
-		b = jsonrpc.AppendString(b, *x.MeasureCommand)
+		b = rpcimpl.AppendString(b, *x.MeasureCommand)
 	}
 	if x.MeasureScript != nil {
 		b = append(b, `,"measureScript":`...)
-		b = jsonrpc.AppendString(b, *x.MeasureScript)
+		b = rpcimpl.AppendString(b, *x.MeasureScript)
 	}
 	if x.ChecksCommand != nil {
 		b = append(b, `,"checksCommand":`...)
-		b = jsonrpc.AppendString(b, *x.ChecksCommand)
+		b = rpcimpl.AppendString(b, *x.ChecksCommand)
 	}
 	if x.ChecksScript != nil {
 		b = append(b, `,"checksScript":`...)
-		b = jsonrpc.AppendString(b, *x.ChecksScript)
+		b = rpcimpl.AppendString(b, *x.ChecksScript)
 	}
 	if x.FilesInScope != nil {
 		b = append(b, `,"filesInScope":`...)
-		if b, err = jsonrpc.AppendValue(b, x.FilesInScope); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.FilesInScope); err != nil {
 			return nil, err
 		}
 	}
@@ -9623,13 +9624,13 @@ func (x AutoresearchStartParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.SecondaryObjectives != nil {
 		b = append(b, `,"secondaryObjectives":`...)
-		if b, err = jsonrpc.AppendValue(b, x.SecondaryObjectives); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.SecondaryObjectives); err != nil {
 			return nil, err
 		}
 	}
 	if x.Constraints != nil {
 		b = append(b, `,"constraints":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Constraints); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Constraints); err != nil {
 			return nil, err
 		}
 	}
@@ -9647,11 +9648,11 @@ func (x AutoresearchStartParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.EnvironmentAllowlist != nil {
 		b = append(b, `,"environmentAllowlist":`...)
-		if b, err = jsonrpc.AppendValue(b, x.EnvironmentAllowlist); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.EnvironmentAllowlist); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9661,43 +9662,43 @@ func (x *AutoresearchStartParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Objective bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "objective":
 			has.Objective = true
-			return jsonrpc.AtField("objective", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Objective)))
+			return rpcimpl.AtField("objective", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Objective)))
 		case "maxIterations":
-			return jsonrpc.AtField("maxIterations", jsonrpc.DecodeOptional(value, &v.MaxIterations, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("maxIterations", rpcimpl.DecodeOptional(value, &v.MaxIterations, rpcimpl.DecodeInt[int64]))
 		case "timeoutMs":
-			return jsonrpc.AtField("timeoutMs", jsonrpc.DecodeOptional(value, &v.TimeoutMs, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("timeoutMs", rpcimpl.DecodeOptional(value, &v.TimeoutMs, rpcimpl.DecodeInt[int64]))
 		case "metricName":
-			return jsonrpc.AtField("metricName", jsonrpc.DecodeOptional(value, &v.MetricName, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("metricName", rpcimpl.DecodeOptional(value, &v.MetricName, rpcimpl.DecodeString[string]))
 		case "metricUnit":
-			return jsonrpc.AtField("metricUnit", jsonrpc.DecodeOptional(value, &v.MetricUnit, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("metricUnit", rpcimpl.DecodeOptional(value, &v.MetricUnit, rpcimpl.DecodeString[string]))
 		case "direction":
-			return jsonrpc.AtField("direction", jsonrpc.DecodeOptional(value, &v.Direction, jsonrpc.UnmarshalJSON[OptimizationDirection]))
+			return rpcimpl.AtField("direction", rpcimpl.DecodeOptional(value, &v.Direction, rpcimpl.UnmarshalJSON[OptimizationDirection]))
 		case "measureCommand":
-			return jsonrpc.AtField("measureCommand", jsonrpc.DecodeOptional(value, &v.MeasureCommand, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("measureCommand", rpcimpl.DecodeOptional(value, &v.MeasureCommand, rpcimpl.DecodeString[string]))
 		case "measureScript":
-			return jsonrpc.AtField("measureScript", jsonrpc.DecodeOptional(value, &v.MeasureScript, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("measureScript", rpcimpl.DecodeOptional(value, &v.MeasureScript, rpcimpl.DecodeString[string]))
 		case "checksCommand":
-			return jsonrpc.AtField("checksCommand", jsonrpc.DecodeOptional(value, &v.ChecksCommand, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("checksCommand", rpcimpl.DecodeOptional(value, &v.ChecksCommand, rpcimpl.DecodeString[string]))
 		case "checksScript":
-			return jsonrpc.AtField("checksScript", jsonrpc.DecodeOptional(value, &v.ChecksScript, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("checksScript", rpcimpl.DecodeOptional(value, &v.ChecksScript, rpcimpl.DecodeString[string]))
 		case "filesInScope":
-			return jsonrpc.AtField("filesInScope", json.Unmarshal(value, &v.FilesInScope))
+			return rpcimpl.AtField("filesInScope", json.Unmarshal(value, &v.FilesInScope))
 		case "subagents":
-			return jsonrpc.AtField("subagents", jsonrpc.DecodeOptional(value, &v.Subagents, jsonrpc.UnmarshalJSON[AutoresearchStartParamsSubagents]))
+			return rpcimpl.AtField("subagents", rpcimpl.DecodeOptional(value, &v.Subagents, rpcimpl.UnmarshalJSON[AutoresearchStartParamsSubagents]))
 		case "secondaryObjectives":
-			return jsonrpc.AtField("secondaryObjectives", jsonrpc.DecodeArray(value, &v.SecondaryObjectives, jsonrpc.UnmarshalJSON[AutoresearchStartParamsSecondaryObjectivesItem]))
+			return rpcimpl.AtField("secondaryObjectives", rpcimpl.DecodeArray(value, &v.SecondaryObjectives, rpcimpl.UnmarshalJSON[AutoresearchStartParamsSecondaryObjectivesItem]))
 		case "constraints":
-			return jsonrpc.AtField("constraints", jsonrpc.DecodeArray(value, &v.Constraints, jsonrpc.UnmarshalJSON[Constraint]))
+			return rpcimpl.AtField("constraints", rpcimpl.DecodeArray(value, &v.Constraints, rpcimpl.UnmarshalJSON[Constraint]))
 		case "sampling":
-			return jsonrpc.AtField("sampling", jsonrpc.DecodeOptional(value, &v.Sampling, jsonrpc.UnmarshalJSON[AutoresearchStartParamsSampling]))
+			return rpcimpl.AtField("sampling", rpcimpl.DecodeOptional(value, &v.Sampling, rpcimpl.UnmarshalJSON[AutoresearchStartParamsSampling]))
 		case "retention":
-			return jsonrpc.AtField("retention", jsonrpc.DecodeOptional(value, &v.Retention, jsonrpc.UnmarshalJSON[AutoresearchStartParamsRetention]))
+			return rpcimpl.AtField("retention", rpcimpl.DecodeOptional(value, &v.Retention, rpcimpl.UnmarshalJSON[AutoresearchStartParamsRetention]))
 		case "environmentAllowlist":
-			return jsonrpc.AtField("environmentAllowlist", json.Unmarshal(value, &v.EnvironmentAllowlist))
+			return rpcimpl.AtField("environmentAllowlist", json.Unmarshal(value, &v.EnvironmentAllowlist))
 		}
 		return nil
 	})
@@ -9706,7 +9707,7 @@ func (x *AutoresearchStartParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Objective:
-		return jsonrpc.MissingField("objective")
+		return rpcimpl.MissingField("objective")
 	}
 	*x = v
 	return nil
@@ -9727,31 +9728,31 @@ func (x AutoresearchStartParamsSubagents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.IdeaGeneration != nil {
 		b = append(b, `,"ideaGeneration":`...)
-		b = jsonrpc.AppendBool(b, *x.IdeaGeneration)
+		b = rpcimpl.AppendBool(b, *x.IdeaGeneration)
 	}
 	if x.MeasurementAnalysis != nil {
 		b = append(b, `,"measurementAnalysis":`...)
-		b = jsonrpc.AppendBool(b, *x.MeasurementAnalysis)
+		b = rpcimpl.AppendBool(b, *x.MeasurementAnalysis)
 	}
 	if x.Finalization != nil {
 		b = append(b, `,"finalization":`...)
-		b = jsonrpc.AppendBool(b, *x.Finalization)
+		b = rpcimpl.AppendBool(b, *x.Finalization)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutoresearchStartParamsSubagents) UnmarshalJSON(b []byte) error {
 	var v AutoresearchStartParamsSubagents
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "ideaGeneration":
-			return jsonrpc.AtField("ideaGeneration", jsonrpc.DecodeOptional(value, &v.IdeaGeneration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("ideaGeneration", rpcimpl.DecodeOptional(value, &v.IdeaGeneration, rpcimpl.DecodeBool[bool]))
 		case "measurementAnalysis":
-			return jsonrpc.AtField("measurementAnalysis", jsonrpc.DecodeOptional(value, &v.MeasurementAnalysis, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("measurementAnalysis", rpcimpl.DecodeOptional(value, &v.MeasurementAnalysis, rpcimpl.DecodeBool[bool]))
 		case "finalization":
-			return jsonrpc.AtField("finalization", jsonrpc.DecodeOptional(value, &v.Finalization, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("finalization", rpcimpl.DecodeOptional(value, &v.Finalization, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -9775,12 +9776,12 @@ type AutoresearchStartParamsSecondaryObjectivesItem struct {
 func (x AutoresearchStartParamsSecondaryObjectivesItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"unit":`...)
-	b = jsonrpc.AppendString(b, x.Unit)
+	b = rpcimpl.AppendString(b, x.Unit)
 	b = append(b, `,"direction":`...)
-	b = jsonrpc.AppendString(b, x.Direction)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Direction)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9790,17 +9791,17 @@ func (x *AutoresearchStartParamsSecondaryObjectivesItem) UnmarshalJSON(b []byte)
 	var has struct {
 		Name, Unit, Direction bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "unit":
 			has.Unit = true
-			return jsonrpc.AtField("unit", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Unit)))
+			return rpcimpl.AtField("unit", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Unit)))
 		case "direction":
 			has.Direction = true
-			return jsonrpc.AtField("direction", jsonrpc.NonNull(value, v.Direction.UnmarshalJSON(value)))
+			return rpcimpl.AtField("direction", rpcimpl.NonNull(value, v.Direction.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -9809,11 +9810,11 @@ func (x *AutoresearchStartParamsSecondaryObjectivesItem) UnmarshalJSON(b []byte)
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Unit:
-		return jsonrpc.MissingField("unit")
+		return rpcimpl.MissingField("unit")
 	case !has.Direction:
-		return jsonrpc.MissingField("direction")
+		return rpcimpl.MissingField("direction")
 	}
 	*x = v
 	return nil
@@ -9834,33 +9835,33 @@ func (x AutoresearchStartParamsSampling) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.MinSamples != nil {
 		b = append(b, `,"minSamples":`...)
-		b = jsonrpc.AppendInt(b, *x.MinSamples)
+		b = rpcimpl.AppendInt(b, *x.MinSamples)
 	}
 	if x.MaxSamples != nil {
 		b = append(b, `,"maxSamples":`...)
-		b = jsonrpc.AppendInt(b, *x.MaxSamples)
+		b = rpcimpl.AppendInt(b, *x.MaxSamples)
 	}
 	if x.ConfidenceThreshold != nil {
 		b = append(b, `,"confidenceThreshold":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.ConfidenceThreshold); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.ConfidenceThreshold); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutoresearchStartParamsSampling) UnmarshalJSON(b []byte) error {
 	var v AutoresearchStartParamsSampling
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "minSamples":
-			return jsonrpc.AtField("minSamples", jsonrpc.DecodeOptional(value, &v.MinSamples, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("minSamples", rpcimpl.DecodeOptional(value, &v.MinSamples, rpcimpl.DecodeInt[int64]))
 		case "maxSamples":
-			return jsonrpc.AtField("maxSamples", jsonrpc.DecodeOptional(value, &v.MaxSamples, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("maxSamples", rpcimpl.DecodeOptional(value, &v.MaxSamples, rpcimpl.DecodeInt[int64]))
 		case "confidenceThreshold":
-			return jsonrpc.AtField("confidenceThreshold", jsonrpc.DecodeOptional(value, &v.ConfidenceThreshold, jsonrpc.DecodeFloat[float64]))
+			return rpcimpl.AtField("confidenceThreshold", rpcimpl.DecodeOptional(value, &v.ConfidenceThreshold, rpcimpl.DecodeFloat[float64]))
 		}
 		return nil
 	})
@@ -9884,25 +9885,25 @@ func (x AutoresearchStartParamsRetention) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.MaxArtifactBytes != nil {
 		b = append(b, `,"maxArtifactBytes":`...)
-		b = jsonrpc.AppendInt(b, *x.MaxArtifactBytes)
+		b = rpcimpl.AppendInt(b, *x.MaxArtifactBytes)
 	}
 	if x.MaxArtifactAgeDays != nil {
 		b = append(b, `,"maxArtifactAgeDays":`...)
-		b = jsonrpc.AppendInt(b, *x.MaxArtifactAgeDays)
+		b = rpcimpl.AppendInt(b, *x.MaxArtifactAgeDays)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutoresearchStartParamsRetention) UnmarshalJSON(b []byte) error {
 	var v AutoresearchStartParamsRetention
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "maxArtifactBytes":
-			return jsonrpc.AtField("maxArtifactBytes", jsonrpc.DecodeOptional(value, &v.MaxArtifactBytes, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("maxArtifactBytes", rpcimpl.DecodeOptional(value, &v.MaxArtifactBytes, rpcimpl.DecodeInt[int64]))
 		case "maxArtifactAgeDays":
-			return jsonrpc.AtField("maxArtifactAgeDays", jsonrpc.DecodeOptional(value, &v.MaxArtifactAgeDays, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("maxArtifactAgeDays", rpcimpl.DecodeOptional(value, &v.MaxArtifactAgeDays, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -9939,16 +9940,16 @@ func (x AutoresearchHistoryResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"attempts":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Attempts); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Attempts); err != nil {
 		return nil, err
 	}
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9958,16 +9959,16 @@ func (x *AutoresearchHistoryResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, Attempts bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "attempts":
 			has.Attempts = true
-			return jsonrpc.AtField("attempts", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Attempts, jsonrpc.UnmarshalJSON[HistoryAttempt])))
+			return rpcimpl.AtField("attempts", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Attempts, rpcimpl.UnmarshalJSON[HistoryAttempt])))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -9976,9 +9977,9 @@ func (x *AutoresearchHistoryResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Attempts:
-		return jsonrpc.MissingField("attempts")
+		return rpcimpl.MissingField("attempts")
 	}
 	*x = v
 	return nil
@@ -9995,12 +9996,12 @@ type AutoresearchReplayParams struct {
 func (x AutoresearchReplayParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"attemptId":`...)
-	b = jsonrpc.AppendString(b, x.AttemptID)
+	b = rpcimpl.AppendString(b, x.AttemptID)
 	if x.Evaluator != nil {
 		b = append(b, `,"evaluator":`...)
-		b = jsonrpc.AppendString(b, *x.Evaluator)
+		b = rpcimpl.AppendString(b, *x.Evaluator)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10010,13 +10011,13 @@ func (x *AutoresearchReplayParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		AttemptID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "attemptId":
 			has.AttemptID = true
-			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
+			return rpcimpl.AtField("attemptId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.AttemptID)))
 		case "evaluator":
-			return jsonrpc.AtField("evaluator", jsonrpc.DecodeOptional(value, &v.Evaluator, jsonrpc.UnmarshalJSON[EvaluatorMode]))
+			return rpcimpl.AtField("evaluator", rpcimpl.DecodeOptional(value, &v.Evaluator, rpcimpl.UnmarshalJSON[EvaluatorMode]))
 		}
 		return nil
 	})
@@ -10025,7 +10026,7 @@ func (x *AutoresearchReplayParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.AttemptID:
-		return jsonrpc.MissingField("attemptId")
+		return rpcimpl.MissingField("attemptId")
 	}
 	*x = v
 	return nil
@@ -10049,24 +10050,24 @@ func (x AutoresearchReplayResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.AttemptID != nil {
 		b = append(b, `,"attemptId":`...)
-		b = jsonrpc.AppendString(b, *x.AttemptID)
+		b = rpcimpl.AppendString(b, *x.AttemptID)
 	}
 	if x.EvaluatorMode != nil {
 		b = append(b, `,"evaluatorMode":`...)
-		b = jsonrpc.AppendString(b, *x.EvaluatorMode)
+		b = rpcimpl.AppendString(b, *x.EvaluatorMode)
 	}
 	if x.Metrics != nil {
 		b = append(b, `,"metrics":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Metrics); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Metrics); err != nil {
 			return nil, err
 		}
 	}
 	if x.Samples != nil {
 		b = append(b, `,"samples":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Samples); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Samples); err != nil {
 			return nil, err
 		}
 	}
@@ -10078,15 +10079,15 @@ func (x AutoresearchReplayResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.DriftWarnings != nil {
 		b = append(b, `,"driftWarnings":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DriftWarnings); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.DriftWarnings); err != nil {
 			return nil, err
 		}
 	}
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10096,25 +10097,25 @@ func (x *AutoresearchReplayResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "attemptId":
-			return jsonrpc.AtField("attemptId", jsonrpc.DecodeOptional(value, &v.AttemptID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("attemptId", rpcimpl.DecodeOptional(value, &v.AttemptID, rpcimpl.DecodeString[string]))
 		case "evaluatorMode":
-			return jsonrpc.AtField("evaluatorMode", jsonrpc.DecodeOptional(value, &v.EvaluatorMode, jsonrpc.UnmarshalJSON[EvaluatorMode]))
+			return rpcimpl.AtField("evaluatorMode", rpcimpl.DecodeOptional(value, &v.EvaluatorMode, rpcimpl.UnmarshalJSON[EvaluatorMode]))
 		case "metrics":
-			return jsonrpc.AtField("metrics", json.Unmarshal(value, &v.Metrics))
+			return rpcimpl.AtField("metrics", json.Unmarshal(value, &v.Metrics))
 		case "samples":
-			return jsonrpc.AtField("samples", jsonrpc.DecodeArray(value, &v.Samples, jsonrpc.UnmarshalJSON[EvaluationSample]))
+			return rpcimpl.AtField("samples", rpcimpl.DecodeArray(value, &v.Samples, rpcimpl.UnmarshalJSON[EvaluationSample]))
 		case "decision":
-			return jsonrpc.AtField("decision", jsonrpc.DecodeOptional(value, &v.Decision, jsonrpc.UnmarshalJSON[DecisionRecord]))
+			return rpcimpl.AtField("decision", rpcimpl.DecodeOptional(value, &v.Decision, rpcimpl.UnmarshalJSON[DecisionRecord]))
 		case "driftWarnings":
-			return jsonrpc.AtField("driftWarnings", json.Unmarshal(value, &v.DriftWarnings))
+			return rpcimpl.AtField("driftWarnings", json.Unmarshal(value, &v.DriftWarnings))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -10123,7 +10124,7 @@ func (x *AutoresearchReplayResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -10155,16 +10156,16 @@ func (x AutoresearchRescoreResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"decisions":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Decisions); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Decisions); err != nil {
 		return nil, err
 	}
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10174,16 +10175,16 @@ func (x *AutoresearchRescoreResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, Decisions bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "decisions":
 			has.Decisions = true
-			return jsonrpc.AtField("decisions", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Decisions, jsonrpc.UnmarshalJSON[DecisionRecord])))
+			return rpcimpl.AtField("decisions", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Decisions, rpcimpl.UnmarshalJSON[DecisionRecord])))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -10192,9 +10193,9 @@ func (x *AutoresearchRescoreResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Decisions:
-		return jsonrpc.MissingField("decisions")
+		return rpcimpl.MissingField("decisions")
 	}
 	*x = v
 	return nil
@@ -10211,10 +10212,10 @@ type AutoresearchCompareParams struct {
 func (x AutoresearchCompareParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"leftAttemptId":`...)
-	b = jsonrpc.AppendString(b, x.LeftAttemptID)
+	b = rpcimpl.AppendString(b, x.LeftAttemptID)
 	b = append(b, `,"rightAttemptId":`...)
-	b = jsonrpc.AppendString(b, x.RightAttemptID)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.RightAttemptID)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10224,14 +10225,14 @@ func (x *AutoresearchCompareParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		LeftAttemptID, RightAttemptID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "leftAttemptId":
 			has.LeftAttemptID = true
-			return jsonrpc.AtField("leftAttemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LeftAttemptID)))
+			return rpcimpl.AtField("leftAttemptId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.LeftAttemptID)))
 		case "rightAttemptId":
 			has.RightAttemptID = true
-			return jsonrpc.AtField("rightAttemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RightAttemptID)))
+			return rpcimpl.AtField("rightAttemptId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.RightAttemptID)))
 		}
 		return nil
 	})
@@ -10240,9 +10241,9 @@ func (x *AutoresearchCompareParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.LeftAttemptID:
-		return jsonrpc.MissingField("leftAttemptId")
+		return rpcimpl.MissingField("leftAttemptId")
 	case !has.RightAttemptID:
-		return jsonrpc.MissingField("rightAttemptId")
+		return rpcimpl.MissingField("rightAttemptId")
 	}
 	*x = v
 	return nil
@@ -10261,7 +10262,7 @@ func (x AutoresearchCompareResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.Comparison != nil {
 		b = append(b, `,"comparison":`...)
 		if b, err = x.Comparison.AppendJSON(b); err != nil {
@@ -10270,9 +10271,9 @@ func (x AutoresearchCompareResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10282,15 +10283,15 @@ func (x *AutoresearchCompareResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "comparison":
-			return jsonrpc.AtField("comparison", jsonrpc.DecodeOptional(value, &v.Comparison, jsonrpc.UnmarshalJSON[AutoresearchCompareResultComparison]))
+			return rpcimpl.AtField("comparison", rpcimpl.DecodeOptional(value, &v.Comparison, rpcimpl.UnmarshalJSON[AutoresearchCompareResultComparison]))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -10299,7 +10300,7 @@ func (x *AutoresearchCompareResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -10325,7 +10326,7 @@ func (x AutoresearchCompareResultComparison) AppendJSON(b []byte) ([]byte, error
 	if b, err = x.Right.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10335,14 +10336,14 @@ func (x *AutoresearchCompareResultComparison) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Left, Right bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "left":
 			has.Left = true
-			return jsonrpc.AtField("left", jsonrpc.NonNull(value, v.Left.UnmarshalJSON(value)))
+			return rpcimpl.AtField("left", rpcimpl.NonNull(value, v.Left.UnmarshalJSON(value)))
 		case "right":
 			has.Right = true
-			return jsonrpc.AtField("right", jsonrpc.NonNull(value, v.Right.UnmarshalJSON(value)))
+			return rpcimpl.AtField("right", rpcimpl.NonNull(value, v.Right.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -10351,9 +10352,9 @@ func (x *AutoresearchCompareResultComparison) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Left:
-		return jsonrpc.MissingField("left")
+		return rpcimpl.MissingField("left")
 	case !has.Right:
-		return jsonrpc.MissingField("right")
+		return rpcimpl.MissingField("right")
 	}
 	*x = v
 	return nil
@@ -10385,16 +10386,16 @@ func (x AutoresearchParetoResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"attemptIds":`...)
-	if b, err = jsonrpc.AppendValue(b, x.AttemptIDs); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.AttemptIDs); err != nil {
 		return nil, err
 	}
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10404,16 +10405,16 @@ func (x *AutoresearchParetoResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, AttemptIDs bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "attemptIds":
 			has.AttemptIDs = true
-			return jsonrpc.AtField("attemptIds", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptIDs)))
+			return rpcimpl.AtField("attemptIds", rpcimpl.NonNull(value, json.Unmarshal(value, &v.AttemptIDs)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -10422,9 +10423,9 @@ func (x *AutoresearchParetoResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.AttemptIDs:
-		return jsonrpc.MissingField("attemptIds")
+		return rpcimpl.MissingField("attemptIds")
 	}
 	*x = v
 	return nil
@@ -10441,10 +10442,10 @@ type AutoresearchPinParams struct {
 func (x AutoresearchPinParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"attemptId":`...)
-	b = jsonrpc.AppendString(b, x.AttemptID)
+	b = rpcimpl.AppendString(b, x.AttemptID)
 	b = append(b, `,"pinned":`...)
-	b = jsonrpc.AppendBool(b, x.Pinned)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Pinned)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10454,14 +10455,14 @@ func (x *AutoresearchPinParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		AttemptID, Pinned bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "attemptId":
 			has.AttemptID = true
-			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
+			return rpcimpl.AtField("attemptId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.AttemptID)))
 		case "pinned":
 			has.Pinned = true
-			return jsonrpc.AtField("pinned", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Pinned)))
+			return rpcimpl.AtField("pinned", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Pinned)))
 		}
 		return nil
 	})
@@ -10470,9 +10471,9 @@ func (x *AutoresearchPinParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.AttemptID:
-		return jsonrpc.MissingField("attemptId")
+		return rpcimpl.MissingField("attemptId")
 	case !has.Pinned:
-		return jsonrpc.MissingField("pinned")
+		return rpcimpl.MissingField("pinned")
 	}
 	*x = v
 	return nil
@@ -10491,16 +10492,16 @@ type AutoresearchPinResult struct {
 func (x AutoresearchPinResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"attemptId":`...)
-	b = jsonrpc.AppendString(b, x.AttemptID)
+	b = rpcimpl.AppendString(b, x.AttemptID)
 	b = append(b, `,"pinned":`...)
-	b = jsonrpc.AppendBool(b, x.Pinned)
+	b = rpcimpl.AppendBool(b, x.Pinned)
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10510,19 +10511,19 @@ func (x *AutoresearchPinResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, AttemptID, Pinned bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "attemptId":
 			has.AttemptID = true
-			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
+			return rpcimpl.AtField("attemptId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.AttemptID)))
 		case "pinned":
 			has.Pinned = true
-			return jsonrpc.AtField("pinned", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Pinned)))
+			return rpcimpl.AtField("pinned", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Pinned)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -10531,11 +10532,11 @@ func (x *AutoresearchPinResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.AttemptID:
-		return jsonrpc.MissingField("attemptId")
+		return rpcimpl.MissingField("attemptId")
 	case !has.Pinned:
-		return jsonrpc.MissingField("pinned")
+		return rpcimpl.MissingField("pinned")
 	}
 	*x = v
 	return nil
@@ -10553,25 +10554,25 @@ func (x AutoresearchPruneParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DryRun != nil {
 		b = append(b, `,"dryRun":`...)
-		b = jsonrpc.AppendBool(b, *x.DryRun)
+		b = rpcimpl.AppendBool(b, *x.DryRun)
 	}
 	if x.Yes != nil {
 		b = append(b, `,"yes":`...)
-		b = jsonrpc.AppendBool(b, *x.Yes)
+		b = rpcimpl.AppendBool(b, *x.Yes)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *AutoresearchPruneParams) UnmarshalJSON(b []byte) error {
 	var v AutoresearchPruneParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dryRun":
-			return jsonrpc.AtField("dryRun", jsonrpc.DecodeOptional(value, &v.DryRun, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dryRun", rpcimpl.DecodeOptional(value, &v.DryRun, rpcimpl.DecodeBool[bool]))
 		case "yes":
-			return jsonrpc.AtField("yes", jsonrpc.DecodeOptional(value, &v.Yes, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("yes", rpcimpl.DecodeOptional(value, &v.Yes, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -10611,22 +10612,22 @@ func (x AutoresearchPruneResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"applied":`...)
-	b = jsonrpc.AppendBool(b, x.Applied)
+	b = rpcimpl.AppendBool(b, x.Applied)
 	b = append(b, `,"candidates":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Candidates); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Candidates); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"bytesFreed":`...)
-	b = jsonrpc.AppendInt(b, x.BytesFreed)
+	b = rpcimpl.AppendInt(b, x.BytesFreed)
 	b = append(b, `,"remainingBytes":`...)
-	b = jsonrpc.AppendInt(b, x.RemainingBytes)
+	b = rpcimpl.AppendInt(b, x.RemainingBytes)
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10636,25 +10637,25 @@ func (x *AutoresearchPruneResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, Applied, Candidates, BytesFreed, RemainingBytes bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "applied":
 			has.Applied = true
-			return jsonrpc.AtField("applied", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Applied)))
+			return rpcimpl.AtField("applied", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Applied)))
 		case "candidates":
 			has.Candidates = true
-			return jsonrpc.AtField("candidates", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Candidates, jsonrpc.UnmarshalJSON[AutoresearchPruneResultCandidatesItem])))
+			return rpcimpl.AtField("candidates", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Candidates, rpcimpl.UnmarshalJSON[AutoresearchPruneResultCandidatesItem])))
 		case "bytesFreed":
 			has.BytesFreed = true
-			return jsonrpc.AtField("bytesFreed", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.BytesFreed)))
+			return rpcimpl.AtField("bytesFreed", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.BytesFreed)))
 		case "remainingBytes":
 			has.RemainingBytes = true
-			return jsonrpc.AtField("remainingBytes", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.RemainingBytes)))
+			return rpcimpl.AtField("remainingBytes", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.RemainingBytes)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -10663,15 +10664,15 @@ func (x *AutoresearchPruneResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Applied:
-		return jsonrpc.MissingField("applied")
+		return rpcimpl.MissingField("applied")
 	case !has.Candidates:
-		return jsonrpc.MissingField("candidates")
+		return rpcimpl.MissingField("candidates")
 	case !has.BytesFreed:
-		return jsonrpc.MissingField("bytesFreed")
+		return rpcimpl.MissingField("bytesFreed")
 	case !has.RemainingBytes:
-		return jsonrpc.MissingField("remainingBytes")
+		return rpcimpl.MissingField("remainingBytes")
 	}
 	*x = v
 	return nil
@@ -10706,18 +10707,18 @@ func (x AutoresearchPruneResultCandidatesItem) AppendJSON(b []byte) ([]byte, err
 	var err error
 	start := len(b)
 	b = append(b, `,"attemptId":`...)
-	b = jsonrpc.AppendString(b, x.AttemptID)
+	b = rpcimpl.AppendString(b, x.AttemptID)
 	b = append(b, `,"objects":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Objects); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Objects); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"bytes":`...)
-	b = jsonrpc.AppendInt(b, x.Bytes)
+	b = rpcimpl.AppendInt(b, x.Bytes)
 	b = append(b, `,"protected":`...)
-	b = jsonrpc.AppendBool(b, x.Protected)
+	b = rpcimpl.AppendBool(b, x.Protected)
 	b = append(b, `,"reason":`...)
-	b = jsonrpc.AppendString(b, x.Reason)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Reason)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10727,23 +10728,23 @@ func (x *AutoresearchPruneResultCandidatesItem) UnmarshalJSON(b []byte) error {
 	var has struct {
 		AttemptID, Objects, Bytes, Protected, Reason bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "attemptId":
 			has.AttemptID = true
-			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
+			return rpcimpl.AtField("attemptId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.AttemptID)))
 		case "objects":
 			has.Objects = true
-			return jsonrpc.AtField("objects", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Objects)))
+			return rpcimpl.AtField("objects", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Objects)))
 		case "bytes":
 			has.Bytes = true
-			return jsonrpc.AtField("bytes", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Bytes)))
+			return rpcimpl.AtField("bytes", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Bytes)))
 		case "protected":
 			has.Protected = true
-			return jsonrpc.AtField("protected", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Protected)))
+			return rpcimpl.AtField("protected", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Protected)))
 		case "reason":
 			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Reason)))
+			return rpcimpl.AtField("reason", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Reason)))
 		}
 		return nil
 	})
@@ -10752,15 +10753,15 @@ func (x *AutoresearchPruneResultCandidatesItem) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.AttemptID:
-		return jsonrpc.MissingField("attemptId")
+		return rpcimpl.MissingField("attemptId")
 	case !has.Objects:
-		return jsonrpc.MissingField("objects")
+		return rpcimpl.MissingField("objects")
 	case !has.Bytes:
-		return jsonrpc.MissingField("bytes")
+		return rpcimpl.MissingField("bytes")
 	case !has.Protected:
-		return jsonrpc.MissingField("protected")
+		return rpcimpl.MissingField("protected")
 	case !has.Reason:
-		return jsonrpc.MissingField("reason")
+		return rpcimpl.MissingField("reason")
 	}
 	*x = v
 	return nil
@@ -10780,25 +10781,25 @@ func (x SetupParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.SkipWelcome != nil {
 		b = append(b, `,"skipWelcome":`...)
-		b = jsonrpc.AppendBool(b, *x.SkipWelcome)
+		b = rpcimpl.AppendBool(b, *x.SkipWelcome)
 	}
 	if x.QuickSetup != nil {
 		b = append(b, `,"quickSetup":`...)
-		b = jsonrpc.AppendBool(b, *x.QuickSetup)
+		b = rpcimpl.AppendBool(b, *x.QuickSetup)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SetupParams) UnmarshalJSON(b []byte) error {
 	var v SetupParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "skipWelcome":
-			return jsonrpc.AtField("skipWelcome", jsonrpc.DecodeOptional(value, &v.SkipWelcome, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("skipWelcome", rpcimpl.DecodeOptional(value, &v.SkipWelcome, rpcimpl.DecodeBool[bool]))
 		case "quickSetup":
-			return jsonrpc.AtField("quickSetup", jsonrpc.DecodeOptional(value, &v.QuickSetup, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("quickSetup", rpcimpl.DecodeOptional(value, &v.QuickSetup, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -10840,34 +10841,34 @@ func (x SetupResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.Provider != nil {
 		b = append(b, `,"provider":`...)
-		b = jsonrpc.AppendString(b, *x.Provider)
+		b = rpcimpl.AppendString(b, *x.Provider)
 	}
 	if x.Model != nil {
 		b = append(b, `,"model":`...)
-		b = jsonrpc.AppendString(b, *x.Model)
+		b = rpcimpl.AppendString(b, *x.Model)
 	}
 	if x.Locale != nil {
 		b = append(b, `,"locale":`...)
-		b = jsonrpc.AppendString(b, *x.Locale)
+		b = rpcimpl.AppendString(b, *x.Locale)
 	}
 	b = append(b, `,"skippedSteps":`...)
-	if b, err = jsonrpc.AppendValue(b, x.SkippedSteps); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.SkippedSteps); err != nil {
 		return nil, err
 	}
 	if x.AgentsFileCreated != nil {
 		b = append(b, `,"agentsFileCreated":`...)
-		b = jsonrpc.AppendBool(b, *x.AgentsFileCreated)
+		b = rpcimpl.AppendBool(b, *x.AgentsFileCreated)
 	}
 	b = append(b, `,"cancelled":`...)
-	b = jsonrpc.AppendBool(b, x.Cancelled)
+	b = rpcimpl.AppendBool(b, x.Cancelled)
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10877,27 +10878,27 @@ func (x *SetupResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, SkippedSteps, Cancelled bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "provider":
-			return jsonrpc.AtField("provider", jsonrpc.DecodeOptional(value, &v.Provider, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("provider", rpcimpl.DecodeOptional(value, &v.Provider, rpcimpl.DecodeString[string]))
 		case "model":
-			return jsonrpc.AtField("model", jsonrpc.DecodeOptional(value, &v.Model, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("model", rpcimpl.DecodeOptional(value, &v.Model, rpcimpl.DecodeString[string]))
 		case "locale":
-			return jsonrpc.AtField("locale", jsonrpc.DecodeOptional(value, &v.Locale, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("locale", rpcimpl.DecodeOptional(value, &v.Locale, rpcimpl.DecodeString[string]))
 		case "skippedSteps":
 			has.SkippedSteps = true
-			return jsonrpc.AtField("skippedSteps", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SkippedSteps)))
+			return rpcimpl.AtField("skippedSteps", rpcimpl.NonNull(value, json.Unmarshal(value, &v.SkippedSteps)))
 		case "agentsFileCreated":
-			return jsonrpc.AtField("agentsFileCreated", jsonrpc.DecodeOptional(value, &v.AgentsFileCreated, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("agentsFileCreated", rpcimpl.DecodeOptional(value, &v.AgentsFileCreated, rpcimpl.DecodeBool[bool]))
 		case "cancelled":
 			has.Cancelled = true
-			return jsonrpc.AtField("cancelled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Cancelled)))
+			return rpcimpl.AtField("cancelled", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Cancelled)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -10906,11 +10907,11 @@ func (x *SetupResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.SkippedSteps:
-		return jsonrpc.MissingField("skippedSteps")
+		return rpcimpl.MissingField("skippedSteps")
 	case !has.Cancelled:
-		return jsonrpc.MissingField("cancelled")
+		return rpcimpl.MissingField("cancelled")
 	}
 	*x = v
 	return nil
@@ -11012,42 +11013,42 @@ func (x RuntimeInspectResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"cliVersion":`...)
-	b = jsonrpc.AppendString(b, x.CliVersion)
+	b = rpcimpl.AppendString(b, x.CliVersion)
 	b = append(b, `,"answerContractVersion":`...)
-	b = jsonrpc.AppendInt(b, x.AnswerContractVersion)
+	b = rpcimpl.AppendInt(b, x.AnswerContractVersion)
 	b = append(b, `,"cliIdentity":`...)
 	if b, err = x.CliIdentity.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"providerId":`...)
-	b = jsonrpc.AppendString(b, x.ProviderID)
+	b = rpcimpl.AppendString(b, x.ProviderID)
 	if x.Model != nil {
 		b = append(b, `,"model":`...)
-		b = jsonrpc.AppendString(b, *x.Model)
+		b = rpcimpl.AppendString(b, *x.Model)
 	}
 	b = append(b, `,"authentication":`...)
-	b = jsonrpc.AppendString(b, x.Authentication)
+	b = rpcimpl.AppendString(b, x.Authentication)
 	b = append(b, `,"clientContext":`...)
-	b = jsonrpc.AppendString(b, x.ClientContext)
+	b = rpcimpl.AppendString(b, x.ClientContext)
 	b = append(b, `,"answerOnly":`...)
-	b = jsonrpc.AppendBool(b, x.AnswerOnly)
+	b = rpcimpl.AppendBool(b, x.AnswerOnly)
 	b = append(b, `,"permissionMode":`...)
-	b = jsonrpc.AppendString(b, x.PermissionMode)
+	b = rpcimpl.AppendString(b, x.PermissionMode)
 	b = append(b, `,"toolsEnabled":`...)
-	b = jsonrpc.AppendBool(b, x.ToolsEnabled)
+	b = rpcimpl.AppendBool(b, x.ToolsEnabled)
 	b = append(b, `,"hooksEnabled":`...)
-	b = jsonrpc.AppendBool(b, x.HooksEnabled)
+	b = rpcimpl.AppendBool(b, x.HooksEnabled)
 	b = append(b, `,"mcpEnabled":`...)
-	b = jsonrpc.AppendBool(b, x.McpEnabled)
+	b = rpcimpl.AppendBool(b, x.McpEnabled)
 	b = append(b, `,"memoryEnabled":`...)
-	b = jsonrpc.AppendBool(b, x.MemoryEnabled)
+	b = rpcimpl.AppendBool(b, x.MemoryEnabled)
 	b = append(b, `,"sessionPersistenceEnabled":`...)
-	b = jsonrpc.AppendBool(b, x.SessionPersistenceEnabled)
+	b = rpcimpl.AppendBool(b, x.SessionPersistenceEnabled)
 	b = append(b, `,"inferenceDestination":`...)
-	if b, err = jsonrpc.AppendValue(b, x.InferenceDestination); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.InferenceDestination); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11057,52 +11058,52 @@ func (x *RuntimeInspectResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		CliVersion, AnswerContractVersion, CliIdentity, ProviderID, Authentication, ClientContext, AnswerOnly, PermissionMode, ToolsEnabled, HooksEnabled, McpEnabled, MemoryEnabled, SessionPersistenceEnabled, InferenceDestination bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "cliVersion":
 			has.CliVersion = true
-			return jsonrpc.AtField("cliVersion", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CliVersion)))
+			return rpcimpl.AtField("cliVersion", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.CliVersion)))
 		case "answerContractVersion":
 			has.AnswerContractVersion = true
-			return jsonrpc.AtField("answerContractVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.AnswerContractVersion)))
+			return rpcimpl.AtField("answerContractVersion", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.AnswerContractVersion)))
 		case "cliIdentity":
 			has.CliIdentity = true
-			return jsonrpc.AtField("cliIdentity", jsonrpc.NonNull(value, v.CliIdentity.UnmarshalJSON(value)))
+			return rpcimpl.AtField("cliIdentity", rpcimpl.NonNull(value, v.CliIdentity.UnmarshalJSON(value)))
 		case "providerId":
 			has.ProviderID = true
-			return jsonrpc.AtField("providerId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProviderID)))
+			return rpcimpl.AtField("providerId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ProviderID)))
 		case "model":
-			return jsonrpc.AtField("model", jsonrpc.DecodeOptional(value, &v.Model, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("model", rpcimpl.DecodeOptional(value, &v.Model, rpcimpl.DecodeString[string]))
 		case "authentication":
 			has.Authentication = true
-			return jsonrpc.AtField("authentication", jsonrpc.NonNull(value, v.Authentication.UnmarshalJSON(value)))
+			return rpcimpl.AtField("authentication", rpcimpl.NonNull(value, v.Authentication.UnmarshalJSON(value)))
 		case "clientContext":
 			has.ClientContext = true
-			return jsonrpc.AtField("clientContext", jsonrpc.NonNull(value, v.ClientContext.UnmarshalJSON(value)))
+			return rpcimpl.AtField("clientContext", rpcimpl.NonNull(value, v.ClientContext.UnmarshalJSON(value)))
 		case "answerOnly":
 			has.AnswerOnly = true
-			return jsonrpc.AtField("answerOnly", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.AnswerOnly)))
+			return rpcimpl.AtField("answerOnly", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.AnswerOnly)))
 		case "permissionMode":
 			has.PermissionMode = true
-			return jsonrpc.AtField("permissionMode", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.PermissionMode)))
+			return rpcimpl.AtField("permissionMode", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.PermissionMode)))
 		case "toolsEnabled":
 			has.ToolsEnabled = true
-			return jsonrpc.AtField("toolsEnabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.ToolsEnabled)))
+			return rpcimpl.AtField("toolsEnabled", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.ToolsEnabled)))
 		case "hooksEnabled":
 			has.HooksEnabled = true
-			return jsonrpc.AtField("hooksEnabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.HooksEnabled)))
+			return rpcimpl.AtField("hooksEnabled", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.HooksEnabled)))
 		case "mcpEnabled":
 			has.McpEnabled = true
-			return jsonrpc.AtField("mcpEnabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.McpEnabled)))
+			return rpcimpl.AtField("mcpEnabled", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.McpEnabled)))
 		case "memoryEnabled":
 			has.MemoryEnabled = true
-			return jsonrpc.AtField("memoryEnabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.MemoryEnabled)))
+			return rpcimpl.AtField("memoryEnabled", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.MemoryEnabled)))
 		case "sessionPersistenceEnabled":
 			has.SessionPersistenceEnabled = true
-			return jsonrpc.AtField("sessionPersistenceEnabled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.SessionPersistenceEnabled)))
+			return rpcimpl.AtField("sessionPersistenceEnabled", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.SessionPersistenceEnabled)))
 		case "inferenceDestination":
 			has.InferenceDestination = true
-			return jsonrpc.AtField("inferenceDestination", jsonrpc.NonNull(value, v.InferenceDestination.UnmarshalJSON(value)))
+			return rpcimpl.AtField("inferenceDestination", rpcimpl.NonNull(value, v.InferenceDestination.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -11111,47 +11112,47 @@ func (x *RuntimeInspectResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.CliVersion:
-		return jsonrpc.MissingField("cliVersion")
+		return rpcimpl.MissingField("cliVersion")
 	case !has.AnswerContractVersion:
-		return jsonrpc.MissingField("answerContractVersion")
+		return rpcimpl.MissingField("answerContractVersion")
 	case v.AnswerContractVersion != 1:
-		return jsonrpc.AtField("answerContractVersion", errors.New("must be 1"))
+		return rpcimpl.AtField("answerContractVersion", errors.New("must be 1"))
 	case !has.CliIdentity:
-		return jsonrpc.MissingField("cliIdentity")
+		return rpcimpl.MissingField("cliIdentity")
 	case !has.ProviderID:
-		return jsonrpc.MissingField("providerId")
+		return rpcimpl.MissingField("providerId")
 	case !has.Authentication:
-		return jsonrpc.MissingField("authentication")
+		return rpcimpl.MissingField("authentication")
 	case !has.ClientContext:
-		return jsonrpc.MissingField("clientContext")
+		return rpcimpl.MissingField("clientContext")
 	case !has.AnswerOnly:
-		return jsonrpc.MissingField("answerOnly")
+		return rpcimpl.MissingField("answerOnly")
 	case !has.PermissionMode:
-		return jsonrpc.MissingField("permissionMode")
+		return rpcimpl.MissingField("permissionMode")
 	case v.PermissionMode != "restricted":
-		return jsonrpc.AtField("permissionMode", errors.New("must be \"restricted\""))
+		return rpcimpl.AtField("permissionMode", errors.New("must be \"restricted\""))
 	case !has.ToolsEnabled:
-		return jsonrpc.MissingField("toolsEnabled")
+		return rpcimpl.MissingField("toolsEnabled")
 	case v.ToolsEnabled != false:
-		return jsonrpc.AtField("toolsEnabled", errors.New("must be false"))
+		return rpcimpl.AtField("toolsEnabled", errors.New("must be false"))
 	case !has.HooksEnabled:
-		return jsonrpc.MissingField("hooksEnabled")
+		return rpcimpl.MissingField("hooksEnabled")
 	case v.HooksEnabled != false:
-		return jsonrpc.AtField("hooksEnabled", errors.New("must be false"))
+		return rpcimpl.AtField("hooksEnabled", errors.New("must be false"))
 	case !has.McpEnabled:
-		return jsonrpc.MissingField("mcpEnabled")
+		return rpcimpl.MissingField("mcpEnabled")
 	case v.McpEnabled != false:
-		return jsonrpc.AtField("mcpEnabled", errors.New("must be false"))
+		return rpcimpl.AtField("mcpEnabled", errors.New("must be false"))
 	case !has.MemoryEnabled:
-		return jsonrpc.MissingField("memoryEnabled")
+		return rpcimpl.MissingField("memoryEnabled")
 	case v.MemoryEnabled != false:
-		return jsonrpc.AtField("memoryEnabled", errors.New("must be false"))
+		return rpcimpl.AtField("memoryEnabled", errors.New("must be false"))
 	case !has.SessionPersistenceEnabled:
-		return jsonrpc.MissingField("sessionPersistenceEnabled")
+		return rpcimpl.MissingField("sessionPersistenceEnabled")
 	case v.SessionPersistenceEnabled != false:
-		return jsonrpc.AtField("sessionPersistenceEnabled", errors.New("must be false"))
+		return rpcimpl.AtField("sessionPersistenceEnabled", errors.New("must be false"))
 	case !has.InferenceDestination:
-		return jsonrpc.MissingField("inferenceDestination")
+		return rpcimpl.MissingField("inferenceDestination")
 	}
 	*x = v
 	return nil
@@ -11193,11 +11194,11 @@ func (x RuntimeInspectResultCliIdentity) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"invocationPath":`...)
-	b = jsonrpc.AppendString(b, x.InvocationPath)
+	b = rpcimpl.AppendString(b, x.InvocationPath)
 	b = append(b, `,"resolvedPath":`...)
-	b = jsonrpc.AppendString(b, x.ResolvedPath)
+	b = rpcimpl.AppendString(b, x.ResolvedPath)
 	b = append(b, `,"symlinkChain":`...)
-	if b, err = jsonrpc.AppendValue(b, x.SymlinkChain); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.SymlinkChain); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"package":`...)
@@ -11205,12 +11206,12 @@ func (x RuntimeInspectResultCliIdentity) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"artifacts":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Artifacts); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Artifacts); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"identityHash":`...)
-	b = jsonrpc.AppendString(b, x.IdentityHash)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.IdentityHash)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11220,26 +11221,26 @@ func (x *RuntimeInspectResultCliIdentity) UnmarshalJSON(b []byte) error {
 	var has struct {
 		InvocationPath, ResolvedPath, SymlinkChain, Package, Artifacts, IdentityHash bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "invocationPath":
 			has.InvocationPath = true
-			return jsonrpc.AtField("invocationPath", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.InvocationPath)))
+			return rpcimpl.AtField("invocationPath", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.InvocationPath)))
 		case "resolvedPath":
 			has.ResolvedPath = true
-			return jsonrpc.AtField("resolvedPath", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ResolvedPath)))
+			return rpcimpl.AtField("resolvedPath", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ResolvedPath)))
 		case "symlinkChain":
 			has.SymlinkChain = true
-			return jsonrpc.AtField("symlinkChain", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.SymlinkChain, jsonrpc.UnmarshalJSON[RuntimeInspectResultCliIdentitySymlinkChainItem])))
+			return rpcimpl.AtField("symlinkChain", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.SymlinkChain, rpcimpl.UnmarshalJSON[RuntimeInspectResultCliIdentitySymlinkChainItem])))
 		case "package":
 			has.Package = true
-			return jsonrpc.AtField("package", jsonrpc.NonNull(value, v.Package.UnmarshalJSON(value)))
+			return rpcimpl.AtField("package", rpcimpl.NonNull(value, v.Package.UnmarshalJSON(value)))
 		case "artifacts":
 			has.Artifacts = true
-			return jsonrpc.AtField("artifacts", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Artifacts, jsonrpc.UnmarshalJSON[RuntimeInspectResultCliIdentityArtifactsItem])))
+			return rpcimpl.AtField("artifacts", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Artifacts, rpcimpl.UnmarshalJSON[RuntimeInspectResultCliIdentityArtifactsItem])))
 		case "identityHash":
 			has.IdentityHash = true
-			return jsonrpc.AtField("identityHash", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.IdentityHash)))
+			return rpcimpl.AtField("identityHash", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.IdentityHash)))
 		}
 		return nil
 	})
@@ -11248,17 +11249,17 @@ func (x *RuntimeInspectResultCliIdentity) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.InvocationPath:
-		return jsonrpc.MissingField("invocationPath")
+		return rpcimpl.MissingField("invocationPath")
 	case !has.ResolvedPath:
-		return jsonrpc.MissingField("resolvedPath")
+		return rpcimpl.MissingField("resolvedPath")
 	case !has.SymlinkChain:
-		return jsonrpc.MissingField("symlinkChain")
+		return rpcimpl.MissingField("symlinkChain")
 	case !has.Package:
-		return jsonrpc.MissingField("package")
+		return rpcimpl.MissingField("package")
 	case !has.Artifacts:
-		return jsonrpc.MissingField("artifacts")
+		return rpcimpl.MissingField("artifacts")
 	case !has.IdentityHash:
-		return jsonrpc.MissingField("identityHash")
+		return rpcimpl.MissingField("identityHash")
 	}
 	*x = v
 	return nil
@@ -11276,10 +11277,10 @@ type RuntimeInspectResultCliIdentitySymlinkChainItem struct {
 func (x RuntimeInspectResultCliIdentitySymlinkChainItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"path":`...)
-	b = jsonrpc.AppendString(b, x.Path)
+	b = rpcimpl.AppendString(b, x.Path)
 	b = append(b, `,"target":`...)
-	b = jsonrpc.AppendString(b, x.Target)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Target)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11289,14 +11290,14 @@ func (x *RuntimeInspectResultCliIdentitySymlinkChainItem) UnmarshalJSON(b []byte
 	var has struct {
 		Path, Target bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "path":
 			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Path)))
+			return rpcimpl.AtField("path", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Path)))
 		case "target":
 			has.Target = true
-			return jsonrpc.AtField("target", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Target)))
+			return rpcimpl.AtField("target", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Target)))
 		}
 		return nil
 	})
@@ -11305,9 +11306,9 @@ func (x *RuntimeInspectResultCliIdentitySymlinkChainItem) UnmarshalJSON(b []byte
 	}
 	switch {
 	case !has.Path:
-		return jsonrpc.MissingField("path")
+		return rpcimpl.MissingField("path")
 	case !has.Target:
-		return jsonrpc.MissingField("target")
+		return rpcimpl.MissingField("target")
 	}
 	*x = v
 	return nil
@@ -11326,14 +11327,14 @@ type RuntimeInspectResultCliIdentityPackage struct {
 func (x RuntimeInspectResultCliIdentityPackage) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendString(b, x.Version)
+	b = rpcimpl.AppendString(b, x.Version)
 	if x.Commit != nil {
 		b = append(b, `,"commit":`...)
-		b = jsonrpc.AppendString(b, *x.Commit)
+		b = rpcimpl.AppendString(b, *x.Commit)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11343,16 +11344,16 @@ func (x *RuntimeInspectResultCliIdentityPackage) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Version bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
+			return rpcimpl.AtField("version", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Version)))
 		case "commit":
-			return jsonrpc.AtField("commit", jsonrpc.DecodeOptional(value, &v.Commit, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("commit", rpcimpl.DecodeOptional(value, &v.Commit, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -11361,9 +11362,9 @@ func (x *RuntimeInspectResultCliIdentityPackage) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Version:
-		return jsonrpc.MissingField("version")
+		return rpcimpl.MissingField("version")
 	}
 	*x = v
 	return nil
@@ -11382,12 +11383,12 @@ type RuntimeInspectResultCliIdentityArtifactsItem struct {
 func (x RuntimeInspectResultCliIdentityArtifactsItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"path":`...)
-	b = jsonrpc.AppendString(b, x.Path)
+	b = rpcimpl.AppendString(b, x.Path)
 	b = append(b, `,"size":`...)
-	b = jsonrpc.AppendInt(b, x.Size)
+	b = rpcimpl.AppendInt(b, x.Size)
 	b = append(b, `,"sha256":`...)
-	b = jsonrpc.AppendString(b, x.Sha256)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Sha256)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11397,17 +11398,17 @@ func (x *RuntimeInspectResultCliIdentityArtifactsItem) UnmarshalJSON(b []byte) e
 	var has struct {
 		Path, Size, Sha256 bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "path":
 			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Path)))
+			return rpcimpl.AtField("path", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Path)))
 		case "size":
 			has.Size = true
-			return jsonrpc.AtField("size", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Size)))
+			return rpcimpl.AtField("size", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Size)))
 		case "sha256":
 			has.Sha256 = true
-			return jsonrpc.AtField("sha256", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Sha256)))
+			return rpcimpl.AtField("sha256", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Sha256)))
 		}
 		return nil
 	})
@@ -11416,11 +11417,11 @@ func (x *RuntimeInspectResultCliIdentityArtifactsItem) UnmarshalJSON(b []byte) e
 	}
 	switch {
 	case !has.Path:
-		return jsonrpc.MissingField("path")
+		return rpcimpl.MissingField("path")
 	case !has.Size:
-		return jsonrpc.MissingField("size")
+		return rpcimpl.MissingField("size")
 	case !has.Sha256:
-		return jsonrpc.MissingField("sha256")
+		return rpcimpl.MissingField("sha256")
 	}
 	*x = v
 	return nil
@@ -11468,18 +11469,18 @@ func (x AnswerParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"contractVersion":`...)
-	b = jsonrpc.AppendInt(b, x.ContractVersion)
+	b = rpcimpl.AppendInt(b, x.ContractVersion)
 	b = append(b, `,"policyHash":`...)
-	b = jsonrpc.AppendString(b, x.PolicyHash)
+	b = rpcimpl.AppendString(b, x.PolicyHash)
 	b = append(b, `,"artifacts":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Artifacts); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Artifacts); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"outputSchema":`...)
 	if b, err = x.OutputSchema.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11489,20 +11490,20 @@ func (x *AnswerParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ContractVersion, PolicyHash, Artifacts, OutputSchema bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "contractVersion":
 			has.ContractVersion = true
-			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ContractVersion)))
+			return rpcimpl.AtField("contractVersion", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ContractVersion)))
 		case "policyHash":
 			has.PolicyHash = true
-			return jsonrpc.AtField("policyHash", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.PolicyHash)))
+			return rpcimpl.AtField("policyHash", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.PolicyHash)))
 		case "artifacts":
 			has.Artifacts = true
-			return jsonrpc.AtField("artifacts", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Artifacts, jsonrpc.UnmarshalJSON[AnswerParamsArtifactsItem])))
+			return rpcimpl.AtField("artifacts", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Artifacts, rpcimpl.UnmarshalJSON[AnswerParamsArtifactsItem])))
 		case "outputSchema":
 			has.OutputSchema = true
-			return jsonrpc.AtField("outputSchema", jsonrpc.NonNull(value, v.OutputSchema.UnmarshalJSON(value)))
+			return rpcimpl.AtField("outputSchema", rpcimpl.NonNull(value, v.OutputSchema.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -11511,15 +11512,15 @@ func (x *AnswerParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ContractVersion:
-		return jsonrpc.MissingField("contractVersion")
+		return rpcimpl.MissingField("contractVersion")
 	case v.ContractVersion != 1:
-		return jsonrpc.AtField("contractVersion", errors.New("must be 1"))
+		return rpcimpl.AtField("contractVersion", errors.New("must be 1"))
 	case !has.PolicyHash:
-		return jsonrpc.MissingField("policyHash")
+		return rpcimpl.MissingField("policyHash")
 	case !has.Artifacts:
-		return jsonrpc.MissingField("artifacts")
+		return rpcimpl.MissingField("artifacts")
 	case !has.OutputSchema:
-		return jsonrpc.MissingField("outputSchema")
+		return rpcimpl.MissingField("outputSchema")
 	}
 	*x = v
 	return nil
@@ -11538,12 +11539,12 @@ type AnswerParamsArtifactsItem struct {
 func (x AnswerParamsArtifactsItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"id":`...)
-	b = jsonrpc.AppendString(b, x.ID)
+	b = rpcimpl.AppendString(b, x.ID)
 	b = append(b, `,"class":`...)
-	b = jsonrpc.AppendString(b, x.Class)
+	b = rpcimpl.AppendString(b, x.Class)
 	b = append(b, `,"content":`...)
-	b = jsonrpc.AppendString(b, x.Content)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Content)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11553,17 +11554,17 @@ func (x *AnswerParamsArtifactsItem) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ID, Class, Content bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ID)))
 		case "class":
 			has.Class = true
-			return jsonrpc.AtField("class", jsonrpc.NonNull(value, v.Class.UnmarshalJSON(value)))
+			return rpcimpl.AtField("class", rpcimpl.NonNull(value, v.Class.UnmarshalJSON(value)))
 		case "content":
 			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Content)))
+			return rpcimpl.AtField("content", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Content)))
 		}
 		return nil
 	})
@@ -11572,11 +11573,11 @@ func (x *AnswerParamsArtifactsItem) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	case !has.Class:
-		return jsonrpc.MissingField("class")
+		return rpcimpl.MissingField("class")
 	case !has.Content:
-		return jsonrpc.MissingField("content")
+		return rpcimpl.MissingField("content")
 	}
 	*x = v
 	return nil
@@ -11636,18 +11637,18 @@ func (x AnswerParamsOutputSchema) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"additionalProperties":`...)
-	b = jsonrpc.AppendBool(b, x.AdditionalProperties)
+	b = rpcimpl.AppendBool(b, x.AdditionalProperties)
 	b = append(b, `,"properties":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Properties); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Properties); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"required":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Required); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Required); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11657,20 +11658,20 @@ func (x *AnswerParamsOutputSchema) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, AdditionalProperties, Properties, Required bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "additionalProperties":
 			has.AdditionalProperties = true
-			return jsonrpc.AtField("additionalProperties", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.AdditionalProperties)))
+			return rpcimpl.AtField("additionalProperties", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.AdditionalProperties)))
 		case "properties":
 			has.Properties = true
-			return jsonrpc.AtField("properties", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Properties)))
+			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Properties)))
 		case "required":
 			has.Required = true
-			return jsonrpc.AtField("required", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Required)))
+			return rpcimpl.AtField("required", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Required)))
 		}
 		return nil
 	})
@@ -11679,17 +11680,17 @@ func (x *AnswerParamsOutputSchema) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "object":
-		return jsonrpc.AtField("type", errors.New("must be \"object\""))
+		return rpcimpl.AtField("type", errors.New("must be \"object\""))
 	case !has.AdditionalProperties:
-		return jsonrpc.MissingField("additionalProperties")
+		return rpcimpl.MissingField("additionalProperties")
 	case v.AdditionalProperties != false:
-		return jsonrpc.AtField("additionalProperties", errors.New("must be false"))
+		return rpcimpl.AtField("additionalProperties", errors.New("must be false"))
 	case !has.Properties:
-		return jsonrpc.MissingField("properties")
+		return rpcimpl.MissingField("properties")
 	case !has.Required:
-		return jsonrpc.MissingField("required")
+		return rpcimpl.MissingField("required")
 	}
 	*x = v
 	return nil
@@ -11730,22 +11731,22 @@ func (x AnswerResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"contractVersion":`...)
-	b = jsonrpc.AppendInt(b, x.ContractVersion)
+	b = rpcimpl.AppendInt(b, x.ContractVersion)
 	b = append(b, `,"result":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Result); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Result); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"providerId":`...)
-	b = jsonrpc.AppendString(b, x.ProviderID)
+	b = rpcimpl.AppendString(b, x.ProviderID)
 	if x.Model != nil {
 		b = append(b, `,"model":`...)
-		b = jsonrpc.AppendString(b, *x.Model)
+		b = rpcimpl.AppendString(b, *x.Model)
 	}
 	b = append(b, `,"inferenceDestination":`...)
-	if b, err = jsonrpc.AppendValue(b, x.InferenceDestination); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.InferenceDestination); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11755,22 +11756,22 @@ func (x *AnswerResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ContractVersion, Result, ProviderID, InferenceDestination bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "contractVersion":
 			has.ContractVersion = true
-			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ContractVersion)))
+			return rpcimpl.AtField("contractVersion", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ContractVersion)))
 		case "result":
 			has.Result = true
-			return jsonrpc.AtField("result", jsonrpc.DecodeRaw(value, &v.Result))
+			return rpcimpl.AtField("result", rpcimpl.DecodeRaw(value, &v.Result))
 		case "providerId":
 			has.ProviderID = true
-			return jsonrpc.AtField("providerId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProviderID)))
+			return rpcimpl.AtField("providerId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ProviderID)))
 		case "model":
-			return jsonrpc.AtField("model", jsonrpc.DecodeOptional(value, &v.Model, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("model", rpcimpl.DecodeOptional(value, &v.Model, rpcimpl.DecodeString[string]))
 		case "inferenceDestination":
 			has.InferenceDestination = true
-			return jsonrpc.AtField("inferenceDestination", jsonrpc.NonNull(value, v.InferenceDestination.UnmarshalJSON(value)))
+			return rpcimpl.AtField("inferenceDestination", rpcimpl.NonNull(value, v.InferenceDestination.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -11779,15 +11780,15 @@ func (x *AnswerResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ContractVersion:
-		return jsonrpc.MissingField("contractVersion")
+		return rpcimpl.MissingField("contractVersion")
 	case v.ContractVersion != 1:
-		return jsonrpc.AtField("contractVersion", errors.New("must be 1"))
+		return rpcimpl.AtField("contractVersion", errors.New("must be 1"))
 	case !has.Result:
-		return jsonrpc.MissingField("result")
+		return rpcimpl.MissingField("result")
 	case !has.ProviderID:
-		return jsonrpc.MissingField("providerId")
+		return rpcimpl.MissingField("providerId")
 	case !has.InferenceDestination:
-		return jsonrpc.MissingField("inferenceDestination")
+		return rpcimpl.MissingField("inferenceDestination")
 	}
 	*x = v
 	return nil
@@ -11835,10 +11836,10 @@ func (x LoginBeginParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"contractVersion":`...)
-	b = jsonrpc.AppendInt(b, x.ContractVersion)
+	b = rpcimpl.AppendInt(b, x.ContractVersion)
 	b = append(b, `,"trafficClass":`...)
-	b = jsonrpc.AppendString(b, x.TrafficClass)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.TrafficClass)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11848,14 +11849,14 @@ func (x *LoginBeginParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ContractVersion, TrafficClass bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "contractVersion":
 			has.ContractVersion = true
-			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ContractVersion)))
+			return rpcimpl.AtField("contractVersion", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ContractVersion)))
 		case "trafficClass":
 			has.TrafficClass = true
-			return jsonrpc.AtField("trafficClass", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TrafficClass)))
+			return rpcimpl.AtField("trafficClass", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.TrafficClass)))
 		}
 		return nil
 	})
@@ -11864,13 +11865,13 @@ func (x *LoginBeginParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ContractVersion:
-		return jsonrpc.MissingField("contractVersion")
+		return rpcimpl.MissingField("contractVersion")
 	case v.ContractVersion != 1:
-		return jsonrpc.AtField("contractVersion", errors.New("must be 1"))
+		return rpcimpl.AtField("contractVersion", errors.New("must be 1"))
 	case !has.TrafficClass:
-		return jsonrpc.MissingField("trafficClass")
+		return rpcimpl.MissingField("trafficClass")
 	case v.TrafficClass != "autohand_device_authorization":
-		return jsonrpc.AtField("trafficClass", errors.New("must be \"autohand_device_authorization\""))
+		return rpcimpl.AtField("trafficClass", errors.New("must be \"autohand_device_authorization\""))
 	}
 	*x = v
 	return nil
@@ -11913,18 +11914,18 @@ func (x LoginBeginResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"contractVersion":`...)
-	b = jsonrpc.AppendInt(b, x.ContractVersion)
+	b = rpcimpl.AppendInt(b, x.ContractVersion)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
+	b = rpcimpl.AppendString(b, x.SessionID)
 	b = append(b, `,"userCode":`...)
-	b = jsonrpc.AppendString(b, x.UserCode)
+	b = rpcimpl.AppendString(b, x.UserCode)
 	b = append(b, `,"verificationUriComplete":`...)
-	b = jsonrpc.AppendString(b, x.VerificationURIComplete)
+	b = rpcimpl.AppendString(b, x.VerificationURIComplete)
 	b = append(b, `,"expiresAtUnixMs":`...)
-	b = jsonrpc.AppendInt(b, x.ExpiresAtUnixMs)
+	b = rpcimpl.AppendInt(b, x.ExpiresAtUnixMs)
 	b = append(b, `,"pollAfterMs":`...)
-	b = jsonrpc.AppendInt(b, x.PollAfterMs)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.PollAfterMs)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11934,26 +11935,26 @@ func (x *LoginBeginResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ContractVersion, SessionID, UserCode, VerificationURIComplete, ExpiresAtUnixMs, PollAfterMs bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "contractVersion":
 			has.ContractVersion = true
-			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ContractVersion)))
+			return rpcimpl.AtField("contractVersion", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ContractVersion)))
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		case "userCode":
 			has.UserCode = true
-			return jsonrpc.AtField("userCode", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.UserCode)))
+			return rpcimpl.AtField("userCode", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.UserCode)))
 		case "verificationUriComplete":
 			has.VerificationURIComplete = true
-			return jsonrpc.AtField("verificationUriComplete", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.VerificationURIComplete)))
+			return rpcimpl.AtField("verificationUriComplete", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.VerificationURIComplete)))
 		case "expiresAtUnixMs":
 			has.ExpiresAtUnixMs = true
-			return jsonrpc.AtField("expiresAtUnixMs", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ExpiresAtUnixMs)))
+			return rpcimpl.AtField("expiresAtUnixMs", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ExpiresAtUnixMs)))
 		case "pollAfterMs":
 			has.PollAfterMs = true
-			return jsonrpc.AtField("pollAfterMs", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.PollAfterMs)))
+			return rpcimpl.AtField("pollAfterMs", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.PollAfterMs)))
 		}
 		return nil
 	})
@@ -11962,19 +11963,19 @@ func (x *LoginBeginResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ContractVersion:
-		return jsonrpc.MissingField("contractVersion")
+		return rpcimpl.MissingField("contractVersion")
 	case v.ContractVersion != 1:
-		return jsonrpc.AtField("contractVersion", errors.New("must be 1"))
+		return rpcimpl.AtField("contractVersion", errors.New("must be 1"))
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	case !has.UserCode:
-		return jsonrpc.MissingField("userCode")
+		return rpcimpl.MissingField("userCode")
 	case !has.VerificationURIComplete:
-		return jsonrpc.MissingField("verificationUriComplete")
+		return rpcimpl.MissingField("verificationUriComplete")
 	case !has.ExpiresAtUnixMs:
-		return jsonrpc.MissingField("expiresAtUnixMs")
+		return rpcimpl.MissingField("expiresAtUnixMs")
 	case !has.PollAfterMs:
-		return jsonrpc.MissingField("pollAfterMs")
+		return rpcimpl.MissingField("pollAfterMs")
 	}
 	*x = v
 	return nil
@@ -12014,18 +12015,18 @@ func (x LoginPollResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"contractVersion":`...)
-	b = jsonrpc.AppendInt(b, x.ContractVersion)
+	b = rpcimpl.AppendInt(b, x.ContractVersion)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
+	b = rpcimpl.AppendString(b, x.SessionID)
 	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
+	b = rpcimpl.AppendString(b, x.Status)
 	if x.Problem != nil {
 		b = append(b, `,"problem":`...)
 		if b, err = x.Problem.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12035,19 +12036,19 @@ func (x *LoginPollResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ContractVersion, SessionID, Status bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "contractVersion":
 			has.ContractVersion = true
-			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ContractVersion)))
+			return rpcimpl.AtField("contractVersion", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ContractVersion)))
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "problem":
-			return jsonrpc.AtField("problem", jsonrpc.DecodeOptional(value, &v.Problem, jsonrpc.UnmarshalJSON[LoginPollResultProblem]))
+			return rpcimpl.AtField("problem", rpcimpl.DecodeOptional(value, &v.Problem, rpcimpl.UnmarshalJSON[LoginPollResultProblem]))
 		}
 		return nil
 	})
@@ -12056,13 +12057,13 @@ func (x *LoginPollResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ContractVersion:
-		return jsonrpc.MissingField("contractVersion")
+		return rpcimpl.MissingField("contractVersion")
 	case v.ContractVersion != 1:
-		return jsonrpc.AtField("contractVersion", errors.New("must be 1"))
+		return rpcimpl.AtField("contractVersion", errors.New("must be 1"))
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	}
 	*x = v
 	return nil
@@ -12083,12 +12084,12 @@ type LoginPollResultProblem struct {
 func (x LoginPollResultProblem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"code":`...)
-	b = jsonrpc.AppendString(b, x.Code)
+	b = rpcimpl.AppendString(b, x.Code)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
+	b = rpcimpl.AppendString(b, x.Message)
 	b = append(b, `,"retryable":`...)
-	b = jsonrpc.AppendBool(b, x.Retryable)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Retryable)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12098,17 +12099,17 @@ func (x *LoginPollResultProblem) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Code, Message, Retryable bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "code":
 			has.Code = true
-			return jsonrpc.AtField("code", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Code)))
+			return rpcimpl.AtField("code", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Code)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "retryable":
 			has.Retryable = true
-			return jsonrpc.AtField("retryable", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Retryable)))
+			return rpcimpl.AtField("retryable", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Retryable)))
 		}
 		return nil
 	})
@@ -12117,11 +12118,11 @@ func (x *LoginPollResultProblem) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Code:
-		return jsonrpc.MissingField("code")
+		return rpcimpl.MissingField("code")
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	case !has.Retryable:
-		return jsonrpc.MissingField("retryable")
+		return rpcimpl.MissingField("retryable")
 	}
 	*x = v
 	return nil
@@ -12159,12 +12160,12 @@ func (x LoginCancelResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"contractVersion":`...)
-	b = jsonrpc.AppendInt(b, x.ContractVersion)
+	b = rpcimpl.AppendInt(b, x.ContractVersion)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
+	b = rpcimpl.AppendString(b, x.SessionID)
 	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Status)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12174,17 +12175,17 @@ func (x *LoginCancelResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ContractVersion, SessionID, Status bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "contractVersion":
 			has.ContractVersion = true
-			return jsonrpc.AtField("contractVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ContractVersion)))
+			return rpcimpl.AtField("contractVersion", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ContractVersion)))
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -12193,13 +12194,13 @@ func (x *LoginCancelResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ContractVersion:
-		return jsonrpc.MissingField("contractVersion")
+		return rpcimpl.MissingField("contractVersion")
 	case v.ContractVersion != 1:
-		return jsonrpc.AtField("contractVersion", errors.New("must be 1"))
+		return rpcimpl.AtField("contractVersion", errors.New("must be 1"))
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	}
 	*x = v
 	return nil
@@ -12222,20 +12223,20 @@ func (x AgentStartParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
+	b = rpcimpl.AppendString(b, x.SessionID)
 	b = append(b, `,"model":`...)
-	b = jsonrpc.AppendString(b, x.Model)
+	b = rpcimpl.AppendString(b, x.Model)
 	b = append(b, `,"workspace":`...)
-	b = jsonrpc.AppendString(b, x.Workspace)
+	b = rpcimpl.AppendString(b, x.Workspace)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = rpcimpl.AppendString(b, x.Timestamp)
 	if x.ContextPercent != nil {
 		b = append(b, `,"contextPercent":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.ContextPercent); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.ContextPercent); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12245,22 +12246,22 @@ func (x *AgentStartParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SessionID, Model, Workspace, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		case "model":
 			has.Model = true
-			return jsonrpc.AtField("model", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Model)))
+			return rpcimpl.AtField("model", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Model)))
 		case "workspace":
 			has.Workspace = true
-			return jsonrpc.AtField("workspace", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Workspace)))
+			return rpcimpl.AtField("workspace", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Workspace)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		case "contextPercent":
-			return jsonrpc.AtField("contextPercent", jsonrpc.DecodeOptional(value, &v.ContextPercent, jsonrpc.DecodeFloat[float64]))
+			return rpcimpl.AtField("contextPercent", rpcimpl.DecodeOptional(value, &v.ContextPercent, rpcimpl.DecodeFloat[float64]))
 		}
 		return nil
 	})
@@ -12269,13 +12270,13 @@ func (x *AgentStartParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	case !has.Model:
-		return jsonrpc.MissingField("model")
+		return rpcimpl.MissingField("model")
 	case !has.Workspace:
-		return jsonrpc.MissingField("workspace")
+		return rpcimpl.MissingField("workspace")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -12293,12 +12294,12 @@ type AgentEndParams struct {
 func (x AgentEndParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
+	b = rpcimpl.AppendString(b, x.SessionID)
 	b = append(b, `,"reason":`...)
-	b = jsonrpc.AppendString(b, x.Reason)
+	b = rpcimpl.AppendString(b, x.Reason)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12308,17 +12309,17 @@ func (x *AgentEndParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SessionID, Reason, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		case "reason":
 			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, v.Reason.UnmarshalJSON(value)))
+			return rpcimpl.AtField("reason", rpcimpl.NonNull(value, v.Reason.UnmarshalJSON(value)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -12327,11 +12328,11 @@ func (x *AgentEndParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	case !has.Reason:
-		return jsonrpc.MissingField("reason")
+		return rpcimpl.MissingField("reason")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -12351,17 +12352,17 @@ type PingParams struct {
 func (x PingParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = rpcimpl.AppendString(b, x.Timestamp)
 	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
+	b = rpcimpl.AppendString(b, x.Status)
 	switch x.TurnID.State {
 	case jsonrpc.Null:
 		b = append(b, `,"turnId":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"turnId":`...)
-		b = jsonrpc.AppendString(b, x.TurnID.Value)
+		b = rpcimpl.AppendString(b, x.TurnID.Value)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12371,16 +12372,16 @@ func (x *PingParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Timestamp, Status bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "turnId":
-			return jsonrpc.AtField("turnId", jsonrpc.DecodeNullable(value, &v.TurnID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("turnId", rpcimpl.DecodeNullable(value, &v.TurnID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -12389,9 +12390,9 @@ func (x *PingParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	}
 	*x = v
 	return nil
@@ -12412,18 +12413,18 @@ type TurnStartParams struct {
 func (x TurnStartParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"turnId":`...)
-	b = jsonrpc.AppendString(b, x.TurnID)
+	b = rpcimpl.AppendString(b, x.TurnID)
 	if x.SessionID != nil {
 		b = append(b, `,"sessionId":`...)
-		b = jsonrpc.AppendString(b, *x.SessionID)
+		b = rpcimpl.AppendString(b, *x.SessionID)
 	}
 	if x.Instruction != nil {
 		b = append(b, `,"instruction":`...)
-		b = jsonrpc.AppendString(b, *x.Instruction)
+		b = rpcimpl.AppendString(b, *x.Instruction)
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12433,18 +12434,18 @@ func (x *TurnStartParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TurnID, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "turnId":
 			has.TurnID = true
-			return jsonrpc.AtField("turnId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TurnID)))
+			return rpcimpl.AtField("turnId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.TurnID)))
 		case "sessionId":
-			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("sessionId", rpcimpl.DecodeOptional(value, &v.SessionID, rpcimpl.DecodeString[string]))
 		case "instruction":
-			return jsonrpc.AtField("instruction", jsonrpc.DecodeOptional(value, &v.Instruction, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("instruction", rpcimpl.DecodeOptional(value, &v.Instruction, rpcimpl.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -12453,9 +12454,9 @@ func (x *TurnStartParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TurnID:
-		return jsonrpc.MissingField("turnId")
+		return rpcimpl.MissingField("turnId")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -12486,32 +12487,32 @@ func (x TurnEndParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"turnId":`...)
-	b = jsonrpc.AppendString(b, x.TurnID)
+	b = rpcimpl.AppendString(b, x.TurnID)
 	if x.SessionID != nil {
 		b = append(b, `,"sessionId":`...)
-		b = jsonrpc.AppendString(b, *x.SessionID)
+		b = rpcimpl.AppendString(b, *x.SessionID)
 	}
 	if x.TokensUsed != nil {
 		b = append(b, `,"tokensUsed":`...)
-		b = jsonrpc.AppendInt(b, *x.TokensUsed)
+		b = rpcimpl.AppendInt(b, *x.TokensUsed)
 	}
 	if x.TokensUsageStatus != nil {
 		b = append(b, `,"tokensUsageStatus":`...)
-		b = jsonrpc.AppendString(b, *x.TokensUsageStatus)
+		b = rpcimpl.AppendString(b, *x.TokensUsageStatus)
 	}
 	if x.DurationMs != nil {
 		b = append(b, `,"durationMs":`...)
-		b = jsonrpc.AppendInt(b, *x.DurationMs)
+		b = rpcimpl.AppendInt(b, *x.DurationMs)
 	}
 	if x.ContextPercent != nil {
 		b = append(b, `,"contextPercent":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.ContextPercent); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.ContextPercent); err != nil {
 			return nil, err
 		}
 	}
 	if x.Reason != nil {
 		b = append(b, `,"reason":`...)
-		b = jsonrpc.AppendString(b, *x.Reason)
+		b = rpcimpl.AppendString(b, *x.Reason)
 	}
 	if x.Stats != nil {
 		b = append(b, `,"stats":`...)
@@ -12520,8 +12521,8 @@ func (x TurnEndParams) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12531,28 +12532,28 @@ func (x *TurnEndParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TurnID, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "turnId":
 			has.TurnID = true
-			return jsonrpc.AtField("turnId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TurnID)))
+			return rpcimpl.AtField("turnId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.TurnID)))
 		case "sessionId":
-			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("sessionId", rpcimpl.DecodeOptional(value, &v.SessionID, rpcimpl.DecodeString[string]))
 		case "tokensUsed":
-			return jsonrpc.AtField("tokensUsed", jsonrpc.DecodeOptional(value, &v.TokensUsed, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("tokensUsed", rpcimpl.DecodeOptional(value, &v.TokensUsed, rpcimpl.DecodeInt[int64]))
 		case "tokensUsageStatus":
-			return jsonrpc.AtField("tokensUsageStatus", jsonrpc.DecodeOptional(value, &v.TokensUsageStatus, jsonrpc.UnmarshalJSON[TokensUsageStatus]))
+			return rpcimpl.AtField("tokensUsageStatus", rpcimpl.DecodeOptional(value, &v.TokensUsageStatus, rpcimpl.UnmarshalJSON[TokensUsageStatus]))
 		case "durationMs":
-			return jsonrpc.AtField("durationMs", jsonrpc.DecodeOptional(value, &v.DurationMs, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("durationMs", rpcimpl.DecodeOptional(value, &v.DurationMs, rpcimpl.DecodeInt[int64]))
 		case "contextPercent":
-			return jsonrpc.AtField("contextPercent", jsonrpc.DecodeOptional(value, &v.ContextPercent, jsonrpc.DecodeFloat[float64]))
+			return rpcimpl.AtField("contextPercent", rpcimpl.DecodeOptional(value, &v.ContextPercent, rpcimpl.DecodeFloat[float64]))
 		case "reason":
-			return jsonrpc.AtField("reason", jsonrpc.DecodeOptional(value, &v.Reason, jsonrpc.UnmarshalJSON[TurnEndReason]))
+			return rpcimpl.AtField("reason", rpcimpl.DecodeOptional(value, &v.Reason, rpcimpl.UnmarshalJSON[TurnEndReason]))
 		case "stats":
-			return jsonrpc.AtField("stats", jsonrpc.DecodeOptional(value, &v.Stats, jsonrpc.UnmarshalJSON[TurnEndParamsStats]))
+			return rpcimpl.AtField("stats", rpcimpl.DecodeOptional(value, &v.Stats, rpcimpl.UnmarshalJSON[TurnEndParamsStats]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -12561,9 +12562,9 @@ func (x *TurnEndParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TurnID:
-		return jsonrpc.MissingField("turnId")
+		return rpcimpl.MissingField("turnId")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -12587,18 +12588,18 @@ func (x TurnEndParamsStats) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"tokensUsed":`...)
-	b = jsonrpc.AppendInt(b, x.TokensUsed)
+	b = rpcimpl.AppendInt(b, x.TokensUsed)
 	if x.TokensUsageStatus != nil {
 		b = append(b, `,"tokensUsageStatus":`...)
-		b = jsonrpc.AppendString(b, *x.TokensUsageStatus)
+		b = rpcimpl.AppendString(b, *x.TokensUsageStatus)
 	}
 	b = append(b, `,"duration":`...)
-	b = jsonrpc.AppendInt(b, x.Duration)
+	b = rpcimpl.AppendInt(b, x.Duration)
 	b = append(b, `,"contextPercent":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.ContextPercent); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.ContextPercent); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12608,19 +12609,19 @@ func (x *TurnEndParamsStats) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TokensUsed, Duration, ContextPercent bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "tokensUsed":
 			has.TokensUsed = true
-			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TokensUsed)))
+			return rpcimpl.AtField("tokensUsed", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.TokensUsed)))
 		case "tokensUsageStatus":
-			return jsonrpc.AtField("tokensUsageStatus", jsonrpc.DecodeOptional(value, &v.TokensUsageStatus, jsonrpc.UnmarshalJSON[TokensUsageStatus]))
+			return rpcimpl.AtField("tokensUsageStatus", rpcimpl.DecodeOptional(value, &v.TokensUsageStatus, rpcimpl.UnmarshalJSON[TokensUsageStatus]))
 		case "duration":
 			has.Duration = true
-			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Duration)))
+			return rpcimpl.AtField("duration", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Duration)))
 		case "contextPercent":
 			has.ContextPercent = true
-			return jsonrpc.AtField("contextPercent", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.ContextPercent)))
+			return rpcimpl.AtField("contextPercent", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.ContextPercent)))
 		}
 		return nil
 	})
@@ -12629,11 +12630,11 @@ func (x *TurnEndParamsStats) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TokensUsed:
-		return jsonrpc.MissingField("tokensUsed")
+		return rpcimpl.MissingField("tokensUsed")
 	case !has.Duration:
-		return jsonrpc.MissingField("duration")
+		return rpcimpl.MissingField("duration")
 	case !has.ContextPercent:
-		return jsonrpc.MissingField("contextPercent")
+		return rpcimpl.MissingField("contextPercent")
 	}
 	*x = v
 	return nil
@@ -12654,18 +12655,18 @@ type MessageStartParams struct {
 func (x MessageStartParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"messageId":`...)
-	b = jsonrpc.AppendString(b, x.MessageID)
+	b = rpcimpl.AppendString(b, x.MessageID)
 	if x.Role != nil {
 		b = append(b, `,"role":`...)
-		b = jsonrpc.AppendString(b, *x.Role)
+		b = rpcimpl.AppendString(b, *x.Role)
 	}
 	if x.TurnID != nil {
 		b = append(b, `,"turnId":`...)
-		b = jsonrpc.AppendString(b, *x.TurnID)
+		b = rpcimpl.AppendString(b, *x.TurnID)
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12675,18 +12676,18 @@ func (x *MessageStartParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		MessageID, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "messageId":
 			has.MessageID = true
-			return jsonrpc.AtField("messageId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.MessageID)))
+			return rpcimpl.AtField("messageId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.MessageID)))
 		case "role":
-			return jsonrpc.AtField("role", jsonrpc.DecodeOptional(value, &v.Role, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("role", rpcimpl.DecodeOptional(value, &v.Role, rpcimpl.DecodeString[string]))
 		case "turnId":
-			return jsonrpc.AtField("turnId", jsonrpc.DecodeOptional(value, &v.TurnID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("turnId", rpcimpl.DecodeOptional(value, &v.TurnID, rpcimpl.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -12695,11 +12696,11 @@ func (x *MessageStartParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.MessageID:
-		return jsonrpc.MissingField("messageId")
+		return rpcimpl.MissingField("messageId")
 	case v.Role != nil && *v.Role != "assistant":
-		return jsonrpc.AtField("role", errors.New("must be \"assistant\""))
+		return rpcimpl.AtField("role", errors.New("must be \"assistant\""))
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -12723,17 +12724,17 @@ func (x MessageUpdateParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.MessageID != nil {
 		b = append(b, `,"messageId":`...)
-		b = jsonrpc.AppendString(b, *x.MessageID)
+		b = rpcimpl.AppendString(b, *x.MessageID)
 	}
 	b = append(b, `,"delta":`...)
-	b = jsonrpc.AppendString(b, x.Delta)
+	b = rpcimpl.AppendString(b, x.Delta)
 	if x.Thought != nil {
 		b = append(b, `,"thought":`...)
-		b = jsonrpc.AppendString(b, *x.Thought)
+		b = rpcimpl.AppendString(b, *x.Thought)
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12743,18 +12744,18 @@ func (x *MessageUpdateParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Delta, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "messageId":
-			return jsonrpc.AtField("messageId", jsonrpc.DecodeOptional(value, &v.MessageID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("messageId", rpcimpl.DecodeOptional(value, &v.MessageID, rpcimpl.DecodeString[string]))
 		case "delta":
 			has.Delta = true
-			return jsonrpc.AtField("delta", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Delta)))
+			return rpcimpl.AtField("delta", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Delta)))
 		case "thought":
-			return jsonrpc.AtField("thought", jsonrpc.DecodeOptional(value, &v.Thought, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("thought", rpcimpl.DecodeOptional(value, &v.Thought, rpcimpl.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -12763,9 +12764,9 @@ func (x *MessageUpdateParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Delta:
-		return jsonrpc.MissingField("delta")
+		return rpcimpl.MissingField("delta")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -12790,22 +12791,22 @@ func (x MessageEndParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"messageId":`...)
-	b = jsonrpc.AppendString(b, x.MessageID)
+	b = rpcimpl.AppendString(b, x.MessageID)
 	b = append(b, `,"content":`...)
-	b = jsonrpc.AppendString(b, x.Content)
+	b = rpcimpl.AppendString(b, x.Content)
 	if x.ToolCalls != nil {
 		b = append(b, `,"toolCalls":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ToolCalls); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.ToolCalls); err != nil {
 			return nil, err
 		}
 	}
 	if x.Aborted != nil {
 		b = append(b, `,"aborted":`...)
-		b = jsonrpc.AppendBool(b, *x.Aborted)
+		b = rpcimpl.AppendBool(b, *x.Aborted)
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12815,21 +12816,21 @@ func (x *MessageEndParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		MessageID, Content, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "messageId":
 			has.MessageID = true
-			return jsonrpc.AtField("messageId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.MessageID)))
+			return rpcimpl.AtField("messageId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.MessageID)))
 		case "content":
 			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Content)))
+			return rpcimpl.AtField("content", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Content)))
 		case "toolCalls":
-			return jsonrpc.AtField("toolCalls", jsonrpc.DecodeArray(value, &v.ToolCalls, jsonrpc.UnmarshalJSON[ToolCall]))
+			return rpcimpl.AtField("toolCalls", rpcimpl.DecodeArray(value, &v.ToolCalls, rpcimpl.UnmarshalJSON[ToolCall]))
 		case "aborted":
-			return jsonrpc.AtField("aborted", jsonrpc.DecodeOptional(value, &v.Aborted, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("aborted", rpcimpl.DecodeOptional(value, &v.Aborted, rpcimpl.DecodeBool[bool]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -12838,11 +12839,11 @@ func (x *MessageEndParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.MessageID:
-		return jsonrpc.MissingField("messageId")
+		return rpcimpl.MissingField("messageId")
 	case !has.Content:
-		return jsonrpc.MissingField("content")
+		return rpcimpl.MissingField("content")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -12878,20 +12879,20 @@ func (x ToolStartParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"toolId":`...)
-	b = jsonrpc.AppendString(b, x.ToolID)
+	b = rpcimpl.AppendString(b, x.ToolID)
 	if x.ParentToolID != nil {
 		b = append(b, `,"parentToolId":`...)
-		b = jsonrpc.AppendString(b, *x.ParentToolID)
+		b = rpcimpl.AppendString(b, *x.ParentToolID)
 	}
 	b = append(b, `,"toolName":`...)
-	b = jsonrpc.AppendString(b, x.ToolName)
+	b = rpcimpl.AppendString(b, x.ToolName)
 	b = append(b, `,"args":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Args); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Args); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12901,22 +12902,22 @@ func (x *ToolStartParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ToolID, ToolName, Args, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "toolId":
 			has.ToolID = true
-			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolID)))
+			return rpcimpl.AtField("toolId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ToolID)))
 		case "parentToolId":
-			return jsonrpc.AtField("parentToolId", jsonrpc.DecodeOptional(value, &v.ParentToolID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("parentToolId", rpcimpl.DecodeOptional(value, &v.ParentToolID, rpcimpl.DecodeString[string]))
 		case "toolName":
 			has.ToolName = true
-			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolName)))
+			return rpcimpl.AtField("toolName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ToolName)))
 		case "args":
 			has.Args = true
-			return jsonrpc.AtField("args", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Args)))
+			return rpcimpl.AtField("args", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Args)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -12925,13 +12926,13 @@ func (x *ToolStartParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ToolID:
-		return jsonrpc.MissingField("toolId")
+		return rpcimpl.MissingField("toolId")
 	case !has.ToolName:
-		return jsonrpc.MissingField("toolName")
+		return rpcimpl.MissingField("toolName")
 	case !has.Args:
-		return jsonrpc.MissingField("args")
+		return rpcimpl.MissingField("args")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -12950,14 +12951,14 @@ type ToolUpdateParams struct {
 func (x ToolUpdateParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"toolId":`...)
-	b = jsonrpc.AppendString(b, x.ToolID)
+	b = rpcimpl.AppendString(b, x.ToolID)
 	b = append(b, `,"output":`...)
-	b = jsonrpc.AppendString(b, x.Output)
+	b = rpcimpl.AppendString(b, x.Output)
 	b = append(b, `,"stream":`...)
-	b = jsonrpc.AppendString(b, x.Stream)
+	b = rpcimpl.AppendString(b, x.Stream)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12967,20 +12968,20 @@ func (x *ToolUpdateParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ToolID, Output, Stream, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "toolId":
 			has.ToolID = true
-			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolID)))
+			return rpcimpl.AtField("toolId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ToolID)))
 		case "output":
 			has.Output = true
-			return jsonrpc.AtField("output", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Output)))
+			return rpcimpl.AtField("output", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Output)))
 		case "stream":
 			has.Stream = true
-			return jsonrpc.AtField("stream", jsonrpc.NonNull(value, v.Stream.UnmarshalJSON(value)))
+			return rpcimpl.AtField("stream", rpcimpl.NonNull(value, v.Stream.UnmarshalJSON(value)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -12989,13 +12990,13 @@ func (x *ToolUpdateParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ToolID:
-		return jsonrpc.MissingField("toolId")
+		return rpcimpl.MissingField("toolId")
 	case !has.Output:
-		return jsonrpc.MissingField("output")
+		return rpcimpl.MissingField("output")
 	case !has.Stream:
-		return jsonrpc.MissingField("stream")
+		return rpcimpl.MissingField("stream")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -13017,26 +13018,26 @@ type ToolEndParams struct {
 func (x ToolEndParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"toolId":`...)
-	b = jsonrpc.AppendString(b, x.ToolID)
+	b = rpcimpl.AppendString(b, x.ToolID)
 	if x.ParentToolID != nil {
 		b = append(b, `,"parentToolId":`...)
-		b = jsonrpc.AppendString(b, *x.ParentToolID)
+		b = rpcimpl.AppendString(b, *x.ParentToolID)
 	}
 	b = append(b, `,"toolName":`...)
-	b = jsonrpc.AppendString(b, x.ToolName)
+	b = rpcimpl.AppendString(b, x.ToolName)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.Output != nil {
 		b = append(b, `,"output":`...)
-		b = jsonrpc.AppendString(b, *x.Output)
+		b = rpcimpl.AppendString(b, *x.Output)
 	}
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13046,26 +13047,26 @@ func (x *ToolEndParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ToolID, ToolName, Success, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "toolId":
 			has.ToolID = true
-			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolID)))
+			return rpcimpl.AtField("toolId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ToolID)))
 		case "parentToolId":
-			return jsonrpc.AtField("parentToolId", jsonrpc.DecodeOptional(value, &v.ParentToolID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("parentToolId", rpcimpl.DecodeOptional(value, &v.ParentToolID, rpcimpl.DecodeString[string]))
 		case "toolName":
 			has.ToolName = true
-			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolName)))
+			return rpcimpl.AtField("toolName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ToolName)))
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "output":
-			return jsonrpc.AtField("output", jsonrpc.DecodeOptional(value, &v.Output, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("output", rpcimpl.DecodeOptional(value, &v.Output, rpcimpl.DecodeString[string]))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -13074,13 +13075,13 @@ func (x *ToolEndParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ToolID:
-		return jsonrpc.MissingField("toolId")
+		return rpcimpl.MissingField("toolId")
 	case !has.ToolName:
-		return jsonrpc.MissingField("toolName")
+		return rpcimpl.MissingField("toolName")
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -13099,14 +13100,14 @@ func (x StepEndParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"stepId":`...)
-	b = jsonrpc.AppendString(b, x.StepID)
+	b = rpcimpl.AppendString(b, x.StepID)
 	b = append(b, `,"step":`...)
 	if b, err = x.Step.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13116,17 +13117,17 @@ func (x *StepEndParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		StepID, Step, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "stepId":
 			has.StepID = true
-			return jsonrpc.AtField("stepId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.StepID)))
+			return rpcimpl.AtField("stepId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.StepID)))
 		case "step":
 			has.Step = true
-			return jsonrpc.AtField("step", jsonrpc.NonNull(value, v.Step.UnmarshalJSON(value)))
+			return rpcimpl.AtField("step", rpcimpl.NonNull(value, v.Step.UnmarshalJSON(value)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -13135,11 +13136,11 @@ func (x *StepEndParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.StepID:
-		return jsonrpc.MissingField("stepId")
+		return rpcimpl.MissingField("stepId")
 	case !has.Step:
-		return jsonrpc.MissingField("step")
+		return rpcimpl.MissingField("step")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -13180,20 +13181,20 @@ func (x StepEndParamsStep) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"stepNumber":`...)
-	b = jsonrpc.AppendInt(b, x.StepNumber)
+	b = rpcimpl.AppendInt(b, x.StepNumber)
 	if x.Thought != nil {
 		b = append(b, `,"thought":`...)
-		b = jsonrpc.AppendString(b, *x.Thought)
+		b = rpcimpl.AppendString(b, *x.Thought)
 	}
 	b = append(b, `,"toolCalls":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ToolCalls); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ToolCalls); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"toolResults":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ToolResults); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ToolResults); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13203,19 +13204,19 @@ func (x *StepEndParamsStep) UnmarshalJSON(b []byte) error {
 	var has struct {
 		StepNumber, ToolCalls, ToolResults bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "stepNumber":
 			has.StepNumber = true
-			return jsonrpc.AtField("stepNumber", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.StepNumber)))
+			return rpcimpl.AtField("stepNumber", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.StepNumber)))
 		case "thought":
-			return jsonrpc.AtField("thought", jsonrpc.DecodeOptional(value, &v.Thought, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("thought", rpcimpl.DecodeOptional(value, &v.Thought, rpcimpl.DecodeString[string]))
 		case "toolCalls":
 			has.ToolCalls = true
-			return jsonrpc.AtField("toolCalls", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ToolCalls, jsonrpc.UnmarshalJSON[ToolCall])))
+			return rpcimpl.AtField("toolCalls", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.ToolCalls, rpcimpl.UnmarshalJSON[ToolCall])))
 		case "toolResults":
 			has.ToolResults = true
-			return jsonrpc.AtField("toolResults", jsonrpc.NonNull(value, json.Unmarshal(value, &v.ToolResults)))
+			return rpcimpl.AtField("toolResults", rpcimpl.NonNull(value, json.Unmarshal(value, &v.ToolResults)))
 		}
 		return nil
 	})
@@ -13224,11 +13225,11 @@ func (x *StepEndParamsStep) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.StepNumber:
-		return jsonrpc.MissingField("stepNumber")
+		return rpcimpl.MissingField("stepNumber")
 	case !has.ToolCalls:
-		return jsonrpc.MissingField("toolCalls")
+		return rpcimpl.MissingField("toolCalls")
 	case !has.ToolResults:
-		return jsonrpc.MissingField("toolResults")
+		return rpcimpl.MissingField("toolResults")
 	}
 	*x = v
 	return nil
@@ -13256,11 +13257,11 @@ func (x PermissionRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"requestId":`...)
-	b = jsonrpc.AppendString(b, x.RequestID)
+	b = rpcimpl.AppendString(b, x.RequestID)
 	b = append(b, `,"tool":`...)
-	b = jsonrpc.AppendString(b, x.Tool)
+	b = rpcimpl.AppendString(b, x.Tool)
 	b = append(b, `,"description":`...)
-	b = jsonrpc.AppendString(b, x.Description)
+	b = rpcimpl.AppendString(b, x.Description)
 	if x.Context != nil {
 		b = append(b, `,"context":`...)
 		if b, err = x.Context.AppendJSON(b); err != nil {
@@ -13269,13 +13270,13 @@ func (x PermissionRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Options != nil {
 		b = append(b, `,"options":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Options); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Options); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13285,24 +13286,24 @@ func (x *PermissionRequestParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		RequestID, Tool, Description, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "requestId":
 			has.RequestID = true
-			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RequestID)))
+			return rpcimpl.AtField("requestId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.RequestID)))
 		case "tool":
 			has.Tool = true
-			return jsonrpc.AtField("tool", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Tool)))
+			return rpcimpl.AtField("tool", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Tool)))
 		case "description":
 			has.Description = true
-			return jsonrpc.AtField("description", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Description)))
+			return rpcimpl.AtField("description", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Description)))
 		case "context":
-			return jsonrpc.AtField("context", jsonrpc.DecodeOptional(value, &v.Context, jsonrpc.UnmarshalJSON[PermissionContext]))
+			return rpcimpl.AtField("context", rpcimpl.DecodeOptional(value, &v.Context, rpcimpl.UnmarshalJSON[PermissionContext]))
 		case "options":
-			return jsonrpc.AtField("options", jsonrpc.DecodeArray(value, &v.Options, jsonrpc.UnmarshalJSON[PermissionDecision]))
+			return rpcimpl.AtField("options", rpcimpl.DecodeArray(value, &v.Options, rpcimpl.UnmarshalJSON[PermissionDecision]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -13311,13 +13312,13 @@ func (x *PermissionRequestParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.RequestID:
-		return jsonrpc.MissingField("requestId")
+		return rpcimpl.MissingField("requestId")
 	case !has.Tool:
-		return jsonrpc.MissingField("tool")
+		return rpcimpl.MissingField("tool")
 	case !has.Description:
-		return jsonrpc.MissingField("description")
+		return rpcimpl.MissingField("description")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -13337,16 +13338,16 @@ type DirectoryAccessRequestParams struct {
 func (x DirectoryAccessRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"requestId":`...)
-	b = jsonrpc.AppendString(b, x.RequestID)
+	b = rpcimpl.AppendString(b, x.RequestID)
 	b = append(b, `,"path":`...)
-	b = jsonrpc.AppendString(b, x.Path)
+	b = rpcimpl.AppendString(b, x.Path)
 	if x.Reason != nil {
 		b = append(b, `,"reason":`...)
-		b = jsonrpc.AppendString(b, *x.Reason)
+		b = rpcimpl.AppendString(b, *x.Reason)
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13356,19 +13357,19 @@ func (x *DirectoryAccessRequestParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		RequestID, Path, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "requestId":
 			has.RequestID = true
-			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RequestID)))
+			return rpcimpl.AtField("requestId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.RequestID)))
 		case "path":
 			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Path)))
+			return rpcimpl.AtField("path", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Path)))
 		case "reason":
-			return jsonrpc.AtField("reason", jsonrpc.DecodeOptional(value, &v.Reason, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("reason", rpcimpl.DecodeOptional(value, &v.Reason, rpcimpl.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -13377,11 +13378,11 @@ func (x *DirectoryAccessRequestParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.RequestID:
-		return jsonrpc.MissingField("requestId")
+		return rpcimpl.MissingField("requestId")
 	case !has.Path:
-		return jsonrpc.MissingField("path")
+		return rpcimpl.MissingField("path")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -13402,14 +13403,14 @@ type ErrorParams struct {
 func (x ErrorParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"code":`...)
-	b = jsonrpc.AppendInt(b, x.Code)
+	b = rpcimpl.AppendInt(b, x.Code)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
+	b = rpcimpl.AppendString(b, x.Message)
 	b = append(b, `,"recoverable":`...)
-	b = jsonrpc.AppendBool(b, x.Recoverable)
+	b = rpcimpl.AppendBool(b, x.Recoverable)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13419,20 +13420,20 @@ func (x *ErrorParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Code, Message, Recoverable, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "code":
 			has.Code = true
-			return jsonrpc.AtField("code", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Code)))
+			return rpcimpl.AtField("code", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Code)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "recoverable":
 			has.Recoverable = true
-			return jsonrpc.AtField("recoverable", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Recoverable)))
+			return rpcimpl.AtField("recoverable", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Recoverable)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -13441,13 +13442,13 @@ func (x *ErrorParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Code:
-		return jsonrpc.MissingField("code")
+		return rpcimpl.MissingField("code")
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	case !has.Recoverable:
-		return jsonrpc.MissingField("recoverable")
+		return rpcimpl.MissingField("recoverable")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -13465,12 +13466,12 @@ type ChangesBatchStartParams struct {
 func (x ChangesBatchStartParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"batchId":`...)
-	b = jsonrpc.AppendString(b, x.BatchID)
+	b = rpcimpl.AppendString(b, x.BatchID)
 	b = append(b, `,"turnId":`...)
-	b = jsonrpc.AppendString(b, x.TurnID)
+	b = rpcimpl.AppendString(b, x.TurnID)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13480,17 +13481,17 @@ func (x *ChangesBatchStartParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		BatchID, TurnID, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "batchId":
 			has.BatchID = true
-			return jsonrpc.AtField("batchId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.BatchID)))
+			return rpcimpl.AtField("batchId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.BatchID)))
 		case "turnId":
 			has.TurnID = true
-			return jsonrpc.AtField("turnId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TurnID)))
+			return rpcimpl.AtField("turnId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.TurnID)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -13499,11 +13500,11 @@ func (x *ChangesBatchStartParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.BatchID:
-		return jsonrpc.MissingField("batchId")
+		return rpcimpl.MissingField("batchId")
 	case !has.TurnID:
-		return jsonrpc.MissingField("turnId")
+		return rpcimpl.MissingField("turnId")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -13522,14 +13523,14 @@ func (x ChangesBatchUpdateParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"batchId":`...)
-	b = jsonrpc.AppendString(b, x.BatchID)
+	b = rpcimpl.AppendString(b, x.BatchID)
 	b = append(b, `,"change":`...)
 	if b, err = x.Change.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13539,17 +13540,17 @@ func (x *ChangesBatchUpdateParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		BatchID, Change, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "batchId":
 			has.BatchID = true
-			return jsonrpc.AtField("batchId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.BatchID)))
+			return rpcimpl.AtField("batchId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.BatchID)))
 		case "change":
 			has.Change = true
-			return jsonrpc.AtField("change", jsonrpc.NonNull(value, v.Change.UnmarshalJSON(value)))
+			return rpcimpl.AtField("change", rpcimpl.NonNull(value, v.Change.UnmarshalJSON(value)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -13558,11 +13559,11 @@ func (x *ChangesBatchUpdateParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.BatchID:
-		return jsonrpc.MissingField("batchId")
+		return rpcimpl.MissingField("batchId")
 	case !has.Change:
-		return jsonrpc.MissingField("change")
+		return rpcimpl.MissingField("change")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -13580,12 +13581,12 @@ type ChangesBatchEndParams struct {
 func (x ChangesBatchEndParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"batchId":`...)
-	b = jsonrpc.AppendString(b, x.BatchID)
+	b = rpcimpl.AppendString(b, x.BatchID)
 	b = append(b, `,"changeCount":`...)
-	b = jsonrpc.AppendInt(b, x.ChangeCount)
+	b = rpcimpl.AppendInt(b, x.ChangeCount)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13595,17 +13596,17 @@ func (x *ChangesBatchEndParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		BatchID, ChangeCount, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "batchId":
 			has.BatchID = true
-			return jsonrpc.AtField("batchId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.BatchID)))
+			return rpcimpl.AtField("batchId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.BatchID)))
 		case "changeCount":
 			has.ChangeCount = true
-			return jsonrpc.AtField("changeCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ChangeCount)))
+			return rpcimpl.AtField("changeCount", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ChangeCount)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -13614,11 +13615,11 @@ func (x *ChangesBatchEndParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.BatchID:
-		return jsonrpc.MissingField("batchId")
+		return rpcimpl.MissingField("batchId")
 	case !has.ChangeCount:
-		return jsonrpc.MissingField("changeCount")
+		return rpcimpl.MissingField("changeCount")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -13644,7 +13645,7 @@ func (x ModeChangeParams) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13654,20 +13655,20 @@ func (x *ModeChangeParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Mode, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "mode":
 			has.Mode = true
-			return jsonrpc.AtField("mode", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Mode)))
+			return rpcimpl.AtField("mode", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Mode)))
 		case "value":
-			return jsonrpc.AtField("value", jsonrpc.DecodeRaw(value, &v.Value))
+			return rpcimpl.AtField("value", rpcimpl.DecodeRaw(value, &v.Value))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -13677,9 +13678,9 @@ func (x *ModeChangeParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Mode:
-		return jsonrpc.MissingField("mode")
+		return rpcimpl.MissingField("mode")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -13712,16 +13713,16 @@ func (x HookPreToolParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"toolId":`...)
-	b = jsonrpc.AppendString(b, x.ToolID)
+	b = rpcimpl.AppendString(b, x.ToolID)
 	b = append(b, `,"toolName":`...)
-	b = jsonrpc.AppendString(b, x.ToolName)
+	b = rpcimpl.AppendString(b, x.ToolName)
 	b = append(b, `,"args":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Args); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Args); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13731,20 +13732,20 @@ func (x *HookPreToolParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ToolID, ToolName, Args, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "toolId":
 			has.ToolID = true
-			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolID)))
+			return rpcimpl.AtField("toolId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ToolID)))
 		case "toolName":
 			has.ToolName = true
-			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolName)))
+			return rpcimpl.AtField("toolName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ToolName)))
 		case "args":
 			has.Args = true
-			return jsonrpc.AtField("args", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Args)))
+			return rpcimpl.AtField("args", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Args)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -13753,13 +13754,13 @@ func (x *HookPreToolParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ToolID:
-		return jsonrpc.MissingField("toolId")
+		return rpcimpl.MissingField("toolId")
 	case !has.ToolName:
-		return jsonrpc.MissingField("toolName")
+		return rpcimpl.MissingField("toolName")
 	case !has.Args:
-		return jsonrpc.MissingField("args")
+		return rpcimpl.MissingField("args")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -13782,20 +13783,20 @@ type HookPostToolParams struct {
 func (x HookPostToolParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"toolId":`...)
-	b = jsonrpc.AppendString(b, x.ToolID)
+	b = rpcimpl.AppendString(b, x.ToolID)
 	b = append(b, `,"toolName":`...)
-	b = jsonrpc.AppendString(b, x.ToolName)
+	b = rpcimpl.AppendString(b, x.ToolName)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"duration":`...)
-	b = jsonrpc.AppendInt(b, x.Duration)
+	b = rpcimpl.AppendInt(b, x.Duration)
 	if x.Output != nil {
 		b = append(b, `,"output":`...)
-		b = jsonrpc.AppendString(b, *x.Output)
+		b = rpcimpl.AppendString(b, *x.Output)
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13805,25 +13806,25 @@ func (x *HookPostToolParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ToolID, ToolName, Success, Duration, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "toolId":
 			has.ToolID = true
-			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolID)))
+			return rpcimpl.AtField("toolId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ToolID)))
 		case "toolName":
 			has.ToolName = true
-			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolName)))
+			return rpcimpl.AtField("toolName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ToolName)))
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "duration":
 			has.Duration = true
-			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Duration)))
+			return rpcimpl.AtField("duration", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Duration)))
 		case "output":
-			return jsonrpc.AtField("output", jsonrpc.DecodeOptional(value, &v.Output, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("output", rpcimpl.DecodeOptional(value, &v.Output, rpcimpl.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -13832,15 +13833,15 @@ func (x *HookPostToolParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ToolID:
-		return jsonrpc.MissingField("toolId")
+		return rpcimpl.MissingField("toolId")
 	case !has.ToolName:
-		return jsonrpc.MissingField("toolName")
+		return rpcimpl.MissingField("toolName")
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Duration:
-		return jsonrpc.MissingField("duration")
+		return rpcimpl.MissingField("duration")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -13859,14 +13860,14 @@ type HookFileModifiedParams struct {
 func (x HookFileModifiedParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"filePath":`...)
-	b = jsonrpc.AppendString(b, x.FilePath)
+	b = rpcimpl.AppendString(b, x.FilePath)
 	b = append(b, `,"changeType":`...)
-	b = jsonrpc.AppendString(b, x.ChangeType)
+	b = rpcimpl.AppendString(b, x.ChangeType)
 	b = append(b, `,"toolId":`...)
-	b = jsonrpc.AppendString(b, x.ToolID)
+	b = rpcimpl.AppendString(b, x.ToolID)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13876,20 +13877,20 @@ func (x *HookFileModifiedParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		FilePath, ChangeType, ToolID, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "filePath":
 			has.FilePath = true
-			return jsonrpc.AtField("filePath", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FilePath)))
+			return rpcimpl.AtField("filePath", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.FilePath)))
 		case "changeType":
 			has.ChangeType = true
-			return jsonrpc.AtField("changeType", jsonrpc.NonNull(value, v.ChangeType.UnmarshalJSON(value)))
+			return rpcimpl.AtField("changeType", rpcimpl.NonNull(value, v.ChangeType.UnmarshalJSON(value)))
 		case "toolId":
 			has.ToolID = true
-			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolID)))
+			return rpcimpl.AtField("toolId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ToolID)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -13898,13 +13899,13 @@ func (x *HookFileModifiedParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.FilePath:
-		return jsonrpc.MissingField("filePath")
+		return rpcimpl.MissingField("filePath")
 	case !has.ChangeType:
-		return jsonrpc.MissingField("changeType")
+		return rpcimpl.MissingField("changeType")
 	case !has.ToolID:
-		return jsonrpc.MissingField("toolId")
+		return rpcimpl.MissingField("toolId")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -13936,14 +13937,14 @@ func (x HookPrePromptParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"instruction":`...)
-	b = jsonrpc.AppendString(b, x.Instruction)
+	b = rpcimpl.AppendString(b, x.Instruction)
 	b = append(b, `,"mentionedFiles":`...)
-	if b, err = jsonrpc.AppendValue(b, x.MentionedFiles); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.MentionedFiles); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13953,17 +13954,17 @@ func (x *HookPrePromptParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Instruction, MentionedFiles, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "instruction":
 			has.Instruction = true
-			return jsonrpc.AtField("instruction", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Instruction)))
+			return rpcimpl.AtField("instruction", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Instruction)))
 		case "mentionedFiles":
 			has.MentionedFiles = true
-			return jsonrpc.AtField("mentionedFiles", jsonrpc.NonNull(value, json.Unmarshal(value, &v.MentionedFiles)))
+			return rpcimpl.AtField("mentionedFiles", rpcimpl.NonNull(value, json.Unmarshal(value, &v.MentionedFiles)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -13972,11 +13973,11 @@ func (x *HookPrePromptParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Instruction:
-		return jsonrpc.MissingField("instruction")
+		return rpcimpl.MissingField("instruction")
 	case !has.MentionedFiles:
-		return jsonrpc.MissingField("mentionedFiles")
+		return rpcimpl.MissingField("mentionedFiles")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -13998,18 +13999,18 @@ type HookPostResponseParams struct {
 func (x HookPostResponseParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"tokensUsed":`...)
-	b = jsonrpc.AppendInt(b, x.TokensUsed)
+	b = rpcimpl.AppendInt(b, x.TokensUsed)
 	if x.TokensUsageStatus != nil {
 		b = append(b, `,"tokensUsageStatus":`...)
-		b = jsonrpc.AppendString(b, *x.TokensUsageStatus)
+		b = rpcimpl.AppendString(b, *x.TokensUsageStatus)
 	}
 	b = append(b, `,"toolCallsCount":`...)
-	b = jsonrpc.AppendInt(b, x.ToolCallsCount)
+	b = rpcimpl.AppendInt(b, x.ToolCallsCount)
 	b = append(b, `,"duration":`...)
-	b = jsonrpc.AppendInt(b, x.Duration)
+	b = rpcimpl.AppendInt(b, x.Duration)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14019,22 +14020,22 @@ func (x *HookPostResponseParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TokensUsed, ToolCallsCount, Duration, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "tokensUsed":
 			has.TokensUsed = true
-			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TokensUsed)))
+			return rpcimpl.AtField("tokensUsed", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.TokensUsed)))
 		case "tokensUsageStatus":
-			return jsonrpc.AtField("tokensUsageStatus", jsonrpc.DecodeOptional(value, &v.TokensUsageStatus, jsonrpc.UnmarshalJSON[TokensUsageStatus]))
+			return rpcimpl.AtField("tokensUsageStatus", rpcimpl.DecodeOptional(value, &v.TokensUsageStatus, rpcimpl.UnmarshalJSON[TokensUsageStatus]))
 		case "toolCallsCount":
 			has.ToolCallsCount = true
-			return jsonrpc.AtField("toolCallsCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ToolCallsCount)))
+			return rpcimpl.AtField("toolCallsCount", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ToolCallsCount)))
 		case "duration":
 			has.Duration = true
-			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Duration)))
+			return rpcimpl.AtField("duration", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Duration)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -14043,13 +14044,13 @@ func (x *HookPostResponseParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TokensUsed:
-		return jsonrpc.MissingField("tokensUsed")
+		return rpcimpl.MissingField("tokensUsed")
 	case !has.ToolCallsCount:
-		return jsonrpc.MissingField("toolCallsCount")
+		return rpcimpl.MissingField("toolCallsCount")
 	case !has.Duration:
-		return jsonrpc.MissingField("duration")
+		return rpcimpl.MissingField("duration")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -14069,20 +14070,20 @@ func (x HookSessionErrorParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"error":`...)
-	b = jsonrpc.AppendString(b, x.Error)
+	b = rpcimpl.AppendString(b, x.Error)
 	if x.Code != nil {
 		b = append(b, `,"code":`...)
-		b = jsonrpc.AppendString(b, *x.Code)
+		b = rpcimpl.AppendString(b, *x.Code)
 	}
 	if x.Context != nil {
 		b = append(b, `,"context":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Context); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Context); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14092,18 +14093,18 @@ func (x *HookSessionErrorParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Error, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "error":
 			has.Error = true
-			return jsonrpc.AtField("error", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Error)))
+			return rpcimpl.AtField("error", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Error)))
 		case "code":
-			return jsonrpc.AtField("code", jsonrpc.DecodeOptional(value, &v.Code, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("code", rpcimpl.DecodeOptional(value, &v.Code, rpcimpl.DecodeString[string]))
 		case "context":
-			return jsonrpc.AtField("context", json.Unmarshal(value, &v.Context))
+			return rpcimpl.AtField("context", json.Unmarshal(value, &v.Context))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -14112,9 +14113,9 @@ func (x *HookSessionErrorParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Error:
-		return jsonrpc.MissingField("error")
+		return rpcimpl.MissingField("error")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -14138,30 +14139,30 @@ type HookRateLimitParams struct {
 func (x HookRateLimitParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"error":`...)
-	b = jsonrpc.AppendString(b, x.Error)
+	b = rpcimpl.AppendString(b, x.Error)
 	if x.Code != nil {
 		b = append(b, `,"code":`...)
-		b = jsonrpc.AppendString(b, *x.Code)
+		b = rpcimpl.AppendString(b, *x.Code)
 	}
 	if x.RetryAfterMs != nil {
 		b = append(b, `,"retryAfterMs":`...)
-		b = jsonrpc.AppendInt(b, *x.RetryAfterMs)
+		b = rpcimpl.AppendInt(b, *x.RetryAfterMs)
 	}
 	if x.HTTPStatus != nil {
 		b = append(b, `,"httpStatus":`...)
-		b = jsonrpc.AppendInt(b, *x.HTTPStatus)
+		b = rpcimpl.AppendInt(b, *x.HTTPStatus)
 	}
 	if x.Model != nil {
 		b = append(b, `,"model":`...)
-		b = jsonrpc.AppendString(b, *x.Model)
+		b = rpcimpl.AppendString(b, *x.Model)
 	}
 	if x.Provider != nil {
 		b = append(b, `,"provider":`...)
-		b = jsonrpc.AppendString(b, *x.Provider)
+		b = rpcimpl.AppendString(b, *x.Provider)
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14171,24 +14172,24 @@ func (x *HookRateLimitParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Error, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "error":
 			has.Error = true
-			return jsonrpc.AtField("error", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Error)))
+			return rpcimpl.AtField("error", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Error)))
 		case "code":
-			return jsonrpc.AtField("code", jsonrpc.DecodeOptional(value, &v.Code, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("code", rpcimpl.DecodeOptional(value, &v.Code, rpcimpl.DecodeString[string]))
 		case "retryAfterMs":
-			return jsonrpc.AtField("retryAfterMs", jsonrpc.DecodeOptional(value, &v.RetryAfterMs, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("retryAfterMs", rpcimpl.DecodeOptional(value, &v.RetryAfterMs, rpcimpl.DecodeInt[int64]))
 		case "httpStatus":
-			return jsonrpc.AtField("httpStatus", jsonrpc.DecodeOptional(value, &v.HTTPStatus, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("httpStatus", rpcimpl.DecodeOptional(value, &v.HTTPStatus, rpcimpl.DecodeInt[int64]))
 		case "model":
-			return jsonrpc.AtField("model", jsonrpc.DecodeOptional(value, &v.Model, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("model", rpcimpl.DecodeOptional(value, &v.Model, rpcimpl.DecodeString[string]))
 		case "provider":
-			return jsonrpc.AtField("provider", jsonrpc.DecodeOptional(value, &v.Provider, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("provider", rpcimpl.DecodeOptional(value, &v.Provider, rpcimpl.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -14197,9 +14198,9 @@ func (x *HookRateLimitParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Error:
-		return jsonrpc.MissingField("error")
+		return rpcimpl.MissingField("error")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -14221,18 +14222,18 @@ type HookStopParams struct {
 func (x HookStopParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"tokensUsed":`...)
-	b = jsonrpc.AppendInt(b, x.TokensUsed)
+	b = rpcimpl.AppendInt(b, x.TokensUsed)
 	if x.TokensUsageStatus != nil {
 		b = append(b, `,"tokensUsageStatus":`...)
-		b = jsonrpc.AppendString(b, *x.TokensUsageStatus)
+		b = rpcimpl.AppendString(b, *x.TokensUsageStatus)
 	}
 	b = append(b, `,"toolCallsCount":`...)
-	b = jsonrpc.AppendInt(b, x.ToolCallsCount)
+	b = rpcimpl.AppendInt(b, x.ToolCallsCount)
 	b = append(b, `,"duration":`...)
-	b = jsonrpc.AppendInt(b, x.Duration)
+	b = rpcimpl.AppendInt(b, x.Duration)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14242,22 +14243,22 @@ func (x *HookStopParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TokensUsed, ToolCallsCount, Duration, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "tokensUsed":
 			has.TokensUsed = true
-			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TokensUsed)))
+			return rpcimpl.AtField("tokensUsed", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.TokensUsed)))
 		case "tokensUsageStatus":
-			return jsonrpc.AtField("tokensUsageStatus", jsonrpc.DecodeOptional(value, &v.TokensUsageStatus, jsonrpc.UnmarshalJSON[TokensUsageStatus]))
+			return rpcimpl.AtField("tokensUsageStatus", rpcimpl.DecodeOptional(value, &v.TokensUsageStatus, rpcimpl.UnmarshalJSON[TokensUsageStatus]))
 		case "toolCallsCount":
 			has.ToolCallsCount = true
-			return jsonrpc.AtField("toolCallsCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ToolCallsCount)))
+			return rpcimpl.AtField("toolCallsCount", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ToolCallsCount)))
 		case "duration":
 			has.Duration = true
-			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Duration)))
+			return rpcimpl.AtField("duration", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Duration)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -14266,13 +14267,13 @@ func (x *HookStopParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TokensUsed:
-		return jsonrpc.MissingField("tokensUsed")
+		return rpcimpl.MissingField("tokensUsed")
 	case !has.ToolCallsCount:
-		return jsonrpc.MissingField("toolCallsCount")
+		return rpcimpl.MissingField("toolCallsCount")
 	case !has.Duration:
-		return jsonrpc.MissingField("duration")
+		return rpcimpl.MissingField("duration")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -14289,10 +14290,10 @@ type HookSessionStartParams struct {
 func (x HookSessionStartParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"sessionType":`...)
-	b = jsonrpc.AppendString(b, x.SessionType)
+	b = rpcimpl.AppendString(b, x.SessionType)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14302,14 +14303,14 @@ func (x *HookSessionStartParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SessionType, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sessionType":
 			has.SessionType = true
-			return jsonrpc.AtField("sessionType", jsonrpc.NonNull(value, v.SessionType.UnmarshalJSON(value)))
+			return rpcimpl.AtField("sessionType", rpcimpl.NonNull(value, v.SessionType.UnmarshalJSON(value)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -14318,9 +14319,9 @@ func (x *HookSessionStartParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SessionType:
-		return jsonrpc.MissingField("sessionType")
+		return rpcimpl.MissingField("sessionType")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -14340,12 +14341,12 @@ type HookSessionEndParams struct {
 func (x HookSessionEndParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"reason":`...)
-	b = jsonrpc.AppendString(b, x.Reason)
+	b = rpcimpl.AppendString(b, x.Reason)
 	b = append(b, `,"duration":`...)
-	b = jsonrpc.AppendInt(b, x.Duration)
+	b = rpcimpl.AppendInt(b, x.Duration)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14355,17 +14356,17 @@ func (x *HookSessionEndParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Reason, Duration, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "reason":
 			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, v.Reason.UnmarshalJSON(value)))
+			return rpcimpl.AtField("reason", rpcimpl.NonNull(value, v.Reason.UnmarshalJSON(value)))
 		case "duration":
 			has.Duration = true
-			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Duration)))
+			return rpcimpl.AtField("duration", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Duration)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -14374,11 +14375,11 @@ func (x *HookSessionEndParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Reason:
-		return jsonrpc.MissingField("reason")
+		return rpcimpl.MissingField("reason")
 	case !has.Duration:
-		return jsonrpc.MissingField("duration")
+		return rpcimpl.MissingField("duration")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -14400,22 +14401,22 @@ type HookSubagentStopParams struct {
 func (x HookSubagentStopParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"subagentId":`...)
-	b = jsonrpc.AppendString(b, x.SubagentID)
+	b = rpcimpl.AppendString(b, x.SubagentID)
 	b = append(b, `,"subagentName":`...)
-	b = jsonrpc.AppendString(b, x.SubagentName)
+	b = rpcimpl.AppendString(b, x.SubagentName)
 	b = append(b, `,"subagentType":`...)
-	b = jsonrpc.AppendString(b, x.SubagentType)
+	b = rpcimpl.AppendString(b, x.SubagentType)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"duration":`...)
-	b = jsonrpc.AppendInt(b, x.Duration)
+	b = rpcimpl.AppendInt(b, x.Duration)
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14425,28 +14426,28 @@ func (x *HookSubagentStopParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SubagentID, SubagentName, SubagentType, Success, Duration, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "subagentId":
 			has.SubagentID = true
-			return jsonrpc.AtField("subagentId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SubagentID)))
+			return rpcimpl.AtField("subagentId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SubagentID)))
 		case "subagentName":
 			has.SubagentName = true
-			return jsonrpc.AtField("subagentName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SubagentName)))
+			return rpcimpl.AtField("subagentName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SubagentName)))
 		case "subagentType":
 			has.SubagentType = true
-			return jsonrpc.AtField("subagentType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SubagentType)))
+			return rpcimpl.AtField("subagentType", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SubagentType)))
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "duration":
 			has.Duration = true
-			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Duration)))
+			return rpcimpl.AtField("duration", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Duration)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -14455,17 +14456,17 @@ func (x *HookSubagentStopParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SubagentID:
-		return jsonrpc.MissingField("subagentId")
+		return rpcimpl.MissingField("subagentId")
 	case !has.SubagentName:
-		return jsonrpc.MissingField("subagentName")
+		return rpcimpl.MissingField("subagentName")
 	case !has.SubagentType:
-		return jsonrpc.MissingField("subagentType")
+		return rpcimpl.MissingField("subagentType")
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Duration:
-		return jsonrpc.MissingField("duration")
+		return rpcimpl.MissingField("duration")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -14487,24 +14488,24 @@ func (x HookPermissionRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"tool":`...)
-	b = jsonrpc.AppendString(b, x.Tool)
+	b = rpcimpl.AppendString(b, x.Tool)
 	if x.Path != nil {
 		b = append(b, `,"path":`...)
-		b = jsonrpc.AppendString(b, *x.Path)
+		b = rpcimpl.AppendString(b, *x.Path)
 	}
 	if x.Command != nil {
 		b = append(b, `,"command":`...)
-		b = jsonrpc.AppendString(b, *x.Command)
+		b = rpcimpl.AppendString(b, *x.Command)
 	}
 	if x.Args != nil {
 		b = append(b, `,"args":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Args); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Args); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14514,20 +14515,20 @@ func (x *HookPermissionRequestParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Tool, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "tool":
 			has.Tool = true
-			return jsonrpc.AtField("tool", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Tool)))
+			return rpcimpl.AtField("tool", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Tool)))
 		case "path":
-			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("path", rpcimpl.DecodeOptional(value, &v.Path, rpcimpl.DecodeString[string]))
 		case "command":
-			return jsonrpc.AtField("command", jsonrpc.DecodeOptional(value, &v.Command, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("command", rpcimpl.DecodeOptional(value, &v.Command, rpcimpl.DecodeString[string]))
 		case "args":
-			return jsonrpc.AtField("args", json.Unmarshal(value, &v.Args))
+			return rpcimpl.AtField("args", json.Unmarshal(value, &v.Args))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -14536,9 +14537,9 @@ func (x *HookPermissionRequestParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Tool:
-		return jsonrpc.MissingField("tool")
+		return rpcimpl.MissingField("tool")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -14556,12 +14557,12 @@ type HookNotificationParams struct {
 func (x HookNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"notificationType":`...)
-	b = jsonrpc.AppendString(b, x.NotificationType)
+	b = rpcimpl.AppendString(b, x.NotificationType)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
+	b = rpcimpl.AppendString(b, x.Message)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14571,17 +14572,17 @@ func (x *HookNotificationParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		NotificationType, Message, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "notificationType":
 			has.NotificationType = true
-			return jsonrpc.AtField("notificationType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.NotificationType)))
+			return rpcimpl.AtField("notificationType", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.NotificationType)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -14590,11 +14591,11 @@ func (x *HookNotificationParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.NotificationType:
-		return jsonrpc.MissingField("notificationType")
+		return rpcimpl.MissingField("notificationType")
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -14615,20 +14616,20 @@ func (x HookContextCompactedParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"croppedCount":`...)
-	b = jsonrpc.AppendInt(b, x.CroppedCount)
+	b = rpcimpl.AppendInt(b, x.CroppedCount)
 	if x.Summary != nil {
 		b = append(b, `,"summary":`...)
-		b = jsonrpc.AppendString(b, *x.Summary)
+		b = rpcimpl.AppendString(b, *x.Summary)
 	}
 	b = append(b, `,"usagePercent":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.UsagePercent); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.UsagePercent); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"reason":`...)
-	b = jsonrpc.AppendString(b, x.Reason)
+	b = rpcimpl.AppendString(b, x.Reason)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14638,22 +14639,22 @@ func (x *HookContextCompactedParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		CroppedCount, UsagePercent, Reason, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "croppedCount":
 			has.CroppedCount = true
-			return jsonrpc.AtField("croppedCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.CroppedCount)))
+			return rpcimpl.AtField("croppedCount", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.CroppedCount)))
 		case "summary":
-			return jsonrpc.AtField("summary", jsonrpc.DecodeOptional(value, &v.Summary, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("summary", rpcimpl.DecodeOptional(value, &v.Summary, rpcimpl.DecodeString[string]))
 		case "usagePercent":
 			has.UsagePercent = true
-			return jsonrpc.AtField("usagePercent", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.UsagePercent)))
+			return rpcimpl.AtField("usagePercent", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.UsagePercent)))
 		case "reason":
 			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Reason)))
+			return rpcimpl.AtField("reason", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Reason)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -14662,13 +14663,13 @@ func (x *HookContextCompactedParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.CroppedCount:
-		return jsonrpc.MissingField("croppedCount")
+		return rpcimpl.MissingField("croppedCount")
 	case !has.UsagePercent:
-		return jsonrpc.MissingField("usagePercent")
+		return rpcimpl.MissingField("usagePercent")
 	case !has.Reason:
-		return jsonrpc.MissingField("reason")
+		return rpcimpl.MissingField("reason")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -14689,18 +14690,18 @@ func (x HookContextOverflowParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"tokensBefore":`...)
-	b = jsonrpc.AppendInt(b, x.TokensBefore)
+	b = rpcimpl.AppendInt(b, x.TokensBefore)
 	b = append(b, `,"tokensAfter":`...)
-	b = jsonrpc.AppendInt(b, x.TokensAfter)
+	b = rpcimpl.AppendInt(b, x.TokensAfter)
 	b = append(b, `,"croppedCount":`...)
-	b = jsonrpc.AppendInt(b, x.CroppedCount)
+	b = rpcimpl.AppendInt(b, x.CroppedCount)
 	b = append(b, `,"usagePercent":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.UsagePercent); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.UsagePercent); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14710,23 +14711,23 @@ func (x *HookContextOverflowParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TokensBefore, TokensAfter, CroppedCount, UsagePercent, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "tokensBefore":
 			has.TokensBefore = true
-			return jsonrpc.AtField("tokensBefore", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TokensBefore)))
+			return rpcimpl.AtField("tokensBefore", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.TokensBefore)))
 		case "tokensAfter":
 			has.TokensAfter = true
-			return jsonrpc.AtField("tokensAfter", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TokensAfter)))
+			return rpcimpl.AtField("tokensAfter", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.TokensAfter)))
 		case "croppedCount":
 			has.CroppedCount = true
-			return jsonrpc.AtField("croppedCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.CroppedCount)))
+			return rpcimpl.AtField("croppedCount", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.CroppedCount)))
 		case "usagePercent":
 			has.UsagePercent = true
-			return jsonrpc.AtField("usagePercent", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.UsagePercent)))
+			return rpcimpl.AtField("usagePercent", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.UsagePercent)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -14735,15 +14736,15 @@ func (x *HookContextOverflowParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TokensBefore:
-		return jsonrpc.MissingField("tokensBefore")
+		return rpcimpl.MissingField("tokensBefore")
 	case !has.TokensAfter:
-		return jsonrpc.MissingField("tokensAfter")
+		return rpcimpl.MissingField("tokensAfter")
 	case !has.CroppedCount:
-		return jsonrpc.MissingField("croppedCount")
+		return rpcimpl.MissingField("croppedCount")
 	case !has.UsagePercent:
-		return jsonrpc.MissingField("usagePercent")
+		return rpcimpl.MissingField("usagePercent")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -14777,20 +14778,20 @@ func (x AutomodeIterationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
+	b = rpcimpl.AppendString(b, x.SessionID)
 	b = append(b, `,"iteration":`...)
-	b = jsonrpc.AppendInt(b, x.Iteration)
+	b = rpcimpl.AppendInt(b, x.Iteration)
 	b = append(b, `,"actions":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Actions); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Actions); err != nil {
 		return nil, err
 	}
 	if x.TokensUsed != nil {
 		b = append(b, `,"tokensUsed":`...)
-		b = jsonrpc.AppendInt(b, *x.TokensUsed)
+		b = rpcimpl.AppendInt(b, *x.TokensUsed)
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14800,22 +14801,22 @@ func (x *AutomodeIterationParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SessionID, Iteration, Actions, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		case "iteration":
 			has.Iteration = true
-			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Iteration)))
+			return rpcimpl.AtField("iteration", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Iteration)))
 		case "actions":
 			has.Actions = true
-			return jsonrpc.AtField("actions", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Actions)))
+			return rpcimpl.AtField("actions", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Actions)))
 		case "tokensUsed":
-			return jsonrpc.AtField("tokensUsed", jsonrpc.DecodeOptional(value, &v.TokensUsed, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("tokensUsed", rpcimpl.DecodeOptional(value, &v.TokensUsed, rpcimpl.DecodeInt[int64]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -14824,13 +14825,13 @@ func (x *AutomodeIterationParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	case !has.Iteration:
-		return jsonrpc.MissingField("iteration")
+		return rpcimpl.MissingField("iteration")
 	case !has.Actions:
-		return jsonrpc.MissingField("actions")
+		return rpcimpl.MissingField("actions")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -14849,14 +14850,14 @@ type AutomodeCheckpointParams struct {
 func (x AutomodeCheckpointParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
+	b = rpcimpl.AppendString(b, x.SessionID)
 	b = append(b, `,"iteration":`...)
-	b = jsonrpc.AppendInt(b, x.Iteration)
+	b = rpcimpl.AppendInt(b, x.Iteration)
 	b = append(b, `,"commit":`...)
-	b = jsonrpc.AppendString(b, x.Commit)
+	b = rpcimpl.AppendString(b, x.Commit)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14866,20 +14867,20 @@ func (x *AutomodeCheckpointParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SessionID, Iteration, Commit, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		case "iteration":
 			has.Iteration = true
-			return jsonrpc.AtField("iteration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Iteration)))
+			return rpcimpl.AtField("iteration", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Iteration)))
 		case "commit":
 			has.Commit = true
-			return jsonrpc.AtField("commit", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Commit)))
+			return rpcimpl.AtField("commit", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Commit)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -14888,13 +14889,13 @@ func (x *AutomodeCheckpointParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	case !has.Iteration:
-		return jsonrpc.MissingField("iteration")
+		return rpcimpl.MissingField("iteration")
 	case !has.Commit:
-		return jsonrpc.MissingField("commit")
+		return rpcimpl.MissingField("commit")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -14914,16 +14915,16 @@ type AutomodeCompleteParams struct {
 func (x AutomodeCompleteParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
+	b = rpcimpl.AppendString(b, x.SessionID)
 	b = append(b, `,"iterations":`...)
-	b = jsonrpc.AppendInt(b, x.Iterations)
+	b = rpcimpl.AppendInt(b, x.Iterations)
 	b = append(b, `,"filesCreated":`...)
-	b = jsonrpc.AppendInt(b, x.FilesCreated)
+	b = rpcimpl.AppendInt(b, x.FilesCreated)
 	b = append(b, `,"filesModified":`...)
-	b = jsonrpc.AppendInt(b, x.FilesModified)
+	b = rpcimpl.AppendInt(b, x.FilesModified)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14933,23 +14934,23 @@ func (x *AutomodeCompleteParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SessionID, Iterations, FilesCreated, FilesModified, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		case "iterations":
 			has.Iterations = true
-			return jsonrpc.AtField("iterations", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Iterations)))
+			return rpcimpl.AtField("iterations", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Iterations)))
 		case "filesCreated":
 			has.FilesCreated = true
-			return jsonrpc.AtField("filesCreated", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.FilesCreated)))
+			return rpcimpl.AtField("filesCreated", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.FilesCreated)))
 		case "filesModified":
 			has.FilesModified = true
-			return jsonrpc.AtField("filesModified", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.FilesModified)))
+			return rpcimpl.AtField("filesModified", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.FilesModified)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -14958,15 +14959,15 @@ func (x *AutomodeCompleteParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	case !has.Iterations:
-		return jsonrpc.MissingField("iterations")
+		return rpcimpl.MissingField("iterations")
 	case !has.FilesCreated:
-		return jsonrpc.MissingField("filesCreated")
+		return rpcimpl.MissingField("filesCreated")
 	case !has.FilesModified:
-		return jsonrpc.MissingField("filesModified")
+		return rpcimpl.MissingField("filesModified")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -14984,12 +14985,12 @@ type AutomodeErrorParams struct {
 func (x AutomodeErrorParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"sessionId":`...)
-	b = jsonrpc.AppendString(b, x.SessionID)
+	b = rpcimpl.AppendString(b, x.SessionID)
 	b = append(b, `,"error":`...)
-	b = jsonrpc.AppendString(b, x.Error)
+	b = rpcimpl.AppendString(b, x.Error)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14999,17 +15000,17 @@ func (x *AutomodeErrorParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		SessionID, Error, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sessionId":
 			has.SessionID = true
-			return jsonrpc.AtField("sessionId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SessionID)))
+			return rpcimpl.AtField("sessionId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SessionID)))
 		case "error":
 			has.Error = true
-			return jsonrpc.AtField("error", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Error)))
+			return rpcimpl.AtField("error", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Error)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -15018,11 +15019,11 @@ func (x *AutomodeErrorParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.SessionID:
-		return jsonrpc.MissingField("sessionId")
+		return rpcimpl.MissingField("sessionId")
 	case !has.Error:
-		return jsonrpc.MissingField("error")
+		return rpcimpl.MissingField("error")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -15044,26 +15045,26 @@ type AutoresearchEventParams struct {
 func (x AutoresearchEventParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"operation":`...)
-	b = jsonrpc.AppendString(b, x.Operation)
+	b = rpcimpl.AppendString(b, x.Operation)
 	b = append(b, `,"phase":`...)
-	b = jsonrpc.AppendString(b, x.Phase)
+	b = rpcimpl.AppendString(b, x.Phase)
 	if x.AttemptID != nil {
 		b = append(b, `,"attemptId":`...)
-		b = jsonrpc.AppendString(b, *x.AttemptID)
+		b = rpcimpl.AppendString(b, *x.AttemptID)
 	}
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.Applied != nil {
 		b = append(b, `,"applied":`...)
-		b = jsonrpc.AppendBool(b, *x.Applied)
+		b = rpcimpl.AppendBool(b, *x.Applied)
 	}
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15073,26 +15074,26 @@ func (x *AutoresearchEventParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Operation, Phase, Success, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "operation":
 			has.Operation = true
-			return jsonrpc.AtField("operation", jsonrpc.NonNull(value, v.Operation.UnmarshalJSON(value)))
+			return rpcimpl.AtField("operation", rpcimpl.NonNull(value, v.Operation.UnmarshalJSON(value)))
 		case "phase":
 			has.Phase = true
-			return jsonrpc.AtField("phase", jsonrpc.NonNull(value, v.Phase.UnmarshalJSON(value)))
+			return rpcimpl.AtField("phase", rpcimpl.NonNull(value, v.Phase.UnmarshalJSON(value)))
 		case "attemptId":
-			return jsonrpc.AtField("attemptId", jsonrpc.DecodeOptional(value, &v.AttemptID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("attemptId", rpcimpl.DecodeOptional(value, &v.AttemptID, rpcimpl.DecodeString[string]))
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "applied":
-			return jsonrpc.AtField("applied", jsonrpc.DecodeOptional(value, &v.Applied, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("applied", rpcimpl.DecodeOptional(value, &v.Applied, rpcimpl.DecodeBool[bool]))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -15101,13 +15102,13 @@ func (x *AutoresearchEventParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Operation:
-		return jsonrpc.MissingField("operation")
+		return rpcimpl.MissingField("operation")
 	case !has.Phase:
-		return jsonrpc.MissingField("phase")
+		return rpcimpl.MissingField("phase")
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -15125,12 +15126,12 @@ type PipeOutputParams struct {
 func (x PipeOutputParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"content":`...)
-	b = jsonrpc.AppendString(b, x.Content)
+	b = rpcimpl.AppendString(b, x.Content)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15140,17 +15141,17 @@ func (x *PipeOutputParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, Content, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, v.Type.UnmarshalJSON(value)))
 		case "content":
 			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Content)))
+			return rpcimpl.AtField("content", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Content)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -15159,11 +15160,11 @@ func (x *PipeOutputParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case !has.Content:
-		return jsonrpc.MissingField("content")
+		return rpcimpl.MissingField("content")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -15184,7 +15185,7 @@ func (x PipeCompleteParams) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15194,15 +15195,15 @@ func (x *PipeCompleteParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -15212,7 +15213,7 @@ func (x *PipeCompleteParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -15234,7 +15235,7 @@ func (x PipeErrorParams) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15244,18 +15245,18 @@ func (x *PipeErrorParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Error, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "error":
 			has.Error = true
-			return jsonrpc.AtField("error", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Error)))
+			return rpcimpl.AtField("error", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Error)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -15265,9 +15266,9 @@ func (x *PipeErrorParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Error:
-		return jsonrpc.MissingField("error")
+		return rpcimpl.MissingField("error")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -15300,16 +15301,16 @@ func (x McpInvokeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"requestId":`...)
-	b = jsonrpc.AppendString(b, x.RequestID)
+	b = rpcimpl.AppendString(b, x.RequestID)
 	b = append(b, `,"toolName":`...)
-	b = jsonrpc.AppendString(b, x.ToolName)
+	b = rpcimpl.AppendString(b, x.ToolName)
 	b = append(b, `,"args":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Args); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Args); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15319,20 +15320,20 @@ func (x *McpInvokeRequestParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		RequestID, ToolName, Args, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "requestId":
 			has.RequestID = true
-			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RequestID)))
+			return rpcimpl.AtField("requestId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.RequestID)))
 		case "toolName":
 			has.ToolName = true
-			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolName)))
+			return rpcimpl.AtField("toolName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ToolName)))
 		case "args":
 			has.Args = true
-			return jsonrpc.AtField("args", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Args)))
+			return rpcimpl.AtField("args", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Args)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -15341,13 +15342,13 @@ func (x *McpInvokeRequestParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.RequestID:
-		return jsonrpc.MissingField("requestId")
+		return rpcimpl.MissingField("requestId")
 	case !has.ToolName:
-		return jsonrpc.MissingField("toolName")
+		return rpcimpl.MissingField("toolName")
 	case !has.Args:
-		return jsonrpc.MissingField("args")
+		return rpcimpl.MissingField("args")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -15378,12 +15379,12 @@ func (x McpToolsChangedParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"tools":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Tools); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15393,14 +15394,14 @@ func (x *McpToolsChangedParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Tools, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "tools":
 			has.Tools = true
-			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tools, jsonrpc.UnmarshalJSON[McpToolInfo])))
+			return rpcimpl.AtField("tools", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Tools, rpcimpl.UnmarshalJSON[McpToolInfo])))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -15409,9 +15410,9 @@ func (x *McpToolsChangedParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Tools:
-		return jsonrpc.MissingField("tools")
+		return rpcimpl.MissingField("tools")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -15428,10 +15429,10 @@ type LearnProgressParams struct {
 func (x LearnProgressParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
+	b = rpcimpl.AppendString(b, x.Status)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15441,14 +15442,14 @@ func (x *LearnProgressParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Status, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -15457,9 +15458,9 @@ func (x *LearnProgressParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -15481,7 +15482,7 @@ func (x LearnInstallCompleteParams) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15491,17 +15492,17 @@ func (x *LearnInstallCompleteParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "skills":
-			return jsonrpc.AtField("skills", json.Unmarshal(value, &v.Skills))
+			return rpcimpl.AtField("skills", json.Unmarshal(value, &v.Skills))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -15511,7 +15512,7 @@ func (x *LearnInstallCompleteParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -15534,7 +15535,7 @@ func (x LearnSecurityWarningParams) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15544,20 +15545,20 @@ func (x *LearnSecurityWarningParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Message, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "skill":
-			return jsonrpc.AtField("skill", jsonrpc.DecodeOptional(value, &v.Skill, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("skill", rpcimpl.DecodeOptional(value, &v.Skill, rpcimpl.DecodeString[string]))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -15567,9 +15568,9 @@ func (x *LearnSecurityWarningParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -15587,14 +15588,14 @@ type ScheduleTriggeredParams struct {
 func (x ScheduleTriggeredParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"prompt":`...)
-	b = jsonrpc.AppendString(b, x.Prompt)
+	b = rpcimpl.AppendString(b, x.Prompt)
 	if x.ScheduleID != nil {
 		b = append(b, `,"scheduleId":`...)
-		b = jsonrpc.AppendString(b, *x.ScheduleID)
+		b = rpcimpl.AppendString(b, *x.ScheduleID)
 	}
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Timestamp)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15604,16 +15605,16 @@ func (x *ScheduleTriggeredParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Prompt, Timestamp bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "prompt":
 			has.Prompt = true
-			return jsonrpc.AtField("prompt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Prompt)))
+			return rpcimpl.AtField("prompt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Prompt)))
 		case "scheduleId":
-			return jsonrpc.AtField("scheduleId", jsonrpc.DecodeOptional(value, &v.ScheduleID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("scheduleId", rpcimpl.DecodeOptional(value, &v.ScheduleID, rpcimpl.DecodeString[string]))
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		}
 		return nil
 	})
@@ -15622,9 +15623,9 @@ func (x *ScheduleTriggeredParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Prompt:
-		return jsonrpc.MissingField("prompt")
+		return rpcimpl.MissingField("prompt")
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	}
 	*x = v
 	return nil
@@ -15642,12 +15643,12 @@ type SetupStartedParams struct {
 func (x SetupStartedParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = rpcimpl.AppendString(b, x.Timestamp)
 	b = append(b, `,"locale":`...)
-	b = jsonrpc.AppendString(b, x.Locale)
+	b = rpcimpl.AppendString(b, x.Locale)
 	b = append(b, `,"workspaceRoot":`...)
-	b = jsonrpc.AppendString(b, x.WorkspaceRoot)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.WorkspaceRoot)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15657,17 +15658,17 @@ func (x *SetupStartedParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Timestamp, Locale, WorkspaceRoot bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		case "locale":
 			has.Locale = true
-			return jsonrpc.AtField("locale", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Locale)))
+			return rpcimpl.AtField("locale", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Locale)))
 		case "workspaceRoot":
 			has.WorkspaceRoot = true
-			return jsonrpc.AtField("workspaceRoot", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.WorkspaceRoot)))
+			return rpcimpl.AtField("workspaceRoot", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.WorkspaceRoot)))
 		}
 		return nil
 	})
@@ -15676,11 +15677,11 @@ func (x *SetupStartedParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	case !has.Locale:
-		return jsonrpc.MissingField("locale")
+		return rpcimpl.MissingField("locale")
 	case !has.WorkspaceRoot:
-		return jsonrpc.MissingField("workspaceRoot")
+		return rpcimpl.MissingField("workspaceRoot")
 	}
 	*x = v
 	return nil
@@ -15697,10 +15698,10 @@ type SetupCancelledParams struct {
 func (x SetupCancelledParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = rpcimpl.AppendString(b, x.Timestamp)
 	b = append(b, `,"step":`...)
-	b = jsonrpc.AppendString(b, x.Step)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Step)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15710,14 +15711,14 @@ func (x *SetupCancelledParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Timestamp, Step bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		case "step":
 			has.Step = true
-			return jsonrpc.AtField("step", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Step)))
+			return rpcimpl.AtField("step", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Step)))
 		}
 		return nil
 	})
@@ -15726,9 +15727,9 @@ func (x *SetupCancelledParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	case !has.Step:
-		return jsonrpc.MissingField("step")
+		return rpcimpl.MissingField("step")
 	}
 	*x = v
 	return nil
@@ -15747,16 +15748,16 @@ func (x SetupErrorParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = rpcimpl.AppendString(b, x.Timestamp)
 	b = append(b, `,"error":`...)
-	b = jsonrpc.AppendString(b, x.Error)
+	b = rpcimpl.AppendString(b, x.Error)
 	if x.Context != nil {
 		b = append(b, `,"context":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Context); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Context); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15766,16 +15767,16 @@ func (x *SetupErrorParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Timestamp, Error bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		case "error":
 			has.Error = true
-			return jsonrpc.AtField("error", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Error)))
+			return rpcimpl.AtField("error", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Error)))
 		case "context":
-			return jsonrpc.AtField("context", json.Unmarshal(value, &v.Context))
+			return rpcimpl.AtField("context", json.Unmarshal(value, &v.Context))
 		}
 		return nil
 	})
@@ -15784,9 +15785,9 @@ func (x *SetupErrorParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	case !has.Error:
-		return jsonrpc.MissingField("error")
+		return rpcimpl.MissingField("error")
 	}
 	*x = v
 	return nil
@@ -15821,26 +15822,26 @@ func (x SetupCompleteParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"timestamp":`...)
-	b = jsonrpc.AppendString(b, x.Timestamp)
+	b = rpcimpl.AppendString(b, x.Timestamp)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.Provider != nil {
 		b = append(b, `,"provider":`...)
-		b = jsonrpc.AppendString(b, *x.Provider)
+		b = rpcimpl.AppendString(b, *x.Provider)
 	}
 	if x.Model != nil {
 		b = append(b, `,"model":`...)
-		b = jsonrpc.AppendString(b, *x.Model)
+		b = rpcimpl.AppendString(b, *x.Model)
 	}
 	b = append(b, `,"skippedSteps":`...)
-	if b, err = jsonrpc.AppendValue(b, x.SkippedSteps); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.SkippedSteps); err != nil {
 		return nil, err
 	}
 	if x.AgentsFileCreated != nil {
 		b = append(b, `,"agentsFileCreated":`...)
-		b = jsonrpc.AppendBool(b, *x.AgentsFileCreated)
+		b = rpcimpl.AppendBool(b, *x.AgentsFileCreated)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15850,23 +15851,23 @@ func (x *SetupCompleteParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Timestamp, Success, SkippedSteps bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "timestamp":
 			has.Timestamp = true
-			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
+			return rpcimpl.AtField("timestamp", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Timestamp)))
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "provider":
-			return jsonrpc.AtField("provider", jsonrpc.DecodeOptional(value, &v.Provider, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("provider", rpcimpl.DecodeOptional(value, &v.Provider, rpcimpl.DecodeString[string]))
 		case "model":
-			return jsonrpc.AtField("model", jsonrpc.DecodeOptional(value, &v.Model, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("model", rpcimpl.DecodeOptional(value, &v.Model, rpcimpl.DecodeString[string]))
 		case "skippedSteps":
 			has.SkippedSteps = true
-			return jsonrpc.AtField("skippedSteps", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SkippedSteps)))
+			return rpcimpl.AtField("skippedSteps", rpcimpl.NonNull(value, json.Unmarshal(value, &v.SkippedSteps)))
 		case "agentsFileCreated":
-			return jsonrpc.AtField("agentsFileCreated", jsonrpc.DecodeOptional(value, &v.AgentsFileCreated, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("agentsFileCreated", rpcimpl.DecodeOptional(value, &v.AgentsFileCreated, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -15875,11 +15876,11 @@ func (x *SetupCompleteParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Timestamp:
-		return jsonrpc.MissingField("timestamp")
+		return rpcimpl.MissingField("timestamp")
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.SkippedSteps:
-		return jsonrpc.MissingField("skippedSteps")
+		return rpcimpl.MissingField("skippedSteps")
 	}
 	*x = v
 	return nil

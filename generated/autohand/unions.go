@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // InferenceDestination says where a restricted profile's model runs.
@@ -88,7 +89,7 @@ func (x InferenceDestination) MarshalJSON() ([]byte, error) {
 // "kind" member.
 func (x *InferenceDestination) UnmarshalJSON(b []byte) error {
 	var raw []byte
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		if string(key) == "kind" {
 			raw = value
 		}
@@ -98,11 +99,11 @@ func (x *InferenceDestination) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if raw == nil {
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	}
 	var tag string
 	if err := json.Unmarshal(raw, &tag); err != nil {
-		return jsonrpc.AtField("kind", err)
+		return rpcimpl.AtField("kind", err)
 	}
 	var v InferenceDestination
 	switch tag {
@@ -122,7 +123,7 @@ func (x *InferenceDestination) UnmarshalJSON(b []byte) error {
 		v.Opaque = new(InferenceOpaque)
 		err = json.Unmarshal(b, v.Opaque)
 	default:
-		return jsonrpc.AtField("kind", fmt.Errorf("unknown value %q; want \"in_process\", \"local_subprocess\", \"local_service\", \"hosted\" or \"opaque\"", jsonrpc.Truncate(tag)))
+		return rpcimpl.AtField("kind", fmt.Errorf("unknown value %q; want \"in_process\", \"local_subprocess\", \"local_service\", \"hosted\" or \"opaque\"", jsonrpc.Truncate(tag)))
 	}
 	if err != nil {
 		return err
@@ -180,7 +181,7 @@ func (x AutoresearchRescoreParams) MarshalJSON() ([]byte, error) {
 // autoresearchRescoreParamsObjects is what an object needs to be each object
 // variant of AutoresearchRescoreParams (RescoreAttempt and RescoreAll), over
 // the members "attemptId" and "all", one bit each in this order.
-var autoresearchRescoreParamsObjects = []jsonrpc.ObjectChoice{{
+var autoresearchRescoreParamsObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x1},
 }, {
@@ -194,24 +195,24 @@ var autoresearchRescoreParamsObjects = []jsonrpc.ObjectChoice{{
 func (x *AutoresearchRescoreParams) UnmarshalJSON(b []byte) error {
 	var v AutoresearchRescoreParams
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
 		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "attemptId":
 				held[0] |= 1 << 0
 			case "all":
 				held[0] |= 1 << 1
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "true")
+				failed[1] = failed[1] || !rpcimpl.SameJSON(value, "true")
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], autoresearchRescoreParamsObjects) {
+		switch rpcimpl.ChooseObject(held[:], failed[:], autoresearchRescoreParamsObjects) {
 		case 0:
 			v.RescoreAttempt = new(RescoreAttempt)
 			err = json.Unmarshal(b, v.RescoreAttempt)
@@ -279,7 +280,7 @@ func (x GoalGetResult) MarshalJSON() ([]byte, error) {
 // GoalGetResult (GoalSnapshot and GoalDisabled), over the members "version",
 // "goal", "queue", "completed", "updatedAt", "ok" and "message", one bit each
 // in this order.
-var goalGetResultObjects = []jsonrpc.ObjectChoice{{
+var goalGetResultObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1f},
 	Required: []uint64{0x1f},
 }, {
@@ -293,11 +294,11 @@ var goalGetResultObjects = []jsonrpc.ObjectChoice{{
 func (x *GoalGetResult) UnmarshalJSON(b []byte) error {
 	var v GoalGetResult
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
 		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "version":
 				held[0] |= 1 << 0
@@ -311,7 +312,7 @@ func (x *GoalGetResult) UnmarshalJSON(b []byte) error {
 				held[0] |= 1 << 4
 			case "ok":
 				held[0] |= 1 << 5
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "false")
+				failed[1] = failed[1] || !rpcimpl.SameJSON(value, "false")
 			case "message":
 				held[0] |= 1 << 6
 			}
@@ -320,7 +321,7 @@ func (x *GoalGetResult) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], goalGetResultObjects) {
+		switch rpcimpl.ChooseObject(held[:], failed[:], goalGetResultObjects) {
 		case 0:
 			v.GoalSnapshot = new(GoalSnapshot)
 			err = json.Unmarshal(b, v.GoalSnapshot)
@@ -389,7 +390,7 @@ func (x GoalQueueResult) MarshalJSON() ([]byte, error) {
 // "ok", "goal", "queue", "telemetry", "message", "queued", "started",
 // "completed", "completedRun", "dequeued", "removed", "version" and
 // "updatedAt", one bit each in this order.
-var goalQueueResultObjects = []jsonrpc.ObjectChoice{{
+var goalQueueResultObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7ff},
 	Required: []uint64{0x1},
 }, {
@@ -403,10 +404,10 @@ var goalQueueResultObjects = []jsonrpc.ObjectChoice{{
 func (x *GoalQueueResult) UnmarshalJSON(b []byte) error {
 	var v GoalQueueResult
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "ok":
 				held[0] |= 1 << 0
@@ -440,7 +441,7 @@ func (x *GoalQueueResult) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, goalQueueResultObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, goalQueueResultObjects) {
 		case 0:
 			v.GoalMutationResult = new(GoalMutationResult)
 			err = json.Unmarshal(b, v.GoalMutationResult)
@@ -504,7 +505,7 @@ func (x GoalListTemplatesResult) MarshalJSON() ([]byte, error) {
 func (x *GoalListTemplatesResult) UnmarshalJSON(b []byte) error {
 	var v GoalListTemplatesResult
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "array":
 		v.GoalTemplates = new(GoalTemplates)
 		err = json.Unmarshal(b, v.GoalTemplates)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // MessageFormat says how an HL7 message is serialised in editor/* requests and
@@ -47,7 +48,7 @@ func (x MessageFormat) Valid() bool {
 // UnmarshalJSON decodes a MessageFormat, refusing values it does not list.
 func (x *MessageFormat) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !MessageFormat(v).Valid() {
@@ -83,7 +84,7 @@ func (x EventName) Valid() bool {
 // UnmarshalJSON decodes an EventName, refusing values it does not list.
 func (x *EventName) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !EventName(v).Valid() {
@@ -123,7 +124,7 @@ func (x FieldDatatype) Valid() bool {
 // other values are accepted.
 func (x *FieldDatatype) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	*x = FieldDatatype(v)
@@ -157,7 +158,7 @@ func (x ShutdownReason) Valid() bool {
 // UnmarshalJSON decodes a ShutdownReason, refusing values it does not list.
 func (x *ShutdownReason) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ShutdownReason(v).Valid() {
@@ -192,7 +193,7 @@ func (x WindowCloseReason) Valid() bool {
 // UnmarshalJSON decodes a WindowCloseReason, refusing values it does not list.
 func (x *WindowCloseReason) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !WindowCloseReason(v).Valid() {
@@ -224,7 +225,7 @@ func (x MessageKind) Valid() bool {
 // UnmarshalJSON decodes a MessageKind, refusing values it does not list.
 func (x *MessageKind) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !MessageKind(v).Valid() {
@@ -257,7 +258,7 @@ func (x ConfirmButtons) Valid() bool {
 // UnmarshalJSON decodes a ConfirmButtons, refusing values it does not list.
 func (x *ConfirmButtons) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ConfirmButtons(v).Valid() {

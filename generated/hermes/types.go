@@ -10,6 +10,7 @@ import (
 	"math"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // EventOptions holds the options of an event subscription; only
@@ -29,25 +30,25 @@ func (x EventOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.IncludeContent != nil {
 		b = append(b, `,"includeContent":`...)
-		b = jsonrpc.AppendBool(b, *x.IncludeContent)
+		b = rpcimpl.AppendBool(b, *x.IncludeContent)
 	}
 	if x.Format != nil {
 		b = append(b, `,"format":`...)
-		b = jsonrpc.AppendString(b, *x.Format)
+		b = rpcimpl.AppendString(b, *x.Format)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *EventOptions) UnmarshalJSON(b []byte) error {
 	var v EventOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "includeContent":
-			return jsonrpc.AtField("includeContent", jsonrpc.DecodeOptional(value, &v.IncludeContent, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("includeContent", rpcimpl.DecodeOptional(value, &v.IncludeContent, rpcimpl.DecodeBool[bool]))
 		case "format":
-			return jsonrpc.AtField("format", jsonrpc.DecodeOptional(value, &v.Format, jsonrpc.UnmarshalJSON[MessageFormat]))
+			return rpcimpl.AtField("format", rpcimpl.DecodeOptional(value, &v.Format, rpcimpl.UnmarshalJSON[MessageFormat]))
 		}
 		return nil
 	})
@@ -70,14 +71,14 @@ func (x EventSubscription) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Options != nil {
 		b = append(b, `,"options":`...)
 		if b, err = x.Options.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -87,13 +88,13 @@ func (x *EventSubscription) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, v.Name.UnmarshalJSON(value)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, v.Name.UnmarshalJSON(value)))
 		case "options":
-			return jsonrpc.AtField("options", jsonrpc.DecodeOptional(value, &v.Options, jsonrpc.UnmarshalJSON[EventOptions]))
+			return rpcimpl.AtField("options", rpcimpl.DecodeOptional(value, &v.Options, rpcimpl.UnmarshalJSON[EventOptions]))
 		}
 		return nil
 	})
@@ -102,7 +103,7 @@ func (x *EventSubscription) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	}
 	*x = v
 	return nil
@@ -128,35 +129,35 @@ func (x Capabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Commands != nil {
 		b = append(b, `,"commands":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Commands); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Commands); err != nil {
 			return nil, err
 		}
 	}
 	if x.SchemaProvider != nil {
 		b = append(b, `,"schemaProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.SchemaProvider)
+		b = rpcimpl.AppendBool(b, *x.SchemaProvider)
 	}
 	if x.Events != nil {
 		b = append(b, `,"events":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Events); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Events); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Capabilities) UnmarshalJSON(b []byte) error {
 	var v Capabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "commands":
-			return jsonrpc.AtField("commands", json.Unmarshal(value, &v.Commands))
+			return rpcimpl.AtField("commands", json.Unmarshal(value, &v.Commands))
 		case "schemaProvider":
-			return jsonrpc.AtField("schemaProvider", jsonrpc.DecodeOptional(value, &v.SchemaProvider, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("schemaProvider", rpcimpl.DecodeOptional(value, &v.SchemaProvider, rpcimpl.DecodeBool[bool]))
 		case "events":
-			return jsonrpc.AtField("events", jsonrpc.DecodeArray(value, &v.Events, jsonrpc.UnmarshalJSON[EventSubscription]))
+			return rpcimpl.AtField("events", rpcimpl.DecodeArray(value, &v.Events, rpcimpl.UnmarshalJSON[EventSubscription]))
 		}
 		return nil
 	})
@@ -192,18 +193,18 @@ type ToolbarButton struct {
 func (x ToolbarButton) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"id":`...)
-	b = jsonrpc.AppendString(b, x.ID)
+	b = rpcimpl.AppendString(b, x.ID)
 	b = append(b, `,"label":`...)
-	b = jsonrpc.AppendString(b, x.Label)
+	b = rpcimpl.AppendString(b, x.Label)
 	b = append(b, `,"icon":`...)
-	b = jsonrpc.AppendString(b, x.Icon)
+	b = rpcimpl.AppendString(b, x.Icon)
 	b = append(b, `,"command":`...)
-	b = jsonrpc.AppendString(b, x.Command)
+	b = rpcimpl.AppendString(b, x.Command)
 	if x.Group != nil {
 		b = append(b, `,"group":`...)
-		b = jsonrpc.AppendString(b, *x.Group)
+		b = rpcimpl.AppendString(b, *x.Group)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -213,22 +214,22 @@ func (x *ToolbarButton) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ID, Label, Icon, Command bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ID)))
 		case "label":
 			has.Label = true
-			return jsonrpc.AtField("label", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Label)))
+			return rpcimpl.AtField("label", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Label)))
 		case "icon":
 			has.Icon = true
-			return jsonrpc.AtField("icon", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Icon)))
+			return rpcimpl.AtField("icon", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Icon)))
 		case "command":
 			has.Command = true
-			return jsonrpc.AtField("command", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Command)))
+			return rpcimpl.AtField("command", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Command)))
 		case "group":
-			return jsonrpc.AtField("group", jsonrpc.DecodeOptional(value, &v.Group, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("group", rpcimpl.DecodeOptional(value, &v.Group, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -237,13 +238,13 @@ func (x *ToolbarButton) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	case !has.Label:
-		return jsonrpc.MissingField("label")
+		return rpcimpl.MissingField("label")
 	case !has.Icon:
-		return jsonrpc.MissingField("icon")
+		return rpcimpl.MissingField("icon")
 	case !has.Command:
-		return jsonrpc.MissingField("command")
+		return rpcimpl.MissingField("command")
 	}
 	*x = v
 	return nil
@@ -303,80 +304,80 @@ func (x FieldOverride) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"field":`...)
-	b = jsonrpc.AppendInt(b, x.Field)
+	b = rpcimpl.AppendInt(b, x.Field)
 	if x.Component != nil {
 		b = append(b, `,"component":`...)
-		b = jsonrpc.AppendInt(b, *x.Component)
+		b = rpcimpl.AppendInt(b, *x.Component)
 	}
 	switch x.Name.State {
 	case jsonrpc.Null:
 		b = append(b, `,"name":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"name":`...)
-		b = jsonrpc.AppendString(b, x.Name.Value)
+		b = rpcimpl.AppendString(b, x.Name.Value)
 	}
 	switch x.Group.State {
 	case jsonrpc.Null:
 		b = append(b, `,"group":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"group":`...)
-		b = jsonrpc.AppendString(b, x.Group.Value)
+		b = rpcimpl.AppendString(b, x.Group.Value)
 	}
 	switch x.Note.State {
 	case jsonrpc.Null:
 		b = append(b, `,"note":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"note":`...)
-		b = jsonrpc.AppendString(b, x.Note.Value)
+		b = rpcimpl.AppendString(b, x.Note.Value)
 	}
 	switch x.Minlength.State {
 	case jsonrpc.Null:
 		b = append(b, `,"minlength":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"minlength":`...)
-		b = jsonrpc.AppendInt(b, x.Minlength.Value)
+		b = rpcimpl.AppendInt(b, x.Minlength.Value)
 	}
 	switch x.Maxlength.State {
 	case jsonrpc.Null:
 		b = append(b, `,"maxlength":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"maxlength":`...)
-		b = jsonrpc.AppendInt(b, x.Maxlength.Value)
+		b = rpcimpl.AppendInt(b, x.Maxlength.Value)
 	}
 	switch x.Pattern.State {
 	case jsonrpc.Null:
 		b = append(b, `,"pattern":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, x.Pattern.Value)
+		b = rpcimpl.AppendString(b, x.Pattern.Value)
 	}
 	switch x.Required.State {
 	case jsonrpc.Null:
 		b = append(b, `,"required":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"required":`...)
-		b = jsonrpc.AppendBool(b, x.Required.Value)
+		b = rpcimpl.AppendBool(b, x.Required.Value)
 	}
 	switch x.Datatype.State {
 	case jsonrpc.Null:
 		b = append(b, `,"datatype":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"datatype":`...)
-		b = jsonrpc.AppendString(b, x.Datatype.Value)
+		b = rpcimpl.AppendString(b, x.Datatype.Value)
 	}
 	switch x.Placeholder.State {
 	case jsonrpc.Null:
 		b = append(b, `,"placeholder":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"placeholder":`...)
-		b = jsonrpc.AppendString(b, x.Placeholder.Value)
+		b = rpcimpl.AppendString(b, x.Placeholder.Value)
 	}
 	switch x.Values.State {
 	case jsonrpc.Null:
 		b = append(b, `,"values":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"values":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Values.Value); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Values.Value); err != nil {
 			return nil, err
 		}
 	}
@@ -385,9 +386,9 @@ func (x FieldOverride) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"template":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"template":`...)
-		b = jsonrpc.AppendString(b, x.Template.Value)
+		b = rpcimpl.AppendString(b, x.Template.Value)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -397,41 +398,41 @@ func (x *FieldOverride) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Field bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "field":
 			has.Field = true
-			return jsonrpc.AtField("field", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Field, 0, math.MaxUint32)))
+			return rpcimpl.AtField("field", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.Field, 0, math.MaxUint32)))
 		case "component":
-			return jsonrpc.AtField("component", jsonrpc.DecodeOptional(value, &v.Component, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			return rpcimpl.AtField("component", rpcimpl.DecodeOptional(value, &v.Component, func(b []byte, v *uint32) error {
+				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		case "name":
-			return jsonrpc.AtField("name", jsonrpc.DecodeNullable(value, &v.Name, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("name", rpcimpl.DecodeNullable(value, &v.Name, rpcimpl.DecodeString[string]))
 		case "group":
-			return jsonrpc.AtField("group", jsonrpc.DecodeNullable(value, &v.Group, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("group", rpcimpl.DecodeNullable(value, &v.Group, rpcimpl.DecodeString[string]))
 		case "note":
-			return jsonrpc.AtField("note", jsonrpc.DecodeNullable(value, &v.Note, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("note", rpcimpl.DecodeNullable(value, &v.Note, rpcimpl.DecodeString[string]))
 		case "minlength":
-			return jsonrpc.AtField("minlength", jsonrpc.DecodeNullable(value, &v.Minlength, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			return rpcimpl.AtField("minlength", rpcimpl.DecodeNullable(value, &v.Minlength, func(b []byte, v *uint32) error {
+				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		case "maxlength":
-			return jsonrpc.AtField("maxlength", jsonrpc.DecodeNullable(value, &v.Maxlength, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			return rpcimpl.AtField("maxlength", rpcimpl.DecodeNullable(value, &v.Maxlength, func(b []byte, v *uint32) error {
+				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeNullable(value, &v.Pattern, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("pattern", rpcimpl.DecodeNullable(value, &v.Pattern, rpcimpl.DecodeString[string]))
 		case "required":
-			return jsonrpc.AtField("required", jsonrpc.DecodeNullable(value, &v.Required, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("required", rpcimpl.DecodeNullable(value, &v.Required, rpcimpl.DecodeBool[bool]))
 		case "datatype":
-			return jsonrpc.AtField("datatype", jsonrpc.DecodeNullable(value, &v.Datatype, jsonrpc.UnmarshalJSON[FieldDatatype]))
+			return rpcimpl.AtField("datatype", rpcimpl.DecodeNullable(value, &v.Datatype, rpcimpl.UnmarshalJSON[FieldDatatype]))
 		case "placeholder":
-			return jsonrpc.AtField("placeholder", jsonrpc.DecodeNullable(value, &v.Placeholder, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("placeholder", rpcimpl.DecodeNullable(value, &v.Placeholder, rpcimpl.DecodeString[string]))
 		case "values":
-			return jsonrpc.AtField("values", jsonrpc.DecodeNullable(value, &v.Values, jsonrpc.Unmarshal[map[string]string]))
+			return rpcimpl.AtField("values", rpcimpl.DecodeNullable(value, &v.Values, rpcimpl.Unmarshal[map[string]string]))
 		case "template":
-			return jsonrpc.AtField("template", jsonrpc.DecodeNullable(value, &v.Template, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("template", rpcimpl.DecodeNullable(value, &v.Template, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -440,7 +441,7 @@ func (x *FieldOverride) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Field:
-		return jsonrpc.MissingField("field")
+		return rpcimpl.MissingField("field")
 	}
 	*x = v
 	return nil
@@ -458,21 +459,21 @@ func (x SegmentOverride) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Fields != nil {
 		b = append(b, `,"fields":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Fields); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Fields); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SegmentOverride) UnmarshalJSON(b []byte) error {
 	var v SegmentOverride
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "fields":
-			return jsonrpc.AtField("fields", jsonrpc.DecodeArray(value, &v.Fields, jsonrpc.UnmarshalJSON[FieldOverride]))
+			return rpcimpl.AtField("fields", rpcimpl.DecodeArray(value, &v.Fields, rpcimpl.UnmarshalJSON[FieldOverride]))
 		}
 		return nil
 	})
@@ -497,21 +498,21 @@ func (x SchemaOverride) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Segments != nil {
 		b = append(b, `,"segments":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Segments); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Segments); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SchemaOverride) UnmarshalJSON(b []byte) error {
 	var v SchemaOverride
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "segments":
-			return jsonrpc.AtField("segments", jsonrpc.DecodeMap(value, &v.Segments, jsonrpc.UnmarshalJSON[SegmentOverride]))
+			return rpcimpl.AtField("segments", rpcimpl.DecodeMap(value, &v.Segments, rpcimpl.UnmarshalJSON[SegmentOverride]))
 		}
 		return nil
 	})
@@ -548,20 +549,20 @@ type Patch struct {
 func (x Patch) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"path":`...)
-	b = jsonrpc.AppendString(b, x.Path)
+	b = rpcimpl.AppendString(b, x.Path)
 	if x.Value != nil {
 		b = append(b, `,"value":`...)
-		b = jsonrpc.AppendString(b, *x.Value)
+		b = rpcimpl.AppendString(b, *x.Value)
 	}
 	if x.Remove != nil {
 		b = append(b, `,"remove":`...)
-		b = jsonrpc.AppendBool(b, *x.Remove)
+		b = rpcimpl.AppendBool(b, *x.Remove)
 	}
 	if x.Create != nil {
 		b = append(b, `,"create":`...)
-		b = jsonrpc.AppendBool(b, *x.Create)
+		b = rpcimpl.AppendBool(b, *x.Create)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -571,17 +572,17 @@ func (x *Patch) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Path bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "path":
 			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Path)))
+			return rpcimpl.AtField("path", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Path)))
 		case "value":
-			return jsonrpc.AtField("value", jsonrpc.DecodeOptional(value, &v.Value, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("value", rpcimpl.DecodeOptional(value, &v.Value, rpcimpl.DecodeString[string]))
 		case "remove":
-			return jsonrpc.AtField("remove", jsonrpc.DecodeOptional(value, &v.Remove, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("remove", rpcimpl.DecodeOptional(value, &v.Remove, rpcimpl.DecodeBool[bool]))
 		case "create":
-			return jsonrpc.AtField("create", jsonrpc.DecodeOptional(value, &v.Create, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("create", rpcimpl.DecodeOptional(value, &v.Create, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -590,7 +591,7 @@ func (x *Patch) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Path:
-		return jsonrpc.MissingField("path")
+		return rpcimpl.MissingField("path")
 	}
 	*x = v
 	return nil
@@ -613,12 +614,12 @@ type PatchError struct {
 func (x PatchError) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"index":`...)
-	b = jsonrpc.AppendInt(b, x.Index)
+	b = rpcimpl.AppendInt(b, x.Index)
 	b = append(b, `,"path":`...)
-	b = jsonrpc.AppendString(b, x.Path)
+	b = rpcimpl.AppendString(b, x.Path)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Message)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -628,17 +629,17 @@ func (x *PatchError) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Index, Path, Message bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "index":
 			has.Index = true
-			return jsonrpc.AtField("index", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Index, 0, math.MaxInt64)))
+			return rpcimpl.AtField("index", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.Index, 0, math.MaxInt64)))
 		case "path":
 			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Path)))
+			return rpcimpl.AtField("path", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Path)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		}
 		return nil
 	})
@@ -647,11 +648,11 @@ func (x *PatchError) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Index:
-		return jsonrpc.MissingField("index")
+		return rpcimpl.MissingField("index")
 	case !has.Path:
-		return jsonrpc.MissingField("path")
+		return rpcimpl.MissingField("path")
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	}
 	*x = v
 	return nil
@@ -685,12 +686,12 @@ func (x FileFilter) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"extensions":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Extensions); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Extensions); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -700,14 +701,14 @@ func (x *FileFilter) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Extensions bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "extensions":
 			has.Extensions = true
-			return jsonrpc.AtField("extensions", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Extensions)))
+			return rpcimpl.AtField("extensions", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Extensions)))
 		}
 		return nil
 	})
@@ -716,9 +717,9 @@ func (x *FileFilter) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Extensions:
-		return jsonrpc.MissingField("extensions")
+		return rpcimpl.MissingField("extensions")
 	}
 	*x = v
 	return nil
@@ -739,25 +740,25 @@ func (x FileDialogParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.DefaultPath != nil {
 		b = append(b, `,"defaultPath":`...)
-		b = jsonrpc.AppendString(b, *x.DefaultPath)
+		b = rpcimpl.AppendString(b, *x.DefaultPath)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *FileDialogParams) UnmarshalJSON(b []byte) error {
 	var v FileDialogParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeOptional(value, &v.DefaultPath, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("defaultPath", rpcimpl.DecodeOptional(value, &v.DefaultPath, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -785,12 +786,12 @@ type InitializeParams struct {
 func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"hermesVersion":`...)
-	b = jsonrpc.AppendString(b, x.HermesVersion)
+	b = rpcimpl.AppendString(b, x.HermesVersion)
 	b = append(b, `,"apiVersion":`...)
-	b = jsonrpc.AppendString(b, x.APIVersion)
+	b = rpcimpl.AppendString(b, x.APIVersion)
 	b = append(b, `,"dataDirectory":`...)
-	b = jsonrpc.AppendString(b, x.DataDirectory)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.DataDirectory)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -800,17 +801,17 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		HermesVersion, APIVersion, DataDirectory bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "hermesVersion":
 			has.HermesVersion = true
-			return jsonrpc.AtField("hermesVersion", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.HermesVersion)))
+			return rpcimpl.AtField("hermesVersion", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.HermesVersion)))
 		case "apiVersion":
 			has.APIVersion = true
-			return jsonrpc.AtField("apiVersion", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.APIVersion)))
+			return rpcimpl.AtField("apiVersion", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.APIVersion)))
 		case "dataDirectory":
 			has.DataDirectory = true
-			return jsonrpc.AtField("dataDirectory", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.DataDirectory)))
+			return rpcimpl.AtField("dataDirectory", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.DataDirectory)))
 		}
 		return nil
 	})
@@ -819,11 +820,11 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.HermesVersion:
-		return jsonrpc.MissingField("hermesVersion")
+		return rpcimpl.MissingField("hermesVersion")
 	case !has.APIVersion:
-		return jsonrpc.MissingField("apiVersion")
+		return rpcimpl.MissingField("apiVersion")
 	case !has.DataDirectory:
-		return jsonrpc.MissingField("dataDirectory")
+		return rpcimpl.MissingField("dataDirectory")
 	}
 	*x = v
 	return nil
@@ -862,22 +863,22 @@ func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendString(b, x.Version)
+	b = rpcimpl.AppendString(b, x.Version)
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	if x.Authors != nil {
 		b = append(b, `,"authors":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Authors); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Authors); err != nil {
 			return nil, err
 		}
 	}
 	if x.Homepage != nil {
 		b = append(b, `,"homepage":`...)
-		b = jsonrpc.AppendString(b, *x.Homepage)
+		b = rpcimpl.AppendString(b, *x.Homepage)
 	}
 	if x.Capabilities != nil {
 		b = append(b, `,"capabilities":`...)
@@ -887,7 +888,7 @@ func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.ToolbarButtons != nil {
 		b = append(b, `,"toolbarButtons":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ToolbarButtons); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.ToolbarButtons); err != nil {
 			return nil, err
 		}
 	}
@@ -897,7 +898,7 @@ func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -907,26 +908,26 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Version bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
+			return rpcimpl.AtField("version", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Version)))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "authors":
-			return jsonrpc.AtField("authors", json.Unmarshal(value, &v.Authors))
+			return rpcimpl.AtField("authors", json.Unmarshal(value, &v.Authors))
 		case "homepage":
-			return jsonrpc.AtField("homepage", jsonrpc.DecodeOptional(value, &v.Homepage, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("homepage", rpcimpl.DecodeOptional(value, &v.Homepage, rpcimpl.DecodeString[string]))
 		case "capabilities":
-			return jsonrpc.AtField("capabilities", jsonrpc.DecodeOptional(value, &v.Capabilities, jsonrpc.UnmarshalJSON[Capabilities]))
+			return rpcimpl.AtField("capabilities", rpcimpl.DecodeOptional(value, &v.Capabilities, rpcimpl.UnmarshalJSON[Capabilities]))
 		case "toolbarButtons":
-			return jsonrpc.AtField("toolbarButtons", jsonrpc.DecodeArray(value, &v.ToolbarButtons, jsonrpc.UnmarshalJSON[ToolbarButton]))
+			return rpcimpl.AtField("toolbarButtons", rpcimpl.DecodeArray(value, &v.ToolbarButtons, rpcimpl.UnmarshalJSON[ToolbarButton]))
 		case "schema":
-			return jsonrpc.AtField("schema", jsonrpc.DecodeOptional(value, &v.Schema, jsonrpc.UnmarshalJSON[SchemaOverride]))
+			return rpcimpl.AtField("schema", rpcimpl.DecodeOptional(value, &v.Schema, rpcimpl.UnmarshalJSON[SchemaOverride]))
 		}
 		return nil
 	})
@@ -935,9 +936,9 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Version:
-		return jsonrpc.MissingField("version")
+		return rpcimpl.MissingField("version")
 	}
 	*x = v
 	return nil
@@ -955,19 +956,19 @@ func (x ShutdownParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Reason != nil {
 		b = append(b, `,"reason":`...)
-		b = jsonrpc.AppendString(b, *x.Reason)
+		b = rpcimpl.AppendString(b, *x.Reason)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ShutdownParams) UnmarshalJSON(b []byte) error {
 	var v ShutdownParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "reason":
-			return jsonrpc.AtField("reason", jsonrpc.DecodeOptional(value, &v.Reason, jsonrpc.UnmarshalJSON[ShutdownReason]))
+			return rpcimpl.AtField("reason", rpcimpl.DecodeOptional(value, &v.Reason, rpcimpl.UnmarshalJSON[ShutdownReason]))
 		}
 		return nil
 	})
@@ -989,8 +990,8 @@ type ShutdownResult struct {
 func (x ShutdownResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Success)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1000,11 +1001,11 @@ func (x *ShutdownResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		}
 		return nil
 	})
@@ -1013,7 +1014,7 @@ func (x *ShutdownResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -1030,8 +1031,8 @@ type CommandExecuteParams struct {
 func (x CommandExecuteParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"command":`...)
-	b = jsonrpc.AppendString(b, x.Command)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Command)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1041,11 +1042,11 @@ func (x *CommandExecuteParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Command bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "command":
 			has.Command = true
-			return jsonrpc.AtField("command", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Command)))
+			return rpcimpl.AtField("command", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Command)))
 		}
 		return nil
 	})
@@ -1054,7 +1055,7 @@ func (x *CommandExecuteParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Command:
-		return jsonrpc.MissingField("command")
+		return rpcimpl.MissingField("command")
 	}
 	*x = v
 	return nil
@@ -1074,10 +1075,10 @@ type WindowClosedParams struct {
 func (x WindowClosedParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"windowId":`...)
-	b = jsonrpc.AppendString(b, x.WindowID)
+	b = rpcimpl.AppendString(b, x.WindowID)
 	b = append(b, `,"reason":`...)
-	b = jsonrpc.AppendString(b, x.Reason)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Reason)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1087,14 +1088,14 @@ func (x *WindowClosedParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		WindowID, Reason bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "windowId":
 			has.WindowID = true
-			return jsonrpc.AtField("windowId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.WindowID)))
+			return rpcimpl.AtField("windowId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.WindowID)))
 		case "reason":
 			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, v.Reason.UnmarshalJSON(value)))
+			return rpcimpl.AtField("reason", rpcimpl.NonNull(value, v.Reason.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -1103,9 +1104,9 @@ func (x *WindowClosedParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.WindowID:
-		return jsonrpc.MissingField("windowId")
+		return rpcimpl.MissingField("windowId")
 	case !has.Reason:
-		return jsonrpc.MissingField("reason")
+		return rpcimpl.MissingField("reason")
 	}
 	*x = v
 	return nil
@@ -1132,19 +1133,19 @@ func (x MessageChangedParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Message != nil {
 		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, *x.Message)
+		b = rpcimpl.AppendString(b, *x.Message)
 	}
 	if x.Format != nil {
 		b = append(b, `,"format":`...)
-		b = jsonrpc.AppendString(b, *x.Format)
+		b = rpcimpl.AppendString(b, *x.Format)
 	}
 	b = append(b, `,"hasFile":`...)
-	b = jsonrpc.AppendBool(b, x.HasFile)
+	b = rpcimpl.AppendBool(b, x.HasFile)
 	if x.FilePath != nil {
 		b = append(b, `,"filePath":`...)
-		b = jsonrpc.AppendString(b, *x.FilePath)
+		b = rpcimpl.AppendString(b, *x.FilePath)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1154,17 +1155,17 @@ func (x *MessageChangedParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		HasFile bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("message", rpcimpl.DecodeOptional(value, &v.Message, rpcimpl.DecodeString[string]))
 		case "format":
-			return jsonrpc.AtField("format", jsonrpc.DecodeOptional(value, &v.Format, jsonrpc.UnmarshalJSON[MessageFormat]))
+			return rpcimpl.AtField("format", rpcimpl.DecodeOptional(value, &v.Format, rpcimpl.UnmarshalJSON[MessageFormat]))
 		case "hasFile":
 			has.HasFile = true
-			return jsonrpc.AtField("hasFile", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.HasFile)))
+			return rpcimpl.AtField("hasFile", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.HasFile)))
 		case "filePath":
-			return jsonrpc.AtField("filePath", jsonrpc.DecodeOptional(value, &v.FilePath, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("filePath", rpcimpl.DecodeOptional(value, &v.FilePath, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1173,7 +1174,7 @@ func (x *MessageChangedParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.HasFile:
-		return jsonrpc.MissingField("hasFile")
+		return rpcimpl.MissingField("hasFile")
 	}
 	*x = v
 	return nil
@@ -1194,11 +1195,11 @@ func (x MessageOpenedParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.FilePath != nil {
 		b = append(b, `,"filePath":`...)
-		b = jsonrpc.AppendString(b, *x.FilePath)
+		b = rpcimpl.AppendString(b, *x.FilePath)
 	}
 	b = append(b, `,"isNew":`...)
-	b = jsonrpc.AppendBool(b, x.IsNew)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.IsNew)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1208,13 +1209,13 @@ func (x *MessageOpenedParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		IsNew bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "filePath":
-			return jsonrpc.AtField("filePath", jsonrpc.DecodeOptional(value, &v.FilePath, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("filePath", rpcimpl.DecodeOptional(value, &v.FilePath, rpcimpl.DecodeString[string]))
 		case "isNew":
 			has.IsNew = true
-			return jsonrpc.AtField("isNew", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.IsNew)))
+			return rpcimpl.AtField("isNew", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.IsNew)))
 		}
 		return nil
 	})
@@ -1223,7 +1224,7 @@ func (x *MessageOpenedParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.IsNew:
-		return jsonrpc.MissingField("isNew")
+		return rpcimpl.MissingField("isNew")
 	}
 	*x = v
 	return nil
@@ -1243,10 +1244,10 @@ type MessageSavedParams struct {
 func (x MessageSavedParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"filePath":`...)
-	b = jsonrpc.AppendString(b, x.FilePath)
+	b = rpcimpl.AppendString(b, x.FilePath)
 	b = append(b, `,"saveAs":`...)
-	b = jsonrpc.AppendBool(b, x.SaveAs)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.SaveAs)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1256,14 +1257,14 @@ func (x *MessageSavedParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		FilePath, SaveAs bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "filePath":
 			has.FilePath = true
-			return jsonrpc.AtField("filePath", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FilePath)))
+			return rpcimpl.AtField("filePath", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.FilePath)))
 		case "saveAs":
 			has.SaveAs = true
-			return jsonrpc.AtField("saveAs", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.SaveAs)))
+			return rpcimpl.AtField("saveAs", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.SaveAs)))
 		}
 		return nil
 	})
@@ -1272,9 +1273,9 @@ func (x *MessageSavedParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.FilePath:
-		return jsonrpc.MissingField("filePath")
+		return rpcimpl.MissingField("filePath")
 	case !has.SaveAs:
-		return jsonrpc.MissingField("saveAs")
+		return rpcimpl.MissingField("saveAs")
 	}
 	*x = v
 	return nil
@@ -1290,8 +1291,8 @@ type EditorGetMessageParams struct {
 func (x EditorGetMessageParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"format":`...)
-	b = jsonrpc.AppendString(b, x.Format)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Format)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1301,11 +1302,11 @@ func (x *EditorGetMessageParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Format bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "format":
 			has.Format = true
-			return jsonrpc.AtField("format", jsonrpc.NonNull(value, v.Format.UnmarshalJSON(value)))
+			return rpcimpl.AtField("format", rpcimpl.NonNull(value, v.Format.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -1314,7 +1315,7 @@ func (x *EditorGetMessageParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Format:
-		return jsonrpc.MissingField("format")
+		return rpcimpl.MissingField("format")
 	}
 	*x = v
 	return nil
@@ -1339,14 +1340,14 @@ type EditorGetMessageResult struct {
 func (x EditorGetMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
+	b = rpcimpl.AppendString(b, x.Message)
 	b = append(b, `,"hasFile":`...)
-	b = jsonrpc.AppendBool(b, x.HasFile)
+	b = rpcimpl.AppendBool(b, x.HasFile)
 	if x.FilePath != nil {
 		b = append(b, `,"filePath":`...)
-		b = jsonrpc.AppendString(b, *x.FilePath)
+		b = rpcimpl.AppendString(b, *x.FilePath)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1356,16 +1357,16 @@ func (x *EditorGetMessageResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Message, HasFile bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "hasFile":
 			has.HasFile = true
-			return jsonrpc.AtField("hasFile", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.HasFile)))
+			return rpcimpl.AtField("hasFile", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.HasFile)))
 		case "filePath":
-			return jsonrpc.AtField("filePath", jsonrpc.DecodeOptional(value, &v.FilePath, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("filePath", rpcimpl.DecodeOptional(value, &v.FilePath, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1374,9 +1375,9 @@ func (x *EditorGetMessageResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	case !has.HasFile:
-		return jsonrpc.MissingField("hasFile")
+		return rpcimpl.MissingField("hasFile")
 	}
 	*x = v
 	return nil
@@ -1407,10 +1408,10 @@ func (x EditorPatchMessageParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"patches":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Patches); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Patches); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1420,11 +1421,11 @@ func (x *EditorPatchMessageParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Patches bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "patches":
 			has.Patches = true
-			return jsonrpc.AtField("patches", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Patches, jsonrpc.UnmarshalJSON[Patch])))
+			return rpcimpl.AtField("patches", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Patches, rpcimpl.UnmarshalJSON[Patch])))
 		}
 		return nil
 	})
@@ -1433,7 +1434,7 @@ func (x *EditorPatchMessageParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Patches:
-		return jsonrpc.MissingField("patches")
+		return rpcimpl.MissingField("patches")
 	}
 	*x = v
 	return nil
@@ -1457,16 +1458,16 @@ func (x EditorPatchMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"patchesApplied":`...)
-	b = jsonrpc.AppendInt(b, x.PatchesApplied)
+	b = rpcimpl.AppendInt(b, x.PatchesApplied)
 	if x.Errors != nil {
 		b = append(b, `,"errors":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Errors); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Errors); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1476,16 +1477,16 @@ func (x *EditorPatchMessageResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, PatchesApplied bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "patchesApplied":
 			has.PatchesApplied = true
-			return jsonrpc.AtField("patchesApplied", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.PatchesApplied, 0, math.MaxInt64)))
+			return rpcimpl.AtField("patchesApplied", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.PatchesApplied, 0, math.MaxInt64)))
 		case "errors":
-			return jsonrpc.AtField("errors", jsonrpc.DecodeArray(value, &v.Errors, jsonrpc.UnmarshalJSON[PatchError]))
+			return rpcimpl.AtField("errors", rpcimpl.DecodeArray(value, &v.Errors, rpcimpl.UnmarshalJSON[PatchError]))
 		}
 		return nil
 	})
@@ -1494,9 +1495,9 @@ func (x *EditorPatchMessageResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.PatchesApplied:
-		return jsonrpc.MissingField("patchesApplied")
+		return rpcimpl.MissingField("patchesApplied")
 	}
 	*x = v
 	return nil
@@ -1516,10 +1517,10 @@ type EditorSetMessageParams struct {
 func (x EditorSetMessageParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
+	b = rpcimpl.AppendString(b, x.Message)
 	b = append(b, `,"format":`...)
-	b = jsonrpc.AppendString(b, x.Format)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Format)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1529,14 +1530,14 @@ func (x *EditorSetMessageParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Message, Format bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "format":
 			has.Format = true
-			return jsonrpc.AtField("format", jsonrpc.NonNull(value, v.Format.UnmarshalJSON(value)))
+			return rpcimpl.AtField("format", rpcimpl.NonNull(value, v.Format.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -1545,9 +1546,9 @@ func (x *EditorSetMessageParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	case !has.Format:
-		return jsonrpc.MissingField("format")
+		return rpcimpl.MissingField("format")
 	}
 	*x = v
 	return nil
@@ -1567,12 +1568,12 @@ type EditorSetMessageResult struct {
 func (x EditorSetMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1582,13 +1583,13 @@ func (x *EditorSetMessageResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1597,7 +1598,7 @@ func (x *EditorSetMessageResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -1629,26 +1630,26 @@ type UIOpenWindowParams struct {
 func (x UIOpenWindowParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"url":`...)
-	b = jsonrpc.AppendString(b, x.URL)
+	b = rpcimpl.AppendString(b, x.URL)
 	b = append(b, `,"title":`...)
-	b = jsonrpc.AppendString(b, x.Title)
+	b = rpcimpl.AppendString(b, x.Title)
 	if x.Width != nil {
 		b = append(b, `,"width":`...)
-		b = jsonrpc.AppendInt(b, *x.Width)
+		b = rpcimpl.AppendInt(b, *x.Width)
 	}
 	if x.Height != nil {
 		b = append(b, `,"height":`...)
-		b = jsonrpc.AppendInt(b, *x.Height)
+		b = rpcimpl.AppendInt(b, *x.Height)
 	}
 	if x.Modal != nil {
 		b = append(b, `,"modal":`...)
-		b = jsonrpc.AppendBool(b, *x.Modal)
+		b = rpcimpl.AppendBool(b, *x.Modal)
 	}
 	if x.Resizable != nil {
 		b = append(b, `,"resizable":`...)
-		b = jsonrpc.AppendBool(b, *x.Resizable)
+		b = rpcimpl.AppendBool(b, *x.Resizable)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1658,26 +1659,26 @@ func (x *UIOpenWindowParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URL, Title bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "url":
 			has.URL = true
-			return jsonrpc.AtField("url", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URL)))
+			return rpcimpl.AtField("url", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URL)))
 		case "title":
 			has.Title = true
-			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
+			return rpcimpl.AtField("title", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Title)))
 		case "width":
-			return jsonrpc.AtField("width", jsonrpc.DecodeOptional(value, &v.Width, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			return rpcimpl.AtField("width", rpcimpl.DecodeOptional(value, &v.Width, func(b []byte, v *uint32) error {
+				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		case "height":
-			return jsonrpc.AtField("height", jsonrpc.DecodeOptional(value, &v.Height, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			return rpcimpl.AtField("height", rpcimpl.DecodeOptional(value, &v.Height, func(b []byte, v *uint32) error {
+				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		case "modal":
-			return jsonrpc.AtField("modal", jsonrpc.DecodeOptional(value, &v.Modal, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("modal", rpcimpl.DecodeOptional(value, &v.Modal, rpcimpl.DecodeBool[bool]))
 		case "resizable":
-			return jsonrpc.AtField("resizable", jsonrpc.DecodeOptional(value, &v.Resizable, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("resizable", rpcimpl.DecodeOptional(value, &v.Resizable, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -1686,9 +1687,9 @@ func (x *UIOpenWindowParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URL:
-		return jsonrpc.MissingField("url")
+		return rpcimpl.MissingField("url")
 	case !has.Title:
-		return jsonrpc.MissingField("title")
+		return rpcimpl.MissingField("title")
 	}
 	*x = v
 	return nil
@@ -1705,8 +1706,8 @@ type UIOpenWindowResult struct {
 func (x UIOpenWindowResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"windowId":`...)
-	b = jsonrpc.AppendString(b, x.WindowID)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.WindowID)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1716,11 +1717,11 @@ func (x *UIOpenWindowResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		WindowID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "windowId":
 			has.WindowID = true
-			return jsonrpc.AtField("windowId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.WindowID)))
+			return rpcimpl.AtField("windowId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.WindowID)))
 		}
 		return nil
 	})
@@ -1729,7 +1730,7 @@ func (x *UIOpenWindowResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.WindowID:
-		return jsonrpc.MissingField("windowId")
+		return rpcimpl.MissingField("windowId")
 	}
 	*x = v
 	return nil
@@ -1746,8 +1747,8 @@ type UICloseWindowParams struct {
 func (x UICloseWindowParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"windowId":`...)
-	b = jsonrpc.AppendString(b, x.WindowID)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.WindowID)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1757,11 +1758,11 @@ func (x *UICloseWindowParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		WindowID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "windowId":
 			has.WindowID = true
-			return jsonrpc.AtField("windowId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.WindowID)))
+			return rpcimpl.AtField("windowId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.WindowID)))
 		}
 		return nil
 	})
@@ -1770,7 +1771,7 @@ func (x *UICloseWindowParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.WindowID:
-		return jsonrpc.MissingField("windowId")
+		return rpcimpl.MissingField("windowId")
 	}
 	*x = v
 	return nil
@@ -1787,8 +1788,8 @@ type UICloseWindowResult struct {
 func (x UICloseWindowResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Success)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1798,11 +1799,11 @@ func (x *UICloseWindowResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		}
 		return nil
 	})
@@ -1811,7 +1812,7 @@ func (x *UICloseWindowResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -1834,16 +1835,16 @@ type UIShowMessageParams struct {
 func (x UIShowMessageParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
+	b = rpcimpl.AppendString(b, x.Message)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.Kind != nil {
 		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendString(b, *x.Kind)
+		b = rpcimpl.AppendString(b, *x.Kind)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1853,15 +1854,15 @@ func (x *UIShowMessageParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Message bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "kind":
-			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[MessageKind]))
+			return rpcimpl.AtField("kind", rpcimpl.DecodeOptional(value, &v.Kind, rpcimpl.UnmarshalJSON[MessageKind]))
 		}
 		return nil
 	})
@@ -1870,7 +1871,7 @@ func (x *UIShowMessageParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	}
 	*x = v
 	return nil
@@ -1887,8 +1888,8 @@ type UIShowMessageResult struct {
 func (x UIShowMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"acknowledged":`...)
-	b = jsonrpc.AppendBool(b, x.Acknowledged)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Acknowledged)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1898,11 +1899,11 @@ func (x *UIShowMessageResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Acknowledged bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "acknowledged":
 			has.Acknowledged = true
-			return jsonrpc.AtField("acknowledged", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Acknowledged)))
+			return rpcimpl.AtField("acknowledged", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Acknowledged)))
 		}
 		return nil
 	})
@@ -1911,7 +1912,7 @@ func (x *UIShowMessageResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Acknowledged:
-		return jsonrpc.MissingField("acknowledged")
+		return rpcimpl.MissingField("acknowledged")
 	}
 	*x = v
 	return nil
@@ -1934,16 +1935,16 @@ type UIShowConfirmParams struct {
 func (x UIShowConfirmParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
+	b = rpcimpl.AppendString(b, x.Message)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.Buttons != nil {
 		b = append(b, `,"buttons":`...)
-		b = jsonrpc.AppendString(b, *x.Buttons)
+		b = rpcimpl.AppendString(b, *x.Buttons)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1953,15 +1954,15 @@ func (x *UIShowConfirmParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Message bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "buttons":
-			return jsonrpc.AtField("buttons", jsonrpc.DecodeOptional(value, &v.Buttons, jsonrpc.UnmarshalJSON[ConfirmButtons]))
+			return rpcimpl.AtField("buttons", rpcimpl.DecodeOptional(value, &v.Buttons, rpcimpl.UnmarshalJSON[ConfirmButtons]))
 		}
 		return nil
 	})
@@ -1970,7 +1971,7 @@ func (x *UIShowConfirmParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	}
 	*x = v
 	return nil
@@ -1987,8 +1988,8 @@ type UIShowConfirmResult struct {
 func (x UIShowConfirmResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"confirmed":`...)
-	b = jsonrpc.AppendBool(b, x.Confirmed)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Confirmed)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1998,11 +1999,11 @@ func (x *UIShowConfirmResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Confirmed bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "confirmed":
 			has.Confirmed = true
-			return jsonrpc.AtField("confirmed", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Confirmed)))
+			return rpcimpl.AtField("confirmed", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Confirmed)))
 		}
 		return nil
 	})
@@ -2011,7 +2012,7 @@ func (x *UIShowConfirmResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Confirmed:
-		return jsonrpc.MissingField("confirmed")
+		return rpcimpl.MissingField("confirmed")
 	}
 	*x = v
 	return nil
@@ -2036,33 +2037,33 @@ func (x UIOpenFileParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.DefaultPath != nil {
 		b = append(b, `,"defaultPath":`...)
-		b = jsonrpc.AppendString(b, *x.DefaultPath)
+		b = rpcimpl.AppendString(b, *x.DefaultPath)
 	}
 	if x.Filters != nil {
 		b = append(b, `,"filters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Filters); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Filters); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *UIOpenFileParams) UnmarshalJSON(b []byte) error {
 	var v UIOpenFileParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeOptional(value, &v.DefaultPath, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("defaultPath", rpcimpl.DecodeOptional(value, &v.DefaultPath, rpcimpl.DecodeString[string]))
 		case "filters":
-			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.UnmarshalJSON[FileFilter]))
+			return rpcimpl.AtField("filters", rpcimpl.DecodeArray(value, &v.Filters, rpcimpl.UnmarshalJSON[FileFilter]))
 		}
 		return nil
 	})
@@ -2087,9 +2088,9 @@ func (x UIOpenFileResult) AppendJSON(b []byte) ([]byte, error) {
 	if x.Path == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendString(b, *x.Path)
+		b = rpcimpl.AppendString(b, *x.Path)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2099,11 +2100,11 @@ func (x *UIOpenFileResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Path bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "path":
 			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("path", rpcimpl.DecodeOptional(value, &v.Path, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -2112,7 +2113,7 @@ func (x *UIOpenFileResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Path:
-		return jsonrpc.MissingField("path")
+		return rpcimpl.MissingField("path")
 	}
 	*x = v
 	return nil
@@ -2137,33 +2138,33 @@ func (x UIOpenFilesParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.DefaultPath != nil {
 		b = append(b, `,"defaultPath":`...)
-		b = jsonrpc.AppendString(b, *x.DefaultPath)
+		b = rpcimpl.AppendString(b, *x.DefaultPath)
 	}
 	if x.Filters != nil {
 		b = append(b, `,"filters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Filters); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Filters); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *UIOpenFilesParams) UnmarshalJSON(b []byte) error {
 	var v UIOpenFilesParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeOptional(value, &v.DefaultPath, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("defaultPath", rpcimpl.DecodeOptional(value, &v.DefaultPath, rpcimpl.DecodeString[string]))
 		case "filters":
-			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.UnmarshalJSON[FileFilter]))
+			return rpcimpl.AtField("filters", rpcimpl.DecodeArray(value, &v.Filters, rpcimpl.UnmarshalJSON[FileFilter]))
 		}
 		return nil
 	})
@@ -2186,10 +2187,10 @@ func (x UIOpenFilesResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"paths":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Paths); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Paths); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2199,11 +2200,11 @@ func (x *UIOpenFilesResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Paths bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "paths":
 			has.Paths = true
-			return jsonrpc.AtField("paths", json.Unmarshal(value, &v.Paths))
+			return rpcimpl.AtField("paths", json.Unmarshal(value, &v.Paths))
 		}
 		return nil
 	})
@@ -2212,7 +2213,7 @@ func (x *UIOpenFilesResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Paths:
-		return jsonrpc.MissingField("paths")
+		return rpcimpl.MissingField("paths")
 	}
 	*x = v
 	return nil
@@ -2240,39 +2241,39 @@ func (x UISaveFileParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.DefaultPath != nil {
 		b = append(b, `,"defaultPath":`...)
-		b = jsonrpc.AppendString(b, *x.DefaultPath)
+		b = rpcimpl.AppendString(b, *x.DefaultPath)
 	}
 	if x.DefaultName != nil {
 		b = append(b, `,"defaultName":`...)
-		b = jsonrpc.AppendString(b, *x.DefaultName)
+		b = rpcimpl.AppendString(b, *x.DefaultName)
 	}
 	if x.Filters != nil {
 		b = append(b, `,"filters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Filters); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Filters); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *UISaveFileParams) UnmarshalJSON(b []byte) error {
 	var v UISaveFileParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeOptional(value, &v.DefaultPath, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("defaultPath", rpcimpl.DecodeOptional(value, &v.DefaultPath, rpcimpl.DecodeString[string]))
 		case "defaultName":
-			return jsonrpc.AtField("defaultName", jsonrpc.DecodeOptional(value, &v.DefaultName, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("defaultName", rpcimpl.DecodeOptional(value, &v.DefaultName, rpcimpl.DecodeString[string]))
 		case "filters":
-			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.UnmarshalJSON[FileFilter]))
+			return rpcimpl.AtField("filters", rpcimpl.DecodeArray(value, &v.Filters, rpcimpl.UnmarshalJSON[FileFilter]))
 		}
 		return nil
 	})
@@ -2297,9 +2298,9 @@ func (x UISaveFileResult) AppendJSON(b []byte) ([]byte, error) {
 	if x.Path == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendString(b, *x.Path)
+		b = rpcimpl.AppendString(b, *x.Path)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2309,11 +2310,11 @@ func (x *UISaveFileResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Path bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "path":
 			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("path", rpcimpl.DecodeOptional(value, &v.Path, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -2322,7 +2323,7 @@ func (x *UISaveFileResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Path:
-		return jsonrpc.MissingField("path")
+		return rpcimpl.MissingField("path")
 	}
 	*x = v
 	return nil
@@ -2343,25 +2344,25 @@ func (x UISelectDirectoryParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.DefaultPath != nil {
 		b = append(b, `,"defaultPath":`...)
-		b = jsonrpc.AppendString(b, *x.DefaultPath)
+		b = rpcimpl.AppendString(b, *x.DefaultPath)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *UISelectDirectoryParams) UnmarshalJSON(b []byte) error {
 	var v UISelectDirectoryParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeOptional(value, &v.DefaultPath, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("defaultPath", rpcimpl.DecodeOptional(value, &v.DefaultPath, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -2386,9 +2387,9 @@ func (x UISelectDirectoryResult) AppendJSON(b []byte) ([]byte, error) {
 	if x.Path == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendString(b, *x.Path)
+		b = rpcimpl.AppendString(b, *x.Path)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2398,11 +2399,11 @@ func (x *UISelectDirectoryResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Path bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "path":
 			has.Path = true
-			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("path", rpcimpl.DecodeOptional(value, &v.Path, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -2411,7 +2412,7 @@ func (x *UISelectDirectoryResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Path:
-		return jsonrpc.MissingField("path")
+		return rpcimpl.MissingField("path")
 	}
 	*x = v
 	return nil

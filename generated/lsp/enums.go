@@ -10,6 +10,7 @@ import (
 	"math"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // SemanticTokenTypes is described at
@@ -62,7 +63,7 @@ func (x SemanticTokenTypes) Valid() bool {
 // other values are accepted.
 func (x *SemanticTokenTypes) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	*x = SemanticTokenTypes(v)
@@ -106,7 +107,7 @@ func (x SemanticTokenModifiers) Valid() bool {
 // list: other values are accepted.
 func (x *SemanticTokenModifiers) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	*x = SemanticTokenModifiers(v)
@@ -139,7 +140,7 @@ func (x DocumentDiagnosticReportKind) Valid() bool {
 // does not list.
 func (x *DocumentDiagnosticReportKind) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !DocumentDiagnosticReportKind(v).Valid() {
@@ -180,7 +181,7 @@ func (x ErrorCodes) Valid() bool {
 // values are accepted.
 func (x *ErrorCodes) UnmarshalJSON(b []byte) error {
 	var v int32
-	if err := jsonrpc.DecodeIntIn(b, &v, math.MinInt32, math.MaxInt32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, math.MinInt32, math.MaxInt32); err != nil {
 		return err
 	}
 	*x = ErrorCodes(v)
@@ -217,7 +218,7 @@ func (x LSPErrorCodes) Valid() bool {
 // other values are accepted.
 func (x *LSPErrorCodes) UnmarshalJSON(b []byte) error {
 	var v int32
-	if err := jsonrpc.DecodeIntIn(b, &v, math.MinInt32, math.MaxInt32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, math.MinInt32, math.MaxInt32); err != nil {
 		return err
 	}
 	*x = LSPErrorCodes(v)
@@ -251,7 +252,7 @@ func (x FoldingRangeKind) Valid() bool {
 // other values are accepted.
 func (x *FoldingRangeKind) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	*x = FoldingRangeKind(v)
@@ -304,7 +305,7 @@ func (x SymbolKind) Valid() bool {
 // UnmarshalJSON decodes a SymbolKind, refusing values it does not list.
 func (x *SymbolKind) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !SymbolKind(v).Valid() {
@@ -337,7 +338,7 @@ func (x SymbolTag) Valid() bool {
 // UnmarshalJSON decodes a SymbolTag, refusing values it does not list.
 func (x *SymbolTag) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !SymbolTag(v).Valid() {
@@ -374,7 +375,7 @@ func (x UniquenessLevel) Valid() bool {
 // UnmarshalJSON decodes an UniquenessLevel, refusing values it does not list.
 func (x *UniquenessLevel) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !UniquenessLevel(v).Valid() {
@@ -409,7 +410,7 @@ func (x MonikerKind) Valid() bool {
 // UnmarshalJSON decodes a MonikerKind, refusing values it does not list.
 func (x *MonikerKind) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !MonikerKind(v).Valid() {
@@ -443,7 +444,7 @@ func (x InlayHintKind) Valid() bool {
 // UnmarshalJSON decodes an InlayHintKind, refusing values it does not list.
 func (x *InlayHintKind) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !InlayHintKind(v).Valid() {
@@ -479,7 +480,7 @@ func (x MessageType) Valid() bool {
 // UnmarshalJSON decodes a MessageType, refusing values it does not list.
 func (x *MessageType) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !MessageType(v).Valid() {
@@ -513,7 +514,7 @@ func (x TextDocumentSyncKind) Valid() bool {
 // list.
 func (x *TextDocumentSyncKind) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !TextDocumentSyncKind(v).Valid() {
@@ -547,7 +548,7 @@ func (x TextDocumentSaveReason) Valid() bool {
 // list.
 func (x *TextDocumentSaveReason) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !TextDocumentSaveReason(v).Valid() {
@@ -603,7 +604,7 @@ func (x CompletionItemKind) Valid() bool {
 // list.
 func (x *CompletionItemKind) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !CompletionItemKind(v).Valid() {
@@ -636,7 +637,7 @@ func (x CompletionItemTag) Valid() bool {
 // UnmarshalJSON decodes a CompletionItemTag, refusing values it does not list.
 func (x *CompletionItemTag) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !CompletionItemTag(v).Valid() {
@@ -668,7 +669,7 @@ func (x InsertTextFormat) Valid() bool {
 // UnmarshalJSON decodes an InsertTextFormat, refusing values it does not list.
 func (x *InsertTextFormat) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !InsertTextFormat(v).Valid() {
@@ -702,7 +703,7 @@ func (x InsertTextMode) Valid() bool {
 // UnmarshalJSON decodes an InsertTextMode, refusing values it does not list.
 func (x *InsertTextMode) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !InsertTextMode(v).Valid() {
@@ -736,7 +737,7 @@ func (x DocumentHighlightKind) Valid() bool {
 // list.
 func (x *DocumentHighlightKind) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !DocumentHighlightKind(v).Valid() {
@@ -780,7 +781,7 @@ func (x CodeActionKind) Valid() bool {
 // other values are accepted.
 func (x *CodeActionKind) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	*x = CodeActionKind(v)
@@ -810,7 +811,7 @@ func (x TraceValues) Valid() bool {
 // UnmarshalJSON decodes a TraceValues, refusing values it does not list.
 func (x *TraceValues) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !TraceValues(v).Valid() {
@@ -842,7 +843,7 @@ func (x MarkupKind) Valid() bool {
 // UnmarshalJSON decodes a MarkupKind, refusing values it does not list.
 func (x *MarkupKind) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !MarkupKind(v).Valid() {
@@ -877,7 +878,7 @@ func (x InlineCompletionTriggerKind) Valid() bool {
 // does not list.
 func (x *InlineCompletionTriggerKind) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !InlineCompletionTriggerKind(v).Valid() {
@@ -916,7 +917,7 @@ func (x PositionEncodingKind) Valid() bool {
 // list: other values are accepted.
 func (x *PositionEncodingKind) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	*x = PositionEncodingKind(v)
@@ -946,7 +947,7 @@ func (x FileChangeType) Valid() bool {
 // UnmarshalJSON decodes a FileChangeType, refusing values it does not list.
 func (x *FileChangeType) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !FileChangeType(v).Valid() {
@@ -983,7 +984,7 @@ func (x WatchKind) Valid() bool {
 // values are accepted.
 func (x *WatchKind) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	*x = WatchKind(v)
@@ -1015,7 +1016,7 @@ func (x DiagnosticSeverity) Valid() bool {
 // list.
 func (x *DiagnosticSeverity) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !DiagnosticSeverity(v).Valid() {
@@ -1049,7 +1050,7 @@ func (x DiagnosticTag) Valid() bool {
 // UnmarshalJSON decodes a DiagnosticTag, refusing values it does not list.
 func (x *DiagnosticTag) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !DiagnosticTag(v).Valid() {
@@ -1083,7 +1084,7 @@ func (x CompletionTriggerKind) Valid() bool {
 // list.
 func (x *CompletionTriggerKind) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !CompletionTriggerKind(v).Valid() {
@@ -1119,7 +1120,7 @@ func (x SignatureHelpTriggerKind) Valid() bool {
 // not list.
 func (x *SignatureHelpTriggerKind) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !SignatureHelpTriggerKind(v).Valid() {
@@ -1154,7 +1155,7 @@ func (x CodeActionTriggerKind) Valid() bool {
 // list.
 func (x *CodeActionTriggerKind) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !CodeActionTriggerKind(v).Valid() {
@@ -1189,7 +1190,7 @@ func (x FileOperationPatternKind) Valid() bool {
 // not list.
 func (x *FileOperationPatternKind) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !FileOperationPatternKind(v).Valid() {
@@ -1223,7 +1224,7 @@ func (x NotebookCellKind) Valid() bool {
 // UnmarshalJSON decodes a NotebookCellKind, refusing values it does not list.
 func (x *NotebookCellKind) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !NotebookCellKind(v).Valid() {
@@ -1257,7 +1258,7 @@ func (x ResourceOperationKind) Valid() bool {
 // list.
 func (x *ResourceOperationKind) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ResourceOperationKind(v).Valid() {
@@ -1292,7 +1293,7 @@ func (x FailureHandlingKind) Valid() bool {
 // list.
 func (x *FailureHandlingKind) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !FailureHandlingKind(v).Valid() {
@@ -1325,7 +1326,7 @@ func (x PrepareSupportDefaultBehavior) Valid() bool {
 // does not list.
 func (x *PrepareSupportDefaultBehavior) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	if !PrepareSupportDefaultBehavior(v).Valid() {
@@ -1356,7 +1357,7 @@ func (x TokenFormat) Valid() bool {
 // UnmarshalJSON decodes a TokenFormat, refusing values it does not list.
 func (x *TokenFormat) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !TokenFormat(v).Valid() {

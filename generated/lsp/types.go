@@ -12,6 +12,7 @@ import (
 	"math"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // URI is described at
@@ -46,17 +47,17 @@ func (x ImplementationParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -66,18 +67,18 @@ func (x *ImplementationParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Position bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "position":
 			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
+			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		}
 		return nil
 	})
@@ -86,9 +87,9 @@ func (x *ImplementationParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Position:
-		return jsonrpc.MissingField("position")
+		return rpcimpl.MissingField("position")
 	}
 	*x = v
 	return nil
@@ -107,12 +108,12 @@ func (x Location) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	b = append(b, `,"range":`...)
 	if b, err = x.Range.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -122,14 +123,14 @@ func (x *Location) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI, Range bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -138,9 +139,9 @@ func (x *Location) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	}
 	*x = v
 	return nil
@@ -160,18 +161,18 @@ func (x ImplementationRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, *x.ID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -181,15 +182,15 @@ func (x *ImplementationRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -198,7 +199,7 @@ func (x *ImplementationRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -228,17 +229,17 @@ func (x TypeDefinitionParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -248,18 +249,18 @@ func (x *TypeDefinitionParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Position bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "position":
 			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
+			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		}
 		return nil
 	})
@@ -268,9 +269,9 @@ func (x *TypeDefinitionParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Position:
-		return jsonrpc.MissingField("position")
+		return rpcimpl.MissingField("position")
 	}
 	*x = v
 	return nil
@@ -290,18 +291,18 @@ func (x TypeDefinitionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, *x.ID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -311,15 +312,15 @@ func (x *TypeDefinitionRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -328,7 +329,7 @@ func (x *TypeDefinitionRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -346,10 +347,10 @@ type WorkspaceFolder struct {
 func (x WorkspaceFolder) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Name)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -359,14 +360,14 @@ func (x *WorkspaceFolder) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI, Name bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		}
 		return nil
 	})
@@ -375,9 +376,9 @@ func (x *WorkspaceFolder) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	}
 	*x = v
 	return nil
@@ -398,7 +399,7 @@ func (x DidChangeWorkspaceFoldersParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Event.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -408,11 +409,11 @@ func (x *DidChangeWorkspaceFoldersParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Event bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "event":
 			has.Event = true
-			return jsonrpc.AtField("event", jsonrpc.NonNull(value, v.Event.UnmarshalJSON(value)))
+			return rpcimpl.AtField("event", rpcimpl.NonNull(value, v.Event.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -421,7 +422,7 @@ func (x *DidChangeWorkspaceFoldersParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Event:
-		return jsonrpc.MissingField("event")
+		return rpcimpl.MissingField("event")
 	}
 	*x = v
 	return nil
@@ -452,10 +453,10 @@ func (x ConfigurationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"items":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -465,11 +466,11 @@ func (x *ConfigurationParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Items bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "items":
 			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Items, jsonrpc.UnmarshalJSON[ConfigurationItem])))
+			return rpcimpl.AtField("items", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Items, rpcimpl.UnmarshalJSON[ConfigurationItem])))
 		}
 		return nil
 	})
@@ -478,7 +479,7 @@ func (x *ConfigurationParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Items:
-		return jsonrpc.MissingField("items")
+		return rpcimpl.MissingField("items")
 	}
 	*x = v
 	return nil
@@ -499,13 +500,13 @@ func (x DocumentColorParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
@@ -513,7 +514,7 @@ func (x DocumentColorParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.TextDocument.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -523,15 +524,15 @@ func (x *DocumentColorParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -540,7 +541,7 @@ func (x *DocumentColorParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	}
 	*x = v
 	return nil
@@ -566,7 +567,7 @@ func (x ColorInformation) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Color.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -576,14 +577,14 @@ func (x *ColorInformation) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Range, Color bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "color":
 			has.Color = true
-			return jsonrpc.AtField("color", jsonrpc.NonNull(value, v.Color.UnmarshalJSON(value)))
+			return rpcimpl.AtField("color", rpcimpl.NonNull(value, v.Color.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -592,9 +593,9 @@ func (x *ColorInformation) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	case !has.Color:
-		return jsonrpc.MissingField("color")
+		return rpcimpl.MissingField("color")
 	}
 	*x = v
 	return nil
@@ -614,18 +615,18 @@ func (x DocumentColorRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, *x.ID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -635,15 +636,15 @@ func (x *DocumentColorRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -652,7 +653,7 @@ func (x *DocumentColorRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -675,13 +676,13 @@ func (x ColorPresentationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
@@ -697,7 +698,7 @@ func (x ColorPresentationParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Range.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -707,21 +708,21 @@ func (x *ColorPresentationParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Color, Range bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "color":
 			has.Color = true
-			return jsonrpc.AtField("color", jsonrpc.NonNull(value, v.Color.UnmarshalJSON(value)))
+			return rpcimpl.AtField("color", rpcimpl.NonNull(value, v.Color.UnmarshalJSON(value)))
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -730,11 +731,11 @@ func (x *ColorPresentationParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Color:
-		return jsonrpc.MissingField("color")
+		return rpcimpl.MissingField("color")
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	}
 	*x = v
 	return nil
@@ -754,7 +755,7 @@ func (x ColorPresentation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"label":`...)
-	b = jsonrpc.AppendString(b, x.Label)
+	b = rpcimpl.AppendString(b, x.Label)
 	if x.TextEdit != nil {
 		b = append(b, `,"textEdit":`...)
 		if b, err = x.TextEdit.AppendJSON(b); err != nil {
@@ -763,11 +764,11 @@ func (x ColorPresentation) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.AdditionalTextEdits != nil {
 		b = append(b, `,"additionalTextEdits":`...)
-		if b, err = jsonrpc.AppendValue(b, x.AdditionalTextEdits); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.AdditionalTextEdits); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -777,15 +778,15 @@ func (x *ColorPresentation) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Label bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "label":
 			has.Label = true
-			return jsonrpc.AtField("label", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Label)))
+			return rpcimpl.AtField("label", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Label)))
 		case "textEdit":
-			return jsonrpc.AtField("textEdit", jsonrpc.DecodeOptional(value, &v.TextEdit, jsonrpc.UnmarshalJSON[TextEdit]))
+			return rpcimpl.AtField("textEdit", rpcimpl.DecodeOptional(value, &v.TextEdit, rpcimpl.UnmarshalJSON[TextEdit]))
 		case "additionalTextEdits":
-			return jsonrpc.AtField("additionalTextEdits", jsonrpc.DecodeArray(value, &v.AdditionalTextEdits, jsonrpc.UnmarshalJSON[TextEdit]))
+			return rpcimpl.AtField("additionalTextEdits", rpcimpl.DecodeArray(value, &v.AdditionalTextEdits, rpcimpl.UnmarshalJSON[TextEdit]))
 		}
 		return nil
 	})
@@ -794,7 +795,7 @@ func (x *ColorPresentation) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Label:
-		return jsonrpc.MissingField("label")
+		return rpcimpl.MissingField("label")
 	}
 	*x = v
 	return nil
@@ -812,19 +813,19 @@ func (x WorkDoneProgressOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *WorkDoneProgressOptions) UnmarshalJSON(b []byte) error {
 	var v WorkDoneProgressOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -847,10 +848,10 @@ func (x TextDocumentRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -860,11 +861,11 @@ func (x *TextDocumentRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -873,7 +874,7 @@ func (x *TextDocumentRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -894,13 +895,13 @@ func (x FoldingRangeParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
@@ -908,7 +909,7 @@ func (x FoldingRangeParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.TextDocument.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -918,15 +919,15 @@ func (x *FoldingRangeParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -935,7 +936,7 @@ func (x *FoldingRangeParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	}
 	*x = v
 	return nil
@@ -959,26 +960,26 @@ type FoldingRange struct {
 func (x FoldingRange) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"startLine":`...)
-	b = jsonrpc.AppendInt(b, x.StartLine)
+	b = rpcimpl.AppendInt(b, x.StartLine)
 	if x.StartCharacter != nil {
 		b = append(b, `,"startCharacter":`...)
-		b = jsonrpc.AppendInt(b, *x.StartCharacter)
+		b = rpcimpl.AppendInt(b, *x.StartCharacter)
 	}
 	b = append(b, `,"endLine":`...)
-	b = jsonrpc.AppendInt(b, x.EndLine)
+	b = rpcimpl.AppendInt(b, x.EndLine)
 	if x.EndCharacter != nil {
 		b = append(b, `,"endCharacter":`...)
-		b = jsonrpc.AppendInt(b, *x.EndCharacter)
+		b = rpcimpl.AppendInt(b, *x.EndCharacter)
 	}
 	if x.Kind != nil {
 		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendString(b, *x.Kind)
+		b = rpcimpl.AppendString(b, *x.Kind)
 	}
 	if x.CollapsedText != nil {
 		b = append(b, `,"collapsedText":`...)
-		b = jsonrpc.AppendString(b, *x.CollapsedText)
+		b = rpcimpl.AppendString(b, *x.CollapsedText)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -988,26 +989,26 @@ func (x *FoldingRange) UnmarshalJSON(b []byte) error {
 	var has struct {
 		StartLine, EndLine bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "startLine":
 			has.StartLine = true
-			return jsonrpc.AtField("startLine", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.StartLine, 0, math.MaxUint32)))
+			return rpcimpl.AtField("startLine", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.StartLine, 0, math.MaxUint32)))
 		case "startCharacter":
-			return jsonrpc.AtField("startCharacter", jsonrpc.DecodeOptional(value, &v.StartCharacter, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			return rpcimpl.AtField("startCharacter", rpcimpl.DecodeOptional(value, &v.StartCharacter, func(b []byte, v *uint32) error {
+				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		case "endLine":
 			has.EndLine = true
-			return jsonrpc.AtField("endLine", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.EndLine, 0, math.MaxUint32)))
+			return rpcimpl.AtField("endLine", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.EndLine, 0, math.MaxUint32)))
 		case "endCharacter":
-			return jsonrpc.AtField("endCharacter", jsonrpc.DecodeOptional(value, &v.EndCharacter, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			return rpcimpl.AtField("endCharacter", rpcimpl.DecodeOptional(value, &v.EndCharacter, func(b []byte, v *uint32) error {
+				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		case "kind":
-			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[FoldingRangeKind]))
+			return rpcimpl.AtField("kind", rpcimpl.DecodeOptional(value, &v.Kind, rpcimpl.UnmarshalJSON[FoldingRangeKind]))
 		case "collapsedText":
-			return jsonrpc.AtField("collapsedText", jsonrpc.DecodeOptional(value, &v.CollapsedText, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("collapsedText", rpcimpl.DecodeOptional(value, &v.CollapsedText, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1016,9 +1017,9 @@ func (x *FoldingRange) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.StartLine:
-		return jsonrpc.MissingField("startLine")
+		return rpcimpl.MissingField("startLine")
 	case !has.EndLine:
-		return jsonrpc.MissingField("endLine")
+		return rpcimpl.MissingField("endLine")
 	}
 	*x = v
 	return nil
@@ -1038,18 +1039,18 @@ func (x FoldingRangeRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, *x.ID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1059,15 +1060,15 @@ func (x *FoldingRangeRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1076,7 +1077,7 @@ func (x *FoldingRangeRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -1106,17 +1107,17 @@ func (x DeclarationParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1126,18 +1127,18 @@ func (x *DeclarationParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Position bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "position":
 			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
+			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		}
 		return nil
 	})
@@ -1146,9 +1147,9 @@ func (x *DeclarationParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Position:
-		return jsonrpc.MissingField("position")
+		return rpcimpl.MissingField("position")
 	}
 	*x = v
 	return nil
@@ -1169,17 +1170,17 @@ func (x DeclarationRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, *x.ID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1189,15 +1190,15 @@ func (x *DeclarationRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1206,7 +1207,7 @@ func (x *DeclarationRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -1241,13 +1242,13 @@ func (x SelectionRangeParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
@@ -1256,10 +1257,10 @@ func (x SelectionRangeParams) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"positions":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Positions); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Positions); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1269,18 +1270,18 @@ func (x *SelectionRangeParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Positions bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "positions":
 			has.Positions = true
-			return jsonrpc.AtField("positions", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Positions, jsonrpc.UnmarshalJSON[Position])))
+			return rpcimpl.AtField("positions", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Positions, rpcimpl.UnmarshalJSON[Position])))
 		}
 		return nil
 	})
@@ -1289,9 +1290,9 @@ func (x *SelectionRangeParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Positions:
-		return jsonrpc.MissingField("positions")
+		return rpcimpl.MissingField("positions")
 	}
 	*x = v
 	return nil
@@ -1319,7 +1320,7 @@ func (x SelectionRange) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1329,13 +1330,13 @@ func (x *SelectionRange) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Range bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "parent":
-			return jsonrpc.AtField("parent", jsonrpc.DecodeOptional(value, &v.Parent, jsonrpc.UnmarshalJSON[SelectionRange]))
+			return rpcimpl.AtField("parent", rpcimpl.DecodeOptional(value, &v.Parent, rpcimpl.UnmarshalJSON[SelectionRange]))
 		}
 		return nil
 	})
@@ -1344,7 +1345,7 @@ func (x *SelectionRange) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	}
 	*x = v
 	return nil
@@ -1365,17 +1366,17 @@ func (x SelectionRangeRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, *x.ID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1385,15 +1386,15 @@ func (x *SelectionRangeRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1402,7 +1403,7 @@ func (x *SelectionRangeRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -1420,10 +1421,10 @@ func (x WorkDoneProgressCreateParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"token":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Token); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Token); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1433,11 +1434,11 @@ func (x *WorkDoneProgressCreateParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Token bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "token":
 			has.Token = true
-			return jsonrpc.AtField("token", jsonrpc.NonNull(value, v.Token.UnmarshalJSON(value)))
+			return rpcimpl.AtField("token", rpcimpl.NonNull(value, v.Token.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -1446,7 +1447,7 @@ func (x *WorkDoneProgressCreateParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Token:
-		return jsonrpc.MissingField("token")
+		return rpcimpl.MissingField("token")
 	}
 	*x = v
 	return nil
@@ -1464,10 +1465,10 @@ func (x WorkDoneProgressCancelParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"token":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Token); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Token); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1477,11 +1478,11 @@ func (x *WorkDoneProgressCancelParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Token bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "token":
 			has.Token = true
-			return jsonrpc.AtField("token", jsonrpc.NonNull(value, v.Token.UnmarshalJSON(value)))
+			return rpcimpl.AtField("token", rpcimpl.NonNull(value, v.Token.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -1490,7 +1491,7 @@ func (x *WorkDoneProgressCancelParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Token:
-		return jsonrpc.MissingField("token")
+		return rpcimpl.MissingField("token")
 	}
 	*x = v
 	return nil
@@ -1521,11 +1522,11 @@ func (x CallHierarchyPrepareParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1535,16 +1536,16 @@ func (x *CallHierarchyPrepareParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Position bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "position":
 			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
+			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		}
 		return nil
 	})
@@ -1553,9 +1554,9 @@ func (x *CallHierarchyPrepareParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Position:
-		return jsonrpc.MissingField("position")
+		return rpcimpl.MissingField("position")
 	}
 	*x = v
 	return nil
@@ -1582,21 +1583,21 @@ func (x CallHierarchyItem) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendInt(b, x.Kind)
+	b = rpcimpl.AppendInt(b, x.Kind)
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
 			return nil, err
 		}
 	}
 	if x.Detail != nil {
 		b = append(b, `,"detail":`...)
-		b = jsonrpc.AppendString(b, *x.Detail)
+		b = rpcimpl.AppendString(b, *x.Detail)
 	}
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	b = append(b, `,"range":`...)
 	if b, err = x.Range.AppendJSON(b); err != nil {
 		return nil, err
@@ -1607,11 +1608,11 @@ func (x CallHierarchyItem) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1621,29 +1622,29 @@ func (x *CallHierarchyItem) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Kind, URI, Range, SelectionRange bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, v.Kind.UnmarshalJSON(value)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, v.Kind.UnmarshalJSON(value)))
 		case "tags":
-			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[SymbolTag]))
+			return rpcimpl.AtField("tags", rpcimpl.DecodeArray(value, &v.Tags, rpcimpl.UnmarshalJSON[SymbolTag]))
 		case "detail":
-			return jsonrpc.AtField("detail", jsonrpc.DecodeOptional(value, &v.Detail, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("detail", rpcimpl.DecodeOptional(value, &v.Detail, rpcimpl.DecodeString[string]))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "selectionRange":
 			has.SelectionRange = true
-			return jsonrpc.AtField("selectionRange", jsonrpc.NonNull(value, v.SelectionRange.UnmarshalJSON(value)))
+			return rpcimpl.AtField("selectionRange", rpcimpl.NonNull(value, v.SelectionRange.UnmarshalJSON(value)))
 		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
+			return rpcimpl.AtField("data", rpcimpl.DecodeRaw(value, &v.Data))
 		}
 		return nil
 	})
@@ -1652,15 +1653,15 @@ func (x *CallHierarchyItem) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	case !has.SelectionRange:
-		return jsonrpc.MissingField("selectionRange")
+		return rpcimpl.MissingField("selectionRange")
 	}
 	*x = v
 	return nil
@@ -1682,18 +1683,18 @@ func (x CallHierarchyRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, *x.ID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1703,15 +1704,15 @@ func (x *CallHierarchyRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1720,7 +1721,7 @@ func (x *CallHierarchyRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -1743,13 +1744,13 @@ func (x CallHierarchyIncomingCallsParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
@@ -1757,7 +1758,7 @@ func (x CallHierarchyIncomingCallsParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Item.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1767,15 +1768,15 @@ func (x *CallHierarchyIncomingCallsParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Item bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "item":
 			has.Item = true
-			return jsonrpc.AtField("item", jsonrpc.NonNull(value, v.Item.UnmarshalJSON(value)))
+			return rpcimpl.AtField("item", rpcimpl.NonNull(value, v.Item.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -1784,7 +1785,7 @@ func (x *CallHierarchyIncomingCallsParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Item:
-		return jsonrpc.MissingField("item")
+		return rpcimpl.MissingField("item")
 	}
 	*x = v
 	return nil
@@ -1822,10 +1823,10 @@ func (x CallHierarchyIncomingCall) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"fromRanges":`...)
-	if b, err = jsonrpc.AppendValue(b, x.FromRanges); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.FromRanges); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1835,14 +1836,14 @@ func (x *CallHierarchyIncomingCall) UnmarshalJSON(b []byte) error {
 	var has struct {
 		From, FromRanges bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "from":
 			has.From = true
-			return jsonrpc.AtField("from", jsonrpc.NonNull(value, v.From.UnmarshalJSON(value)))
+			return rpcimpl.AtField("from", rpcimpl.NonNull(value, v.From.UnmarshalJSON(value)))
 		case "fromRanges":
 			has.FromRanges = true
-			return jsonrpc.AtField("fromRanges", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.FromRanges, jsonrpc.UnmarshalJSON[Range])))
+			return rpcimpl.AtField("fromRanges", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.FromRanges, rpcimpl.UnmarshalJSON[Range])))
 		}
 		return nil
 	})
@@ -1851,9 +1852,9 @@ func (x *CallHierarchyIncomingCall) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.From:
-		return jsonrpc.MissingField("from")
+		return rpcimpl.MissingField("from")
 	case !has.FromRanges:
-		return jsonrpc.MissingField("fromRanges")
+		return rpcimpl.MissingField("fromRanges")
 	}
 	*x = v
 	return nil
@@ -1876,13 +1877,13 @@ func (x CallHierarchyOutgoingCallsParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
@@ -1890,7 +1891,7 @@ func (x CallHierarchyOutgoingCallsParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Item.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1900,15 +1901,15 @@ func (x *CallHierarchyOutgoingCallsParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Item bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "item":
 			has.Item = true
-			return jsonrpc.AtField("item", jsonrpc.NonNull(value, v.Item.UnmarshalJSON(value)))
+			return rpcimpl.AtField("item", rpcimpl.NonNull(value, v.Item.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -1917,7 +1918,7 @@ func (x *CallHierarchyOutgoingCallsParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Item:
-		return jsonrpc.MissingField("item")
+		return rpcimpl.MissingField("item")
 	}
 	*x = v
 	return nil
@@ -1955,10 +1956,10 @@ func (x CallHierarchyOutgoingCall) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"fromRanges":`...)
-	if b, err = jsonrpc.AppendValue(b, x.FromRanges); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.FromRanges); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1968,14 +1969,14 @@ func (x *CallHierarchyOutgoingCall) UnmarshalJSON(b []byte) error {
 	var has struct {
 		To, FromRanges bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "to":
 			has.To = true
-			return jsonrpc.AtField("to", jsonrpc.NonNull(value, v.To.UnmarshalJSON(value)))
+			return rpcimpl.AtField("to", rpcimpl.NonNull(value, v.To.UnmarshalJSON(value)))
 		case "fromRanges":
 			has.FromRanges = true
-			return jsonrpc.AtField("fromRanges", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.FromRanges, jsonrpc.UnmarshalJSON[Range])))
+			return rpcimpl.AtField("fromRanges", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.FromRanges, rpcimpl.UnmarshalJSON[Range])))
 		}
 		return nil
 	})
@@ -1984,9 +1985,9 @@ func (x *CallHierarchyOutgoingCall) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.To:
-		return jsonrpc.MissingField("to")
+		return rpcimpl.MissingField("to")
 	case !has.FromRanges:
-		return jsonrpc.MissingField("fromRanges")
+		return rpcimpl.MissingField("fromRanges")
 	}
 	*x = v
 	return nil
@@ -2009,13 +2010,13 @@ func (x SemanticTokensParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
@@ -2023,7 +2024,7 @@ func (x SemanticTokensParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.TextDocument.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2033,15 +2034,15 @@ func (x *SemanticTokensParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -2050,7 +2051,7 @@ func (x *SemanticTokensParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	}
 	*x = v
 	return nil
@@ -2085,13 +2086,13 @@ func (x SemanticTokens) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.ResultID != nil {
 		b = append(b, `,"resultId":`...)
-		b = jsonrpc.AppendString(b, *x.ResultID)
+		b = rpcimpl.AppendString(b, *x.ResultID)
 	}
 	b = append(b, `,"data":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2101,14 +2102,14 @@ func (x *SemanticTokens) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Data bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "resultId":
-			return jsonrpc.AtField("resultId", jsonrpc.DecodeOptional(value, &v.ResultID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("resultId", rpcimpl.DecodeOptional(value, &v.ResultID, rpcimpl.DecodeString[string]))
 		case "data":
 			has.Data = true
-			return jsonrpc.AtField("data", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Data, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			return rpcimpl.AtField("data", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Data, func(b []byte, v *uint32) error {
+				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			})))
 		}
 		return nil
@@ -2118,7 +2119,7 @@ func (x *SemanticTokens) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Data:
-		return jsonrpc.MissingField("data")
+		return rpcimpl.MissingField("data")
 	}
 	*x = v
 	return nil
@@ -2151,10 +2152,10 @@ func (x SemanticTokensPartialResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"data":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2164,12 +2165,12 @@ func (x *SemanticTokensPartialResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Data bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "data":
 			has.Data = true
-			return jsonrpc.AtField("data", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Data, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			return rpcimpl.AtField("data", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Data, func(b []byte, v *uint32) error {
+				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			})))
 		}
 		return nil
@@ -2179,7 +2180,7 @@ func (x *SemanticTokensPartialResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Data:
-		return jsonrpc.MissingField("data")
+		return rpcimpl.MissingField("data")
 	}
 	*x = v
 	return nil
@@ -2204,12 +2205,12 @@ func (x SemanticTokensRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	b = append(b, `,"legend":`...)
 	if b, err = x.Legend.AppendJSON(b); err != nil {
@@ -2217,21 +2218,21 @@ func (x SemanticTokensRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	}
 	if x.Range != nil {
 		b = append(b, `,"range":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Range); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Range); err != nil {
 			return nil, err
 		}
 	}
 	if x.Full != nil {
 		b = append(b, `,"full":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Full); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Full); err != nil {
 			return nil, err
 		}
 	}
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, *x.ID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2241,22 +2242,22 @@ func (x *SemanticTokensRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector, Legend bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "legend":
 			has.Legend = true
-			return jsonrpc.AtField("legend", jsonrpc.NonNull(value, v.Legend.UnmarshalJSON(value)))
+			return rpcimpl.AtField("legend", rpcimpl.NonNull(value, v.Legend.UnmarshalJSON(value)))
 		case "range":
-			return jsonrpc.AtField("range", jsonrpc.DecodeOptional(value, &v.Range, jsonrpc.UnmarshalJSON[SemanticTokensOptionsRange]))
+			return rpcimpl.AtField("range", rpcimpl.DecodeOptional(value, &v.Range, rpcimpl.UnmarshalJSON[SemanticTokensOptionsRange]))
 		case "full":
-			return jsonrpc.AtField("full", jsonrpc.DecodeOptional(value, &v.Full, jsonrpc.UnmarshalJSON[SemanticTokensOptionsFull]))
+			return rpcimpl.AtField("full", rpcimpl.DecodeOptional(value, &v.Full, rpcimpl.UnmarshalJSON[SemanticTokensOptionsFull]))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -2265,9 +2266,9 @@ func (x *SemanticTokensRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	case !has.Legend:
-		return jsonrpc.MissingField("legend")
+		return rpcimpl.MissingField("legend")
 	}
 	*x = v
 	return nil
@@ -2291,13 +2292,13 @@ func (x SemanticTokensDeltaParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
@@ -2306,8 +2307,8 @@ func (x SemanticTokensDeltaParams) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"previousResultId":`...)
-	b = jsonrpc.AppendString(b, x.PreviousResultID)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.PreviousResultID)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2317,18 +2318,18 @@ func (x *SemanticTokensDeltaParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, PreviousResultID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "previousResultId":
 			has.PreviousResultID = true
-			return jsonrpc.AtField("previousResultId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.PreviousResultID)))
+			return rpcimpl.AtField("previousResultId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.PreviousResultID)))
 		}
 		return nil
 	})
@@ -2337,9 +2338,9 @@ func (x *SemanticTokensDeltaParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.PreviousResultID:
-		return jsonrpc.MissingField("previousResultId")
+		return rpcimpl.MissingField("previousResultId")
 	}
 	*x = v
 	return nil
@@ -2374,13 +2375,13 @@ func (x SemanticTokensDelta) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.ResultID != nil {
 		b = append(b, `,"resultId":`...)
-		b = jsonrpc.AppendString(b, *x.ResultID)
+		b = rpcimpl.AppendString(b, *x.ResultID)
 	}
 	b = append(b, `,"edits":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Edits); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Edits); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2390,13 +2391,13 @@ func (x *SemanticTokensDelta) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Edits bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "resultId":
-			return jsonrpc.AtField("resultId", jsonrpc.DecodeOptional(value, &v.ResultID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("resultId", rpcimpl.DecodeOptional(value, &v.ResultID, rpcimpl.DecodeString[string]))
 		case "edits":
 			has.Edits = true
-			return jsonrpc.AtField("edits", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Edits, jsonrpc.UnmarshalJSON[SemanticTokensEdit])))
+			return rpcimpl.AtField("edits", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Edits, rpcimpl.UnmarshalJSON[SemanticTokensEdit])))
 		}
 		return nil
 	})
@@ -2405,7 +2406,7 @@ func (x *SemanticTokensDelta) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Edits:
-		return jsonrpc.MissingField("edits")
+		return rpcimpl.MissingField("edits")
 	}
 	*x = v
 	return nil
@@ -2438,10 +2439,10 @@ func (x SemanticTokensDeltaPartialResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"edits":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Edits); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Edits); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2451,11 +2452,11 @@ func (x *SemanticTokensDeltaPartialResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Edits bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "edits":
 			has.Edits = true
-			return jsonrpc.AtField("edits", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Edits, jsonrpc.UnmarshalJSON[SemanticTokensEdit])))
+			return rpcimpl.AtField("edits", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Edits, rpcimpl.UnmarshalJSON[SemanticTokensEdit])))
 		}
 		return nil
 	})
@@ -2464,7 +2465,7 @@ func (x *SemanticTokensDeltaPartialResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Edits:
-		return jsonrpc.MissingField("edits")
+		return rpcimpl.MissingField("edits")
 	}
 	*x = v
 	return nil
@@ -2488,13 +2489,13 @@ func (x SemanticTokensRangeParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
@@ -2506,7 +2507,7 @@ func (x SemanticTokensRangeParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Range.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2516,18 +2517,18 @@ func (x *SemanticTokensRangeParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Range bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -2536,9 +2537,9 @@ func (x *SemanticTokensRangeParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	}
 	*x = v
 	return nil
@@ -2561,14 +2562,14 @@ func (x ShowDocumentParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	if x.External != nil {
 		b = append(b, `,"external":`...)
-		b = jsonrpc.AppendBool(b, *x.External)
+		b = rpcimpl.AppendBool(b, *x.External)
 	}
 	if x.TakeFocus != nil {
 		b = append(b, `,"takeFocus":`...)
-		b = jsonrpc.AppendBool(b, *x.TakeFocus)
+		b = rpcimpl.AppendBool(b, *x.TakeFocus)
 	}
 	if x.Selection != nil {
 		b = append(b, `,"selection":`...)
@@ -2576,7 +2577,7 @@ func (x ShowDocumentParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2586,17 +2587,17 @@ func (x *ShowDocumentParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "external":
-			return jsonrpc.AtField("external", jsonrpc.DecodeOptional(value, &v.External, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("external", rpcimpl.DecodeOptional(value, &v.External, rpcimpl.DecodeBool[bool]))
 		case "takeFocus":
-			return jsonrpc.AtField("takeFocus", jsonrpc.DecodeOptional(value, &v.TakeFocus, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("takeFocus", rpcimpl.DecodeOptional(value, &v.TakeFocus, rpcimpl.DecodeBool[bool]))
 		case "selection":
-			return jsonrpc.AtField("selection", jsonrpc.DecodeOptional(value, &v.Selection, jsonrpc.UnmarshalJSON[Range]))
+			return rpcimpl.AtField("selection", rpcimpl.DecodeOptional(value, &v.Selection, rpcimpl.UnmarshalJSON[Range]))
 		}
 		return nil
 	})
@@ -2605,7 +2606,7 @@ func (x *ShowDocumentParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	}
 	*x = v
 	return nil
@@ -2624,8 +2625,8 @@ type ShowDocumentResult struct {
 func (x ShowDocumentResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Success)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2635,11 +2636,11 @@ func (x *ShowDocumentResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		}
 		return nil
 	})
@@ -2648,7 +2649,7 @@ func (x *ShowDocumentResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -2677,11 +2678,11 @@ func (x LinkedEditingRangeParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2691,16 +2692,16 @@ func (x *LinkedEditingRangeParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Position bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "position":
 			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
+			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		}
 		return nil
 	})
@@ -2709,9 +2710,9 @@ func (x *LinkedEditingRangeParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Position:
-		return jsonrpc.MissingField("position")
+		return rpcimpl.MissingField("position")
 	}
 	*x = v
 	return nil
@@ -2745,14 +2746,14 @@ func (x LinkedEditingRanges) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"ranges":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Ranges); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Ranges); err != nil {
 		return nil, err
 	}
 	if x.WordPattern != nil {
 		b = append(b, `,"wordPattern":`...)
-		b = jsonrpc.AppendString(b, *x.WordPattern)
+		b = rpcimpl.AppendString(b, *x.WordPattern)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2762,13 +2763,13 @@ func (x *LinkedEditingRanges) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Ranges bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "ranges":
 			has.Ranges = true
-			return jsonrpc.AtField("ranges", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Ranges, jsonrpc.UnmarshalJSON[Range])))
+			return rpcimpl.AtField("ranges", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Ranges, rpcimpl.UnmarshalJSON[Range])))
 		case "wordPattern":
-			return jsonrpc.AtField("wordPattern", jsonrpc.DecodeOptional(value, &v.WordPattern, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("wordPattern", rpcimpl.DecodeOptional(value, &v.WordPattern, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -2777,7 +2778,7 @@ func (x *LinkedEditingRanges) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Ranges:
-		return jsonrpc.MissingField("ranges")
+		return rpcimpl.MissingField("ranges")
 	}
 	*x = v
 	return nil
@@ -2797,18 +2798,18 @@ func (x LinkedEditingRangeRegistrationOptions) AppendJSON(b []byte) ([]byte, err
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, *x.ID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2818,15 +2819,15 @@ func (x *LinkedEditingRangeRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -2835,7 +2836,7 @@ func (x *LinkedEditingRangeRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -2868,10 +2869,10 @@ func (x CreateFilesParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"files":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Files); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Files); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2881,11 +2882,11 @@ func (x *CreateFilesParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Files bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "files":
 			has.Files = true
-			return jsonrpc.AtField("files", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Files, jsonrpc.UnmarshalJSON[FileCreate])))
+			return rpcimpl.AtField("files", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Files, rpcimpl.UnmarshalJSON[FileCreate])))
 		}
 		return nil
 	})
@@ -2894,7 +2895,7 @@ func (x *CreateFilesParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Files:
-		return jsonrpc.MissingField("files")
+		return rpcimpl.MissingField("files")
 	}
 	*x = v
 	return nil
@@ -2917,39 +2918,39 @@ func (x WorkspaceEdit) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Changes != nil {
 		b = append(b, `,"changes":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Changes); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Changes); err != nil {
 			return nil, err
 		}
 	}
 	if x.DocumentChanges != nil {
 		b = append(b, `,"documentChanges":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DocumentChanges); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.DocumentChanges); err != nil {
 			return nil, err
 		}
 	}
 	if x.ChangeAnnotations != nil {
 		b = append(b, `,"changeAnnotations":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ChangeAnnotations); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.ChangeAnnotations); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *WorkspaceEdit) UnmarshalJSON(b []byte) error {
 	var v WorkspaceEdit
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "changes":
-			return jsonrpc.AtField("changes", jsonrpc.DecodeKeyedMap(value, &v.Changes, false, jsonrpc.DecodeString[DocumentURI], func(b []byte, v *[]TextEdit) error {
-				return jsonrpc.DecodeArray(b, v, jsonrpc.UnmarshalJSON[TextEdit])
+			return rpcimpl.AtField("changes", rpcimpl.DecodeKeyedMap(value, &v.Changes, false, rpcimpl.DecodeString[DocumentURI], func(b []byte, v *[]TextEdit) error {
+				return rpcimpl.DecodeArray(b, v, rpcimpl.UnmarshalJSON[TextEdit])
 			}))
 		case "documentChanges":
-			return jsonrpc.AtField("documentChanges", jsonrpc.DecodeArray(value, &v.DocumentChanges, jsonrpc.UnmarshalJSON[WorkspaceEditDocumentChangesItem]))
+			return rpcimpl.AtField("documentChanges", rpcimpl.DecodeArray(value, &v.DocumentChanges, rpcimpl.UnmarshalJSON[WorkspaceEditDocumentChangesItem]))
 		case "changeAnnotations":
-			return jsonrpc.AtField("changeAnnotations", jsonrpc.DecodeKeyedMap(value, &v.ChangeAnnotations, false, jsonrpc.DecodeString[ChangeAnnotationIdentifier], jsonrpc.UnmarshalJSON[ChangeAnnotation]))
+			return rpcimpl.AtField("changeAnnotations", rpcimpl.DecodeKeyedMap(value, &v.ChangeAnnotations, false, rpcimpl.DecodeString[ChangeAnnotationIdentifier], rpcimpl.UnmarshalJSON[ChangeAnnotation]))
 		}
 		return nil
 	})
@@ -2987,10 +2988,10 @@ func (x FileOperationRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"filters":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Filters); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Filters); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3000,11 +3001,11 @@ func (x *FileOperationRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Filters bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "filters":
 			has.Filters = true
-			return jsonrpc.AtField("filters", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.UnmarshalJSON[FileOperationFilter])))
+			return rpcimpl.AtField("filters", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Filters, rpcimpl.UnmarshalJSON[FileOperationFilter])))
 		}
 		return nil
 	})
@@ -3013,7 +3014,7 @@ func (x *FileOperationRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Filters:
-		return jsonrpc.MissingField("filters")
+		return rpcimpl.MissingField("filters")
 	}
 	*x = v
 	return nil
@@ -3046,10 +3047,10 @@ func (x RenameFilesParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"files":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Files); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Files); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3059,11 +3060,11 @@ func (x *RenameFilesParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Files bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "files":
 			has.Files = true
-			return jsonrpc.AtField("files", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Files, jsonrpc.UnmarshalJSON[FileRename])))
+			return rpcimpl.AtField("files", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Files, rpcimpl.UnmarshalJSON[FileRename])))
 		}
 		return nil
 	})
@@ -3072,7 +3073,7 @@ func (x *RenameFilesParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Files:
-		return jsonrpc.MissingField("files")
+		return rpcimpl.MissingField("files")
 	}
 	*x = v
 	return nil
@@ -3105,10 +3106,10 @@ func (x DeleteFilesParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"files":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Files); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Files); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3118,11 +3119,11 @@ func (x *DeleteFilesParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Files bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "files":
 			has.Files = true
-			return jsonrpc.AtField("files", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Files, jsonrpc.UnmarshalJSON[FileDelete])))
+			return rpcimpl.AtField("files", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Files, rpcimpl.UnmarshalJSON[FileDelete])))
 		}
 		return nil
 	})
@@ -3131,7 +3132,7 @@ func (x *DeleteFilesParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Files:
-		return jsonrpc.MissingField("files")
+		return rpcimpl.MissingField("files")
 	}
 	*x = v
 	return nil
@@ -3161,17 +3162,17 @@ func (x MonikerParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3181,18 +3182,18 @@ func (x *MonikerParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Position bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "position":
 			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
+			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		}
 		return nil
 	})
@@ -3201,9 +3202,9 @@ func (x *MonikerParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Position:
-		return jsonrpc.MissingField("position")
+		return rpcimpl.MissingField("position")
 	}
 	*x = v
 	return nil
@@ -3225,16 +3226,16 @@ type Moniker struct {
 func (x Moniker) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"scheme":`...)
-	b = jsonrpc.AppendString(b, x.Scheme)
+	b = rpcimpl.AppendString(b, x.Scheme)
 	b = append(b, `,"identifier":`...)
-	b = jsonrpc.AppendString(b, x.Identifier)
+	b = rpcimpl.AppendString(b, x.Identifier)
 	b = append(b, `,"unique":`...)
-	b = jsonrpc.AppendString(b, x.Unique)
+	b = rpcimpl.AppendString(b, x.Unique)
 	if x.Kind != nil {
 		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendString(b, *x.Kind)
+		b = rpcimpl.AppendString(b, *x.Kind)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3244,19 +3245,19 @@ func (x *Moniker) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Scheme, Identifier, Unique bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "scheme":
 			has.Scheme = true
-			return jsonrpc.AtField("scheme", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Scheme)))
+			return rpcimpl.AtField("scheme", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Scheme)))
 		case "identifier":
 			has.Identifier = true
-			return jsonrpc.AtField("identifier", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Identifier)))
+			return rpcimpl.AtField("identifier", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Identifier)))
 		case "unique":
 			has.Unique = true
-			return jsonrpc.AtField("unique", jsonrpc.NonNull(value, v.Unique.UnmarshalJSON(value)))
+			return rpcimpl.AtField("unique", rpcimpl.NonNull(value, v.Unique.UnmarshalJSON(value)))
 		case "kind":
-			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[MonikerKind]))
+			return rpcimpl.AtField("kind", rpcimpl.DecodeOptional(value, &v.Kind, rpcimpl.UnmarshalJSON[MonikerKind]))
 		}
 		return nil
 	})
@@ -3265,11 +3266,11 @@ func (x *Moniker) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Scheme:
-		return jsonrpc.MissingField("scheme")
+		return rpcimpl.MissingField("scheme")
 	case !has.Identifier:
-		return jsonrpc.MissingField("identifier")
+		return rpcimpl.MissingField("identifier")
 	case !has.Unique:
-		return jsonrpc.MissingField("unique")
+		return rpcimpl.MissingField("unique")
 	}
 	*x = v
 	return nil
@@ -3288,14 +3289,14 @@ func (x MonikerRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3305,13 +3306,13 @@ func (x *MonikerRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -3320,7 +3321,7 @@ func (x *MonikerRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -3351,11 +3352,11 @@ func (x TypeHierarchyPrepareParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3365,16 +3366,16 @@ func (x *TypeHierarchyPrepareParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Position bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "position":
 			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
+			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		}
 		return nil
 	})
@@ -3383,9 +3384,9 @@ func (x *TypeHierarchyPrepareParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Position:
-		return jsonrpc.MissingField("position")
+		return rpcimpl.MissingField("position")
 	}
 	*x = v
 	return nil
@@ -3412,21 +3413,21 @@ func (x TypeHierarchyItem) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendInt(b, x.Kind)
+	b = rpcimpl.AppendInt(b, x.Kind)
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
 			return nil, err
 		}
 	}
 	if x.Detail != nil {
 		b = append(b, `,"detail":`...)
-		b = jsonrpc.AppendString(b, *x.Detail)
+		b = rpcimpl.AppendString(b, *x.Detail)
 	}
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	b = append(b, `,"range":`...)
 	if b, err = x.Range.AppendJSON(b); err != nil {
 		return nil, err
@@ -3437,11 +3438,11 @@ func (x TypeHierarchyItem) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3451,29 +3452,29 @@ func (x *TypeHierarchyItem) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Kind, URI, Range, SelectionRange bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, v.Kind.UnmarshalJSON(value)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, v.Kind.UnmarshalJSON(value)))
 		case "tags":
-			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[SymbolTag]))
+			return rpcimpl.AtField("tags", rpcimpl.DecodeArray(value, &v.Tags, rpcimpl.UnmarshalJSON[SymbolTag]))
 		case "detail":
-			return jsonrpc.AtField("detail", jsonrpc.DecodeOptional(value, &v.Detail, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("detail", rpcimpl.DecodeOptional(value, &v.Detail, rpcimpl.DecodeString[string]))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "selectionRange":
 			has.SelectionRange = true
-			return jsonrpc.AtField("selectionRange", jsonrpc.NonNull(value, v.SelectionRange.UnmarshalJSON(value)))
+			return rpcimpl.AtField("selectionRange", rpcimpl.NonNull(value, v.SelectionRange.UnmarshalJSON(value)))
 		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
+			return rpcimpl.AtField("data", rpcimpl.DecodeRaw(value, &v.Data))
 		}
 		return nil
 	})
@@ -3482,15 +3483,15 @@ func (x *TypeHierarchyItem) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	case !has.SelectionRange:
-		return jsonrpc.MissingField("selectionRange")
+		return rpcimpl.MissingField("selectionRange")
 	}
 	*x = v
 	return nil
@@ -3512,18 +3513,18 @@ func (x TypeHierarchyRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, *x.ID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3533,15 +3534,15 @@ func (x *TypeHierarchyRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -3550,7 +3551,7 @@ func (x *TypeHierarchyRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -3573,13 +3574,13 @@ func (x TypeHierarchySupertypesParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
@@ -3587,7 +3588,7 @@ func (x TypeHierarchySupertypesParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Item.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3597,15 +3598,15 @@ func (x *TypeHierarchySupertypesParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Item bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "item":
 			has.Item = true
-			return jsonrpc.AtField("item", jsonrpc.NonNull(value, v.Item.UnmarshalJSON(value)))
+			return rpcimpl.AtField("item", rpcimpl.NonNull(value, v.Item.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -3614,7 +3615,7 @@ func (x *TypeHierarchySupertypesParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Item:
-		return jsonrpc.MissingField("item")
+		return rpcimpl.MissingField("item")
 	}
 	*x = v
 	return nil
@@ -3637,13 +3638,13 @@ func (x TypeHierarchySubtypesParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
@@ -3651,7 +3652,7 @@ func (x TypeHierarchySubtypesParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Item.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3661,15 +3662,15 @@ func (x *TypeHierarchySubtypesParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Item bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "item":
 			has.Item = true
-			return jsonrpc.AtField("item", jsonrpc.NonNull(value, v.Item.UnmarshalJSON(value)))
+			return rpcimpl.AtField("item", rpcimpl.NonNull(value, v.Item.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -3678,7 +3679,7 @@ func (x *TypeHierarchySubtypesParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Item:
-		return jsonrpc.MissingField("item")
+		return rpcimpl.MissingField("item")
 	}
 	*x = v
 	return nil
@@ -3702,7 +3703,7 @@ func (x InlineValueParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
@@ -3718,7 +3719,7 @@ func (x InlineValueParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Context.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3728,19 +3729,19 @@ func (x *InlineValueParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Range, Context bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "context":
 			has.Context = true
-			return jsonrpc.AtField("context", jsonrpc.NonNull(value, v.Context.UnmarshalJSON(value)))
+			return rpcimpl.AtField("context", rpcimpl.NonNull(value, v.Context.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -3749,11 +3750,11 @@ func (x *InlineValueParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	case !has.Context:
-		return jsonrpc.MissingField("context")
+		return rpcimpl.MissingField("context")
 	}
 	*x = v
 	return nil
@@ -3776,17 +3777,17 @@ func (x InlineValueRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, *x.ID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3796,15 +3797,15 @@ func (x *InlineValueRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -3813,7 +3814,7 @@ func (x *InlineValueRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -3836,7 +3837,7 @@ func (x InlayHintParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
@@ -3848,7 +3849,7 @@ func (x InlayHintParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Range.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3858,16 +3859,16 @@ func (x *InlayHintParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Range bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -3876,9 +3877,9 @@ func (x *InlayHintParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	}
 	*x = v
 	return nil
@@ -3909,40 +3910,40 @@ func (x InlayHint) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"label":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Label); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Label); err != nil {
 		return nil, err
 	}
 	if x.Kind != nil {
 		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendInt(b, *x.Kind)
+		b = rpcimpl.AppendInt(b, *x.Kind)
 	}
 	if x.TextEdits != nil {
 		b = append(b, `,"textEdits":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TextEdits); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.TextEdits); err != nil {
 			return nil, err
 		}
 	}
 	if x.Tooltip != nil {
 		b = append(b, `,"tooltip":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tooltip); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Tooltip); err != nil {
 			return nil, err
 		}
 	}
 	if x.PaddingLeft != nil {
 		b = append(b, `,"paddingLeft":`...)
-		b = jsonrpc.AppendBool(b, *x.PaddingLeft)
+		b = rpcimpl.AppendBool(b, *x.PaddingLeft)
 	}
 	if x.PaddingRight != nil {
 		b = append(b, `,"paddingRight":`...)
-		b = jsonrpc.AppendBool(b, *x.PaddingRight)
+		b = rpcimpl.AppendBool(b, *x.PaddingRight)
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3952,26 +3953,26 @@ func (x *InlayHint) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Position, Label bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "position":
 			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
+			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "label":
 			has.Label = true
-			return jsonrpc.AtField("label", jsonrpc.NonNull(value, v.Label.UnmarshalJSON(value)))
+			return rpcimpl.AtField("label", rpcimpl.NonNull(value, v.Label.UnmarshalJSON(value)))
 		case "kind":
-			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[InlayHintKind]))
+			return rpcimpl.AtField("kind", rpcimpl.DecodeOptional(value, &v.Kind, rpcimpl.UnmarshalJSON[InlayHintKind]))
 		case "textEdits":
-			return jsonrpc.AtField("textEdits", jsonrpc.DecodeArray(value, &v.TextEdits, jsonrpc.UnmarshalJSON[TextEdit]))
+			return rpcimpl.AtField("textEdits", rpcimpl.DecodeArray(value, &v.TextEdits, rpcimpl.UnmarshalJSON[TextEdit]))
 		case "tooltip":
-			return jsonrpc.AtField("tooltip", jsonrpc.DecodeOptional(value, &v.Tooltip, jsonrpc.UnmarshalJSON[InlayHintTooltip]))
+			return rpcimpl.AtField("tooltip", rpcimpl.DecodeOptional(value, &v.Tooltip, rpcimpl.UnmarshalJSON[InlayHintTooltip]))
 		case "paddingLeft":
-			return jsonrpc.AtField("paddingLeft", jsonrpc.DecodeOptional(value, &v.PaddingLeft, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("paddingLeft", rpcimpl.DecodeOptional(value, &v.PaddingLeft, rpcimpl.DecodeBool[bool]))
 		case "paddingRight":
-			return jsonrpc.AtField("paddingRight", jsonrpc.DecodeOptional(value, &v.PaddingRight, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("paddingRight", rpcimpl.DecodeOptional(value, &v.PaddingRight, rpcimpl.DecodeBool[bool]))
 		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
+			return rpcimpl.AtField("data", rpcimpl.DecodeRaw(value, &v.Data))
 		}
 		return nil
 	})
@@ -3980,9 +3981,9 @@ func (x *InlayHint) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Position:
-		return jsonrpc.MissingField("position")
+		return rpcimpl.MissingField("position")
 	case !has.Label:
-		return jsonrpc.MissingField("label")
+		return rpcimpl.MissingField("label")
 	}
 	*x = v
 	return nil
@@ -4006,21 +4007,21 @@ func (x InlayHintRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.ResolveProvider != nil {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
 	}
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, *x.ID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4030,17 +4031,17 @@ func (x *InlayHintRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -4049,7 +4050,7 @@ func (x *InlayHintRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -4074,13 +4075,13 @@ func (x DocumentDiagnosticParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
@@ -4090,13 +4091,13 @@ func (x DocumentDiagnosticParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Identifier != nil {
 		b = append(b, `,"identifier":`...)
-		b = jsonrpc.AppendString(b, *x.Identifier)
+		b = rpcimpl.AppendString(b, *x.Identifier)
 	}
 	if x.PreviousResultID != nil {
 		b = append(b, `,"previousResultId":`...)
-		b = jsonrpc.AppendString(b, *x.PreviousResultID)
+		b = rpcimpl.AppendString(b, *x.PreviousResultID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4106,19 +4107,19 @@ func (x *DocumentDiagnosticParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "identifier":
-			return jsonrpc.AtField("identifier", jsonrpc.DecodeOptional(value, &v.Identifier, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("identifier", rpcimpl.DecodeOptional(value, &v.Identifier, rpcimpl.DecodeString[string]))
 		case "previousResultId":
-			return jsonrpc.AtField("previousResultId", jsonrpc.DecodeOptional(value, &v.PreviousResultID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("previousResultId", rpcimpl.DecodeOptional(value, &v.PreviousResultID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -4127,7 +4128,7 @@ func (x *DocumentDiagnosticParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	}
 	*x = v
 	return nil
@@ -4160,10 +4161,10 @@ func (x DocumentDiagnosticReportPartialResult) AppendJSON(b []byte) ([]byte, err
 	var err error
 	start := len(b)
 	b = append(b, `,"relatedDocuments":`...)
-	if b, err = jsonrpc.AppendValue(b, x.RelatedDocuments); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.RelatedDocuments); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4173,11 +4174,11 @@ func (x *DocumentDiagnosticReportPartialResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		RelatedDocuments bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "relatedDocuments":
 			has.RelatedDocuments = true
-			return jsonrpc.AtField("relatedDocuments", jsonrpc.NonNull(value, jsonrpc.DecodeKeyedMap(value, &v.RelatedDocuments, false, jsonrpc.DecodeString[DocumentURI], jsonrpc.UnmarshalJSON[DocumentDiagnosticReportPartialResultRelatedDocumentsValue])))
+			return rpcimpl.AtField("relatedDocuments", rpcimpl.NonNull(value, rpcimpl.DecodeKeyedMap(value, &v.RelatedDocuments, false, rpcimpl.DecodeString[DocumentURI], rpcimpl.UnmarshalJSON[DocumentDiagnosticReportPartialResultRelatedDocumentsValue])))
 		}
 		return nil
 	})
@@ -4186,7 +4187,7 @@ func (x *DocumentDiagnosticReportPartialResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.RelatedDocuments:
-		return jsonrpc.MissingField("relatedDocuments")
+		return rpcimpl.MissingField("relatedDocuments")
 	}
 	*x = v
 	return nil
@@ -4205,8 +4206,8 @@ type DiagnosticServerCancellationData struct {
 func (x DiagnosticServerCancellationData) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"retriggerRequest":`...)
-	b = jsonrpc.AppendBool(b, x.RetriggerRequest)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.RetriggerRequest)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4216,11 +4217,11 @@ func (x *DiagnosticServerCancellationData) UnmarshalJSON(b []byte) error {
 	var has struct {
 		RetriggerRequest bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "retriggerRequest":
 			has.RetriggerRequest = true
-			return jsonrpc.AtField("retriggerRequest", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.RetriggerRequest)))
+			return rpcimpl.AtField("retriggerRequest", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.RetriggerRequest)))
 		}
 		return nil
 	})
@@ -4229,7 +4230,7 @@ func (x *DiagnosticServerCancellationData) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.RetriggerRequest:
-		return jsonrpc.MissingField("retriggerRequest")
+		return rpcimpl.MissingField("retriggerRequest")
 	}
 	*x = v
 	return nil
@@ -4254,26 +4255,26 @@ func (x DiagnosticRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.Identifier != nil {
 		b = append(b, `,"identifier":`...)
-		b = jsonrpc.AppendString(b, *x.Identifier)
+		b = rpcimpl.AppendString(b, *x.Identifier)
 	}
 	b = append(b, `,"interFileDependencies":`...)
-	b = jsonrpc.AppendBool(b, x.InterFileDependencies)
+	b = rpcimpl.AppendBool(b, x.InterFileDependencies)
 	b = append(b, `,"workspaceDiagnostics":`...)
-	b = jsonrpc.AppendBool(b, x.WorkspaceDiagnostics)
+	b = rpcimpl.AppendBool(b, x.WorkspaceDiagnostics)
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, *x.ID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4283,23 +4284,23 @@ func (x *DiagnosticRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector, InterFileDependencies, WorkspaceDiagnostics bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "identifier":
-			return jsonrpc.AtField("identifier", jsonrpc.DecodeOptional(value, &v.Identifier, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("identifier", rpcimpl.DecodeOptional(value, &v.Identifier, rpcimpl.DecodeString[string]))
 		case "interFileDependencies":
 			has.InterFileDependencies = true
-			return jsonrpc.AtField("interFileDependencies", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.InterFileDependencies)))
+			return rpcimpl.AtField("interFileDependencies", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.InterFileDependencies)))
 		case "workspaceDiagnostics":
 			has.WorkspaceDiagnostics = true
-			return jsonrpc.AtField("workspaceDiagnostics", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.WorkspaceDiagnostics)))
+			return rpcimpl.AtField("workspaceDiagnostics", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.WorkspaceDiagnostics)))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -4308,11 +4309,11 @@ func (x *DiagnosticRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	case !has.InterFileDependencies:
-		return jsonrpc.MissingField("interFileDependencies")
+		return rpcimpl.MissingField("interFileDependencies")
 	case !has.WorkspaceDiagnostics:
-		return jsonrpc.MissingField("workspaceDiagnostics")
+		return rpcimpl.MissingField("workspaceDiagnostics")
 	}
 	*x = v
 	return nil
@@ -4349,25 +4350,25 @@ func (x WorkspaceDiagnosticParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.Identifier != nil {
 		b = append(b, `,"identifier":`...)
-		b = jsonrpc.AppendString(b, *x.Identifier)
+		b = rpcimpl.AppendString(b, *x.Identifier)
 	}
 	b = append(b, `,"previousResultIds":`...)
-	if b, err = jsonrpc.AppendValue(b, x.PreviousResultIDs); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.PreviousResultIDs); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4377,17 +4378,17 @@ func (x *WorkspaceDiagnosticParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		PreviousResultIDs bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "identifier":
-			return jsonrpc.AtField("identifier", jsonrpc.DecodeOptional(value, &v.Identifier, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("identifier", rpcimpl.DecodeOptional(value, &v.Identifier, rpcimpl.DecodeString[string]))
 		case "previousResultIds":
 			has.PreviousResultIDs = true
-			return jsonrpc.AtField("previousResultIds", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.PreviousResultIDs, jsonrpc.UnmarshalJSON[PreviousResultID])))
+			return rpcimpl.AtField("previousResultIds", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.PreviousResultIDs, rpcimpl.UnmarshalJSON[PreviousResultID])))
 		}
 		return nil
 	})
@@ -4396,7 +4397,7 @@ func (x *WorkspaceDiagnosticParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.PreviousResultIDs:
-		return jsonrpc.MissingField("previousResultIds")
+		return rpcimpl.MissingField("previousResultIds")
 	}
 	*x = v
 	return nil
@@ -4429,10 +4430,10 @@ func (x WorkspaceDiagnosticReport) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"items":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4442,11 +4443,11 @@ func (x *WorkspaceDiagnosticReport) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Items bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "items":
 			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Items, jsonrpc.UnmarshalJSON[WorkspaceDocumentDiagnosticReport])))
+			return rpcimpl.AtField("items", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Items, rpcimpl.UnmarshalJSON[WorkspaceDocumentDiagnosticReport])))
 		}
 		return nil
 	})
@@ -4455,7 +4456,7 @@ func (x *WorkspaceDiagnosticReport) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Items:
-		return jsonrpc.MissingField("items")
+		return rpcimpl.MissingField("items")
 	}
 	*x = v
 	return nil
@@ -4488,10 +4489,10 @@ func (x WorkspaceDiagnosticReportPartialResult) AppendJSON(b []byte) ([]byte, er
 	var err error
 	start := len(b)
 	b = append(b, `,"items":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4501,11 +4502,11 @@ func (x *WorkspaceDiagnosticReportPartialResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Items bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "items":
 			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Items, jsonrpc.UnmarshalJSON[WorkspaceDocumentDiagnosticReport])))
+			return rpcimpl.AtField("items", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Items, rpcimpl.UnmarshalJSON[WorkspaceDocumentDiagnosticReport])))
 		}
 		return nil
 	})
@@ -4514,7 +4515,7 @@ func (x *WorkspaceDiagnosticReportPartialResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Items:
-		return jsonrpc.MissingField("items")
+		return rpcimpl.MissingField("items")
 	}
 	*x = v
 	return nil
@@ -4552,10 +4553,10 @@ func (x DidOpenNotebookDocumentParams) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"cellTextDocuments":`...)
-	if b, err = jsonrpc.AppendValue(b, x.CellTextDocuments); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.CellTextDocuments); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4565,14 +4566,14 @@ func (x *DidOpenNotebookDocumentParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		NotebookDocument, CellTextDocuments bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "notebookDocument":
 			has.NotebookDocument = true
-			return jsonrpc.AtField("notebookDocument", jsonrpc.NonNull(value, v.NotebookDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("notebookDocument", rpcimpl.NonNull(value, v.NotebookDocument.UnmarshalJSON(value)))
 		case "cellTextDocuments":
 			has.CellTextDocuments = true
-			return jsonrpc.AtField("cellTextDocuments", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.CellTextDocuments, jsonrpc.UnmarshalJSON[TextDocumentItem])))
+			return rpcimpl.AtField("cellTextDocuments", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.CellTextDocuments, rpcimpl.UnmarshalJSON[TextDocumentItem])))
 		}
 		return nil
 	})
@@ -4581,9 +4582,9 @@ func (x *DidOpenNotebookDocumentParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.NotebookDocument:
-		return jsonrpc.MissingField("notebookDocument")
+		return rpcimpl.MissingField("notebookDocument")
 	case !has.CellTextDocuments:
-		return jsonrpc.MissingField("cellTextDocuments")
+		return rpcimpl.MissingField("cellTextDocuments")
 	}
 	*x = v
 	return nil
@@ -4611,7 +4612,7 @@ func (x DidChangeNotebookDocumentParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Change.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4621,14 +4622,14 @@ func (x *DidChangeNotebookDocumentParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		NotebookDocument, Change bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "notebookDocument":
 			has.NotebookDocument = true
-			return jsonrpc.AtField("notebookDocument", jsonrpc.NonNull(value, v.NotebookDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("notebookDocument", rpcimpl.NonNull(value, v.NotebookDocument.UnmarshalJSON(value)))
 		case "change":
 			has.Change = true
-			return jsonrpc.AtField("change", jsonrpc.NonNull(value, v.Change.UnmarshalJSON(value)))
+			return rpcimpl.AtField("change", rpcimpl.NonNull(value, v.Change.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -4637,9 +4638,9 @@ func (x *DidChangeNotebookDocumentParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.NotebookDocument:
-		return jsonrpc.MissingField("notebookDocument")
+		return rpcimpl.MissingField("notebookDocument")
 	case !has.Change:
-		return jsonrpc.MissingField("change")
+		return rpcimpl.MissingField("change")
 	}
 	*x = v
 	return nil
@@ -4662,7 +4663,7 @@ func (x DidSaveNotebookDocumentParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.NotebookDocument.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4672,11 +4673,11 @@ func (x *DidSaveNotebookDocumentParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		NotebookDocument bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "notebookDocument":
 			has.NotebookDocument = true
-			return jsonrpc.AtField("notebookDocument", jsonrpc.NonNull(value, v.NotebookDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("notebookDocument", rpcimpl.NonNull(value, v.NotebookDocument.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -4685,7 +4686,7 @@ func (x *DidSaveNotebookDocumentParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.NotebookDocument:
-		return jsonrpc.MissingField("notebookDocument")
+		return rpcimpl.MissingField("notebookDocument")
 	}
 	*x = v
 	return nil
@@ -4723,10 +4724,10 @@ func (x DidCloseNotebookDocumentParams) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"cellTextDocuments":`...)
-	if b, err = jsonrpc.AppendValue(b, x.CellTextDocuments); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.CellTextDocuments); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4736,14 +4737,14 @@ func (x *DidCloseNotebookDocumentParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		NotebookDocument, CellTextDocuments bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "notebookDocument":
 			has.NotebookDocument = true
-			return jsonrpc.AtField("notebookDocument", jsonrpc.NonNull(value, v.NotebookDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("notebookDocument", rpcimpl.NonNull(value, v.NotebookDocument.UnmarshalJSON(value)))
 		case "cellTextDocuments":
 			has.CellTextDocuments = true
-			return jsonrpc.AtField("cellTextDocuments", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.CellTextDocuments, jsonrpc.UnmarshalJSON[TextDocumentIdentifier])))
+			return rpcimpl.AtField("cellTextDocuments", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.CellTextDocuments, rpcimpl.UnmarshalJSON[TextDocumentIdentifier])))
 		}
 		return nil
 	})
@@ -4752,9 +4753,9 @@ func (x *DidCloseNotebookDocumentParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.NotebookDocument:
-		return jsonrpc.MissingField("notebookDocument")
+		return rpcimpl.MissingField("notebookDocument")
 	case !has.CellTextDocuments:
-		return jsonrpc.MissingField("cellTextDocuments")
+		return rpcimpl.MissingField("cellTextDocuments")
 	}
 	*x = v
 	return nil
@@ -4786,7 +4787,7 @@ func (x InlineCompletionParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
@@ -4794,7 +4795,7 @@ func (x InlineCompletionParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Context.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4804,19 +4805,19 @@ func (x *InlineCompletionParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Position, Context bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "position":
 			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
+			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "context":
 			has.Context = true
-			return jsonrpc.AtField("context", jsonrpc.NonNull(value, v.Context.UnmarshalJSON(value)))
+			return rpcimpl.AtField("context", rpcimpl.NonNull(value, v.Context.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -4825,11 +4826,11 @@ func (x *InlineCompletionParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Position:
-		return jsonrpc.MissingField("position")
+		return rpcimpl.MissingField("position")
 	case !has.Context:
-		return jsonrpc.MissingField("context")
+		return rpcimpl.MissingField("context")
 	}
 	*x = v
 	return nil
@@ -4862,10 +4863,10 @@ func (x InlineCompletionList) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"items":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4875,11 +4876,11 @@ func (x *InlineCompletionList) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Items bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "items":
 			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Items, jsonrpc.UnmarshalJSON[InlineCompletionItem])))
+			return rpcimpl.AtField("items", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Items, rpcimpl.UnmarshalJSON[InlineCompletionItem])))
 		}
 		return nil
 	})
@@ -4888,7 +4889,7 @@ func (x *InlineCompletionList) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Items:
-		return jsonrpc.MissingField("items")
+		return rpcimpl.MissingField("items")
 	}
 	*x = v
 	return nil
@@ -4911,12 +4912,12 @@ func (x InlineCompletionItem) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"insertText":`...)
-	if b, err = jsonrpc.AppendValue(b, x.InsertText); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.InsertText); err != nil {
 		return nil, err
 	}
 	if x.FilterText != nil {
 		b = append(b, `,"filterText":`...)
-		b = jsonrpc.AppendString(b, *x.FilterText)
+		b = rpcimpl.AppendString(b, *x.FilterText)
 	}
 	if x.Range != nil {
 		b = append(b, `,"range":`...)
@@ -4930,7 +4931,7 @@ func (x InlineCompletionItem) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4940,17 +4941,17 @@ func (x *InlineCompletionItem) UnmarshalJSON(b []byte) error {
 	var has struct {
 		InsertText bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "insertText":
 			has.InsertText = true
-			return jsonrpc.AtField("insertText", jsonrpc.NonNull(value, v.InsertText.UnmarshalJSON(value)))
+			return rpcimpl.AtField("insertText", rpcimpl.NonNull(value, v.InsertText.UnmarshalJSON(value)))
 		case "filterText":
-			return jsonrpc.AtField("filterText", jsonrpc.DecodeOptional(value, &v.FilterText, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("filterText", rpcimpl.DecodeOptional(value, &v.FilterText, rpcimpl.DecodeString[string]))
 		case "range":
-			return jsonrpc.AtField("range", jsonrpc.DecodeOptional(value, &v.Range, jsonrpc.UnmarshalJSON[Range]))
+			return rpcimpl.AtField("range", rpcimpl.DecodeOptional(value, &v.Range, rpcimpl.UnmarshalJSON[Range]))
 		case "command":
-			return jsonrpc.AtField("command", jsonrpc.DecodeOptional(value, &v.Command, jsonrpc.UnmarshalJSON[Command]))
+			return rpcimpl.AtField("command", rpcimpl.DecodeOptional(value, &v.Command, rpcimpl.UnmarshalJSON[Command]))
 		}
 		return nil
 	})
@@ -4959,7 +4960,7 @@ func (x *InlineCompletionItem) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.InsertText:
-		return jsonrpc.MissingField("insertText")
+		return rpcimpl.MissingField("insertText")
 	}
 	*x = v
 	return nil
@@ -4982,17 +4983,17 @@ func (x InlineCompletionRegistrationOptions) AppendJSON(b []byte) ([]byte, error
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, *x.ID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5002,15 +5003,15 @@ func (x *InlineCompletionRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -5019,7 +5020,7 @@ func (x *InlineCompletionRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -5050,10 +5051,10 @@ func (x RegistrationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"registrations":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Registrations); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Registrations); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5063,11 +5064,11 @@ func (x *RegistrationParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Registrations bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "registrations":
 			has.Registrations = true
-			return jsonrpc.AtField("registrations", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Registrations, jsonrpc.UnmarshalJSON[Registration])))
+			return rpcimpl.AtField("registrations", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Registrations, rpcimpl.UnmarshalJSON[Registration])))
 		}
 		return nil
 	})
@@ -5076,7 +5077,7 @@ func (x *RegistrationParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Registrations:
-		return jsonrpc.MissingField("registrations")
+		return rpcimpl.MissingField("registrations")
 	}
 	*x = v
 	return nil
@@ -5107,10 +5108,10 @@ func (x UnregistrationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"unregisterations":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Unregisterations); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Unregisterations); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5120,11 +5121,11 @@ func (x *UnregistrationParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Unregisterations bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "unregisterations":
 			has.Unregisterations = true
-			return jsonrpc.AtField("unregisterations", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Unregisterations, jsonrpc.UnmarshalJSON[Unregistration])))
+			return rpcimpl.AtField("unregisterations", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Unregisterations, rpcimpl.UnmarshalJSON[Unregistration])))
 		}
 		return nil
 	})
@@ -5133,7 +5134,7 @@ func (x *UnregistrationParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Unregisterations:
-		return jsonrpc.MissingField("unregisterations")
+		return rpcimpl.MissingField("unregisterations")
 	}
 	*x = v
 	return nil
@@ -5171,7 +5172,7 @@ func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
@@ -5179,7 +5180,7 @@ func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	if x.ProcessID == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendInt(b, *x.ProcessID)
+		b = rpcimpl.AppendInt(b, *x.ProcessID)
 	}
 	if x.ClientInfo != nil {
 		b = append(b, `,"clientInfo":`...)
@@ -5189,20 +5190,20 @@ func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Locale != nil {
 		b = append(b, `,"locale":`...)
-		b = jsonrpc.AppendString(b, *x.Locale)
+		b = rpcimpl.AppendString(b, *x.Locale)
 	}
 	switch x.RootPath.State {
 	case jsonrpc.Null:
 		b = append(b, `,"rootPath":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"rootPath":`...)
-		b = jsonrpc.AppendString(b, x.RootPath.Value)
+		b = rpcimpl.AppendString(b, x.RootPath.Value)
 	}
 	b = append(b, `,"rootUri":`...)
 	if x.RootURI == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendString(b, *x.RootURI)
+		b = rpcimpl.AppendString(b, *x.RootURI)
 	}
 	b = append(b, `,"capabilities":`...)
 	if b, err = x.Capabilities.AppendJSON(b); err != nil {
@@ -5210,24 +5211,24 @@ func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.InitializationOptions) != 0 {
 		b = append(b, `,"initializationOptions":`...)
-		if b, err = jsonrpc.AppendValue(b, x.InitializationOptions); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.InitializationOptions); err != nil {
 			return nil, err
 		}
 	}
 	if x.Trace != nil {
 		b = append(b, `,"trace":`...)
-		b = jsonrpc.AppendString(b, *x.Trace)
+		b = rpcimpl.AppendString(b, *x.Trace)
 	}
 	switch x.WorkspaceFolders.State {
 	case jsonrpc.Null:
 		b = append(b, `,"workspaceFolders":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"workspaceFolders":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkspaceFolders.Value); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkspaceFolders.Value); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5237,34 +5238,34 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ProcessID, RootURI, Capabilities bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "processId":
 			has.ProcessID = true
-			return jsonrpc.AtField("processId", jsonrpc.DecodeOptional(value, &v.ProcessID, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
+			return rpcimpl.AtField("processId", rpcimpl.DecodeOptional(value, &v.ProcessID, func(b []byte, v *int32) error {
+				return rpcimpl.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
 			}))
 		case "clientInfo":
-			return jsonrpc.AtField("clientInfo", jsonrpc.DecodeOptional(value, &v.ClientInfo, jsonrpc.UnmarshalJSON[XInitializeParamsClientInfo]))
+			return rpcimpl.AtField("clientInfo", rpcimpl.DecodeOptional(value, &v.ClientInfo, rpcimpl.UnmarshalJSON[XInitializeParamsClientInfo]))
 		case "locale":
-			return jsonrpc.AtField("locale", jsonrpc.DecodeOptional(value, &v.Locale, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("locale", rpcimpl.DecodeOptional(value, &v.Locale, rpcimpl.DecodeString[string]))
 		case "rootPath":
-			return jsonrpc.AtField("rootPath", jsonrpc.DecodeNullable(value, &v.RootPath, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("rootPath", rpcimpl.DecodeNullable(value, &v.RootPath, rpcimpl.DecodeString[string]))
 		case "rootUri":
 			has.RootURI = true
-			return jsonrpc.AtField("rootUri", jsonrpc.DecodeOptional(value, &v.RootURI, jsonrpc.DecodeString[DocumentURI]))
+			return rpcimpl.AtField("rootUri", rpcimpl.DecodeOptional(value, &v.RootURI, rpcimpl.DecodeString[DocumentURI]))
 		case "capabilities":
 			has.Capabilities = true
-			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, v.Capabilities.UnmarshalJSON(value)))
+			return rpcimpl.AtField("capabilities", rpcimpl.NonNull(value, v.Capabilities.UnmarshalJSON(value)))
 		case "initializationOptions":
-			return jsonrpc.AtField("initializationOptions", jsonrpc.DecodeRaw(value, &v.InitializationOptions))
+			return rpcimpl.AtField("initializationOptions", rpcimpl.DecodeRaw(value, &v.InitializationOptions))
 		case "trace":
-			return jsonrpc.AtField("trace", jsonrpc.DecodeOptional(value, &v.Trace, jsonrpc.UnmarshalJSON[TraceValues]))
+			return rpcimpl.AtField("trace", rpcimpl.DecodeOptional(value, &v.Trace, rpcimpl.UnmarshalJSON[TraceValues]))
 		case "workspaceFolders":
-			return jsonrpc.AtField("workspaceFolders", jsonrpc.DecodeNullable(value, &v.WorkspaceFolders, func(b []byte, v *[]WorkspaceFolder) error {
-				return jsonrpc.DecodeArray(b, v, jsonrpc.UnmarshalJSON[WorkspaceFolder])
+			return rpcimpl.AtField("workspaceFolders", rpcimpl.DecodeNullable(value, &v.WorkspaceFolders, func(b []byte, v *[]WorkspaceFolder) error {
+				return rpcimpl.DecodeArray(b, v, rpcimpl.UnmarshalJSON[WorkspaceFolder])
 			}))
 		}
 		return nil
@@ -5274,11 +5275,11 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ProcessID:
-		return jsonrpc.MissingField("processId")
+		return rpcimpl.MissingField("processId")
 	case !has.RootURI:
-		return jsonrpc.MissingField("rootUri")
+		return rpcimpl.MissingField("rootUri")
 	case !has.Capabilities:
-		return jsonrpc.MissingField("capabilities")
+		return rpcimpl.MissingField("capabilities")
 	}
 	*x = v
 	return nil
@@ -5308,7 +5309,7 @@ func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5318,13 +5319,13 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Capabilities bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "capabilities":
 			has.Capabilities = true
-			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, v.Capabilities.UnmarshalJSON(value)))
+			return rpcimpl.AtField("capabilities", rpcimpl.NonNull(value, v.Capabilities.UnmarshalJSON(value)))
 		case "serverInfo":
-			return jsonrpc.AtField("serverInfo", jsonrpc.DecodeOptional(value, &v.ServerInfo, jsonrpc.UnmarshalJSON[InitializeResultServerInfo]))
+			return rpcimpl.AtField("serverInfo", rpcimpl.DecodeOptional(value, &v.ServerInfo, rpcimpl.UnmarshalJSON[InitializeResultServerInfo]))
 		}
 		return nil
 	})
@@ -5333,7 +5334,7 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Capabilities:
-		return jsonrpc.MissingField("capabilities")
+		return rpcimpl.MissingField("capabilities")
 	}
 	*x = v
 	return nil
@@ -5350,12 +5351,12 @@ type InitializeResultServerInfo struct {
 func (x InitializeResultServerInfo) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Version != nil {
 		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendString(b, *x.Version)
+		b = rpcimpl.AppendString(b, *x.Version)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5365,13 +5366,13 @@ func (x *InitializeResultServerInfo) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("version", rpcimpl.DecodeOptional(value, &v.Version, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -5380,7 +5381,7 @@ func (x *InitializeResultServerInfo) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	}
 	*x = v
 	return nil
@@ -5397,8 +5398,8 @@ type InitializeError struct {
 func (x InitializeError) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"retry":`...)
-	b = jsonrpc.AppendBool(b, x.Retry)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Retry)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5408,11 +5409,11 @@ func (x *InitializeError) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Retry bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "retry":
 			has.Retry = true
-			return jsonrpc.AtField("retry", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Retry)))
+			return rpcimpl.AtField("retry", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Retry)))
 		}
 		return nil
 	})
@@ -5421,7 +5422,7 @@ func (x *InitializeError) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Retry:
-		return jsonrpc.MissingField("retry")
+		return rpcimpl.MissingField("retry")
 	}
 	*x = v
 	return nil
@@ -5435,13 +5436,13 @@ type InitializedParams struct{}
 // it, without reflection.
 func (x InitializedParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InitializedParams) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeObject(b, func(_, _ []byte) error {
+	return rpcimpl.DecodeObject(b, func(_, _ []byte) error {
 		return nil
 	})
 }
@@ -5458,10 +5459,10 @@ func (x DidChangeConfigurationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"settings":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Settings); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Settings); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5471,11 +5472,11 @@ func (x *DidChangeConfigurationParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Settings bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "settings":
 			has.Settings = true
-			return jsonrpc.AtField("settings", jsonrpc.DecodeRaw(value, &v.Settings))
+			return rpcimpl.AtField("settings", rpcimpl.DecodeRaw(value, &v.Settings))
 		}
 		return nil
 	})
@@ -5484,7 +5485,7 @@ func (x *DidChangeConfigurationParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Settings:
-		return jsonrpc.MissingField("settings")
+		return rpcimpl.MissingField("settings")
 	}
 	*x = v
 	return nil
@@ -5503,21 +5504,21 @@ func (x DidChangeConfigurationRegistrationOptions) AppendJSON(b []byte) ([]byte,
 	start := len(b)
 	if x.Section != nil {
 		b = append(b, `,"section":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Section); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Section); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DidChangeConfigurationRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var v DidChangeConfigurationRegistrationOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "section":
-			return jsonrpc.AtField("section", jsonrpc.DecodeOptional(value, &v.Section, jsonrpc.UnmarshalJSON[DidChangeConfigurationRegistrationOptionsSection]))
+			return rpcimpl.AtField("section", rpcimpl.DecodeOptional(value, &v.Section, rpcimpl.UnmarshalJSON[DidChangeConfigurationRegistrationOptionsSection]))
 		}
 		return nil
 	})
@@ -5540,10 +5541,10 @@ type ShowMessageParams struct {
 func (x ShowMessageParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendInt(b, x.Type)
+	b = rpcimpl.AppendInt(b, x.Type)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Message)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5553,14 +5554,14 @@ func (x *ShowMessageParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, Message bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, v.Type.UnmarshalJSON(value)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		}
 		return nil
 	})
@@ -5569,9 +5570,9 @@ func (x *ShowMessageParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	}
 	*x = v
 	return nil
@@ -5591,16 +5592,16 @@ func (x ShowMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendInt(b, x.Type)
+	b = rpcimpl.AppendInt(b, x.Type)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
+	b = rpcimpl.AppendString(b, x.Message)
 	if x.Actions != nil {
 		b = append(b, `,"actions":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Actions); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Actions); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5610,16 +5611,16 @@ func (x *ShowMessageRequestParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, Message bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, v.Type.UnmarshalJSON(value)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "actions":
-			return jsonrpc.AtField("actions", jsonrpc.DecodeArray(value, &v.Actions, jsonrpc.UnmarshalJSON[MessageActionItem]))
+			return rpcimpl.AtField("actions", rpcimpl.DecodeArray(value, &v.Actions, rpcimpl.UnmarshalJSON[MessageActionItem]))
 		}
 		return nil
 	})
@@ -5628,9 +5629,9 @@ func (x *ShowMessageRequestParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	}
 	*x = v
 	return nil
@@ -5647,8 +5648,8 @@ type MessageActionItem struct {
 func (x MessageActionItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"title":`...)
-	b = jsonrpc.AppendString(b, x.Title)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Title)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5658,11 +5659,11 @@ func (x *MessageActionItem) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Title bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
 			has.Title = true
-			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
+			return rpcimpl.AtField("title", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Title)))
 		}
 		return nil
 	})
@@ -5671,7 +5672,7 @@ func (x *MessageActionItem) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Title:
-		return jsonrpc.MissingField("title")
+		return rpcimpl.MissingField("title")
 	}
 	*x = v
 	return nil
@@ -5689,10 +5690,10 @@ type LogMessageParams struct {
 func (x LogMessageParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendInt(b, x.Type)
+	b = rpcimpl.AppendInt(b, x.Type)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Message)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5702,14 +5703,14 @@ func (x *LogMessageParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, Message bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, v.Type.UnmarshalJSON(value)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		}
 		return nil
 	})
@@ -5718,9 +5719,9 @@ func (x *LogMessageParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	}
 	*x = v
 	return nil
@@ -5741,7 +5742,7 @@ func (x DidOpenTextDocumentParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.TextDocument.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5751,11 +5752,11 @@ func (x *DidOpenTextDocumentParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -5764,7 +5765,7 @@ func (x *DidOpenTextDocumentParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	}
 	*x = v
 	return nil
@@ -5800,10 +5801,10 @@ func (x DidChangeTextDocumentParams) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"contentChanges":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ContentChanges); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ContentChanges); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5813,14 +5814,14 @@ func (x *DidChangeTextDocumentParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, ContentChanges bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "contentChanges":
 			has.ContentChanges = true
-			return jsonrpc.AtField("contentChanges", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ContentChanges, jsonrpc.UnmarshalJSON[TextDocumentContentChangeEvent])))
+			return rpcimpl.AtField("contentChanges", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.ContentChanges, rpcimpl.UnmarshalJSON[TextDocumentContentChangeEvent])))
 		}
 		return nil
 	})
@@ -5829,9 +5830,9 @@ func (x *DidChangeTextDocumentParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.ContentChanges:
-		return jsonrpc.MissingField("contentChanges")
+		return rpcimpl.MissingField("contentChanges")
 	}
 	*x = v
 	return nil
@@ -5850,12 +5851,12 @@ func (x TextDocumentChangeRegistrationOptions) AppendJSON(b []byte) ([]byte, err
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"syncKind":`...)
-	b = jsonrpc.AppendInt(b, x.SyncKind)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.SyncKind)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5865,14 +5866,14 @@ func (x *TextDocumentChangeRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector, SyncKind bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "syncKind":
 			has.SyncKind = true
-			return jsonrpc.AtField("syncKind", jsonrpc.NonNull(value, v.SyncKind.UnmarshalJSON(value)))
+			return rpcimpl.AtField("syncKind", rpcimpl.NonNull(value, v.SyncKind.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -5881,9 +5882,9 @@ func (x *TextDocumentChangeRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	case !has.SyncKind:
-		return jsonrpc.MissingField("syncKind")
+		return rpcimpl.MissingField("syncKind")
 	}
 	*x = v
 	return nil
@@ -5904,7 +5905,7 @@ func (x DidCloseTextDocumentParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.TextDocument.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5914,11 +5915,11 @@ func (x *DidCloseTextDocumentParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -5927,7 +5928,7 @@ func (x *DidCloseTextDocumentParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	}
 	*x = v
 	return nil
@@ -5951,9 +5952,9 @@ func (x DidSaveTextDocumentParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Text != nil {
 		b = append(b, `,"text":`...)
-		b = jsonrpc.AppendString(b, *x.Text)
+		b = rpcimpl.AppendString(b, *x.Text)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5963,13 +5964,13 @@ func (x *DidSaveTextDocumentParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "text":
-			return jsonrpc.AtField("text", jsonrpc.DecodeOptional(value, &v.Text, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("text", rpcimpl.DecodeOptional(value, &v.Text, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -5978,7 +5979,7 @@ func (x *DidSaveTextDocumentParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	}
 	*x = v
 	return nil
@@ -5997,14 +5998,14 @@ func (x TextDocumentSaveRegistrationOptions) AppendJSON(b []byte) ([]byte, error
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.IncludeText != nil {
 		b = append(b, `,"includeText":`...)
-		b = jsonrpc.AppendBool(b, *x.IncludeText)
+		b = rpcimpl.AppendBool(b, *x.IncludeText)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6014,13 +6015,13 @@ func (x *TextDocumentSaveRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "includeText":
-			return jsonrpc.AtField("includeText", jsonrpc.DecodeOptional(value, &v.IncludeText, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("includeText", rpcimpl.DecodeOptional(value, &v.IncludeText, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -6029,7 +6030,7 @@ func (x *TextDocumentSaveRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -6052,8 +6053,8 @@ func (x WillSaveTextDocumentParams) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"reason":`...)
-	b = jsonrpc.AppendInt(b, x.Reason)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.Reason)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6063,14 +6064,14 @@ func (x *WillSaveTextDocumentParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Reason bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "reason":
 			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, v.Reason.UnmarshalJSON(value)))
+			return rpcimpl.AtField("reason", rpcimpl.NonNull(value, v.Reason.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -6079,9 +6080,9 @@ func (x *WillSaveTextDocumentParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Reason:
-		return jsonrpc.MissingField("reason")
+		return rpcimpl.MissingField("reason")
 	}
 	*x = v
 	return nil
@@ -6104,8 +6105,8 @@ func (x TextEdit) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"newText":`...)
-	b = jsonrpc.AppendString(b, x.NewText)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.NewText)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6115,14 +6116,14 @@ func (x *TextEdit) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Range, NewText bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "newText":
 			has.NewText = true
-			return jsonrpc.AtField("newText", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.NewText)))
+			return rpcimpl.AtField("newText", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.NewText)))
 		}
 		return nil
 	})
@@ -6131,9 +6132,9 @@ func (x *TextEdit) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	case !has.NewText:
-		return jsonrpc.MissingField("newText")
+		return rpcimpl.MissingField("newText")
 	}
 	*x = v
 	return nil
@@ -6164,10 +6165,10 @@ func (x DidChangeWatchedFilesParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"changes":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Changes); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Changes); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6177,11 +6178,11 @@ func (x *DidChangeWatchedFilesParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Changes bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "changes":
 			has.Changes = true
-			return jsonrpc.AtField("changes", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Changes, jsonrpc.UnmarshalJSON[FileEvent])))
+			return rpcimpl.AtField("changes", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Changes, rpcimpl.UnmarshalJSON[FileEvent])))
 		}
 		return nil
 	})
@@ -6190,7 +6191,7 @@ func (x *DidChangeWatchedFilesParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Changes:
-		return jsonrpc.MissingField("changes")
+		return rpcimpl.MissingField("changes")
 	}
 	*x = v
 	return nil
@@ -6221,10 +6222,10 @@ func (x DidChangeWatchedFilesRegistrationOptions) AppendJSON(b []byte) ([]byte, 
 	var err error
 	start := len(b)
 	b = append(b, `,"watchers":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Watchers); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Watchers); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6234,11 +6235,11 @@ func (x *DidChangeWatchedFilesRegistrationOptions) UnmarshalJSON(b []byte) error
 	var has struct {
 		Watchers bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "watchers":
 			has.Watchers = true
-			return jsonrpc.AtField("watchers", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Watchers, jsonrpc.UnmarshalJSON[FileSystemWatcher])))
+			return rpcimpl.AtField("watchers", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Watchers, rpcimpl.UnmarshalJSON[FileSystemWatcher])))
 		}
 		return nil
 	})
@@ -6247,7 +6248,7 @@ func (x *DidChangeWatchedFilesRegistrationOptions) UnmarshalJSON(b []byte) error
 	}
 	switch {
 	case !has.Watchers:
-		return jsonrpc.MissingField("watchers")
+		return rpcimpl.MissingField("watchers")
 	}
 	*x = v
 	return nil
@@ -6282,16 +6283,16 @@ func (x PublishDiagnosticsParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	if x.Version != nil {
 		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendInt(b, *x.Version)
+		b = rpcimpl.AppendInt(b, *x.Version)
 	}
 	b = append(b, `,"diagnostics":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Diagnostics); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Diagnostics); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6301,18 +6302,18 @@ func (x *PublishDiagnosticsParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI, Diagnostics bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
+			return rpcimpl.AtField("version", rpcimpl.DecodeOptional(value, &v.Version, func(b []byte, v *int32) error {
+				return rpcimpl.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
 			}))
 		case "diagnostics":
 			has.Diagnostics = true
-			return jsonrpc.AtField("diagnostics", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Diagnostics, jsonrpc.UnmarshalJSON[Diagnostic])))
+			return rpcimpl.AtField("diagnostics", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Diagnostics, rpcimpl.UnmarshalJSON[Diagnostic])))
 		}
 		return nil
 	})
@@ -6321,9 +6322,9 @@ func (x *PublishDiagnosticsParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.Diagnostics:
-		return jsonrpc.MissingField("diagnostics")
+		return rpcimpl.MissingField("diagnostics")
 	}
 	*x = v
 	return nil
@@ -6354,13 +6355,13 @@ func (x CompletionParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
@@ -6370,7 +6371,7 @@ func (x CompletionParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6380,20 +6381,20 @@ func (x *CompletionParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Position bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "position":
 			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
+			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "context":
-			return jsonrpc.AtField("context", jsonrpc.DecodeOptional(value, &v.Context, jsonrpc.UnmarshalJSON[CompletionContext]))
+			return rpcimpl.AtField("context", rpcimpl.DecodeOptional(value, &v.Context, rpcimpl.UnmarshalJSON[CompletionContext]))
 		}
 		return nil
 	})
@@ -6402,9 +6403,9 @@ func (x *CompletionParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Position:
-		return jsonrpc.MissingField("position")
+		return rpcimpl.MissingField("position")
 	}
 	*x = v
 	return nil
@@ -6452,7 +6453,7 @@ func (x CompletionItem) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"label":`...)
-	b = jsonrpc.AppendString(b, x.Label)
+	b = rpcimpl.AppendString(b, x.Label)
 	if x.LabelDetails != nil {
 		b = append(b, `,"labelDetails":`...)
 		if b, err = x.LabelDetails.AppendJSON(b); err != nil {
@@ -6461,71 +6462,71 @@ func (x CompletionItem) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Kind != nil {
 		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendInt(b, *x.Kind)
+		b = rpcimpl.AppendInt(b, *x.Kind)
 	}
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
 			return nil, err
 		}
 	}
 	if x.Detail != nil {
 		b = append(b, `,"detail":`...)
-		b = jsonrpc.AppendString(b, *x.Detail)
+		b = rpcimpl.AppendString(b, *x.Detail)
 	}
 	if x.Documentation != nil {
 		b = append(b, `,"documentation":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Documentation); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Documentation); err != nil {
 			return nil, err
 		}
 	}
 	if x.Deprecated != nil {
 		b = append(b, `,"deprecated":`...)
-		b = jsonrpc.AppendBool(b, *x.Deprecated)
+		b = rpcimpl.AppendBool(b, *x.Deprecated)
 	}
 	if x.Preselect != nil {
 		b = append(b, `,"preselect":`...)
-		b = jsonrpc.AppendBool(b, *x.Preselect)
+		b = rpcimpl.AppendBool(b, *x.Preselect)
 	}
 	if x.SortText != nil {
 		b = append(b, `,"sortText":`...)
-		b = jsonrpc.AppendString(b, *x.SortText)
+		b = rpcimpl.AppendString(b, *x.SortText)
 	}
 	if x.FilterText != nil {
 		b = append(b, `,"filterText":`...)
-		b = jsonrpc.AppendString(b, *x.FilterText)
+		b = rpcimpl.AppendString(b, *x.FilterText)
 	}
 	if x.InsertText != nil {
 		b = append(b, `,"insertText":`...)
-		b = jsonrpc.AppendString(b, *x.InsertText)
+		b = rpcimpl.AppendString(b, *x.InsertText)
 	}
 	if x.InsertTextFormat != nil {
 		b = append(b, `,"insertTextFormat":`...)
-		b = jsonrpc.AppendInt(b, *x.InsertTextFormat)
+		b = rpcimpl.AppendInt(b, *x.InsertTextFormat)
 	}
 	if x.InsertTextMode != nil {
 		b = append(b, `,"insertTextMode":`...)
-		b = jsonrpc.AppendInt(b, *x.InsertTextMode)
+		b = rpcimpl.AppendInt(b, *x.InsertTextMode)
 	}
 	if x.TextEdit != nil {
 		b = append(b, `,"textEdit":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TextEdit); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.TextEdit); err != nil {
 			return nil, err
 		}
 	}
 	if x.TextEditText != nil {
 		b = append(b, `,"textEditText":`...)
-		b = jsonrpc.AppendString(b, *x.TextEditText)
+		b = rpcimpl.AppendString(b, *x.TextEditText)
 	}
 	if x.AdditionalTextEdits != nil {
 		b = append(b, `,"additionalTextEdits":`...)
-		if b, err = jsonrpc.AppendValue(b, x.AdditionalTextEdits); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.AdditionalTextEdits); err != nil {
 			return nil, err
 		}
 	}
 	if x.CommitCharacters != nil {
 		b = append(b, `,"commitCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.CommitCharacters); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.CommitCharacters); err != nil {
 			return nil, err
 		}
 	}
@@ -6537,11 +6538,11 @@ func (x CompletionItem) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6551,47 +6552,47 @@ func (x *CompletionItem) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Label bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "label":
 			has.Label = true
-			return jsonrpc.AtField("label", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Label)))
+			return rpcimpl.AtField("label", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Label)))
 		case "labelDetails":
-			return jsonrpc.AtField("labelDetails", jsonrpc.DecodeOptional(value, &v.LabelDetails, jsonrpc.UnmarshalJSON[CompletionItemLabelDetails]))
+			return rpcimpl.AtField("labelDetails", rpcimpl.DecodeOptional(value, &v.LabelDetails, rpcimpl.UnmarshalJSON[CompletionItemLabelDetails]))
 		case "kind":
-			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[CompletionItemKind]))
+			return rpcimpl.AtField("kind", rpcimpl.DecodeOptional(value, &v.Kind, rpcimpl.UnmarshalJSON[CompletionItemKind]))
 		case "tags":
-			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[CompletionItemTag]))
+			return rpcimpl.AtField("tags", rpcimpl.DecodeArray(value, &v.Tags, rpcimpl.UnmarshalJSON[CompletionItemTag]))
 		case "detail":
-			return jsonrpc.AtField("detail", jsonrpc.DecodeOptional(value, &v.Detail, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("detail", rpcimpl.DecodeOptional(value, &v.Detail, rpcimpl.DecodeString[string]))
 		case "documentation":
-			return jsonrpc.AtField("documentation", jsonrpc.DecodeOptional(value, &v.Documentation, jsonrpc.UnmarshalJSON[CompletionItemDocumentation]))
+			return rpcimpl.AtField("documentation", rpcimpl.DecodeOptional(value, &v.Documentation, rpcimpl.UnmarshalJSON[CompletionItemDocumentation]))
 		case "deprecated":
-			return jsonrpc.AtField("deprecated", jsonrpc.DecodeOptional(value, &v.Deprecated, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("deprecated", rpcimpl.DecodeOptional(value, &v.Deprecated, rpcimpl.DecodeBool[bool]))
 		case "preselect":
-			return jsonrpc.AtField("preselect", jsonrpc.DecodeOptional(value, &v.Preselect, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("preselect", rpcimpl.DecodeOptional(value, &v.Preselect, rpcimpl.DecodeBool[bool]))
 		case "sortText":
-			return jsonrpc.AtField("sortText", jsonrpc.DecodeOptional(value, &v.SortText, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("sortText", rpcimpl.DecodeOptional(value, &v.SortText, rpcimpl.DecodeString[string]))
 		case "filterText":
-			return jsonrpc.AtField("filterText", jsonrpc.DecodeOptional(value, &v.FilterText, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("filterText", rpcimpl.DecodeOptional(value, &v.FilterText, rpcimpl.DecodeString[string]))
 		case "insertText":
-			return jsonrpc.AtField("insertText", jsonrpc.DecodeOptional(value, &v.InsertText, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("insertText", rpcimpl.DecodeOptional(value, &v.InsertText, rpcimpl.DecodeString[string]))
 		case "insertTextFormat":
-			return jsonrpc.AtField("insertTextFormat", jsonrpc.DecodeOptional(value, &v.InsertTextFormat, jsonrpc.UnmarshalJSON[InsertTextFormat]))
+			return rpcimpl.AtField("insertTextFormat", rpcimpl.DecodeOptional(value, &v.InsertTextFormat, rpcimpl.UnmarshalJSON[InsertTextFormat]))
 		case "insertTextMode":
-			return jsonrpc.AtField("insertTextMode", jsonrpc.DecodeOptional(value, &v.InsertTextMode, jsonrpc.UnmarshalJSON[InsertTextMode]))
+			return rpcimpl.AtField("insertTextMode", rpcimpl.DecodeOptional(value, &v.InsertTextMode, rpcimpl.UnmarshalJSON[InsertTextMode]))
 		case "textEdit":
-			return jsonrpc.AtField("textEdit", jsonrpc.DecodeOptional(value, &v.TextEdit, jsonrpc.UnmarshalJSON[CompletionItemTextEdit]))
+			return rpcimpl.AtField("textEdit", rpcimpl.DecodeOptional(value, &v.TextEdit, rpcimpl.UnmarshalJSON[CompletionItemTextEdit]))
 		case "textEditText":
-			return jsonrpc.AtField("textEditText", jsonrpc.DecodeOptional(value, &v.TextEditText, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("textEditText", rpcimpl.DecodeOptional(value, &v.TextEditText, rpcimpl.DecodeString[string]))
 		case "additionalTextEdits":
-			return jsonrpc.AtField("additionalTextEdits", jsonrpc.DecodeArray(value, &v.AdditionalTextEdits, jsonrpc.UnmarshalJSON[TextEdit]))
+			return rpcimpl.AtField("additionalTextEdits", rpcimpl.DecodeArray(value, &v.AdditionalTextEdits, rpcimpl.UnmarshalJSON[TextEdit]))
 		case "commitCharacters":
-			return jsonrpc.AtField("commitCharacters", json.Unmarshal(value, &v.CommitCharacters))
+			return rpcimpl.AtField("commitCharacters", json.Unmarshal(value, &v.CommitCharacters))
 		case "command":
-			return jsonrpc.AtField("command", jsonrpc.DecodeOptional(value, &v.Command, jsonrpc.UnmarshalJSON[Command]))
+			return rpcimpl.AtField("command", rpcimpl.DecodeOptional(value, &v.Command, rpcimpl.UnmarshalJSON[Command]))
 		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
+			return rpcimpl.AtField("data", rpcimpl.DecodeRaw(value, &v.Data))
 		}
 		return nil
 	})
@@ -6600,7 +6601,7 @@ func (x *CompletionItem) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Label:
-		return jsonrpc.MissingField("label")
+		return rpcimpl.MissingField("label")
 	}
 	*x = v
 	return nil
@@ -6635,7 +6636,7 @@ func (x CompletionList) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"isIncomplete":`...)
-	b = jsonrpc.AppendBool(b, x.IsIncomplete)
+	b = rpcimpl.AppendBool(b, x.IsIncomplete)
 	if x.ItemDefaults != nil {
 		b = append(b, `,"itemDefaults":`...)
 		if b, err = x.ItemDefaults.AppendJSON(b); err != nil {
@@ -6643,10 +6644,10 @@ func (x CompletionList) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"items":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6656,16 +6657,16 @@ func (x *CompletionList) UnmarshalJSON(b []byte) error {
 	var has struct {
 		IsIncomplete, Items bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "isIncomplete":
 			has.IsIncomplete = true
-			return jsonrpc.AtField("isIncomplete", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.IsIncomplete)))
+			return rpcimpl.AtField("isIncomplete", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.IsIncomplete)))
 		case "itemDefaults":
-			return jsonrpc.AtField("itemDefaults", jsonrpc.DecodeOptional(value, &v.ItemDefaults, jsonrpc.UnmarshalJSON[CompletionListItemDefaults]))
+			return rpcimpl.AtField("itemDefaults", rpcimpl.DecodeOptional(value, &v.ItemDefaults, rpcimpl.UnmarshalJSON[CompletionListItemDefaults]))
 		case "items":
 			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Items, jsonrpc.UnmarshalJSON[CompletionItem])))
+			return rpcimpl.AtField("items", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Items, rpcimpl.UnmarshalJSON[CompletionItem])))
 		}
 		return nil
 	})
@@ -6674,9 +6675,9 @@ func (x *CompletionList) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.IsIncomplete:
-		return jsonrpc.MissingField("isIncomplete")
+		return rpcimpl.MissingField("isIncomplete")
 	case !has.Items:
-		return jsonrpc.MissingField("items")
+		return rpcimpl.MissingField("items")
 	}
 	*x = v
 	return nil
@@ -6707,49 +6708,49 @@ func (x CompletionListItemDefaults) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.CommitCharacters != nil {
 		b = append(b, `,"commitCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.CommitCharacters); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.CommitCharacters); err != nil {
 			return nil, err
 		}
 	}
 	if x.EditRange != nil {
 		b = append(b, `,"editRange":`...)
-		if b, err = jsonrpc.AppendValue(b, x.EditRange); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.EditRange); err != nil {
 			return nil, err
 		}
 	}
 	if x.InsertTextFormat != nil {
 		b = append(b, `,"insertTextFormat":`...)
-		b = jsonrpc.AppendInt(b, *x.InsertTextFormat)
+		b = rpcimpl.AppendInt(b, *x.InsertTextFormat)
 	}
 	if x.InsertTextMode != nil {
 		b = append(b, `,"insertTextMode":`...)
-		b = jsonrpc.AppendInt(b, *x.InsertTextMode)
+		b = rpcimpl.AppendInt(b, *x.InsertTextMode)
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CompletionListItemDefaults) UnmarshalJSON(b []byte) error {
 	var v CompletionListItemDefaults
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "commitCharacters":
-			return jsonrpc.AtField("commitCharacters", json.Unmarshal(value, &v.CommitCharacters))
+			return rpcimpl.AtField("commitCharacters", json.Unmarshal(value, &v.CommitCharacters))
 		case "editRange":
-			return jsonrpc.AtField("editRange", jsonrpc.DecodeOptional(value, &v.EditRange, jsonrpc.UnmarshalJSON[CompletionListItemDefaultsEditRange]))
+			return rpcimpl.AtField("editRange", rpcimpl.DecodeOptional(value, &v.EditRange, rpcimpl.UnmarshalJSON[CompletionListItemDefaultsEditRange]))
 		case "insertTextFormat":
-			return jsonrpc.AtField("insertTextFormat", jsonrpc.DecodeOptional(value, &v.InsertTextFormat, jsonrpc.UnmarshalJSON[InsertTextFormat]))
+			return rpcimpl.AtField("insertTextFormat", rpcimpl.DecodeOptional(value, &v.InsertTextFormat, rpcimpl.UnmarshalJSON[InsertTextFormat]))
 		case "insertTextMode":
-			return jsonrpc.AtField("insertTextMode", jsonrpc.DecodeOptional(value, &v.InsertTextMode, jsonrpc.UnmarshalJSON[InsertTextMode]))
+			return rpcimpl.AtField("insertTextMode", rpcimpl.DecodeOptional(value, &v.InsertTextMode, rpcimpl.UnmarshalJSON[InsertTextMode]))
 		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
+			return rpcimpl.AtField("data", rpcimpl.DecodeRaw(value, &v.Data))
 		}
 		return nil
 	})
@@ -6781,7 +6782,7 @@ func (x CompletionListItemDefaultsEditRangeVariant2) AppendJSON(b []byte) ([]byt
 	if b, err = x.Replace.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6791,14 +6792,14 @@ func (x *CompletionListItemDefaultsEditRangeVariant2) UnmarshalJSON(b []byte) er
 	var has struct {
 		Insert, Replace bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "insert":
 			has.Insert = true
-			return jsonrpc.AtField("insert", jsonrpc.NonNull(value, v.Insert.UnmarshalJSON(value)))
+			return rpcimpl.AtField("insert", rpcimpl.NonNull(value, v.Insert.UnmarshalJSON(value)))
 		case "replace":
 			has.Replace = true
-			return jsonrpc.AtField("replace", jsonrpc.NonNull(value, v.Replace.UnmarshalJSON(value)))
+			return rpcimpl.AtField("replace", rpcimpl.NonNull(value, v.Replace.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -6807,9 +6808,9 @@ func (x *CompletionListItemDefaultsEditRangeVariant2) UnmarshalJSON(b []byte) er
 	}
 	switch {
 	case !has.Insert:
-		return jsonrpc.MissingField("insert")
+		return rpcimpl.MissingField("insert")
 	case !has.Replace:
-		return jsonrpc.MissingField("replace")
+		return rpcimpl.MissingField("replace")
 	}
 	*x = v
 	return nil
@@ -6836,28 +6837,28 @@ func (x CompletionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.TriggerCharacters != nil {
 		b = append(b, `,"triggerCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TriggerCharacters); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.TriggerCharacters); err != nil {
 			return nil, err
 		}
 	}
 	if x.AllCommitCharacters != nil {
 		b = append(b, `,"allCommitCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.AllCommitCharacters); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.AllCommitCharacters); err != nil {
 			return nil, err
 		}
 	}
 	if x.ResolveProvider != nil {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
 	}
 	if x.CompletionItem != nil {
 		b = append(b, `,"completionItem":`...)
@@ -6865,7 +6866,7 @@ func (x CompletionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6875,21 +6876,21 @@ func (x *CompletionRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "triggerCharacters":
-			return jsonrpc.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
+			return rpcimpl.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
 		case "allCommitCharacters":
-			return jsonrpc.AtField("allCommitCharacters", json.Unmarshal(value, &v.AllCommitCharacters))
+			return rpcimpl.AtField("allCommitCharacters", json.Unmarshal(value, &v.AllCommitCharacters))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
 		case "completionItem":
-			return jsonrpc.AtField("completionItem", jsonrpc.DecodeOptional(value, &v.CompletionItem, jsonrpc.UnmarshalJSON[CompletionOptionsCompletionItem]))
+			return rpcimpl.AtField("completionItem", rpcimpl.DecodeOptional(value, &v.CompletionItem, rpcimpl.UnmarshalJSON[CompletionOptionsCompletionItem]))
 		}
 		return nil
 	})
@@ -6898,7 +6899,7 @@ func (x *CompletionRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -6927,11 +6928,11 @@ func (x HoverParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6941,16 +6942,16 @@ func (x *HoverParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Position bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "position":
 			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
+			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		}
 		return nil
 	})
@@ -6959,9 +6960,9 @@ func (x *HoverParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Position:
-		return jsonrpc.MissingField("position")
+		return rpcimpl.MissingField("position")
 	}
 	*x = v
 	return nil
@@ -6980,7 +6981,7 @@ func (x Hover) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"contents":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Contents); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Contents); err != nil {
 		return nil, err
 	}
 	if x.Range != nil {
@@ -6989,7 +6990,7 @@ func (x Hover) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6999,13 +7000,13 @@ func (x *Hover) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Contents bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "contents":
 			has.Contents = true
-			return jsonrpc.AtField("contents", jsonrpc.NonNull(value, v.Contents.UnmarshalJSON(value)))
+			return rpcimpl.AtField("contents", rpcimpl.NonNull(value, v.Contents.UnmarshalJSON(value)))
 		case "range":
-			return jsonrpc.AtField("range", jsonrpc.DecodeOptional(value, &v.Range, jsonrpc.UnmarshalJSON[Range]))
+			return rpcimpl.AtField("range", rpcimpl.DecodeOptional(value, &v.Range, rpcimpl.UnmarshalJSON[Range]))
 		}
 		return nil
 	})
@@ -7014,7 +7015,7 @@ func (x *Hover) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Contents:
-		return jsonrpc.MissingField("contents")
+		return rpcimpl.MissingField("contents")
 	}
 	*x = v
 	return nil
@@ -7033,14 +7034,14 @@ func (x HoverRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7050,13 +7051,13 @@ func (x *HoverRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -7065,7 +7066,7 @@ func (x *HoverRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -7097,7 +7098,7 @@ func (x SignatureHelpParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
@@ -7107,7 +7108,7 @@ func (x SignatureHelpParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7117,18 +7118,18 @@ func (x *SignatureHelpParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Position bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "position":
 			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
+			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "context":
-			return jsonrpc.AtField("context", jsonrpc.DecodeOptional(value, &v.Context, jsonrpc.UnmarshalJSON[SignatureHelpContext]))
+			return rpcimpl.AtField("context", rpcimpl.DecodeOptional(value, &v.Context, rpcimpl.UnmarshalJSON[SignatureHelpContext]))
 		}
 		return nil
 	})
@@ -7137,9 +7138,9 @@ func (x *SignatureHelpParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Position:
-		return jsonrpc.MissingField("position")
+		return rpcimpl.MissingField("position")
 	}
 	*x = v
 	return nil
@@ -7172,18 +7173,18 @@ func (x SignatureHelp) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"signatures":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Signatures); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Signatures); err != nil {
 		return nil, err
 	}
 	if x.ActiveSignature != nil {
 		b = append(b, `,"activeSignature":`...)
-		b = jsonrpc.AppendInt(b, *x.ActiveSignature)
+		b = rpcimpl.AppendInt(b, *x.ActiveSignature)
 	}
 	if x.ActiveParameter != nil {
 		b = append(b, `,"activeParameter":`...)
-		b = jsonrpc.AppendInt(b, *x.ActiveParameter)
+		b = rpcimpl.AppendInt(b, *x.ActiveParameter)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7193,18 +7194,18 @@ func (x *SignatureHelp) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Signatures bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "signatures":
 			has.Signatures = true
-			return jsonrpc.AtField("signatures", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Signatures, jsonrpc.UnmarshalJSON[SignatureInformation])))
+			return rpcimpl.AtField("signatures", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Signatures, rpcimpl.UnmarshalJSON[SignatureInformation])))
 		case "activeSignature":
-			return jsonrpc.AtField("activeSignature", jsonrpc.DecodeOptional(value, &v.ActiveSignature, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			return rpcimpl.AtField("activeSignature", rpcimpl.DecodeOptional(value, &v.ActiveSignature, func(b []byte, v *uint32) error {
+				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		case "activeParameter":
-			return jsonrpc.AtField("activeParameter", jsonrpc.DecodeOptional(value, &v.ActiveParameter, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			return rpcimpl.AtField("activeParameter", rpcimpl.DecodeOptional(value, &v.ActiveParameter, func(b []byte, v *uint32) error {
+				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		}
 		return nil
@@ -7214,7 +7215,7 @@ func (x *SignatureHelp) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Signatures:
-		return jsonrpc.MissingField("signatures")
+		return rpcimpl.MissingField("signatures")
 	}
 	*x = v
 	return nil
@@ -7237,26 +7238,26 @@ func (x SignatureHelpRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.TriggerCharacters != nil {
 		b = append(b, `,"triggerCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TriggerCharacters); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.TriggerCharacters); err != nil {
 			return nil, err
 		}
 	}
 	if x.RetriggerCharacters != nil {
 		b = append(b, `,"retriggerCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.RetriggerCharacters); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.RetriggerCharacters); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7266,17 +7267,17 @@ func (x *SignatureHelpRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "triggerCharacters":
-			return jsonrpc.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
+			return rpcimpl.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
 		case "retriggerCharacters":
-			return jsonrpc.AtField("retriggerCharacters", json.Unmarshal(value, &v.RetriggerCharacters))
+			return rpcimpl.AtField("retriggerCharacters", json.Unmarshal(value, &v.RetriggerCharacters))
 		}
 		return nil
 	})
@@ -7285,7 +7286,7 @@ func (x *SignatureHelpRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -7315,17 +7316,17 @@ func (x DefinitionParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7335,18 +7336,18 @@ func (x *DefinitionParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Position bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "position":
 			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
+			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		}
 		return nil
 	})
@@ -7355,9 +7356,9 @@ func (x *DefinitionParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Position:
-		return jsonrpc.MissingField("position")
+		return rpcimpl.MissingField("position")
 	}
 	*x = v
 	return nil
@@ -7376,14 +7377,14 @@ func (x DefinitionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7393,13 +7394,13 @@ func (x *DefinitionRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -7408,7 +7409,7 @@ func (x *DefinitionRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -7439,13 +7440,13 @@ func (x ReferenceParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
@@ -7453,7 +7454,7 @@ func (x ReferenceParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Context.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7463,21 +7464,21 @@ func (x *ReferenceParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Position, Context bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "position":
 			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
+			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "context":
 			has.Context = true
-			return jsonrpc.AtField("context", jsonrpc.NonNull(value, v.Context.UnmarshalJSON(value)))
+			return rpcimpl.AtField("context", rpcimpl.NonNull(value, v.Context.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -7486,11 +7487,11 @@ func (x *ReferenceParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Position:
-		return jsonrpc.MissingField("position")
+		return rpcimpl.MissingField("position")
 	case !has.Context:
-		return jsonrpc.MissingField("context")
+		return rpcimpl.MissingField("context")
 	}
 	*x = v
 	return nil
@@ -7509,14 +7510,14 @@ func (x ReferenceRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7526,13 +7527,13 @@ func (x *ReferenceRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -7541,7 +7542,7 @@ func (x *ReferenceRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -7571,17 +7572,17 @@ func (x DocumentHighlightParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7591,18 +7592,18 @@ func (x *DocumentHighlightParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Position bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "position":
 			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
+			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		}
 		return nil
 	})
@@ -7611,9 +7612,9 @@ func (x *DocumentHighlightParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Position:
-		return jsonrpc.MissingField("position")
+		return rpcimpl.MissingField("position")
 	}
 	*x = v
 	return nil
@@ -7637,9 +7638,9 @@ func (x DocumentHighlight) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Kind != nil {
 		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendInt(b, *x.Kind)
+		b = rpcimpl.AppendInt(b, *x.Kind)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7649,13 +7650,13 @@ func (x *DocumentHighlight) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Range bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "kind":
-			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[DocumentHighlightKind]))
+			return rpcimpl.AtField("kind", rpcimpl.DecodeOptional(value, &v.Kind, rpcimpl.UnmarshalJSON[DocumentHighlightKind]))
 		}
 		return nil
 	})
@@ -7664,7 +7665,7 @@ func (x *DocumentHighlight) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	}
 	*x = v
 	return nil
@@ -7683,14 +7684,14 @@ func (x DocumentHighlightRegistrationOptions) AppendJSON(b []byte) ([]byte, erro
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7700,13 +7701,13 @@ func (x *DocumentHighlightRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -7715,7 +7716,7 @@ func (x *DocumentHighlightRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -7736,13 +7737,13 @@ func (x DocumentSymbolParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
@@ -7750,7 +7751,7 @@ func (x DocumentSymbolParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.TextDocument.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7760,15 +7761,15 @@ func (x *DocumentSymbolParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -7777,7 +7778,7 @@ func (x *DocumentSymbolParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	}
 	*x = v
 	return nil
@@ -7804,28 +7805,28 @@ func (x SymbolInformation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendInt(b, x.Kind)
+	b = rpcimpl.AppendInt(b, x.Kind)
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
 			return nil, err
 		}
 	}
 	if x.ContainerName != nil {
 		b = append(b, `,"containerName":`...)
-		b = jsonrpc.AppendString(b, *x.ContainerName)
+		b = rpcimpl.AppendString(b, *x.ContainerName)
 	}
 	if x.Deprecated != nil {
 		b = append(b, `,"deprecated":`...)
-		b = jsonrpc.AppendBool(b, *x.Deprecated)
+		b = rpcimpl.AppendBool(b, *x.Deprecated)
 	}
 	b = append(b, `,"location":`...)
 	if b, err = x.Location.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7835,23 +7836,23 @@ func (x *SymbolInformation) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Kind, Location bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, v.Kind.UnmarshalJSON(value)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, v.Kind.UnmarshalJSON(value)))
 		case "tags":
-			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[SymbolTag]))
+			return rpcimpl.AtField("tags", rpcimpl.DecodeArray(value, &v.Tags, rpcimpl.UnmarshalJSON[SymbolTag]))
 		case "containerName":
-			return jsonrpc.AtField("containerName", jsonrpc.DecodeOptional(value, &v.ContainerName, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("containerName", rpcimpl.DecodeOptional(value, &v.ContainerName, rpcimpl.DecodeString[string]))
 		case "deprecated":
-			return jsonrpc.AtField("deprecated", jsonrpc.DecodeOptional(value, &v.Deprecated, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("deprecated", rpcimpl.DecodeOptional(value, &v.Deprecated, rpcimpl.DecodeBool[bool]))
 		case "location":
 			has.Location = true
-			return jsonrpc.AtField("location", jsonrpc.NonNull(value, v.Location.UnmarshalJSON(value)))
+			return rpcimpl.AtField("location", rpcimpl.NonNull(value, v.Location.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -7860,11 +7861,11 @@ func (x *SymbolInformation) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case !has.Location:
-		return jsonrpc.MissingField("location")
+		return rpcimpl.MissingField("location")
 	}
 	*x = v
 	return nil
@@ -7893,22 +7894,22 @@ func (x DocumentSymbol) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Detail != nil {
 		b = append(b, `,"detail":`...)
-		b = jsonrpc.AppendString(b, *x.Detail)
+		b = rpcimpl.AppendString(b, *x.Detail)
 	}
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendInt(b, x.Kind)
+	b = rpcimpl.AppendInt(b, x.Kind)
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
 			return nil, err
 		}
 	}
 	if x.Deprecated != nil {
 		b = append(b, `,"deprecated":`...)
-		b = jsonrpc.AppendBool(b, *x.Deprecated)
+		b = rpcimpl.AppendBool(b, *x.Deprecated)
 	}
 	b = append(b, `,"range":`...)
 	if b, err = x.Range.AppendJSON(b); err != nil {
@@ -7920,11 +7921,11 @@ func (x DocumentSymbol) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Children != nil {
 		b = append(b, `,"children":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Children); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Children); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7934,28 +7935,28 @@ func (x *DocumentSymbol) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Kind, Range, SelectionRange bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "detail":
-			return jsonrpc.AtField("detail", jsonrpc.DecodeOptional(value, &v.Detail, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("detail", rpcimpl.DecodeOptional(value, &v.Detail, rpcimpl.DecodeString[string]))
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, v.Kind.UnmarshalJSON(value)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, v.Kind.UnmarshalJSON(value)))
 		case "tags":
-			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[SymbolTag]))
+			return rpcimpl.AtField("tags", rpcimpl.DecodeArray(value, &v.Tags, rpcimpl.UnmarshalJSON[SymbolTag]))
 		case "deprecated":
-			return jsonrpc.AtField("deprecated", jsonrpc.DecodeOptional(value, &v.Deprecated, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("deprecated", rpcimpl.DecodeOptional(value, &v.Deprecated, rpcimpl.DecodeBool[bool]))
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "selectionRange":
 			has.SelectionRange = true
-			return jsonrpc.AtField("selectionRange", jsonrpc.NonNull(value, v.SelectionRange.UnmarshalJSON(value)))
+			return rpcimpl.AtField("selectionRange", rpcimpl.NonNull(value, v.SelectionRange.UnmarshalJSON(value)))
 		case "children":
-			return jsonrpc.AtField("children", jsonrpc.DecodeArray(value, &v.Children, jsonrpc.UnmarshalJSON[DocumentSymbol]))
+			return rpcimpl.AtField("children", rpcimpl.DecodeArray(value, &v.Children, rpcimpl.UnmarshalJSON[DocumentSymbol]))
 		}
 		return nil
 	})
@@ -7964,13 +7965,13 @@ func (x *DocumentSymbol) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	case !has.SelectionRange:
-		return jsonrpc.MissingField("selectionRange")
+		return rpcimpl.MissingField("selectionRange")
 	}
 	*x = v
 	return nil
@@ -7992,18 +7993,18 @@ func (x DocumentSymbolRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.Label != nil {
 		b = append(b, `,"label":`...)
-		b = jsonrpc.AppendString(b, *x.Label)
+		b = rpcimpl.AppendString(b, *x.Label)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8013,15 +8014,15 @@ func (x *DocumentSymbolRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeOptional(value, &v.Label, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("label", rpcimpl.DecodeOptional(value, &v.Label, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -8030,7 +8031,7 @@ func (x *DocumentSymbolRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -8053,13 +8054,13 @@ func (x CodeActionParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
@@ -8075,7 +8076,7 @@ func (x CodeActionParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Context.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8085,21 +8086,21 @@ func (x *CodeActionParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Range, Context bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "context":
 			has.Context = true
-			return jsonrpc.AtField("context", jsonrpc.NonNull(value, v.Context.UnmarshalJSON(value)))
+			return rpcimpl.AtField("context", rpcimpl.NonNull(value, v.Context.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -8108,11 +8109,11 @@ func (x *CodeActionParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	case !has.Context:
-		return jsonrpc.MissingField("context")
+		return rpcimpl.MissingField("context")
 	}
 	*x = v
 	return nil
@@ -8132,16 +8133,16 @@ func (x Command) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"title":`...)
-	b = jsonrpc.AppendString(b, x.Title)
+	b = rpcimpl.AppendString(b, x.Title)
 	b = append(b, `,"command":`...)
-	b = jsonrpc.AppendString(b, x.Command)
+	b = rpcimpl.AppendString(b, x.Command)
 	if x.Arguments != nil {
 		b = append(b, `,"arguments":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Arguments); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8151,16 +8152,16 @@ func (x *Command) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Title, Command bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
 			has.Title = true
-			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
+			return rpcimpl.AtField("title", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Title)))
 		case "command":
 			has.Command = true
-			return jsonrpc.AtField("command", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Command)))
+			return rpcimpl.AtField("command", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Command)))
 		case "arguments":
-			return jsonrpc.AtField("arguments", json.Unmarshal(value, &v.Arguments))
+			return rpcimpl.AtField("arguments", json.Unmarshal(value, &v.Arguments))
 		}
 		return nil
 	})
@@ -8169,9 +8170,9 @@ func (x *Command) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Title:
-		return jsonrpc.MissingField("title")
+		return rpcimpl.MissingField("title")
 	case !has.Command:
-		return jsonrpc.MissingField("command")
+		return rpcimpl.MissingField("command")
 	}
 	*x = v
 	return nil
@@ -8202,20 +8203,20 @@ func (x CodeAction) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"title":`...)
-	b = jsonrpc.AppendString(b, x.Title)
+	b = rpcimpl.AppendString(b, x.Title)
 	if x.Kind != nil {
 		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendString(b, *x.Kind)
+		b = rpcimpl.AppendString(b, *x.Kind)
 	}
 	if x.Diagnostics != nil {
 		b = append(b, `,"diagnostics":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Diagnostics); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Diagnostics); err != nil {
 			return nil, err
 		}
 	}
 	if x.IsPreferred != nil {
 		b = append(b, `,"isPreferred":`...)
-		b = jsonrpc.AppendBool(b, *x.IsPreferred)
+		b = rpcimpl.AppendBool(b, *x.IsPreferred)
 	}
 	if x.Disabled != nil {
 		b = append(b, `,"disabled":`...)
@@ -8237,11 +8238,11 @@ func (x CodeAction) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8251,25 +8252,25 @@ func (x *CodeAction) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Title bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
 			has.Title = true
-			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
+			return rpcimpl.AtField("title", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Title)))
 		case "kind":
-			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[CodeActionKind]))
+			return rpcimpl.AtField("kind", rpcimpl.DecodeOptional(value, &v.Kind, rpcimpl.UnmarshalJSON[CodeActionKind]))
 		case "diagnostics":
-			return jsonrpc.AtField("diagnostics", jsonrpc.DecodeArray(value, &v.Diagnostics, jsonrpc.UnmarshalJSON[Diagnostic]))
+			return rpcimpl.AtField("diagnostics", rpcimpl.DecodeArray(value, &v.Diagnostics, rpcimpl.UnmarshalJSON[Diagnostic]))
 		case "isPreferred":
-			return jsonrpc.AtField("isPreferred", jsonrpc.DecodeOptional(value, &v.IsPreferred, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("isPreferred", rpcimpl.DecodeOptional(value, &v.IsPreferred, rpcimpl.DecodeBool[bool]))
 		case "disabled":
-			return jsonrpc.AtField("disabled", jsonrpc.DecodeOptional(value, &v.Disabled, jsonrpc.UnmarshalJSON[CodeActionDisabled]))
+			return rpcimpl.AtField("disabled", rpcimpl.DecodeOptional(value, &v.Disabled, rpcimpl.UnmarshalJSON[CodeActionDisabled]))
 		case "edit":
-			return jsonrpc.AtField("edit", jsonrpc.DecodeOptional(value, &v.Edit, jsonrpc.UnmarshalJSON[WorkspaceEdit]))
+			return rpcimpl.AtField("edit", rpcimpl.DecodeOptional(value, &v.Edit, rpcimpl.UnmarshalJSON[WorkspaceEdit]))
 		case "command":
-			return jsonrpc.AtField("command", jsonrpc.DecodeOptional(value, &v.Command, jsonrpc.UnmarshalJSON[Command]))
+			return rpcimpl.AtField("command", rpcimpl.DecodeOptional(value, &v.Command, rpcimpl.UnmarshalJSON[Command]))
 		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
+			return rpcimpl.AtField("data", rpcimpl.DecodeRaw(value, &v.Data))
 		}
 		return nil
 	})
@@ -8278,7 +8279,7 @@ func (x *CodeAction) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Title:
-		return jsonrpc.MissingField("title")
+		return rpcimpl.MissingField("title")
 	}
 	*x = v
 	return nil
@@ -8294,8 +8295,8 @@ type CodeActionDisabled struct {
 func (x CodeActionDisabled) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"reason":`...)
-	b = jsonrpc.AppendString(b, x.Reason)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Reason)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8305,11 +8306,11 @@ func (x *CodeActionDisabled) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Reason bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "reason":
 			has.Reason = true
-			return jsonrpc.AtField("reason", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Reason)))
+			return rpcimpl.AtField("reason", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Reason)))
 		}
 		return nil
 	})
@@ -8318,7 +8319,7 @@ func (x *CodeActionDisabled) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Reason:
-		return jsonrpc.MissingField("reason")
+		return rpcimpl.MissingField("reason")
 	}
 	*x = v
 	return nil
@@ -8341,24 +8342,24 @@ func (x CodeActionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.CodeActionKinds != nil {
 		b = append(b, `,"codeActionKinds":`...)
-		if b, err = jsonrpc.AppendValue(b, x.CodeActionKinds); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.CodeActionKinds); err != nil {
 			return nil, err
 		}
 	}
 	if x.ResolveProvider != nil {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8368,17 +8369,17 @@ func (x *CodeActionRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "codeActionKinds":
-			return jsonrpc.AtField("codeActionKinds", jsonrpc.DecodeArray(value, &v.CodeActionKinds, jsonrpc.UnmarshalJSON[CodeActionKind]))
+			return rpcimpl.AtField("codeActionKinds", rpcimpl.DecodeArray(value, &v.CodeActionKinds, rpcimpl.UnmarshalJSON[CodeActionKind]))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -8387,7 +8388,7 @@ func (x *CodeActionRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -8408,19 +8409,19 @@ func (x WorkspaceSymbolParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"query":`...)
-	b = jsonrpc.AppendString(b, x.Query)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Query)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8430,15 +8431,15 @@ func (x *WorkspaceSymbolParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Query bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "query":
 			has.Query = true
-			return jsonrpc.AtField("query", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Query)))
+			return rpcimpl.AtField("query", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Query)))
 		}
 		return nil
 	})
@@ -8447,7 +8448,7 @@ func (x *WorkspaceSymbolParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Query:
-		return jsonrpc.MissingField("query")
+		return rpcimpl.MissingField("query")
 	}
 	*x = v
 	return nil
@@ -8474,30 +8475,30 @@ func (x WorkspaceSymbol) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendInt(b, x.Kind)
+	b = rpcimpl.AppendInt(b, x.Kind)
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
 			return nil, err
 		}
 	}
 	if x.ContainerName != nil {
 		b = append(b, `,"containerName":`...)
-		b = jsonrpc.AppendString(b, *x.ContainerName)
+		b = rpcimpl.AppendString(b, *x.ContainerName)
 	}
 	b = append(b, `,"location":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Location); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Location); err != nil {
 		return nil, err
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8507,23 +8508,23 @@ func (x *WorkspaceSymbol) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Kind, Location bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, v.Kind.UnmarshalJSON(value)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, v.Kind.UnmarshalJSON(value)))
 		case "tags":
-			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[SymbolTag]))
+			return rpcimpl.AtField("tags", rpcimpl.DecodeArray(value, &v.Tags, rpcimpl.UnmarshalJSON[SymbolTag]))
 		case "containerName":
-			return jsonrpc.AtField("containerName", jsonrpc.DecodeOptional(value, &v.ContainerName, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("containerName", rpcimpl.DecodeOptional(value, &v.ContainerName, rpcimpl.DecodeString[string]))
 		case "location":
 			has.Location = true
-			return jsonrpc.AtField("location", jsonrpc.NonNull(value, v.Location.UnmarshalJSON(value)))
+			return rpcimpl.AtField("location", rpcimpl.NonNull(value, v.Location.UnmarshalJSON(value)))
 		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
+			return rpcimpl.AtField("data", rpcimpl.DecodeRaw(value, &v.Data))
 		}
 		return nil
 	})
@@ -8532,11 +8533,11 @@ func (x *WorkspaceSymbol) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case !has.Location:
-		return jsonrpc.MissingField("location")
+		return rpcimpl.MissingField("location")
 	}
 	*x = v
 	return nil
@@ -8553,8 +8554,8 @@ type WorkspaceSymbolLocationVariant2 struct {
 func (x WorkspaceSymbolLocationVariant2) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.URI)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8564,11 +8565,11 @@ func (x *WorkspaceSymbolLocationVariant2) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -8577,7 +8578,7 @@ func (x *WorkspaceSymbolLocationVariant2) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	}
 	*x = v
 	return nil
@@ -8598,25 +8599,25 @@ func (x WorkspaceSymbolRegistrationOptions) AppendJSON(b []byte) ([]byte, error)
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.ResolveProvider != nil {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *WorkspaceSymbolRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var v WorkspaceSymbolRegistrationOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -8642,13 +8643,13 @@ func (x CodeLensParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
@@ -8656,7 +8657,7 @@ func (x CodeLensParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.TextDocument.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8666,15 +8667,15 @@ func (x *CodeLensParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -8683,7 +8684,7 @@ func (x *CodeLensParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	}
 	*x = v
 	return nil
@@ -8714,11 +8715,11 @@ func (x CodeLens) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8728,15 +8729,15 @@ func (x *CodeLens) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Range bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "command":
-			return jsonrpc.AtField("command", jsonrpc.DecodeOptional(value, &v.Command, jsonrpc.UnmarshalJSON[Command]))
+			return rpcimpl.AtField("command", rpcimpl.DecodeOptional(value, &v.Command, rpcimpl.UnmarshalJSON[Command]))
 		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
+			return rpcimpl.AtField("data", rpcimpl.DecodeRaw(value, &v.Data))
 		}
 		return nil
 	})
@@ -8745,7 +8746,7 @@ func (x *CodeLens) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	}
 	*x = v
 	return nil
@@ -8765,18 +8766,18 @@ func (x CodeLensRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.ResolveProvider != nil {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8786,15 +8787,15 @@ func (x *CodeLensRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -8803,7 +8804,7 @@ func (x *CodeLensRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -8824,13 +8825,13 @@ func (x DocumentLinkParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
@@ -8838,7 +8839,7 @@ func (x DocumentLinkParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.TextDocument.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8848,15 +8849,15 @@ func (x *DocumentLinkParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -8865,7 +8866,7 @@ func (x *DocumentLinkParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	}
 	*x = v
 	return nil
@@ -8893,19 +8894,19 @@ func (x DocumentLink) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Target != nil {
 		b = append(b, `,"target":`...)
-		b = jsonrpc.AppendString(b, *x.Target)
+		b = rpcimpl.AppendString(b, *x.Target)
 	}
 	if x.Tooltip != nil {
 		b = append(b, `,"tooltip":`...)
-		b = jsonrpc.AppendString(b, *x.Tooltip)
+		b = rpcimpl.AppendString(b, *x.Tooltip)
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8915,17 +8916,17 @@ func (x *DocumentLink) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Range bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "target":
-			return jsonrpc.AtField("target", jsonrpc.DecodeOptional(value, &v.Target, jsonrpc.DecodeString[URI]))
+			return rpcimpl.AtField("target", rpcimpl.DecodeOptional(value, &v.Target, rpcimpl.DecodeString[URI]))
 		case "tooltip":
-			return jsonrpc.AtField("tooltip", jsonrpc.DecodeOptional(value, &v.Tooltip, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("tooltip", rpcimpl.DecodeOptional(value, &v.Tooltip, rpcimpl.DecodeString[string]))
 		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
+			return rpcimpl.AtField("data", rpcimpl.DecodeRaw(value, &v.Data))
 		}
 		return nil
 	})
@@ -8934,7 +8935,7 @@ func (x *DocumentLink) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	}
 	*x = v
 	return nil
@@ -8954,18 +8955,18 @@ func (x DocumentLinkRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.ResolveProvider != nil {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -8975,15 +8976,15 @@ func (x *DocumentLinkRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -8992,7 +8993,7 @@ func (x *DocumentLinkRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -9013,7 +9014,7 @@ func (x DocumentFormattingParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
@@ -9025,7 +9026,7 @@ func (x DocumentFormattingParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Options.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9035,16 +9036,16 @@ func (x *DocumentFormattingParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Options bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "options":
 			has.Options = true
-			return jsonrpc.AtField("options", jsonrpc.NonNull(value, v.Options.UnmarshalJSON(value)))
+			return rpcimpl.AtField("options", rpcimpl.NonNull(value, v.Options.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -9053,9 +9054,9 @@ func (x *DocumentFormattingParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Options:
-		return jsonrpc.MissingField("options")
+		return rpcimpl.MissingField("options")
 	}
 	*x = v
 	return nil
@@ -9074,14 +9075,14 @@ func (x DocumentFormattingRegistrationOptions) AppendJSON(b []byte) ([]byte, err
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9091,13 +9092,13 @@ func (x *DocumentFormattingRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -9106,7 +9107,7 @@ func (x *DocumentFormattingRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -9128,7 +9129,7 @@ func (x DocumentRangeFormattingParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
@@ -9144,7 +9145,7 @@ func (x DocumentRangeFormattingParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Options.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9154,19 +9155,19 @@ func (x *DocumentRangeFormattingParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Range, Options bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "options":
 			has.Options = true
-			return jsonrpc.AtField("options", jsonrpc.NonNull(value, v.Options.UnmarshalJSON(value)))
+			return rpcimpl.AtField("options", rpcimpl.NonNull(value, v.Options.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -9175,11 +9176,11 @@ func (x *DocumentRangeFormattingParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	case !has.Options:
-		return jsonrpc.MissingField("options")
+		return rpcimpl.MissingField("options")
 	}
 	*x = v
 	return nil
@@ -9201,18 +9202,18 @@ func (x DocumentRangeFormattingRegistrationOptions) AppendJSON(b []byte) ([]byte
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.RangesSupport != nil {
 		b = append(b, `,"rangesSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RangesSupport)
+		b = rpcimpl.AppendBool(b, *x.RangesSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9222,15 +9223,15 @@ func (x *DocumentRangeFormattingRegistrationOptions) UnmarshalJSON(b []byte) err
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "rangesSupport":
-			return jsonrpc.AtField("rangesSupport", jsonrpc.DecodeOptional(value, &v.RangesSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("rangesSupport", rpcimpl.DecodeOptional(value, &v.RangesSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -9239,7 +9240,7 @@ func (x *DocumentRangeFormattingRegistrationOptions) UnmarshalJSON(b []byte) err
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -9276,7 +9277,7 @@ func (x DocumentRangesFormattingParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
@@ -9285,14 +9286,14 @@ func (x DocumentRangesFormattingParams) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"ranges":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Ranges); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Ranges); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"options":`...)
 	if b, err = x.Options.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9302,19 +9303,19 @@ func (x *DocumentRangesFormattingParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Ranges, Options bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "ranges":
 			has.Ranges = true
-			return jsonrpc.AtField("ranges", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Ranges, jsonrpc.UnmarshalJSON[Range])))
+			return rpcimpl.AtField("ranges", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Ranges, rpcimpl.UnmarshalJSON[Range])))
 		case "options":
 			has.Options = true
-			return jsonrpc.AtField("options", jsonrpc.NonNull(value, v.Options.UnmarshalJSON(value)))
+			return rpcimpl.AtField("options", rpcimpl.NonNull(value, v.Options.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -9323,11 +9324,11 @@ func (x *DocumentRangesFormattingParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Ranges:
-		return jsonrpc.MissingField("ranges")
+		return rpcimpl.MissingField("ranges")
 	case !has.Options:
-		return jsonrpc.MissingField("options")
+		return rpcimpl.MissingField("options")
 	}
 	*x = v
 	return nil
@@ -9356,12 +9357,12 @@ func (x DocumentOnTypeFormattingParams) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"ch":`...)
-	b = jsonrpc.AppendString(b, x.Ch)
+	b = rpcimpl.AppendString(b, x.Ch)
 	b = append(b, `,"options":`...)
 	if b, err = x.Options.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9371,20 +9372,20 @@ func (x *DocumentOnTypeFormattingParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Position, Ch, Options bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "position":
 			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
+			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "ch":
 			has.Ch = true
-			return jsonrpc.AtField("ch", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Ch)))
+			return rpcimpl.AtField("ch", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Ch)))
 		case "options":
 			has.Options = true
-			return jsonrpc.AtField("options", jsonrpc.NonNull(value, v.Options.UnmarshalJSON(value)))
+			return rpcimpl.AtField("options", rpcimpl.NonNull(value, v.Options.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -9393,13 +9394,13 @@ func (x *DocumentOnTypeFormattingParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Position:
-		return jsonrpc.MissingField("position")
+		return rpcimpl.MissingField("position")
 	case !has.Ch:
-		return jsonrpc.MissingField("ch")
+		return rpcimpl.MissingField("ch")
 	case !has.Options:
-		return jsonrpc.MissingField("options")
+		return rpcimpl.MissingField("options")
 	}
 	*x = v
 	return nil
@@ -9419,18 +9420,18 @@ func (x DocumentOnTypeFormattingRegistrationOptions) AppendJSON(b []byte) ([]byt
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"firstTriggerCharacter":`...)
-	b = jsonrpc.AppendString(b, x.FirstTriggerCharacter)
+	b = rpcimpl.AppendString(b, x.FirstTriggerCharacter)
 	if x.MoreTriggerCharacter != nil {
 		b = append(b, `,"moreTriggerCharacter":`...)
-		if b, err = jsonrpc.AppendValue(b, x.MoreTriggerCharacter); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.MoreTriggerCharacter); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9440,16 +9441,16 @@ func (x *DocumentOnTypeFormattingRegistrationOptions) UnmarshalJSON(b []byte) er
 	var has struct {
 		DocumentSelector, FirstTriggerCharacter bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "firstTriggerCharacter":
 			has.FirstTriggerCharacter = true
-			return jsonrpc.AtField("firstTriggerCharacter", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FirstTriggerCharacter)))
+			return rpcimpl.AtField("firstTriggerCharacter", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.FirstTriggerCharacter)))
 		case "moreTriggerCharacter":
-			return jsonrpc.AtField("moreTriggerCharacter", json.Unmarshal(value, &v.MoreTriggerCharacter))
+			return rpcimpl.AtField("moreTriggerCharacter", json.Unmarshal(value, &v.MoreTriggerCharacter))
 		}
 		return nil
 	})
@@ -9458,9 +9459,9 @@ func (x *DocumentOnTypeFormattingRegistrationOptions) UnmarshalJSON(b []byte) er
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	case !has.FirstTriggerCharacter:
-		return jsonrpc.MissingField("firstTriggerCharacter")
+		return rpcimpl.MissingField("firstTriggerCharacter")
 	}
 	*x = v
 	return nil
@@ -9482,7 +9483,7 @@ func (x RenameParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
@@ -9495,8 +9496,8 @@ func (x RenameParams) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"newName":`...)
-	b = jsonrpc.AppendString(b, x.NewName)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.NewName)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9506,19 +9507,19 @@ func (x *RenameParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Position, NewName bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "position":
 			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
+			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "newName":
 			has.NewName = true
-			return jsonrpc.AtField("newName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.NewName)))
+			return rpcimpl.AtField("newName", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.NewName)))
 		}
 		return nil
 	})
@@ -9527,11 +9528,11 @@ func (x *RenameParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Position:
-		return jsonrpc.MissingField("position")
+		return rpcimpl.MissingField("position")
 	case !has.NewName:
-		return jsonrpc.MissingField("newName")
+		return rpcimpl.MissingField("newName")
 	}
 	*x = v
 	return nil
@@ -9553,18 +9554,18 @@ func (x RenameRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.PrepareProvider != nil {
 		b = append(b, `,"prepareProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.PrepareProvider)
+		b = rpcimpl.AppendBool(b, *x.PrepareProvider)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9574,15 +9575,15 @@ func (x *RenameRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
+			return rpcimpl.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "prepareProvider":
-			return jsonrpc.AtField("prepareProvider", jsonrpc.DecodeOptional(value, &v.PrepareProvider, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("prepareProvider", rpcimpl.DecodeOptional(value, &v.PrepareProvider, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -9591,7 +9592,7 @@ func (x *RenameRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -9620,11 +9621,11 @@ func (x PrepareRenameParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9634,16 +9635,16 @@ func (x *PrepareRenameParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Position bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "position":
 			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
+			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		}
 		return nil
 	})
@@ -9652,9 +9653,9 @@ func (x *PrepareRenameParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Position:
-		return jsonrpc.MissingField("position")
+		return rpcimpl.MissingField("position")
 	}
 	*x = v
 	return nil
@@ -9675,19 +9676,19 @@ func (x ExecuteCommandParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"command":`...)
-	b = jsonrpc.AppendString(b, x.Command)
+	b = rpcimpl.AppendString(b, x.Command)
 	if x.Arguments != nil {
 		b = append(b, `,"arguments":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Arguments); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9697,15 +9698,15 @@ func (x *ExecuteCommandParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Command bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "command":
 			has.Command = true
-			return jsonrpc.AtField("command", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Command)))
+			return rpcimpl.AtField("command", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Command)))
 		case "arguments":
-			return jsonrpc.AtField("arguments", json.Unmarshal(value, &v.Arguments))
+			return rpcimpl.AtField("arguments", json.Unmarshal(value, &v.Arguments))
 		}
 		return nil
 	})
@@ -9714,7 +9715,7 @@ func (x *ExecuteCommandParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Command:
-		return jsonrpc.MissingField("command")
+		return rpcimpl.MissingField("command")
 	}
 	*x = v
 	return nil
@@ -9747,13 +9748,13 @@ func (x ExecuteCommandRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	b = append(b, `,"commands":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Commands); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Commands); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9763,13 +9764,13 @@ func (x *ExecuteCommandRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Commands bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "commands":
 			has.Commands = true
-			return jsonrpc.AtField("commands", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Commands)))
+			return rpcimpl.AtField("commands", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Commands)))
 		}
 		return nil
 	})
@@ -9778,7 +9779,7 @@ func (x *ExecuteCommandRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Commands:
-		return jsonrpc.MissingField("commands")
+		return rpcimpl.MissingField("commands")
 	}
 	*x = v
 	return nil
@@ -9798,13 +9799,13 @@ func (x ApplyWorkspaceEditParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Label != nil {
 		b = append(b, `,"label":`...)
-		b = jsonrpc.AppendString(b, *x.Label)
+		b = rpcimpl.AppendString(b, *x.Label)
 	}
 	b = append(b, `,"edit":`...)
 	if b, err = x.Edit.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9814,13 +9815,13 @@ func (x *ApplyWorkspaceEditParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Edit bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeOptional(value, &v.Label, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("label", rpcimpl.DecodeOptional(value, &v.Label, rpcimpl.DecodeString[string]))
 		case "edit":
 			has.Edit = true
-			return jsonrpc.AtField("edit", jsonrpc.NonNull(value, v.Edit.UnmarshalJSON(value)))
+			return rpcimpl.AtField("edit", rpcimpl.NonNull(value, v.Edit.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -9829,7 +9830,7 @@ func (x *ApplyWorkspaceEditParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Edit:
-		return jsonrpc.MissingField("edit")
+		return rpcimpl.MissingField("edit")
 	}
 	*x = v
 	return nil
@@ -9850,16 +9851,16 @@ type ApplyWorkspaceEditResult struct {
 func (x ApplyWorkspaceEditResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"applied":`...)
-	b = jsonrpc.AppendBool(b, x.Applied)
+	b = rpcimpl.AppendBool(b, x.Applied)
 	if x.FailureReason != nil {
 		b = append(b, `,"failureReason":`...)
-		b = jsonrpc.AppendString(b, *x.FailureReason)
+		b = rpcimpl.AppendString(b, *x.FailureReason)
 	}
 	if x.FailedChange != nil {
 		b = append(b, `,"failedChange":`...)
-		b = jsonrpc.AppendInt(b, *x.FailedChange)
+		b = rpcimpl.AppendInt(b, *x.FailedChange)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9869,16 +9870,16 @@ func (x *ApplyWorkspaceEditResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Applied bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "applied":
 			has.Applied = true
-			return jsonrpc.AtField("applied", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Applied)))
+			return rpcimpl.AtField("applied", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Applied)))
 		case "failureReason":
-			return jsonrpc.AtField("failureReason", jsonrpc.DecodeOptional(value, &v.FailureReason, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("failureReason", rpcimpl.DecodeOptional(value, &v.FailureReason, rpcimpl.DecodeString[string]))
 		case "failedChange":
-			return jsonrpc.AtField("failedChange", jsonrpc.DecodeOptional(value, &v.FailedChange, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			return rpcimpl.AtField("failedChange", rpcimpl.DecodeOptional(value, &v.FailedChange, func(b []byte, v *uint32) error {
+				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		}
 		return nil
@@ -9888,7 +9889,7 @@ func (x *ApplyWorkspaceEditResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Applied:
-		return jsonrpc.MissingField("applied")
+		return rpcimpl.MissingField("applied")
 	}
 	*x = v
 	return nil
@@ -9927,22 +9928,22 @@ func (x WorkDoneProgressBegin) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"title":`...)
-	b = jsonrpc.AppendString(b, x.Title)
+	b = rpcimpl.AppendString(b, x.Title)
 	if x.Cancellable != nil {
 		b = append(b, `,"cancellable":`...)
-		b = jsonrpc.AppendBool(b, *x.Cancellable)
+		b = rpcimpl.AppendBool(b, *x.Cancellable)
 	}
 	if x.Message != nil {
 		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, *x.Message)
+		b = rpcimpl.AppendString(b, *x.Message)
 	}
 	if x.Percentage != nil {
 		b = append(b, `,"percentage":`...)
-		b = jsonrpc.AppendInt(b, *x.Percentage)
+		b = rpcimpl.AppendInt(b, *x.Percentage)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -9952,21 +9953,21 @@ func (x *WorkDoneProgressBegin) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind, Title bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "title":
 			has.Title = true
-			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
+			return rpcimpl.AtField("title", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Title)))
 		case "cancellable":
-			return jsonrpc.AtField("cancellable", jsonrpc.DecodeOptional(value, &v.Cancellable, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("cancellable", rpcimpl.DecodeOptional(value, &v.Cancellable, rpcimpl.DecodeBool[bool]))
 		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("message", rpcimpl.DecodeOptional(value, &v.Message, rpcimpl.DecodeString[string]))
 		case "percentage":
-			return jsonrpc.AtField("percentage", jsonrpc.DecodeOptional(value, &v.Percentage, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			return rpcimpl.AtField("percentage", rpcimpl.DecodeOptional(value, &v.Percentage, func(b []byte, v *uint32) error {
+				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		}
 		return nil
@@ -9976,11 +9977,11 @@ func (x *WorkDoneProgressBegin) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "begin":
-		return jsonrpc.AtField("kind", errors.New("must be \"begin\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"begin\""))
 	case !has.Title:
-		return jsonrpc.MissingField("title")
+		return rpcimpl.MissingField("title")
 	}
 	*x = v
 	return nil
@@ -10018,20 +10019,20 @@ func (x WorkDoneProgressReport) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	if x.Cancellable != nil {
 		b = append(b, `,"cancellable":`...)
-		b = jsonrpc.AppendBool(b, *x.Cancellable)
+		b = rpcimpl.AppendBool(b, *x.Cancellable)
 	}
 	if x.Message != nil {
 		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, *x.Message)
+		b = rpcimpl.AppendString(b, *x.Message)
 	}
 	if x.Percentage != nil {
 		b = append(b, `,"percentage":`...)
-		b = jsonrpc.AppendInt(b, *x.Percentage)
+		b = rpcimpl.AppendInt(b, *x.Percentage)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10041,18 +10042,18 @@ func (x *WorkDoneProgressReport) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "cancellable":
-			return jsonrpc.AtField("cancellable", jsonrpc.DecodeOptional(value, &v.Cancellable, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("cancellable", rpcimpl.DecodeOptional(value, &v.Cancellable, rpcimpl.DecodeBool[bool]))
 		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("message", rpcimpl.DecodeOptional(value, &v.Message, rpcimpl.DecodeString[string]))
 		case "percentage":
-			return jsonrpc.AtField("percentage", jsonrpc.DecodeOptional(value, &v.Percentage, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			return rpcimpl.AtField("percentage", rpcimpl.DecodeOptional(value, &v.Percentage, func(b []byte, v *uint32) error {
+				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		}
 		return nil
@@ -10062,9 +10063,9 @@ func (x *WorkDoneProgressReport) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "report":
-		return jsonrpc.AtField("kind", errors.New("must be \"report\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"report\""))
 	}
 	*x = v
 	return nil
@@ -10100,12 +10101,12 @@ func (x WorkDoneProgressEnd) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	if x.Message != nil {
 		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, *x.Message)
+		b = rpcimpl.AppendString(b, *x.Message)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10115,13 +10116,13 @@ func (x *WorkDoneProgressEnd) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("message", rpcimpl.DecodeOptional(value, &v.Message, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -10130,9 +10131,9 @@ func (x *WorkDoneProgressEnd) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "end":
-		return jsonrpc.AtField("kind", errors.New("must be \"end\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"end\""))
 	}
 	*x = v
 	return nil
@@ -10149,8 +10150,8 @@ type SetTraceParams struct {
 func (x SetTraceParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"value":`...)
-	b = jsonrpc.AppendString(b, x.Value)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Value)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10160,11 +10161,11 @@ func (x *SetTraceParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Value bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "value":
 			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.NonNull(value, v.Value.UnmarshalJSON(value)))
+			return rpcimpl.AtField("value", rpcimpl.NonNull(value, v.Value.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -10173,7 +10174,7 @@ func (x *SetTraceParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Value:
-		return jsonrpc.MissingField("value")
+		return rpcimpl.MissingField("value")
 	}
 	*x = v
 	return nil
@@ -10191,12 +10192,12 @@ type LogTraceParams struct {
 func (x LogTraceParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
+	b = rpcimpl.AppendString(b, x.Message)
 	if x.Verbose != nil {
 		b = append(b, `,"verbose":`...)
-		b = jsonrpc.AppendString(b, *x.Verbose)
+		b = rpcimpl.AppendString(b, *x.Verbose)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10206,13 +10207,13 @@ func (x *LogTraceParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Message bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "verbose":
-			return jsonrpc.AtField("verbose", jsonrpc.DecodeOptional(value, &v.Verbose, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("verbose", rpcimpl.DecodeOptional(value, &v.Verbose, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -10221,7 +10222,7 @@ func (x *LogTraceParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	}
 	*x = v
 	return nil
@@ -10239,10 +10240,10 @@ func (x CancelParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10252,11 +10253,11 @@ func (x *CancelParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, v.ID.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -10265,7 +10266,7 @@ func (x *CancelParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	}
 	*x = v
 	return nil
@@ -10284,14 +10285,14 @@ func (x ProgressParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"token":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Token); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Token); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"value":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Value); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Value); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10301,14 +10302,14 @@ func (x *ProgressParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Token, Value bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "token":
 			has.Token = true
-			return jsonrpc.AtField("token", jsonrpc.NonNull(value, v.Token.UnmarshalJSON(value)))
+			return rpcimpl.AtField("token", rpcimpl.NonNull(value, v.Token.UnmarshalJSON(value)))
 		case "value":
 			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.DecodeRaw(value, &v.Value))
+			return rpcimpl.AtField("value", rpcimpl.DecodeRaw(value, &v.Value))
 		}
 		return nil
 	})
@@ -10317,9 +10318,9 @@ func (x *ProgressParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Token:
-		return jsonrpc.MissingField("token")
+		return rpcimpl.MissingField("token")
 	case !has.Value:
-		return jsonrpc.MissingField("value")
+		return rpcimpl.MissingField("value")
 	}
 	*x = v
 	return nil
@@ -10345,7 +10346,7 @@ func (x TextDocumentPositionParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10355,14 +10356,14 @@ func (x *TextDocumentPositionParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Position bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "position":
 			has.Position = true
-			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
+			return rpcimpl.AtField("position", rpcimpl.NonNull(value, v.Position.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -10371,9 +10372,9 @@ func (x *TextDocumentPositionParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Position:
-		return jsonrpc.MissingField("position")
+		return rpcimpl.MissingField("position")
 	}
 	*x = v
 	return nil
@@ -10392,21 +10393,21 @@ func (x WorkDoneProgressParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *WorkDoneProgressParams) UnmarshalJSON(b []byte) error {
 	var v WorkDoneProgressParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		}
 		return nil
 	})
@@ -10430,21 +10431,21 @@ func (x PartialResultParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.PartialResultToken != nil {
 		b = append(b, `,"partialResultToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PartialResultParams) UnmarshalJSON(b []byte) error {
 	var v PartialResultParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("partialResultToken", rpcimpl.DecodeOptional(value, &v.PartialResultToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		}
 		return nil
 	})
@@ -10476,7 +10477,7 @@ func (x LocationLink) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"targetUri":`...)
-	b = jsonrpc.AppendString(b, x.TargetURI)
+	b = rpcimpl.AppendString(b, x.TargetURI)
 	b = append(b, `,"targetRange":`...)
 	if b, err = x.TargetRange.AppendJSON(b); err != nil {
 		return nil, err
@@ -10485,7 +10486,7 @@ func (x LocationLink) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.TargetSelectionRange.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10495,19 +10496,19 @@ func (x *LocationLink) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TargetURI, TargetRange, TargetSelectionRange bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "originSelectionRange":
-			return jsonrpc.AtField("originSelectionRange", jsonrpc.DecodeOptional(value, &v.OriginSelectionRange, jsonrpc.UnmarshalJSON[Range]))
+			return rpcimpl.AtField("originSelectionRange", rpcimpl.DecodeOptional(value, &v.OriginSelectionRange, rpcimpl.UnmarshalJSON[Range]))
 		case "targetUri":
 			has.TargetURI = true
-			return jsonrpc.AtField("targetUri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TargetURI)))
+			return rpcimpl.AtField("targetUri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.TargetURI)))
 		case "targetRange":
 			has.TargetRange = true
-			return jsonrpc.AtField("targetRange", jsonrpc.NonNull(value, v.TargetRange.UnmarshalJSON(value)))
+			return rpcimpl.AtField("targetRange", rpcimpl.NonNull(value, v.TargetRange.UnmarshalJSON(value)))
 		case "targetSelectionRange":
 			has.TargetSelectionRange = true
-			return jsonrpc.AtField("targetSelectionRange", jsonrpc.NonNull(value, v.TargetSelectionRange.UnmarshalJSON(value)))
+			return rpcimpl.AtField("targetSelectionRange", rpcimpl.NonNull(value, v.TargetSelectionRange.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -10516,11 +10517,11 @@ func (x *LocationLink) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TargetURI:
-		return jsonrpc.MissingField("targetUri")
+		return rpcimpl.MissingField("targetUri")
 	case !has.TargetRange:
-		return jsonrpc.MissingField("targetRange")
+		return rpcimpl.MissingField("targetRange")
 	case !has.TargetSelectionRange:
-		return jsonrpc.MissingField("targetSelectionRange")
+		return rpcimpl.MissingField("targetSelectionRange")
 	}
 	*x = v
 	return nil
@@ -10546,7 +10547,7 @@ func (x Range) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.End.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10556,14 +10557,14 @@ func (x *Range) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Start, End bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "start":
 			has.Start = true
-			return jsonrpc.AtField("start", jsonrpc.NonNull(value, v.Start.UnmarshalJSON(value)))
+			return rpcimpl.AtField("start", rpcimpl.NonNull(value, v.Start.UnmarshalJSON(value)))
 		case "end":
 			has.End = true
-			return jsonrpc.AtField("end", jsonrpc.NonNull(value, v.End.UnmarshalJSON(value)))
+			return rpcimpl.AtField("end", rpcimpl.NonNull(value, v.End.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -10572,9 +10573,9 @@ func (x *Range) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Start:
-		return jsonrpc.MissingField("start")
+		return rpcimpl.MissingField("start")
 	case !has.End:
-		return jsonrpc.MissingField("end")
+		return rpcimpl.MissingField("end")
 	}
 	*x = v
 	return nil
@@ -10592,19 +10593,19 @@ func (x ImplementationOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ImplementationOptions) UnmarshalJSON(b []byte) error {
 	var v ImplementationOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -10627,19 +10628,19 @@ func (x StaticRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, *x.ID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *StaticRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var v StaticRegistrationOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -10662,19 +10663,19 @@ func (x TypeDefinitionOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *TypeDefinitionOptions) UnmarshalJSON(b []byte) error {
 	var v TypeDefinitionOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -10717,14 +10718,14 @@ func (x WorkspaceFoldersChangeEvent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"added":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Added); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Added); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"removed":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Removed); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Removed); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10734,14 +10735,14 @@ func (x *WorkspaceFoldersChangeEvent) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Added, Removed bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "added":
 			has.Added = true
-			return jsonrpc.AtField("added", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Added, jsonrpc.UnmarshalJSON[WorkspaceFolder])))
+			return rpcimpl.AtField("added", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Added, rpcimpl.UnmarshalJSON[WorkspaceFolder])))
 		case "removed":
 			has.Removed = true
-			return jsonrpc.AtField("removed", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Removed, jsonrpc.UnmarshalJSON[WorkspaceFolder])))
+			return rpcimpl.AtField("removed", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Removed, rpcimpl.UnmarshalJSON[WorkspaceFolder])))
 		}
 		return nil
 	})
@@ -10750,9 +10751,9 @@ func (x *WorkspaceFoldersChangeEvent) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Added:
-		return jsonrpc.MissingField("added")
+		return rpcimpl.MissingField("added")
 	case !has.Removed:
-		return jsonrpc.MissingField("removed")
+		return rpcimpl.MissingField("removed")
 	}
 	*x = v
 	return nil
@@ -10771,25 +10772,25 @@ func (x ConfigurationItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.ScopeURI != nil {
 		b = append(b, `,"scopeUri":`...)
-		b = jsonrpc.AppendString(b, *x.ScopeURI)
+		b = rpcimpl.AppendString(b, *x.ScopeURI)
 	}
 	if x.Section != nil {
 		b = append(b, `,"section":`...)
-		b = jsonrpc.AppendString(b, *x.Section)
+		b = rpcimpl.AppendString(b, *x.Section)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ConfigurationItem) UnmarshalJSON(b []byte) error {
 	var v ConfigurationItem
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "scopeUri":
-			return jsonrpc.AtField("scopeUri", jsonrpc.DecodeOptional(value, &v.ScopeURI, jsonrpc.DecodeString[URI]))
+			return rpcimpl.AtField("scopeUri", rpcimpl.DecodeOptional(value, &v.ScopeURI, rpcimpl.DecodeString[URI]))
 		case "section":
-			return jsonrpc.AtField("section", jsonrpc.DecodeOptional(value, &v.Section, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("section", rpcimpl.DecodeOptional(value, &v.Section, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -10811,8 +10812,8 @@ type TextDocumentIdentifier struct {
 func (x TextDocumentIdentifier) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.URI)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10822,11 +10823,11 @@ func (x *TextDocumentIdentifier) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -10835,7 +10836,7 @@ func (x *TextDocumentIdentifier) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	}
 	*x = v
 	return nil
@@ -10856,22 +10857,22 @@ func (x Color) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"red":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Red); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.Red); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"green":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Green); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.Green); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"blue":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Blue); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.Blue); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"alpha":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Alpha); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.Alpha); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -10881,20 +10882,20 @@ func (x *Color) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Red, Green, Blue, Alpha bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "red":
 			has.Red = true
-			return jsonrpc.AtField("red", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Red)))
+			return rpcimpl.AtField("red", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Red)))
 		case "green":
 			has.Green = true
-			return jsonrpc.AtField("green", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Green)))
+			return rpcimpl.AtField("green", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Green)))
 		case "blue":
 			has.Blue = true
-			return jsonrpc.AtField("blue", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Blue)))
+			return rpcimpl.AtField("blue", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Blue)))
 		case "alpha":
 			has.Alpha = true
-			return jsonrpc.AtField("alpha", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Alpha)))
+			return rpcimpl.AtField("alpha", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Alpha)))
 		}
 		return nil
 	})
@@ -10903,13 +10904,13 @@ func (x *Color) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Red:
-		return jsonrpc.MissingField("red")
+		return rpcimpl.MissingField("red")
 	case !has.Green:
-		return jsonrpc.MissingField("green")
+		return rpcimpl.MissingField("green")
 	case !has.Blue:
-		return jsonrpc.MissingField("blue")
+		return rpcimpl.MissingField("blue")
 	case !has.Alpha:
-		return jsonrpc.MissingField("alpha")
+		return rpcimpl.MissingField("alpha")
 	}
 	*x = v
 	return nil
@@ -10927,19 +10928,19 @@ func (x DocumentColorOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DocumentColorOptions) UnmarshalJSON(b []byte) error {
 	var v DocumentColorOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -10962,19 +10963,19 @@ func (x FoldingRangeOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *FoldingRangeOptions) UnmarshalJSON(b []byte) error {
 	var v FoldingRangeOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -10997,19 +10998,19 @@ func (x DeclarationOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DeclarationOptions) UnmarshalJSON(b []byte) error {
 	var v DeclarationOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -11034,10 +11035,10 @@ type Position struct {
 func (x Position) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"line":`...)
-	b = jsonrpc.AppendInt(b, x.Line)
+	b = rpcimpl.AppendInt(b, x.Line)
 	b = append(b, `,"character":`...)
-	b = jsonrpc.AppendInt(b, x.Character)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.Character)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11047,14 +11048,14 @@ func (x *Position) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Line, Character bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "line":
 			has.Line = true
-			return jsonrpc.AtField("line", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Line, 0, math.MaxUint32)))
+			return rpcimpl.AtField("line", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.Line, 0, math.MaxUint32)))
 		case "character":
 			has.Character = true
-			return jsonrpc.AtField("character", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Character, 0, math.MaxUint32)))
+			return rpcimpl.AtField("character", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.Character, 0, math.MaxUint32)))
 		}
 		return nil
 	})
@@ -11063,9 +11064,9 @@ func (x *Position) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Line:
-		return jsonrpc.MissingField("line")
+		return rpcimpl.MissingField("line")
 	case !has.Character:
-		return jsonrpc.MissingField("character")
+		return rpcimpl.MissingField("character")
 	}
 	*x = v
 	return nil
@@ -11083,19 +11084,19 @@ func (x SelectionRangeOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SelectionRangeOptions) UnmarshalJSON(b []byte) error {
 	var v SelectionRangeOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -11120,19 +11121,19 @@ func (x CallHierarchyOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CallHierarchyOptions) UnmarshalJSON(b []byte) error {
 	var v CallHierarchyOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -11161,7 +11162,7 @@ func (x SemanticTokensOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	b = append(b, `,"legend":`...)
 	if b, err = x.Legend.AppendJSON(b); err != nil {
@@ -11169,17 +11170,17 @@ func (x SemanticTokensOptions) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Range != nil {
 		b = append(b, `,"range":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Range); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Range); err != nil {
 			return nil, err
 		}
 	}
 	if x.Full != nil {
 		b = append(b, `,"full":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Full); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Full); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11189,17 +11190,17 @@ func (x *SemanticTokensOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Legend bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "legend":
 			has.Legend = true
-			return jsonrpc.AtField("legend", jsonrpc.NonNull(value, v.Legend.UnmarshalJSON(value)))
+			return rpcimpl.AtField("legend", rpcimpl.NonNull(value, v.Legend.UnmarshalJSON(value)))
 		case "range":
-			return jsonrpc.AtField("range", jsonrpc.DecodeOptional(value, &v.Range, jsonrpc.UnmarshalJSON[SemanticTokensOptionsRange]))
+			return rpcimpl.AtField("range", rpcimpl.DecodeOptional(value, &v.Range, rpcimpl.UnmarshalJSON[SemanticTokensOptionsRange]))
 		case "full":
-			return jsonrpc.AtField("full", jsonrpc.DecodeOptional(value, &v.Full, jsonrpc.UnmarshalJSON[SemanticTokensOptionsFull]))
+			return rpcimpl.AtField("full", rpcimpl.DecodeOptional(value, &v.Full, rpcimpl.UnmarshalJSON[SemanticTokensOptionsFull]))
 		}
 		return nil
 	})
@@ -11208,7 +11209,7 @@ func (x *SemanticTokensOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Legend:
-		return jsonrpc.MissingField("legend")
+		return rpcimpl.MissingField("legend")
 	}
 	*x = v
 	return nil
@@ -11222,13 +11223,13 @@ type SemanticTokensOptionsRangeVariant2 struct{}
 // it, without reflection.
 func (x SemanticTokensOptionsRangeVariant2) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SemanticTokensOptionsRangeVariant2) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeObject(b, func(_, _ []byte) error {
+	return rpcimpl.DecodeObject(b, func(_, _ []byte) error {
 		return nil
 	})
 }
@@ -11245,19 +11246,19 @@ func (x SemanticTokensOptionsFullVariant2) AppendJSON(b []byte) ([]byte, error) 
 	start := len(b)
 	if x.Delta != nil {
 		b = append(b, `,"delta":`...)
-		b = jsonrpc.AppendBool(b, *x.Delta)
+		b = rpcimpl.AppendBool(b, *x.Delta)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SemanticTokensOptionsFullVariant2) UnmarshalJSON(b []byte) error {
 	var v SemanticTokensOptionsFullVariant2
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "delta":
-			return jsonrpc.AtField("delta", jsonrpc.DecodeOptional(value, &v.Delta, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("delta", rpcimpl.DecodeOptional(value, &v.Delta, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -11284,16 +11285,16 @@ func (x SemanticTokensEdit) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"start":`...)
-	b = jsonrpc.AppendInt(b, x.Start)
+	b = rpcimpl.AppendInt(b, x.Start)
 	b = append(b, `,"deleteCount":`...)
-	b = jsonrpc.AppendInt(b, x.DeleteCount)
+	b = rpcimpl.AppendInt(b, x.DeleteCount)
 	if x.Data != nil {
 		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11303,17 +11304,17 @@ func (x *SemanticTokensEdit) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Start, DeleteCount bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "start":
 			has.Start = true
-			return jsonrpc.AtField("start", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Start, 0, math.MaxUint32)))
+			return rpcimpl.AtField("start", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.Start, 0, math.MaxUint32)))
 		case "deleteCount":
 			has.DeleteCount = true
-			return jsonrpc.AtField("deleteCount", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.DeleteCount, 0, math.MaxUint32)))
+			return rpcimpl.AtField("deleteCount", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.DeleteCount, 0, math.MaxUint32)))
 		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeArray(value, &v.Data, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			return rpcimpl.AtField("data", rpcimpl.DecodeArray(value, &v.Data, func(b []byte, v *uint32) error {
+				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		}
 		return nil
@@ -11323,9 +11324,9 @@ func (x *SemanticTokensEdit) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Start:
-		return jsonrpc.MissingField("start")
+		return rpcimpl.MissingField("start")
 	case !has.DeleteCount:
-		return jsonrpc.MissingField("deleteCount")
+		return rpcimpl.MissingField("deleteCount")
 	}
 	*x = v
 	return nil
@@ -11343,19 +11344,19 @@ func (x LinkedEditingRangeOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *LinkedEditingRangeOptions) UnmarshalJSON(b []byte) error {
 	var v LinkedEditingRangeOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -11379,8 +11380,8 @@ type FileCreate struct {
 func (x FileCreate) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.URI)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11390,11 +11391,11 @@ func (x *FileCreate) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -11403,7 +11404,7 @@ func (x *FileCreate) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	}
 	*x = v
 	return nil
@@ -11441,10 +11442,10 @@ func (x TextDocumentEdit) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"edits":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Edits); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Edits); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11454,14 +11455,14 @@ func (x *TextDocumentEdit) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TextDocument, Edits bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "textDocument":
 			has.TextDocument = true
-			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("textDocument", rpcimpl.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "edits":
 			has.Edits = true
-			return jsonrpc.AtField("edits", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Edits, jsonrpc.UnmarshalJSON[TextDocumentEditEditsItem])))
+			return rpcimpl.AtField("edits", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Edits, rpcimpl.UnmarshalJSON[TextDocumentEditEditsItem])))
 		}
 		return nil
 	})
@@ -11470,9 +11471,9 @@ func (x *TextDocumentEdit) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TextDocument:
-		return jsonrpc.MissingField("textDocument")
+		return rpcimpl.MissingField("textDocument")
 	case !has.Edits:
-		return jsonrpc.MissingField("edits")
+		return rpcimpl.MissingField("edits")
 	}
 	*x = v
 	return nil
@@ -11514,19 +11515,19 @@ func (x CreateFile) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.AnnotationID != nil {
 		b = append(b, `,"annotationId":`...)
-		b = jsonrpc.AppendString(b, *x.AnnotationID)
+		b = rpcimpl.AppendString(b, *x.AnnotationID)
 	}
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	if x.Options != nil {
 		b = append(b, `,"options":`...)
 		if b, err = x.Options.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11536,18 +11537,18 @@ func (x *CreateFile) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind, URI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "annotationId":
-			return jsonrpc.AtField("annotationId", jsonrpc.DecodeOptional(value, &v.AnnotationID, jsonrpc.DecodeString[ChangeAnnotationIdentifier]))
+			return rpcimpl.AtField("annotationId", rpcimpl.DecodeOptional(value, &v.AnnotationID, rpcimpl.DecodeString[ChangeAnnotationIdentifier]))
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "options":
-			return jsonrpc.AtField("options", jsonrpc.DecodeOptional(value, &v.Options, jsonrpc.UnmarshalJSON[CreateFileOptions]))
+			return rpcimpl.AtField("options", rpcimpl.DecodeOptional(value, &v.Options, rpcimpl.UnmarshalJSON[CreateFileOptions]))
 		}
 		return nil
 	})
@@ -11556,11 +11557,11 @@ func (x *CreateFile) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "create":
-		return jsonrpc.AtField("kind", errors.New("must be \"create\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"create\""))
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	}
 	*x = v
 	return nil
@@ -11603,21 +11604,21 @@ func (x RenameFile) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.AnnotationID != nil {
 		b = append(b, `,"annotationId":`...)
-		b = jsonrpc.AppendString(b, *x.AnnotationID)
+		b = rpcimpl.AppendString(b, *x.AnnotationID)
 	}
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"oldUri":`...)
-	b = jsonrpc.AppendString(b, x.OldURI)
+	b = rpcimpl.AppendString(b, x.OldURI)
 	b = append(b, `,"newUri":`...)
-	b = jsonrpc.AppendString(b, x.NewURI)
+	b = rpcimpl.AppendString(b, x.NewURI)
 	if x.Options != nil {
 		b = append(b, `,"options":`...)
 		if b, err = x.Options.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11627,21 +11628,21 @@ func (x *RenameFile) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind, OldURI, NewURI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "annotationId":
-			return jsonrpc.AtField("annotationId", jsonrpc.DecodeOptional(value, &v.AnnotationID, jsonrpc.DecodeString[ChangeAnnotationIdentifier]))
+			return rpcimpl.AtField("annotationId", rpcimpl.DecodeOptional(value, &v.AnnotationID, rpcimpl.DecodeString[ChangeAnnotationIdentifier]))
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "oldUri":
 			has.OldURI = true
-			return jsonrpc.AtField("oldUri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.OldURI)))
+			return rpcimpl.AtField("oldUri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.OldURI)))
 		case "newUri":
 			has.NewURI = true
-			return jsonrpc.AtField("newUri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.NewURI)))
+			return rpcimpl.AtField("newUri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.NewURI)))
 		case "options":
-			return jsonrpc.AtField("options", jsonrpc.DecodeOptional(value, &v.Options, jsonrpc.UnmarshalJSON[RenameFileOptions]))
+			return rpcimpl.AtField("options", rpcimpl.DecodeOptional(value, &v.Options, rpcimpl.UnmarshalJSON[RenameFileOptions]))
 		}
 		return nil
 	})
@@ -11650,13 +11651,13 @@ func (x *RenameFile) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "rename":
-		return jsonrpc.AtField("kind", errors.New("must be \"rename\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"rename\""))
 	case !has.OldURI:
-		return jsonrpc.MissingField("oldUri")
+		return rpcimpl.MissingField("oldUri")
 	case !has.NewURI:
-		return jsonrpc.MissingField("newUri")
+		return rpcimpl.MissingField("newUri")
 	}
 	*x = v
 	return nil
@@ -11698,19 +11699,19 @@ func (x DeleteFile) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.AnnotationID != nil {
 		b = append(b, `,"annotationId":`...)
-		b = jsonrpc.AppendString(b, *x.AnnotationID)
+		b = rpcimpl.AppendString(b, *x.AnnotationID)
 	}
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	if x.Options != nil {
 		b = append(b, `,"options":`...)
 		if b, err = x.Options.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11720,18 +11721,18 @@ func (x *DeleteFile) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind, URI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "annotationId":
-			return jsonrpc.AtField("annotationId", jsonrpc.DecodeOptional(value, &v.AnnotationID, jsonrpc.DecodeString[ChangeAnnotationIdentifier]))
+			return rpcimpl.AtField("annotationId", rpcimpl.DecodeOptional(value, &v.AnnotationID, rpcimpl.DecodeString[ChangeAnnotationIdentifier]))
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "options":
-			return jsonrpc.AtField("options", jsonrpc.DecodeOptional(value, &v.Options, jsonrpc.UnmarshalJSON[DeleteFileOptions]))
+			return rpcimpl.AtField("options", rpcimpl.DecodeOptional(value, &v.Options, rpcimpl.UnmarshalJSON[DeleteFileOptions]))
 		}
 		return nil
 	})
@@ -11740,11 +11741,11 @@ func (x *DeleteFile) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "delete":
-		return jsonrpc.AtField("kind", errors.New("must be \"delete\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"delete\""))
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	}
 	*x = v
 	return nil
@@ -11765,16 +11766,16 @@ type ChangeAnnotation struct {
 func (x ChangeAnnotation) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"label":`...)
-	b = jsonrpc.AppendString(b, x.Label)
+	b = rpcimpl.AppendString(b, x.Label)
 	if x.NeedsConfirmation != nil {
 		b = append(b, `,"needsConfirmation":`...)
-		b = jsonrpc.AppendBool(b, *x.NeedsConfirmation)
+		b = rpcimpl.AppendBool(b, *x.NeedsConfirmation)
 	}
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11784,15 +11785,15 @@ func (x *ChangeAnnotation) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Label bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "label":
 			has.Label = true
-			return jsonrpc.AtField("label", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Label)))
+			return rpcimpl.AtField("label", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Label)))
 		case "needsConfirmation":
-			return jsonrpc.AtField("needsConfirmation", jsonrpc.DecodeOptional(value, &v.NeedsConfirmation, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("needsConfirmation", rpcimpl.DecodeOptional(value, &v.NeedsConfirmation, rpcimpl.DecodeBool[bool]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -11801,7 +11802,7 @@ func (x *ChangeAnnotation) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Label:
-		return jsonrpc.MissingField("label")
+		return rpcimpl.MissingField("label")
 	}
 	*x = v
 	return nil
@@ -11823,13 +11824,13 @@ func (x FileOperationFilter) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Scheme != nil {
 		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, *x.Scheme)
+		b = rpcimpl.AppendString(b, *x.Scheme)
 	}
 	b = append(b, `,"pattern":`...)
 	if b, err = x.Pattern.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11839,13 +11840,13 @@ func (x *FileOperationFilter) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Pattern bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeOptional(value, &v.Scheme, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("scheme", rpcimpl.DecodeOptional(value, &v.Scheme, rpcimpl.DecodeString[string]))
 		case "pattern":
 			has.Pattern = true
-			return jsonrpc.AtField("pattern", jsonrpc.NonNull(value, v.Pattern.UnmarshalJSON(value)))
+			return rpcimpl.AtField("pattern", rpcimpl.NonNull(value, v.Pattern.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -11854,7 +11855,7 @@ func (x *FileOperationFilter) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Pattern:
-		return jsonrpc.MissingField("pattern")
+		return rpcimpl.MissingField("pattern")
 	}
 	*x = v
 	return nil
@@ -11874,10 +11875,10 @@ type FileRename struct {
 func (x FileRename) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"oldUri":`...)
-	b = jsonrpc.AppendString(b, x.OldURI)
+	b = rpcimpl.AppendString(b, x.OldURI)
 	b = append(b, `,"newUri":`...)
-	b = jsonrpc.AppendString(b, x.NewURI)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.NewURI)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11887,14 +11888,14 @@ func (x *FileRename) UnmarshalJSON(b []byte) error {
 	var has struct {
 		OldURI, NewURI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "oldUri":
 			has.OldURI = true
-			return jsonrpc.AtField("oldUri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.OldURI)))
+			return rpcimpl.AtField("oldUri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.OldURI)))
 		case "newUri":
 			has.NewURI = true
-			return jsonrpc.AtField("newUri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.NewURI)))
+			return rpcimpl.AtField("newUri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.NewURI)))
 		}
 		return nil
 	})
@@ -11903,9 +11904,9 @@ func (x *FileRename) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.OldURI:
-		return jsonrpc.MissingField("oldUri")
+		return rpcimpl.MissingField("oldUri")
 	case !has.NewURI:
-		return jsonrpc.MissingField("newUri")
+		return rpcimpl.MissingField("newUri")
 	}
 	*x = v
 	return nil
@@ -11924,8 +11925,8 @@ type FileDelete struct {
 func (x FileDelete) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.URI)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -11935,11 +11936,11 @@ func (x *FileDelete) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -11948,7 +11949,7 @@ func (x *FileDelete) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	}
 	*x = v
 	return nil
@@ -11966,19 +11967,19 @@ func (x MonikerOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *MonikerOptions) UnmarshalJSON(b []byte) error {
 	var v MonikerOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -12003,19 +12004,19 @@ func (x TypeHierarchyOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *TypeHierarchyOptions) UnmarshalJSON(b []byte) error {
 	var v TypeHierarchyOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -12041,12 +12042,12 @@ func (x InlineValueContext) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"frameId":`...)
-	b = jsonrpc.AppendInt(b, x.FrameID)
+	b = rpcimpl.AppendInt(b, x.FrameID)
 	b = append(b, `,"stoppedLocation":`...)
 	if b, err = x.StoppedLocation.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12056,14 +12057,14 @@ func (x *InlineValueContext) UnmarshalJSON(b []byte) error {
 	var has struct {
 		FrameID, StoppedLocation bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "frameId":
 			has.FrameID = true
-			return jsonrpc.AtField("frameId", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.FrameID, math.MinInt32, math.MaxInt32)))
+			return rpcimpl.AtField("frameId", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.FrameID, math.MinInt32, math.MaxInt32)))
 		case "stoppedLocation":
 			has.StoppedLocation = true
-			return jsonrpc.AtField("stoppedLocation", jsonrpc.NonNull(value, v.StoppedLocation.UnmarshalJSON(value)))
+			return rpcimpl.AtField("stoppedLocation", rpcimpl.NonNull(value, v.StoppedLocation.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -12072,9 +12073,9 @@ func (x *InlineValueContext) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.FrameID:
-		return jsonrpc.MissingField("frameId")
+		return rpcimpl.MissingField("frameId")
 	case !has.StoppedLocation:
-		return jsonrpc.MissingField("stoppedLocation")
+		return rpcimpl.MissingField("stoppedLocation")
 	}
 	*x = v
 	return nil
@@ -12099,8 +12100,8 @@ func (x InlineValueText) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Text)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12110,14 +12111,14 @@ func (x *InlineValueText) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Range, Text bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
+			return rpcimpl.AtField("text", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Text)))
 		}
 		return nil
 	})
@@ -12126,9 +12127,9 @@ func (x *InlineValueText) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	case !has.Text:
-		return jsonrpc.MissingField("text")
+		return rpcimpl.MissingField("text")
 	}
 	*x = v
 	return nil
@@ -12155,11 +12156,11 @@ func (x InlineValueVariableLookup) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.VariableName != nil {
 		b = append(b, `,"variableName":`...)
-		b = jsonrpc.AppendString(b, *x.VariableName)
+		b = rpcimpl.AppendString(b, *x.VariableName)
 	}
 	b = append(b, `,"caseSensitiveLookup":`...)
-	b = jsonrpc.AppendBool(b, x.CaseSensitiveLookup)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.CaseSensitiveLookup)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12169,16 +12170,16 @@ func (x *InlineValueVariableLookup) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Range, CaseSensitiveLookup bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "variableName":
-			return jsonrpc.AtField("variableName", jsonrpc.DecodeOptional(value, &v.VariableName, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("variableName", rpcimpl.DecodeOptional(value, &v.VariableName, rpcimpl.DecodeString[string]))
 		case "caseSensitiveLookup":
 			has.CaseSensitiveLookup = true
-			return jsonrpc.AtField("caseSensitiveLookup", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.CaseSensitiveLookup)))
+			return rpcimpl.AtField("caseSensitiveLookup", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.CaseSensitiveLookup)))
 		}
 		return nil
 	})
@@ -12187,9 +12188,9 @@ func (x *InlineValueVariableLookup) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	case !has.CaseSensitiveLookup:
-		return jsonrpc.MissingField("caseSensitiveLookup")
+		return rpcimpl.MissingField("caseSensitiveLookup")
 	}
 	*x = v
 	return nil
@@ -12215,9 +12216,9 @@ func (x InlineValueEvaluatableExpression) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Expression != nil {
 		b = append(b, `,"expression":`...)
-		b = jsonrpc.AppendString(b, *x.Expression)
+		b = rpcimpl.AppendString(b, *x.Expression)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12227,13 +12228,13 @@ func (x *InlineValueEvaluatableExpression) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Range bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "expression":
-			return jsonrpc.AtField("expression", jsonrpc.DecodeOptional(value, &v.Expression, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("expression", rpcimpl.DecodeOptional(value, &v.Expression, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -12242,7 +12243,7 @@ func (x *InlineValueEvaluatableExpression) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	}
 	*x = v
 	return nil
@@ -12262,19 +12263,19 @@ func (x InlineValueOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InlineValueOptions) UnmarshalJSON(b []byte) error {
 	var v InlineValueOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -12302,10 +12303,10 @@ func (x InlayHintLabelPart) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"value":`...)
-	b = jsonrpc.AppendString(b, x.Value)
+	b = rpcimpl.AppendString(b, x.Value)
 	if x.Tooltip != nil {
 		b = append(b, `,"tooltip":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tooltip); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Tooltip); err != nil {
 			return nil, err
 		}
 	}
@@ -12321,7 +12322,7 @@ func (x InlayHintLabelPart) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12331,17 +12332,17 @@ func (x *InlayHintLabelPart) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Value bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "value":
 			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
+			return rpcimpl.AtField("value", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Value)))
 		case "tooltip":
-			return jsonrpc.AtField("tooltip", jsonrpc.DecodeOptional(value, &v.Tooltip, jsonrpc.UnmarshalJSON[InlayHintLabelPartTooltip]))
+			return rpcimpl.AtField("tooltip", rpcimpl.DecodeOptional(value, &v.Tooltip, rpcimpl.UnmarshalJSON[InlayHintLabelPartTooltip]))
 		case "location":
-			return jsonrpc.AtField("location", jsonrpc.DecodeOptional(value, &v.Location, jsonrpc.UnmarshalJSON[Location]))
+			return rpcimpl.AtField("location", rpcimpl.DecodeOptional(value, &v.Location, rpcimpl.UnmarshalJSON[Location]))
 		case "command":
-			return jsonrpc.AtField("command", jsonrpc.DecodeOptional(value, &v.Command, jsonrpc.UnmarshalJSON[Command]))
+			return rpcimpl.AtField("command", rpcimpl.DecodeOptional(value, &v.Command, rpcimpl.UnmarshalJSON[Command]))
 		}
 		return nil
 	})
@@ -12350,7 +12351,7 @@ func (x *InlayHintLabelPart) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Value:
-		return jsonrpc.MissingField("value")
+		return rpcimpl.MissingField("value")
 	}
 	*x = v
 	return nil
@@ -12368,10 +12369,10 @@ type MarkupContent struct {
 func (x MarkupContent) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"value":`...)
-	b = jsonrpc.AppendString(b, x.Value)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Value)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12381,14 +12382,14 @@ func (x *MarkupContent) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind, Value bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, v.Kind.UnmarshalJSON(value)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, v.Kind.UnmarshalJSON(value)))
 		case "value":
 			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
+			return rpcimpl.AtField("value", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Value)))
 		}
 		return nil
 	})
@@ -12397,9 +12398,9 @@ func (x *MarkupContent) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case !has.Value:
-		return jsonrpc.MissingField("value")
+		return rpcimpl.MissingField("value")
 	}
 	*x = v
 	return nil
@@ -12420,25 +12421,25 @@ func (x InlayHintOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.ResolveProvider != nil {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InlayHintOptions) UnmarshalJSON(b []byte) error {
 	var v InlayHintOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -12492,22 +12493,22 @@ func (x RelatedFullDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, error
 	var err error
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	if x.ResultID != nil {
 		b = append(b, `,"resultId":`...)
-		b = jsonrpc.AppendString(b, *x.ResultID)
+		b = rpcimpl.AppendString(b, *x.ResultID)
 	}
 	b = append(b, `,"items":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
 		return nil, err
 	}
 	if x.RelatedDocuments != nil {
 		b = append(b, `,"relatedDocuments":`...)
-		if b, err = jsonrpc.AppendValue(b, x.RelatedDocuments); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.RelatedDocuments); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12517,18 +12518,18 @@ func (x *RelatedFullDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind, Items bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "resultId":
-			return jsonrpc.AtField("resultId", jsonrpc.DecodeOptional(value, &v.ResultID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("resultId", rpcimpl.DecodeOptional(value, &v.ResultID, rpcimpl.DecodeString[string]))
 		case "items":
 			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Items, jsonrpc.UnmarshalJSON[Diagnostic])))
+			return rpcimpl.AtField("items", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Items, rpcimpl.UnmarshalJSON[Diagnostic])))
 		case "relatedDocuments":
-			return jsonrpc.AtField("relatedDocuments", jsonrpc.DecodeKeyedMap(value, &v.RelatedDocuments, false, jsonrpc.DecodeString[DocumentURI], jsonrpc.UnmarshalJSON[RelatedFullDocumentDiagnosticReportRelatedDocumentsValue]))
+			return rpcimpl.AtField("relatedDocuments", rpcimpl.DecodeKeyedMap(value, &v.RelatedDocuments, false, rpcimpl.DecodeString[DocumentURI], rpcimpl.UnmarshalJSON[RelatedFullDocumentDiagnosticReportRelatedDocumentsValue]))
 		}
 		return nil
 	})
@@ -12537,11 +12538,11 @@ func (x *RelatedFullDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "full":
-		return jsonrpc.AtField("kind", errors.New("must be \"full\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"full\""))
 	case !has.Items:
-		return jsonrpc.MissingField("items")
+		return rpcimpl.MissingField("items")
 	}
 	*x = v
 	return nil
@@ -12583,16 +12584,16 @@ func (x RelatedUnchangedDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, 
 	var err error
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"resultId":`...)
-	b = jsonrpc.AppendString(b, x.ResultID)
+	b = rpcimpl.AppendString(b, x.ResultID)
 	if x.RelatedDocuments != nil {
 		b = append(b, `,"relatedDocuments":`...)
-		if b, err = jsonrpc.AppendValue(b, x.RelatedDocuments); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.RelatedDocuments); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12602,16 +12603,16 @@ func (x *RelatedUnchangedDocumentDiagnosticReport) UnmarshalJSON(b []byte) error
 	var has struct {
 		Kind, ResultID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "resultId":
 			has.ResultID = true
-			return jsonrpc.AtField("resultId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ResultID)))
+			return rpcimpl.AtField("resultId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ResultID)))
 		case "relatedDocuments":
-			return jsonrpc.AtField("relatedDocuments", jsonrpc.DecodeKeyedMap(value, &v.RelatedDocuments, false, jsonrpc.DecodeString[DocumentURI], jsonrpc.UnmarshalJSON[RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue]))
+			return rpcimpl.AtField("relatedDocuments", rpcimpl.DecodeKeyedMap(value, &v.RelatedDocuments, false, rpcimpl.DecodeString[DocumentURI], rpcimpl.UnmarshalJSON[RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue]))
 		}
 		return nil
 	})
@@ -12620,11 +12621,11 @@ func (x *RelatedUnchangedDocumentDiagnosticReport) UnmarshalJSON(b []byte) error
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "unchanged":
-		return jsonrpc.AtField("kind", errors.New("must be \"unchanged\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"unchanged\""))
 	case !has.ResultID:
-		return jsonrpc.MissingField("resultId")
+		return rpcimpl.MissingField("resultId")
 	}
 	*x = v
 	return nil
@@ -12670,16 +12671,16 @@ func (x FullDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	if x.ResultID != nil {
 		b = append(b, `,"resultId":`...)
-		b = jsonrpc.AppendString(b, *x.ResultID)
+		b = rpcimpl.AppendString(b, *x.ResultID)
 	}
 	b = append(b, `,"items":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12689,16 +12690,16 @@ func (x *FullDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind, Items bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "resultId":
-			return jsonrpc.AtField("resultId", jsonrpc.DecodeOptional(value, &v.ResultID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("resultId", rpcimpl.DecodeOptional(value, &v.ResultID, rpcimpl.DecodeString[string]))
 		case "items":
 			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Items, jsonrpc.UnmarshalJSON[Diagnostic])))
+			return rpcimpl.AtField("items", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Items, rpcimpl.UnmarshalJSON[Diagnostic])))
 		}
 		return nil
 	})
@@ -12707,11 +12708,11 @@ func (x *FullDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "full":
-		return jsonrpc.AtField("kind", errors.New("must be \"full\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"full\""))
 	case !has.Items:
-		return jsonrpc.MissingField("items")
+		return rpcimpl.MissingField("items")
 	}
 	*x = v
 	return nil
@@ -12749,10 +12750,10 @@ func (x UnchangedDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, error) 
 	}
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"resultId":`...)
-	b = jsonrpc.AppendString(b, x.ResultID)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.ResultID)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12762,14 +12763,14 @@ func (x *UnchangedDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind, ResultID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "resultId":
 			has.ResultID = true
-			return jsonrpc.AtField("resultId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ResultID)))
+			return rpcimpl.AtField("resultId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ResultID)))
 		}
 		return nil
 	})
@@ -12778,11 +12779,11 @@ func (x *UnchangedDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "unchanged":
-		return jsonrpc.AtField("kind", errors.New("must be \"unchanged\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"unchanged\""))
 	case !has.ResultID:
-		return jsonrpc.MissingField("resultId")
+		return rpcimpl.MissingField("resultId")
 	}
 	*x = v
 	return nil
@@ -12805,17 +12806,17 @@ func (x DiagnosticOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.Identifier != nil {
 		b = append(b, `,"identifier":`...)
-		b = jsonrpc.AppendString(b, *x.Identifier)
+		b = rpcimpl.AppendString(b, *x.Identifier)
 	}
 	b = append(b, `,"interFileDependencies":`...)
-	b = jsonrpc.AppendBool(b, x.InterFileDependencies)
+	b = rpcimpl.AppendBool(b, x.InterFileDependencies)
 	b = append(b, `,"workspaceDiagnostics":`...)
-	b = jsonrpc.AppendBool(b, x.WorkspaceDiagnostics)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.WorkspaceDiagnostics)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12825,18 +12826,18 @@ func (x *DiagnosticOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		InterFileDependencies, WorkspaceDiagnostics bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "identifier":
-			return jsonrpc.AtField("identifier", jsonrpc.DecodeOptional(value, &v.Identifier, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("identifier", rpcimpl.DecodeOptional(value, &v.Identifier, rpcimpl.DecodeString[string]))
 		case "interFileDependencies":
 			has.InterFileDependencies = true
-			return jsonrpc.AtField("interFileDependencies", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.InterFileDependencies)))
+			return rpcimpl.AtField("interFileDependencies", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.InterFileDependencies)))
 		case "workspaceDiagnostics":
 			has.WorkspaceDiagnostics = true
-			return jsonrpc.AtField("workspaceDiagnostics", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.WorkspaceDiagnostics)))
+			return rpcimpl.AtField("workspaceDiagnostics", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.WorkspaceDiagnostics)))
 		}
 		return nil
 	})
@@ -12845,9 +12846,9 @@ func (x *DiagnosticOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.InterFileDependencies:
-		return jsonrpc.MissingField("interFileDependencies")
+		return rpcimpl.MissingField("interFileDependencies")
 	case !has.WorkspaceDiagnostics:
-		return jsonrpc.MissingField("workspaceDiagnostics")
+		return rpcimpl.MissingField("workspaceDiagnostics")
 	}
 	*x = v
 	return nil
@@ -12867,10 +12868,10 @@ type PreviousResultID struct {
 func (x PreviousResultID) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	b = append(b, `,"value":`...)
-	b = jsonrpc.AppendString(b, x.Value)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Value)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12880,14 +12881,14 @@ func (x *PreviousResultID) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI, Value bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "value":
 			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
+			return rpcimpl.AtField("value", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Value)))
 		}
 		return nil
 	})
@@ -12896,9 +12897,9 @@ func (x *PreviousResultID) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.Value:
-		return jsonrpc.MissingField("value")
+		return rpcimpl.MissingField("value")
 	}
 	*x = v
 	return nil
@@ -12935,22 +12936,22 @@ func (x NotebookDocument) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	b = append(b, `,"notebookType":`...)
-	b = jsonrpc.AppendString(b, x.NotebookType)
+	b = rpcimpl.AppendString(b, x.NotebookType)
 	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendInt(b, x.Version)
+	b = rpcimpl.AppendInt(b, x.Version)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Metadata); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Metadata); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"cells":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Cells); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Cells); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -12960,22 +12961,22 @@ func (x *NotebookDocument) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI, NotebookType, Version, Cells bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "notebookType":
 			has.NotebookType = true
-			return jsonrpc.AtField("notebookType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.NotebookType)))
+			return rpcimpl.AtField("notebookType", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.NotebookType)))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Version, math.MinInt32, math.MaxInt32)))
+			return rpcimpl.AtField("version", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.Version, math.MinInt32, math.MaxInt32)))
 		case "metadata":
-			return jsonrpc.AtField("metadata", json.Unmarshal(value, &v.Metadata))
+			return rpcimpl.AtField("metadata", json.Unmarshal(value, &v.Metadata))
 		case "cells":
 			has.Cells = true
-			return jsonrpc.AtField("cells", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Cells, jsonrpc.UnmarshalJSON[NotebookCell])))
+			return rpcimpl.AtField("cells", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Cells, rpcimpl.UnmarshalJSON[NotebookCell])))
 		}
 		return nil
 	})
@@ -12984,13 +12985,13 @@ func (x *NotebookDocument) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.NotebookType:
-		return jsonrpc.MissingField("notebookType")
+		return rpcimpl.MissingField("notebookType")
 	case !has.Version:
-		return jsonrpc.MissingField("version")
+		return rpcimpl.MissingField("version")
 	case !has.Cells:
-		return jsonrpc.MissingField("cells")
+		return rpcimpl.MissingField("cells")
 	}
 	*x = v
 	return nil
@@ -13010,14 +13011,14 @@ type TextDocumentItem struct {
 func (x TextDocumentItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	b = append(b, `,"languageId":`...)
-	b = jsonrpc.AppendString(b, x.LanguageID)
+	b = rpcimpl.AppendString(b, x.LanguageID)
 	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendInt(b, x.Version)
+	b = rpcimpl.AppendInt(b, x.Version)
 	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Text)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13027,20 +13028,20 @@ func (x *TextDocumentItem) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI, LanguageID, Version, Text bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "languageId":
 			has.LanguageID = true
-			return jsonrpc.AtField("languageId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LanguageID)))
+			return rpcimpl.AtField("languageId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.LanguageID)))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Version, math.MinInt32, math.MaxInt32)))
+			return rpcimpl.AtField("version", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.Version, math.MinInt32, math.MaxInt32)))
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
+			return rpcimpl.AtField("text", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Text)))
 		}
 		return nil
 	})
@@ -13049,13 +13050,13 @@ func (x *TextDocumentItem) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.LanguageID:
-		return jsonrpc.MissingField("languageId")
+		return rpcimpl.MissingField("languageId")
 	case !has.Version:
-		return jsonrpc.MissingField("version")
+		return rpcimpl.MissingField("version")
 	case !has.Text:
-		return jsonrpc.MissingField("text")
+		return rpcimpl.MissingField("text")
 	}
 	*x = v
 	return nil
@@ -13075,10 +13076,10 @@ type VersionedNotebookDocumentIdentifier struct {
 func (x VersionedNotebookDocumentIdentifier) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendInt(b, x.Version)
+	b = rpcimpl.AppendInt(b, x.Version)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.URI)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13088,14 +13089,14 @@ func (x *VersionedNotebookDocumentIdentifier) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Version, URI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Version, math.MinInt32, math.MaxInt32)))
+			return rpcimpl.AtField("version", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.Version, math.MinInt32, math.MaxInt32)))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -13104,9 +13105,9 @@ func (x *VersionedNotebookDocumentIdentifier) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Version:
-		return jsonrpc.MissingField("version")
+		return rpcimpl.MissingField("version")
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	}
 	*x = v
 	return nil
@@ -13128,7 +13129,7 @@ func (x NotebookDocumentChangeEvent) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Metadata); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Metadata); err != nil {
 			return nil, err
 		}
 	}
@@ -13138,19 +13139,19 @@ func (x NotebookDocumentChangeEvent) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *NotebookDocumentChangeEvent) UnmarshalJSON(b []byte) error {
 	var v NotebookDocumentChangeEvent
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "metadata":
-			return jsonrpc.AtField("metadata", json.Unmarshal(value, &v.Metadata))
+			return rpcimpl.AtField("metadata", json.Unmarshal(value, &v.Metadata))
 		case "cells":
-			return jsonrpc.AtField("cells", jsonrpc.DecodeOptional(value, &v.Cells, jsonrpc.UnmarshalJSON[NotebookDocumentChangeEventCells]))
+			return rpcimpl.AtField("cells", rpcimpl.DecodeOptional(value, &v.Cells, rpcimpl.UnmarshalJSON[NotebookDocumentChangeEventCells]))
 		}
 		return nil
 	})
@@ -13182,31 +13183,31 @@ func (x NotebookDocumentChangeEventCells) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Data != nil {
 		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
 	if x.TextContent != nil {
 		b = append(b, `,"textContent":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TextContent); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.TextContent); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *NotebookDocumentChangeEventCells) UnmarshalJSON(b []byte) error {
 	var v NotebookDocumentChangeEventCells
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "structure":
-			return jsonrpc.AtField("structure", jsonrpc.DecodeOptional(value, &v.Structure, jsonrpc.UnmarshalJSON[NotebookDocumentChangeEventCellsStructure]))
+			return rpcimpl.AtField("structure", rpcimpl.DecodeOptional(value, &v.Structure, rpcimpl.UnmarshalJSON[NotebookDocumentChangeEventCellsStructure]))
 		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeArray(value, &v.Data, jsonrpc.UnmarshalJSON[NotebookCell]))
+			return rpcimpl.AtField("data", rpcimpl.DecodeArray(value, &v.Data, rpcimpl.UnmarshalJSON[NotebookCell]))
 		case "textContent":
-			return jsonrpc.AtField("textContent", jsonrpc.DecodeArray(value, &v.TextContent, jsonrpc.UnmarshalJSON[NotebookDocumentChangeEventCellsTextContentItem]))
+			return rpcimpl.AtField("textContent", rpcimpl.DecodeArray(value, &v.TextContent, rpcimpl.UnmarshalJSON[NotebookDocumentChangeEventCellsTextContentItem]))
 		}
 		return nil
 	})
@@ -13236,17 +13237,17 @@ func (x NotebookDocumentChangeEventCellsStructure) AppendJSON(b []byte) ([]byte,
 	}
 	if x.DidOpen != nil {
 		b = append(b, `,"didOpen":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DidOpen); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.DidOpen); err != nil {
 			return nil, err
 		}
 	}
 	if x.DidClose != nil {
 		b = append(b, `,"didClose":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DidClose); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.DidClose); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13256,15 +13257,15 @@ func (x *NotebookDocumentChangeEventCellsStructure) UnmarshalJSON(b []byte) erro
 	var has struct {
 		Array bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "array":
 			has.Array = true
-			return jsonrpc.AtField("array", jsonrpc.NonNull(value, v.Array.UnmarshalJSON(value)))
+			return rpcimpl.AtField("array", rpcimpl.NonNull(value, v.Array.UnmarshalJSON(value)))
 		case "didOpen":
-			return jsonrpc.AtField("didOpen", jsonrpc.DecodeArray(value, &v.DidOpen, jsonrpc.UnmarshalJSON[TextDocumentItem]))
+			return rpcimpl.AtField("didOpen", rpcimpl.DecodeArray(value, &v.DidOpen, rpcimpl.UnmarshalJSON[TextDocumentItem]))
 		case "didClose":
-			return jsonrpc.AtField("didClose", jsonrpc.DecodeArray(value, &v.DidClose, jsonrpc.UnmarshalJSON[TextDocumentIdentifier]))
+			return rpcimpl.AtField("didClose", rpcimpl.DecodeArray(value, &v.DidClose, rpcimpl.UnmarshalJSON[TextDocumentIdentifier]))
 		}
 		return nil
 	})
@@ -13273,7 +13274,7 @@ func (x *NotebookDocumentChangeEventCellsStructure) UnmarshalJSON(b []byte) erro
 	}
 	switch {
 	case !has.Array:
-		return jsonrpc.MissingField("array")
+		return rpcimpl.MissingField("array")
 	}
 	*x = v
 	return nil
@@ -13309,10 +13310,10 @@ func (x NotebookDocumentChangeEventCellsTextContentItem) AppendJSON(b []byte) ([
 		return nil, err
 	}
 	b = append(b, `,"changes":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Changes); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Changes); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13322,14 +13323,14 @@ func (x *NotebookDocumentChangeEventCellsTextContentItem) UnmarshalJSON(b []byte
 	var has struct {
 		Document, Changes bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "document":
 			has.Document = true
-			return jsonrpc.AtField("document", jsonrpc.NonNull(value, v.Document.UnmarshalJSON(value)))
+			return rpcimpl.AtField("document", rpcimpl.NonNull(value, v.Document.UnmarshalJSON(value)))
 		case "changes":
 			has.Changes = true
-			return jsonrpc.AtField("changes", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Changes, jsonrpc.UnmarshalJSON[TextDocumentContentChangeEvent])))
+			return rpcimpl.AtField("changes", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Changes, rpcimpl.UnmarshalJSON[TextDocumentContentChangeEvent])))
 		}
 		return nil
 	})
@@ -13338,9 +13339,9 @@ func (x *NotebookDocumentChangeEventCellsTextContentItem) UnmarshalJSON(b []byte
 	}
 	switch {
 	case !has.Document:
-		return jsonrpc.MissingField("document")
+		return rpcimpl.MissingField("document")
 	case !has.Changes:
-		return jsonrpc.MissingField("changes")
+		return rpcimpl.MissingField("changes")
 	}
 	*x = v
 	return nil
@@ -13359,8 +13360,8 @@ type NotebookDocumentIdentifier struct {
 func (x NotebookDocumentIdentifier) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.URI)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13370,11 +13371,11 @@ func (x *NotebookDocumentIdentifier) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -13383,7 +13384,7 @@ func (x *NotebookDocumentIdentifier) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	}
 	*x = v
 	return nil
@@ -13404,14 +13405,14 @@ func (x InlineCompletionContext) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"triggerKind":`...)
-	b = jsonrpc.AppendInt(b, x.TriggerKind)
+	b = rpcimpl.AppendInt(b, x.TriggerKind)
 	if x.SelectedCompletionInfo != nil {
 		b = append(b, `,"selectedCompletionInfo":`...)
 		if b, err = x.SelectedCompletionInfo.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13421,13 +13422,13 @@ func (x *InlineCompletionContext) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TriggerKind bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "triggerKind":
 			has.TriggerKind = true
-			return jsonrpc.AtField("triggerKind", jsonrpc.NonNull(value, v.TriggerKind.UnmarshalJSON(value)))
+			return rpcimpl.AtField("triggerKind", rpcimpl.NonNull(value, v.TriggerKind.UnmarshalJSON(value)))
 		case "selectedCompletionInfo":
-			return jsonrpc.AtField("selectedCompletionInfo", jsonrpc.DecodeOptional(value, &v.SelectedCompletionInfo, jsonrpc.UnmarshalJSON[SelectedCompletionInfo]))
+			return rpcimpl.AtField("selectedCompletionInfo", rpcimpl.DecodeOptional(value, &v.SelectedCompletionInfo, rpcimpl.UnmarshalJSON[SelectedCompletionInfo]))
 		}
 		return nil
 	})
@@ -13436,7 +13437,7 @@ func (x *InlineCompletionContext) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TriggerKind:
-		return jsonrpc.MissingField("triggerKind")
+		return rpcimpl.MissingField("triggerKind")
 	}
 	*x = v
 	return nil
@@ -13474,10 +13475,10 @@ func (x StringValue) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"value":`...)
-	b = jsonrpc.AppendString(b, x.Value)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Value)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13487,14 +13488,14 @@ func (x *StringValue) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind, Value bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "value":
 			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
+			return rpcimpl.AtField("value", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Value)))
 		}
 		return nil
 	})
@@ -13503,11 +13504,11 @@ func (x *StringValue) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "snippet":
-		return jsonrpc.AtField("kind", errors.New("must be \"snippet\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"snippet\""))
 	case !has.Value:
-		return jsonrpc.MissingField("value")
+		return rpcimpl.MissingField("value")
 	}
 	*x = v
 	return nil
@@ -13527,19 +13528,19 @@ func (x InlineCompletionOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InlineCompletionOptions) UnmarshalJSON(b []byte) error {
 	var v InlineCompletionOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -13564,16 +13565,16 @@ func (x Registration) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
-	b = jsonrpc.AppendString(b, x.ID)
+	b = rpcimpl.AppendString(b, x.ID)
 	b = append(b, `,"method":`...)
-	b = jsonrpc.AppendString(b, x.Method)
+	b = rpcimpl.AppendString(b, x.Method)
 	if len(x.RegisterOptions) != 0 {
 		b = append(b, `,"registerOptions":`...)
-		if b, err = jsonrpc.AppendValue(b, x.RegisterOptions); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.RegisterOptions); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13583,16 +13584,16 @@ func (x *Registration) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ID, Method bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ID)))
 		case "method":
 			has.Method = true
-			return jsonrpc.AtField("method", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Method)))
+			return rpcimpl.AtField("method", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Method)))
 		case "registerOptions":
-			return jsonrpc.AtField("registerOptions", jsonrpc.DecodeRaw(value, &v.RegisterOptions))
+			return rpcimpl.AtField("registerOptions", rpcimpl.DecodeRaw(value, &v.RegisterOptions))
 		}
 		return nil
 	})
@@ -13601,9 +13602,9 @@ func (x *Registration) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	case !has.Method:
-		return jsonrpc.MissingField("method")
+		return rpcimpl.MissingField("method")
 	}
 	*x = v
 	return nil
@@ -13621,10 +13622,10 @@ type Unregistration struct {
 func (x Unregistration) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"id":`...)
-	b = jsonrpc.AppendString(b, x.ID)
+	b = rpcimpl.AppendString(b, x.ID)
 	b = append(b, `,"method":`...)
-	b = jsonrpc.AppendString(b, x.Method)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Method)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13634,14 +13635,14 @@ func (x *Unregistration) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ID, Method bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ID)))
 		case "method":
 			has.Method = true
-			return jsonrpc.AtField("method", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Method)))
+			return rpcimpl.AtField("method", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Method)))
 		}
 		return nil
 	})
@@ -13650,9 +13651,9 @@ func (x *Unregistration) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	case !has.Method:
-		return jsonrpc.MissingField("method")
+		return rpcimpl.MissingField("method")
 	}
 	*x = v
 	return nil
@@ -13687,7 +13688,7 @@ func (x XInitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneToken != nil {
 		b = append(b, `,"workDoneToken":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
@@ -13695,7 +13696,7 @@ func (x XInitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	if x.ProcessID == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendInt(b, *x.ProcessID)
+		b = rpcimpl.AppendInt(b, *x.ProcessID)
 	}
 	if x.ClientInfo != nil {
 		b = append(b, `,"clientInfo":`...)
@@ -13705,20 +13706,20 @@ func (x XInitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Locale != nil {
 		b = append(b, `,"locale":`...)
-		b = jsonrpc.AppendString(b, *x.Locale)
+		b = rpcimpl.AppendString(b, *x.Locale)
 	}
 	switch x.RootPath.State {
 	case jsonrpc.Null:
 		b = append(b, `,"rootPath":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"rootPath":`...)
-		b = jsonrpc.AppendString(b, x.RootPath.Value)
+		b = rpcimpl.AppendString(b, x.RootPath.Value)
 	}
 	b = append(b, `,"rootUri":`...)
 	if x.RootURI == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendString(b, *x.RootURI)
+		b = rpcimpl.AppendString(b, *x.RootURI)
 	}
 	b = append(b, `,"capabilities":`...)
 	if b, err = x.Capabilities.AppendJSON(b); err != nil {
@@ -13726,15 +13727,15 @@ func (x XInitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.InitializationOptions) != 0 {
 		b = append(b, `,"initializationOptions":`...)
-		if b, err = jsonrpc.AppendValue(b, x.InitializationOptions); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.InitializationOptions); err != nil {
 			return nil, err
 		}
 	}
 	if x.Trace != nil {
 		b = append(b, `,"trace":`...)
-		b = jsonrpc.AppendString(b, *x.Trace)
+		b = rpcimpl.AppendString(b, *x.Trace)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13744,31 +13745,31 @@ func (x *XInitializeParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ProcessID, RootURI, Capabilities bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("workDoneToken", rpcimpl.DecodeOptional(value, &v.WorkDoneToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		case "processId":
 			has.ProcessID = true
-			return jsonrpc.AtField("processId", jsonrpc.DecodeOptional(value, &v.ProcessID, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
+			return rpcimpl.AtField("processId", rpcimpl.DecodeOptional(value, &v.ProcessID, func(b []byte, v *int32) error {
+				return rpcimpl.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
 			}))
 		case "clientInfo":
-			return jsonrpc.AtField("clientInfo", jsonrpc.DecodeOptional(value, &v.ClientInfo, jsonrpc.UnmarshalJSON[XInitializeParamsClientInfo]))
+			return rpcimpl.AtField("clientInfo", rpcimpl.DecodeOptional(value, &v.ClientInfo, rpcimpl.UnmarshalJSON[XInitializeParamsClientInfo]))
 		case "locale":
-			return jsonrpc.AtField("locale", jsonrpc.DecodeOptional(value, &v.Locale, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("locale", rpcimpl.DecodeOptional(value, &v.Locale, rpcimpl.DecodeString[string]))
 		case "rootPath":
-			return jsonrpc.AtField("rootPath", jsonrpc.DecodeNullable(value, &v.RootPath, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("rootPath", rpcimpl.DecodeNullable(value, &v.RootPath, rpcimpl.DecodeString[string]))
 		case "rootUri":
 			has.RootURI = true
-			return jsonrpc.AtField("rootUri", jsonrpc.DecodeOptional(value, &v.RootURI, jsonrpc.DecodeString[DocumentURI]))
+			return rpcimpl.AtField("rootUri", rpcimpl.DecodeOptional(value, &v.RootURI, rpcimpl.DecodeString[DocumentURI]))
 		case "capabilities":
 			has.Capabilities = true
-			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, v.Capabilities.UnmarshalJSON(value)))
+			return rpcimpl.AtField("capabilities", rpcimpl.NonNull(value, v.Capabilities.UnmarshalJSON(value)))
 		case "initializationOptions":
-			return jsonrpc.AtField("initializationOptions", jsonrpc.DecodeRaw(value, &v.InitializationOptions))
+			return rpcimpl.AtField("initializationOptions", rpcimpl.DecodeRaw(value, &v.InitializationOptions))
 		case "trace":
-			return jsonrpc.AtField("trace", jsonrpc.DecodeOptional(value, &v.Trace, jsonrpc.UnmarshalJSON[TraceValues]))
+			return rpcimpl.AtField("trace", rpcimpl.DecodeOptional(value, &v.Trace, rpcimpl.UnmarshalJSON[TraceValues]))
 		}
 		return nil
 	})
@@ -13777,11 +13778,11 @@ func (x *XInitializeParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ProcessID:
-		return jsonrpc.MissingField("processId")
+		return rpcimpl.MissingField("processId")
 	case !has.RootURI:
-		return jsonrpc.MissingField("rootUri")
+		return rpcimpl.MissingField("rootUri")
 	case !has.Capabilities:
-		return jsonrpc.MissingField("capabilities")
+		return rpcimpl.MissingField("capabilities")
 	}
 	*x = v
 	return nil
@@ -13798,12 +13799,12 @@ type XInitializeParamsClientInfo struct {
 func (x XInitializeParamsClientInfo) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Version != nil {
 		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendString(b, *x.Version)
+		b = rpcimpl.AppendString(b, *x.Version)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -13813,13 +13814,13 @@ func (x *XInitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("version", rpcimpl.DecodeOptional(value, &v.Version, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -13828,7 +13829,7 @@ func (x *XInitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	}
 	*x = v
 	return nil
@@ -13851,22 +13852,22 @@ func (x WorkspaceFoldersInitializeParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"workspaceFolders":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"workspaceFolders":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkspaceFolders.Value); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkspaceFolders.Value); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *WorkspaceFoldersInitializeParams) UnmarshalJSON(b []byte) error {
 	var v WorkspaceFoldersInitializeParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workspaceFolders":
-			return jsonrpc.AtField("workspaceFolders", jsonrpc.DecodeNullable(value, &v.WorkspaceFolders, func(b []byte, v *[]WorkspaceFolder) error {
-				return jsonrpc.DecodeArray(b, v, jsonrpc.UnmarshalJSON[WorkspaceFolder])
+			return rpcimpl.AtField("workspaceFolders", rpcimpl.DecodeNullable(value, &v.WorkspaceFolders, func(b []byte, v *[]WorkspaceFolder) error {
+				return rpcimpl.DecodeArray(b, v, rpcimpl.UnmarshalJSON[WorkspaceFolder])
 			}))
 		}
 		return nil
@@ -13947,17 +13948,17 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.PositionEncoding != nil {
 		b = append(b, `,"positionEncoding":`...)
-		b = jsonrpc.AppendString(b, *x.PositionEncoding)
+		b = rpcimpl.AppendString(b, *x.PositionEncoding)
 	}
 	if x.TextDocumentSync != nil {
 		b = append(b, `,"textDocumentSync":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TextDocumentSync); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.TextDocumentSync); err != nil {
 			return nil, err
 		}
 	}
 	if x.NotebookDocumentSync != nil {
 		b = append(b, `,"notebookDocumentSync":`...)
-		if b, err = jsonrpc.AppendValue(b, x.NotebookDocumentSync); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.NotebookDocumentSync); err != nil {
 			return nil, err
 		}
 	}
@@ -13969,7 +13970,7 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.HoverProvider != nil {
 		b = append(b, `,"hoverProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.HoverProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.HoverProvider); err != nil {
 			return nil, err
 		}
 	}
@@ -13981,49 +13982,49 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.DeclarationProvider != nil {
 		b = append(b, `,"declarationProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DeclarationProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.DeclarationProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.DefinitionProvider != nil {
 		b = append(b, `,"definitionProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DefinitionProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.DefinitionProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.TypeDefinitionProvider != nil {
 		b = append(b, `,"typeDefinitionProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TypeDefinitionProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.TypeDefinitionProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.ImplementationProvider != nil {
 		b = append(b, `,"implementationProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ImplementationProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.ImplementationProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.ReferencesProvider != nil {
 		b = append(b, `,"referencesProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ReferencesProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.ReferencesProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.DocumentHighlightProvider != nil {
 		b = append(b, `,"documentHighlightProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DocumentHighlightProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.DocumentHighlightProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.DocumentSymbolProvider != nil {
 		b = append(b, `,"documentSymbolProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DocumentSymbolProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.DocumentSymbolProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.CodeActionProvider != nil {
 		b = append(b, `,"codeActionProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.CodeActionProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.CodeActionProvider); err != nil {
 			return nil, err
 		}
 	}
@@ -14041,25 +14042,25 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.ColorProvider != nil {
 		b = append(b, `,"colorProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ColorProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.ColorProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.WorkspaceSymbolProvider != nil {
 		b = append(b, `,"workspaceSymbolProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.WorkspaceSymbolProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.WorkspaceSymbolProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.DocumentFormattingProvider != nil {
 		b = append(b, `,"documentFormattingProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DocumentFormattingProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.DocumentFormattingProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.DocumentRangeFormattingProvider != nil {
 		b = append(b, `,"documentRangeFormattingProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DocumentRangeFormattingProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.DocumentRangeFormattingProvider); err != nil {
 			return nil, err
 		}
 	}
@@ -14071,19 +14072,19 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.RenameProvider != nil {
 		b = append(b, `,"renameProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.RenameProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.RenameProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.FoldingRangeProvider != nil {
 		b = append(b, `,"foldingRangeProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.FoldingRangeProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.FoldingRangeProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.SelectionRangeProvider != nil {
 		b = append(b, `,"selectionRangeProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.SelectionRangeProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.SelectionRangeProvider); err != nil {
 			return nil, err
 		}
 	}
@@ -14095,55 +14096,55 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.CallHierarchyProvider != nil {
 		b = append(b, `,"callHierarchyProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.CallHierarchyProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.CallHierarchyProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.LinkedEditingRangeProvider != nil {
 		b = append(b, `,"linkedEditingRangeProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.LinkedEditingRangeProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.LinkedEditingRangeProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.SemanticTokensProvider != nil {
 		b = append(b, `,"semanticTokensProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.SemanticTokensProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.SemanticTokensProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.MonikerProvider != nil {
 		b = append(b, `,"monikerProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.MonikerProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.MonikerProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.TypeHierarchyProvider != nil {
 		b = append(b, `,"typeHierarchyProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TypeHierarchyProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.TypeHierarchyProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.InlineValueProvider != nil {
 		b = append(b, `,"inlineValueProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.InlineValueProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.InlineValueProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.InlayHintProvider != nil {
 		b = append(b, `,"inlayHintProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.InlayHintProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.InlayHintProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.DiagnosticProvider != nil {
 		b = append(b, `,"diagnosticProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DiagnosticProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.DiagnosticProvider); err != nil {
 			return nil, err
 		}
 	}
 	if x.InlineCompletionProvider != nil {
 		b = append(b, `,"inlineCompletionProvider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.InlineCompletionProvider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.InlineCompletionProvider); err != nil {
 			return nil, err
 		}
 	}
@@ -14155,91 +14156,91 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.Experimental) != 0 {
 		b = append(b, `,"experimental":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Experimental); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Experimental); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "positionEncoding":
-			return jsonrpc.AtField("positionEncoding", jsonrpc.DecodeOptional(value, &v.PositionEncoding, jsonrpc.UnmarshalJSON[PositionEncodingKind]))
+			return rpcimpl.AtField("positionEncoding", rpcimpl.DecodeOptional(value, &v.PositionEncoding, rpcimpl.UnmarshalJSON[PositionEncodingKind]))
 		case "textDocumentSync":
-			return jsonrpc.AtField("textDocumentSync", jsonrpc.DecodeOptional(value, &v.TextDocumentSync, jsonrpc.UnmarshalJSON[ServerCapabilitiesTextDocumentSync]))
+			return rpcimpl.AtField("textDocumentSync", rpcimpl.DecodeOptional(value, &v.TextDocumentSync, rpcimpl.UnmarshalJSON[ServerCapabilitiesTextDocumentSync]))
 		case "notebookDocumentSync":
-			return jsonrpc.AtField("notebookDocumentSync", jsonrpc.DecodeOptional(value, &v.NotebookDocumentSync, jsonrpc.UnmarshalJSON[ServerCapabilitiesNotebookDocumentSync]))
+			return rpcimpl.AtField("notebookDocumentSync", rpcimpl.DecodeOptional(value, &v.NotebookDocumentSync, rpcimpl.UnmarshalJSON[ServerCapabilitiesNotebookDocumentSync]))
 		case "completionProvider":
-			return jsonrpc.AtField("completionProvider", jsonrpc.DecodeOptional(value, &v.CompletionProvider, jsonrpc.UnmarshalJSON[CompletionOptions]))
+			return rpcimpl.AtField("completionProvider", rpcimpl.DecodeOptional(value, &v.CompletionProvider, rpcimpl.UnmarshalJSON[CompletionOptions]))
 		case "hoverProvider":
-			return jsonrpc.AtField("hoverProvider", jsonrpc.DecodeOptional(value, &v.HoverProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesHoverProvider]))
+			return rpcimpl.AtField("hoverProvider", rpcimpl.DecodeOptional(value, &v.HoverProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesHoverProvider]))
 		case "signatureHelpProvider":
-			return jsonrpc.AtField("signatureHelpProvider", jsonrpc.DecodeOptional(value, &v.SignatureHelpProvider, jsonrpc.UnmarshalJSON[SignatureHelpOptions]))
+			return rpcimpl.AtField("signatureHelpProvider", rpcimpl.DecodeOptional(value, &v.SignatureHelpProvider, rpcimpl.UnmarshalJSON[SignatureHelpOptions]))
 		case "declarationProvider":
-			return jsonrpc.AtField("declarationProvider", jsonrpc.DecodeOptional(value, &v.DeclarationProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesDeclarationProvider]))
+			return rpcimpl.AtField("declarationProvider", rpcimpl.DecodeOptional(value, &v.DeclarationProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesDeclarationProvider]))
 		case "definitionProvider":
-			return jsonrpc.AtField("definitionProvider", jsonrpc.DecodeOptional(value, &v.DefinitionProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesDefinitionProvider]))
+			return rpcimpl.AtField("definitionProvider", rpcimpl.DecodeOptional(value, &v.DefinitionProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesDefinitionProvider]))
 		case "typeDefinitionProvider":
-			return jsonrpc.AtField("typeDefinitionProvider", jsonrpc.DecodeOptional(value, &v.TypeDefinitionProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesTypeDefinitionProvider]))
+			return rpcimpl.AtField("typeDefinitionProvider", rpcimpl.DecodeOptional(value, &v.TypeDefinitionProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesTypeDefinitionProvider]))
 		case "implementationProvider":
-			return jsonrpc.AtField("implementationProvider", jsonrpc.DecodeOptional(value, &v.ImplementationProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesImplementationProvider]))
+			return rpcimpl.AtField("implementationProvider", rpcimpl.DecodeOptional(value, &v.ImplementationProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesImplementationProvider]))
 		case "referencesProvider":
-			return jsonrpc.AtField("referencesProvider", jsonrpc.DecodeOptional(value, &v.ReferencesProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesReferencesProvider]))
+			return rpcimpl.AtField("referencesProvider", rpcimpl.DecodeOptional(value, &v.ReferencesProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesReferencesProvider]))
 		case "documentHighlightProvider":
-			return jsonrpc.AtField("documentHighlightProvider", jsonrpc.DecodeOptional(value, &v.DocumentHighlightProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesDocumentHighlightProvider]))
+			return rpcimpl.AtField("documentHighlightProvider", rpcimpl.DecodeOptional(value, &v.DocumentHighlightProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesDocumentHighlightProvider]))
 		case "documentSymbolProvider":
-			return jsonrpc.AtField("documentSymbolProvider", jsonrpc.DecodeOptional(value, &v.DocumentSymbolProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesDocumentSymbolProvider]))
+			return rpcimpl.AtField("documentSymbolProvider", rpcimpl.DecodeOptional(value, &v.DocumentSymbolProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesDocumentSymbolProvider]))
 		case "codeActionProvider":
-			return jsonrpc.AtField("codeActionProvider", jsonrpc.DecodeOptional(value, &v.CodeActionProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesCodeActionProvider]))
+			return rpcimpl.AtField("codeActionProvider", rpcimpl.DecodeOptional(value, &v.CodeActionProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesCodeActionProvider]))
 		case "codeLensProvider":
-			return jsonrpc.AtField("codeLensProvider", jsonrpc.DecodeOptional(value, &v.CodeLensProvider, jsonrpc.UnmarshalJSON[CodeLensOptions]))
+			return rpcimpl.AtField("codeLensProvider", rpcimpl.DecodeOptional(value, &v.CodeLensProvider, rpcimpl.UnmarshalJSON[CodeLensOptions]))
 		case "documentLinkProvider":
-			return jsonrpc.AtField("documentLinkProvider", jsonrpc.DecodeOptional(value, &v.DocumentLinkProvider, jsonrpc.UnmarshalJSON[DocumentLinkOptions]))
+			return rpcimpl.AtField("documentLinkProvider", rpcimpl.DecodeOptional(value, &v.DocumentLinkProvider, rpcimpl.UnmarshalJSON[DocumentLinkOptions]))
 		case "colorProvider":
-			return jsonrpc.AtField("colorProvider", jsonrpc.DecodeOptional(value, &v.ColorProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesColorProvider]))
+			return rpcimpl.AtField("colorProvider", rpcimpl.DecodeOptional(value, &v.ColorProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesColorProvider]))
 		case "workspaceSymbolProvider":
-			return jsonrpc.AtField("workspaceSymbolProvider", jsonrpc.DecodeOptional(value, &v.WorkspaceSymbolProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesWorkspaceSymbolProvider]))
+			return rpcimpl.AtField("workspaceSymbolProvider", rpcimpl.DecodeOptional(value, &v.WorkspaceSymbolProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesWorkspaceSymbolProvider]))
 		case "documentFormattingProvider":
-			return jsonrpc.AtField("documentFormattingProvider", jsonrpc.DecodeOptional(value, &v.DocumentFormattingProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesDocumentFormattingProvider]))
+			return rpcimpl.AtField("documentFormattingProvider", rpcimpl.DecodeOptional(value, &v.DocumentFormattingProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesDocumentFormattingProvider]))
 		case "documentRangeFormattingProvider":
-			return jsonrpc.AtField("documentRangeFormattingProvider", jsonrpc.DecodeOptional(value, &v.DocumentRangeFormattingProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesDocumentRangeFormattingProvider]))
+			return rpcimpl.AtField("documentRangeFormattingProvider", rpcimpl.DecodeOptional(value, &v.DocumentRangeFormattingProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesDocumentRangeFormattingProvider]))
 		case "documentOnTypeFormattingProvider":
-			return jsonrpc.AtField("documentOnTypeFormattingProvider", jsonrpc.DecodeOptional(value, &v.DocumentOnTypeFormattingProvider, jsonrpc.UnmarshalJSON[DocumentOnTypeFormattingOptions]))
+			return rpcimpl.AtField("documentOnTypeFormattingProvider", rpcimpl.DecodeOptional(value, &v.DocumentOnTypeFormattingProvider, rpcimpl.UnmarshalJSON[DocumentOnTypeFormattingOptions]))
 		case "renameProvider":
-			return jsonrpc.AtField("renameProvider", jsonrpc.DecodeOptional(value, &v.RenameProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesRenameProvider]))
+			return rpcimpl.AtField("renameProvider", rpcimpl.DecodeOptional(value, &v.RenameProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesRenameProvider]))
 		case "foldingRangeProvider":
-			return jsonrpc.AtField("foldingRangeProvider", jsonrpc.DecodeOptional(value, &v.FoldingRangeProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesFoldingRangeProvider]))
+			return rpcimpl.AtField("foldingRangeProvider", rpcimpl.DecodeOptional(value, &v.FoldingRangeProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesFoldingRangeProvider]))
 		case "selectionRangeProvider":
-			return jsonrpc.AtField("selectionRangeProvider", jsonrpc.DecodeOptional(value, &v.SelectionRangeProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesSelectionRangeProvider]))
+			return rpcimpl.AtField("selectionRangeProvider", rpcimpl.DecodeOptional(value, &v.SelectionRangeProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesSelectionRangeProvider]))
 		case "executeCommandProvider":
-			return jsonrpc.AtField("executeCommandProvider", jsonrpc.DecodeOptional(value, &v.ExecuteCommandProvider, jsonrpc.UnmarshalJSON[ExecuteCommandOptions]))
+			return rpcimpl.AtField("executeCommandProvider", rpcimpl.DecodeOptional(value, &v.ExecuteCommandProvider, rpcimpl.UnmarshalJSON[ExecuteCommandOptions]))
 		case "callHierarchyProvider":
-			return jsonrpc.AtField("callHierarchyProvider", jsonrpc.DecodeOptional(value, &v.CallHierarchyProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesCallHierarchyProvider]))
+			return rpcimpl.AtField("callHierarchyProvider", rpcimpl.DecodeOptional(value, &v.CallHierarchyProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesCallHierarchyProvider]))
 		case "linkedEditingRangeProvider":
-			return jsonrpc.AtField("linkedEditingRangeProvider", jsonrpc.DecodeOptional(value, &v.LinkedEditingRangeProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesLinkedEditingRangeProvider]))
+			return rpcimpl.AtField("linkedEditingRangeProvider", rpcimpl.DecodeOptional(value, &v.LinkedEditingRangeProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesLinkedEditingRangeProvider]))
 		case "semanticTokensProvider":
-			return jsonrpc.AtField("semanticTokensProvider", jsonrpc.DecodeOptional(value, &v.SemanticTokensProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesSemanticTokensProvider]))
+			return rpcimpl.AtField("semanticTokensProvider", rpcimpl.DecodeOptional(value, &v.SemanticTokensProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesSemanticTokensProvider]))
 		case "monikerProvider":
-			return jsonrpc.AtField("monikerProvider", jsonrpc.DecodeOptional(value, &v.MonikerProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesMonikerProvider]))
+			return rpcimpl.AtField("monikerProvider", rpcimpl.DecodeOptional(value, &v.MonikerProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesMonikerProvider]))
 		case "typeHierarchyProvider":
-			return jsonrpc.AtField("typeHierarchyProvider", jsonrpc.DecodeOptional(value, &v.TypeHierarchyProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesTypeHierarchyProvider]))
+			return rpcimpl.AtField("typeHierarchyProvider", rpcimpl.DecodeOptional(value, &v.TypeHierarchyProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesTypeHierarchyProvider]))
 		case "inlineValueProvider":
-			return jsonrpc.AtField("inlineValueProvider", jsonrpc.DecodeOptional(value, &v.InlineValueProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesInlineValueProvider]))
+			return rpcimpl.AtField("inlineValueProvider", rpcimpl.DecodeOptional(value, &v.InlineValueProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesInlineValueProvider]))
 		case "inlayHintProvider":
-			return jsonrpc.AtField("inlayHintProvider", jsonrpc.DecodeOptional(value, &v.InlayHintProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesInlayHintProvider]))
+			return rpcimpl.AtField("inlayHintProvider", rpcimpl.DecodeOptional(value, &v.InlayHintProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesInlayHintProvider]))
 		case "diagnosticProvider":
-			return jsonrpc.AtField("diagnosticProvider", jsonrpc.DecodeOptional(value, &v.DiagnosticProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesDiagnosticProvider]))
+			return rpcimpl.AtField("diagnosticProvider", rpcimpl.DecodeOptional(value, &v.DiagnosticProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesDiagnosticProvider]))
 		case "inlineCompletionProvider":
-			return jsonrpc.AtField("inlineCompletionProvider", jsonrpc.DecodeOptional(value, &v.InlineCompletionProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesInlineCompletionProvider]))
+			return rpcimpl.AtField("inlineCompletionProvider", rpcimpl.DecodeOptional(value, &v.InlineCompletionProvider, rpcimpl.UnmarshalJSON[ServerCapabilitiesInlineCompletionProvider]))
 		case "workspace":
-			return jsonrpc.AtField("workspace", jsonrpc.DecodeOptional(value, &v.Workspace, jsonrpc.UnmarshalJSON[ServerCapabilitiesWorkspace]))
+			return rpcimpl.AtField("workspace", rpcimpl.DecodeOptional(value, &v.Workspace, rpcimpl.UnmarshalJSON[ServerCapabilitiesWorkspace]))
 		case "experimental":
-			return jsonrpc.AtField("experimental", jsonrpc.DecodeRaw(value, &v.Experimental))
+			return rpcimpl.AtField("experimental", rpcimpl.DecodeRaw(value, &v.Experimental))
 		}
 		return nil
 	})
@@ -14276,19 +14277,19 @@ func (x ServerCapabilitiesWorkspace) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ServerCapabilitiesWorkspace) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesWorkspace
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workspaceFolders":
-			return jsonrpc.AtField("workspaceFolders", jsonrpc.DecodeOptional(value, &v.WorkspaceFolders, jsonrpc.UnmarshalJSON[WorkspaceFoldersServerCapabilities]))
+			return rpcimpl.AtField("workspaceFolders", rpcimpl.DecodeOptional(value, &v.WorkspaceFolders, rpcimpl.UnmarshalJSON[WorkspaceFoldersServerCapabilities]))
 		case "fileOperations":
-			return jsonrpc.AtField("fileOperations", jsonrpc.DecodeOptional(value, &v.FileOperations, jsonrpc.UnmarshalJSON[FileOperationOptions]))
+			return rpcimpl.AtField("fileOperations", rpcimpl.DecodeOptional(value, &v.FileOperations, rpcimpl.UnmarshalJSON[FileOperationOptions]))
 		}
 		return nil
 	})
@@ -14311,10 +14312,10 @@ type VersionedTextDocumentIdentifier struct {
 func (x VersionedTextDocumentIdentifier) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendInt(b, x.Version)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.Version)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14324,14 +14325,14 @@ func (x *VersionedTextDocumentIdentifier) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI, Version bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Version, math.MinInt32, math.MaxInt32)))
+			return rpcimpl.AtField("version", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.Version, math.MinInt32, math.MaxInt32)))
 		}
 		return nil
 	})
@@ -14340,9 +14341,9 @@ func (x *VersionedTextDocumentIdentifier) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.Version:
-		return jsonrpc.MissingField("version")
+		return rpcimpl.MissingField("version")
 	}
 	*x = v
 	return nil
@@ -14360,19 +14361,19 @@ func (x SaveOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.IncludeText != nil {
 		b = append(b, `,"includeText":`...)
-		b = jsonrpc.AppendBool(b, *x.IncludeText)
+		b = rpcimpl.AppendBool(b, *x.IncludeText)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SaveOptions) UnmarshalJSON(b []byte) error {
 	var v SaveOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "includeText":
-			return jsonrpc.AtField("includeText", jsonrpc.DecodeOptional(value, &v.IncludeText, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("includeText", rpcimpl.DecodeOptional(value, &v.IncludeText, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -14395,10 +14396,10 @@ type FileEvent struct {
 func (x FileEvent) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendInt(b, x.Type)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.Type)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14408,14 +14409,14 @@ func (x *FileEvent) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI, Type bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, v.Type.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -14424,9 +14425,9 @@ func (x *FileEvent) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	}
 	*x = v
 	return nil
@@ -14446,14 +14447,14 @@ func (x FileSystemWatcher) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"globPattern":`...)
-	if b, err = jsonrpc.AppendValue(b, x.GlobPattern); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.GlobPattern); err != nil {
 		return nil, err
 	}
 	if x.Kind != nil {
 		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendInt(b, *x.Kind)
+		b = rpcimpl.AppendInt(b, *x.Kind)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14463,13 +14464,13 @@ func (x *FileSystemWatcher) UnmarshalJSON(b []byte) error {
 	var has struct {
 		GlobPattern bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "globPattern":
 			has.GlobPattern = true
-			return jsonrpc.AtField("globPattern", jsonrpc.NonNull(value, v.GlobPattern.UnmarshalJSON(value)))
+			return rpcimpl.AtField("globPattern", rpcimpl.NonNull(value, v.GlobPattern.UnmarshalJSON(value)))
 		case "kind":
-			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[WatchKind]))
+			return rpcimpl.AtField("kind", rpcimpl.DecodeOptional(value, &v.Kind, rpcimpl.UnmarshalJSON[WatchKind]))
 		}
 		return nil
 	})
@@ -14478,7 +14479,7 @@ func (x *FileSystemWatcher) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.GlobPattern:
-		return jsonrpc.MissingField("globPattern")
+		return rpcimpl.MissingField("globPattern")
 	}
 	*x = v
 	return nil
@@ -14515,11 +14516,11 @@ func (x Diagnostic) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Severity != nil {
 		b = append(b, `,"severity":`...)
-		b = jsonrpc.AppendInt(b, *x.Severity)
+		b = rpcimpl.AppendInt(b, *x.Severity)
 	}
 	if x.Code != nil {
 		b = append(b, `,"code":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Code); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Code); err != nil {
 			return nil, err
 		}
 	}
@@ -14531,29 +14532,29 @@ func (x Diagnostic) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Source != nil {
 		b = append(b, `,"source":`...)
-		b = jsonrpc.AppendString(b, *x.Source)
+		b = rpcimpl.AppendString(b, *x.Source)
 	}
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
+	b = rpcimpl.AppendString(b, x.Message)
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
 			return nil, err
 		}
 	}
 	if x.RelatedInformation != nil {
 		b = append(b, `,"relatedInformation":`...)
-		if b, err = jsonrpc.AppendValue(b, x.RelatedInformation); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.RelatedInformation); err != nil {
 			return nil, err
 		}
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14563,28 +14564,28 @@ func (x *Diagnostic) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Range, Message bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "severity":
-			return jsonrpc.AtField("severity", jsonrpc.DecodeOptional(value, &v.Severity, jsonrpc.UnmarshalJSON[DiagnosticSeverity]))
+			return rpcimpl.AtField("severity", rpcimpl.DecodeOptional(value, &v.Severity, rpcimpl.UnmarshalJSON[DiagnosticSeverity]))
 		case "code":
-			return jsonrpc.AtField("code", jsonrpc.DecodeOptional(value, &v.Code, jsonrpc.UnmarshalJSON[DiagnosticCode]))
+			return rpcimpl.AtField("code", rpcimpl.DecodeOptional(value, &v.Code, rpcimpl.UnmarshalJSON[DiagnosticCode]))
 		case "codeDescription":
-			return jsonrpc.AtField("codeDescription", jsonrpc.DecodeOptional(value, &v.CodeDescription, jsonrpc.UnmarshalJSON[CodeDescription]))
+			return rpcimpl.AtField("codeDescription", rpcimpl.DecodeOptional(value, &v.CodeDescription, rpcimpl.UnmarshalJSON[CodeDescription]))
 		case "source":
-			return jsonrpc.AtField("source", jsonrpc.DecodeOptional(value, &v.Source, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("source", rpcimpl.DecodeOptional(value, &v.Source, rpcimpl.DecodeString[string]))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "tags":
-			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[DiagnosticTag]))
+			return rpcimpl.AtField("tags", rpcimpl.DecodeArray(value, &v.Tags, rpcimpl.UnmarshalJSON[DiagnosticTag]))
 		case "relatedInformation":
-			return jsonrpc.AtField("relatedInformation", jsonrpc.DecodeArray(value, &v.RelatedInformation, jsonrpc.UnmarshalJSON[DiagnosticRelatedInformation]))
+			return rpcimpl.AtField("relatedInformation", rpcimpl.DecodeArray(value, &v.RelatedInformation, rpcimpl.UnmarshalJSON[DiagnosticRelatedInformation]))
 		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
+			return rpcimpl.AtField("data", rpcimpl.DecodeRaw(value, &v.Data))
 		}
 		return nil
 	})
@@ -14593,9 +14594,9 @@ func (x *Diagnostic) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	}
 	*x = v
 	return nil
@@ -14613,12 +14614,12 @@ type CompletionContext struct {
 func (x CompletionContext) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"triggerKind":`...)
-	b = jsonrpc.AppendInt(b, x.TriggerKind)
+	b = rpcimpl.AppendInt(b, x.TriggerKind)
 	if x.TriggerCharacter != nil {
 		b = append(b, `,"triggerCharacter":`...)
-		b = jsonrpc.AppendString(b, *x.TriggerCharacter)
+		b = rpcimpl.AppendString(b, *x.TriggerCharacter)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14628,13 +14629,13 @@ func (x *CompletionContext) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TriggerKind bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "triggerKind":
 			has.TriggerKind = true
-			return jsonrpc.AtField("triggerKind", jsonrpc.NonNull(value, v.TriggerKind.UnmarshalJSON(value)))
+			return rpcimpl.AtField("triggerKind", rpcimpl.NonNull(value, v.TriggerKind.UnmarshalJSON(value)))
 		case "triggerCharacter":
-			return jsonrpc.AtField("triggerCharacter", jsonrpc.DecodeOptional(value, &v.TriggerCharacter, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("triggerCharacter", rpcimpl.DecodeOptional(value, &v.TriggerCharacter, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -14643,7 +14644,7 @@ func (x *CompletionContext) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TriggerKind:
-		return jsonrpc.MissingField("triggerKind")
+		return rpcimpl.MissingField("triggerKind")
 	}
 	*x = v
 	return nil
@@ -14664,25 +14665,25 @@ func (x CompletionItemLabelDetails) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Detail != nil {
 		b = append(b, `,"detail":`...)
-		b = jsonrpc.AppendString(b, *x.Detail)
+		b = rpcimpl.AppendString(b, *x.Detail)
 	}
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CompletionItemLabelDetails) UnmarshalJSON(b []byte) error {
 	var v CompletionItemLabelDetails
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "detail":
-			return jsonrpc.AtField("detail", jsonrpc.DecodeOptional(value, &v.Detail, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("detail", rpcimpl.DecodeOptional(value, &v.Detail, rpcimpl.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -14709,7 +14710,7 @@ func (x InsertReplaceEdit) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"newText":`...)
-	b = jsonrpc.AppendString(b, x.NewText)
+	b = rpcimpl.AppendString(b, x.NewText)
 	b = append(b, `,"insert":`...)
 	if b, err = x.Insert.AppendJSON(b); err != nil {
 		return nil, err
@@ -14718,7 +14719,7 @@ func (x InsertReplaceEdit) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Replace.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14728,17 +14729,17 @@ func (x *InsertReplaceEdit) UnmarshalJSON(b []byte) error {
 	var has struct {
 		NewText, Insert, Replace bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "newText":
 			has.NewText = true
-			return jsonrpc.AtField("newText", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.NewText)))
+			return rpcimpl.AtField("newText", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.NewText)))
 		case "insert":
 			has.Insert = true
-			return jsonrpc.AtField("insert", jsonrpc.NonNull(value, v.Insert.UnmarshalJSON(value)))
+			return rpcimpl.AtField("insert", rpcimpl.NonNull(value, v.Insert.UnmarshalJSON(value)))
 		case "replace":
 			has.Replace = true
-			return jsonrpc.AtField("replace", jsonrpc.NonNull(value, v.Replace.UnmarshalJSON(value)))
+			return rpcimpl.AtField("replace", rpcimpl.NonNull(value, v.Replace.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -14747,11 +14748,11 @@ func (x *InsertReplaceEdit) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.NewText:
-		return jsonrpc.MissingField("newText")
+		return rpcimpl.MissingField("newText")
 	case !has.Insert:
-		return jsonrpc.MissingField("insert")
+		return rpcimpl.MissingField("insert")
 	case !has.Replace:
-		return jsonrpc.MissingField("replace")
+		return rpcimpl.MissingField("replace")
 	}
 	*x = v
 	return nil
@@ -14778,23 +14779,23 @@ func (x CompletionOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.TriggerCharacters != nil {
 		b = append(b, `,"triggerCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TriggerCharacters); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.TriggerCharacters); err != nil {
 			return nil, err
 		}
 	}
 	if x.AllCommitCharacters != nil {
 		b = append(b, `,"allCommitCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.AllCommitCharacters); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.AllCommitCharacters); err != nil {
 			return nil, err
 		}
 	}
 	if x.ResolveProvider != nil {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
 	}
 	if x.CompletionItem != nil {
 		b = append(b, `,"completionItem":`...)
@@ -14802,25 +14803,25 @@ func (x CompletionOptions) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CompletionOptions) UnmarshalJSON(b []byte) error {
 	var v CompletionOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "triggerCharacters":
-			return jsonrpc.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
+			return rpcimpl.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
 		case "allCommitCharacters":
-			return jsonrpc.AtField("allCommitCharacters", json.Unmarshal(value, &v.AllCommitCharacters))
+			return rpcimpl.AtField("allCommitCharacters", json.Unmarshal(value, &v.AllCommitCharacters))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
 		case "completionItem":
-			return jsonrpc.AtField("completionItem", jsonrpc.DecodeOptional(value, &v.CompletionItem, jsonrpc.UnmarshalJSON[CompletionOptionsCompletionItem]))
+			return rpcimpl.AtField("completionItem", rpcimpl.DecodeOptional(value, &v.CompletionItem, rpcimpl.UnmarshalJSON[CompletionOptionsCompletionItem]))
 		}
 		return nil
 	})
@@ -14844,19 +14845,19 @@ func (x CompletionOptionsCompletionItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.LabelDetailsSupport != nil {
 		b = append(b, `,"labelDetailsSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.LabelDetailsSupport)
+		b = rpcimpl.AppendBool(b, *x.LabelDetailsSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CompletionOptionsCompletionItem) UnmarshalJSON(b []byte) error {
 	var v CompletionOptionsCompletionItem
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "labelDetailsSupport":
-			return jsonrpc.AtField("labelDetailsSupport", jsonrpc.DecodeOptional(value, &v.LabelDetailsSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("labelDetailsSupport", rpcimpl.DecodeOptional(value, &v.LabelDetailsSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -14879,19 +14880,19 @@ func (x HoverOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *HoverOptions) UnmarshalJSON(b []byte) error {
 	var v HoverOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -14919,20 +14920,20 @@ func (x SignatureHelpContext) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"triggerKind":`...)
-	b = jsonrpc.AppendInt(b, x.TriggerKind)
+	b = rpcimpl.AppendInt(b, x.TriggerKind)
 	if x.TriggerCharacter != nil {
 		b = append(b, `,"triggerCharacter":`...)
-		b = jsonrpc.AppendString(b, *x.TriggerCharacter)
+		b = rpcimpl.AppendString(b, *x.TriggerCharacter)
 	}
 	b = append(b, `,"isRetrigger":`...)
-	b = jsonrpc.AppendBool(b, x.IsRetrigger)
+	b = rpcimpl.AppendBool(b, x.IsRetrigger)
 	if x.ActiveSignatureHelp != nil {
 		b = append(b, `,"activeSignatureHelp":`...)
 		if b, err = x.ActiveSignatureHelp.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -14942,18 +14943,18 @@ func (x *SignatureHelpContext) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TriggerKind, IsRetrigger bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "triggerKind":
 			has.TriggerKind = true
-			return jsonrpc.AtField("triggerKind", jsonrpc.NonNull(value, v.TriggerKind.UnmarshalJSON(value)))
+			return rpcimpl.AtField("triggerKind", rpcimpl.NonNull(value, v.TriggerKind.UnmarshalJSON(value)))
 		case "triggerCharacter":
-			return jsonrpc.AtField("triggerCharacter", jsonrpc.DecodeOptional(value, &v.TriggerCharacter, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("triggerCharacter", rpcimpl.DecodeOptional(value, &v.TriggerCharacter, rpcimpl.DecodeString[string]))
 		case "isRetrigger":
 			has.IsRetrigger = true
-			return jsonrpc.AtField("isRetrigger", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.IsRetrigger)))
+			return rpcimpl.AtField("isRetrigger", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.IsRetrigger)))
 		case "activeSignatureHelp":
-			return jsonrpc.AtField("activeSignatureHelp", jsonrpc.DecodeOptional(value, &v.ActiveSignatureHelp, jsonrpc.UnmarshalJSON[SignatureHelp]))
+			return rpcimpl.AtField("activeSignatureHelp", rpcimpl.DecodeOptional(value, &v.ActiveSignatureHelp, rpcimpl.UnmarshalJSON[SignatureHelp]))
 		}
 		return nil
 	})
@@ -14962,9 +14963,9 @@ func (x *SignatureHelpContext) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TriggerKind:
-		return jsonrpc.MissingField("triggerKind")
+		return rpcimpl.MissingField("triggerKind")
 	case !has.IsRetrigger:
-		return jsonrpc.MissingField("isRetrigger")
+		return rpcimpl.MissingField("isRetrigger")
 	}
 	*x = v
 	return nil
@@ -14987,24 +14988,24 @@ func (x SignatureInformation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"label":`...)
-	b = jsonrpc.AppendString(b, x.Label)
+	b = rpcimpl.AppendString(b, x.Label)
 	if x.Documentation != nil {
 		b = append(b, `,"documentation":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Documentation); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Documentation); err != nil {
 			return nil, err
 		}
 	}
 	if x.Parameters != nil {
 		b = append(b, `,"parameters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Parameters); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Parameters); err != nil {
 			return nil, err
 		}
 	}
 	if x.ActiveParameter != nil {
 		b = append(b, `,"activeParameter":`...)
-		b = jsonrpc.AppendInt(b, *x.ActiveParameter)
+		b = rpcimpl.AppendInt(b, *x.ActiveParameter)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15014,18 +15015,18 @@ func (x *SignatureInformation) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Label bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "label":
 			has.Label = true
-			return jsonrpc.AtField("label", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Label)))
+			return rpcimpl.AtField("label", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Label)))
 		case "documentation":
-			return jsonrpc.AtField("documentation", jsonrpc.DecodeOptional(value, &v.Documentation, jsonrpc.UnmarshalJSON[SignatureInformationDocumentation]))
+			return rpcimpl.AtField("documentation", rpcimpl.DecodeOptional(value, &v.Documentation, rpcimpl.UnmarshalJSON[SignatureInformationDocumentation]))
 		case "parameters":
-			return jsonrpc.AtField("parameters", jsonrpc.DecodeArray(value, &v.Parameters, jsonrpc.UnmarshalJSON[ParameterInformation]))
+			return rpcimpl.AtField("parameters", rpcimpl.DecodeArray(value, &v.Parameters, rpcimpl.UnmarshalJSON[ParameterInformation]))
 		case "activeParameter":
-			return jsonrpc.AtField("activeParameter", jsonrpc.DecodeOptional(value, &v.ActiveParameter, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			return rpcimpl.AtField("activeParameter", rpcimpl.DecodeOptional(value, &v.ActiveParameter, func(b []byte, v *uint32) error {
+				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		}
 		return nil
@@ -15035,7 +15036,7 @@ func (x *SignatureInformation) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Label:
-		return jsonrpc.MissingField("label")
+		return rpcimpl.MissingField("label")
 	}
 	*x = v
 	return nil
@@ -15058,35 +15059,35 @@ func (x SignatureHelpOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.TriggerCharacters != nil {
 		b = append(b, `,"triggerCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.TriggerCharacters); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.TriggerCharacters); err != nil {
 			return nil, err
 		}
 	}
 	if x.RetriggerCharacters != nil {
 		b = append(b, `,"retriggerCharacters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.RetriggerCharacters); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.RetriggerCharacters); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SignatureHelpOptions) UnmarshalJSON(b []byte) error {
 	var v SignatureHelpOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "triggerCharacters":
-			return jsonrpc.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
+			return rpcimpl.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
 		case "retriggerCharacters":
-			return jsonrpc.AtField("retriggerCharacters", json.Unmarshal(value, &v.RetriggerCharacters))
+			return rpcimpl.AtField("retriggerCharacters", json.Unmarshal(value, &v.RetriggerCharacters))
 		}
 		return nil
 	})
@@ -15109,19 +15110,19 @@ func (x DefinitionOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DefinitionOptions) UnmarshalJSON(b []byte) error {
 	var v DefinitionOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -15143,8 +15144,8 @@ type ReferenceContext struct {
 func (x ReferenceContext) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"includeDeclaration":`...)
-	b = jsonrpc.AppendBool(b, x.IncludeDeclaration)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.IncludeDeclaration)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15154,11 +15155,11 @@ func (x *ReferenceContext) UnmarshalJSON(b []byte) error {
 	var has struct {
 		IncludeDeclaration bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "includeDeclaration":
 			has.IncludeDeclaration = true
-			return jsonrpc.AtField("includeDeclaration", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.IncludeDeclaration)))
+			return rpcimpl.AtField("includeDeclaration", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.IncludeDeclaration)))
 		}
 		return nil
 	})
@@ -15167,7 +15168,7 @@ func (x *ReferenceContext) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.IncludeDeclaration:
-		return jsonrpc.MissingField("includeDeclaration")
+		return rpcimpl.MissingField("includeDeclaration")
 	}
 	*x = v
 	return nil
@@ -15185,19 +15186,19 @@ func (x ReferenceOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ReferenceOptions) UnmarshalJSON(b []byte) error {
 	var v ReferenceOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -15220,19 +15221,19 @@ func (x DocumentHighlightOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DocumentHighlightOptions) UnmarshalJSON(b []byte) error {
 	var v DocumentHighlightOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -15260,20 +15261,20 @@ func (x BaseSymbolInformation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendInt(b, x.Kind)
+	b = rpcimpl.AppendInt(b, x.Kind)
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
 			return nil, err
 		}
 	}
 	if x.ContainerName != nil {
 		b = append(b, `,"containerName":`...)
-		b = jsonrpc.AppendString(b, *x.ContainerName)
+		b = rpcimpl.AppendString(b, *x.ContainerName)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15283,18 +15284,18 @@ func (x *BaseSymbolInformation) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Kind bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, v.Kind.UnmarshalJSON(value)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, v.Kind.UnmarshalJSON(value)))
 		case "tags":
-			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[SymbolTag]))
+			return rpcimpl.AtField("tags", rpcimpl.DecodeArray(value, &v.Tags, rpcimpl.UnmarshalJSON[SymbolTag]))
 		case "containerName":
-			return jsonrpc.AtField("containerName", jsonrpc.DecodeOptional(value, &v.ContainerName, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("containerName", rpcimpl.DecodeOptional(value, &v.ContainerName, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -15303,9 +15304,9 @@ func (x *BaseSymbolInformation) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	}
 	*x = v
 	return nil
@@ -15326,25 +15327,25 @@ func (x DocumentSymbolOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.Label != nil {
 		b = append(b, `,"label":`...)
-		b = jsonrpc.AppendString(b, *x.Label)
+		b = rpcimpl.AppendString(b, *x.Label)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DocumentSymbolOptions) UnmarshalJSON(b []byte) error {
 	var v DocumentSymbolOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeOptional(value, &v.Label, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("label", rpcimpl.DecodeOptional(value, &v.Label, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -15384,20 +15385,20 @@ func (x CodeActionContext) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"diagnostics":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Diagnostics); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Diagnostics); err != nil {
 		return nil, err
 	}
 	if x.Only != nil {
 		b = append(b, `,"only":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Only); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Only); err != nil {
 			return nil, err
 		}
 	}
 	if x.TriggerKind != nil {
 		b = append(b, `,"triggerKind":`...)
-		b = jsonrpc.AppendInt(b, *x.TriggerKind)
+		b = rpcimpl.AppendInt(b, *x.TriggerKind)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15407,15 +15408,15 @@ func (x *CodeActionContext) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Diagnostics bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "diagnostics":
 			has.Diagnostics = true
-			return jsonrpc.AtField("diagnostics", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Diagnostics, jsonrpc.UnmarshalJSON[Diagnostic])))
+			return rpcimpl.AtField("diagnostics", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Diagnostics, rpcimpl.UnmarshalJSON[Diagnostic])))
 		case "only":
-			return jsonrpc.AtField("only", jsonrpc.DecodeArray(value, &v.Only, jsonrpc.UnmarshalJSON[CodeActionKind]))
+			return rpcimpl.AtField("only", rpcimpl.DecodeArray(value, &v.Only, rpcimpl.UnmarshalJSON[CodeActionKind]))
 		case "triggerKind":
-			return jsonrpc.AtField("triggerKind", jsonrpc.DecodeOptional(value, &v.TriggerKind, jsonrpc.UnmarshalJSON[CodeActionTriggerKind]))
+			return rpcimpl.AtField("triggerKind", rpcimpl.DecodeOptional(value, &v.TriggerKind, rpcimpl.UnmarshalJSON[CodeActionTriggerKind]))
 		}
 		return nil
 	})
@@ -15424,7 +15425,7 @@ func (x *CodeActionContext) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Diagnostics:
-		return jsonrpc.MissingField("diagnostics")
+		return rpcimpl.MissingField("diagnostics")
 	}
 	*x = v
 	return nil
@@ -15447,33 +15448,33 @@ func (x CodeActionOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.CodeActionKinds != nil {
 		b = append(b, `,"codeActionKinds":`...)
-		if b, err = jsonrpc.AppendValue(b, x.CodeActionKinds); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.CodeActionKinds); err != nil {
 			return nil, err
 		}
 	}
 	if x.ResolveProvider != nil {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CodeActionOptions) UnmarshalJSON(b []byte) error {
 	var v CodeActionOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "codeActionKinds":
-			return jsonrpc.AtField("codeActionKinds", jsonrpc.DecodeArray(value, &v.CodeActionKinds, jsonrpc.UnmarshalJSON[CodeActionKind]))
+			return rpcimpl.AtField("codeActionKinds", rpcimpl.DecodeArray(value, &v.CodeActionKinds, rpcimpl.UnmarshalJSON[CodeActionKind]))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -15499,25 +15500,25 @@ func (x WorkspaceSymbolOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.ResolveProvider != nil {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *WorkspaceSymbolOptions) UnmarshalJSON(b []byte) error {
 	var v WorkspaceSymbolOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -15541,25 +15542,25 @@ func (x CodeLensOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.ResolveProvider != nil {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CodeLensOptions) UnmarshalJSON(b []byte) error {
 	var v CodeLensOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -15583,25 +15584,25 @@ func (x DocumentLinkOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.ResolveProvider != nil {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = rpcimpl.AppendBool(b, *x.ResolveProvider)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DocumentLinkOptions) UnmarshalJSON(b []byte) error {
 	var v DocumentLinkOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("resolveProvider", rpcimpl.DecodeOptional(value, &v.ResolveProvider, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -15633,22 +15634,22 @@ type FormattingOptions struct {
 func (x FormattingOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"tabSize":`...)
-	b = jsonrpc.AppendInt(b, x.TabSize)
+	b = rpcimpl.AppendInt(b, x.TabSize)
 	b = append(b, `,"insertSpaces":`...)
-	b = jsonrpc.AppendBool(b, x.InsertSpaces)
+	b = rpcimpl.AppendBool(b, x.InsertSpaces)
 	if x.TrimTrailingWhitespace != nil {
 		b = append(b, `,"trimTrailingWhitespace":`...)
-		b = jsonrpc.AppendBool(b, *x.TrimTrailingWhitespace)
+		b = rpcimpl.AppendBool(b, *x.TrimTrailingWhitespace)
 	}
 	if x.InsertFinalNewline != nil {
 		b = append(b, `,"insertFinalNewline":`...)
-		b = jsonrpc.AppendBool(b, *x.InsertFinalNewline)
+		b = rpcimpl.AppendBool(b, *x.InsertFinalNewline)
 	}
 	if x.TrimFinalNewlines != nil {
 		b = append(b, `,"trimFinalNewlines":`...)
-		b = jsonrpc.AppendBool(b, *x.TrimFinalNewlines)
+		b = rpcimpl.AppendBool(b, *x.TrimFinalNewlines)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15658,20 +15659,20 @@ func (x *FormattingOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TabSize, InsertSpaces bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "tabSize":
 			has.TabSize = true
-			return jsonrpc.AtField("tabSize", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.TabSize, 0, math.MaxUint32)))
+			return rpcimpl.AtField("tabSize", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.TabSize, 0, math.MaxUint32)))
 		case "insertSpaces":
 			has.InsertSpaces = true
-			return jsonrpc.AtField("insertSpaces", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.InsertSpaces)))
+			return rpcimpl.AtField("insertSpaces", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.InsertSpaces)))
 		case "trimTrailingWhitespace":
-			return jsonrpc.AtField("trimTrailingWhitespace", jsonrpc.DecodeOptional(value, &v.TrimTrailingWhitespace, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("trimTrailingWhitespace", rpcimpl.DecodeOptional(value, &v.TrimTrailingWhitespace, rpcimpl.DecodeBool[bool]))
 		case "insertFinalNewline":
-			return jsonrpc.AtField("insertFinalNewline", jsonrpc.DecodeOptional(value, &v.InsertFinalNewline, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("insertFinalNewline", rpcimpl.DecodeOptional(value, &v.InsertFinalNewline, rpcimpl.DecodeBool[bool]))
 		case "trimFinalNewlines":
-			return jsonrpc.AtField("trimFinalNewlines", jsonrpc.DecodeOptional(value, &v.TrimFinalNewlines, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("trimFinalNewlines", rpcimpl.DecodeOptional(value, &v.TrimFinalNewlines, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -15680,9 +15681,9 @@ func (x *FormattingOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TabSize:
-		return jsonrpc.MissingField("tabSize")
+		return rpcimpl.MissingField("tabSize")
 	case !has.InsertSpaces:
-		return jsonrpc.MissingField("insertSpaces")
+		return rpcimpl.MissingField("insertSpaces")
 	}
 	*x = v
 	return nil
@@ -15700,19 +15701,19 @@ func (x DocumentFormattingOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DocumentFormattingOptions) UnmarshalJSON(b []byte) error {
 	var v DocumentFormattingOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -15738,25 +15739,25 @@ func (x DocumentRangeFormattingOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.RangesSupport != nil {
 		b = append(b, `,"rangesSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RangesSupport)
+		b = rpcimpl.AppendBool(b, *x.RangesSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DocumentRangeFormattingOptions) UnmarshalJSON(b []byte) error {
 	var v DocumentRangeFormattingOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "rangesSupport":
-			return jsonrpc.AtField("rangesSupport", jsonrpc.DecodeOptional(value, &v.RangesSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("rangesSupport", rpcimpl.DecodeOptional(value, &v.RangesSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -15780,14 +15781,14 @@ func (x DocumentOnTypeFormattingOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"firstTriggerCharacter":`...)
-	b = jsonrpc.AppendString(b, x.FirstTriggerCharacter)
+	b = rpcimpl.AppendString(b, x.FirstTriggerCharacter)
 	if x.MoreTriggerCharacter != nil {
 		b = append(b, `,"moreTriggerCharacter":`...)
-		if b, err = jsonrpc.AppendValue(b, x.MoreTriggerCharacter); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.MoreTriggerCharacter); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15797,13 +15798,13 @@ func (x *DocumentOnTypeFormattingOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		FirstTriggerCharacter bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "firstTriggerCharacter":
 			has.FirstTriggerCharacter = true
-			return jsonrpc.AtField("firstTriggerCharacter", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FirstTriggerCharacter)))
+			return rpcimpl.AtField("firstTriggerCharacter", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.FirstTriggerCharacter)))
 		case "moreTriggerCharacter":
-			return jsonrpc.AtField("moreTriggerCharacter", json.Unmarshal(value, &v.MoreTriggerCharacter))
+			return rpcimpl.AtField("moreTriggerCharacter", json.Unmarshal(value, &v.MoreTriggerCharacter))
 		}
 		return nil
 	})
@@ -15812,7 +15813,7 @@ func (x *DocumentOnTypeFormattingOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.FirstTriggerCharacter:
-		return jsonrpc.MissingField("firstTriggerCharacter")
+		return rpcimpl.MissingField("firstTriggerCharacter")
 	}
 	*x = v
 	return nil
@@ -15833,25 +15834,25 @@ func (x RenameOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.PrepareProvider != nil {
 		b = append(b, `,"prepareProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.PrepareProvider)
+		b = rpcimpl.AppendBool(b, *x.PrepareProvider)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *RenameOptions) UnmarshalJSON(b []byte) error {
 	var v RenameOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "prepareProvider":
-			return jsonrpc.AtField("prepareProvider", jsonrpc.DecodeOptional(value, &v.PrepareProvider, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("prepareProvider", rpcimpl.DecodeOptional(value, &v.PrepareProvider, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -15889,13 +15890,13 @@ func (x ExecuteCommandOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	b = append(b, `,"commands":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Commands); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Commands); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15905,13 +15906,13 @@ func (x *ExecuteCommandOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Commands bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "commands":
 			has.Commands = true
-			return jsonrpc.AtField("commands", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Commands)))
+			return rpcimpl.AtField("commands", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Commands)))
 		}
 		return nil
 	})
@@ -15920,7 +15921,7 @@ func (x *ExecuteCommandOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Commands:
-		return jsonrpc.MissingField("commands")
+		return rpcimpl.MissingField("commands")
 	}
 	*x = v
 	return nil
@@ -15960,14 +15961,14 @@ func (x SemanticTokensLegend) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"tokenTypes":`...)
-	if b, err = jsonrpc.AppendValue(b, x.TokenTypes); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.TokenTypes); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"tokenModifiers":`...)
-	if b, err = jsonrpc.AppendValue(b, x.TokenModifiers); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.TokenModifiers); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -15977,14 +15978,14 @@ func (x *SemanticTokensLegend) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TokenTypes, TokenModifiers bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "tokenTypes":
 			has.TokenTypes = true
-			return jsonrpc.AtField("tokenTypes", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TokenTypes)))
+			return rpcimpl.AtField("tokenTypes", rpcimpl.NonNull(value, json.Unmarshal(value, &v.TokenTypes)))
 		case "tokenModifiers":
 			has.TokenModifiers = true
-			return jsonrpc.AtField("tokenModifiers", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TokenModifiers)))
+			return rpcimpl.AtField("tokenModifiers", rpcimpl.NonNull(value, json.Unmarshal(value, &v.TokenModifiers)))
 		}
 		return nil
 	})
@@ -15993,9 +15994,9 @@ func (x *SemanticTokensLegend) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TokenTypes:
-		return jsonrpc.MissingField("tokenTypes")
+		return rpcimpl.MissingField("tokenTypes")
 	case !has.TokenModifiers:
-		return jsonrpc.MissingField("tokenModifiers")
+		return rpcimpl.MissingField("tokenModifiers")
 	}
 	*x = v
 	return nil
@@ -16013,14 +16014,14 @@ type OptionalVersionedTextDocumentIdentifier struct {
 func (x OptionalVersionedTextDocumentIdentifier) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	b = append(b, `,"version":`...)
 	if x.Version == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendInt(b, *x.Version)
+		b = rpcimpl.AppendInt(b, *x.Version)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -16030,15 +16031,15 @@ func (x *OptionalVersionedTextDocumentIdentifier) UnmarshalJSON(b []byte) error 
 	var has struct {
 		URI, Version bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
+			return rpcimpl.AtField("version", rpcimpl.DecodeOptional(value, &v.Version, func(b []byte, v *int32) error {
+				return rpcimpl.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
 			}))
 		}
 		return nil
@@ -16048,9 +16049,9 @@ func (x *OptionalVersionedTextDocumentIdentifier) UnmarshalJSON(b []byte) error 
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.Version:
-		return jsonrpc.MissingField("version")
+		return rpcimpl.MissingField("version")
 	}
 	*x = v
 	return nil
@@ -16076,10 +16077,10 @@ func (x AnnotatedTextEdit) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"newText":`...)
-	b = jsonrpc.AppendString(b, x.NewText)
+	b = rpcimpl.AppendString(b, x.NewText)
 	b = append(b, `,"annotationId":`...)
-	b = jsonrpc.AppendString(b, x.AnnotationID)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.AnnotationID)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -16089,17 +16090,17 @@ func (x *AnnotatedTextEdit) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Range, NewText, AnnotationID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "newText":
 			has.NewText = true
-			return jsonrpc.AtField("newText", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.NewText)))
+			return rpcimpl.AtField("newText", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.NewText)))
 		case "annotationId":
 			has.AnnotationID = true
-			return jsonrpc.AtField("annotationId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AnnotationID)))
+			return rpcimpl.AtField("annotationId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.AnnotationID)))
 		}
 		return nil
 	})
@@ -16108,11 +16109,11 @@ func (x *AnnotatedTextEdit) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	case !has.NewText:
-		return jsonrpc.MissingField("newText")
+		return rpcimpl.MissingField("newText")
 	case !has.AnnotationID:
-		return jsonrpc.MissingField("annotationId")
+		return rpcimpl.MissingField("annotationId")
 	}
 	*x = v
 	return nil
@@ -16132,12 +16133,12 @@ type ResourceOperation struct {
 func (x ResourceOperation) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	if x.AnnotationID != nil {
 		b = append(b, `,"annotationId":`...)
-		b = jsonrpc.AppendString(b, *x.AnnotationID)
+		b = rpcimpl.AppendString(b, *x.AnnotationID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -16147,13 +16148,13 @@ func (x *ResourceOperation) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "annotationId":
-			return jsonrpc.AtField("annotationId", jsonrpc.DecodeOptional(value, &v.AnnotationID, jsonrpc.DecodeString[ChangeAnnotationIdentifier]))
+			return rpcimpl.AtField("annotationId", rpcimpl.DecodeOptional(value, &v.AnnotationID, rpcimpl.DecodeString[ChangeAnnotationIdentifier]))
 		}
 		return nil
 	})
@@ -16162,7 +16163,7 @@ func (x *ResourceOperation) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	}
 	*x = v
 	return nil
@@ -16181,25 +16182,25 @@ func (x CreateFileOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Overwrite != nil {
 		b = append(b, `,"overwrite":`...)
-		b = jsonrpc.AppendBool(b, *x.Overwrite)
+		b = rpcimpl.AppendBool(b, *x.Overwrite)
 	}
 	if x.IgnoreIfExists != nil {
 		b = append(b, `,"ignoreIfExists":`...)
-		b = jsonrpc.AppendBool(b, *x.IgnoreIfExists)
+		b = rpcimpl.AppendBool(b, *x.IgnoreIfExists)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CreateFileOptions) UnmarshalJSON(b []byte) error {
 	var v CreateFileOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "overwrite":
-			return jsonrpc.AtField("overwrite", jsonrpc.DecodeOptional(value, &v.Overwrite, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("overwrite", rpcimpl.DecodeOptional(value, &v.Overwrite, rpcimpl.DecodeBool[bool]))
 		case "ignoreIfExists":
-			return jsonrpc.AtField("ignoreIfExists", jsonrpc.DecodeOptional(value, &v.IgnoreIfExists, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("ignoreIfExists", rpcimpl.DecodeOptional(value, &v.IgnoreIfExists, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -16223,25 +16224,25 @@ func (x RenameFileOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Overwrite != nil {
 		b = append(b, `,"overwrite":`...)
-		b = jsonrpc.AppendBool(b, *x.Overwrite)
+		b = rpcimpl.AppendBool(b, *x.Overwrite)
 	}
 	if x.IgnoreIfExists != nil {
 		b = append(b, `,"ignoreIfExists":`...)
-		b = jsonrpc.AppendBool(b, *x.IgnoreIfExists)
+		b = rpcimpl.AppendBool(b, *x.IgnoreIfExists)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *RenameFileOptions) UnmarshalJSON(b []byte) error {
 	var v RenameFileOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "overwrite":
-			return jsonrpc.AtField("overwrite", jsonrpc.DecodeOptional(value, &v.Overwrite, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("overwrite", rpcimpl.DecodeOptional(value, &v.Overwrite, rpcimpl.DecodeBool[bool]))
 		case "ignoreIfExists":
-			return jsonrpc.AtField("ignoreIfExists", jsonrpc.DecodeOptional(value, &v.IgnoreIfExists, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("ignoreIfExists", rpcimpl.DecodeOptional(value, &v.IgnoreIfExists, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -16265,25 +16266,25 @@ func (x DeleteFileOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Recursive != nil {
 		b = append(b, `,"recursive":`...)
-		b = jsonrpc.AppendBool(b, *x.Recursive)
+		b = rpcimpl.AppendBool(b, *x.Recursive)
 	}
 	if x.IgnoreIfNotExists != nil {
 		b = append(b, `,"ignoreIfNotExists":`...)
-		b = jsonrpc.AppendBool(b, *x.IgnoreIfNotExists)
+		b = rpcimpl.AppendBool(b, *x.IgnoreIfNotExists)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DeleteFileOptions) UnmarshalJSON(b []byte) error {
 	var v DeleteFileOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "recursive":
-			return jsonrpc.AtField("recursive", jsonrpc.DecodeOptional(value, &v.Recursive, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("recursive", rpcimpl.DecodeOptional(value, &v.Recursive, rpcimpl.DecodeBool[bool]))
 		case "ignoreIfNotExists":
-			return jsonrpc.AtField("ignoreIfNotExists", jsonrpc.DecodeOptional(value, &v.IgnoreIfNotExists, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("ignoreIfNotExists", rpcimpl.DecodeOptional(value, &v.IgnoreIfNotExists, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -16310,10 +16311,10 @@ func (x FileOperationPattern) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"glob":`...)
-	b = jsonrpc.AppendString(b, x.Glob)
+	b = rpcimpl.AppendString(b, x.Glob)
 	if x.Matches != nil {
 		b = append(b, `,"matches":`...)
-		b = jsonrpc.AppendString(b, *x.Matches)
+		b = rpcimpl.AppendString(b, *x.Matches)
 	}
 	if x.Options != nil {
 		b = append(b, `,"options":`...)
@@ -16321,7 +16322,7 @@ func (x FileOperationPattern) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -16331,15 +16332,15 @@ func (x *FileOperationPattern) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Glob bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "glob":
 			has.Glob = true
-			return jsonrpc.AtField("glob", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Glob)))
+			return rpcimpl.AtField("glob", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Glob)))
 		case "matches":
-			return jsonrpc.AtField("matches", jsonrpc.DecodeOptional(value, &v.Matches, jsonrpc.UnmarshalJSON[FileOperationPatternKind]))
+			return rpcimpl.AtField("matches", rpcimpl.DecodeOptional(value, &v.Matches, rpcimpl.UnmarshalJSON[FileOperationPatternKind]))
 		case "options":
-			return jsonrpc.AtField("options", jsonrpc.DecodeOptional(value, &v.Options, jsonrpc.UnmarshalJSON[FileOperationPatternOptions]))
+			return rpcimpl.AtField("options", rpcimpl.DecodeOptional(value, &v.Options, rpcimpl.UnmarshalJSON[FileOperationPatternOptions]))
 		}
 		return nil
 	})
@@ -16348,7 +16349,7 @@ func (x *FileOperationPattern) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Glob:
-		return jsonrpc.MissingField("glob")
+		return rpcimpl.MissingField("glob")
 	}
 	*x = v
 	return nil
@@ -16396,24 +16397,24 @@ func (x WorkspaceFullDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, err
 	var err error
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	if x.ResultID != nil {
 		b = append(b, `,"resultId":`...)
-		b = jsonrpc.AppendString(b, *x.ResultID)
+		b = rpcimpl.AppendString(b, *x.ResultID)
 	}
 	b = append(b, `,"items":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	b = append(b, `,"version":`...)
 	if x.Version == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendInt(b, *x.Version)
+		b = rpcimpl.AppendInt(b, *x.Version)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -16423,23 +16424,23 @@ func (x *WorkspaceFullDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind, Items, URI, Version bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "resultId":
-			return jsonrpc.AtField("resultId", jsonrpc.DecodeOptional(value, &v.ResultID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("resultId", rpcimpl.DecodeOptional(value, &v.ResultID, rpcimpl.DecodeString[string]))
 		case "items":
 			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Items, jsonrpc.UnmarshalJSON[Diagnostic])))
+			return rpcimpl.AtField("items", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Items, rpcimpl.UnmarshalJSON[Diagnostic])))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
+			return rpcimpl.AtField("version", rpcimpl.DecodeOptional(value, &v.Version, func(b []byte, v *int32) error {
+				return rpcimpl.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
 			}))
 		}
 		return nil
@@ -16449,15 +16450,15 @@ func (x *WorkspaceFullDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "full":
-		return jsonrpc.AtField("kind", errors.New("must be \"full\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"full\""))
 	case !has.Items:
-		return jsonrpc.MissingField("items")
+		return rpcimpl.MissingField("items")
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.Version:
-		return jsonrpc.MissingField("version")
+		return rpcimpl.MissingField("version")
 	}
 	*x = v
 	return nil
@@ -16497,18 +16498,18 @@ func (x WorkspaceUnchangedDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte
 	}
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"resultId":`...)
-	b = jsonrpc.AppendString(b, x.ResultID)
+	b = rpcimpl.AppendString(b, x.ResultID)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	b = append(b, `,"version":`...)
 	if x.Version == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendInt(b, *x.Version)
+		b = rpcimpl.AppendInt(b, *x.Version)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -16518,21 +16519,21 @@ func (x *WorkspaceUnchangedDocumentDiagnosticReport) UnmarshalJSON(b []byte) err
 	var has struct {
 		Kind, ResultID, URI, Version bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "resultId":
 			has.ResultID = true
-			return jsonrpc.AtField("resultId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ResultID)))
+			return rpcimpl.AtField("resultId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ResultID)))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
+			return rpcimpl.AtField("version", rpcimpl.DecodeOptional(value, &v.Version, func(b []byte, v *int32) error {
+				return rpcimpl.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
 			}))
 		}
 		return nil
@@ -16542,15 +16543,15 @@ func (x *WorkspaceUnchangedDocumentDiagnosticReport) UnmarshalJSON(b []byte) err
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "unchanged":
-		return jsonrpc.AtField("kind", errors.New("must be \"unchanged\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"unchanged\""))
 	case !has.ResultID:
-		return jsonrpc.MissingField("resultId")
+		return rpcimpl.MissingField("resultId")
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.Version:
-		return jsonrpc.MissingField("version")
+		return rpcimpl.MissingField("version")
 	}
 	*x = v
 	return nil
@@ -16573,12 +16574,12 @@ func (x NotebookCell) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendInt(b, x.Kind)
+	b = rpcimpl.AppendInt(b, x.Kind)
 	b = append(b, `,"document":`...)
-	b = jsonrpc.AppendString(b, x.Document)
+	b = rpcimpl.AppendString(b, x.Document)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Metadata); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Metadata); err != nil {
 			return nil, err
 		}
 	}
@@ -16588,7 +16589,7 @@ func (x NotebookCell) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -16598,18 +16599,18 @@ func (x *NotebookCell) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind, Document bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, v.Kind.UnmarshalJSON(value)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, v.Kind.UnmarshalJSON(value)))
 		case "document":
 			has.Document = true
-			return jsonrpc.AtField("document", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Document)))
+			return rpcimpl.AtField("document", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Document)))
 		case "metadata":
-			return jsonrpc.AtField("metadata", json.Unmarshal(value, &v.Metadata))
+			return rpcimpl.AtField("metadata", json.Unmarshal(value, &v.Metadata))
 		case "executionSummary":
-			return jsonrpc.AtField("executionSummary", jsonrpc.DecodeOptional(value, &v.ExecutionSummary, jsonrpc.UnmarshalJSON[ExecutionSummary]))
+			return rpcimpl.AtField("executionSummary", rpcimpl.DecodeOptional(value, &v.ExecutionSummary, rpcimpl.UnmarshalJSON[ExecutionSummary]))
 		}
 		return nil
 	})
@@ -16618,9 +16619,9 @@ func (x *NotebookCell) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case !has.Document:
-		return jsonrpc.MissingField("document")
+		return rpcimpl.MissingField("document")
 	}
 	*x = v
 	return nil
@@ -16642,16 +16643,16 @@ func (x NotebookCellArrayChange) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"start":`...)
-	b = jsonrpc.AppendInt(b, x.Start)
+	b = rpcimpl.AppendInt(b, x.Start)
 	b = append(b, `,"deleteCount":`...)
-	b = jsonrpc.AppendInt(b, x.DeleteCount)
+	b = rpcimpl.AppendInt(b, x.DeleteCount)
 	if x.Cells != nil {
 		b = append(b, `,"cells":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Cells); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Cells); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -16661,16 +16662,16 @@ func (x *NotebookCellArrayChange) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Start, DeleteCount bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "start":
 			has.Start = true
-			return jsonrpc.AtField("start", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Start, 0, math.MaxUint32)))
+			return rpcimpl.AtField("start", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.Start, 0, math.MaxUint32)))
 		case "deleteCount":
 			has.DeleteCount = true
-			return jsonrpc.AtField("deleteCount", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.DeleteCount, 0, math.MaxUint32)))
+			return rpcimpl.AtField("deleteCount", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.DeleteCount, 0, math.MaxUint32)))
 		case "cells":
-			return jsonrpc.AtField("cells", jsonrpc.DecodeArray(value, &v.Cells, jsonrpc.UnmarshalJSON[NotebookCell]))
+			return rpcimpl.AtField("cells", rpcimpl.DecodeArray(value, &v.Cells, rpcimpl.UnmarshalJSON[NotebookCell]))
 		}
 		return nil
 	})
@@ -16679,9 +16680,9 @@ func (x *NotebookCellArrayChange) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Start:
-		return jsonrpc.MissingField("start")
+		return rpcimpl.MissingField("start")
 	case !has.DeleteCount:
-		return jsonrpc.MissingField("deleteCount")
+		return rpcimpl.MissingField("deleteCount")
 	}
 	*x = v
 	return nil
@@ -16706,8 +16707,8 @@ func (x SelectedCompletionInfo) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Text)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -16717,14 +16718,14 @@ func (x *SelectedCompletionInfo) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Range, Text bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
+			return rpcimpl.AtField("text", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Text)))
 		}
 		return nil
 	})
@@ -16733,9 +16734,9 @@ func (x *SelectedCompletionInfo) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	case !has.Text:
-		return jsonrpc.MissingField("text")
+		return rpcimpl.MissingField("text")
 	}
 	*x = v
 	return nil
@@ -16793,31 +16794,31 @@ func (x ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(x.Experimental) != 0 {
 		b = append(b, `,"experimental":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Experimental); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Experimental); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v ClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workspace":
-			return jsonrpc.AtField("workspace", jsonrpc.DecodeOptional(value, &v.Workspace, jsonrpc.UnmarshalJSON[WorkspaceClientCapabilities]))
+			return rpcimpl.AtField("workspace", rpcimpl.DecodeOptional(value, &v.Workspace, rpcimpl.UnmarshalJSON[WorkspaceClientCapabilities]))
 		case "textDocument":
-			return jsonrpc.AtField("textDocument", jsonrpc.DecodeOptional(value, &v.TextDocument, jsonrpc.UnmarshalJSON[TextDocumentClientCapabilities]))
+			return rpcimpl.AtField("textDocument", rpcimpl.DecodeOptional(value, &v.TextDocument, rpcimpl.UnmarshalJSON[TextDocumentClientCapabilities]))
 		case "notebookDocument":
-			return jsonrpc.AtField("notebookDocument", jsonrpc.DecodeOptional(value, &v.NotebookDocument, jsonrpc.UnmarshalJSON[NotebookDocumentClientCapabilities]))
+			return rpcimpl.AtField("notebookDocument", rpcimpl.DecodeOptional(value, &v.NotebookDocument, rpcimpl.UnmarshalJSON[NotebookDocumentClientCapabilities]))
 		case "window":
-			return jsonrpc.AtField("window", jsonrpc.DecodeOptional(value, &v.Window, jsonrpc.UnmarshalJSON[WindowClientCapabilities]))
+			return rpcimpl.AtField("window", rpcimpl.DecodeOptional(value, &v.Window, rpcimpl.UnmarshalJSON[WindowClientCapabilities]))
 		case "general":
-			return jsonrpc.AtField("general", jsonrpc.DecodeOptional(value, &v.General, jsonrpc.UnmarshalJSON[GeneralClientCapabilities]))
+			return rpcimpl.AtField("general", rpcimpl.DecodeOptional(value, &v.General, rpcimpl.UnmarshalJSON[GeneralClientCapabilities]))
 		case "experimental":
-			return jsonrpc.AtField("experimental", jsonrpc.DecodeRaw(value, &v.Experimental))
+			return rpcimpl.AtField("experimental", rpcimpl.DecodeRaw(value, &v.Experimental))
 		}
 		return nil
 	})
@@ -16845,45 +16846,45 @@ func (x TextDocumentSyncOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.OpenClose != nil {
 		b = append(b, `,"openClose":`...)
-		b = jsonrpc.AppendBool(b, *x.OpenClose)
+		b = rpcimpl.AppendBool(b, *x.OpenClose)
 	}
 	if x.Change != nil {
 		b = append(b, `,"change":`...)
-		b = jsonrpc.AppendInt(b, *x.Change)
+		b = rpcimpl.AppendInt(b, *x.Change)
 	}
 	if x.WillSave != nil {
 		b = append(b, `,"willSave":`...)
-		b = jsonrpc.AppendBool(b, *x.WillSave)
+		b = rpcimpl.AppendBool(b, *x.WillSave)
 	}
 	if x.WillSaveWaitUntil != nil {
 		b = append(b, `,"willSaveWaitUntil":`...)
-		b = jsonrpc.AppendBool(b, *x.WillSaveWaitUntil)
+		b = rpcimpl.AppendBool(b, *x.WillSaveWaitUntil)
 	}
 	if x.Save != nil {
 		b = append(b, `,"save":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Save); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Save); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *TextDocumentSyncOptions) UnmarshalJSON(b []byte) error {
 	var v TextDocumentSyncOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "openClose":
-			return jsonrpc.AtField("openClose", jsonrpc.DecodeOptional(value, &v.OpenClose, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("openClose", rpcimpl.DecodeOptional(value, &v.OpenClose, rpcimpl.DecodeBool[bool]))
 		case "change":
-			return jsonrpc.AtField("change", jsonrpc.DecodeOptional(value, &v.Change, jsonrpc.UnmarshalJSON[TextDocumentSyncKind]))
+			return rpcimpl.AtField("change", rpcimpl.DecodeOptional(value, &v.Change, rpcimpl.UnmarshalJSON[TextDocumentSyncKind]))
 		case "willSave":
-			return jsonrpc.AtField("willSave", jsonrpc.DecodeOptional(value, &v.WillSave, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("willSave", rpcimpl.DecodeOptional(value, &v.WillSave, rpcimpl.DecodeBool[bool]))
 		case "willSaveWaitUntil":
-			return jsonrpc.AtField("willSaveWaitUntil", jsonrpc.DecodeOptional(value, &v.WillSaveWaitUntil, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("willSaveWaitUntil", rpcimpl.DecodeOptional(value, &v.WillSaveWaitUntil, rpcimpl.DecodeBool[bool]))
 		case "save":
-			return jsonrpc.AtField("save", jsonrpc.DecodeOptional(value, &v.Save, jsonrpc.UnmarshalJSON[TextDocumentSyncOptionsSave]))
+			return rpcimpl.AtField("save", rpcimpl.DecodeOptional(value, &v.Save, rpcimpl.UnmarshalJSON[TextDocumentSyncOptionsSave]))
 		}
 		return nil
 	})
@@ -16922,14 +16923,14 @@ func (x NotebookDocumentSyncOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"notebookSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.NotebookSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.NotebookSelector); err != nil {
 		return nil, err
 	}
 	if x.Save != nil {
 		b = append(b, `,"save":`...)
-		b = jsonrpc.AppendBool(b, *x.Save)
+		b = rpcimpl.AppendBool(b, *x.Save)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -16939,13 +16940,13 @@ func (x *NotebookDocumentSyncOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		NotebookSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "notebookSelector":
 			has.NotebookSelector = true
-			return jsonrpc.AtField("notebookSelector", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.NotebookSelector, jsonrpc.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItem])))
+			return rpcimpl.AtField("notebookSelector", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.NotebookSelector, rpcimpl.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItem])))
 		case "save":
-			return jsonrpc.AtField("save", jsonrpc.DecodeOptional(value, &v.Save, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("save", rpcimpl.DecodeOptional(value, &v.Save, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -16954,7 +16955,7 @@ func (x *NotebookDocumentSyncOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.NotebookSelector:
-		return jsonrpc.MissingField("notebookSelector")
+		return rpcimpl.MissingField("notebookSelector")
 	}
 	*x = v
 	return nil
@@ -16974,16 +16975,16 @@ func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant1) AppendJSON(b []
 	var err error
 	start := len(b)
 	b = append(b, `,"notebook":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Notebook); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Notebook); err != nil {
 		return nil, err
 	}
 	if x.Cells != nil {
 		b = append(b, `,"cells":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Cells); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Cells); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -16993,13 +16994,13 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1) UnmarshalJSON(
 	var has struct {
 		Notebook bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "notebook":
 			has.Notebook = true
-			return jsonrpc.AtField("notebook", jsonrpc.NonNull(value, v.Notebook.UnmarshalJSON(value)))
+			return rpcimpl.AtField("notebook", rpcimpl.NonNull(value, v.Notebook.UnmarshalJSON(value)))
 		case "cells":
-			return jsonrpc.AtField("cells", jsonrpc.DecodeArray(value, &v.Cells, jsonrpc.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem]))
+			return rpcimpl.AtField("cells", rpcimpl.DecodeArray(value, &v.Cells, rpcimpl.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem]))
 		}
 		return nil
 	})
@@ -17008,7 +17009,7 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1) UnmarshalJSON(
 	}
 	switch {
 	case !has.Notebook:
-		return jsonrpc.MissingField("notebook")
+		return rpcimpl.MissingField("notebook")
 	}
 	*x = v
 	return nil
@@ -17026,8 +17027,8 @@ type NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem struct {
 func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"language":`...)
-	b = jsonrpc.AppendString(b, x.Language)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Language)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -17037,11 +17038,11 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem) Unmar
 	var has struct {
 		Language bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "language":
 			has.Language = true
-			return jsonrpc.AtField("language", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Language)))
+			return rpcimpl.AtField("language", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Language)))
 		}
 		return nil
 	})
@@ -17050,7 +17051,7 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem) Unmar
 	}
 	switch {
 	case !has.Language:
-		return jsonrpc.MissingField("language")
+		return rpcimpl.MissingField("language")
 	}
 	*x = v
 	return nil
@@ -17084,15 +17085,15 @@ func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant2) AppendJSON(b []
 	start := len(b)
 	if x.Notebook != nil {
 		b = append(b, `,"notebook":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Notebook); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Notebook); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"cells":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Cells); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Cells); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -17102,13 +17103,13 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2) UnmarshalJSON(
 	var has struct {
 		Cells bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "notebook":
-			return jsonrpc.AtField("notebook", jsonrpc.DecodeOptional(value, &v.Notebook, jsonrpc.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook]))
+			return rpcimpl.AtField("notebook", rpcimpl.DecodeOptional(value, &v.Notebook, rpcimpl.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook]))
 		case "cells":
 			has.Cells = true
-			return jsonrpc.AtField("cells", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Cells, jsonrpc.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem])))
+			return rpcimpl.AtField("cells", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Cells, rpcimpl.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem])))
 		}
 		return nil
 	})
@@ -17117,7 +17118,7 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2) UnmarshalJSON(
 	}
 	switch {
 	case !has.Cells:
-		return jsonrpc.MissingField("cells")
+		return rpcimpl.MissingField("cells")
 	}
 	*x = v
 	return nil
@@ -17135,8 +17136,8 @@ type NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem struct {
 func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"language":`...)
-	b = jsonrpc.AppendString(b, x.Language)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Language)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -17146,11 +17147,11 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem) Unmar
 	var has struct {
 		Language bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "language":
 			has.Language = true
-			return jsonrpc.AtField("language", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Language)))
+			return rpcimpl.AtField("language", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Language)))
 		}
 		return nil
 	})
@@ -17159,7 +17160,7 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem) Unmar
 	}
 	switch {
 	case !has.Language:
-		return jsonrpc.MissingField("language")
+		return rpcimpl.MissingField("language")
 	}
 	*x = v
 	return nil
@@ -17194,18 +17195,18 @@ func (x NotebookDocumentSyncRegistrationOptions) AppendJSON(b []byte) ([]byte, e
 	var err error
 	start := len(b)
 	b = append(b, `,"notebookSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.NotebookSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.NotebookSelector); err != nil {
 		return nil, err
 	}
 	if x.Save != nil {
 		b = append(b, `,"save":`...)
-		b = jsonrpc.AppendBool(b, *x.Save)
+		b = rpcimpl.AppendBool(b, *x.Save)
 	}
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, *x.ID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -17215,15 +17216,15 @@ func (x *NotebookDocumentSyncRegistrationOptions) UnmarshalJSON(b []byte) error 
 	var has struct {
 		NotebookSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "notebookSelector":
 			has.NotebookSelector = true
-			return jsonrpc.AtField("notebookSelector", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.NotebookSelector, jsonrpc.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItem])))
+			return rpcimpl.AtField("notebookSelector", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.NotebookSelector, rpcimpl.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItem])))
 		case "save":
-			return jsonrpc.AtField("save", jsonrpc.DecodeOptional(value, &v.Save, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("save", rpcimpl.DecodeOptional(value, &v.Save, rpcimpl.DecodeBool[bool]))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -17232,7 +17233,7 @@ func (x *NotebookDocumentSyncRegistrationOptions) UnmarshalJSON(b []byte) error 
 	}
 	switch {
 	case !has.NotebookSelector:
-		return jsonrpc.MissingField("notebookSelector")
+		return rpcimpl.MissingField("notebookSelector")
 	}
 	*x = v
 	return nil
@@ -17252,27 +17253,27 @@ func (x WorkspaceFoldersServerCapabilities) AppendJSON(b []byte) ([]byte, error)
 	start := len(b)
 	if x.Supported != nil {
 		b = append(b, `,"supported":`...)
-		b = jsonrpc.AppendBool(b, *x.Supported)
+		b = rpcimpl.AppendBool(b, *x.Supported)
 	}
 	if x.ChangeNotifications != nil {
 		b = append(b, `,"changeNotifications":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ChangeNotifications); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.ChangeNotifications); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *WorkspaceFoldersServerCapabilities) UnmarshalJSON(b []byte) error {
 	var v WorkspaceFoldersServerCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "supported":
-			return jsonrpc.AtField("supported", jsonrpc.DecodeOptional(value, &v.Supported, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("supported", rpcimpl.DecodeOptional(value, &v.Supported, rpcimpl.DecodeBool[bool]))
 		case "changeNotifications":
-			return jsonrpc.AtField("changeNotifications", jsonrpc.DecodeOptional(value, &v.ChangeNotifications, jsonrpc.UnmarshalJSON[WorkspaceFoldersServerCapabilitiesChangeNotifications]))
+			return rpcimpl.AtField("changeNotifications", rpcimpl.DecodeOptional(value, &v.ChangeNotifications, rpcimpl.UnmarshalJSON[WorkspaceFoldersServerCapabilitiesChangeNotifications]))
 		}
 		return nil
 	})
@@ -17337,27 +17338,27 @@ func (x FileOperationOptions) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *FileOperationOptions) UnmarshalJSON(b []byte) error {
 	var v FileOperationOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "didCreate":
-			return jsonrpc.AtField("didCreate", jsonrpc.DecodeOptional(value, &v.DidCreate, jsonrpc.UnmarshalJSON[FileOperationRegistrationOptions]))
+			return rpcimpl.AtField("didCreate", rpcimpl.DecodeOptional(value, &v.DidCreate, rpcimpl.UnmarshalJSON[FileOperationRegistrationOptions]))
 		case "willCreate":
-			return jsonrpc.AtField("willCreate", jsonrpc.DecodeOptional(value, &v.WillCreate, jsonrpc.UnmarshalJSON[FileOperationRegistrationOptions]))
+			return rpcimpl.AtField("willCreate", rpcimpl.DecodeOptional(value, &v.WillCreate, rpcimpl.UnmarshalJSON[FileOperationRegistrationOptions]))
 		case "didRename":
-			return jsonrpc.AtField("didRename", jsonrpc.DecodeOptional(value, &v.DidRename, jsonrpc.UnmarshalJSON[FileOperationRegistrationOptions]))
+			return rpcimpl.AtField("didRename", rpcimpl.DecodeOptional(value, &v.DidRename, rpcimpl.UnmarshalJSON[FileOperationRegistrationOptions]))
 		case "willRename":
-			return jsonrpc.AtField("willRename", jsonrpc.DecodeOptional(value, &v.WillRename, jsonrpc.UnmarshalJSON[FileOperationRegistrationOptions]))
+			return rpcimpl.AtField("willRename", rpcimpl.DecodeOptional(value, &v.WillRename, rpcimpl.UnmarshalJSON[FileOperationRegistrationOptions]))
 		case "didDelete":
-			return jsonrpc.AtField("didDelete", jsonrpc.DecodeOptional(value, &v.DidDelete, jsonrpc.UnmarshalJSON[FileOperationRegistrationOptions]))
+			return rpcimpl.AtField("didDelete", rpcimpl.DecodeOptional(value, &v.DidDelete, rpcimpl.UnmarshalJSON[FileOperationRegistrationOptions]))
 		case "willDelete":
-			return jsonrpc.AtField("willDelete", jsonrpc.DecodeOptional(value, &v.WillDelete, jsonrpc.UnmarshalJSON[FileOperationRegistrationOptions]))
+			return rpcimpl.AtField("willDelete", rpcimpl.DecodeOptional(value, &v.WillDelete, rpcimpl.UnmarshalJSON[FileOperationRegistrationOptions]))
 		}
 		return nil
 	})
@@ -17381,8 +17382,8 @@ type CodeDescription struct {
 func (x CodeDescription) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"href":`...)
-	b = jsonrpc.AppendString(b, x.Href)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Href)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -17392,11 +17393,11 @@ func (x *CodeDescription) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Href bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "href":
 			has.Href = true
-			return jsonrpc.AtField("href", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Href)))
+			return rpcimpl.AtField("href", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Href)))
 		}
 		return nil
 	})
@@ -17405,7 +17406,7 @@ func (x *CodeDescription) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Href:
-		return jsonrpc.MissingField("href")
+		return rpcimpl.MissingField("href")
 	}
 	*x = v
 	return nil
@@ -17428,8 +17429,8 @@ func (x DiagnosticRelatedInformation) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Message)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -17439,14 +17440,14 @@ func (x *DiagnosticRelatedInformation) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Location, Message bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "location":
 			has.Location = true
-			return jsonrpc.AtField("location", jsonrpc.NonNull(value, v.Location.UnmarshalJSON(value)))
+			return rpcimpl.AtField("location", rpcimpl.NonNull(value, v.Location.UnmarshalJSON(value)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		}
 		return nil
 	})
@@ -17455,9 +17456,9 @@ func (x *DiagnosticRelatedInformation) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Location:
-		return jsonrpc.MissingField("location")
+		return rpcimpl.MissingField("location")
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	}
 	*x = v
 	return nil
@@ -17476,16 +17477,16 @@ func (x ParameterInformation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"label":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Label); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Label); err != nil {
 		return nil, err
 	}
 	if x.Documentation != nil {
 		b = append(b, `,"documentation":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Documentation); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Documentation); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -17495,13 +17496,13 @@ func (x *ParameterInformation) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Label bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "label":
 			has.Label = true
-			return jsonrpc.AtField("label", jsonrpc.NonNull(value, v.Label.UnmarshalJSON(value)))
+			return rpcimpl.AtField("label", rpcimpl.NonNull(value, v.Label.UnmarshalJSON(value)))
 		case "documentation":
-			return jsonrpc.AtField("documentation", jsonrpc.DecodeOptional(value, &v.Documentation, jsonrpc.UnmarshalJSON[ParameterInformationDocumentation]))
+			return rpcimpl.AtField("documentation", rpcimpl.DecodeOptional(value, &v.Documentation, rpcimpl.UnmarshalJSON[ParameterInformationDocumentation]))
 		}
 		return nil
 	})
@@ -17510,7 +17511,7 @@ func (x *ParameterInformation) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Label:
-		return jsonrpc.MissingField("label")
+		return rpcimpl.MissingField("label")
 	}
 	*x = v
 	return nil
@@ -17524,8 +17525,8 @@ type ParameterInformationLabelVariant2 [2]uint32
 // fault when one does not decode.
 func (x *ParameterInformationLabelVariant2) UnmarshalJSON(b []byte) error {
 	var v ParameterInformationLabelVariant2
-	err := jsonrpc.DecodeItems(b, 2, 2, func(i int, value []byte) error {
-		return jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v[i], 0, math.MaxUint32))
+	err := rpcimpl.DecodeItems(b, 2, 2, func(i int, value []byte) error {
+		return rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v[i], 0, math.MaxUint32))
 	})
 	if err != nil {
 		return err
@@ -17549,14 +17550,14 @@ func (x NotebookCellTextDocumentFilter) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"notebook":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Notebook); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Notebook); err != nil {
 		return nil, err
 	}
 	if x.Language != nil {
 		b = append(b, `,"language":`...)
-		b = jsonrpc.AppendString(b, *x.Language)
+		b = rpcimpl.AppendString(b, *x.Language)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -17566,13 +17567,13 @@ func (x *NotebookCellTextDocumentFilter) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Notebook bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "notebook":
 			has.Notebook = true
-			return jsonrpc.AtField("notebook", jsonrpc.NonNull(value, v.Notebook.UnmarshalJSON(value)))
+			return rpcimpl.AtField("notebook", rpcimpl.NonNull(value, v.Notebook.UnmarshalJSON(value)))
 		case "language":
-			return jsonrpc.AtField("language", jsonrpc.DecodeOptional(value, &v.Language, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("language", rpcimpl.DecodeOptional(value, &v.Language, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -17581,7 +17582,7 @@ func (x *NotebookCellTextDocumentFilter) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Notebook:
-		return jsonrpc.MissingField("notebook")
+		return rpcimpl.MissingField("notebook")
 	}
 	*x = v
 	return nil
@@ -17601,19 +17602,19 @@ func (x FileOperationPatternOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.IgnoreCase != nil {
 		b = append(b, `,"ignoreCase":`...)
-		b = jsonrpc.AppendBool(b, *x.IgnoreCase)
+		b = rpcimpl.AppendBool(b, *x.IgnoreCase)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *FileOperationPatternOptions) UnmarshalJSON(b []byte) error {
 	var v FileOperationPatternOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "ignoreCase":
-			return jsonrpc.AtField("ignoreCase", jsonrpc.DecodeOptional(value, &v.IgnoreCase, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("ignoreCase", rpcimpl.DecodeOptional(value, &v.IgnoreCase, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -17636,12 +17637,12 @@ type ExecutionSummary struct {
 func (x ExecutionSummary) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"executionOrder":`...)
-	b = jsonrpc.AppendInt(b, x.ExecutionOrder)
+	b = rpcimpl.AppendInt(b, x.ExecutionOrder)
 	if x.Success != nil {
 		b = append(b, `,"success":`...)
-		b = jsonrpc.AppendBool(b, *x.Success)
+		b = rpcimpl.AppendBool(b, *x.Success)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -17651,13 +17652,13 @@ func (x *ExecutionSummary) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ExecutionOrder bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "executionOrder":
 			has.ExecutionOrder = true
-			return jsonrpc.AtField("executionOrder", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.ExecutionOrder, 0, math.MaxUint32)))
+			return rpcimpl.AtField("executionOrder", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.ExecutionOrder, 0, math.MaxUint32)))
 		case "success":
-			return jsonrpc.AtField("success", jsonrpc.DecodeOptional(value, &v.Success, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("success", rpcimpl.DecodeOptional(value, &v.Success, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -17666,7 +17667,7 @@ func (x *ExecutionSummary) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ExecutionOrder:
-		return jsonrpc.MissingField("executionOrder")
+		return rpcimpl.MissingField("executionOrder")
 	}
 	*x = v
 	return nil
@@ -17715,7 +17716,7 @@ func (x WorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.ApplyEdit != nil {
 		b = append(b, `,"applyEdit":`...)
-		b = jsonrpc.AppendBool(b, *x.ApplyEdit)
+		b = rpcimpl.AppendBool(b, *x.ApplyEdit)
 	}
 	if x.WorkspaceEdit != nil {
 		b = append(b, `,"workspaceEdit":`...)
@@ -17749,11 +17750,11 @@ func (x WorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.WorkspaceFolders != nil {
 		b = append(b, `,"workspaceFolders":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkspaceFolders)
+		b = rpcimpl.AppendBool(b, *x.WorkspaceFolders)
 	}
 	if x.Configuration != nil {
 		b = append(b, `,"configuration":`...)
-		b = jsonrpc.AppendBool(b, *x.Configuration)
+		b = rpcimpl.AppendBool(b, *x.Configuration)
 	}
 	if x.SemanticTokens != nil {
 		b = append(b, `,"semanticTokens":`...)
@@ -17797,45 +17798,45 @@ func (x WorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *WorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v WorkspaceClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "applyEdit":
-			return jsonrpc.AtField("applyEdit", jsonrpc.DecodeOptional(value, &v.ApplyEdit, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("applyEdit", rpcimpl.DecodeOptional(value, &v.ApplyEdit, rpcimpl.DecodeBool[bool]))
 		case "workspaceEdit":
-			return jsonrpc.AtField("workspaceEdit", jsonrpc.DecodeOptional(value, &v.WorkspaceEdit, jsonrpc.UnmarshalJSON[WorkspaceEditClientCapabilities]))
+			return rpcimpl.AtField("workspaceEdit", rpcimpl.DecodeOptional(value, &v.WorkspaceEdit, rpcimpl.UnmarshalJSON[WorkspaceEditClientCapabilities]))
 		case "didChangeConfiguration":
-			return jsonrpc.AtField("didChangeConfiguration", jsonrpc.DecodeOptional(value, &v.DidChangeConfiguration, jsonrpc.UnmarshalJSON[DidChangeConfigurationClientCapabilities]))
+			return rpcimpl.AtField("didChangeConfiguration", rpcimpl.DecodeOptional(value, &v.DidChangeConfiguration, rpcimpl.UnmarshalJSON[DidChangeConfigurationClientCapabilities]))
 		case "didChangeWatchedFiles":
-			return jsonrpc.AtField("didChangeWatchedFiles", jsonrpc.DecodeOptional(value, &v.DidChangeWatchedFiles, jsonrpc.UnmarshalJSON[DidChangeWatchedFilesClientCapabilities]))
+			return rpcimpl.AtField("didChangeWatchedFiles", rpcimpl.DecodeOptional(value, &v.DidChangeWatchedFiles, rpcimpl.UnmarshalJSON[DidChangeWatchedFilesClientCapabilities]))
 		case "symbol":
-			return jsonrpc.AtField("symbol", jsonrpc.DecodeOptional(value, &v.Symbol, jsonrpc.UnmarshalJSON[WorkspaceSymbolClientCapabilities]))
+			return rpcimpl.AtField("symbol", rpcimpl.DecodeOptional(value, &v.Symbol, rpcimpl.UnmarshalJSON[WorkspaceSymbolClientCapabilities]))
 		case "executeCommand":
-			return jsonrpc.AtField("executeCommand", jsonrpc.DecodeOptional(value, &v.ExecuteCommand, jsonrpc.UnmarshalJSON[ExecuteCommandClientCapabilities]))
+			return rpcimpl.AtField("executeCommand", rpcimpl.DecodeOptional(value, &v.ExecuteCommand, rpcimpl.UnmarshalJSON[ExecuteCommandClientCapabilities]))
 		case "workspaceFolders":
-			return jsonrpc.AtField("workspaceFolders", jsonrpc.DecodeOptional(value, &v.WorkspaceFolders, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workspaceFolders", rpcimpl.DecodeOptional(value, &v.WorkspaceFolders, rpcimpl.DecodeBool[bool]))
 		case "configuration":
-			return jsonrpc.AtField("configuration", jsonrpc.DecodeOptional(value, &v.Configuration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("configuration", rpcimpl.DecodeOptional(value, &v.Configuration, rpcimpl.DecodeBool[bool]))
 		case "semanticTokens":
-			return jsonrpc.AtField("semanticTokens", jsonrpc.DecodeOptional(value, &v.SemanticTokens, jsonrpc.UnmarshalJSON[SemanticTokensWorkspaceClientCapabilities]))
+			return rpcimpl.AtField("semanticTokens", rpcimpl.DecodeOptional(value, &v.SemanticTokens, rpcimpl.UnmarshalJSON[SemanticTokensWorkspaceClientCapabilities]))
 		case "codeLens":
-			return jsonrpc.AtField("codeLens", jsonrpc.DecodeOptional(value, &v.CodeLens, jsonrpc.UnmarshalJSON[CodeLensWorkspaceClientCapabilities]))
+			return rpcimpl.AtField("codeLens", rpcimpl.DecodeOptional(value, &v.CodeLens, rpcimpl.UnmarshalJSON[CodeLensWorkspaceClientCapabilities]))
 		case "fileOperations":
-			return jsonrpc.AtField("fileOperations", jsonrpc.DecodeOptional(value, &v.FileOperations, jsonrpc.UnmarshalJSON[FileOperationClientCapabilities]))
+			return rpcimpl.AtField("fileOperations", rpcimpl.DecodeOptional(value, &v.FileOperations, rpcimpl.UnmarshalJSON[FileOperationClientCapabilities]))
 		case "inlineValue":
-			return jsonrpc.AtField("inlineValue", jsonrpc.DecodeOptional(value, &v.InlineValue, jsonrpc.UnmarshalJSON[InlineValueWorkspaceClientCapabilities]))
+			return rpcimpl.AtField("inlineValue", rpcimpl.DecodeOptional(value, &v.InlineValue, rpcimpl.UnmarshalJSON[InlineValueWorkspaceClientCapabilities]))
 		case "inlayHint":
-			return jsonrpc.AtField("inlayHint", jsonrpc.DecodeOptional(value, &v.InlayHint, jsonrpc.UnmarshalJSON[InlayHintWorkspaceClientCapabilities]))
+			return rpcimpl.AtField("inlayHint", rpcimpl.DecodeOptional(value, &v.InlayHint, rpcimpl.UnmarshalJSON[InlayHintWorkspaceClientCapabilities]))
 		case "diagnostics":
-			return jsonrpc.AtField("diagnostics", jsonrpc.DecodeOptional(value, &v.Diagnostics, jsonrpc.UnmarshalJSON[DiagnosticWorkspaceClientCapabilities]))
+			return rpcimpl.AtField("diagnostics", rpcimpl.DecodeOptional(value, &v.Diagnostics, rpcimpl.UnmarshalJSON[DiagnosticWorkspaceClientCapabilities]))
 		case "foldingRange":
-			return jsonrpc.AtField("foldingRange", jsonrpc.DecodeOptional(value, &v.FoldingRange, jsonrpc.UnmarshalJSON[FoldingRangeWorkspaceClientCapabilities]))
+			return rpcimpl.AtField("foldingRange", rpcimpl.DecodeOptional(value, &v.FoldingRange, rpcimpl.UnmarshalJSON[FoldingRangeWorkspaceClientCapabilities]))
 		}
 		return nil
 	})
@@ -18103,77 +18104,77 @@ func (x TextDocumentClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *TextDocumentClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v TextDocumentClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "synchronization":
-			return jsonrpc.AtField("synchronization", jsonrpc.DecodeOptional(value, &v.Synchronization, jsonrpc.UnmarshalJSON[TextDocumentSyncClientCapabilities]))
+			return rpcimpl.AtField("synchronization", rpcimpl.DecodeOptional(value, &v.Synchronization, rpcimpl.UnmarshalJSON[TextDocumentSyncClientCapabilities]))
 		case "completion":
-			return jsonrpc.AtField("completion", jsonrpc.DecodeOptional(value, &v.Completion, jsonrpc.UnmarshalJSON[CompletionClientCapabilities]))
+			return rpcimpl.AtField("completion", rpcimpl.DecodeOptional(value, &v.Completion, rpcimpl.UnmarshalJSON[CompletionClientCapabilities]))
 		case "hover":
-			return jsonrpc.AtField("hover", jsonrpc.DecodeOptional(value, &v.Hover, jsonrpc.UnmarshalJSON[HoverClientCapabilities]))
+			return rpcimpl.AtField("hover", rpcimpl.DecodeOptional(value, &v.Hover, rpcimpl.UnmarshalJSON[HoverClientCapabilities]))
 		case "signatureHelp":
-			return jsonrpc.AtField("signatureHelp", jsonrpc.DecodeOptional(value, &v.SignatureHelp, jsonrpc.UnmarshalJSON[SignatureHelpClientCapabilities]))
+			return rpcimpl.AtField("signatureHelp", rpcimpl.DecodeOptional(value, &v.SignatureHelp, rpcimpl.UnmarshalJSON[SignatureHelpClientCapabilities]))
 		case "declaration":
-			return jsonrpc.AtField("declaration", jsonrpc.DecodeOptional(value, &v.Declaration, jsonrpc.UnmarshalJSON[DeclarationClientCapabilities]))
+			return rpcimpl.AtField("declaration", rpcimpl.DecodeOptional(value, &v.Declaration, rpcimpl.UnmarshalJSON[DeclarationClientCapabilities]))
 		case "definition":
-			return jsonrpc.AtField("definition", jsonrpc.DecodeOptional(value, &v.Definition, jsonrpc.UnmarshalJSON[DefinitionClientCapabilities]))
+			return rpcimpl.AtField("definition", rpcimpl.DecodeOptional(value, &v.Definition, rpcimpl.UnmarshalJSON[DefinitionClientCapabilities]))
 		case "typeDefinition":
-			return jsonrpc.AtField("typeDefinition", jsonrpc.DecodeOptional(value, &v.TypeDefinition, jsonrpc.UnmarshalJSON[TypeDefinitionClientCapabilities]))
+			return rpcimpl.AtField("typeDefinition", rpcimpl.DecodeOptional(value, &v.TypeDefinition, rpcimpl.UnmarshalJSON[TypeDefinitionClientCapabilities]))
 		case "implementation":
-			return jsonrpc.AtField("implementation", jsonrpc.DecodeOptional(value, &v.Implementation, jsonrpc.UnmarshalJSON[ImplementationClientCapabilities]))
+			return rpcimpl.AtField("implementation", rpcimpl.DecodeOptional(value, &v.Implementation, rpcimpl.UnmarshalJSON[ImplementationClientCapabilities]))
 		case "references":
-			return jsonrpc.AtField("references", jsonrpc.DecodeOptional(value, &v.References, jsonrpc.UnmarshalJSON[ReferenceClientCapabilities]))
+			return rpcimpl.AtField("references", rpcimpl.DecodeOptional(value, &v.References, rpcimpl.UnmarshalJSON[ReferenceClientCapabilities]))
 		case "documentHighlight":
-			return jsonrpc.AtField("documentHighlight", jsonrpc.DecodeOptional(value, &v.DocumentHighlight, jsonrpc.UnmarshalJSON[DocumentHighlightClientCapabilities]))
+			return rpcimpl.AtField("documentHighlight", rpcimpl.DecodeOptional(value, &v.DocumentHighlight, rpcimpl.UnmarshalJSON[DocumentHighlightClientCapabilities]))
 		case "documentSymbol":
-			return jsonrpc.AtField("documentSymbol", jsonrpc.DecodeOptional(value, &v.DocumentSymbol, jsonrpc.UnmarshalJSON[DocumentSymbolClientCapabilities]))
+			return rpcimpl.AtField("documentSymbol", rpcimpl.DecodeOptional(value, &v.DocumentSymbol, rpcimpl.UnmarshalJSON[DocumentSymbolClientCapabilities]))
 		case "codeAction":
-			return jsonrpc.AtField("codeAction", jsonrpc.DecodeOptional(value, &v.CodeAction, jsonrpc.UnmarshalJSON[CodeActionClientCapabilities]))
+			return rpcimpl.AtField("codeAction", rpcimpl.DecodeOptional(value, &v.CodeAction, rpcimpl.UnmarshalJSON[CodeActionClientCapabilities]))
 		case "codeLens":
-			return jsonrpc.AtField("codeLens", jsonrpc.DecodeOptional(value, &v.CodeLens, jsonrpc.UnmarshalJSON[CodeLensClientCapabilities]))
+			return rpcimpl.AtField("codeLens", rpcimpl.DecodeOptional(value, &v.CodeLens, rpcimpl.UnmarshalJSON[CodeLensClientCapabilities]))
 		case "documentLink":
-			return jsonrpc.AtField("documentLink", jsonrpc.DecodeOptional(value, &v.DocumentLink, jsonrpc.UnmarshalJSON[DocumentLinkClientCapabilities]))
+			return rpcimpl.AtField("documentLink", rpcimpl.DecodeOptional(value, &v.DocumentLink, rpcimpl.UnmarshalJSON[DocumentLinkClientCapabilities]))
 		case "colorProvider":
-			return jsonrpc.AtField("colorProvider", jsonrpc.DecodeOptional(value, &v.ColorProvider, jsonrpc.UnmarshalJSON[DocumentColorClientCapabilities]))
+			return rpcimpl.AtField("colorProvider", rpcimpl.DecodeOptional(value, &v.ColorProvider, rpcimpl.UnmarshalJSON[DocumentColorClientCapabilities]))
 		case "formatting":
-			return jsonrpc.AtField("formatting", jsonrpc.DecodeOptional(value, &v.Formatting, jsonrpc.UnmarshalJSON[DocumentFormattingClientCapabilities]))
+			return rpcimpl.AtField("formatting", rpcimpl.DecodeOptional(value, &v.Formatting, rpcimpl.UnmarshalJSON[DocumentFormattingClientCapabilities]))
 		case "rangeFormatting":
-			return jsonrpc.AtField("rangeFormatting", jsonrpc.DecodeOptional(value, &v.RangeFormatting, jsonrpc.UnmarshalJSON[DocumentRangeFormattingClientCapabilities]))
+			return rpcimpl.AtField("rangeFormatting", rpcimpl.DecodeOptional(value, &v.RangeFormatting, rpcimpl.UnmarshalJSON[DocumentRangeFormattingClientCapabilities]))
 		case "onTypeFormatting":
-			return jsonrpc.AtField("onTypeFormatting", jsonrpc.DecodeOptional(value, &v.OnTypeFormatting, jsonrpc.UnmarshalJSON[DocumentOnTypeFormattingClientCapabilities]))
+			return rpcimpl.AtField("onTypeFormatting", rpcimpl.DecodeOptional(value, &v.OnTypeFormatting, rpcimpl.UnmarshalJSON[DocumentOnTypeFormattingClientCapabilities]))
 		case "rename":
-			return jsonrpc.AtField("rename", jsonrpc.DecodeOptional(value, &v.Rename, jsonrpc.UnmarshalJSON[RenameClientCapabilities]))
+			return rpcimpl.AtField("rename", rpcimpl.DecodeOptional(value, &v.Rename, rpcimpl.UnmarshalJSON[RenameClientCapabilities]))
 		case "foldingRange":
-			return jsonrpc.AtField("foldingRange", jsonrpc.DecodeOptional(value, &v.FoldingRange, jsonrpc.UnmarshalJSON[FoldingRangeClientCapabilities]))
+			return rpcimpl.AtField("foldingRange", rpcimpl.DecodeOptional(value, &v.FoldingRange, rpcimpl.UnmarshalJSON[FoldingRangeClientCapabilities]))
 		case "selectionRange":
-			return jsonrpc.AtField("selectionRange", jsonrpc.DecodeOptional(value, &v.SelectionRange, jsonrpc.UnmarshalJSON[SelectionRangeClientCapabilities]))
+			return rpcimpl.AtField("selectionRange", rpcimpl.DecodeOptional(value, &v.SelectionRange, rpcimpl.UnmarshalJSON[SelectionRangeClientCapabilities]))
 		case "publishDiagnostics":
-			return jsonrpc.AtField("publishDiagnostics", jsonrpc.DecodeOptional(value, &v.PublishDiagnostics, jsonrpc.UnmarshalJSON[PublishDiagnosticsClientCapabilities]))
+			return rpcimpl.AtField("publishDiagnostics", rpcimpl.DecodeOptional(value, &v.PublishDiagnostics, rpcimpl.UnmarshalJSON[PublishDiagnosticsClientCapabilities]))
 		case "callHierarchy":
-			return jsonrpc.AtField("callHierarchy", jsonrpc.DecodeOptional(value, &v.CallHierarchy, jsonrpc.UnmarshalJSON[CallHierarchyClientCapabilities]))
+			return rpcimpl.AtField("callHierarchy", rpcimpl.DecodeOptional(value, &v.CallHierarchy, rpcimpl.UnmarshalJSON[CallHierarchyClientCapabilities]))
 		case "semanticTokens":
-			return jsonrpc.AtField("semanticTokens", jsonrpc.DecodeOptional(value, &v.SemanticTokens, jsonrpc.UnmarshalJSON[SemanticTokensClientCapabilities]))
+			return rpcimpl.AtField("semanticTokens", rpcimpl.DecodeOptional(value, &v.SemanticTokens, rpcimpl.UnmarshalJSON[SemanticTokensClientCapabilities]))
 		case "linkedEditingRange":
-			return jsonrpc.AtField("linkedEditingRange", jsonrpc.DecodeOptional(value, &v.LinkedEditingRange, jsonrpc.UnmarshalJSON[LinkedEditingRangeClientCapabilities]))
+			return rpcimpl.AtField("linkedEditingRange", rpcimpl.DecodeOptional(value, &v.LinkedEditingRange, rpcimpl.UnmarshalJSON[LinkedEditingRangeClientCapabilities]))
 		case "moniker":
-			return jsonrpc.AtField("moniker", jsonrpc.DecodeOptional(value, &v.Moniker, jsonrpc.UnmarshalJSON[MonikerClientCapabilities]))
+			return rpcimpl.AtField("moniker", rpcimpl.DecodeOptional(value, &v.Moniker, rpcimpl.UnmarshalJSON[MonikerClientCapabilities]))
 		case "typeHierarchy":
-			return jsonrpc.AtField("typeHierarchy", jsonrpc.DecodeOptional(value, &v.TypeHierarchy, jsonrpc.UnmarshalJSON[TypeHierarchyClientCapabilities]))
+			return rpcimpl.AtField("typeHierarchy", rpcimpl.DecodeOptional(value, &v.TypeHierarchy, rpcimpl.UnmarshalJSON[TypeHierarchyClientCapabilities]))
 		case "inlineValue":
-			return jsonrpc.AtField("inlineValue", jsonrpc.DecodeOptional(value, &v.InlineValue, jsonrpc.UnmarshalJSON[InlineValueClientCapabilities]))
+			return rpcimpl.AtField("inlineValue", rpcimpl.DecodeOptional(value, &v.InlineValue, rpcimpl.UnmarshalJSON[InlineValueClientCapabilities]))
 		case "inlayHint":
-			return jsonrpc.AtField("inlayHint", jsonrpc.DecodeOptional(value, &v.InlayHint, jsonrpc.UnmarshalJSON[InlayHintClientCapabilities]))
+			return rpcimpl.AtField("inlayHint", rpcimpl.DecodeOptional(value, &v.InlayHint, rpcimpl.UnmarshalJSON[InlayHintClientCapabilities]))
 		case "diagnostic":
-			return jsonrpc.AtField("diagnostic", jsonrpc.DecodeOptional(value, &v.Diagnostic, jsonrpc.UnmarshalJSON[DiagnosticClientCapabilities]))
+			return rpcimpl.AtField("diagnostic", rpcimpl.DecodeOptional(value, &v.Diagnostic, rpcimpl.UnmarshalJSON[DiagnosticClientCapabilities]))
 		case "inlineCompletion":
-			return jsonrpc.AtField("inlineCompletion", jsonrpc.DecodeOptional(value, &v.InlineCompletion, jsonrpc.UnmarshalJSON[InlineCompletionClientCapabilities]))
+			return rpcimpl.AtField("inlineCompletion", rpcimpl.DecodeOptional(value, &v.InlineCompletion, rpcimpl.UnmarshalJSON[InlineCompletionClientCapabilities]))
 		}
 		return nil
 	})
@@ -18202,7 +18203,7 @@ func (x NotebookDocumentClientCapabilities) AppendJSON(b []byte) ([]byte, error)
 	if b, err = x.Synchronization.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -18212,11 +18213,11 @@ func (x *NotebookDocumentClientCapabilities) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Synchronization bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "synchronization":
 			has.Synchronization = true
-			return jsonrpc.AtField("synchronization", jsonrpc.NonNull(value, v.Synchronization.UnmarshalJSON(value)))
+			return rpcimpl.AtField("synchronization", rpcimpl.NonNull(value, v.Synchronization.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -18225,7 +18226,7 @@ func (x *NotebookDocumentClientCapabilities) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Synchronization:
-		return jsonrpc.MissingField("synchronization")
+		return rpcimpl.MissingField("synchronization")
 	}
 	*x = v
 	return nil
@@ -18251,7 +18252,7 @@ func (x WindowClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	if x.ShowMessage != nil {
 		b = append(b, `,"showMessage":`...)
@@ -18265,21 +18266,21 @@ func (x WindowClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *WindowClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v WindowClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "showMessage":
-			return jsonrpc.AtField("showMessage", jsonrpc.DecodeOptional(value, &v.ShowMessage, jsonrpc.UnmarshalJSON[ShowMessageRequestClientCapabilities]))
+			return rpcimpl.AtField("showMessage", rpcimpl.DecodeOptional(value, &v.ShowMessage, rpcimpl.UnmarshalJSON[ShowMessageRequestClientCapabilities]))
 		case "showDocument":
-			return jsonrpc.AtField("showDocument", jsonrpc.DecodeOptional(value, &v.ShowDocument, jsonrpc.UnmarshalJSON[ShowDocumentClientCapabilities]))
+			return rpcimpl.AtField("showDocument", rpcimpl.DecodeOptional(value, &v.ShowDocument, rpcimpl.UnmarshalJSON[ShowDocumentClientCapabilities]))
 		}
 		return nil
 	})
@@ -18333,27 +18334,27 @@ func (x GeneralClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.PositionEncodings != nil {
 		b = append(b, `,"positionEncodings":`...)
-		if b, err = jsonrpc.AppendValue(b, x.PositionEncodings); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.PositionEncodings); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GeneralClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v GeneralClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "staleRequestSupport":
-			return jsonrpc.AtField("staleRequestSupport", jsonrpc.DecodeOptional(value, &v.StaleRequestSupport, jsonrpc.UnmarshalJSON[GeneralClientCapabilitiesStaleRequestSupport]))
+			return rpcimpl.AtField("staleRequestSupport", rpcimpl.DecodeOptional(value, &v.StaleRequestSupport, rpcimpl.UnmarshalJSON[GeneralClientCapabilitiesStaleRequestSupport]))
 		case "regularExpressions":
-			return jsonrpc.AtField("regularExpressions", jsonrpc.DecodeOptional(value, &v.RegularExpressions, jsonrpc.UnmarshalJSON[RegularExpressionsClientCapabilities]))
+			return rpcimpl.AtField("regularExpressions", rpcimpl.DecodeOptional(value, &v.RegularExpressions, rpcimpl.UnmarshalJSON[RegularExpressionsClientCapabilities]))
 		case "markdown":
-			return jsonrpc.AtField("markdown", jsonrpc.DecodeOptional(value, &v.Markdown, jsonrpc.UnmarshalJSON[MarkdownClientCapabilities]))
+			return rpcimpl.AtField("markdown", rpcimpl.DecodeOptional(value, &v.Markdown, rpcimpl.UnmarshalJSON[MarkdownClientCapabilities]))
 		case "positionEncodings":
-			return jsonrpc.AtField("positionEncodings", jsonrpc.DecodeArray(value, &v.PositionEncodings, jsonrpc.UnmarshalJSON[PositionEncodingKind]))
+			return rpcimpl.AtField("positionEncodings", rpcimpl.DecodeArray(value, &v.PositionEncodings, rpcimpl.UnmarshalJSON[PositionEncodingKind]))
 		}
 		return nil
 	})
@@ -18390,12 +18391,12 @@ func (x GeneralClientCapabilitiesStaleRequestSupport) AppendJSON(b []byte) ([]by
 	var err error
 	start := len(b)
 	b = append(b, `,"cancel":`...)
-	b = jsonrpc.AppendBool(b, x.Cancel)
+	b = rpcimpl.AppendBool(b, x.Cancel)
 	b = append(b, `,"retryOnContentModified":`...)
-	if b, err = jsonrpc.AppendValue(b, x.RetryOnContentModified); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.RetryOnContentModified); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -18405,14 +18406,14 @@ func (x *GeneralClientCapabilitiesStaleRequestSupport) UnmarshalJSON(b []byte) e
 	var has struct {
 		Cancel, RetryOnContentModified bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "cancel":
 			has.Cancel = true
-			return jsonrpc.AtField("cancel", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Cancel)))
+			return rpcimpl.AtField("cancel", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Cancel)))
 		case "retryOnContentModified":
 			has.RetryOnContentModified = true
-			return jsonrpc.AtField("retryOnContentModified", jsonrpc.NonNull(value, json.Unmarshal(value, &v.RetryOnContentModified)))
+			return rpcimpl.AtField("retryOnContentModified", rpcimpl.NonNull(value, json.Unmarshal(value, &v.RetryOnContentModified)))
 		}
 		return nil
 	})
@@ -18421,9 +18422,9 @@ func (x *GeneralClientCapabilitiesStaleRequestSupport) UnmarshalJSON(b []byte) e
 	}
 	switch {
 	case !has.Cancel:
-		return jsonrpc.MissingField("cancel")
+		return rpcimpl.MissingField("cancel")
 	case !has.RetryOnContentModified:
-		return jsonrpc.MissingField("retryOnContentModified")
+		return rpcimpl.MissingField("retryOnContentModified")
 	}
 	*x = v
 	return nil
@@ -18444,12 +18445,12 @@ func (x RelativePattern) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"baseUri":`...)
-	if b, err = jsonrpc.AppendValue(b, x.BaseURI); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.BaseURI); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"pattern":`...)
-	b = jsonrpc.AppendString(b, x.Pattern)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Pattern)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -18459,14 +18460,14 @@ func (x *RelativePattern) UnmarshalJSON(b []byte) error {
 	var has struct {
 		BaseURI, Pattern bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "baseUri":
 			has.BaseURI = true
-			return jsonrpc.AtField("baseUri", jsonrpc.NonNull(value, v.BaseURI.UnmarshalJSON(value)))
+			return rpcimpl.AtField("baseUri", rpcimpl.NonNull(value, v.BaseURI.UnmarshalJSON(value)))
 		case "pattern":
 			has.Pattern = true
-			return jsonrpc.AtField("pattern", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Pattern)))
+			return rpcimpl.AtField("pattern", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Pattern)))
 		}
 		return nil
 	})
@@ -18475,9 +18476,9 @@ func (x *RelativePattern) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.BaseURI:
-		return jsonrpc.MissingField("baseUri")
+		return rpcimpl.MissingField("baseUri")
 	case !has.Pattern:
-		return jsonrpc.MissingField("pattern")
+		return rpcimpl.MissingField("pattern")
 	}
 	*x = v
 	return nil
@@ -18508,21 +18509,21 @@ func (x WorkspaceEditClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DocumentChanges != nil {
 		b = append(b, `,"documentChanges":`...)
-		b = jsonrpc.AppendBool(b, *x.DocumentChanges)
+		b = rpcimpl.AppendBool(b, *x.DocumentChanges)
 	}
 	if x.ResourceOperations != nil {
 		b = append(b, `,"resourceOperations":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ResourceOperations); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.ResourceOperations); err != nil {
 			return nil, err
 		}
 	}
 	if x.FailureHandling != nil {
 		b = append(b, `,"failureHandling":`...)
-		b = jsonrpc.AppendString(b, *x.FailureHandling)
+		b = rpcimpl.AppendString(b, *x.FailureHandling)
 	}
 	if x.NormalizesLineEndings != nil {
 		b = append(b, `,"normalizesLineEndings":`...)
-		b = jsonrpc.AppendBool(b, *x.NormalizesLineEndings)
+		b = rpcimpl.AppendBool(b, *x.NormalizesLineEndings)
 	}
 	if x.ChangeAnnotationSupport != nil {
 		b = append(b, `,"changeAnnotationSupport":`...)
@@ -18530,25 +18531,25 @@ func (x WorkspaceEditClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *WorkspaceEditClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v WorkspaceEditClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentChanges":
-			return jsonrpc.AtField("documentChanges", jsonrpc.DecodeOptional(value, &v.DocumentChanges, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("documentChanges", rpcimpl.DecodeOptional(value, &v.DocumentChanges, rpcimpl.DecodeBool[bool]))
 		case "resourceOperations":
-			return jsonrpc.AtField("resourceOperations", jsonrpc.DecodeArray(value, &v.ResourceOperations, jsonrpc.UnmarshalJSON[ResourceOperationKind]))
+			return rpcimpl.AtField("resourceOperations", rpcimpl.DecodeArray(value, &v.ResourceOperations, rpcimpl.UnmarshalJSON[ResourceOperationKind]))
 		case "failureHandling":
-			return jsonrpc.AtField("failureHandling", jsonrpc.DecodeOptional(value, &v.FailureHandling, jsonrpc.UnmarshalJSON[FailureHandlingKind]))
+			return rpcimpl.AtField("failureHandling", rpcimpl.DecodeOptional(value, &v.FailureHandling, rpcimpl.UnmarshalJSON[FailureHandlingKind]))
 		case "normalizesLineEndings":
-			return jsonrpc.AtField("normalizesLineEndings", jsonrpc.DecodeOptional(value, &v.NormalizesLineEndings, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("normalizesLineEndings", rpcimpl.DecodeOptional(value, &v.NormalizesLineEndings, rpcimpl.DecodeBool[bool]))
 		case "changeAnnotationSupport":
-			return jsonrpc.AtField("changeAnnotationSupport", jsonrpc.DecodeOptional(value, &v.ChangeAnnotationSupport, jsonrpc.UnmarshalJSON[WorkspaceEditClientCapabilitiesChangeAnnotationSupport]))
+			return rpcimpl.AtField("changeAnnotationSupport", rpcimpl.DecodeOptional(value, &v.ChangeAnnotationSupport, rpcimpl.UnmarshalJSON[WorkspaceEditClientCapabilitiesChangeAnnotationSupport]))
 		}
 		return nil
 	})
@@ -18571,19 +18572,19 @@ func (x WorkspaceEditClientCapabilitiesChangeAnnotationSupport) AppendJSON(b []b
 	start := len(b)
 	if x.GroupsOnLabel != nil {
 		b = append(b, `,"groupsOnLabel":`...)
-		b = jsonrpc.AppendBool(b, *x.GroupsOnLabel)
+		b = rpcimpl.AppendBool(b, *x.GroupsOnLabel)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *WorkspaceEditClientCapabilitiesChangeAnnotationSupport) UnmarshalJSON(b []byte) error {
 	var v WorkspaceEditClientCapabilitiesChangeAnnotationSupport
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "groupsOnLabel":
-			return jsonrpc.AtField("groupsOnLabel", jsonrpc.DecodeOptional(value, &v.GroupsOnLabel, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("groupsOnLabel", rpcimpl.DecodeOptional(value, &v.GroupsOnLabel, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -18606,19 +18607,19 @@ func (x DidChangeConfigurationClientCapabilities) AppendJSON(b []byte) ([]byte, 
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DidChangeConfigurationClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v DidChangeConfigurationClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -18644,25 +18645,25 @@ func (x DidChangeWatchedFilesClientCapabilities) AppendJSON(b []byte) ([]byte, e
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.RelativePatternSupport != nil {
 		b = append(b, `,"relativePatternSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RelativePatternSupport)
+		b = rpcimpl.AppendBool(b, *x.RelativePatternSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DidChangeWatchedFilesClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v DidChangeWatchedFilesClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "relativePatternSupport":
-			return jsonrpc.AtField("relativePatternSupport", jsonrpc.DecodeOptional(value, &v.RelativePatternSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("relativePatternSupport", rpcimpl.DecodeOptional(value, &v.RelativePatternSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -18693,7 +18694,7 @@ func (x WorkspaceSymbolClientCapabilities) AppendJSON(b []byte) ([]byte, error) 
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.SymbolKind != nil {
 		b = append(b, `,"symbolKind":`...)
@@ -18713,23 +18714,23 @@ func (x WorkspaceSymbolClientCapabilities) AppendJSON(b []byte) ([]byte, error) 
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *WorkspaceSymbolClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v WorkspaceSymbolClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "symbolKind":
-			return jsonrpc.AtField("symbolKind", jsonrpc.DecodeOptional(value, &v.SymbolKind, jsonrpc.UnmarshalJSON[WorkspaceSymbolClientCapabilitiesSymbolKind]))
+			return rpcimpl.AtField("symbolKind", rpcimpl.DecodeOptional(value, &v.SymbolKind, rpcimpl.UnmarshalJSON[WorkspaceSymbolClientCapabilitiesSymbolKind]))
 		case "tagSupport":
-			return jsonrpc.AtField("tagSupport", jsonrpc.DecodeOptional(value, &v.TagSupport, jsonrpc.UnmarshalJSON[WorkspaceSymbolClientCapabilitiesTagSupport]))
+			return rpcimpl.AtField("tagSupport", rpcimpl.DecodeOptional(value, &v.TagSupport, rpcimpl.UnmarshalJSON[WorkspaceSymbolClientCapabilitiesTagSupport]))
 		case "resolveSupport":
-			return jsonrpc.AtField("resolveSupport", jsonrpc.DecodeOptional(value, &v.ResolveSupport, jsonrpc.UnmarshalJSON[WorkspaceSymbolClientCapabilitiesResolveSupport]))
+			return rpcimpl.AtField("resolveSupport", rpcimpl.DecodeOptional(value, &v.ResolveSupport, rpcimpl.UnmarshalJSON[WorkspaceSymbolClientCapabilitiesResolveSupport]))
 		}
 		return nil
 	})
@@ -18753,21 +18754,21 @@ func (x WorkspaceSymbolClientCapabilitiesSymbolKind) AppendJSON(b []byte) ([]byt
 	start := len(b)
 	if x.ValueSet != nil {
 		b = append(b, `,"valueSet":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *WorkspaceSymbolClientCapabilitiesSymbolKind) UnmarshalJSON(b []byte) error {
 	var v WorkspaceSymbolClientCapabilitiesSymbolKind
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "valueSet":
-			return jsonrpc.AtField("valueSet", jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[SymbolKind]))
+			return rpcimpl.AtField("valueSet", rpcimpl.DecodeArray(value, &v.ValueSet, rpcimpl.UnmarshalJSON[SymbolKind]))
 		}
 		return nil
 	})
@@ -18803,10 +18804,10 @@ func (x WorkspaceSymbolClientCapabilitiesTagSupport) AppendJSON(b []byte) ([]byt
 	var err error
 	start := len(b)
 	b = append(b, `,"valueSet":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -18816,11 +18817,11 @@ func (x *WorkspaceSymbolClientCapabilitiesTagSupport) UnmarshalJSON(b []byte) er
 	var has struct {
 		ValueSet bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "valueSet":
 			has.ValueSet = true
-			return jsonrpc.AtField("valueSet", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[SymbolTag])))
+			return rpcimpl.AtField("valueSet", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.ValueSet, rpcimpl.UnmarshalJSON[SymbolTag])))
 		}
 		return nil
 	})
@@ -18829,7 +18830,7 @@ func (x *WorkspaceSymbolClientCapabilitiesTagSupport) UnmarshalJSON(b []byte) er
 	}
 	switch {
 	case !has.ValueSet:
-		return jsonrpc.MissingField("valueSet")
+		return rpcimpl.MissingField("valueSet")
 	}
 	*x = v
 	return nil
@@ -18860,10 +18861,10 @@ func (x WorkspaceSymbolClientCapabilitiesResolveSupport) AppendJSON(b []byte) ([
 	var err error
 	start := len(b)
 	b = append(b, `,"properties":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Properties); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Properties); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -18873,11 +18874,11 @@ func (x *WorkspaceSymbolClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte
 	var has struct {
 		Properties bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "properties":
 			has.Properties = true
-			return jsonrpc.AtField("properties", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Properties)))
+			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Properties)))
 		}
 		return nil
 	})
@@ -18886,7 +18887,7 @@ func (x *WorkspaceSymbolClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte
 	}
 	switch {
 	case !has.Properties:
-		return jsonrpc.MissingField("properties")
+		return rpcimpl.MissingField("properties")
 	}
 	*x = v
 	return nil
@@ -18904,19 +18905,19 @@ func (x ExecuteCommandClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ExecuteCommandClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v ExecuteCommandClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -18941,19 +18942,19 @@ func (x SemanticTokensWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte,
 	start := len(b)
 	if x.RefreshSupport != nil {
 		b = append(b, `,"refreshSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RefreshSupport)
+		b = rpcimpl.AppendBool(b, *x.RefreshSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SemanticTokensWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v SemanticTokensWorkspaceClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "refreshSupport":
-			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeOptional(value, &v.RefreshSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("refreshSupport", rpcimpl.DecodeOptional(value, &v.RefreshSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -18978,19 +18979,19 @@ func (x CodeLensWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error
 	start := len(b)
 	if x.RefreshSupport != nil {
 		b = append(b, `,"refreshSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RefreshSupport)
+		b = rpcimpl.AppendBool(b, *x.RefreshSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CodeLensWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v CodeLensWorkspaceClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "refreshSupport":
-			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeOptional(value, &v.RefreshSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("refreshSupport", rpcimpl.DecodeOptional(value, &v.RefreshSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -19021,55 +19022,55 @@ func (x FileOperationClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.DidCreate != nil {
 		b = append(b, `,"didCreate":`...)
-		b = jsonrpc.AppendBool(b, *x.DidCreate)
+		b = rpcimpl.AppendBool(b, *x.DidCreate)
 	}
 	if x.WillCreate != nil {
 		b = append(b, `,"willCreate":`...)
-		b = jsonrpc.AppendBool(b, *x.WillCreate)
+		b = rpcimpl.AppendBool(b, *x.WillCreate)
 	}
 	if x.DidRename != nil {
 		b = append(b, `,"didRename":`...)
-		b = jsonrpc.AppendBool(b, *x.DidRename)
+		b = rpcimpl.AppendBool(b, *x.DidRename)
 	}
 	if x.WillRename != nil {
 		b = append(b, `,"willRename":`...)
-		b = jsonrpc.AppendBool(b, *x.WillRename)
+		b = rpcimpl.AppendBool(b, *x.WillRename)
 	}
 	if x.DidDelete != nil {
 		b = append(b, `,"didDelete":`...)
-		b = jsonrpc.AppendBool(b, *x.DidDelete)
+		b = rpcimpl.AppendBool(b, *x.DidDelete)
 	}
 	if x.WillDelete != nil {
 		b = append(b, `,"willDelete":`...)
-		b = jsonrpc.AppendBool(b, *x.WillDelete)
+		b = rpcimpl.AppendBool(b, *x.WillDelete)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *FileOperationClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v FileOperationClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "didCreate":
-			return jsonrpc.AtField("didCreate", jsonrpc.DecodeOptional(value, &v.DidCreate, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("didCreate", rpcimpl.DecodeOptional(value, &v.DidCreate, rpcimpl.DecodeBool[bool]))
 		case "willCreate":
-			return jsonrpc.AtField("willCreate", jsonrpc.DecodeOptional(value, &v.WillCreate, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("willCreate", rpcimpl.DecodeOptional(value, &v.WillCreate, rpcimpl.DecodeBool[bool]))
 		case "didRename":
-			return jsonrpc.AtField("didRename", jsonrpc.DecodeOptional(value, &v.DidRename, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("didRename", rpcimpl.DecodeOptional(value, &v.DidRename, rpcimpl.DecodeBool[bool]))
 		case "willRename":
-			return jsonrpc.AtField("willRename", jsonrpc.DecodeOptional(value, &v.WillRename, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("willRename", rpcimpl.DecodeOptional(value, &v.WillRename, rpcimpl.DecodeBool[bool]))
 		case "didDelete":
-			return jsonrpc.AtField("didDelete", jsonrpc.DecodeOptional(value, &v.DidDelete, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("didDelete", rpcimpl.DecodeOptional(value, &v.DidDelete, rpcimpl.DecodeBool[bool]))
 		case "willDelete":
-			return jsonrpc.AtField("willDelete", jsonrpc.DecodeOptional(value, &v.WillDelete, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("willDelete", rpcimpl.DecodeOptional(value, &v.WillDelete, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -19094,19 +19095,19 @@ func (x InlineValueWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, er
 	start := len(b)
 	if x.RefreshSupport != nil {
 		b = append(b, `,"refreshSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RefreshSupport)
+		b = rpcimpl.AppendBool(b, *x.RefreshSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InlineValueWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v InlineValueWorkspaceClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "refreshSupport":
-			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeOptional(value, &v.RefreshSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("refreshSupport", rpcimpl.DecodeOptional(value, &v.RefreshSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -19131,19 +19132,19 @@ func (x InlayHintWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, erro
 	start := len(b)
 	if x.RefreshSupport != nil {
 		b = append(b, `,"refreshSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RefreshSupport)
+		b = rpcimpl.AppendBool(b, *x.RefreshSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InlayHintWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v InlayHintWorkspaceClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "refreshSupport":
-			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeOptional(value, &v.RefreshSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("refreshSupport", rpcimpl.DecodeOptional(value, &v.RefreshSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -19168,19 +19169,19 @@ func (x DiagnosticWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, err
 	start := len(b)
 	if x.RefreshSupport != nil {
 		b = append(b, `,"refreshSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RefreshSupport)
+		b = rpcimpl.AppendBool(b, *x.RefreshSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DiagnosticWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v DiagnosticWorkspaceClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "refreshSupport":
-			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeOptional(value, &v.RefreshSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("refreshSupport", rpcimpl.DecodeOptional(value, &v.RefreshSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -19206,19 +19207,19 @@ func (x FoldingRangeWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, e
 	start := len(b)
 	if x.RefreshSupport != nil {
 		b = append(b, `,"refreshSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RefreshSupport)
+		b = rpcimpl.AppendBool(b, *x.RefreshSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *FoldingRangeWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v FoldingRangeWorkspaceClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "refreshSupport":
-			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeOptional(value, &v.RefreshSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("refreshSupport", rpcimpl.DecodeOptional(value, &v.RefreshSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -19244,37 +19245,37 @@ func (x TextDocumentSyncClientCapabilities) AppendJSON(b []byte) ([]byte, error)
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.WillSave != nil {
 		b = append(b, `,"willSave":`...)
-		b = jsonrpc.AppendBool(b, *x.WillSave)
+		b = rpcimpl.AppendBool(b, *x.WillSave)
 	}
 	if x.WillSaveWaitUntil != nil {
 		b = append(b, `,"willSaveWaitUntil":`...)
-		b = jsonrpc.AppendBool(b, *x.WillSaveWaitUntil)
+		b = rpcimpl.AppendBool(b, *x.WillSaveWaitUntil)
 	}
 	if x.DidSave != nil {
 		b = append(b, `,"didSave":`...)
-		b = jsonrpc.AppendBool(b, *x.DidSave)
+		b = rpcimpl.AppendBool(b, *x.DidSave)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *TextDocumentSyncClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v TextDocumentSyncClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "willSave":
-			return jsonrpc.AtField("willSave", jsonrpc.DecodeOptional(value, &v.WillSave, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("willSave", rpcimpl.DecodeOptional(value, &v.WillSave, rpcimpl.DecodeBool[bool]))
 		case "willSaveWaitUntil":
-			return jsonrpc.AtField("willSaveWaitUntil", jsonrpc.DecodeOptional(value, &v.WillSaveWaitUntil, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("willSaveWaitUntil", rpcimpl.DecodeOptional(value, &v.WillSaveWaitUntil, rpcimpl.DecodeBool[bool]))
 		case "didSave":
-			return jsonrpc.AtField("didSave", jsonrpc.DecodeOptional(value, &v.DidSave, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("didSave", rpcimpl.DecodeOptional(value, &v.DidSave, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -19307,7 +19308,7 @@ func (x CompletionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.CompletionItem != nil {
 		b = append(b, `,"completionItem":`...)
@@ -19323,11 +19324,11 @@ func (x CompletionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.InsertTextMode != nil {
 		b = append(b, `,"insertTextMode":`...)
-		b = jsonrpc.AppendInt(b, *x.InsertTextMode)
+		b = rpcimpl.AppendInt(b, *x.InsertTextMode)
 	}
 	if x.ContextSupport != nil {
 		b = append(b, `,"contextSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.ContextSupport)
+		b = rpcimpl.AppendBool(b, *x.ContextSupport)
 	}
 	if x.CompletionList != nil {
 		b = append(b, `,"completionList":`...)
@@ -19335,27 +19336,27 @@ func (x CompletionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CompletionClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v CompletionClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "completionItem":
-			return jsonrpc.AtField("completionItem", jsonrpc.DecodeOptional(value, &v.CompletionItem, jsonrpc.UnmarshalJSON[CompletionClientCapabilitiesCompletionItem]))
+			return rpcimpl.AtField("completionItem", rpcimpl.DecodeOptional(value, &v.CompletionItem, rpcimpl.UnmarshalJSON[CompletionClientCapabilitiesCompletionItem]))
 		case "completionItemKind":
-			return jsonrpc.AtField("completionItemKind", jsonrpc.DecodeOptional(value, &v.CompletionItemKind, jsonrpc.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemKind]))
+			return rpcimpl.AtField("completionItemKind", rpcimpl.DecodeOptional(value, &v.CompletionItemKind, rpcimpl.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemKind]))
 		case "insertTextMode":
-			return jsonrpc.AtField("insertTextMode", jsonrpc.DecodeOptional(value, &v.InsertTextMode, jsonrpc.UnmarshalJSON[InsertTextMode]))
+			return rpcimpl.AtField("insertTextMode", rpcimpl.DecodeOptional(value, &v.InsertTextMode, rpcimpl.UnmarshalJSON[InsertTextMode]))
 		case "contextSupport":
-			return jsonrpc.AtField("contextSupport", jsonrpc.DecodeOptional(value, &v.ContextSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("contextSupport", rpcimpl.DecodeOptional(value, &v.ContextSupport, rpcimpl.DecodeBool[bool]))
 		case "completionList":
-			return jsonrpc.AtField("completionList", jsonrpc.DecodeOptional(value, &v.CompletionList, jsonrpc.UnmarshalJSON[CompletionClientCapabilitiesCompletionList]))
+			return rpcimpl.AtField("completionList", rpcimpl.DecodeOptional(value, &v.CompletionList, rpcimpl.UnmarshalJSON[CompletionClientCapabilitiesCompletionList]))
 		}
 		return nil
 	})
@@ -19398,25 +19399,25 @@ func (x CompletionClientCapabilitiesCompletionItem) AppendJSON(b []byte) ([]byte
 	start := len(b)
 	if x.SnippetSupport != nil {
 		b = append(b, `,"snippetSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.SnippetSupport)
+		b = rpcimpl.AppendBool(b, *x.SnippetSupport)
 	}
 	if x.CommitCharactersSupport != nil {
 		b = append(b, `,"commitCharactersSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.CommitCharactersSupport)
+		b = rpcimpl.AppendBool(b, *x.CommitCharactersSupport)
 	}
 	if x.DocumentationFormat != nil {
 		b = append(b, `,"documentationFormat":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DocumentationFormat); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.DocumentationFormat); err != nil {
 			return nil, err
 		}
 	}
 	if x.DeprecatedSupport != nil {
 		b = append(b, `,"deprecatedSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.DeprecatedSupport)
+		b = rpcimpl.AppendBool(b, *x.DeprecatedSupport)
 	}
 	if x.PreselectSupport != nil {
 		b = append(b, `,"preselectSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.PreselectSupport)
+		b = rpcimpl.AppendBool(b, *x.PreselectSupport)
 	}
 	if x.TagSupport != nil {
 		b = append(b, `,"tagSupport":`...)
@@ -19426,7 +19427,7 @@ func (x CompletionClientCapabilitiesCompletionItem) AppendJSON(b []byte) ([]byte
 	}
 	if x.InsertReplaceSupport != nil {
 		b = append(b, `,"insertReplaceSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.InsertReplaceSupport)
+		b = rpcimpl.AppendBool(b, *x.InsertReplaceSupport)
 	}
 	if x.ResolveSupport != nil {
 		b = append(b, `,"resolveSupport":`...)
@@ -19442,37 +19443,37 @@ func (x CompletionClientCapabilitiesCompletionItem) AppendJSON(b []byte) ([]byte
 	}
 	if x.LabelDetailsSupport != nil {
 		b = append(b, `,"labelDetailsSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.LabelDetailsSupport)
+		b = rpcimpl.AppendBool(b, *x.LabelDetailsSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CompletionClientCapabilitiesCompletionItem) UnmarshalJSON(b []byte) error {
 	var v CompletionClientCapabilitiesCompletionItem
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "snippetSupport":
-			return jsonrpc.AtField("snippetSupport", jsonrpc.DecodeOptional(value, &v.SnippetSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("snippetSupport", rpcimpl.DecodeOptional(value, &v.SnippetSupport, rpcimpl.DecodeBool[bool]))
 		case "commitCharactersSupport":
-			return jsonrpc.AtField("commitCharactersSupport", jsonrpc.DecodeOptional(value, &v.CommitCharactersSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("commitCharactersSupport", rpcimpl.DecodeOptional(value, &v.CommitCharactersSupport, rpcimpl.DecodeBool[bool]))
 		case "documentationFormat":
-			return jsonrpc.AtField("documentationFormat", jsonrpc.DecodeArray(value, &v.DocumentationFormat, jsonrpc.UnmarshalJSON[MarkupKind]))
+			return rpcimpl.AtField("documentationFormat", rpcimpl.DecodeArray(value, &v.DocumentationFormat, rpcimpl.UnmarshalJSON[MarkupKind]))
 		case "deprecatedSupport":
-			return jsonrpc.AtField("deprecatedSupport", jsonrpc.DecodeOptional(value, &v.DeprecatedSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("deprecatedSupport", rpcimpl.DecodeOptional(value, &v.DeprecatedSupport, rpcimpl.DecodeBool[bool]))
 		case "preselectSupport":
-			return jsonrpc.AtField("preselectSupport", jsonrpc.DecodeOptional(value, &v.PreselectSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("preselectSupport", rpcimpl.DecodeOptional(value, &v.PreselectSupport, rpcimpl.DecodeBool[bool]))
 		case "tagSupport":
-			return jsonrpc.AtField("tagSupport", jsonrpc.DecodeOptional(value, &v.TagSupport, jsonrpc.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemTagSupport]))
+			return rpcimpl.AtField("tagSupport", rpcimpl.DecodeOptional(value, &v.TagSupport, rpcimpl.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemTagSupport]))
 		case "insertReplaceSupport":
-			return jsonrpc.AtField("insertReplaceSupport", jsonrpc.DecodeOptional(value, &v.InsertReplaceSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("insertReplaceSupport", rpcimpl.DecodeOptional(value, &v.InsertReplaceSupport, rpcimpl.DecodeBool[bool]))
 		case "resolveSupport":
-			return jsonrpc.AtField("resolveSupport", jsonrpc.DecodeOptional(value, &v.ResolveSupport, jsonrpc.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemResolveSupport]))
+			return rpcimpl.AtField("resolveSupport", rpcimpl.DecodeOptional(value, &v.ResolveSupport, rpcimpl.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemResolveSupport]))
 		case "insertTextModeSupport":
-			return jsonrpc.AtField("insertTextModeSupport", jsonrpc.DecodeOptional(value, &v.InsertTextModeSupport, jsonrpc.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemInsertTextModeSupport]))
+			return rpcimpl.AtField("insertTextModeSupport", rpcimpl.DecodeOptional(value, &v.InsertTextModeSupport, rpcimpl.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemInsertTextModeSupport]))
 		case "labelDetailsSupport":
-			return jsonrpc.AtField("labelDetailsSupport", jsonrpc.DecodeOptional(value, &v.LabelDetailsSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("labelDetailsSupport", rpcimpl.DecodeOptional(value, &v.LabelDetailsSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -19508,10 +19509,10 @@ func (x CompletionClientCapabilitiesCompletionItemTagSupport) AppendJSON(b []byt
 	var err error
 	start := len(b)
 	b = append(b, `,"valueSet":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -19521,11 +19522,11 @@ func (x *CompletionClientCapabilitiesCompletionItemTagSupport) UnmarshalJSON(b [
 	var has struct {
 		ValueSet bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "valueSet":
 			has.ValueSet = true
-			return jsonrpc.AtField("valueSet", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[CompletionItemTag])))
+			return rpcimpl.AtField("valueSet", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.ValueSet, rpcimpl.UnmarshalJSON[CompletionItemTag])))
 		}
 		return nil
 	})
@@ -19534,7 +19535,7 @@ func (x *CompletionClientCapabilitiesCompletionItemTagSupport) UnmarshalJSON(b [
 	}
 	switch {
 	case !has.ValueSet:
-		return jsonrpc.MissingField("valueSet")
+		return rpcimpl.MissingField("valueSet")
 	}
 	*x = v
 	return nil
@@ -19565,10 +19566,10 @@ func (x CompletionClientCapabilitiesCompletionItemResolveSupport) AppendJSON(b [
 	var err error
 	start := len(b)
 	b = append(b, `,"properties":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Properties); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Properties); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -19578,11 +19579,11 @@ func (x *CompletionClientCapabilitiesCompletionItemResolveSupport) UnmarshalJSON
 	var has struct {
 		Properties bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "properties":
 			has.Properties = true
-			return jsonrpc.AtField("properties", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Properties)))
+			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Properties)))
 		}
 		return nil
 	})
@@ -19591,7 +19592,7 @@ func (x *CompletionClientCapabilitiesCompletionItemResolveSupport) UnmarshalJSON
 	}
 	switch {
 	case !has.Properties:
-		return jsonrpc.MissingField("properties")
+		return rpcimpl.MissingField("properties")
 	}
 	*x = v
 	return nil
@@ -19623,10 +19624,10 @@ func (x CompletionClientCapabilitiesCompletionItemInsertTextModeSupport) AppendJ
 	var err error
 	start := len(b)
 	b = append(b, `,"valueSet":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -19636,11 +19637,11 @@ func (x *CompletionClientCapabilitiesCompletionItemInsertTextModeSupport) Unmars
 	var has struct {
 		ValueSet bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "valueSet":
 			has.ValueSet = true
-			return jsonrpc.AtField("valueSet", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[InsertTextMode])))
+			return rpcimpl.AtField("valueSet", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.ValueSet, rpcimpl.UnmarshalJSON[InsertTextMode])))
 		}
 		return nil
 	})
@@ -19649,7 +19650,7 @@ func (x *CompletionClientCapabilitiesCompletionItemInsertTextModeSupport) Unmars
 	}
 	switch {
 	case !has.ValueSet:
-		return jsonrpc.MissingField("valueSet")
+		return rpcimpl.MissingField("valueSet")
 	}
 	*x = v
 	return nil
@@ -19668,21 +19669,21 @@ func (x CompletionClientCapabilitiesCompletionItemKind) AppendJSON(b []byte) ([]
 	start := len(b)
 	if x.ValueSet != nil {
 		b = append(b, `,"valueSet":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CompletionClientCapabilitiesCompletionItemKind) UnmarshalJSON(b []byte) error {
 	var v CompletionClientCapabilitiesCompletionItemKind
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "valueSet":
-			return jsonrpc.AtField("valueSet", jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[CompletionItemKind]))
+			return rpcimpl.AtField("valueSet", rpcimpl.DecodeArray(value, &v.ValueSet, rpcimpl.UnmarshalJSON[CompletionItemKind]))
 		}
 		return nil
 	})
@@ -19707,21 +19708,21 @@ func (x CompletionClientCapabilitiesCompletionList) AppendJSON(b []byte) ([]byte
 	start := len(b)
 	if x.ItemDefaults != nil {
 		b = append(b, `,"itemDefaults":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ItemDefaults); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.ItemDefaults); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CompletionClientCapabilitiesCompletionList) UnmarshalJSON(b []byte) error {
 	var v CompletionClientCapabilitiesCompletionList
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "itemDefaults":
-			return jsonrpc.AtField("itemDefaults", json.Unmarshal(value, &v.ItemDefaults))
+			return rpcimpl.AtField("itemDefaults", json.Unmarshal(value, &v.ItemDefaults))
 		}
 		return nil
 	})
@@ -19746,27 +19747,27 @@ func (x HoverClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.ContentFormat != nil {
 		b = append(b, `,"contentFormat":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ContentFormat); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.ContentFormat); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *HoverClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v HoverClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "contentFormat":
-			return jsonrpc.AtField("contentFormat", jsonrpc.DecodeArray(value, &v.ContentFormat, jsonrpc.UnmarshalJSON[MarkupKind]))
+			return rpcimpl.AtField("contentFormat", rpcimpl.DecodeArray(value, &v.ContentFormat, rpcimpl.UnmarshalJSON[MarkupKind]))
 		}
 		return nil
 	})
@@ -19794,7 +19795,7 @@ func (x SignatureHelpClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.SignatureInformation != nil {
 		b = append(b, `,"signatureInformation":`...)
@@ -19804,23 +19805,23 @@ func (x SignatureHelpClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.ContextSupport != nil {
 		b = append(b, `,"contextSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.ContextSupport)
+		b = rpcimpl.AppendBool(b, *x.ContextSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SignatureHelpClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v SignatureHelpClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "signatureInformation":
-			return jsonrpc.AtField("signatureInformation", jsonrpc.DecodeOptional(value, &v.SignatureInformation, jsonrpc.UnmarshalJSON[SignatureHelpClientCapabilitiesSignatureInformation]))
+			return rpcimpl.AtField("signatureInformation", rpcimpl.DecodeOptional(value, &v.SignatureInformation, rpcimpl.UnmarshalJSON[SignatureHelpClientCapabilitiesSignatureInformation]))
 		case "contextSupport":
-			return jsonrpc.AtField("contextSupport", jsonrpc.DecodeOptional(value, &v.ContextSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("contextSupport", rpcimpl.DecodeOptional(value, &v.ContextSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -19848,7 +19849,7 @@ func (x SignatureHelpClientCapabilitiesSignatureInformation) AppendJSON(b []byte
 	start := len(b)
 	if x.DocumentationFormat != nil {
 		b = append(b, `,"documentationFormat":`...)
-		if b, err = jsonrpc.AppendValue(b, x.DocumentationFormat); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.DocumentationFormat); err != nil {
 			return nil, err
 		}
 	}
@@ -19860,23 +19861,23 @@ func (x SignatureHelpClientCapabilitiesSignatureInformation) AppendJSON(b []byte
 	}
 	if x.ActiveParameterSupport != nil {
 		b = append(b, `,"activeParameterSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.ActiveParameterSupport)
+		b = rpcimpl.AppendBool(b, *x.ActiveParameterSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SignatureHelpClientCapabilitiesSignatureInformation) UnmarshalJSON(b []byte) error {
 	var v SignatureHelpClientCapabilitiesSignatureInformation
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentationFormat":
-			return jsonrpc.AtField("documentationFormat", jsonrpc.DecodeArray(value, &v.DocumentationFormat, jsonrpc.UnmarshalJSON[MarkupKind]))
+			return rpcimpl.AtField("documentationFormat", rpcimpl.DecodeArray(value, &v.DocumentationFormat, rpcimpl.UnmarshalJSON[MarkupKind]))
 		case "parameterInformation":
-			return jsonrpc.AtField("parameterInformation", jsonrpc.DecodeOptional(value, &v.ParameterInformation, jsonrpc.UnmarshalJSON[SignatureHelpClientCapabilitiesSignatureInformationParameterInformation]))
+			return rpcimpl.AtField("parameterInformation", rpcimpl.DecodeOptional(value, &v.ParameterInformation, rpcimpl.UnmarshalJSON[SignatureHelpClientCapabilitiesSignatureInformationParameterInformation]))
 		case "activeParameterSupport":
-			return jsonrpc.AtField("activeParameterSupport", jsonrpc.DecodeOptional(value, &v.ActiveParameterSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("activeParameterSupport", rpcimpl.DecodeOptional(value, &v.ActiveParameterSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -19901,19 +19902,19 @@ func (x SignatureHelpClientCapabilitiesSignatureInformationParameterInformation)
 	start := len(b)
 	if x.LabelOffsetSupport != nil {
 		b = append(b, `,"labelOffsetSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.LabelOffsetSupport)
+		b = rpcimpl.AppendBool(b, *x.LabelOffsetSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SignatureHelpClientCapabilitiesSignatureInformationParameterInformation) UnmarshalJSON(b []byte) error {
 	var v SignatureHelpClientCapabilitiesSignatureInformationParameterInformation
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "labelOffsetSupport":
-			return jsonrpc.AtField("labelOffsetSupport", jsonrpc.DecodeOptional(value, &v.LabelOffsetSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("labelOffsetSupport", rpcimpl.DecodeOptional(value, &v.LabelOffsetSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -19939,25 +19940,25 @@ func (x DeclarationClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.LinkSupport != nil {
 		b = append(b, `,"linkSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.LinkSupport)
+		b = rpcimpl.AppendBool(b, *x.LinkSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DeclarationClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v DeclarationClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "linkSupport":
-			return jsonrpc.AtField("linkSupport", jsonrpc.DecodeOptional(value, &v.LinkSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("linkSupport", rpcimpl.DecodeOptional(value, &v.LinkSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -19983,25 +19984,25 @@ func (x DefinitionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.LinkSupport != nil {
 		b = append(b, `,"linkSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.LinkSupport)
+		b = rpcimpl.AppendBool(b, *x.LinkSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DefinitionClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v DefinitionClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "linkSupport":
-			return jsonrpc.AtField("linkSupport", jsonrpc.DecodeOptional(value, &v.LinkSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("linkSupport", rpcimpl.DecodeOptional(value, &v.LinkSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -20025,25 +20026,25 @@ func (x TypeDefinitionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.LinkSupport != nil {
 		b = append(b, `,"linkSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.LinkSupport)
+		b = rpcimpl.AppendBool(b, *x.LinkSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *TypeDefinitionClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v TypeDefinitionClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "linkSupport":
-			return jsonrpc.AtField("linkSupport", jsonrpc.DecodeOptional(value, &v.LinkSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("linkSupport", rpcimpl.DecodeOptional(value, &v.LinkSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -20071,25 +20072,25 @@ func (x ImplementationClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.LinkSupport != nil {
 		b = append(b, `,"linkSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.LinkSupport)
+		b = rpcimpl.AppendBool(b, *x.LinkSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ImplementationClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v ImplementationClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "linkSupport":
-			return jsonrpc.AtField("linkSupport", jsonrpc.DecodeOptional(value, &v.LinkSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("linkSupport", rpcimpl.DecodeOptional(value, &v.LinkSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -20112,19 +20113,19 @@ func (x ReferenceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ReferenceClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v ReferenceClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -20147,19 +20148,19 @@ func (x DocumentHighlightClientCapabilities) AppendJSON(b []byte) ([]byte, error
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DocumentHighlightClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v DocumentHighlightClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -20191,7 +20192,7 @@ func (x DocumentSymbolClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.SymbolKind != nil {
 		b = append(b, `,"symbolKind":`...)
@@ -20201,7 +20202,7 @@ func (x DocumentSymbolClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.HierarchicalDocumentSymbolSupport != nil {
 		b = append(b, `,"hierarchicalDocumentSymbolSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.HierarchicalDocumentSymbolSupport)
+		b = rpcimpl.AppendBool(b, *x.HierarchicalDocumentSymbolSupport)
 	}
 	if x.TagSupport != nil {
 		b = append(b, `,"tagSupport":`...)
@@ -20211,27 +20212,27 @@ func (x DocumentSymbolClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.LabelSupport != nil {
 		b = append(b, `,"labelSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.LabelSupport)
+		b = rpcimpl.AppendBool(b, *x.LabelSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DocumentSymbolClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v DocumentSymbolClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "symbolKind":
-			return jsonrpc.AtField("symbolKind", jsonrpc.DecodeOptional(value, &v.SymbolKind, jsonrpc.UnmarshalJSON[DocumentSymbolClientCapabilitiesSymbolKind]))
+			return rpcimpl.AtField("symbolKind", rpcimpl.DecodeOptional(value, &v.SymbolKind, rpcimpl.UnmarshalJSON[DocumentSymbolClientCapabilitiesSymbolKind]))
 		case "hierarchicalDocumentSymbolSupport":
-			return jsonrpc.AtField("hierarchicalDocumentSymbolSupport", jsonrpc.DecodeOptional(value, &v.HierarchicalDocumentSymbolSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("hierarchicalDocumentSymbolSupport", rpcimpl.DecodeOptional(value, &v.HierarchicalDocumentSymbolSupport, rpcimpl.DecodeBool[bool]))
 		case "tagSupport":
-			return jsonrpc.AtField("tagSupport", jsonrpc.DecodeOptional(value, &v.TagSupport, jsonrpc.UnmarshalJSON[DocumentSymbolClientCapabilitiesTagSupport]))
+			return rpcimpl.AtField("tagSupport", rpcimpl.DecodeOptional(value, &v.TagSupport, rpcimpl.UnmarshalJSON[DocumentSymbolClientCapabilitiesTagSupport]))
 		case "labelSupport":
-			return jsonrpc.AtField("labelSupport", jsonrpc.DecodeOptional(value, &v.LabelSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("labelSupport", rpcimpl.DecodeOptional(value, &v.LabelSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -20255,21 +20256,21 @@ func (x DocumentSymbolClientCapabilitiesSymbolKind) AppendJSON(b []byte) ([]byte
 	start := len(b)
 	if x.ValueSet != nil {
 		b = append(b, `,"valueSet":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DocumentSymbolClientCapabilitiesSymbolKind) UnmarshalJSON(b []byte) error {
 	var v DocumentSymbolClientCapabilitiesSymbolKind
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "valueSet":
-			return jsonrpc.AtField("valueSet", jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[SymbolKind]))
+			return rpcimpl.AtField("valueSet", rpcimpl.DecodeArray(value, &v.ValueSet, rpcimpl.UnmarshalJSON[SymbolKind]))
 		}
 		return nil
 	})
@@ -20305,10 +20306,10 @@ func (x DocumentSymbolClientCapabilitiesTagSupport) AppendJSON(b []byte) ([]byte
 	var err error
 	start := len(b)
 	b = append(b, `,"valueSet":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -20318,11 +20319,11 @@ func (x *DocumentSymbolClientCapabilitiesTagSupport) UnmarshalJSON(b []byte) err
 	var has struct {
 		ValueSet bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "valueSet":
 			has.ValueSet = true
-			return jsonrpc.AtField("valueSet", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[SymbolTag])))
+			return rpcimpl.AtField("valueSet", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.ValueSet, rpcimpl.UnmarshalJSON[SymbolTag])))
 		}
 		return nil
 	})
@@ -20331,7 +20332,7 @@ func (x *DocumentSymbolClientCapabilitiesTagSupport) UnmarshalJSON(b []byte) err
 	}
 	switch {
 	case !has.ValueSet:
-		return jsonrpc.MissingField("valueSet")
+		return rpcimpl.MissingField("valueSet")
 	}
 	*x = v
 	return nil
@@ -20368,7 +20369,7 @@ func (x CodeActionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.CodeActionLiteralSupport != nil {
 		b = append(b, `,"codeActionLiteralSupport":`...)
@@ -20378,15 +20379,15 @@ func (x CodeActionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.IsPreferredSupport != nil {
 		b = append(b, `,"isPreferredSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.IsPreferredSupport)
+		b = rpcimpl.AppendBool(b, *x.IsPreferredSupport)
 	}
 	if x.DisabledSupport != nil {
 		b = append(b, `,"disabledSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.DisabledSupport)
+		b = rpcimpl.AppendBool(b, *x.DisabledSupport)
 	}
 	if x.DataSupport != nil {
 		b = append(b, `,"dataSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.DataSupport)
+		b = rpcimpl.AppendBool(b, *x.DataSupport)
 	}
 	if x.ResolveSupport != nil {
 		b = append(b, `,"resolveSupport":`...)
@@ -20396,31 +20397,31 @@ func (x CodeActionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.HonorsChangeAnnotations != nil {
 		b = append(b, `,"honorsChangeAnnotations":`...)
-		b = jsonrpc.AppendBool(b, *x.HonorsChangeAnnotations)
+		b = rpcimpl.AppendBool(b, *x.HonorsChangeAnnotations)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CodeActionClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v CodeActionClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "codeActionLiteralSupport":
-			return jsonrpc.AtField("codeActionLiteralSupport", jsonrpc.DecodeOptional(value, &v.CodeActionLiteralSupport, jsonrpc.UnmarshalJSON[CodeActionClientCapabilitiesCodeActionLiteralSupport]))
+			return rpcimpl.AtField("codeActionLiteralSupport", rpcimpl.DecodeOptional(value, &v.CodeActionLiteralSupport, rpcimpl.UnmarshalJSON[CodeActionClientCapabilitiesCodeActionLiteralSupport]))
 		case "isPreferredSupport":
-			return jsonrpc.AtField("isPreferredSupport", jsonrpc.DecodeOptional(value, &v.IsPreferredSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("isPreferredSupport", rpcimpl.DecodeOptional(value, &v.IsPreferredSupport, rpcimpl.DecodeBool[bool]))
 		case "disabledSupport":
-			return jsonrpc.AtField("disabledSupport", jsonrpc.DecodeOptional(value, &v.DisabledSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("disabledSupport", rpcimpl.DecodeOptional(value, &v.DisabledSupport, rpcimpl.DecodeBool[bool]))
 		case "dataSupport":
-			return jsonrpc.AtField("dataSupport", jsonrpc.DecodeOptional(value, &v.DataSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dataSupport", rpcimpl.DecodeOptional(value, &v.DataSupport, rpcimpl.DecodeBool[bool]))
 		case "resolveSupport":
-			return jsonrpc.AtField("resolveSupport", jsonrpc.DecodeOptional(value, &v.ResolveSupport, jsonrpc.UnmarshalJSON[CodeActionClientCapabilitiesResolveSupport]))
+			return rpcimpl.AtField("resolveSupport", rpcimpl.DecodeOptional(value, &v.ResolveSupport, rpcimpl.UnmarshalJSON[CodeActionClientCapabilitiesResolveSupport]))
 		case "honorsChangeAnnotations":
-			return jsonrpc.AtField("honorsChangeAnnotations", jsonrpc.DecodeOptional(value, &v.HonorsChangeAnnotations, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("honorsChangeAnnotations", rpcimpl.DecodeOptional(value, &v.HonorsChangeAnnotations, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -20446,7 +20447,7 @@ func (x CodeActionClientCapabilitiesCodeActionLiteralSupport) AppendJSON(b []byt
 	if b, err = x.CodeActionKind.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -20456,11 +20457,11 @@ func (x *CodeActionClientCapabilitiesCodeActionLiteralSupport) UnmarshalJSON(b [
 	var has struct {
 		CodeActionKind bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "codeActionKind":
 			has.CodeActionKind = true
-			return jsonrpc.AtField("codeActionKind", jsonrpc.NonNull(value, v.CodeActionKind.UnmarshalJSON(value)))
+			return rpcimpl.AtField("codeActionKind", rpcimpl.NonNull(value, v.CodeActionKind.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -20469,7 +20470,7 @@ func (x *CodeActionClientCapabilitiesCodeActionLiteralSupport) UnmarshalJSON(b [
 	}
 	switch {
 	case !has.CodeActionKind:
-		return jsonrpc.MissingField("codeActionKind")
+		return rpcimpl.MissingField("codeActionKind")
 	}
 	*x = v
 	return nil
@@ -20501,10 +20502,10 @@ func (x CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind) Appe
 	var err error
 	start := len(b)
 	b = append(b, `,"valueSet":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -20514,11 +20515,11 @@ func (x *CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind) Unm
 	var has struct {
 		ValueSet bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "valueSet":
 			has.ValueSet = true
-			return jsonrpc.AtField("valueSet", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[CodeActionKind])))
+			return rpcimpl.AtField("valueSet", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.ValueSet, rpcimpl.UnmarshalJSON[CodeActionKind])))
 		}
 		return nil
 	})
@@ -20527,7 +20528,7 @@ func (x *CodeActionClientCapabilitiesCodeActionLiteralSupportCodeActionKind) Unm
 	}
 	switch {
 	case !has.ValueSet:
-		return jsonrpc.MissingField("valueSet")
+		return rpcimpl.MissingField("valueSet")
 	}
 	*x = v
 	return nil
@@ -20558,10 +20559,10 @@ func (x CodeActionClientCapabilitiesResolveSupport) AppendJSON(b []byte) ([]byte
 	var err error
 	start := len(b)
 	b = append(b, `,"properties":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Properties); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Properties); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -20571,11 +20572,11 @@ func (x *CodeActionClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte) err
 	var has struct {
 		Properties bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "properties":
 			has.Properties = true
-			return jsonrpc.AtField("properties", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Properties)))
+			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Properties)))
 		}
 		return nil
 	})
@@ -20584,7 +20585,7 @@ func (x *CodeActionClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte) err
 	}
 	switch {
 	case !has.Properties:
-		return jsonrpc.MissingField("properties")
+		return rpcimpl.MissingField("properties")
 	}
 	*x = v
 	return nil
@@ -20602,19 +20603,19 @@ func (x CodeLensClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CodeLensClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v CodeLensClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -20640,25 +20641,25 @@ func (x DocumentLinkClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.TooltipSupport != nil {
 		b = append(b, `,"tooltipSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.TooltipSupport)
+		b = rpcimpl.AppendBool(b, *x.TooltipSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DocumentLinkClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v DocumentLinkClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "tooltipSupport":
-			return jsonrpc.AtField("tooltipSupport", jsonrpc.DecodeOptional(value, &v.TooltipSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("tooltipSupport", rpcimpl.DecodeOptional(value, &v.TooltipSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -20681,19 +20682,19 @@ func (x DocumentColorClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DocumentColorClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v DocumentColorClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -20716,19 +20717,19 @@ func (x DocumentFormattingClientCapabilities) AppendJSON(b []byte) ([]byte, erro
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DocumentFormattingClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v DocumentFormattingClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -20754,25 +20755,25 @@ func (x DocumentRangeFormattingClientCapabilities) AppendJSON(b []byte) ([]byte,
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.RangesSupport != nil {
 		b = append(b, `,"rangesSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RangesSupport)
+		b = rpcimpl.AppendBool(b, *x.RangesSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DocumentRangeFormattingClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v DocumentRangeFormattingClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "rangesSupport":
-			return jsonrpc.AtField("rangesSupport", jsonrpc.DecodeOptional(value, &v.RangesSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("rangesSupport", rpcimpl.DecodeOptional(value, &v.RangesSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -20795,19 +20796,19 @@ func (x DocumentOnTypeFormattingClientCapabilities) AppendJSON(b []byte) ([]byte
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DocumentOnTypeFormattingClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v DocumentOnTypeFormattingClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -20839,37 +20840,37 @@ func (x RenameClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.PrepareSupport != nil {
 		b = append(b, `,"prepareSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.PrepareSupport)
+		b = rpcimpl.AppendBool(b, *x.PrepareSupport)
 	}
 	if x.PrepareSupportDefaultBehavior != nil {
 		b = append(b, `,"prepareSupportDefaultBehavior":`...)
-		b = jsonrpc.AppendInt(b, *x.PrepareSupportDefaultBehavior)
+		b = rpcimpl.AppendInt(b, *x.PrepareSupportDefaultBehavior)
 	}
 	if x.HonorsChangeAnnotations != nil {
 		b = append(b, `,"honorsChangeAnnotations":`...)
-		b = jsonrpc.AppendBool(b, *x.HonorsChangeAnnotations)
+		b = rpcimpl.AppendBool(b, *x.HonorsChangeAnnotations)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *RenameClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v RenameClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "prepareSupport":
-			return jsonrpc.AtField("prepareSupport", jsonrpc.DecodeOptional(value, &v.PrepareSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("prepareSupport", rpcimpl.DecodeOptional(value, &v.PrepareSupport, rpcimpl.DecodeBool[bool]))
 		case "prepareSupportDefaultBehavior":
-			return jsonrpc.AtField("prepareSupportDefaultBehavior", jsonrpc.DecodeOptional(value, &v.PrepareSupportDefaultBehavior, jsonrpc.UnmarshalJSON[PrepareSupportDefaultBehavior]))
+			return rpcimpl.AtField("prepareSupportDefaultBehavior", rpcimpl.DecodeOptional(value, &v.PrepareSupportDefaultBehavior, rpcimpl.UnmarshalJSON[PrepareSupportDefaultBehavior]))
 		case "honorsChangeAnnotations":
-			return jsonrpc.AtField("honorsChangeAnnotations", jsonrpc.DecodeOptional(value, &v.HonorsChangeAnnotations, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("honorsChangeAnnotations", rpcimpl.DecodeOptional(value, &v.HonorsChangeAnnotations, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -20901,15 +20902,15 @@ func (x FoldingRangeClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.RangeLimit != nil {
 		b = append(b, `,"rangeLimit":`...)
-		b = jsonrpc.AppendInt(b, *x.RangeLimit)
+		b = rpcimpl.AppendInt(b, *x.RangeLimit)
 	}
 	if x.LineFoldingOnly != nil {
 		b = append(b, `,"lineFoldingOnly":`...)
-		b = jsonrpc.AppendBool(b, *x.LineFoldingOnly)
+		b = rpcimpl.AppendBool(b, *x.LineFoldingOnly)
 	}
 	if x.FoldingRangeKind != nil {
 		b = append(b, `,"foldingRangeKind":`...)
@@ -20923,27 +20924,27 @@ func (x FoldingRangeClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *FoldingRangeClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v FoldingRangeClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "rangeLimit":
-			return jsonrpc.AtField("rangeLimit", jsonrpc.DecodeOptional(value, &v.RangeLimit, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			return rpcimpl.AtField("rangeLimit", rpcimpl.DecodeOptional(value, &v.RangeLimit, func(b []byte, v *uint32) error {
+				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		case "lineFoldingOnly":
-			return jsonrpc.AtField("lineFoldingOnly", jsonrpc.DecodeOptional(value, &v.LineFoldingOnly, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("lineFoldingOnly", rpcimpl.DecodeOptional(value, &v.LineFoldingOnly, rpcimpl.DecodeBool[bool]))
 		case "foldingRangeKind":
-			return jsonrpc.AtField("foldingRangeKind", jsonrpc.DecodeOptional(value, &v.FoldingRangeKind, jsonrpc.UnmarshalJSON[FoldingRangeClientCapabilitiesFoldingRangeKind]))
+			return rpcimpl.AtField("foldingRangeKind", rpcimpl.DecodeOptional(value, &v.FoldingRangeKind, rpcimpl.UnmarshalJSON[FoldingRangeClientCapabilitiesFoldingRangeKind]))
 		case "foldingRange":
-			return jsonrpc.AtField("foldingRange", jsonrpc.DecodeOptional(value, &v.FoldingRange, jsonrpc.UnmarshalJSON[FoldingRangeClientCapabilitiesFoldingRange]))
+			return rpcimpl.AtField("foldingRange", rpcimpl.DecodeOptional(value, &v.FoldingRange, rpcimpl.UnmarshalJSON[FoldingRangeClientCapabilitiesFoldingRange]))
 		}
 		return nil
 	})
@@ -20967,21 +20968,21 @@ func (x FoldingRangeClientCapabilitiesFoldingRangeKind) AppendJSON(b []byte) ([]
 	start := len(b)
 	if x.ValueSet != nil {
 		b = append(b, `,"valueSet":`...)
-		if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *FoldingRangeClientCapabilitiesFoldingRangeKind) UnmarshalJSON(b []byte) error {
 	var v FoldingRangeClientCapabilitiesFoldingRangeKind
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "valueSet":
-			return jsonrpc.AtField("valueSet", jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[FoldingRangeKind]))
+			return rpcimpl.AtField("valueSet", rpcimpl.DecodeArray(value, &v.ValueSet, rpcimpl.UnmarshalJSON[FoldingRangeKind]))
 		}
 		return nil
 	})
@@ -21005,19 +21006,19 @@ func (x FoldingRangeClientCapabilitiesFoldingRange) AppendJSON(b []byte) ([]byte
 	start := len(b)
 	if x.CollapsedText != nil {
 		b = append(b, `,"collapsedText":`...)
-		b = jsonrpc.AppendBool(b, *x.CollapsedText)
+		b = rpcimpl.AppendBool(b, *x.CollapsedText)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *FoldingRangeClientCapabilitiesFoldingRange) UnmarshalJSON(b []byte) error {
 	var v FoldingRangeClientCapabilitiesFoldingRange
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "collapsedText":
-			return jsonrpc.AtField("collapsedText", jsonrpc.DecodeOptional(value, &v.CollapsedText, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("collapsedText", rpcimpl.DecodeOptional(value, &v.CollapsedText, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -21040,19 +21041,19 @@ func (x SelectionRangeClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SelectionRangeClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v SelectionRangeClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -21088,7 +21089,7 @@ func (x PublishDiagnosticsClientCapabilities) AppendJSON(b []byte) ([]byte, erro
 	start := len(b)
 	if x.RelatedInformation != nil {
 		b = append(b, `,"relatedInformation":`...)
-		b = jsonrpc.AppendBool(b, *x.RelatedInformation)
+		b = rpcimpl.AppendBool(b, *x.RelatedInformation)
 	}
 	if x.TagSupport != nil {
 		b = append(b, `,"tagSupport":`...)
@@ -21098,35 +21099,35 @@ func (x PublishDiagnosticsClientCapabilities) AppendJSON(b []byte) ([]byte, erro
 	}
 	if x.VersionSupport != nil {
 		b = append(b, `,"versionSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.VersionSupport)
+		b = rpcimpl.AppendBool(b, *x.VersionSupport)
 	}
 	if x.CodeDescriptionSupport != nil {
 		b = append(b, `,"codeDescriptionSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.CodeDescriptionSupport)
+		b = rpcimpl.AppendBool(b, *x.CodeDescriptionSupport)
 	}
 	if x.DataSupport != nil {
 		b = append(b, `,"dataSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.DataSupport)
+		b = rpcimpl.AppendBool(b, *x.DataSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PublishDiagnosticsClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v PublishDiagnosticsClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "relatedInformation":
-			return jsonrpc.AtField("relatedInformation", jsonrpc.DecodeOptional(value, &v.RelatedInformation, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("relatedInformation", rpcimpl.DecodeOptional(value, &v.RelatedInformation, rpcimpl.DecodeBool[bool]))
 		case "tagSupport":
-			return jsonrpc.AtField("tagSupport", jsonrpc.DecodeOptional(value, &v.TagSupport, jsonrpc.UnmarshalJSON[PublishDiagnosticsClientCapabilitiesTagSupport]))
+			return rpcimpl.AtField("tagSupport", rpcimpl.DecodeOptional(value, &v.TagSupport, rpcimpl.UnmarshalJSON[PublishDiagnosticsClientCapabilitiesTagSupport]))
 		case "versionSupport":
-			return jsonrpc.AtField("versionSupport", jsonrpc.DecodeOptional(value, &v.VersionSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("versionSupport", rpcimpl.DecodeOptional(value, &v.VersionSupport, rpcimpl.DecodeBool[bool]))
 		case "codeDescriptionSupport":
-			return jsonrpc.AtField("codeDescriptionSupport", jsonrpc.DecodeOptional(value, &v.CodeDescriptionSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("codeDescriptionSupport", rpcimpl.DecodeOptional(value, &v.CodeDescriptionSupport, rpcimpl.DecodeBool[bool]))
 		case "dataSupport":
-			return jsonrpc.AtField("dataSupport", jsonrpc.DecodeOptional(value, &v.DataSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dataSupport", rpcimpl.DecodeOptional(value, &v.DataSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -21162,10 +21163,10 @@ func (x PublishDiagnosticsClientCapabilitiesTagSupport) AppendJSON(b []byte) ([]
 	var err error
 	start := len(b)
 	b = append(b, `,"valueSet":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ValueSet); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ValueSet); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -21175,11 +21176,11 @@ func (x *PublishDiagnosticsClientCapabilitiesTagSupport) UnmarshalJSON(b []byte)
 	var has struct {
 		ValueSet bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "valueSet":
 			has.ValueSet = true
-			return jsonrpc.AtField("valueSet", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ValueSet, jsonrpc.UnmarshalJSON[DiagnosticTag])))
+			return rpcimpl.AtField("valueSet", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.ValueSet, rpcimpl.UnmarshalJSON[DiagnosticTag])))
 		}
 		return nil
 	})
@@ -21188,7 +21189,7 @@ func (x *PublishDiagnosticsClientCapabilitiesTagSupport) UnmarshalJSON(b []byte)
 	}
 	switch {
 	case !has.ValueSet:
-		return jsonrpc.MissingField("valueSet")
+		return rpcimpl.MissingField("valueSet")
 	}
 	*x = v
 	return nil
@@ -21208,19 +21209,19 @@ func (x CallHierarchyClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CallHierarchyClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v CallHierarchyClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -21283,41 +21284,41 @@ func (x SemanticTokensClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	b = append(b, `,"requests":`...)
 	if b, err = x.Requests.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"tokenTypes":`...)
-	if b, err = jsonrpc.AppendValue(b, x.TokenTypes); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.TokenTypes); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"tokenModifiers":`...)
-	if b, err = jsonrpc.AppendValue(b, x.TokenModifiers); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.TokenModifiers); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"formats":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Formats); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Formats); err != nil {
 		return nil, err
 	}
 	if x.OverlappingTokenSupport != nil {
 		b = append(b, `,"overlappingTokenSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.OverlappingTokenSupport)
+		b = rpcimpl.AppendBool(b, *x.OverlappingTokenSupport)
 	}
 	if x.MultilineTokenSupport != nil {
 		b = append(b, `,"multilineTokenSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.MultilineTokenSupport)
+		b = rpcimpl.AppendBool(b, *x.MultilineTokenSupport)
 	}
 	if x.ServerCancelSupport != nil {
 		b = append(b, `,"serverCancelSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.ServerCancelSupport)
+		b = rpcimpl.AppendBool(b, *x.ServerCancelSupport)
 	}
 	if x.AugmentsSyntaxTokens != nil {
 		b = append(b, `,"augmentsSyntaxTokens":`...)
-		b = jsonrpc.AppendBool(b, *x.AugmentsSyntaxTokens)
+		b = rpcimpl.AppendBool(b, *x.AugmentsSyntaxTokens)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -21327,30 +21328,30 @@ func (x *SemanticTokensClientCapabilities) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Requests, TokenTypes, TokenModifiers, Formats bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "requests":
 			has.Requests = true
-			return jsonrpc.AtField("requests", jsonrpc.NonNull(value, v.Requests.UnmarshalJSON(value)))
+			return rpcimpl.AtField("requests", rpcimpl.NonNull(value, v.Requests.UnmarshalJSON(value)))
 		case "tokenTypes":
 			has.TokenTypes = true
-			return jsonrpc.AtField("tokenTypes", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TokenTypes)))
+			return rpcimpl.AtField("tokenTypes", rpcimpl.NonNull(value, json.Unmarshal(value, &v.TokenTypes)))
 		case "tokenModifiers":
 			has.TokenModifiers = true
-			return jsonrpc.AtField("tokenModifiers", jsonrpc.NonNull(value, json.Unmarshal(value, &v.TokenModifiers)))
+			return rpcimpl.AtField("tokenModifiers", rpcimpl.NonNull(value, json.Unmarshal(value, &v.TokenModifiers)))
 		case "formats":
 			has.Formats = true
-			return jsonrpc.AtField("formats", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Formats, jsonrpc.UnmarshalJSON[TokenFormat])))
+			return rpcimpl.AtField("formats", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Formats, rpcimpl.UnmarshalJSON[TokenFormat])))
 		case "overlappingTokenSupport":
-			return jsonrpc.AtField("overlappingTokenSupport", jsonrpc.DecodeOptional(value, &v.OverlappingTokenSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("overlappingTokenSupport", rpcimpl.DecodeOptional(value, &v.OverlappingTokenSupport, rpcimpl.DecodeBool[bool]))
 		case "multilineTokenSupport":
-			return jsonrpc.AtField("multilineTokenSupport", jsonrpc.DecodeOptional(value, &v.MultilineTokenSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("multilineTokenSupport", rpcimpl.DecodeOptional(value, &v.MultilineTokenSupport, rpcimpl.DecodeBool[bool]))
 		case "serverCancelSupport":
-			return jsonrpc.AtField("serverCancelSupport", jsonrpc.DecodeOptional(value, &v.ServerCancelSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("serverCancelSupport", rpcimpl.DecodeOptional(value, &v.ServerCancelSupport, rpcimpl.DecodeBool[bool]))
 		case "augmentsSyntaxTokens":
-			return jsonrpc.AtField("augmentsSyntaxTokens", jsonrpc.DecodeOptional(value, &v.AugmentsSyntaxTokens, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("augmentsSyntaxTokens", rpcimpl.DecodeOptional(value, &v.AugmentsSyntaxTokens, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -21359,13 +21360,13 @@ func (x *SemanticTokensClientCapabilities) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Requests:
-		return jsonrpc.MissingField("requests")
+		return rpcimpl.MissingField("requests")
 	case !has.TokenTypes:
-		return jsonrpc.MissingField("tokenTypes")
+		return rpcimpl.MissingField("tokenTypes")
 	case !has.TokenModifiers:
-		return jsonrpc.MissingField("tokenModifiers")
+		return rpcimpl.MissingField("tokenModifiers")
 	case !has.Formats:
-		return jsonrpc.MissingField("formats")
+		return rpcimpl.MissingField("formats")
 	}
 	*x = v
 	return nil
@@ -21385,29 +21386,29 @@ func (x SemanticTokensClientCapabilitiesRequests) AppendJSON(b []byte) ([]byte, 
 	start := len(b)
 	if x.Range != nil {
 		b = append(b, `,"range":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Range); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Range); err != nil {
 			return nil, err
 		}
 	}
 	if x.Full != nil {
 		b = append(b, `,"full":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Full); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Full); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SemanticTokensClientCapabilitiesRequests) UnmarshalJSON(b []byte) error {
 	var v SemanticTokensClientCapabilitiesRequests
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "range":
-			return jsonrpc.AtField("range", jsonrpc.DecodeOptional(value, &v.Range, jsonrpc.UnmarshalJSON[SemanticTokensClientCapabilitiesRequestsRange]))
+			return rpcimpl.AtField("range", rpcimpl.DecodeOptional(value, &v.Range, rpcimpl.UnmarshalJSON[SemanticTokensClientCapabilitiesRequestsRange]))
 		case "full":
-			return jsonrpc.AtField("full", jsonrpc.DecodeOptional(value, &v.Full, jsonrpc.UnmarshalJSON[SemanticTokensClientCapabilitiesRequestsFull]))
+			return rpcimpl.AtField("full", rpcimpl.DecodeOptional(value, &v.Full, rpcimpl.UnmarshalJSON[SemanticTokensClientCapabilitiesRequestsFull]))
 		}
 		return nil
 	})
@@ -21427,13 +21428,13 @@ type SemanticTokensClientCapabilitiesRequestsRangeVariant2 struct{}
 // it, without reflection.
 func (x SemanticTokensClientCapabilitiesRequestsRangeVariant2) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SemanticTokensClientCapabilitiesRequestsRangeVariant2) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeObject(b, func(_, _ []byte) error {
+	return rpcimpl.DecodeObject(b, func(_, _ []byte) error {
 		return nil
 	})
 }
@@ -21451,19 +21452,19 @@ func (x SemanticTokensClientCapabilitiesRequestsFullVariant2) AppendJSON(b []byt
 	start := len(b)
 	if x.Delta != nil {
 		b = append(b, `,"delta":`...)
-		b = jsonrpc.AppendBool(b, *x.Delta)
+		b = rpcimpl.AppendBool(b, *x.Delta)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SemanticTokensClientCapabilitiesRequestsFullVariant2) UnmarshalJSON(b []byte) error {
 	var v SemanticTokensClientCapabilitiesRequestsFullVariant2
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "delta":
-			return jsonrpc.AtField("delta", jsonrpc.DecodeOptional(value, &v.Delta, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("delta", rpcimpl.DecodeOptional(value, &v.Delta, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -21488,19 +21489,19 @@ func (x LinkedEditingRangeClientCapabilities) AppendJSON(b []byte) ([]byte, erro
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *LinkedEditingRangeClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v LinkedEditingRangeClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -21525,19 +21526,19 @@ func (x MonikerClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *MonikerClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v MonikerClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -21562,19 +21563,19 @@ func (x TypeHierarchyClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *TypeHierarchyClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v TypeHierarchyClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -21599,19 +21600,19 @@ func (x InlineValueClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InlineValueClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v InlineValueClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -21638,7 +21639,7 @@ func (x InlayHintClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.ResolveSupport != nil {
 		b = append(b, `,"resolveSupport":`...)
@@ -21646,19 +21647,19 @@ func (x InlayHintClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InlayHintClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v InlayHintClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "resolveSupport":
-			return jsonrpc.AtField("resolveSupport", jsonrpc.DecodeOptional(value, &v.ResolveSupport, jsonrpc.UnmarshalJSON[InlayHintClientCapabilitiesResolveSupport]))
+			return rpcimpl.AtField("resolveSupport", rpcimpl.DecodeOptional(value, &v.ResolveSupport, rpcimpl.UnmarshalJSON[InlayHintClientCapabilitiesResolveSupport]))
 		}
 		return nil
 	})
@@ -21694,10 +21695,10 @@ func (x InlayHintClientCapabilitiesResolveSupport) AppendJSON(b []byte) ([]byte,
 	var err error
 	start := len(b)
 	b = append(b, `,"properties":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Properties); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Properties); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -21707,11 +21708,11 @@ func (x *InlayHintClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte) erro
 	var has struct {
 		Properties bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "properties":
 			has.Properties = true
-			return jsonrpc.AtField("properties", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Properties)))
+			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Properties)))
 		}
 		return nil
 	})
@@ -21720,7 +21721,7 @@ func (x *InlayHintClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte) erro
 	}
 	switch {
 	case !has.Properties:
-		return jsonrpc.MissingField("properties")
+		return rpcimpl.MissingField("properties")
 	}
 	*x = v
 	return nil
@@ -21741,25 +21742,25 @@ func (x DiagnosticClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.RelatedDocumentSupport != nil {
 		b = append(b, `,"relatedDocumentSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RelatedDocumentSupport)
+		b = rpcimpl.AppendBool(b, *x.RelatedDocumentSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *DiagnosticClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v DiagnosticClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "relatedDocumentSupport":
-			return jsonrpc.AtField("relatedDocumentSupport", jsonrpc.DecodeOptional(value, &v.RelatedDocumentSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("relatedDocumentSupport", rpcimpl.DecodeOptional(value, &v.RelatedDocumentSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -21784,19 +21785,19 @@ func (x InlineCompletionClientCapabilities) AppendJSON(b []byte) ([]byte, error)
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *InlineCompletionClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v InlineCompletionClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -21822,25 +21823,25 @@ func (x NotebookDocumentSyncClientCapabilities) AppendJSON(b []byte) ([]byte, er
 	start := len(b)
 	if x.DynamicRegistration != nil {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = rpcimpl.AppendBool(b, *x.DynamicRegistration)
 	}
 	if x.ExecutionSummarySupport != nil {
 		b = append(b, `,"executionSummarySupport":`...)
-		b = jsonrpc.AppendBool(b, *x.ExecutionSummarySupport)
+		b = rpcimpl.AppendBool(b, *x.ExecutionSummarySupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *NotebookDocumentSyncClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v NotebookDocumentSyncClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("dynamicRegistration", rpcimpl.DecodeOptional(value, &v.DynamicRegistration, rpcimpl.DecodeBool[bool]))
 		case "executionSummarySupport":
-			return jsonrpc.AtField("executionSummarySupport", jsonrpc.DecodeOptional(value, &v.ExecutionSummarySupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("executionSummarySupport", rpcimpl.DecodeOptional(value, &v.ExecutionSummarySupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -21868,17 +21869,17 @@ func (x ShowMessageRequestClientCapabilities) AppendJSON(b []byte) ([]byte, erro
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ShowMessageRequestClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v ShowMessageRequestClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "messageActionItem":
-			return jsonrpc.AtField("messageActionItem", jsonrpc.DecodeOptional(value, &v.MessageActionItem, jsonrpc.UnmarshalJSON[ShowMessageRequestClientCapabilitiesMessageActionItem]))
+			return rpcimpl.AtField("messageActionItem", rpcimpl.DecodeOptional(value, &v.MessageActionItem, rpcimpl.UnmarshalJSON[ShowMessageRequestClientCapabilitiesMessageActionItem]))
 		}
 		return nil
 	})
@@ -21901,19 +21902,19 @@ func (x ShowMessageRequestClientCapabilitiesMessageActionItem) AppendJSON(b []by
 	start := len(b)
 	if x.AdditionalPropertiesSupport != nil {
 		b = append(b, `,"additionalPropertiesSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.AdditionalPropertiesSupport)
+		b = rpcimpl.AppendBool(b, *x.AdditionalPropertiesSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ShowMessageRequestClientCapabilitiesMessageActionItem) UnmarshalJSON(b []byte) error {
 	var v ShowMessageRequestClientCapabilitiesMessageActionItem
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "additionalPropertiesSupport":
-			return jsonrpc.AtField("additionalPropertiesSupport", jsonrpc.DecodeOptional(value, &v.AdditionalPropertiesSupport, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("additionalPropertiesSupport", rpcimpl.DecodeOptional(value, &v.AdditionalPropertiesSupport, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -21937,8 +21938,8 @@ type ShowDocumentClientCapabilities struct {
 func (x ShowDocumentClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"support":`...)
-	b = jsonrpc.AppendBool(b, x.Support)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Support)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -21948,11 +21949,11 @@ func (x *ShowDocumentClientCapabilities) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Support bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "support":
 			has.Support = true
-			return jsonrpc.AtField("support", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Support)))
+			return rpcimpl.AtField("support", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Support)))
 		}
 		return nil
 	})
@@ -21961,7 +21962,7 @@ func (x *ShowDocumentClientCapabilities) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Support:
-		return jsonrpc.MissingField("support")
+		return rpcimpl.MissingField("support")
 	}
 	*x = v
 	return nil
@@ -21981,12 +21982,12 @@ type RegularExpressionsClientCapabilities struct {
 func (x RegularExpressionsClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"engine":`...)
-	b = jsonrpc.AppendString(b, x.Engine)
+	b = rpcimpl.AppendString(b, x.Engine)
 	if x.Version != nil {
 		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendString(b, *x.Version)
+		b = rpcimpl.AppendString(b, *x.Version)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -21996,13 +21997,13 @@ func (x *RegularExpressionsClientCapabilities) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Engine bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "engine":
 			has.Engine = true
-			return jsonrpc.AtField("engine", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Engine)))
+			return rpcimpl.AtField("engine", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Engine)))
 		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("version", rpcimpl.DecodeOptional(value, &v.Version, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -22011,7 +22012,7 @@ func (x *RegularExpressionsClientCapabilities) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Engine:
-		return jsonrpc.MissingField("engine")
+		return rpcimpl.MissingField("engine")
 	}
 	*x = v
 	return nil
@@ -22035,18 +22036,18 @@ func (x MarkdownClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"parser":`...)
-	b = jsonrpc.AppendString(b, x.Parser)
+	b = rpcimpl.AppendString(b, x.Parser)
 	if x.Version != nil {
 		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendString(b, *x.Version)
+		b = rpcimpl.AppendString(b, *x.Version)
 	}
 	if x.AllowedTags != nil {
 		b = append(b, `,"allowedTags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.AllowedTags); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.AllowedTags); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -22056,15 +22057,15 @@ func (x *MarkdownClientCapabilities) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Parser bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "parser":
 			has.Parser = true
-			return jsonrpc.AtField("parser", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Parser)))
+			return rpcimpl.AtField("parser", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Parser)))
 		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("version", rpcimpl.DecodeOptional(value, &v.Version, rpcimpl.DecodeString[string]))
 		case "allowedTags":
-			return jsonrpc.AtField("allowedTags", json.Unmarshal(value, &v.AllowedTags))
+			return rpcimpl.AtField("allowedTags", json.Unmarshal(value, &v.AllowedTags))
 		}
 		return nil
 	})
@@ -22073,7 +22074,7 @@ func (x *MarkdownClientCapabilities) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Parser:
-		return jsonrpc.MissingField("parser")
+		return rpcimpl.MissingField("parser")
 	}
 	*x = v
 	return nil
@@ -22116,8 +22117,8 @@ func (x PrepareRenameResultVariant2) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"placeholder":`...)
-	b = jsonrpc.AppendString(b, x.Placeholder)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Placeholder)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -22127,14 +22128,14 @@ func (x *PrepareRenameResultVariant2) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Range, Placeholder bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "placeholder":
 			has.Placeholder = true
-			return jsonrpc.AtField("placeholder", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Placeholder)))
+			return rpcimpl.AtField("placeholder", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Placeholder)))
 		}
 		return nil
 	})
@@ -22143,9 +22144,9 @@ func (x *PrepareRenameResultVariant2) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	case !has.Placeholder:
-		return jsonrpc.MissingField("placeholder")
+		return rpcimpl.MissingField("placeholder")
 	}
 	*x = v
 	return nil
@@ -22162,8 +22163,8 @@ type PrepareRenameResultVariant3 struct {
 func (x PrepareRenameResultVariant3) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"defaultBehavior":`...)
-	b = jsonrpc.AppendBool(b, x.DefaultBehavior)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.DefaultBehavior)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -22173,11 +22174,11 @@ func (x *PrepareRenameResultVariant3) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DefaultBehavior bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "defaultBehavior":
 			has.DefaultBehavior = true
-			return jsonrpc.AtField("defaultBehavior", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.DefaultBehavior)))
+			return rpcimpl.AtField("defaultBehavior", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.DefaultBehavior)))
 		}
 		return nil
 	})
@@ -22186,7 +22187,7 @@ func (x *PrepareRenameResultVariant3) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DefaultBehavior:
-		return jsonrpc.MissingField("defaultBehavior")
+		return rpcimpl.MissingField("defaultBehavior")
 	}
 	*x = v
 	return nil
@@ -22201,7 +22202,7 @@ type DocumentSelector []DocumentFilter
 // UnmarshalJSON decodes a DocumentSelector element by element, naming the
 // element that does not decode.
 func (x *DocumentSelector) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeArray(b, (*[]DocumentFilter)(x), jsonrpc.UnmarshalJSON[DocumentFilter])
+	return rpcimpl.DecodeArray(b, (*[]DocumentFilter)(x), rpcimpl.UnmarshalJSON[DocumentFilter])
 }
 
 // ChangeAnnotationIdentifier is described at
@@ -22228,11 +22229,11 @@ func (x TextDocumentContentChangeEventVariant1) AppendJSON(b []byte) ([]byte, er
 	}
 	if x.RangeLength != nil {
 		b = append(b, `,"rangeLength":`...)
-		b = jsonrpc.AppendInt(b, *x.RangeLength)
+		b = rpcimpl.AppendInt(b, *x.RangeLength)
 	}
 	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Text)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -22242,18 +22243,18 @@ func (x *TextDocumentContentChangeEventVariant1) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Range, Text bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "range":
 			has.Range = true
-			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
+			return rpcimpl.AtField("range", rpcimpl.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "rangeLength":
-			return jsonrpc.AtField("rangeLength", jsonrpc.DecodeOptional(value, &v.RangeLength, func(b []byte, v *uint32) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
+			return rpcimpl.AtField("rangeLength", rpcimpl.DecodeOptional(value, &v.RangeLength, func(b []byte, v *uint32) error {
+				return rpcimpl.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
+			return rpcimpl.AtField("text", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Text)))
 		}
 		return nil
 	})
@@ -22262,9 +22263,9 @@ func (x *TextDocumentContentChangeEventVariant1) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Range:
-		return jsonrpc.MissingField("range")
+		return rpcimpl.MissingField("range")
 	case !has.Text:
-		return jsonrpc.MissingField("text")
+		return rpcimpl.MissingField("text")
 	}
 	*x = v
 	return nil
@@ -22282,8 +22283,8 @@ type TextDocumentContentChangeEventVariant2 struct {
 func (x TextDocumentContentChangeEventVariant2) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Text)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -22293,11 +22294,11 @@ func (x *TextDocumentContentChangeEventVariant2) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Text bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
+			return rpcimpl.AtField("text", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Text)))
 		}
 		return nil
 	})
@@ -22306,7 +22307,7 @@ func (x *TextDocumentContentChangeEventVariant2) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Text:
-		return jsonrpc.MissingField("text")
+		return rpcimpl.MissingField("text")
 	}
 	*x = v
 	return nil
@@ -22323,10 +22324,10 @@ type MarkedStringVariant2 struct {
 func (x MarkedStringVariant2) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"language":`...)
-	b = jsonrpc.AppendString(b, x.Language)
+	b = rpcimpl.AppendString(b, x.Language)
 	b = append(b, `,"value":`...)
-	b = jsonrpc.AppendString(b, x.Value)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Value)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -22336,14 +22337,14 @@ func (x *MarkedStringVariant2) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Language, Value bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "language":
 			has.Language = true
-			return jsonrpc.AtField("language", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Language)))
+			return rpcimpl.AtField("language", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Language)))
 		case "value":
 			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
+			return rpcimpl.AtField("value", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Value)))
 		}
 		return nil
 	})
@@ -22352,9 +22353,9 @@ func (x *MarkedStringVariant2) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Language:
-		return jsonrpc.MissingField("language")
+		return rpcimpl.MissingField("language")
 	case !has.Value:
-		return jsonrpc.MissingField("value")
+		return rpcimpl.MissingField("value")
 	}
 	*x = v
 	return nil
@@ -22379,16 +22380,16 @@ type TextDocumentFilterVariant1 struct {
 func (x TextDocumentFilterVariant1) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"language":`...)
-	b = jsonrpc.AppendString(b, x.Language)
+	b = rpcimpl.AppendString(b, x.Language)
 	if x.Scheme != nil {
 		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, *x.Scheme)
+		b = rpcimpl.AppendString(b, *x.Scheme)
 	}
 	if x.Pattern != nil {
 		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, *x.Pattern)
+		b = rpcimpl.AppendString(b, *x.Pattern)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -22398,15 +22399,15 @@ func (x *TextDocumentFilterVariant1) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Language bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "language":
 			has.Language = true
-			return jsonrpc.AtField("language", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Language)))
+			return rpcimpl.AtField("language", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Language)))
 		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeOptional(value, &v.Scheme, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("scheme", rpcimpl.DecodeOptional(value, &v.Scheme, rpcimpl.DecodeString[string]))
 		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeOptional(value, &v.Pattern, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("pattern", rpcimpl.DecodeOptional(value, &v.Pattern, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -22415,7 +22416,7 @@ func (x *TextDocumentFilterVariant1) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Language:
-		return jsonrpc.MissingField("language")
+		return rpcimpl.MissingField("language")
 	}
 	*x = v
 	return nil
@@ -22435,15 +22436,15 @@ func (x TextDocumentFilterVariant2) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Language != nil {
 		b = append(b, `,"language":`...)
-		b = jsonrpc.AppendString(b, *x.Language)
+		b = rpcimpl.AppendString(b, *x.Language)
 	}
 	b = append(b, `,"scheme":`...)
-	b = jsonrpc.AppendString(b, x.Scheme)
+	b = rpcimpl.AppendString(b, x.Scheme)
 	if x.Pattern != nil {
 		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, *x.Pattern)
+		b = rpcimpl.AppendString(b, *x.Pattern)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -22453,15 +22454,15 @@ func (x *TextDocumentFilterVariant2) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Scheme bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "language":
-			return jsonrpc.AtField("language", jsonrpc.DecodeOptional(value, &v.Language, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("language", rpcimpl.DecodeOptional(value, &v.Language, rpcimpl.DecodeString[string]))
 		case "scheme":
 			has.Scheme = true
-			return jsonrpc.AtField("scheme", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Scheme)))
+			return rpcimpl.AtField("scheme", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Scheme)))
 		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeOptional(value, &v.Pattern, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("pattern", rpcimpl.DecodeOptional(value, &v.Pattern, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -22470,7 +22471,7 @@ func (x *TextDocumentFilterVariant2) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Scheme:
-		return jsonrpc.MissingField("scheme")
+		return rpcimpl.MissingField("scheme")
 	}
 	*x = v
 	return nil
@@ -22490,15 +22491,15 @@ func (x TextDocumentFilterVariant3) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Language != nil {
 		b = append(b, `,"language":`...)
-		b = jsonrpc.AppendString(b, *x.Language)
+		b = rpcimpl.AppendString(b, *x.Language)
 	}
 	if x.Scheme != nil {
 		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, *x.Scheme)
+		b = rpcimpl.AppendString(b, *x.Scheme)
 	}
 	b = append(b, `,"pattern":`...)
-	b = jsonrpc.AppendString(b, x.Pattern)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Pattern)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -22508,15 +22509,15 @@ func (x *TextDocumentFilterVariant3) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Pattern bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "language":
-			return jsonrpc.AtField("language", jsonrpc.DecodeOptional(value, &v.Language, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("language", rpcimpl.DecodeOptional(value, &v.Language, rpcimpl.DecodeString[string]))
 		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeOptional(value, &v.Scheme, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("scheme", rpcimpl.DecodeOptional(value, &v.Scheme, rpcimpl.DecodeString[string]))
 		case "pattern":
 			has.Pattern = true
-			return jsonrpc.AtField("pattern", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Pattern)))
+			return rpcimpl.AtField("pattern", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Pattern)))
 		}
 		return nil
 	})
@@ -22525,7 +22526,7 @@ func (x *TextDocumentFilterVariant3) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Pattern:
-		return jsonrpc.MissingField("pattern")
+		return rpcimpl.MissingField("pattern")
 	}
 	*x = v
 	return nil
@@ -22544,16 +22545,16 @@ type NotebookDocumentFilterVariant1 struct {
 func (x NotebookDocumentFilterVariant1) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"notebookType":`...)
-	b = jsonrpc.AppendString(b, x.NotebookType)
+	b = rpcimpl.AppendString(b, x.NotebookType)
 	if x.Scheme != nil {
 		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, *x.Scheme)
+		b = rpcimpl.AppendString(b, *x.Scheme)
 	}
 	if x.Pattern != nil {
 		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, *x.Pattern)
+		b = rpcimpl.AppendString(b, *x.Pattern)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -22563,15 +22564,15 @@ func (x *NotebookDocumentFilterVariant1) UnmarshalJSON(b []byte) error {
 	var has struct {
 		NotebookType bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "notebookType":
 			has.NotebookType = true
-			return jsonrpc.AtField("notebookType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.NotebookType)))
+			return rpcimpl.AtField("notebookType", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.NotebookType)))
 		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeOptional(value, &v.Scheme, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("scheme", rpcimpl.DecodeOptional(value, &v.Scheme, rpcimpl.DecodeString[string]))
 		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeOptional(value, &v.Pattern, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("pattern", rpcimpl.DecodeOptional(value, &v.Pattern, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -22580,7 +22581,7 @@ func (x *NotebookDocumentFilterVariant1) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.NotebookType:
-		return jsonrpc.MissingField("notebookType")
+		return rpcimpl.MissingField("notebookType")
 	}
 	*x = v
 	return nil
@@ -22600,15 +22601,15 @@ func (x NotebookDocumentFilterVariant2) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.NotebookType != nil {
 		b = append(b, `,"notebookType":`...)
-		b = jsonrpc.AppendString(b, *x.NotebookType)
+		b = rpcimpl.AppendString(b, *x.NotebookType)
 	}
 	b = append(b, `,"scheme":`...)
-	b = jsonrpc.AppendString(b, x.Scheme)
+	b = rpcimpl.AppendString(b, x.Scheme)
 	if x.Pattern != nil {
 		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, *x.Pattern)
+		b = rpcimpl.AppendString(b, *x.Pattern)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -22618,15 +22619,15 @@ func (x *NotebookDocumentFilterVariant2) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Scheme bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "notebookType":
-			return jsonrpc.AtField("notebookType", jsonrpc.DecodeOptional(value, &v.NotebookType, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("notebookType", rpcimpl.DecodeOptional(value, &v.NotebookType, rpcimpl.DecodeString[string]))
 		case "scheme":
 			has.Scheme = true
-			return jsonrpc.AtField("scheme", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Scheme)))
+			return rpcimpl.AtField("scheme", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Scheme)))
 		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeOptional(value, &v.Pattern, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("pattern", rpcimpl.DecodeOptional(value, &v.Pattern, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -22635,7 +22636,7 @@ func (x *NotebookDocumentFilterVariant2) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Scheme:
-		return jsonrpc.MissingField("scheme")
+		return rpcimpl.MissingField("scheme")
 	}
 	*x = v
 	return nil
@@ -22655,15 +22656,15 @@ func (x NotebookDocumentFilterVariant3) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.NotebookType != nil {
 		b = append(b, `,"notebookType":`...)
-		b = jsonrpc.AppendString(b, *x.NotebookType)
+		b = rpcimpl.AppendString(b, *x.NotebookType)
 	}
 	if x.Scheme != nil {
 		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, *x.Scheme)
+		b = rpcimpl.AppendString(b, *x.Scheme)
 	}
 	b = append(b, `,"pattern":`...)
-	b = jsonrpc.AppendString(b, x.Pattern)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Pattern)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -22673,15 +22674,15 @@ func (x *NotebookDocumentFilterVariant3) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Pattern bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "notebookType":
-			return jsonrpc.AtField("notebookType", jsonrpc.DecodeOptional(value, &v.NotebookType, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("notebookType", rpcimpl.DecodeOptional(value, &v.NotebookType, rpcimpl.DecodeString[string]))
 		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeOptional(value, &v.Scheme, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("scheme", rpcimpl.DecodeOptional(value, &v.Scheme, rpcimpl.DecodeString[string]))
 		case "pattern":
 			has.Pattern = true
-			return jsonrpc.AtField("pattern", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Pattern)))
+			return rpcimpl.AtField("pattern", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Pattern)))
 		}
 		return nil
 	})
@@ -22690,7 +22691,7 @@ func (x *NotebookDocumentFilterVariant3) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Pattern:
-		return jsonrpc.MissingField("pattern")
+		return rpcimpl.MissingField("pattern")
 	}
 	*x = v
 	return nil

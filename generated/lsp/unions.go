@@ -11,7 +11,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // WorkspaceEditDocumentChangesItem is an element of the documentChanges member
@@ -89,7 +89,7 @@ func (x WorkspaceEditDocumentChangesItem) MarshalJSON() ([]byte, error) {
 // CreateFile, RenameFile and DeleteFile), over the members "textDocument",
 // "edits", "annotationId", "kind", "uri", "options", "oldUri" and "newUri",
 // one bit each in this order.
-var workspaceEditDocumentChangesItemObjects = []jsonrpc.ObjectChoice{{
+var workspaceEditDocumentChangesItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
 }, {
@@ -109,11 +109,11 @@ var workspaceEditDocumentChangesItemObjects = []jsonrpc.ObjectChoice{{
 func (x *WorkspaceEditDocumentChangesItem) UnmarshalJSON(b []byte) error {
 	var v WorkspaceEditDocumentChangesItem
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
 		var failed [4]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "textDocument":
 				held[0] |= 1 << 0
@@ -123,9 +123,9 @@ func (x *WorkspaceEditDocumentChangesItem) UnmarshalJSON(b []byte) error {
 				held[0] |= 1 << 2
 			case "kind":
 				held[0] |= 1 << 3
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"create\"")
-				failed[2] = failed[2] || !jsonrpc.SameJSON(value, "\"rename\"")
-				failed[3] = failed[3] || !jsonrpc.SameJSON(value, "\"delete\"")
+				failed[1] = failed[1] || !rpcimpl.SameJSON(value, "\"create\"")
+				failed[2] = failed[2] || !rpcimpl.SameJSON(value, "\"rename\"")
+				failed[3] = failed[3] || !rpcimpl.SameJSON(value, "\"delete\"")
 			case "uri":
 				held[0] |= 1 << 4
 			case "options":
@@ -140,7 +140,7 @@ func (x *WorkspaceEditDocumentChangesItem) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], workspaceEditDocumentChangesItemObjects) {
+		switch rpcimpl.ChooseObject(held[:], failed[:], workspaceEditDocumentChangesItemObjects) {
 		case 0:
 			v.TextDocumentEdit = new(TextDocumentEdit)
 			err = json.Unmarshal(b, v.TextDocumentEdit)
@@ -208,7 +208,7 @@ func (x InlayHintLabel) MarshalJSON() ([]byte, error) {
 func (x *InlayHintLabel) UnmarshalJSON(b []byte) error {
 	var v InlayHintLabel
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -267,7 +267,7 @@ func (x InlayHintTooltip) MarshalJSON() ([]byte, error) {
 func (x *InlayHintTooltip) UnmarshalJSON(b []byte) error {
 	var v InlayHintTooltip
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -339,7 +339,7 @@ func (x DocumentDiagnosticReportPartialResultRelatedDocumentsValue) MarshalJSON(
 // DocumentDiagnosticReportPartialResultRelatedDocumentsValue
 // (FullDocumentDiagnosticReport and UnchangedDocumentDiagnosticReport), over
 // the members "kind", "resultId" and "items", one bit each in this order.
-var documentDiagnosticReportPartialResultRelatedDocumentsValueObjects = []jsonrpc.ObjectChoice{{
+var documentDiagnosticReportPartialResultRelatedDocumentsValueObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x5},
 }, {
@@ -354,16 +354,16 @@ var documentDiagnosticReportPartialResultRelatedDocumentsValueObjects = []jsonrp
 func (x *DocumentDiagnosticReportPartialResultRelatedDocumentsValue) UnmarshalJSON(b []byte) error {
 	var v DocumentDiagnosticReportPartialResultRelatedDocumentsValue
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
 		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "kind":
 				held[0] |= 1 << 0
-				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"full\"")
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"unchanged\"")
+				failed[0] = failed[0] || !rpcimpl.SameJSON(value, "\"full\"")
+				failed[1] = failed[1] || !rpcimpl.SameJSON(value, "\"unchanged\"")
 			case "resultId":
 				held[0] |= 1 << 1
 			case "items":
@@ -374,7 +374,7 @@ func (x *DocumentDiagnosticReportPartialResultRelatedDocumentsValue) UnmarshalJS
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], documentDiagnosticReportPartialResultRelatedDocumentsValueObjects) {
+		switch rpcimpl.ChooseObject(held[:], failed[:], documentDiagnosticReportPartialResultRelatedDocumentsValueObjects) {
 		case 0:
 			v.FullDocumentDiagnosticReport = new(FullDocumentDiagnosticReport)
 			err = json.Unmarshal(b, v.FullDocumentDiagnosticReport)
@@ -439,7 +439,7 @@ func (x InlineCompletionItemInsertText) MarshalJSON() ([]byte, error) {
 func (x *InlineCompletionItemInsertText) UnmarshalJSON(b []byte) error {
 	var v InlineCompletionItemInsertText
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -501,7 +501,7 @@ func (x DidChangeConfigurationRegistrationOptionsSection) MarshalJSON() ([]byte,
 func (x *DidChangeConfigurationRegistrationOptionsSection) UnmarshalJSON(b []byte) error {
 	var v DidChangeConfigurationRegistrationOptionsSection
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -562,7 +562,7 @@ func (x CompletionItemDocumentation) MarshalJSON() ([]byte, error) {
 func (x *CompletionItemDocumentation) UnmarshalJSON(b []byte) error {
 	var v CompletionItemDocumentation
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -629,7 +629,7 @@ func (x CompletionItemTextEdit) MarshalJSON() ([]byte, error) {
 // variant of CompletionItemTextEdit (TextEdit and InsertReplaceEdit), over the
 // members "range", "newText", "insert" and "replace", one bit each in this
 // order.
-var completionItemTextEditObjects = []jsonrpc.ObjectChoice{{
+var completionItemTextEditObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
 }, {
@@ -643,10 +643,10 @@ var completionItemTextEditObjects = []jsonrpc.ObjectChoice{{
 func (x *CompletionItemTextEdit) UnmarshalJSON(b []byte) error {
 	var v CompletionItemTextEdit
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "range":
 				held[0] |= 1 << 0
@@ -662,7 +662,7 @@ func (x *CompletionItemTextEdit) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, completionItemTextEditObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, completionItemTextEditObjects) {
 		case 0:
 			v.TextEdit = new(TextEdit)
 			err = json.Unmarshal(b, v.TextEdit)
@@ -734,7 +734,7 @@ func (x CompletionListItemDefaultsEditRange) MarshalJSON() ([]byte, error) {
 // each object variant of CompletionListItemDefaultsEditRange (Range and
 // CompletionListItemDefaultsEditRangeVariant2), over the members "start",
 // "end", "insert" and "replace", one bit each in this order.
-var completionListItemDefaultsEditRangeObjects = []jsonrpc.ObjectChoice{{
+var completionListItemDefaultsEditRangeObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
 }, {
@@ -748,10 +748,10 @@ var completionListItemDefaultsEditRangeObjects = []jsonrpc.ObjectChoice{{
 func (x *CompletionListItemDefaultsEditRange) UnmarshalJSON(b []byte) error {
 	var v CompletionListItemDefaultsEditRange
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "start":
 				held[0] |= 1 << 0
@@ -767,7 +767,7 @@ func (x *CompletionListItemDefaultsEditRange) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, completionListItemDefaultsEditRangeObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, completionListItemDefaultsEditRangeObjects) {
 		case 0:
 			v.Range = new(Range)
 			err = json.Unmarshal(b, v.Range)
@@ -843,7 +843,7 @@ func (x HoverContents) MarshalJSON() ([]byte, error) {
 // hoverContentsObjects is what an object needs to be each object variant of
 // HoverContents (MarkupContent and MarkedStringVariant2), over the members
 // "kind", "value" and "language", one bit each in this order.
-var hoverContentsObjects = []jsonrpc.ObjectChoice{{
+var hoverContentsObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
 }, {
@@ -857,15 +857,15 @@ var hoverContentsObjects = []jsonrpc.ObjectChoice{{
 func (x *HoverContents) UnmarshalJSON(b []byte) error {
 	var v HoverContents
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
 		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "kind":
 				held[0] |= 1 << 0
-				failed[0] = failed[0] || !(jsonrpc.SameJSON(value, "\"plaintext\"") || jsonrpc.SameJSON(value, "\"markdown\""))
+				failed[0] = failed[0] || !(rpcimpl.SameJSON(value, "\"plaintext\"") || rpcimpl.SameJSON(value, "\"markdown\""))
 			case "value":
 				held[0] |= 1 << 1
 			case "language":
@@ -876,7 +876,7 @@ func (x *HoverContents) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], hoverContentsObjects) {
+		switch rpcimpl.ChooseObject(held[:], failed[:], hoverContentsObjects) {
 		case 0:
 			v.MarkupContent = new(MarkupContent)
 			err = json.Unmarshal(b, v.MarkupContent)
@@ -952,7 +952,7 @@ func (x WorkspaceSymbolLocation) MarshalJSON() ([]byte, error) {
 // variant of WorkspaceSymbolLocation (Location and
 // WorkspaceSymbolLocationVariant2), over the members "uri" and "range", one
 // bit each in this order.
-var workspaceSymbolLocationObjects = []jsonrpc.ObjectChoice{{
+var workspaceSymbolLocationObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
 }, {
@@ -966,10 +966,10 @@ var workspaceSymbolLocationObjects = []jsonrpc.ObjectChoice{{
 func (x *WorkspaceSymbolLocation) UnmarshalJSON(b []byte) error {
 	var v WorkspaceSymbolLocation
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "uri":
 				held[0] |= 1 << 0
@@ -981,7 +981,7 @@ func (x *WorkspaceSymbolLocation) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, workspaceSymbolLocationObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, workspaceSymbolLocationObjects) {
 		case 0:
 			v.Location = new(Location)
 			err = json.Unmarshal(b, v.Location)
@@ -1043,10 +1043,10 @@ func (x CancelParamsID) MarshalJSON() ([]byte, error) {
 func (x *CancelParamsID) UnmarshalJSON(b []byte) error {
 	var v CancelParamsID
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "number":
 		v.Integer = new(int32)
-		err = jsonrpc.DecodeIntIn(b, v.Integer, math.MinInt32, math.MaxInt32)
+		err = rpcimpl.DecodeIntIn(b, v.Integer, math.MinInt32, math.MaxInt32)
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -1104,7 +1104,7 @@ func (x SemanticTokensOptionsRange) MarshalJSON() ([]byte, error) {
 func (x *SemanticTokensOptionsRange) UnmarshalJSON(b []byte) error {
 	var v SemanticTokensOptionsRange
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
@@ -1165,7 +1165,7 @@ func (x SemanticTokensOptionsFull) MarshalJSON() ([]byte, error) {
 func (x *SemanticTokensOptionsFull) UnmarshalJSON(b []byte) error {
 	var v SemanticTokensOptionsFull
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
@@ -1233,7 +1233,7 @@ func (x TextDocumentEditEditsItem) MarshalJSON() ([]byte, error) {
 // variant of TextDocumentEditEditsItem (TextEdit and AnnotatedTextEdit), over
 // the members "range", "newText" and "annotationId", one bit each in this
 // order.
-var textDocumentEditEditsItemObjects = []jsonrpc.ObjectChoice{{
+var textDocumentEditEditsItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
 }, {
@@ -1247,10 +1247,10 @@ var textDocumentEditEditsItemObjects = []jsonrpc.ObjectChoice{{
 func (x *TextDocumentEditEditsItem) UnmarshalJSON(b []byte) error {
 	var v TextDocumentEditEditsItem
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "range":
 				held[0] |= 1 << 0
@@ -1264,7 +1264,7 @@ func (x *TextDocumentEditEditsItem) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, textDocumentEditEditsItemObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, textDocumentEditEditsItemObjects) {
 		case 0:
 			v.TextEdit = new(TextEdit)
 			err = json.Unmarshal(b, v.TextEdit)
@@ -1328,7 +1328,7 @@ func (x InlayHintLabelPartTooltip) MarshalJSON() ([]byte, error) {
 func (x *InlayHintLabelPartTooltip) UnmarshalJSON(b []byte) error {
 	var v InlayHintLabelPartTooltip
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -1400,7 +1400,7 @@ func (x RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) MarshalJSON() 
 // RelatedFullDocumentDiagnosticReportRelatedDocumentsValue
 // (FullDocumentDiagnosticReport and UnchangedDocumentDiagnosticReport), over
 // the members "kind", "resultId" and "items", one bit each in this order.
-var relatedFullDocumentDiagnosticReportRelatedDocumentsValueObjects = []jsonrpc.ObjectChoice{{
+var relatedFullDocumentDiagnosticReportRelatedDocumentsValueObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x5},
 }, {
@@ -1415,16 +1415,16 @@ var relatedFullDocumentDiagnosticReportRelatedDocumentsValueObjects = []jsonrpc.
 func (x *RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) UnmarshalJSON(b []byte) error {
 	var v RelatedFullDocumentDiagnosticReportRelatedDocumentsValue
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
 		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "kind":
 				held[0] |= 1 << 0
-				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"full\"")
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"unchanged\"")
+				failed[0] = failed[0] || !rpcimpl.SameJSON(value, "\"full\"")
+				failed[1] = failed[1] || !rpcimpl.SameJSON(value, "\"unchanged\"")
 			case "resultId":
 				held[0] |= 1 << 1
 			case "items":
@@ -1435,7 +1435,7 @@ func (x *RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) UnmarshalJSON
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], relatedFullDocumentDiagnosticReportRelatedDocumentsValueObjects) {
+		switch rpcimpl.ChooseObject(held[:], failed[:], relatedFullDocumentDiagnosticReportRelatedDocumentsValueObjects) {
 		case 0:
 			v.FullDocumentDiagnosticReport = new(FullDocumentDiagnosticReport)
 			err = json.Unmarshal(b, v.FullDocumentDiagnosticReport)
@@ -1510,7 +1510,7 @@ func (x RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) MarshalJS
 // RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue
 // (FullDocumentDiagnosticReport and UnchangedDocumentDiagnosticReport), over
 // the members "kind", "resultId" and "items", one bit each in this order.
-var relatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueObjects = []jsonrpc.ObjectChoice{{
+var relatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x5},
 }, {
@@ -1525,16 +1525,16 @@ var relatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueObjects = []jso
 func (x *RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) UnmarshalJSON(b []byte) error {
 	var v RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
 		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "kind":
 				held[0] |= 1 << 0
-				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"full\"")
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"unchanged\"")
+				failed[0] = failed[0] || !rpcimpl.SameJSON(value, "\"full\"")
+				failed[1] = failed[1] || !rpcimpl.SameJSON(value, "\"unchanged\"")
 			case "resultId":
 				held[0] |= 1 << 1
 			case "items":
@@ -1545,7 +1545,7 @@ func (x *RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) Unmarsha
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], relatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueObjects) {
+		switch rpcimpl.ChooseObject(held[:], failed[:], relatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueObjects) {
 		case 0:
 			v.FullDocumentDiagnosticReport = new(FullDocumentDiagnosticReport)
 			err = json.Unmarshal(b, v.FullDocumentDiagnosticReport)
@@ -1610,7 +1610,7 @@ func (x ServerCapabilitiesTextDocumentSync) MarshalJSON() ([]byte, error) {
 func (x *ServerCapabilitiesTextDocumentSync) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesTextDocumentSync
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		v.TextDocumentSyncOptions = new(TextDocumentSyncOptions)
 		err = json.Unmarshal(b, v.TextDocumentSyncOptions)
@@ -1681,7 +1681,7 @@ func (x ServerCapabilitiesNotebookDocumentSync) MarshalJSON() ([]byte, error) {
 // (NotebookDocumentSyncOptions and NotebookDocumentSyncRegistrationOptions),
 // over the members "notebookSelector", "save" and "id", one bit each in this
 // order.
-var serverCapabilitiesNotebookDocumentSyncObjects = []jsonrpc.ObjectChoice{{
+var serverCapabilitiesNotebookDocumentSyncObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x1},
 }, {
@@ -1695,10 +1695,10 @@ var serverCapabilitiesNotebookDocumentSyncObjects = []jsonrpc.ObjectChoice{{
 func (x *ServerCapabilitiesNotebookDocumentSync) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesNotebookDocumentSync
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "notebookSelector":
 				held[0] |= 1 << 0
@@ -1712,7 +1712,7 @@ func (x *ServerCapabilitiesNotebookDocumentSync) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesNotebookDocumentSyncObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesNotebookDocumentSyncObjects) {
 		case 0:
 			v.NotebookDocumentSyncOptions = new(NotebookDocumentSyncOptions)
 			err = json.Unmarshal(b, v.NotebookDocumentSyncOptions)
@@ -1777,7 +1777,7 @@ func (x ServerCapabilitiesHoverProvider) MarshalJSON() ([]byte, error) {
 func (x *ServerCapabilitiesHoverProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesHoverProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
@@ -1856,7 +1856,7 @@ func (x ServerCapabilitiesDeclarationProvider) MarshalJSON() ([]byte, error) {
 // each object variant of ServerCapabilitiesDeclarationProvider
 // (DeclarationOptions and DeclarationRegistrationOptions), over the members
 // "workDoneProgress", "documentSelector" and "id", one bit each in this order.
-var serverCapabilitiesDeclarationProviderObjects = []jsonrpc.ObjectChoice{{
+var serverCapabilitiesDeclarationProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
 }, {
@@ -1870,13 +1870,13 @@ var serverCapabilitiesDeclarationProviderObjects = []jsonrpc.ObjectChoice{{
 func (x *ServerCapabilitiesDeclarationProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesDeclarationProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "workDoneProgress":
 				held[0] |= 1 << 0
@@ -1890,7 +1890,7 @@ func (x *ServerCapabilitiesDeclarationProvider) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesDeclarationProviderObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesDeclarationProviderObjects) {
 		case 0:
 			v.DeclarationOptions = new(DeclarationOptions)
 			err = json.Unmarshal(b, v.DeclarationOptions)
@@ -1955,7 +1955,7 @@ func (x ServerCapabilitiesDefinitionProvider) MarshalJSON() ([]byte, error) {
 func (x *ServerCapabilitiesDefinitionProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesDefinitionProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
@@ -2035,7 +2035,7 @@ func (x ServerCapabilitiesTypeDefinitionProvider) MarshalJSON() ([]byte, error) 
 // (TypeDefinitionOptions and TypeDefinitionRegistrationOptions), over the
 // members "workDoneProgress", "documentSelector" and "id", one bit each in
 // this order.
-var serverCapabilitiesTypeDefinitionProviderObjects = []jsonrpc.ObjectChoice{{
+var serverCapabilitiesTypeDefinitionProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
 }, {
@@ -2049,13 +2049,13 @@ var serverCapabilitiesTypeDefinitionProviderObjects = []jsonrpc.ObjectChoice{{
 func (x *ServerCapabilitiesTypeDefinitionProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesTypeDefinitionProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "workDoneProgress":
 				held[0] |= 1 << 0
@@ -2069,7 +2069,7 @@ func (x *ServerCapabilitiesTypeDefinitionProvider) UnmarshalJSON(b []byte) error
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesTypeDefinitionProviderObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesTypeDefinitionProviderObjects) {
 		case 0:
 			v.TypeDefinitionOptions = new(TypeDefinitionOptions)
 			err = json.Unmarshal(b, v.TypeDefinitionOptions)
@@ -2152,7 +2152,7 @@ func (x ServerCapabilitiesImplementationProvider) MarshalJSON() ([]byte, error) 
 // (ImplementationOptions and ImplementationRegistrationOptions), over the
 // members "workDoneProgress", "documentSelector" and "id", one bit each in
 // this order.
-var serverCapabilitiesImplementationProviderObjects = []jsonrpc.ObjectChoice{{
+var serverCapabilitiesImplementationProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
 }, {
@@ -2166,13 +2166,13 @@ var serverCapabilitiesImplementationProviderObjects = []jsonrpc.ObjectChoice{{
 func (x *ServerCapabilitiesImplementationProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesImplementationProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "workDoneProgress":
 				held[0] |= 1 << 0
@@ -2186,7 +2186,7 @@ func (x *ServerCapabilitiesImplementationProvider) UnmarshalJSON(b []byte) error
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesImplementationProviderObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesImplementationProviderObjects) {
 		case 0:
 			v.ImplementationOptions = new(ImplementationOptions)
 			err = json.Unmarshal(b, v.ImplementationOptions)
@@ -2251,7 +2251,7 @@ func (x ServerCapabilitiesReferencesProvider) MarshalJSON() ([]byte, error) {
 func (x *ServerCapabilitiesReferencesProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesReferencesProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
@@ -2313,7 +2313,7 @@ func (x ServerCapabilitiesDocumentHighlightProvider) MarshalJSON() ([]byte, erro
 func (x *ServerCapabilitiesDocumentHighlightProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesDocumentHighlightProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
@@ -2375,7 +2375,7 @@ func (x ServerCapabilitiesDocumentSymbolProvider) MarshalJSON() ([]byte, error) 
 func (x *ServerCapabilitiesDocumentSymbolProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesDocumentSymbolProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
@@ -2437,7 +2437,7 @@ func (x ServerCapabilitiesCodeActionProvider) MarshalJSON() ([]byte, error) {
 func (x *ServerCapabilitiesCodeActionProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesCodeActionProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
@@ -2516,7 +2516,7 @@ func (x ServerCapabilitiesColorProvider) MarshalJSON() ([]byte, error) {
 // object variant of ServerCapabilitiesColorProvider (DocumentColorOptions and
 // DocumentColorRegistrationOptions), over the members "workDoneProgress",
 // "documentSelector" and "id", one bit each in this order.
-var serverCapabilitiesColorProviderObjects = []jsonrpc.ObjectChoice{{
+var serverCapabilitiesColorProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
 }, {
@@ -2530,13 +2530,13 @@ var serverCapabilitiesColorProviderObjects = []jsonrpc.ObjectChoice{{
 func (x *ServerCapabilitiesColorProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesColorProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "workDoneProgress":
 				held[0] |= 1 << 0
@@ -2550,7 +2550,7 @@ func (x *ServerCapabilitiesColorProvider) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesColorProviderObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesColorProviderObjects) {
 		case 0:
 			v.DocumentColorOptions = new(DocumentColorOptions)
 			err = json.Unmarshal(b, v.DocumentColorOptions)
@@ -2615,7 +2615,7 @@ func (x ServerCapabilitiesWorkspaceSymbolProvider) MarshalJSON() ([]byte, error)
 func (x *ServerCapabilitiesWorkspaceSymbolProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesWorkspaceSymbolProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
@@ -2677,7 +2677,7 @@ func (x ServerCapabilitiesDocumentFormattingProvider) MarshalJSON() ([]byte, err
 func (x *ServerCapabilitiesDocumentFormattingProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesDocumentFormattingProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
@@ -2739,7 +2739,7 @@ func (x ServerCapabilitiesDocumentRangeFormattingProvider) MarshalJSON() ([]byte
 func (x *ServerCapabilitiesDocumentRangeFormattingProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesDocumentRangeFormattingProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
@@ -2801,7 +2801,7 @@ func (x ServerCapabilitiesRenameProvider) MarshalJSON() ([]byte, error) {
 func (x *ServerCapabilitiesRenameProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesRenameProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
@@ -2880,7 +2880,7 @@ func (x ServerCapabilitiesFoldingRangeProvider) MarshalJSON() ([]byte, error) {
 // each object variant of ServerCapabilitiesFoldingRangeProvider
 // (FoldingRangeOptions and FoldingRangeRegistrationOptions), over the members
 // "workDoneProgress", "documentSelector" and "id", one bit each in this order.
-var serverCapabilitiesFoldingRangeProviderObjects = []jsonrpc.ObjectChoice{{
+var serverCapabilitiesFoldingRangeProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
 }, {
@@ -2894,13 +2894,13 @@ var serverCapabilitiesFoldingRangeProviderObjects = []jsonrpc.ObjectChoice{{
 func (x *ServerCapabilitiesFoldingRangeProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesFoldingRangeProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "workDoneProgress":
 				held[0] |= 1 << 0
@@ -2914,7 +2914,7 @@ func (x *ServerCapabilitiesFoldingRangeProvider) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesFoldingRangeProviderObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesFoldingRangeProviderObjects) {
 		case 0:
 			v.FoldingRangeOptions = new(FoldingRangeOptions)
 			err = json.Unmarshal(b, v.FoldingRangeOptions)
@@ -2997,7 +2997,7 @@ func (x ServerCapabilitiesSelectionRangeProvider) MarshalJSON() ([]byte, error) 
 // (SelectionRangeOptions and SelectionRangeRegistrationOptions), over the
 // members "workDoneProgress", "documentSelector" and "id", one bit each in
 // this order.
-var serverCapabilitiesSelectionRangeProviderObjects = []jsonrpc.ObjectChoice{{
+var serverCapabilitiesSelectionRangeProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
 }, {
@@ -3011,13 +3011,13 @@ var serverCapabilitiesSelectionRangeProviderObjects = []jsonrpc.ObjectChoice{{
 func (x *ServerCapabilitiesSelectionRangeProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesSelectionRangeProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "workDoneProgress":
 				held[0] |= 1 << 0
@@ -3031,7 +3031,7 @@ func (x *ServerCapabilitiesSelectionRangeProvider) UnmarshalJSON(b []byte) error
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesSelectionRangeProviderObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesSelectionRangeProviderObjects) {
 		case 0:
 			v.SelectionRangeOptions = new(SelectionRangeOptions)
 			err = json.Unmarshal(b, v.SelectionRangeOptions)
@@ -3114,7 +3114,7 @@ func (x ServerCapabilitiesCallHierarchyProvider) MarshalJSON() ([]byte, error) {
 // (CallHierarchyOptions and CallHierarchyRegistrationOptions), over the
 // members "workDoneProgress", "documentSelector" and "id", one bit each in
 // this order.
-var serverCapabilitiesCallHierarchyProviderObjects = []jsonrpc.ObjectChoice{{
+var serverCapabilitiesCallHierarchyProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
 }, {
@@ -3128,13 +3128,13 @@ var serverCapabilitiesCallHierarchyProviderObjects = []jsonrpc.ObjectChoice{{
 func (x *ServerCapabilitiesCallHierarchyProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesCallHierarchyProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "workDoneProgress":
 				held[0] |= 1 << 0
@@ -3148,7 +3148,7 @@ func (x *ServerCapabilitiesCallHierarchyProvider) UnmarshalJSON(b []byte) error 
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesCallHierarchyProviderObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesCallHierarchyProviderObjects) {
 		case 0:
 			v.CallHierarchyOptions = new(CallHierarchyOptions)
 			err = json.Unmarshal(b, v.CallHierarchyOptions)
@@ -3232,7 +3232,7 @@ func (x ServerCapabilitiesLinkedEditingRangeProvider) MarshalJSON() ([]byte, err
 // (LinkedEditingRangeOptions and LinkedEditingRangeRegistrationOptions), over
 // the members "workDoneProgress", "documentSelector" and "id", one bit each in
 // this order.
-var serverCapabilitiesLinkedEditingRangeProviderObjects = []jsonrpc.ObjectChoice{{
+var serverCapabilitiesLinkedEditingRangeProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
 }, {
@@ -3246,13 +3246,13 @@ var serverCapabilitiesLinkedEditingRangeProviderObjects = []jsonrpc.ObjectChoice
 func (x *ServerCapabilitiesLinkedEditingRangeProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesLinkedEditingRangeProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "workDoneProgress":
 				held[0] |= 1 << 0
@@ -3266,7 +3266,7 @@ func (x *ServerCapabilitiesLinkedEditingRangeProvider) UnmarshalJSON(b []byte) e
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesLinkedEditingRangeProviderObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesLinkedEditingRangeProviderObjects) {
 		case 0:
 			v.LinkedEditingRangeOptions = new(LinkedEditingRangeOptions)
 			err = json.Unmarshal(b, v.LinkedEditingRangeOptions)
@@ -3339,7 +3339,7 @@ func (x ServerCapabilitiesSemanticTokensProvider) MarshalJSON() ([]byte, error) 
 // (SemanticTokensOptions and SemanticTokensRegistrationOptions), over the
 // members "workDoneProgress", "legend", "range", "full", "documentSelector"
 // and "id", one bit each in this order.
-var serverCapabilitiesSemanticTokensProviderObjects = []jsonrpc.ObjectChoice{{
+var serverCapabilitiesSemanticTokensProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0xf},
 	Required: []uint64{0x2},
 }, {
@@ -3353,10 +3353,10 @@ var serverCapabilitiesSemanticTokensProviderObjects = []jsonrpc.ObjectChoice{{
 func (x *ServerCapabilitiesSemanticTokensProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesSemanticTokensProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "workDoneProgress":
 				held[0] |= 1 << 0
@@ -3376,7 +3376,7 @@ func (x *ServerCapabilitiesSemanticTokensProvider) UnmarshalJSON(b []byte) error
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesSemanticTokensProviderObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesSemanticTokensProviderObjects) {
 		case 0:
 			v.SemanticTokensOptions = new(SemanticTokensOptions)
 			err = json.Unmarshal(b, v.SemanticTokensOptions)
@@ -3458,7 +3458,7 @@ func (x ServerCapabilitiesMonikerProvider) MarshalJSON() ([]byte, error) {
 // object variant of ServerCapabilitiesMonikerProvider (MonikerOptions and
 // MonikerRegistrationOptions), over the members "workDoneProgress" and
 // "documentSelector", one bit each in this order.
-var serverCapabilitiesMonikerProviderObjects = []jsonrpc.ObjectChoice{{
+var serverCapabilitiesMonikerProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
 }, {
@@ -3472,13 +3472,13 @@ var serverCapabilitiesMonikerProviderObjects = []jsonrpc.ObjectChoice{{
 func (x *ServerCapabilitiesMonikerProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesMonikerProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "workDoneProgress":
 				held[0] |= 1 << 0
@@ -3490,7 +3490,7 @@ func (x *ServerCapabilitiesMonikerProvider) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesMonikerProviderObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesMonikerProviderObjects) {
 		case 0:
 			v.MonikerOptions = new(MonikerOptions)
 			err = json.Unmarshal(b, v.MonikerOptions)
@@ -3573,7 +3573,7 @@ func (x ServerCapabilitiesTypeHierarchyProvider) MarshalJSON() ([]byte, error) {
 // (TypeHierarchyOptions and TypeHierarchyRegistrationOptions), over the
 // members "workDoneProgress", "documentSelector" and "id", one bit each in
 // this order.
-var serverCapabilitiesTypeHierarchyProviderObjects = []jsonrpc.ObjectChoice{{
+var serverCapabilitiesTypeHierarchyProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
 }, {
@@ -3587,13 +3587,13 @@ var serverCapabilitiesTypeHierarchyProviderObjects = []jsonrpc.ObjectChoice{{
 func (x *ServerCapabilitiesTypeHierarchyProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesTypeHierarchyProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "workDoneProgress":
 				held[0] |= 1 << 0
@@ -3607,7 +3607,7 @@ func (x *ServerCapabilitiesTypeHierarchyProvider) UnmarshalJSON(b []byte) error 
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesTypeHierarchyProviderObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesTypeHierarchyProviderObjects) {
 		case 0:
 			v.TypeHierarchyOptions = new(TypeHierarchyOptions)
 			err = json.Unmarshal(b, v.TypeHierarchyOptions)
@@ -3689,7 +3689,7 @@ func (x ServerCapabilitiesInlineValueProvider) MarshalJSON() ([]byte, error) {
 // each object variant of ServerCapabilitiesInlineValueProvider
 // (InlineValueOptions and InlineValueRegistrationOptions), over the members
 // "workDoneProgress", "documentSelector" and "id", one bit each in this order.
-var serverCapabilitiesInlineValueProviderObjects = []jsonrpc.ObjectChoice{{
+var serverCapabilitiesInlineValueProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
 }, {
@@ -3703,13 +3703,13 @@ var serverCapabilitiesInlineValueProviderObjects = []jsonrpc.ObjectChoice{{
 func (x *ServerCapabilitiesInlineValueProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesInlineValueProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "workDoneProgress":
 				held[0] |= 1 << 0
@@ -3723,7 +3723,7 @@ func (x *ServerCapabilitiesInlineValueProvider) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesInlineValueProviderObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesInlineValueProviderObjects) {
 		case 0:
 			v.InlineValueOptions = new(InlineValueOptions)
 			err = json.Unmarshal(b, v.InlineValueOptions)
@@ -3805,7 +3805,7 @@ func (x ServerCapabilitiesInlayHintProvider) MarshalJSON() ([]byte, error) {
 // each object variant of ServerCapabilitiesInlayHintProvider (InlayHintOptions
 // and InlayHintRegistrationOptions), over the members "workDoneProgress",
 // "resolveProvider", "documentSelector" and "id", one bit each in this order.
-var serverCapabilitiesInlayHintProviderObjects = []jsonrpc.ObjectChoice{{
+var serverCapabilitiesInlayHintProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x0},
 }, {
@@ -3819,13 +3819,13 @@ var serverCapabilitiesInlayHintProviderObjects = []jsonrpc.ObjectChoice{{
 func (x *ServerCapabilitiesInlayHintProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesInlayHintProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "workDoneProgress":
 				held[0] |= 1 << 0
@@ -3841,7 +3841,7 @@ func (x *ServerCapabilitiesInlayHintProvider) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesInlayHintProviderObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesInlayHintProviderObjects) {
 		case 0:
 			v.InlayHintOptions = new(InlayHintOptions)
 			err = json.Unmarshal(b, v.InlayHintOptions)
@@ -3916,7 +3916,7 @@ func (x ServerCapabilitiesDiagnosticProvider) MarshalJSON() ([]byte, error) {
 // "workDoneProgress", "identifier", "interFileDependencies",
 // "workspaceDiagnostics", "documentSelector" and "id", one bit each in this
 // order.
-var serverCapabilitiesDiagnosticProviderObjects = []jsonrpc.ObjectChoice{{
+var serverCapabilitiesDiagnosticProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0xf},
 	Required: []uint64{0xc},
 }, {
@@ -3930,10 +3930,10 @@ var serverCapabilitiesDiagnosticProviderObjects = []jsonrpc.ObjectChoice{{
 func (x *ServerCapabilitiesDiagnosticProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesDiagnosticProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "workDoneProgress":
 				held[0] |= 1 << 0
@@ -3953,7 +3953,7 @@ func (x *ServerCapabilitiesDiagnosticProvider) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, serverCapabilitiesDiagnosticProviderObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, serverCapabilitiesDiagnosticProviderObjects) {
 		case 0:
 			v.DiagnosticOptions = new(DiagnosticOptions)
 			err = json.Unmarshal(b, v.DiagnosticOptions)
@@ -4018,7 +4018,7 @@ func (x ServerCapabilitiesInlineCompletionProvider) MarshalJSON() ([]byte, error
 func (x *ServerCapabilitiesInlineCompletionProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesInlineCompletionProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
@@ -4077,10 +4077,10 @@ func (x DiagnosticCode) MarshalJSON() ([]byte, error) {
 func (x *DiagnosticCode) UnmarshalJSON(b []byte) error {
 	var v DiagnosticCode
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "number":
 		v.Integer = new(int32)
-		err = jsonrpc.DecodeIntIn(b, v.Integer, math.MinInt32, math.MaxInt32)
+		err = rpcimpl.DecodeIntIn(b, v.Integer, math.MinInt32, math.MaxInt32)
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -4139,7 +4139,7 @@ func (x SignatureInformationDocumentation) MarshalJSON() ([]byte, error) {
 func (x *SignatureInformationDocumentation) UnmarshalJSON(b []byte) error {
 	var v SignatureInformationDocumentation
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -4200,7 +4200,7 @@ func (x TextDocumentSyncOptionsSave) MarshalJSON() ([]byte, error) {
 func (x *TextDocumentSyncOptionsSave) UnmarshalJSON(b []byte) error {
 	var v TextDocumentSyncOptionsSave
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
@@ -4273,7 +4273,7 @@ func (x NotebookDocumentSyncOptionsNotebookSelectorItem) MarshalJSON() ([]byte, 
 // (NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 and
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant2), over the members
 // "notebook" and "cells", one bit each in this order.
-var notebookDocumentSyncOptionsNotebookSelectorItemObjects = []jsonrpc.ObjectChoice{{
+var notebookDocumentSyncOptionsNotebookSelectorItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x1},
 }, {
@@ -4287,10 +4287,10 @@ var notebookDocumentSyncOptionsNotebookSelectorItemObjects = []jsonrpc.ObjectCho
 func (x *NotebookDocumentSyncOptionsNotebookSelectorItem) UnmarshalJSON(b []byte) error {
 	var v NotebookDocumentSyncOptionsNotebookSelectorItem
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "notebook":
 				held[0] |= 1 << 0
@@ -4302,7 +4302,7 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItem) UnmarshalJSON(b []byte
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, notebookDocumentSyncOptionsNotebookSelectorItemObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, notebookDocumentSyncOptionsNotebookSelectorItemObjects) {
 		case 0:
 			v.NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 = new(NotebookDocumentSyncOptionsNotebookSelectorItemVariant1)
 			err = json.Unmarshal(b, v.NotebookDocumentSyncOptionsNotebookSelectorItemVariant1)
@@ -4371,7 +4371,7 @@ func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook) Marshal
 func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook) UnmarshalJSON(b []byte) error {
 	var v NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -4437,7 +4437,7 @@ func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook) Marshal
 func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook) UnmarshalJSON(b []byte) error {
 	var v NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -4500,7 +4500,7 @@ func (x WorkspaceFoldersServerCapabilitiesChangeNotifications) MarshalJSON() ([]
 func (x *WorkspaceFoldersServerCapabilitiesChangeNotifications) UnmarshalJSON(b []byte) error {
 	var v WorkspaceFoldersServerCapabilitiesChangeNotifications
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -4561,7 +4561,7 @@ func (x ParameterInformationLabel) MarshalJSON() ([]byte, error) {
 func (x *ParameterInformationLabel) UnmarshalJSON(b []byte) error {
 	var v ParameterInformationLabel
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -4623,7 +4623,7 @@ func (x ParameterInformationDocumentation) MarshalJSON() ([]byte, error) {
 func (x *ParameterInformationDocumentation) UnmarshalJSON(b []byte) error {
 	var v ParameterInformationDocumentation
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -4685,7 +4685,7 @@ func (x NotebookCellTextDocumentFilterNotebook) MarshalJSON() ([]byte, error) {
 func (x *NotebookCellTextDocumentFilterNotebook) UnmarshalJSON(b []byte) error {
 	var v NotebookCellTextDocumentFilterNotebook
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -4745,7 +4745,7 @@ func (x RelativePatternBaseURI) MarshalJSON() ([]byte, error) {
 func (x *RelativePatternBaseURI) UnmarshalJSON(b []byte) error {
 	var v RelativePatternBaseURI
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		v.WorkspaceFolder = new(WorkspaceFolder)
 		err = json.Unmarshal(b, v.WorkspaceFolder)
@@ -4808,7 +4808,7 @@ func (x SemanticTokensClientCapabilitiesRequestsRange) MarshalJSON() ([]byte, er
 func (x *SemanticTokensClientCapabilitiesRequestsRange) UnmarshalJSON(b []byte) error {
 	var v SemanticTokensClientCapabilitiesRequestsRange
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
@@ -4871,7 +4871,7 @@ func (x SemanticTokensClientCapabilitiesRequestsFull) MarshalJSON() ([]byte, err
 func (x *SemanticTokensClientCapabilitiesRequestsFull) UnmarshalJSON(b []byte) error {
 	var v SemanticTokensClientCapabilitiesRequestsFull
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
@@ -4931,7 +4931,7 @@ func (x Definition) MarshalJSON() ([]byte, error) {
 func (x *Definition) UnmarshalJSON(b []byte) error {
 	var v Definition
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		v.Location = new(Location)
 		err = json.Unmarshal(b, v.Location)
@@ -4991,7 +4991,7 @@ func (x Declaration) MarshalJSON() ([]byte, error) {
 func (x *Declaration) UnmarshalJSON(b []byte) error {
 	var v Declaration
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		v.Location = new(Location)
 		err = json.Unmarshal(b, v.Location)
@@ -5073,7 +5073,7 @@ func (x InlineValue) MarshalJSON() ([]byte, error) {
 // InlineValueEvaluatableExpression), over the members "range", "text",
 // "variableName", "caseSensitiveLookup" and "expression", one bit each in this
 // order.
-var inlineValueObjects = []jsonrpc.ObjectChoice{{
+var inlineValueObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
 }, {
@@ -5090,10 +5090,10 @@ var inlineValueObjects = []jsonrpc.ObjectChoice{{
 func (x *InlineValue) UnmarshalJSON(b []byte) error {
 	var v InlineValue
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "range":
 				held[0] |= 1 << 0
@@ -5111,7 +5111,7 @@ func (x *InlineValue) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, inlineValueObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, inlineValueObjects) {
 		case 0:
 			v.InlineValueText = new(InlineValueText)
 			err = json.Unmarshal(b, v.InlineValueText)
@@ -5190,7 +5190,7 @@ func (x DocumentDiagnosticReport) MarshalJSON() ([]byte, error) {
 // variant of DocumentDiagnosticReport (RelatedFullDocumentDiagnosticReport and
 // RelatedUnchangedDocumentDiagnosticReport), over the members "kind",
 // "resultId", "items" and "relatedDocuments", one bit each in this order.
-var documentDiagnosticReportObjects = []jsonrpc.ObjectChoice{{
+var documentDiagnosticReportObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0xf},
 	Required: []uint64{0x5},
 }, {
@@ -5204,16 +5204,16 @@ var documentDiagnosticReportObjects = []jsonrpc.ObjectChoice{{
 func (x *DocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	var v DocumentDiagnosticReport
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
 		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "kind":
 				held[0] |= 1 << 0
-				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"full\"")
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"unchanged\"")
+				failed[0] = failed[0] || !rpcimpl.SameJSON(value, "\"full\"")
+				failed[1] = failed[1] || !rpcimpl.SameJSON(value, "\"unchanged\"")
 			case "resultId":
 				held[0] |= 1 << 1
 			case "items":
@@ -5226,7 +5226,7 @@ func (x *DocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], documentDiagnosticReportObjects) {
+		switch rpcimpl.ChooseObject(held[:], failed[:], documentDiagnosticReportObjects) {
 		case 0:
 			v.RelatedFullDocumentDiagnosticReport = new(RelatedFullDocumentDiagnosticReport)
 			err = json.Unmarshal(b, v.RelatedFullDocumentDiagnosticReport)
@@ -5308,7 +5308,7 @@ func (x PrepareRenameResult) MarshalJSON() ([]byte, error) {
 // of PrepareRenameResult (Range, PrepareRenameResultVariant2 and
 // PrepareRenameResultVariant3), over the members "start", "end", "range",
 // "placeholder" and "defaultBehavior", one bit each in this order.
-var prepareRenameResultObjects = []jsonrpc.ObjectChoice{{
+var prepareRenameResultObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
 }, {
@@ -5325,10 +5325,10 @@ var prepareRenameResultObjects = []jsonrpc.ObjectChoice{{
 func (x *PrepareRenameResult) UnmarshalJSON(b []byte) error {
 	var v PrepareRenameResult
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "start":
 				held[0] |= 1 << 0
@@ -5346,7 +5346,7 @@ func (x *PrepareRenameResult) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, prepareRenameResultObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, prepareRenameResultObjects) {
 		case 0:
 			v.Range = new(Range)
 			err = json.Unmarshal(b, v.Range)
@@ -5412,10 +5412,10 @@ func (x ProgressToken) MarshalJSON() ([]byte, error) {
 func (x *ProgressToken) UnmarshalJSON(b []byte) error {
 	var v ProgressToken
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "number":
 		v.Integer = new(int32)
-		err = jsonrpc.DecodeIntIn(b, v.Integer, math.MinInt32, math.MaxInt32)
+		err = rpcimpl.DecodeIntIn(b, v.Integer, math.MinInt32, math.MaxInt32)
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -5486,7 +5486,7 @@ func (x WorkspaceDocumentDiagnosticReport) MarshalJSON() ([]byte, error) {
 // (WorkspaceFullDocumentDiagnosticReport and
 // WorkspaceUnchangedDocumentDiagnosticReport), over the members "kind",
 // "resultId", "items", "uri" and "version", one bit each in this order.
-var workspaceDocumentDiagnosticReportObjects = []jsonrpc.ObjectChoice{{
+var workspaceDocumentDiagnosticReportObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1f},
 	Required: []uint64{0x1d},
 }, {
@@ -5500,16 +5500,16 @@ var workspaceDocumentDiagnosticReportObjects = []jsonrpc.ObjectChoice{{
 func (x *WorkspaceDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 	var v WorkspaceDocumentDiagnosticReport
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
 		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "kind":
 				held[0] |= 1 << 0
-				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"full\"")
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"unchanged\"")
+				failed[0] = failed[0] || !rpcimpl.SameJSON(value, "\"full\"")
+				failed[1] = failed[1] || !rpcimpl.SameJSON(value, "\"unchanged\"")
 			case "resultId":
 				held[0] |= 1 << 1
 			case "items":
@@ -5524,7 +5524,7 @@ func (x *WorkspaceDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], workspaceDocumentDiagnosticReportObjects) {
+		switch rpcimpl.ChooseObject(held[:], failed[:], workspaceDocumentDiagnosticReportObjects) {
 		case 0:
 			v.WorkspaceFullDocumentDiagnosticReport = new(WorkspaceFullDocumentDiagnosticReport)
 			err = json.Unmarshal(b, v.WorkspaceFullDocumentDiagnosticReport)
@@ -5598,7 +5598,7 @@ func (x TextDocumentContentChangeEvent) MarshalJSON() ([]byte, error) {
 // (TextDocumentContentChangeEventVariant1 and
 // TextDocumentContentChangeEventVariant2), over the members "range",
 // "rangeLength" and "text", one bit each in this order.
-var textDocumentContentChangeEventObjects = []jsonrpc.ObjectChoice{{
+var textDocumentContentChangeEventObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x5},
 }, {
@@ -5612,10 +5612,10 @@ var textDocumentContentChangeEventObjects = []jsonrpc.ObjectChoice{{
 func (x *TextDocumentContentChangeEvent) UnmarshalJSON(b []byte) error {
 	var v TextDocumentContentChangeEvent
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "range":
 				held[0] |= 1 << 0
@@ -5629,7 +5629,7 @@ func (x *TextDocumentContentChangeEvent) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, textDocumentContentChangeEventObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, textDocumentContentChangeEventObjects) {
 		case 0:
 			v.TextDocumentContentChangeEventVariant1 = new(TextDocumentContentChangeEventVariant1)
 			err = json.Unmarshal(b, v.TextDocumentContentChangeEventVariant1)
@@ -5694,7 +5694,7 @@ func (x MarkedString) MarshalJSON() ([]byte, error) {
 func (x *MarkedString) UnmarshalJSON(b []byte) error {
 	var v MarkedString
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -5764,7 +5764,7 @@ func (x DocumentFilter) MarshalJSON() ([]byte, error) {
 // TextDocumentFilterVariant3 and NotebookCellTextDocumentFilter), over the
 // members "language", "scheme", "pattern" and "notebook", one bit each in this
 // order.
-var documentFilterObjects = []jsonrpc.ObjectChoice{{
+var documentFilterObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x1},
 }, {
@@ -5784,10 +5784,10 @@ var documentFilterObjects = []jsonrpc.ObjectChoice{{
 func (x *DocumentFilter) UnmarshalJSON(b []byte) error {
 	var v DocumentFilter
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "language":
 				held[0] |= 1 << 0
@@ -5803,7 +5803,7 @@ func (x *DocumentFilter) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, documentFilterObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, documentFilterObjects) {
 		case 0, 1, 2:
 			v.TextDocumentFilter = new(TextDocumentFilter)
 			err = json.Unmarshal(b, v.TextDocumentFilter)
@@ -5868,7 +5868,7 @@ func (x GlobPattern) MarshalJSON() ([]byte, error) {
 func (x *GlobPattern) UnmarshalJSON(b []byte) error {
 	var v GlobPattern
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.Pattern = new(Pattern)
 		err = json.Unmarshal(b, v.Pattern)
@@ -5951,7 +5951,7 @@ func (x TextDocumentFilter) MarshalJSON() ([]byte, error) {
 // of TextDocumentFilter (TextDocumentFilterVariant1,
 // TextDocumentFilterVariant2 and TextDocumentFilterVariant3), over the members
 // "language", "scheme" and "pattern", one bit each in this order.
-var textDocumentFilterObjects = []jsonrpc.ObjectChoice{{
+var textDocumentFilterObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x1},
 }, {
@@ -5968,10 +5968,10 @@ var textDocumentFilterObjects = []jsonrpc.ObjectChoice{{
 func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
 	var v TextDocumentFilter
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "language":
 				held[0] |= 1 << 0
@@ -5985,7 +5985,7 @@ func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, textDocumentFilterObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, textDocumentFilterObjects) {
 		case 0:
 			v.TextDocumentFilterVariant1 = new(TextDocumentFilterVariant1)
 			err = json.Unmarshal(b, v.TextDocumentFilterVariant1)
@@ -6074,7 +6074,7 @@ func (x NotebookDocumentFilter) MarshalJSON() ([]byte, error) {
 // variant of NotebookDocumentFilter (NotebookDocumentFilterVariant1,
 // NotebookDocumentFilterVariant2 and NotebookDocumentFilterVariant3), over the
 // members "notebookType", "scheme" and "pattern", one bit each in this order.
-var notebookDocumentFilterObjects = []jsonrpc.ObjectChoice{{
+var notebookDocumentFilterObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x1},
 }, {
@@ -6091,10 +6091,10 @@ var notebookDocumentFilterObjects = []jsonrpc.ObjectChoice{{
 func (x *NotebookDocumentFilter) UnmarshalJSON(b []byte) error {
 	var v NotebookDocumentFilter
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "notebookType":
 				held[0] |= 1 << 0
@@ -6108,7 +6108,7 @@ func (x *NotebookDocumentFilter) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, notebookDocumentFilterObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, notebookDocumentFilterObjects) {
 		case 0:
 			v.NotebookDocumentFilterVariant1 = new(NotebookDocumentFilterVariant1)
 			err = json.Unmarshal(b, v.NotebookDocumentFilterVariant1)
@@ -6184,7 +6184,7 @@ func (x TextDocumentImplementationResult) MarshalJSON() ([]byte, error) {
 // (Location and DefinitionLink), over the members "uri", "range",
 // "originSelectionRange", "targetUri", "targetRange" and
 // "targetSelectionRange", one bit each in this order.
-var textDocumentImplementationResultItemObjects = []jsonrpc.ObjectChoice{{
+var textDocumentImplementationResultItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
 }, {
@@ -6199,19 +6199,19 @@ var textDocumentImplementationResultItemObjects = []jsonrpc.ObjectChoice{{
 func (x *TextDocumentImplementationResult) UnmarshalJSON(b []byte) error {
 	var v TextDocumentImplementationResult
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "array":
 		var item []byte
-		if item, err = jsonrpc.FirstItem(b); err != nil {
+		if item, err = rpcimpl.FirstItem(b); err != nil {
 			return err
 		}
-		switch itemKind := jsonrpc.JSONKind(item); itemKind {
+		switch itemKind := rpcimpl.JSONKind(item); itemKind {
 		case "nothing":
 			v.Definition = new(Definition)
 			err = json.Unmarshal(b, v.Definition)
 		case "object":
 			var held [1]uint64
-			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
+			err = rpcimpl.DecodeObject(item, func(key, _ []byte) error {
 				switch string(key) {
 				case "uri":
 					held[0] |= 1 << 0
@@ -6231,18 +6231,18 @@ func (x *TextDocumentImplementationResult) UnmarshalJSON(b []byte) error {
 			if err != nil {
 				return err
 			}
-			switch jsonrpc.ChooseObject(held[:], nil, textDocumentImplementationResultItemObjects) {
+			switch rpcimpl.ChooseObject(held[:], nil, textDocumentImplementationResultItemObjects) {
 			case 0:
 				v.Definition = new(Definition)
 				err = json.Unmarshal(b, v.Definition)
 			case 1:
 				v.Array = new([]DefinitionLink)
-				err = jsonrpc.DecodeArray(b, v.Array, jsonrpc.UnmarshalJSON[DefinitionLink])
+				err = rpcimpl.DecodeArray(b, v.Array, rpcimpl.UnmarshalJSON[DefinitionLink])
 			default:
-				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentImplementationResult; an item needs every required member of one item type: Location (\"uri\", \"range\") or DefinitionLink (\"targetUri\", \"targetRange\", \"targetSelectionRange\")"))
+				return rpcimpl.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentImplementationResult; an item needs every required member of one item type: Location (\"uri\", \"range\") or DefinitionLink (\"targetUri\", \"targetRange\", \"targetSelectionRange\")"))
 			}
 		default:
-			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of Location[] or DefinitionLink[], got JSON %s", itemKind))
+			return rpcimpl.AtIndex(0, fmt.Errorf("expected an item of Location[] or DefinitionLink[], got JSON %s", itemKind))
 		}
 	case "object":
 		v.Definition = new(Definition)
@@ -6310,7 +6310,7 @@ func (x TextDocumentTypeDefinitionResult) MarshalJSON() ([]byte, error) {
 // (Location and DefinitionLink), over the members "uri", "range",
 // "originSelectionRange", "targetUri", "targetRange" and
 // "targetSelectionRange", one bit each in this order.
-var textDocumentTypeDefinitionResultItemObjects = []jsonrpc.ObjectChoice{{
+var textDocumentTypeDefinitionResultItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
 }, {
@@ -6325,19 +6325,19 @@ var textDocumentTypeDefinitionResultItemObjects = []jsonrpc.ObjectChoice{{
 func (x *TextDocumentTypeDefinitionResult) UnmarshalJSON(b []byte) error {
 	var v TextDocumentTypeDefinitionResult
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "array":
 		var item []byte
-		if item, err = jsonrpc.FirstItem(b); err != nil {
+		if item, err = rpcimpl.FirstItem(b); err != nil {
 			return err
 		}
-		switch itemKind := jsonrpc.JSONKind(item); itemKind {
+		switch itemKind := rpcimpl.JSONKind(item); itemKind {
 		case "nothing":
 			v.Definition = new(Definition)
 			err = json.Unmarshal(b, v.Definition)
 		case "object":
 			var held [1]uint64
-			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
+			err = rpcimpl.DecodeObject(item, func(key, _ []byte) error {
 				switch string(key) {
 				case "uri":
 					held[0] |= 1 << 0
@@ -6357,18 +6357,18 @@ func (x *TextDocumentTypeDefinitionResult) UnmarshalJSON(b []byte) error {
 			if err != nil {
 				return err
 			}
-			switch jsonrpc.ChooseObject(held[:], nil, textDocumentTypeDefinitionResultItemObjects) {
+			switch rpcimpl.ChooseObject(held[:], nil, textDocumentTypeDefinitionResultItemObjects) {
 			case 0:
 				v.Definition = new(Definition)
 				err = json.Unmarshal(b, v.Definition)
 			case 1:
 				v.Array = new([]DefinitionLink)
-				err = jsonrpc.DecodeArray(b, v.Array, jsonrpc.UnmarshalJSON[DefinitionLink])
+				err = rpcimpl.DecodeArray(b, v.Array, rpcimpl.UnmarshalJSON[DefinitionLink])
 			default:
-				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentTypeDefinitionResult; an item needs every required member of one item type: Location (\"uri\", \"range\") or DefinitionLink (\"targetUri\", \"targetRange\", \"targetSelectionRange\")"))
+				return rpcimpl.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentTypeDefinitionResult; an item needs every required member of one item type: Location (\"uri\", \"range\") or DefinitionLink (\"targetUri\", \"targetRange\", \"targetSelectionRange\")"))
 			}
 		default:
-			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of Location[] or DefinitionLink[], got JSON %s", itemKind))
+			return rpcimpl.AtIndex(0, fmt.Errorf("expected an item of Location[] or DefinitionLink[], got JSON %s", itemKind))
 		}
 	case "object":
 		v.Definition = new(Definition)
@@ -6435,7 +6435,7 @@ func (x TextDocumentDeclarationResult) MarshalJSON() ([]byte, error) {
 // and DeclarationLink), over the members "uri", "range",
 // "originSelectionRange", "targetUri", "targetRange" and
 // "targetSelectionRange", one bit each in this order.
-var textDocumentDeclarationResultItemObjects = []jsonrpc.ObjectChoice{{
+var textDocumentDeclarationResultItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
 }, {
@@ -6450,19 +6450,19 @@ var textDocumentDeclarationResultItemObjects = []jsonrpc.ObjectChoice{{
 func (x *TextDocumentDeclarationResult) UnmarshalJSON(b []byte) error {
 	var v TextDocumentDeclarationResult
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "array":
 		var item []byte
-		if item, err = jsonrpc.FirstItem(b); err != nil {
+		if item, err = rpcimpl.FirstItem(b); err != nil {
 			return err
 		}
-		switch itemKind := jsonrpc.JSONKind(item); itemKind {
+		switch itemKind := rpcimpl.JSONKind(item); itemKind {
 		case "nothing":
 			v.Declaration = new(Declaration)
 			err = json.Unmarshal(b, v.Declaration)
 		case "object":
 			var held [1]uint64
-			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
+			err = rpcimpl.DecodeObject(item, func(key, _ []byte) error {
 				switch string(key) {
 				case "uri":
 					held[0] |= 1 << 0
@@ -6482,18 +6482,18 @@ func (x *TextDocumentDeclarationResult) UnmarshalJSON(b []byte) error {
 			if err != nil {
 				return err
 			}
-			switch jsonrpc.ChooseObject(held[:], nil, textDocumentDeclarationResultItemObjects) {
+			switch rpcimpl.ChooseObject(held[:], nil, textDocumentDeclarationResultItemObjects) {
 			case 0:
 				v.Declaration = new(Declaration)
 				err = json.Unmarshal(b, v.Declaration)
 			case 1:
 				v.Array = new([]DeclarationLink)
-				err = jsonrpc.DecodeArray(b, v.Array, jsonrpc.UnmarshalJSON[DeclarationLink])
+				err = rpcimpl.DecodeArray(b, v.Array, rpcimpl.UnmarshalJSON[DeclarationLink])
 			default:
-				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentDeclarationResult; an item needs every required member of one item type: Location (\"uri\", \"range\") or DeclarationLink (\"targetUri\", \"targetRange\", \"targetSelectionRange\")"))
+				return rpcimpl.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentDeclarationResult; an item needs every required member of one item type: Location (\"uri\", \"range\") or DeclarationLink (\"targetUri\", \"targetRange\", \"targetSelectionRange\")"))
 			}
 		default:
-			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of Location[] or DeclarationLink[], got JSON %s", itemKind))
+			return rpcimpl.AtIndex(0, fmt.Errorf("expected an item of Location[] or DeclarationLink[], got JSON %s", itemKind))
 		}
 	case "object":
 		v.Declaration = new(Declaration)
@@ -6559,7 +6559,7 @@ func (x TextDocumentSemanticTokensFullDeltaResult) MarshalJSON() ([]byte, error)
 // be each object variant of TextDocumentSemanticTokensFullDeltaResult
 // (SemanticTokens and SemanticTokensDelta), over the members "resultId",
 // "data" and "edits", one bit each in this order.
-var textDocumentSemanticTokensFullDeltaResultObjects = []jsonrpc.ObjectChoice{{
+var textDocumentSemanticTokensFullDeltaResultObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x2},
 }, {
@@ -6573,10 +6573,10 @@ var textDocumentSemanticTokensFullDeltaResultObjects = []jsonrpc.ObjectChoice{{
 func (x *TextDocumentSemanticTokensFullDeltaResult) UnmarshalJSON(b []byte) error {
 	var v TextDocumentSemanticTokensFullDeltaResult
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "resultId":
 				held[0] |= 1 << 0
@@ -6590,7 +6590,7 @@ func (x *TextDocumentSemanticTokensFullDeltaResult) UnmarshalJSON(b []byte) erro
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, textDocumentSemanticTokensFullDeltaResultObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, textDocumentSemanticTokensFullDeltaResultObjects) {
 		case 0:
 			v.SemanticTokens = new(SemanticTokens)
 			err = json.Unmarshal(b, v.SemanticTokens)
@@ -6655,7 +6655,7 @@ func (x TextDocumentInlineCompletionResult) MarshalJSON() ([]byte, error) {
 func (x *TextDocumentInlineCompletionResult) UnmarshalJSON(b []byte) error {
 	var v TextDocumentInlineCompletionResult
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		v.InlineCompletionList = new(InlineCompletionList)
 		err = json.Unmarshal(b, v.InlineCompletionList)
@@ -6716,7 +6716,7 @@ func (x TextDocumentCompletionResult) MarshalJSON() ([]byte, error) {
 func (x *TextDocumentCompletionResult) UnmarshalJSON(b []byte) error {
 	var v TextDocumentCompletionResult
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "array":
 		v.Array = new([]CompletionItem)
 		err = json.Unmarshal(b, v.Array)
@@ -6785,7 +6785,7 @@ func (x TextDocumentDefinitionResult) MarshalJSON() ([]byte, error) {
 // and DefinitionLink), over the members "uri", "range",
 // "originSelectionRange", "targetUri", "targetRange" and
 // "targetSelectionRange", one bit each in this order.
-var textDocumentDefinitionResultItemObjects = []jsonrpc.ObjectChoice{{
+var textDocumentDefinitionResultItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
 }, {
@@ -6800,19 +6800,19 @@ var textDocumentDefinitionResultItemObjects = []jsonrpc.ObjectChoice{{
 func (x *TextDocumentDefinitionResult) UnmarshalJSON(b []byte) error {
 	var v TextDocumentDefinitionResult
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "array":
 		var item []byte
-		if item, err = jsonrpc.FirstItem(b); err != nil {
+		if item, err = rpcimpl.FirstItem(b); err != nil {
 			return err
 		}
-		switch itemKind := jsonrpc.JSONKind(item); itemKind {
+		switch itemKind := rpcimpl.JSONKind(item); itemKind {
 		case "nothing":
 			v.Definition = new(Definition)
 			err = json.Unmarshal(b, v.Definition)
 		case "object":
 			var held [1]uint64
-			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
+			err = rpcimpl.DecodeObject(item, func(key, _ []byte) error {
 				switch string(key) {
 				case "uri":
 					held[0] |= 1 << 0
@@ -6832,18 +6832,18 @@ func (x *TextDocumentDefinitionResult) UnmarshalJSON(b []byte) error {
 			if err != nil {
 				return err
 			}
-			switch jsonrpc.ChooseObject(held[:], nil, textDocumentDefinitionResultItemObjects) {
+			switch rpcimpl.ChooseObject(held[:], nil, textDocumentDefinitionResultItemObjects) {
 			case 0:
 				v.Definition = new(Definition)
 				err = json.Unmarshal(b, v.Definition)
 			case 1:
 				v.Array = new([]DefinitionLink)
-				err = jsonrpc.DecodeArray(b, v.Array, jsonrpc.UnmarshalJSON[DefinitionLink])
+				err = rpcimpl.DecodeArray(b, v.Array, rpcimpl.UnmarshalJSON[DefinitionLink])
 			default:
-				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentDefinitionResult; an item needs every required member of one item type: Location (\"uri\", \"range\") or DefinitionLink (\"targetUri\", \"targetRange\", \"targetSelectionRange\")"))
+				return rpcimpl.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentDefinitionResult; an item needs every required member of one item type: Location (\"uri\", \"range\") or DefinitionLink (\"targetUri\", \"targetRange\", \"targetSelectionRange\")"))
 			}
 		default:
-			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of Location[] or DefinitionLink[], got JSON %s", itemKind))
+			return rpcimpl.AtIndex(0, fmt.Errorf("expected an item of Location[] or DefinitionLink[], got JSON %s", itemKind))
 		}
 	case "object":
 		v.Definition = new(Definition)
@@ -6911,7 +6911,7 @@ func (x TextDocumentDocumentSymbolResult) MarshalJSON() ([]byte, error) {
 // (SymbolInformation and DocumentSymbol), over the members "name", "kind",
 // "tags", "containerName", "deprecated", "location", "detail", "range",
 // "selectionRange" and "children", one bit each in this order.
-var textDocumentDocumentSymbolResultItemObjects = []jsonrpc.ObjectChoice{{
+var textDocumentDocumentSymbolResultItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3f},
 	Required: []uint64{0x23},
 }, {
@@ -6926,27 +6926,27 @@ var textDocumentDocumentSymbolResultItemObjects = []jsonrpc.ObjectChoice{{
 func (x *TextDocumentDocumentSymbolResult) UnmarshalJSON(b []byte) error {
 	var v TextDocumentDocumentSymbolResult
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "array":
 		var item []byte
-		if item, err = jsonrpc.FirstItem(b); err != nil {
+		if item, err = rpcimpl.FirstItem(b); err != nil {
 			return err
 		}
-		switch itemKind := jsonrpc.JSONKind(item); itemKind {
+		switch itemKind := rpcimpl.JSONKind(item); itemKind {
 		case "nothing":
 			v.SymbolInformationList = new([]SymbolInformation)
-			err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
+			err = rpcimpl.DecodeArray(b, v.SymbolInformationList, rpcimpl.UnmarshalJSON[SymbolInformation])
 		case "object":
 			var held [1]uint64
 			var failed [2]bool
-			err = jsonrpc.DecodeObject(item, func(key, value []byte) error {
+			err = rpcimpl.DecodeObject(item, func(key, value []byte) error {
 				switch string(key) {
 				case "name":
 					held[0] |= 1 << 0
 				case "kind":
 					held[0] |= 1 << 1
-					failed[0] = failed[0] || !(jsonrpc.SameJSON(value, "1") || jsonrpc.SameJSON(value, "2") || jsonrpc.SameJSON(value, "3") || jsonrpc.SameJSON(value, "4") || jsonrpc.SameJSON(value, "5") || jsonrpc.SameJSON(value, "6") || jsonrpc.SameJSON(value, "7") || jsonrpc.SameJSON(value, "8") || jsonrpc.SameJSON(value, "9") || jsonrpc.SameJSON(value, "10") || jsonrpc.SameJSON(value, "11") || jsonrpc.SameJSON(value, "12") || jsonrpc.SameJSON(value, "13") || jsonrpc.SameJSON(value, "14") || jsonrpc.SameJSON(value, "15") || jsonrpc.SameJSON(value, "16") || jsonrpc.SameJSON(value, "17") || jsonrpc.SameJSON(value, "18") || jsonrpc.SameJSON(value, "19") || jsonrpc.SameJSON(value, "20") || jsonrpc.SameJSON(value, "21") || jsonrpc.SameJSON(value, "22") || jsonrpc.SameJSON(value, "23") || jsonrpc.SameJSON(value, "24") || jsonrpc.SameJSON(value, "25") || jsonrpc.SameJSON(value, "26"))
-					failed[1] = failed[1] || !(jsonrpc.SameJSON(value, "1") || jsonrpc.SameJSON(value, "2") || jsonrpc.SameJSON(value, "3") || jsonrpc.SameJSON(value, "4") || jsonrpc.SameJSON(value, "5") || jsonrpc.SameJSON(value, "6") || jsonrpc.SameJSON(value, "7") || jsonrpc.SameJSON(value, "8") || jsonrpc.SameJSON(value, "9") || jsonrpc.SameJSON(value, "10") || jsonrpc.SameJSON(value, "11") || jsonrpc.SameJSON(value, "12") || jsonrpc.SameJSON(value, "13") || jsonrpc.SameJSON(value, "14") || jsonrpc.SameJSON(value, "15") || jsonrpc.SameJSON(value, "16") || jsonrpc.SameJSON(value, "17") || jsonrpc.SameJSON(value, "18") || jsonrpc.SameJSON(value, "19") || jsonrpc.SameJSON(value, "20") || jsonrpc.SameJSON(value, "21") || jsonrpc.SameJSON(value, "22") || jsonrpc.SameJSON(value, "23") || jsonrpc.SameJSON(value, "24") || jsonrpc.SameJSON(value, "25") || jsonrpc.SameJSON(value, "26"))
+					failed[0] = failed[0] || !(rpcimpl.SameJSON(value, "1") || rpcimpl.SameJSON(value, "2") || rpcimpl.SameJSON(value, "3") || rpcimpl.SameJSON(value, "4") || rpcimpl.SameJSON(value, "5") || rpcimpl.SameJSON(value, "6") || rpcimpl.SameJSON(value, "7") || rpcimpl.SameJSON(value, "8") || rpcimpl.SameJSON(value, "9") || rpcimpl.SameJSON(value, "10") || rpcimpl.SameJSON(value, "11") || rpcimpl.SameJSON(value, "12") || rpcimpl.SameJSON(value, "13") || rpcimpl.SameJSON(value, "14") || rpcimpl.SameJSON(value, "15") || rpcimpl.SameJSON(value, "16") || rpcimpl.SameJSON(value, "17") || rpcimpl.SameJSON(value, "18") || rpcimpl.SameJSON(value, "19") || rpcimpl.SameJSON(value, "20") || rpcimpl.SameJSON(value, "21") || rpcimpl.SameJSON(value, "22") || rpcimpl.SameJSON(value, "23") || rpcimpl.SameJSON(value, "24") || rpcimpl.SameJSON(value, "25") || rpcimpl.SameJSON(value, "26"))
+					failed[1] = failed[1] || !(rpcimpl.SameJSON(value, "1") || rpcimpl.SameJSON(value, "2") || rpcimpl.SameJSON(value, "3") || rpcimpl.SameJSON(value, "4") || rpcimpl.SameJSON(value, "5") || rpcimpl.SameJSON(value, "6") || rpcimpl.SameJSON(value, "7") || rpcimpl.SameJSON(value, "8") || rpcimpl.SameJSON(value, "9") || rpcimpl.SameJSON(value, "10") || rpcimpl.SameJSON(value, "11") || rpcimpl.SameJSON(value, "12") || rpcimpl.SameJSON(value, "13") || rpcimpl.SameJSON(value, "14") || rpcimpl.SameJSON(value, "15") || rpcimpl.SameJSON(value, "16") || rpcimpl.SameJSON(value, "17") || rpcimpl.SameJSON(value, "18") || rpcimpl.SameJSON(value, "19") || rpcimpl.SameJSON(value, "20") || rpcimpl.SameJSON(value, "21") || rpcimpl.SameJSON(value, "22") || rpcimpl.SameJSON(value, "23") || rpcimpl.SameJSON(value, "24") || rpcimpl.SameJSON(value, "25") || rpcimpl.SameJSON(value, "26"))
 				case "tags":
 					held[0] |= 1 << 2
 				case "containerName":
@@ -6969,18 +6969,18 @@ func (x *TextDocumentDocumentSymbolResult) UnmarshalJSON(b []byte) error {
 			if err != nil {
 				return err
 			}
-			switch jsonrpc.ChooseObject(held[:], failed[:], textDocumentDocumentSymbolResultItemObjects) {
+			switch rpcimpl.ChooseObject(held[:], failed[:], textDocumentDocumentSymbolResultItemObjects) {
 			case 0:
 				v.SymbolInformationList = new([]SymbolInformation)
-				err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
+				err = rpcimpl.DecodeArray(b, v.SymbolInformationList, rpcimpl.UnmarshalJSON[SymbolInformation])
 			case 1:
 				v.DocumentSymbolList = new([]DocumentSymbol)
-				err = jsonrpc.DecodeArray(b, v.DocumentSymbolList, jsonrpc.UnmarshalJSON[DocumentSymbol])
+				err = rpcimpl.DecodeArray(b, v.DocumentSymbolList, rpcimpl.UnmarshalJSON[DocumentSymbol])
 			default:
-				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentDocumentSymbolResult; an item needs every required member of one item type: SymbolInformation (\"name\", \"kind\": 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25 or 26, \"location\") or DocumentSymbol (\"name\", \"kind\": 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25 or 26, \"range\", \"selectionRange\")"))
+				return rpcimpl.AtIndex(0, errors.New("object matches the items of no array variant of TextDocumentDocumentSymbolResult; an item needs every required member of one item type: SymbolInformation (\"name\", \"kind\": 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25 or 26, \"location\") or DocumentSymbol (\"name\", \"kind\": 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25 or 26, \"range\", \"selectionRange\")"))
 			}
 		default:
-			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of SymbolInformation[] or DocumentSymbol[], got JSON %s", itemKind))
+			return rpcimpl.AtIndex(0, fmt.Errorf("expected an item of SymbolInformation[] or DocumentSymbol[], got JSON %s", itemKind))
 		}
 	default:
 		return fmt.Errorf("expected array, got JSON %s", kind)
@@ -7042,7 +7042,7 @@ func (x TextDocumentCodeActionResultItem) MarshalJSON() ([]byte, error) {
 // object variant of TextDocumentCodeActionResultItem (Command and CodeAction),
 // over the members "title", "command", "arguments", "kind", "diagnostics",
 // "isPreferred", "disabled", "edit" and "data", one bit each in this order.
-var textDocumentCodeActionResultItemObjects = []jsonrpc.ObjectChoice{{
+var textDocumentCodeActionResultItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x3},
 }, {
@@ -7056,10 +7056,10 @@ var textDocumentCodeActionResultItemObjects = []jsonrpc.ObjectChoice{{
 func (x *TextDocumentCodeActionResultItem) UnmarshalJSON(b []byte) error {
 	var v TextDocumentCodeActionResultItem
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "title":
 				held[0] |= 1 << 0
@@ -7085,7 +7085,7 @@ func (x *TextDocumentCodeActionResultItem) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, textDocumentCodeActionResultItemObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, textDocumentCodeActionResultItemObjects) {
 		case 0:
 			v.Command = new(Command)
 			err = json.Unmarshal(b, v.Command)
@@ -7156,7 +7156,7 @@ func (x WorkspaceSymbolResult) MarshalJSON() ([]byte, error) {
 // item of each array variant of WorkspaceSymbolResult (SymbolInformation and
 // WorkspaceSymbol), over the members "name", "kind", "tags", "containerName",
 // "deprecated", "location" and "data", one bit each in this order.
-var workspaceSymbolResultItemObjects = []jsonrpc.ObjectChoice{{
+var workspaceSymbolResultItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3f},
 	Required: []uint64{0x23},
 }, {
@@ -7171,27 +7171,27 @@ var workspaceSymbolResultItemObjects = []jsonrpc.ObjectChoice{{
 func (x *WorkspaceSymbolResult) UnmarshalJSON(b []byte) error {
 	var v WorkspaceSymbolResult
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "array":
 		var item []byte
-		if item, err = jsonrpc.FirstItem(b); err != nil {
+		if item, err = rpcimpl.FirstItem(b); err != nil {
 			return err
 		}
-		switch itemKind := jsonrpc.JSONKind(item); itemKind {
+		switch itemKind := rpcimpl.JSONKind(item); itemKind {
 		case "nothing":
 			v.SymbolInformationList = new([]SymbolInformation)
-			err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
+			err = rpcimpl.DecodeArray(b, v.SymbolInformationList, rpcimpl.UnmarshalJSON[SymbolInformation])
 		case "object":
 			var held [1]uint64
 			var failed [2]bool
-			err = jsonrpc.DecodeObject(item, func(key, value []byte) error {
+			err = rpcimpl.DecodeObject(item, func(key, value []byte) error {
 				switch string(key) {
 				case "name":
 					held[0] |= 1 << 0
 				case "kind":
 					held[0] |= 1 << 1
-					failed[0] = failed[0] || !(jsonrpc.SameJSON(value, "1") || jsonrpc.SameJSON(value, "2") || jsonrpc.SameJSON(value, "3") || jsonrpc.SameJSON(value, "4") || jsonrpc.SameJSON(value, "5") || jsonrpc.SameJSON(value, "6") || jsonrpc.SameJSON(value, "7") || jsonrpc.SameJSON(value, "8") || jsonrpc.SameJSON(value, "9") || jsonrpc.SameJSON(value, "10") || jsonrpc.SameJSON(value, "11") || jsonrpc.SameJSON(value, "12") || jsonrpc.SameJSON(value, "13") || jsonrpc.SameJSON(value, "14") || jsonrpc.SameJSON(value, "15") || jsonrpc.SameJSON(value, "16") || jsonrpc.SameJSON(value, "17") || jsonrpc.SameJSON(value, "18") || jsonrpc.SameJSON(value, "19") || jsonrpc.SameJSON(value, "20") || jsonrpc.SameJSON(value, "21") || jsonrpc.SameJSON(value, "22") || jsonrpc.SameJSON(value, "23") || jsonrpc.SameJSON(value, "24") || jsonrpc.SameJSON(value, "25") || jsonrpc.SameJSON(value, "26"))
-					failed[1] = failed[1] || !(jsonrpc.SameJSON(value, "1") || jsonrpc.SameJSON(value, "2") || jsonrpc.SameJSON(value, "3") || jsonrpc.SameJSON(value, "4") || jsonrpc.SameJSON(value, "5") || jsonrpc.SameJSON(value, "6") || jsonrpc.SameJSON(value, "7") || jsonrpc.SameJSON(value, "8") || jsonrpc.SameJSON(value, "9") || jsonrpc.SameJSON(value, "10") || jsonrpc.SameJSON(value, "11") || jsonrpc.SameJSON(value, "12") || jsonrpc.SameJSON(value, "13") || jsonrpc.SameJSON(value, "14") || jsonrpc.SameJSON(value, "15") || jsonrpc.SameJSON(value, "16") || jsonrpc.SameJSON(value, "17") || jsonrpc.SameJSON(value, "18") || jsonrpc.SameJSON(value, "19") || jsonrpc.SameJSON(value, "20") || jsonrpc.SameJSON(value, "21") || jsonrpc.SameJSON(value, "22") || jsonrpc.SameJSON(value, "23") || jsonrpc.SameJSON(value, "24") || jsonrpc.SameJSON(value, "25") || jsonrpc.SameJSON(value, "26"))
+					failed[0] = failed[0] || !(rpcimpl.SameJSON(value, "1") || rpcimpl.SameJSON(value, "2") || rpcimpl.SameJSON(value, "3") || rpcimpl.SameJSON(value, "4") || rpcimpl.SameJSON(value, "5") || rpcimpl.SameJSON(value, "6") || rpcimpl.SameJSON(value, "7") || rpcimpl.SameJSON(value, "8") || rpcimpl.SameJSON(value, "9") || rpcimpl.SameJSON(value, "10") || rpcimpl.SameJSON(value, "11") || rpcimpl.SameJSON(value, "12") || rpcimpl.SameJSON(value, "13") || rpcimpl.SameJSON(value, "14") || rpcimpl.SameJSON(value, "15") || rpcimpl.SameJSON(value, "16") || rpcimpl.SameJSON(value, "17") || rpcimpl.SameJSON(value, "18") || rpcimpl.SameJSON(value, "19") || rpcimpl.SameJSON(value, "20") || rpcimpl.SameJSON(value, "21") || rpcimpl.SameJSON(value, "22") || rpcimpl.SameJSON(value, "23") || rpcimpl.SameJSON(value, "24") || rpcimpl.SameJSON(value, "25") || rpcimpl.SameJSON(value, "26"))
+					failed[1] = failed[1] || !(rpcimpl.SameJSON(value, "1") || rpcimpl.SameJSON(value, "2") || rpcimpl.SameJSON(value, "3") || rpcimpl.SameJSON(value, "4") || rpcimpl.SameJSON(value, "5") || rpcimpl.SameJSON(value, "6") || rpcimpl.SameJSON(value, "7") || rpcimpl.SameJSON(value, "8") || rpcimpl.SameJSON(value, "9") || rpcimpl.SameJSON(value, "10") || rpcimpl.SameJSON(value, "11") || rpcimpl.SameJSON(value, "12") || rpcimpl.SameJSON(value, "13") || rpcimpl.SameJSON(value, "14") || rpcimpl.SameJSON(value, "15") || rpcimpl.SameJSON(value, "16") || rpcimpl.SameJSON(value, "17") || rpcimpl.SameJSON(value, "18") || rpcimpl.SameJSON(value, "19") || rpcimpl.SameJSON(value, "20") || rpcimpl.SameJSON(value, "21") || rpcimpl.SameJSON(value, "22") || rpcimpl.SameJSON(value, "23") || rpcimpl.SameJSON(value, "24") || rpcimpl.SameJSON(value, "25") || rpcimpl.SameJSON(value, "26"))
 				case "tags":
 					held[0] |= 1 << 2
 				case "containerName":
@@ -7208,18 +7208,18 @@ func (x *WorkspaceSymbolResult) UnmarshalJSON(b []byte) error {
 			if err != nil {
 				return err
 			}
-			switch jsonrpc.ChooseObject(held[:], failed[:], workspaceSymbolResultItemObjects) {
+			switch rpcimpl.ChooseObject(held[:], failed[:], workspaceSymbolResultItemObjects) {
 			case 0:
 				v.SymbolInformationList = new([]SymbolInformation)
-				err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
+				err = rpcimpl.DecodeArray(b, v.SymbolInformationList, rpcimpl.UnmarshalJSON[SymbolInformation])
 			case 1:
 				v.WorkspaceSymbolList = new([]WorkspaceSymbol)
-				err = jsonrpc.DecodeArray(b, v.WorkspaceSymbolList, jsonrpc.UnmarshalJSON[WorkspaceSymbol])
+				err = rpcimpl.DecodeArray(b, v.WorkspaceSymbolList, rpcimpl.UnmarshalJSON[WorkspaceSymbol])
 			default:
-				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of WorkspaceSymbolResult; an item needs every required member of one item type: SymbolInformation (\"name\", \"kind\": 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25 or 26, \"location\") or WorkspaceSymbol (\"name\", \"kind\": 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25 or 26, \"location\")"))
+				return rpcimpl.AtIndex(0, errors.New("object matches the items of no array variant of WorkspaceSymbolResult; an item needs every required member of one item type: SymbolInformation (\"name\", \"kind\": 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25 or 26, \"location\") or WorkspaceSymbol (\"name\", \"kind\": 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25 or 26, \"location\")"))
 			}
 		default:
-			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of SymbolInformation[] or WorkspaceSymbol[], got JSON %s", itemKind))
+			return rpcimpl.AtIndex(0, fmt.Errorf("expected an item of SymbolInformation[] or WorkspaceSymbol[], got JSON %s", itemKind))
 		}
 	default:
 		return fmt.Errorf("expected array, got JSON %s", kind)

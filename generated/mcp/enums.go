@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // Role says who a message or content is meant for or comes from in a
@@ -33,7 +34,7 @@ func (x Role) Valid() bool {
 // UnmarshalJSON decodes a Role, refusing values it does not list.
 func (x *Role) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !Role(v).Valid() {
@@ -66,7 +67,7 @@ func (x IconTheme) Valid() bool {
 // UnmarshalJSON decodes an IconTheme, refusing values it does not list.
 func (x *IconTheme) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !IconTheme(v).Valid() {
@@ -100,7 +101,7 @@ func (x TaskSupport) Valid() bool {
 // UnmarshalJSON decodes a TaskSupport, refusing values it does not list.
 func (x *TaskSupport) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !TaskSupport(v).Valid() {
@@ -140,7 +141,7 @@ func (x TaskStatus) Valid() bool {
 // UnmarshalJSON decodes a TaskStatus, refusing values it does not list.
 func (x *TaskStatus) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !TaskStatus(v).Valid() {
@@ -179,7 +180,7 @@ func (x LoggingLevel) Valid() bool {
 // UnmarshalJSON decodes a LoggingLevel, refusing values it does not list.
 func (x *LoggingLevel) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !LoggingLevel(v).Valid() {
@@ -211,7 +212,7 @@ func (x ToolChoiceMode) Valid() bool {
 // UnmarshalJSON decodes a ToolChoiceMode, refusing values it does not list.
 func (x *ToolChoiceMode) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ToolChoiceMode(v).Valid() {
@@ -247,7 +248,7 @@ func (x IncludeContext) Valid() bool {
 // UnmarshalJSON decodes an IncludeContext, refusing values it does not list.
 func (x *IncludeContext) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !IncludeContext(v).Valid() {
@@ -281,7 +282,7 @@ func (x StringFormat) Valid() bool {
 // UnmarshalJSON decodes a StringFormat, refusing values it does not list.
 func (x *StringFormat) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !StringFormat(v).Valid() {
@@ -312,7 +313,7 @@ func (x NumberSchemaType) Valid() bool {
 // UnmarshalJSON decodes a NumberSchemaType, refusing values it does not list.
 func (x *NumberSchemaType) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !NumberSchemaType(v).Valid() {
@@ -348,7 +349,7 @@ func (x ElicitAction) Valid() bool {
 // UnmarshalJSON decodes an ElicitAction, refusing values it does not list.
 func (x *ElicitAction) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ElicitAction(v).Valid() {

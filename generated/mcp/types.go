@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // Cursor is an opaque pagination position; clients pass it back unchanged.
@@ -31,17 +32,17 @@ func (x Meta) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Meta) UnmarshalJSON(b []byte) error {
 	var v Meta
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -70,21 +71,21 @@ func (x RequestMeta) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *RequestMeta) UnmarshalJSON(b []byte) error {
 	var v RequestMeta
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "progressToken":
-			return jsonrpc.AtField("progressToken", jsonrpc.DecodeOptional(value, &v.ProgressToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			return rpcimpl.AtField("progressToken", rpcimpl.DecodeOptional(value, &v.ProgressToken, rpcimpl.UnmarshalJSON[ProgressToken]))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -108,21 +109,21 @@ func (x RequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *RequestParams) UnmarshalJSON(b []byte) error {
 	var v RequestParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[RequestMeta]))
 		}
 		return nil
 	})
@@ -147,19 +148,19 @@ func (x TaskMetadata) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.TTL != nil {
 		b = append(b, `,"ttl":`...)
-		b = jsonrpc.AppendInt(b, *x.TTL)
+		b = rpcimpl.AppendInt(b, *x.TTL)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *TaskMetadata) UnmarshalJSON(b []byte) error {
 	var v TaskMetadata
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "ttl":
-			return jsonrpc.AtField("ttl", jsonrpc.DecodeOptional(value, &v.TTL, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("ttl", rpcimpl.DecodeOptional(value, &v.TTL, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -186,7 +187,7 @@ func (x TaskAugmentedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
@@ -196,19 +197,19 @@ func (x TaskAugmentedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *TaskAugmentedRequestParams) UnmarshalJSON(b []byte) error {
 	var v TaskAugmentedRequestParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[RequestMeta]))
 		case "task":
-			return jsonrpc.AtField("task", jsonrpc.DecodeOptional(value, &v.Task, jsonrpc.UnmarshalJSON[TaskMetadata]))
+			return rpcimpl.AtField("task", rpcimpl.DecodeOptional(value, &v.Task, rpcimpl.UnmarshalJSON[TaskMetadata]))
 		}
 		return nil
 	})
@@ -231,21 +232,21 @@ func (x NotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *NotificationParams) UnmarshalJSON(b []byte) error {
 	var v NotificationParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -271,21 +272,21 @@ func (x Result) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Result) UnmarshalJSON(b []byte) error {
 	var v Result
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -312,21 +313,21 @@ func (x EmptyResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *EmptyResult) UnmarshalJSON(b []byte) error {
 	var v EmptyResult
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -354,27 +355,27 @@ func (x PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
 	if x.Cursor != nil {
 		b = append(b, `,"cursor":`...)
-		b = jsonrpc.AppendString(b, *x.Cursor)
+		b = rpcimpl.AppendString(b, *x.Cursor)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 	var v PaginatedRequestParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[RequestMeta]))
 		case "cursor":
-			return jsonrpc.AtField("cursor", jsonrpc.DecodeOptional(value, &v.Cursor, jsonrpc.DecodeString[Cursor]))
+			return rpcimpl.AtField("cursor", rpcimpl.DecodeOptional(value, &v.Cursor, rpcimpl.DecodeString[Cursor]))
 		}
 		return nil
 	})
@@ -403,23 +404,23 @@ func (x PaginatedResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PaginatedResult) UnmarshalJSON(b []byte) error {
 	var v PaginatedResult
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeOptional(value, &v.NextCursor, jsonrpc.DecodeString[Cursor]))
+			return rpcimpl.AtField("nextCursor", rpcimpl.DecodeOptional(value, &v.NextCursor, rpcimpl.DecodeString[Cursor]))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -452,22 +453,22 @@ func (x Icon) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"src":`...)
-	b = jsonrpc.AppendString(b, x.Src)
+	b = rpcimpl.AppendString(b, x.Src)
 	if x.MimeType != nil {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, *x.MimeType)
 	}
 	if x.Sizes != nil {
 		b = append(b, `,"sizes":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Sizes); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Sizes); err != nil {
 			return nil, err
 		}
 	}
 	if x.Theme != nil {
 		b = append(b, `,"theme":`...)
-		b = jsonrpc.AppendString(b, *x.Theme)
+		b = rpcimpl.AppendString(b, *x.Theme)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -477,17 +478,17 @@ func (x *Icon) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Src bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "src":
 			has.Src = true
-			return jsonrpc.AtField("src", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Src)))
+			return rpcimpl.AtField("src", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Src)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
 		case "sizes":
-			return jsonrpc.AtField("sizes", json.Unmarshal(value, &v.Sizes))
+			return rpcimpl.AtField("sizes", json.Unmarshal(value, &v.Sizes))
 		case "theme":
-			return jsonrpc.AtField("theme", jsonrpc.DecodeOptional(value, &v.Theme, jsonrpc.UnmarshalJSON[IconTheme]))
+			return rpcimpl.AtField("theme", rpcimpl.DecodeOptional(value, &v.Theme, rpcimpl.UnmarshalJSON[IconTheme]))
 		}
 		return nil
 	})
@@ -496,7 +497,7 @@ func (x *Icon) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Src:
-		return jsonrpc.MissingField("src")
+		return rpcimpl.MissingField("src")
 	}
 	*x = v
 	return nil
@@ -514,21 +515,21 @@ func (x Icons) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Icons) UnmarshalJSON(b []byte) error {
 	var v Icons
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
+			return rpcimpl.AtField("icons", rpcimpl.DecodeArray(value, &v.Icons, rpcimpl.UnmarshalJSON[Icon]))
 		}
 		return nil
 	})
@@ -554,12 +555,12 @@ type BaseMetadata struct {
 func (x BaseMetadata) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -569,13 +570,13 @@ func (x *BaseMetadata) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -584,7 +585,7 @@ func (x *BaseMetadata) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	}
 	*x = v
 	return nil
@@ -612,28 +613,28 @@ func (x Implementation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendString(b, x.Version)
+	b = rpcimpl.AppendString(b, x.Version)
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	if x.WebsiteURL != nil {
 		b = append(b, `,"websiteUrl":`...)
-		b = jsonrpc.AppendString(b, *x.WebsiteURL)
+		b = rpcimpl.AppendString(b, *x.WebsiteURL)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -643,22 +644,22 @@ func (x *Implementation) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Version bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
+			return rpcimpl.AtField("icons", rpcimpl.DecodeArray(value, &v.Icons, rpcimpl.UnmarshalJSON[Icon]))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
+			return rpcimpl.AtField("version", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Version)))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "websiteUrl":
-			return jsonrpc.AtField("websiteUrl", jsonrpc.DecodeOptional(value, &v.WebsiteURL, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("websiteUrl", rpcimpl.DecodeOptional(value, &v.WebsiteURL, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -667,9 +668,9 @@ func (x *Implementation) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Version:
-		return jsonrpc.MissingField("version")
+		return rpcimpl.MissingField("version")
 	}
 	*x = v
 	return nil
@@ -689,17 +690,17 @@ func (x Capability) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Capability) UnmarshalJSON(b []byte) error {
 	var v Capability
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -723,19 +724,19 @@ func (x ListChangedCapability) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.ListChanged != nil {
 		b = append(b, `,"listChanged":`...)
-		b = jsonrpc.AppendBool(b, *x.ListChanged)
+		b = rpcimpl.AppendBool(b, *x.ListChanged)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ListChangedCapability) UnmarshalJSON(b []byte) error {
 	var v ListChangedCapability
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "listChanged":
-			return jsonrpc.AtField("listChanged", jsonrpc.DecodeOptional(value, &v.ListChanged, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("listChanged", rpcimpl.DecodeOptional(value, &v.ListChanged, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -776,29 +777,29 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ClientCapabilities) UnmarshalJSON(b []byte) error {
 	var v ClientCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "experimental":
-			return jsonrpc.AtField("experimental", jsonrpc.DecodeMap(value, &v.Experimental, jsonrpc.UnmarshalJSON[Capability]))
+			return rpcimpl.AtField("experimental", rpcimpl.DecodeMap(value, &v.Experimental, rpcimpl.UnmarshalJSON[Capability]))
 		case "roots":
-			return jsonrpc.AtField("roots", jsonrpc.DecodeOptional(value, &v.Roots, jsonrpc.UnmarshalJSON[ListChangedCapability]))
+			return rpcimpl.AtField("roots", rpcimpl.DecodeOptional(value, &v.Roots, rpcimpl.UnmarshalJSON[ListChangedCapability]))
 		case "sampling":
-			return jsonrpc.AtField("sampling", jsonrpc.DecodeOptional(value, &v.Sampling, jsonrpc.UnmarshalJSON[SamplingCapability]))
+			return rpcimpl.AtField("sampling", rpcimpl.DecodeOptional(value, &v.Sampling, rpcimpl.UnmarshalJSON[SamplingCapability]))
 		case "elicitation":
-			return jsonrpc.AtField("elicitation", jsonrpc.DecodeOptional(value, &v.Elicitation, jsonrpc.UnmarshalJSON[ElicitationCapability]))
+			return rpcimpl.AtField("elicitation", rpcimpl.DecodeOptional(value, &v.Elicitation, rpcimpl.UnmarshalJSON[ElicitationCapability]))
 		case "tasks":
-			return jsonrpc.AtField("tasks", jsonrpc.DecodeOptional(value, &v.Tasks, jsonrpc.UnmarshalJSON[ClientTasksCapability]))
+			return rpcimpl.AtField("tasks", rpcimpl.DecodeOptional(value, &v.Tasks, rpcimpl.UnmarshalJSON[ClientTasksCapability]))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -828,29 +829,29 @@ func (x SamplingCapability) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Context != nil {
 		b = append(b, `,"context":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Context); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Context); err != nil {
 			return nil, err
 		}
 	}
 	if x.Tools != nil {
 		b = append(b, `,"tools":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Tools); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *SamplingCapability) UnmarshalJSON(b []byte) error {
 	var v SamplingCapability
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "context":
-			return jsonrpc.AtField("context", jsonrpc.DecodeOptional(value, &v.Context, jsonrpc.UnmarshalJSON[Capability]))
+			return rpcimpl.AtField("context", rpcimpl.DecodeOptional(value, &v.Context, rpcimpl.UnmarshalJSON[Capability]))
 		case "tools":
-			return jsonrpc.AtField("tools", jsonrpc.DecodeOptional(value, &v.Tools, jsonrpc.UnmarshalJSON[Capability]))
+			return rpcimpl.AtField("tools", rpcimpl.DecodeOptional(value, &v.Tools, rpcimpl.UnmarshalJSON[Capability]))
 		}
 		return nil
 	})
@@ -877,29 +878,29 @@ func (x ElicitationCapability) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Form != nil {
 		b = append(b, `,"form":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Form); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Form); err != nil {
 			return nil, err
 		}
 	}
 	if x.URL != nil {
 		b = append(b, `,"url":`...)
-		if b, err = jsonrpc.AppendValue(b, x.URL); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.URL); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ElicitationCapability) UnmarshalJSON(b []byte) error {
 	var v ElicitationCapability
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "form":
-			return jsonrpc.AtField("form", jsonrpc.DecodeOptional(value, &v.Form, jsonrpc.UnmarshalJSON[Capability]))
+			return rpcimpl.AtField("form", rpcimpl.DecodeOptional(value, &v.Form, rpcimpl.UnmarshalJSON[Capability]))
 		case "url":
-			return jsonrpc.AtField("url", jsonrpc.DecodeOptional(value, &v.URL, jsonrpc.UnmarshalJSON[Capability]))
+			return rpcimpl.AtField("url", rpcimpl.DecodeOptional(value, &v.URL, rpcimpl.UnmarshalJSON[Capability]))
 		}
 		return nil
 	})
@@ -930,13 +931,13 @@ func (x ClientTasksCapability) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.List != nil {
 		b = append(b, `,"list":`...)
-		if b, err = jsonrpc.AppendValue(b, x.List); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.List); err != nil {
 			return nil, err
 		}
 	}
 	if x.Cancel != nil {
 		b = append(b, `,"cancel":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Cancel); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Cancel); err != nil {
 			return nil, err
 		}
 	}
@@ -946,21 +947,21 @@ func (x ClientTasksCapability) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ClientTasksCapability) UnmarshalJSON(b []byte) error {
 	var v ClientTasksCapability
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "list":
-			return jsonrpc.AtField("list", jsonrpc.DecodeOptional(value, &v.List, jsonrpc.UnmarshalJSON[Capability]))
+			return rpcimpl.AtField("list", rpcimpl.DecodeOptional(value, &v.List, rpcimpl.UnmarshalJSON[Capability]))
 		case "cancel":
-			return jsonrpc.AtField("cancel", jsonrpc.DecodeOptional(value, &v.Cancel, jsonrpc.UnmarshalJSON[Capability]))
+			return rpcimpl.AtField("cancel", rpcimpl.DecodeOptional(value, &v.Cancel, rpcimpl.UnmarshalJSON[Capability]))
 		case "requests":
-			return jsonrpc.AtField("requests", jsonrpc.DecodeOptional(value, &v.Requests, jsonrpc.UnmarshalJSON[ClientTaskRequests]))
+			return rpcimpl.AtField("requests", rpcimpl.DecodeOptional(value, &v.Requests, rpcimpl.UnmarshalJSON[ClientTaskRequests]))
 		}
 		return nil
 	})
@@ -994,19 +995,19 @@ func (x ClientTaskRequests) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ClientTaskRequests) UnmarshalJSON(b []byte) error {
 	var v ClientTaskRequests
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "sampling":
-			return jsonrpc.AtField("sampling", jsonrpc.DecodeOptional(value, &v.Sampling, jsonrpc.UnmarshalJSON[ClientTaskSampling]))
+			return rpcimpl.AtField("sampling", rpcimpl.DecodeOptional(value, &v.Sampling, rpcimpl.UnmarshalJSON[ClientTaskSampling]))
 		case "elicitation":
-			return jsonrpc.AtField("elicitation", jsonrpc.DecodeOptional(value, &v.Elicitation, jsonrpc.UnmarshalJSON[ClientTaskElicitation]))
+			return rpcimpl.AtField("elicitation", rpcimpl.DecodeOptional(value, &v.Elicitation, rpcimpl.UnmarshalJSON[ClientTaskElicitation]))
 		}
 		return nil
 	})
@@ -1029,21 +1030,21 @@ func (x ClientTaskSampling) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.CreateMessage != nil {
 		b = append(b, `,"createMessage":`...)
-		if b, err = jsonrpc.AppendValue(b, x.CreateMessage); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.CreateMessage); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ClientTaskSampling) UnmarshalJSON(b []byte) error {
 	var v ClientTaskSampling
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "createMessage":
-			return jsonrpc.AtField("createMessage", jsonrpc.DecodeOptional(value, &v.CreateMessage, jsonrpc.UnmarshalJSON[Capability]))
+			return rpcimpl.AtField("createMessage", rpcimpl.DecodeOptional(value, &v.CreateMessage, rpcimpl.UnmarshalJSON[Capability]))
 		}
 		return nil
 	})
@@ -1066,21 +1067,21 @@ func (x ClientTaskElicitation) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Create != nil {
 		b = append(b, `,"create":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Create); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Create); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ClientTaskElicitation) UnmarshalJSON(b []byte) error {
 	var v ClientTaskElicitation
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "create":
-			return jsonrpc.AtField("create", jsonrpc.DecodeOptional(value, &v.Create, jsonrpc.UnmarshalJSON[Capability]))
+			return rpcimpl.AtField("create", rpcimpl.DecodeOptional(value, &v.Create, rpcimpl.UnmarshalJSON[Capability]))
 		}
 		return nil
 	})
@@ -1127,33 +1128,33 @@ func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilities
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "experimental":
-			return jsonrpc.AtField("experimental", jsonrpc.DecodeMap(value, &v.Experimental, jsonrpc.UnmarshalJSON[Capability]))
+			return rpcimpl.AtField("experimental", rpcimpl.DecodeMap(value, &v.Experimental, rpcimpl.UnmarshalJSON[Capability]))
 		case "logging":
-			return jsonrpc.AtField("logging", jsonrpc.DecodeOptional(value, &v.Logging, jsonrpc.UnmarshalJSON[Capability]))
+			return rpcimpl.AtField("logging", rpcimpl.DecodeOptional(value, &v.Logging, rpcimpl.UnmarshalJSON[Capability]))
 		case "completions":
-			return jsonrpc.AtField("completions", jsonrpc.DecodeOptional(value, &v.Completions, jsonrpc.UnmarshalJSON[Capability]))
+			return rpcimpl.AtField("completions", rpcimpl.DecodeOptional(value, &v.Completions, rpcimpl.UnmarshalJSON[Capability]))
 		case "prompts":
-			return jsonrpc.AtField("prompts", jsonrpc.DecodeOptional(value, &v.Prompts, jsonrpc.UnmarshalJSON[ListChangedCapability]))
+			return rpcimpl.AtField("prompts", rpcimpl.DecodeOptional(value, &v.Prompts, rpcimpl.UnmarshalJSON[ListChangedCapability]))
 		case "resources":
-			return jsonrpc.AtField("resources", jsonrpc.DecodeOptional(value, &v.Resources, jsonrpc.UnmarshalJSON[ResourcesCapability]))
+			return rpcimpl.AtField("resources", rpcimpl.DecodeOptional(value, &v.Resources, rpcimpl.UnmarshalJSON[ResourcesCapability]))
 		case "tools":
-			return jsonrpc.AtField("tools", jsonrpc.DecodeOptional(value, &v.Tools, jsonrpc.UnmarshalJSON[ListChangedCapability]))
+			return rpcimpl.AtField("tools", rpcimpl.DecodeOptional(value, &v.Tools, rpcimpl.UnmarshalJSON[ListChangedCapability]))
 		case "tasks":
-			return jsonrpc.AtField("tasks", jsonrpc.DecodeOptional(value, &v.Tasks, jsonrpc.UnmarshalJSON[ServerTasksCapability]))
+			return rpcimpl.AtField("tasks", rpcimpl.DecodeOptional(value, &v.Tasks, rpcimpl.UnmarshalJSON[ServerTasksCapability]))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -1180,25 +1181,25 @@ func (x ResourcesCapability) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Subscribe != nil {
 		b = append(b, `,"subscribe":`...)
-		b = jsonrpc.AppendBool(b, *x.Subscribe)
+		b = rpcimpl.AppendBool(b, *x.Subscribe)
 	}
 	if x.ListChanged != nil {
 		b = append(b, `,"listChanged":`...)
-		b = jsonrpc.AppendBool(b, *x.ListChanged)
+		b = rpcimpl.AppendBool(b, *x.ListChanged)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ResourcesCapability) UnmarshalJSON(b []byte) error {
 	var v ResourcesCapability
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "subscribe":
-			return jsonrpc.AtField("subscribe", jsonrpc.DecodeOptional(value, &v.Subscribe, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("subscribe", rpcimpl.DecodeOptional(value, &v.Subscribe, rpcimpl.DecodeBool[bool]))
 		case "listChanged":
-			return jsonrpc.AtField("listChanged", jsonrpc.DecodeOptional(value, &v.ListChanged, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("listChanged", rpcimpl.DecodeOptional(value, &v.ListChanged, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -1229,13 +1230,13 @@ func (x ServerTasksCapability) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.List != nil {
 		b = append(b, `,"list":`...)
-		if b, err = jsonrpc.AppendValue(b, x.List); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.List); err != nil {
 			return nil, err
 		}
 	}
 	if x.Cancel != nil {
 		b = append(b, `,"cancel":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Cancel); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Cancel); err != nil {
 			return nil, err
 		}
 	}
@@ -1245,21 +1246,21 @@ func (x ServerTasksCapability) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ServerTasksCapability) UnmarshalJSON(b []byte) error {
 	var v ServerTasksCapability
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "list":
-			return jsonrpc.AtField("list", jsonrpc.DecodeOptional(value, &v.List, jsonrpc.UnmarshalJSON[Capability]))
+			return rpcimpl.AtField("list", rpcimpl.DecodeOptional(value, &v.List, rpcimpl.UnmarshalJSON[Capability]))
 		case "cancel":
-			return jsonrpc.AtField("cancel", jsonrpc.DecodeOptional(value, &v.Cancel, jsonrpc.UnmarshalJSON[Capability]))
+			return rpcimpl.AtField("cancel", rpcimpl.DecodeOptional(value, &v.Cancel, rpcimpl.UnmarshalJSON[Capability]))
 		case "requests":
-			return jsonrpc.AtField("requests", jsonrpc.DecodeOptional(value, &v.Requests, jsonrpc.UnmarshalJSON[ServerTaskRequests]))
+			return rpcimpl.AtField("requests", rpcimpl.DecodeOptional(value, &v.Requests, rpcimpl.UnmarshalJSON[ServerTaskRequests]))
 		}
 		return nil
 	})
@@ -1286,17 +1287,17 @@ func (x ServerTaskRequests) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ServerTaskRequests) UnmarshalJSON(b []byte) error {
 	var v ServerTaskRequests
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "tools":
-			return jsonrpc.AtField("tools", jsonrpc.DecodeOptional(value, &v.Tools, jsonrpc.UnmarshalJSON[ServerTaskTools]))
+			return rpcimpl.AtField("tools", rpcimpl.DecodeOptional(value, &v.Tools, rpcimpl.UnmarshalJSON[ServerTaskTools]))
 		}
 		return nil
 	})
@@ -1319,21 +1320,21 @@ func (x ServerTaskTools) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Call != nil {
 		b = append(b, `,"call":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Call); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Call); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ServerTaskTools) UnmarshalJSON(b []byte) error {
 	var v ServerTaskTools
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "call":
-			return jsonrpc.AtField("call", jsonrpc.DecodeOptional(value, &v.Call, jsonrpc.UnmarshalJSON[Capability]))
+			return rpcimpl.AtField("call", rpcimpl.DecodeOptional(value, &v.Call, rpcimpl.UnmarshalJSON[Capability]))
 		}
 		return nil
 	})
@@ -1365,37 +1366,37 @@ func (x Annotations) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Audience != nil {
 		b = append(b, `,"audience":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Audience); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Audience); err != nil {
 			return nil, err
 		}
 	}
 	if x.Priority != nil {
 		b = append(b, `,"priority":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Priority); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.Priority); err != nil {
 			return nil, err
 		}
 	}
 	if x.LastModified != nil {
 		b = append(b, `,"lastModified":`...)
-		b = jsonrpc.AppendString(b, *x.LastModified)
+		b = rpcimpl.AppendString(b, *x.LastModified)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Annotations) UnmarshalJSON(b []byte) error {
 	var v Annotations
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "audience":
-			return jsonrpc.AtField("audience", jsonrpc.DecodeArray(value, &v.Audience, jsonrpc.UnmarshalJSON[Role]))
+			return rpcimpl.AtField("audience", rpcimpl.DecodeArray(value, &v.Audience, rpcimpl.UnmarshalJSON[Role]))
 		case "priority":
-			return jsonrpc.AtField("priority", jsonrpc.DecodeOptional(value, &v.Priority, func(b []byte, v *float64) error {
-				return jsonrpc.DecodeFloatIn(b, v, 0, 1)
+			return rpcimpl.AtField("priority", rpcimpl.DecodeOptional(value, &v.Priority, func(b []byte, v *float64) error {
+				return rpcimpl.DecodeFloatIn(b, v, 0, 1)
 			}))
 		case "lastModified":
-			return jsonrpc.AtField("lastModified", jsonrpc.DecodeOptional(value, &v.LastModified, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("lastModified", rpcimpl.DecodeOptional(value, &v.LastModified, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1438,9 +1439,9 @@ func (x TextContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
+	b = rpcimpl.AppendString(b, x.Text)
 	if x.Annotations != nil {
 		b = append(b, `,"annotations":`...)
 		if b, err = x.Annotations.AppendJSON(b); err != nil {
@@ -1449,11 +1450,11 @@ func (x TextContent) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1463,18 +1464,18 @@ func (x *TextContent) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, Text bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
+			return rpcimpl.AtField("text", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Text)))
 		case "annotations":
-			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
+			return rpcimpl.AtField("annotations", rpcimpl.DecodeOptional(value, &v.Annotations, rpcimpl.UnmarshalJSON[Annotations]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -1483,11 +1484,11 @@ func (x *TextContent) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "text":
-		return jsonrpc.AtField("type", errors.New("must be \"text\""))
+		return rpcimpl.AtField("type", errors.New("must be \"text\""))
 	case !has.Text:
-		return jsonrpc.MissingField("text")
+		return rpcimpl.MissingField("text")
 	}
 	*x = v
 	return nil
@@ -1528,11 +1529,11 @@ func (x ImageContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"data":`...)
-	b = jsonrpc.AppendString(b, x.Data)
+	b = rpcimpl.AppendString(b, x.Data)
 	b = append(b, `,"mimeType":`...)
-	b = jsonrpc.AppendString(b, x.MimeType)
+	b = rpcimpl.AppendString(b, x.MimeType)
 	if x.Annotations != nil {
 		b = append(b, `,"annotations":`...)
 		if b, err = x.Annotations.AppendJSON(b); err != nil {
@@ -1541,11 +1542,11 @@ func (x ImageContent) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1555,21 +1556,21 @@ func (x *ImageContent) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, Data, MimeType bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "data":
 			has.Data = true
-			return jsonrpc.AtField("data", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Data)))
+			return rpcimpl.AtField("data", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Data)))
 		case "mimeType":
 			has.MimeType = true
-			return jsonrpc.AtField("mimeType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.MimeType)))
+			return rpcimpl.AtField("mimeType", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.MimeType)))
 		case "annotations":
-			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
+			return rpcimpl.AtField("annotations", rpcimpl.DecodeOptional(value, &v.Annotations, rpcimpl.UnmarshalJSON[Annotations]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -1578,13 +1579,13 @@ func (x *ImageContent) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "image":
-		return jsonrpc.AtField("type", errors.New("must be \"image\""))
+		return rpcimpl.AtField("type", errors.New("must be \"image\""))
 	case !has.Data:
-		return jsonrpc.MissingField("data")
+		return rpcimpl.MissingField("data")
 	case !has.MimeType:
-		return jsonrpc.MissingField("mimeType")
+		return rpcimpl.MissingField("mimeType")
 	}
 	*x = v
 	return nil
@@ -1625,11 +1626,11 @@ func (x AudioContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"data":`...)
-	b = jsonrpc.AppendString(b, x.Data)
+	b = rpcimpl.AppendString(b, x.Data)
 	b = append(b, `,"mimeType":`...)
-	b = jsonrpc.AppendString(b, x.MimeType)
+	b = rpcimpl.AppendString(b, x.MimeType)
 	if x.Annotations != nil {
 		b = append(b, `,"annotations":`...)
 		if b, err = x.Annotations.AppendJSON(b); err != nil {
@@ -1638,11 +1639,11 @@ func (x AudioContent) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1652,21 +1653,21 @@ func (x *AudioContent) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, Data, MimeType bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "data":
 			has.Data = true
-			return jsonrpc.AtField("data", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Data)))
+			return rpcimpl.AtField("data", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Data)))
 		case "mimeType":
 			has.MimeType = true
-			return jsonrpc.AtField("mimeType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.MimeType)))
+			return rpcimpl.AtField("mimeType", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.MimeType)))
 		case "annotations":
-			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
+			return rpcimpl.AtField("annotations", rpcimpl.DecodeOptional(value, &v.Annotations, rpcimpl.UnmarshalJSON[Annotations]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -1675,13 +1676,13 @@ func (x *AudioContent) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "audio":
-		return jsonrpc.AtField("type", errors.New("must be \"audio\""))
+		return rpcimpl.AtField("type", errors.New("must be \"audio\""))
 	case !has.Data:
-		return jsonrpc.MissingField("data")
+		return rpcimpl.MissingField("data")
 	case !has.MimeType:
-		return jsonrpc.MissingField("mimeType")
+		return rpcimpl.MissingField("mimeType")
 	}
 	*x = v
 	return nil
@@ -1735,26 +1736,26 @@ func (x ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	if x.MimeType != nil {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, *x.MimeType)
 	}
 	if x.Annotations != nil {
 		b = append(b, `,"annotations":`...)
@@ -1764,17 +1765,17 @@ func (x ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Size != nil {
 		b = append(b, `,"size":`...)
-		b = jsonrpc.AppendInt(b, *x.Size)
+		b = rpcimpl.AppendInt(b, *x.Size)
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Type)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1784,31 +1785,31 @@ func (x *ResourceLink) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, URI, Type bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
+			return rpcimpl.AtField("icons", rpcimpl.DecodeArray(value, &v.Icons, rpcimpl.UnmarshalJSON[Icon]))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
 		case "annotations":
-			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
+			return rpcimpl.AtField("annotations", rpcimpl.DecodeOptional(value, &v.Annotations, rpcimpl.UnmarshalJSON[Annotations]))
 		case "size":
-			return jsonrpc.AtField("size", jsonrpc.DecodeOptional(value, &v.Size, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("size", rpcimpl.DecodeOptional(value, &v.Size, rpcimpl.DecodeInt[int64]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		}
 		return nil
 	})
@@ -1817,13 +1818,13 @@ func (x *ResourceLink) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "resource_link":
-		return jsonrpc.AtField("type", errors.New("must be \"resource_link\""))
+		return rpcimpl.AtField("type", errors.New("must be \"resource_link\""))
 	}
 	*x = v
 	return nil
@@ -1862,9 +1863,9 @@ func (x EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"resource":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Resource); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Resource); err != nil {
 		return nil, err
 	}
 	if x.Annotations != nil {
@@ -1875,11 +1876,11 @@ func (x EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1889,18 +1890,18 @@ func (x *EmbeddedResource) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, Resource bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "resource":
 			has.Resource = true
-			return jsonrpc.AtField("resource", jsonrpc.NonNull(value, v.Resource.UnmarshalJSON(value)))
+			return rpcimpl.AtField("resource", rpcimpl.NonNull(value, v.Resource.UnmarshalJSON(value)))
 		case "annotations":
-			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
+			return rpcimpl.AtField("annotations", rpcimpl.DecodeOptional(value, &v.Annotations, rpcimpl.UnmarshalJSON[Annotations]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -1909,11 +1910,11 @@ func (x *EmbeddedResource) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "resource":
-		return jsonrpc.AtField("type", errors.New("must be \"resource\""))
+		return rpcimpl.AtField("type", errors.New("must be \"resource\""))
 	case !has.Resource:
-		return jsonrpc.MissingField("resource")
+		return rpcimpl.MissingField("resource")
 	}
 	*x = v
 	return nil
@@ -1946,26 +1947,26 @@ func (x Resource) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	if x.MimeType != nil {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, *x.MimeType)
 	}
 	if x.Annotations != nil {
 		b = append(b, `,"annotations":`...)
@@ -1975,15 +1976,15 @@ func (x Resource) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Size != nil {
 		b = append(b, `,"size":`...)
-		b = jsonrpc.AppendInt(b, *x.Size)
+		b = rpcimpl.AppendInt(b, *x.Size)
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1993,28 +1994,28 @@ func (x *Resource) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, URI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
+			return rpcimpl.AtField("icons", rpcimpl.DecodeArray(value, &v.Icons, rpcimpl.UnmarshalJSON[Icon]))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
 		case "annotations":
-			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
+			return rpcimpl.AtField("annotations", rpcimpl.DecodeOptional(value, &v.Annotations, rpcimpl.UnmarshalJSON[Annotations]))
 		case "size":
-			return jsonrpc.AtField("size", jsonrpc.DecodeOptional(value, &v.Size, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("size", rpcimpl.DecodeOptional(value, &v.Size, rpcimpl.DecodeInt[int64]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -2023,9 +2024,9 @@ func (x *Resource) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	}
 	*x = v
 	return nil
@@ -2056,26 +2057,26 @@ func (x ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"uriTemplate":`...)
-	b = jsonrpc.AppendString(b, x.URITemplate)
+	b = rpcimpl.AppendString(b, x.URITemplate)
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	if x.MimeType != nil {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, *x.MimeType)
 	}
 	if x.Annotations != nil {
 		b = append(b, `,"annotations":`...)
@@ -2085,11 +2086,11 @@ func (x ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2099,26 +2100,26 @@ func (x *ResourceTemplate) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, URITemplate bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
+			return rpcimpl.AtField("icons", rpcimpl.DecodeArray(value, &v.Icons, rpcimpl.UnmarshalJSON[Icon]))
 		case "uriTemplate":
 			has.URITemplate = true
-			return jsonrpc.AtField("uriTemplate", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URITemplate)))
+			return rpcimpl.AtField("uriTemplate", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URITemplate)))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
 		case "annotations":
-			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
+			return rpcimpl.AtField("annotations", rpcimpl.DecodeOptional(value, &v.Annotations, rpcimpl.UnmarshalJSON[Annotations]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -2127,9 +2128,9 @@ func (x *ResourceTemplate) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.URITemplate:
-		return jsonrpc.MissingField("uriTemplate")
+		return rpcimpl.MissingField("uriTemplate")
 	}
 	*x = v
 	return nil
@@ -2149,18 +2150,18 @@ func (x ResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	if x.MimeType != nil {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, *x.MimeType)
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2170,15 +2171,15 @@ func (x *ResourceContents) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -2187,7 +2188,7 @@ func (x *ResourceContents) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	}
 	*x = v
 	return nil
@@ -2208,20 +2209,20 @@ func (x TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	if x.MimeType != nil {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, *x.MimeType)
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Text)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2231,18 +2232,18 @@ func (x *TextResourceContents) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI, Text bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
+			return rpcimpl.AtField("text", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Text)))
 		}
 		return nil
 	})
@@ -2251,9 +2252,9 @@ func (x *TextResourceContents) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.Text:
-		return jsonrpc.MissingField("text")
+		return rpcimpl.MissingField("text")
 	}
 	*x = v
 	return nil
@@ -2276,20 +2277,20 @@ func (x BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	if x.MimeType != nil {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, *x.MimeType)
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"blob":`...)
-	b = jsonrpc.AppendString(b, x.Blob)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Blob)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2299,18 +2300,18 @@ func (x *BlobResourceContents) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI, Blob bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "blob":
 			has.Blob = true
-			return jsonrpc.AtField("blob", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Blob)))
+			return rpcimpl.AtField("blob", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Blob)))
 		}
 		return nil
 	})
@@ -2319,9 +2320,9 @@ func (x *BlobResourceContents) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.Blob:
-		return jsonrpc.MissingField("blob")
+		return rpcimpl.MissingField("blob")
 	}
 	*x = v
 	return nil
@@ -2342,13 +2343,13 @@ func (x ResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.URI)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2358,13 +2359,13 @@ func (x *ResourceRequestParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[RequestMeta]))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -2373,7 +2374,7 @@ func (x *ResourceRequestParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	}
 	*x = v
 	return nil
@@ -2394,13 +2395,13 @@ func (x ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.URI)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2410,13 +2411,13 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[RequestMeta]))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -2425,7 +2426,7 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	}
 	*x = v
 	return nil
@@ -2446,13 +2447,13 @@ func (x SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.URI)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2462,13 +2463,13 @@ func (x *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[RequestMeta]))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -2477,7 +2478,7 @@ func (x *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	}
 	*x = v
 	return nil
@@ -2498,13 +2499,13 @@ func (x UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.URI)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2514,13 +2515,13 @@ func (x *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[RequestMeta]))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -2529,7 +2530,7 @@ func (x *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	}
 	*x = v
 	return nil
@@ -2550,13 +2551,13 @@ func (x ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) 
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.URI)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2566,13 +2567,13 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -2581,7 +2582,7 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	}
 	*x = v
 	return nil
@@ -2610,7 +2611,7 @@ func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2620,19 +2621,19 @@ func (x *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Resources bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeOptional(value, &v.NextCursor, jsonrpc.DecodeString[Cursor]))
+			return rpcimpl.AtField("nextCursor", rpcimpl.DecodeOptional(value, &v.NextCursor, rpcimpl.DecodeString[Cursor]))
 		case "resources":
 			has.Resources = true
-			return jsonrpc.AtField("resources", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Resources, jsonrpc.UnmarshalJSON[Resource])))
+			return rpcimpl.AtField("resources", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Resources, rpcimpl.UnmarshalJSON[Resource])))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -2642,7 +2643,7 @@ func (x *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Resources:
-		return jsonrpc.MissingField("resources")
+		return rpcimpl.MissingField("resources")
 	}
 	*x = v
 	return nil
@@ -2671,7 +2672,7 @@ func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2681,19 +2682,19 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ResourceTemplates bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeOptional(value, &v.NextCursor, jsonrpc.DecodeString[Cursor]))
+			return rpcimpl.AtField("nextCursor", rpcimpl.DecodeOptional(value, &v.NextCursor, rpcimpl.DecodeString[Cursor]))
 		case "resourceTemplates":
 			has.ResourceTemplates = true
-			return jsonrpc.AtField("resourceTemplates", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ResourceTemplates, jsonrpc.UnmarshalJSON[ResourceTemplate])))
+			return rpcimpl.AtField("resourceTemplates", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.ResourceTemplates, rpcimpl.UnmarshalJSON[ResourceTemplate])))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -2703,7 +2704,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ResourceTemplates:
-		return jsonrpc.MissingField("resourceTemplates")
+		return rpcimpl.MissingField("resourceTemplates")
 	}
 	*x = v
 	return nil
@@ -2728,7 +2729,7 @@ func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2738,17 +2739,17 @@ func (x *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Contents bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "contents":
 			has.Contents = true
-			return jsonrpc.AtField("contents", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Contents, jsonrpc.UnmarshalJSON[ResourceContentsUnion])))
+			return rpcimpl.AtField("contents", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Contents, rpcimpl.UnmarshalJSON[ResourceContentsUnion])))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -2758,7 +2759,7 @@ func (x *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Contents:
-		return jsonrpc.MissingField("contents")
+		return rpcimpl.MissingField("contents")
 	}
 	*x = v
 	return nil
@@ -2783,20 +2784,20 @@ type PromptArgument struct {
 func (x PromptArgument) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	if x.Required != nil {
 		b = append(b, `,"required":`...)
-		b = jsonrpc.AppendBool(b, *x.Required)
+		b = rpcimpl.AppendBool(b, *x.Required)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2806,17 +2807,17 @@ func (x *PromptArgument) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "required":
-			return jsonrpc.AtField("required", jsonrpc.DecodeOptional(value, &v.Required, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("required", rpcimpl.DecodeOptional(value, &v.Required, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -2825,7 +2826,7 @@ func (x *PromptArgument) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	}
 	*x = v
 	return nil
@@ -2851,34 +2852,34 @@ func (x Prompt) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
 			return nil, err
 		}
 	}
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	if x.Arguments != nil {
 		b = append(b, `,"arguments":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Arguments); err != nil {
 			return nil, err
 		}
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2888,21 +2889,21 @@ func (x *Prompt) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
+			return rpcimpl.AtField("icons", rpcimpl.DecodeArray(value, &v.Icons, rpcimpl.UnmarshalJSON[Icon]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "arguments":
-			return jsonrpc.AtField("arguments", jsonrpc.DecodeArray(value, &v.Arguments, jsonrpc.UnmarshalJSON[PromptArgument]))
+			return rpcimpl.AtField("arguments", rpcimpl.DecodeArray(value, &v.Arguments, rpcimpl.UnmarshalJSON[PromptArgument]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -2911,7 +2912,7 @@ func (x *Prompt) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	}
 	*x = v
 	return nil
@@ -2929,12 +2930,12 @@ func (x PromptMessage) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"role":`...)
-	b = jsonrpc.AppendString(b, x.Role)
+	b = rpcimpl.AppendString(b, x.Role)
 	b = append(b, `,"content":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Content); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Content); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2944,14 +2945,14 @@ func (x *PromptMessage) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Role, Content bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "role":
 			has.Role = true
-			return jsonrpc.AtField("role", jsonrpc.NonNull(value, v.Role.UnmarshalJSON(value)))
+			return rpcimpl.AtField("role", rpcimpl.NonNull(value, v.Role.UnmarshalJSON(value)))
 		case "content":
 			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, v.Content.UnmarshalJSON(value)))
+			return rpcimpl.AtField("content", rpcimpl.NonNull(value, v.Content.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -2960,9 +2961,9 @@ func (x *PromptMessage) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Role:
-		return jsonrpc.MissingField("role")
+		return rpcimpl.MissingField("role")
 	case !has.Content:
-		return jsonrpc.MissingField("content")
+		return rpcimpl.MissingField("content")
 	}
 	*x = v
 	return nil
@@ -2991,7 +2992,7 @@ func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3001,19 +3002,19 @@ func (x *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Prompts bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeOptional(value, &v.NextCursor, jsonrpc.DecodeString[Cursor]))
+			return rpcimpl.AtField("nextCursor", rpcimpl.DecodeOptional(value, &v.NextCursor, rpcimpl.DecodeString[Cursor]))
 		case "prompts":
 			has.Prompts = true
-			return jsonrpc.AtField("prompts", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Prompts, jsonrpc.UnmarshalJSON[Prompt])))
+			return rpcimpl.AtField("prompts", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Prompts, rpcimpl.UnmarshalJSON[Prompt])))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -3023,7 +3024,7 @@ func (x *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Prompts:
-		return jsonrpc.MissingField("prompts")
+		return rpcimpl.MissingField("prompts")
 	}
 	*x = v
 	return nil
@@ -3046,19 +3047,19 @@ func (x GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Arguments != nil {
 		b = append(b, `,"arguments":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Arguments); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3068,15 +3069,15 @@ func (x *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[RequestMeta]))
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "arguments":
-			return jsonrpc.AtField("arguments", json.Unmarshal(value, &v.Arguments))
+			return rpcimpl.AtField("arguments", json.Unmarshal(value, &v.Arguments))
 		}
 		return nil
 	})
@@ -3085,7 +3086,7 @@ func (x *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	}
 	*x = v
 	return nil
@@ -3112,7 +3113,7 @@ func (x GetPromptResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3122,19 +3123,19 @@ func (x *GetPromptResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Messages bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "messages":
 			has.Messages = true
-			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Messages, jsonrpc.UnmarshalJSON[PromptMessage])))
+			return rpcimpl.AtField("messages", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Messages, rpcimpl.UnmarshalJSON[PromptMessage])))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -3144,7 +3145,7 @@ func (x *GetPromptResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Messages:
-		return jsonrpc.MissingField("messages")
+		return rpcimpl.MissingField("messages")
 	}
 	*x = v
 	return nil
@@ -3179,7 +3180,7 @@ func (x ToolSchema) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3189,21 +3190,21 @@ func (x *ToolSchema) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "$schema":
-			return jsonrpc.AtField("$schema", jsonrpc.DecodeOptional(value, &v.Schema, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("$schema", rpcimpl.DecodeOptional(value, &v.Schema, rpcimpl.DecodeString[string]))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "properties":
-			return jsonrpc.AtField("properties", jsonrpc.DecodeMap(value, &v.Properties, jsonrpc.UnmarshalJSON[PropertySchema]))
+			return rpcimpl.AtField("properties", rpcimpl.DecodeMap(value, &v.Properties, rpcimpl.UnmarshalJSON[PropertySchema]))
 		case "required":
-			return jsonrpc.AtField("required", json.Unmarshal(value, &v.Required))
+			return rpcimpl.AtField("required", json.Unmarshal(value, &v.Required))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -3213,9 +3214,9 @@ func (x *ToolSchema) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "object":
-		return jsonrpc.AtField("type", errors.New("must be \"object\""))
+		return rpcimpl.AtField("type", errors.New("must be \"object\""))
 	}
 	*x = v
 	return nil
@@ -3235,17 +3236,17 @@ func (x PropertySchema) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PropertySchema) UnmarshalJSON(b []byte) error {
 	var v PropertySchema
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -3284,43 +3285,43 @@ func (x ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.ReadOnlyHint != nil {
 		b = append(b, `,"readOnlyHint":`...)
-		b = jsonrpc.AppendBool(b, *x.ReadOnlyHint)
+		b = rpcimpl.AppendBool(b, *x.ReadOnlyHint)
 	}
 	if x.DestructiveHint != nil {
 		b = append(b, `,"destructiveHint":`...)
-		b = jsonrpc.AppendBool(b, *x.DestructiveHint)
+		b = rpcimpl.AppendBool(b, *x.DestructiveHint)
 	}
 	if x.IdempotentHint != nil {
 		b = append(b, `,"idempotentHint":`...)
-		b = jsonrpc.AppendBool(b, *x.IdempotentHint)
+		b = rpcimpl.AppendBool(b, *x.IdempotentHint)
 	}
 	if x.OpenWorldHint != nil {
 		b = append(b, `,"openWorldHint":`...)
-		b = jsonrpc.AppendBool(b, *x.OpenWorldHint)
+		b = rpcimpl.AppendBool(b, *x.OpenWorldHint)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ToolAnnotations) UnmarshalJSON(b []byte) error {
 	var v ToolAnnotations
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "readOnlyHint":
-			return jsonrpc.AtField("readOnlyHint", jsonrpc.DecodeOptional(value, &v.ReadOnlyHint, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("readOnlyHint", rpcimpl.DecodeOptional(value, &v.ReadOnlyHint, rpcimpl.DecodeBool[bool]))
 		case "destructiveHint":
-			return jsonrpc.AtField("destructiveHint", jsonrpc.DecodeOptional(value, &v.DestructiveHint, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("destructiveHint", rpcimpl.DecodeOptional(value, &v.DestructiveHint, rpcimpl.DecodeBool[bool]))
 		case "idempotentHint":
-			return jsonrpc.AtField("idempotentHint", jsonrpc.DecodeOptional(value, &v.IdempotentHint, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("idempotentHint", rpcimpl.DecodeOptional(value, &v.IdempotentHint, rpcimpl.DecodeBool[bool]))
 		case "openWorldHint":
-			return jsonrpc.AtField("openWorldHint", jsonrpc.DecodeOptional(value, &v.OpenWorldHint, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("openWorldHint", rpcimpl.DecodeOptional(value, &v.OpenWorldHint, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -3344,19 +3345,19 @@ func (x ToolExecution) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.TaskSupport != nil {
 		b = append(b, `,"taskSupport":`...)
-		b = jsonrpc.AppendString(b, *x.TaskSupport)
+		b = rpcimpl.AppendString(b, *x.TaskSupport)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ToolExecution) UnmarshalJSON(b []byte) error {
 	var v ToolExecution
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "taskSupport":
-			return jsonrpc.AtField("taskSupport", jsonrpc.DecodeOptional(value, &v.TaskSupport, jsonrpc.UnmarshalJSON[TaskSupport]))
+			return rpcimpl.AtField("taskSupport", rpcimpl.DecodeOptional(value, &v.TaskSupport, rpcimpl.UnmarshalJSON[TaskSupport]))
 		}
 		return nil
 	})
@@ -3392,23 +3393,23 @@ func (x Tool) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Icons); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Icons); err != nil {
 			return nil, err
 		}
 	}
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	b = append(b, `,"inputSchema":`...)
-	if b, err = jsonrpc.AppendValue(b, x.InputSchema); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.InputSchema); err != nil {
 		return nil, err
 	}
 	if x.Execution != nil {
@@ -3419,7 +3420,7 @@ func (x Tool) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.OutputSchema != nil {
 		b = append(b, `,"outputSchema":`...)
-		if b, err = jsonrpc.AppendValue(b, x.OutputSchema); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.OutputSchema); err != nil {
 			return nil, err
 		}
 	}
@@ -3431,11 +3432,11 @@ func (x Tool) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3445,28 +3446,28 @@ func (x *Tool) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, InputSchema bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "icons":
-			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
+			return rpcimpl.AtField("icons", rpcimpl.DecodeArray(value, &v.Icons, rpcimpl.UnmarshalJSON[Icon]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "inputSchema":
 			has.InputSchema = true
-			return jsonrpc.AtField("inputSchema", jsonrpc.NonNull(value, v.InputSchema.UnmarshalJSON(value)))
+			return rpcimpl.AtField("inputSchema", rpcimpl.NonNull(value, v.InputSchema.UnmarshalJSON(value)))
 		case "execution":
-			return jsonrpc.AtField("execution", jsonrpc.DecodeOptional(value, &v.Execution, jsonrpc.UnmarshalJSON[ToolExecution]))
+			return rpcimpl.AtField("execution", rpcimpl.DecodeOptional(value, &v.Execution, rpcimpl.UnmarshalJSON[ToolExecution]))
 		case "outputSchema":
-			return jsonrpc.AtField("outputSchema", jsonrpc.DecodeOptional(value, &v.OutputSchema, jsonrpc.UnmarshalJSON[ToolSchema]))
+			return rpcimpl.AtField("outputSchema", rpcimpl.DecodeOptional(value, &v.OutputSchema, rpcimpl.UnmarshalJSON[ToolSchema]))
 		case "annotations":
-			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[ToolAnnotations]))
+			return rpcimpl.AtField("annotations", rpcimpl.DecodeOptional(value, &v.Annotations, rpcimpl.UnmarshalJSON[ToolAnnotations]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -3475,9 +3476,9 @@ func (x *Tool) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.InputSchema:
-		return jsonrpc.MissingField("inputSchema")
+		return rpcimpl.MissingField("inputSchema")
 	}
 	*x = v
 	return nil
@@ -3505,7 +3506,7 @@ func (x ListToolsResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3515,19 +3516,19 @@ func (x *ListToolsResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Tools bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeOptional(value, &v.NextCursor, jsonrpc.DecodeString[Cursor]))
+			return rpcimpl.AtField("nextCursor", rpcimpl.DecodeOptional(value, &v.NextCursor, rpcimpl.DecodeString[Cursor]))
 		case "tools":
 			has.Tools = true
-			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tools, jsonrpc.UnmarshalJSON[Tool])))
+			return rpcimpl.AtField("tools", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Tools, rpcimpl.UnmarshalJSON[Tool])))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -3537,7 +3538,7 @@ func (x *ListToolsResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Tools:
-		return jsonrpc.MissingField("tools")
+		return rpcimpl.MissingField("tools")
 	}
 	*x = v
 	return nil
@@ -3561,7 +3562,7 @@ func (x CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
@@ -3572,14 +3573,14 @@ func (x CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Arguments != nil {
 		b = append(b, `,"arguments":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Arguments); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3589,17 +3590,17 @@ func (x *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[RequestMeta]))
 		case "task":
-			return jsonrpc.AtField("task", jsonrpc.DecodeOptional(value, &v.Task, jsonrpc.UnmarshalJSON[TaskMetadata]))
+			return rpcimpl.AtField("task", rpcimpl.DecodeOptional(value, &v.Task, rpcimpl.UnmarshalJSON[TaskMetadata]))
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "arguments":
-			return jsonrpc.AtField("arguments", json.Unmarshal(value, &v.Arguments))
+			return rpcimpl.AtField("arguments", json.Unmarshal(value, &v.Arguments))
 		}
 		return nil
 	})
@@ -3608,7 +3609,7 @@ func (x *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	}
 	*x = v
 	return nil
@@ -3641,7 +3642,7 @@ func (x CallToolResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3651,21 +3652,21 @@ func (x *CallToolResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Content bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "content":
 			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Content, jsonrpc.UnmarshalJSON[ContentBlock])))
+			return rpcimpl.AtField("content", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Content, rpcimpl.UnmarshalJSON[ContentBlock])))
 		case "structuredContent":
-			return jsonrpc.AtField("structuredContent", json.Unmarshal(value, &v.StructuredContent))
+			return rpcimpl.AtField("structuredContent", json.Unmarshal(value, &v.StructuredContent))
 		case "isError":
-			return jsonrpc.AtField("isError", jsonrpc.DecodeOptional(value, &v.IsError, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("isError", rpcimpl.DecodeOptional(value, &v.IsError, rpcimpl.DecodeBool[bool]))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -3675,7 +3676,7 @@ func (x *CallToolResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Content:
-		return jsonrpc.MissingField("content")
+		return rpcimpl.MissingField("content")
 	}
 	*x = v
 	return nil
@@ -3692,8 +3693,8 @@ type RelatedTaskMetadata struct {
 func (x RelatedTaskMetadata) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"taskId":`...)
-	b = jsonrpc.AppendString(b, x.TaskID)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.TaskID)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3703,11 +3704,11 @@ func (x *RelatedTaskMetadata) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TaskID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "taskId":
 			has.TaskID = true
-			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskID)))
+			return rpcimpl.AtField("taskId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.TaskID)))
 		}
 		return nil
 	})
@@ -3716,7 +3717,7 @@ func (x *RelatedTaskMetadata) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TaskID:
-		return jsonrpc.MissingField("taskId")
+		return rpcimpl.MissingField("taskId")
 	}
 	*x = v
 	return nil
@@ -3746,28 +3747,28 @@ type Task struct {
 func (x Task) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"taskId":`...)
-	b = jsonrpc.AppendString(b, x.TaskID)
+	b = rpcimpl.AppendString(b, x.TaskID)
 	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
+	b = rpcimpl.AppendString(b, x.Status)
 	if x.StatusMessage != nil {
 		b = append(b, `,"statusMessage":`...)
-		b = jsonrpc.AppendString(b, *x.StatusMessage)
+		b = rpcimpl.AppendString(b, *x.StatusMessage)
 	}
 	b = append(b, `,"createdAt":`...)
-	b = jsonrpc.AppendString(b, x.CreatedAt)
+	b = rpcimpl.AppendString(b, x.CreatedAt)
 	b = append(b, `,"lastUpdatedAt":`...)
-	b = jsonrpc.AppendString(b, x.LastUpdatedAt)
+	b = rpcimpl.AppendString(b, x.LastUpdatedAt)
 	b = append(b, `,"ttl":`...)
 	if x.TTL == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendInt(b, *x.TTL)
+		b = rpcimpl.AppendInt(b, *x.TTL)
 	}
 	if x.PollInterval != nil {
 		b = append(b, `,"pollInterval":`...)
-		b = jsonrpc.AppendInt(b, *x.PollInterval)
+		b = rpcimpl.AppendInt(b, *x.PollInterval)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3777,27 +3778,27 @@ func (x *Task) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TaskID, Status, CreatedAt, LastUpdatedAt, TTL bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "taskId":
 			has.TaskID = true
-			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskID)))
+			return rpcimpl.AtField("taskId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.TaskID)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "statusMessage":
-			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeOptional(value, &v.StatusMessage, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("statusMessage", rpcimpl.DecodeOptional(value, &v.StatusMessage, rpcimpl.DecodeString[string]))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
+			return rpcimpl.AtField("createdAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.CreatedAt)))
 		case "lastUpdatedAt":
 			has.LastUpdatedAt = true
-			return jsonrpc.AtField("lastUpdatedAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LastUpdatedAt)))
+			return rpcimpl.AtField("lastUpdatedAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.LastUpdatedAt)))
 		case "ttl":
 			has.TTL = true
-			return jsonrpc.AtField("ttl", jsonrpc.DecodeOptional(value, &v.TTL, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("ttl", rpcimpl.DecodeOptional(value, &v.TTL, rpcimpl.DecodeInt[int64]))
 		case "pollInterval":
-			return jsonrpc.AtField("pollInterval", jsonrpc.DecodeOptional(value, &v.PollInterval, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("pollInterval", rpcimpl.DecodeOptional(value, &v.PollInterval, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -3806,15 +3807,15 @@ func (x *Task) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TaskID:
-		return jsonrpc.MissingField("taskId")
+		return rpcimpl.MissingField("taskId")
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	case !has.CreatedAt:
-		return jsonrpc.MissingField("createdAt")
+		return rpcimpl.MissingField("createdAt")
 	case !has.LastUpdatedAt:
-		return jsonrpc.MissingField("lastUpdatedAt")
+		return rpcimpl.MissingField("lastUpdatedAt")
 	case !has.TTL:
-		return jsonrpc.MissingField("ttl")
+		return rpcimpl.MissingField("ttl")
 	}
 	*x = v
 	return nil
@@ -3836,7 +3837,7 @@ func (x CreateTaskResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3846,17 +3847,17 @@ func (x *CreateTaskResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Task bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "task":
 			has.Task = true
-			return jsonrpc.AtField("task", jsonrpc.NonNull(value, v.Task.UnmarshalJSON(value)))
+			return rpcimpl.AtField("task", rpcimpl.NonNull(value, v.Task.UnmarshalJSON(value)))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -3866,7 +3867,7 @@ func (x *CreateTaskResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Task:
-		return jsonrpc.MissingField("task")
+		return rpcimpl.MissingField("task")
 	}
 	*x = v
 	return nil
@@ -3902,7 +3903,7 @@ func (x GetTaskResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -3912,33 +3913,33 @@ func (x *GetTaskResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TaskID, Status, CreatedAt, LastUpdatedAt, TTL bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "taskId":
 			has.TaskID = true
-			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskID)))
+			return rpcimpl.AtField("taskId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.TaskID)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "statusMessage":
-			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeOptional(value, &v.StatusMessage, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("statusMessage", rpcimpl.DecodeOptional(value, &v.StatusMessage, rpcimpl.DecodeString[string]))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
+			return rpcimpl.AtField("createdAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.CreatedAt)))
 		case "lastUpdatedAt":
 			has.LastUpdatedAt = true
-			return jsonrpc.AtField("lastUpdatedAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LastUpdatedAt)))
+			return rpcimpl.AtField("lastUpdatedAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.LastUpdatedAt)))
 		case "ttl":
 			has.TTL = true
-			return jsonrpc.AtField("ttl", jsonrpc.DecodeOptional(value, &v.TTL, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("ttl", rpcimpl.DecodeOptional(value, &v.TTL, rpcimpl.DecodeInt[int64]))
 		case "pollInterval":
-			return jsonrpc.AtField("pollInterval", jsonrpc.DecodeOptional(value, &v.PollInterval, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("pollInterval", rpcimpl.DecodeOptional(value, &v.PollInterval, rpcimpl.DecodeInt[int64]))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -3948,15 +3949,15 @@ func (x *GetTaskResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TaskID:
-		return jsonrpc.MissingField("taskId")
+		return rpcimpl.MissingField("taskId")
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	case !has.CreatedAt:
-		return jsonrpc.MissingField("createdAt")
+		return rpcimpl.MissingField("createdAt")
 	case !has.LastUpdatedAt:
-		return jsonrpc.MissingField("lastUpdatedAt")
+		return rpcimpl.MissingField("lastUpdatedAt")
 	case !has.TTL:
-		return jsonrpc.MissingField("ttl")
+		return rpcimpl.MissingField("ttl")
 	}
 	*x = v
 	return nil
@@ -3992,7 +3993,7 @@ func (x CancelTaskResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4002,33 +4003,33 @@ func (x *CancelTaskResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TaskID, Status, CreatedAt, LastUpdatedAt, TTL bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "taskId":
 			has.TaskID = true
-			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskID)))
+			return rpcimpl.AtField("taskId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.TaskID)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "statusMessage":
-			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeOptional(value, &v.StatusMessage, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("statusMessage", rpcimpl.DecodeOptional(value, &v.StatusMessage, rpcimpl.DecodeString[string]))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
+			return rpcimpl.AtField("createdAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.CreatedAt)))
 		case "lastUpdatedAt":
 			has.LastUpdatedAt = true
-			return jsonrpc.AtField("lastUpdatedAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LastUpdatedAt)))
+			return rpcimpl.AtField("lastUpdatedAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.LastUpdatedAt)))
 		case "ttl":
 			has.TTL = true
-			return jsonrpc.AtField("ttl", jsonrpc.DecodeOptional(value, &v.TTL, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("ttl", rpcimpl.DecodeOptional(value, &v.TTL, rpcimpl.DecodeInt[int64]))
 		case "pollInterval":
-			return jsonrpc.AtField("pollInterval", jsonrpc.DecodeOptional(value, &v.PollInterval, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("pollInterval", rpcimpl.DecodeOptional(value, &v.PollInterval, rpcimpl.DecodeInt[int64]))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -4038,15 +4039,15 @@ func (x *CancelTaskResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TaskID:
-		return jsonrpc.MissingField("taskId")
+		return rpcimpl.MissingField("taskId")
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	case !has.CreatedAt:
-		return jsonrpc.MissingField("createdAt")
+		return rpcimpl.MissingField("createdAt")
 	case !has.LastUpdatedAt:
-		return jsonrpc.MissingField("lastUpdatedAt")
+		return rpcimpl.MissingField("lastUpdatedAt")
 	case !has.TTL:
-		return jsonrpc.MissingField("ttl")
+		return rpcimpl.MissingField("ttl")
 	}
 	*x = v
 	return nil
@@ -4062,8 +4063,8 @@ type TaskIDParams struct {
 func (x TaskIDParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"taskId":`...)
-	b = jsonrpc.AppendString(b, x.TaskID)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.TaskID)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4073,11 +4074,11 @@ func (x *TaskIDParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TaskID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "taskId":
 			has.TaskID = true
-			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskID)))
+			return rpcimpl.AtField("taskId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.TaskID)))
 		}
 		return nil
 	})
@@ -4086,7 +4087,7 @@ func (x *TaskIDParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TaskID:
-		return jsonrpc.MissingField("taskId")
+		return rpcimpl.MissingField("taskId")
 	}
 	*x = v
 	return nil
@@ -4108,21 +4109,21 @@ func (x GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
 	var v GetTaskPayloadResult
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -4156,7 +4157,7 @@ func (x ListTasksResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4166,19 +4167,19 @@ func (x *ListTasksResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Tasks bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeOptional(value, &v.NextCursor, jsonrpc.DecodeString[Cursor]))
+			return rpcimpl.AtField("nextCursor", rpcimpl.DecodeOptional(value, &v.NextCursor, rpcimpl.DecodeString[Cursor]))
 		case "tasks":
 			has.Tasks = true
-			return jsonrpc.AtField("tasks", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tasks, jsonrpc.UnmarshalJSON[Task])))
+			return rpcimpl.AtField("tasks", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Tasks, rpcimpl.UnmarshalJSON[Task])))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -4188,7 +4189,7 @@ func (x *ListTasksResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Tasks:
-		return jsonrpc.MissingField("tasks")
+		return rpcimpl.MissingField("tasks")
 	}
 	*x = v
 	return nil
@@ -4221,33 +4222,33 @@ func (x TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"taskId":`...)
-	b = jsonrpc.AppendString(b, x.TaskID)
+	b = rpcimpl.AppendString(b, x.TaskID)
 	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
+	b = rpcimpl.AppendString(b, x.Status)
 	if x.StatusMessage != nil {
 		b = append(b, `,"statusMessage":`...)
-		b = jsonrpc.AppendString(b, *x.StatusMessage)
+		b = rpcimpl.AppendString(b, *x.StatusMessage)
 	}
 	b = append(b, `,"createdAt":`...)
-	b = jsonrpc.AppendString(b, x.CreatedAt)
+	b = rpcimpl.AppendString(b, x.CreatedAt)
 	b = append(b, `,"lastUpdatedAt":`...)
-	b = jsonrpc.AppendString(b, x.LastUpdatedAt)
+	b = rpcimpl.AppendString(b, x.LastUpdatedAt)
 	b = append(b, `,"ttl":`...)
 	if x.TTL == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendInt(b, *x.TTL)
+		b = rpcimpl.AppendInt(b, *x.TTL)
 	}
 	if x.PollInterval != nil {
 		b = append(b, `,"pollInterval":`...)
-		b = jsonrpc.AppendInt(b, *x.PollInterval)
+		b = rpcimpl.AppendInt(b, *x.PollInterval)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4257,29 +4258,29 @@ func (x *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TaskID, Status, CreatedAt, LastUpdatedAt, TTL bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "taskId":
 			has.TaskID = true
-			return jsonrpc.AtField("taskId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskID)))
+			return rpcimpl.AtField("taskId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.TaskID)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "statusMessage":
-			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeOptional(value, &v.StatusMessage, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("statusMessage", rpcimpl.DecodeOptional(value, &v.StatusMessage, rpcimpl.DecodeString[string]))
 		case "createdAt":
 			has.CreatedAt = true
-			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
+			return rpcimpl.AtField("createdAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.CreatedAt)))
 		case "lastUpdatedAt":
 			has.LastUpdatedAt = true
-			return jsonrpc.AtField("lastUpdatedAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LastUpdatedAt)))
+			return rpcimpl.AtField("lastUpdatedAt", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.LastUpdatedAt)))
 		case "ttl":
 			has.TTL = true
-			return jsonrpc.AtField("ttl", jsonrpc.DecodeOptional(value, &v.TTL, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("ttl", rpcimpl.DecodeOptional(value, &v.TTL, rpcimpl.DecodeInt[int64]))
 		case "pollInterval":
-			return jsonrpc.AtField("pollInterval", jsonrpc.DecodeOptional(value, &v.PollInterval, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("pollInterval", rpcimpl.DecodeOptional(value, &v.PollInterval, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -4288,15 +4289,15 @@ func (x *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TaskID:
-		return jsonrpc.MissingField("taskId")
+		return rpcimpl.MissingField("taskId")
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	case !has.CreatedAt:
-		return jsonrpc.MissingField("createdAt")
+		return rpcimpl.MissingField("createdAt")
 	case !has.LastUpdatedAt:
-		return jsonrpc.MissingField("lastUpdatedAt")
+		return rpcimpl.MissingField("lastUpdatedAt")
 	case !has.TTL:
-		return jsonrpc.MissingField("ttl")
+		return rpcimpl.MissingField("ttl")
 	}
 	*x = v
 	return nil
@@ -4317,13 +4318,13 @@ func (x SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"level":`...)
-	b = jsonrpc.AppendString(b, x.Level)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Level)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4333,13 +4334,13 @@ func (x *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Level bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[RequestMeta]))
 		case "level":
 			has.Level = true
-			return jsonrpc.AtField("level", jsonrpc.NonNull(value, v.Level.UnmarshalJSON(value)))
+			return rpcimpl.AtField("level", rpcimpl.NonNull(value, v.Level.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -4348,7 +4349,7 @@ func (x *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Level:
-		return jsonrpc.MissingField("level")
+		return rpcimpl.MissingField("level")
 	}
 	*x = v
 	return nil
@@ -4374,21 +4375,21 @@ func (x LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"level":`...)
-	b = jsonrpc.AppendString(b, x.Level)
+	b = rpcimpl.AppendString(b, x.Level)
 	if x.Logger != nil {
 		b = append(b, `,"logger":`...)
-		b = jsonrpc.AppendString(b, *x.Logger)
+		b = rpcimpl.AppendString(b, *x.Logger)
 	}
 	b = append(b, `,"data":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4398,18 +4399,18 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Level, Data bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "level":
 			has.Level = true
-			return jsonrpc.AtField("level", jsonrpc.NonNull(value, v.Level.UnmarshalJSON(value)))
+			return rpcimpl.AtField("level", rpcimpl.NonNull(value, v.Level.UnmarshalJSON(value)))
 		case "logger":
-			return jsonrpc.AtField("logger", jsonrpc.DecodeOptional(value, &v.Logger, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("logger", rpcimpl.DecodeOptional(value, &v.Logger, rpcimpl.DecodeString[string]))
 		case "data":
 			has.Data = true
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
+			return rpcimpl.AtField("data", rpcimpl.DecodeRaw(value, &v.Data))
 		}
 		return nil
 	})
@@ -4418,9 +4419,9 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Level:
-		return jsonrpc.MissingField("level")
+		return rpcimpl.MissingField("level")
 	case !has.Data:
-		return jsonrpc.MissingField("data")
+		return rpcimpl.MissingField("data")
 	}
 	*x = v
 	return nil
@@ -4461,14 +4462,14 @@ func (x PromptReference) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Type)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4478,16 +4479,16 @@ func (x *PromptReference) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Type bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		}
 		return nil
 	})
@@ -4496,11 +4497,11 @@ func (x *PromptReference) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "ref/prompt":
-		return jsonrpc.AtField("type", errors.New("must be \"ref/prompt\""))
+		return rpcimpl.AtField("type", errors.New("must be \"ref/prompt\""))
 	}
 	*x = v
 	return nil
@@ -4537,10 +4538,10 @@ func (x ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.URI)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4550,14 +4551,14 @@ func (x *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, URI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -4566,11 +4567,11 @@ func (x *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "ref/resource":
-		return jsonrpc.AtField("type", errors.New("must be \"ref/resource\""))
+		return rpcimpl.AtField("type", errors.New("must be \"ref/resource\""))
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	}
 	*x = v
 	return nil
@@ -4594,12 +4595,12 @@ func (x CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"ref":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Ref); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Ref); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"argument":`...)
@@ -4612,7 +4613,7 @@ func (x CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4622,18 +4623,18 @@ func (x *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Ref, Argument bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[RequestMeta]))
 		case "ref":
 			has.Ref = true
-			return jsonrpc.AtField("ref", jsonrpc.NonNull(value, v.Ref.UnmarshalJSON(value)))
+			return rpcimpl.AtField("ref", rpcimpl.NonNull(value, v.Ref.UnmarshalJSON(value)))
 		case "argument":
 			has.Argument = true
-			return jsonrpc.AtField("argument", jsonrpc.NonNull(value, v.Argument.UnmarshalJSON(value)))
+			return rpcimpl.AtField("argument", rpcimpl.NonNull(value, v.Argument.UnmarshalJSON(value)))
 		case "context":
-			return jsonrpc.AtField("context", jsonrpc.DecodeOptional(value, &v.Context, jsonrpc.UnmarshalJSON[CompletionContext]))
+			return rpcimpl.AtField("context", rpcimpl.DecodeOptional(value, &v.Context, rpcimpl.UnmarshalJSON[CompletionContext]))
 		}
 		return nil
 	})
@@ -4642,9 +4643,9 @@ func (x *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Ref:
-		return jsonrpc.MissingField("ref")
+		return rpcimpl.MissingField("ref")
 	case !has.Argument:
-		return jsonrpc.MissingField("argument")
+		return rpcimpl.MissingField("argument")
 	}
 	*x = v
 	return nil
@@ -4665,10 +4666,10 @@ type CompletionArgument struct {
 func (x CompletionArgument) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"value":`...)
-	b = jsonrpc.AppendString(b, x.Value)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Value)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4678,14 +4679,14 @@ func (x *CompletionArgument) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Value bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "value":
 			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
+			return rpcimpl.AtField("value", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Value)))
 		}
 		return nil
 	})
@@ -4694,9 +4695,9 @@ func (x *CompletionArgument) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Value:
-		return jsonrpc.MissingField("value")
+		return rpcimpl.MissingField("value")
 	}
 	*x = v
 	return nil
@@ -4715,21 +4716,21 @@ func (x CompletionContext) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Arguments != nil {
 		b = append(b, `,"arguments":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Arguments); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CompletionContext) UnmarshalJSON(b []byte) error {
 	var v CompletionContext
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "arguments":
-			return jsonrpc.AtField("arguments", json.Unmarshal(value, &v.Arguments))
+			return rpcimpl.AtField("arguments", json.Unmarshal(value, &v.Arguments))
 		}
 		return nil
 	})
@@ -4756,7 +4757,7 @@ func (x CompleteResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4766,17 +4767,17 @@ func (x *CompleteResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Completion bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "completion":
 			has.Completion = true
-			return jsonrpc.AtField("completion", jsonrpc.NonNull(value, v.Completion.UnmarshalJSON(value)))
+			return rpcimpl.AtField("completion", rpcimpl.NonNull(value, v.Completion.UnmarshalJSON(value)))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -4786,7 +4787,7 @@ func (x *CompleteResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Completion:
-		return jsonrpc.MissingField("completion")
+		return rpcimpl.MissingField("completion")
 	}
 	*x = v
 	return nil
@@ -4823,18 +4824,18 @@ func (x Completion) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"values":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Values); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Values); err != nil {
 		return nil, err
 	}
 	if x.Total != nil {
 		b = append(b, `,"total":`...)
-		b = jsonrpc.AppendInt(b, *x.Total)
+		b = rpcimpl.AppendInt(b, *x.Total)
 	}
 	if x.HasMore != nil {
 		b = append(b, `,"hasMore":`...)
-		b = jsonrpc.AppendBool(b, *x.HasMore)
+		b = rpcimpl.AppendBool(b, *x.HasMore)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4844,15 +4845,15 @@ func (x *Completion) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Values bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "values":
 			has.Values = true
-			return jsonrpc.AtField("values", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Values)))
+			return rpcimpl.AtField("values", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Values)))
 		case "total":
-			return jsonrpc.AtField("total", jsonrpc.DecodeOptional(value, &v.Total, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("total", rpcimpl.DecodeOptional(value, &v.Total, rpcimpl.DecodeInt[int64]))
 		case "hasMore":
-			return jsonrpc.AtField("hasMore", jsonrpc.DecodeOptional(value, &v.HasMore, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("hasMore", rpcimpl.DecodeOptional(value, &v.HasMore, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -4861,7 +4862,7 @@ func (x *Completion) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Values:
-		return jsonrpc.MissingField("values")
+		return rpcimpl.MissingField("values")
 	}
 	*x = v
 	return nil
@@ -4908,22 +4909,22 @@ func (x ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"id":`...)
-	b = jsonrpc.AppendString(b, x.ID)
+	b = rpcimpl.AppendString(b, x.ID)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"input":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Input); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Input); err != nil {
 		return nil, err
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -4933,22 +4934,22 @@ func (x *ToolUseContent) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, ID, Name, Input bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ID)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ID)))
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "input":
 			has.Input = true
-			return jsonrpc.AtField("input", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Input)))
+			return rpcimpl.AtField("input", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Input)))
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -4957,15 +4958,15 @@ func (x *ToolUseContent) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "tool_use":
-		return jsonrpc.AtField("type", errors.New("must be \"tool_use\""))
+		return rpcimpl.AtField("type", errors.New("must be \"tool_use\""))
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Input:
-		return jsonrpc.MissingField("input")
+		return rpcimpl.MissingField("input")
 	}
 	*x = v
 	return nil
@@ -5013,30 +5014,30 @@ func (x ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"toolUseId":`...)
-	b = jsonrpc.AppendString(b, x.ToolUseID)
+	b = rpcimpl.AppendString(b, x.ToolUseID)
 	b = append(b, `,"content":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Content); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Content); err != nil {
 		return nil, err
 	}
 	if x.StructuredContent != nil {
 		b = append(b, `,"structuredContent":`...)
-		if b, err = jsonrpc.AppendValue(b, x.StructuredContent); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.StructuredContent); err != nil {
 			return nil, err
 		}
 	}
 	if x.IsError != nil {
 		b = append(b, `,"isError":`...)
-		b = jsonrpc.AppendBool(b, *x.IsError)
+		b = rpcimpl.AppendBool(b, *x.IsError)
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5046,23 +5047,23 @@ func (x *ToolResultContent) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, ToolUseID, Content bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "toolUseId":
 			has.ToolUseID = true
-			return jsonrpc.AtField("toolUseId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolUseID)))
+			return rpcimpl.AtField("toolUseId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ToolUseID)))
 		case "content":
 			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Content, jsonrpc.UnmarshalJSON[ContentBlock])))
+			return rpcimpl.AtField("content", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Content, rpcimpl.UnmarshalJSON[ContentBlock])))
 		case "structuredContent":
-			return jsonrpc.AtField("structuredContent", json.Unmarshal(value, &v.StructuredContent))
+			return rpcimpl.AtField("structuredContent", json.Unmarshal(value, &v.StructuredContent))
 		case "isError":
-			return jsonrpc.AtField("isError", jsonrpc.DecodeOptional(value, &v.IsError, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("isError", rpcimpl.DecodeOptional(value, &v.IsError, rpcimpl.DecodeBool[bool]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -5071,13 +5072,13 @@ func (x *ToolResultContent) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "tool_result":
-		return jsonrpc.AtField("type", errors.New("must be \"tool_result\""))
+		return rpcimpl.AtField("type", errors.New("must be \"tool_result\""))
 	case !has.ToolUseID:
-		return jsonrpc.MissingField("toolUseId")
+		return rpcimpl.MissingField("toolUseId")
 	case !has.Content:
-		return jsonrpc.MissingField("content")
+		return rpcimpl.MissingField("content")
 	}
 	*x = v
 	return nil
@@ -5097,18 +5098,18 @@ func (x SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"role":`...)
-	b = jsonrpc.AppendString(b, x.Role)
+	b = rpcimpl.AppendString(b, x.Role)
 	b = append(b, `,"content":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Content); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Content); err != nil {
 		return nil, err
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5118,16 +5119,16 @@ func (x *SamplingMessage) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Role, Content bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "role":
 			has.Role = true
-			return jsonrpc.AtField("role", jsonrpc.NonNull(value, v.Role.UnmarshalJSON(value)))
+			return rpcimpl.AtField("role", rpcimpl.NonNull(value, v.Role.UnmarshalJSON(value)))
 		case "content":
 			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, v.Content.UnmarshalJSON(value)))
+			return rpcimpl.AtField("content", rpcimpl.NonNull(value, v.Content.UnmarshalJSON(value)))
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -5136,9 +5137,9 @@ func (x *SamplingMessage) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Role:
-		return jsonrpc.MissingField("role")
+		return rpcimpl.MissingField("role")
 	case !has.Content:
-		return jsonrpc.MissingField("content")
+		return rpcimpl.MissingField("content")
 	}
 	*x = v
 	return nil
@@ -5156,19 +5157,19 @@ func (x ModelHint) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Name != nil {
 		b = append(b, `,"name":`...)
-		b = jsonrpc.AppendString(b, *x.Name)
+		b = rpcimpl.AppendString(b, *x.Name)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ModelHint) UnmarshalJSON(b []byte) error {
 	var v ModelHint
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
-			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("name", rpcimpl.DecodeOptional(value, &v.Name, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -5201,50 +5202,50 @@ func (x ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Hints != nil {
 		b = append(b, `,"hints":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Hints); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Hints); err != nil {
 			return nil, err
 		}
 	}
 	if x.CostPriority != nil {
 		b = append(b, `,"costPriority":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.CostPriority); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.CostPriority); err != nil {
 			return nil, err
 		}
 	}
 	if x.SpeedPriority != nil {
 		b = append(b, `,"speedPriority":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.SpeedPriority); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.SpeedPriority); err != nil {
 			return nil, err
 		}
 	}
 	if x.IntelligencePriority != nil {
 		b = append(b, `,"intelligencePriority":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.IntelligencePriority); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.IntelligencePriority); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ModelPreferences) UnmarshalJSON(b []byte) error {
 	var v ModelPreferences
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "hints":
-			return jsonrpc.AtField("hints", jsonrpc.DecodeArray(value, &v.Hints, jsonrpc.UnmarshalJSON[ModelHint]))
+			return rpcimpl.AtField("hints", rpcimpl.DecodeArray(value, &v.Hints, rpcimpl.UnmarshalJSON[ModelHint]))
 		case "costPriority":
-			return jsonrpc.AtField("costPriority", jsonrpc.DecodeOptional(value, &v.CostPriority, func(b []byte, v *float64) error {
-				return jsonrpc.DecodeFloatIn(b, v, 0, 1)
+			return rpcimpl.AtField("costPriority", rpcimpl.DecodeOptional(value, &v.CostPriority, func(b []byte, v *float64) error {
+				return rpcimpl.DecodeFloatIn(b, v, 0, 1)
 			}))
 		case "speedPriority":
-			return jsonrpc.AtField("speedPriority", jsonrpc.DecodeOptional(value, &v.SpeedPriority, func(b []byte, v *float64) error {
-				return jsonrpc.DecodeFloatIn(b, v, 0, 1)
+			return rpcimpl.AtField("speedPriority", rpcimpl.DecodeOptional(value, &v.SpeedPriority, func(b []byte, v *float64) error {
+				return rpcimpl.DecodeFloatIn(b, v, 0, 1)
 			}))
 		case "intelligencePriority":
-			return jsonrpc.AtField("intelligencePriority", jsonrpc.DecodeOptional(value, &v.IntelligencePriority, func(b []byte, v *float64) error {
-				return jsonrpc.DecodeFloatIn(b, v, 0, 1)
+			return rpcimpl.AtField("intelligencePriority", rpcimpl.DecodeOptional(value, &v.IntelligencePriority, func(b []byte, v *float64) error {
+				return rpcimpl.DecodeFloatIn(b, v, 0, 1)
 			}))
 		}
 		return nil
@@ -5268,19 +5269,19 @@ func (x ToolChoice) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Mode != nil {
 		b = append(b, `,"mode":`...)
-		b = jsonrpc.AppendString(b, *x.Mode)
+		b = rpcimpl.AppendString(b, *x.Mode)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ToolChoice) UnmarshalJSON(b []byte) error {
 	var v ToolChoice
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "mode":
-			return jsonrpc.AtField("mode", jsonrpc.DecodeOptional(value, &v.Mode, jsonrpc.UnmarshalJSON[ToolChoiceMode]))
+			return rpcimpl.AtField("mode", rpcimpl.DecodeOptional(value, &v.Mode, rpcimpl.UnmarshalJSON[ToolChoiceMode]))
 		}
 		return nil
 	})
@@ -5335,7 +5336,7 @@ func (x CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
@@ -5346,7 +5347,7 @@ func (x CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"messages":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Messages); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Messages); err != nil {
 		return nil, err
 	}
 	if x.ModelPreferences != nil {
@@ -5357,35 +5358,35 @@ func (x CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.SystemPrompt != nil {
 		b = append(b, `,"systemPrompt":`...)
-		b = jsonrpc.AppendString(b, *x.SystemPrompt)
+		b = rpcimpl.AppendString(b, *x.SystemPrompt)
 	}
 	if x.IncludeContext != nil {
 		b = append(b, `,"includeContext":`...)
-		b = jsonrpc.AppendString(b, *x.IncludeContext)
+		b = rpcimpl.AppendString(b, *x.IncludeContext)
 	}
 	if x.Temperature != nil {
 		b = append(b, `,"temperature":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Temperature); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.Temperature); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"maxTokens":`...)
-	b = jsonrpc.AppendInt(b, x.MaxTokens)
+	b = rpcimpl.AppendInt(b, x.MaxTokens)
 	if x.StopSequences != nil {
 		b = append(b, `,"stopSequences":`...)
-		if b, err = jsonrpc.AppendValue(b, x.StopSequences); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.StopSequences); err != nil {
 			return nil, err
 		}
 	}
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Metadata); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Metadata); err != nil {
 			return nil, err
 		}
 	}
 	if x.Tools != nil {
 		b = append(b, `,"tools":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tools); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Tools); err != nil {
 			return nil, err
 		}
 	}
@@ -5395,7 +5396,7 @@ func (x CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5405,34 +5406,34 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Messages, MaxTokens bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[RequestMeta]))
 		case "task":
-			return jsonrpc.AtField("task", jsonrpc.DecodeOptional(value, &v.Task, jsonrpc.UnmarshalJSON[TaskMetadata]))
+			return rpcimpl.AtField("task", rpcimpl.DecodeOptional(value, &v.Task, rpcimpl.UnmarshalJSON[TaskMetadata]))
 		case "messages":
 			has.Messages = true
-			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Messages, jsonrpc.UnmarshalJSON[SamplingMessage])))
+			return rpcimpl.AtField("messages", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Messages, rpcimpl.UnmarshalJSON[SamplingMessage])))
 		case "modelPreferences":
-			return jsonrpc.AtField("modelPreferences", jsonrpc.DecodeOptional(value, &v.ModelPreferences, jsonrpc.UnmarshalJSON[ModelPreferences]))
+			return rpcimpl.AtField("modelPreferences", rpcimpl.DecodeOptional(value, &v.ModelPreferences, rpcimpl.UnmarshalJSON[ModelPreferences]))
 		case "systemPrompt":
-			return jsonrpc.AtField("systemPrompt", jsonrpc.DecodeOptional(value, &v.SystemPrompt, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("systemPrompt", rpcimpl.DecodeOptional(value, &v.SystemPrompt, rpcimpl.DecodeString[string]))
 		case "includeContext":
-			return jsonrpc.AtField("includeContext", jsonrpc.DecodeOptional(value, &v.IncludeContext, jsonrpc.UnmarshalJSON[IncludeContext]))
+			return rpcimpl.AtField("includeContext", rpcimpl.DecodeOptional(value, &v.IncludeContext, rpcimpl.UnmarshalJSON[IncludeContext]))
 		case "temperature":
-			return jsonrpc.AtField("temperature", jsonrpc.DecodeOptional(value, &v.Temperature, jsonrpc.DecodeFloat[float64]))
+			return rpcimpl.AtField("temperature", rpcimpl.DecodeOptional(value, &v.Temperature, rpcimpl.DecodeFloat[float64]))
 		case "maxTokens":
 			has.MaxTokens = true
-			return jsonrpc.AtField("maxTokens", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.MaxTokens)))
+			return rpcimpl.AtField("maxTokens", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.MaxTokens)))
 		case "stopSequences":
-			return jsonrpc.AtField("stopSequences", json.Unmarshal(value, &v.StopSequences))
+			return rpcimpl.AtField("stopSequences", json.Unmarshal(value, &v.StopSequences))
 		case "metadata":
-			return jsonrpc.AtField("metadata", json.Unmarshal(value, &v.Metadata))
+			return rpcimpl.AtField("metadata", json.Unmarshal(value, &v.Metadata))
 		case "tools":
-			return jsonrpc.AtField("tools", jsonrpc.DecodeArray(value, &v.Tools, jsonrpc.UnmarshalJSON[Tool]))
+			return rpcimpl.AtField("tools", rpcimpl.DecodeArray(value, &v.Tools, rpcimpl.UnmarshalJSON[Tool]))
 		case "toolChoice":
-			return jsonrpc.AtField("toolChoice", jsonrpc.DecodeOptional(value, &v.ToolChoice, jsonrpc.UnmarshalJSON[ToolChoice]))
+			return rpcimpl.AtField("toolChoice", rpcimpl.DecodeOptional(value, &v.ToolChoice, rpcimpl.UnmarshalJSON[ToolChoice]))
 		}
 		return nil
 	})
@@ -5441,9 +5442,9 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Messages:
-		return jsonrpc.MissingField("messages")
+		return rpcimpl.MissingField("messages")
 	case !has.MaxTokens:
-		return jsonrpc.MissingField("maxTokens")
+		return rpcimpl.MissingField("maxTokens")
 	}
 	*x = v
 	return nil
@@ -5471,7 +5472,7 @@ func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5481,25 +5482,25 @@ func (x *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Role, Content, Model bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "role":
 			has.Role = true
-			return jsonrpc.AtField("role", jsonrpc.NonNull(value, v.Role.UnmarshalJSON(value)))
+			return rpcimpl.AtField("role", rpcimpl.NonNull(value, v.Role.UnmarshalJSON(value)))
 		case "content":
 			has.Content = true
-			return jsonrpc.AtField("content", jsonrpc.NonNull(value, v.Content.UnmarshalJSON(value)))
+			return rpcimpl.AtField("content", rpcimpl.NonNull(value, v.Content.UnmarshalJSON(value)))
 		case "model":
 			has.Model = true
-			return jsonrpc.AtField("model", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Model)))
+			return rpcimpl.AtField("model", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Model)))
 		case "stopReason":
-			return jsonrpc.AtField("stopReason", jsonrpc.DecodeOptional(value, &v.StopReason, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("stopReason", rpcimpl.DecodeOptional(value, &v.StopReason, rpcimpl.DecodeString[string]))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -5509,11 +5510,11 @@ func (x *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Role:
-		return jsonrpc.MissingField("role")
+		return rpcimpl.MissingField("role")
 	case !has.Content:
-		return jsonrpc.MissingField("content")
+		return rpcimpl.MissingField("content")
 	case !has.Model:
-		return jsonrpc.MissingField("model")
+		return rpcimpl.MissingField("model")
 	}
 	*x = v
 	return nil
@@ -5533,18 +5534,18 @@ func (x Root) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	if x.Name != nil {
 		b = append(b, `,"name":`...)
-		b = jsonrpc.AppendString(b, *x.Name)
+		b = rpcimpl.AppendString(b, *x.Name)
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5554,15 +5555,15 @@ func (x *Root) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "name":
-			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("name", rpcimpl.DecodeOptional(value, &v.Name, rpcimpl.DecodeString[string]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
 		return nil
 	})
@@ -5571,7 +5572,7 @@ func (x *Root) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	}
 	*x = v
 	return nil
@@ -5596,7 +5597,7 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5606,17 +5607,17 @@ func (x *ListRootsResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Roots bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "roots":
 			has.Roots = true
-			return jsonrpc.AtField("roots", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Roots, jsonrpc.UnmarshalJSON[Root])))
+			return rpcimpl.AtField("roots", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Roots, rpcimpl.UnmarshalJSON[Root])))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -5626,7 +5627,7 @@ func (x *ListRootsResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Roots:
-		return jsonrpc.MissingField("roots")
+		return rpcimpl.MissingField("roots")
 	}
 	*x = v
 	return nil
@@ -5643,10 +5644,10 @@ type EnumOption struct {
 func (x EnumOption) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"const":`...)
-	b = jsonrpc.AppendString(b, x.Const)
+	b = rpcimpl.AppendString(b, x.Const)
 	b = append(b, `,"title":`...)
-	b = jsonrpc.AppendString(b, x.Title)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Title)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5656,14 +5657,14 @@ func (x *EnumOption) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Const, Title bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "const":
 			has.Const = true
-			return jsonrpc.AtField("const", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Const)))
+			return rpcimpl.AtField("const", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Const)))
 		case "title":
 			has.Title = true
-			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
+			return rpcimpl.AtField("title", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Title)))
 		}
 		return nil
 	})
@@ -5672,9 +5673,9 @@ func (x *EnumOption) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Const:
-		return jsonrpc.MissingField("const")
+		return rpcimpl.MissingField("const")
 	case !has.Title:
-		return jsonrpc.MissingField("title")
+		return rpcimpl.MissingField("title")
 	}
 	*x = v
 	return nil
@@ -5714,32 +5715,32 @@ func (x StringSchema) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	if x.MinLength != nil {
 		b = append(b, `,"minLength":`...)
-		b = jsonrpc.AppendInt(b, *x.MinLength)
+		b = rpcimpl.AppendInt(b, *x.MinLength)
 	}
 	if x.MaxLength != nil {
 		b = append(b, `,"maxLength":`...)
-		b = jsonrpc.AppendInt(b, *x.MaxLength)
+		b = rpcimpl.AppendInt(b, *x.MaxLength)
 	}
 	if x.Format != nil {
 		b = append(b, `,"format":`...)
-		b = jsonrpc.AppendString(b, *x.Format)
+		b = rpcimpl.AppendString(b, *x.Format)
 	}
 	if x.Default != nil {
 		b = append(b, `,"default":`...)
-		b = jsonrpc.AppendString(b, *x.Default)
+		b = rpcimpl.AppendString(b, *x.Default)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5749,23 +5750,23 @@ func (x *StringSchema) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "minLength":
-			return jsonrpc.AtField("minLength", jsonrpc.DecodeOptional(value, &v.MinLength, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("minLength", rpcimpl.DecodeOptional(value, &v.MinLength, rpcimpl.DecodeInt[int64]))
 		case "maxLength":
-			return jsonrpc.AtField("maxLength", jsonrpc.DecodeOptional(value, &v.MaxLength, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("maxLength", rpcimpl.DecodeOptional(value, &v.MaxLength, rpcimpl.DecodeInt[int64]))
 		case "format":
-			return jsonrpc.AtField("format", jsonrpc.DecodeOptional(value, &v.Format, jsonrpc.UnmarshalJSON[StringFormat]))
+			return rpcimpl.AtField("format", rpcimpl.DecodeOptional(value, &v.Format, rpcimpl.UnmarshalJSON[StringFormat]))
 		case "default":
-			return jsonrpc.AtField("default", jsonrpc.DecodeOptional(value, &v.Default, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("default", rpcimpl.DecodeOptional(value, &v.Default, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -5774,9 +5775,9 @@ func (x *StringSchema) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "string":
-		return jsonrpc.AtField("type", errors.New("must be \"string\""))
+		return rpcimpl.AtField("type", errors.New("must be \"string\""))
 	}
 	*x = v
 	return nil
@@ -5799,34 +5800,34 @@ func (x NumberSchema) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	if x.Minimum != nil {
 		b = append(b, `,"minimum":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Minimum); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.Minimum); err != nil {
 			return nil, err
 		}
 	}
 	if x.Maximum != nil {
 		b = append(b, `,"maximum":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Maximum); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.Maximum); err != nil {
 			return nil, err
 		}
 	}
 	if x.Default != nil {
 		b = append(b, `,"default":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Default); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.Default); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5836,21 +5837,21 @@ func (x *NumberSchema) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, v.Type.UnmarshalJSON(value)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "minimum":
-			return jsonrpc.AtField("minimum", jsonrpc.DecodeOptional(value, &v.Minimum, jsonrpc.DecodeFloat[float64]))
+			return rpcimpl.AtField("minimum", rpcimpl.DecodeOptional(value, &v.Minimum, rpcimpl.DecodeFloat[float64]))
 		case "maximum":
-			return jsonrpc.AtField("maximum", jsonrpc.DecodeOptional(value, &v.Maximum, jsonrpc.DecodeFloat[float64]))
+			return rpcimpl.AtField("maximum", rpcimpl.DecodeOptional(value, &v.Maximum, rpcimpl.DecodeFloat[float64]))
 		case "default":
-			return jsonrpc.AtField("default", jsonrpc.DecodeOptional(value, &v.Default, jsonrpc.DecodeFloat[float64]))
+			return rpcimpl.AtField("default", rpcimpl.DecodeOptional(value, &v.Default, rpcimpl.DecodeFloat[float64]))
 		}
 		return nil
 	})
@@ -5859,7 +5860,7 @@ func (x *NumberSchema) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	}
 	*x = v
 	return nil
@@ -5897,20 +5898,20 @@ func (x BooleanSchema) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	if x.Default != nil {
 		b = append(b, `,"default":`...)
-		b = jsonrpc.AppendBool(b, *x.Default)
+		b = rpcimpl.AppendBool(b, *x.Default)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -5920,17 +5921,17 @@ func (x *BooleanSchema) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "default":
-			return jsonrpc.AtField("default", jsonrpc.DecodeOptional(value, &v.Default, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("default", rpcimpl.DecodeOptional(value, &v.Default, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -5939,9 +5940,9 @@ func (x *BooleanSchema) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "boolean":
-		return jsonrpc.AtField("type", errors.New("must be \"boolean\""))
+		return rpcimpl.AtField("type", errors.New("must be \"boolean\""))
 	}
 	*x = v
 	return nil
@@ -5987,24 +5988,24 @@ func (x UntitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	b = append(b, `,"enum":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Enum); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Enum); err != nil {
 		return nil, err
 	}
 	if x.Default != nil {
 		b = append(b, `,"default":`...)
-		b = jsonrpc.AppendString(b, *x.Default)
+		b = rpcimpl.AppendString(b, *x.Default)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6014,20 +6015,20 @@ func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, Enum bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "enum":
 			has.Enum = true
-			return jsonrpc.AtField("enum", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enum)))
+			return rpcimpl.AtField("enum", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Enum)))
 		case "default":
-			return jsonrpc.AtField("default", jsonrpc.DecodeOptional(value, &v.Default, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("default", rpcimpl.DecodeOptional(value, &v.Default, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -6036,11 +6037,11 @@ func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "string":
-		return jsonrpc.AtField("type", errors.New("must be \"string\""))
+		return rpcimpl.AtField("type", errors.New("must be \"string\""))
 	case !has.Enum:
-		return jsonrpc.MissingField("enum")
+		return rpcimpl.MissingField("enum")
 	}
 	*x = v
 	return nil
@@ -6086,24 +6087,24 @@ func (x TitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	b = append(b, `,"oneOf":`...)
-	if b, err = jsonrpc.AppendValue(b, x.OneOf); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.OneOf); err != nil {
 		return nil, err
 	}
 	if x.Default != nil {
 		b = append(b, `,"default":`...)
-		b = jsonrpc.AppendString(b, *x.Default)
+		b = rpcimpl.AppendString(b, *x.Default)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6113,20 +6114,20 @@ func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, OneOf bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "oneOf":
 			has.OneOf = true
-			return jsonrpc.AtField("oneOf", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.OneOf, jsonrpc.UnmarshalJSON[EnumOption])))
+			return rpcimpl.AtField("oneOf", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.OneOf, rpcimpl.UnmarshalJSON[EnumOption])))
 		case "default":
-			return jsonrpc.AtField("default", jsonrpc.DecodeOptional(value, &v.Default, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("default", rpcimpl.DecodeOptional(value, &v.Default, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -6135,11 +6136,11 @@ func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "string":
-		return jsonrpc.AtField("type", errors.New("must be \"string\""))
+		return rpcimpl.AtField("type", errors.New("must be \"string\""))
 	case !has.OneOf:
-		return jsonrpc.MissingField("oneOf")
+		return rpcimpl.MissingField("oneOf")
 	}
 	*x = v
 	return nil
@@ -6180,22 +6181,22 @@ func (x UntitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	if x.MinItems != nil {
 		b = append(b, `,"minItems":`...)
-		b = jsonrpc.AppendInt(b, *x.MinItems)
+		b = rpcimpl.AppendInt(b, *x.MinItems)
 	}
 	if x.MaxItems != nil {
 		b = append(b, `,"maxItems":`...)
-		b = jsonrpc.AppendInt(b, *x.MaxItems)
+		b = rpcimpl.AppendInt(b, *x.MaxItems)
 	}
 	b = append(b, `,"items":`...)
 	if b, err = x.Items.AppendJSON(b); err != nil {
@@ -6203,11 +6204,11 @@ func (x UntitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Default != nil {
 		b = append(b, `,"default":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Default); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Default); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6217,24 +6218,24 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, Items bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "minItems":
-			return jsonrpc.AtField("minItems", jsonrpc.DecodeOptional(value, &v.MinItems, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("minItems", rpcimpl.DecodeOptional(value, &v.MinItems, rpcimpl.DecodeInt[int64]))
 		case "maxItems":
-			return jsonrpc.AtField("maxItems", jsonrpc.DecodeOptional(value, &v.MaxItems, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("maxItems", rpcimpl.DecodeOptional(value, &v.MaxItems, rpcimpl.DecodeInt[int64]))
 		case "items":
 			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, v.Items.UnmarshalJSON(value)))
+			return rpcimpl.AtField("items", rpcimpl.NonNull(value, v.Items.UnmarshalJSON(value)))
 		case "default":
-			return jsonrpc.AtField("default", json.Unmarshal(value, &v.Default))
+			return rpcimpl.AtField("default", json.Unmarshal(value, &v.Default))
 		}
 		return nil
 	})
@@ -6243,11 +6244,11 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "array":
-		return jsonrpc.AtField("type", errors.New("must be \"array\""))
+		return rpcimpl.AtField("type", errors.New("must be \"array\""))
 	case !has.Items:
-		return jsonrpc.MissingField("items")
+		return rpcimpl.MissingField("items")
 	}
 	*x = v
 	return nil
@@ -6288,22 +6289,22 @@ func (x TitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	if x.MinItems != nil {
 		b = append(b, `,"minItems":`...)
-		b = jsonrpc.AppendInt(b, *x.MinItems)
+		b = rpcimpl.AppendInt(b, *x.MinItems)
 	}
 	if x.MaxItems != nil {
 		b = append(b, `,"maxItems":`...)
-		b = jsonrpc.AppendInt(b, *x.MaxItems)
+		b = rpcimpl.AppendInt(b, *x.MaxItems)
 	}
 	b = append(b, `,"items":`...)
 	if b, err = x.Items.AppendJSON(b); err != nil {
@@ -6311,11 +6312,11 @@ func (x TitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Default != nil {
 		b = append(b, `,"default":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Default); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Default); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6325,24 +6326,24 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, Items bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "minItems":
-			return jsonrpc.AtField("minItems", jsonrpc.DecodeOptional(value, &v.MinItems, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("minItems", rpcimpl.DecodeOptional(value, &v.MinItems, rpcimpl.DecodeInt[int64]))
 		case "maxItems":
-			return jsonrpc.AtField("maxItems", jsonrpc.DecodeOptional(value, &v.MaxItems, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("maxItems", rpcimpl.DecodeOptional(value, &v.MaxItems, rpcimpl.DecodeInt[int64]))
 		case "items":
 			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, v.Items.UnmarshalJSON(value)))
+			return rpcimpl.AtField("items", rpcimpl.NonNull(value, v.Items.UnmarshalJSON(value)))
 		case "default":
-			return jsonrpc.AtField("default", json.Unmarshal(value, &v.Default))
+			return rpcimpl.AtField("default", json.Unmarshal(value, &v.Default))
 		}
 		return nil
 	})
@@ -6351,11 +6352,11 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "array":
-		return jsonrpc.AtField("type", errors.New("must be \"array\""))
+		return rpcimpl.AtField("type", errors.New("must be \"array\""))
 	case !has.Items:
-		return jsonrpc.MissingField("items")
+		return rpcimpl.MissingField("items")
 	}
 	*x = v
 	return nil
@@ -6404,30 +6405,30 @@ func (x LegacyTitledEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	b = append(b, `,"enum":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Enum); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Enum); err != nil {
 		return nil, err
 	}
 	if x.EnumNames != nil {
 		b = append(b, `,"enumNames":`...)
-		if b, err = jsonrpc.AppendValue(b, x.EnumNames); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.EnumNames); err != nil {
 			return nil, err
 		}
 	}
 	if x.Default != nil {
 		b = append(b, `,"default":`...)
-		b = jsonrpc.AppendString(b, *x.Default)
+		b = rpcimpl.AppendString(b, *x.Default)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6437,22 +6438,22 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, Enum bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "enum":
 			has.Enum = true
-			return jsonrpc.AtField("enum", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enum)))
+			return rpcimpl.AtField("enum", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Enum)))
 		case "enumNames":
-			return jsonrpc.AtField("enumNames", json.Unmarshal(value, &v.EnumNames))
+			return rpcimpl.AtField("enumNames", json.Unmarshal(value, &v.EnumNames))
 		case "default":
-			return jsonrpc.AtField("default", jsonrpc.DecodeOptional(value, &v.Default, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("default", rpcimpl.DecodeOptional(value, &v.Default, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -6461,11 +6462,11 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "string":
-		return jsonrpc.AtField("type", errors.New("must be \"string\""))
+		return rpcimpl.AtField("type", errors.New("must be \"string\""))
 	case !has.Enum:
-		return jsonrpc.MissingField("enum")
+		return rpcimpl.MissingField("enum")
 	}
 	*x = v
 	return nil
@@ -6508,12 +6509,12 @@ func (x UntitledEnumItems) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"enum":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Enum); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Enum); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6523,14 +6524,14 @@ func (x *UntitledEnumItems) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, Enum bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "enum":
 			has.Enum = true
-			return jsonrpc.AtField("enum", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enum)))
+			return rpcimpl.AtField("enum", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Enum)))
 		}
 		return nil
 	})
@@ -6539,11 +6540,11 @@ func (x *UntitledEnumItems) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "string":
-		return jsonrpc.AtField("type", errors.New("must be \"string\""))
+		return rpcimpl.AtField("type", errors.New("must be \"string\""))
 	case !has.Enum:
-		return jsonrpc.MissingField("enum")
+		return rpcimpl.MissingField("enum")
 	}
 	*x = v
 	return nil
@@ -6573,10 +6574,10 @@ func (x TitledEnumItems) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"anyOf":`...)
-	if b, err = jsonrpc.AppendValue(b, x.AnyOf); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.AnyOf); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6586,11 +6587,11 @@ func (x *TitledEnumItems) UnmarshalJSON(b []byte) error {
 	var has struct {
 		AnyOf bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "anyOf":
 			has.AnyOf = true
-			return jsonrpc.AtField("anyOf", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.AnyOf, jsonrpc.UnmarshalJSON[EnumOption])))
+			return rpcimpl.AtField("anyOf", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.AnyOf, rpcimpl.UnmarshalJSON[EnumOption])))
 		}
 		return nil
 	})
@@ -6599,7 +6600,7 @@ func (x *TitledEnumItems) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.AnyOf:
-		return jsonrpc.MissingField("anyOf")
+		return rpcimpl.MissingField("anyOf")
 	}
 	*x = v
 	return nil
@@ -6643,34 +6644,34 @@ func (x MultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	if x.Title != nil {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = rpcimpl.AppendString(b, *x.Title)
 	}
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	if x.MinItems != nil {
 		b = append(b, `,"minItems":`...)
-		b = jsonrpc.AppendInt(b, *x.MinItems)
+		b = rpcimpl.AppendInt(b, *x.MinItems)
 	}
 	if x.MaxItems != nil {
 		b = append(b, `,"maxItems":`...)
-		b = jsonrpc.AppendInt(b, *x.MaxItems)
+		b = rpcimpl.AppendInt(b, *x.MaxItems)
 	}
 	b = append(b, `,"items":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Items); err != nil {
 		return nil, err
 	}
 	if x.Default != nil {
 		b = append(b, `,"default":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Default); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Default); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6680,24 +6681,24 @@ func (x *MultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, Items bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("title", rpcimpl.DecodeOptional(value, &v.Title, rpcimpl.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "minItems":
-			return jsonrpc.AtField("minItems", jsonrpc.DecodeOptional(value, &v.MinItems, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("minItems", rpcimpl.DecodeOptional(value, &v.MinItems, rpcimpl.DecodeInt[int64]))
 		case "maxItems":
-			return jsonrpc.AtField("maxItems", jsonrpc.DecodeOptional(value, &v.MaxItems, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("maxItems", rpcimpl.DecodeOptional(value, &v.MaxItems, rpcimpl.DecodeInt[int64]))
 		case "items":
 			has.Items = true
-			return jsonrpc.AtField("items", jsonrpc.NonNull(value, v.Items.UnmarshalJSON(value)))
+			return rpcimpl.AtField("items", rpcimpl.NonNull(value, v.Items.UnmarshalJSON(value)))
 		case "default":
-			return jsonrpc.AtField("default", json.Unmarshal(value, &v.Default))
+			return rpcimpl.AtField("default", json.Unmarshal(value, &v.Default))
 		}
 		return nil
 	})
@@ -6706,11 +6707,11 @@ func (x *MultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "array":
-		return jsonrpc.AtField("type", errors.New("must be \"array\""))
+		return rpcimpl.AtField("type", errors.New("must be \"array\""))
 	case !has.Items:
-		return jsonrpc.MissingField("items")
+		return rpcimpl.MissingField("items")
 	}
 	*x = v
 	return nil
@@ -6756,21 +6757,21 @@ func (x ElicitationSchema) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Schema != nil {
 		b = append(b, `,"$schema":`...)
-		b = jsonrpc.AppendString(b, *x.Schema)
+		b = rpcimpl.AppendString(b, *x.Schema)
 	}
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"properties":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Properties); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Properties); err != nil {
 		return nil, err
 	}
 	if x.Required != nil {
 		b = append(b, `,"required":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Required); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Required); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6780,18 +6781,18 @@ func (x *ElicitationSchema) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, Properties bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "$schema":
-			return jsonrpc.AtField("$schema", jsonrpc.DecodeOptional(value, &v.Schema, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("$schema", rpcimpl.DecodeOptional(value, &v.Schema, rpcimpl.DecodeString[string]))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "properties":
 			has.Properties = true
-			return jsonrpc.AtField("properties", jsonrpc.NonNull(value, jsonrpc.DecodeMap(value, &v.Properties, jsonrpc.UnmarshalJSON[PrimitiveSchemaDefinition])))
+			return rpcimpl.AtField("properties", rpcimpl.NonNull(value, rpcimpl.DecodeMap(value, &v.Properties, rpcimpl.UnmarshalJSON[PrimitiveSchemaDefinition])))
 		case "required":
-			return jsonrpc.AtField("required", json.Unmarshal(value, &v.Required))
+			return rpcimpl.AtField("required", json.Unmarshal(value, &v.Required))
 		}
 		return nil
 	})
@@ -6800,11 +6801,11 @@ func (x *ElicitationSchema) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "object":
-		return jsonrpc.AtField("type", errors.New("must be \"object\""))
+		return rpcimpl.AtField("type", errors.New("must be \"object\""))
 	case !has.Properties:
-		return jsonrpc.MissingField("properties")
+		return rpcimpl.MissingField("properties")
 	}
 	*x = v
 	return nil
@@ -6830,7 +6831,7 @@ func (x ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
@@ -6842,15 +6843,15 @@ func (x ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Mode != nil {
 		b = append(b, `,"mode":`...)
-		b = jsonrpc.AppendString(b, *x.Mode)
+		b = rpcimpl.AppendString(b, *x.Mode)
 	}
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
+	b = rpcimpl.AppendString(b, x.Message)
 	b = append(b, `,"requestedSchema":`...)
 	if b, err = x.RequestedSchema.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6860,20 +6861,20 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Message, RequestedSchema bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[RequestMeta]))
 		case "task":
-			return jsonrpc.AtField("task", jsonrpc.DecodeOptional(value, &v.Task, jsonrpc.UnmarshalJSON[TaskMetadata]))
+			return rpcimpl.AtField("task", rpcimpl.DecodeOptional(value, &v.Task, rpcimpl.UnmarshalJSON[TaskMetadata]))
 		case "mode":
-			return jsonrpc.AtField("mode", jsonrpc.DecodeOptional(value, &v.Mode, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("mode", rpcimpl.DecodeOptional(value, &v.Mode, rpcimpl.DecodeString[string]))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "requestedSchema":
 			has.RequestedSchema = true
-			return jsonrpc.AtField("requestedSchema", jsonrpc.NonNull(value, v.RequestedSchema.UnmarshalJSON(value)))
+			return rpcimpl.AtField("requestedSchema", rpcimpl.NonNull(value, v.RequestedSchema.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -6882,11 +6883,11 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case v.Mode != nil && *v.Mode != "form":
-		return jsonrpc.AtField("mode", errors.New("must be \"form\""))
+		return rpcimpl.AtField("mode", errors.New("must be \"form\""))
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	case !has.RequestedSchema:
-		return jsonrpc.MissingField("requestedSchema")
+		return rpcimpl.MissingField("requestedSchema")
 	}
 	*x = v
 	return nil
@@ -6933,7 +6934,7 @@ func (x ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
@@ -6944,14 +6945,14 @@ func (x ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"mode":`...)
-	b = jsonrpc.AppendString(b, x.Mode)
+	b = rpcimpl.AppendString(b, x.Mode)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
+	b = rpcimpl.AppendString(b, x.Message)
 	b = append(b, `,"elicitationId":`...)
-	b = jsonrpc.AppendString(b, x.ElicitationID)
+	b = rpcimpl.AppendString(b, x.ElicitationID)
 	b = append(b, `,"url":`...)
-	b = jsonrpc.AppendString(b, x.URL)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.URL)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -6961,24 +6962,24 @@ func (x *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Mode, Message, ElicitationID, URL bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[RequestMeta]))
 		case "task":
-			return jsonrpc.AtField("task", jsonrpc.DecodeOptional(value, &v.Task, jsonrpc.UnmarshalJSON[TaskMetadata]))
+			return rpcimpl.AtField("task", rpcimpl.DecodeOptional(value, &v.Task, rpcimpl.UnmarshalJSON[TaskMetadata]))
 		case "mode":
 			has.Mode = true
-			return jsonrpc.AtField("mode", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Mode)))
+			return rpcimpl.AtField("mode", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Mode)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "elicitationId":
 			has.ElicitationID = true
-			return jsonrpc.AtField("elicitationId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ElicitationID)))
+			return rpcimpl.AtField("elicitationId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ElicitationID)))
 		case "url":
 			has.URL = true
-			return jsonrpc.AtField("url", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URL)))
+			return rpcimpl.AtField("url", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URL)))
 		}
 		return nil
 	})
@@ -6987,15 +6988,15 @@ func (x *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Mode:
-		return jsonrpc.MissingField("mode")
+		return rpcimpl.MissingField("mode")
 	case v.Mode != "url":
-		return jsonrpc.AtField("mode", errors.New("must be \"url\""))
+		return rpcimpl.AtField("mode", errors.New("must be \"url\""))
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	case !has.ElicitationID:
-		return jsonrpc.MissingField("elicitationId")
+		return rpcimpl.MissingField("elicitationId")
 	case !has.URL:
-		return jsonrpc.MissingField("url")
+		return rpcimpl.MissingField("url")
 	}
 	*x = v
 	return nil
@@ -7022,7 +7023,7 @@ func (x ElicitResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7032,19 +7033,19 @@ func (x *ElicitResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Action bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "action":
 			has.Action = true
-			return jsonrpc.AtField("action", jsonrpc.NonNull(value, v.Action.UnmarshalJSON(value)))
+			return rpcimpl.AtField("action", rpcimpl.NonNull(value, v.Action.UnmarshalJSON(value)))
 		case "content":
-			return jsonrpc.AtField("content", jsonrpc.DecodeMap(value, &v.Content, jsonrpc.UnmarshalJSON[ElicitValue]))
+			return rpcimpl.AtField("content", rpcimpl.DecodeMap(value, &v.Content, rpcimpl.UnmarshalJSON[ElicitValue]))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -7054,7 +7055,7 @@ func (x *ElicitResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Action:
-		return jsonrpc.MissingField("action")
+		return rpcimpl.MissingField("action")
 	}
 	*x = v
 	return nil
@@ -7070,8 +7071,8 @@ type ElicitationCompleteParams struct {
 func (x ElicitationCompleteParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"elicitationId":`...)
-	b = jsonrpc.AppendString(b, x.ElicitationID)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.ElicitationID)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7081,11 +7082,11 @@ func (x *ElicitationCompleteParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ElicitationID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "elicitationId":
 			has.ElicitationID = true
-			return jsonrpc.AtField("elicitationId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ElicitationID)))
+			return rpcimpl.AtField("elicitationId", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ElicitationID)))
 		}
 		return nil
 	})
@@ -7094,7 +7095,7 @@ func (x *ElicitationCompleteParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ElicitationID:
-		return jsonrpc.MissingField("elicitationId")
+		return rpcimpl.MissingField("elicitationId")
 	}
 	*x = v
 	return nil
@@ -7111,8 +7112,8 @@ type ResourceNotFoundData struct {
 func (x ResourceNotFoundData) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.URI)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7122,11 +7123,11 @@ func (x *ResourceNotFoundData) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		}
 		return nil
 	})
@@ -7135,7 +7136,7 @@ func (x *ResourceNotFoundData) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	}
 	*x = v
 	return nil
@@ -7159,7 +7160,7 @@ func (x URLElicitationRequiredData) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7169,15 +7170,15 @@ func (x *URLElicitationRequiredData) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Elicitations bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "elicitations":
 			has.Elicitations = true
-			return jsonrpc.AtField("elicitations", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Elicitations, jsonrpc.UnmarshalJSON[ElicitRequestURLParams])))
+			return rpcimpl.AtField("elicitations", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Elicitations, rpcimpl.UnmarshalJSON[ElicitRequestURLParams])))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -7187,7 +7188,7 @@ func (x *URLElicitationRequiredData) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Elicitations:
-		return jsonrpc.MissingField("elicitations")
+		return rpcimpl.MissingField("elicitations")
 	}
 	*x = v
 	return nil
@@ -7210,21 +7211,21 @@ func (x InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"protocolVersion":`...)
-	b = jsonrpc.AppendString(b, x.ProtocolVersion)
+	b = rpcimpl.AppendString(b, x.ProtocolVersion)
 	b = append(b, `,"capabilities":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Capabilities); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Capabilities); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"clientInfo":`...)
 	if b, err = x.ClientInfo.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7234,19 +7235,19 @@ func (x *InitializeRequestParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ProtocolVersion, Capabilities, ClientInfo bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[RequestMeta]))
 		case "protocolVersion":
 			has.ProtocolVersion = true
-			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProtocolVersion)))
+			return rpcimpl.AtField("protocolVersion", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ProtocolVersion)))
 		case "capabilities":
 			has.Capabilities = true
-			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, v.Capabilities.UnmarshalJSON(value)))
+			return rpcimpl.AtField("capabilities", rpcimpl.NonNull(value, v.Capabilities.UnmarshalJSON(value)))
 		case "clientInfo":
 			has.ClientInfo = true
-			return jsonrpc.AtField("clientInfo", jsonrpc.NonNull(value, v.ClientInfo.UnmarshalJSON(value)))
+			return rpcimpl.AtField("clientInfo", rpcimpl.NonNull(value, v.ClientInfo.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -7255,11 +7256,11 @@ func (x *InitializeRequestParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ProtocolVersion:
-		return jsonrpc.MissingField("protocolVersion")
+		return rpcimpl.MissingField("protocolVersion")
 	case !has.Capabilities:
-		return jsonrpc.MissingField("capabilities")
+		return rpcimpl.MissingField("capabilities")
 	case !has.ClientInfo:
-		return jsonrpc.MissingField("clientInfo")
+		return rpcimpl.MissingField("clientInfo")
 	}
 	*x = v
 	return nil
@@ -7289,7 +7290,7 @@ func (x InitializeResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7299,25 +7300,25 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ProtocolVersion, Capabilities, ServerInfo bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "protocolVersion":
 			has.ProtocolVersion = true
-			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProtocolVersion)))
+			return rpcimpl.AtField("protocolVersion", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.ProtocolVersion)))
 		case "capabilities":
 			has.Capabilities = true
-			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, v.Capabilities.UnmarshalJSON(value)))
+			return rpcimpl.AtField("capabilities", rpcimpl.NonNull(value, v.Capabilities.UnmarshalJSON(value)))
 		case "serverInfo":
 			has.ServerInfo = true
-			return jsonrpc.AtField("serverInfo", jsonrpc.NonNull(value, v.ServerInfo.UnmarshalJSON(value)))
+			return rpcimpl.AtField("serverInfo", rpcimpl.NonNull(value, v.ServerInfo.UnmarshalJSON(value)))
 		case "instructions":
-			return jsonrpc.AtField("instructions", jsonrpc.DecodeOptional(value, &v.Instructions, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("instructions", rpcimpl.DecodeOptional(value, &v.Instructions, rpcimpl.DecodeString[string]))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -7327,11 +7328,11 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ProtocolVersion:
-		return jsonrpc.MissingField("protocolVersion")
+		return rpcimpl.MissingField("protocolVersion")
 	case !has.Capabilities:
-		return jsonrpc.MissingField("capabilities")
+		return rpcimpl.MissingField("capabilities")
 	case !has.ServerInfo:
-		return jsonrpc.MissingField("serverInfo")
+		return rpcimpl.MissingField("serverInfo")
 	}
 	*x = v
 	return nil
@@ -7355,35 +7356,35 @@ func (x CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
 	if x.RequestID != nil {
 		b = append(b, `,"requestId":`...)
-		if b, err = jsonrpc.AppendValue(b, x.RequestID); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.RequestID); err != nil {
 			return nil, err
 		}
 	}
 	if x.Reason != nil {
 		b = append(b, `,"reason":`...)
-		b = jsonrpc.AppendString(b, *x.Reason)
+		b = rpcimpl.AppendString(b, *x.Reason)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	var v CancelledNotificationParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "requestId":
-			return jsonrpc.AtField("requestId", jsonrpc.DecodeOptional(value, &v.RequestID, jsonrpc.UnmarshalJSON[RequestID]))
+			return rpcimpl.AtField("requestId", rpcimpl.DecodeOptional(value, &v.RequestID, rpcimpl.UnmarshalJSON[RequestID]))
 		case "reason":
-			return jsonrpc.AtField("reason", jsonrpc.DecodeOptional(value, &v.Reason, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("reason", rpcimpl.DecodeOptional(value, &v.Reason, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -7414,29 +7415,29 @@ func (x ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
 	b = append(b, `,"progressToken":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ProgressToken); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ProgressToken); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"progress":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Progress); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.Progress); err != nil {
 		return nil, err
 	}
 	if x.Total != nil {
 		b = append(b, `,"total":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Total); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.Total); err != nil {
 			return nil, err
 		}
 	}
 	if x.Message != nil {
 		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, *x.Message)
+		b = rpcimpl.AppendString(b, *x.Message)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -7446,20 +7447,20 @@ func (x *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ProgressToken, Progress bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "progressToken":
 			has.ProgressToken = true
-			return jsonrpc.AtField("progressToken", jsonrpc.NonNull(value, v.ProgressToken.UnmarshalJSON(value)))
+			return rpcimpl.AtField("progressToken", rpcimpl.NonNull(value, v.ProgressToken.UnmarshalJSON(value)))
 		case "progress":
 			has.Progress = true
-			return jsonrpc.AtField("progress", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Progress)))
+			return rpcimpl.AtField("progress", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Progress)))
 		case "total":
-			return jsonrpc.AtField("total", jsonrpc.DecodeOptional(value, &v.Total, jsonrpc.DecodeFloat[float64]))
+			return rpcimpl.AtField("total", rpcimpl.DecodeOptional(value, &v.Total, rpcimpl.DecodeFloat[float64]))
 		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("message", rpcimpl.DecodeOptional(value, &v.Message, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -7468,9 +7469,9 @@ func (x *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ProgressToken:
-		return jsonrpc.MissingField("progressToken")
+		return rpcimpl.MissingField("progressToken")
 	case !has.Progress:
-		return jsonrpc.MissingField("progress")
+		return rpcimpl.MissingField("progress")
 	}
 	*x = v
 	return nil

@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // ProgressToken is an opaque token a requester puts in _meta.progressToken to
@@ -57,7 +58,7 @@ func (x ProgressToken) MarshalJSON() ([]byte, error) {
 func (x *ProgressToken) UnmarshalJSON(b []byte) error {
 	var v ProgressToken
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -116,7 +117,7 @@ func (x RequestID) MarshalJSON() ([]byte, error) {
 func (x *RequestID) UnmarshalJSON(b []byte) error {
 	var v RequestID
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -204,7 +205,7 @@ func (x ContentBlock) MarshalJSON() ([]byte, error) {
 // member.
 func (x *ContentBlock) UnmarshalJSON(b []byte) error {
 	var raw []byte
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		if string(key) == "type" {
 			raw = value
 		}
@@ -214,11 +215,11 @@ func (x *ContentBlock) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if raw == nil {
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	}
 	var tag string
 	if err := json.Unmarshal(raw, &tag); err != nil {
-		return jsonrpc.AtField("type", err)
+		return rpcimpl.AtField("type", err)
 	}
 	var v ContentBlock
 	switch tag {
@@ -238,7 +239,7 @@ func (x *ContentBlock) UnmarshalJSON(b []byte) error {
 		v.Resource = new(EmbeddedResource)
 		err = json.Unmarshal(b, v.Resource)
 	default:
-		return jsonrpc.AtField("type", fmt.Errorf("unknown value %q; want \"text\", \"image\", \"audio\", \"resource_link\" or \"resource\"", jsonrpc.Truncate(tag)))
+		return rpcimpl.AtField("type", fmt.Errorf("unknown value %q; want \"text\", \"image\", \"audio\", \"resource_link\" or \"resource\"", jsonrpc.Truncate(tag)))
 	}
 	if err != nil {
 		return err
@@ -299,7 +300,7 @@ func (x ResourceContentsUnion) MarshalJSON() ([]byte, error) {
 // variant of ResourceContentsUnion (TextResourceContents and
 // BlobResourceContents), over the members "uri", "mimeType", "_meta", "text"
 // and "blob", one bit each in this order.
-var resourceContentsUnionObjects = []jsonrpc.ObjectChoice{{
+var resourceContentsUnionObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0xf},
 	Required: []uint64{0x9},
 }, {
@@ -313,10 +314,10 @@ var resourceContentsUnionObjects = []jsonrpc.ObjectChoice{{
 func (x *ResourceContentsUnion) UnmarshalJSON(b []byte) error {
 	var v ResourceContentsUnion
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "uri":
 				held[0] |= 1 << 0
@@ -334,7 +335,7 @@ func (x *ResourceContentsUnion) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, resourceContentsUnionObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, resourceContentsUnionObjects) {
 		case 0:
 			v.TextResourceContents = new(TextResourceContents)
 			err = json.Unmarshal(b, v.TextResourceContents)
@@ -402,7 +403,7 @@ func (x CallToolResponse) MarshalJSON() ([]byte, error) {
 // CallToolResponse (CallToolResult and CreateTaskResult), over the members
 // "_meta", "content", "structuredContent", "isError" and "task", one bit each
 // in this order.
-var callToolResponseObjects = []jsonrpc.ObjectChoice{{
+var callToolResponseObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0xf},
 	Required: []uint64{0x2},
 }, {
@@ -416,10 +417,10 @@ var callToolResponseObjects = []jsonrpc.ObjectChoice{{
 func (x *CallToolResponse) UnmarshalJSON(b []byte) error {
 	var v CallToolResponse
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "_meta":
 				held[0] |= 1 << 0
@@ -437,7 +438,7 @@ func (x *CallToolResponse) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, callToolResponseObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, callToolResponseObjects) {
 		case 0:
 			v.CallToolResult = new(CallToolResult)
 			err = json.Unmarshal(b, v.CallToolResult)
@@ -499,7 +500,7 @@ func (x CompletionReference) MarshalJSON() ([]byte, error) {
 // "type" member.
 func (x *CompletionReference) UnmarshalJSON(b []byte) error {
 	var raw []byte
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		if string(key) == "type" {
 			raw = value
 		}
@@ -509,11 +510,11 @@ func (x *CompletionReference) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if raw == nil {
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	}
 	var tag string
 	if err := json.Unmarshal(raw, &tag); err != nil {
-		return jsonrpc.AtField("type", err)
+		return rpcimpl.AtField("type", err)
 	}
 	var v CompletionReference
 	switch tag {
@@ -524,7 +525,7 @@ func (x *CompletionReference) UnmarshalJSON(b []byte) error {
 		v.RefResource = new(ResourceTemplateReference)
 		err = json.Unmarshal(b, v.RefResource)
 	default:
-		return jsonrpc.AtField("type", fmt.Errorf("unknown value %q; want \"ref/prompt\" or \"ref/resource\"", jsonrpc.Truncate(tag)))
+		return rpcimpl.AtField("type", fmt.Errorf("unknown value %q; want \"ref/prompt\" or \"ref/resource\"", jsonrpc.Truncate(tag)))
 	}
 	if err != nil {
 		return err
@@ -610,7 +611,7 @@ func (x SamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
 // by the "type" member.
 func (x *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
 	var raw []byte
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		if string(key) == "type" {
 			raw = value
 		}
@@ -620,11 +621,11 @@ func (x *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if raw == nil {
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	}
 	var tag string
 	if err := json.Unmarshal(raw, &tag); err != nil {
-		return jsonrpc.AtField("type", err)
+		return rpcimpl.AtField("type", err)
 	}
 	var v SamplingMessageContentBlock
 	switch tag {
@@ -644,7 +645,7 @@ func (x *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
 		v.ToolResult = new(ToolResultContent)
 		err = json.Unmarshal(b, v.ToolResult)
 	default:
-		return jsonrpc.AtField("type", fmt.Errorf("unknown value %q; want \"text\", \"image\", \"audio\", \"tool_use\" or \"tool_result\"", jsonrpc.Truncate(tag)))
+		return rpcimpl.AtField("type", fmt.Errorf("unknown value %q; want \"text\", \"image\", \"audio\", \"tool_use\" or \"tool_result\"", jsonrpc.Truncate(tag)))
 	}
 	if err != nil {
 		return err
@@ -696,7 +697,7 @@ func (x SamplingContent) MarshalJSON() ([]byte, error) {
 func (x *SamplingContent) UnmarshalJSON(b []byte) error {
 	var v SamplingContent
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		v.SamplingMessageContentBlock = new(SamplingMessageContentBlock)
 		err = json.Unmarshal(b, v.SamplingMessageContentBlock)
@@ -764,7 +765,7 @@ func (x CreateMessageResponse) MarshalJSON() ([]byte, error) {
 // variant of CreateMessageResponse (CreateMessageResult and CreateTaskResult),
 // over the members "_meta", "role", "content", "model", "stopReason" and
 // "task", one bit each in this order.
-var createMessageResponseObjects = []jsonrpc.ObjectChoice{{
+var createMessageResponseObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1f},
 	Required: []uint64{0xe},
 }, {
@@ -778,17 +779,17 @@ var createMessageResponseObjects = []jsonrpc.ObjectChoice{{
 func (x *CreateMessageResponse) UnmarshalJSON(b []byte) error {
 	var v CreateMessageResponse
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
 		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "_meta":
 				held[0] |= 1 << 0
 			case "role":
 				held[0] |= 1 << 1
-				failed[0] = failed[0] || !(jsonrpc.SameJSON(value, "\"user\"") || jsonrpc.SameJSON(value, "\"assistant\""))
+				failed[0] = failed[0] || !(rpcimpl.SameJSON(value, "\"user\"") || rpcimpl.SameJSON(value, "\"assistant\""))
 			case "content":
 				held[0] |= 1 << 2
 			case "model":
@@ -803,7 +804,7 @@ func (x *CreateMessageResponse) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], createMessageResponseObjects) {
+		switch rpcimpl.ChooseObject(held[:], failed[:], createMessageResponseObjects) {
 		case 0:
 			v.CreateMessageResult = new(CreateMessageResult)
 			err = json.Unmarshal(b, v.CreateMessageResult)
@@ -875,7 +876,7 @@ func (x SingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 // variant of SingleSelectEnumSchema (UntitledSingleSelectEnumSchema and
 // TitledSingleSelectEnumSchema), over the members "type", "title",
 // "description", "enum", "default" and "oneOf", one bit each in this order.
-var singleSelectEnumSchemaObjects = []jsonrpc.ObjectChoice{{
+var singleSelectEnumSchemaObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1f},
 	Required: []uint64{0x9},
 }, {
@@ -889,16 +890,16 @@ var singleSelectEnumSchemaObjects = []jsonrpc.ObjectChoice{{
 func (x *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var v SingleSelectEnumSchema
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
 		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "type":
 				held[0] |= 1 << 0
-				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"string\"")
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"string\"")
+				failed[0] = failed[0] || !rpcimpl.SameJSON(value, "\"string\"")
+				failed[1] = failed[1] || !rpcimpl.SameJSON(value, "\"string\"")
 			case "title":
 				held[0] |= 1 << 1
 			case "description":
@@ -915,7 +916,7 @@ func (x *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], singleSelectEnumSchemaObjects) {
+		switch rpcimpl.ChooseObject(held[:], failed[:], singleSelectEnumSchemaObjects) {
 		case 0:
 			v.UntitledSingleSelectEnumSchema = new(UntitledSingleSelectEnumSchema)
 			err = json.Unmarshal(b, v.UntitledSingleSelectEnumSchema)
@@ -985,7 +986,7 @@ func (x MultiSelectEnumItems) MarshalJSON() ([]byte, error) {
 // multiSelectEnumItemsObjects is what an object needs to be each object
 // variant of MultiSelectEnumItems (UntitledEnumItems and TitledEnumItems),
 // over the members "type", "enum" and "anyOf", one bit each in this order.
-var multiSelectEnumItemsObjects = []jsonrpc.ObjectChoice{{
+var multiSelectEnumItemsObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
 }, {
@@ -999,15 +1000,15 @@ var multiSelectEnumItemsObjects = []jsonrpc.ObjectChoice{{
 func (x *MultiSelectEnumItems) UnmarshalJSON(b []byte) error {
 	var v MultiSelectEnumItems
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
 		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "type":
 				held[0] |= 1 << 0
-				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"string\"")
+				failed[0] = failed[0] || !rpcimpl.SameJSON(value, "\"string\"")
 			case "enum":
 				held[0] |= 1 << 1
 			case "anyOf":
@@ -1018,7 +1019,7 @@ func (x *MultiSelectEnumItems) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], multiSelectEnumItemsObjects) {
+		switch rpcimpl.ChooseObject(held[:], failed[:], multiSelectEnumItemsObjects) {
 		case 0:
 			v.UntitledEnumItems = new(UntitledEnumItems)
 			err = json.Unmarshal(b, v.UntitledEnumItems)
@@ -1111,7 +1112,7 @@ func (x EnumSchema) MarshalJSON() ([]byte, error) {
 // MultiSelectEnumSchema and LegacyTitledEnumSchema), over the members "type",
 // "title", "description", "enum", "default", "oneOf", "minItems", "maxItems",
 // "items" and "enumNames", one bit each in this order.
-var enumSchemaObjects = []jsonrpc.ObjectChoice{{
+var enumSchemaObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1f},
 	Required: []uint64{0x9},
 }, {
@@ -1131,18 +1132,18 @@ var enumSchemaObjects = []jsonrpc.ObjectChoice{{
 func (x *EnumSchema) UnmarshalJSON(b []byte) error {
 	var v EnumSchema
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
 		var failed [4]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "type":
 				held[0] |= 1 << 0
-				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"string\"")
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"string\"")
-				failed[2] = failed[2] || !jsonrpc.SameJSON(value, "\"array\"")
-				failed[3] = failed[3] || !jsonrpc.SameJSON(value, "\"string\"")
+				failed[0] = failed[0] || !rpcimpl.SameJSON(value, "\"string\"")
+				failed[1] = failed[1] || !rpcimpl.SameJSON(value, "\"string\"")
+				failed[2] = failed[2] || !rpcimpl.SameJSON(value, "\"array\"")
+				failed[3] = failed[3] || !rpcimpl.SameJSON(value, "\"string\"")
 			case "title":
 				held[0] |= 1 << 1
 			case "description":
@@ -1167,7 +1168,7 @@ func (x *EnumSchema) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], enumSchemaObjects) {
+		switch rpcimpl.ChooseObject(held[:], failed[:], enumSchemaObjects) {
 		case 0:
 			v.UntitledSingleSelectEnumSchema = new(UntitledSingleSelectEnumSchema)
 			err = json.Unmarshal(b, v.UntitledSingleSelectEnumSchema)
@@ -1267,7 +1268,7 @@ func (x PrimitiveSchemaDefinition) MarshalJSON() ([]byte, error) {
 // "title", "description", "minLength", "maxLength", "format", "default",
 // "minimum", "maximum", "enum", "oneOf", "minItems", "maxItems", "items" and
 // "enumNames", one bit each in this order.
-var primitiveSchemaDefinitionObjects = []jsonrpc.ObjectChoice{{
+var primitiveSchemaDefinitionObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7f},
 	Required: []uint64{0x1},
 }, {
@@ -1296,21 +1297,21 @@ var primitiveSchemaDefinitionObjects = []jsonrpc.ObjectChoice{{
 func (x *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 	var v PrimitiveSchemaDefinition
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
 		var failed [7]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "type":
 				held[0] |= 1 << 0
-				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"string\"")
-				failed[1] = failed[1] || !(jsonrpc.SameJSON(value, "\"number\"") || jsonrpc.SameJSON(value, "\"integer\""))
-				failed[2] = failed[2] || !jsonrpc.SameJSON(value, "\"boolean\"")
-				failed[3] = failed[3] || !jsonrpc.SameJSON(value, "\"string\"")
-				failed[4] = failed[4] || !jsonrpc.SameJSON(value, "\"string\"")
-				failed[5] = failed[5] || !jsonrpc.SameJSON(value, "\"array\"")
-				failed[6] = failed[6] || !jsonrpc.SameJSON(value, "\"string\"")
+				failed[0] = failed[0] || !rpcimpl.SameJSON(value, "\"string\"")
+				failed[1] = failed[1] || !(rpcimpl.SameJSON(value, "\"number\"") || rpcimpl.SameJSON(value, "\"integer\""))
+				failed[2] = failed[2] || !rpcimpl.SameJSON(value, "\"boolean\"")
+				failed[3] = failed[3] || !rpcimpl.SameJSON(value, "\"string\"")
+				failed[4] = failed[4] || !rpcimpl.SameJSON(value, "\"string\"")
+				failed[5] = failed[5] || !rpcimpl.SameJSON(value, "\"array\"")
+				failed[6] = failed[6] || !rpcimpl.SameJSON(value, "\"string\"")
 			case "title":
 				held[0] |= 1 << 1
 			case "description":
@@ -1321,7 +1322,7 @@ func (x *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 				held[0] |= 1 << 4
 			case "format":
 				held[0] |= 1 << 5
-				failed[0] = failed[0] || !(jsonrpc.SameJSON(value, "\"email\"") || jsonrpc.SameJSON(value, "\"uri\"") || jsonrpc.SameJSON(value, "\"date\"") || jsonrpc.SameJSON(value, "\"date-time\""))
+				failed[0] = failed[0] || !(rpcimpl.SameJSON(value, "\"email\"") || rpcimpl.SameJSON(value, "\"uri\"") || rpcimpl.SameJSON(value, "\"date\"") || rpcimpl.SameJSON(value, "\"date-time\""))
 			case "default":
 				held[0] |= 1 << 6
 			case "minimum":
@@ -1346,7 +1347,7 @@ func (x *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], primitiveSchemaDefinitionObjects) {
+		switch rpcimpl.ChooseObject(held[:], failed[:], primitiveSchemaDefinitionObjects) {
 		case 0:
 			v.StringSchema = new(StringSchema)
 			err = json.Unmarshal(b, v.StringSchema)
@@ -1425,7 +1426,7 @@ func (x ElicitRequestParams) MarshalJSON() ([]byte, error) {
 // of ElicitRequestParams (ElicitRequestURLParams and ElicitRequestFormParams),
 // over the members "_meta", "task", "mode", "message", "elicitationId", "url"
 // and "requestedSchema", one bit each in this order.
-var elicitRequestParamsObjects = []jsonrpc.ObjectChoice{{
+var elicitRequestParamsObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3f},
 	Required: []uint64{0x3c},
 }, {
@@ -1439,11 +1440,11 @@ var elicitRequestParamsObjects = []jsonrpc.ObjectChoice{{
 func (x *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 	var v ElicitRequestParams
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
 		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "_meta":
 				held[0] |= 1 << 0
@@ -1451,8 +1452,8 @@ func (x *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 				held[0] |= 1 << 1
 			case "mode":
 				held[0] |= 1 << 2
-				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"url\"")
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"form\"")
+				failed[0] = failed[0] || !rpcimpl.SameJSON(value, "\"url\"")
+				failed[1] = failed[1] || !rpcimpl.SameJSON(value, "\"form\"")
 			case "message":
 				held[0] |= 1 << 3
 			case "elicitationId":
@@ -1467,7 +1468,7 @@ func (x *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], elicitRequestParamsObjects) {
+		switch rpcimpl.ChooseObject(held[:], failed[:], elicitRequestParamsObjects) {
 		case 0:
 			v.ElicitRequestURLParams = new(ElicitRequestURLParams)
 			err = json.Unmarshal(b, v.ElicitRequestURLParams)
@@ -1549,7 +1550,7 @@ func (x ElicitValue) MarshalJSON() ([]byte, error) {
 func (x *ElicitValue) UnmarshalJSON(b []byte) error {
 	var v ElicitValue
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -1619,7 +1620,7 @@ func (x ElicitResponse) MarshalJSON() ([]byte, error) {
 // elicitResponseObjects is what an object needs to be each object variant of
 // ElicitResponse (ElicitResult and CreateTaskResult), over the members
 // "_meta", "action", "content" and "task", one bit each in this order.
-var elicitResponseObjects = []jsonrpc.ObjectChoice{{
+var elicitResponseObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x2},
 }, {
@@ -1633,17 +1634,17 @@ var elicitResponseObjects = []jsonrpc.ObjectChoice{{
 func (x *ElicitResponse) UnmarshalJSON(b []byte) error {
 	var v ElicitResponse
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
 		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "_meta":
 				held[0] |= 1 << 0
 			case "action":
 				held[0] |= 1 << 1
-				failed[0] = failed[0] || !(jsonrpc.SameJSON(value, "\"accept\"") || jsonrpc.SameJSON(value, "\"decline\"") || jsonrpc.SameJSON(value, "\"cancel\""))
+				failed[0] = failed[0] || !(rpcimpl.SameJSON(value, "\"accept\"") || rpcimpl.SameJSON(value, "\"decline\"") || rpcimpl.SameJSON(value, "\"cancel\""))
 			case "content":
 				held[0] |= 1 << 2
 			case "task":
@@ -1654,7 +1655,7 @@ func (x *ElicitResponse) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], elicitResponseObjects) {
+		switch rpcimpl.ChooseObject(held[:], failed[:], elicitResponseObjects) {
 		case 0:
 			v.ElicitResult = new(ElicitResult)
 			err = json.Unmarshal(b, v.ElicitResult)

@@ -5,7 +5,7 @@
 
 package reginald
 
-import "github.com/rpcgen/rpcgen/runtime/jsonrpc"
+import "github.com/rpcgen/rpcgen/runtime/rpcimpl"
 
 // ValueType is the kind of a config value. Paths are strings that Reginald
 // resolves against the directory of the run (and `~`) before it sends them.
@@ -51,7 +51,7 @@ func (x ValueType) Valid() bool {
 // values are accepted.
 func (x *ValueType) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	*x = ValueType(v)
@@ -92,7 +92,7 @@ func (x LogLevel) Valid() bool {
 // values are accepted.
 func (x *LogLevel) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	*x = LogLevel(v)

@@ -8,7 +8,7 @@ package reginald
 import (
 	"encoding/json"
 
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // KeyValue is one config value as Reginald sends it: resolved from the config
@@ -30,14 +30,14 @@ func (x KeyValue) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"key":`...)
-	b = jsonrpc.AppendString(b, x.Key)
+	b = rpcimpl.AppendString(b, x.Key)
 	b = append(b, `,"value":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Value); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Value); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Type)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -47,17 +47,17 @@ func (x *KeyValue) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Key, Value, Type bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "key":
 			has.Key = true
-			return jsonrpc.AtField("key", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Key)))
+			return rpcimpl.AtField("key", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Key)))
 		case "value":
 			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.DecodeRaw(value, &v.Value))
+			return rpcimpl.AtField("value", rpcimpl.DecodeRaw(value, &v.Value))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, v.Type.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -66,11 +66,11 @@ func (x *KeyValue) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Key:
-		return jsonrpc.MissingField("key")
+		return rpcimpl.MissingField("key")
 	case !has.Value:
-		return jsonrpc.MissingField("value")
+		return rpcimpl.MissingField("value")
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	}
 	*x = v
 	return nil
@@ -94,31 +94,31 @@ func (x LogSource) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Function != nil {
 		b = append(b, `,"function":`...)
-		b = jsonrpc.AppendString(b, *x.Function)
+		b = rpcimpl.AppendString(b, *x.Function)
 	}
 	if x.File != nil {
 		b = append(b, `,"file":`...)
-		b = jsonrpc.AppendString(b, *x.File)
+		b = rpcimpl.AppendString(b, *x.File)
 	}
 	if x.Line != nil {
 		b = append(b, `,"line":`...)
-		b = jsonrpc.AppendInt(b, *x.Line)
+		b = rpcimpl.AppendInt(b, *x.Line)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *LogSource) UnmarshalJSON(b []byte) error {
 	var v LogSource
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "function":
-			return jsonrpc.AtField("function", jsonrpc.DecodeOptional(value, &v.Function, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("function", rpcimpl.DecodeOptional(value, &v.Function, rpcimpl.DecodeString[string]))
 		case "file":
-			return jsonrpc.AtField("file", jsonrpc.DecodeOptional(value, &v.File, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("file", rpcimpl.DecodeOptional(value, &v.File, rpcimpl.DecodeString[string]))
 		case "line":
-			return jsonrpc.AtField("line", jsonrpc.DecodeOptional(value, &v.Line, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("line", rpcimpl.DecodeOptional(value, &v.Line, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -145,12 +145,12 @@ func (x LogAttr) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"key":`...)
-	b = jsonrpc.AppendString(b, x.Key)
+	b = rpcimpl.AppendString(b, x.Key)
 	b = append(b, `,"value":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Value); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Value); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -160,14 +160,14 @@ func (x *LogAttr) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Key, Value bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "key":
 			has.Key = true
-			return jsonrpc.AtField("key", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Key)))
+			return rpcimpl.AtField("key", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Key)))
 		case "value":
 			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.DecodeRaw(value, &v.Value))
+			return rpcimpl.AtField("value", rpcimpl.DecodeRaw(value, &v.Value))
 		}
 		return nil
 	})
@@ -176,9 +176,9 @@ func (x *LogAttr) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Key:
-		return jsonrpc.MissingField("key")
+		return rpcimpl.MissingField("key")
 	case !has.Value:
-		return jsonrpc.MissingField("value")
+		return rpcimpl.MissingField("value")
 	}
 	*x = v
 	return nil
@@ -229,25 +229,25 @@ func (x Manifest) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Version != nil {
 		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendString(b, *x.Version)
+		b = rpcimpl.AppendString(b, *x.Version)
 	}
 	if x.Domain != nil {
 		b = append(b, `,"domain":`...)
-		b = jsonrpc.AppendString(b, *x.Domain)
+		b = rpcimpl.AppendString(b, *x.Domain)
 	}
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	if x.Doc != nil {
 		b = append(b, `,"doc":`...)
-		b = jsonrpc.AppendString(b, *x.Doc)
+		b = rpcimpl.AppendString(b, *x.Doc)
 	}
 	b = append(b, `,"executable":`...)
-	b = jsonrpc.AppendString(b, x.Executable)
+	b = rpcimpl.AppendString(b, x.Executable)
 	if x.Runtime != nil {
 		b = append(b, `,"runtime":`...)
 		if b, err = x.Runtime.AppendJSON(b); err != nil {
@@ -256,23 +256,23 @@ func (x Manifest) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Config != nil {
 		b = append(b, `,"config":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Config); err != nil {
 			return nil, err
 		}
 	}
 	if x.Commands != nil {
 		b = append(b, `,"commands":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Commands); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Commands); err != nil {
 			return nil, err
 		}
 	}
 	if x.Tasks != nil {
 		b = append(b, `,"tasks":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tasks); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Tasks); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -282,30 +282,30 @@ func (x *Manifest) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Executable bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("version", rpcimpl.DecodeOptional(value, &v.Version, rpcimpl.DecodeString[string]))
 		case "domain":
-			return jsonrpc.AtField("domain", jsonrpc.DecodeOptional(value, &v.Domain, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("domain", rpcimpl.DecodeOptional(value, &v.Domain, rpcimpl.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "doc":
-			return jsonrpc.AtField("doc", jsonrpc.DecodeOptional(value, &v.Doc, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("doc", rpcimpl.DecodeOptional(value, &v.Doc, rpcimpl.DecodeString[string]))
 		case "executable":
 			has.Executable = true
-			return jsonrpc.AtField("executable", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Executable)))
+			return rpcimpl.AtField("executable", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Executable)))
 		case "runtime":
-			return jsonrpc.AtField("runtime", jsonrpc.DecodeOptional(value, &v.Runtime, jsonrpc.UnmarshalJSON[Runtime]))
+			return rpcimpl.AtField("runtime", rpcimpl.DecodeOptional(value, &v.Runtime, rpcimpl.UnmarshalJSON[Runtime]))
 		case "config":
-			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[ConfigEntry]))
+			return rpcimpl.AtField("config", rpcimpl.DecodeArray(value, &v.Config, rpcimpl.UnmarshalJSON[ConfigEntry]))
 		case "commands":
-			return jsonrpc.AtField("commands", jsonrpc.DecodeArray(value, &v.Commands, jsonrpc.UnmarshalJSON[Command]))
+			return rpcimpl.AtField("commands", rpcimpl.DecodeArray(value, &v.Commands, rpcimpl.UnmarshalJSON[Command]))
 		case "tasks":
-			return jsonrpc.AtField("tasks", jsonrpc.DecodeArray(value, &v.Tasks, jsonrpc.UnmarshalJSON[Task]))
+			return rpcimpl.AtField("tasks", rpcimpl.DecodeArray(value, &v.Tasks, rpcimpl.UnmarshalJSON[Task]))
 		}
 		return nil
 	})
@@ -314,9 +314,9 @@ func (x *Manifest) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Executable:
-		return jsonrpc.MissingField("executable")
+		return rpcimpl.MissingField("executable")
 	}
 	*x = v
 	return nil
@@ -344,18 +344,18 @@ func (x Runtime) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Version != nil {
 		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendString(b, *x.Version)
+		b = rpcimpl.AppendString(b, *x.Version)
 	}
 	if x.Run != nil {
 		b = append(b, `,"run":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Run); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Run); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -365,15 +365,15 @@ func (x *Runtime) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("version", rpcimpl.DecodeOptional(value, &v.Version, rpcimpl.DecodeString[string]))
 		case "run":
-			return jsonrpc.AtField("run", json.Unmarshal(value, &v.Run))
+			return rpcimpl.AtField("run", json.Unmarshal(value, &v.Run))
 		}
 		return nil
 	})
@@ -382,7 +382,7 @@ func (x *Runtime) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	}
 	*x = v
 	return nil
@@ -410,17 +410,17 @@ func (x ConfigValue) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	b = append(b, `,"key":`...)
-	b = jsonrpc.AppendString(b, x.Key)
+	b = rpcimpl.AppendString(b, x.Key)
 	b = append(b, `,"value":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Value); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Value); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Type)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -430,19 +430,19 @@ func (x *ConfigValue) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Key, Value, Type bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "key":
 			has.Key = true
-			return jsonrpc.AtField("key", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Key)))
+			return rpcimpl.AtField("key", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Key)))
 		case "value":
 			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.DecodeRaw(value, &v.Value))
+			return rpcimpl.AtField("value", rpcimpl.DecodeRaw(value, &v.Value))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, v.Type.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -451,11 +451,11 @@ func (x *ConfigValue) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Key:
-		return jsonrpc.MissingField("key")
+		return rpcimpl.MissingField("key")
 	case !has.Value:
-		return jsonrpc.MissingField("value")
+		return rpcimpl.MissingField("value")
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	}
 	*x = v
 	return nil
@@ -479,31 +479,31 @@ func (x Flag) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Name != nil {
 		b = append(b, `,"name":`...)
-		b = jsonrpc.AppendString(b, *x.Name)
+		b = rpcimpl.AppendString(b, *x.Name)
 	}
 	if x.Shorthand != nil {
 		b = append(b, `,"shorthand":`...)
-		b = jsonrpc.AppendString(b, *x.Shorthand)
+		b = rpcimpl.AppendString(b, *x.Shorthand)
 	}
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Flag) UnmarshalJSON(b []byte) error {
 	var v Flag
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
-			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("name", rpcimpl.DecodeOptional(value, &v.Name, rpcimpl.DecodeString[string]))
 		case "shorthand":
-			return jsonrpc.AtField("shorthand", jsonrpc.DecodeOptional(value, &v.Shorthand, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("shorthand", rpcimpl.DecodeOptional(value, &v.Shorthand, rpcimpl.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -548,16 +548,16 @@ func (x ConfigEntry) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	b = append(b, `,"key":`...)
-	b = jsonrpc.AppendString(b, x.Key)
+	b = rpcimpl.AppendString(b, x.Key)
 	b = append(b, `,"value":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Value); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Value); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	if x.Flag != nil {
 		b = append(b, `,"flag":`...)
 		if b, err = x.Flag.AppendJSON(b); err != nil {
@@ -566,13 +566,13 @@ func (x ConfigEntry) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.EnvOverride != nil {
 		b = append(b, `,"envOverride":`...)
-		b = jsonrpc.AppendString(b, *x.EnvOverride)
+		b = rpcimpl.AppendString(b, *x.EnvOverride)
 	}
 	if x.FlagOnly != nil {
 		b = append(b, `,"flagOnly":`...)
-		b = jsonrpc.AppendBool(b, *x.FlagOnly)
+		b = rpcimpl.AppendBool(b, *x.FlagOnly)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -582,25 +582,25 @@ func (x *ConfigEntry) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Key, Value, Type bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "key":
 			has.Key = true
-			return jsonrpc.AtField("key", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Key)))
+			return rpcimpl.AtField("key", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Key)))
 		case "value":
 			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.DecodeRaw(value, &v.Value))
+			return rpcimpl.AtField("value", rpcimpl.DecodeRaw(value, &v.Value))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, v.Type.UnmarshalJSON(value)))
 		case "flag":
-			return jsonrpc.AtField("flag", jsonrpc.DecodeOptional(value, &v.Flag, jsonrpc.UnmarshalJSON[Flag]))
+			return rpcimpl.AtField("flag", rpcimpl.DecodeOptional(value, &v.Flag, rpcimpl.UnmarshalJSON[Flag]))
 		case "envOverride":
-			return jsonrpc.AtField("envOverride", jsonrpc.DecodeOptional(value, &v.EnvOverride, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("envOverride", rpcimpl.DecodeOptional(value, &v.EnvOverride, rpcimpl.DecodeString[string]))
 		case "flagOnly":
-			return jsonrpc.AtField("flagOnly", jsonrpc.DecodeOptional(value, &v.FlagOnly, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("flagOnly", rpcimpl.DecodeOptional(value, &v.FlagOnly, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -609,11 +609,11 @@ func (x *ConfigEntry) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Key:
-		return jsonrpc.MissingField("key")
+		return rpcimpl.MissingField("key")
 	case !has.Value:
-		return jsonrpc.MissingField("value")
+		return rpcimpl.MissingField("value")
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	}
 	*x = v
 	return nil
@@ -633,10 +633,10 @@ type ArgSpec struct {
 func (x ArgSpec) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"description":`...)
-	b = jsonrpc.AppendString(b, x.Description)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Description)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -646,14 +646,14 @@ func (x *ArgSpec) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Description bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "description":
 			has.Description = true
-			return jsonrpc.AtField("description", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Description)))
+			return rpcimpl.AtField("description", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Description)))
 		}
 		return nil
 	})
@@ -662,9 +662,9 @@ func (x *ArgSpec) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Description:
-		return jsonrpc.MissingField("description")
+		return rpcimpl.MissingField("description")
 	}
 	*x = v
 	return nil
@@ -691,33 +691,33 @@ func (x Arguments) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Spec != nil {
 		b = append(b, `,"spec":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Spec); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Spec); err != nil {
 			return nil, err
 		}
 	}
 	if x.Min != nil {
 		b = append(b, `,"min":`...)
-		b = jsonrpc.AppendInt(b, *x.Min)
+		b = rpcimpl.AppendInt(b, *x.Min)
 	}
 	if x.Max != nil {
 		b = append(b, `,"max":`...)
-		b = jsonrpc.AppendInt(b, *x.Max)
+		b = rpcimpl.AppendInt(b, *x.Max)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Arguments) UnmarshalJSON(b []byte) error {
 	var v Arguments
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "spec":
-			return jsonrpc.AtField("spec", jsonrpc.DecodeArray(value, &v.Spec, jsonrpc.UnmarshalJSON[ArgSpec]))
+			return rpcimpl.AtField("spec", rpcimpl.DecodeArray(value, &v.Spec, rpcimpl.UnmarshalJSON[ArgSpec]))
 		case "min":
-			return jsonrpc.AtField("min", jsonrpc.DecodeOptional(value, &v.Min, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("min", rpcimpl.DecodeOptional(value, &v.Min, rpcimpl.DecodeInt[int64]))
 		case "max":
-			return jsonrpc.AtField("max", jsonrpc.DecodeOptional(value, &v.Max, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("max", rpcimpl.DecodeOptional(value, &v.Max, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -761,18 +761,18 @@ func (x Command) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Usage != nil {
 		b = append(b, `,"usage":`...)
-		b = jsonrpc.AppendString(b, *x.Usage)
+		b = rpcimpl.AppendString(b, *x.Usage)
 	}
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	if x.Doc != nil {
 		b = append(b, `,"doc":`...)
-		b = jsonrpc.AppendString(b, *x.Doc)
+		b = rpcimpl.AppendString(b, *x.Doc)
 	}
 	if x.Args != nil {
 		b = append(b, `,"args":`...)
@@ -782,23 +782,23 @@ func (x Command) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Aliases != nil {
 		b = append(b, `,"aliases":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Aliases); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Aliases); err != nil {
 			return nil, err
 		}
 	}
 	if x.Config != nil {
 		b = append(b, `,"config":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Config); err != nil {
 			return nil, err
 		}
 	}
 	if x.Commands != nil {
 		b = append(b, `,"commands":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Commands); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Commands); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -808,25 +808,25 @@ func (x *Command) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "usage":
-			return jsonrpc.AtField("usage", jsonrpc.DecodeOptional(value, &v.Usage, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("usage", rpcimpl.DecodeOptional(value, &v.Usage, rpcimpl.DecodeString[string]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "doc":
-			return jsonrpc.AtField("doc", jsonrpc.DecodeOptional(value, &v.Doc, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("doc", rpcimpl.DecodeOptional(value, &v.Doc, rpcimpl.DecodeString[string]))
 		case "args":
-			return jsonrpc.AtField("args", jsonrpc.DecodeOptional(value, &v.Args, jsonrpc.UnmarshalJSON[Arguments]))
+			return rpcimpl.AtField("args", rpcimpl.DecodeOptional(value, &v.Args, rpcimpl.UnmarshalJSON[Arguments]))
 		case "aliases":
-			return jsonrpc.AtField("aliases", json.Unmarshal(value, &v.Aliases))
+			return rpcimpl.AtField("aliases", json.Unmarshal(value, &v.Aliases))
 		case "config":
-			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[ConfigEntry]))
+			return rpcimpl.AtField("config", rpcimpl.DecodeArray(value, &v.Config, rpcimpl.UnmarshalJSON[ConfigEntry]))
 		case "commands":
-			return jsonrpc.AtField("commands", jsonrpc.DecodeArray(value, &v.Commands, jsonrpc.UnmarshalJSON[Command]))
+			return rpcimpl.AtField("commands", rpcimpl.DecodeArray(value, &v.Commands, rpcimpl.UnmarshalJSON[Command]))
 		}
 		return nil
 	})
@@ -835,7 +835,7 @@ func (x *Command) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	}
 	*x = v
 	return nil
@@ -877,17 +877,17 @@ func (x MappedValue) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	b = append(b, `,"key":`...)
-	b = jsonrpc.AppendString(b, x.Key)
+	b = rpcimpl.AppendString(b, x.Key)
 	b = append(b, `,"keyType":`...)
-	b = jsonrpc.AppendString(b, x.KeyType)
+	b = rpcimpl.AppendString(b, x.KeyType)
 	b = append(b, `,"values":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Values); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Values); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -897,19 +897,19 @@ func (x *MappedValue) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Key, KeyType, Values bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "key":
 			has.Key = true
-			return jsonrpc.AtField("key", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Key)))
+			return rpcimpl.AtField("key", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Key)))
 		case "keyType":
 			has.KeyType = true
-			return jsonrpc.AtField("keyType", jsonrpc.NonNull(value, v.KeyType.UnmarshalJSON(value)))
+			return rpcimpl.AtField("keyType", rpcimpl.NonNull(value, v.KeyType.UnmarshalJSON(value)))
 		case "values":
 			has.Values = true
-			return jsonrpc.AtField("values", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Values, jsonrpc.UnmarshalJSON[ConfigValue])))
+			return rpcimpl.AtField("values", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Values, rpcimpl.UnmarshalJSON[ConfigValue])))
 		}
 		return nil
 	})
@@ -918,11 +918,11 @@ func (x *MappedValue) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Key:
-		return jsonrpc.MissingField("key")
+		return rpcimpl.MissingField("key")
 	case !has.KeyType:
-		return jsonrpc.MissingField("keyType")
+		return rpcimpl.MissingField("keyType")
 	case !has.Values:
-		return jsonrpc.MissingField("values")
+		return rpcimpl.MissingField("values")
 	}
 	*x = v
 	return nil
@@ -953,10 +953,10 @@ func (x UnionValue) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"alternatives":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Alternatives); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Alternatives); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -966,11 +966,11 @@ func (x *UnionValue) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Alternatives bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "alternatives":
 			has.Alternatives = true
-			return jsonrpc.AtField("alternatives", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Alternatives, jsonrpc.UnmarshalJSON[UnionValueAlternativesItem])))
+			return rpcimpl.AtField("alternatives", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Alternatives, rpcimpl.UnmarshalJSON[UnionValueAlternativesItem])))
 		}
 		return nil
 	})
@@ -979,7 +979,7 @@ func (x *UnionValue) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Alternatives:
-		return jsonrpc.MissingField("alternatives")
+		return rpcimpl.MissingField("alternatives")
 	}
 	*x = v
 	return nil
@@ -1007,22 +1007,22 @@ func (x Task) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"taskType":`...)
-	b = jsonrpc.AppendString(b, x.TaskType)
+	b = rpcimpl.AppendString(b, x.TaskType)
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = rpcimpl.AppendString(b, *x.Description)
 	}
 	if x.Provides != nil {
 		b = append(b, `,"provides":`...)
-		b = jsonrpc.AppendString(b, *x.Provides)
+		b = rpcimpl.AppendString(b, *x.Provides)
 	}
 	if x.Config != nil {
 		b = append(b, `,"config":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Config); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1032,17 +1032,17 @@ func (x *Task) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TaskType bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "taskType":
 			has.TaskType = true
-			return jsonrpc.AtField("taskType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskType)))
+			return rpcimpl.AtField("taskType", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.TaskType)))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
 		case "provides":
-			return jsonrpc.AtField("provides", jsonrpc.DecodeOptional(value, &v.Provides, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("provides", rpcimpl.DecodeOptional(value, &v.Provides, rpcimpl.DecodeString[string]))
 		case "config":
-			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[TaskConfig]))
+			return rpcimpl.AtField("config", rpcimpl.DecodeArray(value, &v.Config, rpcimpl.UnmarshalJSON[TaskConfig]))
 		}
 		return nil
 	})
@@ -1051,7 +1051,7 @@ func (x *Task) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TaskType:
-		return jsonrpc.MissingField("taskType")
+		return rpcimpl.MissingField("taskType")
 	}
 	*x = v
 	return nil
@@ -1071,10 +1071,10 @@ type HandshakeParams struct {
 func (x HandshakeParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"protocol":`...)
-	b = jsonrpc.AppendString(b, x.Protocol)
+	b = rpcimpl.AppendString(b, x.Protocol)
 	b = append(b, `,"protocolVersion":`...)
-	b = jsonrpc.AppendInt(b, x.ProtocolVersion)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.ProtocolVersion)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1084,14 +1084,14 @@ func (x *HandshakeParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Protocol, ProtocolVersion bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "protocol":
 			has.Protocol = true
-			return jsonrpc.AtField("protocol", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Protocol)))
+			return rpcimpl.AtField("protocol", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Protocol)))
 		case "protocolVersion":
 			has.ProtocolVersion = true
-			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ProtocolVersion)))
+			return rpcimpl.AtField("protocolVersion", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ProtocolVersion)))
 		}
 		return nil
 	})
@@ -1100,9 +1100,9 @@ func (x *HandshakeParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Protocol:
-		return jsonrpc.MissingField("protocol")
+		return rpcimpl.MissingField("protocol")
 	case !has.ProtocolVersion:
-		return jsonrpc.MissingField("protocolVersion")
+		return rpcimpl.MissingField("protocolVersion")
 	}
 	*x = v
 	return nil
@@ -1125,12 +1125,12 @@ type HandshakeResult struct {
 func (x HandshakeResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"protocol":`...)
-	b = jsonrpc.AppendString(b, x.Protocol)
+	b = rpcimpl.AppendString(b, x.Protocol)
 	b = append(b, `,"protocolVersion":`...)
-	b = jsonrpc.AppendInt(b, x.ProtocolVersion)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.ProtocolVersion)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1140,17 +1140,17 @@ func (x *HandshakeResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Protocol, ProtocolVersion bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "protocol":
 			has.Protocol = true
-			return jsonrpc.AtField("protocol", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Protocol)))
+			return rpcimpl.AtField("protocol", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Protocol)))
 		case "protocolVersion":
 			has.ProtocolVersion = true
-			return jsonrpc.AtField("protocolVersion", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ProtocolVersion)))
+			return rpcimpl.AtField("protocolVersion", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ProtocolVersion)))
 		}
 		return nil
 	})
@@ -1159,11 +1159,11 @@ func (x *HandshakeResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Protocol:
-		return jsonrpc.MissingField("protocol")
+		return rpcimpl.MissingField("protocol")
 	case !has.ProtocolVersion:
-		return jsonrpc.MissingField("protocolVersion")
+		return rpcimpl.MissingField("protocolVersion")
 	}
 	*x = v
 	return nil
@@ -1189,16 +1189,16 @@ func (x RunCommandParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"cmd":`...)
-	b = jsonrpc.AppendString(b, x.Cmd)
+	b = rpcimpl.AppendString(b, x.Cmd)
 	b = append(b, `,"config":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Config); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"pluginConfig":`...)
-	if b, err = jsonrpc.AppendValue(b, x.PluginConfig); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.PluginConfig); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1208,17 +1208,17 @@ func (x *RunCommandParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Cmd, Config, PluginConfig bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "cmd":
 			has.Cmd = true
-			return jsonrpc.AtField("cmd", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Cmd)))
+			return rpcimpl.AtField("cmd", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Cmd)))
 		case "config":
 			has.Config = true
-			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[KeyValue]))
+			return rpcimpl.AtField("config", rpcimpl.DecodeArray(value, &v.Config, rpcimpl.UnmarshalJSON[KeyValue]))
 		case "pluginConfig":
 			has.PluginConfig = true
-			return jsonrpc.AtField("pluginConfig", jsonrpc.DecodeArray(value, &v.PluginConfig, jsonrpc.UnmarshalJSON[KeyValue]))
+			return rpcimpl.AtField("pluginConfig", rpcimpl.DecodeArray(value, &v.PluginConfig, rpcimpl.UnmarshalJSON[KeyValue]))
 		}
 		return nil
 	})
@@ -1227,11 +1227,11 @@ func (x *RunCommandParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Cmd:
-		return jsonrpc.MissingField("cmd")
+		return rpcimpl.MissingField("cmd")
 	case !has.Config:
-		return jsonrpc.MissingField("config")
+		return rpcimpl.MissingField("config")
 	case !has.PluginConfig:
-		return jsonrpc.MissingField("pluginConfig")
+		return rpcimpl.MissingField("pluginConfig")
 	}
 	*x = v
 	return nil
@@ -1246,13 +1246,13 @@ type RunCommandResult struct{}
 // it, without reflection.
 func (x RunCommandResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *RunCommandResult) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeObject(b, func(_, _ []byte) error {
+	return rpcimpl.DecodeObject(b, func(_, _ []byte) error {
 		return nil
 	})
 }
@@ -1272,12 +1272,12 @@ func (x RunTaskParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"taskType":`...)
-	b = jsonrpc.AppendString(b, x.TaskType)
+	b = rpcimpl.AppendString(b, x.TaskType)
 	b = append(b, `,"config":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Config); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Config); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1287,14 +1287,14 @@ func (x *RunTaskParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TaskType, Config bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "taskType":
 			has.TaskType = true
-			return jsonrpc.AtField("taskType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskType)))
+			return rpcimpl.AtField("taskType", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.TaskType)))
 		case "config":
 			has.Config = true
-			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[KeyValue]))
+			return rpcimpl.AtField("config", rpcimpl.DecodeArray(value, &v.Config, rpcimpl.UnmarshalJSON[KeyValue]))
 		}
 		return nil
 	})
@@ -1303,9 +1303,9 @@ func (x *RunTaskParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TaskType:
-		return jsonrpc.MissingField("taskType")
+		return rpcimpl.MissingField("taskType")
 	case !has.Config:
-		return jsonrpc.MissingField("config")
+		return rpcimpl.MissingField("config")
 	}
 	*x = v
 	return nil
@@ -1320,13 +1320,13 @@ type RunTaskResult struct{}
 // it, without reflection.
 func (x RunTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *RunTaskResult) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeObject(b, func(_, _ []byte) error {
+	return rpcimpl.DecodeObject(b, func(_, _ []byte) error {
 		return nil
 	})
 }
@@ -1355,9 +1355,9 @@ func (x LogParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"time":`...)
-	b = jsonrpc.AppendString(b, x.Time)
+	b = rpcimpl.AppendString(b, x.Time)
 	b = append(b, `,"msg":`...)
-	b = jsonrpc.AppendString(b, x.Msg)
+	b = rpcimpl.AppendString(b, x.Msg)
 	b = append(b, `,"source":`...)
 	if x.Source == nil {
 		b = append(b, "null"...)
@@ -1367,12 +1367,12 @@ func (x LogParams) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"attrs":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Attrs); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Attrs); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"level":`...)
-	b = jsonrpc.AppendString(b, x.Level)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Level)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1382,23 +1382,23 @@ func (x *LogParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Time, Msg, Source, Attrs, Level bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "time":
 			has.Time = true
-			return jsonrpc.AtField("time", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Time)))
+			return rpcimpl.AtField("time", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Time)))
 		case "msg":
 			has.Msg = true
-			return jsonrpc.AtField("msg", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Msg)))
+			return rpcimpl.AtField("msg", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Msg)))
 		case "source":
 			has.Source = true
-			return jsonrpc.AtField("source", jsonrpc.DecodeOptional(value, &v.Source, jsonrpc.UnmarshalJSON[LogSource]))
+			return rpcimpl.AtField("source", rpcimpl.DecodeOptional(value, &v.Source, rpcimpl.UnmarshalJSON[LogSource]))
 		case "attrs":
 			has.Attrs = true
-			return jsonrpc.AtField("attrs", jsonrpc.DecodeArray(value, &v.Attrs, jsonrpc.UnmarshalJSON[LogAttr]))
+			return rpcimpl.AtField("attrs", rpcimpl.DecodeArray(value, &v.Attrs, rpcimpl.UnmarshalJSON[LogAttr]))
 		case "level":
 			has.Level = true
-			return jsonrpc.AtField("level", jsonrpc.NonNull(value, v.Level.UnmarshalJSON(value)))
+			return rpcimpl.AtField("level", rpcimpl.NonNull(value, v.Level.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -1407,15 +1407,15 @@ func (x *LogParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Time:
-		return jsonrpc.MissingField("time")
+		return rpcimpl.MissingField("time")
 	case !has.Msg:
-		return jsonrpc.MissingField("msg")
+		return rpcimpl.MissingField("msg")
 	case !has.Source:
-		return jsonrpc.MissingField("source")
+		return rpcimpl.MissingField("source")
 	case !has.Attrs:
-		return jsonrpc.MissingField("attrs")
+		return rpcimpl.MissingField("attrs")
 	case !has.Level:
-		return jsonrpc.MissingField("level")
+		return rpcimpl.MissingField("level")
 	}
 	*x = v
 	return nil

@@ -10,7 +10,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // UnionValueAlternativesItem is an element of the alternatives member of
@@ -65,7 +65,7 @@ func (x UnionValueAlternativesItem) MarshalJSON() ([]byte, error) {
 // variant of UnionValueAlternativesItem (ConfigValue and MappedValue), over
 // the members "description", "key", "value", "type", "keyType" and "values",
 // one bit each in this order.
-var unionValueAlternativesItemObjects = []jsonrpc.ObjectChoice{{
+var unionValueAlternativesItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0xf},
 	Required: []uint64{0xe},
 }, {
@@ -79,10 +79,10 @@ var unionValueAlternativesItemObjects = []jsonrpc.ObjectChoice{{
 func (x *UnionValueAlternativesItem) UnmarshalJSON(b []byte) error {
 	var v UnionValueAlternativesItem
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "description":
 				held[0] |= 1 << 0
@@ -102,7 +102,7 @@ func (x *UnionValueAlternativesItem) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, unionValueAlternativesItemObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, unionValueAlternativesItemObjects) {
 		case 0:
 			v.ConfigValue = new(ConfigValue)
 			err = json.Unmarshal(b, v.ConfigValue)
@@ -181,7 +181,7 @@ func (x TaskConfig) MarshalJSON() ([]byte, error) {
 // TaskConfig (ConfigValue, MappedValue and UnionValue), over the members
 // "description", "key", "value", "type", "keyType", "values" and
 // "alternatives", one bit each in this order.
-var taskConfigObjects = []jsonrpc.ObjectChoice{{
+var taskConfigObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0xf},
 	Required: []uint64{0xe},
 }, {
@@ -198,10 +198,10 @@ var taskConfigObjects = []jsonrpc.ObjectChoice{{
 func (x *TaskConfig) UnmarshalJSON(b []byte) error {
 	var v TaskConfig
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "description":
 				held[0] |= 1 << 0
@@ -223,7 +223,7 @@ func (x *TaskConfig) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, taskConfigObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, taskConfigObjects) {
 		case 0:
 			v.ConfigValue = new(ConfigValue)
 			err = json.Unmarshal(b, v.ConfigValue)

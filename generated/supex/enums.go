@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // ToolName is the tools the runtime serves through tools/call. An unknown tool
@@ -71,7 +72,7 @@ func (x ToolName) Valid() bool {
 // UnmarshalJSON decodes a ToolName, refusing values it does not list.
 func (x *ToolName) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ToolName(v).Valid() {
@@ -105,7 +106,7 @@ func (x EntityFilter) Valid() bool {
 // UnmarshalJSON decodes an EntityFilter, refusing values it does not list.
 func (x *EntityFilter) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !EntityFilter(v).Valid() {
@@ -137,7 +138,7 @@ func (x CameraKind) Valid() bool {
 // UnmarshalJSON decodes a CameraKind, refusing values it does not list.
 func (x *CameraKind) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !CameraKind(v).Valid() {
@@ -173,7 +174,7 @@ func (x StandardView) Valid() bool {
 // UnmarshalJSON decodes a StandardView, refusing values it does not list.
 func (x *StandardView) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !StandardView(v).Valid() {
@@ -211,7 +212,7 @@ func (x ExportFormat) Valid() bool {
 // UnmarshalJSON decodes an ExportFormat, refusing values it does not list.
 func (x *ExportFormat) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ExportFormat(v).Valid() {
@@ -247,7 +248,7 @@ func (x Units) Valid() bool {
 // UnmarshalJSON decodes an Units, refusing values it does not list.
 func (x *Units) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !Units(v).Valid() {

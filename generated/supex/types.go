@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // ServerInfo says who answered the handshake.
@@ -27,10 +28,10 @@ type ServerInfo struct {
 func (x ServerInfo) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendString(b, x.Version)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Version)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -40,14 +41,14 @@ func (x *ServerInfo) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Version bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
+			return rpcimpl.AtField("version", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Version)))
 		}
 		return nil
 	})
@@ -56,9 +57,9 @@ func (x *ServerInfo) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Version:
-		return jsonrpc.MissingField("version")
+		return rpcimpl.MissingField("version")
 	}
 	*x = v
 	return nil
@@ -79,12 +80,12 @@ type ErrorData struct {
 func (x ErrorData) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.Hint != nil {
 		b = append(b, `,"hint":`...)
-		b = jsonrpc.AppendString(b, *x.Hint)
+		b = rpcimpl.AppendString(b, *x.Hint)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -94,13 +95,13 @@ func (x *ErrorData) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "hint":
-			return jsonrpc.AtField("hint", jsonrpc.DecodeOptional(value, &v.Hint, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("hint", rpcimpl.DecodeOptional(value, &v.Hint, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -109,7 +110,7 @@ func (x *ErrorData) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -157,18 +158,18 @@ func (x Bounds) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"min":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Min); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Min); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"max":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Max); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Max); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"center":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Center); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Center); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -178,17 +179,17 @@ func (x *Bounds) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Min, Max, Center bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "min":
 			has.Min = true
-			return jsonrpc.AtField("min", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Min)))
+			return rpcimpl.AtField("min", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Min)))
 		case "max":
 			has.Max = true
-			return jsonrpc.AtField("max", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Max)))
+			return rpcimpl.AtField("max", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Max)))
 		case "center":
 			has.Center = true
-			return jsonrpc.AtField("center", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Center)))
+			return rpcimpl.AtField("center", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Center)))
 		}
 		return nil
 	})
@@ -197,11 +198,11 @@ func (x *Bounds) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Min:
-		return jsonrpc.MissingField("min")
+		return rpcimpl.MissingField("min")
 	case !has.Max:
-		return jsonrpc.MissingField("max")
+		return rpcimpl.MissingField("max")
 	case !has.Center:
-		return jsonrpc.MissingField("center")
+		return rpcimpl.MissingField("center")
 	}
 	*x = v
 	return nil
@@ -226,9 +227,9 @@ func (x Resource) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
-	b = jsonrpc.AppendInt(b, x.ID)
+	b = rpcimpl.AppendInt(b, x.ID)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"bounds":`...)
 	if x.Bounds == nil {
 		b = append(b, "null"...)
@@ -237,7 +238,7 @@ func (x Resource) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -247,17 +248,17 @@ func (x *Resource) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ID, Type, Bounds bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ID)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ID)))
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "bounds":
 			has.Bounds = true
-			return jsonrpc.AtField("bounds", jsonrpc.DecodeOptional(value, &v.Bounds, jsonrpc.UnmarshalJSON[Bounds]))
+			return rpcimpl.AtField("bounds", rpcimpl.DecodeOptional(value, &v.Bounds, rpcimpl.UnmarshalJSON[Bounds]))
 		}
 		return nil
 	})
@@ -266,11 +267,11 @@ func (x *Resource) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case !has.Bounds:
-		return jsonrpc.MissingField("bounds")
+		return rpcimpl.MissingField("bounds")
 	}
 	*x = v
 	return nil
@@ -299,7 +300,7 @@ func (x ToolResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -309,17 +310,17 @@ func (x *ToolResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -329,7 +330,7 @@ func (x *ToolResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	}
 	*x = v
 	return nil
@@ -347,8 +348,8 @@ type EvalRubyArguments struct {
 func (x EvalRubyArguments) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"code":`...)
-	b = jsonrpc.AppendString(b, x.Code)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Code)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -358,11 +359,11 @@ func (x *EvalRubyArguments) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Code bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "code":
 			has.Code = true
-			return jsonrpc.AtField("code", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Code)))
+			return rpcimpl.AtField("code", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Code)))
 		}
 		return nil
 	})
@@ -371,7 +372,7 @@ func (x *EvalRubyArguments) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Code:
-		return jsonrpc.MissingField("code")
+		return rpcimpl.MissingField("code")
 	}
 	*x = v
 	return nil
@@ -388,8 +389,8 @@ type EvalRubyFileArguments struct {
 func (x EvalRubyFileArguments) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"file_path":`...)
-	b = jsonrpc.AppendString(b, x.FilePath)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.FilePath)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -399,11 +400,11 @@ func (x *EvalRubyFileArguments) UnmarshalJSON(b []byte) error {
 	var has struct {
 		FilePath bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "file_path":
 			has.FilePath = true
-			return jsonrpc.AtField("file_path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FilePath)))
+			return rpcimpl.AtField("file_path", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.FilePath)))
 		}
 		return nil
 	})
@@ -412,7 +413,7 @@ func (x *EvalRubyFileArguments) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.FilePath:
-		return jsonrpc.MissingField("file_path")
+		return rpcimpl.MissingField("file_path")
 	}
 	*x = v
 	return nil
@@ -430,19 +431,19 @@ func (x ListEntitiesArguments) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.EntityType != nil {
 		b = append(b, `,"entity_type":`...)
-		b = jsonrpc.AppendString(b, *x.EntityType)
+		b = rpcimpl.AppendString(b, *x.EntityType)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ListEntitiesArguments) UnmarshalJSON(b []byte) error {
 	var v ListEntitiesArguments
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "entity_type":
-			return jsonrpc.AtField("entity_type", jsonrpc.DecodeOptional(value, &v.EntityType, jsonrpc.UnmarshalJSON[EntityFilter]))
+			return rpcimpl.AtField("entity_type", rpcimpl.DecodeOptional(value, &v.EntityType, rpcimpl.UnmarshalJSON[EntityFilter]))
 		}
 		return nil
 	})
@@ -475,37 +476,37 @@ func (x ScreenshotArguments) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.OutputPath != nil {
 		b = append(b, `,"output_path":`...)
-		b = jsonrpc.AppendString(b, *x.OutputPath)
+		b = rpcimpl.AppendString(b, *x.OutputPath)
 	}
 	if x.Width != nil {
 		b = append(b, `,"width":`...)
-		b = jsonrpc.AppendInt(b, *x.Width)
+		b = rpcimpl.AppendInt(b, *x.Width)
 	}
 	if x.Height != nil {
 		b = append(b, `,"height":`...)
-		b = jsonrpc.AppendInt(b, *x.Height)
+		b = rpcimpl.AppendInt(b, *x.Height)
 	}
 	if x.Transparent != nil {
 		b = append(b, `,"transparent":`...)
-		b = jsonrpc.AppendBool(b, *x.Transparent)
+		b = rpcimpl.AppendBool(b, *x.Transparent)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ScreenshotArguments) UnmarshalJSON(b []byte) error {
 	var v ScreenshotArguments
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "output_path":
-			return jsonrpc.AtField("output_path", jsonrpc.DecodeOptional(value, &v.OutputPath, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("output_path", rpcimpl.DecodeOptional(value, &v.OutputPath, rpcimpl.DecodeString[string]))
 		case "width":
-			return jsonrpc.AtField("width", jsonrpc.DecodeOptional(value, &v.Width, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("width", rpcimpl.DecodeOptional(value, &v.Width, rpcimpl.DecodeInt[int64]))
 		case "height":
-			return jsonrpc.AtField("height", jsonrpc.DecodeOptional(value, &v.Height, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("height", rpcimpl.DecodeOptional(value, &v.Height, rpcimpl.DecodeInt[int64]))
 		case "transparent":
-			return jsonrpc.AtField("transparent", jsonrpc.DecodeOptional(value, &v.Transparent, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("transparent", rpcimpl.DecodeOptional(value, &v.Transparent, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -560,34 +561,34 @@ func (x BatchScreenshotArguments) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"shots":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Shots); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Shots); err != nil {
 		return nil, err
 	}
 	if x.OutputDir != nil {
 		b = append(b, `,"output_dir":`...)
-		b = jsonrpc.AppendString(b, *x.OutputDir)
+		b = rpcimpl.AppendString(b, *x.OutputDir)
 	}
 	if x.BaseName != nil {
 		b = append(b, `,"base_name":`...)
-		b = jsonrpc.AppendString(b, *x.BaseName)
+		b = rpcimpl.AppendString(b, *x.BaseName)
 	}
 	if x.RestoreCamera != nil {
 		b = append(b, `,"restore_camera":`...)
-		b = jsonrpc.AppendBool(b, *x.RestoreCamera)
+		b = rpcimpl.AppendBool(b, *x.RestoreCamera)
 	}
 	if x.Width != nil {
 		b = append(b, `,"width":`...)
-		b = jsonrpc.AppendInt(b, *x.Width)
+		b = rpcimpl.AppendInt(b, *x.Width)
 	}
 	if x.Height != nil {
 		b = append(b, `,"height":`...)
-		b = jsonrpc.AppendInt(b, *x.Height)
+		b = rpcimpl.AppendInt(b, *x.Height)
 	}
 	if x.Transparent != nil {
 		b = append(b, `,"transparent":`...)
-		b = jsonrpc.AppendBool(b, *x.Transparent)
+		b = rpcimpl.AppendBool(b, *x.Transparent)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -597,23 +598,23 @@ func (x *BatchScreenshotArguments) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Shots bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "shots":
 			has.Shots = true
-			return jsonrpc.AtField("shots", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Shots, jsonrpc.UnmarshalJSON[Shot])))
+			return rpcimpl.AtField("shots", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Shots, rpcimpl.UnmarshalJSON[Shot])))
 		case "output_dir":
-			return jsonrpc.AtField("output_dir", jsonrpc.DecodeOptional(value, &v.OutputDir, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("output_dir", rpcimpl.DecodeOptional(value, &v.OutputDir, rpcimpl.DecodeString[string]))
 		case "base_name":
-			return jsonrpc.AtField("base_name", jsonrpc.DecodeOptional(value, &v.BaseName, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("base_name", rpcimpl.DecodeOptional(value, &v.BaseName, rpcimpl.DecodeString[string]))
 		case "restore_camera":
-			return jsonrpc.AtField("restore_camera", jsonrpc.DecodeOptional(value, &v.RestoreCamera, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("restore_camera", rpcimpl.DecodeOptional(value, &v.RestoreCamera, rpcimpl.DecodeBool[bool]))
 		case "width":
-			return jsonrpc.AtField("width", jsonrpc.DecodeOptional(value, &v.Width, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("width", rpcimpl.DecodeOptional(value, &v.Width, rpcimpl.DecodeInt[int64]))
 		case "height":
-			return jsonrpc.AtField("height", jsonrpc.DecodeOptional(value, &v.Height, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("height", rpcimpl.DecodeOptional(value, &v.Height, rpcimpl.DecodeInt[int64]))
 		case "transparent":
-			return jsonrpc.AtField("transparent", jsonrpc.DecodeOptional(value, &v.Transparent, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("transparent", rpcimpl.DecodeOptional(value, &v.Transparent, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -622,7 +623,7 @@ func (x *BatchScreenshotArguments) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Shots:
-		return jsonrpc.MissingField("shots")
+		return rpcimpl.MissingField("shots")
 	}
 	*x = v
 	return nil
@@ -652,7 +653,7 @@ func (x Shot) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Name != nil {
 		b = append(b, `,"name":`...)
-		b = jsonrpc.AppendString(b, *x.Name)
+		b = rpcimpl.AppendString(b, *x.Name)
 	}
 	if x.Camera != nil {
 		b = append(b, `,"camera":`...)
@@ -662,35 +663,35 @@ func (x Shot) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Isolate != nil {
 		b = append(b, `,"isolate":`...)
-		b = jsonrpc.AppendInt(b, *x.Isolate)
+		b = rpcimpl.AppendInt(b, *x.Isolate)
 	}
 	if x.Width != nil {
 		b = append(b, `,"width":`...)
-		b = jsonrpc.AppendInt(b, *x.Width)
+		b = rpcimpl.AppendInt(b, *x.Width)
 	}
 	if x.Height != nil {
 		b = append(b, `,"height":`...)
-		b = jsonrpc.AppendInt(b, *x.Height)
+		b = rpcimpl.AppendInt(b, *x.Height)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Shot) UnmarshalJSON(b []byte) error {
 	var v Shot
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
-			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("name", rpcimpl.DecodeOptional(value, &v.Name, rpcimpl.DecodeString[string]))
 		case "camera":
-			return jsonrpc.AtField("camera", jsonrpc.DecodeOptional(value, &v.Camera, jsonrpc.UnmarshalJSON[CameraSpec]))
+			return rpcimpl.AtField("camera", rpcimpl.DecodeOptional(value, &v.Camera, rpcimpl.UnmarshalJSON[CameraSpec]))
 		case "isolate":
-			return jsonrpc.AtField("isolate", jsonrpc.DecodeOptional(value, &v.Isolate, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("isolate", rpcimpl.DecodeOptional(value, &v.Isolate, rpcimpl.DecodeInt[int64]))
 		case "width":
-			return jsonrpc.AtField("width", jsonrpc.DecodeOptional(value, &v.Width, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("width", rpcimpl.DecodeOptional(value, &v.Width, rpcimpl.DecodeInt[int64]))
 		case "height":
-			return jsonrpc.AtField("height", jsonrpc.DecodeOptional(value, &v.Height, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("height", rpcimpl.DecodeOptional(value, &v.Height, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -744,85 +745,85 @@ func (x CameraSpec) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Type != nil {
 		b = append(b, `,"type":`...)
-		b = jsonrpc.AppendString(b, *x.Type)
+		b = rpcimpl.AppendString(b, *x.Type)
 	}
 	if x.View != nil {
 		b = append(b, `,"view":`...)
-		b = jsonrpc.AppendString(b, *x.View)
+		b = rpcimpl.AppendString(b, *x.View)
 	}
 	if x.Eye != nil {
 		b = append(b, `,"eye":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Eye); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Eye); err != nil {
 			return nil, err
 		}
 	}
 	if x.Target != nil {
 		b = append(b, `,"target":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Target); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Target); err != nil {
 			return nil, err
 		}
 	}
 	if x.Up != nil {
 		b = append(b, `,"up":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Up); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Up); err != nil {
 			return nil, err
 		}
 	}
 	if x.Perspective != nil {
 		b = append(b, `,"perspective":`...)
-		b = jsonrpc.AppendBool(b, *x.Perspective)
+		b = rpcimpl.AppendBool(b, *x.Perspective)
 	}
 	if x.Fov != nil {
 		b = append(b, `,"fov":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Fov); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.Fov); err != nil {
 			return nil, err
 		}
 	}
 	if x.EntityIDs != nil {
 		b = append(b, `,"entity_ids":`...)
-		if b, err = jsonrpc.AppendValue(b, x.EntityIDs); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.EntityIDs); err != nil {
 			return nil, err
 		}
 	}
 	if x.Padding != nil {
 		b = append(b, `,"padding":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Padding); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.Padding); err != nil {
 			return nil, err
 		}
 	}
 	if x.ZoomExtents != nil {
 		b = append(b, `,"zoom_extents":`...)
-		b = jsonrpc.AppendBool(b, *x.ZoomExtents)
+		b = rpcimpl.AppendBool(b, *x.ZoomExtents)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *CameraSpec) UnmarshalJSON(b []byte) error {
 	var v CameraSpec
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
-			return jsonrpc.AtField("type", jsonrpc.DecodeOptional(value, &v.Type, jsonrpc.UnmarshalJSON[CameraKind]))
+			return rpcimpl.AtField("type", rpcimpl.DecodeOptional(value, &v.Type, rpcimpl.UnmarshalJSON[CameraKind]))
 		case "view":
-			return jsonrpc.AtField("view", jsonrpc.DecodeOptional(value, &v.View, jsonrpc.UnmarshalJSON[StandardView]))
+			return rpcimpl.AtField("view", rpcimpl.DecodeOptional(value, &v.View, rpcimpl.UnmarshalJSON[StandardView]))
 		case "eye":
-			return jsonrpc.AtField("eye", json.Unmarshal(value, &v.Eye))
+			return rpcimpl.AtField("eye", json.Unmarshal(value, &v.Eye))
 		case "target":
-			return jsonrpc.AtField("target", json.Unmarshal(value, &v.Target))
+			return rpcimpl.AtField("target", json.Unmarshal(value, &v.Target))
 		case "up":
-			return jsonrpc.AtField("up", json.Unmarshal(value, &v.Up))
+			return rpcimpl.AtField("up", json.Unmarshal(value, &v.Up))
 		case "perspective":
-			return jsonrpc.AtField("perspective", jsonrpc.DecodeOptional(value, &v.Perspective, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("perspective", rpcimpl.DecodeOptional(value, &v.Perspective, rpcimpl.DecodeBool[bool]))
 		case "fov":
-			return jsonrpc.AtField("fov", jsonrpc.DecodeOptional(value, &v.Fov, jsonrpc.DecodeFloat[float64]))
+			return rpcimpl.AtField("fov", rpcimpl.DecodeOptional(value, &v.Fov, rpcimpl.DecodeFloat[float64]))
 		case "entity_ids":
-			return jsonrpc.AtField("entity_ids", json.Unmarshal(value, &v.EntityIDs))
+			return rpcimpl.AtField("entity_ids", json.Unmarshal(value, &v.EntityIDs))
 		case "padding":
-			return jsonrpc.AtField("padding", jsonrpc.DecodeOptional(value, &v.Padding, jsonrpc.DecodeFloat[float64]))
+			return rpcimpl.AtField("padding", rpcimpl.DecodeOptional(value, &v.Padding, rpcimpl.DecodeFloat[float64]))
 		case "zoom_extents":
-			return jsonrpc.AtField("zoom_extents", jsonrpc.DecodeOptional(value, &v.ZoomExtents, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("zoom_extents", rpcimpl.DecodeOptional(value, &v.ZoomExtents, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -846,19 +847,19 @@ func (x PathArguments) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Path != nil {
 		b = append(b, `,"path":`...)
-		b = jsonrpc.AppendString(b, *x.Path)
+		b = rpcimpl.AppendString(b, *x.Path)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *PathArguments) UnmarshalJSON(b []byte) error {
 	var v PathArguments
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "path":
-			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("path", rpcimpl.DecodeOptional(value, &v.Path, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -887,31 +888,31 @@ func (x ExportArguments) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Format != nil {
 		b = append(b, `,"format":`...)
-		b = jsonrpc.AppendString(b, *x.Format)
+		b = rpcimpl.AppendString(b, *x.Format)
 	}
 	if x.Width != nil {
 		b = append(b, `,"width":`...)
-		b = jsonrpc.AppendInt(b, *x.Width)
+		b = rpcimpl.AppendInt(b, *x.Width)
 	}
 	if x.Height != nil {
 		b = append(b, `,"height":`...)
-		b = jsonrpc.AppendInt(b, *x.Height)
+		b = rpcimpl.AppendInt(b, *x.Height)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ExportArguments) UnmarshalJSON(b []byte) error {
 	var v ExportArguments
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "format":
-			return jsonrpc.AtField("format", jsonrpc.DecodeOptional(value, &v.Format, jsonrpc.UnmarshalJSON[ExportFormat]))
+			return rpcimpl.AtField("format", rpcimpl.DecodeOptional(value, &v.Format, rpcimpl.UnmarshalJSON[ExportFormat]))
 		case "width":
-			return jsonrpc.AtField("width", jsonrpc.DecodeOptional(value, &v.Width, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("width", rpcimpl.DecodeOptional(value, &v.Width, rpcimpl.DecodeInt[int64]))
 		case "height":
-			return jsonrpc.AtField("height", jsonrpc.DecodeOptional(value, &v.Height, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("height", rpcimpl.DecodeOptional(value, &v.Height, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -957,16 +958,16 @@ func (x PingToolResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
+	b = rpcimpl.AppendString(b, x.Status)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
+	b = rpcimpl.AppendString(b, x.Message)
 	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendString(b, x.Version)
+	b = rpcimpl.AppendString(b, x.Version)
 	b = append(b, `,"sketchup_version":`...)
-	b = jsonrpc.AppendString(b, x.SketchupVersion)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.SketchupVersion)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -976,23 +977,23 @@ func (x *PingToolResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, Status, Message, Version, SketchupVersion bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Status)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Status)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
+			return rpcimpl.AtField("version", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Version)))
 		case "sketchup_version":
 			has.SketchupVersion = true
-			return jsonrpc.AtField("sketchup_version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SketchupVersion)))
+			return rpcimpl.AtField("sketchup_version", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.SketchupVersion)))
 		}
 		return nil
 	})
@@ -1001,17 +1002,17 @@ func (x *PingToolResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	case v.Status != "connected":
-		return jsonrpc.AtField("status", errors.New("must be \"connected\""))
+		return rpcimpl.AtField("status", errors.New("must be \"connected\""))
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	case !has.Version:
-		return jsonrpc.MissingField("version")
+		return rpcimpl.MissingField("version")
 	case !has.SketchupVersion:
-		return jsonrpc.MissingField("sketchup_version")
+		return rpcimpl.MissingField("sketchup_version")
 	}
 	*x = v
 	return nil
@@ -1036,18 +1037,18 @@ type EvalResult struct {
 func (x EvalResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"result":`...)
-	b = jsonrpc.AppendString(b, x.Result)
+	b = rpcimpl.AppendString(b, x.Result)
 	if x.FilePath != nil {
 		b = append(b, `,"file_path":`...)
-		b = jsonrpc.AppendString(b, *x.FilePath)
+		b = rpcimpl.AppendString(b, *x.FilePath)
 	}
 	if x.FileName != nil {
 		b = append(b, `,"file_name":`...)
-		b = jsonrpc.AppendString(b, *x.FileName)
+		b = rpcimpl.AppendString(b, *x.FileName)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1057,18 +1058,18 @@ func (x *EvalResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, Result bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "result":
 			has.Result = true
-			return jsonrpc.AtField("result", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Result)))
+			return rpcimpl.AtField("result", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Result)))
 		case "file_path":
-			return jsonrpc.AtField("file_path", jsonrpc.DecodeOptional(value, &v.FilePath, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("file_path", rpcimpl.DecodeOptional(value, &v.FilePath, rpcimpl.DecodeString[string]))
 		case "file_name":
-			return jsonrpc.AtField("file_name", jsonrpc.DecodeOptional(value, &v.FileName, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("file_name", rpcimpl.DecodeOptional(value, &v.FileName, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1077,9 +1078,9 @@ func (x *EvalResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Result:
-		return jsonrpc.MissingField("result")
+		return rpcimpl.MissingField("result")
 	}
 	*x = v
 	return nil
@@ -1096,10 +1097,10 @@ type MessageResult struct {
 func (x MessageResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Message)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1109,14 +1110,14 @@ func (x *MessageResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, Message bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		}
 		return nil
 	})
@@ -1125,9 +1126,9 @@ func (x *MessageResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	}
 	*x = v
 	return nil
@@ -1155,22 +1156,22 @@ type ModelInfo struct {
 func (x ModelInfo) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"title":`...)
-	b = jsonrpc.AppendString(b, x.Title)
+	b = rpcimpl.AppendString(b, x.Title)
 	b = append(b, `,"units":`...)
-	b = jsonrpc.AppendString(b, x.Units)
+	b = rpcimpl.AppendString(b, x.Units)
 	b = append(b, `,"num_faces":`...)
-	b = jsonrpc.AppendInt(b, x.NumFaces)
+	b = rpcimpl.AppendInt(b, x.NumFaces)
 	b = append(b, `,"num_edges":`...)
-	b = jsonrpc.AppendInt(b, x.NumEdges)
+	b = rpcimpl.AppendInt(b, x.NumEdges)
 	b = append(b, `,"num_groups":`...)
-	b = jsonrpc.AppendInt(b, x.NumGroups)
+	b = rpcimpl.AppendInt(b, x.NumGroups)
 	b = append(b, `,"num_components":`...)
-	b = jsonrpc.AppendInt(b, x.NumComponents)
+	b = rpcimpl.AppendInt(b, x.NumComponents)
 	b = append(b, `,"modified":`...)
-	b = jsonrpc.AppendBool(b, x.Modified)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Modified)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1180,32 +1181,32 @@ func (x *ModelInfo) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, Title, Units, NumFaces, NumEdges, NumGroups, NumComponents, Modified bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "title":
 			has.Title = true
-			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
+			return rpcimpl.AtField("title", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Title)))
 		case "units":
 			has.Units = true
-			return jsonrpc.AtField("units", jsonrpc.NonNull(value, v.Units.UnmarshalJSON(value)))
+			return rpcimpl.AtField("units", rpcimpl.NonNull(value, v.Units.UnmarshalJSON(value)))
 		case "num_faces":
 			has.NumFaces = true
-			return jsonrpc.AtField("num_faces", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.NumFaces)))
+			return rpcimpl.AtField("num_faces", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.NumFaces)))
 		case "num_edges":
 			has.NumEdges = true
-			return jsonrpc.AtField("num_edges", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.NumEdges)))
+			return rpcimpl.AtField("num_edges", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.NumEdges)))
 		case "num_groups":
 			has.NumGroups = true
-			return jsonrpc.AtField("num_groups", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.NumGroups)))
+			return rpcimpl.AtField("num_groups", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.NumGroups)))
 		case "num_components":
 			has.NumComponents = true
-			return jsonrpc.AtField("num_components", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.NumComponents)))
+			return rpcimpl.AtField("num_components", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.NumComponents)))
 		case "modified":
 			has.Modified = true
-			return jsonrpc.AtField("modified", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Modified)))
+			return rpcimpl.AtField("modified", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Modified)))
 		}
 		return nil
 	})
@@ -1214,21 +1215,21 @@ func (x *ModelInfo) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Title:
-		return jsonrpc.MissingField("title")
+		return rpcimpl.MissingField("title")
 	case !has.Units:
-		return jsonrpc.MissingField("units")
+		return rpcimpl.MissingField("units")
 	case !has.NumFaces:
-		return jsonrpc.MissingField("num_faces")
+		return rpcimpl.MissingField("num_faces")
 	case !has.NumEdges:
-		return jsonrpc.MissingField("num_edges")
+		return rpcimpl.MissingField("num_edges")
 	case !has.NumGroups:
-		return jsonrpc.MissingField("num_groups")
+		return rpcimpl.MissingField("num_groups")
 	case !has.NumComponents:
-		return jsonrpc.MissingField("num_components")
+		return rpcimpl.MissingField("num_components")
 	case !has.Modified:
-		return jsonrpc.MissingField("modified")
+		return rpcimpl.MissingField("modified")
 	}
 	*x = v
 	return nil
@@ -1263,36 +1264,36 @@ func (x Entity) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"entity_id":`...)
-	b = jsonrpc.AppendInt(b, x.EntityID)
+	b = rpcimpl.AppendInt(b, x.EntityID)
 	if x.Name != nil {
 		b = append(b, `,"name":`...)
-		b = jsonrpc.AppendString(b, *x.Name)
+		b = rpcimpl.AppendString(b, *x.Name)
 	}
 	if x.Layer != nil {
 		b = append(b, `,"layer":`...)
-		b = jsonrpc.AppendString(b, *x.Layer)
+		b = rpcimpl.AppendString(b, *x.Layer)
 	}
 	if x.Area != nil {
 		b = append(b, `,"area":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Area); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.Area); err != nil {
 			return nil, err
 		}
 	}
 	if x.Normal != nil {
 		b = append(b, `,"normal":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Normal); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Normal); err != nil {
 			return nil, err
 		}
 	}
 	if x.Length != nil {
 		b = append(b, `,"length":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Length); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.Length); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1302,24 +1303,24 @@ func (x *Entity) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, EntityID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "entity_id":
 			has.EntityID = true
-			return jsonrpc.AtField("entity_id", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.EntityID)))
+			return rpcimpl.AtField("entity_id", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.EntityID)))
 		case "name":
-			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("name", rpcimpl.DecodeOptional(value, &v.Name, rpcimpl.DecodeString[string]))
 		case "layer":
-			return jsonrpc.AtField("layer", jsonrpc.DecodeOptional(value, &v.Layer, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("layer", rpcimpl.DecodeOptional(value, &v.Layer, rpcimpl.DecodeString[string]))
 		case "area":
-			return jsonrpc.AtField("area", jsonrpc.DecodeOptional(value, &v.Area, jsonrpc.DecodeFloat[float64]))
+			return rpcimpl.AtField("area", rpcimpl.DecodeOptional(value, &v.Area, rpcimpl.DecodeFloat[float64]))
 		case "normal":
-			return jsonrpc.AtField("normal", json.Unmarshal(value, &v.Normal))
+			return rpcimpl.AtField("normal", json.Unmarshal(value, &v.Normal))
 		case "length":
-			return jsonrpc.AtField("length", jsonrpc.DecodeOptional(value, &v.Length, jsonrpc.DecodeFloat[float64]))
+			return rpcimpl.AtField("length", rpcimpl.DecodeOptional(value, &v.Length, rpcimpl.DecodeFloat[float64]))
 		}
 		return nil
 	})
@@ -1328,9 +1329,9 @@ func (x *Entity) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case !has.EntityID:
-		return jsonrpc.MissingField("entity_id")
+		return rpcimpl.MissingField("entity_id")
 	}
 	*x = v
 	return nil
@@ -1365,18 +1366,18 @@ func (x EntityList) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	if x.EntityType != nil {
 		b = append(b, `,"entity_type":`...)
-		b = jsonrpc.AppendString(b, *x.EntityType)
+		b = rpcimpl.AppendString(b, *x.EntityType)
 	}
 	b = append(b, `,"count":`...)
-	b = jsonrpc.AppendInt(b, x.Count)
+	b = rpcimpl.AppendInt(b, x.Count)
 	b = append(b, `,"entities":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Entities); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Entities); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1386,19 +1387,19 @@ func (x *EntityList) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, Count, Entities bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "entity_type":
-			return jsonrpc.AtField("entity_type", jsonrpc.DecodeOptional(value, &v.EntityType, jsonrpc.UnmarshalJSON[EntityFilter]))
+			return rpcimpl.AtField("entity_type", rpcimpl.DecodeOptional(value, &v.EntityType, rpcimpl.UnmarshalJSON[EntityFilter]))
 		case "count":
 			has.Count = true
-			return jsonrpc.AtField("count", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Count)))
+			return rpcimpl.AtField("count", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Count)))
 		case "entities":
 			has.Entities = true
-			return jsonrpc.AtField("entities", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Entities, jsonrpc.UnmarshalJSON[Entity])))
+			return rpcimpl.AtField("entities", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Entities, rpcimpl.UnmarshalJSON[Entity])))
 		}
 		return nil
 	})
@@ -1407,11 +1408,11 @@ func (x *EntityList) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Count:
-		return jsonrpc.MissingField("count")
+		return rpcimpl.MissingField("count")
 	case !has.Entities:
-		return jsonrpc.MissingField("entities")
+		return rpcimpl.MissingField("entities")
 	}
 	*x = v
 	return nil
@@ -1431,12 +1432,12 @@ type Layer struct {
 func (x Layer) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"visible":`...)
-	b = jsonrpc.AppendBool(b, x.Visible)
+	b = rpcimpl.AppendBool(b, x.Visible)
 	b = append(b, `,"page_behavior":`...)
-	b = jsonrpc.AppendInt(b, x.PageBehavior)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.PageBehavior)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1446,17 +1447,17 @@ func (x *Layer) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Visible, PageBehavior bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "visible":
 			has.Visible = true
-			return jsonrpc.AtField("visible", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Visible)))
+			return rpcimpl.AtField("visible", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Visible)))
 		case "page_behavior":
 			has.PageBehavior = true
-			return jsonrpc.AtField("page_behavior", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.PageBehavior)))
+			return rpcimpl.AtField("page_behavior", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.PageBehavior)))
 		}
 		return nil
 	})
@@ -1465,11 +1466,11 @@ func (x *Layer) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Visible:
-		return jsonrpc.MissingField("visible")
+		return rpcimpl.MissingField("visible")
 	case !has.PageBehavior:
-		return jsonrpc.MissingField("page_behavior")
+		return rpcimpl.MissingField("page_behavior")
 	}
 	*x = v
 	return nil
@@ -1501,14 +1502,14 @@ func (x LayerList) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"count":`...)
-	b = jsonrpc.AppendInt(b, x.Count)
+	b = rpcimpl.AppendInt(b, x.Count)
 	b = append(b, `,"layers":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Layers); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Layers); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1518,17 +1519,17 @@ func (x *LayerList) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, Count, Layers bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "count":
 			has.Count = true
-			return jsonrpc.AtField("count", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Count)))
+			return rpcimpl.AtField("count", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Count)))
 		case "layers":
 			has.Layers = true
-			return jsonrpc.AtField("layers", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Layers, jsonrpc.UnmarshalJSON[Layer])))
+			return rpcimpl.AtField("layers", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Layers, rpcimpl.UnmarshalJSON[Layer])))
 		}
 		return nil
 	})
@@ -1537,11 +1538,11 @@ func (x *LayerList) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Count:
-		return jsonrpc.MissingField("count")
+		return rpcimpl.MissingField("count")
 	case !has.Layers:
-		return jsonrpc.MissingField("layers")
+		return rpcimpl.MissingField("layers")
 	}
 	*x = v
 	return nil
@@ -1569,16 +1570,16 @@ func (x Color) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"red":`...)
-	b = jsonrpc.AppendInt(b, x.Red)
+	b = rpcimpl.AppendInt(b, x.Red)
 	b = append(b, `,"green":`...)
-	b = jsonrpc.AppendInt(b, x.Green)
+	b = rpcimpl.AppendInt(b, x.Green)
 	b = append(b, `,"blue":`...)
-	b = jsonrpc.AppendInt(b, x.Blue)
+	b = rpcimpl.AppendInt(b, x.Blue)
 	b = append(b, `,"alpha":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Alpha); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.Alpha); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1588,20 +1589,20 @@ func (x *Color) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Red, Green, Blue, Alpha bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "red":
 			has.Red = true
-			return jsonrpc.AtField("red", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Red, 0, 255)))
+			return rpcimpl.AtField("red", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.Red, 0, 255)))
 		case "green":
 			has.Green = true
-			return jsonrpc.AtField("green", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Green, 0, 255)))
+			return rpcimpl.AtField("green", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.Green, 0, 255)))
 		case "blue":
 			has.Blue = true
-			return jsonrpc.AtField("blue", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Blue, 0, 255)))
+			return rpcimpl.AtField("blue", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.Blue, 0, 255)))
 		case "alpha":
 			has.Alpha = true
-			return jsonrpc.AtField("alpha", jsonrpc.NonNull(value, jsonrpc.DecodeFloatIn(value, &v.Alpha, 0, 1)))
+			return rpcimpl.AtField("alpha", rpcimpl.NonNull(value, rpcimpl.DecodeFloatIn(value, &v.Alpha, 0, 1)))
 		}
 		return nil
 	})
@@ -1610,13 +1611,13 @@ func (x *Color) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Red:
-		return jsonrpc.MissingField("red")
+		return rpcimpl.MissingField("red")
 	case !has.Green:
-		return jsonrpc.MissingField("green")
+		return rpcimpl.MissingField("green")
 	case !has.Blue:
-		return jsonrpc.MissingField("blue")
+		return rpcimpl.MissingField("blue")
 	case !has.Alpha:
-		return jsonrpc.MissingField("alpha")
+		return rpcimpl.MissingField("alpha")
 	}
 	*x = v
 	return nil
@@ -1637,9 +1638,9 @@ func (x Material) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"display_name":`...)
-	b = jsonrpc.AppendString(b, x.DisplayName)
+	b = rpcimpl.AppendString(b, x.DisplayName)
 	if x.Color != nil {
 		b = append(b, `,"color":`...)
 		if b, err = x.Color.AppendJSON(b); err != nil {
@@ -1647,8 +1648,8 @@ func (x Material) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"textured":`...)
-	b = jsonrpc.AppendBool(b, x.Textured)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Textured)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1658,19 +1659,19 @@ func (x *Material) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, DisplayName, Textured bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "display_name":
 			has.DisplayName = true
-			return jsonrpc.AtField("display_name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.DisplayName)))
+			return rpcimpl.AtField("display_name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.DisplayName)))
 		case "color":
-			return jsonrpc.AtField("color", jsonrpc.DecodeOptional(value, &v.Color, jsonrpc.UnmarshalJSON[Color]))
+			return rpcimpl.AtField("color", rpcimpl.DecodeOptional(value, &v.Color, rpcimpl.UnmarshalJSON[Color]))
 		case "textured":
 			has.Textured = true
-			return jsonrpc.AtField("textured", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Textured)))
+			return rpcimpl.AtField("textured", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Textured)))
 		}
 		return nil
 	})
@@ -1679,11 +1680,11 @@ func (x *Material) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.DisplayName:
-		return jsonrpc.MissingField("display_name")
+		return rpcimpl.MissingField("display_name")
 	case !has.Textured:
-		return jsonrpc.MissingField("textured")
+		return rpcimpl.MissingField("textured")
 	}
 	*x = v
 	return nil
@@ -1715,14 +1716,14 @@ func (x MaterialList) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"count":`...)
-	b = jsonrpc.AppendInt(b, x.Count)
+	b = rpcimpl.AppendInt(b, x.Count)
 	b = append(b, `,"materials":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Materials); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Materials); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1732,17 +1733,17 @@ func (x *MaterialList) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, Count, Materials bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "count":
 			has.Count = true
-			return jsonrpc.AtField("count", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Count)))
+			return rpcimpl.AtField("count", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Count)))
 		case "materials":
 			has.Materials = true
-			return jsonrpc.AtField("materials", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Materials, jsonrpc.UnmarshalJSON[Material])))
+			return rpcimpl.AtField("materials", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Materials, rpcimpl.UnmarshalJSON[Material])))
 		}
 		return nil
 	})
@@ -1751,11 +1752,11 @@ func (x *MaterialList) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Count:
-		return jsonrpc.MissingField("count")
+		return rpcimpl.MissingField("count")
 	case !has.Materials:
-		return jsonrpc.MissingField("materials")
+		return rpcimpl.MissingField("materials")
 	}
 	*x = v
 	return nil
@@ -1807,30 +1808,30 @@ func (x CameraInfo) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"eye":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Eye); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Eye); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"target":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Target); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Target); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"up":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Up); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Up); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"fov":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Fov); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.Fov); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"aspect_ratio":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.AspectRatio); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.AspectRatio); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"perspective":`...)
-	b = jsonrpc.AppendBool(b, x.Perspective)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Perspective)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1840,29 +1841,29 @@ func (x *CameraInfo) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, Eye, Target, Up, Fov, AspectRatio, Perspective bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "eye":
 			has.Eye = true
-			return jsonrpc.AtField("eye", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Eye)))
+			return rpcimpl.AtField("eye", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Eye)))
 		case "target":
 			has.Target = true
-			return jsonrpc.AtField("target", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Target)))
+			return rpcimpl.AtField("target", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Target)))
 		case "up":
 			has.Up = true
-			return jsonrpc.AtField("up", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Up)))
+			return rpcimpl.AtField("up", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Up)))
 		case "fov":
 			has.Fov = true
-			return jsonrpc.AtField("fov", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Fov)))
+			return rpcimpl.AtField("fov", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Fov)))
 		case "aspect_ratio":
 			has.AspectRatio = true
-			return jsonrpc.AtField("aspect_ratio", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.AspectRatio)))
+			return rpcimpl.AtField("aspect_ratio", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.AspectRatio)))
 		case "perspective":
 			has.Perspective = true
-			return jsonrpc.AtField("perspective", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Perspective)))
+			return rpcimpl.AtField("perspective", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Perspective)))
 		}
 		return nil
 	})
@@ -1871,19 +1872,19 @@ func (x *CameraInfo) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Eye:
-		return jsonrpc.MissingField("eye")
+		return rpcimpl.MissingField("eye")
 	case !has.Target:
-		return jsonrpc.MissingField("target")
+		return rpcimpl.MissingField("target")
 	case !has.Up:
-		return jsonrpc.MissingField("up")
+		return rpcimpl.MissingField("up")
 	case !has.Fov:
-		return jsonrpc.MissingField("fov")
+		return rpcimpl.MissingField("fov")
 	case !has.AspectRatio:
-		return jsonrpc.MissingField("aspect_ratio")
+		return rpcimpl.MissingField("aspect_ratio")
 	case !has.Perspective:
-		return jsonrpc.MissingField("perspective")
+		return rpcimpl.MissingField("perspective")
 	}
 	*x = v
 	return nil
@@ -1924,20 +1925,20 @@ func (x ScreenshotResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"file_path":`...)
-	b = jsonrpc.AppendString(b, x.FilePath)
+	b = rpcimpl.AppendString(b, x.FilePath)
 	b = append(b, `,"file_name":`...)
-	b = jsonrpc.AppendString(b, x.FileName)
+	b = rpcimpl.AppendString(b, x.FileName)
 	b = append(b, `,"width":`...)
-	b = jsonrpc.AppendInt(b, x.Width)
+	b = rpcimpl.AppendInt(b, x.Width)
 	b = append(b, `,"height":`...)
-	b = jsonrpc.AppendInt(b, x.Height)
+	b = rpcimpl.AppendInt(b, x.Height)
 	b = append(b, `,"format":`...)
-	b = jsonrpc.AppendString(b, x.Format)
+	b = rpcimpl.AppendString(b, x.Format)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Message)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1947,29 +1948,29 @@ func (x *ScreenshotResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, FilePath, FileName, Width, Height, Format, Message bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "file_path":
 			has.FilePath = true
-			return jsonrpc.AtField("file_path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FilePath)))
+			return rpcimpl.AtField("file_path", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.FilePath)))
 		case "file_name":
 			has.FileName = true
-			return jsonrpc.AtField("file_name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FileName)))
+			return rpcimpl.AtField("file_name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.FileName)))
 		case "width":
 			has.Width = true
-			return jsonrpc.AtField("width", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Width)))
+			return rpcimpl.AtField("width", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Width)))
 		case "height":
 			has.Height = true
-			return jsonrpc.AtField("height", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Height)))
+			return rpcimpl.AtField("height", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Height)))
 		case "format":
 			has.Format = true
-			return jsonrpc.AtField("format", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Format)))
+			return rpcimpl.AtField("format", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Format)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		}
 		return nil
 	})
@@ -1978,21 +1979,21 @@ func (x *ScreenshotResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.FilePath:
-		return jsonrpc.MissingField("file_path")
+		return rpcimpl.MissingField("file_path")
 	case !has.FileName:
-		return jsonrpc.MissingField("file_name")
+		return rpcimpl.MissingField("file_name")
 	case !has.Width:
-		return jsonrpc.MissingField("width")
+		return rpcimpl.MissingField("width")
 	case !has.Height:
-		return jsonrpc.MissingField("height")
+		return rpcimpl.MissingField("height")
 	case !has.Format:
-		return jsonrpc.MissingField("format")
+		return rpcimpl.MissingField("format")
 	case v.Format != "png":
-		return jsonrpc.AtField("format", errors.New("must be \"png\""))
+		return rpcimpl.AtField("format", errors.New("must be \"png\""))
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	}
 	*x = v
 	return nil
@@ -2011,18 +2012,18 @@ type ShotResult struct {
 func (x ShotResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.FilePath != nil {
 		b = append(b, `,"file_path":`...)
-		b = jsonrpc.AppendString(b, *x.FilePath)
+		b = rpcimpl.AppendString(b, *x.FilePath)
 	}
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = rpcimpl.AppendString(b, *x.Error)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2032,18 +2033,18 @@ func (x *ShotResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, Name bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "file_path":
-			return jsonrpc.AtField("file_path", jsonrpc.DecodeOptional(value, &v.FilePath, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("file_path", rpcimpl.DecodeOptional(value, &v.FilePath, rpcimpl.DecodeString[string]))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("error", rpcimpl.DecodeOptional(value, &v.Error, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -2052,9 +2053,9 @@ func (x *ShotResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	}
 	*x = v
 	return nil
@@ -2090,20 +2091,20 @@ func (x BatchScreenshotResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"output_dir":`...)
-	b = jsonrpc.AppendString(b, x.OutputDir)
+	b = rpcimpl.AppendString(b, x.OutputDir)
 	b = append(b, `,"total_shots":`...)
-	b = jsonrpc.AppendInt(b, x.TotalShots)
+	b = rpcimpl.AppendInt(b, x.TotalShots)
 	b = append(b, `,"successful":`...)
-	b = jsonrpc.AppendInt(b, x.Successful)
+	b = rpcimpl.AppendInt(b, x.Successful)
 	b = append(b, `,"failed":`...)
-	b = jsonrpc.AppendInt(b, x.Failed)
+	b = rpcimpl.AppendInt(b, x.Failed)
 	b = append(b, `,"results":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Results); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Results); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2113,26 +2114,26 @@ func (x *BatchScreenshotResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, OutputDir, TotalShots, Successful, Failed, Results bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "output_dir":
 			has.OutputDir = true
-			return jsonrpc.AtField("output_dir", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.OutputDir)))
+			return rpcimpl.AtField("output_dir", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.OutputDir)))
 		case "total_shots":
 			has.TotalShots = true
-			return jsonrpc.AtField("total_shots", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TotalShots)))
+			return rpcimpl.AtField("total_shots", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.TotalShots)))
 		case "successful":
 			has.Successful = true
-			return jsonrpc.AtField("successful", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Successful)))
+			return rpcimpl.AtField("successful", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Successful)))
 		case "failed":
 			has.Failed = true
-			return jsonrpc.AtField("failed", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Failed)))
+			return rpcimpl.AtField("failed", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Failed)))
 		case "results":
 			has.Results = true
-			return jsonrpc.AtField("results", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Results, jsonrpc.UnmarshalJSON[ShotResult])))
+			return rpcimpl.AtField("results", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Results, rpcimpl.UnmarshalJSON[ShotResult])))
 		}
 		return nil
 	})
@@ -2141,17 +2142,17 @@ func (x *BatchScreenshotResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.OutputDir:
-		return jsonrpc.MissingField("output_dir")
+		return rpcimpl.MissingField("output_dir")
 	case !has.TotalShots:
-		return jsonrpc.MissingField("total_shots")
+		return rpcimpl.MissingField("total_shots")
 	case !has.Successful:
-		return jsonrpc.MissingField("successful")
+		return rpcimpl.MissingField("successful")
 	case !has.Failed:
-		return jsonrpc.MissingField("failed")
+		return rpcimpl.MissingField("failed")
 	case !has.Results:
-		return jsonrpc.MissingField("results")
+		return rpcimpl.MissingField("results")
 	}
 	*x = v
 	return nil
@@ -2170,14 +2171,14 @@ type ModelFileResult struct {
 func (x ModelFileResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"file_path":`...)
-	b = jsonrpc.AppendString(b, x.FilePath)
+	b = rpcimpl.AppendString(b, x.FilePath)
 	b = append(b, `,"file_name":`...)
-	b = jsonrpc.AppendString(b, x.FileName)
+	b = rpcimpl.AppendString(b, x.FileName)
 	b = append(b, `,"title":`...)
-	b = jsonrpc.AppendString(b, x.Title)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Title)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2187,20 +2188,20 @@ func (x *ModelFileResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, FilePath, FileName, Title bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "file_path":
 			has.FilePath = true
-			return jsonrpc.AtField("file_path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FilePath)))
+			return rpcimpl.AtField("file_path", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.FilePath)))
 		case "file_name":
 			has.FileName = true
-			return jsonrpc.AtField("file_name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FileName)))
+			return rpcimpl.AtField("file_name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.FileName)))
 		case "title":
 			has.Title = true
-			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
+			return rpcimpl.AtField("title", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Title)))
 		}
 		return nil
 	})
@@ -2209,13 +2210,13 @@ func (x *ModelFileResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.FilePath:
-		return jsonrpc.MissingField("file_path")
+		return rpcimpl.MissingField("file_path")
 	case !has.FileName:
-		return jsonrpc.MissingField("file_name")
+		return rpcimpl.MissingField("file_name")
 	case !has.Title:
-		return jsonrpc.MissingField("title")
+		return rpcimpl.MissingField("title")
 	}
 	*x = v
 	return nil
@@ -2236,12 +2237,12 @@ type ExportResult struct {
 func (x ExportResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"file_path":`...)
-	b = jsonrpc.AppendString(b, x.FilePath)
+	b = rpcimpl.AppendString(b, x.FilePath)
 	b = append(b, `,"format":`...)
-	b = jsonrpc.AppendString(b, x.Format)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Format)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2251,17 +2252,17 @@ func (x *ExportResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, FilePath, Format bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "file_path":
 			has.FilePath = true
-			return jsonrpc.AtField("file_path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.FilePath)))
+			return rpcimpl.AtField("file_path", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.FilePath)))
 		case "format":
 			has.Format = true
-			return jsonrpc.AtField("format", jsonrpc.NonNull(value, v.Format.UnmarshalJSON(value)))
+			return rpcimpl.AtField("format", rpcimpl.NonNull(value, v.Format.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -2270,11 +2271,11 @@ func (x *ExportResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.FilePath:
-		return jsonrpc.MissingField("file_path")
+		return rpcimpl.MissingField("file_path")
 	case !has.Format:
-		return jsonrpc.MissingField("format")
+		return rpcimpl.MissingField("format")
 	}
 	*x = v
 	return nil
@@ -2295,18 +2296,18 @@ type ConsoleCaptureStatus struct {
 func (x ConsoleCaptureStatus) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"capturing":`...)
-	b = jsonrpc.AppendBool(b, x.Capturing)
+	b = rpcimpl.AppendBool(b, x.Capturing)
 	b = append(b, `,"log_file":`...)
 	if x.LogFile == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendString(b, *x.LogFile)
+		b = rpcimpl.AppendString(b, *x.LogFile)
 	}
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Message)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2316,20 +2317,20 @@ func (x *ConsoleCaptureStatus) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, Capturing, LogFile, Message bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "capturing":
 			has.Capturing = true
-			return jsonrpc.AtField("capturing", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Capturing)))
+			return rpcimpl.AtField("capturing", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Capturing)))
 		case "log_file":
 			has.LogFile = true
-			return jsonrpc.AtField("log_file", jsonrpc.DecodeOptional(value, &v.LogFile, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("log_file", rpcimpl.DecodeOptional(value, &v.LogFile, rpcimpl.DecodeString[string]))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		}
 		return nil
 	})
@@ -2338,13 +2339,13 @@ func (x *ConsoleCaptureStatus) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Capturing:
-		return jsonrpc.MissingField("capturing")
+		return rpcimpl.MissingField("capturing")
 	case !has.LogFile:
-		return jsonrpc.MissingField("log_file")
+		return rpcimpl.MissingField("log_file")
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	}
 	*x = v
 	return nil
@@ -2379,22 +2380,22 @@ type HelloParams struct {
 func (x HelloParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendString(b, x.Version)
+	b = rpcimpl.AppendString(b, x.Version)
 	b = append(b, `,"agent":`...)
-	b = jsonrpc.AppendString(b, x.Agent)
+	b = rpcimpl.AppendString(b, x.Agent)
 	b = append(b, `,"pid":`...)
-	b = jsonrpc.AppendInt(b, x.Pid)
+	b = rpcimpl.AppendInt(b, x.Pid)
 	if x.Token != nil {
 		b = append(b, `,"token":`...)
-		b = jsonrpc.AppendString(b, *x.Token)
+		b = rpcimpl.AppendString(b, *x.Token)
 	}
 	if x.Workspace != nil {
 		b = append(b, `,"workspace":`...)
-		b = jsonrpc.AppendString(b, *x.Workspace)
+		b = rpcimpl.AppendString(b, *x.Workspace)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2404,24 +2405,24 @@ func (x *HelloParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Version, Agent, Pid bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
+			return rpcimpl.AtField("version", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Version)))
 		case "agent":
 			has.Agent = true
-			return jsonrpc.AtField("agent", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Agent)))
+			return rpcimpl.AtField("agent", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Agent)))
 		case "pid":
 			has.Pid = true
-			return jsonrpc.AtField("pid", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Pid)))
+			return rpcimpl.AtField("pid", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Pid)))
 		case "token":
-			return jsonrpc.AtField("token", jsonrpc.DecodeOptional(value, &v.Token, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("token", rpcimpl.DecodeOptional(value, &v.Token, rpcimpl.DecodeString[string]))
 		case "workspace":
-			return jsonrpc.AtField("workspace", jsonrpc.DecodeOptional(value, &v.Workspace, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("workspace", rpcimpl.DecodeOptional(value, &v.Workspace, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -2430,13 +2431,13 @@ func (x *HelloParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Version:
-		return jsonrpc.MissingField("version")
+		return rpcimpl.MissingField("version")
 	case !has.Agent:
-		return jsonrpc.MissingField("agent")
+		return rpcimpl.MissingField("agent")
 	case !has.Pid:
-		return jsonrpc.MissingField("pid")
+		return rpcimpl.MissingField("pid")
 	}
 	*x = v
 	return nil
@@ -2458,14 +2459,14 @@ func (x HelloResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
+	b = rpcimpl.AppendString(b, x.Message)
 	b = append(b, `,"server":`...)
 	if b, err = x.Server.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2475,17 +2476,17 @@ func (x *HelloResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, Message, Server bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "server":
 			has.Server = true
-			return jsonrpc.AtField("server", jsonrpc.NonNull(value, v.Server.UnmarshalJSON(value)))
+			return rpcimpl.AtField("server", rpcimpl.NonNull(value, v.Server.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -2494,11 +2495,11 @@ func (x *HelloResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	case !has.Server:
-		return jsonrpc.MissingField("server")
+		return rpcimpl.MissingField("server")
 	}
 	*x = v
 	return nil
@@ -2536,12 +2537,12 @@ func (x PingResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"status":`...)
-	b = jsonrpc.AppendString(b, x.Status)
+	b = rpcimpl.AppendString(b, x.Status)
 	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendString(b, x.Version)
+	b = rpcimpl.AppendString(b, x.Version)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Message)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2551,17 +2552,17 @@ func (x *PingResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Status, Version, Message bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "status":
 			has.Status = true
-			return jsonrpc.AtField("status", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Status)))
+			return rpcimpl.AtField("status", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Status)))
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
+			return rpcimpl.AtField("version", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Version)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		}
 		return nil
 	})
@@ -2570,13 +2571,13 @@ func (x *PingResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Status:
-		return jsonrpc.MissingField("status")
+		return rpcimpl.MissingField("status")
 	case v.Status != "ok":
-		return jsonrpc.AtField("status", errors.New("must be \"ok\""))
+		return rpcimpl.AtField("status", errors.New("must be \"ok\""))
 	case !has.Version:
-		return jsonrpc.MissingField("version")
+		return rpcimpl.MissingField("version")
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	}
 	*x = v
 	return nil
@@ -2607,12 +2608,12 @@ func (x ResourcesListResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"success":`...)
-	b = jsonrpc.AppendBool(b, x.Success)
+	b = rpcimpl.AppendBool(b, x.Success)
 	b = append(b, `,"resources":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Resources); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Resources); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2622,14 +2623,14 @@ func (x *ResourcesListResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Success, Resources bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "success":
 			has.Success = true
-			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
+			return rpcimpl.AtField("success", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Success)))
 		case "resources":
 			has.Resources = true
-			return jsonrpc.AtField("resources", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Resources, jsonrpc.UnmarshalJSON[Resource])))
+			return rpcimpl.AtField("resources", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Resources, rpcimpl.UnmarshalJSON[Resource])))
 		}
 		return nil
 	})
@@ -2638,9 +2639,9 @@ func (x *ResourcesListResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Success:
-		return jsonrpc.MissingField("success")
+		return rpcimpl.MissingField("success")
 	case !has.Resources:
-		return jsonrpc.MissingField("resources")
+		return rpcimpl.MissingField("resources")
 	}
 	*x = v
 	return nil
@@ -2677,12 +2678,12 @@ func (x ToolsCallParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"arguments":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Arguments); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Arguments); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2692,14 +2693,14 @@ func (x *ToolsCallParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Arguments bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, v.Name.UnmarshalJSON(value)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, v.Name.UnmarshalJSON(value)))
 		case "arguments":
 			has.Arguments = true
-			return jsonrpc.AtField("arguments", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Arguments)))
+			return rpcimpl.AtField("arguments", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Arguments)))
 		}
 		return nil
 	})
@@ -2708,9 +2709,9 @@ func (x *ToolsCallParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Arguments:
-		return jsonrpc.MissingField("arguments")
+		return rpcimpl.MissingField("arguments")
 	}
 	*x = v
 	return nil

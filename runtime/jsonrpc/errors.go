@@ -116,3 +116,7 @@ func (e *TimeoutError) Error() string {
 func (e *TimeoutError) Is(target error) bool {
 	return target == ErrTimeout || target == context.DeadlineExceeded
 }
+
+// ErrUnexpectedResult is matched (with errors.Is) by the error of a call
+// whose method always answers null when the peer answered something else.
+var ErrUnexpectedResult = errors.New("jsonrpc: unexpected result")

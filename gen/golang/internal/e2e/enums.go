@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // Mode is one of "fast" or "careful".
@@ -32,7 +33,7 @@ func (x Mode) Valid() bool {
 // UnmarshalJSON decodes a Mode, refusing values it does not list.
 func (x *Mode) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !Mode(v).Valid() {
@@ -63,7 +64,7 @@ func (x Level) Valid() bool {
 // UnmarshalJSON decodes a Level, refusing values it does not list.
 func (x *Level) UnmarshalJSON(b []byte) error {
 	var v int64
-	if err := jsonrpc.DecodeInt(b, &v); err != nil {
+	if err := rpcimpl.DecodeInt(b, &v); err != nil {
 		return err
 	}
 	if !Level(v).Valid() {
@@ -98,7 +99,7 @@ func (x Topic) Valid() bool {
 // are accepted.
 func (x *Topic) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	*x = Topic(v)

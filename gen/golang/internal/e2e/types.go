@@ -12,6 +12,7 @@ import (
 	"math"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // Circle is an object with the members kind and radius.
@@ -44,12 +45,12 @@ func (x Circle) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"radius":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Radius); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.Radius); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -59,14 +60,14 @@ func (x *Circle) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind, Radius bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "radius":
 			has.Radius = true
-			return jsonrpc.AtField("radius", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Radius)))
+			return rpcimpl.AtField("radius", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Radius)))
 		}
 		return nil
 	})
@@ -75,11 +76,11 @@ func (x *Circle) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "circle":
-		return jsonrpc.AtField("kind", errors.New("must be \"circle\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"circle\""))
 	case !has.Radius:
-		return jsonrpc.MissingField("radius")
+		return rpcimpl.MissingField("radius")
 	}
 	*x = v
 	return nil
@@ -116,16 +117,16 @@ func (x ShapeRect) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"width":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Width); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.Width); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"height":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Height); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.Height); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -135,17 +136,17 @@ func (x *ShapeRect) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind, Width, Height bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "width":
 			has.Width = true
-			return jsonrpc.AtField("width", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Width)))
+			return rpcimpl.AtField("width", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Width)))
 		case "height":
 			has.Height = true
-			return jsonrpc.AtField("height", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Height)))
+			return rpcimpl.AtField("height", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Height)))
 		}
 		return nil
 	})
@@ -154,13 +155,13 @@ func (x *ShapeRect) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "rect":
-		return jsonrpc.AtField("kind", errors.New("must be \"rect\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"rect\""))
 	case !has.Width:
-		return jsonrpc.MissingField("width")
+		return rpcimpl.MissingField("width")
 	case !has.Height:
-		return jsonrpc.MissingField("height")
+		return rpcimpl.MissingField("height")
 	}
 	*x = v
 	return nil
@@ -178,14 +179,14 @@ type TextResource struct {
 func (x TextResource) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	if x.MimeType != nil {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, *x.MimeType)
 	}
 	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Text)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -195,16 +196,16 @@ func (x *TextResource) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI, Text bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
+			return rpcimpl.AtField("text", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Text)))
 		}
 		return nil
 	})
@@ -213,9 +214,9 @@ func (x *TextResource) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.Text:
-		return jsonrpc.MissingField("text")
+		return rpcimpl.MissingField("text")
 	}
 	*x = v
 	return nil
@@ -235,14 +236,14 @@ type BlobResource struct {
 func (x BlobResource) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	if x.MimeType != nil {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, *x.MimeType)
 	}
 	b = append(b, `,"blob":`...)
-	b = jsonrpc.AppendString(b, x.Blob)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Blob)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -252,16 +253,16 @@ func (x *BlobResource) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI, Blob bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
 		case "blob":
 			has.Blob = true
-			return jsonrpc.AtField("blob", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Blob)))
+			return rpcimpl.AtField("blob", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Blob)))
 		}
 		return nil
 	})
@@ -270,9 +271,9 @@ func (x *BlobResource) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.Blob:
-		return jsonrpc.MissingField("blob")
+		return rpcimpl.MissingField("blob")
 	}
 	*x = v
 	return nil
@@ -288,8 +289,8 @@ type BusyData struct {
 func (x BusyData) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"retryAfterMs":`...)
-	b = jsonrpc.AppendInt(b, x.RetryAfterMs)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.RetryAfterMs)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -299,11 +300,11 @@ func (x *BusyData) UnmarshalJSON(b []byte) error {
 	var has struct {
 		RetryAfterMs bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "retryAfterMs":
 			has.RetryAfterMs = true
-			return jsonrpc.AtField("retryAfterMs", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.RetryAfterMs)))
+			return rpcimpl.AtField("retryAfterMs", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.RetryAfterMs)))
 		}
 		return nil
 	})
@@ -312,7 +313,7 @@ func (x *BusyData) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.RetryAfterMs:
-		return jsonrpc.MissingField("retryAfterMs")
+		return rpcimpl.MissingField("retryAfterMs")
 	}
 	*x = v
 	return nil
@@ -331,16 +332,16 @@ func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendString(b, x.Version)
+	b = rpcimpl.AppendString(b, x.Version)
 	b = append(b, `,"mode":`...)
-	b = jsonrpc.AppendString(b, x.Mode)
+	b = rpcimpl.AppendString(b, x.Mode)
 	if x.ClientInfo != nil {
 		b = append(b, `,"clientInfo":`...)
 		if b, err = x.ClientInfo.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -350,16 +351,16 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Version, Mode bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
+			return rpcimpl.AtField("version", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Version)))
 		case "mode":
 			has.Mode = true
-			return jsonrpc.AtField("mode", jsonrpc.NonNull(value, v.Mode.UnmarshalJSON(value)))
+			return rpcimpl.AtField("mode", rpcimpl.NonNull(value, v.Mode.UnmarshalJSON(value)))
 		case "clientInfo":
-			return jsonrpc.AtField("clientInfo", jsonrpc.DecodeOptional(value, &v.ClientInfo, jsonrpc.UnmarshalJSON[InitializeParamsClientInfo]))
+			return rpcimpl.AtField("clientInfo", rpcimpl.DecodeOptional(value, &v.ClientInfo, rpcimpl.UnmarshalJSON[InitializeParamsClientInfo]))
 		}
 		return nil
 	})
@@ -368,9 +369,9 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Version:
-		return jsonrpc.MissingField("version")
+		return rpcimpl.MissingField("version")
 	case !has.Mode:
-		return jsonrpc.MissingField("mode")
+		return rpcimpl.MissingField("mode")
 	}
 	*x = v
 	return nil
@@ -388,14 +389,14 @@ func (x InitializeParamsClientInfo) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -405,13 +406,13 @@ func (x *InitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "tags":
-			return jsonrpc.AtField("tags", json.Unmarshal(value, &v.Tags))
+			return rpcimpl.AtField("tags", json.Unmarshal(value, &v.Tags))
 		}
 		return nil
 	})
@@ -420,7 +421,7 @@ func (x *InitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	}
 	*x = v
 	return nil
@@ -451,12 +452,12 @@ func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"shapes":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Shapes); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Shapes); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -466,14 +467,14 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Shapes bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "shapes":
 			has.Shapes = true
-			return jsonrpc.AtField("shapes", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Shapes, jsonrpc.UnmarshalJSON[Shape])))
+			return rpcimpl.AtField("shapes", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Shapes, rpcimpl.UnmarshalJSON[Shape])))
 		}
 		return nil
 	})
@@ -482,9 +483,9 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Shapes:
-		return jsonrpc.MissingField("shapes")
+		return rpcimpl.MissingField("shapes")
 	}
 	*x = v
 	return nil
@@ -503,12 +504,12 @@ type SlowParams struct {
 func (x SlowParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"delayMs":`...)
-	b = jsonrpc.AppendInt(b, x.DelayMs)
+	b = rpcimpl.AppendInt(b, x.DelayMs)
 	if x.Attempt != nil {
 		b = append(b, `,"attempt":`...)
-		b = jsonrpc.AppendInt(b, *x.Attempt)
+		b = rpcimpl.AppendInt(b, *x.Attempt)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -518,14 +519,14 @@ func (x *SlowParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DelayMs bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "delayMs":
 			has.DelayMs = true
-			return jsonrpc.AtField("delayMs", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.DelayMs)))
+			return rpcimpl.AtField("delayMs", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.DelayMs)))
 		case "attempt":
-			return jsonrpc.AtField("attempt", jsonrpc.DecodeOptional(value, &v.Attempt, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, 1, math.MaxInt32)
+			return rpcimpl.AtField("attempt", rpcimpl.DecodeOptional(value, &v.Attempt, func(b []byte, v *int32) error {
+				return rpcimpl.DecodeIntIn(b, v, 1, math.MaxInt32)
 			}))
 		}
 		return nil
@@ -535,7 +536,7 @@ func (x *SlowParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DelayMs:
-		return jsonrpc.MissingField("delayMs")
+		return rpcimpl.MissingField("delayMs")
 	}
 	*x = v
 	return nil
@@ -553,14 +554,14 @@ type LogParams struct {
 func (x LogParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"level":`...)
-	b = jsonrpc.AppendInt(b, x.Level)
+	b = rpcimpl.AppendInt(b, x.Level)
 	b = append(b, `,"message":`...)
-	b = jsonrpc.AppendString(b, x.Message)
+	b = rpcimpl.AppendString(b, x.Message)
 	if x.Topic != nil {
 		b = append(b, `,"topic":`...)
-		b = jsonrpc.AppendString(b, *x.Topic)
+		b = rpcimpl.AppendString(b, *x.Topic)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -570,16 +571,16 @@ func (x *LogParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Level, Message bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "level":
 			has.Level = true
-			return jsonrpc.AtField("level", jsonrpc.NonNull(value, v.Level.UnmarshalJSON(value)))
+			return rpcimpl.AtField("level", rpcimpl.NonNull(value, v.Level.UnmarshalJSON(value)))
 		case "message":
 			has.Message = true
-			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
+			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
 		case "topic":
-			return jsonrpc.AtField("topic", jsonrpc.DecodeOptional(value, &v.Topic, jsonrpc.UnmarshalJSON[Topic]))
+			return rpcimpl.AtField("topic", rpcimpl.DecodeOptional(value, &v.Topic, rpcimpl.UnmarshalJSON[Topic]))
 		}
 		return nil
 	})
@@ -588,9 +589,9 @@ func (x *LogParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Level:
-		return jsonrpc.MissingField("level")
+		return rpcimpl.MissingField("level")
 	case !has.Message:
-		return jsonrpc.MissingField("message")
+		return rpcimpl.MissingField("message")
 	}
 	*x = v
 	return nil
@@ -610,11 +611,11 @@ func (x EchoParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"shape":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Shape); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Shape); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"id":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
 		return nil, err
 	}
 	switch x.Note.State {
@@ -622,15 +623,15 @@ func (x EchoParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"note":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"note":`...)
-		b = jsonrpc.AppendString(b, x.Note.Value)
+		b = rpcimpl.AppendString(b, x.Note.Value)
 	}
 	if x.Resource != nil {
 		b = append(b, `,"resource":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Resource); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Resource); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -640,18 +641,18 @@ func (x *EchoParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Shape, ID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "shape":
 			has.Shape = true
-			return jsonrpc.AtField("shape", jsonrpc.NonNull(value, v.Shape.UnmarshalJSON(value)))
+			return rpcimpl.AtField("shape", rpcimpl.NonNull(value, v.Shape.UnmarshalJSON(value)))
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, v.ID.UnmarshalJSON(value)))
 		case "note":
-			return jsonrpc.AtField("note", jsonrpc.DecodeNullable(value, &v.Note, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("note", rpcimpl.DecodeNullable(value, &v.Note, rpcimpl.DecodeString[string]))
 		case "resource":
-			return jsonrpc.AtField("resource", jsonrpc.DecodeOptional(value, &v.Resource, jsonrpc.UnmarshalJSON[Resource]))
+			return rpcimpl.AtField("resource", rpcimpl.DecodeOptional(value, &v.Resource, rpcimpl.UnmarshalJSON[Resource]))
 		}
 		return nil
 	})
@@ -660,9 +661,9 @@ func (x *EchoParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Shape:
-		return jsonrpc.MissingField("shape")
+		return rpcimpl.MissingField("shape")
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	}
 	*x = v
 	return nil
@@ -682,11 +683,11 @@ func (x EchoResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"shape":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Shape); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Shape); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"id":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
 		return nil, err
 	}
 	switch x.Note.State {
@@ -694,15 +695,15 @@ func (x EchoResult) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"note":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"note":`...)
-		b = jsonrpc.AppendString(b, x.Note.Value)
+		b = rpcimpl.AppendString(b, x.Note.Value)
 	}
 	if x.Resource != nil {
 		b = append(b, `,"resource":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Resource); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Resource); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -712,18 +713,18 @@ func (x *EchoResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Shape, ID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "shape":
 			has.Shape = true
-			return jsonrpc.AtField("shape", jsonrpc.NonNull(value, v.Shape.UnmarshalJSON(value)))
+			return rpcimpl.AtField("shape", rpcimpl.NonNull(value, v.Shape.UnmarshalJSON(value)))
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, v.ID.UnmarshalJSON(value)))
 		case "note":
-			return jsonrpc.AtField("note", jsonrpc.DecodeNullable(value, &v.Note, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("note", rpcimpl.DecodeNullable(value, &v.Note, rpcimpl.DecodeString[string]))
 		case "resource":
-			return jsonrpc.AtField("resource", jsonrpc.DecodeOptional(value, &v.Resource, jsonrpc.UnmarshalJSON[Resource]))
+			return rpcimpl.AtField("resource", rpcimpl.DecodeOptional(value, &v.Resource, rpcimpl.UnmarshalJSON[Resource]))
 		}
 		return nil
 	})
@@ -732,9 +733,9 @@ func (x *EchoResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Shape:
-		return jsonrpc.MissingField("shape")
+		return rpcimpl.MissingField("shape")
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	}
 	*x = v
 	return nil
@@ -752,10 +753,10 @@ func (x ProgressParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"percent":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Percent); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.Percent); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -765,11 +766,11 @@ func (x *ProgressParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Percent bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "percent":
 			has.Percent = true
-			return jsonrpc.AtField("percent", jsonrpc.NonNull(value, jsonrpc.DecodeFloatIn(value, &v.Percent, 0, 100)))
+			return rpcimpl.AtField("percent", rpcimpl.NonNull(value, rpcimpl.DecodeFloatIn(value, &v.Percent, 0, 100)))
 		}
 		return nil
 	})
@@ -778,7 +779,7 @@ func (x *ProgressParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Percent:
-		return jsonrpc.MissingField("percent")
+		return rpcimpl.MissingField("percent")
 	}
 	*x = v
 	return nil

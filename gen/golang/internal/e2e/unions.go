@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // ID is one of Integer or String.
@@ -55,7 +56,7 @@ func (x ID) MarshalJSON() ([]byte, error) {
 func (x *ID) UnmarshalJSON(b []byte) error {
 	var v ID
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "number":
 		v.Integer = new(int64)
 		err = json.Unmarshal(b, v.Integer)
@@ -112,7 +113,7 @@ func (x Shape) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes a Shape from the variant named by the "kind" member.
 func (x *Shape) UnmarshalJSON(b []byte) error {
 	var raw []byte
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		if string(key) == "kind" {
 			raw = value
 		}
@@ -122,11 +123,11 @@ func (x *Shape) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if raw == nil {
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	}
 	var tag string
 	if err := json.Unmarshal(raw, &tag); err != nil {
-		return jsonrpc.AtField("kind", err)
+		return rpcimpl.AtField("kind", err)
 	}
 	var v Shape
 	switch tag {
@@ -137,7 +138,7 @@ func (x *Shape) UnmarshalJSON(b []byte) error {
 		v.Rect = new(ShapeRect)
 		err = json.Unmarshal(b, v.Rect)
 	default:
-		return jsonrpc.AtField("kind", fmt.Errorf("unknown value %q; want \"circle\" or \"rect\"", jsonrpc.Truncate(tag)))
+		return rpcimpl.AtField("kind", fmt.Errorf("unknown value %q; want \"circle\" or \"rect\"", jsonrpc.Truncate(tag)))
 	}
 	if err != nil {
 		return err
@@ -192,7 +193,7 @@ func (x Resource) MarshalJSON() ([]byte, error) {
 // resourceObjects is what an object needs to be each object variant of
 // Resource (TextResource and BlobResource), over the members "uri",
 // "mimeType", "text" and "blob", one bit each in this order.
-var resourceObjects = []jsonrpc.ObjectChoice{{
+var resourceObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x5},
 }, {
@@ -206,10 +207,10 @@ var resourceObjects = []jsonrpc.ObjectChoice{{
 func (x *Resource) UnmarshalJSON(b []byte) error {
 	var v Resource
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "uri":
 				held[0] |= 1 << 0
@@ -225,7 +226,7 @@ func (x *Resource) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, resourceObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, resourceObjects) {
 		case 0:
 			v.TextResource = new(TextResource)
 			err = json.Unmarshal(b, v.TextResource)

@@ -10,6 +10,7 @@ import (
 	"math"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // State is one of "idle", "processing" or "waiting_permission".
@@ -34,7 +35,7 @@ func (x State) Valid() bool {
 // UnmarshalJSON decodes a State, refusing values it does not list.
 func (x *State) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !State(v).Valid() {
@@ -66,7 +67,7 @@ func (x Severity) Valid() bool {
 // UnmarshalJSON decodes a Severity, refusing values it does not list.
 func (x *Severity) UnmarshalJSON(b []byte) error {
 	var v int64
-	if err := jsonrpc.DecodeInt(b, &v); err != nil {
+	if err := rpcimpl.DecodeInt(b, &v); err != nil {
 		return err
 	}
 	if !Severity(v).Valid() {
@@ -100,7 +101,7 @@ func (x Color) Valid() bool {
 // UnmarshalJSON decodes a Color, refusing values it does not list.
 func (x *Color) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !Color(v).Valid() {
@@ -131,7 +132,7 @@ func (x Fruit) Valid() bool {
 // UnmarshalJSON decodes a Fruit, refusing values it does not list.
 func (x *Fruit) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !Fruit(v).Valid() {
@@ -163,7 +164,7 @@ func (x ItemSettingsTheme) Valid() bool {
 // list.
 func (x *ItemSettingsTheme) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !ItemSettingsTheme(v).Valid() {
@@ -196,7 +197,7 @@ func (x Priority) Valid() bool {
 // UnmarshalJSON decodes a Priority, refusing values it does not list.
 func (x *Priority) UnmarshalJSON(b []byte) error {
 	var v int64
-	if err := jsonrpc.DecodeInt(b, &v); err != nil {
+	if err := rpcimpl.DecodeInt(b, &v); err != nil {
 		return err
 	}
 	if !Priority(v).Valid() {
@@ -234,7 +235,7 @@ func (x ActionKind) Valid() bool {
 // values are accepted.
 func (x *ActionKind) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	*x = ActionKind(v)
@@ -267,7 +268,7 @@ func (x Level) Valid() bool {
 // are accepted.
 func (x *Level) UnmarshalJSON(b []byte) error {
 	var v uint32
-	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
+	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
 		return err
 	}
 	*x = Level(v)
@@ -295,7 +296,7 @@ func (x NumberFieldType) Valid() bool {
 // UnmarshalJSON decodes a NumberFieldType, refusing values it does not list.
 func (x *NumberFieldType) UnmarshalJSON(b []byte) error {
 	var v string
-	if err := jsonrpc.DecodeString(b, &v); err != nil {
+	if err := rpcimpl.DecodeString(b, &v); err != nil {
 		return err
 	}
 	if !NumberFieldType(v).Valid() {

@@ -12,6 +12,7 @@ import (
 	"math"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // Timestamp is an RFC 3339 time.
@@ -29,10 +30,10 @@ type Position struct {
 func (x Position) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"line":`...)
-	b = jsonrpc.AppendInt(b, x.Line)
+	b = rpcimpl.AppendInt(b, x.Line)
 	b = append(b, `,"character":`...)
-	b = jsonrpc.AppendInt(b, x.Character)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.Character)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -42,14 +43,14 @@ func (x *Position) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Line, Character bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "line":
 			has.Line = true
-			return jsonrpc.AtField("line", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Line)))
+			return rpcimpl.AtField("line", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Line)))
 		case "character":
 			has.Character = true
-			return jsonrpc.AtField("character", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Character)))
+			return rpcimpl.AtField("character", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Character)))
 		}
 		return nil
 	})
@@ -58,9 +59,9 @@ func (x *Position) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Line:
-		return jsonrpc.MissingField("line")
+		return rpcimpl.MissingField("line")
 	case !has.Character:
-		return jsonrpc.MissingField("character")
+		return rpcimpl.MissingField("character")
 	}
 	*x = v
 	return nil
@@ -79,17 +80,17 @@ func (x Meta) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Meta) UnmarshalJSON(b []byte) error {
 	var v Meta
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -122,14 +123,14 @@ func (x Base) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
 		return nil, err
 	}
 	if x.CreatedAt != nil {
 		b = append(b, `,"createdAt":`...)
-		b = jsonrpc.AppendString(b, *x.CreatedAt)
+		b = rpcimpl.AppendString(b, *x.CreatedAt)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -139,13 +140,13 @@ func (x *Base) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, v.ID.UnmarshalJSON(value)))
 		case "createdAt":
-			return jsonrpc.AtField("createdAt", jsonrpc.DecodeOptional(value, &v.CreatedAt, jsonrpc.DecodeString[Timestamp]))
+			return rpcimpl.AtField("createdAt", rpcimpl.DecodeOptional(value, &v.CreatedAt, rpcimpl.DecodeString[Timestamp]))
 		}
 		return nil
 	})
@@ -154,7 +155,7 @@ func (x *Base) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	}
 	*x = v
 	return nil
@@ -242,38 +243,38 @@ func (x Item) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
 		return nil, err
 	}
 	if x.CreatedAt != nil {
 		b = append(b, `,"createdAt":`...)
-		b = jsonrpc.AppendString(b, *x.CreatedAt)
+		b = rpcimpl.AppendString(b, *x.CreatedAt)
 	}
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	if x.Count != nil {
 		b = append(b, `,"count":`...)
-		b = jsonrpc.AppendInt(b, *x.Count)
+		b = rpcimpl.AppendInt(b, *x.Count)
 	}
 	if x.Price != nil {
 		b = append(b, `,"price":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Price); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.Price); err != nil {
 			return nil, err
 		}
 	}
 	if x.Active != nil {
 		b = append(b, `,"active":`...)
-		b = jsonrpc.AppendBool(b, *x.Active)
+		b = rpcimpl.AppendBool(b, *x.Active)
 	}
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
 			return nil, err
 		}
 	}
 	if x.Attributes != nil {
 		b = append(b, `,"attributes":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Attributes); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Attributes); err != nil {
 			return nil, err
 		}
 	}
@@ -281,30 +282,30 @@ func (x Item) AppendJSON(b []byte) ([]byte, error) {
 	if x.Note == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendString(b, *x.Note)
+		b = rpcimpl.AppendString(b, *x.Note)
 	}
 	b = append(b, `,"alias":`...)
 	if x.Alias == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendString(b, *x.Alias)
+		b = rpcimpl.AppendString(b, *x.Alias)
 	}
 	if x.Color != nil {
 		b = append(b, `,"color":`...)
-		b = jsonrpc.AppendString(b, *x.Color)
+		b = rpcimpl.AppendString(b, *x.Color)
 	}
 	if x.URL != nil {
 		b = append(b, `,"url":`...)
-		b = jsonrpc.AppendString(b, *x.URL)
+		b = rpcimpl.AppendString(b, *x.URL)
 	}
 	if x.Blob != nil {
 		b = append(b, `,"blob":`...)
-		b = jsonrpc.AppendString(b, *x.Blob)
+		b = rpcimpl.AppendString(b, *x.Blob)
 	}
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"schema":`...)
-	b = jsonrpc.AppendInt(b, x.Schema)
+	b = rpcimpl.AppendInt(b, x.Schema)
 	if x.Pos != nil {
 		b = append(b, `,"pos":`...)
 		if b, err = x.Pos.AppendJSON(b); err != nil {
@@ -313,7 +314,7 @@ func (x Item) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Owner != nil {
 		b = append(b, `,"user_id":`...)
-		b = jsonrpc.AppendString(b, *x.Owner)
+		b = rpcimpl.AppendString(b, *x.Owner)
 	}
 	if x.Settings != nil {
 		b = append(b, `,"settings":`...)
@@ -323,19 +324,19 @@ func (x Item) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.History != nil {
 		b = append(b, `,"history":`...)
-		if b, err = jsonrpc.AppendValue(b, x.History); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.History); err != nil {
 			return nil, err
 		}
 	}
 	if x.Matrix != nil {
 		b = append(b, `,"matrix":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Matrix); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Matrix); err != nil {
 			return nil, err
 		}
 	}
 	if x.Grouped != nil {
 		b = append(b, `,"grouped":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Grouped); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Grouped); err != nil {
 			return nil, err
 		}
 	}
@@ -344,27 +345,27 @@ func (x Item) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"either":null`...)
 	case jsonrpc.Present:
 		b = append(b, `,"either":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Either.Value); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Either.Value); err != nil {
 			return nil, err
 		}
 	}
 	if len(x.Raw) != 0 {
 		b = append(b, `,"raw":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Raw); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Raw); err != nil {
 			return nil, err
 		}
 	}
 	if x.Priority != nil {
 		b = append(b, `,"priority":`...)
-		b = jsonrpc.AppendInt(b, *x.Priority)
+		b = rpcimpl.AppendInt(b, *x.Priority)
 	}
 	if x.Contents != nil {
 		b = append(b, `,"contents":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Contents); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Contents); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -374,66 +375,66 @@ func (x *Item) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ID, Name, Note, Alias, Kind, Schema bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, v.ID.UnmarshalJSON(value)))
 		case "createdAt":
-			return jsonrpc.AtField("createdAt", jsonrpc.DecodeOptional(value, &v.CreatedAt, jsonrpc.DecodeString[Timestamp]))
+			return rpcimpl.AtField("createdAt", rpcimpl.DecodeOptional(value, &v.CreatedAt, rpcimpl.DecodeString[Timestamp]))
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "count":
-			return jsonrpc.AtField("count", jsonrpc.DecodeOptional(value, &v.Count, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("count", rpcimpl.DecodeOptional(value, &v.Count, rpcimpl.DecodeInt[int64]))
 		case "price":
-			return jsonrpc.AtField("price", jsonrpc.DecodeOptional(value, &v.Price, jsonrpc.DecodeFloat[float64]))
+			return rpcimpl.AtField("price", rpcimpl.DecodeOptional(value, &v.Price, rpcimpl.DecodeFloat[float64]))
 		case "active":
-			return jsonrpc.AtField("active", jsonrpc.DecodeOptional(value, &v.Active, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("active", rpcimpl.DecodeOptional(value, &v.Active, rpcimpl.DecodeBool[bool]))
 		case "tags":
-			return jsonrpc.AtField("tags", json.Unmarshal(value, &v.Tags))
+			return rpcimpl.AtField("tags", json.Unmarshal(value, &v.Tags))
 		case "attributes":
-			return jsonrpc.AtField("attributes", json.Unmarshal(value, &v.Attributes))
+			return rpcimpl.AtField("attributes", json.Unmarshal(value, &v.Attributes))
 		case "note":
 			has.Note = true
-			return jsonrpc.AtField("note", jsonrpc.DecodeOptional(value, &v.Note, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("note", rpcimpl.DecodeOptional(value, &v.Note, rpcimpl.DecodeString[string]))
 		case "alias":
 			has.Alias = true
-			return jsonrpc.AtField("alias", jsonrpc.DecodeOptional(value, &v.Alias, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("alias", rpcimpl.DecodeOptional(value, &v.Alias, rpcimpl.DecodeString[string]))
 		case "color":
-			return jsonrpc.AtField("color", jsonrpc.DecodeOptional(value, &v.Color, jsonrpc.UnmarshalJSON[Color]))
+			return rpcimpl.AtField("color", rpcimpl.DecodeOptional(value, &v.Color, rpcimpl.UnmarshalJSON[Color]))
 		case "url":
-			return jsonrpc.AtField("url", jsonrpc.DecodeOptional(value, &v.URL, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("url", rpcimpl.DecodeOptional(value, &v.URL, rpcimpl.DecodeString[string]))
 		case "blob":
-			return jsonrpc.AtField("blob", jsonrpc.DecodeOptional(value, &v.Blob, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("blob", rpcimpl.DecodeOptional(value, &v.Blob, rpcimpl.DecodeString[string]))
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "schema":
 			has.Schema = true
-			return jsonrpc.AtField("schema", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Schema)))
+			return rpcimpl.AtField("schema", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Schema)))
 		case "pos":
-			return jsonrpc.AtField("pos", jsonrpc.DecodeOptional(value, &v.Pos, jsonrpc.UnmarshalJSON[Position]))
+			return rpcimpl.AtField("pos", rpcimpl.DecodeOptional(value, &v.Pos, rpcimpl.UnmarshalJSON[Position]))
 		case "user_id":
-			return jsonrpc.AtField("user_id", jsonrpc.DecodeOptional(value, &v.Owner, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("user_id", rpcimpl.DecodeOptional(value, &v.Owner, rpcimpl.DecodeString[string]))
 		case "settings":
-			return jsonrpc.AtField("settings", jsonrpc.DecodeOptional(value, &v.Settings, jsonrpc.UnmarshalJSON[ItemSettings]))
+			return rpcimpl.AtField("settings", rpcimpl.DecodeOptional(value, &v.Settings, rpcimpl.UnmarshalJSON[ItemSettings]))
 		case "history":
-			return jsonrpc.AtField("history", jsonrpc.DecodeArray(value, &v.History, jsonrpc.UnmarshalJSON[ItemHistoryItem]))
+			return rpcimpl.AtField("history", rpcimpl.DecodeArray(value, &v.History, rpcimpl.UnmarshalJSON[ItemHistoryItem]))
 		case "matrix":
-			return jsonrpc.AtField("matrix", json.Unmarshal(value, &v.Matrix))
+			return rpcimpl.AtField("matrix", json.Unmarshal(value, &v.Matrix))
 		case "grouped":
-			return jsonrpc.AtField("grouped", jsonrpc.DecodeMap(value, &v.Grouped, func(b []byte, v *[]Position) error {
-				return jsonrpc.DecodeArray(b, v, jsonrpc.UnmarshalJSON[Position])
+			return rpcimpl.AtField("grouped", rpcimpl.DecodeMap(value, &v.Grouped, func(b []byte, v *[]Position) error {
+				return rpcimpl.DecodeArray(b, v, rpcimpl.UnmarshalJSON[Position])
 			}))
 		case "either":
-			return jsonrpc.AtField("either", jsonrpc.DecodeNullable(value, &v.Either, jsonrpc.UnmarshalJSON[ItemEither]))
+			return rpcimpl.AtField("either", rpcimpl.DecodeNullable(value, &v.Either, rpcimpl.UnmarshalJSON[ItemEither]))
 		case "raw":
-			return jsonrpc.AtField("raw", jsonrpc.DecodeRaw(value, &v.Raw))
+			return rpcimpl.AtField("raw", rpcimpl.DecodeRaw(value, &v.Raw))
 		case "priority":
-			return jsonrpc.AtField("priority", jsonrpc.DecodeOptional(value, &v.Priority, jsonrpc.UnmarshalJSON[Priority]))
+			return rpcimpl.AtField("priority", rpcimpl.DecodeOptional(value, &v.Priority, rpcimpl.UnmarshalJSON[Priority]))
 		case "contents":
-			return jsonrpc.AtField("contents", jsonrpc.DecodeArray(value, &v.Contents, jsonrpc.UnmarshalJSON[Contents]))
+			return rpcimpl.AtField("contents", rpcimpl.DecodeArray(value, &v.Contents, rpcimpl.UnmarshalJSON[Contents]))
 		}
 		return nil
 	})
@@ -442,21 +443,21 @@ func (x *Item) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Note:
-		return jsonrpc.MissingField("note")
+		return rpcimpl.MissingField("note")
 	case !has.Alias:
-		return jsonrpc.MissingField("alias")
+		return rpcimpl.MissingField("alias")
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "item":
-		return jsonrpc.AtField("kind", errors.New("must be \"item\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"item\""))
 	case !has.Schema:
-		return jsonrpc.MissingField("schema")
+		return rpcimpl.MissingField("schema")
 	case v.Schema != 2:
-		return jsonrpc.AtField("schema", errors.New("must be 2"))
+		return rpcimpl.AtField("schema", errors.New("must be 2"))
 	}
 	*x = v
 	return nil
@@ -476,14 +477,14 @@ func (x ItemSettings) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"theme":`...)
-	b = jsonrpc.AppendString(b, x.Theme)
+	b = rpcimpl.AppendString(b, x.Theme)
 	if x.Size != nil {
 		b = append(b, `,"size":`...)
 		if b, err = x.Size.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -493,13 +494,13 @@ func (x *ItemSettings) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Theme bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "theme":
 			has.Theme = true
-			return jsonrpc.AtField("theme", jsonrpc.NonNull(value, v.Theme.UnmarshalJSON(value)))
+			return rpcimpl.AtField("theme", rpcimpl.NonNull(value, v.Theme.UnmarshalJSON(value)))
 		case "size":
-			return jsonrpc.AtField("size", jsonrpc.DecodeOptional(value, &v.Size, jsonrpc.UnmarshalJSON[Dimensions]))
+			return rpcimpl.AtField("size", rpcimpl.DecodeOptional(value, &v.Size, rpcimpl.UnmarshalJSON[Dimensions]))
 		}
 		return nil
 	})
@@ -508,7 +509,7 @@ func (x *ItemSettings) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Theme:
-		return jsonrpc.MissingField("theme")
+		return rpcimpl.MissingField("theme")
 	}
 	*x = v
 	return nil
@@ -526,14 +527,14 @@ func (x Dimensions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"width":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Width); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.Width); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"height":`...)
-	if b, err = jsonrpc.AppendFloat(b, x.Height); err != nil {
+	if b, err = rpcimpl.AppendFloat(b, x.Height); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -543,14 +544,14 @@ func (x *Dimensions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Width, Height bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "width":
 			has.Width = true
-			return jsonrpc.AtField("width", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Width)))
+			return rpcimpl.AtField("width", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Width)))
 		case "height":
 			has.Height = true
-			return jsonrpc.AtField("height", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.Height)))
+			return rpcimpl.AtField("height", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Height)))
 		}
 		return nil
 	})
@@ -559,9 +560,9 @@ func (x *Dimensions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Width:
-		return jsonrpc.MissingField("width")
+		return rpcimpl.MissingField("width")
 	case !has.Height:
-		return jsonrpc.MissingField("height")
+		return rpcimpl.MissingField("height")
 	}
 	*x = v
 	return nil
@@ -578,10 +579,10 @@ type ItemHistoryItem struct {
 func (x ItemHistoryItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"at":`...)
-	b = jsonrpc.AppendString(b, x.At)
+	b = rpcimpl.AppendString(b, x.At)
 	b = append(b, `,"state":`...)
-	b = jsonrpc.AppendString(b, x.State)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.State)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -591,14 +592,14 @@ func (x *ItemHistoryItem) UnmarshalJSON(b []byte) error {
 	var has struct {
 		At, State bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "at":
 			has.At = true
-			return jsonrpc.AtField("at", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.At)))
+			return rpcimpl.AtField("at", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.At)))
 		case "state":
 			has.State = true
-			return jsonrpc.AtField("state", jsonrpc.NonNull(value, v.State.UnmarshalJSON(value)))
+			return rpcimpl.AtField("state", rpcimpl.NonNull(value, v.State.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -607,9 +608,9 @@ func (x *ItemHistoryItem) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.At:
-		return jsonrpc.MissingField("at")
+		return rpcimpl.MissingField("at")
 	case !has.State:
-		return jsonrpc.MissingField("state")
+		return rpcimpl.MissingField("state")
 	}
 	*x = v
 	return nil
@@ -644,10 +645,10 @@ func (x TextBlock) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Text)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -657,14 +658,14 @@ func (x *TextBlock) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, Text bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
+			return rpcimpl.AtField("text", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Text)))
 		}
 		return nil
 	})
@@ -673,11 +674,11 @@ func (x *TextBlock) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "text":
-		return jsonrpc.AtField("type", errors.New("must be \"text\""))
+		return rpcimpl.AtField("type", errors.New("must be \"text\""))
 	case !has.Text:
-		return jsonrpc.MissingField("text")
+		return rpcimpl.MissingField("text")
 	}
 	*x = v
 	return nil
@@ -714,10 +715,10 @@ func (x BlockImage) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	b = append(b, `,"data":`...)
-	b = jsonrpc.AppendString(b, x.Data)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Data)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -727,14 +728,14 @@ func (x *BlockImage) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type, Data bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "data":
 			has.Data = true
-			return jsonrpc.AtField("data", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Data)))
+			return rpcimpl.AtField("data", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Data)))
 		}
 		return nil
 	})
@@ -743,11 +744,11 @@ func (x *BlockImage) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "image":
-		return jsonrpc.AtField("type", errors.New("must be \"image\""))
+		return rpcimpl.AtField("type", errors.New("must be \"image\""))
 	case !has.Data:
-		return jsonrpc.MissingField("data")
+		return rpcimpl.MissingField("data")
 	}
 	*x = v
 	return nil
@@ -765,14 +766,14 @@ type TextContents struct {
 func (x TextContents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	if x.MimeType != nil {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, *x.MimeType)
 	}
 	b = append(b, `,"text":`...)
-	b = jsonrpc.AppendString(b, x.Text)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Text)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -782,16 +783,16 @@ func (x *TextContents) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI, Text bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
 		case "text":
 			has.Text = true
-			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
+			return rpcimpl.AtField("text", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Text)))
 		}
 		return nil
 	})
@@ -800,9 +801,9 @@ func (x *TextContents) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.Text:
-		return jsonrpc.MissingField("text")
+		return rpcimpl.MissingField("text")
 	}
 	*x = v
 	return nil
@@ -822,14 +823,14 @@ type BlobContents struct {
 func (x BlobContents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	if x.MimeType != nil {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = rpcimpl.AppendString(b, *x.MimeType)
 	}
 	b = append(b, `,"blob":`...)
-	b = jsonrpc.AppendString(b, x.Blob)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Blob)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -839,16 +840,16 @@ func (x *BlobContents) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI, Blob bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
 		case "blob":
 			has.Blob = true
-			return jsonrpc.AtField("blob", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Blob)))
+			return rpcimpl.AtField("blob", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Blob)))
 		}
 		return nil
 	})
@@ -857,9 +858,9 @@ func (x *BlobContents) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.Blob:
-		return jsonrpc.MissingField("blob")
+		return rpcimpl.MissingField("blob")
 	}
 	*x = v
 	return nil
@@ -870,7 +871,7 @@ type Ratio float64
 
 // UnmarshalJSON decodes a Ratio, refusing a value out of its range.
 func (x *Ratio) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeFloatIn(b, x, 0, 1)
+	return rpcimpl.DecodeFloatIn(b, x, 0, 1)
 }
 
 // Line is a uint32.
@@ -878,7 +879,7 @@ type Line uint32
 
 // UnmarshalJSON decodes a Line, refusing a value out of its range.
 func (x *Line) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeIntIn(b, x, 0, math.MaxUint32)
+	return rpcimpl.DecodeIntIn(b, x, 0, math.MaxUint32)
 }
 
 // Offset is an int32 (at least -1000).
@@ -886,7 +887,7 @@ type Offset int32
 
 // UnmarshalJSON decodes an Offset, refusing a value out of its range.
 func (x *Offset) UnmarshalJSON(b []byte) error {
-	return jsonrpc.DecodeIntIn(b, x, -1000, math.MaxInt32)
+	return rpcimpl.DecodeIntIn(b, x, -1000, math.MaxInt32)
 }
 
 // Mark is an object with 13 members.
@@ -924,62 +925,62 @@ func (x Mark) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"line":`...)
-	b = jsonrpc.AppendInt(b, x.Line)
+	b = rpcimpl.AppendInt(b, x.Line)
 	b = append(b, `,"column":`...)
-	b = jsonrpc.AppendInt(b, x.Column)
+	b = rpcimpl.AppendInt(b, x.Column)
 	if x.Delta != nil {
 		b = append(b, `,"delta":`...)
-		b = jsonrpc.AppendInt(b, *x.Delta)
+		b = rpcimpl.AppendInt(b, *x.Delta)
 	}
 	if x.Weight != nil {
 		b = append(b, `,"weight":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Weight); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.Weight); err != nil {
 			return nil, err
 		}
 	}
 	if x.Ratio != nil {
 		b = append(b, `,"ratio":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Ratio); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.Ratio); err != nil {
 			return nil, err
 		}
 	}
 	if x.Retries != nil {
 		b = append(b, `,"retries":`...)
-		b = jsonrpc.AppendInt(b, *x.Retries)
+		b = rpcimpl.AppendInt(b, *x.Retries)
 	}
 	if x.Offset != nil {
 		b = append(b, `,"offset":`...)
-		b = jsonrpc.AppendInt(b, *x.Offset)
+		b = rpcimpl.AppendInt(b, *x.Offset)
 	}
 	if x.Offsets != nil {
 		b = append(b, `,"offsets":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Offsets); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Offsets); err != nil {
 			return nil, err
 		}
 	}
 	if x.Kind != nil {
 		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendString(b, *x.Kind)
+		b = rpcimpl.AppendString(b, *x.Kind)
 	}
 	if x.Level != nil {
 		b = append(b, `,"level":`...)
-		b = jsonrpc.AppendInt(b, *x.Level)
+		b = rpcimpl.AppendInt(b, *x.Level)
 	}
 	if x.Severity != nil {
 		b = append(b, `,"severity":`...)
-		b = jsonrpc.AppendInt(b, *x.Severity)
+		b = rpcimpl.AppendInt(b, *x.Severity)
 	}
 	if x.Note != nil {
 		b = append(b, `,"note":`...)
-		b = jsonrpc.AppendString(b, *x.Note)
+		b = rpcimpl.AppendString(b, *x.Note)
 	}
 	if x.Amount != nil {
 		b = append(b, `,"amount":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Amount); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Amount); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -989,44 +990,44 @@ func (x *Mark) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Line, Column bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "line":
 			has.Line = true
-			return jsonrpc.AtField("line", jsonrpc.NonNull(value, v.Line.UnmarshalJSON(value)))
+			return rpcimpl.AtField("line", rpcimpl.NonNull(value, v.Line.UnmarshalJSON(value)))
 		case "column":
 			has.Column = true
-			return jsonrpc.AtField("column", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Column, 0, 1000)))
+			return rpcimpl.AtField("column", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.Column, 0, 1000)))
 		case "delta":
-			return jsonrpc.AtField("delta", jsonrpc.DecodeOptional(value, &v.Delta, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
+			return rpcimpl.AtField("delta", rpcimpl.DecodeOptional(value, &v.Delta, func(b []byte, v *int32) error {
+				return rpcimpl.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
 			}))
 		case "weight":
-			return jsonrpc.AtField("weight", jsonrpc.DecodeOptional(value, &v.Weight, func(b []byte, v *float64) error {
-				return jsonrpc.DecodeFloatIn(b, v, 0, 1)
+			return rpcimpl.AtField("weight", rpcimpl.DecodeOptional(value, &v.Weight, func(b []byte, v *float64) error {
+				return rpcimpl.DecodeFloatIn(b, v, 0, 1)
 			}))
 		case "ratio":
-			return jsonrpc.AtField("ratio", jsonrpc.DecodeOptional(value, &v.Ratio, jsonrpc.UnmarshalJSON[Ratio]))
+			return rpcimpl.AtField("ratio", rpcimpl.DecodeOptional(value, &v.Ratio, rpcimpl.UnmarshalJSON[Ratio]))
 		case "retries":
-			return jsonrpc.AtField("retries", jsonrpc.DecodeOptional(value, &v.Retries, func(b []byte, v *int64) error {
-				return jsonrpc.DecodeIntIn(b, v, 0, 10)
+			return rpcimpl.AtField("retries", rpcimpl.DecodeOptional(value, &v.Retries, func(b []byte, v *int64) error {
+				return rpcimpl.DecodeIntIn(b, v, 0, 10)
 			}))
 		case "offset":
-			return jsonrpc.AtField("offset", jsonrpc.DecodeOptional(value, &v.Offset, jsonrpc.UnmarshalJSON[Offset]))
+			return rpcimpl.AtField("offset", rpcimpl.DecodeOptional(value, &v.Offset, rpcimpl.UnmarshalJSON[Offset]))
 		case "offsets":
-			return jsonrpc.AtField("offsets", jsonrpc.DecodeArray(value, &v.Offsets, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, -5, 5)
+			return rpcimpl.AtField("offsets", rpcimpl.DecodeArray(value, &v.Offsets, func(b []byte, v *int32) error {
+				return rpcimpl.DecodeIntIn(b, v, -5, 5)
 			}))
 		case "kind":
-			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[ActionKind]))
+			return rpcimpl.AtField("kind", rpcimpl.DecodeOptional(value, &v.Kind, rpcimpl.UnmarshalJSON[ActionKind]))
 		case "level":
-			return jsonrpc.AtField("level", jsonrpc.DecodeOptional(value, &v.Level, jsonrpc.UnmarshalJSON[Level]))
+			return rpcimpl.AtField("level", rpcimpl.DecodeOptional(value, &v.Level, rpcimpl.UnmarshalJSON[Level]))
 		case "severity":
-			return jsonrpc.AtField("severity", jsonrpc.DecodeOptional(value, &v.Severity, jsonrpc.UnmarshalJSON[Severity]))
+			return rpcimpl.AtField("severity", rpcimpl.DecodeOptional(value, &v.Severity, rpcimpl.UnmarshalJSON[Severity]))
 		case "note":
-			return jsonrpc.AtField("note", jsonrpc.DecodeOptional(value, &v.Note, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("note", rpcimpl.DecodeOptional(value, &v.Note, rpcimpl.DecodeString[string]))
 		case "amount":
-			return jsonrpc.AtField("amount", jsonrpc.DecodeOptional(value, &v.Amount, jsonrpc.UnmarshalJSON[Amount]))
+			return rpcimpl.AtField("amount", rpcimpl.DecodeOptional(value, &v.Amount, rpcimpl.UnmarshalJSON[Amount]))
 		}
 		return nil
 	})
@@ -1035,9 +1036,9 @@ func (x *Mark) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Line:
-		return jsonrpc.MissingField("line")
+		return rpcimpl.MissingField("line")
 	case !has.Column:
-		return jsonrpc.MissingField("column")
+		return rpcimpl.MissingField("column")
 	}
 	*x = v
 	return nil
@@ -1054,10 +1055,10 @@ type MarkupContent struct {
 func (x MarkupContent) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"value":`...)
-	b = jsonrpc.AppendString(b, x.Value)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Value)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1067,14 +1068,14 @@ func (x *MarkupContent) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind, Value bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "value":
 			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
+			return rpcimpl.AtField("value", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Value)))
 		}
 		return nil
 	})
@@ -1083,9 +1084,9 @@ func (x *MarkupContent) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case !has.Value:
-		return jsonrpc.MissingField("value")
+		return rpcimpl.MissingField("value")
 	}
 	*x = v
 	return nil
@@ -1102,10 +1103,10 @@ type MarkedCode struct {
 func (x MarkedCode) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"language":`...)
-	b = jsonrpc.AppendString(b, x.Language)
+	b = rpcimpl.AppendString(b, x.Language)
 	b = append(b, `,"value":`...)
-	b = jsonrpc.AppendString(b, x.Value)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Value)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1115,14 +1116,14 @@ func (x *MarkedCode) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Language, Value bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "language":
 			has.Language = true
-			return jsonrpc.AtField("language", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Language)))
+			return rpcimpl.AtField("language", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Language)))
 		case "value":
 			has.Value = true
-			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
+			return rpcimpl.AtField("value", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Value)))
 		}
 		return nil
 	})
@@ -1131,9 +1132,9 @@ func (x *MarkedCode) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Language:
-		return jsonrpc.MissingField("language")
+		return rpcimpl.MissingField("language")
 	case !has.Value:
-		return jsonrpc.MissingField("value")
+		return rpcimpl.MissingField("value")
 	}
 	*x = v
 	return nil
@@ -1150,19 +1151,19 @@ func (x HoverOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *HoverOptions) UnmarshalJSON(b []byte) error {
 	var v HoverOptions
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -1184,10 +1185,10 @@ type Location struct {
 func (x Location) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
-	b = jsonrpc.AppendString(b, x.URI)
+	b = rpcimpl.AppendString(b, x.URI)
 	b = append(b, `,"line":`...)
-	b = jsonrpc.AppendInt(b, x.Line)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.Line)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1197,14 +1198,14 @@ func (x *Location) UnmarshalJSON(b []byte) error {
 	var has struct {
 		URI, Line bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "uri":
 			has.URI = true
-			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
+			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
 		case "line":
 			has.Line = true
-			return jsonrpc.AtField("line", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Line, math.MinInt32, math.MaxInt32)))
+			return rpcimpl.AtField("line", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.Line, math.MinInt32, math.MaxInt32)))
 		}
 		return nil
 	})
@@ -1213,9 +1214,9 @@ func (x *Location) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.URI:
-		return jsonrpc.MissingField("uri")
+		return rpcimpl.MissingField("uri")
 	case !has.Line:
-		return jsonrpc.MissingField("line")
+		return rpcimpl.MissingField("line")
 	}
 	*x = v
 	return nil
@@ -1234,14 +1235,14 @@ type DefinitionLink struct {
 func (x DefinitionLink) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"targetUri":`...)
-	b = jsonrpc.AppendString(b, x.TargetURI)
+	b = rpcimpl.AppendString(b, x.TargetURI)
 	b = append(b, `,"targetLine":`...)
-	b = jsonrpc.AppendInt(b, x.TargetLine)
+	b = rpcimpl.AppendInt(b, x.TargetLine)
 	if x.OriginLine != nil {
 		b = append(b, `,"originLine":`...)
-		b = jsonrpc.AppendInt(b, *x.OriginLine)
+		b = rpcimpl.AppendInt(b, *x.OriginLine)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1251,17 +1252,17 @@ func (x *DefinitionLink) UnmarshalJSON(b []byte) error {
 	var has struct {
 		TargetURI, TargetLine bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "targetUri":
 			has.TargetURI = true
-			return jsonrpc.AtField("targetUri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TargetURI)))
+			return rpcimpl.AtField("targetUri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.TargetURI)))
 		case "targetLine":
 			has.TargetLine = true
-			return jsonrpc.AtField("targetLine", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.TargetLine, math.MinInt32, math.MaxInt32)))
+			return rpcimpl.AtField("targetLine", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.TargetLine, math.MinInt32, math.MaxInt32)))
 		case "originLine":
-			return jsonrpc.AtField("originLine", jsonrpc.DecodeOptional(value, &v.OriginLine, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
+			return rpcimpl.AtField("originLine", rpcimpl.DecodeOptional(value, &v.OriginLine, func(b []byte, v *int32) error {
+				return rpcimpl.DecodeIntIn(b, v, math.MinInt32, math.MaxInt32)
 			}))
 		}
 		return nil
@@ -1271,9 +1272,9 @@ func (x *DefinitionLink) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.TargetURI:
-		return jsonrpc.MissingField("targetUri")
+		return rpcimpl.MissingField("targetUri")
 	case !has.TargetLine:
-		return jsonrpc.MissingField("targetLine")
+		return rpcimpl.MissingField("targetLine")
 	}
 	*x = v
 	return nil
@@ -1293,16 +1294,16 @@ func (x SymbolInformation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"location":`...)
 	if b, err = x.Location.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if x.ContainerName != nil {
 		b = append(b, `,"containerName":`...)
-		b = jsonrpc.AppendString(b, *x.ContainerName)
+		b = rpcimpl.AppendString(b, *x.ContainerName)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1312,16 +1313,16 @@ func (x *SymbolInformation) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Location bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "location":
 			has.Location = true
-			return jsonrpc.AtField("location", jsonrpc.NonNull(value, v.Location.UnmarshalJSON(value)))
+			return rpcimpl.AtField("location", rpcimpl.NonNull(value, v.Location.UnmarshalJSON(value)))
 		case "containerName":
-			return jsonrpc.AtField("containerName", jsonrpc.DecodeOptional(value, &v.ContainerName, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("containerName", rpcimpl.DecodeOptional(value, &v.ContainerName, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1330,9 +1331,9 @@ func (x *SymbolInformation) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Location:
-		return jsonrpc.MissingField("location")
+		return rpcimpl.MissingField("location")
 	}
 	*x = v
 	return nil
@@ -1351,18 +1352,18 @@ func (x WorkspaceSymbol) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
+	b = rpcimpl.AppendString(b, x.Name)
 	b = append(b, `,"location":`...)
 	if b, err = x.Location.AppendJSON(b); err != nil {
 		return nil, err
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Data); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1372,16 +1373,16 @@ func (x *WorkspaceSymbol) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name, Location bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		case "location":
 			has.Location = true
-			return jsonrpc.AtField("location", jsonrpc.NonNull(value, v.Location.UnmarshalJSON(value)))
+			return rpcimpl.AtField("location", rpcimpl.NonNull(value, v.Location.UnmarshalJSON(value)))
 		case "data":
-			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
+			return rpcimpl.AtField("data", rpcimpl.DecodeRaw(value, &v.Data))
 		}
 		return nil
 	})
@@ -1390,9 +1391,9 @@ func (x *WorkspaceSymbol) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	case !has.Location:
-		return jsonrpc.MissingField("location")
+		return rpcimpl.MissingField("location")
 	}
 	*x = v
 	return nil
@@ -1413,17 +1414,17 @@ func (x HoverRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.WorkDoneProgress != nil {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = rpcimpl.AppendBool(b, *x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
-	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = rpcimpl.AppendString(b, *x.ID)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1433,15 +1434,15 @@ func (x *HoverRegistrationOptions) UnmarshalJSON(b []byte) error {
 	var has struct {
 		DocumentSelector bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("workDoneProgress", rpcimpl.DecodeOptional(value, &v.WorkDoneProgress, rpcimpl.DecodeBool[bool]))
 		case "documentSelector":
 			has.DocumentSelector = true
-			return jsonrpc.AtField("documentSelector", jsonrpc.DecodeArray(value, &v.DocumentSelector, jsonrpc.UnmarshalJSON[TextDocumentFilter]))
+			return rpcimpl.AtField("documentSelector", rpcimpl.DecodeArray(value, &v.DocumentSelector, rpcimpl.UnmarshalJSON[TextDocumentFilter]))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("id", rpcimpl.DecodeOptional(value, &v.ID, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1450,7 +1451,7 @@ func (x *HoverRegistrationOptions) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.DocumentSelector:
-		return jsonrpc.MissingField("documentSelector")
+		return rpcimpl.MissingField("documentSelector")
 	}
 	*x = v
 	return nil
@@ -1469,16 +1470,16 @@ type TextDocumentFilterLanguage struct {
 func (x TextDocumentFilterLanguage) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"language":`...)
-	b = jsonrpc.AppendString(b, x.Language)
+	b = rpcimpl.AppendString(b, x.Language)
 	if x.Scheme != nil {
 		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, *x.Scheme)
+		b = rpcimpl.AppendString(b, *x.Scheme)
 	}
 	if x.Pattern != nil {
 		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, *x.Pattern)
+		b = rpcimpl.AppendString(b, *x.Pattern)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1488,15 +1489,15 @@ func (x *TextDocumentFilterLanguage) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Language bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "language":
 			has.Language = true
-			return jsonrpc.AtField("language", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Language)))
+			return rpcimpl.AtField("language", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Language)))
 		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeOptional(value, &v.Scheme, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("scheme", rpcimpl.DecodeOptional(value, &v.Scheme, rpcimpl.DecodeString[string]))
 		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeOptional(value, &v.Pattern, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("pattern", rpcimpl.DecodeOptional(value, &v.Pattern, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1505,7 +1506,7 @@ func (x *TextDocumentFilterLanguage) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Language:
-		return jsonrpc.MissingField("language")
+		return rpcimpl.MissingField("language")
 	}
 	*x = v
 	return nil
@@ -1525,15 +1526,15 @@ func (x TextDocumentFilterScheme) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Language != nil {
 		b = append(b, `,"language":`...)
-		b = jsonrpc.AppendString(b, *x.Language)
+		b = rpcimpl.AppendString(b, *x.Language)
 	}
 	b = append(b, `,"scheme":`...)
-	b = jsonrpc.AppendString(b, x.Scheme)
+	b = rpcimpl.AppendString(b, x.Scheme)
 	if x.Pattern != nil {
 		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, *x.Pattern)
+		b = rpcimpl.AppendString(b, *x.Pattern)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1543,15 +1544,15 @@ func (x *TextDocumentFilterScheme) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Scheme bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "language":
-			return jsonrpc.AtField("language", jsonrpc.DecodeOptional(value, &v.Language, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("language", rpcimpl.DecodeOptional(value, &v.Language, rpcimpl.DecodeString[string]))
 		case "scheme":
 			has.Scheme = true
-			return jsonrpc.AtField("scheme", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Scheme)))
+			return rpcimpl.AtField("scheme", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Scheme)))
 		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeOptional(value, &v.Pattern, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("pattern", rpcimpl.DecodeOptional(value, &v.Pattern, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1560,7 +1561,7 @@ func (x *TextDocumentFilterScheme) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Scheme:
-		return jsonrpc.MissingField("scheme")
+		return rpcimpl.MissingField("scheme")
 	}
 	*x = v
 	return nil
@@ -1580,15 +1581,15 @@ func (x TextDocumentFilterPattern) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Language != nil {
 		b = append(b, `,"language":`...)
-		b = jsonrpc.AppendString(b, *x.Language)
+		b = rpcimpl.AppendString(b, *x.Language)
 	}
 	if x.Scheme != nil {
 		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, *x.Scheme)
+		b = rpcimpl.AppendString(b, *x.Scheme)
 	}
 	b = append(b, `,"pattern":`...)
-	b = jsonrpc.AppendString(b, x.Pattern)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Pattern)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1598,15 +1599,15 @@ func (x *TextDocumentFilterPattern) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Pattern bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "language":
-			return jsonrpc.AtField("language", jsonrpc.DecodeOptional(value, &v.Language, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("language", rpcimpl.DecodeOptional(value, &v.Language, rpcimpl.DecodeString[string]))
 		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeOptional(value, &v.Scheme, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("scheme", rpcimpl.DecodeOptional(value, &v.Scheme, rpcimpl.DecodeString[string]))
 		case "pattern":
 			has.Pattern = true
-			return jsonrpc.AtField("pattern", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Pattern)))
+			return rpcimpl.AtField("pattern", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Pattern)))
 		}
 		return nil
 	})
@@ -1615,7 +1616,7 @@ func (x *TextDocumentFilterPattern) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Pattern:
-		return jsonrpc.MissingField("pattern")
+		return rpcimpl.MissingField("pattern")
 	}
 	*x = v
 	return nil
@@ -1650,10 +1651,10 @@ func (x ProgressBegin) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	b = append(b, `,"label":`...)
-	b = jsonrpc.AppendString(b, x.Label)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Label)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1663,14 +1664,14 @@ func (x *ProgressBegin) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind, Label bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "label":
 			has.Label = true
-			return jsonrpc.AtField("label", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Label)))
+			return rpcimpl.AtField("label", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Label)))
 		}
 		return nil
 	})
@@ -1679,11 +1680,11 @@ func (x *ProgressBegin) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "begin":
-		return jsonrpc.AtField("kind", errors.New("must be \"begin\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"begin\""))
 	case !has.Label:
-		return jsonrpc.MissingField("label")
+		return rpcimpl.MissingField("label")
 	}
 	*x = v
 	return nil
@@ -1718,12 +1719,12 @@ func (x ProgressEnd) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"kind":`...)
-	b = jsonrpc.AppendString(b, x.Kind)
+	b = rpcimpl.AppendString(b, x.Kind)
 	if x.Message != nil {
 		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, *x.Message)
+		b = rpcimpl.AppendString(b, *x.Message)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1733,13 +1734,13 @@ func (x *ProgressEnd) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Kind bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "kind":
 			has.Kind = true
-			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
+			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
 		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("message", rpcimpl.DecodeOptional(value, &v.Message, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1748,9 +1749,9 @@ func (x *ProgressEnd) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Kind:
-		return jsonrpc.MissingField("kind")
+		return rpcimpl.MissingField("kind")
 	case v.Kind != "end":
-		return jsonrpc.AtField("kind", errors.New("must be \"end\""))
+		return rpcimpl.AtField("kind", errors.New("must be \"end\""))
 	}
 	*x = v
 	return nil
@@ -1786,16 +1787,16 @@ func (x TextField) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	if x.Label != nil {
 		b = append(b, `,"label":`...)
-		b = jsonrpc.AppendString(b, *x.Label)
+		b = rpcimpl.AppendString(b, *x.Label)
 	}
 	if x.MinLength != nil {
 		b = append(b, `,"minLength":`...)
-		b = jsonrpc.AppendInt(b, *x.MinLength)
+		b = rpcimpl.AppendInt(b, *x.MinLength)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1805,15 +1806,15 @@ func (x *TextField) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeOptional(value, &v.Label, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("label", rpcimpl.DecodeOptional(value, &v.Label, rpcimpl.DecodeString[string]))
 		case "minLength":
-			return jsonrpc.AtField("minLength", jsonrpc.DecodeOptional(value, &v.MinLength, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("minLength", rpcimpl.DecodeOptional(value, &v.MinLength, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -1822,9 +1823,9 @@ func (x *TextField) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "string":
-		return jsonrpc.AtField("type", errors.New("must be \"string\""))
+		return rpcimpl.AtField("type", errors.New("must be \"string\""))
 	}
 	*x = v
 	return nil
@@ -1843,18 +1844,18 @@ func (x NumberField) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	if x.Label != nil {
 		b = append(b, `,"label":`...)
-		b = jsonrpc.AppendString(b, *x.Label)
+		b = rpcimpl.AppendString(b, *x.Label)
 	}
 	if x.Minimum != nil {
 		b = append(b, `,"minimum":`...)
-		if b, err = jsonrpc.AppendFloat(b, *x.Minimum); err != nil {
+		if b, err = rpcimpl.AppendFloat(b, *x.Minimum); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1864,15 +1865,15 @@ func (x *NumberField) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, v.Type.UnmarshalJSON(value)))
 		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeOptional(value, &v.Label, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("label", rpcimpl.DecodeOptional(value, &v.Label, rpcimpl.DecodeString[string]))
 		case "minimum":
-			return jsonrpc.AtField("minimum", jsonrpc.DecodeOptional(value, &v.Minimum, jsonrpc.DecodeFloat[float64]))
+			return rpcimpl.AtField("minimum", rpcimpl.DecodeOptional(value, &v.Minimum, rpcimpl.DecodeFloat[float64]))
 		}
 		return nil
 	})
@@ -1881,7 +1882,7 @@ func (x *NumberField) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	}
 	*x = v
 	return nil
@@ -1916,12 +1917,12 @@ func (x FlagField) AppendJSON(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, `,"type":`...)
-	b = jsonrpc.AppendString(b, x.Type)
+	b = rpcimpl.AppendString(b, x.Type)
 	if x.Label != nil {
 		b = append(b, `,"label":`...)
-		b = jsonrpc.AppendString(b, *x.Label)
+		b = rpcimpl.AppendString(b, *x.Label)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -1931,13 +1932,13 @@ func (x *FlagField) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Type bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
 			has.Type = true
-			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
+			return rpcimpl.AtField("type", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Type)))
 		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeOptional(value, &v.Label, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("label", rpcimpl.DecodeOptional(value, &v.Label, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -1946,9 +1947,9 @@ func (x *FlagField) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Type:
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	case v.Type != "boolean":
-		return jsonrpc.AtField("type", errors.New("must be \"boolean\""))
+		return rpcimpl.AtField("type", errors.New("must be \"boolean\""))
 	}
 	*x = v
 	return nil
@@ -1972,21 +1973,21 @@ func (x Result) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *Result) UnmarshalJSON(b []byte) error {
 	var v Result
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -2022,39 +2023,39 @@ func (x XEdits) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *XEdits) UnmarshalJSON(b []byte) error {
 	var v XEdits
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "$schema":
-			return jsonrpc.AtField("$schema", jsonrpc.DecodeOptional(value, &v.Schema, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("$schema", rpcimpl.DecodeOptional(value, &v.Schema, rpcimpl.DecodeString[string]))
 		case "changes":
-			return jsonrpc.AtField("changes", jsonrpc.DecodeKeyedMap(value, &v.Changes, false, jsonrpc.DecodeString[DocumentURI], jsonrpc.Unmarshal[[]string]))
+			return rpcimpl.AtField("changes", rpcimpl.DecodeKeyedMap(value, &v.Changes, false, rpcimpl.DecodeString[DocumentURI], rpcimpl.Unmarshal[[]string]))
 		case "byLine":
-			return jsonrpc.AtField("byLine", jsonrpc.DecodeKeyedMap(value, &v.ByLine, true, jsonrpc.DecodeInt[int64], jsonrpc.UnmarshalJSON[Color]))
+			return rpcimpl.AtField("byLine", rpcimpl.DecodeKeyedMap(value, &v.ByLine, true, rpcimpl.DecodeInt[int64], rpcimpl.UnmarshalJSON[Color]))
 		case "bySeverity":
-			return jsonrpc.AtField("bySeverity", jsonrpc.DecodeKeyedMap(value, &v.BySeverity, true, jsonrpc.UnmarshalJSON[Severity], jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("bySeverity", rpcimpl.DecodeKeyedMap(value, &v.BySeverity, true, rpcimpl.UnmarshalJSON[Severity], rpcimpl.DecodeString[string]))
 		case "folders":
-			return jsonrpc.AtField("folders", jsonrpc.DecodeNullable(value, &v.Folders, jsonrpc.Unmarshal[[]string]))
+			return rpcimpl.AtField("folders", rpcimpl.DecodeNullable(value, &v.Folders, rpcimpl.Unmarshal[[]string]))
 		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeNullable(value, &v.Label, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("label", rpcimpl.DecodeNullable(value, &v.Label, rpcimpl.DecodeString[string]))
 		case "range":
-			return jsonrpc.AtField("range", jsonrpc.DecodeOptional(value, &v.Range, jsonrpc.UnmarshalJSON[Range]))
+			return rpcimpl.AtField("range", rpcimpl.DecodeOptional(value, &v.Range, rpcimpl.UnmarshalJSON[Range]))
 		case "span":
-			return jsonrpc.AtField("span", jsonrpc.DecodeOptional(value, &v.Span, jsonrpc.UnmarshalJSON[Span]))
+			return rpcimpl.AtField("span", rpcimpl.DecodeOptional(value, &v.Span, rpcimpl.UnmarshalJSON[Span]))
 		case "move":
-			return jsonrpc.AtField("move", jsonrpc.DecodeOptional(value, &v.Move, jsonrpc.UnmarshalJSON[Move]))
+			return rpcimpl.AtField("move", rpcimpl.DecodeOptional(value, &v.Move, rpcimpl.UnmarshalJSON[Move]))
 		}
 		var e json.RawMessage
-		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeRaw(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[json.RawMessage]{Name: string(key), Value: e})
 		return nil
@@ -2073,8 +2074,8 @@ type Range [2]int64
 // fault when one does not decode.
 func (x *Range) UnmarshalJSON(b []byte) error {
 	var v Range
-	err := jsonrpc.DecodeItems(b, 2, 2, func(i int, value []byte) error {
-		return jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v[i]))
+	err := rpcimpl.DecodeItems(b, 2, 2, func(i int, value []byte) error {
+		return rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v[i]))
 	})
 	if err != nil {
 		return err
@@ -2098,14 +2099,14 @@ func (x Span) MarshalJSON() ([]byte, error) {
 // AppendJSON appends x to b encoded as a JSON array, without reflection.
 func (x Span) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, '[')
-	b = jsonrpc.AppendString(b, x.V0)
+	b = rpcimpl.AppendString(b, x.V0)
 	b = append(b, ',')
-	b = jsonrpc.AppendInt(b, x.V1)
+	b = rpcimpl.AppendInt(b, x.V1)
 	b = append(b, ',')
 	if x.V2 == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonrpc.AppendBool(b, *x.V2)
+		b = rpcimpl.AppendBool(b, *x.V2)
 	}
 	return append(b, ']'), nil
 }
@@ -2114,14 +2115,14 @@ func (x Span) AppendJSON(b []byte) ([]byte, error) {
 // fault when one does not decode.
 func (x *Span) UnmarshalJSON(b []byte) error {
 	var v Span
-	err := jsonrpc.DecodeItems(b, 3, 3, func(i int, value []byte) error {
+	err := rpcimpl.DecodeItems(b, 3, 3, func(i int, value []byte) error {
 		switch i {
 		case 0:
-			return jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.V0))
+			return rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.V0))
 		case 1:
-			return jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.V1))
+			return rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.V1))
 		case 2:
-			return jsonrpc.DecodeOptional(value, &v.V2, jsonrpc.DecodeBool[bool])
+			return rpcimpl.DecodeOptional(value, &v.V2, rpcimpl.DecodeBool[bool])
 		}
 		return nil
 	})
@@ -2159,20 +2160,20 @@ func (x Move) AppendJSON(b []byte) ([]byte, error) {
 	case x.Label != nil:
 		n = 3
 	}
-	b = jsonrpc.AppendInt(b, x.X)
+	b = rpcimpl.AppendInt(b, x.X)
 	b = append(b, ',')
-	b = jsonrpc.AppendInt(b, x.Y)
+	b = rpcimpl.AppendInt(b, x.Y)
 	if n > 2 {
 		b = append(b, ',')
 		if x.Label == nil {
 			b = append(b, "null"...)
 		} else {
-			b = jsonrpc.AppendString(b, *x.Label)
+			b = rpcimpl.AppendString(b, *x.Label)
 		}
 	}
 	if n > 3 {
 		b = append(b, ',')
-		if b, err = jsonrpc.AppendValue(b, x.Tags); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
 			return nil, err
 		}
 	}
@@ -2183,14 +2184,14 @@ func (x Move) AppendJSON(b []byte) ([]byte, error) {
 // at fault when one does not decode.
 func (x *Move) UnmarshalJSON(b []byte) error {
 	var v Move
-	err := jsonrpc.DecodeItems(b, 2, 4, func(i int, value []byte) error {
+	err := rpcimpl.DecodeItems(b, 2, 4, func(i int, value []byte) error {
 		switch i {
 		case 0:
-			return jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.X))
+			return rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.X))
 		case 1:
-			return jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Y))
+			return rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Y))
 		case 2:
-			return jsonrpc.DecodeOptional(value, &v.Label, jsonrpc.DecodeString[string])
+			return rpcimpl.DecodeOptional(value, &v.Label, rpcimpl.DecodeString[string])
 		case 3:
 			return json.Unmarshal(value, &v.Tags)
 		}
@@ -2213,8 +2214,8 @@ type BusyData struct {
 func (x BusyData) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"retryAfterMs":`...)
-	b = jsonrpc.AppendInt(b, x.RetryAfterMs)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.RetryAfterMs)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2224,11 +2225,11 @@ func (x *BusyData) UnmarshalJSON(b []byte) error {
 	var has struct {
 		RetryAfterMs bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "retryAfterMs":
 			has.RetryAfterMs = true
-			return jsonrpc.AtField("retryAfterMs", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.RetryAfterMs)))
+			return rpcimpl.AtField("retryAfterMs", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.RetryAfterMs)))
 		}
 		return nil
 	})
@@ -2237,7 +2238,7 @@ func (x *BusyData) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.RetryAfterMs:
-		return jsonrpc.MissingField("retryAfterMs")
+		return rpcimpl.MissingField("retryAfterMs")
 	}
 	*x = v
 	return nil
@@ -2257,7 +2258,7 @@ func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"version":`...)
-	b = jsonrpc.AppendString(b, x.Version)
+	b = rpcimpl.AppendString(b, x.Version)
 	if x.ClientInfo != nil {
 		b = append(b, `,"clientInfo":`...)
 		if b, err = x.ClientInfo.AppendJSON(b); err != nil {
@@ -2266,17 +2267,17 @@ func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Meta); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Meta); err != nil {
 			return nil, err
 		}
 	}
 	if x.Edits != nil {
 		b = append(b, `,"edits":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Edits); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Edits); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2286,17 +2287,17 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Version bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "version":
 			has.Version = true
-			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
+			return rpcimpl.AtField("version", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Version)))
 		case "clientInfo":
-			return jsonrpc.AtField("clientInfo", jsonrpc.DecodeOptional(value, &v.ClientInfo, jsonrpc.UnmarshalJSON[InitializeParamsClientInfo]))
+			return rpcimpl.AtField("clientInfo", rpcimpl.DecodeOptional(value, &v.ClientInfo, rpcimpl.UnmarshalJSON[InitializeParamsClientInfo]))
 		case "_meta":
-			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
+			return rpcimpl.AtField("_meta", rpcimpl.DecodeOptional(value, &v.Meta, rpcimpl.UnmarshalJSON[Meta]))
 		case "edits":
-			return jsonrpc.AtField("edits", jsonrpc.DecodeOptional(value, &v.Edits, jsonrpc.UnmarshalJSON[XEdits]))
+			return rpcimpl.AtField("edits", rpcimpl.DecodeOptional(value, &v.Edits, rpcimpl.UnmarshalJSON[XEdits]))
 		}
 		return nil
 	})
@@ -2305,7 +2306,7 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Version:
-		return jsonrpc.MissingField("version")
+		return rpcimpl.MissingField("version")
 	}
 	*x = v
 	return nil
@@ -2321,8 +2322,8 @@ type InitializeParamsClientInfo struct {
 func (x InitializeParamsClientInfo) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
-	b = jsonrpc.AppendString(b, x.Name)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.Name)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2332,11 +2333,11 @@ func (x *InitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Name bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
 			has.Name = true
-			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
+			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
 		}
 		return nil
 	})
@@ -2345,7 +2346,7 @@ func (x *InitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Name:
-		return jsonrpc.MissingField("name")
+		return rpcimpl.MissingField("name")
 	}
 	*x = v
 	return nil
@@ -2370,7 +2371,7 @@ func (x InitializeResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonrpc.AppendMembers(b, x.Extra)
+	return rpcimpl.AppendMembers(b, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2380,18 +2381,18 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		State, Capabilities bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "state":
 			has.State = true
-			return jsonrpc.AtField("state", jsonrpc.NonNull(value, v.State.UnmarshalJSON(value)))
+			return rpcimpl.AtField("state", rpcimpl.NonNull(value, v.State.UnmarshalJSON(value)))
 		case "capabilities":
 			has.Capabilities = true
-			return jsonrpc.AtField("capabilities", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Capabilities)))
+			return rpcimpl.AtField("capabilities", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Capabilities)))
 		}
 		var e int64
-		if err := jsonrpc.DecodeInt(value, &e); err != nil {
-			return jsonrpc.AtField(string(key), err)
+		if err := rpcimpl.DecodeInt(value, &e); err != nil {
+			return rpcimpl.AtField(string(key), err)
 		}
 		v.Extra = append(v.Extra, jsonrpc.Member[int64]{Name: string(key), Value: e})
 		return nil
@@ -2401,9 +2402,9 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.State:
-		return jsonrpc.MissingField("state")
+		return rpcimpl.MissingField("state")
 	case !has.Capabilities:
-		return jsonrpc.MissingField("capabilities")
+		return rpcimpl.MissingField("capabilities")
 	}
 	*x = v
 	return nil
@@ -2420,10 +2421,10 @@ func (x FetchItemParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2433,11 +2434,11 @@ func (x *FetchItemParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, v.ID.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -2446,7 +2447,7 @@ func (x *FetchItemParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	}
 	*x = v
 	return nil
@@ -2477,14 +2478,14 @@ func (x BlocksShowParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"blocks":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Blocks); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Blocks); err != nil {
 		return nil, err
 	}
 	if x.Severity != nil {
 		b = append(b, `,"severity":`...)
-		b = jsonrpc.AppendInt(b, *x.Severity)
+		b = rpcimpl.AppendInt(b, *x.Severity)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2494,13 +2495,13 @@ func (x *BlocksShowParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Blocks bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "blocks":
 			has.Blocks = true
-			return jsonrpc.AtField("blocks", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Blocks, jsonrpc.UnmarshalJSON[Block])))
+			return rpcimpl.AtField("blocks", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Blocks, rpcimpl.UnmarshalJSON[Block])))
 		case "severity":
-			return jsonrpc.AtField("severity", jsonrpc.DecodeOptional(value, &v.Severity, jsonrpc.UnmarshalJSON[Severity]))
+			return rpcimpl.AtField("severity", rpcimpl.DecodeOptional(value, &v.Severity, rpcimpl.UnmarshalJSON[Severity]))
 		}
 		return nil
 	})
@@ -2509,7 +2510,7 @@ func (x *BlocksShowParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Blocks:
-		return jsonrpc.MissingField("blocks")
+		return rpcimpl.MissingField("blocks")
 	}
 	*x = v
 	return nil
@@ -2532,46 +2533,46 @@ func (x HoverShowParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"contents":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Contents); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Contents); err != nil {
 		return nil, err
 	}
 	if x.Provider != nil {
 		b = append(b, `,"provider":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Provider); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Provider); err != nil {
 			return nil, err
 		}
 	}
 	if x.Filters != nil {
 		b = append(b, `,"filters":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Filters); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Filters); err != nil {
 			return nil, err
 		}
 	}
 	if x.Progress != nil {
 		b = append(b, `,"progress":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Progress); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Progress); err != nil {
 			return nil, err
 		}
 	}
 	if x.Definition != nil {
 		b = append(b, `,"definition":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Definition); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Definition); err != nil {
 			return nil, err
 		}
 	}
 	if x.Symbols != nil {
 		b = append(b, `,"symbols":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Symbols); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Symbols); err != nil {
 			return nil, err
 		}
 	}
 	if x.Field != nil {
 		b = append(b, `,"field":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Field); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Field); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2581,23 +2582,23 @@ func (x *HoverShowParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Contents bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "contents":
 			has.Contents = true
-			return jsonrpc.AtField("contents", jsonrpc.NonNull(value, v.Contents.UnmarshalJSON(value)))
+			return rpcimpl.AtField("contents", rpcimpl.NonNull(value, v.Contents.UnmarshalJSON(value)))
 		case "provider":
-			return jsonrpc.AtField("provider", jsonrpc.DecodeOptional(value, &v.Provider, jsonrpc.UnmarshalJSON[HoverProvider]))
+			return rpcimpl.AtField("provider", rpcimpl.DecodeOptional(value, &v.Provider, rpcimpl.UnmarshalJSON[HoverProvider]))
 		case "filters":
-			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.UnmarshalJSON[TextDocumentFilter]))
+			return rpcimpl.AtField("filters", rpcimpl.DecodeArray(value, &v.Filters, rpcimpl.UnmarshalJSON[TextDocumentFilter]))
 		case "progress":
-			return jsonrpc.AtField("progress", jsonrpc.DecodeOptional(value, &v.Progress, jsonrpc.UnmarshalJSON[ProgressValue]))
+			return rpcimpl.AtField("progress", rpcimpl.DecodeOptional(value, &v.Progress, rpcimpl.UnmarshalJSON[ProgressValue]))
 		case "definition":
-			return jsonrpc.AtField("definition", jsonrpc.DecodeOptional(value, &v.Definition, jsonrpc.UnmarshalJSON[DefinitionResult]))
+			return rpcimpl.AtField("definition", rpcimpl.DecodeOptional(value, &v.Definition, rpcimpl.UnmarshalJSON[DefinitionResult]))
 		case "symbols":
-			return jsonrpc.AtField("symbols", jsonrpc.DecodeOptional(value, &v.Symbols, jsonrpc.UnmarshalJSON[WorkspaceSymbols]))
+			return rpcimpl.AtField("symbols", rpcimpl.DecodeOptional(value, &v.Symbols, rpcimpl.UnmarshalJSON[WorkspaceSymbols]))
 		case "field":
-			return jsonrpc.AtField("field", jsonrpc.DecodeOptional(value, &v.Field, jsonrpc.UnmarshalJSON[FormField]))
+			return rpcimpl.AtField("field", rpcimpl.DecodeOptional(value, &v.Field, rpcimpl.UnmarshalJSON[FormField]))
 		}
 		return nil
 	})
@@ -2606,7 +2607,7 @@ func (x *HoverShowParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Contents:
-		return jsonrpc.MissingField("contents")
+		return rpcimpl.MissingField("contents")
 	}
 	*x = v
 	return nil
@@ -2629,11 +2630,11 @@ func (x MarksSetParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Marks != nil {
 		b = append(b, `,"marks":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Marks); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Marks); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2643,13 +2644,13 @@ func (x *MarksSetParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Mark bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "mark":
 			has.Mark = true
-			return jsonrpc.AtField("mark", jsonrpc.NonNull(value, v.Mark.UnmarshalJSON(value)))
+			return rpcimpl.AtField("mark", rpcimpl.NonNull(value, v.Mark.UnmarshalJSON(value)))
 		case "marks":
-			return jsonrpc.AtField("marks", jsonrpc.DecodeArray(value, &v.Marks, jsonrpc.UnmarshalJSON[Mark]))
+			return rpcimpl.AtField("marks", rpcimpl.DecodeArray(value, &v.Marks, rpcimpl.UnmarshalJSON[Mark]))
 		}
 		return nil
 	})
@@ -2658,7 +2659,7 @@ func (x *MarksSetParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Mark:
-		return jsonrpc.MissingField("mark")
+		return rpcimpl.MissingField("mark")
 	}
 	*x = v
 	return nil
@@ -2689,12 +2690,12 @@ func (x MarksSetResult) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"count":`...)
-	b = jsonrpc.AppendInt(b, x.Count)
+	b = rpcimpl.AppendInt(b, x.Count)
 	b = append(b, `,"kinds":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Kinds); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Kinds); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2704,14 +2705,14 @@ func (x *MarksSetResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Count, Kinds bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "count":
 			has.Count = true
-			return jsonrpc.AtField("count", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.Count, 0, math.MaxUint32)))
+			return rpcimpl.AtField("count", rpcimpl.NonNull(value, rpcimpl.DecodeIntIn(value, &v.Count, 0, math.MaxUint32)))
 		case "kinds":
 			has.Kinds = true
-			return jsonrpc.AtField("kinds", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Kinds, jsonrpc.UnmarshalJSON[ActionKind])))
+			return rpcimpl.AtField("kinds", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Kinds, rpcimpl.UnmarshalJSON[ActionKind])))
 		}
 		return nil
 	})
@@ -2720,9 +2721,9 @@ func (x *MarksSetResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Count:
-		return jsonrpc.MissingField("count")
+		return rpcimpl.MissingField("count")
 	case !has.Kinds:
-		return jsonrpc.MissingField("kinds")
+		return rpcimpl.MissingField("kinds")
 	}
 	*x = v
 	return nil
@@ -2739,10 +2740,10 @@ func (x CancelRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2752,11 +2753,11 @@ func (x *CancelRequestParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, v.ID.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -2765,7 +2766,7 @@ func (x *CancelRequestParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	}
 	*x = v
 	return nil
@@ -2781,8 +2782,8 @@ type StatusReportParams struct {
 func (x StatusReportParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"state":`...)
-	b = jsonrpc.AppendString(b, x.State)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.State)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2792,11 +2793,11 @@ func (x *StatusReportParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		State bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "state":
 			has.State = true
-			return jsonrpc.AtField("state", jsonrpc.NonNull(value, v.State.UnmarshalJSON(value)))
+			return rpcimpl.AtField("state", rpcimpl.NonNull(value, v.State.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -2805,7 +2806,7 @@ func (x *StatusReportParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.State:
-		return jsonrpc.MissingField("state")
+		return rpcimpl.MissingField("state")
 	}
 	*x = v
 	return nil
@@ -2821,8 +2822,8 @@ type StatusReportResult struct {
 func (x StatusReportResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"seen":`...)
-	b = jsonrpc.AppendBool(b, x.Seen)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendBool(b, x.Seen)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2832,11 +2833,11 @@ func (x *StatusReportResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Seen bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "seen":
 			has.Seen = true
-			return jsonrpc.AtField("seen", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Seen)))
+			return rpcimpl.AtField("seen", rpcimpl.NonNull(value, rpcimpl.DecodeBool(value, &v.Seen)))
 		}
 		return nil
 	})
@@ -2845,7 +2846,7 @@ func (x *StatusReportResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Seen:
-		return jsonrpc.MissingField("seen")
+		return rpcimpl.MissingField("seen")
 	}
 	*x = v
 	return nil
@@ -2861,8 +2862,8 @@ type JobStatusResult struct {
 func (x JobStatusResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"state":`...)
-	b = jsonrpc.AppendString(b, x.State)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendString(b, x.State)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2872,11 +2873,11 @@ func (x *JobStatusResult) UnmarshalJSON(b []byte) error {
 	var has struct {
 		State bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "state":
 			has.State = true
-			return jsonrpc.AtField("state", jsonrpc.NonNull(value, v.State.UnmarshalJSON(value)))
+			return rpcimpl.AtField("state", rpcimpl.NonNull(value, v.State.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -2885,7 +2886,7 @@ func (x *JobStatusResult) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.State:
-		return jsonrpc.MissingField("state")
+		return rpcimpl.MissingField("state")
 	}
 	*x = v
 	return nil
@@ -2903,12 +2904,12 @@ type JobStatusNotificationParams struct {
 func (x JobStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"state":`...)
-	b = jsonrpc.AppendString(b, x.State)
+	b = rpcimpl.AppendString(b, x.State)
 	if x.Done != nil {
 		b = append(b, `,"done":`...)
-		b = jsonrpc.AppendBool(b, *x.Done)
+		b = rpcimpl.AppendBool(b, *x.Done)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2918,13 +2919,13 @@ func (x *JobStatusNotificationParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		State bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "state":
 			has.State = true
-			return jsonrpc.AtField("state", jsonrpc.NonNull(value, v.State.UnmarshalJSON(value)))
+			return rpcimpl.AtField("state", rpcimpl.NonNull(value, v.State.UnmarshalJSON(value)))
 		case "done":
-			return jsonrpc.AtField("done", jsonrpc.DecodeOptional(value, &v.Done, jsonrpc.DecodeBool[bool]))
+			return rpcimpl.AtField("done", rpcimpl.DecodeOptional(value, &v.Done, rpcimpl.DecodeBool[bool]))
 		}
 		return nil
 	})
@@ -2933,7 +2934,7 @@ func (x *JobStatusNotificationParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.State:
-		return jsonrpc.MissingField("state")
+		return rpcimpl.MissingField("state")
 	}
 	*x = v
 	return nil
@@ -2950,19 +2951,19 @@ func (x ItemsListParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Cursor != nil {
 		b = append(b, `,"cursor":`...)
-		b = jsonrpc.AppendString(b, *x.Cursor)
+		b = rpcimpl.AppendString(b, *x.Cursor)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *ItemsListParams) UnmarshalJSON(b []byte) error {
 	var v ItemsListParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "cursor":
-			return jsonrpc.AtField("cursor", jsonrpc.DecodeOptional(value, &v.Cursor, jsonrpc.DecodeString[string]))
+			return rpcimpl.AtField("cursor", rpcimpl.DecodeOptional(value, &v.Cursor, rpcimpl.DecodeString[string]))
 		}
 		return nil
 	})
@@ -2984,10 +2985,10 @@ func (x SelectParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"id":`...)
-	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -2997,11 +2998,11 @@ func (x *SelectParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		ID bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "id":
 			has.ID = true
-			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
+			return rpcimpl.AtField("id", rpcimpl.NonNull(value, v.ID.UnmarshalJSON(value)))
 		}
 		return nil
 	})
@@ -3010,7 +3011,7 @@ func (x *SelectParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.ID:
-		return jsonrpc.MissingField("id")
+		return rpcimpl.MissingField("id")
 	}
 	*x = v
 	return nil

@@ -12,6 +12,7 @@ import (
 	"math"
 
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // ID is one of Integer or String.
@@ -56,7 +57,7 @@ func (x ID) MarshalJSON() ([]byte, error) {
 func (x *ID) UnmarshalJSON(b []byte) error {
 	var v ID
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "number":
 		v.Integer = new(int64)
 		err = json.Unmarshal(b, v.Integer)
@@ -115,7 +116,7 @@ func (x ItemEither) MarshalJSON() ([]byte, error) {
 func (x *ItemEither) UnmarshalJSON(b []byte) error {
 	var v ItemEither
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -172,7 +173,7 @@ func (x Block) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes a Block from the variant named by the "type" member.
 func (x *Block) UnmarshalJSON(b []byte) error {
 	var raw []byte
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		if string(key) == "type" {
 			raw = value
 		}
@@ -182,11 +183,11 @@ func (x *Block) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if raw == nil {
-		return jsonrpc.MissingField("type")
+		return rpcimpl.MissingField("type")
 	}
 	var tag string
 	if err := json.Unmarshal(raw, &tag); err != nil {
-		return jsonrpc.AtField("type", err)
+		return rpcimpl.AtField("type", err)
 	}
 	var v Block
 	switch tag {
@@ -197,7 +198,7 @@ func (x *Block) UnmarshalJSON(b []byte) error {
 		v.Image = new(BlockImage)
 		err = json.Unmarshal(b, v.Image)
 	default:
-		return jsonrpc.AtField("type", fmt.Errorf("unknown value %q; want \"text\" or \"image\"", jsonrpc.Truncate(tag)))
+		return rpcimpl.AtField("type", fmt.Errorf("unknown value %q; want \"text\" or \"image\"", jsonrpc.Truncate(tag)))
 	}
 	if err != nil {
 		return err
@@ -262,7 +263,7 @@ func (x Contents) MarshalJSON() ([]byte, error) {
 // contentsObjects is what an object needs to be each object variant of
 // Contents (TextContents and BlobContents), over the members "uri",
 // "mimeType", "text" and "blob", one bit each in this order.
-var contentsObjects = []jsonrpc.ObjectChoice{{
+var contentsObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x5},
 }, {
@@ -276,10 +277,10 @@ var contentsObjects = []jsonrpc.ObjectChoice{{
 func (x *Contents) UnmarshalJSON(b []byte) error {
 	var v Contents
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "uri":
 				held[0] |= 1 << 0
@@ -295,7 +296,7 @@ func (x *Contents) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, contentsObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, contentsObjects) {
 		case 0:
 			v.TextContents = new(TextContents)
 			err = json.Unmarshal(b, v.TextContents)
@@ -360,10 +361,10 @@ func (x Amount) MarshalJSON() ([]byte, error) {
 func (x *Amount) UnmarshalJSON(b []byte) error {
 	var v Amount
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "number":
 		v.Integer = new(int32)
-		err = jsonrpc.DecodeIntIn(b, v.Integer, 0, math.MaxInt32)
+		err = rpcimpl.DecodeIntIn(b, v.Integer, 0, math.MaxInt32)
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -423,7 +424,7 @@ func (x Upload) MarshalJSON() ([]byte, error) {
 // uploadObjects is what an object needs to be each object variant of Upload
 // (TextContents and BlobContents), over the members "uri", "mimeType", "text"
 // and "blob", one bit each in this order.
-var uploadObjects = []jsonrpc.ObjectChoice{{
+var uploadObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x5},
 }, {
@@ -437,10 +438,10 @@ var uploadObjects = []jsonrpc.ObjectChoice{{
 func (x *Upload) UnmarshalJSON(b []byte) error {
 	var v Upload
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "uri":
 				held[0] |= 1 << 0
@@ -456,7 +457,7 @@ func (x *Upload) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, uploadObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, uploadObjects) {
 		case 0:
 			v.TextContents = new(TextContents)
 			err = json.Unmarshal(b, v.TextContents)
@@ -518,7 +519,7 @@ func (x MarkedString) MarshalJSON() ([]byte, error) {
 func (x *MarkedString) UnmarshalJSON(b []byte) error {
 	var v MarkedString
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -591,7 +592,7 @@ func (x HoverContents) MarshalJSON() ([]byte, error) {
 // hoverContentsObjects is what an object needs to be each object variant of
 // HoverContents (MarkupContent and MarkedCode), over the members "kind",
 // "value" and "language", one bit each in this order.
-var hoverContentsObjects = []jsonrpc.ObjectChoice{{
+var hoverContentsObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
 }, {
@@ -605,10 +606,10 @@ var hoverContentsObjects = []jsonrpc.ObjectChoice{{
 func (x *HoverContents) UnmarshalJSON(b []byte) error {
 	var v HoverContents
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "kind":
 				held[0] |= 1 << 0
@@ -622,7 +623,7 @@ func (x *HoverContents) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, hoverContentsObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, hoverContentsObjects) {
 		case 0:
 			v.MarkupContent = new(MarkupContent)
 			err = json.Unmarshal(b, v.MarkupContent)
@@ -690,7 +691,7 @@ func (x Definition) MarshalJSON() ([]byte, error) {
 func (x *Definition) UnmarshalJSON(b []byte) error {
 	var v Definition
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		v.Location = new(Location)
 		err = json.Unmarshal(b, v.Location)
@@ -756,7 +757,7 @@ func (x DefinitionResult) MarshalJSON() ([]byte, error) {
 // each array variant of DefinitionResult (Location and DefinitionLink), over
 // the members "uri", "line", "targetUri", "targetLine" and "originLine", one
 // bit each in this order.
-var definitionResultItemObjects = []jsonrpc.ObjectChoice{{
+var definitionResultItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
 }, {
@@ -770,19 +771,19 @@ var definitionResultItemObjects = []jsonrpc.ObjectChoice{{
 func (x *DefinitionResult) UnmarshalJSON(b []byte) error {
 	var v DefinitionResult
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "array":
 		var item []byte
-		if item, err = jsonrpc.FirstItem(b); err != nil {
+		if item, err = rpcimpl.FirstItem(b); err != nil {
 			return err
 		}
-		switch itemKind := jsonrpc.JSONKind(item); itemKind {
+		switch itemKind := rpcimpl.JSONKind(item); itemKind {
 		case "nothing":
 			v.Definition = new(Definition)
 			err = json.Unmarshal(b, v.Definition)
 		case "object":
 			var held [1]uint64
-			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
+			err = rpcimpl.DecodeObject(item, func(key, _ []byte) error {
 				switch string(key) {
 				case "uri":
 					held[0] |= 1 << 0
@@ -800,18 +801,18 @@ func (x *DefinitionResult) UnmarshalJSON(b []byte) error {
 			if err != nil {
 				return err
 			}
-			switch jsonrpc.ChooseObject(held[:], nil, definitionResultItemObjects) {
+			switch rpcimpl.ChooseObject(held[:], nil, definitionResultItemObjects) {
 			case 0:
 				v.Definition = new(Definition)
 				err = json.Unmarshal(b, v.Definition)
 			case 1:
 				v.Array = new([]DefinitionLink)
-				err = jsonrpc.DecodeArray(b, v.Array, jsonrpc.UnmarshalJSON[DefinitionLink])
+				err = rpcimpl.DecodeArray(b, v.Array, rpcimpl.UnmarshalJSON[DefinitionLink])
 			default:
-				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of DefinitionResult; an item needs every required member of one item type: Location (\"uri\", \"line\") or DefinitionLink (\"targetUri\", \"targetLine\")"))
+				return rpcimpl.AtIndex(0, errors.New("object matches the items of no array variant of DefinitionResult; an item needs every required member of one item type: Location (\"uri\", \"line\") or DefinitionLink (\"targetUri\", \"targetLine\")"))
 			}
 		default:
-			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of Location[] or DefinitionLink[], got JSON %s", itemKind))
+			return rpcimpl.AtIndex(0, fmt.Errorf("expected an item of Location[] or DefinitionLink[], got JSON %s", itemKind))
 		}
 	case "object":
 		v.Definition = new(Definition)
@@ -876,7 +877,7 @@ func (x WorkspaceSymbols) MarshalJSON() ([]byte, error) {
 // each array variant of WorkspaceSymbols (SymbolInformation and
 // WorkspaceSymbol), over the members "name", "location", "containerName" and
 // "data", one bit each in this order.
-var workspaceSymbolsItemObjects = []jsonrpc.ObjectChoice{{
+var workspaceSymbolsItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x3},
 }, {
@@ -890,19 +891,19 @@ var workspaceSymbolsItemObjects = []jsonrpc.ObjectChoice{{
 func (x *WorkspaceSymbols) UnmarshalJSON(b []byte) error {
 	var v WorkspaceSymbols
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "array":
 		var item []byte
-		if item, err = jsonrpc.FirstItem(b); err != nil {
+		if item, err = rpcimpl.FirstItem(b); err != nil {
 			return err
 		}
-		switch itemKind := jsonrpc.JSONKind(item); itemKind {
+		switch itemKind := rpcimpl.JSONKind(item); itemKind {
 		case "nothing":
 			v.SymbolInformationList = new([]SymbolInformation)
-			err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
+			err = rpcimpl.DecodeArray(b, v.SymbolInformationList, rpcimpl.UnmarshalJSON[SymbolInformation])
 		case "object":
 			var held [1]uint64
-			err = jsonrpc.DecodeObject(item, func(key, _ []byte) error {
+			err = rpcimpl.DecodeObject(item, func(key, _ []byte) error {
 				switch string(key) {
 				case "name":
 					held[0] |= 1 << 0
@@ -918,18 +919,18 @@ func (x *WorkspaceSymbols) UnmarshalJSON(b []byte) error {
 			if err != nil {
 				return err
 			}
-			switch jsonrpc.ChooseObject(held[:], nil, workspaceSymbolsItemObjects) {
+			switch rpcimpl.ChooseObject(held[:], nil, workspaceSymbolsItemObjects) {
 			case 0:
 				v.SymbolInformationList = new([]SymbolInformation)
-				err = jsonrpc.DecodeArray(b, v.SymbolInformationList, jsonrpc.UnmarshalJSON[SymbolInformation])
+				err = rpcimpl.DecodeArray(b, v.SymbolInformationList, rpcimpl.UnmarshalJSON[SymbolInformation])
 			case 1:
 				v.WorkspaceSymbolList = new([]WorkspaceSymbol)
-				err = jsonrpc.DecodeArray(b, v.WorkspaceSymbolList, jsonrpc.UnmarshalJSON[WorkspaceSymbol])
+				err = rpcimpl.DecodeArray(b, v.WorkspaceSymbolList, rpcimpl.UnmarshalJSON[WorkspaceSymbol])
 			default:
-				return jsonrpc.AtIndex(0, errors.New("object matches the items of no array variant of WorkspaceSymbols; an item needs every required member of one item type: SymbolInformation (\"name\", \"location\") or WorkspaceSymbol (\"name\", \"location\")"))
+				return rpcimpl.AtIndex(0, errors.New("object matches the items of no array variant of WorkspaceSymbols; an item needs every required member of one item type: SymbolInformation (\"name\", \"location\") or WorkspaceSymbol (\"name\", \"location\")"))
 			}
 		default:
-			return jsonrpc.AtIndex(0, fmt.Errorf("expected an item of SymbolInformation[] or WorkspaceSymbol[], got JSON %s", itemKind))
+			return rpcimpl.AtIndex(0, fmt.Errorf("expected an item of SymbolInformation[] or WorkspaceSymbol[], got JSON %s", itemKind))
 		}
 	default:
 		return fmt.Errorf("expected array, got JSON %s", kind)
@@ -998,7 +999,7 @@ func (x HoverProvider) MarshalJSON() ([]byte, error) {
 // hoverProviderObjects is what an object needs to be each object variant of
 // HoverProvider (HoverOptions and HoverRegistrationOptions), over the members
 // "workDoneProgress", "documentSelector" and "id", one bit each in this order.
-var hoverProviderObjects = []jsonrpc.ObjectChoice{{
+var hoverProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
 }, {
@@ -1012,13 +1013,13 @@ var hoverProviderObjects = []jsonrpc.ObjectChoice{{
 func (x *HoverProvider) UnmarshalJSON(b []byte) error {
 	var v HoverProvider
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "boolean":
 		v.Boolean = new(bool)
 		err = json.Unmarshal(b, v.Boolean)
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "workDoneProgress":
 				held[0] |= 1 << 0
@@ -1032,7 +1033,7 @@ func (x *HoverProvider) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, hoverProviderObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, hoverProviderObjects) {
 		case 0:
 			v.HoverOptions = new(HoverOptions)
 			err = json.Unmarshal(b, v.HoverOptions)
@@ -1116,7 +1117,7 @@ func (x TextDocumentFilter) MarshalJSON() ([]byte, error) {
 // of TextDocumentFilter (TextDocumentFilterLanguage, TextDocumentFilterScheme
 // and TextDocumentFilterPattern), over the members "language", "scheme" and
 // "pattern", one bit each in this order.
-var textDocumentFilterObjects = []jsonrpc.ObjectChoice{{
+var textDocumentFilterObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x1},
 }, {
@@ -1133,10 +1134,10 @@ var textDocumentFilterObjects = []jsonrpc.ObjectChoice{{
 func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
 	var v TextDocumentFilter
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
-		err = jsonrpc.DecodeObject(b, func(key, _ []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, _ []byte) error {
 			switch string(key) {
 			case "language":
 				held[0] |= 1 << 0
@@ -1150,7 +1151,7 @@ func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], nil, textDocumentFilterObjects) {
+		switch rpcimpl.ChooseObject(held[:], nil, textDocumentFilterObjects) {
 		case 0:
 			v.TextDocumentFilterLanguage = new(TextDocumentFilterLanguage)
 			err = json.Unmarshal(b, v.TextDocumentFilterLanguage)
@@ -1229,7 +1230,7 @@ func (x ProgressValue) MarshalJSON() ([]byte, error) {
 // progressValueObjects is what an object needs to be each object variant of
 // ProgressValue (ProgressBegin and ProgressEnd), over the members "kind",
 // "label" and "message", one bit each in this order.
-var progressValueObjects = []jsonrpc.ObjectChoice{{
+var progressValueObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
 }, {
@@ -1243,16 +1244,16 @@ var progressValueObjects = []jsonrpc.ObjectChoice{{
 func (x *ProgressValue) UnmarshalJSON(b []byte) error {
 	var v ProgressValue
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
 		var failed [2]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "kind":
 				held[0] |= 1 << 0
-				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"begin\"")
-				failed[1] = failed[1] || !jsonrpc.SameJSON(value, "\"end\"")
+				failed[0] = failed[0] || !rpcimpl.SameJSON(value, "\"begin\"")
+				failed[1] = failed[1] || !rpcimpl.SameJSON(value, "\"end\"")
 			case "label":
 				held[0] |= 1 << 1
 			case "message":
@@ -1263,7 +1264,7 @@ func (x *ProgressValue) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], progressValueObjects) {
+		switch rpcimpl.ChooseObject(held[:], failed[:], progressValueObjects) {
 		case 0:
 			v.ProgressBegin = new(ProgressBegin)
 			err = json.Unmarshal(b, v.ProgressBegin)
@@ -1271,10 +1272,10 @@ func (x *ProgressValue) UnmarshalJSON(b []byte) error {
 			v.ProgressEnd = new(ProgressEnd)
 			err = json.Unmarshal(b, v.ProgressEnd)
 		default:
-			err = jsonrpc.DecodeRaw(b, &v.Other)
+			err = rpcimpl.DecodeRaw(b, &v.Other)
 		}
 	default:
-		err = jsonrpc.DecodeRaw(b, &v.Other)
+		err = rpcimpl.DecodeRaw(b, &v.Other)
 	}
 	if err != nil {
 		return err
@@ -1325,7 +1326,7 @@ func (x TokenOrProgress) MarshalJSON() ([]byte, error) {
 func (x *TokenOrProgress) UnmarshalJSON(b []byte) error {
 	var v TokenOrProgress
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)
@@ -1399,7 +1400,7 @@ func (x FormField) MarshalJSON() ([]byte, error) {
 // formFieldObjects is what an object needs to be each object variant of
 // FormField (TextField, NumberField and FlagField), over the members "type",
 // "label", "minLength" and "minimum", one bit each in this order.
-var formFieldObjects = []jsonrpc.ObjectChoice{{
+var formFieldObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x1},
 }, {
@@ -1416,17 +1417,17 @@ var formFieldObjects = []jsonrpc.ObjectChoice{{
 func (x *FormField) UnmarshalJSON(b []byte) error {
 	var v FormField
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "object":
 		var held [1]uint64
 		var failed [3]bool
-		err = jsonrpc.DecodeObject(b, func(key, value []byte) error {
+		err = rpcimpl.DecodeObject(b, func(key, value []byte) error {
 			switch string(key) {
 			case "type":
 				held[0] |= 1 << 0
-				failed[0] = failed[0] || !jsonrpc.SameJSON(value, "\"string\"")
-				failed[1] = failed[1] || !(jsonrpc.SameJSON(value, "\"number\"") || jsonrpc.SameJSON(value, "\"integer\""))
-				failed[2] = failed[2] || !jsonrpc.SameJSON(value, "\"boolean\"")
+				failed[0] = failed[0] || !rpcimpl.SameJSON(value, "\"string\"")
+				failed[1] = failed[1] || !(rpcimpl.SameJSON(value, "\"number\"") || rpcimpl.SameJSON(value, "\"integer\""))
+				failed[2] = failed[2] || !rpcimpl.SameJSON(value, "\"boolean\"")
 			case "label":
 				held[0] |= 1 << 1
 			case "minLength":
@@ -1439,7 +1440,7 @@ func (x *FormField) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		switch jsonrpc.ChooseObject(held[:], failed[:], formFieldObjects) {
+		switch rpcimpl.ChooseObject(held[:], failed[:], formFieldObjects) {
 		case 0:
 			v.TextField = new(TextField)
 			err = json.Unmarshal(b, v.TextField)

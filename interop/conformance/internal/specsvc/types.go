@@ -8,7 +8,7 @@ package specsvc
 import (
 	"encoding/json"
 
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // SubtractParams are the params of subtract.
@@ -22,10 +22,10 @@ type SubtractParams struct {
 func (x SubtractParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"minuend":`...)
-	b = jsonrpc.AppendInt(b, x.Minuend)
+	b = rpcimpl.AppendInt(b, x.Minuend)
 	b = append(b, `,"subtrahend":`...)
-	b = jsonrpc.AppendInt(b, x.Subtrahend)
-	return jsonrpc.CloseObject(b, start), nil
+	b = rpcimpl.AppendInt(b, x.Subtrahend)
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -35,14 +35,14 @@ func (x *SubtractParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Minuend, Subtrahend bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "minuend":
 			has.Minuend = true
-			return jsonrpc.AtField("minuend", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Minuend)))
+			return rpcimpl.AtField("minuend", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Minuend)))
 		case "subtrahend":
 			has.Subtrahend = true
-			return jsonrpc.AtField("subtrahend", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Subtrahend)))
+			return rpcimpl.AtField("subtrahend", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.Subtrahend)))
 		}
 		return nil
 	})
@@ -51,9 +51,9 @@ func (x *SubtractParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Minuend:
-		return jsonrpc.MissingField("minuend")
+		return rpcimpl.MissingField("minuend")
 	case !has.Subtrahend:
-		return jsonrpc.MissingField("subtrahend")
+		return rpcimpl.MissingField("subtrahend")
 	}
 	*x = v
 	return nil
@@ -83,10 +83,10 @@ func (x SumParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"values":`...)
-	if b, err = jsonrpc.AppendValue(b, x.Values); err != nil {
+	if b, err = rpcimpl.AppendValue(b, x.Values); err != nil {
 		return nil, err
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
@@ -96,11 +96,11 @@ func (x *SumParams) UnmarshalJSON(b []byte) error {
 	var has struct {
 		Values bool
 	}
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "values":
 			has.Values = true
-			return jsonrpc.AtField("values", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Values)))
+			return rpcimpl.AtField("values", rpcimpl.NonNull(value, json.Unmarshal(value, &v.Values)))
 		}
 		return nil
 	})
@@ -109,7 +109,7 @@ func (x *SumParams) UnmarshalJSON(b []byte) error {
 	}
 	switch {
 	case !has.Values:
-		return jsonrpc.MissingField("values")
+		return rpcimpl.MissingField("values")
 	}
 	*x = v
 	return nil
@@ -127,21 +127,21 @@ func (x UpdateParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Values != nil {
 		b = append(b, `,"values":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Values); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Values); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *UpdateParams) UnmarshalJSON(b []byte) error {
 	var v UpdateParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "values":
-			return jsonrpc.AtField("values", json.Unmarshal(value, &v.Values))
+			return rpcimpl.AtField("values", json.Unmarshal(value, &v.Values))
 		}
 		return nil
 	})
@@ -163,19 +163,19 @@ func (x NotifyHelloParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Value != nil {
 		b = append(b, `,"value":`...)
-		b = jsonrpc.AppendInt(b, *x.Value)
+		b = rpcimpl.AppendInt(b, *x.Value)
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *NotifyHelloParams) UnmarshalJSON(b []byte) error {
 	var v NotifyHelloParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "value":
-			return jsonrpc.AtField("value", jsonrpc.DecodeOptional(value, &v.Value, jsonrpc.DecodeInt[int64]))
+			return rpcimpl.AtField("value", rpcimpl.DecodeOptional(value, &v.Value, rpcimpl.DecodeInt[int64]))
 		}
 		return nil
 	})
@@ -198,21 +198,21 @@ func (x NotifySumParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	if x.Values != nil {
 		b = append(b, `,"values":`...)
-		if b, err = jsonrpc.AppendValue(b, x.Values); err != nil {
+		if b, err = rpcimpl.AppendValue(b, x.Values); err != nil {
 			return nil, err
 		}
 	}
-	return jsonrpc.CloseObject(b, start), nil
+	return rpcimpl.CloseObject(b, start), nil
 }
 
 // UnmarshalJSON decodes a JSON object into x member by member, naming the
 // member at fault when one does not decode or a required one is missing.
 func (x *NotifySumParams) UnmarshalJSON(b []byte) error {
 	var v NotifySumParams
-	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
+	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "values":
-			return jsonrpc.AtField("values", json.Unmarshal(value, &v.Values))
+			return rpcimpl.AtField("values", json.Unmarshal(value, &v.Values))
 		}
 		return nil
 	})

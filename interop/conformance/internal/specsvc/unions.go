@@ -9,7 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
+	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
 // GetDataResultItem is an element of the result of get_data.
@@ -54,7 +54,7 @@ func (x GetDataResultItem) MarshalJSON() ([]byte, error) {
 func (x *GetDataResultItem) UnmarshalJSON(b []byte) error {
 	var v GetDataResultItem
 	var err error
-	switch kind := jsonrpc.JSONKind(b); kind {
+	switch kind := rpcimpl.JSONKind(b); kind {
 	case "string":
 		v.String = new(string)
 		err = json.Unmarshal(b, v.String)

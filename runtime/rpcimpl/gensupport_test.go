@@ -1,9 +1,13 @@
-package jsonrpc
+package rpcimpl
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 func TestGeneratedCodeHelpers(t *testing.T) {
@@ -20,7 +24,7 @@ func TestGeneratedCodeHelpers(t *testing.T) {
 		t.Errorf("DecodeArray = %v, %v", xs, err)
 	}
 	err := DecodeArray([]byte(`[1,"x"]`), &xs, Unmarshal[int])
-	var fe *FieldError
+	var fe *jsonrpc.FieldError
 	if !errors.As(err, &fe) || fe.Field != "[1]" {
 		t.Errorf("DecodeArray bad element = %v, want field [1]", err)
 	}
@@ -44,5 +48,39 @@ func TestGeneratedCodeHelpers(t *testing.T) {
 		if got := JSONKind([]byte(in)); got != want {
 			t.Errorf("JSONKind(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestExpectNull(t *testing.T) {
+	for _, ok := range []string{"", "null", " null "} {
+		if err := ExpectNull("shutdown", json.RawMessage(ok)); err != nil {
+			t.Errorf("ExpectNull(%q) = %v", ok, err)
+		}
+	}
+	err := ExpectNull("shutdown", json.RawMessage(`{"ok":true}`))
+	if !errors.Is(err, jsonrpc.ErrUnexpectedResult) || !strings.Contains(err.Error(), `"shutdown" answered {"ok":true}`) {
+		t.Errorf("ExpectNull(object) = %v", err)
+	}
+	long := `"` + strings.Repeat("x", 100) + `"`
+	if err := ExpectNull("m", json.RawMessage(long)); !errors.Is(err, jsonrpc.ErrUnexpectedResult) || len(err.Error()) > 130 {
+		t.Errorf("ExpectNull(long) = %v", err)
+	}
+}
+
+func TestDecodeNullableReportsTheValueError(t *testing.T) {
+	var n jsonrpc.Nullable[int64]
+	err := DecodeNullable([]byte(`"x"`), &n, DecodeInt[int64])
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || n.State != jsonrpc.Absent {
+		t.Errorf("DecodeNullable(\"x\") = %v, state %d; want a type error, state unchanged", err, n.State)
+	}
+}
+
+func TestNullValueEncodesNull(t *testing.T) {
+	if b, err := json.Marshal(NullValue); err != nil || string(b) != "null" {
+		t.Errorf("json.Marshal(NullValue) = %s, %v", b, err)
+	}
+	if b, err := NullValue.AppendJSON([]byte("x")); err != nil || string(b) != "xnull" {
+		t.Errorf("NullValue.AppendJSON = %s, %v", b, err)
 	}
 }

@@ -1,15 +1,13 @@
-package jsonrpc
+package rpcimpl
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
+
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 func TestDecodeObject(t *testing.T) {
@@ -48,10 +46,10 @@ func TestFieldPaths(t *testing.T) {
 		{AtField("context", AtField("selection", AtField("start", typeErr))), "context.selection.start", "expected integer, got JSON string"},
 		{AtField("items", AtIndex(2, MissingField("name"))), "items[2].name", "required field is missing"},
 		{AtIndex(0, AtIndex(1, errors.New("json: bad"))), "[0][1]", "bad"},
-		{AtField("a", &FieldError{Reason: "must be \"text\""}), "a", "must be \"text\""},
+		{AtField("a", &jsonrpc.FieldError{Reason: "must be \"text\""}), "a", "must be \"text\""},
 	}
 	for _, tt := range tests {
-		var fe *FieldError
+		var fe *jsonrpc.FieldError
 		if !errors.As(tt.err, &fe) || fe.Field != tt.field || fe.Reason != tt.wantReason {
 			t.Errorf("got %#v, want field %q reason %q", tt.err, tt.field, tt.wantReason)
 		}
@@ -60,10 +58,10 @@ func TestFieldPaths(t *testing.T) {
 		t.Error("AtField(nil) is not nil")
 	}
 	// Through DecodeParams the path reaches the peer as -32602 data.
-	req := &Request{Params: json.RawMessage(`{"a":1}`)}
+	req := &jsonrpc.Request{Params: json.RawMessage(`{"a":1}`)}
 	err := req.DecodeParams(&pathChecked{})
-	var rpcErr *Error
-	if !errors.As(err, &rpcErr) || rpcErr.Code != CodeInvalidParams || !strings.Contains(string(rpcErr.Data), `"field":"a[3].b"`) {
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams || !strings.Contains(string(rpcErr.Data), `"field":"a[3].b"`) {
 		t.Errorf("DecodeParams = %v", err)
 	}
 }
@@ -73,57 +71,6 @@ type pathChecked struct{}
 
 func (*pathChecked) UnmarshalJSON(b []byte) error {
 	return AtField("a", AtIndex(3, MissingField("b")))
-}
-
-// killStream is a stream with a Kill method, like a spawned process.
-type killStream struct {
-	net.Conn
-	killed atomic.Bool
-}
-
-func (k *killStream) Kill() error {
-	k.killed.Store(true)
-	return k.Close()
-}
-
-func TestTimeoutActions(t *testing.T) {
-	for _, action := range []TimeoutAction{TimeoutClose, TimeoutKill} {
-		t.Run(fmt.Sprint(action), func(t *testing.T) {
-			a, b := net.Pipe()
-			stream := &killStream{Conn: a}
-			c := NewConn(stream, Options{Timeout: func(method string) Timeout {
-				if method == "initialize" {
-					return Timeout{After: 20 * time.Millisecond, Action: action}
-				}
-				return Timeout{}
-			}})
-			peer := NewConn(b, Options{Handler: HandlerFunc(func(ctx context.Context, req *Request) (any, error) {
-				<-ctx.Done() // never answers in time
-				return nil, ctx.Err()
-			})})
-			defer peer.Close()
-			defer c.Close()
-			other := make(chan error, 1)
-			go func() { other <- c.Call(ctxLimit(t), "other", nil, nil) }()
-			if err := c.Call(context.Background(), "initialize", nil, nil); !errors.Is(err, ErrTimeout) {
-				t.Fatalf("initialize: %v, want a timeout", err)
-			}
-			select {
-			case <-c.Done():
-			case <-time.After(waitLimit):
-				t.Fatal("connection still open after a timeout with action close/kill")
-			}
-			if err := <-other; !errors.Is(err, ErrClosed) {
-				t.Errorf("the other pending call ended with %v, want ErrClosed", err)
-			}
-			if got := stream.killed.Load(); got != (action == TimeoutKill) {
-				t.Errorf("killed = %v for action %d", got, action)
-			}
-			if !errors.Is(c.Err(), ErrTimeout) {
-				t.Errorf("Err() = %v, want the timeout", c.Err())
-			}
-		})
-	}
 }
 
 // TestTypeErrorsSpeakJSON: a value of the wrong JSON type is described in

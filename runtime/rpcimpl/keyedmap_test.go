@@ -1,10 +1,12 @@
-package jsonrpc
+package rpcimpl
 
 import (
 	"encoding/json"
 	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 func TestDecodeKeyedMap(t *testing.T) {
@@ -14,7 +16,7 @@ func TestDecodeKeyedMap(t *testing.T) {
 	}
 	for _, in := range []string{`{"x":"a"}`, `{"01":"a"}`, `{"1.0":"a"}`, `{" 1":"a"}`, `{"-":"a"}`, `{"99999999999999999999":"a"}`, `{"1":2}`} {
 		err := DecodeKeyedMap([]byte(in), &m, true, DecodeInt[int64], DecodeString[string])
-		var fe *FieldError
+		var fe *jsonrpc.FieldError
 		if !errors.As(err, &fe) {
 			t.Errorf("%s: %v, want a FieldError", in, err)
 		}

@@ -1,10 +1,12 @@
-package jsonrpc
+package rpcimpl
 
 import (
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 // JSON allows space, tab, newline and carriage return around every value.
@@ -62,8 +64,8 @@ func checkPadded(t *testing.T, b, pad []byte) {
 	})
 	samePadded(t, "int32 in [-100,100]", b, pad, func(b []byte, v *int32) error { return DecodeIntIn(b, v, -100, 100) })
 	samePadded(t, "float64 in [-0.5,0.5]", b, pad, func(b []byte, v *float64) error { return DecodeFloatIn(b, v, -0.5, 0.5) })
-	samePadded(t, "Nullable[int64]", b, pad, func(b []byte, v *Nullable[int64]) error { return DecodeNullable(b, v, DecodeInt[int64]) })
-	samePadded(t, "Nullable[*string]", b, pad, func(b []byte, v *Nullable[*string]) error {
+	samePadded(t, "Nullable[int64]", b, pad, func(b []byte, v *jsonrpc.Nullable[int64]) error { return DecodeNullable(b, v, DecodeInt[int64]) })
+	samePadded(t, "Nullable[*string]", b, pad, func(b []byte, v *jsonrpc.Nullable[*string]) error {
 		return DecodeNullable(b, v, func(b []byte, v **string) error { return DecodeOptional(b, v, DecodeString[string]) })
 	})
 	samePadded(t, "[]*int64", b, pad, func(b []byte, v *[]*int64) error {

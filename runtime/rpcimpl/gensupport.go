@@ -1,9 +1,12 @@
-package jsonrpc
+package rpcimpl
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/rpcgen/rpcgen/runtime/internal/jsonscan"
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 // This file holds the decoding helpers that generated UnmarshalJSON
@@ -73,33 +76,11 @@ func DecodeMap[T any](b []byte, v *map[string]T, decode func([]byte, *T) error) 
 // JSONKind returns the kind of the JSON value b: "string", "number",
 // "boolean", "array", "object", "null", or "nothing" for blank input.
 // Generated decoders of unions told apart by kind use it.
-func JSONKind(b []byte) string {
-	b = trimSpace(b)
-	if len(b) == 0 {
-		return "nothing"
-	}
-	switch b[0] {
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case '[':
-		return "array"
-	case '{':
-		return "object"
-	case 'n':
-		return "null"
-	}
-	return "number"
-}
-
-// ErrUnexpectedResult is matched (with errors.Is) by the error of a call
-// whose method always answers null when the peer answered something else.
-var ErrUnexpectedResult = errors.New("jsonrpc: unexpected result")
+func JSONKind(b []byte) string { return jsonscan.Kind(b) }
 
 // ExpectNull returns nil when result, the raw result of a call to method,
 // is null (or empty), and otherwise an error wrapping
-// [ErrUnexpectedResult]: generated stubs of methods whose result is always
+// [jsonrpc.ErrUnexpectedResult]: generated stubs of methods whose result is always
 // null use it.
 func ExpectNull(method string, result json.RawMessage) error {
 	b := trimSpace(result)
@@ -109,7 +90,7 @@ func ExpectNull(method string, result json.RawMessage) error {
 	if len(b) > 64 {
 		b = append(b[:61:61], "..."...)
 	}
-	return fmt.Errorf("%w: %q answered %s; the protocol says null", ErrUnexpectedResult, method, b)
+	return fmt.Errorf("%w: %q answered %s; the protocol says null", jsonrpc.ErrUnexpectedResult, method, b)
 }
 
 // NullValue is a value that encodes as the JSON null. Passed as the params of
@@ -127,4 +108,4 @@ func (jsonNull) MarshalJSON() ([]byte, error) { return []byte("null"), nil }
 
 // MissingParams returns the -32602 error answering a request or
 // notification sent without the params its method requires.
-func MissingParams() *Error { return InvalidParams("", "params are required") }
+func MissingParams() *jsonrpc.Error { return jsonrpc.InvalidParams("", "params are required") }

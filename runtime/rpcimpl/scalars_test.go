@@ -1,4 +1,4 @@
-package jsonrpc
+package rpcimpl
 
 import (
 	"encoding/json"

@@ -1,9 +1,11 @@
-package jsonrpc
+package rpcimpl
 
 import (
 	"encoding/json"
 	"errors"
 	"testing"
+
+	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
 func TestDecodeItems(t *testing.T) {
@@ -26,7 +28,7 @@ func TestDecodeItems(t *testing.T) {
 		}
 		return nil
 	})
-	var fe *FieldError
+	var fe *jsonrpc.FieldError
 	if !errors.As(err, &fe) || fe.Field != "[1]" {
 		t.Errorf("item error %v, want a FieldError at [1]", err)
 	}
