@@ -5,11 +5,7 @@
 
 package reginald
 
-import (
-	"encoding/json"
-
-	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
-)
+import "encoding/json"
 
 // KeyValue is one config value as Reginald sends it: resolved from the config
 // file, the environment and the flags over the manifest's default.
@@ -24,58 +20,6 @@ type KeyValue struct {
 	Type ValueType `json:"type"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x KeyValue) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"key":`...)
-	b = rpcimpl.AppendString(b, x.Key)
-	b = append(b, `,"value":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Value); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"type":`...)
-	b = rpcimpl.AppendString(b, x.Type)
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *KeyValue) UnmarshalJSON(b []byte) error {
-	var v KeyValue
-	var has struct {
-		Key, Value, Type bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "key":
-			has.Key = true
-			return rpcimpl.AtField("key", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Key)))
-		case "value":
-			has.Value = true
-			return rpcimpl.AtField("value", rpcimpl.DecodeRaw(value, &v.Value))
-		case "type":
-			has.Type = true
-			return rpcimpl.AtField("type", rpcimpl.NonNull(value, v.Type.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Key:
-		return rpcimpl.MissingField("key")
-	case !has.Value:
-		return rpcimpl.MissingField("value")
-	case !has.Type:
-		return rpcimpl.MissingField("type")
-	}
-	*x = v
-	return nil
-}
-
 // LogSource says where in the plugin's source a log record was made.
 type LogSource struct {
 	// The function.
@@ -88,47 +32,6 @@ type LogSource struct {
 	Line *int64 `json:"line,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x LogSource) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Function != nil {
-		b = append(b, `,"function":`...)
-		b = rpcimpl.AppendString(b, *x.Function)
-	}
-	if x.File != nil {
-		b = append(b, `,"file":`...)
-		b = rpcimpl.AppendString(b, *x.File)
-	}
-	if x.Line != nil {
-		b = append(b, `,"line":`...)
-		b = rpcimpl.AppendInt(b, *x.Line)
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *LogSource) UnmarshalJSON(b []byte) error {
-	var v LogSource
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "function":
-			return rpcimpl.AtField("function", rpcimpl.DecodeOptional(value, &v.Function, rpcimpl.DecodeString[string]))
-		case "file":
-			return rpcimpl.AtField("file", rpcimpl.DecodeOptional(value, &v.File, rpcimpl.DecodeString[string]))
-		case "line":
-			return rpcimpl.AtField("line", rpcimpl.DecodeOptional(value, &v.Line, rpcimpl.DecodeInt[int64]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
-}
-
 // LogAttr is one attribute of a log record. A group is an attribute whose
 // value is an array of LogAttr.
 type LogAttr struct {
@@ -137,51 +40,6 @@ type LogAttr struct {
 
 	// The attribute's value.
 	Value json.RawMessage `json:"value"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x LogAttr) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"key":`...)
-	b = rpcimpl.AppendString(b, x.Key)
-	b = append(b, `,"value":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Value); err != nil {
-		return nil, err
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *LogAttr) UnmarshalJSON(b []byte) error {
-	var v LogAttr
-	var has struct {
-		Key, Value bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "key":
-			has.Key = true
-			return rpcimpl.AtField("key", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Key)))
-		case "value":
-			has.Value = true
-			return rpcimpl.AtField("value", rpcimpl.DecodeRaw(value, &v.Value))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Key:
-		return rpcimpl.MissingField("key")
-	case !has.Value:
-		return rpcimpl.MissingField("value")
-	}
-	*x = v
-	return nil
 }
 
 // Manifest is the plugin manifest, `manifest.json` in the plugin's directory.
@@ -223,105 +81,6 @@ type Manifest struct {
 	Tasks []Task `json:"tasks,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Manifest) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = rpcimpl.AppendString(b, x.Name)
-	if x.Version != nil {
-		b = append(b, `,"version":`...)
-		b = rpcimpl.AppendString(b, *x.Version)
-	}
-	if x.Domain != nil {
-		b = append(b, `,"domain":`...)
-		b = rpcimpl.AppendString(b, *x.Domain)
-	}
-	if x.Description != nil {
-		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
-	}
-	if x.Doc != nil {
-		b = append(b, `,"doc":`...)
-		b = rpcimpl.AppendString(b, *x.Doc)
-	}
-	b = append(b, `,"executable":`...)
-	b = rpcimpl.AppendString(b, x.Executable)
-	if x.Runtime != nil {
-		b = append(b, `,"runtime":`...)
-		if b, err = x.Runtime.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Config != nil {
-		b = append(b, `,"config":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Config); err != nil {
-			return nil, err
-		}
-	}
-	if x.Commands != nil {
-		b = append(b, `,"commands":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Commands); err != nil {
-			return nil, err
-		}
-	}
-	if x.Tasks != nil {
-		b = append(b, `,"tasks":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tasks); err != nil {
-			return nil, err
-		}
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Manifest) UnmarshalJSON(b []byte) error {
-	var v Manifest
-	var has struct {
-		Name, Executable bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
-		case "version":
-			return rpcimpl.AtField("version", rpcimpl.DecodeOptional(value, &v.Version, rpcimpl.DecodeString[string]))
-		case "domain":
-			return rpcimpl.AtField("domain", rpcimpl.DecodeOptional(value, &v.Domain, rpcimpl.DecodeString[string]))
-		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
-		case "doc":
-			return rpcimpl.AtField("doc", rpcimpl.DecodeOptional(value, &v.Doc, rpcimpl.DecodeString[string]))
-		case "executable":
-			has.Executable = true
-			return rpcimpl.AtField("executable", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Executable)))
-		case "runtime":
-			return rpcimpl.AtField("runtime", rpcimpl.DecodeOptional(value, &v.Runtime, rpcimpl.UnmarshalJSON[Runtime]))
-		case "config":
-			return rpcimpl.AtField("config", rpcimpl.DecodeArray(value, &v.Config, rpcimpl.UnmarshalJSON[ConfigEntry]))
-		case "commands":
-			return rpcimpl.AtField("commands", rpcimpl.DecodeArray(value, &v.Commands, rpcimpl.UnmarshalJSON[Command]))
-		case "tasks":
-			return rpcimpl.AtField("tasks", rpcimpl.DecodeArray(value, &v.Tasks, rpcimpl.UnmarshalJSON[Task]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return rpcimpl.MissingField("name")
-	case !has.Executable:
-		return rpcimpl.MissingField("executable")
-	}
-	*x = v
-	return nil
-}
-
 // Runtime is a runtime a plugin needs, such as python3. When it is not on the
 // PATH, Reginald first runs the task of the config file whose task type
 // provides it.
@@ -336,56 +95,6 @@ type Runtime struct {
 	// "$plugin" for the plugin executable. Reginald does not use it yet: it runs
 	// the executable itself.
 	Run []string `json:"run,omitzero"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Runtime) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = rpcimpl.AppendString(b, x.Name)
-	if x.Version != nil {
-		b = append(b, `,"version":`...)
-		b = rpcimpl.AppendString(b, *x.Version)
-	}
-	if x.Run != nil {
-		b = append(b, `,"run":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Run); err != nil {
-			return nil, err
-		}
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Runtime) UnmarshalJSON(b []byte) error {
-	var v Runtime
-	var has struct {
-		Name bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
-		case "version":
-			return rpcimpl.AtField("version", rpcimpl.DecodeOptional(value, &v.Version, rpcimpl.DecodeString[string]))
-		case "run":
-			return rpcimpl.AtField("run", json.Unmarshal(value, &v.Run))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return rpcimpl.MissingField("name")
-	}
-	*x = v
-	return nil
 }
 
 // ConfigValue is a config value a manifest declares, with its default.
@@ -403,64 +112,6 @@ type ConfigValue struct {
 	Type ValueType `json:"type"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ConfigValue) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Description != nil {
-		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
-	}
-	b = append(b, `,"key":`...)
-	b = rpcimpl.AppendString(b, x.Key)
-	b = append(b, `,"value":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Value); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"type":`...)
-	b = rpcimpl.AppendString(b, x.Type)
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ConfigValue) UnmarshalJSON(b []byte) error {
-	var v ConfigValue
-	var has struct {
-		Key, Value, Type bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
-		case "key":
-			has.Key = true
-			return rpcimpl.AtField("key", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Key)))
-		case "value":
-			has.Value = true
-			return rpcimpl.AtField("value", rpcimpl.DecodeRaw(value, &v.Value))
-		case "type":
-			has.Type = true
-			return rpcimpl.AtField("type", rpcimpl.NonNull(value, v.Type.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Key:
-		return rpcimpl.MissingField("key")
-	case !has.Value:
-		return rpcimpl.MissingField("value")
-	case !has.Type:
-		return rpcimpl.MissingField("type")
-	}
-	*x = v
-	return nil
-}
-
 // Flag is the command-line flag bound to a config entry.
 type Flag struct {
 	// Long name, used as --name. Defaults to the entry's key.
@@ -471,47 +122,6 @@ type Flag struct {
 
 	// Help text; defaults to the entry's.
 	Description *string `json:"description,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Flag) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	if x.Name != nil {
-		b = append(b, `,"name":`...)
-		b = rpcimpl.AppendString(b, *x.Name)
-	}
-	if x.Shorthand != nil {
-		b = append(b, `,"shorthand":`...)
-		b = rpcimpl.AppendString(b, *x.Shorthand)
-	}
-	if x.Description != nil {
-		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Flag) UnmarshalJSON(b []byte) error {
-	var v Flag
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			return rpcimpl.AtField("name", rpcimpl.DecodeOptional(value, &v.Name, rpcimpl.DecodeString[string]))
-		case "shorthand":
-			return rpcimpl.AtField("shorthand", rpcimpl.DecodeOptional(value, &v.Shorthand, rpcimpl.DecodeString[string]))
-		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // ConfigEntry is a plugin-wide or command config entry. Reginald reads it from
@@ -541,84 +151,6 @@ type ConfigEntry struct {
 	FlagOnly *bool `json:"flagOnly,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ConfigEntry) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Description != nil {
-		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
-	}
-	b = append(b, `,"key":`...)
-	b = rpcimpl.AppendString(b, x.Key)
-	b = append(b, `,"value":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Value); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"type":`...)
-	b = rpcimpl.AppendString(b, x.Type)
-	if x.Flag != nil {
-		b = append(b, `,"flag":`...)
-		if b, err = x.Flag.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.EnvOverride != nil {
-		b = append(b, `,"envOverride":`...)
-		b = rpcimpl.AppendString(b, *x.EnvOverride)
-	}
-	if x.FlagOnly != nil {
-		b = append(b, `,"flagOnly":`...)
-		b = rpcimpl.AppendBool(b, *x.FlagOnly)
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ConfigEntry) UnmarshalJSON(b []byte) error {
-	var v ConfigEntry
-	var has struct {
-		Key, Value, Type bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
-		case "key":
-			has.Key = true
-			return rpcimpl.AtField("key", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Key)))
-		case "value":
-			has.Value = true
-			return rpcimpl.AtField("value", rpcimpl.DecodeRaw(value, &v.Value))
-		case "type":
-			has.Type = true
-			return rpcimpl.AtField("type", rpcimpl.NonNull(value, v.Type.UnmarshalJSON(value)))
-		case "flag":
-			return rpcimpl.AtField("flag", rpcimpl.DecodeOptional(value, &v.Flag, rpcimpl.UnmarshalJSON[Flag]))
-		case "envOverride":
-			return rpcimpl.AtField("envOverride", rpcimpl.DecodeOptional(value, &v.EnvOverride, rpcimpl.DecodeString[string]))
-		case "flagOnly":
-			return rpcimpl.AtField("flagOnly", rpcimpl.DecodeOptional(value, &v.FlagOnly, rpcimpl.DecodeBool[bool]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Key:
-		return rpcimpl.MissingField("key")
-	case !has.Value:
-		return rpcimpl.MissingField("value")
-	case !has.Type:
-		return rpcimpl.MissingField("type")
-	}
-	*x = v
-	return nil
-}
-
 // ArgSpec holds the help for one positional argument.
 type ArgSpec struct {
 	// The argument's name in the usage line.
@@ -626,48 +158,6 @@ type ArgSpec struct {
 
 	// Help text.
 	Description string `json:"description"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ArgSpec) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = rpcimpl.AppendString(b, x.Name)
-	b = append(b, `,"description":`...)
-	b = rpcimpl.AppendString(b, x.Description)
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ArgSpec) UnmarshalJSON(b []byte) error {
-	var v ArgSpec
-	var has struct {
-		Name, Description bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
-		case "description":
-			has.Description = true
-			return rpcimpl.AtField("description", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Description)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return rpcimpl.MissingField("name")
-	case !has.Description:
-		return rpcimpl.MissingField("description")
-	}
-	*x = v
-	return nil
 }
 
 // Arguments is the positional arguments a command accepts: between min and max
@@ -682,50 +172,6 @@ type Arguments struct {
 
 	// The greatest number of arguments; -1 for any.
 	Max *int64 `json:"max,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Arguments) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	if x.Spec != nil {
-		b = append(b, `,"spec":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Spec); err != nil {
-			return nil, err
-		}
-	}
-	if x.Min != nil {
-		b = append(b, `,"min":`...)
-		b = rpcimpl.AppendInt(b, *x.Min)
-	}
-	if x.Max != nil {
-		b = append(b, `,"max":`...)
-		b = rpcimpl.AppendInt(b, *x.Max)
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Arguments) UnmarshalJSON(b []byte) error {
-	var v Arguments
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "spec":
-			return rpcimpl.AtField("spec", rpcimpl.DecodeArray(value, &v.Spec, rpcimpl.UnmarshalJSON[ArgSpec]))
-		case "min":
-			return rpcimpl.AtField("min", rpcimpl.DecodeOptional(value, &v.Min, rpcimpl.DecodeInt[int64]))
-		case "max":
-			return rpcimpl.AtField("max", rpcimpl.DecodeOptional(value, &v.Max, rpcimpl.DecodeInt[int64]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	*x = v
-	return nil
 }
 
 // Command is a command the plugin provides, run as `reginald <domain> <name>`.
@@ -755,92 +201,6 @@ type Command struct {
 	Commands []Command `json:"commands,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Command) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = rpcimpl.AppendString(b, x.Name)
-	if x.Usage != nil {
-		b = append(b, `,"usage":`...)
-		b = rpcimpl.AppendString(b, *x.Usage)
-	}
-	if x.Description != nil {
-		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
-	}
-	if x.Doc != nil {
-		b = append(b, `,"doc":`...)
-		b = rpcimpl.AppendString(b, *x.Doc)
-	}
-	if x.Args != nil {
-		b = append(b, `,"args":`...)
-		if b, err = x.Args.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if x.Aliases != nil {
-		b = append(b, `,"aliases":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Aliases); err != nil {
-			return nil, err
-		}
-	}
-	if x.Config != nil {
-		b = append(b, `,"config":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Config); err != nil {
-			return nil, err
-		}
-	}
-	if x.Commands != nil {
-		b = append(b, `,"commands":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Commands); err != nil {
-			return nil, err
-		}
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Command) UnmarshalJSON(b []byte) error {
-	var v Command
-	var has struct {
-		Name bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
-		case "usage":
-			return rpcimpl.AtField("usage", rpcimpl.DecodeOptional(value, &v.Usage, rpcimpl.DecodeString[string]))
-		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
-		case "doc":
-			return rpcimpl.AtField("doc", rpcimpl.DecodeOptional(value, &v.Doc, rpcimpl.DecodeString[string]))
-		case "args":
-			return rpcimpl.AtField("args", rpcimpl.DecodeOptional(value, &v.Args, rpcimpl.UnmarshalJSON[Arguments]))
-		case "aliases":
-			return rpcimpl.AtField("aliases", json.Unmarshal(value, &v.Aliases))
-		case "config":
-			return rpcimpl.AtField("config", rpcimpl.DecodeArray(value, &v.Config, rpcimpl.UnmarshalJSON[ConfigEntry]))
-		case "commands":
-			return rpcimpl.AtField("commands", rpcimpl.DecodeArray(value, &v.Commands, rpcimpl.UnmarshalJSON[Command]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return rpcimpl.MissingField("name")
-	}
-	*x = v
-	return nil
-}
-
 // MappedValue is a task config value that is a table whose keys the user
 // chooses (of keyType), each holding the values listed.
 type MappedValue struct {
@@ -857,132 +217,10 @@ type MappedValue struct {
 	Values []ConfigValue `json:"values"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x MappedValue) MarshalJSON() ([]byte, error) {
-	if x.Values == nil {
-		x.Values = []ConfigValue{}
-	}
-	type plain MappedValue
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x MappedValue) AppendJSON(b []byte) ([]byte, error) {
-	if x.Values == nil {
-		x.Values = []ConfigValue{}
-	}
-	var err error
-	start := len(b)
-	if x.Description != nil {
-		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
-	}
-	b = append(b, `,"key":`...)
-	b = rpcimpl.AppendString(b, x.Key)
-	b = append(b, `,"keyType":`...)
-	b = rpcimpl.AppendString(b, x.KeyType)
-	b = append(b, `,"values":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Values); err != nil {
-		return nil, err
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *MappedValue) UnmarshalJSON(b []byte) error {
-	var v MappedValue
-	var has struct {
-		Key, KeyType, Values bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
-		case "key":
-			has.Key = true
-			return rpcimpl.AtField("key", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Key)))
-		case "keyType":
-			has.KeyType = true
-			return rpcimpl.AtField("keyType", rpcimpl.NonNull(value, v.KeyType.UnmarshalJSON(value)))
-		case "values":
-			has.Values = true
-			return rpcimpl.AtField("values", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Values, rpcimpl.UnmarshalJSON[ConfigValue])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Key:
-		return rpcimpl.MissingField("key")
-	case !has.KeyType:
-		return rpcimpl.MissingField("keyType")
-	case !has.Values:
-		return rpcimpl.MissingField("values")
-	}
-	*x = v
-	return nil
-}
-
 // UnionValue holds the config values of which the user may give only one.
 type UnionValue struct {
 	// The alternatives.
 	Alternatives []UnionValueAlternativesItem `json:"alternatives"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x UnionValue) MarshalJSON() ([]byte, error) {
-	if x.Alternatives == nil {
-		x.Alternatives = []UnionValueAlternativesItem{}
-	}
-	type plain UnionValue
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x UnionValue) AppendJSON(b []byte) ([]byte, error) {
-	if x.Alternatives == nil {
-		x.Alternatives = []UnionValueAlternativesItem{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"alternatives":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Alternatives); err != nil {
-		return nil, err
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *UnionValue) UnmarshalJSON(b []byte) error {
-	var v UnionValue
-	var has struct {
-		Alternatives bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "alternatives":
-			has.Alternatives = true
-			return rpcimpl.AtField("alternatives", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Alternatives, rpcimpl.UnmarshalJSON[UnionValueAlternativesItem])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Alternatives:
-		return rpcimpl.MissingField("alternatives")
-	}
-	*x = v
-	return nil
 }
 
 // Task is a task type the plugin provides, written `<domain>/<taskType>` in
@@ -1001,62 +239,6 @@ type Task struct {
 	Config []TaskConfig `json:"config,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Task) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"taskType":`...)
-	b = rpcimpl.AppendString(b, x.TaskType)
-	if x.Description != nil {
-		b = append(b, `,"description":`...)
-		b = rpcimpl.AppendString(b, *x.Description)
-	}
-	if x.Provides != nil {
-		b = append(b, `,"provides":`...)
-		b = rpcimpl.AppendString(b, *x.Provides)
-	}
-	if x.Config != nil {
-		b = append(b, `,"config":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Config); err != nil {
-			return nil, err
-		}
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Task) UnmarshalJSON(b []byte) error {
-	var v Task
-	var has struct {
-		TaskType bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "taskType":
-			has.TaskType = true
-			return rpcimpl.AtField("taskType", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.TaskType)))
-		case "description":
-			return rpcimpl.AtField("description", rpcimpl.DecodeOptional(value, &v.Description, rpcimpl.DecodeString[string]))
-		case "provides":
-			return rpcimpl.AtField("provides", rpcimpl.DecodeOptional(value, &v.Provides, rpcimpl.DecodeString[string]))
-		case "config":
-			return rpcimpl.AtField("config", rpcimpl.DecodeArray(value, &v.Config, rpcimpl.UnmarshalJSON[TaskConfig]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TaskType:
-		return rpcimpl.MissingField("taskType")
-	}
-	*x = v
-	return nil
-}
-
 // HandshakeParams are the params of handshake.
 type HandshakeParams struct {
 	// The protocol, `reginald`.
@@ -1064,48 +246,6 @@ type HandshakeParams struct {
 
 	// The protocol version: 0.
 	ProtocolVersion int64 `json:"protocolVersion"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x HandshakeParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"protocol":`...)
-	b = rpcimpl.AppendString(b, x.Protocol)
-	b = append(b, `,"protocolVersion":`...)
-	b = rpcimpl.AppendInt(b, x.ProtocolVersion)
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *HandshakeParams) UnmarshalJSON(b []byte) error {
-	var v HandshakeParams
-	var has struct {
-		Protocol, ProtocolVersion bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "protocol":
-			has.Protocol = true
-			return rpcimpl.AtField("protocol", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Protocol)))
-		case "protocolVersion":
-			has.ProtocolVersion = true
-			return rpcimpl.AtField("protocolVersion", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ProtocolVersion)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Protocol:
-		return rpcimpl.MissingField("protocol")
-	case !has.ProtocolVersion:
-		return rpcimpl.MissingField("protocolVersion")
-	}
-	*x = v
-	return nil
 }
 
 // HandshakeResult is the result of handshake.
@@ -1118,55 +258,6 @@ type HandshakeResult struct {
 
 	// The protocol version: 0.
 	ProtocolVersion int64 `json:"protocolVersion"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x HandshakeResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = rpcimpl.AppendString(b, x.Name)
-	b = append(b, `,"protocol":`...)
-	b = rpcimpl.AppendString(b, x.Protocol)
-	b = append(b, `,"protocolVersion":`...)
-	b = rpcimpl.AppendInt(b, x.ProtocolVersion)
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *HandshakeResult) UnmarshalJSON(b []byte) error {
-	var v HandshakeResult
-	var has struct {
-		Name, Protocol, ProtocolVersion bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
-		case "protocol":
-			has.Protocol = true
-			return rpcimpl.AtField("protocol", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Protocol)))
-		case "protocolVersion":
-			has.ProtocolVersion = true
-			return rpcimpl.AtField("protocolVersion", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.ProtocolVersion)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return rpcimpl.MissingField("name")
-	case !has.Protocol:
-		return rpcimpl.MissingField("protocol")
-	case !has.ProtocolVersion:
-		return rpcimpl.MissingField("protocolVersion")
-	}
-	*x = v
-	return nil
 }
 
 // RunCommandParams are the params of runCommand.
@@ -1183,79 +274,10 @@ type RunCommandParams struct {
 	PluginConfig []KeyValue `json:"pluginConfig"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RunCommandParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"cmd":`...)
-	b = rpcimpl.AppendString(b, x.Cmd)
-	b = append(b, `,"config":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Config); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"pluginConfig":`...)
-	if b, err = rpcimpl.AppendValue(b, x.PluginConfig); err != nil {
-		return nil, err
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RunCommandParams) UnmarshalJSON(b []byte) error {
-	var v RunCommandParams
-	var has struct {
-		Cmd, Config, PluginConfig bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "cmd":
-			has.Cmd = true
-			return rpcimpl.AtField("cmd", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Cmd)))
-		case "config":
-			has.Config = true
-			return rpcimpl.AtField("config", rpcimpl.DecodeArray(value, &v.Config, rpcimpl.UnmarshalJSON[KeyValue]))
-		case "pluginConfig":
-			has.PluginConfig = true
-			return rpcimpl.AtField("pluginConfig", rpcimpl.DecodeArray(value, &v.PluginConfig, rpcimpl.UnmarshalJSON[KeyValue]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Cmd:
-		return rpcimpl.MissingField("cmd")
-	case !has.Config:
-		return rpcimpl.MissingField("config")
-	case !has.PluginConfig:
-		return rpcimpl.MissingField("pluginConfig")
-	}
-	*x = v
-	return nil
-}
-
 // RunCommandResult is an empty object on success.
 //
 // It is the result of runCommand.
 type RunCommandResult struct{}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RunCommandResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RunCommandResult) UnmarshalJSON(b []byte) error {
-	return rpcimpl.DecodeObject(b, func(_, _ []byte) error {
-		return nil
-	})
-}
 
 // RunTaskParams are the params of runTask.
 type RunTaskParams struct {
@@ -1266,70 +288,10 @@ type RunTaskParams struct {
 	Config []KeyValue `json:"config"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RunTaskParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"taskType":`...)
-	b = rpcimpl.AppendString(b, x.TaskType)
-	b = append(b, `,"config":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Config); err != nil {
-		return nil, err
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RunTaskParams) UnmarshalJSON(b []byte) error {
-	var v RunTaskParams
-	var has struct {
-		TaskType, Config bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "taskType":
-			has.TaskType = true
-			return rpcimpl.AtField("taskType", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.TaskType)))
-		case "config":
-			has.Config = true
-			return rpcimpl.AtField("config", rpcimpl.DecodeArray(value, &v.Config, rpcimpl.UnmarshalJSON[KeyValue]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.TaskType:
-		return rpcimpl.MissingField("taskType")
-	case !has.Config:
-		return rpcimpl.MissingField("config")
-	}
-	*x = v
-	return nil
-}
-
 // RunTaskResult is an empty object on success.
 //
 // It is the result of runTask.
 type RunTaskResult struct{}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x RunTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *RunTaskResult) UnmarshalJSON(b []byte) error {
-	return rpcimpl.DecodeObject(b, func(_, _ []byte) error {
-		return nil
-	})
-}
 
 // LogParams are the params of log.
 type LogParams struct {
@@ -1347,76 +309,4 @@ type LogParams struct {
 
 	// The record's level.
 	Level LogLevel `json:"level"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x LogParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"time":`...)
-	b = rpcimpl.AppendString(b, x.Time)
-	b = append(b, `,"msg":`...)
-	b = rpcimpl.AppendString(b, x.Msg)
-	b = append(b, `,"source":`...)
-	if x.Source == nil {
-		b = append(b, "null"...)
-	} else {
-		if b, err = x.Source.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"attrs":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Attrs); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"level":`...)
-	b = rpcimpl.AppendString(b, x.Level)
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *LogParams) UnmarshalJSON(b []byte) error {
-	var v LogParams
-	var has struct {
-		Time, Msg, Source, Attrs, Level bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "time":
-			has.Time = true
-			return rpcimpl.AtField("time", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Time)))
-		case "msg":
-			has.Msg = true
-			return rpcimpl.AtField("msg", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Msg)))
-		case "source":
-			has.Source = true
-			return rpcimpl.AtField("source", rpcimpl.DecodeOptional(value, &v.Source, rpcimpl.UnmarshalJSON[LogSource]))
-		case "attrs":
-			has.Attrs = true
-			return rpcimpl.AtField("attrs", rpcimpl.DecodeArray(value, &v.Attrs, rpcimpl.UnmarshalJSON[LogAttr]))
-		case "level":
-			has.Level = true
-			return rpcimpl.AtField("level", rpcimpl.NonNull(value, v.Level.UnmarshalJSON(value)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Time:
-		return rpcimpl.MissingField("time")
-	case !has.Msg:
-		return rpcimpl.MissingField("msg")
-	case !has.Source:
-		return rpcimpl.MissingField("source")
-	case !has.Attrs:
-		return rpcimpl.MissingField("attrs")
-	case !has.Level:
-		return rpcimpl.MissingField("level")
-	}
-	*x = v
-	return nil
 }

@@ -5,85 +5,13 @@
 
 package e2e
 
-import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"math"
-
-	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
-	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
-)
+import "github.com/rpcgen/rpcgen/runtime/jsonrpc"
 
 // Circle is an object with the members kind and radius.
 type Circle struct {
 	// Always "circle"; MarshalJSON fills it in when left empty.
 	Kind   string  `json:"kind"`
 	Radius float64 `json:"radius"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x Circle) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "circle"
-	} else if x.Kind != "circle" {
-		return nil, fmt.Errorf("kind must be \"circle\", not %q", x.Kind)
-	}
-	type plain Circle
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x Circle) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "circle"
-	} else if x.Kind != "circle" {
-		return nil, fmt.Errorf("kind must be \"circle\", not %q", x.Kind)
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = rpcimpl.AppendString(b, x.Kind)
-	b = append(b, `,"radius":`...)
-	if b, err = rpcimpl.AppendFloat(b, x.Radius); err != nil {
-		return nil, err
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *Circle) UnmarshalJSON(b []byte) error {
-	var v Circle
-	var has struct {
-		Kind, Radius bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
-		case "radius":
-			has.Radius = true
-			return rpcimpl.AtField("radius", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Radius)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return rpcimpl.MissingField("kind")
-	case v.Kind != "circle":
-		return rpcimpl.AtField("kind", errors.New("must be \"circle\""))
-	case !has.Radius:
-		return rpcimpl.MissingField("radius")
-	}
-	*x = v
-	return nil
 }
 
 // ShapeRect is the Rect variant of [Shape].
@@ -94,132 +22,11 @@ type ShapeRect struct {
 	Height float64 `json:"height"`
 }
 
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x ShapeRect) MarshalJSON() ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "rect"
-	} else if x.Kind != "rect" {
-		return nil, fmt.Errorf("kind must be \"rect\", not %q", x.Kind)
-	}
-	type plain ShapeRect
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ShapeRect) AppendJSON(b []byte) ([]byte, error) {
-	if x.Kind == "" {
-		x.Kind = "rect"
-	} else if x.Kind != "rect" {
-		return nil, fmt.Errorf("kind must be \"rect\", not %q", x.Kind)
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"kind":`...)
-	b = rpcimpl.AppendString(b, x.Kind)
-	b = append(b, `,"width":`...)
-	if b, err = rpcimpl.AppendFloat(b, x.Width); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"height":`...)
-	if b, err = rpcimpl.AppendFloat(b, x.Height); err != nil {
-		return nil, err
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ShapeRect) UnmarshalJSON(b []byte) error {
-	var v ShapeRect
-	var has struct {
-		Kind, Width, Height bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "kind":
-			has.Kind = true
-			return rpcimpl.AtField("kind", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Kind)))
-		case "width":
-			has.Width = true
-			return rpcimpl.AtField("width", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Width)))
-		case "height":
-			has.Height = true
-			return rpcimpl.AtField("height", rpcimpl.NonNull(value, rpcimpl.DecodeFloat(value, &v.Height)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Kind:
-		return rpcimpl.MissingField("kind")
-	case v.Kind != "rect":
-		return rpcimpl.AtField("kind", errors.New("must be \"rect\""))
-	case !has.Width:
-		return rpcimpl.MissingField("width")
-	case !has.Height:
-		return rpcimpl.MissingField("height")
-	}
-	*x = v
-	return nil
-}
-
 // TextResource is an object with the members uri, mimeType and text.
 type TextResource struct {
 	URI      string  `json:"uri"`
 	MimeType *string `json:"mimeType,omitempty"`
 	Text     string  `json:"text"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x TextResource) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = rpcimpl.AppendString(b, x.URI)
-	if x.MimeType != nil {
-		b = append(b, `,"mimeType":`...)
-		b = rpcimpl.AppendString(b, *x.MimeType)
-	}
-	b = append(b, `,"text":`...)
-	b = rpcimpl.AppendString(b, x.Text)
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *TextResource) UnmarshalJSON(b []byte) error {
-	var v TextResource
-	var has struct {
-		URI, Text bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
-		case "mimeType":
-			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
-		case "text":
-			has.Text = true
-			return rpcimpl.AtField("text", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Text)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return rpcimpl.MissingField("uri")
-	case !has.Text:
-		return rpcimpl.MissingField("text")
-	}
-	*x = v
-	return nil
 }
 
 // BlobResource is an object with the members uri, mimeType and blob.
@@ -231,92 +38,9 @@ type BlobResource struct {
 	Blob string `json:"blob"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x BlobResource) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"uri":`...)
-	b = rpcimpl.AppendString(b, x.URI)
-	if x.MimeType != nil {
-		b = append(b, `,"mimeType":`...)
-		b = rpcimpl.AppendString(b, *x.MimeType)
-	}
-	b = append(b, `,"blob":`...)
-	b = rpcimpl.AppendString(b, x.Blob)
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *BlobResource) UnmarshalJSON(b []byte) error {
-	var v BlobResource
-	var has struct {
-		URI, Blob bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "uri":
-			has.URI = true
-			return rpcimpl.AtField("uri", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.URI)))
-		case "mimeType":
-			return rpcimpl.AtField("mimeType", rpcimpl.DecodeOptional(value, &v.MimeType, rpcimpl.DecodeString[string]))
-		case "blob":
-			has.Blob = true
-			return rpcimpl.AtField("blob", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Blob)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.URI:
-		return rpcimpl.MissingField("uri")
-	case !has.Blob:
-		return rpcimpl.MissingField("blob")
-	}
-	*x = v
-	return nil
-}
-
 // BusyData is the data of error Busy.
 type BusyData struct {
 	RetryAfterMs int64 `json:"retryAfterMs"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x BusyData) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"retryAfterMs":`...)
-	b = rpcimpl.AppendInt(b, x.RetryAfterMs)
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *BusyData) UnmarshalJSON(b []byte) error {
-	var v BusyData
-	var has struct {
-		RetryAfterMs bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "retryAfterMs":
-			has.RetryAfterMs = true
-			return rpcimpl.AtField("retryAfterMs", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.RetryAfterMs)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.RetryAfterMs:
-		return rpcimpl.MissingField("retryAfterMs")
-	}
-	*x = v
-	return nil
 }
 
 // InitializeParams are the params of initialize.
@@ -326,169 +50,16 @@ type InitializeParams struct {
 	ClientInfo *InitializeParamsClientInfo `json:"clientInfo,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"version":`...)
-	b = rpcimpl.AppendString(b, x.Version)
-	b = append(b, `,"mode":`...)
-	b = rpcimpl.AppendString(b, x.Mode)
-	if x.ClientInfo != nil {
-		b = append(b, `,"clientInfo":`...)
-		if b, err = x.ClientInfo.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializeParams) UnmarshalJSON(b []byte) error {
-	var v InitializeParams
-	var has struct {
-		Version, Mode bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "version":
-			has.Version = true
-			return rpcimpl.AtField("version", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Version)))
-		case "mode":
-			has.Mode = true
-			return rpcimpl.AtField("mode", rpcimpl.NonNull(value, v.Mode.UnmarshalJSON(value)))
-		case "clientInfo":
-			return rpcimpl.AtField("clientInfo", rpcimpl.DecodeOptional(value, &v.ClientInfo, rpcimpl.UnmarshalJSON[InitializeParamsClientInfo]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Version:
-		return rpcimpl.MissingField("version")
-	case !has.Mode:
-		return rpcimpl.MissingField("mode")
-	}
-	*x = v
-	return nil
-}
-
 // InitializeParamsClientInfo is the clientInfo member of [InitializeParams].
 type InitializeParamsClientInfo struct {
 	Name string   `json:"name"`
 	Tags []string `json:"tags,omitzero"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InitializeParamsClientInfo) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = rpcimpl.AppendString(b, x.Name)
-	if x.Tags != nil {
-		b = append(b, `,"tags":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Tags); err != nil {
-			return nil, err
-		}
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
-	var v InitializeParamsClientInfo
-	var has struct {
-		Name bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
-		case "tags":
-			return rpcimpl.AtField("tags", json.Unmarshal(value, &v.Tags))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return rpcimpl.MissingField("name")
-	}
-	*x = v
-	return nil
-}
-
 // InitializeResult is the result of initialize.
 type InitializeResult struct {
 	Name   string  `json:"name"`
 	Shapes []Shape `json:"shapes"`
-}
-
-// MarshalJSON encodes x, filling in its constant members and sending nil
-// required lists and maps as [] and {}.
-func (x InitializeResult) MarshalJSON() ([]byte, error) {
-	if x.Shapes == nil {
-		x.Shapes = []Shape{}
-	}
-	type plain InitializeResult
-	return json.Marshal(plain(x))
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
-	if x.Shapes == nil {
-		x.Shapes = []Shape{}
-	}
-	var err error
-	start := len(b)
-	b = append(b, `,"name":`...)
-	b = rpcimpl.AppendString(b, x.Name)
-	b = append(b, `,"shapes":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Shapes); err != nil {
-		return nil, err
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *InitializeResult) UnmarshalJSON(b []byte) error {
-	var v InitializeResult
-	var has struct {
-		Name, Shapes bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "name":
-			has.Name = true
-			return rpcimpl.AtField("name", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Name)))
-		case "shapes":
-			has.Shapes = true
-			return rpcimpl.AtField("shapes", rpcimpl.NonNull(value, rpcimpl.DecodeArray(value, &v.Shapes, rpcimpl.UnmarshalJSON[Shape])))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Name:
-		return rpcimpl.MissingField("name")
-	case !has.Shapes:
-		return rpcimpl.MissingField("shapes")
-	}
-	*x = v
-	return nil
 }
 
 // SlowParams are the params of slow.
@@ -499,102 +70,11 @@ type SlowParams struct {
 	Attempt *int32 `json:"attempt,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x SlowParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"delayMs":`...)
-	b = rpcimpl.AppendInt(b, x.DelayMs)
-	if x.Attempt != nil {
-		b = append(b, `,"attempt":`...)
-		b = rpcimpl.AppendInt(b, *x.Attempt)
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *SlowParams) UnmarshalJSON(b []byte) error {
-	var v SlowParams
-	var has struct {
-		DelayMs bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "delayMs":
-			has.DelayMs = true
-			return rpcimpl.AtField("delayMs", rpcimpl.NonNull(value, rpcimpl.DecodeInt(value, &v.DelayMs)))
-		case "attempt":
-			return rpcimpl.AtField("attempt", rpcimpl.DecodeOptional(value, &v.Attempt, func(b []byte, v *int32) error {
-				return rpcimpl.DecodeIntIn(b, v, 1, math.MaxInt32)
-			}))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.DelayMs:
-		return rpcimpl.MissingField("delayMs")
-	}
-	*x = v
-	return nil
-}
-
 // LogParams are the params of log.
 type LogParams struct {
 	Level   Level  `json:"level"`
 	Message string `json:"message"`
 	Topic   *Topic `json:"topic,omitempty"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x LogParams) AppendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b = append(b, `,"level":`...)
-	b = rpcimpl.AppendInt(b, x.Level)
-	b = append(b, `,"message":`...)
-	b = rpcimpl.AppendString(b, x.Message)
-	if x.Topic != nil {
-		b = append(b, `,"topic":`...)
-		b = rpcimpl.AppendString(b, *x.Topic)
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *LogParams) UnmarshalJSON(b []byte) error {
-	var v LogParams
-	var has struct {
-		Level, Message bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "level":
-			has.Level = true
-			return rpcimpl.AtField("level", rpcimpl.NonNull(value, v.Level.UnmarshalJSON(value)))
-		case "message":
-			has.Message = true
-			return rpcimpl.AtField("message", rpcimpl.NonNull(value, rpcimpl.DecodeString(value, &v.Message)))
-		case "topic":
-			return rpcimpl.AtField("topic", rpcimpl.DecodeOptional(value, &v.Topic, rpcimpl.UnmarshalJSON[Topic]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Level:
-		return rpcimpl.MissingField("level")
-	case !has.Message:
-		return rpcimpl.MissingField("message")
-	}
-	*x = v
-	return nil
 }
 
 // EchoParams are the params of echo.
@@ -605,70 +85,6 @@ type EchoParams struct {
 	Resource *Resource                `json:"resource,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x EchoParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"shape":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Shape); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"id":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
-		return nil, err
-	}
-	switch x.Note.State {
-	case jsonrpc.Null:
-		b = append(b, `,"note":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"note":`...)
-		b = rpcimpl.AppendString(b, x.Note.Value)
-	}
-	if x.Resource != nil {
-		b = append(b, `,"resource":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Resource); err != nil {
-			return nil, err
-		}
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *EchoParams) UnmarshalJSON(b []byte) error {
-	var v EchoParams
-	var has struct {
-		Shape, ID bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "shape":
-			has.Shape = true
-			return rpcimpl.AtField("shape", rpcimpl.NonNull(value, v.Shape.UnmarshalJSON(value)))
-		case "id":
-			has.ID = true
-			return rpcimpl.AtField("id", rpcimpl.NonNull(value, v.ID.UnmarshalJSON(value)))
-		case "note":
-			return rpcimpl.AtField("note", rpcimpl.DecodeNullable(value, &v.Note, rpcimpl.DecodeString[string]))
-		case "resource":
-			return rpcimpl.AtField("resource", rpcimpl.DecodeOptional(value, &v.Resource, rpcimpl.UnmarshalJSON[Resource]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Shape:
-		return rpcimpl.MissingField("shape")
-	case !has.ID:
-		return rpcimpl.MissingField("id")
-	}
-	*x = v
-	return nil
-}
-
 // EchoResult is the result of echo.
 type EchoResult struct {
 	Shape    Shape                    `json:"shape"`
@@ -677,110 +93,8 @@ type EchoResult struct {
 	Resource *Resource                `json:"resource,omitempty"`
 }
 
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x EchoResult) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"shape":`...)
-	if b, err = rpcimpl.AppendValue(b, x.Shape); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"id":`...)
-	if b, err = rpcimpl.AppendValue(b, x.ID); err != nil {
-		return nil, err
-	}
-	switch x.Note.State {
-	case jsonrpc.Null:
-		b = append(b, `,"note":null`...)
-	case jsonrpc.Present:
-		b = append(b, `,"note":`...)
-		b = rpcimpl.AppendString(b, x.Note.Value)
-	}
-	if x.Resource != nil {
-		b = append(b, `,"resource":`...)
-		if b, err = rpcimpl.AppendValue(b, x.Resource); err != nil {
-			return nil, err
-		}
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *EchoResult) UnmarshalJSON(b []byte) error {
-	var v EchoResult
-	var has struct {
-		Shape, ID bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "shape":
-			has.Shape = true
-			return rpcimpl.AtField("shape", rpcimpl.NonNull(value, v.Shape.UnmarshalJSON(value)))
-		case "id":
-			has.ID = true
-			return rpcimpl.AtField("id", rpcimpl.NonNull(value, v.ID.UnmarshalJSON(value)))
-		case "note":
-			return rpcimpl.AtField("note", rpcimpl.DecodeNullable(value, &v.Note, rpcimpl.DecodeString[string]))
-		case "resource":
-			return rpcimpl.AtField("resource", rpcimpl.DecodeOptional(value, &v.Resource, rpcimpl.UnmarshalJSON[Resource]))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Shape:
-		return rpcimpl.MissingField("shape")
-	case !has.ID:
-		return rpcimpl.MissingField("id")
-	}
-	*x = v
-	return nil
-}
-
 // ProgressParams are the params of progress.
 type ProgressParams struct {
 	// From 0 to 100.
 	Percent float64 `json:"percent"`
-}
-
-// AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
-// it, without reflection.
-func (x ProgressParams) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	start := len(b)
-	b = append(b, `,"percent":`...)
-	if b, err = rpcimpl.AppendFloat(b, x.Percent); err != nil {
-		return nil, err
-	}
-	return rpcimpl.CloseObject(b, start), nil
-}
-
-// UnmarshalJSON decodes a JSON object into x member by member, naming the
-// member at fault when one does not decode or a required one is missing.
-func (x *ProgressParams) UnmarshalJSON(b []byte) error {
-	var v ProgressParams
-	var has struct {
-		Percent bool
-	}
-	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
-		switch string(key) {
-		case "percent":
-			has.Percent = true
-			return rpcimpl.AtField("percent", rpcimpl.NonNull(value, rpcimpl.DecodeFloatIn(value, &v.Percent, 0, 100)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	switch {
-	case !has.Percent:
-		return rpcimpl.MissingField("percent")
-	}
-	*x = v
-	return nil
 }
