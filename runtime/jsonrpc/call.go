@@ -378,7 +378,7 @@ func (c *Conn) sendCancel(n int64, reason string) {
 	c.stats.add(statCancelsSent, 1)
 	var params []byte
 	if c.opts.Cancellation == CancelMCP {
-		params = fmt.Appendf(nil, `{"requestId":%s,"reason":%s}`, id, AppendString(nil, reason))
+		params = fmt.Appendf(nil, `{"requestId":%s,"reason":%s}`, id, appendString(nil, reason))
 	} else {
 		params = fmt.Appendf(nil, `{"id":%s}`, id)
 	}

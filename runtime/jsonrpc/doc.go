@@ -59,5 +59,6 @@
 //
 // Generated protocol packages are built on this package: their remote
 // stubs call through a [Caller] ([*Conn] or [*Redialer]) and their
-// dispatchers are [Handler]s.
+// dispatchers are [Handler]s. The encoders and decoders their method
+// bodies call are in package rpcimpl, which is for generated code only.
 package jsonrpc

@@ -136,3 +136,7 @@ type unprefixed struct{ err error }
 
 func (u unprefixed) Error() string { return strings.TrimPrefix(u.err.Error(), "jsonrpc: ") }
 func (u unprefixed) Unwrap() error { return u.err }
+
+// ErrUnexpectedResult is matched (with errors.Is) by the error of a call
+// whose method always answers null when the peer answered something else.
+var ErrUnexpectedResult = errors.New("jsonrpc: unexpected result")

@@ -107,7 +107,7 @@ func (r *Request) DecodeParams(v any) error {
 	switch {
 	case isUnmarshaler && (r.valid || len(r.Params) == 0):
 		err = u.UnmarshalJSON(params) // valid JSON: encoding/json's check is not needed
-	case !isUnmarshaler && isListPointer(v) && JSONKind(params) == "array":
+	case !isUnmarshaler && isListPointer(v) && jsonKind(params) == "array":
 		err = decodeItems(params, reflect.ValueOf(v).Elem())
 	default:
 		err = json.Unmarshal(params, v)
@@ -152,7 +152,7 @@ func decodeItems(b []byte, s reflect.Value) error {
 	}
 	for i, item := range items {
 		if err := json.Unmarshal(item, out.Index(i).Addr().Interface()); err != nil {
-			return AtIndex(i, err)
+			return atIndex(i, err)
 		}
 	}
 	s.Set(out)
