@@ -22,8 +22,8 @@ func (g *generator) unionsFile(f *file) error {
 	return nil
 }
 
-// union declares a union struct, a constructor per variant, MarshalJSON
-// and UnmarshalJSON.
+// union declares a union struct, its constructors and Value method (see
+// unionAPI), MarshalJSON and UnmarshalJSON.
 func (g *generator) union(f *file, def *idl.TypeDef) {
 	t := def.Type
 	name := def.GoName
@@ -36,10 +36,10 @@ func (g *generator) union(f *file, def *idl.TypeDef) {
 		catchAll = -1 // held by a nested union, in its own type
 	}
 	for i, v := range t.Variants {
-		item := fmt.Sprintf("  - %s: %s", names[i], describe(v.Type))
+		item := fmt.Sprintf("  - %s: %s", names[i], linkedType(v.Type))
 		switch {
 		case t.Discriminator != "":
-			item = fmt.Sprintf("  - %s: %s, whose %q member is %q", names[i], v.Type.Ref.GoName, t.Discriminator, v.Tag)
+			item = fmt.Sprintf("  - %s: [%s], whose %q member is %q", names[i], v.Type.Ref.GoName, t.Discriminator, v.Tag)
 		case i == catchAll:
 			item = fmt.Sprintf("  - %s: any other JSON value, as is", names[i])
 		case byMembers && v.Type.Kind == idl.KindRef && v.Type.Underlying().Kind == idl.KindObject:
@@ -79,17 +79,7 @@ func (g *generator) union(f *file, def *idl.TypeDef) {
 	}
 	f.add(c.code().Type().Id(name).Struct(fields...))
 
-	for i, v := range t.Variants {
-		fn := "New" + name + names[i]
-		holding := jen.Op("&").Id("v")
-		if i == catchAll {
-			holding = jen.Id("v")
-		}
-		f.add(doc(fmt.Sprintf("%s returns %s holding v.", fn, aOrAn(name))).code().
-			Func().Id(fn).Params(jen.Id("v").Add(baseType(v.Type))).Id(name).Block(
-			jen.Return(jen.Id(name).Values(jen.Dict{jen.Id(names[i]): holding})),
-		))
-	}
+	g.unionAPI(f, def, catchAll)
 
 	var count []jen.Code
 	for _, n := range names {
