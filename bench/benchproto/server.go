@@ -15,9 +15,9 @@ import (
 // Server is the server side of the protocol: answers the client.
 //
 // Its methods are the requests and notifications Client sends it. Serve an
-// implementation with ConnectServer or NewServerHandler, embedding
-// UnimplementedServer to keep compiling when methods are added; call the
-// server at the other end of a connection with NewServerRemote.
+// implementation with [ConnectServer] or [NewServerHandler], embedding
+// [UnimplementedServer] to keep compiling when methods are added; call the
+// server at the other end of a connection with [NewServerRemote].
 type Server interface {
 	// Add answers the request add. Adds two integers.
 	Add(ctx context.Context, params *AddParams) (*AddResult, error)

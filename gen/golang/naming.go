@@ -144,6 +144,7 @@ func (g *generator) check() idl.Errors {
 		}
 	}
 	errs = append(errs, ns.errs...)
+	g.declared = ns.names
 	slices.SortStableFunc(errs, func(a, b idl.Error) int {
 		return cmp.Or(
 			cmp.Compare(a.Pos.File, b.Pos.File),

@@ -59,9 +59,17 @@ func (g *generator) union(f *file, def *idl.TypeDef) {
 	if t.Discriminator == "" && idl.ByItems(t) {
 		how += ", and arrays by their first item"
 	}
-	c.addf("Exactly one field is set. On the wire the value is that variant alone, and the variants are told apart by %s:", how)
+	list := len(c.paras)
+	if strings.TrimSpace(def.Doc) == "" && g.originDoc(def) == "" {
+		// No doc of its own: the list of variants leads, rather than
+		// follow a sentence naming them.
+		list = 0
+		c.paras[0] = fmt.Sprintf("%s holds exactly one of these variants, in its field; on the wire it is that variant alone, and the variants are told apart by %s:", name, how)
+	} else {
+		c.addf("Exactly one field is set. On the wire the value is that variant alone, and the variants are told apart by %s:", how)
+	}
 	for _, item := range items {
-		c.paras[len(c.paras)-1] += "\n" + item
+		c.paras[list] += "\n" + item
 	}
 	if byMembers {
 		c.add(objectRule)

@@ -16,9 +16,9 @@ import (
 // starts `autohand --mode rpc` and drives it.
 //
 // Its methods are the requests and notifications Agent sends it. Serve an
-// implementation with ConnectClient or NewClientHandler, embedding
-// UnimplementedClient to keep compiling when methods are added; call the
-// client at the other end of a connection with NewClientRemote.
+// implementation with [ConnectClient] or [NewClientHandler], embedding
+// [UnimplementedClient] to keep compiling when methods are added; call the
+// client at the other end of a connection with [NewClientRemote].
 type Client interface {
 	// AutomodeStartNotification handles the notification form of
 	// autohand.automode.start. The loop started.

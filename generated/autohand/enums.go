@@ -14,7 +14,7 @@ import (
 // AgentStatus says what the agent is doing.
 type AgentStatus string
 
-// The values of AgentStatus.
+// The values of [AgentStatus].
 const (
 	// No turn is running.
 	AgentStatusIdle AgentStatus = "idle"
@@ -25,7 +25,7 @@ const (
 	AgentStatusWaitingPermission AgentStatus = "waiting_permission"
 )
 
-// Valid reports whether x is one of the values of AgentStatus.
+// Valid reports whether x is one of the values of [AgentStatus].
 func (x AgentStatus) Valid() bool {
 	switch x {
 	case AgentStatusIdle, AgentStatusProcessing, AgentStatusWaitingPermission:
@@ -34,7 +34,7 @@ func (x AgentStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an AgentStatus, refusing values it does not list.
+// UnmarshalJSON decodes an [AgentStatus], refusing values it does not list.
 func (x *AgentStatus) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -50,14 +50,14 @@ func (x *AgentStatus) UnmarshalJSON(b []byte) error {
 // ChangeType says how a file is touched.
 type ChangeType string
 
-// The values of ChangeType.
+// The values of [ChangeType].
 const (
 	ChangeTypeCreate ChangeType = "create"
 	ChangeTypeModify ChangeType = "modify"
 	ChangeTypeDelete ChangeType = "delete"
 )
 
-// Valid reports whether x is one of the values of ChangeType.
+// Valid reports whether x is one of the values of [ChangeType].
 func (x ChangeType) Valid() bool {
 	switch x {
 	case ChangeTypeCreate, ChangeTypeModify, ChangeTypeDelete:
@@ -66,7 +66,7 @@ func (x ChangeType) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a ChangeType, refusing values it does not list.
+// UnmarshalJSON decodes a [ChangeType], refusing values it does not list.
 func (x *ChangeType) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -82,13 +82,13 @@ func (x *ChangeType) UnmarshalJSON(b []byte) error {
 // ToolStream says which output stream of a tool a chunk came from.
 type ToolStream string
 
-// The values of ToolStream.
+// The values of [ToolStream].
 const (
 	ToolStreamStdout ToolStream = "stdout"
 	ToolStreamStderr ToolStream = "stderr"
 )
 
-// Valid reports whether x is one of the values of ToolStream.
+// Valid reports whether x is one of the values of [ToolStream].
 func (x ToolStream) Valid() bool {
 	switch x {
 	case ToolStreamStdout, ToolStreamStderr:
@@ -97,7 +97,7 @@ func (x ToolStream) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a ToolStream, refusing values it does not list.
+// UnmarshalJSON decodes a [ToolStream], refusing values it does not list.
 func (x *ToolStream) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -114,13 +114,13 @@ func (x *ToolStream) UnmarshalJSON(b []byte) error {
 // or unknown (then the count is 0).
 type TokensUsageStatus string
 
-// The values of TokensUsageStatus.
+// The values of [TokensUsageStatus].
 const (
 	TokensUsageStatusActual      TokensUsageStatus = "actual"
 	TokensUsageStatusUnavailable TokensUsageStatus = "unavailable"
 )
 
-// Valid reports whether x is one of the values of TokensUsageStatus.
+// Valid reports whether x is one of the values of [TokensUsageStatus].
 func (x TokensUsageStatus) Valid() bool {
 	switch x {
 	case TokensUsageStatusActual, TokensUsageStatusUnavailable:
@@ -129,7 +129,8 @@ func (x TokensUsageStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a TokensUsageStatus, refusing values it does not list.
+// UnmarshalJSON decodes a [TokensUsageStatus], refusing values it does not
+// list.
 func (x *TokensUsageStatus) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -145,7 +146,7 @@ func (x *TokensUsageStatus) UnmarshalJSON(b []byte) error {
 // ImageMimeType is the image formats a prompt may attach.
 type ImageMimeType string
 
-// The values of ImageMimeType.
+// The values of [ImageMimeType].
 const (
 	ImageMimeTypeImagePng  ImageMimeType = "image/png"
 	ImageMimeTypeImageJpeg ImageMimeType = "image/jpeg"
@@ -153,7 +154,7 @@ const (
 	ImageMimeTypeImageWebp ImageMimeType = "image/webp"
 )
 
-// Valid reports whether x is one of the values of ImageMimeType.
+// Valid reports whether x is one of the values of [ImageMimeType].
 func (x ImageMimeType) Valid() bool {
 	switch x {
 	case ImageMimeTypeImagePng, ImageMimeTypeImageJpeg, ImageMimeTypeImageGif, ImageMimeTypeImageWebp:
@@ -162,7 +163,7 @@ func (x ImageMimeType) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an ImageMimeType, refusing values it does not list.
+// UnmarshalJSON decodes an [ImageMimeType], refusing values it does not list.
 func (x *ImageMimeType) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -178,14 +179,14 @@ func (x *ImageMimeType) UnmarshalJSON(b []byte) error {
 // ThinkingLevel says how much reasoning the model is asked for.
 type ThinkingLevel string
 
-// The values of ThinkingLevel.
+// The values of [ThinkingLevel].
 const (
 	ThinkingLevelNone     ThinkingLevel = "none"
 	ThinkingLevelNormal   ThinkingLevel = "normal"
 	ThinkingLevelExtended ThinkingLevel = "extended"
 )
 
-// Valid reports whether x is one of the values of ThinkingLevel.
+// Valid reports whether x is one of the values of [ThinkingLevel].
 func (x ThinkingLevel) Valid() bool {
 	switch x {
 	case ThinkingLevelNone, ThinkingLevelNormal, ThinkingLevelExtended:
@@ -194,7 +195,7 @@ func (x ThinkingLevel) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a ThinkingLevel, refusing values it does not list.
+// UnmarshalJSON decodes a [ThinkingLevel], refusing values it does not list.
 func (x *ThinkingLevel) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -210,7 +211,7 @@ func (x *ThinkingLevel) UnmarshalJSON(b []byte) error {
 // MessageRole says who wrote a conversation message.
 type MessageRole string
 
-// The values of MessageRole.
+// The values of [MessageRole].
 const (
 	MessageRoleUser      MessageRole = "user"
 	MessageRoleAssistant MessageRole = "assistant"
@@ -218,7 +219,7 @@ const (
 	MessageRoleTool      MessageRole = "tool"
 )
 
-// Valid reports whether x is one of the values of MessageRole.
+// Valid reports whether x is one of the values of [MessageRole].
 func (x MessageRole) Valid() bool {
 	switch x {
 	case MessageRoleUser, MessageRoleAssistant, MessageRoleSystem, MessageRoleTool:
@@ -227,7 +228,7 @@ func (x MessageRole) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a MessageRole, refusing values it does not list.
+// UnmarshalJSON decodes a [MessageRole], refusing values it does not list.
 func (x *MessageRole) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -246,7 +247,7 @@ func (x *MessageRole) UnmarshalJSON(b []byte) error {
 // what to do instead.
 type PermissionDecision string
 
-// The values of PermissionDecision.
+// The values of [PermissionDecision].
 const (
 	PermissionDecisionAllowOnce          PermissionDecision = "allow_once"
 	PermissionDecisionDenyOnce           PermissionDecision = "deny_once"
@@ -259,7 +260,7 @@ const (
 	PermissionDecisionAlternative        PermissionDecision = "alternative"
 )
 
-// Valid reports whether x is one of the values of PermissionDecision.
+// Valid reports whether x is one of the values of [PermissionDecision].
 func (x PermissionDecision) Valid() bool {
 	switch x {
 	case PermissionDecisionAllowOnce, PermissionDecisionDenyOnce, PermissionDecisionAllowSession, PermissionDecisionDenySession, PermissionDecisionAllowAlwaysProject, PermissionDecisionAllowAlwaysUser, PermissionDecisionDenyAlwaysProject, PermissionDecisionDenyAlwaysUser, PermissionDecisionAlternative:
@@ -268,7 +269,7 @@ func (x PermissionDecision) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a PermissionDecision, refusing values it does not
+// UnmarshalJSON decodes a [PermissionDecision], refusing values it does not
 // list.
 func (x *PermissionDecision) UnmarshalJSON(b []byte) error {
 	var v string
@@ -285,14 +286,14 @@ func (x *PermissionDecision) UnmarshalJSON(b []byte) error {
 // HistoryEntryStatus is the status member of [HistoryEntry].
 type HistoryEntryStatus string
 
-// The values of HistoryEntryStatus.
+// The values of [HistoryEntryStatus].
 const (
 	HistoryEntryStatusActive    HistoryEntryStatus = "active"
 	HistoryEntryStatusCompleted HistoryEntryStatus = "completed"
 	HistoryEntryStatusCrashed   HistoryEntryStatus = "crashed"
 )
 
-// Valid reports whether x is one of the values of HistoryEntryStatus.
+// Valid reports whether x is one of the values of [HistoryEntryStatus].
 func (x HistoryEntryStatus) Valid() bool {
 	switch x {
 	case HistoryEntryStatusActive, HistoryEntryStatusCompleted, HistoryEntryStatusCrashed:
@@ -301,7 +302,7 @@ func (x HistoryEntryStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a HistoryEntryStatus, refusing values it does not
+// UnmarshalJSON decodes a [HistoryEntryStatus], refusing values it does not
 // list.
 func (x *HistoryEntryStatus) UnmarshalJSON(b []byte) error {
 	var v string
@@ -319,13 +320,13 @@ func (x *HistoryEntryStatus) UnmarshalJSON(b []byte) error {
 // the project's .autohand/skills.
 type SkillScope string
 
-// The values of SkillScope.
+// The values of [SkillScope].
 const (
 	SkillScopeUser    SkillScope = "user"
 	SkillScopeProject SkillScope = "project"
 )
 
-// Valid reports whether x is one of the values of SkillScope.
+// Valid reports whether x is one of the values of [SkillScope].
 func (x SkillScope) Valid() bool {
 	switch x {
 	case SkillScopeUser, SkillScopeProject:
@@ -334,7 +335,7 @@ func (x SkillScope) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a SkillScope, refusing values it does not list.
+// UnmarshalJSON decodes a [SkillScope], refusing values it does not list.
 func (x *SkillScope) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -350,14 +351,14 @@ func (x *SkillScope) UnmarshalJSON(b []byte) error {
 // McpServerConfigTransport is the transport member of [McpServerConfig].
 type McpServerConfigTransport string
 
-// The values of McpServerConfigTransport.
+// The values of [McpServerConfigTransport].
 const (
 	McpServerConfigTransportStdio McpServerConfigTransport = "stdio"
 	McpServerConfigTransportSse   McpServerConfigTransport = "sse"
 	McpServerConfigTransportHTTP  McpServerConfigTransport = "http"
 )
 
-// Valid reports whether x is one of the values of McpServerConfigTransport.
+// Valid reports whether x is one of the values of [McpServerConfigTransport].
 func (x McpServerConfigTransport) Valid() bool {
 	switch x {
 	case McpServerConfigTransportStdio, McpServerConfigTransportSse, McpServerConfigTransportHTTP:
@@ -366,7 +367,7 @@ func (x McpServerConfigTransport) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a McpServerConfigTransport, refusing values it does
+// UnmarshalJSON decodes a [McpServerConfigTransport], refusing values it does
 // not list.
 func (x *McpServerConfigTransport) UnmarshalJSON(b []byte) error {
 	var v string
@@ -383,7 +384,7 @@ func (x *McpServerConfigTransport) UnmarshalJSON(b []byte) error {
 // PermissionMode says how the agent asks before acting.
 type PermissionMode string
 
-// The values of PermissionMode.
+// The values of [PermissionMode].
 const (
 	PermissionModeDefault           PermissionMode = "default"
 	PermissionModeBypassPermissions PermissionMode = "bypassPermissions"
@@ -392,7 +393,7 @@ const (
 	PermissionModeRestricted        PermissionMode = "restricted"
 )
 
-// Valid reports whether x is one of the values of PermissionMode.
+// Valid reports whether x is one of the values of [PermissionMode].
 func (x PermissionMode) Valid() bool {
 	switch x {
 	case PermissionModeDefault, PermissionModeBypassPermissions, PermissionModeInteractive, PermissionModeUnrestricted, PermissionModeRestricted:
@@ -401,7 +402,7 @@ func (x PermissionMode) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a PermissionMode, refusing values it does not list.
+// UnmarshalJSON decodes a [PermissionMode], refusing values it does not list.
 func (x *PermissionMode) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -417,7 +418,7 @@ func (x *PermissionMode) UnmarshalJSON(b []byte) error {
 // ArtifactClass says what an artifact of a Blueprint answer envelope holds.
 type ArtifactClass string
 
-// The values of ArtifactClass.
+// The values of [ArtifactClass].
 const (
 	ArtifactClassCode           ArtifactClass = "code"
 	ArtifactClassSourceSnippet  ArtifactClass = "source_snippet"
@@ -434,7 +435,7 @@ const (
 	ArtifactClassCredential     ArtifactClass = "credential"
 )
 
-// Valid reports whether x is one of the values of ArtifactClass.
+// Valid reports whether x is one of the values of [ArtifactClass].
 func (x ArtifactClass) Valid() bool {
 	switch x {
 	case ArtifactClassCode, ArtifactClassSourceSnippet, ArtifactClassSymbol, ArtifactClassRepositoryPath, ArtifactClassComment, ArtifactClassDiff, ArtifactClassLineage, ArtifactClassRationale, ArtifactClassDesignRecord, ArtifactClassDocumentChunk, ArtifactClassMediaChunk, ArtifactClassBinaryMedia, ArtifactClassCredential:
@@ -443,7 +444,7 @@ func (x ArtifactClass) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an ArtifactClass, refusing values it does not list.
+// UnmarshalJSON decodes an [ArtifactClass], refusing values it does not list.
 func (x *ArtifactClass) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -459,14 +460,14 @@ func (x *ArtifactClass) UnmarshalJSON(b []byte) error {
 // ProfileErrorDataKind is the kind member of [ProfileErrorData].
 type ProfileErrorDataKind string
 
-// The values of ProfileErrorDataKind.
+// The values of [ProfileErrorDataKind].
 const (
 	ProfileErrorDataKindInitializationFailed   ProfileErrorDataKind = "initialization_failed"
 	ProfileErrorDataKindAuthenticationRequired ProfileErrorDataKind = "authentication_required"
 	ProfileErrorDataKindProfileViolation       ProfileErrorDataKind = "profile_violation"
 )
 
-// Valid reports whether x is one of the values of ProfileErrorDataKind.
+// Valid reports whether x is one of the values of [ProfileErrorDataKind].
 func (x ProfileErrorDataKind) Valid() bool {
 	switch x {
 	case ProfileErrorDataKindInitializationFailed, ProfileErrorDataKindAuthenticationRequired, ProfileErrorDataKindProfileViolation:
@@ -475,7 +476,7 @@ func (x ProfileErrorDataKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a ProfileErrorDataKind, refusing values it does not
+// UnmarshalJSON decodes a [ProfileErrorDataKind], refusing values it does not
 // list.
 func (x *ProfileErrorDataKind) UnmarshalJSON(b []byte) error {
 	var v string
@@ -492,7 +493,7 @@ func (x *ProfileErrorDataKind) UnmarshalJSON(b []byte) error {
 // GoalStatus says where a persistent goal stands.
 type GoalStatus string
 
-// The values of GoalStatus.
+// The values of [GoalStatus].
 const (
 	GoalStatusActive        GoalStatus = "active"
 	GoalStatusPaused        GoalStatus = "paused"
@@ -500,7 +501,7 @@ const (
 	GoalStatusComplete      GoalStatus = "complete"
 )
 
-// Valid reports whether x is one of the values of GoalStatus.
+// Valid reports whether x is one of the values of [GoalStatus].
 func (x GoalStatus) Valid() bool {
 	switch x {
 	case GoalStatusActive, GoalStatusPaused, GoalStatusBudgetLimited, GoalStatusComplete:
@@ -509,7 +510,7 @@ func (x GoalStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a GoalStatus, refusing values it does not list.
+// UnmarshalJSON decodes a [GoalStatus], refusing values it does not list.
 func (x *GoalStatus) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -526,13 +527,13 @@ func (x *GoalStatus) UnmarshalJSON(b []byte) error {
 // better.
 type OptimizationDirection string
 
-// The values of OptimizationDirection.
+// The values of [OptimizationDirection].
 const (
 	OptimizationDirectionLower  OptimizationDirection = "lower"
 	OptimizationDirectionHigher OptimizationDirection = "higher"
 )
 
-// Valid reports whether x is one of the values of OptimizationDirection.
+// Valid reports whether x is one of the values of [OptimizationDirection].
 func (x OptimizationDirection) Valid() bool {
 	switch x {
 	case OptimizationDirectionLower, OptimizationDirectionHigher:
@@ -541,7 +542,8 @@ func (x OptimizationDirection) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an OptimizationDirection, refusing values it does not
+// UnmarshalJSON decodes an [OptimizationDirection], refusing values it does
+// not
 // list.
 func (x *OptimizationDirection) UnmarshalJSON(b []byte) error {
 	var v string
@@ -558,7 +560,7 @@ func (x *OptimizationDirection) UnmarshalJSON(b []byte) error {
 // ExecutionResultOutcome is the outcome member of [ExecutionResult].
 type ExecutionResultOutcome string
 
-// The values of ExecutionResultOutcome.
+// The values of [ExecutionResultOutcome].
 const (
 	ExecutionResultOutcomePassed          ExecutionResultOutcome = "passed"
 	ExecutionResultOutcomeBenchmarkFailed ExecutionResultOutcome = "benchmark_failed"
@@ -566,7 +568,7 @@ const (
 	ExecutionResultOutcomeCancelled       ExecutionResultOutcome = "cancelled"
 )
 
-// Valid reports whether x is one of the values of ExecutionResultOutcome.
+// Valid reports whether x is one of the values of [ExecutionResultOutcome].
 func (x ExecutionResultOutcome) Valid() bool {
 	switch x {
 	case ExecutionResultOutcomePassed, ExecutionResultOutcomeBenchmarkFailed, ExecutionResultOutcomeChecksFailed, ExecutionResultOutcomeCancelled:
@@ -575,7 +577,8 @@ func (x ExecutionResultOutcome) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an ExecutionResultOutcome, refusing values it does not
+// UnmarshalJSON decodes an [ExecutionResultOutcome], refusing values it does
+// not
 // list.
 func (x *ExecutionResultOutcome) UnmarshalJSON(b []byte) error {
 	var v string
@@ -593,13 +596,13 @@ func (x *ExecutionResultOutcome) UnmarshalJSON(b []byte) error {
 // first measured with, or today's.
 type EvaluatorMode string
 
-// The values of EvaluatorMode.
+// The values of [EvaluatorMode].
 const (
 	EvaluatorModeOriginal EvaluatorMode = "original"
 	EvaluatorModeCurrent  EvaluatorMode = "current"
 )
 
-// Valid reports whether x is one of the values of EvaluatorMode.
+// Valid reports whether x is one of the values of [EvaluatorMode].
 func (x EvaluatorMode) Valid() bool {
 	switch x {
 	case EvaluatorModeOriginal, EvaluatorModeCurrent:
@@ -608,7 +611,7 @@ func (x EvaluatorMode) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an EvaluatorMode, refusing values it does not list.
+// UnmarshalJSON decodes an [EvaluatorMode], refusing values it does not list.
 func (x *EvaluatorMode) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -624,7 +627,7 @@ func (x *EvaluatorMode) UnmarshalJSON(b []byte) error {
 // ConstraintOperator is the operator member of [Constraint].
 type ConstraintOperator string
 
-// The values of ConstraintOperator.
+// The values of [ConstraintOperator].
 const (
 	ConstraintOperatorLessThan    ConstraintOperator = "<"
 	ConstraintOperatorAtMost      ConstraintOperator = "<="
@@ -632,7 +635,7 @@ const (
 	ConstraintOperatorAtLeast     ConstraintOperator = ">="
 )
 
-// Valid reports whether x is one of the values of ConstraintOperator.
+// Valid reports whether x is one of the values of [ConstraintOperator].
 func (x ConstraintOperator) Valid() bool {
 	switch x {
 	case ConstraintOperatorLessThan, ConstraintOperatorAtMost, ConstraintOperatorGreaterThan, ConstraintOperatorAtLeast:
@@ -641,7 +644,7 @@ func (x ConstraintOperator) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a ConstraintOperator, refusing values it does not
+// UnmarshalJSON decodes a [ConstraintOperator], refusing values it does not
 // list.
 func (x *ConstraintOperator) UnmarshalJSON(b []byte) error {
 	var v string
@@ -658,14 +661,14 @@ func (x *ConstraintOperator) UnmarshalJSON(b []byte) error {
 // DecisionRecordSource is the source member of [DecisionRecord].
 type DecisionRecordSource string
 
-// The values of DecisionRecordSource.
+// The values of [DecisionRecordSource].
 const (
 	DecisionRecordSourceOriginal DecisionRecordSource = "original"
 	DecisionRecordSourceReplay   DecisionRecordSource = "replay"
 	DecisionRecordSourceRescore  DecisionRecordSource = "rescore"
 )
 
-// Valid reports whether x is one of the values of DecisionRecordSource.
+// Valid reports whether x is one of the values of [DecisionRecordSource].
 func (x DecisionRecordSource) Valid() bool {
 	switch x {
 	case DecisionRecordSourceOriginal, DecisionRecordSourceReplay, DecisionRecordSourceRescore:
@@ -674,7 +677,7 @@ func (x DecisionRecordSource) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a DecisionRecordSource, refusing values it does not
+// UnmarshalJSON decodes a [DecisionRecordSource], refusing values it does not
 // list.
 func (x *DecisionRecordSource) UnmarshalJSON(b []byte) error {
 	var v string
@@ -691,7 +694,7 @@ func (x *DecisionRecordSource) UnmarshalJSON(b []byte) error {
 // DecisionRecordOutcome is the outcome member of [DecisionRecord].
 type DecisionRecordOutcome string
 
-// The values of DecisionRecordOutcome.
+// The values of [DecisionRecordOutcome].
 const (
 	DecisionRecordOutcomeAccepted     DecisionRecordOutcome = "accepted"
 	DecisionRecordOutcomeRejected     DecisionRecordOutcome = "rejected"
@@ -700,7 +703,7 @@ const (
 	DecisionRecordOutcomeCrashed      DecisionRecordOutcome = "crashed"
 )
 
-// Valid reports whether x is one of the values of DecisionRecordOutcome.
+// Valid reports whether x is one of the values of [DecisionRecordOutcome].
 func (x DecisionRecordOutcome) Valid() bool {
 	switch x {
 	case DecisionRecordOutcomeAccepted, DecisionRecordOutcomeRejected, DecisionRecordOutcomeInconclusive, DecisionRecordOutcomeChecksFailed, DecisionRecordOutcomeCrashed:
@@ -709,7 +712,7 @@ func (x DecisionRecordOutcome) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a DecisionRecordOutcome, refusing values it does not
+// UnmarshalJSON decodes a [DecisionRecordOutcome], refusing values it does not
 // list.
 func (x *DecisionRecordOutcome) UnmarshalJSON(b []byte) error {
 	var v string
@@ -727,7 +730,7 @@ func (x *DecisionRecordOutcome) UnmarshalJSON(b []byte) error {
 // [HistoryAttempt].
 type HistoryAttemptMaterialization string
 
-// The values of HistoryAttemptMaterialization.
+// The values of [HistoryAttemptMaterialization].
 const (
 	HistoryAttemptMaterializationBaseline  HistoryAttemptMaterialization = "baseline"
 	HistoryAttemptMaterializationCommitted HistoryAttemptMaterialization = "committed"
@@ -746,7 +749,7 @@ func (x HistoryAttemptMaterialization) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a HistoryAttemptMaterialization, refusing values it
+// UnmarshalJSON decodes a [HistoryAttemptMaterialization], refusing values it
 // does not list.
 func (x *HistoryAttemptMaterialization) UnmarshalJSON(b []byte) error {
 	var v string
@@ -764,7 +767,7 @@ func (x *HistoryAttemptMaterialization) UnmarshalJSON(b []byte) error {
 // [AutoresearchLifecycle].
 type AutoresearchLifecycleSubcommand string
 
-// The values of AutoresearchLifecycleSubcommand.
+// The values of [AutoresearchLifecycleSubcommand].
 const (
 	AutoresearchLifecycleSubcommandStart  AutoresearchLifecycleSubcommand = "start"
 	AutoresearchLifecycleSubcommandResume AutoresearchLifecycleSubcommand = "resume"
@@ -782,7 +785,8 @@ func (x AutoresearchLifecycleSubcommand) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an AutoresearchLifecycleSubcommand, refusing values it
+// UnmarshalJSON decodes an [AutoresearchLifecycleSubcommand], refusing values
+// it
 // does not list.
 func (x *AutoresearchLifecycleSubcommand) UnmarshalJSON(b []byte) error {
 	var v string
@@ -799,14 +803,15 @@ func (x *AutoresearchLifecycleSubcommand) UnmarshalJSON(b []byte) error {
 // ChangesDecisionParamsAction is the action member of [ChangesDecisionParams].
 type ChangesDecisionParamsAction string
 
-// The values of ChangesDecisionParamsAction.
+// The values of [ChangesDecisionParamsAction].
 const (
 	ChangesDecisionParamsActionAcceptAll      ChangesDecisionParamsAction = "accept_all"
 	ChangesDecisionParamsActionRejectAll      ChangesDecisionParamsAction = "reject_all"
 	ChangesDecisionParamsActionAcceptSelected ChangesDecisionParamsAction = "accept_selected"
 )
 
-// Valid reports whether x is one of the values of ChangesDecisionParamsAction.
+// Valid reports whether x is one of the values of
+// [ChangesDecisionParamsAction].
 func (x ChangesDecisionParamsAction) Valid() bool {
 	switch x {
 	case ChangesDecisionParamsActionAcceptAll, ChangesDecisionParamsActionRejectAll, ChangesDecisionParamsActionAcceptSelected:
@@ -815,7 +820,8 @@ func (x ChangesDecisionParamsAction) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a ChangesDecisionParamsAction, refusing values it does
+// UnmarshalJSON decodes a [ChangesDecisionParamsAction], refusing values it
+// does
 // not list.
 func (x *ChangesDecisionParamsAction) UnmarshalJSON(b []byte) error {
 	var v string
@@ -833,7 +839,7 @@ func (x *ChangesDecisionParamsAction) UnmarshalJSON(b []byte) error {
 // [BrowserCapabilitiesSetResult].
 type BrowserCapabilitiesSetResultProtocolVersion int64
 
-// The values of BrowserCapabilitiesSetResultProtocolVersion.
+// The values of [BrowserCapabilitiesSetResultProtocolVersion].
 const (
 	BrowserCapabilitiesSetResultProtocolVersionN1 BrowserCapabilitiesSetResultProtocolVersion = 1
 	BrowserCapabilitiesSetResultProtocolVersionN2 BrowserCapabilitiesSetResultProtocolVersion = 2
@@ -849,7 +855,7 @@ func (x BrowserCapabilitiesSetResultProtocolVersion) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a BrowserCapabilitiesSetResultProtocolVersion,
+// UnmarshalJSON decodes a [BrowserCapabilitiesSetResultProtocolVersion],
 // refusing values it does not list.
 func (x *BrowserCapabilitiesSetResultProtocolVersion) UnmarshalJSON(b []byte) error {
 	var v int64
@@ -867,7 +873,7 @@ func (x *BrowserCapabilitiesSetResultProtocolVersion) UnmarshalJSON(b []byte) er
 // [LearnRecommendResultAuditItem].
 type LearnRecommendResultAuditItemStatus string
 
-// The values of LearnRecommendResultAuditItemStatus.
+// The values of [LearnRecommendResultAuditItemStatus].
 const (
 	LearnRecommendResultAuditItemStatusRedundant   LearnRecommendResultAuditItemStatus = "redundant"
 	LearnRecommendResultAuditItemStatusOutdated    LearnRecommendResultAuditItemStatus = "outdated"
@@ -884,7 +890,8 @@ func (x LearnRecommendResultAuditItemStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a LearnRecommendResultAuditItemStatus, refusing values
+// UnmarshalJSON decodes a [LearnRecommendResultAuditItemStatus], refusing
+// values
 // it does not list.
 func (x *LearnRecommendResultAuditItemStatus) UnmarshalJSON(b []byte) error {
 	var v string
@@ -902,7 +909,7 @@ func (x *LearnRecommendResultAuditItemStatus) UnmarshalJSON(b []byte) error {
 // [LearnUpdateResultResultsItem].
 type LearnUpdateResultResultsItemStatus string
 
-// The values of LearnUpdateResultResultsItemStatus.
+// The values of [LearnUpdateResultResultsItemStatus].
 const (
 	LearnUpdateResultResultsItemStatusUpdated   LearnUpdateResultResultsItemStatus = "updated"
 	LearnUpdateResultResultsItemStatusUnchanged LearnUpdateResultResultsItemStatus = "unchanged"
@@ -919,7 +926,8 @@ func (x LearnUpdateResultResultsItemStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a LearnUpdateResultResultsItemStatus, refusing values
+// UnmarshalJSON decodes a [LearnUpdateResultResultsItemStatus], refusing
+// values
 // it does not list.
 func (x *LearnUpdateResultResultsItemStatus) UnmarshalJSON(b []byte) error {
 	var v string
@@ -937,7 +945,7 @@ func (x *LearnUpdateResultResultsItemStatus) UnmarshalJSON(b []byte) error {
 // [AutomodeStatusResultState].
 type AutomodeStatusResultStateStatus string
 
-// The values of AutomodeStatusResultStateStatus.
+// The values of [AutomodeStatusResultStateStatus].
 const (
 	AutomodeStatusResultStateStatusRunning   AutomodeStatusResultStateStatus = "running"
 	AutomodeStatusResultStateStatusPaused    AutomodeStatusResultStateStatus = "paused"
@@ -956,7 +964,8 @@ func (x AutomodeStatusResultStateStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an AutomodeStatusResultStateStatus, refusing values it
+// UnmarshalJSON decodes an [AutomodeStatusResultStateStatus], refusing values
+// it
 // does not list.
 func (x *AutomodeStatusResultStateStatus) UnmarshalJSON(b []byte) error {
 	var v string
@@ -973,13 +982,14 @@ func (x *AutomodeStatusResultStateStatus) UnmarshalJSON(b []byte) error {
 // McpToggleServerResultStatus is the status member of [McpToggleServerResult].
 type McpToggleServerResultStatus string
 
-// The values of McpToggleServerResultStatus.
+// The values of [McpToggleServerResultStatus].
 const (
 	McpToggleServerResultStatusEnabled  McpToggleServerResultStatus = "enabled"
 	McpToggleServerResultStatusDisabled McpToggleServerResultStatus = "disabled"
 )
 
-// Valid reports whether x is one of the values of McpToggleServerResultStatus.
+// Valid reports whether x is one of the values of
+// [McpToggleServerResultStatus].
 func (x McpToggleServerResultStatus) Valid() bool {
 	switch x {
 	case McpToggleServerResultStatusEnabled, McpToggleServerResultStatusDisabled:
@@ -988,7 +998,8 @@ func (x McpToggleServerResultStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a McpToggleServerResultStatus, refusing values it does
+// UnmarshalJSON decodes a [McpToggleServerResultStatus], refusing values it
+// does
 // not list.
 func (x *McpToggleServerResultStatus) UnmarshalJSON(b []byte) error {
 	var v string
@@ -1006,7 +1017,7 @@ func (x *McpToggleServerResultStatus) UnmarshalJSON(b []byte) error {
 // [McpReconnectServerResult].
 type McpReconnectServerResultStatus string
 
-// The values of McpReconnectServerResultStatus.
+// The values of [McpReconnectServerResultStatus].
 const (
 	McpReconnectServerResultStatusConnected    McpReconnectServerResultStatus = "connected"
 	McpReconnectServerResultStatusDisconnected McpReconnectServerResultStatus = "disconnected"
@@ -1022,7 +1033,7 @@ func (x McpReconnectServerResultStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a McpReconnectServerResultStatus, refusing values it
+// UnmarshalJSON decodes a [McpReconnectServerResultStatus], refusing values it
 // does not list.
 func (x *McpReconnectServerResultStatus) UnmarshalJSON(b []byte) error {
 	var v string
@@ -1040,7 +1051,7 @@ func (x *McpReconnectServerResultStatus) UnmarshalJSON(b []byte) error {
 // [RuntimeInspectResult].
 type RuntimeInspectResultAuthentication string
 
-// The values of RuntimeInspectResultAuthentication.
+// The values of [RuntimeInspectResultAuthentication].
 const (
 	RuntimeInspectResultAuthenticationNotRequired RuntimeInspectResultAuthentication = "not_required"
 	RuntimeInspectResultAuthenticationConfigured  RuntimeInspectResultAuthentication = "configured"
@@ -1058,7 +1069,8 @@ func (x RuntimeInspectResultAuthentication) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a RuntimeInspectResultAuthentication, refusing values
+// UnmarshalJSON decodes a [RuntimeInspectResultAuthentication], refusing
+// values
 // it does not list.
 func (x *RuntimeInspectResultAuthentication) UnmarshalJSON(b []byte) error {
 	var v string
@@ -1076,7 +1088,7 @@ func (x *RuntimeInspectResultAuthentication) UnmarshalJSON(b []byte) error {
 // [RuntimeInspectResult].
 type RuntimeInspectResultClientContext string
 
-// The values of RuntimeInspectResultClientContext.
+// The values of [RuntimeInspectResultClientContext].
 const (
 	RuntimeInspectResultClientContextVscode    RuntimeInspectResultClientContext = "vscode"
 	RuntimeInspectResultClientContextBrowser   RuntimeInspectResultClientContext = "browser"
@@ -1093,7 +1105,7 @@ func (x RuntimeInspectResultClientContext) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a RuntimeInspectResultClientContext, refusing values
+// UnmarshalJSON decodes a [RuntimeInspectResultClientContext], refusing values
 // it does not list.
 func (x *RuntimeInspectResultClientContext) UnmarshalJSON(b []byte) error {
 	var v string
@@ -1110,7 +1122,7 @@ func (x *RuntimeInspectResultClientContext) UnmarshalJSON(b []byte) error {
 // LoginPollResultStatus is the status member of [LoginPollResult].
 type LoginPollResultStatus string
 
-// The values of LoginPollResultStatus.
+// The values of [LoginPollResultStatus].
 const (
 	LoginPollResultStatusPending    LoginPollResultStatus = "pending"
 	LoginPollResultStatusAuthorized LoginPollResultStatus = "authorized"
@@ -1119,7 +1131,7 @@ const (
 	LoginPollResultStatusFailed     LoginPollResultStatus = "failed"
 )
 
-// Valid reports whether x is one of the values of LoginPollResultStatus.
+// Valid reports whether x is one of the values of [LoginPollResultStatus].
 func (x LoginPollResultStatus) Valid() bool {
 	switch x {
 	case LoginPollResultStatusPending, LoginPollResultStatusAuthorized, LoginPollResultStatusExpired, LoginPollResultStatusCancelled, LoginPollResultStatusFailed:
@@ -1128,7 +1140,7 @@ func (x LoginPollResultStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a LoginPollResultStatus, refusing values it does not
+// UnmarshalJSON decodes a [LoginPollResultStatus], refusing values it does not
 // list.
 func (x *LoginPollResultStatus) UnmarshalJSON(b []byte) error {
 	var v string
@@ -1145,7 +1157,7 @@ func (x *LoginPollResultStatus) UnmarshalJSON(b []byte) error {
 // LoginCancelResultStatus is the status member of [LoginCancelResult].
 type LoginCancelResultStatus string
 
-// The values of LoginCancelResultStatus.
+// The values of [LoginCancelResultStatus].
 const (
 	LoginCancelResultStatusPending    LoginCancelResultStatus = "pending"
 	LoginCancelResultStatusAuthorized LoginCancelResultStatus = "authorized"
@@ -1154,7 +1166,7 @@ const (
 	LoginCancelResultStatusFailed     LoginCancelResultStatus = "failed"
 )
 
-// Valid reports whether x is one of the values of LoginCancelResultStatus.
+// Valid reports whether x is one of the values of [LoginCancelResultStatus].
 func (x LoginCancelResultStatus) Valid() bool {
 	switch x {
 	case LoginCancelResultStatusPending, LoginCancelResultStatusAuthorized, LoginCancelResultStatusExpired, LoginCancelResultStatusCancelled, LoginCancelResultStatusFailed:
@@ -1163,7 +1175,8 @@ func (x LoginCancelResultStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a LoginCancelResultStatus, refusing values it does not
+// UnmarshalJSON decodes a [LoginCancelResultStatus], refusing values it does
+// not
 // list.
 func (x *LoginCancelResultStatus) UnmarshalJSON(b []byte) error {
 	var v string
@@ -1180,14 +1193,14 @@ func (x *LoginCancelResultStatus) UnmarshalJSON(b []byte) error {
 // AgentEndParamsReason is the reason member of [AgentEndParams].
 type AgentEndParamsReason string
 
-// The values of AgentEndParamsReason.
+// The values of [AgentEndParamsReason].
 const (
 	AgentEndParamsReasonCompleted AgentEndParamsReason = "completed"
 	AgentEndParamsReasonAborted   AgentEndParamsReason = "aborted"
 	AgentEndParamsReasonError     AgentEndParamsReason = "error"
 )
 
-// Valid reports whether x is one of the values of AgentEndParamsReason.
+// Valid reports whether x is one of the values of [AgentEndParamsReason].
 func (x AgentEndParamsReason) Valid() bool {
 	switch x {
 	case AgentEndParamsReasonCompleted, AgentEndParamsReasonAborted, AgentEndParamsReasonError:
@@ -1196,7 +1209,7 @@ func (x AgentEndParamsReason) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an AgentEndParamsReason, refusing values it does not
+// UnmarshalJSON decodes an [AgentEndParamsReason], refusing values it does not
 // list.
 func (x *AgentEndParamsReason) UnmarshalJSON(b []byte) error {
 	var v string
@@ -1215,7 +1228,7 @@ func (x *AgentEndParamsReason) UnmarshalJSON(b []byte) error {
 // It is the reason member of [TurnEndParams].
 type TurnEndReason string
 
-// The values of TurnEndReason.
+// The values of [TurnEndReason].
 const (
 	// The agent finished.
 	TurnEndReasonCompleted TurnEndReason = "completed"
@@ -1225,7 +1238,7 @@ const (
 	TurnEndReasonStopCondition TurnEndReason = "stop_condition"
 )
 
-// Valid reports whether x is one of the values of TurnEndReason.
+// Valid reports whether x is one of the values of [TurnEndReason].
 func (x TurnEndReason) Valid() bool {
 	switch x {
 	case TurnEndReasonCompleted, TurnEndReasonAborted, TurnEndReasonStopCondition:
@@ -1234,7 +1247,7 @@ func (x TurnEndReason) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a TurnEndReason, refusing values it does not list.
+// UnmarshalJSON decodes a [TurnEndReason], refusing values it does not list.
 func (x *TurnEndReason) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -1251,7 +1264,7 @@ func (x *TurnEndReason) UnmarshalJSON(b []byte) error {
 // [HookSessionStartParams].
 type HookSessionStartParamsSessionType string
 
-// The values of HookSessionStartParamsSessionType.
+// The values of [HookSessionStartParamsSessionType].
 const (
 	HookSessionStartParamsSessionTypeStartup HookSessionStartParamsSessionType = "startup"
 	HookSessionStartParamsSessionTypeResume  HookSessionStartParamsSessionType = "resume"
@@ -1268,7 +1281,7 @@ func (x HookSessionStartParamsSessionType) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a HookSessionStartParamsSessionType, refusing values
+// UnmarshalJSON decodes a [HookSessionStartParamsSessionType], refusing values
 // it does not list.
 func (x *HookSessionStartParamsSessionType) UnmarshalJSON(b []byte) error {
 	var v string
@@ -1285,7 +1298,7 @@ func (x *HookSessionStartParamsSessionType) UnmarshalJSON(b []byte) error {
 // HookSessionEndParamsReason is the reason member of [HookSessionEndParams].
 type HookSessionEndParamsReason string
 
-// The values of HookSessionEndParamsReason.
+// The values of [HookSessionEndParamsReason].
 const (
 	HookSessionEndParamsReasonQuit  HookSessionEndParamsReason = "quit"
 	HookSessionEndParamsReasonClear HookSessionEndParamsReason = "clear"
@@ -1293,7 +1306,8 @@ const (
 	HookSessionEndParamsReasonError HookSessionEndParamsReason = "error"
 )
 
-// Valid reports whether x is one of the values of HookSessionEndParamsReason.
+// Valid reports whether x is one of the values of
+// [HookSessionEndParamsReason].
 func (x HookSessionEndParamsReason) Valid() bool {
 	switch x {
 	case HookSessionEndParamsReasonQuit, HookSessionEndParamsReasonClear, HookSessionEndParamsReasonExit, HookSessionEndParamsReasonError:
@@ -1302,7 +1316,8 @@ func (x HookSessionEndParamsReason) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a HookSessionEndParamsReason, refusing values it does
+// UnmarshalJSON decodes a [HookSessionEndParamsReason], refusing values it
+// does
 // not list.
 func (x *HookSessionEndParamsReason) UnmarshalJSON(b []byte) error {
 	var v string
@@ -1320,7 +1335,7 @@ func (x *HookSessionEndParamsReason) UnmarshalJSON(b []byte) error {
 // [AutoresearchEventParams].
 type AutoresearchEventParamsOperation string
 
-// The values of AutoresearchEventParamsOperation.
+// The values of [AutoresearchEventParamsOperation].
 const (
 	AutoresearchEventParamsOperationHistory AutoresearchEventParamsOperation = "history"
 	AutoresearchEventParamsOperationReplay  AutoresearchEventParamsOperation = "replay"
@@ -1341,7 +1356,7 @@ func (x AutoresearchEventParamsOperation) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an AutoresearchEventParamsOperation, refusing values
+// UnmarshalJSON decodes an [AutoresearchEventParamsOperation], refusing values
 // it does not list.
 func (x *AutoresearchEventParamsOperation) UnmarshalJSON(b []byte) error {
 	var v string
@@ -1359,7 +1374,7 @@ func (x *AutoresearchEventParamsOperation) UnmarshalJSON(b []byte) error {
 // [AutoresearchEventParams].
 type AutoresearchEventParamsPhase string
 
-// The values of AutoresearchEventParamsPhase.
+// The values of [AutoresearchEventParamsPhase].
 const (
 	AutoresearchEventParamsPhaseStarted   AutoresearchEventParamsPhase = "started"
 	AutoresearchEventParamsPhaseCompleted AutoresearchEventParamsPhase = "completed"
@@ -1376,7 +1391,7 @@ func (x AutoresearchEventParamsPhase) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an AutoresearchEventParamsPhase, refusing values it
+// UnmarshalJSON decodes an [AutoresearchEventParamsPhase], refusing values it
 // does not list.
 func (x *AutoresearchEventParamsPhase) UnmarshalJSON(b []byte) error {
 	var v string
@@ -1393,14 +1408,14 @@ func (x *AutoresearchEventParamsPhase) UnmarshalJSON(b []byte) error {
 // PipeOutputParamsType is the type member of [PipeOutputParams].
 type PipeOutputParamsType string
 
-// The values of PipeOutputParamsType.
+// The values of [PipeOutputParamsType].
 const (
 	PipeOutputParamsTypeProgress PipeOutputParamsType = "progress"
 	PipeOutputParamsTypeResult   PipeOutputParamsType = "result"
 	PipeOutputParamsTypeError    PipeOutputParamsType = "error"
 )
 
-// Valid reports whether x is one of the values of PipeOutputParamsType.
+// Valid reports whether x is one of the values of [PipeOutputParamsType].
 func (x PipeOutputParamsType) Valid() bool {
 	switch x {
 	case PipeOutputParamsTypeProgress, PipeOutputParamsTypeResult, PipeOutputParamsTypeError:
@@ -1409,7 +1424,7 @@ func (x PipeOutputParamsType) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a PipeOutputParamsType, refusing values it does not
+// UnmarshalJSON decodes a [PipeOutputParamsType], refusing values it does not
 // list.
 func (x *PipeOutputParamsType) UnmarshalJSON(b []byte) error {
 	var v string
@@ -1426,7 +1441,7 @@ func (x *PipeOutputParamsType) UnmarshalJSON(b []byte) error {
 // LearnProgressParamsStatus is the status member of [LearnProgressParams].
 type LearnProgressParamsStatus string
 
-// The values of LearnProgressParamsStatus.
+// The values of [LearnProgressParamsStatus].
 const (
 	LearnProgressParamsStatusAnalyzing       LearnProgressParamsStatus = "analyzing"
 	LearnProgressParamsStatusLoadingRegistry LearnProgressParamsStatus = "loading-registry"
@@ -1435,7 +1450,7 @@ const (
 	LearnProgressParamsStatusUpdating        LearnProgressParamsStatus = "updating"
 )
 
-// Valid reports whether x is one of the values of LearnProgressParamsStatus.
+// Valid reports whether x is one of the values of [LearnProgressParamsStatus].
 func (x LearnProgressParamsStatus) Valid() bool {
 	switch x {
 	case LearnProgressParamsStatusAnalyzing, LearnProgressParamsStatusLoadingRegistry, LearnProgressParamsStatusEvaluating, LearnProgressParamsStatusGenerating, LearnProgressParamsStatusUpdating:
@@ -1444,7 +1459,7 @@ func (x LearnProgressParamsStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a LearnProgressParamsStatus, refusing values it does
+// UnmarshalJSON decodes a [LearnProgressParamsStatus], refusing values it does
 // not list.
 func (x *LearnProgressParamsStatus) UnmarshalJSON(b []byte) error {
 	var v string

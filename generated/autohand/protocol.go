@@ -36,23 +36,23 @@
 // side: the Autohand agent process, speaking on its stdin and stdout.
 //
 // Each role is an interface holding the requests and notifications it answers.
-// To play Agent, implement Agent (embedding UnimplementedAgent keeps the
+// To play Agent, implement Agent (embedding [UnimplementedAgent] keeps the
 // implementation compiling when the protocol grows) and pass it, with the
-// stream to the other side, to ConnectAgent; the Client it returns calls the
-// other side. Playing Client is alike, with ConnectClient. NewAgentHandler and
-// NewAgentRemote build the two halves on their own.
+// stream to the other side, to [ConnectAgent]; the Client it returns calls the
+// other side. Playing Client is alike, with [ConnectClient]. [NewAgentHandler]
+// and [NewAgentRemote] build the two halves on their own.
 //
 // # Wire
 //
 // Messages are framed as newline-delimited JSON, one message per line. It runs
-// over subprocess (autohand --mode rpc) and stdio. Request ids are integers.
-// Requests time out after 5m unless said otherwise. Both SDKs (Go and
-// TypeScript) give up on any request after 300 s by default and report an
-// error; the connection stays usable. Upstream sets no per-method limit; this
-// protocol gives shorter ones to some methods (30 s for prompt, which is
-// answered as soon as the turn is accepted; 10 s for quick queries and for
-// answers to the agent's requests; none for the setup wizard, which waits for
-// the user).
+// over subprocess (autohand --mode rpc) and stdio. Request ids are integers. A
+// caller waits 5m for the response to a request, unless the method's doc says
+// otherwise. Both SDKs (Go and TypeScript) give up on any request after 300 s
+// by default and report an error; the connection stays usable. Upstream sets
+// no per-method limit; this protocol gives shorter ones to some methods (30 s
+// for prompt, which is answered as soon as the turn is accepted; 10 s for
+// quick queries and for answers to the agent's requests; none for the setup
+// wizard, which waits for the user).
 package autohand
 
 import (
@@ -470,8 +470,8 @@ const (
 )
 
 // Options returns the protocol's connection options: ndjson framing and the
-// default timeouts of its requests. ConnectClient and ConnectAgent fill in the
-// zero fields of the options they are given with these.
+// default timeouts of its requests. [ConnectClient] and [ConnectAgent] fill in
+// the zero fields of the options they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }

@@ -2896,7 +2896,8 @@ func (x *GoalTemplate) UnmarshalJSON(b []byte) error {
 // GoalTemplates is the workspace's goal templates.
 type GoalTemplates []GoalTemplate
 
-// UnmarshalJSON decodes a GoalTemplates element by element, naming the element
+// UnmarshalJSON decodes a [GoalTemplates] element by element, naming the
+// element
 // that does not decode.
 func (x *GoalTemplates) UnmarshalJSON(b []byte) error {
 	return jsonrpc.DecodeArray(b, (*[]GoalTemplate)(x), jsonrpc.UnmarshalJSON[GoalTemplate])

@@ -32,7 +32,7 @@ type InferenceDestination struct {
 	Opaque          *InferenceOpaque
 }
 
-// NewInferenceDestination returns an InferenceDestination holding v, in the
+// NewInferenceDestination returns an [InferenceDestination] holding v, in the
 // field of v's type.
 func NewInferenceDestination[V InferenceInProcess | InferenceLocalSubprocess | InferenceLocalService | InferenceHosted | InferenceOpaque](v V) InferenceDestination {
 	var x InferenceDestination
@@ -96,7 +96,8 @@ func (x InferenceDestination) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes an InferenceDestination from the variant named by the
+// UnmarshalJSON decodes an [InferenceDestination] from the variant named by
+// the
 // "kind" member.
 func (x *InferenceDestination) UnmarshalJSON(b []byte) error {
 	var raw []byte
@@ -161,7 +162,8 @@ type AutoresearchRescoreParams struct {
 	RescoreAll     *RescoreAll
 }
 
-// NewAutoresearchRescoreParams returns an AutoresearchRescoreParams holding v,
+// NewAutoresearchRescoreParams returns an [AutoresearchRescoreParams] holding
+// v,
 // in the field of v's type.
 func NewAutoresearchRescoreParams[V RescoreAttempt | RescoreAll](v V) AutoresearchRescoreParams {
 	var x AutoresearchRescoreParams
@@ -205,8 +207,8 @@ func (x AutoresearchRescoreParams) MarshalJSON() ([]byte, error) {
 }
 
 // autoresearchRescoreParamsObjects is what an object needs to be each object
-// variant of AutoresearchRescoreParams (RescoreAttempt and RescoreAll), over
-// the members "attemptId" and "all", one bit each in this order.
+// variant of [AutoresearchRescoreParams] ([RescoreAttempt] and [RescoreAll]),
+// over the members "attemptId" and "all", one bit each in this order.
 var autoresearchRescoreParamsObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x1},
@@ -215,7 +217,8 @@ var autoresearchRescoreParamsObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes an AutoresearchRescoreParams into the variant matching
+// UnmarshalJSON decodes an [AutoresearchRescoreParams] into the variant
+// matching
 // the kind of JSON value b holds. An object decodes into the object variant
 // the members it holds choose, as the type's comment says.
 func (x *AutoresearchRescoreParams) UnmarshalJSON(b []byte) error {
@@ -276,7 +279,7 @@ type GoalGetResult struct {
 	GoalDisabled *GoalDisabled
 }
 
-// NewGoalGetResult returns a GoalGetResult holding v, in the field of v's
+// NewGoalGetResult returns a [GoalGetResult] holding v, in the field of v's
 // type.
 func NewGoalGetResult[V GoalSnapshot | GoalDisabled](v V) GoalGetResult {
 	var x GoalGetResult
@@ -320,9 +323,9 @@ func (x GoalGetResult) MarshalJSON() ([]byte, error) {
 }
 
 // goalGetResultObjects is what an object needs to be each object variant of
-// GoalGetResult (GoalSnapshot and GoalDisabled), over the members "version",
-// "goal", "queue", "completed", "updatedAt", "ok" and "message", one bit each
-// in this order.
+// GoalGetResult ([GoalSnapshot] and [GoalDisabled]), over the members
+// "version", "goal", "queue", "completed", "updatedAt", "ok" and "message",
+// one bit each in this order.
 var goalGetResultObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x1f},
 	Required: []uint64{0x1f},
@@ -331,7 +334,8 @@ var goalGetResultObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x60},
 }}
 
-// UnmarshalJSON decodes a GoalGetResult into the variant matching the kind of
+// UnmarshalJSON decodes a [GoalGetResult] into the variant matching the kind
+// of
 // JSON value b holds. An object decodes into the object variant the members it
 // holds choose, as the type's comment says.
 func (x *GoalGetResult) UnmarshalJSON(b []byte) error {
@@ -402,7 +406,8 @@ type GoalQueueResult struct {
 	GoalSnapshot       *GoalSnapshot
 }
 
-// NewGoalQueueResult returns a GoalQueueResult holding v, in the field of v's
+// NewGoalQueueResult returns a [GoalQueueResult] holding v, in the field of
+// v's
 // type.
 func NewGoalQueueResult[V GoalMutationResult | GoalSnapshot](v V) GoalQueueResult {
 	var x GoalQueueResult
@@ -446,7 +451,7 @@ func (x GoalQueueResult) MarshalJSON() ([]byte, error) {
 }
 
 // goalQueueResultObjects is what an object needs to be each object variant of
-// GoalQueueResult (GoalMutationResult and GoalSnapshot), over the members
+// GoalQueueResult ([GoalMutationResult] and [GoalSnapshot]), over the members
 // "ok", "goal", "queue", "telemetry", "message", "queued", "started",
 // "completed", "completedRun", "dequeued", "removed", "version" and
 // "updatedAt", one bit each in this order.
@@ -458,7 +463,7 @@ var goalQueueResultObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x1886},
 }}
 
-// UnmarshalJSON decodes a GoalQueueResult into the variant matching the kind
+// UnmarshalJSON decodes a [GoalQueueResult] into the variant matching the kind
 // of JSON value b holds. An object decodes into the object variant the members
 // it holds choose, as the type's comment says.
 func (x *GoalQueueResult) UnmarshalJSON(b []byte) error {
@@ -532,7 +537,7 @@ type GoalListTemplatesResult struct {
 	GoalDisabled  *GoalDisabled
 }
 
-// NewGoalListTemplatesResult returns a GoalListTemplatesResult holding v, in
+// NewGoalListTemplatesResult returns a [GoalListTemplatesResult] holding v, in
 // the field of v's type.
 func NewGoalListTemplatesResult[V GoalTemplates | GoalDisabled](v V) GoalListTemplatesResult {
 	var x GoalListTemplatesResult
@@ -575,7 +580,7 @@ func (x GoalListTemplatesResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a GoalListTemplatesResult into the variant matching
+// UnmarshalJSON decodes a [GoalListTemplatesResult] into the variant matching
 // the kind of JSON value b holds.
 func (x *GoalListTemplatesResult) UnmarshalJSON(b []byte) error {
 	var v GoalListTemplatesResult

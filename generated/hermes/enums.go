@@ -15,7 +15,7 @@ import (
 // message/changed.
 type MessageFormat string
 
-// The values of MessageFormat.
+// The values of [MessageFormat].
 const (
 	// Raw pipe-delimited HL7, segments separated by carriage returns (\r).
 	MessageFormatHL7 MessageFormat = "hl7"
@@ -35,7 +35,7 @@ const (
 	MessageFormatTOML MessageFormat = "toml"
 )
 
-// Valid reports whether x is one of the values of MessageFormat.
+// Valid reports whether x is one of the values of [MessageFormat].
 func (x MessageFormat) Valid() bool {
 	switch x {
 	case MessageFormatHL7, MessageFormatJSON, MessageFormatYAML, MessageFormatTOML:
@@ -44,7 +44,7 @@ func (x MessageFormat) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a MessageFormat, refusing values it does not list.
+// UnmarshalJSON decodes a [MessageFormat], refusing values it does not list.
 func (x *MessageFormat) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -61,7 +61,7 @@ func (x *MessageFormat) UnmarshalJSON(b []byte) error {
 // initialize result.
 type EventName string
 
-// The values of EventName.
+// The values of [EventName].
 const (
 	// The message content changed (sent as message/changed).
 	EventNameMessageChanged EventName = "message/changed"
@@ -71,7 +71,7 @@ const (
 	EventNameMessageSaved EventName = "message/saved"
 )
 
-// Valid reports whether x is one of the values of EventName.
+// Valid reports whether x is one of the values of [EventName].
 func (x EventName) Valid() bool {
 	switch x {
 	case EventNameMessageChanged, EventNameMessageOpened, EventNameMessageSaved:
@@ -80,7 +80,7 @@ func (x EventName) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an EventName, refusing values it does not list.
+// UnmarshalJSON decodes an [EventName], refusing values it does not list.
 func (x *EventName) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -102,7 +102,7 @@ func (x *EventName) UnmarshalJSON(b []byte) error {
 // ones.
 type FieldDatatype string
 
-// The values of FieldDatatype.
+// The values of [FieldDatatype].
 const (
 	// A date written YYYYMMDD.
 	FieldDatatypeDate FieldDatatype = "date"
@@ -110,7 +110,7 @@ const (
 	FieldDatatypeDateTime FieldDatatype = "datetime"
 )
 
-// Valid reports whether x is one of the known values of FieldDatatype.
+// Valid reports whether x is one of the known values of [FieldDatatype].
 func (x FieldDatatype) Valid() bool {
 	switch x {
 	case FieldDatatypeDate, FieldDatatypeDateTime:
@@ -119,7 +119,7 @@ func (x FieldDatatype) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a FieldDatatype, keeping values it does not list:
+// UnmarshalJSON decodes a [FieldDatatype], keeping values it does not list:
 // other values are accepted.
 func (x *FieldDatatype) UnmarshalJSON(b []byte) error {
 	var v string
@@ -133,7 +133,7 @@ func (x *FieldDatatype) UnmarshalJSON(b []byte) error {
 // ShutdownReason says why Hermes asks the extension to stop.
 type ShutdownReason string
 
-// The values of ShutdownReason.
+// The values of [ShutdownReason].
 const (
 	// Hermes is quitting.
 	ShutdownReasonClosing ShutdownReason = "closing"
@@ -145,7 +145,7 @@ const (
 	ShutdownReasonError ShutdownReason = "error"
 )
 
-// Valid reports whether x is one of the values of ShutdownReason.
+// Valid reports whether x is one of the values of [ShutdownReason].
 func (x ShutdownReason) Valid() bool {
 	switch x {
 	case ShutdownReasonClosing, ShutdownReasonDisabled, ShutdownReasonReload, ShutdownReasonError:
@@ -154,7 +154,7 @@ func (x ShutdownReason) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a ShutdownReason, refusing values it does not list.
+// UnmarshalJSON decodes a [ShutdownReason], refusing values it does not list.
 func (x *ShutdownReason) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -170,7 +170,7 @@ func (x *ShutdownReason) UnmarshalJSON(b []byte) error {
 // WindowCloseReason says why a window was closed.
 type WindowCloseReason string
 
-// The values of WindowCloseReason.
+// The values of [WindowCloseReason].
 const (
 	// The user closed it.
 	WindowCloseReasonUser WindowCloseReason = "user"
@@ -180,7 +180,7 @@ const (
 	WindowCloseReasonShutdown WindowCloseReason = "shutdown"
 )
 
-// Valid reports whether x is one of the values of WindowCloseReason.
+// Valid reports whether x is one of the values of [WindowCloseReason].
 func (x WindowCloseReason) Valid() bool {
 	switch x {
 	case WindowCloseReasonUser, WindowCloseReasonExtension, WindowCloseReasonShutdown:
@@ -189,7 +189,8 @@ func (x WindowCloseReason) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a WindowCloseReason, refusing values it does not list.
+// UnmarshalJSON decodes a [WindowCloseReason], refusing values it does not
+// list.
 func (x *WindowCloseReason) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -205,14 +206,14 @@ func (x *WindowCloseReason) UnmarshalJSON(b []byte) error {
 // MessageKind is the styling of a ui/showMessage dialogue.
 type MessageKind string
 
-// The values of MessageKind.
+// The values of [MessageKind].
 const (
 	MessageKindInfo    MessageKind = "info"
 	MessageKindWarning MessageKind = "warning"
 	MessageKindError   MessageKind = "error"
 )
 
-// Valid reports whether x is one of the values of MessageKind.
+// Valid reports whether x is one of the values of [MessageKind].
 func (x MessageKind) Valid() bool {
 	switch x {
 	case MessageKindInfo, MessageKindWarning, MessageKindError:
@@ -221,7 +222,7 @@ func (x MessageKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a MessageKind, refusing values it does not list.
+// UnmarshalJSON decodes a [MessageKind], refusing values it does not list.
 func (x *MessageKind) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -237,7 +238,7 @@ func (x *MessageKind) UnmarshalJSON(b []byte) error {
 // ConfirmButtons is the buttons of a ui/showConfirm dialogue.
 type ConfirmButtons string
 
-// The values of ConfirmButtons.
+// The values of [ConfirmButtons].
 const (
 	// Yes and No.
 	ConfirmButtonsYesNo ConfirmButtons = "yesNo"
@@ -245,7 +246,7 @@ const (
 	ConfirmButtonsOkCancel ConfirmButtons = "okCancel"
 )
 
-// Valid reports whether x is one of the values of ConfirmButtons.
+// Valid reports whether x is one of the values of [ConfirmButtons].
 func (x ConfirmButtons) Valid() bool {
 	switch x {
 	case ConfirmButtonsYesNo, ConfirmButtonsOkCancel:
@@ -254,7 +255,7 @@ func (x ConfirmButtons) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a ConfirmButtons, refusing values it does not list.
+// UnmarshalJSON decodes a [ConfirmButtons], refusing values it does not list.
 func (x *ConfirmButtons) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {

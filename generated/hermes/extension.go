@@ -16,9 +16,9 @@ import (
 // spawned by Hermes.
 //
 // Its methods are the requests and notifications Host sends it. Serve an
-// implementation with ConnectExtension or NewExtensionHandler, embedding
-// UnimplementedExtension to keep compiling when methods are added; call the
-// extension at the other end of a connection with NewExtensionRemote.
+// implementation with [ConnectExtension] or [NewExtensionHandler], embedding
+// [UnimplementedExtension] to keep compiling when methods are added; call the
+// extension at the other end of a connection with [NewExtensionRemote].
 type Extension interface {
 	// Initialize answers the request initialize. The handshake Hermes sends as
 	// soon as the extension has started, and before anything else. The result

@@ -16,9 +16,9 @@ import (
 // extension as a child process.
 //
 // Its methods are the requests and notifications Extension sends it. Serve an
-// implementation with ConnectHost or NewHostHandler, embedding
-// UnimplementedHost to keep compiling when methods are added; call the hermes
-// at the other end of a connection with NewHostRemote.
+// implementation with [ConnectHost] or [NewHostHandler], embedding
+// [UnimplementedHost] to keep compiling when methods are added; call the
+// hermes at the other end of a connection with [NewHostRemote].
 type Host interface {
 	// EditorGetMessage answers the request editor/getMessage. Reads the message in
 	// the editor, in the requested format. A message that cannot be written in

@@ -60,11 +60,11 @@
 // an extension process, spawned by Hermes.
 //
 // Each role is an interface holding the requests and notifications it answers.
-// To play Extension, implement Extension (embedding UnimplementedExtension
+// To play Extension, implement Extension (embedding [UnimplementedExtension]
 // keeps the implementation compiling when the protocol grows) and pass it,
-// with the stream to the other side, to ConnectExtension; the Host it returns
-// calls the other side. Playing Host is alike, with ConnectHost.
-// NewExtensionHandler and NewExtensionRemote build the two halves on their
+// with the stream to the other side, to [ConnectExtension]; the Host it
+// returns calls the other side. Playing Host is alike, with [ConnectHost].
+// [NewExtensionHandler] and [NewExtensionRemote] build the two halves on their
 // own.
 //
 // # Wire
@@ -141,8 +141,8 @@ const (
 
 // Options returns the protocol's connection options: content-length framing,
 // the handshake initialize and the default timeouts of its requests.
-// ConnectHost and ConnectExtension fill in the zero fields of the options they
-// are given with these.
+// [ConnectHost] and [ConnectExtension] fill in the zero fields of the options
+// they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }

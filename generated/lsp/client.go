@@ -17,9 +17,9 @@ import (
 // server and sends initialize.
 //
 // Its methods are the requests and notifications Server sends it. Serve an
-// implementation with ConnectClient or NewClientHandler, embedding
-// UnimplementedClient to keep compiling when methods are added; call the
-// client at the other end of a connection with NewClientRemote.
+// implementation with [ConnectClient] or [NewClientHandler], embedding
+// [UnimplementedClient] to keep compiling when methods are added; call the
+// client at the other end of a connection with [NewClientRemote].
 type Client interface {
 	// WorkspaceWorkspaceFolders answers the request workspace/workspaceFolders.
 	// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspace_workspaceFolders

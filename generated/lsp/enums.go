@@ -21,7 +21,7 @@ import (
 // Since 3.16.0.
 type SemanticTokenTypes string
 
-// The values of SemanticTokenTypes.
+// The values of [SemanticTokenTypes].
 const (
 	SemanticTokenTypesNamespace     SemanticTokenTypes = "namespace"
 	SemanticTokenTypesType          SemanticTokenTypes = "type"
@@ -49,7 +49,7 @@ const (
 	SemanticTokenTypesDecorator SemanticTokenTypes = "decorator"
 )
 
-// Valid reports whether x is one of the known values of SemanticTokenTypes.
+// Valid reports whether x is one of the known values of [SemanticTokenTypes].
 func (x SemanticTokenTypes) Valid() bool {
 	switch x {
 	case SemanticTokenTypesNamespace, SemanticTokenTypesType, SemanticTokenTypesClass, SemanticTokenTypesEnum, SemanticTokenTypesInterface, SemanticTokenTypesStruct, SemanticTokenTypesTypeParameter, SemanticTokenTypesParameter, SemanticTokenTypesVariable, SemanticTokenTypesProperty, SemanticTokenTypesEnumMember, SemanticTokenTypesEvent, SemanticTokenTypesFunction, SemanticTokenTypesMethod, SemanticTokenTypesMacro, SemanticTokenTypesKeyword, SemanticTokenTypesModifier, SemanticTokenTypesComment, SemanticTokenTypesString, SemanticTokenTypesNumber, SemanticTokenTypesRegexp, SemanticTokenTypesOperator, SemanticTokenTypesDecorator:
@@ -58,7 +58,8 @@ func (x SemanticTokenTypes) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a SemanticTokenTypes, keeping values it does not list:
+// UnmarshalJSON decodes a [SemanticTokenTypes], keeping values it does not
+// list:
 // other values are accepted.
 func (x *SemanticTokenTypes) UnmarshalJSON(b []byte) error {
 	var v string
@@ -78,7 +79,7 @@ func (x *SemanticTokenTypes) UnmarshalJSON(b []byte) error {
 // Since 3.16.0.
 type SemanticTokenModifiers string
 
-// The values of SemanticTokenModifiers.
+// The values of [SemanticTokenModifiers].
 const (
 	SemanticTokenModifiersDeclaration    SemanticTokenModifiers = "declaration"
 	SemanticTokenModifiersDefinition     SemanticTokenModifiers = "definition"
@@ -102,7 +103,7 @@ func (x SemanticTokenModifiers) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a SemanticTokenModifiers, keeping values it does not
+// UnmarshalJSON decodes a [SemanticTokenModifiers], keeping values it does not
 // list: other values are accepted.
 func (x *SemanticTokenModifiers) UnmarshalJSON(b []byte) error {
 	var v string
@@ -119,7 +120,7 @@ func (x *SemanticTokenModifiers) UnmarshalJSON(b []byte) error {
 // Since 3.17.0.
 type DocumentDiagnosticReportKind string
 
-// The values of DocumentDiagnosticReportKind.
+// The values of [DocumentDiagnosticReportKind].
 const (
 	DocumentDiagnosticReportKindFull      DocumentDiagnosticReportKind = "full"
 	DocumentDiagnosticReportKindUnchanged DocumentDiagnosticReportKind = "unchanged"
@@ -135,7 +136,7 @@ func (x DocumentDiagnosticReportKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a DocumentDiagnosticReportKind, refusing values it
+// UnmarshalJSON decodes a [DocumentDiagnosticReportKind], refusing values it
 // does not list.
 func (x *DocumentDiagnosticReportKind) UnmarshalJSON(b []byte) error {
 	var v string
@@ -156,7 +157,7 @@ func (x *DocumentDiagnosticReportKind) UnmarshalJSON(b []byte) error {
 // ones.
 type ErrorCodes int32
 
-// The values of ErrorCodes.
+// The values of [ErrorCodes].
 const (
 	ErrorCodesParseError           ErrorCodes = -32700
 	ErrorCodesInvalidRequest       ErrorCodes = -32600
@@ -167,7 +168,7 @@ const (
 	ErrorCodesUnknownErrorCode     ErrorCodes = -32001
 )
 
-// Valid reports whether x is one of the known values of ErrorCodes.
+// Valid reports whether x is one of the known values of [ErrorCodes].
 func (x ErrorCodes) Valid() bool {
 	switch x {
 	case ErrorCodesParseError, ErrorCodesInvalidRequest, ErrorCodesMethodNotFound, ErrorCodesInvalidParams, ErrorCodesInternalError, ErrorCodesServerNotInitialized, ErrorCodesUnknownErrorCode:
@@ -176,7 +177,8 @@ func (x ErrorCodes) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an ErrorCodes, keeping values it does not list: other
+// UnmarshalJSON decodes an [ErrorCodes], keeping values it does not list:
+// other
 // values are accepted.
 func (x *ErrorCodes) UnmarshalJSON(b []byte) error {
 	var v int32
@@ -194,7 +196,7 @@ func (x *ErrorCodes) UnmarshalJSON(b []byte) error {
 // ones.
 type LSPErrorCodes int32
 
-// The values of LSPErrorCodes.
+// The values of [LSPErrorCodes].
 const (
 	// Since 3.17.0.
 	LSPErrorCodesRequestFailed LSPErrorCodes = -32803
@@ -204,7 +206,7 @@ const (
 	LSPErrorCodesRequestCancelled LSPErrorCodes = -32800
 )
 
-// Valid reports whether x is one of the known values of LSPErrorCodes.
+// Valid reports whether x is one of the known values of [LSPErrorCodes].
 func (x LSPErrorCodes) Valid() bool {
 	switch x {
 	case LSPErrorCodesRequestFailed, LSPErrorCodesServerCancelled, LSPErrorCodesContentModified, LSPErrorCodesRequestCancelled:
@@ -213,7 +215,7 @@ func (x LSPErrorCodes) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a LSPErrorCodes, keeping values it does not list:
+// UnmarshalJSON decodes a [LSPErrorCodes], keeping values it does not list:
 // other values are accepted.
 func (x *LSPErrorCodes) UnmarshalJSON(b []byte) error {
 	var v int32
@@ -231,14 +233,14 @@ func (x *LSPErrorCodes) UnmarshalJSON(b []byte) error {
 // ones.
 type FoldingRangeKind string
 
-// The values of FoldingRangeKind.
+// The values of [FoldingRangeKind].
 const (
 	FoldingRangeKindComment FoldingRangeKind = "comment"
 	FoldingRangeKindImports FoldingRangeKind = "imports"
 	FoldingRangeKindRegion  FoldingRangeKind = "region"
 )
 
-// Valid reports whether x is one of the known values of FoldingRangeKind.
+// Valid reports whether x is one of the known values of [FoldingRangeKind].
 func (x FoldingRangeKind) Valid() bool {
 	switch x {
 	case FoldingRangeKindComment, FoldingRangeKindImports, FoldingRangeKindRegion:
@@ -247,7 +249,7 @@ func (x FoldingRangeKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a FoldingRangeKind, keeping values it does not list:
+// UnmarshalJSON decodes a [FoldingRangeKind], keeping values it does not list:
 // other values are accepted.
 func (x *FoldingRangeKind) UnmarshalJSON(b []byte) error {
 	var v string
@@ -262,7 +264,7 @@ func (x *FoldingRangeKind) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#symbolKind
 type SymbolKind uint32
 
-// The values of SymbolKind.
+// The values of [SymbolKind].
 const (
 	SymbolKindFile          SymbolKind = 1
 	SymbolKindModule        SymbolKind = 2
@@ -292,7 +294,7 @@ const (
 	SymbolKindTypeParameter SymbolKind = 26
 )
 
-// Valid reports whether x is one of the values of SymbolKind.
+// Valid reports whether x is one of the values of [SymbolKind].
 func (x SymbolKind) Valid() bool {
 	switch x {
 	case SymbolKindFile, SymbolKindModule, SymbolKindNamespace, SymbolKindPackage, SymbolKindClass, SymbolKindMethod, SymbolKindProperty, SymbolKindField, SymbolKindConstructor, SymbolKindEnum, SymbolKindInterface, SymbolKindFunction, SymbolKindVariable, SymbolKindConstant, SymbolKindString, SymbolKindNumber, SymbolKindBoolean, SymbolKindArray, SymbolKindObject, SymbolKindKey, SymbolKindNull, SymbolKindEnumMember, SymbolKindStruct, SymbolKindEvent, SymbolKindOperator, SymbolKindTypeParameter:
@@ -301,7 +303,7 @@ func (x SymbolKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a SymbolKind, refusing values it does not list.
+// UnmarshalJSON decodes a [SymbolKind], refusing values it does not list.
 func (x *SymbolKind) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -320,12 +322,12 @@ func (x *SymbolKind) UnmarshalJSON(b []byte) error {
 // Since 3.16.0.
 type SymbolTag uint32
 
-// The values of SymbolTag.
+// The values of [SymbolTag].
 const (
 	SymbolTagDeprecated SymbolTag = 1
 )
 
-// Valid reports whether x is one of the values of SymbolTag.
+// Valid reports whether x is one of the values of [SymbolTag].
 func (x SymbolTag) Valid() bool {
 	switch x {
 	case SymbolTagDeprecated:
@@ -334,7 +336,7 @@ func (x SymbolTag) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a SymbolTag, refusing values it does not list.
+// UnmarshalJSON decodes a [SymbolTag], refusing values it does not list.
 func (x *SymbolTag) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -353,7 +355,7 @@ func (x *SymbolTag) UnmarshalJSON(b []byte) error {
 // Since 3.16.0.
 type UniquenessLevel string
 
-// The values of UniquenessLevel.
+// The values of [UniquenessLevel].
 const (
 	UniquenessLevelDocument UniquenessLevel = "document"
 	UniquenessLevelProject  UniquenessLevel = "project"
@@ -362,7 +364,7 @@ const (
 	UniquenessLevelGlobal   UniquenessLevel = "global"
 )
 
-// Valid reports whether x is one of the values of UniquenessLevel.
+// Valid reports whether x is one of the values of [UniquenessLevel].
 func (x UniquenessLevel) Valid() bool {
 	switch x {
 	case UniquenessLevelDocument, UniquenessLevelProject, UniquenessLevelGroup, UniquenessLevelScheme, UniquenessLevelGlobal:
@@ -371,7 +373,8 @@ func (x UniquenessLevel) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an UniquenessLevel, refusing values it does not list.
+// UnmarshalJSON decodes an [UniquenessLevel], refusing values it does not
+// list.
 func (x *UniquenessLevel) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -390,14 +393,14 @@ func (x *UniquenessLevel) UnmarshalJSON(b []byte) error {
 // Since 3.16.0.
 type MonikerKind string
 
-// The values of MonikerKind.
+// The values of [MonikerKind].
 const (
 	MonikerKindImport MonikerKind = "import"
 	MonikerKindExport MonikerKind = "export"
 	MonikerKindLocal  MonikerKind = "local"
 )
 
-// Valid reports whether x is one of the values of MonikerKind.
+// Valid reports whether x is one of the values of [MonikerKind].
 func (x MonikerKind) Valid() bool {
 	switch x {
 	case MonikerKindImport, MonikerKindExport, MonikerKindLocal:
@@ -406,7 +409,7 @@ func (x MonikerKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a MonikerKind, refusing values it does not list.
+// UnmarshalJSON decodes a [MonikerKind], refusing values it does not list.
 func (x *MonikerKind) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -425,13 +428,13 @@ func (x *MonikerKind) UnmarshalJSON(b []byte) error {
 // Since 3.17.0.
 type InlayHintKind uint32
 
-// The values of InlayHintKind.
+// The values of [InlayHintKind].
 const (
 	InlayHintKindType      InlayHintKind = 1
 	InlayHintKindParameter InlayHintKind = 2
 )
 
-// Valid reports whether x is one of the values of InlayHintKind.
+// Valid reports whether x is one of the values of [InlayHintKind].
 func (x InlayHintKind) Valid() bool {
 	switch x {
 	case InlayHintKindType, InlayHintKindParameter:
@@ -440,7 +443,7 @@ func (x InlayHintKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an InlayHintKind, refusing values it does not list.
+// UnmarshalJSON decodes an [InlayHintKind], refusing values it does not list.
 func (x *InlayHintKind) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -457,7 +460,7 @@ func (x *InlayHintKind) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#messageType
 type MessageType uint32
 
-// The values of MessageType.
+// The values of [MessageType].
 const (
 	MessageTypeError   MessageType = 1
 	MessageTypeWarning MessageType = 2
@@ -467,7 +470,7 @@ const (
 	MessageTypeDebug MessageType = 5
 )
 
-// Valid reports whether x is one of the values of MessageType.
+// Valid reports whether x is one of the values of [MessageType].
 func (x MessageType) Valid() bool {
 	switch x {
 	case MessageTypeError, MessageTypeWarning, MessageTypeInfo, MessageTypeLog, MessageTypeDebug:
@@ -476,7 +479,7 @@ func (x MessageType) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a MessageType, refusing values it does not list.
+// UnmarshalJSON decodes a [MessageType], refusing values it does not list.
 func (x *MessageType) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -493,14 +496,14 @@ func (x *MessageType) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSyncKind
 type TextDocumentSyncKind uint32
 
-// The values of TextDocumentSyncKind.
+// The values of [TextDocumentSyncKind].
 const (
 	TextDocumentSyncKindNone        TextDocumentSyncKind = 0
 	TextDocumentSyncKindFull        TextDocumentSyncKind = 1
 	TextDocumentSyncKindIncremental TextDocumentSyncKind = 2
 )
 
-// Valid reports whether x is one of the values of TextDocumentSyncKind.
+// Valid reports whether x is one of the values of [TextDocumentSyncKind].
 func (x TextDocumentSyncKind) Valid() bool {
 	switch x {
 	case TextDocumentSyncKindNone, TextDocumentSyncKindFull, TextDocumentSyncKindIncremental:
@@ -509,7 +512,7 @@ func (x TextDocumentSyncKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a TextDocumentSyncKind, refusing values it does not
+// UnmarshalJSON decodes a [TextDocumentSyncKind], refusing values it does not
 // list.
 func (x *TextDocumentSyncKind) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -527,14 +530,14 @@ func (x *TextDocumentSyncKind) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSaveReason
 type TextDocumentSaveReason uint32
 
-// The values of TextDocumentSaveReason.
+// The values of [TextDocumentSaveReason].
 const (
 	TextDocumentSaveReasonManual     TextDocumentSaveReason = 1
 	TextDocumentSaveReasonAfterDelay TextDocumentSaveReason = 2
 	TextDocumentSaveReasonFocusOut   TextDocumentSaveReason = 3
 )
 
-// Valid reports whether x is one of the values of TextDocumentSaveReason.
+// Valid reports whether x is one of the values of [TextDocumentSaveReason].
 func (x TextDocumentSaveReason) Valid() bool {
 	switch x {
 	case TextDocumentSaveReasonManual, TextDocumentSaveReasonAfterDelay, TextDocumentSaveReasonFocusOut:
@@ -543,7 +546,8 @@ func (x TextDocumentSaveReason) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a TextDocumentSaveReason, refusing values it does not
+// UnmarshalJSON decodes a [TextDocumentSaveReason], refusing values it does
+// not
 // list.
 func (x *TextDocumentSaveReason) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -561,7 +565,7 @@ func (x *TextDocumentSaveReason) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionItemKind
 type CompletionItemKind uint32
 
-// The values of CompletionItemKind.
+// The values of [CompletionItemKind].
 const (
 	CompletionItemKindText          CompletionItemKind = 1
 	CompletionItemKindMethod        CompletionItemKind = 2
@@ -590,7 +594,7 @@ const (
 	CompletionItemKindTypeParameter CompletionItemKind = 25
 )
 
-// Valid reports whether x is one of the values of CompletionItemKind.
+// Valid reports whether x is one of the values of [CompletionItemKind].
 func (x CompletionItemKind) Valid() bool {
 	switch x {
 	case CompletionItemKindText, CompletionItemKindMethod, CompletionItemKindFunction, CompletionItemKindConstructor, CompletionItemKindField, CompletionItemKindVariable, CompletionItemKindClass, CompletionItemKindInterface, CompletionItemKindModule, CompletionItemKindProperty, CompletionItemKindUnit, CompletionItemKindValue, CompletionItemKindEnum, CompletionItemKindKeyword, CompletionItemKindSnippet, CompletionItemKindColor, CompletionItemKindFile, CompletionItemKindReference, CompletionItemKindFolder, CompletionItemKindEnumMember, CompletionItemKindConstant, CompletionItemKindStruct, CompletionItemKindEvent, CompletionItemKindOperator, CompletionItemKindTypeParameter:
@@ -599,7 +603,7 @@ func (x CompletionItemKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a CompletionItemKind, refusing values it does not
+// UnmarshalJSON decodes a [CompletionItemKind], refusing values it does not
 // list.
 func (x *CompletionItemKind) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -619,12 +623,12 @@ func (x *CompletionItemKind) UnmarshalJSON(b []byte) error {
 // Since 3.15.0.
 type CompletionItemTag uint32
 
-// The values of CompletionItemTag.
+// The values of [CompletionItemTag].
 const (
 	CompletionItemTagDeprecated CompletionItemTag = 1
 )
 
-// Valid reports whether x is one of the values of CompletionItemTag.
+// Valid reports whether x is one of the values of [CompletionItemTag].
 func (x CompletionItemTag) Valid() bool {
 	switch x {
 	case CompletionItemTagDeprecated:
@@ -633,7 +637,8 @@ func (x CompletionItemTag) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a CompletionItemTag, refusing values it does not list.
+// UnmarshalJSON decodes a [CompletionItemTag], refusing values it does not
+// list.
 func (x *CompletionItemTag) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -650,13 +655,13 @@ func (x *CompletionItemTag) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#insertTextFormat
 type InsertTextFormat uint32
 
-// The values of InsertTextFormat.
+// The values of [InsertTextFormat].
 const (
 	InsertTextFormatPlainText InsertTextFormat = 1
 	InsertTextFormatSnippet   InsertTextFormat = 2
 )
 
-// Valid reports whether x is one of the values of InsertTextFormat.
+// Valid reports whether x is one of the values of [InsertTextFormat].
 func (x InsertTextFormat) Valid() bool {
 	switch x {
 	case InsertTextFormatPlainText, InsertTextFormatSnippet:
@@ -665,7 +670,8 @@ func (x InsertTextFormat) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an InsertTextFormat, refusing values it does not list.
+// UnmarshalJSON decodes an [InsertTextFormat], refusing values it does not
+// list.
 func (x *InsertTextFormat) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -684,13 +690,13 @@ func (x *InsertTextFormat) UnmarshalJSON(b []byte) error {
 // Since 3.16.0.
 type InsertTextMode uint32
 
-// The values of InsertTextMode.
+// The values of [InsertTextMode].
 const (
 	InsertTextModeAsIs              InsertTextMode = 1
 	InsertTextModeAdjustIndentation InsertTextMode = 2
 )
 
-// Valid reports whether x is one of the values of InsertTextMode.
+// Valid reports whether x is one of the values of [InsertTextMode].
 func (x InsertTextMode) Valid() bool {
 	switch x {
 	case InsertTextModeAsIs, InsertTextModeAdjustIndentation:
@@ -699,7 +705,7 @@ func (x InsertTextMode) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an InsertTextMode, refusing values it does not list.
+// UnmarshalJSON decodes an [InsertTextMode], refusing values it does not list.
 func (x *InsertTextMode) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -716,14 +722,14 @@ func (x *InsertTextMode) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlightKind
 type DocumentHighlightKind uint32
 
-// The values of DocumentHighlightKind.
+// The values of [DocumentHighlightKind].
 const (
 	DocumentHighlightKindText  DocumentHighlightKind = 1
 	DocumentHighlightKindRead  DocumentHighlightKind = 2
 	DocumentHighlightKindWrite DocumentHighlightKind = 3
 )
 
-// Valid reports whether x is one of the values of DocumentHighlightKind.
+// Valid reports whether x is one of the values of [DocumentHighlightKind].
 func (x DocumentHighlightKind) Valid() bool {
 	switch x {
 	case DocumentHighlightKindText, DocumentHighlightKindRead, DocumentHighlightKindWrite:
@@ -732,7 +738,7 @@ func (x DocumentHighlightKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a DocumentHighlightKind, refusing values it does not
+// UnmarshalJSON decodes a [DocumentHighlightKind], refusing values it does not
 // list.
 func (x *DocumentHighlightKind) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -753,7 +759,7 @@ func (x *DocumentHighlightKind) UnmarshalJSON(b []byte) error {
 // ones.
 type CodeActionKind string
 
-// The values of CodeActionKind.
+// The values of [CodeActionKind].
 const (
 	CodeActionKindEmpty                 CodeActionKind = ""
 	CodeActionKindQuickFix              CodeActionKind = "quickfix"
@@ -767,7 +773,7 @@ const (
 	CodeActionKindSourceFixAll CodeActionKind = "source.fixAll"
 )
 
-// Valid reports whether x is one of the known values of CodeActionKind.
+// Valid reports whether x is one of the known values of [CodeActionKind].
 func (x CodeActionKind) Valid() bool {
 	switch x {
 	case CodeActionKindEmpty, CodeActionKindQuickFix, CodeActionKindRefactor, CodeActionKindRefactorExtract, CodeActionKindRefactorInline, CodeActionKindRefactorRewrite, CodeActionKindSource, CodeActionKindSourceOrganizeImports, CodeActionKindSourceFixAll:
@@ -776,7 +782,7 @@ func (x CodeActionKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a CodeActionKind, keeping values it does not list:
+// UnmarshalJSON decodes a [CodeActionKind], keeping values it does not list:
 // other values are accepted.
 func (x *CodeActionKind) UnmarshalJSON(b []byte) error {
 	var v string
@@ -791,14 +797,14 @@ func (x *CodeActionKind) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#traceValue
 type TraceValues string
 
-// The values of TraceValues.
+// The values of [TraceValues].
 const (
 	TraceValuesOff      TraceValues = "off"
 	TraceValuesMessages TraceValues = "messages"
 	TraceValuesVerbose  TraceValues = "verbose"
 )
 
-// Valid reports whether x is one of the values of TraceValues.
+// Valid reports whether x is one of the values of [TraceValues].
 func (x TraceValues) Valid() bool {
 	switch x {
 	case TraceValuesOff, TraceValuesMessages, TraceValuesVerbose:
@@ -807,7 +813,7 @@ func (x TraceValues) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a TraceValues, refusing values it does not list.
+// UnmarshalJSON decodes a [TraceValues], refusing values it does not list.
 func (x *TraceValues) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -824,13 +830,13 @@ func (x *TraceValues) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#markupContent
 type MarkupKind string
 
-// The values of MarkupKind.
+// The values of [MarkupKind].
 const (
 	MarkupKindPlainText MarkupKind = "plaintext"
 	MarkupKindMarkdown  MarkupKind = "markdown"
 )
 
-// Valid reports whether x is one of the values of MarkupKind.
+// Valid reports whether x is one of the values of [MarkupKind].
 func (x MarkupKind) Valid() bool {
 	switch x {
 	case MarkupKindPlainText, MarkupKindMarkdown:
@@ -839,7 +845,7 @@ func (x MarkupKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a MarkupKind, refusing values it does not list.
+// UnmarshalJSON decodes a [MarkupKind], refusing values it does not list.
 func (x *MarkupKind) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -858,13 +864,14 @@ func (x *MarkupKind) UnmarshalJSON(b []byte) error {
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 type InlineCompletionTriggerKind uint32
 
-// The values of InlineCompletionTriggerKind.
+// The values of [InlineCompletionTriggerKind].
 const (
 	InlineCompletionTriggerKindInvoked   InlineCompletionTriggerKind = 0
 	InlineCompletionTriggerKindAutomatic InlineCompletionTriggerKind = 1
 )
 
-// Valid reports whether x is one of the values of InlineCompletionTriggerKind.
+// Valid reports whether x is one of the values of
+// [InlineCompletionTriggerKind].
 func (x InlineCompletionTriggerKind) Valid() bool {
 	switch x {
 	case InlineCompletionTriggerKindInvoked, InlineCompletionTriggerKindAutomatic:
@@ -873,7 +880,7 @@ func (x InlineCompletionTriggerKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an InlineCompletionTriggerKind, refusing values it
+// UnmarshalJSON decodes an [InlineCompletionTriggerKind], refusing values it
 // does not list.
 func (x *InlineCompletionTriggerKind) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -896,14 +903,15 @@ func (x *InlineCompletionTriggerKind) UnmarshalJSON(b []byte) error {
 // Since 3.17.0.
 type PositionEncodingKind string
 
-// The values of PositionEncodingKind.
+// The values of [PositionEncodingKind].
 const (
 	PositionEncodingKindUTF8  PositionEncodingKind = "utf-8"
 	PositionEncodingKindUTF16 PositionEncodingKind = "utf-16"
 	PositionEncodingKindUTF32 PositionEncodingKind = "utf-32"
 )
 
-// Valid reports whether x is one of the known values of PositionEncodingKind.
+// Valid reports whether x is one of the known values of
+// [PositionEncodingKind].
 func (x PositionEncodingKind) Valid() bool {
 	switch x {
 	case PositionEncodingKindUTF8, PositionEncodingKindUTF16, PositionEncodingKindUTF32:
@@ -912,7 +920,7 @@ func (x PositionEncodingKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a PositionEncodingKind, keeping values it does not
+// UnmarshalJSON decodes a [PositionEncodingKind], keeping values it does not
 // list: other values are accepted.
 func (x *PositionEncodingKind) UnmarshalJSON(b []byte) error {
 	var v string
@@ -927,14 +935,14 @@ func (x *PositionEncodingKind) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fileChangeType
 type FileChangeType uint32
 
-// The values of FileChangeType.
+// The values of [FileChangeType].
 const (
 	FileChangeTypeCreated FileChangeType = 1
 	FileChangeTypeChanged FileChangeType = 2
 	FileChangeTypeDeleted FileChangeType = 3
 )
 
-// Valid reports whether x is one of the values of FileChangeType.
+// Valid reports whether x is one of the values of [FileChangeType].
 func (x FileChangeType) Valid() bool {
 	switch x {
 	case FileChangeTypeCreated, FileChangeTypeChanged, FileChangeTypeDeleted:
@@ -943,7 +951,7 @@ func (x FileChangeType) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a FileChangeType, refusing values it does not list.
+// UnmarshalJSON decodes a [FileChangeType], refusing values it does not list.
 func (x *FileChangeType) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -963,14 +971,14 @@ func (x *FileChangeType) UnmarshalJSON(b []byte) error {
 // ones.
 type WatchKind uint32
 
-// The values of WatchKind.
+// The values of [WatchKind].
 const (
 	WatchKindCreate WatchKind = 1
 	WatchKindChange WatchKind = 2
 	WatchKindDelete WatchKind = 4
 )
 
-// Valid reports whether x is one of the known values of WatchKind.
+// Valid reports whether x is one of the known values of [WatchKind].
 func (x WatchKind) Valid() bool {
 	switch x {
 	case WatchKindCreate, WatchKindChange, WatchKindDelete:
@@ -979,7 +987,7 @@ func (x WatchKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a WatchKind, keeping values it does not list: other
+// UnmarshalJSON decodes a [WatchKind], keeping values it does not list: other
 // values are accepted.
 func (x *WatchKind) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -994,7 +1002,7 @@ func (x *WatchKind) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#diagnosticSeverity
 type DiagnosticSeverity uint32
 
-// The values of DiagnosticSeverity.
+// The values of [DiagnosticSeverity].
 const (
 	DiagnosticSeverityError       DiagnosticSeverity = 1
 	DiagnosticSeverityWarning     DiagnosticSeverity = 2
@@ -1002,7 +1010,7 @@ const (
 	DiagnosticSeverityHint        DiagnosticSeverity = 4
 )
 
-// Valid reports whether x is one of the values of DiagnosticSeverity.
+// Valid reports whether x is one of the values of [DiagnosticSeverity].
 func (x DiagnosticSeverity) Valid() bool {
 	switch x {
 	case DiagnosticSeverityError, DiagnosticSeverityWarning, DiagnosticSeverityInformation, DiagnosticSeverityHint:
@@ -1011,7 +1019,7 @@ func (x DiagnosticSeverity) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a DiagnosticSeverity, refusing values it does not
+// UnmarshalJSON decodes a [DiagnosticSeverity], refusing values it does not
 // list.
 func (x *DiagnosticSeverity) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -1031,13 +1039,13 @@ func (x *DiagnosticSeverity) UnmarshalJSON(b []byte) error {
 // Since 3.15.0.
 type DiagnosticTag uint32
 
-// The values of DiagnosticTag.
+// The values of [DiagnosticTag].
 const (
 	DiagnosticTagUnnecessary DiagnosticTag = 1
 	DiagnosticTagDeprecated  DiagnosticTag = 2
 )
 
-// Valid reports whether x is one of the values of DiagnosticTag.
+// Valid reports whether x is one of the values of [DiagnosticTag].
 func (x DiagnosticTag) Valid() bool {
 	switch x {
 	case DiagnosticTagUnnecessary, DiagnosticTagDeprecated:
@@ -1046,7 +1054,7 @@ func (x DiagnosticTag) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a DiagnosticTag, refusing values it does not list.
+// UnmarshalJSON decodes a [DiagnosticTag], refusing values it does not list.
 func (x *DiagnosticTag) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -1063,14 +1071,14 @@ func (x *DiagnosticTag) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionTriggerKind
 type CompletionTriggerKind uint32
 
-// The values of CompletionTriggerKind.
+// The values of [CompletionTriggerKind].
 const (
 	CompletionTriggerKindInvoked                         CompletionTriggerKind = 1
 	CompletionTriggerKindTriggerCharacter                CompletionTriggerKind = 2
 	CompletionTriggerKindTriggerForIncompleteCompletions CompletionTriggerKind = 3
 )
 
-// Valid reports whether x is one of the values of CompletionTriggerKind.
+// Valid reports whether x is one of the values of [CompletionTriggerKind].
 func (x CompletionTriggerKind) Valid() bool {
 	switch x {
 	case CompletionTriggerKindInvoked, CompletionTriggerKindTriggerCharacter, CompletionTriggerKindTriggerForIncompleteCompletions:
@@ -1079,7 +1087,7 @@ func (x CompletionTriggerKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a CompletionTriggerKind, refusing values it does not
+// UnmarshalJSON decodes a [CompletionTriggerKind], refusing values it does not
 // list.
 func (x *CompletionTriggerKind) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -1099,14 +1107,14 @@ func (x *CompletionTriggerKind) UnmarshalJSON(b []byte) error {
 // Since 3.15.0.
 type SignatureHelpTriggerKind uint32
 
-// The values of SignatureHelpTriggerKind.
+// The values of [SignatureHelpTriggerKind].
 const (
 	SignatureHelpTriggerKindInvoked          SignatureHelpTriggerKind = 1
 	SignatureHelpTriggerKindTriggerCharacter SignatureHelpTriggerKind = 2
 	SignatureHelpTriggerKindContentChange    SignatureHelpTriggerKind = 3
 )
 
-// Valid reports whether x is one of the values of SignatureHelpTriggerKind.
+// Valid reports whether x is one of the values of [SignatureHelpTriggerKind].
 func (x SignatureHelpTriggerKind) Valid() bool {
 	switch x {
 	case SignatureHelpTriggerKindInvoked, SignatureHelpTriggerKindTriggerCharacter, SignatureHelpTriggerKindContentChange:
@@ -1115,7 +1123,7 @@ func (x SignatureHelpTriggerKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a SignatureHelpTriggerKind, refusing values it does
+// UnmarshalJSON decodes a [SignatureHelpTriggerKind], refusing values it does
 // not list.
 func (x *SignatureHelpTriggerKind) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -1135,13 +1143,13 @@ func (x *SignatureHelpTriggerKind) UnmarshalJSON(b []byte) error {
 // Since 3.17.0.
 type CodeActionTriggerKind uint32
 
-// The values of CodeActionTriggerKind.
+// The values of [CodeActionTriggerKind].
 const (
 	CodeActionTriggerKindInvoked   CodeActionTriggerKind = 1
 	CodeActionTriggerKindAutomatic CodeActionTriggerKind = 2
 )
 
-// Valid reports whether x is one of the values of CodeActionTriggerKind.
+// Valid reports whether x is one of the values of [CodeActionTriggerKind].
 func (x CodeActionTriggerKind) Valid() bool {
 	switch x {
 	case CodeActionTriggerKindInvoked, CodeActionTriggerKindAutomatic:
@@ -1150,7 +1158,7 @@ func (x CodeActionTriggerKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a CodeActionTriggerKind, refusing values it does not
+// UnmarshalJSON decodes a [CodeActionTriggerKind], refusing values it does not
 // list.
 func (x *CodeActionTriggerKind) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -1170,13 +1178,13 @@ func (x *CodeActionTriggerKind) UnmarshalJSON(b []byte) error {
 // Since 3.16.0.
 type FileOperationPatternKind string
 
-// The values of FileOperationPatternKind.
+// The values of [FileOperationPatternKind].
 const (
 	FileOperationPatternKindFile   FileOperationPatternKind = "file"
 	FileOperationPatternKindFolder FileOperationPatternKind = "folder"
 )
 
-// Valid reports whether x is one of the values of FileOperationPatternKind.
+// Valid reports whether x is one of the values of [FileOperationPatternKind].
 func (x FileOperationPatternKind) Valid() bool {
 	switch x {
 	case FileOperationPatternKindFile, FileOperationPatternKindFolder:
@@ -1185,7 +1193,7 @@ func (x FileOperationPatternKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a FileOperationPatternKind, refusing values it does
+// UnmarshalJSON decodes a [FileOperationPatternKind], refusing values it does
 // not list.
 func (x *FileOperationPatternKind) UnmarshalJSON(b []byte) error {
 	var v string
@@ -1205,13 +1213,13 @@ func (x *FileOperationPatternKind) UnmarshalJSON(b []byte) error {
 // Since 3.17.0.
 type NotebookCellKind uint32
 
-// The values of NotebookCellKind.
+// The values of [NotebookCellKind].
 const (
 	NotebookCellKindMarkup NotebookCellKind = 1
 	NotebookCellKindCode   NotebookCellKind = 2
 )
 
-// Valid reports whether x is one of the values of NotebookCellKind.
+// Valid reports whether x is one of the values of [NotebookCellKind].
 func (x NotebookCellKind) Valid() bool {
 	switch x {
 	case NotebookCellKindMarkup, NotebookCellKindCode:
@@ -1220,7 +1228,8 @@ func (x NotebookCellKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a NotebookCellKind, refusing values it does not list.
+// UnmarshalJSON decodes a [NotebookCellKind], refusing values it does not
+// list.
 func (x *NotebookCellKind) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -1237,14 +1246,14 @@ func (x *NotebookCellKind) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#resourceOperationKind
 type ResourceOperationKind string
 
-// The values of ResourceOperationKind.
+// The values of [ResourceOperationKind].
 const (
 	ResourceOperationKindCreate ResourceOperationKind = "create"
 	ResourceOperationKindRename ResourceOperationKind = "rename"
 	ResourceOperationKindDelete ResourceOperationKind = "delete"
 )
 
-// Valid reports whether x is one of the values of ResourceOperationKind.
+// Valid reports whether x is one of the values of [ResourceOperationKind].
 func (x ResourceOperationKind) Valid() bool {
 	switch x {
 	case ResourceOperationKindCreate, ResourceOperationKindRename, ResourceOperationKindDelete:
@@ -1253,7 +1262,7 @@ func (x ResourceOperationKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a ResourceOperationKind, refusing values it does not
+// UnmarshalJSON decodes a [ResourceOperationKind], refusing values it does not
 // list.
 func (x *ResourceOperationKind) UnmarshalJSON(b []byte) error {
 	var v string
@@ -1271,7 +1280,7 @@ func (x *ResourceOperationKind) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#failureHandlingKind
 type FailureHandlingKind string
 
-// The values of FailureHandlingKind.
+// The values of [FailureHandlingKind].
 const (
 	FailureHandlingKindAbort                 FailureHandlingKind = "abort"
 	FailureHandlingKindTransactional         FailureHandlingKind = "transactional"
@@ -1279,7 +1288,7 @@ const (
 	FailureHandlingKindUndo                  FailureHandlingKind = "undo"
 )
 
-// Valid reports whether x is one of the values of FailureHandlingKind.
+// Valid reports whether x is one of the values of [FailureHandlingKind].
 func (x FailureHandlingKind) Valid() bool {
 	switch x {
 	case FailureHandlingKindAbort, FailureHandlingKindTransactional, FailureHandlingKindTextOnlyTransactional, FailureHandlingKindUndo:
@@ -1288,7 +1297,7 @@ func (x FailureHandlingKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a FailureHandlingKind, refusing values it does not
+// UnmarshalJSON decodes a [FailureHandlingKind], refusing values it does not
 // list.
 func (x *FailureHandlingKind) UnmarshalJSON(b []byte) error {
 	var v string
@@ -1306,7 +1315,7 @@ func (x *FailureHandlingKind) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#prepareSupportDefaultBehavior
 type PrepareSupportDefaultBehavior uint32
 
-// The values of PrepareSupportDefaultBehavior.
+// The values of [PrepareSupportDefaultBehavior].
 const (
 	PrepareSupportDefaultBehaviorIdentifier PrepareSupportDefaultBehavior = 1
 )
@@ -1321,7 +1330,7 @@ func (x PrepareSupportDefaultBehavior) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a PrepareSupportDefaultBehavior, refusing values it
+// UnmarshalJSON decodes a [PrepareSupportDefaultBehavior], refusing values it
 // does not list.
 func (x *PrepareSupportDefaultBehavior) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -1339,12 +1348,12 @@ func (x *PrepareSupportDefaultBehavior) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#tokenFormat
 type TokenFormat string
 
-// The values of TokenFormat.
+// The values of [TokenFormat].
 const (
 	TokenFormatRelative TokenFormat = "relative"
 )
 
-// Valid reports whether x is one of the values of TokenFormat.
+// Valid reports whether x is one of the values of [TokenFormat].
 func (x TokenFormat) Valid() bool {
 	switch x {
 	case TokenFormatRelative:
@@ -1353,7 +1362,7 @@ func (x TokenFormat) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a TokenFormat, refusing values it does not list.
+// UnmarshalJSON decodes a [TokenFormat], refusing values it does not list.
 func (x *TokenFormat) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {

@@ -14,11 +14,11 @@
 // language server.
 //
 // Each role is an interface holding the requests and notifications it answers.
-// To play Server, implement Server (embedding UnimplementedServer keeps the
+// To play Server, implement Server (embedding [UnimplementedServer] keeps the
 // implementation compiling when the protocol grows) and pass it, with the
-// stream to the other side, to ConnectServer; the Client it returns calls the
-// other side. Playing Client is alike, with ConnectClient. NewServerHandler
-// and NewServerRemote build the two halves on their own.
+// stream to the other side, to [ConnectServer]; the Client it returns calls
+// the other side. Playing Client is alike, with [ConnectClient].
+// [NewServerHandler] and [NewServerRemote] build the two halves on their own.
 //
 // # Wire
 //
@@ -390,8 +390,8 @@ const (
 // Options returns the protocol's connection options: content-length framing,
 // LSP cancellation, the handshake initialize, requests handled after the
 // notifications read before them and unknown notifications starting with "$/"
-// dropped silently. ConnectClient and ConnectServer fill in the zero fields of
-// the options they are given with these.
+// dropped silently. [ConnectClient] and [ConnectServer] fill in the zero
+// fields of the options they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }

@@ -16,9 +16,9 @@ import (
 // Server is the server side of the protocol: the language server.
 //
 // Its methods are the requests and notifications Client sends it. Serve an
-// implementation with ConnectServer or NewServerHandler, embedding
-// UnimplementedServer to keep compiling when methods are added; call the
-// server at the other end of a connection with NewServerRemote.
+// implementation with [ConnectServer] or [NewServerHandler], embedding
+// [UnimplementedServer] to keep compiling when methods are added; call the
+// server at the other end of a connection with [NewServerRemote].
 type Server interface {
 	// TextDocumentImplementation answers the request textDocument/implementation.
 	// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_implementation

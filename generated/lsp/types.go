@@ -22198,7 +22198,7 @@ func (x *PrepareRenameResultVariant3) UnmarshalJSON(b []byte) error {
 // Since 3.16.0.
 type DocumentSelector []DocumentFilter
 
-// UnmarshalJSON decodes a DocumentSelector element by element, naming the
+// UnmarshalJSON decodes a [DocumentSelector] element by element, naming the
 // element that does not decode.
 func (x *DocumentSelector) UnmarshalJSON(b []byte) error {
 	return jsonrpc.DecodeArray(b, (*[]DocumentFilter)(x), jsonrpc.UnmarshalJSON[DocumentFilter])

@@ -96,10 +96,10 @@ func (x WorkspaceEditDocumentChangesItem) MarshalJSON() ([]byte, error) {
 }
 
 // workspaceEditDocumentChangesItemObjects is what an object needs to be each
-// object variant of WorkspaceEditDocumentChangesItem (TextDocumentEdit,
-// CreateFile, RenameFile and DeleteFile), over the members "textDocument",
-// "edits", "annotationId", "kind", "uri", "options", "oldUri" and "newUri",
-// one bit each in this order.
+// object variant of [WorkspaceEditDocumentChangesItem] ([TextDocumentEdit],
+// [CreateFile], [RenameFile] and [DeleteFile]), over the members
+// "textDocument", "edits", "annotationId", "kind", "uri", "options", "oldUri"
+// and "newUri", one bit each in this order.
 var workspaceEditDocumentChangesItemObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
@@ -114,7 +114,7 @@ var workspaceEditDocumentChangesItemObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x18},
 }}
 
-// UnmarshalJSON decodes a WorkspaceEditDocumentChangesItem into the variant
+// UnmarshalJSON decodes a [WorkspaceEditDocumentChangesItem] into the variant
 // matching the kind of JSON value b holds. An object decodes into the object
 // variant the members it holds choose, as the type's comment says.
 func (x *WorkspaceEditDocumentChangesItem) UnmarshalJSON(b []byte) error {
@@ -188,7 +188,7 @@ type InlayHintLabel struct {
 	Array  *[]InlayHintLabelPart
 }
 
-// NewInlayHintLabel returns an InlayHintLabel holding v, in the field of v's
+// NewInlayHintLabel returns an [InlayHintLabel] holding v, in the field of v's
 // type.
 func NewInlayHintLabel[V string | []InlayHintLabelPart](v V) InlayHintLabel {
 	var x InlayHintLabel
@@ -231,7 +231,7 @@ func (x InlayHintLabel) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes an InlayHintLabel into the variant matching the kind
+// UnmarshalJSON decodes an [InlayHintLabel] into the variant matching the kind
 // of JSON value b holds.
 func (x *InlayHintLabel) UnmarshalJSON(b []byte) error {
 	var v InlayHintLabel
@@ -264,7 +264,7 @@ type InlayHintTooltip struct {
 	MarkupContent *MarkupContent
 }
 
-// NewInlayHintTooltip returns an InlayHintTooltip holding v, in the field of
+// NewInlayHintTooltip returns an [InlayHintTooltip] holding v, in the field of
 // v's type.
 func NewInlayHintTooltip[V string | MarkupContent](v V) InlayHintTooltip {
 	var x InlayHintTooltip
@@ -307,7 +307,8 @@ func (x InlayHintTooltip) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes an InlayHintTooltip into the variant matching the kind
+// UnmarshalJSON decodes an [InlayHintTooltip] into the variant matching the
+// kind
 // of JSON value b holds.
 func (x *InlayHintTooltip) UnmarshalJSON(b []byte) error {
 	var v InlayHintTooltip
@@ -395,9 +396,9 @@ func (x DocumentDiagnosticReportPartialResultRelatedDocumentsValue) MarshalJSON(
 
 // documentDiagnosticReportPartialResultRelatedDocumentsValueObjects is what an
 // object needs to be each object variant of
-// DocumentDiagnosticReportPartialResultRelatedDocumentsValue
-// (FullDocumentDiagnosticReport and UnchangedDocumentDiagnosticReport), over
-// the members "kind", "resultId" and "items", one bit each in this order.
+// [DocumentDiagnosticReportPartialResultRelatedDocumentsValue]
+// ([FullDocumentDiagnosticReport] and [UnchangedDocumentDiagnosticReport]),
+// over the members "kind", "resultId" and "items", one bit each in this order.
 var documentDiagnosticReportPartialResultRelatedDocumentsValueObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x5},
@@ -465,7 +466,8 @@ type InlineCompletionItemInsertText struct {
 	StringValue *StringValue
 }
 
-// NewInlineCompletionItemInsertText returns an InlineCompletionItemInsertText
+// NewInlineCompletionItemInsertText returns an
+// [InlineCompletionItemInsertText]
 // holding v, in the field of v's type.
 func NewInlineCompletionItemInsertText[V string | StringValue](v V) InlineCompletionItemInsertText {
 	var x InlineCompletionItemInsertText
@@ -508,7 +510,7 @@ func (x InlineCompletionItemInsertText) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes an InlineCompletionItemInsertText into the variant
+// UnmarshalJSON decodes an [InlineCompletionItemInsertText] into the variant
 // matching the kind of JSON value b holds.
 func (x *InlineCompletionItemInsertText) UnmarshalJSON(b []byte) error {
 	var v InlineCompletionItemInsertText
@@ -586,7 +588,7 @@ func (x DidChangeConfigurationRegistrationOptionsSection) MarshalJSON() ([]byte,
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a DidChangeConfigurationRegistrationOptionsSection
+// UnmarshalJSON decodes a [DidChangeConfigurationRegistrationOptionsSection]
 // into the variant matching the kind of JSON value b holds.
 func (x *DidChangeConfigurationRegistrationOptionsSection) UnmarshalJSON(b []byte) error {
 	var v DidChangeConfigurationRegistrationOptionsSection
@@ -619,7 +621,8 @@ type CompletionItemDocumentation struct {
 	MarkupContent *MarkupContent
 }
 
-// NewCompletionItemDocumentation returns a CompletionItemDocumentation holding
+// NewCompletionItemDocumentation returns a [CompletionItemDocumentation]
+// holding
 // v, in the field of v's type.
 func NewCompletionItemDocumentation[V string | MarkupContent](v V) CompletionItemDocumentation {
 	var x CompletionItemDocumentation
@@ -662,7 +665,7 @@ func (x CompletionItemDocumentation) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a CompletionItemDocumentation into the variant
+// UnmarshalJSON decodes a [CompletionItemDocumentation] into the variant
 // matching the kind of JSON value b holds.
 func (x *CompletionItemDocumentation) UnmarshalJSON(b []byte) error {
 	var v CompletionItemDocumentation
@@ -702,7 +705,8 @@ type CompletionItemTextEdit struct {
 	InsertReplaceEdit *InsertReplaceEdit
 }
 
-// NewCompletionItemTextEdit returns a CompletionItemTextEdit holding v, in the
+// NewCompletionItemTextEdit returns a [CompletionItemTextEdit] holding v, in
+// the
 // field of v's type.
 func NewCompletionItemTextEdit[V TextEdit | InsertReplaceEdit](v V) CompletionItemTextEdit {
 	var x CompletionItemTextEdit
@@ -746,9 +750,9 @@ func (x CompletionItemTextEdit) MarshalJSON() ([]byte, error) {
 }
 
 // completionItemTextEditObjects is what an object needs to be each object
-// variant of CompletionItemTextEdit (TextEdit and InsertReplaceEdit), over the
-// members "range", "newText", "insert" and "replace", one bit each in this
-// order.
+// variant of [CompletionItemTextEdit] ([TextEdit] and [InsertReplaceEdit]),
+// over the members "range", "newText", "insert" and "replace", one bit each in
+// this order.
 var completionItemTextEditObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
@@ -757,7 +761,8 @@ var completionItemTextEditObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0xe},
 }}
 
-// UnmarshalJSON decodes a CompletionItemTextEdit into the variant matching the
+// UnmarshalJSON decodes a [CompletionItemTextEdit] into the variant matching
+// the
 // kind of JSON value b holds. An object decodes into the object variant the
 // members it holds choose, as the type's comment says.
 func (x *CompletionItemTextEdit) UnmarshalJSON(b []byte) error {
@@ -866,8 +871,8 @@ func (x CompletionListItemDefaultsEditRange) MarshalJSON() ([]byte, error) {
 }
 
 // completionListItemDefaultsEditRangeObjects is what an object needs to be
-// each object variant of CompletionListItemDefaultsEditRange (Range and
-// CompletionListItemDefaultsEditRangeVariant2), over the members "start",
+// each object variant of [CompletionListItemDefaultsEditRange] (Range and
+// [CompletionListItemDefaultsEditRangeVariant2]), over the members "start",
 // "end", "insert" and "replace", one bit each in this order.
 var completionListItemDefaultsEditRangeObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3},
@@ -877,7 +882,8 @@ var completionListItemDefaultsEditRangeObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0xc},
 }}
 
-// UnmarshalJSON decodes a CompletionListItemDefaultsEditRange into the variant
+// UnmarshalJSON decodes a [CompletionListItemDefaultsEditRange] into the
+// variant
 // matching the kind of JSON value b holds. An object decodes into the object
 // variant the members it holds choose, as the type's comment says.
 func (x *CompletionListItemDefaultsEditRange) UnmarshalJSON(b []byte) error {
@@ -942,7 +948,7 @@ type HoverContents struct {
 	Array         *[]MarkedString
 }
 
-// NewHoverContents returns a HoverContents holding v, in the field of v's
+// NewHoverContents returns a [HoverContents] holding v, in the field of v's
 // type.
 func NewHoverContents[V MarkupContent | MarkedString | []MarkedString](v V) HoverContents {
 	var x HoverContents
@@ -993,7 +999,7 @@ func (x HoverContents) MarshalJSON() ([]byte, error) {
 }
 
 // hoverContentsObjects is what an object needs to be each object variant of
-// HoverContents (MarkupContent and MarkedStringVariant2), over the members
+// HoverContents ([MarkupContent] and [MarkedStringVariant2]), over the members
 // "kind", "value" and "language", one bit each in this order.
 var hoverContentsObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3},
@@ -1003,7 +1009,8 @@ var hoverContentsObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x6},
 }}
 
-// UnmarshalJSON decodes a HoverContents into the variant matching the kind of
+// UnmarshalJSON decodes a [HoverContents] into the variant matching the kind
+// of
 // JSON value b holds. An object decodes into the object variant the members it
 // holds choose, as the type's comment says.
 func (x *HoverContents) UnmarshalJSON(b []byte) error {
@@ -1072,7 +1079,7 @@ type WorkspaceSymbolLocation struct {
 	WorkspaceSymbolLocationVariant2 *WorkspaceSymbolLocationVariant2
 }
 
-// NewWorkspaceSymbolLocation returns a WorkspaceSymbolLocation holding v, in
+// NewWorkspaceSymbolLocation returns a [WorkspaceSymbolLocation] holding v, in
 // the field of v's type.
 func NewWorkspaceSymbolLocation[V Location | WorkspaceSymbolLocationVariant2](v V) WorkspaceSymbolLocation {
 	var x WorkspaceSymbolLocation
@@ -1116,8 +1123,8 @@ func (x WorkspaceSymbolLocation) MarshalJSON() ([]byte, error) {
 }
 
 // workspaceSymbolLocationObjects is what an object needs to be each object
-// variant of WorkspaceSymbolLocation (Location and
-// WorkspaceSymbolLocationVariant2), over the members "uri" and "range", one
+// variant of [WorkspaceSymbolLocation] (Location and
+// [WorkspaceSymbolLocationVariant2]), over the members "uri" and "range", one
 // bit each in this order.
 var workspaceSymbolLocationObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3},
@@ -1127,7 +1134,7 @@ var workspaceSymbolLocationObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x1},
 }}
 
-// UnmarshalJSON decodes a WorkspaceSymbolLocation into the variant matching
+// UnmarshalJSON decodes a [WorkspaceSymbolLocation] into the variant matching
 // the kind of JSON value b holds. An object decodes into the object variant
 // the members it holds choose, as the type's comment says.
 func (x *WorkspaceSymbolLocation) UnmarshalJSON(b []byte) error {
@@ -1179,7 +1186,7 @@ type CancelParamsID struct {
 	String  *string
 }
 
-// NewCancelParamsID returns a CancelParamsID holding v, in the field of v's
+// NewCancelParamsID returns a [CancelParamsID] holding v, in the field of v's
 // type.
 func NewCancelParamsID[V int32 | string](v V) CancelParamsID {
 	var x CancelParamsID
@@ -1222,7 +1229,8 @@ func (x CancelParamsID) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a CancelParamsID into the variant matching the kind of
+// UnmarshalJSON decodes a [CancelParamsID] into the variant matching the kind
+// of
 // JSON value b holds.
 func (x *CancelParamsID) UnmarshalJSON(b []byte) error {
 	var v CancelParamsID
@@ -1255,7 +1263,7 @@ type SemanticTokensOptionsRange struct {
 	SemanticTokensOptionsRangeVariant2 *SemanticTokensOptionsRangeVariant2
 }
 
-// NewSemanticTokensOptionsRange returns a SemanticTokensOptionsRange holding
+// NewSemanticTokensOptionsRange returns a [SemanticTokensOptionsRange] holding
 // v, in the field of v's type.
 func NewSemanticTokensOptionsRange[V bool | SemanticTokensOptionsRangeVariant2](v V) SemanticTokensOptionsRange {
 	var x SemanticTokensOptionsRange
@@ -1298,7 +1306,8 @@ func (x SemanticTokensOptionsRange) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a SemanticTokensOptionsRange into the variant matching
+// UnmarshalJSON decodes a [SemanticTokensOptionsRange] into the variant
+// matching
 // the kind of JSON value b holds.
 func (x *SemanticTokensOptionsRange) UnmarshalJSON(b []byte) error {
 	var v SemanticTokensOptionsRange
@@ -1331,7 +1340,8 @@ type SemanticTokensOptionsFull struct {
 	SemanticTokensOptionsFullVariant2 *SemanticTokensOptionsFullVariant2
 }
 
-// NewSemanticTokensOptionsFull returns a SemanticTokensOptionsFull holding v,
+// NewSemanticTokensOptionsFull returns a [SemanticTokensOptionsFull] holding
+// v,
 // in the field of v's type.
 func NewSemanticTokensOptionsFull[V bool | SemanticTokensOptionsFullVariant2](v V) SemanticTokensOptionsFull {
 	var x SemanticTokensOptionsFull
@@ -1374,7 +1384,8 @@ func (x SemanticTokensOptionsFull) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a SemanticTokensOptionsFull into the variant matching
+// UnmarshalJSON decodes a [SemanticTokensOptionsFull] into the variant
+// matching
 // the kind of JSON value b holds.
 func (x *SemanticTokensOptionsFull) UnmarshalJSON(b []byte) error {
 	var v SemanticTokensOptionsFull
@@ -1415,7 +1426,8 @@ type TextDocumentEditEditsItem struct {
 	AnnotatedTextEdit *AnnotatedTextEdit
 }
 
-// NewTextDocumentEditEditsItem returns a TextDocumentEditEditsItem holding v,
+// NewTextDocumentEditEditsItem returns a [TextDocumentEditEditsItem] holding
+// v,
 // in the field of v's type.
 func NewTextDocumentEditEditsItem[V TextEdit | AnnotatedTextEdit](v V) TextDocumentEditEditsItem {
 	var x TextDocumentEditEditsItem
@@ -1459,8 +1471,8 @@ func (x TextDocumentEditEditsItem) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentEditEditsItemObjects is what an object needs to be each object
-// variant of TextDocumentEditEditsItem (TextEdit and AnnotatedTextEdit), over
-// the members "range", "newText" and "annotationId", one bit each in this
+// variant of [TextDocumentEditEditsItem] ([TextEdit] and [AnnotatedTextEdit]),
+// over the members "range", "newText" and "annotationId", one bit each in this
 // order.
 var textDocumentEditEditsItemObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3},
@@ -1470,7 +1482,8 @@ var textDocumentEditEditsItemObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x7},
 }}
 
-// UnmarshalJSON decodes a TextDocumentEditEditsItem into the variant matching
+// UnmarshalJSON decodes a [TextDocumentEditEditsItem] into the variant
+// matching
 // the kind of JSON value b holds. An object decodes into the object variant
 // the members it holds choose, as the type's comment says.
 func (x *TextDocumentEditEditsItem) UnmarshalJSON(b []byte) error {
@@ -1524,7 +1537,8 @@ type InlayHintLabelPartTooltip struct {
 	MarkupContent *MarkupContent
 }
 
-// NewInlayHintLabelPartTooltip returns an InlayHintLabelPartTooltip holding v,
+// NewInlayHintLabelPartTooltip returns an [InlayHintLabelPartTooltip] holding
+// v,
 // in the field of v's type.
 func NewInlayHintLabelPartTooltip[V string | MarkupContent](v V) InlayHintLabelPartTooltip {
 	var x InlayHintLabelPartTooltip
@@ -1567,7 +1581,8 @@ func (x InlayHintLabelPartTooltip) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes an InlayHintLabelPartTooltip into the variant matching
+// UnmarshalJSON decodes an [InlayHintLabelPartTooltip] into the variant
+// matching
 // the kind of JSON value b holds.
 func (x *InlayHintLabelPartTooltip) UnmarshalJSON(b []byte) error {
 	var v InlayHintLabelPartTooltip
@@ -1655,9 +1670,9 @@ func (x RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) MarshalJSON() 
 
 // relatedFullDocumentDiagnosticReportRelatedDocumentsValueObjects is what an
 // object needs to be each object variant of
-// RelatedFullDocumentDiagnosticReportRelatedDocumentsValue
-// (FullDocumentDiagnosticReport and UnchangedDocumentDiagnosticReport), over
-// the members "kind", "resultId" and "items", one bit each in this order.
+// [RelatedFullDocumentDiagnosticReportRelatedDocumentsValue]
+// ([FullDocumentDiagnosticReport] and [UnchangedDocumentDiagnosticReport]),
+// over the members "kind", "resultId" and "items", one bit each in this order.
 var relatedFullDocumentDiagnosticReportRelatedDocumentsValueObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x5},
@@ -1779,9 +1794,9 @@ func (x RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) MarshalJS
 
 // relatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueObjects is what
 // an object needs to be each object variant of
-// RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue
-// (FullDocumentDiagnosticReport and UnchangedDocumentDiagnosticReport), over
-// the members "kind", "resultId" and "items", one bit each in this order.
+// [RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue]
+// ([FullDocumentDiagnosticReport] and [UnchangedDocumentDiagnosticReport]),
+// over the members "kind", "resultId" and "items", one bit each in this order.
 var relatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x5},
@@ -1892,7 +1907,8 @@ func (x ServerCapabilitiesTextDocumentSync) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesTextDocumentSync into the variant
+// UnmarshalJSON decodes a [ServerCapabilitiesTextDocumentSync] into the
+// variant
 // matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesTextDocumentSync) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesTextDocumentSync
@@ -1979,10 +1995,10 @@ func (x ServerCapabilitiesNotebookDocumentSync) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesNotebookDocumentSyncObjects is what an object needs to be
-// each object variant of ServerCapabilitiesNotebookDocumentSync
-// (NotebookDocumentSyncOptions and NotebookDocumentSyncRegistrationOptions),
-// over the members "notebookSelector", "save" and "id", one bit each in this
-// order.
+// each object variant of [ServerCapabilitiesNotebookDocumentSync]
+// ([NotebookDocumentSyncOptions] and
+// [NotebookDocumentSyncRegistrationOptions]), over the members
+// "notebookSelector", "save" and "id", one bit each in this order.
 var serverCapabilitiesNotebookDocumentSyncObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x1},
@@ -1991,7 +2007,7 @@ var serverCapabilitiesNotebookDocumentSyncObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x1},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesNotebookDocumentSync into the
+// UnmarshalJSON decodes a [ServerCapabilitiesNotebookDocumentSync] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesNotebookDocumentSync) UnmarshalJSON(b []byte) error {
@@ -2046,7 +2062,8 @@ type ServerCapabilitiesHoverProvider struct {
 	HoverOptions *HoverOptions
 }
 
-// NewServerCapabilitiesHoverProvider returns a ServerCapabilitiesHoverProvider
+// NewServerCapabilitiesHoverProvider returns a
+// [ServerCapabilitiesHoverProvider]
 // holding v, in the field of v's type.
 func NewServerCapabilitiesHoverProvider[V bool | HoverOptions](v V) ServerCapabilitiesHoverProvider {
 	var x ServerCapabilitiesHoverProvider
@@ -2089,7 +2106,7 @@ func (x ServerCapabilitiesHoverProvider) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesHoverProvider into the variant
+// UnmarshalJSON decodes a [ServerCapabilitiesHoverProvider] into the variant
 // matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesHoverProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesHoverProvider
@@ -2183,9 +2200,10 @@ func (x ServerCapabilitiesDeclarationProvider) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesDeclarationProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesDeclarationProvider
-// (DeclarationOptions and DeclarationRegistrationOptions), over the members
-// "workDoneProgress", "documentSelector" and "id", one bit each in this order.
+// each object variant of [ServerCapabilitiesDeclarationProvider]
+// ([DeclarationOptions] and [DeclarationRegistrationOptions]), over the
+// members "workDoneProgress", "documentSelector" and "id", one bit each in
+// this order.
 var serverCapabilitiesDeclarationProviderObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
@@ -2194,7 +2212,7 @@ var serverCapabilitiesDeclarationProviderObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesDeclarationProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesDeclarationProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesDeclarationProvider) UnmarshalJSON(b []byte) error {
@@ -2295,7 +2313,7 @@ func (x ServerCapabilitiesDefinitionProvider) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesDefinitionProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesDefinitionProvider] into the
 // variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesDefinitionProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesDefinitionProvider
@@ -2390,8 +2408,8 @@ func (x ServerCapabilitiesTypeDefinitionProvider) MarshalJSON() ([]byte, error) 
 }
 
 // serverCapabilitiesTypeDefinitionProviderObjects is what an object needs to
-// be each object variant of ServerCapabilitiesTypeDefinitionProvider
-// (TypeDefinitionOptions and TypeDefinitionRegistrationOptions), over the
+// be each object variant of [ServerCapabilitiesTypeDefinitionProvider]
+// ([TypeDefinitionOptions] and [TypeDefinitionRegistrationOptions]), over the
 // members "workDoneProgress", "documentSelector" and "id", one bit each in
 // this order.
 var serverCapabilitiesTypeDefinitionProviderObjects = []jsonrpc.ObjectChoice{{
@@ -2402,7 +2420,7 @@ var serverCapabilitiesTypeDefinitionProviderObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesTypeDefinitionProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesTypeDefinitionProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesTypeDefinitionProvider) UnmarshalJSON(b []byte) error {
@@ -2521,8 +2539,8 @@ func (x ServerCapabilitiesImplementationProvider) MarshalJSON() ([]byte, error) 
 }
 
 // serverCapabilitiesImplementationProviderObjects is what an object needs to
-// be each object variant of ServerCapabilitiesImplementationProvider
-// (ImplementationOptions and ImplementationRegistrationOptions), over the
+// be each object variant of [ServerCapabilitiesImplementationProvider]
+// ([ImplementationOptions] and [ImplementationRegistrationOptions]), over the
 // members "workDoneProgress", "documentSelector" and "id", one bit each in
 // this order.
 var serverCapabilitiesImplementationProviderObjects = []jsonrpc.ObjectChoice{{
@@ -2533,7 +2551,7 @@ var serverCapabilitiesImplementationProviderObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesImplementationProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesImplementationProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesImplementationProvider) UnmarshalJSON(b []byte) error {
@@ -2634,7 +2652,7 @@ func (x ServerCapabilitiesReferencesProvider) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesReferencesProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesReferencesProvider] into the
 // variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesReferencesProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesReferencesProvider
@@ -2712,7 +2730,8 @@ func (x ServerCapabilitiesDocumentHighlightProvider) MarshalJSON() ([]byte, erro
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesDocumentHighlightProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesDocumentHighlightProvider] into
+// the
 // variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesDocumentHighlightProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesDocumentHighlightProvider
@@ -2790,7 +2809,7 @@ func (x ServerCapabilitiesDocumentSymbolProvider) MarshalJSON() ([]byte, error) 
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesDocumentSymbolProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesDocumentSymbolProvider] into the
 // variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesDocumentSymbolProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesDocumentSymbolProvider
@@ -2867,7 +2886,7 @@ func (x ServerCapabilitiesCodeActionProvider) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesCodeActionProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesCodeActionProvider] into the
 // variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesCodeActionProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesCodeActionProvider
@@ -2910,7 +2929,8 @@ type ServerCapabilitiesColorProvider struct {
 	DocumentColorRegistrationOptions *DocumentColorRegistrationOptions
 }
 
-// NewServerCapabilitiesColorProvider returns a ServerCapabilitiesColorProvider
+// NewServerCapabilitiesColorProvider returns a
+// [ServerCapabilitiesColorProvider]
 // holding v, in the field of v's type.
 func NewServerCapabilitiesColorProvider[V bool | DocumentColorOptions | DocumentColorRegistrationOptions](v V) ServerCapabilitiesColorProvider {
 	var x ServerCapabilitiesColorProvider
@@ -2961,9 +2981,9 @@ func (x ServerCapabilitiesColorProvider) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesColorProviderObjects is what an object needs to be each
-// object variant of ServerCapabilitiesColorProvider (DocumentColorOptions and
-// DocumentColorRegistrationOptions), over the members "workDoneProgress",
-// "documentSelector" and "id", one bit each in this order.
+// object variant of [ServerCapabilitiesColorProvider] ([DocumentColorOptions]
+// and [DocumentColorRegistrationOptions]), over the members
+// "workDoneProgress", "documentSelector" and "id", one bit each in this order.
 var serverCapabilitiesColorProviderObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
@@ -2972,7 +2992,7 @@ var serverCapabilitiesColorProviderObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesColorProvider into the variant
+// UnmarshalJSON decodes a [ServerCapabilitiesColorProvider] into the variant
 // matching the kind of JSON value b holds. An object decodes into the object
 // variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesColorProvider) UnmarshalJSON(b []byte) error {
@@ -3074,7 +3094,7 @@ func (x ServerCapabilitiesWorkspaceSymbolProvider) MarshalJSON() ([]byte, error)
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesWorkspaceSymbolProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesWorkspaceSymbolProvider] into the
 // variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesWorkspaceSymbolProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesWorkspaceSymbolProvider
@@ -3152,7 +3172,7 @@ func (x ServerCapabilitiesDocumentFormattingProvider) MarshalJSON() ([]byte, err
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesDocumentFormattingProvider into
+// UnmarshalJSON decodes a [ServerCapabilitiesDocumentFormattingProvider] into
 // the variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesDocumentFormattingProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesDocumentFormattingProvider
@@ -3230,7 +3250,7 @@ func (x ServerCapabilitiesDocumentRangeFormattingProvider) MarshalJSON() ([]byte
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesDocumentRangeFormattingProvider
+// UnmarshalJSON decodes a [ServerCapabilitiesDocumentRangeFormattingProvider]
 // into the variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesDocumentRangeFormattingProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesDocumentRangeFormattingProvider
@@ -3307,7 +3327,7 @@ func (x ServerCapabilitiesRenameProvider) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesRenameProvider into the variant
+// UnmarshalJSON decodes a [ServerCapabilitiesRenameProvider] into the variant
 // matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesRenameProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesRenameProvider
@@ -3401,9 +3421,10 @@ func (x ServerCapabilitiesFoldingRangeProvider) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesFoldingRangeProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesFoldingRangeProvider
-// (FoldingRangeOptions and FoldingRangeRegistrationOptions), over the members
-// "workDoneProgress", "documentSelector" and "id", one bit each in this order.
+// each object variant of [ServerCapabilitiesFoldingRangeProvider]
+// ([FoldingRangeOptions] and [FoldingRangeRegistrationOptions]), over the
+// members "workDoneProgress", "documentSelector" and "id", one bit each in
+// this order.
 var serverCapabilitiesFoldingRangeProviderObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
@@ -3412,7 +3433,7 @@ var serverCapabilitiesFoldingRangeProviderObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesFoldingRangeProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesFoldingRangeProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesFoldingRangeProvider) UnmarshalJSON(b []byte) error {
@@ -3531,8 +3552,8 @@ func (x ServerCapabilitiesSelectionRangeProvider) MarshalJSON() ([]byte, error) 
 }
 
 // serverCapabilitiesSelectionRangeProviderObjects is what an object needs to
-// be each object variant of ServerCapabilitiesSelectionRangeProvider
-// (SelectionRangeOptions and SelectionRangeRegistrationOptions), over the
+// be each object variant of [ServerCapabilitiesSelectionRangeProvider]
+// ([SelectionRangeOptions] and [SelectionRangeRegistrationOptions]), over the
 // members "workDoneProgress", "documentSelector" and "id", one bit each in
 // this order.
 var serverCapabilitiesSelectionRangeProviderObjects = []jsonrpc.ObjectChoice{{
@@ -3543,7 +3564,7 @@ var serverCapabilitiesSelectionRangeProviderObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesSelectionRangeProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesSelectionRangeProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesSelectionRangeProvider) UnmarshalJSON(b []byte) error {
@@ -3661,8 +3682,8 @@ func (x ServerCapabilitiesCallHierarchyProvider) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesCallHierarchyProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesCallHierarchyProvider
-// (CallHierarchyOptions and CallHierarchyRegistrationOptions), over the
+// each object variant of [ServerCapabilitiesCallHierarchyProvider]
+// ([CallHierarchyOptions] and [CallHierarchyRegistrationOptions]), over the
 // members "workDoneProgress", "documentSelector" and "id", one bit each in
 // this order.
 var serverCapabilitiesCallHierarchyProviderObjects = []jsonrpc.ObjectChoice{{
@@ -3673,7 +3694,7 @@ var serverCapabilitiesCallHierarchyProviderObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesCallHierarchyProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesCallHierarchyProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesCallHierarchyProvider) UnmarshalJSON(b []byte) error {
@@ -3793,10 +3814,10 @@ func (x ServerCapabilitiesLinkedEditingRangeProvider) MarshalJSON() ([]byte, err
 }
 
 // serverCapabilitiesLinkedEditingRangeProviderObjects is what an object needs
-// to be each object variant of ServerCapabilitiesLinkedEditingRangeProvider
-// (LinkedEditingRangeOptions and LinkedEditingRangeRegistrationOptions), over
-// the members "workDoneProgress", "documentSelector" and "id", one bit each in
-// this order.
+// to be each object variant of [ServerCapabilitiesLinkedEditingRangeProvider]
+// ([LinkedEditingRangeOptions] and [LinkedEditingRangeRegistrationOptions]),
+// over the members "workDoneProgress", "documentSelector" and "id", one bit
+// each in this order.
 var serverCapabilitiesLinkedEditingRangeProviderObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
@@ -3805,7 +3826,7 @@ var serverCapabilitiesLinkedEditingRangeProviderObjects = []jsonrpc.ObjectChoice
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesLinkedEditingRangeProvider into
+// UnmarshalJSON decodes a [ServerCapabilitiesLinkedEditingRangeProvider] into
 // the variant matching the kind of JSON value b holds. An object decodes into
 // the object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesLinkedEditingRangeProvider) UnmarshalJSON(b []byte) error {
@@ -3916,8 +3937,8 @@ func (x ServerCapabilitiesSemanticTokensProvider) MarshalJSON() ([]byte, error) 
 }
 
 // serverCapabilitiesSemanticTokensProviderObjects is what an object needs to
-// be each object variant of ServerCapabilitiesSemanticTokensProvider
-// (SemanticTokensOptions and SemanticTokensRegistrationOptions), over the
+// be each object variant of [ServerCapabilitiesSemanticTokensProvider]
+// ([SemanticTokensOptions] and [SemanticTokensRegistrationOptions]), over the
 // members "workDoneProgress", "legend", "range", "full", "documentSelector"
 // and "id", one bit each in this order.
 var serverCapabilitiesSemanticTokensProviderObjects = []jsonrpc.ObjectChoice{{
@@ -3928,7 +3949,7 @@ var serverCapabilitiesSemanticTokensProviderObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x12},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesSemanticTokensProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesSemanticTokensProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesSemanticTokensProvider) UnmarshalJSON(b []byte) error {
@@ -4049,8 +4070,8 @@ func (x ServerCapabilitiesMonikerProvider) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesMonikerProviderObjects is what an object needs to be each
-// object variant of ServerCapabilitiesMonikerProvider (MonikerOptions and
-// MonikerRegistrationOptions), over the members "workDoneProgress" and
+// object variant of [ServerCapabilitiesMonikerProvider] ([MonikerOptions] and
+// [MonikerRegistrationOptions]), over the members "workDoneProgress" and
 // "documentSelector", one bit each in this order.
 var serverCapabilitiesMonikerProviderObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x1},
@@ -4060,7 +4081,7 @@ var serverCapabilitiesMonikerProviderObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesMonikerProvider into the variant
+// UnmarshalJSON decodes a [ServerCapabilitiesMonikerProvider] into the variant
 // matching the kind of JSON value b holds. An object decodes into the object
 // variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesMonikerProvider) UnmarshalJSON(b []byte) error {
@@ -4176,8 +4197,8 @@ func (x ServerCapabilitiesTypeHierarchyProvider) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesTypeHierarchyProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesTypeHierarchyProvider
-// (TypeHierarchyOptions and TypeHierarchyRegistrationOptions), over the
+// each object variant of [ServerCapabilitiesTypeHierarchyProvider]
+// ([TypeHierarchyOptions] and [TypeHierarchyRegistrationOptions]), over the
 // members "workDoneProgress", "documentSelector" and "id", one bit each in
 // this order.
 var serverCapabilitiesTypeHierarchyProviderObjects = []jsonrpc.ObjectChoice{{
@@ -4188,7 +4209,7 @@ var serverCapabilitiesTypeHierarchyProviderObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesTypeHierarchyProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesTypeHierarchyProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesTypeHierarchyProvider) UnmarshalJSON(b []byte) error {
@@ -4306,9 +4327,10 @@ func (x ServerCapabilitiesInlineValueProvider) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesInlineValueProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesInlineValueProvider
-// (InlineValueOptions and InlineValueRegistrationOptions), over the members
-// "workDoneProgress", "documentSelector" and "id", one bit each in this order.
+// each object variant of [ServerCapabilitiesInlineValueProvider]
+// ([InlineValueOptions] and [InlineValueRegistrationOptions]), over the
+// members "workDoneProgress", "documentSelector" and "id", one bit each in
+// this order.
 var serverCapabilitiesInlineValueProviderObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
@@ -4317,7 +4339,7 @@ var serverCapabilitiesInlineValueProviderObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesInlineValueProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesInlineValueProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesInlineValueProvider) UnmarshalJSON(b []byte) error {
@@ -4435,9 +4457,10 @@ func (x ServerCapabilitiesInlayHintProvider) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesInlayHintProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesInlayHintProvider (InlayHintOptions
-// and InlayHintRegistrationOptions), over the members "workDoneProgress",
-// "resolveProvider", "documentSelector" and "id", one bit each in this order.
+// each object variant of [ServerCapabilitiesInlayHintProvider]
+// ([InlayHintOptions] and [InlayHintRegistrationOptions]), over the members
+// "workDoneProgress", "resolveProvider", "documentSelector" and "id", one bit
+// each in this order.
 var serverCapabilitiesInlayHintProviderObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x0},
@@ -4446,7 +4469,8 @@ var serverCapabilitiesInlayHintProviderObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x4},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesInlayHintProvider into the variant
+// UnmarshalJSON decodes a [ServerCapabilitiesInlayHintProvider] into the
+// variant
 // matching the kind of JSON value b holds. An object decodes into the object
 // variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesInlayHintProvider) UnmarshalJSON(b []byte) error {
@@ -4559,8 +4583,8 @@ func (x ServerCapabilitiesDiagnosticProvider) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesDiagnosticProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesDiagnosticProvider
-// (DiagnosticOptions and DiagnosticRegistrationOptions), over the members
+// each object variant of [ServerCapabilitiesDiagnosticProvider]
+// ([DiagnosticOptions] and [DiagnosticRegistrationOptions]), over the members
 // "workDoneProgress", "identifier", "interFileDependencies",
 // "workspaceDiagnostics", "documentSelector" and "id", one bit each in this
 // order.
@@ -4572,7 +4596,7 @@ var serverCapabilitiesDiagnosticProviderObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x1c},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesDiagnosticProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesDiagnosticProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesDiagnosticProvider) UnmarshalJSON(b []byte) error {
@@ -4677,7 +4701,8 @@ func (x ServerCapabilitiesInlineCompletionProvider) MarshalJSON() ([]byte, error
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesInlineCompletionProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesInlineCompletionProvider] into
+// the
 // variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesInlineCompletionProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesInlineCompletionProvider
@@ -4710,7 +4735,7 @@ type DiagnosticCode struct {
 	String  *string
 }
 
-// NewDiagnosticCode returns a DiagnosticCode holding v, in the field of v's
+// NewDiagnosticCode returns a [DiagnosticCode] holding v, in the field of v's
 // type.
 func NewDiagnosticCode[V int32 | string](v V) DiagnosticCode {
 	var x DiagnosticCode
@@ -4753,7 +4778,8 @@ func (x DiagnosticCode) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a DiagnosticCode into the variant matching the kind of
+// UnmarshalJSON decodes a [DiagnosticCode] into the variant matching the kind
+// of
 // JSON value b holds.
 func (x *DiagnosticCode) UnmarshalJSON(b []byte) error {
 	var v DiagnosticCode
@@ -4830,7 +4856,7 @@ func (x SignatureInformationDocumentation) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a SignatureInformationDocumentation into the variant
+// UnmarshalJSON decodes a [SignatureInformationDocumentation] into the variant
 // matching the kind of JSON value b holds.
 func (x *SignatureInformationDocumentation) UnmarshalJSON(b []byte) error {
 	var v SignatureInformationDocumentation
@@ -4863,7 +4889,8 @@ type TextDocumentSyncOptionsSave struct {
 	SaveOptions *SaveOptions
 }
 
-// NewTextDocumentSyncOptionsSave returns a TextDocumentSyncOptionsSave holding
+// NewTextDocumentSyncOptionsSave returns a [TextDocumentSyncOptionsSave]
+// holding
 // v, in the field of v's type.
 func NewTextDocumentSyncOptionsSave[V bool | SaveOptions](v V) TextDocumentSyncOptionsSave {
 	var x TextDocumentSyncOptionsSave
@@ -4906,7 +4933,7 @@ func (x TextDocumentSyncOptionsSave) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a TextDocumentSyncOptionsSave into the variant
+// UnmarshalJSON decodes a [TextDocumentSyncOptionsSave] into the variant
 // matching the kind of JSON value b holds.
 func (x *TextDocumentSyncOptionsSave) UnmarshalJSON(b []byte) error {
 	var v TextDocumentSyncOptionsSave
@@ -4996,9 +5023,9 @@ func (x NotebookDocumentSyncOptionsNotebookSelectorItem) MarshalJSON() ([]byte, 
 
 // notebookDocumentSyncOptionsNotebookSelectorItemObjects is what an object
 // needs to be each object variant of
-// NotebookDocumentSyncOptionsNotebookSelectorItem
-// (NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 and
-// NotebookDocumentSyncOptionsNotebookSelectorItemVariant2), over the members
+// [NotebookDocumentSyncOptionsNotebookSelectorItem]
+// ([NotebookDocumentSyncOptionsNotebookSelectorItemVariant1] and
+// [NotebookDocumentSyncOptionsNotebookSelectorItemVariant2]), over the members
 // "notebook" and "cells", one bit each in this order.
 var notebookDocumentSyncOptionsNotebookSelectorItemObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3},
@@ -5008,7 +5035,8 @@ var notebookDocumentSyncOptionsNotebookSelectorItemObjects = []jsonrpc.ObjectCho
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a NotebookDocumentSyncOptionsNotebookSelectorItem into
+// UnmarshalJSON decodes a [NotebookDocumentSyncOptionsNotebookSelectorItem]
+// into
 // the variant matching the kind of JSON value b holds. An object decodes into
 // the object variant the members it holds choose, as the type's comment says.
 func (x *NotebookDocumentSyncOptionsNotebookSelectorItem) UnmarshalJSON(b []byte) error {
@@ -5299,7 +5327,8 @@ type ParameterInformationLabel struct {
 	ParameterInformationLabelVariant2 *ParameterInformationLabelVariant2
 }
 
-// NewParameterInformationLabel returns a ParameterInformationLabel holding v,
+// NewParameterInformationLabel returns a [ParameterInformationLabel] holding
+// v,
 // in the field of v's type.
 func NewParameterInformationLabel[V string | ParameterInformationLabelVariant2](v V) ParameterInformationLabel {
 	var x ParameterInformationLabel
@@ -5342,7 +5371,8 @@ func (x ParameterInformationLabel) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ParameterInformationLabel into the variant matching
+// UnmarshalJSON decodes a [ParameterInformationLabel] into the variant
+// matching
 // the kind of JSON value b holds.
 func (x *ParameterInformationLabel) UnmarshalJSON(b []byte) error {
 	var v ParameterInformationLabel
@@ -5419,7 +5449,7 @@ func (x ParameterInformationDocumentation) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ParameterInformationDocumentation into the variant
+// UnmarshalJSON decodes a [ParameterInformationDocumentation] into the variant
 // matching the kind of JSON value b holds.
 func (x *ParameterInformationDocumentation) UnmarshalJSON(b []byte) error {
 	var v ParameterInformationDocumentation
@@ -5496,7 +5526,7 @@ func (x NotebookCellTextDocumentFilterNotebook) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a NotebookCellTextDocumentFilterNotebook into the
+// UnmarshalJSON decodes a [NotebookCellTextDocumentFilterNotebook] into the
 // variant matching the kind of JSON value b holds.
 func (x *NotebookCellTextDocumentFilterNotebook) UnmarshalJSON(b []byte) error {
 	var v NotebookCellTextDocumentFilterNotebook
@@ -5529,7 +5559,8 @@ type RelativePatternBaseURI struct {
 	URI             *URI
 }
 
-// NewRelativePatternBaseURI returns a RelativePatternBaseURI holding v, in the
+// NewRelativePatternBaseURI returns a [RelativePatternBaseURI] holding v, in
+// the
 // field of v's type.
 func NewRelativePatternBaseURI[V WorkspaceFolder | URI](v V) RelativePatternBaseURI {
 	var x RelativePatternBaseURI
@@ -5572,7 +5603,8 @@ func (x RelativePatternBaseURI) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a RelativePatternBaseURI into the variant matching the
+// UnmarshalJSON decodes a [RelativePatternBaseURI] into the variant matching
+// the
 // kind of JSON value b holds.
 func (x *RelativePatternBaseURI) UnmarshalJSON(b []byte) error {
 	var v RelativePatternBaseURI
@@ -5651,7 +5683,7 @@ func (x SemanticTokensClientCapabilitiesRequestsRange) MarshalJSON() ([]byte, er
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a SemanticTokensClientCapabilitiesRequestsRange into
+// UnmarshalJSON decodes a [SemanticTokensClientCapabilitiesRequestsRange] into
 // the variant matching the kind of JSON value b holds.
 func (x *SemanticTokensClientCapabilitiesRequestsRange) UnmarshalJSON(b []byte) error {
 	var v SemanticTokensClientCapabilitiesRequestsRange
@@ -5730,7 +5762,7 @@ func (x SemanticTokensClientCapabilitiesRequestsFull) MarshalJSON() ([]byte, err
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a SemanticTokensClientCapabilitiesRequestsFull into
+// UnmarshalJSON decodes a [SemanticTokensClientCapabilitiesRequestsFull] into
 // the variant matching the kind of JSON value b holds.
 func (x *SemanticTokensClientCapabilitiesRequestsFull) UnmarshalJSON(b []byte) error {
 	var v SemanticTokensClientCapabilitiesRequestsFull
@@ -5929,7 +5961,7 @@ type InlineValue struct {
 	InlineValueEvaluatableExpression *InlineValueEvaluatableExpression
 }
 
-// NewInlineValue returns an InlineValue holding v, in the field of v's type.
+// NewInlineValue returns an [InlineValue] holding v, in the field of v's type.
 func NewInlineValue[V InlineValueText | InlineValueVariableLookup | InlineValueEvaluatableExpression](v V) InlineValue {
 	var x InlineValue
 	switch v := any(v).(type) {
@@ -5979,8 +6011,8 @@ func (x InlineValue) MarshalJSON() ([]byte, error) {
 }
 
 // inlineValueObjects is what an object needs to be each object variant of
-// InlineValue (InlineValueText, InlineValueVariableLookup and
-// InlineValueEvaluatableExpression), over the members "range", "text",
+// InlineValue ([InlineValueText], [InlineValueVariableLookup] and
+// [InlineValueEvaluatableExpression]), over the members "range", "text",
 // "variableName", "caseSensitiveLookup" and "expression", one bit each in this
 // order.
 var inlineValueObjects = []jsonrpc.ObjectChoice{{
@@ -5994,7 +6026,7 @@ var inlineValueObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x1},
 }}
 
-// UnmarshalJSON decodes an InlineValue into the variant matching the kind of
+// UnmarshalJSON decodes an [InlineValue] into the variant matching the kind of
 // JSON value b holds. An object decodes into the object variant the members it
 // holds choose, as the type's comment says.
 func (x *InlineValue) UnmarshalJSON(b []byte) error {
@@ -6068,7 +6100,8 @@ type DocumentDiagnosticReport struct {
 	RelatedUnchangedDocumentDiagnosticReport *RelatedUnchangedDocumentDiagnosticReport
 }
 
-// NewDocumentDiagnosticReport returns a DocumentDiagnosticReport holding v, in
+// NewDocumentDiagnosticReport returns a [DocumentDiagnosticReport] holding v,
+// in
 // the field of v's type.
 func NewDocumentDiagnosticReport[V RelatedFullDocumentDiagnosticReport | RelatedUnchangedDocumentDiagnosticReport](v V) DocumentDiagnosticReport {
 	var x DocumentDiagnosticReport
@@ -6112,8 +6145,8 @@ func (x DocumentDiagnosticReport) MarshalJSON() ([]byte, error) {
 }
 
 // documentDiagnosticReportObjects is what an object needs to be each object
-// variant of DocumentDiagnosticReport (RelatedFullDocumentDiagnosticReport and
-// RelatedUnchangedDocumentDiagnosticReport), over the members "kind",
+// variant of [DocumentDiagnosticReport] ([RelatedFullDocumentDiagnosticReport]
+// and [RelatedUnchangedDocumentDiagnosticReport]), over the members "kind",
 // "resultId", "items" and "relatedDocuments", one bit each in this order.
 var documentDiagnosticReportObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0xf},
@@ -6123,7 +6156,7 @@ var documentDiagnosticReportObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x3},
 }}
 
-// UnmarshalJSON decodes a DocumentDiagnosticReport into the variant matching
+// UnmarshalJSON decodes a [DocumentDiagnosticReport] into the variant matching
 // the kind of JSON value b holds. An object decodes into the object variant
 // the members it holds choose, as the type's comment says.
 func (x *DocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
@@ -6193,7 +6226,8 @@ type PrepareRenameResult struct {
 	PrepareRenameResultVariant3 *PrepareRenameResultVariant3
 }
 
-// NewPrepareRenameResult returns a PrepareRenameResult holding v, in the field
+// NewPrepareRenameResult returns a [PrepareRenameResult] holding v, in the
+// field
 // of v's type.
 func NewPrepareRenameResult[V Range | PrepareRenameResultVariant2 | PrepareRenameResultVariant3](v V) PrepareRenameResult {
 	var x PrepareRenameResult
@@ -6244,8 +6278,8 @@ func (x PrepareRenameResult) MarshalJSON() ([]byte, error) {
 }
 
 // prepareRenameResultObjects is what an object needs to be each object variant
-// of PrepareRenameResult (Range, PrepareRenameResultVariant2 and
-// PrepareRenameResultVariant3), over the members "start", "end", "range",
+// of [PrepareRenameResult] (Range, [PrepareRenameResultVariant2] and
+// [PrepareRenameResultVariant3]), over the members "start", "end", "range",
 // "placeholder" and "defaultBehavior", one bit each in this order.
 var prepareRenameResultObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3},
@@ -6258,7 +6292,7 @@ var prepareRenameResultObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x10},
 }}
 
-// UnmarshalJSON decodes a PrepareRenameResult into the variant matching the
+// UnmarshalJSON decodes a [PrepareRenameResult] into the variant matching the
 // kind of JSON value b holds. An object decodes into the object variant the
 // members it holds choose, as the type's comment says.
 func (x *PrepareRenameResult) UnmarshalJSON(b []byte) error {
@@ -6320,7 +6354,7 @@ type ProgressToken struct {
 	String  *string
 }
 
-// NewProgressToken returns a ProgressToken holding v, in the field of v's
+// NewProgressToken returns a [ProgressToken] holding v, in the field of v's
 // type.
 func NewProgressToken[V int32 | string](v V) ProgressToken {
 	var x ProgressToken
@@ -6363,7 +6397,8 @@ func (x ProgressToken) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ProgressToken into the variant matching the kind of
+// UnmarshalJSON decodes a [ProgressToken] into the variant matching the kind
+// of
 // JSON value b holds.
 func (x *ProgressToken) UnmarshalJSON(b []byte) error {
 	var v ProgressToken
@@ -6453,9 +6488,9 @@ func (x WorkspaceDocumentDiagnosticReport) MarshalJSON() ([]byte, error) {
 }
 
 // workspaceDocumentDiagnosticReportObjects is what an object needs to be each
-// object variant of WorkspaceDocumentDiagnosticReport
-// (WorkspaceFullDocumentDiagnosticReport and
-// WorkspaceUnchangedDocumentDiagnosticReport), over the members "kind",
+// object variant of [WorkspaceDocumentDiagnosticReport]
+// ([WorkspaceFullDocumentDiagnosticReport] and
+// [WorkspaceUnchangedDocumentDiagnosticReport]), over the members "kind",
 // "resultId", "items", "uri" and "version", one bit each in this order.
 var workspaceDocumentDiagnosticReportObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x1f},
@@ -6465,7 +6500,7 @@ var workspaceDocumentDiagnosticReportObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x1b},
 }}
 
-// UnmarshalJSON decodes a WorkspaceDocumentDiagnosticReport into the variant
+// UnmarshalJSON decodes a [WorkspaceDocumentDiagnosticReport] into the variant
 // matching the kind of JSON value b holds. An object decodes into the object
 // variant the members it holds choose, as the type's comment says.
 func (x *WorkspaceDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
@@ -6536,7 +6571,7 @@ type TextDocumentContentChangeEvent struct {
 	TextDocumentContentChangeEventVariant2 *TextDocumentContentChangeEventVariant2
 }
 
-// NewTextDocumentContentChangeEvent returns a TextDocumentContentChangeEvent
+// NewTextDocumentContentChangeEvent returns a [TextDocumentContentChangeEvent]
 // holding v, in the field of v's type.
 func NewTextDocumentContentChangeEvent[V TextDocumentContentChangeEventVariant1 | TextDocumentContentChangeEventVariant2](v V) TextDocumentContentChangeEvent {
 	var x TextDocumentContentChangeEvent
@@ -6580,9 +6615,9 @@ func (x TextDocumentContentChangeEvent) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentContentChangeEventObjects is what an object needs to be each
-// object variant of TextDocumentContentChangeEvent
-// (TextDocumentContentChangeEventVariant1 and
-// TextDocumentContentChangeEventVariant2), over the members "range",
+// object variant of [TextDocumentContentChangeEvent]
+// ([TextDocumentContentChangeEventVariant1] and
+// [TextDocumentContentChangeEventVariant2]), over the members "range",
 // "rangeLength" and "text", one bit each in this order.
 var textDocumentContentChangeEventObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7},
@@ -6592,7 +6627,7 @@ var textDocumentContentChangeEventObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x4},
 }}
 
-// UnmarshalJSON decodes a TextDocumentContentChangeEvent into the variant
+// UnmarshalJSON decodes a [TextDocumentContentChangeEvent] into the variant
 // matching the kind of JSON value b holds. An object decodes into the object
 // variant the members it holds choose, as the type's comment says.
 func (x *TextDocumentContentChangeEvent) UnmarshalJSON(b []byte) error {
@@ -6638,7 +6673,7 @@ func (x *TextDocumentContentChangeEvent) UnmarshalJSON(b []byte) error {
 // MarkedString is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#markedString
 //
-// Deprecated: use MarkupContent instead.
+// Deprecated: use [MarkupContent] instead.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
@@ -6649,7 +6684,8 @@ type MarkedString struct {
 	MarkedStringVariant2 *MarkedStringVariant2
 }
 
-// NewMarkedString returns a MarkedString holding v, in the field of v's type.
+// NewMarkedString returns a [MarkedString] holding v, in the field of v's
+// type.
 func NewMarkedString[V string | MarkedStringVariant2](v V) MarkedString {
 	var x MarkedString
 	switch v := any(v).(type) {
@@ -6691,7 +6727,7 @@ func (x MarkedString) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a MarkedString into the variant matching the kind of
+// UnmarshalJSON decodes a [MarkedString] into the variant matching the kind of
 // JSON value b holds.
 func (x *MarkedString) UnmarshalJSON(b []byte) error {
 	var v MarkedString
@@ -6734,7 +6770,7 @@ type DocumentFilter struct {
 	NotebookCellTextDocumentFilter *NotebookCellTextDocumentFilter
 }
 
-// NewDocumentFilter returns a DocumentFilter holding v, in the field of v's
+// NewDocumentFilter returns a [DocumentFilter] holding v, in the field of v's
 // type.
 func NewDocumentFilter[V TextDocumentFilter | NotebookCellTextDocumentFilter](v V) DocumentFilter {
 	var x DocumentFilter
@@ -6778,8 +6814,8 @@ func (x DocumentFilter) MarshalJSON() ([]byte, error) {
 }
 
 // documentFilterObjects is what an object needs to be each object variant of
-// DocumentFilter (TextDocumentFilterVariant1, TextDocumentFilterVariant2,
-// TextDocumentFilterVariant3 and NotebookCellTextDocumentFilter), over the
+// DocumentFilter ([TextDocumentFilterVariant1], [TextDocumentFilterVariant2],
+// [TextDocumentFilterVariant3] and [NotebookCellTextDocumentFilter]), over the
 // members "language", "scheme", "pattern" and "notebook", one bit each in this
 // order.
 var documentFilterObjects = []jsonrpc.ObjectChoice{{
@@ -6796,7 +6832,8 @@ var documentFilterObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x8},
 }}
 
-// UnmarshalJSON decodes a DocumentFilter into the variant matching the kind of
+// UnmarshalJSON decodes a [DocumentFilter] into the variant matching the kind
+// of
 // JSON value b holds. An object decodes into the object variant the members it
 // holds choose, as the type's comment says.
 func (x *DocumentFilter) UnmarshalJSON(b []byte) error {
@@ -6855,7 +6892,7 @@ type GlobPattern struct {
 	RelativePattern *RelativePattern
 }
 
-// NewGlobPattern returns a GlobPattern holding v, in the field of v's type.
+// NewGlobPattern returns a [GlobPattern] holding v, in the field of v's type.
 func NewGlobPattern[V Pattern | RelativePattern](v V) GlobPattern {
 	var x GlobPattern
 	switch v := any(v).(type) {
@@ -6897,7 +6934,7 @@ func (x GlobPattern) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a GlobPattern into the variant matching the kind of
+// UnmarshalJSON decodes a [GlobPattern] into the variant matching the kind of
 // JSON value b holds.
 func (x *GlobPattern) UnmarshalJSON(b []byte) error {
 	var v GlobPattern
@@ -6944,7 +6981,7 @@ type TextDocumentFilter struct {
 	TextDocumentFilterVariant3 *TextDocumentFilterVariant3
 }
 
-// NewTextDocumentFilter returns a TextDocumentFilter holding v, in the field
+// NewTextDocumentFilter returns a [TextDocumentFilter] holding v, in the field
 // of v's type.
 func NewTextDocumentFilter[V TextDocumentFilterVariant1 | TextDocumentFilterVariant2 | TextDocumentFilterVariant3](v V) TextDocumentFilter {
 	var x TextDocumentFilter
@@ -6995,9 +7032,9 @@ func (x TextDocumentFilter) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentFilterObjects is what an object needs to be each object variant
-// of TextDocumentFilter (TextDocumentFilterVariant1,
-// TextDocumentFilterVariant2 and TextDocumentFilterVariant3), over the members
-// "language", "scheme" and "pattern", one bit each in this order.
+// of [TextDocumentFilter] ([TextDocumentFilterVariant1],
+// [TextDocumentFilterVariant2] and [TextDocumentFilterVariant3]), over the
+// members "language", "scheme" and "pattern", one bit each in this order.
 var textDocumentFilterObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x1},
@@ -7009,7 +7046,7 @@ var textDocumentFilterObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x4},
 }}
 
-// UnmarshalJSON decodes a TextDocumentFilter into the variant matching the
+// UnmarshalJSON decodes a [TextDocumentFilter] into the variant matching the
 // kind of JSON value b holds. An object decodes into the object variant the
 // members it holds choose, as the type's comment says.
 func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
@@ -7080,7 +7117,8 @@ type NotebookDocumentFilter struct {
 	NotebookDocumentFilterVariant3 *NotebookDocumentFilterVariant3
 }
 
-// NewNotebookDocumentFilter returns a NotebookDocumentFilter holding v, in the
+// NewNotebookDocumentFilter returns a [NotebookDocumentFilter] holding v, in
+// the
 // field of v's type.
 func NewNotebookDocumentFilter[V NotebookDocumentFilterVariant1 | NotebookDocumentFilterVariant2 | NotebookDocumentFilterVariant3](v V) NotebookDocumentFilter {
 	var x NotebookDocumentFilter
@@ -7131,9 +7169,10 @@ func (x NotebookDocumentFilter) MarshalJSON() ([]byte, error) {
 }
 
 // notebookDocumentFilterObjects is what an object needs to be each object
-// variant of NotebookDocumentFilter (NotebookDocumentFilterVariant1,
-// NotebookDocumentFilterVariant2 and NotebookDocumentFilterVariant3), over the
-// members "notebookType", "scheme" and "pattern", one bit each in this order.
+// variant of [NotebookDocumentFilter] ([NotebookDocumentFilterVariant1],
+// [NotebookDocumentFilterVariant2] and [NotebookDocumentFilterVariant3]), over
+// the members "notebookType", "scheme" and "pattern", one bit each in this
+// order.
 var notebookDocumentFilterObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x1},
@@ -7145,7 +7184,8 @@ var notebookDocumentFilterObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x4},
 }}
 
-// UnmarshalJSON decodes a NotebookDocumentFilter into the variant matching the
+// UnmarshalJSON decodes a [NotebookDocumentFilter] into the variant matching
+// the
 // kind of JSON value b holds. An object decodes into the object variant the
 // members it holds choose, as the type's comment says.
 func (x *NotebookDocumentFilter) UnmarshalJSON(b []byte) error {
@@ -7255,8 +7295,8 @@ func (x TextDocumentImplementationResult) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentImplementationResultItemObjects is what an object needs to be
-// the first item of each array variant of TextDocumentImplementationResult
-// (Location and DefinitionLink), over the members "uri", "range",
+// the first item of each array variant of [TextDocumentImplementationResult]
+// (Location and [DefinitionLink]), over the members "uri", "range",
 // "originSelectionRange", "targetUri", "targetRange" and
 // "targetSelectionRange", one bit each in this order.
 var textDocumentImplementationResultItemObjects = []jsonrpc.ObjectChoice{{
@@ -7267,7 +7307,7 @@ var textDocumentImplementationResultItemObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x38},
 }}
 
-// UnmarshalJSON decodes a TextDocumentImplementationResult into the variant
+// UnmarshalJSON decodes a [TextDocumentImplementationResult] into the variant
 // matching the kind of JSON value b holds. An array decodes into the array
 // variant its first item chooses (an empty one into the first), as the type's
 // comment says.
@@ -7396,8 +7436,8 @@ func (x TextDocumentTypeDefinitionResult) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentTypeDefinitionResultItemObjects is what an object needs to be
-// the first item of each array variant of TextDocumentTypeDefinitionResult
-// (Location and DefinitionLink), over the members "uri", "range",
+// the first item of each array variant of [TextDocumentTypeDefinitionResult]
+// (Location and [DefinitionLink]), over the members "uri", "range",
 // "originSelectionRange", "targetUri", "targetRange" and
 // "targetSelectionRange", one bit each in this order.
 var textDocumentTypeDefinitionResultItemObjects = []jsonrpc.ObjectChoice{{
@@ -7408,7 +7448,7 @@ var textDocumentTypeDefinitionResultItemObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x38},
 }}
 
-// UnmarshalJSON decodes a TextDocumentTypeDefinitionResult into the variant
+// UnmarshalJSON decodes a [TextDocumentTypeDefinitionResult] into the variant
 // matching the kind of JSON value b holds. An array decodes into the array
 // variant its first item chooses (an empty one into the first), as the type's
 // comment says.
@@ -7492,7 +7532,7 @@ type TextDocumentDeclarationResult struct {
 	Array       *[]DeclarationLink
 }
 
-// NewTextDocumentDeclarationResult returns a TextDocumentDeclarationResult
+// NewTextDocumentDeclarationResult returns a [TextDocumentDeclarationResult]
 // holding v, in the field of v's type.
 func NewTextDocumentDeclarationResult[V Declaration | []DeclarationLink](v V) TextDocumentDeclarationResult {
 	var x TextDocumentDeclarationResult
@@ -7536,8 +7576,8 @@ func (x TextDocumentDeclarationResult) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentDeclarationResultItemObjects is what an object needs to be the
-// first item of each array variant of TextDocumentDeclarationResult (Location
-// and DeclarationLink), over the members "uri", "range",
+// first item of each array variant of [TextDocumentDeclarationResult]
+// (Location and [DeclarationLink]), over the members "uri", "range",
 // "originSelectionRange", "targetUri", "targetRange" and
 // "targetSelectionRange", one bit each in this order.
 var textDocumentDeclarationResultItemObjects = []jsonrpc.ObjectChoice{{
@@ -7548,7 +7588,7 @@ var textDocumentDeclarationResultItemObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x38},
 }}
 
-// UnmarshalJSON decodes a TextDocumentDeclarationResult into the variant
+// UnmarshalJSON decodes a [TextDocumentDeclarationResult] into the variant
 // matching the kind of JSON value b holds. An array decodes into the array
 // variant its first item chooses (an empty one into the first), as the type's
 // comment says.
@@ -7677,8 +7717,8 @@ func (x TextDocumentSemanticTokensFullDeltaResult) MarshalJSON() ([]byte, error)
 }
 
 // textDocumentSemanticTokensFullDeltaResultObjects is what an object needs to
-// be each object variant of TextDocumentSemanticTokensFullDeltaResult
-// (SemanticTokens and SemanticTokensDelta), over the members "resultId",
+// be each object variant of [TextDocumentSemanticTokensFullDeltaResult]
+// ([SemanticTokens] and [SemanticTokensDelta]), over the members "resultId",
 // "data" and "edits", one bit each in this order.
 var textDocumentSemanticTokensFullDeltaResultObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3},
@@ -7688,7 +7728,7 @@ var textDocumentSemanticTokensFullDeltaResultObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x4},
 }}
 
-// UnmarshalJSON decodes a TextDocumentSemanticTokensFullDeltaResult into the
+// UnmarshalJSON decodes a [TextDocumentSemanticTokensFullDeltaResult] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *TextDocumentSemanticTokensFullDeltaResult) UnmarshalJSON(b []byte) error {
@@ -7786,7 +7826,8 @@ func (x TextDocumentInlineCompletionResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a TextDocumentInlineCompletionResult into the variant
+// UnmarshalJSON decodes a [TextDocumentInlineCompletionResult] into the
+// variant
 // matching the kind of JSON value b holds.
 func (x *TextDocumentInlineCompletionResult) UnmarshalJSON(b []byte) error {
 	var v TextDocumentInlineCompletionResult
@@ -7819,7 +7860,7 @@ type TextDocumentCompletionResult struct {
 	CompletionList *CompletionList
 }
 
-// NewTextDocumentCompletionResult returns a TextDocumentCompletionResult
+// NewTextDocumentCompletionResult returns a [TextDocumentCompletionResult]
 // holding v, in the field of v's type.
 func NewTextDocumentCompletionResult[V []CompletionItem | CompletionList](v V) TextDocumentCompletionResult {
 	var x TextDocumentCompletionResult
@@ -7862,7 +7903,7 @@ func (x TextDocumentCompletionResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a TextDocumentCompletionResult into the variant
+// UnmarshalJSON decodes a [TextDocumentCompletionResult] into the variant
 // matching the kind of JSON value b holds.
 func (x *TextDocumentCompletionResult) UnmarshalJSON(b []byte) error {
 	var v TextDocumentCompletionResult
@@ -7903,7 +7944,7 @@ type TextDocumentDefinitionResult struct {
 	Array      *[]DefinitionLink
 }
 
-// NewTextDocumentDefinitionResult returns a TextDocumentDefinitionResult
+// NewTextDocumentDefinitionResult returns a [TextDocumentDefinitionResult]
 // holding v, in the field of v's type.
 func NewTextDocumentDefinitionResult[V Definition | []DefinitionLink](v V) TextDocumentDefinitionResult {
 	var x TextDocumentDefinitionResult
@@ -7947,8 +7988,8 @@ func (x TextDocumentDefinitionResult) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentDefinitionResultItemObjects is what an object needs to be the
-// first item of each array variant of TextDocumentDefinitionResult (Location
-// and DefinitionLink), over the members "uri", "range",
+// first item of each array variant of [TextDocumentDefinitionResult] (Location
+// and [DefinitionLink]), over the members "uri", "range",
 // "originSelectionRange", "targetUri", "targetRange" and
 // "targetSelectionRange", one bit each in this order.
 var textDocumentDefinitionResultItemObjects = []jsonrpc.ObjectChoice{{
@@ -7959,7 +8000,7 @@ var textDocumentDefinitionResultItemObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x38},
 }}
 
-// UnmarshalJSON decodes a TextDocumentDefinitionResult into the variant
+// UnmarshalJSON decodes a [TextDocumentDefinitionResult] into the variant
 // matching the kind of JSON value b holds. An array decodes into the array
 // variant its first item chooses (an empty one into the first), as the type's
 // comment says.
@@ -8088,8 +8129,8 @@ func (x TextDocumentDocumentSymbolResult) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentDocumentSymbolResultItemObjects is what an object needs to be
-// the first item of each array variant of TextDocumentDocumentSymbolResult
-// (SymbolInformation and DocumentSymbol), over the members "name", "kind",
+// the first item of each array variant of [TextDocumentDocumentSymbolResult]
+// ([SymbolInformation] and [DocumentSymbol]), over the members "name", "kind",
 // "tags", "containerName", "deprecated", "location", "detail", "range",
 // "selectionRange" and "children", one bit each in this order.
 var textDocumentDocumentSymbolResultItemObjects = []jsonrpc.ObjectChoice{{
@@ -8100,7 +8141,7 @@ var textDocumentDocumentSymbolResultItemObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x183},
 }}
 
-// UnmarshalJSON decodes a TextDocumentDocumentSymbolResult into the variant
+// UnmarshalJSON decodes a [TextDocumentDocumentSymbolResult] into the variant
 // matching the kind of JSON value b holds. An array decodes into the array
 // variant its first item chooses (an empty one into the first), as the type's
 // comment says.
@@ -8235,9 +8276,10 @@ func (x TextDocumentCodeActionResultItem) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentCodeActionResultItemObjects is what an object needs to be each
-// object variant of TextDocumentCodeActionResultItem (Command and CodeAction),
-// over the members "title", "command", "arguments", "kind", "diagnostics",
-// "isPreferred", "disabled", "edit" and "data", one bit each in this order.
+// object variant of [TextDocumentCodeActionResultItem] (Command and
+// [CodeAction]), over the members "title", "command", "arguments", "kind",
+// "diagnostics", "isPreferred", "disabled", "edit" and "data", one bit each in
+// this order.
 var textDocumentCodeActionResultItemObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x3},
@@ -8246,7 +8288,7 @@ var textDocumentCodeActionResultItemObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x1},
 }}
 
-// UnmarshalJSON decodes a TextDocumentCodeActionResultItem into the variant
+// UnmarshalJSON decodes a [TextDocumentCodeActionResultItem] into the variant
 // matching the kind of JSON value b holds. An object decodes into the object
 // variant the members it holds choose, as the type's comment says.
 func (x *TextDocumentCodeActionResultItem) UnmarshalJSON(b []byte) error {
@@ -8320,7 +8362,7 @@ type WorkspaceSymbolResult struct {
 	WorkspaceSymbolList   *[]WorkspaceSymbol
 }
 
-// NewWorkspaceSymbolResult returns a WorkspaceSymbolResult holding v, in the
+// NewWorkspaceSymbolResult returns a [WorkspaceSymbolResult] holding v, in the
 // field of v's type.
 func NewWorkspaceSymbolResult[V []SymbolInformation | []WorkspaceSymbol](v V) WorkspaceSymbolResult {
 	var x WorkspaceSymbolResult
@@ -8364,9 +8406,10 @@ func (x WorkspaceSymbolResult) MarshalJSON() ([]byte, error) {
 }
 
 // workspaceSymbolResultItemObjects is what an object needs to be the first
-// item of each array variant of WorkspaceSymbolResult (SymbolInformation and
-// WorkspaceSymbol), over the members "name", "kind", "tags", "containerName",
-// "deprecated", "location" and "data", one bit each in this order.
+// item of each array variant of [WorkspaceSymbolResult] ([SymbolInformation]
+// and [WorkspaceSymbol]), over the members "name", "kind", "tags",
+// "containerName", "deprecated", "location" and "data", one bit each in this
+// order.
 var workspaceSymbolResultItemObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3f},
 	Required: []uint64{0x23},
@@ -8375,7 +8418,8 @@ var workspaceSymbolResultItemObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x23},
 }}
 
-// UnmarshalJSON decodes a WorkspaceSymbolResult into the variant matching the
+// UnmarshalJSON decodes a [WorkspaceSymbolResult] into the variant matching
+// the
 // kind of JSON value b holds. An array decodes into the array variant its
 // first item chooses (an empty one into the first), as the type's comment
 // says.

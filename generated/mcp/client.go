@@ -16,9 +16,9 @@ import (
 // it starts the server and calls it.
 //
 // Its methods are the requests and notifications Server sends it. Serve an
-// implementation with ConnectClient or NewClientHandler, embedding
-// UnimplementedClient to keep compiling when methods are added; call the
-// client at the other end of a connection with NewClientRemote.
+// implementation with [ConnectClient] or [NewClientHandler], embedding
+// [UnimplementedClient] to keep compiling when methods are added; call the
+// client at the other end of a connection with [NewClientRemote].
 type Client interface {
 	// Ping answers the request ping. Checks that the peer is alive; it answers at
 	// once with an empty result. A peer that does not answer in time is considered
@@ -61,9 +61,6 @@ type Client interface {
 	// GetTask answers the request tasks/get. Returns the state of a task the
 	// sender created; poll it until the state is final.
 	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
 	GetTask(ctx context.Context, params *TaskIDParams) (*GetTaskResult, error)
@@ -85,18 +82,12 @@ type Client interface {
 	//
 	// params is nil when the request comes without params.
 	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
 	ListTasks(ctx context.Context, params *PaginatedRequestParams) (*ListTasksResult, error)
 
 	// CancelTask answers the request tasks/cancel. Cancels a task that is not
 	// final yet (needs tasks.cancel); a final one is refused with -32602.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -127,9 +118,6 @@ type Client interface {
 	// the server may work within (needs roots).
 	//
 	// params is nil when the request comes without params.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrMethodNotFound].

@@ -48,13 +48,13 @@ func (x *Role) UnmarshalJSON(b []byte) error {
 // It is the theme member of [Icon].
 type IconTheme string
 
-// The values of IconTheme.
+// The values of [IconTheme].
 const (
 	IconThemeLight IconTheme = "light"
 	IconThemeDark  IconTheme = "dark"
 )
 
-// Valid reports whether x is one of the values of IconTheme.
+// Valid reports whether x is one of the values of [IconTheme].
 func (x IconTheme) Valid() bool {
 	switch x {
 	case IconThemeLight, IconThemeDark:
@@ -63,7 +63,7 @@ func (x IconTheme) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an IconTheme, refusing values it does not list.
+// UnmarshalJSON decodes an [IconTheme], refusing values it does not list.
 func (x *IconTheme) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -81,14 +81,14 @@ func (x *IconTheme) UnmarshalJSON(b []byte) error {
 // It is the taskSupport member of [ToolExecution].
 type TaskSupport string
 
-// The values of TaskSupport.
+// The values of [TaskSupport].
 const (
 	TaskSupportForbidden TaskSupport = "forbidden"
 	TaskSupportOptional  TaskSupport = "optional"
 	TaskSupportRequired  TaskSupport = "required"
 )
 
-// Valid reports whether x is one of the values of TaskSupport.
+// Valid reports whether x is one of the values of [TaskSupport].
 func (x TaskSupport) Valid() bool {
 	switch x {
 	case TaskSupportForbidden, TaskSupportOptional, TaskSupportRequired:
@@ -97,7 +97,7 @@ func (x TaskSupport) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a TaskSupport, refusing values it does not list.
+// UnmarshalJSON decodes a [TaskSupport], refusing values it does not list.
 func (x *TaskSupport) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -114,7 +114,7 @@ func (x *TaskSupport) UnmarshalJSON(b []byte) error {
 // final.
 type TaskStatus string
 
-// The values of TaskStatus.
+// The values of [TaskStatus].
 const (
 	// Running.
 	TaskStatusWorking TaskStatus = "working"
@@ -128,7 +128,7 @@ const (
 	TaskStatusCancelled TaskStatus = "cancelled"
 )
 
-// Valid reports whether x is one of the values of TaskStatus.
+// Valid reports whether x is one of the values of [TaskStatus].
 func (x TaskStatus) Valid() bool {
 	switch x {
 	case TaskStatusWorking, TaskStatusInputRequired, TaskStatusCompleted, TaskStatusFailed, TaskStatusCancelled:
@@ -137,7 +137,7 @@ func (x TaskStatus) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a TaskStatus, refusing values it does not list.
+// UnmarshalJSON decodes a [TaskStatus], refusing values it does not list.
 func (x *TaskStatus) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -155,7 +155,7 @@ func (x *TaskStatus) UnmarshalJSON(b []byte) error {
 // Syslog severities (RFC 5424), least severe first.
 type LoggingLevel string
 
-// The values of LoggingLevel.
+// The values of [LoggingLevel].
 const (
 	LoggingLevelDebug     LoggingLevel = "debug"
 	LoggingLevelInfo      LoggingLevel = "info"
@@ -167,7 +167,7 @@ const (
 	LoggingLevelEmergency LoggingLevel = "emergency"
 )
 
-// Valid reports whether x is one of the values of LoggingLevel.
+// Valid reports whether x is one of the values of [LoggingLevel].
 func (x LoggingLevel) Valid() bool {
 	switch x {
 	case LoggingLevelDebug, LoggingLevelInfo, LoggingLevelNotice, LoggingLevelWarning, LoggingLevelError, LoggingLevelCritical, LoggingLevelAlert, LoggingLevelEmergency:
@@ -176,7 +176,7 @@ func (x LoggingLevel) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a LoggingLevel, refusing values it does not list.
+// UnmarshalJSON decodes a [LoggingLevel], refusing values it does not list.
 func (x *LoggingLevel) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -192,14 +192,14 @@ func (x *LoggingLevel) UnmarshalJSON(b []byte) error {
 // ToolChoiceMode is the mode member of [ToolChoice].
 type ToolChoiceMode string
 
-// The values of ToolChoiceMode.
+// The values of [ToolChoiceMode].
 const (
 	ToolChoiceModeAuto     ToolChoiceMode = "auto"
 	ToolChoiceModeRequired ToolChoiceMode = "required"
 	ToolChoiceModeNone     ToolChoiceMode = "none"
 )
 
-// Valid reports whether x is one of the values of ToolChoiceMode.
+// Valid reports whether x is one of the values of [ToolChoiceMode].
 func (x ToolChoiceMode) Valid() bool {
 	switch x {
 	case ToolChoiceModeAuto, ToolChoiceModeRequired, ToolChoiceModeNone:
@@ -208,7 +208,7 @@ func (x ToolChoiceMode) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a ToolChoiceMode, refusing values it does not list.
+// UnmarshalJSON decodes a [ToolChoiceMode], refusing values it does not list.
 func (x *ToolChoiceMode) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -228,14 +228,14 @@ func (x *ToolChoiceMode) UnmarshalJSON(b []byte) error {
 // It is the includeContext member of [CreateMessageRequestParams].
 type IncludeContext string
 
-// The values of IncludeContext.
+// The values of [IncludeContext].
 const (
 	IncludeContextNone       IncludeContext = "none"
 	IncludeContextThisServer IncludeContext = "thisServer"
 	IncludeContextAllServers IncludeContext = "allServers"
 )
 
-// Valid reports whether x is one of the values of IncludeContext.
+// Valid reports whether x is one of the values of [IncludeContext].
 func (x IncludeContext) Valid() bool {
 	switch x {
 	case IncludeContextNone, IncludeContextThisServer, IncludeContextAllServers:
@@ -244,7 +244,7 @@ func (x IncludeContext) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an IncludeContext, refusing values it does not list.
+// UnmarshalJSON decodes an [IncludeContext], refusing values it does not list.
 func (x *IncludeContext) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -261,7 +261,7 @@ func (x *IncludeContext) UnmarshalJSON(b []byte) error {
 // require.
 type StringFormat string
 
-// The values of StringFormat.
+// The values of [StringFormat].
 const (
 	StringFormatEmail    StringFormat = "email"
 	StringFormatURI      StringFormat = "uri"
@@ -269,7 +269,7 @@ const (
 	StringFormatDateTime StringFormat = "date-time"
 )
 
-// Valid reports whether x is one of the values of StringFormat.
+// Valid reports whether x is one of the values of [StringFormat].
 func (x StringFormat) Valid() bool {
 	switch x {
 	case StringFormatEmail, StringFormatURI, StringFormatDate, StringFormatDateTime:
@@ -278,7 +278,7 @@ func (x StringFormat) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a StringFormat, refusing values it does not list.
+// UnmarshalJSON decodes a [StringFormat], refusing values it does not list.
 func (x *StringFormat) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -294,13 +294,13 @@ func (x *StringFormat) UnmarshalJSON(b []byte) error {
 // NumberSchemaType is the type member of [NumberSchema].
 type NumberSchemaType string
 
-// The values of NumberSchemaType.
+// The values of [NumberSchemaType].
 const (
 	NumberSchemaTypeNumber  NumberSchemaType = "number"
 	NumberSchemaTypeInteger NumberSchemaType = "integer"
 )
 
-// Valid reports whether x is one of the values of NumberSchemaType.
+// Valid reports whether x is one of the values of [NumberSchemaType].
 func (x NumberSchemaType) Valid() bool {
 	switch x {
 	case NumberSchemaTypeNumber, NumberSchemaTypeInteger:
@@ -309,7 +309,8 @@ func (x NumberSchemaType) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a NumberSchemaType, refusing values it does not list.
+// UnmarshalJSON decodes a [NumberSchemaType], refusing values it does not
+// list.
 func (x *NumberSchemaType) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -329,14 +330,14 @@ func (x *NumberSchemaType) UnmarshalJSON(b []byte) error {
 // It is the action member of [ElicitResult].
 type ElicitAction string
 
-// The values of ElicitAction.
+// The values of [ElicitAction].
 const (
 	ElicitActionAccept  ElicitAction = "accept"
 	ElicitActionDecline ElicitAction = "decline"
 	ElicitActionCancel  ElicitAction = "cancel"
 )
 
-// Valid reports whether x is one of the values of ElicitAction.
+// Valid reports whether x is one of the values of [ElicitAction].
 func (x ElicitAction) Valid() bool {
 	switch x {
 	case ElicitActionAccept, ElicitActionDecline, ElicitActionCancel:
@@ -345,7 +346,7 @@ func (x ElicitAction) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an ElicitAction, refusing values it does not list.
+// UnmarshalJSON decodes an [ElicitAction], refusing values it does not list.
 func (x *ElicitAction) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {

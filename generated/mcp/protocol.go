@@ -37,18 +37,19 @@
 // other side: a program that offers tools, resources and prompts.
 //
 // Each role is an interface holding the requests and notifications it answers.
-// To play Server, implement Server (embedding UnimplementedServer keeps the
+// To play Server, implement Server (embedding [UnimplementedServer] keeps the
 // implementation compiling when the protocol grows) and pass it, with the
-// stream to the other side, to ConnectServer; the Client it returns calls the
-// other side. Playing Client is alike, with ConnectClient. NewServerHandler
-// and NewServerRemote build the two halves on their own.
+// stream to the other side, to [ConnectServer]; the Client it returns calls
+// the other side. Playing Client is alike, with [ConnectClient].
+// [NewServerHandler] and [NewServerRemote] build the two halves on their own.
 //
 // # Wire
 //
 // Messages are framed as newline-delimited JSON, one message per line. It runs
 // over subprocess, stdio and http (/mcp). Request ids are integers. A caller
-// that gives up on a request sends notifications/cancelled. Requests time out
-// after 30s unless said otherwise. Upstream asks for a timeout on every
+// that gives up on a request sends notifications/cancelled. A caller waits 30s
+// for the response to a request, then sends the cancellation notification,
+// unless the method's doc says otherwise. Upstream asks for a timeout on every
 // request but leaves its length to implementations; 30 s is the default of the
 // Hermes MCP library. A request that times out leaves the pending set, the
 // peer receives notifications/cancelled for it, and the caller gets a timeout
@@ -155,9 +156,9 @@ const (
 // Options returns the protocol's connection options: ndjson framing, MCP
 // cancellation, the handshake initialize, the negotiated protocol version read
 // from protocolVersion of the handshake's result, JSON-RPC batches only under
-// version 2025-03-26 and the default timeouts of its requests. ConnectClient
-// and ConnectServer fill in the zero fields of the options they are given with
-// these.
+// version 2025-03-26 and the default timeouts of its requests. [ConnectClient]
+// and [ConnectServer] fill in the zero fields of the options they are given
+// with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }

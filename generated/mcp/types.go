@@ -175,7 +175,7 @@ func (x *TaskMetadata) UnmarshalJSON(b []byte) error {
 type TaskAugmentedRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
-	// Present: run as a task; the response is then a CreateTaskResult.
+	// Present: run as a task; the response is then a [CreateTaskResult].
 	Task *TaskMetadata `json:"task,omitempty"`
 }
 
@@ -2379,7 +2379,7 @@ func (x *ResourceRequestParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ReadResourceRequestParams is an object with the members _meta and uri.
+// ReadResourceRequestParams holds the params of resources/read.
 type ReadResourceRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
@@ -2431,7 +2431,7 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SubscribeRequestParams is an object with the members _meta and uri.
+// SubscribeRequestParams holds the params of resources/subscribe.
 type SubscribeRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
@@ -2483,7 +2483,7 @@ func (x *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnsubscribeRequestParams is an object with the members _meta and uri.
+// UnsubscribeRequestParams holds the params of resources/unsubscribe.
 type UnsubscribeRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
@@ -2587,8 +2587,7 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ListResourcesResult is an object with the members _meta, nextCursor and
-// resources.
+// ListResourcesResult is the result of resources/list.
 type ListResourcesResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
@@ -2648,8 +2647,7 @@ func (x *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ListResourceTemplatesResult is an object with the members _meta, nextCursor
-// and resourceTemplates.
+// ListResourceTemplatesResult is the result of resources/templates/list.
 type ListResourceTemplatesResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
@@ -2709,7 +2707,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ReadResourceResult is an object with the members _meta and contents.
+// ReadResourceResult is the result of resources/read.
 type ReadResourceResult struct {
 	Meta     *Meta                   `json:"_meta,omitempty"`
 	Contents []ResourceContentsUnion `json:"contents"`
@@ -2968,8 +2966,7 @@ func (x *PromptMessage) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ListPromptsResult is an object with the members _meta, nextCursor and
-// prompts.
+// ListPromptsResult is the result of prompts/list.
 type ListPromptsResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
@@ -3029,8 +3026,7 @@ func (x *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// GetPromptRequestParams is an object with the members _meta, name and
-// arguments.
+// GetPromptRequestParams holds the params of prompts/get.
 type GetPromptRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 	Name string       `json:"name"`
@@ -3091,8 +3087,7 @@ func (x *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// GetPromptResult is an object with the members _meta, description and
-// messages.
+// GetPromptResult is the result of prompts/get.
 type GetPromptResult struct {
 	Meta        *Meta           `json:"_meta,omitempty"`
 	Description *string         `json:"description,omitempty"`
@@ -3483,7 +3478,7 @@ func (x *Tool) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ListToolsResult is an object with the members _meta, nextCursor and tools.
+// ListToolsResult is the result of tools/list.
 type ListToolsResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
@@ -3543,12 +3538,11 @@ func (x *ListToolsResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CallToolRequestParams is an object with the members _meta, task, name and
-// arguments.
+// CallToolRequestParams holds the params of tools/call.
 type CallToolRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
-	// Present: run as a task; the response is then a CreateTaskResult.
+	// Present: run as a task; the response is then a [CreateTaskResult].
 	Task      *TaskMetadata              `json:"task,omitempty"`
 	Name      string                     `json:"name"`
 	Arguments map[string]json.RawMessage `json:"arguments,omitzero"`
@@ -4093,7 +4087,7 @@ func (x *TaskIDParams) UnmarshalJSON(b []byte) error {
 }
 
 // GetTaskPayloadResult is the result of the task's underlying request, member
-// by member (a CallToolResult for tools/call).
+// by member (a [CallToolResult] for tools/call).
 type GetTaskPayloadResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
@@ -4134,7 +4128,7 @@ func (x *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ListTasksResult is an object with the members _meta, nextCursor and tasks.
+// ListTasksResult is the result of tasks/list.
 type ListTasksResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
@@ -4302,7 +4296,7 @@ func (x *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SetLevelRequestParams is an object with the members _meta and level.
+// SetLevelRequestParams holds the params of logging/setLevel.
 type SetLevelRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
@@ -4354,8 +4348,7 @@ func (x *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LoggingMessageNotificationParams is an object with the members _meta, level,
-// logger and data.
+// LoggingMessageNotificationParams holds the params of notifications/message.
 type LoggingMessageNotificationParams struct {
 	Meta  *Meta        `json:"_meta,omitempty"`
 	Level LoggingLevel `json:"level"`
@@ -4576,8 +4569,7 @@ func (x *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CompleteRequestParams is an object with the members _meta, ref, argument and
-// context.
+// CompleteRequestParams holds the params of completion/complete.
 type CompleteRequestParams struct {
 	Meta *RequestMeta        `json:"_meta,omitempty"`
 	Ref  CompletionReference `json:"ref"`
@@ -4740,7 +4732,7 @@ func (x *CompletionContext) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CompleteResult is an object with the members _meta and completion.
+// CompleteResult is the result of completion/complete.
 type CompleteResult struct {
 	Meta       *Meta      `json:"_meta,omitempty"`
 	Completion Completion `json:"completion"`
@@ -4872,7 +4864,7 @@ type ToolUseContent struct {
 	// Always "tool_use"; MarshalJSON fills it in when left empty.
 	Type string `json:"type"`
 
-	// Matched by the toolUseId of the ToolResultContent answering it.
+	// Matched by the toolUseId of the [ToolResultContent] answering it.
 	ID    string                     `json:"id"`
 	Name  string                     `json:"name"`
 	Input map[string]json.RawMessage `json:"input"`
@@ -5291,11 +5283,11 @@ func (x *ToolChoice) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CreateMessageRequestParams is an object with 12 members.
+// CreateMessageRequestParams holds the params of sampling/createMessage.
 type CreateMessageRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
-	// Present: run as a task; the response is then a CreateTaskResult.
+	// Present: run as a task; the response is then a [CreateTaskResult].
 	Task             *TaskMetadata     `json:"task,omitempty"`
 	Messages         []SamplingMessage `json:"messages"`
 	ModelPreferences *ModelPreferences `json:"modelPreferences,omitempty"`
@@ -5449,7 +5441,8 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CreateMessageResult is the model's reply: a SamplingMessage with the model's
+// CreateMessageResult is the model's reply: a [SamplingMessage] with the
+// model's
 // name and why it stopped.
 type CreateMessageResult struct {
 	Meta    *Meta           `json:"_meta,omitempty"`
@@ -5577,7 +5570,7 @@ func (x *Root) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ListRootsResult is an object with the members _meta and roots.
+// ListRootsResult is the result of roots/list.
 type ListRootsResult struct {
 	Meta  *Meta  `json:"_meta,omitempty"`
 	Roots []Root `json:"roots"`
@@ -6364,7 +6357,7 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 // LegacyTitledEnumSchema is an object with the members type, title,
 // description, enum, enumNames and default.
 //
-// Deprecated: Use TitledSingleSelectEnumSchema.
+// Deprecated: Use [TitledSingleSelectEnumSchema].
 type LegacyTitledEnumSchema struct {
 	// Always "string"; MarshalJSON fills it in when left empty.
 	Type        string   `json:"type"`
@@ -6606,8 +6599,8 @@ func (x *TitledEnumItems) UnmarshalJSON(b []byte) error {
 }
 
 // MultiSelectEnumSchema is a multi-select enum: an array of strings from a
-// fixed list. Upstream writes it as a union of UntitledMultiSelectEnumSchema
-// and TitledMultiSelectEnumSchema, which differ only in their items member;
+// fixed list. Upstream writes it as a union of [UntitledMultiSelectEnumSchema]
+// and [TitledMultiSelectEnumSchema], which differ only in their items member;
 // this one object, whose items member is a union, accepts the same values.
 type MultiSelectEnumSchema struct {
 	// Always "array"; MarshalJSON fills it in when left empty.
@@ -6814,7 +6807,7 @@ func (x *ElicitationSchema) UnmarshalJSON(b []byte) error {
 type ElicitRequestFormParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
-	// Present: run as a task; the response is then a CreateTaskResult.
+	// Present: run as a task; the response is then a [CreateTaskResult].
 	Task *TaskMetadata `json:"task,omitempty"`
 
 	// Defaults to form when omitted. When present, it is always "form".
@@ -6897,7 +6890,7 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 type ElicitRequestURLParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
-	// Present: run as a task; the response is then a CreateTaskResult.
+	// Present: run as a task; the response is then a [CreateTaskResult].
 	Task *TaskMetadata `json:"task,omitempty"`
 
 	// Always "url"; MarshalJSON fills it in when left empty.

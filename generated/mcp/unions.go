@@ -26,7 +26,7 @@ type ProgressToken struct {
 	Integer *int64
 }
 
-// NewProgressToken returns a ProgressToken holding v, in the field of v's
+// NewProgressToken returns a [ProgressToken] holding v, in the field of v's
 // type.
 func NewProgressToken[V string | int64](v V) ProgressToken {
 	var x ProgressToken
@@ -69,7 +69,8 @@ func (x ProgressToken) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ProgressToken into the variant matching the kind of
+// UnmarshalJSON decodes a [ProgressToken] into the variant matching the kind
+// of
 // JSON value b holds.
 func (x *ProgressToken) UnmarshalJSON(b []byte) error {
 	var v ProgressToken
@@ -102,7 +103,7 @@ type RequestID struct {
 	Integer *int64
 }
 
-// NewRequestID returns a RequestID holding v, in the field of v's type.
+// NewRequestID returns a [RequestID] holding v, in the field of v's type.
 func NewRequestID[V string | int64](v V) RequestID {
 	var x RequestID
 	switch v := any(v).(type) {
@@ -144,7 +145,8 @@ func (x RequestID) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a RequestID into the variant matching the kind of JSON
+// UnmarshalJSON decodes a [RequestID] into the variant matching the kind of
+// JSON
 // value b holds.
 func (x *RequestID) UnmarshalJSON(b []byte) error {
 	var v RequestID
@@ -183,7 +185,8 @@ type ContentBlock struct {
 	Resource     *EmbeddedResource
 }
 
-// NewContentBlock returns a ContentBlock holding v, in the field of v's type.
+// NewContentBlock returns a [ContentBlock] holding v, in the field of v's
+// type.
 func NewContentBlock[V TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource](v V) ContentBlock {
 	var x ContentBlock
 	switch v := any(v).(type) {
@@ -246,7 +249,7 @@ func (x ContentBlock) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ContentBlock from the variant named by the "type"
+// UnmarshalJSON decodes a [ContentBlock] from the variant named by the "type"
 // member.
 func (x *ContentBlock) UnmarshalJSON(b []byte) error {
 	var raw []byte
@@ -313,7 +316,7 @@ type ResourceContentsUnion struct {
 	BlobResourceContents *BlobResourceContents
 }
 
-// NewResourceContentsUnion returns a ResourceContentsUnion holding v, in the
+// NewResourceContentsUnion returns a [ResourceContentsUnion] holding v, in the
 // field of v's type.
 func NewResourceContentsUnion[V TextResourceContents | BlobResourceContents](v V) ResourceContentsUnion {
 	var x ResourceContentsUnion
@@ -357,8 +360,8 @@ func (x ResourceContentsUnion) MarshalJSON() ([]byte, error) {
 }
 
 // resourceContentsUnionObjects is what an object needs to be each object
-// variant of ResourceContentsUnion (TextResourceContents and
-// BlobResourceContents), over the members "uri", "mimeType", "_meta", "text"
+// variant of [ResourceContentsUnion] ([TextResourceContents] and
+// [BlobResourceContents]), over the members "uri", "mimeType", "_meta", "text"
 // and "blob", one bit each in this order.
 var resourceContentsUnionObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0xf},
@@ -368,7 +371,8 @@ var resourceContentsUnionObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x11},
 }}
 
-// UnmarshalJSON decodes a ResourceContentsUnion into the variant matching the
+// UnmarshalJSON decodes a [ResourceContentsUnion] into the variant matching
+// the
 // kind of JSON value b holds. An object decodes into the object variant the
 // members it holds choose, as the type's comment says.
 func (x *ResourceContentsUnion) UnmarshalJSON(b []byte) error {
@@ -415,7 +419,7 @@ func (x *ResourceContentsUnion) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CallToolResponse is the answer to tools/call, a CallToolResult, or a
+// CallToolResponse is the answer to tools/call, a [CallToolResult], or a
 // CreateTaskResult when the call was made a task.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -433,7 +437,7 @@ type CallToolResponse struct {
 	CreateTaskResult *CreateTaskResult
 }
 
-// NewCallToolResponse returns a CallToolResponse holding v, in the field of
+// NewCallToolResponse returns a [CallToolResponse] holding v, in the field of
 // v's type.
 func NewCallToolResponse[V CallToolResult | CreateTaskResult](v V) CallToolResponse {
 	var x CallToolResponse
@@ -477,7 +481,7 @@ func (x CallToolResponse) MarshalJSON() ([]byte, error) {
 }
 
 // callToolResponseObjects is what an object needs to be each object variant of
-// CallToolResponse (CallToolResult and CreateTaskResult), over the members
+// CallToolResponse ([CallToolResult] and [CreateTaskResult]), over the members
 // "_meta", "content", "structuredContent", "isError" and "task", one bit each
 // in this order.
 var callToolResponseObjects = []jsonrpc.ObjectChoice{{
@@ -488,7 +492,8 @@ var callToolResponseObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x10},
 }}
 
-// UnmarshalJSON decodes a CallToolResponse into the variant matching the kind
+// UnmarshalJSON decodes a [CallToolResponse] into the variant matching the
+// kind
 // of JSON value b holds. An object decodes into the object variant the members
 // it holds choose, as the type's comment says.
 func (x *CallToolResponse) UnmarshalJSON(b []byte) error {
@@ -535,10 +540,9 @@ func (x *CallToolResponse) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CompletionReference is one of RefPrompt or RefResource.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by their "type" member:
+// CompletionReference holds exactly one of these variants, in its field; on
+// the wire it is that variant alone, and the variants are told apart by their
+// "type" member:
 //   - RefPrompt: [PromptReference], whose "type" member is "ref/prompt"
 //   - RefResource: [ResourceTemplateReference], whose "type" member is
 //     "ref/resource"
@@ -547,7 +551,8 @@ type CompletionReference struct {
 	RefResource *ResourceTemplateReference
 }
 
-// NewCompletionReference returns a CompletionReference holding v, in the field
+// NewCompletionReference returns a [CompletionReference] holding v, in the
+// field
 // of v's type.
 func NewCompletionReference[V PromptReference | ResourceTemplateReference](v V) CompletionReference {
 	var x CompletionReference
@@ -590,7 +595,7 @@ func (x CompletionReference) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a CompletionReference from the variant named by the
+// UnmarshalJSON decodes a [CompletionReference] from the variant named by the
 // "type" member.
 func (x *CompletionReference) UnmarshalJSON(b []byte) error {
 	var raw []byte
@@ -628,11 +633,9 @@ func (x *CompletionReference) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SamplingMessageContentBlock is one of Text, Image, Audio, ToolUse or
-// ToolResult.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by their "type" member:
+// SamplingMessageContentBlock holds exactly one of these variants, in its
+// field; on the wire it is that variant alone, and the variants are told apart
+// by their "type" member:
 //   - Text: [TextContent], whose "type" member is "text"
 //   - Image: [ImageContent], whose "type" member is "image"
 //   - Audio: [AudioContent], whose "type" member is "audio"
@@ -646,7 +649,8 @@ type SamplingMessageContentBlock struct {
 	ToolResult *ToolResultContent
 }
 
-// NewSamplingMessageContentBlock returns a SamplingMessageContentBlock holding
+// NewSamplingMessageContentBlock returns a [SamplingMessageContentBlock]
+// holding
 // v, in the field of v's type.
 func NewSamplingMessageContentBlock[V TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent](v V) SamplingMessageContentBlock {
 	var x SamplingMessageContentBlock
@@ -710,7 +714,7 @@ func (x SamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a SamplingMessageContentBlock from the variant named
+// UnmarshalJSON decodes a [SamplingMessageContentBlock] from the variant named
 // by the "type" member.
 func (x *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
 	var raw []byte
@@ -768,7 +772,8 @@ type SamplingContent struct {
 	Array                       *[]SamplingMessageContentBlock
 }
 
-// NewSamplingContent returns a SamplingContent holding v, in the field of v's
+// NewSamplingContent returns a [SamplingContent] holding v, in the field of
+// v's
 // type.
 func NewSamplingContent[V SamplingMessageContentBlock | []SamplingMessageContentBlock](v V) SamplingContent {
 	var x SamplingContent
@@ -811,7 +816,7 @@ func (x SamplingContent) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a SamplingContent into the variant matching the kind
+// UnmarshalJSON decodes a [SamplingContent] into the variant matching the kind
 // of JSON value b holds.
 func (x *SamplingContent) UnmarshalJSON(b []byte) error {
 	var v SamplingContent
@@ -852,7 +857,7 @@ type CreateMessageResponse struct {
 	CreateTaskResult    *CreateTaskResult
 }
 
-// NewCreateMessageResponse returns a CreateMessageResponse holding v, in the
+// NewCreateMessageResponse returns a [CreateMessageResponse] holding v, in the
 // field of v's type.
 func NewCreateMessageResponse[V CreateMessageResult | CreateTaskResult](v V) CreateMessageResponse {
 	var x CreateMessageResponse
@@ -896,9 +901,9 @@ func (x CreateMessageResponse) MarshalJSON() ([]byte, error) {
 }
 
 // createMessageResponseObjects is what an object needs to be each object
-// variant of CreateMessageResponse (CreateMessageResult and CreateTaskResult),
-// over the members "_meta", "role", "content", "model", "stopReason" and
-// "task", one bit each in this order.
+// variant of [CreateMessageResponse] ([CreateMessageResult] and
+// [CreateTaskResult]), over the members "_meta", "role", "content", "model",
+// "stopReason" and "task", one bit each in this order.
 var createMessageResponseObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x1f},
 	Required: []uint64{0xe},
@@ -907,7 +912,8 @@ var createMessageResponseObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x20},
 }}
 
-// UnmarshalJSON decodes a CreateMessageResponse into the variant matching the
+// UnmarshalJSON decodes a [CreateMessageResponse] into the variant matching
+// the
 // kind of JSON value b holds. An object decodes into the object variant the
 // members it holds choose, as the type's comment says.
 func (x *CreateMessageResponse) UnmarshalJSON(b []byte) error {
@@ -958,12 +964,9 @@ func (x *CreateMessageResponse) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SingleSelectEnumSchema is one of UntitledSingleSelectEnumSchema or
-// TitledSingleSelectEnumSchema.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are, and objects
-// by the members they hold:
+// SingleSelectEnumSchema holds exactly one of these variants, in its field; on
+// the wire it is that variant alone, and the variants are told apart by the
+// kind of JSON value they are, and objects by the members they hold:
 //   - UntitledSingleSelectEnumSchema: [UntitledSingleSelectEnumSchema], an
 //     object with "type" and "enum" members
 //   - TitledSingleSelectEnumSchema: [TitledSingleSelectEnumSchema], an object
@@ -978,7 +981,8 @@ type SingleSelectEnumSchema struct {
 	TitledSingleSelectEnumSchema   *TitledSingleSelectEnumSchema
 }
 
-// NewSingleSelectEnumSchema returns a SingleSelectEnumSchema holding v, in the
+// NewSingleSelectEnumSchema returns a [SingleSelectEnumSchema] holding v, in
+// the
 // field of v's type.
 func NewSingleSelectEnumSchema[V UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema](v V) SingleSelectEnumSchema {
 	var x SingleSelectEnumSchema
@@ -1022,8 +1026,8 @@ func (x SingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 }
 
 // singleSelectEnumSchemaObjects is what an object needs to be each object
-// variant of SingleSelectEnumSchema (UntitledSingleSelectEnumSchema and
-// TitledSingleSelectEnumSchema), over the members "type", "title",
+// variant of [SingleSelectEnumSchema] ([UntitledSingleSelectEnumSchema] and
+// [TitledSingleSelectEnumSchema]), over the members "type", "title",
 // "description", "enum", "default" and "oneOf", one bit each in this order.
 var singleSelectEnumSchemaObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x1f},
@@ -1033,7 +1037,8 @@ var singleSelectEnumSchemaObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x21},
 }}
 
-// UnmarshalJSON decodes a SingleSelectEnumSchema into the variant matching the
+// UnmarshalJSON decodes a [SingleSelectEnumSchema] into the variant matching
+// the
 // kind of JSON value b holds. An object decodes into the object variant the
 // members it holds choose, as the type's comment says.
 func (x *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
@@ -1104,7 +1109,7 @@ type MultiSelectEnumItems struct {
 	TitledEnumItems   *TitledEnumItems
 }
 
-// NewMultiSelectEnumItems returns a MultiSelectEnumItems holding v, in the
+// NewMultiSelectEnumItems returns a [MultiSelectEnumItems] holding v, in the
 // field of v's type.
 func NewMultiSelectEnumItems[V UntitledEnumItems | TitledEnumItems](v V) MultiSelectEnumItems {
 	var x MultiSelectEnumItems
@@ -1148,8 +1153,9 @@ func (x MultiSelectEnumItems) MarshalJSON() ([]byte, error) {
 }
 
 // multiSelectEnumItemsObjects is what an object needs to be each object
-// variant of MultiSelectEnumItems (UntitledEnumItems and TitledEnumItems),
-// over the members "type", "enum" and "anyOf", one bit each in this order.
+// variant of [MultiSelectEnumItems] ([UntitledEnumItems] and
+// [TitledEnumItems]), over the members "type", "enum" and "anyOf", one bit
+// each in this order.
 var multiSelectEnumItemsObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
@@ -1158,7 +1164,7 @@ var multiSelectEnumItemsObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x4},
 }}
 
-// UnmarshalJSON decodes a MultiSelectEnumItems into the variant matching the
+// UnmarshalJSON decodes a [MultiSelectEnumItems] into the variant matching the
 // kind of JSON value b holds. An object decodes into the object variant the
 // members it holds choose, as the type's comment says.
 func (x *MultiSelectEnumItems) UnmarshalJSON(b []byte) error {
@@ -1229,7 +1235,7 @@ type EnumSchema struct {
 	LegacyTitledEnumSchema         *LegacyTitledEnumSchema
 }
 
-// NewEnumSchema returns an EnumSchema holding v, in the field of v's type.
+// NewEnumSchema returns an [EnumSchema] holding v, in the field of v's type.
 func NewEnumSchema[V UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema | MultiSelectEnumSchema | LegacyTitledEnumSchema](v V) EnumSchema {
 	var x EnumSchema
 	switch v := any(v).(type) {
@@ -1286,10 +1292,11 @@ func (x EnumSchema) MarshalJSON() ([]byte, error) {
 }
 
 // enumSchemaObjects is what an object needs to be each object variant of
-// EnumSchema (UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema,
-// MultiSelectEnumSchema and LegacyTitledEnumSchema), over the members "type",
-// "title", "description", "enum", "default", "oneOf", "minItems", "maxItems",
-// "items" and "enumNames", one bit each in this order.
+// EnumSchema ([UntitledSingleSelectEnumSchema],
+// [TitledSingleSelectEnumSchema], [MultiSelectEnumSchema] and
+// [LegacyTitledEnumSchema]), over the members "type", "title", "description",
+// "enum", "default", "oneOf", "minItems", "maxItems", "items" and "enumNames",
+// one bit each in this order.
 var enumSchemaObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x1f},
 	Required: []uint64{0x9},
@@ -1304,7 +1311,7 @@ var enumSchemaObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x9},
 }}
 
-// UnmarshalJSON decodes an EnumSchema into the variant matching the kind of
+// UnmarshalJSON decodes an [EnumSchema] into the variant matching the kind of
 // JSON value b holds. An object decodes into the object variant the members it
 // holds choose, as the type's comment says.
 func (x *EnumSchema) UnmarshalJSON(b []byte) error {
@@ -1393,7 +1400,8 @@ type PrimitiveSchemaDefinition struct {
 	EnumSchema    *EnumSchema
 }
 
-// NewPrimitiveSchemaDefinition returns a PrimitiveSchemaDefinition holding v,
+// NewPrimitiveSchemaDefinition returns a [PrimitiveSchemaDefinition] holding
+// v,
 // in the field of v's type.
 func NewPrimitiveSchemaDefinition[V StringSchema | NumberSchema | BooleanSchema | EnumSchema](v V) PrimitiveSchemaDefinition {
 	var x PrimitiveSchemaDefinition
@@ -1451,12 +1459,13 @@ func (x PrimitiveSchemaDefinition) MarshalJSON() ([]byte, error) {
 }
 
 // primitiveSchemaDefinitionObjects is what an object needs to be each object
-// variant of PrimitiveSchemaDefinition (StringSchema, NumberSchema,
-// BooleanSchema, UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema,
-// MultiSelectEnumSchema and LegacyTitledEnumSchema), over the members "type",
-// "title", "description", "minLength", "maxLength", "format", "default",
-// "minimum", "maximum", "enum", "oneOf", "minItems", "maxItems", "items" and
-// "enumNames", one bit each in this order.
+// variant of [PrimitiveSchemaDefinition] ([StringSchema], [NumberSchema],
+// [BooleanSchema], [UntitledSingleSelectEnumSchema],
+// [TitledSingleSelectEnumSchema], [MultiSelectEnumSchema] and
+// [LegacyTitledEnumSchema]), over the members "type", "title", "description",
+// "minLength", "maxLength", "format", "default", "minimum", "maximum", "enum",
+// "oneOf", "minItems", "maxItems", "items" and "enumNames", one bit each in
+// this order.
 var primitiveSchemaDefinitionObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7f},
 	Required: []uint64{0x1},
@@ -1480,7 +1489,8 @@ var primitiveSchemaDefinitionObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x201},
 }}
 
-// UnmarshalJSON decodes a PrimitiveSchemaDefinition into the variant matching
+// UnmarshalJSON decodes a [PrimitiveSchemaDefinition] into the variant
+// matching
 // the kind of JSON value b holds. An object decodes into the object variant
 // the members it holds choose, as the type's comment says.
 func (x *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
@@ -1563,7 +1573,7 @@ func (x *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 }
 
 // ElicitRequestParams is the params of elicitation/create:
-// ElicitRequestURLParams when mode is url, ElicitRequestFormParams when mode
+// ElicitRequestURLParams when mode is url, [ElicitRequestFormParams] when mode
 // is form or absent.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -1583,7 +1593,7 @@ type ElicitRequestParams struct {
 	ElicitRequestFormParams *ElicitRequestFormParams
 }
 
-// NewElicitRequestParams returns an ElicitRequestParams holding v, in the
+// NewElicitRequestParams returns an [ElicitRequestParams] holding v, in the
 // field of v's type.
 func NewElicitRequestParams[V ElicitRequestURLParams | ElicitRequestFormParams](v V) ElicitRequestParams {
 	var x ElicitRequestParams
@@ -1627,9 +1637,10 @@ func (x ElicitRequestParams) MarshalJSON() ([]byte, error) {
 }
 
 // elicitRequestParamsObjects is what an object needs to be each object variant
-// of ElicitRequestParams (ElicitRequestURLParams and ElicitRequestFormParams),
-// over the members "_meta", "task", "mode", "message", "elicitationId", "url"
-// and "requestedSchema", one bit each in this order.
+// of [ElicitRequestParams] ([ElicitRequestURLParams] and
+// [ElicitRequestFormParams]), over the members "_meta", "task", "mode",
+// "message", "elicitationId", "url" and "requestedSchema", one bit each in
+// this order.
 var elicitRequestParamsObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3f},
 	Required: []uint64{0x3c},
@@ -1638,7 +1649,7 @@ var elicitRequestParamsObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x48},
 }}
 
-// UnmarshalJSON decodes an ElicitRequestParams into the variant matching the
+// UnmarshalJSON decodes an [ElicitRequestParams] into the variant matching the
 // kind of JSON value b holds. An object decodes into the object variant the
 // members it holds choose, as the type's comment says.
 func (x *ElicitRequestParams) UnmarshalJSON(b []byte) error {
@@ -1707,7 +1718,7 @@ type ElicitValue struct {
 	Array   *[]string
 }
 
-// NewElicitValue returns an ElicitValue holding v, in the field of v's type.
+// NewElicitValue returns an [ElicitValue] holding v, in the field of v's type.
 func NewElicitValue[V string | float64 | bool | []string](v V) ElicitValue {
 	var x ElicitValue
 	switch v := any(v).(type) {
@@ -1763,7 +1774,7 @@ func (x ElicitValue) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes an ElicitValue into the variant matching the kind of
+// UnmarshalJSON decodes an [ElicitValue] into the variant matching the kind of
 // JSON value b holds.
 func (x *ElicitValue) UnmarshalJSON(b []byte) error {
 	var v ElicitValue
@@ -1791,7 +1802,7 @@ func (x *ElicitValue) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ElicitResponse is the answer to elicitation/create, or a CreateTaskResult
+// ElicitResponse is the answer to elicitation/create, or a [CreateTaskResult]
 // when it was made a task.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
@@ -1809,7 +1820,7 @@ type ElicitResponse struct {
 	CreateTaskResult *CreateTaskResult
 }
 
-// NewElicitResponse returns an ElicitResponse holding v, in the field of v's
+// NewElicitResponse returns an [ElicitResponse] holding v, in the field of v's
 // type.
 func NewElicitResponse[V ElicitResult | CreateTaskResult](v V) ElicitResponse {
 	var x ElicitResponse
@@ -1853,7 +1864,7 @@ func (x ElicitResponse) MarshalJSON() ([]byte, error) {
 }
 
 // elicitResponseObjects is what an object needs to be each object variant of
-// ElicitResponse (ElicitResult and CreateTaskResult), over the members
+// ElicitResponse ([ElicitResult] and [CreateTaskResult]), over the members
 // "_meta", "action", "content" and "task", one bit each in this order.
 var elicitResponseObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7},
@@ -1863,7 +1874,7 @@ var elicitResponseObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x8},
 }}
 
-// UnmarshalJSON decodes an ElicitResponse into the variant matching the kind
+// UnmarshalJSON decodes an [ElicitResponse] into the variant matching the kind
 // of JSON value b holds. An object decodes into the object variant the members
 // it holds choose, as the type's comment says.
 func (x *ElicitResponse) UnmarshalJSON(b []byte) error {

@@ -14,7 +14,7 @@ import "github.com/rpcgen/rpcgen/runtime/jsonrpc"
 // ones.
 type ValueType string
 
-// The values of ValueType.
+// The values of [ValueType].
 const (
 	// A JSON boolean.
 	ValueTypeBool ValueType = "bool"
@@ -32,13 +32,13 @@ const (
 	ValueTypePath ValueType = "path"
 	// An array of paths.
 	ValueTypePathList ValueType = "pathList"
-	// An array of KeyValue: the values of a nested group, such as a command's
+	// An array of [KeyValue]: the values of a nested group, such as a command's
 	// config inside `pluginConfig`. Only Reginald sends it; a manifest may not
 	// declare it.
 	ValueTypeConfigs ValueType = "configs"
 )
 
-// Valid reports whether x is one of the known values of ValueType.
+// Valid reports whether x is one of the known values of [ValueType].
 func (x ValueType) Valid() bool {
 	switch x {
 	case ValueTypeBool, ValueTypeBoolList, ValueTypeInt, ValueTypeIntList, ValueTypeString, ValueTypeStringList, ValueTypePath, ValueTypePathList, ValueTypeConfigs:
@@ -47,7 +47,7 @@ func (x ValueType) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a ValueType, keeping values it does not list: other
+// UnmarshalJSON decodes a [ValueType], keeping values it does not list: other
 // values are accepted.
 func (x *ValueType) UnmarshalJSON(b []byte) error {
 	var v string
@@ -67,7 +67,7 @@ func (x *ValueType) UnmarshalJSON(b []byte) error {
 // ones.
 type LogLevel string
 
-// The values of LogLevel.
+// The values of [LogLevel].
 const (
 	// Diagnostics for developers (slog level -4).
 	LogLevelDebug LogLevel = "DEBUG"
@@ -79,7 +79,7 @@ const (
 	LogLevelError LogLevel = "ERROR"
 )
 
-// Valid reports whether x is one of the known values of LogLevel.
+// Valid reports whether x is one of the known values of [LogLevel].
 func (x LogLevel) Valid() bool {
 	switch x {
 	case LogLevelDebug, LogLevelInfo, LogLevelWarn, LogLevelError:
@@ -88,7 +88,7 @@ func (x LogLevel) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a LogLevel, keeping values it does not list: other
+// UnmarshalJSON decodes a [LogLevel], keeping values it does not list: other
 // values are accepted.
 func (x *LogLevel) UnmarshalJSON(b []byte) error {
 	var v string

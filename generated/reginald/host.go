@@ -16,9 +16,9 @@ import (
 // client. It starts the plugin executable and makes every call.
 //
 // Its methods are the requests and notifications Plugin sends it. Serve an
-// implementation with ConnectHost or NewHostHandler, embedding
-// UnimplementedHost to keep compiling when methods are added; call the
-// reginald at the other end of a connection with NewHostRemote.
+// implementation with [ConnectHost] or [NewHostHandler], embedding
+// [UnimplementedHost] to keep compiling when methods are added; call the
+// reginald at the other end of a connection with [NewHostRemote].
 type Host interface {
 	// Log handles the notification log. A log record, which Reginald writes
 	// through its own logger with the plugin's name added, unless its logging

@@ -17,9 +17,9 @@ import (
 // error goes to the user.
 //
 // Its methods are the requests and notifications Host sends it. Serve an
-// implementation with ConnectPlugin or NewPluginHandler, embedding
-// UnimplementedPlugin to keep compiling when methods are added; call the
-// plugin at the other end of a connection with NewPluginRemote.
+// implementation with [ConnectPlugin] or [NewPluginHandler], embedding
+// [UnimplementedPlugin] to keep compiling when methods are added; call the
+// plugin at the other end of a connection with [NewPluginRemote].
 type Plugin interface {
 	// Handshake answers the request handshake. The first call after Reginald
 	// starts the plugin. Reginald gives up on the plugin unless the result carries

@@ -45,11 +45,11 @@
 // the user.
 //
 // Each role is an interface holding the requests and notifications it answers.
-// To play Plugin, implement Plugin (embedding UnimplementedPlugin keeps the
+// To play Plugin, implement Plugin (embedding [UnimplementedPlugin] keeps the
 // implementation compiling when the protocol grows) and pass it, with the
-// stream to the other side, to ConnectPlugin; the Host it returns calls the
-// other side. Playing Host is alike, with ConnectHost. NewPluginHandler and
-// NewPluginRemote build the two halves on their own.
+// stream to the other side, to [ConnectPlugin]; the Host it returns calls the
+// other side. Playing Host is alike, with [ConnectHost]. [NewPluginHandler]
+// and [NewPluginRemote] build the two halves on their own.
 //
 // # Wire
 //
@@ -86,8 +86,8 @@ const (
 )
 
 // Options returns the protocol's connection options: content-length framing
-// and the handshake handshake. ConnectHost and ConnectPlugin fill in the zero
-// fields of the options they are given with these.
+// and the handshake handshake. [ConnectHost] and [ConnectPlugin] fill in the
+// zero fields of the options they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }

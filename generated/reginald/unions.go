@@ -33,7 +33,8 @@ type UnionValueAlternativesItem struct {
 	MappedValue *MappedValue
 }
 
-// NewUnionValueAlternativesItem returns an UnionValueAlternativesItem holding
+// NewUnionValueAlternativesItem returns an [UnionValueAlternativesItem]
+// holding
 // v, in the field of v's type.
 func NewUnionValueAlternativesItem[V ConfigValue | MappedValue](v V) UnionValueAlternativesItem {
 	var x UnionValueAlternativesItem
@@ -77,9 +78,9 @@ func (x UnionValueAlternativesItem) MarshalJSON() ([]byte, error) {
 }
 
 // unionValueAlternativesItemObjects is what an object needs to be each object
-// variant of UnionValueAlternativesItem (ConfigValue and MappedValue), over
-// the members "description", "key", "value", "type", "keyType" and "values",
-// one bit each in this order.
+// variant of [UnionValueAlternativesItem] ([ConfigValue] and [MappedValue]),
+// over the members "description", "key", "value", "type", "keyType" and
+// "values", one bit each in this order.
 var unionValueAlternativesItemObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0xf},
 	Required: []uint64{0xe},
@@ -88,7 +89,7 @@ var unionValueAlternativesItemObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x32},
 }}
 
-// UnmarshalJSON decodes an UnionValueAlternativesItem into the variant
+// UnmarshalJSON decodes an [UnionValueAlternativesItem] into the variant
 // matching the kind of JSON value b holds. An object decodes into the object
 // variant the members it holds choose, as the type's comment says.
 func (x *UnionValueAlternativesItem) UnmarshalJSON(b []byte) error {
@@ -158,7 +159,7 @@ type TaskConfig struct {
 	UnionValue  *UnionValue
 }
 
-// NewTaskConfig returns a TaskConfig holding v, in the field of v's type.
+// NewTaskConfig returns a [TaskConfig] holding v, in the field of v's type.
 func NewTaskConfig[V ConfigValue | MappedValue | UnionValue](v V) TaskConfig {
 	var x TaskConfig
 	switch v := any(v).(type) {
@@ -208,7 +209,7 @@ func (x TaskConfig) MarshalJSON() ([]byte, error) {
 }
 
 // taskConfigObjects is what an object needs to be each object variant of
-// TaskConfig (ConfigValue, MappedValue and UnionValue), over the members
+// TaskConfig ([ConfigValue], [MappedValue] and [UnionValue]), over the members
 // "description", "key", "value", "type", "keyType", "values" and
 // "alternatives", one bit each in this order.
 var taskConfigObjects = []jsonrpc.ObjectChoice{{
@@ -222,7 +223,7 @@ var taskConfigObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x40},
 }}
 
-// UnmarshalJSON decodes a TaskConfig into the variant matching the kind of
+// UnmarshalJSON decodes a [TaskConfig] into the variant matching the kind of
 // JSON value b holds. An object decodes into the object variant the members it
 // holds choose, as the type's comment says.
 func (x *TaskConfig) UnmarshalJSON(b []byte) error {

@@ -55,21 +55,22 @@
 //
 // Runtime is an interface holding the requests and notifications it answers;
 // Driver receives none, so it has no interface. To play Runtime, implement
-// Runtime (embedding UnimplementedRuntime keeps the implementation compiling
+// Runtime (embedding [UnimplementedRuntime] keeps the implementation compiling
 // when the protocol grows) and pass it, with the stream to the other side, to
-// ConnectRuntime. To play Driver, pass the stream to ConnectDriver; the
+// [ConnectRuntime]. To play Driver, pass the stream to [ConnectDriver]; the
 // Runtime it returns calls the other side, and a request sent to Driver is
-// answered with -32601 Method not found. NewRuntimeHandler and
-// NewRuntimeRemote build the two halves of Runtime on their own.
+// answered with -32601 Method not found. [NewRuntimeHandler] and
+// [NewRuntimeRemote] build the two halves of Runtime on their own.
 //
 // # Wire
 //
 // Messages are framed as newline-delimited JSON, one message per line. It runs
-// over tcp (localhost:9876). Request ids are integers. Requests time out after
-// 15s unless said otherwise. The driver waits SUPEX_TIMEOUT (15 seconds by
-// default) for each answer. On timeout the call fails and the socket is
-// dropped, since a late answer would be out of step with the next request; the
-// next call connects again.
+// over tcp (localhost:9876). Request ids are integers. A caller waits 15s for
+// the response to a request, then closes the connection, unless the method's
+// doc says otherwise. The driver waits SUPEX_TIMEOUT (15 seconds by default)
+// for each answer. On timeout the call fails and the socket is dropped, since
+// a late answer would be out of step with the next request; the next call
+// connects again.
 package supex
 
 import (
@@ -101,8 +102,8 @@ const (
 
 // Options returns the protocol's connection options: ndjson framing, the
 // handshake hello, the default timeouts of its requests and the requests that
-// may be sent again. ConnectDriver and ConnectRuntime fill in the zero fields
-// of the options they are given with these.
+// may be sent again. [ConnectDriver] and [ConnectRuntime] fill in the zero
+// fields of the options they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }

@@ -17,16 +17,14 @@ import (
 // the open model.
 //
 // Its methods are the requests and notifications Driver sends it. Serve an
-// implementation with ConnectRuntime or NewRuntimeHandler, embedding
-// UnimplementedRuntime to keep compiling when methods are added; call the
-// runtime at the other end of a connection with NewRuntimeRemote.
+// implementation with [ConnectRuntime] or [NewRuntimeHandler], embedding
+// [UnimplementedRuntime] to keep compiling when methods are added; call the
+// runtime at the other end of a connection with [NewRuntimeRemote].
 type Runtime interface {
 	// Hello answers the request hello. Identifies the driver, and authenticates it
 	// when the runtime has a token. It must be the first request on every
 	// connection, and is repeated after every reconnection. A second hello on an
 	// identified connection identifies it again.
-	//
-	// The caller waits 15s for the response, then closes the connection.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidRequest] or [ErrAuthenticationFailed].
@@ -35,8 +33,6 @@ type Runtime interface {
 	// Ping answers the request ping. Health check of the connection; needs a hello
 	// first.
 	//
-	// The caller waits 15s for the response, then closes the connection.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidRequest].
 	Ping(ctx context.Context) (*PingResult, error)
@@ -44,13 +40,11 @@ type Runtime interface {
 	// ResourcesList answers the request resources/list. Lists the model's
 	// top-level entities with their bounding boxes; empty when no model is open.
 	//
-	// The caller waits 15s for the response, then closes the connection.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidRequest].
 	ResourcesList(ctx context.Context) (*ResourcesListResult, error)
 
-	// ToolsCall answers the request tools/call. Runs one tool (see ToolName for
+	// ToolsCall answers the request tools/call. Runs one tool (see [ToolName] for
 	// the list, and the <Tool>Arguments and result types for what each takes and
 	// answers). Needs a hello first. The error codes listed are the protocol's;
 	// upstream's runtime (0.2.0) answers every failure of a tool with -32603
@@ -64,8 +58,6 @@ type Runtime interface {
 	// (list_entities, take_screenshot, save_model, export_scene, ...) then fail
 	// with -32603; upstream's driver always sends arguments, {} when there are
 	// none.
-	//
-	// The caller waits 15s for the response, then closes the connection.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidRequest], [ErrRuby], [ErrPathAccessDenied] or

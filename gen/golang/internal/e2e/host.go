@@ -15,26 +15,20 @@ import (
 // Host is the host side of the protocol: the side that connects first.
 //
 // Its methods are the requests and notifications Plugin sends it. Serve an
-// implementation with ConnectHost or NewHostHandler, embedding
-// UnimplementedHost to keep compiling when methods are added; call the host at
-// the other end of a connection with NewHostRemote.
+// implementation with [ConnectHost] or [NewHostHandler], embedding
+// [UnimplementedHost] to keep compiling when methods are added; call the host
+// at the other end of a connection with [NewHostRemote].
 type Host interface {
 	// Echo answers the request echo.
-	//
-	// The caller waits 5s for the response.
 	Echo(ctx context.Context, params *EchoParams) (*EchoResult, error)
 
 	// Now answers the request now.
-	//
-	// The caller waits 5s for the response.
 	Now(ctx context.Context) (string, error)
 
 	// Progress handles the notification progress.
 	Progress(ctx context.Context, params *ProgressParams) error
 
 	// Ping answers the request ping.
-	//
-	// The caller waits 5s for the response.
 	Ping(ctx context.Context) error
 
 	// Closing handles the notification closing.

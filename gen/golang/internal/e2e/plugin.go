@@ -15,9 +15,9 @@ import (
 // Plugin is the plugin side of the protocol: the side that answers initialize.
 //
 // Its methods are the requests and notifications Host sends it. Serve an
-// implementation with ConnectPlugin or NewPluginHandler, embedding
-// UnimplementedPlugin to keep compiling when methods are added; call the
-// plugin at the other end of a connection with NewPluginRemote.
+// implementation with [ConnectPlugin] or [NewPluginHandler], embedding
+// [UnimplementedPlugin] to keep compiling when methods are added; call the
+// plugin at the other end of a connection with [NewPluginRemote].
 type Plugin interface {
 	// Initialize answers the request initialize. Starts the session.
 	//
@@ -34,8 +34,6 @@ type Plugin interface {
 
 	// Work answers the request work. Always fails with Busy.
 	//
-	// The caller waits 5s for the response.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with [ErrBusy].
 	Work(ctx context.Context) error
 
@@ -43,8 +41,6 @@ type Plugin interface {
 	Log(ctx context.Context, params *LogParams) error
 
 	// Ping answers the request ping.
-	//
-	// The caller waits 5s for the response.
 	Ping(ctx context.Context) error
 
 	// Closing handles the notification closing.

@@ -15,17 +15,18 @@
 // (role plugin) is the other side: the side that answers initialize.
 //
 // Each role is an interface holding the requests and notifications it answers.
-// To play Plugin, implement Plugin (embedding UnimplementedPlugin keeps the
+// To play Plugin, implement Plugin (embedding [UnimplementedPlugin] keeps the
 // implementation compiling when the protocol grows) and pass it, with the
-// stream to the other side, to ConnectPlugin; the Host it returns calls the
-// other side. Playing Host is alike, with ConnectHost. NewPluginHandler and
-// NewPluginRemote build the two halves on their own.
+// stream to the other side, to [ConnectPlugin]; the Host it returns calls the
+// other side. Playing Host is alike, with [ConnectHost]. [NewPluginHandler]
+// and [NewPluginRemote] build the two halves on their own.
 //
 // # Wire
 //
 // Messages are framed by Content-Length headers, as in LSP. Request ids are
-// strings. A caller that gives up on a request sends $/cancelRequest. Requests
-// time out after 5s unless said otherwise.
+// strings. A caller that gives up on a request sends $/cancelRequest. A caller
+// waits 5s for the response to a request, unless the method's doc says
+// otherwise.
 package e2e
 
 import (
@@ -66,7 +67,7 @@ const (
 
 // Options returns the protocol's connection options: content-length framing,
 // LSP cancellation, string request ids and the default timeouts of its
-// requests. ConnectHost and ConnectPlugin fill in the zero fields of the
+// requests. [ConnectHost] and [ConnectPlugin] fill in the zero fields of the
 // options they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})

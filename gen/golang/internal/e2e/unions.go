@@ -13,10 +13,9 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-// ID is one of Integer or String.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are:
+// ID holds exactly one of these variants, in its field; on the wire it is that
+// variant alone, and the variants are told apart by the kind of JSON value
+// they are:
 //   - Integer: integer
 //   - String: string
 type ID struct {
@@ -238,7 +237,7 @@ func (x Resource) MarshalJSON() ([]byte, error) {
 }
 
 // resourceObjects is what an object needs to be each object variant of
-// Resource (TextResource and BlobResource), over the members "uri",
+// Resource ([TextResource] and [BlobResource]), over the members "uri",
 // "mimeType", "text" and "blob", one bit each in this order.
 var resourceObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7},

@@ -17,18 +17,17 @@ import (
 // agent.
 //
 // Its methods are the requests and notifications Agent sends it. Serve an
-// implementation with ConnectEditor or NewEditorHandler, embedding
-// UnimplementedEditor to keep compiling when methods are added; call the
-// editor at the other end of a connection with NewEditorRemote.
+// implementation with [ConnectEditor] or [NewEditorHandler], embedding
+// [UnimplementedEditor] to keep compiling when methods are added; call the
+// editor at the other end of a connection with [NewEditorRemote].
 type Editor interface {
 	// Version answers the request version. The peer's version; a method every
 	// protocol of the family shares.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	Version(ctx context.Context) (string, error)
 
 	// FetchItem answers the request items/get.
+	//
+	// It has no timeout: the caller waits for the response until its context ends.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with [ErrConflict] or
 	// [ErrOverloaded].
@@ -43,9 +42,6 @@ type Editor interface {
 	HoverShow(ctx context.Context, params *HoverShowParams) error
 
 	// Ping answers the request ping.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	Ping(ctx context.Context) error
 
 	// StatusReport answers the request, or handles the notification,
@@ -53,9 +49,6 @@ type Editor interface {
 	// for the answer.
 	//
 	// Sent as a notification, its result is dropped.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	StatusReport(ctx context.Context, params *StatusReportParams) (*StatusReportResult, error)
 
 	// JobStatusNotification handles the notification form of job/status. The job
@@ -130,7 +123,7 @@ func NewEditorRemote(c jsonrpc.Caller) EditorRemote {
 	return remoteEditor{c}
 }
 
-// remoteEditor implements EditorRemote by calling the peer.
+// remoteEditor implements [EditorRemote] by calling the peer.
 type remoteEditor struct {
 	c jsonrpc.Caller
 }

@@ -144,13 +144,13 @@ func (x *Fruit) UnmarshalJSON(b []byte) error {
 // ItemSettingsTheme is the theme member of [ItemSettings].
 type ItemSettingsTheme string
 
-// The values of ItemSettingsTheme.
+// The values of [ItemSettingsTheme].
 const (
 	ItemSettingsThemeLight ItemSettingsTheme = "light"
 	ItemSettingsThemeDark  ItemSettingsTheme = "dark"
 )
 
-// Valid reports whether x is one of the values of ItemSettingsTheme.
+// Valid reports whether x is one of the values of [ItemSettingsTheme].
 func (x ItemSettingsTheme) Valid() bool {
 	switch x {
 	case ItemSettingsThemeLight, ItemSettingsThemeDark:
@@ -159,7 +159,7 @@ func (x ItemSettingsTheme) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an ItemSettingsTheme, refusing values it does not
+// UnmarshalJSON decodes an [ItemSettingsTheme], refusing values it does not
 // list.
 func (x *ItemSettingsTheme) UnmarshalJSON(b []byte) error {
 	var v string
@@ -214,14 +214,14 @@ func (x *Priority) UnmarshalJSON(b []byte) error {
 // Since 1.1.0.
 type ActionKind string
 
-// The values of ActionKind.
+// The values of [ActionKind].
 const (
 	ActionKindQuickfix ActionKind = "quickfix"
 	// Since 1.2.0.
 	ActionKindRefactor ActionKind = "refactor"
 )
 
-// Valid reports whether x is one of the known values of ActionKind.
+// Valid reports whether x is one of the known values of [ActionKind].
 func (x ActionKind) Valid() bool {
 	switch x {
 	case ActionKindQuickfix, ActionKindRefactor:
@@ -230,7 +230,8 @@ func (x ActionKind) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes an ActionKind, keeping values it does not list: other
+// UnmarshalJSON decodes an [ActionKind], keeping values it does not list:
+// other
 // values are accepted.
 func (x *ActionKind) UnmarshalJSON(b []byte) error {
 	var v string
@@ -277,13 +278,13 @@ func (x *Level) UnmarshalJSON(b []byte) error {
 // NumberFieldType is the type member of [NumberField].
 type NumberFieldType string
 
-// The values of NumberFieldType.
+// The values of [NumberFieldType].
 const (
 	NumberFieldTypeNumber  NumberFieldType = "number"
 	NumberFieldTypeInteger NumberFieldType = "integer"
 )
 
-// Valid reports whether x is one of the values of NumberFieldType.
+// Valid reports whether x is one of the values of [NumberFieldType].
 func (x NumberFieldType) Valid() bool {
 	switch x {
 	case NumberFieldTypeNumber, NumberFieldTypeInteger:
@@ -292,7 +293,7 @@ func (x NumberFieldType) Valid() bool {
 	return false
 }
 
-// UnmarshalJSON decodes a NumberFieldType, refusing values it does not list.
+// UnmarshalJSON decodes a [NumberFieldType], refusing values it does not list.
 func (x *NumberFieldType) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {

@@ -14,19 +14,20 @@
 // agent. Agent (role agent) is the other side: the spawned process.
 //
 // Each role is an interface holding the requests and notifications it answers.
-// To play Agent, implement Agent (embedding UnimplementedAgent keeps the
+// To play Agent, implement Agent (embedding [UnimplementedAgent] keeps the
 // implementation compiling when the protocol grows) and pass it, with the
-// stream to the other side, to ConnectAgent; the Editor it returns calls the
-// other side. Playing Editor is alike, with ConnectEditor. NewAgentHandler and
-// NewAgentRemote build the two halves on their own.
+// stream to the other side, to [ConnectAgent]; the Editor it returns calls the
+// other side. Playing Editor is alike, with [ConnectEditor]. [NewAgentHandler]
+// and [NewAgentRemote] build the two halves on their own.
 //
 // # Wire
 //
 // Messages are framed by Content-Length headers, as in LSP. It runs over
 // stdio, subprocess (full-agent --stdio -v), tcp (localhost:7000) and unix
 // (/tmp/full.sock). Request ids are strings. A caller that gives up on a
-// request sends $/cancelRequest. Requests time out after 30s unless said
-// otherwise. Cancel and report.
+// request sends $/cancelRequest. A caller waits 30s for the response to a
+// request, then sends the cancellation notification, unless the method's doc
+// says otherwise. Cancel and report.
 package full
 
 import (
@@ -92,8 +93,8 @@ const (
 // requests handled after the notifications read before them, unknown
 // notifications starting with "$/" dropped silently, string request ids, the
 // default timeouts of its requests and the requests that may be sent again.
-// ConnectEditor and ConnectAgent fill in the zero fields of the options they
-// are given with these.
+// [ConnectEditor] and [ConnectAgent] fill in the zero fields of the options
+// they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }

@@ -14,10 +14,9 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/jsonrpc"
 )
 
-// ID is one of Integer or String.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are:
+// ID holds exactly one of these variants, in its field; on the wire it is that
+// variant alone, and the variants are told apart by the kind of JSON value
+// they are:
 //   - Integer: integer
 //   - String: string
 type ID struct {
@@ -100,7 +99,7 @@ type ItemEither struct {
 	Integer *int64
 }
 
-// NewItemEither returns an ItemEither holding v, in the field of v's type.
+// NewItemEither returns an [ItemEither] holding v, in the field of v's type.
 func NewItemEither[V string | int64](v V) ItemEither {
 	var x ItemEither
 	switch v := any(v).(type) {
@@ -142,7 +141,7 @@ func (x ItemEither) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes an ItemEither into the variant matching the kind of
+// UnmarshalJSON decodes an [ItemEither] into the variant matching the kind of
 // JSON value b holds.
 func (x *ItemEither) UnmarshalJSON(b []byte) error {
 	var v ItemEither
@@ -323,7 +322,7 @@ func (x Contents) MarshalJSON() ([]byte, error) {
 }
 
 // contentsObjects is what an object needs to be each object variant of
-// Contents (TextContents and BlobContents), over the members "uri",
+// Contents ([TextContents] and [BlobContents]), over the members "uri",
 // "mimeType", "text" and "blob", one bit each in this order.
 var contentsObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7},
@@ -381,10 +380,9 @@ func (x *Contents) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Amount is one of Integer or String.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are:
+// Amount holds exactly one of these variants, in its field; on the wire it is
+// that variant alone, and the variants are told apart by the kind of JSON
+// value they are:
 //   - Integer: int32
 //   - String: string
 type Amount struct {
@@ -456,11 +454,9 @@ func (x *Amount) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Upload is one of TextContents or BlobContents.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are, and objects
-// by the members they hold:
+// Upload holds exactly one of these variants, in its field; on the wire it is
+// that variant alone, and the variants are told apart by the kind of JSON
+// value they are, and objects by the members they hold:
 //   - TextContents: [TextContents], an object with "uri" and "text" members
 //   - BlobContents: [BlobContents], an object with "uri" and "blob" members
 //
@@ -516,8 +512,8 @@ func (x Upload) MarshalJSON() ([]byte, error) {
 }
 
 // uploadObjects is what an object needs to be each object variant of Upload
-// (TextContents and BlobContents), over the members "uri", "mimeType", "text"
-// and "blob", one bit each in this order.
+// (TextContents and [BlobContents]), over the members "uri", "mimeType",
+// "text" and "blob", one bit each in this order.
 var uploadObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x5},
@@ -571,10 +567,9 @@ func (x *Upload) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarkedString is one of String or MarkedCode.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are:
+// MarkedString holds exactly one of these variants, in its field; on the wire
+// it is that variant alone, and the variants are told apart by the kind of
+// JSON value they are:
 //   - String: string
 //   - MarkedCode: [MarkedCode]
 type MarkedString struct {
@@ -582,7 +577,8 @@ type MarkedString struct {
 	MarkedCode *MarkedCode
 }
 
-// NewMarkedString returns a MarkedString holding v, in the field of v's type.
+// NewMarkedString returns a [MarkedString] holding v, in the field of v's
+// type.
 func NewMarkedString[V string | MarkedCode](v V) MarkedString {
 	var x MarkedString
 	switch v := any(v).(type) {
@@ -624,7 +620,7 @@ func (x MarkedString) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a MarkedString into the variant matching the kind of
+// UnmarshalJSON decodes a [MarkedString] into the variant matching the kind of
 // JSON value b holds.
 func (x *MarkedString) UnmarshalJSON(b []byte) error {
 	var v MarkedString
@@ -646,11 +642,9 @@ func (x *MarkedString) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// HoverContents is one of MarkupContent, MarkedString or Array.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are, and objects
-// by the members they hold:
+// HoverContents holds exactly one of these variants, in its field; on the wire
+// it is that variant alone, and the variants are told apart by the kind of
+// JSON value they are, and objects by the members they hold:
 //   - MarkupContent: [MarkupContent], an object with "kind" and "value"
 //     members
 //   - MarkedString: [MarkedString]
@@ -666,7 +660,7 @@ type HoverContents struct {
 	Array         *[]MarkedString
 }
 
-// NewHoverContents returns a HoverContents holding v, in the field of v's
+// NewHoverContents returns a [HoverContents] holding v, in the field of v's
 // type.
 func NewHoverContents[V MarkupContent | MarkedString | []MarkedString](v V) HoverContents {
 	var x HoverContents
@@ -717,7 +711,7 @@ func (x HoverContents) MarshalJSON() ([]byte, error) {
 }
 
 // hoverContentsObjects is what an object needs to be each object variant of
-// HoverContents (MarkupContent and MarkedCode), over the members "kind",
+// HoverContents ([MarkupContent] and [MarkedCode]), over the members "kind",
 // "value" and "language", one bit each in this order.
 var hoverContentsObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3},
@@ -727,7 +721,8 @@ var hoverContentsObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x6},
 }}
 
-// UnmarshalJSON decodes a HoverContents into the variant matching the kind of
+// UnmarshalJSON decodes a [HoverContents] into the variant matching the kind
+// of
 // JSON value b holds. An object decodes into the object variant the members it
 // holds choose, as the type's comment says.
 func (x *HoverContents) UnmarshalJSON(b []byte) error {
@@ -776,10 +771,9 @@ func (x *HoverContents) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Definition is one of Location or Array.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are:
+// Definition holds exactly one of these variants, in its field; on the wire it
+// is that variant alone, and the variants are told apart by the kind of JSON
+// value they are:
 //   - Location: [Location]
 //   - Array: a list of [Location]
 type Definition struct {
@@ -851,11 +845,9 @@ func (x *Definition) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// DefinitionResult is one of Definition or Array.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are, and arrays
-// by their first item:
+// DefinitionResult holds exactly one of these variants, in its field; on the
+// wire it is that variant alone, and the variants are told apart by the kind
+// of JSON value they are, and arrays by their first item:
 //   - Definition: [Definition]
 //   - Array: a list of [DefinitionLink]
 //
@@ -870,7 +862,7 @@ type DefinitionResult struct {
 	Array      *[]DefinitionLink
 }
 
-// NewDefinitionResult returns a DefinitionResult holding v, in the field of
+// NewDefinitionResult returns a [DefinitionResult] holding v, in the field of
 // v's type.
 func NewDefinitionResult[V Definition | []DefinitionLink](v V) DefinitionResult {
 	var x DefinitionResult
@@ -914,9 +906,9 @@ func (x DefinitionResult) MarshalJSON() ([]byte, error) {
 }
 
 // definitionResultItemObjects is what an object needs to be the first item of
-// each array variant of DefinitionResult (Location and DefinitionLink), over
-// the members "uri", "line", "targetUri", "targetLine" and "originLine", one
-// bit each in this order.
+// each array variant of [DefinitionResult] (Location and [DefinitionLink]),
+// over the members "uri", "line", "targetUri", "targetLine" and "originLine",
+// one bit each in this order.
 var definitionResultItemObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
@@ -925,7 +917,8 @@ var definitionResultItemObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0xc},
 }}
 
-// UnmarshalJSON decodes a DefinitionResult into the variant matching the kind
+// UnmarshalJSON decodes a [DefinitionResult] into the variant matching the
+// kind
 // of JSON value b holds. An array decodes into the array variant its first
 // item chooses (an empty one into the first), as the type's comment says.
 func (x *DefinitionResult) UnmarshalJSON(b []byte) error {
@@ -987,11 +980,9 @@ func (x *DefinitionResult) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkspaceSymbols is one of SymbolInformationList or WorkspaceSymbolList.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are, and arrays
-// by their first item:
+// WorkspaceSymbols holds exactly one of these variants, in its field; on the
+// wire it is that variant alone, and the variants are told apart by the kind
+// of JSON value they are, and arrays by their first item:
 //   - SymbolInformationList: a list of [SymbolInformation]
 //   - WorkspaceSymbolList: a list of [WorkspaceSymbol]
 //
@@ -1006,7 +997,7 @@ type WorkspaceSymbols struct {
 	WorkspaceSymbolList   *[]WorkspaceSymbol
 }
 
-// NewWorkspaceSymbols returns a WorkspaceSymbols holding v, in the field of
+// NewWorkspaceSymbols returns a [WorkspaceSymbols] holding v, in the field of
 // v's type.
 func NewWorkspaceSymbols[V []SymbolInformation | []WorkspaceSymbol](v V) WorkspaceSymbols {
 	var x WorkspaceSymbols
@@ -1050,8 +1041,8 @@ func (x WorkspaceSymbols) MarshalJSON() ([]byte, error) {
 }
 
 // workspaceSymbolsItemObjects is what an object needs to be the first item of
-// each array variant of WorkspaceSymbols (SymbolInformation and
-// WorkspaceSymbol), over the members "name", "location", "containerName" and
+// each array variant of [WorkspaceSymbols] ([SymbolInformation] and
+// [WorkspaceSymbol]), over the members "name", "location", "containerName" and
 // "data", one bit each in this order.
 var workspaceSymbolsItemObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7},
@@ -1061,7 +1052,8 @@ var workspaceSymbolsItemObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x3},
 }}
 
-// UnmarshalJSON decodes a WorkspaceSymbols into the variant matching the kind
+// UnmarshalJSON decodes a [WorkspaceSymbols] into the variant matching the
+// kind
 // of JSON value b holds. An array decodes into the array variant its first
 // item chooses (an empty one into the first), as the type's comment says.
 func (x *WorkspaceSymbols) UnmarshalJSON(b []byte) error {
@@ -1118,11 +1110,9 @@ func (x *WorkspaceSymbols) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// HoverProvider is one of Boolean, HoverOptions or HoverRegistrationOptions.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are, and objects
-// by the members they hold:
+// HoverProvider holds exactly one of these variants, in its field; on the wire
+// it is that variant alone, and the variants are told apart by the kind of
+// JSON value they are, and objects by the members they hold:
 //   - Boolean: boolean
 //   - HoverOptions: [HoverOptions]
 //   - HoverRegistrationOptions: [HoverRegistrationOptions], an object with a
@@ -1138,7 +1128,7 @@ type HoverProvider struct {
 	HoverRegistrationOptions *HoverRegistrationOptions
 }
 
-// NewHoverProvider returns a HoverProvider holding v, in the field of v's
+// NewHoverProvider returns a [HoverProvider] holding v, in the field of v's
 // type.
 func NewHoverProvider[V bool | HoverOptions | HoverRegistrationOptions](v V) HoverProvider {
 	var x HoverProvider
@@ -1189,8 +1179,9 @@ func (x HoverProvider) MarshalJSON() ([]byte, error) {
 }
 
 // hoverProviderObjects is what an object needs to be each object variant of
-// HoverProvider (HoverOptions and HoverRegistrationOptions), over the members
-// "workDoneProgress", "documentSelector" and "id", one bit each in this order.
+// HoverProvider ([HoverOptions] and [HoverRegistrationOptions]), over the
+// members "workDoneProgress", "documentSelector" and "id", one bit each in
+// this order.
 var hoverProviderObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
@@ -1199,7 +1190,8 @@ var hoverProviderObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a HoverProvider into the variant matching the kind of
+// UnmarshalJSON decodes a [HoverProvider] into the variant matching the kind
+// of
 // JSON value b holds. An object decodes into the object variant the members it
 // holds choose, as the type's comment says.
 func (x *HoverProvider) UnmarshalJSON(b []byte) error {
@@ -1245,12 +1237,9 @@ func (x *HoverProvider) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TextDocumentFilter is one of TextDocumentFilterLanguage,
-// TextDocumentFilterScheme or TextDocumentFilterPattern.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are, and objects
-// by the members they hold:
+// TextDocumentFilter holds exactly one of these variants, in its field; on the
+// wire it is that variant alone, and the variants are told apart by the kind
+// of JSON value they are, and objects by the members they hold:
 //   - TextDocumentFilterLanguage: [TextDocumentFilterLanguage], an object with
 //     a "language" member
 //   - TextDocumentFilterScheme: [TextDocumentFilterScheme], an object with a
@@ -1268,7 +1257,7 @@ type TextDocumentFilter struct {
 	TextDocumentFilterPattern  *TextDocumentFilterPattern
 }
 
-// NewTextDocumentFilter returns a TextDocumentFilter holding v, in the field
+// NewTextDocumentFilter returns a [TextDocumentFilter] holding v, in the field
 // of v's type.
 func NewTextDocumentFilter[V TextDocumentFilterLanguage | TextDocumentFilterScheme | TextDocumentFilterPattern](v V) TextDocumentFilter {
 	var x TextDocumentFilter
@@ -1319,9 +1308,9 @@ func (x TextDocumentFilter) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentFilterObjects is what an object needs to be each object variant
-// of TextDocumentFilter (TextDocumentFilterLanguage, TextDocumentFilterScheme
-// and TextDocumentFilterPattern), over the members "language", "scheme" and
-// "pattern", one bit each in this order.
+// of [TextDocumentFilter] ([TextDocumentFilterLanguage],
+// [TextDocumentFilterScheme] and [TextDocumentFilterPattern]), over the
+// members "language", "scheme" and "pattern", one bit each in this order.
 var textDocumentFilterObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x1},
@@ -1333,7 +1322,7 @@ var textDocumentFilterObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x4},
 }}
 
-// UnmarshalJSON decodes a TextDocumentFilter into the variant matching the
+// UnmarshalJSON decodes a [TextDocumentFilter] into the variant matching the
 // kind of JSON value b holds. An object decodes into the object variant the
 // members it holds choose, as the type's comment says.
 func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
@@ -1379,11 +1368,9 @@ func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ProgressValue is one of ProgressBegin, ProgressEnd or Other.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are, and objects
-// by the members they hold:
+// ProgressValue holds exactly one of these variants, in its field; on the wire
+// it is that variant alone, and the variants are told apart by the kind of
+// JSON value they are, and objects by the members they hold:
 //   - ProgressBegin: [ProgressBegin], an object with "kind" and "label"
 //     members
 //   - ProgressEnd: [ProgressEnd], an object with a "kind" member
@@ -1399,7 +1386,7 @@ type ProgressValue struct {
 	Other         json.RawMessage
 }
 
-// NewProgressValue returns a ProgressValue holding v, in the field of v's
+// NewProgressValue returns a [ProgressValue] holding v, in the field of v's
 // type.
 func NewProgressValue[V ProgressBegin | ProgressEnd | json.RawMessage](v V) ProgressValue {
 	var x ProgressValue
@@ -1450,7 +1437,7 @@ func (x ProgressValue) MarshalJSON() ([]byte, error) {
 }
 
 // progressValueObjects is what an object needs to be each object variant of
-// ProgressValue (ProgressBegin and ProgressEnd), over the members "kind",
+// ProgressValue ([ProgressBegin] and [ProgressEnd]), over the members "kind",
 // "label" and "message", one bit each in this order.
 var progressValueObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3},
@@ -1460,7 +1447,8 @@ var progressValueObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x1},
 }}
 
-// UnmarshalJSON decodes a ProgressValue into the variant matching the kind of
+// UnmarshalJSON decodes a [ProgressValue] into the variant matching the kind
+// of
 // JSON value b holds. An object decodes into the object variant the members it
 // holds choose, as the type's comment says. Any other value goes to Other.
 func (x *ProgressValue) UnmarshalJSON(b []byte) error {
@@ -1506,10 +1494,9 @@ func (x *ProgressValue) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TokenOrProgress is one of String or ProgressValue.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are:
+// TokenOrProgress holds exactly one of these variants, in its field; on the
+// wire it is that variant alone, and the variants are told apart by the kind
+// of JSON value they are:
 //   - String: string
 //   - ProgressValue: [ProgressValue]
 type TokenOrProgress struct {
@@ -1517,7 +1504,8 @@ type TokenOrProgress struct {
 	ProgressValue *ProgressValue
 }
 
-// NewTokenOrProgress returns a TokenOrProgress holding v, in the field of v's
+// NewTokenOrProgress returns a [TokenOrProgress] holding v, in the field of
+// v's
 // type.
 func NewTokenOrProgress[V string | ProgressValue](v V) TokenOrProgress {
 	var x TokenOrProgress
@@ -1560,8 +1548,8 @@ func (x TokenOrProgress) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a TokenOrProgress into the variant matching the kind
-// of JSON value b holds. Any other value goes to ProgressValue.
+// UnmarshalJSON decodes a [TokenOrProgress] into the variant matching the kind
+// of JSON value b holds. Any other value goes to [ProgressValue].
 func (x *TokenOrProgress) UnmarshalJSON(b []byte) error {
 	var v TokenOrProgress
 	var err error
@@ -1583,11 +1571,9 @@ func (x *TokenOrProgress) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// FormField is one of TextField, NumberField or FlagField.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are, and objects
-// by the members they hold:
+// FormField holds exactly one of these variants, in its field; on the wire it
+// is that variant alone, and the variants are told apart by the kind of JSON
+// value they are, and objects by the members they hold:
 //   - TextField: [TextField], an object with a "type" member
 //   - NumberField: [NumberField], an object with a "type" member
 //   - FlagField: [FlagField], an object with a "type" member
@@ -1602,7 +1588,7 @@ type FormField struct {
 	FlagField   *FlagField
 }
 
-// NewFormField returns a FormField holding v, in the field of v's type.
+// NewFormField returns a [FormField] holding v, in the field of v's type.
 func NewFormField[V TextField | NumberField | FlagField](v V) FormField {
 	var x FormField
 	switch v := any(v).(type) {
@@ -1652,8 +1638,8 @@ func (x FormField) MarshalJSON() ([]byte, error) {
 }
 
 // formFieldObjects is what an object needs to be each object variant of
-// FormField (TextField, NumberField and FlagField), over the members "type",
-// "label", "minLength" and "minimum", one bit each in this order.
+// FormField ([TextField], [NumberField] and [FlagField]), over the members
+// "type", "label", "minLength" and "minimum", one bit each in this order.
 var formFieldObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x1},
@@ -1665,7 +1651,8 @@ var formFieldObjects = []jsonrpc.ObjectChoice{{
 	Required: []uint64{0x1},
 }}
 
-// UnmarshalJSON decodes a FormField into the variant matching the kind of JSON
+// UnmarshalJSON decodes a [FormField] into the variant matching the kind of
+// JSON
 // value b holds. An object decodes into the object variant the members it
 // holds choose, as the type's comment says.
 func (x *FormField) UnmarshalJSON(b []byte) error {

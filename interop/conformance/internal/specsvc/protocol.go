@@ -13,12 +13,12 @@
 //
 // Server is an interface holding the requests and notifications it answers;
 // Client receives none, so it has no interface. To play Server, implement
-// Server (embedding UnimplementedServer keeps the implementation compiling
+// Server (embedding [UnimplementedServer] keeps the implementation compiling
 // when the protocol grows) and pass it, with the stream to the other side, to
-// ConnectServer. To play Client, pass the stream to ConnectClient; the Server
-// it returns calls the other side, and a request sent to Client is answered
-// with -32601 Method not found. NewServerHandler and NewServerRemote build the
-// two halves of Server on their own.
+// [ConnectServer]. To play Client, pass the stream to [ConnectClient]; the
+// Server it returns calls the other side, and a request sent to Client is
+// answered with -32601 Method not found. [NewServerHandler] and
+// [NewServerRemote] build the two halves of Server on their own.
 //
 // # Wire
 //
@@ -56,8 +56,8 @@ const (
 )
 
 // Options returns the protocol's connection options: ndjson framing.
-// ConnectClient and ConnectServer fill in the zero fields of the options they
-// are given with these.
+// ConnectClient and [ConnectServer] fill in the zero fields of the options
+// they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }

@@ -23,7 +23,8 @@ type GetDataResultItem struct {
 	Integer *int64
 }
 
-// NewGetDataResultItem returns a GetDataResultItem holding v, in the field of
+// NewGetDataResultItem returns a [GetDataResultItem] holding v, in the field
+// of
 // v's type.
 func NewGetDataResultItem[V string | int64](v V) GetDataResultItem {
 	var x GetDataResultItem
@@ -66,7 +67,8 @@ func (x GetDataResultItem) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a GetDataResultItem into the variant matching the kind
+// UnmarshalJSON decodes a [GetDataResultItem] into the variant matching the
+// kind
 // of JSON value b holds.
 func (x *GetDataResultItem) UnmarshalJSON(b []byte) error {
 	var v GetDataResultItem
