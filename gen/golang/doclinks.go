@@ -13,15 +13,16 @@ type linkSet struct {
 	// to the doc link that replaces them.
 	spans map[string]string
 	// bare holds the package-level names of more than one word
-	// (ListToolsResult, ConnectServer) that become doc links where they
-	// stand as plain words.
+	// (ListToolsResult, ConnectServer) and the role interfaces, which
+	// become doc links where they stand as plain words.
 	bare map[string]bool
 }
 
 // docLinks returns the links of the generated comments. Spans: a named
 // type, by its IDL or Go name, to [GoName]; the wire name of a method one
 // role sends to the method of the receiving role's interface,
-// [Plugin.Shutdown]. Bare: every declared name of several words.
+// [Plugin.Shutdown]. Bare: every declared name of several words, and the
+// roles.
 func (g *generator) docLinks() linkSet {
 	links := map[string]string{}
 	for _, def := range g.p.Types {
@@ -39,6 +40,9 @@ func (g *generator) docLinks() linkSet {
 		links[m.Name] = "[" + to.GoName + "." + m.GoName + "]"
 	}
 	bare := map[string]bool{}
+	for _, r := range g.p.Roles {
+		bare[r.GoName] = true // the role's interface
+	}
 	for name := range g.declared {
 		if camelWords.MatchString(name) {
 			bare[name] = true
@@ -67,9 +71,10 @@ func linkComments(src []byte, links linkSet) []byte {
 		if _, ok := commentIndent(lines[i]); ok && (i == 0 || !isComment(lines[i-1])) {
 			self, _, _ = strings.Cut(plainText(lines[i]), " ")
 		}
-		// A paragraph: comment lines of the same indentation, up to a
-		// blank comment line, a list item or an indented line (a list
-		// item as gofmt indents it).
+		// A paragraph: comment lines (indented as the unformatted
+		// source has them: not alike), up to a blank comment line, a
+		// list item or an indented line (a list item as gofmt indents
+		// it).
 		indent, ok := commentIndent(lines[i])
 		if !ok || plainText(lines[i]) == "" {
 			out = append(out, lines[i])
@@ -78,7 +83,7 @@ func linkComments(src []byte, links linkSet) []byte {
 		}
 		j := i + 1
 		for j < len(lines) {
-			if in, ok := commentIndent(lines[j]); !ok || in != indent || plainText(lines[j]) == "" || listItem.MatchString(plainText(lines[j])) || strings.HasPrefix(plainText(lines[j]), " ") {
+			if !isComment(lines[j]) || plainText(lines[j]) == "" || listItem.MatchString(plainText(lines[j])) || strings.HasPrefix(plainText(lines[j]), " ") {
 				break
 			}
 			j++
@@ -107,22 +112,25 @@ func linkComments(src []byte, links linkSet) []byte {
 // linkNames writes as a doc link the first plain mention in text of each
 // name in bare, but for self and the paragraph's first word. A mention is
 // a word alone, but for the punctuation around it: not inside a link, a
-// code span, a URL or a path.
+// code span, quotes, a URL or a path.
 func linkNames(text string, bare map[string]bool, self string) string {
 	if len(bare) == 0 {
 		return text
 	}
 	words := strings.Split(text, " ")
 	done := map[string]bool{self: true}
+	quoted := false
 	for i, w := range words {
-		if i == 0 || w == "" || strings.ContainsAny(w, "[]`/\\#=<>") {
+		inQuotes := quoted || strings.Contains(w, `"`)
+		quoted = quoted != (strings.Count(w, `"`)%2 == 1)
+		if i == 0 || w == "" || inQuotes || strings.ContainsAny(w, "[]`/\\#=<>") {
 			continue
 		}
-		start := strings.IndexFunc(w, func(r rune) bool { return r != '(' && r != '"' })
+		start := strings.IndexFunc(w, func(r rune) bool { return r != '(' })
 		if start < 0 {
 			continue
 		}
-		core := strings.TrimRight(w[start:], ".,;:)!?\"")
+		core := strings.TrimRight(w[start:], ".,;:)!?")
 		core = strings.TrimSuffix(core, "'s")
 		if !bare[core] || done[core] || !strings.HasPrefix(w[start:], core) {
 			continue

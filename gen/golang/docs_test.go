@@ -81,8 +81,9 @@ methods:
 
 // TestLinkNames checks that a declared name of several words becomes a doc
 // link at its first plain mention in a paragraph, but not where it starts
-// the comment (the name documented), nor inside a link, code or a URL, nor
-// in a list item.
+// the comment (the name documented), nor inside a link, code, quotes or a
+// URL, nor in a list item; a paragraph whose lines the unformatted source
+// indents unlike is filled again as one.
 func TestLinkNames(t *testing.T) {
 	links := linkSet{spans: map[string]string{"Answer": "[Answer]"}, bare: map[string]bool{"ListToolsResult": true, "ConnectServer": true}}
 	src := strings.Join([]string{
@@ -95,6 +96,12 @@ func TestLinkNames(t *testing.T) {
 		"",
 		"// Other answers with a ListToolsResult, once: ListToolsResult.",
 		"var Other int",
+		"",
+		"const (",
+		"// Code is the error (-32003 \"ConnectServer failed\") of a",
+		" // ConnectServer.",
+		"Code = 1",
+		")",
 	}, "\n")
 	want := strings.Join([]string{
 		"// ListToolsResult is a page; ListToolsResult again, and ([ConnectServer]'s)",
@@ -106,6 +113,11 @@ func TestLinkNames(t *testing.T) {
 		"",
 		"// Other answers with a [ListToolsResult], once: ListToolsResult.",
 		"var Other int",
+		"",
+		"const (",
+		"// Code is the error (-32003 \"ConnectServer failed\") of a [ConnectServer].",
+		"Code = 1",
+		")",
 	}, "\n")
 	if got := string(linkComments([]byte(src), links)); got != want {
 		t.Errorf("linkComments:\n got %s\nwant %s", got, want)

@@ -543,8 +543,7 @@ func (x OptimizationDirection) Valid() bool {
 }
 
 // UnmarshalJSON decodes an [OptimizationDirection], refusing values it does
-// not
-// list.
+// not list.
 func (x *OptimizationDirection) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -578,8 +577,7 @@ func (x ExecutionResultOutcome) Valid() bool {
 }
 
 // UnmarshalJSON decodes an [ExecutionResultOutcome], refusing values it does
-// not
-// list.
+// not list.
 func (x *ExecutionResultOutcome) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -740,7 +738,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// HistoryAttemptMaterialization.
+// [HistoryAttemptMaterialization].
 func (x HistoryAttemptMaterialization) Valid() bool {
 	switch x {
 	case HistoryAttemptMaterializationBaseline, HistoryAttemptMaterializationCommitted, HistoryAttemptMaterializationRetained, HistoryAttemptMaterializationReverted, HistoryAttemptMaterializationNone:
@@ -776,7 +774,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// AutoresearchLifecycleSubcommand.
+// [AutoresearchLifecycleSubcommand].
 func (x AutoresearchLifecycleSubcommand) Valid() bool {
 	switch x {
 	case AutoresearchLifecycleSubcommandStart, AutoresearchLifecycleSubcommandResume, AutoresearchLifecycleSubcommandStatus, AutoresearchLifecycleSubcommandStop:
@@ -786,8 +784,7 @@ func (x AutoresearchLifecycleSubcommand) Valid() bool {
 }
 
 // UnmarshalJSON decodes an [AutoresearchLifecycleSubcommand], refusing values
-// it
-// does not list.
+// it does not list.
 func (x *AutoresearchLifecycleSubcommand) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -821,8 +818,7 @@ func (x ChangesDecisionParamsAction) Valid() bool {
 }
 
 // UnmarshalJSON decodes a [ChangesDecisionParamsAction], refusing values it
-// does
-// not list.
+// does not list.
 func (x *ChangesDecisionParamsAction) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -846,7 +842,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// BrowserCapabilitiesSetResultProtocolVersion.
+// [BrowserCapabilitiesSetResultProtocolVersion].
 func (x BrowserCapabilitiesSetResultProtocolVersion) Valid() bool {
 	switch x {
 	case BrowserCapabilitiesSetResultProtocolVersionN1, BrowserCapabilitiesSetResultProtocolVersionN2:
@@ -881,7 +877,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// LearnRecommendResultAuditItemStatus.
+// [LearnRecommendResultAuditItemStatus].
 func (x LearnRecommendResultAuditItemStatus) Valid() bool {
 	switch x {
 	case LearnRecommendResultAuditItemStatusRedundant, LearnRecommendResultAuditItemStatusOutdated, LearnRecommendResultAuditItemStatusConflicting:
@@ -891,8 +887,7 @@ func (x LearnRecommendResultAuditItemStatus) Valid() bool {
 }
 
 // UnmarshalJSON decodes a [LearnRecommendResultAuditItemStatus], refusing
-// values
-// it does not list.
+// values it does not list.
 func (x *LearnRecommendResultAuditItemStatus) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -917,7 +912,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// LearnUpdateResultResultsItemStatus.
+// [LearnUpdateResultResultsItemStatus].
 func (x LearnUpdateResultResultsItemStatus) Valid() bool {
 	switch x {
 	case LearnUpdateResultResultsItemStatusUpdated, LearnUpdateResultResultsItemStatusUnchanged, LearnUpdateResultResultsItemStatusFailed:
@@ -927,8 +922,7 @@ func (x LearnUpdateResultResultsItemStatus) Valid() bool {
 }
 
 // UnmarshalJSON decodes a [LearnUpdateResultResultsItemStatus], refusing
-// values
-// it does not list.
+// values it does not list.
 func (x *LearnUpdateResultResultsItemStatus) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -955,7 +949,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// AutomodeStatusResultStateStatus.
+// [AutomodeStatusResultStateStatus].
 func (x AutomodeStatusResultStateStatus) Valid() bool {
 	switch x {
 	case AutomodeStatusResultStateStatusRunning, AutomodeStatusResultStateStatusPaused, AutomodeStatusResultStateStatusCompleted, AutomodeStatusResultStateStatusCancelled, AutomodeStatusResultStateStatusFailed:
@@ -965,8 +959,7 @@ func (x AutomodeStatusResultStateStatus) Valid() bool {
 }
 
 // UnmarshalJSON decodes an [AutomodeStatusResultStateStatus], refusing values
-// it
-// does not list.
+// it does not list.
 func (x *AutomodeStatusResultStateStatus) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -999,8 +992,7 @@ func (x McpToggleServerResultStatus) Valid() bool {
 }
 
 // UnmarshalJSON decodes a [McpToggleServerResultStatus], refusing values it
-// does
-// not list.
+// does not list.
 func (x *McpToggleServerResultStatus) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -1024,7 +1016,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// McpReconnectServerResultStatus.
+// [McpReconnectServerResultStatus].
 func (x McpReconnectServerResultStatus) Valid() bool {
 	switch x {
 	case McpReconnectServerResultStatusConnected, McpReconnectServerResultStatusDisconnected:
@@ -1060,7 +1052,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// RuntimeInspectResultAuthentication.
+// [RuntimeInspectResultAuthentication].
 func (x RuntimeInspectResultAuthentication) Valid() bool {
 	switch x {
 	case RuntimeInspectResultAuthenticationNotRequired, RuntimeInspectResultAuthenticationConfigured, RuntimeInspectResultAuthenticationMissing, RuntimeInspectResultAuthenticationUnknown:
@@ -1070,8 +1062,7 @@ func (x RuntimeInspectResultAuthentication) Valid() bool {
 }
 
 // UnmarshalJSON decodes a [RuntimeInspectResultAuthentication], refusing
-// values
-// it does not list.
+// values it does not list.
 func (x *RuntimeInspectResultAuthentication) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -1096,7 +1087,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// RuntimeInspectResultClientContext.
+// [RuntimeInspectResultClientContext].
 func (x RuntimeInspectResultClientContext) Valid() bool {
 	switch x {
 	case RuntimeInspectResultClientContextVscode, RuntimeInspectResultClientContextBrowser, RuntimeInspectResultClientContextBlueprint:
@@ -1176,8 +1167,7 @@ func (x LoginCancelResultStatus) Valid() bool {
 }
 
 // UnmarshalJSON decodes a [LoginCancelResultStatus], refusing values it does
-// not
-// list.
+// not list.
 func (x *LoginCancelResultStatus) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -1272,7 +1262,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// HookSessionStartParamsSessionType.
+// [HookSessionStartParamsSessionType].
 func (x HookSessionStartParamsSessionType) Valid() bool {
 	switch x {
 	case HookSessionStartParamsSessionTypeStartup, HookSessionStartParamsSessionTypeResume, HookSessionStartParamsSessionTypeClear:
@@ -1317,8 +1307,7 @@ func (x HookSessionEndParamsReason) Valid() bool {
 }
 
 // UnmarshalJSON decodes a [HookSessionEndParamsReason], refusing values it
-// does
-// not list.
+// does not list.
 func (x *HookSessionEndParamsReason) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -1347,7 +1336,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// AutoresearchEventParamsOperation.
+// [AutoresearchEventParamsOperation].
 func (x AutoresearchEventParamsOperation) Valid() bool {
 	switch x {
 	case AutoresearchEventParamsOperationHistory, AutoresearchEventParamsOperationReplay, AutoresearchEventParamsOperationRescore, AutoresearchEventParamsOperationCompare, AutoresearchEventParamsOperationPareto, AutoresearchEventParamsOperationPin, AutoresearchEventParamsOperationPrune:
@@ -1382,7 +1371,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// AutoresearchEventParamsPhase.
+// [AutoresearchEventParamsPhase].
 func (x AutoresearchEventParamsPhase) Valid() bool {
 	switch x {
 	case AutoresearchEventParamsPhaseStarted, AutoresearchEventParamsPhaseCompleted, AutoresearchEventParamsPhaseFailed:

@@ -2897,8 +2897,7 @@ func (x *GoalTemplate) UnmarshalJSON(b []byte) error {
 type GoalTemplates []GoalTemplate
 
 // UnmarshalJSON decodes a [GoalTemplates] element by element, naming the
-// element
-// that does not decode.
+// element that does not decode.
 func (x *GoalTemplates) UnmarshalJSON(b []byte) error {
 	return jsonrpc.DecodeArray(b, (*[]GoalTemplate)(x), jsonrpc.UnmarshalJSON[GoalTemplate])
 }

@@ -97,8 +97,7 @@ func (x InferenceDestination) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes an [InferenceDestination] from the variant named by
-// the
-// "kind" member.
+// the "kind" member.
 func (x *InferenceDestination) UnmarshalJSON(b []byte) error {
 	var raw []byte
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
@@ -163,8 +162,7 @@ type AutoresearchRescoreParams struct {
 }
 
 // NewAutoresearchRescoreParams returns an [AutoresearchRescoreParams] holding
-// v,
-// in the field of v's type.
+// v, in the field of v's type.
 func NewAutoresearchRescoreParams[V RescoreAttempt | RescoreAll](v V) AutoresearchRescoreParams {
 	var x AutoresearchRescoreParams
 	switch v := any(v).(type) {
@@ -218,9 +216,8 @@ var autoresearchRescoreParamsObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes an [AutoresearchRescoreParams] into the variant
-// matching
-// the kind of JSON value b holds. An object decodes into the object variant
-// the members it holds choose, as the type's comment says.
+// matching the kind of JSON value b holds. An object decodes into the object
+// variant the members it holds choose, as the type's comment says.
 func (x *AutoresearchRescoreParams) UnmarshalJSON(b []byte) error {
 	var v AutoresearchRescoreParams
 	var err error
@@ -323,7 +320,7 @@ func (x GoalGetResult) MarshalJSON() ([]byte, error) {
 }
 
 // goalGetResultObjects is what an object needs to be each object variant of
-// GoalGetResult ([GoalSnapshot] and [GoalDisabled]), over the members
+// [GoalGetResult] ([GoalSnapshot] and [GoalDisabled]), over the members
 // "version", "goal", "queue", "completed", "updatedAt", "ok" and "message",
 // one bit each in this order.
 var goalGetResultObjects = []jsonrpc.ObjectChoice{{
@@ -335,9 +332,8 @@ var goalGetResultObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [GoalGetResult] into the variant matching the kind
-// of
-// JSON value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says.
+// of JSON value b holds. An object decodes into the object variant the members
+// it holds choose, as the type's comment says.
 func (x *GoalGetResult) UnmarshalJSON(b []byte) error {
 	var v GoalGetResult
 	var err error
@@ -407,8 +403,7 @@ type GoalQueueResult struct {
 }
 
 // NewGoalQueueResult returns a [GoalQueueResult] holding v, in the field of
-// v's
-// type.
+// v's type.
 func NewGoalQueueResult[V GoalMutationResult | GoalSnapshot](v V) GoalQueueResult {
 	var x GoalQueueResult
 	switch v := any(v).(type) {
@@ -451,8 +446,8 @@ func (x GoalQueueResult) MarshalJSON() ([]byte, error) {
 }
 
 // goalQueueResultObjects is what an object needs to be each object variant of
-// GoalQueueResult ([GoalMutationResult] and [GoalSnapshot]), over the members
-// "ok", "goal", "queue", "telemetry", "message", "queued", "started",
+// [GoalQueueResult] ([GoalMutationResult] and [GoalSnapshot]), over the
+// members "ok", "goal", "queue", "telemetry", "message", "queued", "started",
 // "completed", "completedRun", "dequeued", "removed", "version" and
 // "updatedAt", one bit each in this order.
 var goalQueueResultObjects = []jsonrpc.ObjectChoice{{

@@ -59,8 +59,7 @@ func (x SemanticTokenTypes) Valid() bool {
 }
 
 // UnmarshalJSON decodes a [SemanticTokenTypes], keeping values it does not
-// list:
-// other values are accepted.
+// list: other values are accepted.
 func (x *SemanticTokenTypes) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {
@@ -94,7 +93,7 @@ const (
 )
 
 // Valid reports whether x is one of the known values of
-// SemanticTokenModifiers.
+// [SemanticTokenModifiers].
 func (x SemanticTokenModifiers) Valid() bool {
 	switch x {
 	case SemanticTokenModifiersDeclaration, SemanticTokenModifiersDefinition, SemanticTokenModifiersReadonly, SemanticTokenModifiersStatic, SemanticTokenModifiersDeprecated, SemanticTokenModifiersAbstract, SemanticTokenModifiersAsync, SemanticTokenModifiersModification, SemanticTokenModifiersDocumentation, SemanticTokenModifiersDefaultLibrary:
@@ -127,7 +126,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// DocumentDiagnosticReportKind.
+// [DocumentDiagnosticReportKind].
 func (x DocumentDiagnosticReportKind) Valid() bool {
 	switch x {
 	case DocumentDiagnosticReportKindFull, DocumentDiagnosticReportKindUnchanged:
@@ -178,8 +177,7 @@ func (x ErrorCodes) Valid() bool {
 }
 
 // UnmarshalJSON decodes an [ErrorCodes], keeping values it does not list:
-// other
-// values are accepted.
+// other values are accepted.
 func (x *ErrorCodes) UnmarshalJSON(b []byte) error {
 	var v int32
 	if err := jsonrpc.DecodeIntIn(b, &v, math.MinInt32, math.MaxInt32); err != nil {
@@ -547,8 +545,7 @@ func (x TextDocumentSaveReason) Valid() bool {
 }
 
 // UnmarshalJSON decodes a [TextDocumentSaveReason], refusing values it does
-// not
-// list.
+// not list.
 func (x *TextDocumentSaveReason) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := jsonrpc.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -1321,7 +1318,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// PrepareSupportDefaultBehavior.
+// [PrepareSupportDefaultBehavior].
 func (x PrepareSupportDefaultBehavior) Valid() bool {
 	switch x {
 	case PrepareSupportDefaultBehaviorIdentifier:

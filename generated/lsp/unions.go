@@ -39,7 +39,7 @@ type WorkspaceEditDocumentChangesItem struct {
 }
 
 // NewWorkspaceEditDocumentChangesItem returns a
-// WorkspaceEditDocumentChangesItem holding v, in the field of v's type.
+// [WorkspaceEditDocumentChangesItem] holding v, in the field of v's type.
 func NewWorkspaceEditDocumentChangesItem[V TextDocumentEdit | CreateFile | RenameFile | DeleteFile](v V) WorkspaceEditDocumentChangesItem {
 	var x WorkspaceEditDocumentChangesItem
 	switch v := any(v).(type) {
@@ -308,8 +308,7 @@ func (x InlayHintTooltip) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes an [InlayHintTooltip] into the variant matching the
-// kind
-// of JSON value b holds.
+// kind of JSON value b holds.
 func (x *InlayHintTooltip) UnmarshalJSON(b []byte) error {
 	var v InlayHintTooltip
 	var err error
@@ -351,8 +350,8 @@ type DocumentDiagnosticReportPartialResultRelatedDocumentsValue struct {
 }
 
 // NewDocumentDiagnosticReportPartialResultRelatedDocumentsValue returns a
-// DocumentDiagnosticReportPartialResultRelatedDocumentsValue holding v, in the
-// field of v's type.
+// [DocumentDiagnosticReportPartialResultRelatedDocumentsValue] holding v, in
+// the field of v's type.
 func NewDocumentDiagnosticReportPartialResultRelatedDocumentsValue[V FullDocumentDiagnosticReport | UnchangedDocumentDiagnosticReport](v V) DocumentDiagnosticReportPartialResultRelatedDocumentsValue {
 	var x DocumentDiagnosticReportPartialResultRelatedDocumentsValue
 	switch v := any(v).(type) {
@@ -408,9 +407,9 @@ var documentDiagnosticReportPartialResultRelatedDocumentsValueObjects = []jsonrp
 }}
 
 // UnmarshalJSON decodes a
-// DocumentDiagnosticReportPartialResultRelatedDocumentsValue into the variant
-// matching the kind of JSON value b holds. An object decodes into the object
-// variant the members it holds choose, as the type's comment says.
+// [DocumentDiagnosticReportPartialResultRelatedDocumentsValue] into the
+// variant matching the kind of JSON value b holds. An object decodes into the
+// object variant the members it holds choose, as the type's comment says.
 func (x *DocumentDiagnosticReportPartialResultRelatedDocumentsValue) UnmarshalJSON(b []byte) error {
 	var v DocumentDiagnosticReportPartialResultRelatedDocumentsValue
 	var err error
@@ -467,8 +466,7 @@ type InlineCompletionItemInsertText struct {
 }
 
 // NewInlineCompletionItemInsertText returns an
-// [InlineCompletionItemInsertText]
-// holding v, in the field of v's type.
+// [InlineCompletionItemInsertText] holding v, in the field of v's type.
 func NewInlineCompletionItemInsertText[V string | StringValue](v V) InlineCompletionItemInsertText {
 	var x InlineCompletionItemInsertText
 	switch v := any(v).(type) {
@@ -545,8 +543,8 @@ type DidChangeConfigurationRegistrationOptionsSection struct {
 }
 
 // NewDidChangeConfigurationRegistrationOptionsSection returns a
-// DidChangeConfigurationRegistrationOptionsSection holding v, in the field of
-// v's type.
+// [DidChangeConfigurationRegistrationOptionsSection] holding v, in the field
+// of v's type.
 func NewDidChangeConfigurationRegistrationOptionsSection[V string | []string](v V) DidChangeConfigurationRegistrationOptionsSection {
 	var x DidChangeConfigurationRegistrationOptionsSection
 	switch v := any(v).(type) {
@@ -622,8 +620,7 @@ type CompletionItemDocumentation struct {
 }
 
 // NewCompletionItemDocumentation returns a [CompletionItemDocumentation]
-// holding
-// v, in the field of v's type.
+// holding v, in the field of v's type.
 func NewCompletionItemDocumentation[V string | MarkupContent](v V) CompletionItemDocumentation {
 	var x CompletionItemDocumentation
 	switch v := any(v).(type) {
@@ -706,8 +703,7 @@ type CompletionItemTextEdit struct {
 }
 
 // NewCompletionItemTextEdit returns a [CompletionItemTextEdit] holding v, in
-// the
-// field of v's type.
+// the field of v's type.
 func NewCompletionItemTextEdit[V TextEdit | InsertReplaceEdit](v V) CompletionItemTextEdit {
 	var x CompletionItemTextEdit
 	switch v := any(v).(type) {
@@ -762,9 +758,8 @@ var completionItemTextEditObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [CompletionItemTextEdit] into the variant matching
-// the
-// kind of JSON value b holds. An object decodes into the object variant the
-// members it holds choose, as the type's comment says.
+// the kind of JSON value b holds. An object decodes into the object variant
+// the members it holds choose, as the type's comment says.
 func (x *CompletionItemTextEdit) UnmarshalJSON(b []byte) error {
 	var v CompletionItemTextEdit
 	var err error
@@ -828,7 +823,7 @@ type CompletionListItemDefaultsEditRange struct {
 }
 
 // NewCompletionListItemDefaultsEditRange returns a
-// CompletionListItemDefaultsEditRange holding v, in the field of v's type.
+// [CompletionListItemDefaultsEditRange] holding v, in the field of v's type.
 func NewCompletionListItemDefaultsEditRange[V Range | CompletionListItemDefaultsEditRangeVariant2](v V) CompletionListItemDefaultsEditRange {
 	var x CompletionListItemDefaultsEditRange
 	switch v := any(v).(type) {
@@ -883,9 +878,8 @@ var completionListItemDefaultsEditRangeObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [CompletionListItemDefaultsEditRange] into the
-// variant
-// matching the kind of JSON value b holds. An object decodes into the object
-// variant the members it holds choose, as the type's comment says.
+// variant matching the kind of JSON value b holds. An object decodes into the
+// object variant the members it holds choose, as the type's comment says.
 func (x *CompletionListItemDefaultsEditRange) UnmarshalJSON(b []byte) error {
 	var v CompletionListItemDefaultsEditRange
 	var err error
@@ -999,8 +993,8 @@ func (x HoverContents) MarshalJSON() ([]byte, error) {
 }
 
 // hoverContentsObjects is what an object needs to be each object variant of
-// HoverContents ([MarkupContent] and [MarkedStringVariant2]), over the members
-// "kind", "value" and "language", one bit each in this order.
+// [HoverContents] ([MarkupContent] and [MarkedStringVariant2]), over the
+// members "kind", "value" and "language", one bit each in this order.
 var hoverContentsObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
@@ -1010,9 +1004,8 @@ var hoverContentsObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [HoverContents] into the variant matching the kind
-// of
-// JSON value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says.
+// of JSON value b holds. An object decodes into the object variant the members
+// it holds choose, as the type's comment says.
 func (x *HoverContents) UnmarshalJSON(b []byte) error {
 	var v HoverContents
 	var err error
@@ -1230,8 +1223,7 @@ func (x CancelParamsID) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a [CancelParamsID] into the variant matching the kind
-// of
-// JSON value b holds.
+// of JSON value b holds.
 func (x *CancelParamsID) UnmarshalJSON(b []byte) error {
 	var v CancelParamsID
 	var err error
@@ -1307,8 +1299,7 @@ func (x SemanticTokensOptionsRange) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a [SemanticTokensOptionsRange] into the variant
-// matching
-// the kind of JSON value b holds.
+// matching the kind of JSON value b holds.
 func (x *SemanticTokensOptionsRange) UnmarshalJSON(b []byte) error {
 	var v SemanticTokensOptionsRange
 	var err error
@@ -1341,8 +1332,7 @@ type SemanticTokensOptionsFull struct {
 }
 
 // NewSemanticTokensOptionsFull returns a [SemanticTokensOptionsFull] holding
-// v,
-// in the field of v's type.
+// v, in the field of v's type.
 func NewSemanticTokensOptionsFull[V bool | SemanticTokensOptionsFullVariant2](v V) SemanticTokensOptionsFull {
 	var x SemanticTokensOptionsFull
 	switch v := any(v).(type) {
@@ -1385,8 +1375,7 @@ func (x SemanticTokensOptionsFull) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a [SemanticTokensOptionsFull] into the variant
-// matching
-// the kind of JSON value b holds.
+// matching the kind of JSON value b holds.
 func (x *SemanticTokensOptionsFull) UnmarshalJSON(b []byte) error {
 	var v SemanticTokensOptionsFull
 	var err error
@@ -1427,8 +1416,7 @@ type TextDocumentEditEditsItem struct {
 }
 
 // NewTextDocumentEditEditsItem returns a [TextDocumentEditEditsItem] holding
-// v,
-// in the field of v's type.
+// v, in the field of v's type.
 func NewTextDocumentEditEditsItem[V TextEdit | AnnotatedTextEdit](v V) TextDocumentEditEditsItem {
 	var x TextDocumentEditEditsItem
 	switch v := any(v).(type) {
@@ -1483,9 +1471,8 @@ var textDocumentEditEditsItemObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [TextDocumentEditEditsItem] into the variant
-// matching
-// the kind of JSON value b holds. An object decodes into the object variant
-// the members it holds choose, as the type's comment says.
+// matching the kind of JSON value b holds. An object decodes into the object
+// variant the members it holds choose, as the type's comment says.
 func (x *TextDocumentEditEditsItem) UnmarshalJSON(b []byte) error {
 	var v TextDocumentEditEditsItem
 	var err error
@@ -1538,8 +1525,7 @@ type InlayHintLabelPartTooltip struct {
 }
 
 // NewInlayHintLabelPartTooltip returns an [InlayHintLabelPartTooltip] holding
-// v,
-// in the field of v's type.
+// v, in the field of v's type.
 func NewInlayHintLabelPartTooltip[V string | MarkupContent](v V) InlayHintLabelPartTooltip {
 	var x InlayHintLabelPartTooltip
 	switch v := any(v).(type) {
@@ -1582,8 +1568,7 @@ func (x InlayHintLabelPartTooltip) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes an [InlayHintLabelPartTooltip] into the variant
-// matching
-// the kind of JSON value b holds.
+// matching the kind of JSON value b holds.
 func (x *InlayHintLabelPartTooltip) UnmarshalJSON(b []byte) error {
 	var v InlayHintLabelPartTooltip
 	var err error
@@ -1625,7 +1610,7 @@ type RelatedFullDocumentDiagnosticReportRelatedDocumentsValue struct {
 }
 
 // NewRelatedFullDocumentDiagnosticReportRelatedDocumentsValue returns a
-// RelatedFullDocumentDiagnosticReportRelatedDocumentsValue holding v, in the
+// [RelatedFullDocumentDiagnosticReportRelatedDocumentsValue] holding v, in the
 // field of v's type.
 func NewRelatedFullDocumentDiagnosticReportRelatedDocumentsValue[V FullDocumentDiagnosticReport | UnchangedDocumentDiagnosticReport](v V) RelatedFullDocumentDiagnosticReportRelatedDocumentsValue {
 	var x RelatedFullDocumentDiagnosticReportRelatedDocumentsValue
@@ -1682,7 +1667,7 @@ var relatedFullDocumentDiagnosticReportRelatedDocumentsValueObjects = []jsonrpc.
 }}
 
 // UnmarshalJSON decodes a
-// RelatedFullDocumentDiagnosticReportRelatedDocumentsValue into the variant
+// [RelatedFullDocumentDiagnosticReportRelatedDocumentsValue] into the variant
 // matching the kind of JSON value b holds. An object decodes into the object
 // variant the members it holds choose, as the type's comment says.
 func (x *RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) UnmarshalJSON(b []byte) error {
@@ -1749,8 +1734,8 @@ type RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue struct {
 }
 
 // NewRelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue returns a
-// RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue holding v, in
-// the field of v's type.
+// [RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue] holding v,
+// in the field of v's type.
 func NewRelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue[V FullDocumentDiagnosticReport | UnchangedDocumentDiagnosticReport](v V) RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue {
 	var x RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue
 	switch v := any(v).(type) {
@@ -1806,7 +1791,7 @@ var relatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueObjects = []jso
 }}
 
 // UnmarshalJSON decodes a
-// RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue into the
+// [RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) UnmarshalJSON(b []byte) error {
@@ -1865,7 +1850,7 @@ type ServerCapabilitiesTextDocumentSync struct {
 }
 
 // NewServerCapabilitiesTextDocumentSync returns a
-// ServerCapabilitiesTextDocumentSync holding v, in the field of v's type.
+// [ServerCapabilitiesTextDocumentSync] holding v, in the field of v's type.
 func NewServerCapabilitiesTextDocumentSync[V TextDocumentSyncOptions | TextDocumentSyncKind](v V) ServerCapabilitiesTextDocumentSync {
 	var x ServerCapabilitiesTextDocumentSync
 	switch v := any(v).(type) {
@@ -1908,8 +1893,7 @@ func (x ServerCapabilitiesTextDocumentSync) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a [ServerCapabilitiesTextDocumentSync] into the
-// variant
-// matching the kind of JSON value b holds.
+// variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesTextDocumentSync) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesTextDocumentSync
 	var err error
@@ -1952,7 +1936,8 @@ type ServerCapabilitiesNotebookDocumentSync struct {
 }
 
 // NewServerCapabilitiesNotebookDocumentSync returns a
-// ServerCapabilitiesNotebookDocumentSync holding v, in the field of v's type.
+// [ServerCapabilitiesNotebookDocumentSync] holding v, in the field of v's
+// type.
 func NewServerCapabilitiesNotebookDocumentSync[V NotebookDocumentSyncOptions | NotebookDocumentSyncRegistrationOptions](v V) ServerCapabilitiesNotebookDocumentSync {
 	var x ServerCapabilitiesNotebookDocumentSync
 	switch v := any(v).(type) {
@@ -2063,8 +2048,7 @@ type ServerCapabilitiesHoverProvider struct {
 }
 
 // NewServerCapabilitiesHoverProvider returns a
-// [ServerCapabilitiesHoverProvider]
-// holding v, in the field of v's type.
+// [ServerCapabilitiesHoverProvider] holding v, in the field of v's type.
 func NewServerCapabilitiesHoverProvider[V bool | HoverOptions](v V) ServerCapabilitiesHoverProvider {
 	var x ServerCapabilitiesHoverProvider
 	switch v := any(v).(type) {
@@ -2150,7 +2134,7 @@ type ServerCapabilitiesDeclarationProvider struct {
 }
 
 // NewServerCapabilitiesDeclarationProvider returns a
-// ServerCapabilitiesDeclarationProvider holding v, in the field of v's type.
+// [ServerCapabilitiesDeclarationProvider] holding v, in the field of v's type.
 func NewServerCapabilitiesDeclarationProvider[V bool | DeclarationOptions | DeclarationRegistrationOptions](v V) ServerCapabilitiesDeclarationProvider {
 	var x ServerCapabilitiesDeclarationProvider
 	switch v := any(v).(type) {
@@ -2271,7 +2255,7 @@ type ServerCapabilitiesDefinitionProvider struct {
 }
 
 // NewServerCapabilitiesDefinitionProvider returns a
-// ServerCapabilitiesDefinitionProvider holding v, in the field of v's type.
+// [ServerCapabilitiesDefinitionProvider] holding v, in the field of v's type.
 func NewServerCapabilitiesDefinitionProvider[V bool | DefinitionOptions](v V) ServerCapabilitiesDefinitionProvider {
 	var x ServerCapabilitiesDefinitionProvider
 	switch v := any(v).(type) {
@@ -2357,7 +2341,7 @@ type ServerCapabilitiesTypeDefinitionProvider struct {
 }
 
 // NewServerCapabilitiesTypeDefinitionProvider returns a
-// ServerCapabilitiesTypeDefinitionProvider holding v, in the field of v's
+// [ServerCapabilitiesTypeDefinitionProvider] holding v, in the field of v's
 // type.
 func NewServerCapabilitiesTypeDefinitionProvider[V bool | TypeDefinitionOptions | TypeDefinitionRegistrationOptions](v V) ServerCapabilitiesTypeDefinitionProvider {
 	var x ServerCapabilitiesTypeDefinitionProvider
@@ -2488,7 +2472,7 @@ type ServerCapabilitiesImplementationProvider struct {
 }
 
 // NewServerCapabilitiesImplementationProvider returns a
-// ServerCapabilitiesImplementationProvider holding v, in the field of v's
+// [ServerCapabilitiesImplementationProvider] holding v, in the field of v's
 // type.
 func NewServerCapabilitiesImplementationProvider[V bool | ImplementationOptions | ImplementationRegistrationOptions](v V) ServerCapabilitiesImplementationProvider {
 	var x ServerCapabilitiesImplementationProvider
@@ -2610,7 +2594,7 @@ type ServerCapabilitiesReferencesProvider struct {
 }
 
 // NewServerCapabilitiesReferencesProvider returns a
-// ServerCapabilitiesReferencesProvider holding v, in the field of v's type.
+// [ServerCapabilitiesReferencesProvider] holding v, in the field of v's type.
 func NewServerCapabilitiesReferencesProvider[V bool | ReferenceOptions](v V) ServerCapabilitiesReferencesProvider {
 	var x ServerCapabilitiesReferencesProvider
 	switch v := any(v).(type) {
@@ -2687,7 +2671,7 @@ type ServerCapabilitiesDocumentHighlightProvider struct {
 }
 
 // NewServerCapabilitiesDocumentHighlightProvider returns a
-// ServerCapabilitiesDocumentHighlightProvider holding v, in the field of v's
+// [ServerCapabilitiesDocumentHighlightProvider] holding v, in the field of v's
 // type.
 func NewServerCapabilitiesDocumentHighlightProvider[V bool | DocumentHighlightOptions](v V) ServerCapabilitiesDocumentHighlightProvider {
 	var x ServerCapabilitiesDocumentHighlightProvider
@@ -2731,8 +2715,7 @@ func (x ServerCapabilitiesDocumentHighlightProvider) MarshalJSON() ([]byte, erro
 }
 
 // UnmarshalJSON decodes a [ServerCapabilitiesDocumentHighlightProvider] into
-// the
-// variant matching the kind of JSON value b holds.
+// the variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesDocumentHighlightProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesDocumentHighlightProvider
 	var err error
@@ -2766,7 +2749,7 @@ type ServerCapabilitiesDocumentSymbolProvider struct {
 }
 
 // NewServerCapabilitiesDocumentSymbolProvider returns a
-// ServerCapabilitiesDocumentSymbolProvider holding v, in the field of v's
+// [ServerCapabilitiesDocumentSymbolProvider] holding v, in the field of v's
 // type.
 func NewServerCapabilitiesDocumentSymbolProvider[V bool | DocumentSymbolOptions](v V) ServerCapabilitiesDocumentSymbolProvider {
 	var x ServerCapabilitiesDocumentSymbolProvider
@@ -2844,7 +2827,7 @@ type ServerCapabilitiesCodeActionProvider struct {
 }
 
 // NewServerCapabilitiesCodeActionProvider returns a
-// ServerCapabilitiesCodeActionProvider holding v, in the field of v's type.
+// [ServerCapabilitiesCodeActionProvider] holding v, in the field of v's type.
 func NewServerCapabilitiesCodeActionProvider[V bool | CodeActionOptions](v V) ServerCapabilitiesCodeActionProvider {
 	var x ServerCapabilitiesCodeActionProvider
 	switch v := any(v).(type) {
@@ -2930,8 +2913,7 @@ type ServerCapabilitiesColorProvider struct {
 }
 
 // NewServerCapabilitiesColorProvider returns a
-// [ServerCapabilitiesColorProvider]
-// holding v, in the field of v's type.
+// [ServerCapabilitiesColorProvider] holding v, in the field of v's type.
 func NewServerCapabilitiesColorProvider[V bool | DocumentColorOptions | DocumentColorRegistrationOptions](v V) ServerCapabilitiesColorProvider {
 	var x ServerCapabilitiesColorProvider
 	switch v := any(v).(type) {
@@ -3051,7 +3033,7 @@ type ServerCapabilitiesWorkspaceSymbolProvider struct {
 }
 
 // NewServerCapabilitiesWorkspaceSymbolProvider returns a
-// ServerCapabilitiesWorkspaceSymbolProvider holding v, in the field of v's
+// [ServerCapabilitiesWorkspaceSymbolProvider] holding v, in the field of v's
 // type.
 func NewServerCapabilitiesWorkspaceSymbolProvider[V bool | WorkspaceSymbolOptions](v V) ServerCapabilitiesWorkspaceSymbolProvider {
 	var x ServerCapabilitiesWorkspaceSymbolProvider
@@ -3129,8 +3111,8 @@ type ServerCapabilitiesDocumentFormattingProvider struct {
 }
 
 // NewServerCapabilitiesDocumentFormattingProvider returns a
-// ServerCapabilitiesDocumentFormattingProvider holding v, in the field of v's
-// type.
+// [ServerCapabilitiesDocumentFormattingProvider] holding v, in the field of
+// v's type.
 func NewServerCapabilitiesDocumentFormattingProvider[V bool | DocumentFormattingOptions](v V) ServerCapabilitiesDocumentFormattingProvider {
 	var x ServerCapabilitiesDocumentFormattingProvider
 	switch v := any(v).(type) {
@@ -3207,8 +3189,8 @@ type ServerCapabilitiesDocumentRangeFormattingProvider struct {
 }
 
 // NewServerCapabilitiesDocumentRangeFormattingProvider returns a
-// ServerCapabilitiesDocumentRangeFormattingProvider holding v, in the field of
-// v's type.
+// [ServerCapabilitiesDocumentRangeFormattingProvider] holding v, in the field
+// of v's type.
 func NewServerCapabilitiesDocumentRangeFormattingProvider[V bool | DocumentRangeFormattingOptions](v V) ServerCapabilitiesDocumentRangeFormattingProvider {
 	var x ServerCapabilitiesDocumentRangeFormattingProvider
 	switch v := any(v).(type) {
@@ -3285,7 +3267,7 @@ type ServerCapabilitiesRenameProvider struct {
 }
 
 // NewServerCapabilitiesRenameProvider returns a
-// ServerCapabilitiesRenameProvider holding v, in the field of v's type.
+// [ServerCapabilitiesRenameProvider] holding v, in the field of v's type.
 func NewServerCapabilitiesRenameProvider[V bool | RenameOptions](v V) ServerCapabilitiesRenameProvider {
 	var x ServerCapabilitiesRenameProvider
 	switch v := any(v).(type) {
@@ -3371,7 +3353,8 @@ type ServerCapabilitiesFoldingRangeProvider struct {
 }
 
 // NewServerCapabilitiesFoldingRangeProvider returns a
-// ServerCapabilitiesFoldingRangeProvider holding v, in the field of v's type.
+// [ServerCapabilitiesFoldingRangeProvider] holding v, in the field of v's
+// type.
 func NewServerCapabilitiesFoldingRangeProvider[V bool | FoldingRangeOptions | FoldingRangeRegistrationOptions](v V) ServerCapabilitiesFoldingRangeProvider {
 	var x ServerCapabilitiesFoldingRangeProvider
 	switch v := any(v).(type) {
@@ -3501,7 +3484,7 @@ type ServerCapabilitiesSelectionRangeProvider struct {
 }
 
 // NewServerCapabilitiesSelectionRangeProvider returns a
-// ServerCapabilitiesSelectionRangeProvider holding v, in the field of v's
+// [ServerCapabilitiesSelectionRangeProvider] holding v, in the field of v's
 // type.
 func NewServerCapabilitiesSelectionRangeProvider[V bool | SelectionRangeOptions | SelectionRangeRegistrationOptions](v V) ServerCapabilitiesSelectionRangeProvider {
 	var x ServerCapabilitiesSelectionRangeProvider
@@ -3632,7 +3615,8 @@ type ServerCapabilitiesCallHierarchyProvider struct {
 }
 
 // NewServerCapabilitiesCallHierarchyProvider returns a
-// ServerCapabilitiesCallHierarchyProvider holding v, in the field of v's type.
+// [ServerCapabilitiesCallHierarchyProvider] holding v, in the field of v's
+// type.
 func NewServerCapabilitiesCallHierarchyProvider[V bool | CallHierarchyOptions | CallHierarchyRegistrationOptions](v V) ServerCapabilitiesCallHierarchyProvider {
 	var x ServerCapabilitiesCallHierarchyProvider
 	switch v := any(v).(type) {
@@ -3763,8 +3747,8 @@ type ServerCapabilitiesLinkedEditingRangeProvider struct {
 }
 
 // NewServerCapabilitiesLinkedEditingRangeProvider returns a
-// ServerCapabilitiesLinkedEditingRangeProvider holding v, in the field of v's
-// type.
+// [ServerCapabilitiesLinkedEditingRangeProvider] holding v, in the field of
+// v's type.
 func NewServerCapabilitiesLinkedEditingRangeProvider[V bool | LinkedEditingRangeOptions | LinkedEditingRangeRegistrationOptions](v V) ServerCapabilitiesLinkedEditingRangeProvider {
 	var x ServerCapabilitiesLinkedEditingRangeProvider
 	switch v := any(v).(type) {
@@ -3893,7 +3877,7 @@ type ServerCapabilitiesSemanticTokensProvider struct {
 }
 
 // NewServerCapabilitiesSemanticTokensProvider returns a
-// ServerCapabilitiesSemanticTokensProvider holding v, in the field of v's
+// [ServerCapabilitiesSemanticTokensProvider] holding v, in the field of v's
 // type.
 func NewServerCapabilitiesSemanticTokensProvider[V SemanticTokensOptions | SemanticTokensRegistrationOptions](v V) ServerCapabilitiesSemanticTokensProvider {
 	var x ServerCapabilitiesSemanticTokensProvider
@@ -4020,7 +4004,7 @@ type ServerCapabilitiesMonikerProvider struct {
 }
 
 // NewServerCapabilitiesMonikerProvider returns a
-// ServerCapabilitiesMonikerProvider holding v, in the field of v's type.
+// [ServerCapabilitiesMonikerProvider] holding v, in the field of v's type.
 func NewServerCapabilitiesMonikerProvider[V bool | MonikerOptions | MonikerRegistrationOptions](v V) ServerCapabilitiesMonikerProvider {
 	var x ServerCapabilitiesMonikerProvider
 	switch v := any(v).(type) {
@@ -4147,7 +4131,8 @@ type ServerCapabilitiesTypeHierarchyProvider struct {
 }
 
 // NewServerCapabilitiesTypeHierarchyProvider returns a
-// ServerCapabilitiesTypeHierarchyProvider holding v, in the field of v's type.
+// [ServerCapabilitiesTypeHierarchyProvider] holding v, in the field of v's
+// type.
 func NewServerCapabilitiesTypeHierarchyProvider[V bool | TypeHierarchyOptions | TypeHierarchyRegistrationOptions](v V) ServerCapabilitiesTypeHierarchyProvider {
 	var x ServerCapabilitiesTypeHierarchyProvider
 	switch v := any(v).(type) {
@@ -4277,7 +4262,7 @@ type ServerCapabilitiesInlineValueProvider struct {
 }
 
 // NewServerCapabilitiesInlineValueProvider returns a
-// ServerCapabilitiesInlineValueProvider holding v, in the field of v's type.
+// [ServerCapabilitiesInlineValueProvider] holding v, in the field of v's type.
 func NewServerCapabilitiesInlineValueProvider[V bool | InlineValueOptions | InlineValueRegistrationOptions](v V) ServerCapabilitiesInlineValueProvider {
 	var x ServerCapabilitiesInlineValueProvider
 	switch v := any(v).(type) {
@@ -4407,7 +4392,7 @@ type ServerCapabilitiesInlayHintProvider struct {
 }
 
 // NewServerCapabilitiesInlayHintProvider returns a
-// ServerCapabilitiesInlayHintProvider holding v, in the field of v's type.
+// [ServerCapabilitiesInlayHintProvider] holding v, in the field of v's type.
 func NewServerCapabilitiesInlayHintProvider[V bool | InlayHintOptions | InlayHintRegistrationOptions](v V) ServerCapabilitiesInlayHintProvider {
 	var x ServerCapabilitiesInlayHintProvider
 	switch v := any(v).(type) {
@@ -4470,9 +4455,8 @@ var serverCapabilitiesInlayHintProviderObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [ServerCapabilitiesInlayHintProvider] into the
-// variant
-// matching the kind of JSON value b holds. An object decodes into the object
-// variant the members it holds choose, as the type's comment says.
+// variant matching the kind of JSON value b holds. An object decodes into the
+// object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesInlayHintProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesInlayHintProvider
 	var err error
@@ -4540,7 +4524,7 @@ type ServerCapabilitiesDiagnosticProvider struct {
 }
 
 // NewServerCapabilitiesDiagnosticProvider returns a
-// ServerCapabilitiesDiagnosticProvider holding v, in the field of v's type.
+// [ServerCapabilitiesDiagnosticProvider] holding v, in the field of v's type.
 func NewServerCapabilitiesDiagnosticProvider[V DiagnosticOptions | DiagnosticRegistrationOptions](v V) ServerCapabilitiesDiagnosticProvider {
 	var x ServerCapabilitiesDiagnosticProvider
 	switch v := any(v).(type) {
@@ -4658,7 +4642,7 @@ type ServerCapabilitiesInlineCompletionProvider struct {
 }
 
 // NewServerCapabilitiesInlineCompletionProvider returns a
-// ServerCapabilitiesInlineCompletionProvider holding v, in the field of v's
+// [ServerCapabilitiesInlineCompletionProvider] holding v, in the field of v's
 // type.
 func NewServerCapabilitiesInlineCompletionProvider[V bool | InlineCompletionOptions](v V) ServerCapabilitiesInlineCompletionProvider {
 	var x ServerCapabilitiesInlineCompletionProvider
@@ -4702,8 +4686,7 @@ func (x ServerCapabilitiesInlineCompletionProvider) MarshalJSON() ([]byte, error
 }
 
 // UnmarshalJSON decodes a [ServerCapabilitiesInlineCompletionProvider] into
-// the
-// variant matching the kind of JSON value b holds.
+// the variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesInlineCompletionProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesInlineCompletionProvider
 	var err error
@@ -4779,8 +4762,7 @@ func (x DiagnosticCode) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a [DiagnosticCode] into the variant matching the kind
-// of
-// JSON value b holds.
+// of JSON value b holds.
 func (x *DiagnosticCode) UnmarshalJSON(b []byte) error {
 	var v DiagnosticCode
 	var err error
@@ -4814,7 +4796,7 @@ type SignatureInformationDocumentation struct {
 }
 
 // NewSignatureInformationDocumentation returns a
-// SignatureInformationDocumentation holding v, in the field of v's type.
+// [SignatureInformationDocumentation] holding v, in the field of v's type.
 func NewSignatureInformationDocumentation[V string | MarkupContent](v V) SignatureInformationDocumentation {
 	var x SignatureInformationDocumentation
 	switch v := any(v).(type) {
@@ -4890,8 +4872,7 @@ type TextDocumentSyncOptionsSave struct {
 }
 
 // NewTextDocumentSyncOptionsSave returns a [TextDocumentSyncOptionsSave]
-// holding
-// v, in the field of v's type.
+// holding v, in the field of v's type.
 func NewTextDocumentSyncOptionsSave[V bool | SaveOptions](v V) TextDocumentSyncOptionsSave {
 	var x TextDocumentSyncOptionsSave
 	switch v := any(v).(type) {
@@ -4978,7 +4959,7 @@ type NotebookDocumentSyncOptionsNotebookSelectorItem struct {
 }
 
 // NewNotebookDocumentSyncOptionsNotebookSelectorItem returns a
-// NotebookDocumentSyncOptionsNotebookSelectorItem holding v, in the field of
+// [NotebookDocumentSyncOptionsNotebookSelectorItem] holding v, in the field of
 // v's type.
 func NewNotebookDocumentSyncOptionsNotebookSelectorItem[V NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 | NotebookDocumentSyncOptionsNotebookSelectorItemVariant2](v V) NotebookDocumentSyncOptionsNotebookSelectorItem {
 	var x NotebookDocumentSyncOptionsNotebookSelectorItem
@@ -5036,9 +5017,9 @@ var notebookDocumentSyncOptionsNotebookSelectorItemObjects = []jsonrpc.ObjectCho
 }}
 
 // UnmarshalJSON decodes a [NotebookDocumentSyncOptionsNotebookSelectorItem]
-// into
-// the variant matching the kind of JSON value b holds. An object decodes into
-// the object variant the members it holds choose, as the type's comment says.
+// into the variant matching the kind of JSON value b holds. An object decodes
+// into the object variant the members it holds choose, as the type's comment
+// says.
 func (x *NotebookDocumentSyncOptionsNotebookSelectorItem) UnmarshalJSON(b []byte) error {
 	var v NotebookDocumentSyncOptionsNotebookSelectorItem
 	var err error
@@ -5091,7 +5072,7 @@ type NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook struct {
 }
 
 // NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook returns a
-// NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook holding v,
+// [NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook] holding v,
 // in the field of v's type.
 func NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook[V string | NotebookDocumentFilter](v V) NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook {
 	var x NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook
@@ -5135,7 +5116,7 @@ func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook) Marshal
 }
 
 // UnmarshalJSON decodes a
-// NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook into the
+// [NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook] into the
 // variant matching the kind of JSON value b holds.
 func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook) UnmarshalJSON(b []byte) error {
 	var v NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook
@@ -5171,7 +5152,7 @@ type NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook struct {
 }
 
 // NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook returns a
-// NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook holding v,
+// [NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook] holding v,
 // in the field of v's type.
 func NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook[V string | NotebookDocumentFilter](v V) NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook {
 	var x NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook
@@ -5215,7 +5196,7 @@ func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook) Marshal
 }
 
 // UnmarshalJSON decodes a
-// NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook into the
+// [NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook] into the
 // variant matching the kind of JSON value b holds.
 func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook) UnmarshalJSON(b []byte) error {
 	var v NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook
@@ -5250,7 +5231,7 @@ type WorkspaceFoldersServerCapabilitiesChangeNotifications struct {
 }
 
 // NewWorkspaceFoldersServerCapabilitiesChangeNotifications returns a
-// WorkspaceFoldersServerCapabilitiesChangeNotifications holding v, in the
+// [WorkspaceFoldersServerCapabilitiesChangeNotifications] holding v, in the
 // field of v's type.
 func NewWorkspaceFoldersServerCapabilitiesChangeNotifications[V string | bool](v V) WorkspaceFoldersServerCapabilitiesChangeNotifications {
 	var x WorkspaceFoldersServerCapabilitiesChangeNotifications
@@ -5294,7 +5275,7 @@ func (x WorkspaceFoldersServerCapabilitiesChangeNotifications) MarshalJSON() ([]
 }
 
 // UnmarshalJSON decodes a
-// WorkspaceFoldersServerCapabilitiesChangeNotifications into the variant
+// [WorkspaceFoldersServerCapabilitiesChangeNotifications] into the variant
 // matching the kind of JSON value b holds.
 func (x *WorkspaceFoldersServerCapabilitiesChangeNotifications) UnmarshalJSON(b []byte) error {
 	var v WorkspaceFoldersServerCapabilitiesChangeNotifications
@@ -5328,8 +5309,7 @@ type ParameterInformationLabel struct {
 }
 
 // NewParameterInformationLabel returns a [ParameterInformationLabel] holding
-// v,
-// in the field of v's type.
+// v, in the field of v's type.
 func NewParameterInformationLabel[V string | ParameterInformationLabelVariant2](v V) ParameterInformationLabel {
 	var x ParameterInformationLabel
 	switch v := any(v).(type) {
@@ -5372,8 +5352,7 @@ func (x ParameterInformationLabel) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a [ParameterInformationLabel] into the variant
-// matching
-// the kind of JSON value b holds.
+// matching the kind of JSON value b holds.
 func (x *ParameterInformationLabel) UnmarshalJSON(b []byte) error {
 	var v ParameterInformationLabel
 	var err error
@@ -5407,7 +5386,7 @@ type ParameterInformationDocumentation struct {
 }
 
 // NewParameterInformationDocumentation returns a
-// ParameterInformationDocumentation holding v, in the field of v's type.
+// [ParameterInformationDocumentation] holding v, in the field of v's type.
 func NewParameterInformationDocumentation[V string | MarkupContent](v V) ParameterInformationDocumentation {
 	var x ParameterInformationDocumentation
 	switch v := any(v).(type) {
@@ -5484,7 +5463,8 @@ type NotebookCellTextDocumentFilterNotebook struct {
 }
 
 // NewNotebookCellTextDocumentFilterNotebook returns a
-// NotebookCellTextDocumentFilterNotebook holding v, in the field of v's type.
+// [NotebookCellTextDocumentFilterNotebook] holding v, in the field of v's
+// type.
 func NewNotebookCellTextDocumentFilterNotebook[V string | NotebookDocumentFilter](v V) NotebookCellTextDocumentFilterNotebook {
 	var x NotebookCellTextDocumentFilterNotebook
 	switch v := any(v).(type) {
@@ -5560,8 +5540,7 @@ type RelativePatternBaseURI struct {
 }
 
 // NewRelativePatternBaseURI returns a [RelativePatternBaseURI] holding v, in
-// the
-// field of v's type.
+// the field of v's type.
 func NewRelativePatternBaseURI[V WorkspaceFolder | URI](v V) RelativePatternBaseURI {
 	var x RelativePatternBaseURI
 	switch v := any(v).(type) {
@@ -5604,8 +5583,7 @@ func (x RelativePatternBaseURI) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a [RelativePatternBaseURI] into the variant matching
-// the
-// kind of JSON value b holds.
+// the kind of JSON value b holds.
 func (x *RelativePatternBaseURI) UnmarshalJSON(b []byte) error {
 	var v RelativePatternBaseURI
 	var err error
@@ -5640,8 +5618,8 @@ type SemanticTokensClientCapabilitiesRequestsRange struct {
 }
 
 // NewSemanticTokensClientCapabilitiesRequestsRange returns a
-// SemanticTokensClientCapabilitiesRequestsRange holding v, in the field of v's
-// type.
+// [SemanticTokensClientCapabilitiesRequestsRange] holding v, in the field of
+// v's type.
 func NewSemanticTokensClientCapabilitiesRequestsRange[V bool | SemanticTokensClientCapabilitiesRequestsRangeVariant2](v V) SemanticTokensClientCapabilitiesRequestsRange {
 	var x SemanticTokensClientCapabilitiesRequestsRange
 	switch v := any(v).(type) {
@@ -5719,8 +5697,8 @@ type SemanticTokensClientCapabilitiesRequestsFull struct {
 }
 
 // NewSemanticTokensClientCapabilitiesRequestsFull returns a
-// SemanticTokensClientCapabilitiesRequestsFull holding v, in the field of v's
-// type.
+// [SemanticTokensClientCapabilitiesRequestsFull] holding v, in the field of
+// v's type.
 func NewSemanticTokensClientCapabilitiesRequestsFull[V bool | SemanticTokensClientCapabilitiesRequestsFullVariant2](v V) SemanticTokensClientCapabilitiesRequestsFull {
 	var x SemanticTokensClientCapabilitiesRequestsFull
 	switch v := any(v).(type) {
@@ -6011,7 +5989,7 @@ func (x InlineValue) MarshalJSON() ([]byte, error) {
 }
 
 // inlineValueObjects is what an object needs to be each object variant of
-// InlineValue ([InlineValueText], [InlineValueVariableLookup] and
+// [InlineValue] ([InlineValueText], [InlineValueVariableLookup] and
 // [InlineValueEvaluatableExpression]), over the members "range", "text",
 // "variableName", "caseSensitiveLookup" and "expression", one bit each in this
 // order.
@@ -6101,8 +6079,7 @@ type DocumentDiagnosticReport struct {
 }
 
 // NewDocumentDiagnosticReport returns a [DocumentDiagnosticReport] holding v,
-// in
-// the field of v's type.
+// in the field of v's type.
 func NewDocumentDiagnosticReport[V RelatedFullDocumentDiagnosticReport | RelatedUnchangedDocumentDiagnosticReport](v V) DocumentDiagnosticReport {
 	var x DocumentDiagnosticReport
 	switch v := any(v).(type) {
@@ -6227,8 +6204,7 @@ type PrepareRenameResult struct {
 }
 
 // NewPrepareRenameResult returns a [PrepareRenameResult] holding v, in the
-// field
-// of v's type.
+// field of v's type.
 func NewPrepareRenameResult[V Range | PrepareRenameResultVariant2 | PrepareRenameResultVariant3](v V) PrepareRenameResult {
 	var x PrepareRenameResult
 	switch v := any(v).(type) {
@@ -6398,8 +6374,7 @@ func (x ProgressToken) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a [ProgressToken] into the variant matching the kind
-// of
-// JSON value b holds.
+// of JSON value b holds.
 func (x *ProgressToken) UnmarshalJSON(b []byte) error {
 	var v ProgressToken
 	var err error
@@ -6445,7 +6420,7 @@ type WorkspaceDocumentDiagnosticReport struct {
 }
 
 // NewWorkspaceDocumentDiagnosticReport returns a
-// WorkspaceDocumentDiagnosticReport holding v, in the field of v's type.
+// [WorkspaceDocumentDiagnosticReport] holding v, in the field of v's type.
 func NewWorkspaceDocumentDiagnosticReport[V WorkspaceFullDocumentDiagnosticReport | WorkspaceUnchangedDocumentDiagnosticReport](v V) WorkspaceDocumentDiagnosticReport {
 	var x WorkspaceDocumentDiagnosticReport
 	switch v := any(v).(type) {
@@ -6814,10 +6789,10 @@ func (x DocumentFilter) MarshalJSON() ([]byte, error) {
 }
 
 // documentFilterObjects is what an object needs to be each object variant of
-// DocumentFilter ([TextDocumentFilterVariant1], [TextDocumentFilterVariant2],
-// [TextDocumentFilterVariant3] and [NotebookCellTextDocumentFilter]), over the
-// members "language", "scheme", "pattern" and "notebook", one bit each in this
-// order.
+// [DocumentFilter] ([TextDocumentFilterVariant1],
+// [TextDocumentFilterVariant2], [TextDocumentFilterVariant3] and
+// [NotebookCellTextDocumentFilter]), over the members "language", "scheme",
+// "pattern" and "notebook", one bit each in this order.
 var documentFilterObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x1},
@@ -6833,9 +6808,8 @@ var documentFilterObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [DocumentFilter] into the variant matching the kind
-// of
-// JSON value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says.
+// of JSON value b holds. An object decodes into the object variant the members
+// it holds choose, as the type's comment says.
 func (x *DocumentFilter) UnmarshalJSON(b []byte) error {
 	var v DocumentFilter
 	var err error
@@ -7118,8 +7092,7 @@ type NotebookDocumentFilter struct {
 }
 
 // NewNotebookDocumentFilter returns a [NotebookDocumentFilter] holding v, in
-// the
-// field of v's type.
+// the field of v's type.
 func NewNotebookDocumentFilter[V NotebookDocumentFilterVariant1 | NotebookDocumentFilterVariant2 | NotebookDocumentFilterVariant3](v V) NotebookDocumentFilter {
 	var x NotebookDocumentFilter
 	switch v := any(v).(type) {
@@ -7185,9 +7158,8 @@ var notebookDocumentFilterObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [NotebookDocumentFilter] into the variant matching
-// the
-// kind of JSON value b holds. An object decodes into the object variant the
-// members it holds choose, as the type's comment says.
+// the kind of JSON value b holds. An object decodes into the object variant
+// the members it holds choose, as the type's comment says.
 func (x *NotebookDocumentFilter) UnmarshalJSON(b []byte) error {
 	var v NotebookDocumentFilter
 	var err error
@@ -7252,7 +7224,7 @@ type TextDocumentImplementationResult struct {
 }
 
 // NewTextDocumentImplementationResult returns a
-// TextDocumentImplementationResult holding v, in the field of v's type.
+// [TextDocumentImplementationResult] holding v, in the field of v's type.
 func NewTextDocumentImplementationResult[V Definition | []DefinitionLink](v V) TextDocumentImplementationResult {
 	var x TextDocumentImplementationResult
 	switch v := any(v).(type) {
@@ -7393,7 +7365,7 @@ type TextDocumentTypeDefinitionResult struct {
 }
 
 // NewTextDocumentTypeDefinitionResult returns a
-// TextDocumentTypeDefinitionResult holding v, in the field of v's type.
+// [TextDocumentTypeDefinitionResult] holding v, in the field of v's type.
 func NewTextDocumentTypeDefinitionResult[V Definition | []DefinitionLink](v V) TextDocumentTypeDefinitionResult {
 	var x TextDocumentTypeDefinitionResult
 	switch v := any(v).(type) {
@@ -7673,7 +7645,7 @@ type TextDocumentSemanticTokensFullDeltaResult struct {
 }
 
 // NewTextDocumentSemanticTokensFullDeltaResult returns a
-// TextDocumentSemanticTokensFullDeltaResult holding v, in the field of v's
+// [TextDocumentSemanticTokensFullDeltaResult] holding v, in the field of v's
 // type.
 func NewTextDocumentSemanticTokensFullDeltaResult[V SemanticTokens | SemanticTokensDelta](v V) TextDocumentSemanticTokensFullDeltaResult {
 	var x TextDocumentSemanticTokensFullDeltaResult
@@ -7784,7 +7756,7 @@ type TextDocumentInlineCompletionResult struct {
 }
 
 // NewTextDocumentInlineCompletionResult returns a
-// TextDocumentInlineCompletionResult holding v, in the field of v's type.
+// [TextDocumentInlineCompletionResult] holding v, in the field of v's type.
 func NewTextDocumentInlineCompletionResult[V InlineCompletionList | []InlineCompletionItem](v V) TextDocumentInlineCompletionResult {
 	var x TextDocumentInlineCompletionResult
 	switch v := any(v).(type) {
@@ -7827,8 +7799,7 @@ func (x TextDocumentInlineCompletionResult) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a [TextDocumentInlineCompletionResult] into the
-// variant
-// matching the kind of JSON value b holds.
+// variant matching the kind of JSON value b holds.
 func (x *TextDocumentInlineCompletionResult) UnmarshalJSON(b []byte) error {
 	var v TextDocumentInlineCompletionResult
 	var err error
@@ -8086,7 +8057,7 @@ type TextDocumentDocumentSymbolResult struct {
 }
 
 // NewTextDocumentDocumentSymbolResult returns a
-// TextDocumentDocumentSymbolResult holding v, in the field of v's type.
+// [TextDocumentDocumentSymbolResult] holding v, in the field of v's type.
 func NewTextDocumentDocumentSymbolResult[V []SymbolInformation | []DocumentSymbol](v V) TextDocumentDocumentSymbolResult {
 	var x TextDocumentDocumentSymbolResult
 	switch v := any(v).(type) {
@@ -8233,7 +8204,7 @@ type TextDocumentCodeActionResultItem struct {
 }
 
 // NewTextDocumentCodeActionResultItem returns a
-// TextDocumentCodeActionResultItem holding v, in the field of v's type.
+// [TextDocumentCodeActionResultItem] holding v, in the field of v's type.
 func NewTextDocumentCodeActionResultItem[V Command | CodeAction](v V) TextDocumentCodeActionResultItem {
 	var x TextDocumentCodeActionResultItem
 	switch v := any(v).(type) {
@@ -8419,8 +8390,7 @@ var workspaceSymbolResultItemObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [WorkspaceSymbolResult] into the variant matching
-// the
-// kind of JSON value b holds. An array decodes into the array variant its
+// the kind of JSON value b holds. An array decodes into the array variant its
 // first item chooses (an empty one into the first), as the type's comment
 // says.
 func (x *WorkspaceSymbolResult) UnmarshalJSON(b []byte) error {

@@ -15,7 +15,7 @@ import (
 // Client is the client side of the protocol: the host application's connector;
 // it starts the server and calls it.
 //
-// Its methods are the requests and notifications Server sends it. Serve an
+// Its methods are the requests and notifications [Server] sends it. Serve an
 // implementation with [ConnectClient] or [NewClientHandler], embedding
 // [UnimplementedClient] to keep compiling when methods are added; call the
 // client at the other end of a connection with [NewClientRemote].
@@ -142,7 +142,8 @@ type Client interface {
 }
 
 // UnimplementedClient answers every request with a -32601 Method not found
-// error and ignores every notification. Embed it in implementations of Client.
+// error and ignores every notification. Embed it in implementations of
+// [Client].
 type UnimplementedClient struct{}
 
 // Ping answers with a -32601 Method not found error.
@@ -231,7 +232,7 @@ func NewClientRemote(c jsonrpc.Caller) Client {
 	return remoteClient{c}
 }
 
-// remoteClient implements Client by calling the peer.
+// remoteClient implements [Client] by calling the peer.
 type remoteClient struct {
 	c jsonrpc.Caller
 }
@@ -335,7 +336,7 @@ func (r remoteClient) ElicitationComplete(ctx context.Context, params *Elicitati
 // NewClientHandler returns a handler serving impl as the client: it decodes
 // the params of each request or notification, calls the method of impl it
 // names and answers with the result. Params that do not decode are answered
-// with -32602 naming the member at fault, and methods Client does not have
+// with -32602 naming the member at fault, and methods [Client] does not have
 // with -32601.
 func NewClientHandler(impl Client) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {

@@ -5442,8 +5442,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 }
 
 // CreateMessageResult is the model's reply: a [SamplingMessage] with the
-// model's
-// name and why it stopped.
+// model's name and why it stopped.
 type CreateMessageResult struct {
 	Meta    *Meta           `json:"_meta,omitempty"`
 	Role    Role            `json:"role"`

@@ -70,8 +70,7 @@ func (x ProgressToken) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a [ProgressToken] into the variant matching the kind
-// of
-// JSON value b holds.
+// of JSON value b holds.
 func (x *ProgressToken) UnmarshalJSON(b []byte) error {
 	var v ProgressToken
 	var err error
@@ -146,8 +145,7 @@ func (x RequestID) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a [RequestID] into the variant matching the kind of
-// JSON
-// value b holds.
+// JSON value b holds.
 func (x *RequestID) UnmarshalJSON(b []byte) error {
 	var v RequestID
 	var err error
@@ -372,9 +370,8 @@ var resourceContentsUnionObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [ResourceContentsUnion] into the variant matching
-// the
-// kind of JSON value b holds. An object decodes into the object variant the
-// members it holds choose, as the type's comment says.
+// the kind of JSON value b holds. An object decodes into the object variant
+// the members it holds choose, as the type's comment says.
 func (x *ResourceContentsUnion) UnmarshalJSON(b []byte) error {
 	var v ResourceContentsUnion
 	var err error
@@ -420,7 +417,7 @@ func (x *ResourceContentsUnion) UnmarshalJSON(b []byte) error {
 }
 
 // CallToolResponse is the answer to tools/call, a [CallToolResult], or a
-// CreateTaskResult when the call was made a task.
+// [CreateTaskResult] when the call was made a task.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -481,9 +478,9 @@ func (x CallToolResponse) MarshalJSON() ([]byte, error) {
 }
 
 // callToolResponseObjects is what an object needs to be each object variant of
-// CallToolResponse ([CallToolResult] and [CreateTaskResult]), over the members
-// "_meta", "content", "structuredContent", "isError" and "task", one bit each
-// in this order.
+// [CallToolResponse] ([CallToolResult] and [CreateTaskResult]), over the
+// members "_meta", "content", "structuredContent", "isError" and "task", one
+// bit each in this order.
 var callToolResponseObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0xf},
 	Required: []uint64{0x2},
@@ -493,9 +490,8 @@ var callToolResponseObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [CallToolResponse] into the variant matching the
-// kind
-// of JSON value b holds. An object decodes into the object variant the members
-// it holds choose, as the type's comment says.
+// kind of JSON value b holds. An object decodes into the object variant the
+// members it holds choose, as the type's comment says.
 func (x *CallToolResponse) UnmarshalJSON(b []byte) error {
 	var v CallToolResponse
 	var err error
@@ -552,8 +548,7 @@ type CompletionReference struct {
 }
 
 // NewCompletionReference returns a [CompletionReference] holding v, in the
-// field
-// of v's type.
+// field of v's type.
 func NewCompletionReference[V PromptReference | ResourceTemplateReference](v V) CompletionReference {
 	var x CompletionReference
 	switch v := any(v).(type) {
@@ -650,8 +645,7 @@ type SamplingMessageContentBlock struct {
 }
 
 // NewSamplingMessageContentBlock returns a [SamplingMessageContentBlock]
-// holding
-// v, in the field of v's type.
+// holding v, in the field of v's type.
 func NewSamplingMessageContentBlock[V TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent](v V) SamplingMessageContentBlock {
 	var x SamplingMessageContentBlock
 	switch v := any(v).(type) {
@@ -773,8 +767,7 @@ type SamplingContent struct {
 }
 
 // NewSamplingContent returns a [SamplingContent] holding v, in the field of
-// v's
-// type.
+// v's type.
 func NewSamplingContent[V SamplingMessageContentBlock | []SamplingMessageContentBlock](v V) SamplingContent {
 	var x SamplingContent
 	switch v := any(v).(type) {
@@ -839,7 +832,7 @@ func (x *SamplingContent) UnmarshalJSON(b []byte) error {
 }
 
 // CreateMessageResponse is the answer to sampling/createMessage, or a
-// CreateTaskResult when it was made a task.
+// [CreateTaskResult] when it was made a task.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -913,9 +906,8 @@ var createMessageResponseObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [CreateMessageResponse] into the variant matching
-// the
-// kind of JSON value b holds. An object decodes into the object variant the
-// members it holds choose, as the type's comment says.
+// the kind of JSON value b holds. An object decodes into the object variant
+// the members it holds choose, as the type's comment says.
 func (x *CreateMessageResponse) UnmarshalJSON(b []byte) error {
 	var v CreateMessageResponse
 	var err error
@@ -982,8 +974,7 @@ type SingleSelectEnumSchema struct {
 }
 
 // NewSingleSelectEnumSchema returns a [SingleSelectEnumSchema] holding v, in
-// the
-// field of v's type.
+// the field of v's type.
 func NewSingleSelectEnumSchema[V UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema](v V) SingleSelectEnumSchema {
 	var x SingleSelectEnumSchema
 	switch v := any(v).(type) {
@@ -1038,9 +1029,8 @@ var singleSelectEnumSchemaObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [SingleSelectEnumSchema] into the variant matching
-// the
-// kind of JSON value b holds. An object decodes into the object variant the
-// members it holds choose, as the type's comment says.
+// the kind of JSON value b holds. An object decodes into the object variant
+// the members it holds choose, as the type's comment says.
 func (x *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var v SingleSelectEnumSchema
 	var err error
@@ -1292,7 +1282,7 @@ func (x EnumSchema) MarshalJSON() ([]byte, error) {
 }
 
 // enumSchemaObjects is what an object needs to be each object variant of
-// EnumSchema ([UntitledSingleSelectEnumSchema],
+// [EnumSchema] ([UntitledSingleSelectEnumSchema],
 // [TitledSingleSelectEnumSchema], [MultiSelectEnumSchema] and
 // [LegacyTitledEnumSchema]), over the members "type", "title", "description",
 // "enum", "default", "oneOf", "minItems", "maxItems", "items" and "enumNames",
@@ -1401,8 +1391,7 @@ type PrimitiveSchemaDefinition struct {
 }
 
 // NewPrimitiveSchemaDefinition returns a [PrimitiveSchemaDefinition] holding
-// v,
-// in the field of v's type.
+// v, in the field of v's type.
 func NewPrimitiveSchemaDefinition[V StringSchema | NumberSchema | BooleanSchema | EnumSchema](v V) PrimitiveSchemaDefinition {
 	var x PrimitiveSchemaDefinition
 	switch v := any(v).(type) {
@@ -1490,9 +1479,8 @@ var primitiveSchemaDefinitionObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [PrimitiveSchemaDefinition] into the variant
-// matching
-// the kind of JSON value b holds. An object decodes into the object variant
-// the members it holds choose, as the type's comment says.
+// matching the kind of JSON value b holds. An object decodes into the object
+// variant the members it holds choose, as the type's comment says.
 func (x *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 	var v PrimitiveSchemaDefinition
 	var err error
@@ -1573,8 +1561,8 @@ func (x *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 }
 
 // ElicitRequestParams is the params of elicitation/create:
-// ElicitRequestURLParams when mode is url, [ElicitRequestFormParams] when mode
-// is form or absent.
+// [ElicitRequestURLParams] when mode is url, [ElicitRequestFormParams] when
+// mode is form or absent.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
@@ -1864,7 +1852,7 @@ func (x ElicitResponse) MarshalJSON() ([]byte, error) {
 }
 
 // elicitResponseObjects is what an object needs to be each object variant of
-// ElicitResponse ([ElicitResult] and [CreateTaskResult]), over the members
+// [ElicitResponse] ([ElicitResult] and [CreateTaskResult]), over the members
 // "_meta", "action", "content" and "task", one bit each in this order.
 var elicitResponseObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7},

@@ -34,8 +34,7 @@ type UnionValueAlternativesItem struct {
 }
 
 // NewUnionValueAlternativesItem returns an [UnionValueAlternativesItem]
-// holding
-// v, in the field of v's type.
+// holding v, in the field of v's type.
 func NewUnionValueAlternativesItem[V ConfigValue | MappedValue](v V) UnionValueAlternativesItem {
 	var x UnionValueAlternativesItem
 	switch v := any(v).(type) {
@@ -209,8 +208,8 @@ func (x TaskConfig) MarshalJSON() ([]byte, error) {
 }
 
 // taskConfigObjects is what an object needs to be each object variant of
-// TaskConfig ([ConfigValue], [MappedValue] and [UnionValue]), over the members
-// "description", "key", "value", "type", "keyType", "values" and
+// [TaskConfig] ([ConfigValue], [MappedValue] and [UnionValue]), over the
+// members "description", "key", "value", "type", "keyType", "values" and
 // "alternatives", one bit each in this order.
 var taskConfigObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0xf},

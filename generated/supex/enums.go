@@ -45,18 +45,18 @@ const (
 	// Result: [ScreenshotResult].
 	ToolNameTakeScreenshot ToolName = "take_screenshot"
 	// Several screenshots with camera control. Arguments:
-	// BatchScreenshotArguments. Result: [BatchScreenshotResult].
+	// [BatchScreenshotArguments]. Result: [BatchScreenshotResult].
 	ToolNameTakeBatchScreenshots ToolName = "take_batch_screenshots"
 	// Opens a .skp file; path-checked. Arguments: [PathArguments] (path required).
 	// Result: [ModelFileResult].
 	ToolNameOpenModel ToolName = "open_model"
 	// Saves the model, optionally elsewhere; path-checked. Arguments:
-	// PathArguments. Result: [ModelFileResult].
+	// [PathArguments]. Result: [ModelFileResult].
 	ToolNameSaveModel ToolName = "save_model"
 	// Exports the model. Arguments: [ExportArguments]. Result: [ExportResult].
 	ToolNameExportScene ToolName = "export_scene"
 	// Whether Ruby console output is being logged. Arguments: none. Result:
-	// ConsoleCaptureStatus.
+	// [ConsoleCaptureStatus].
 	ToolNameConsoleCaptureStatus ToolName = "console_capture_status"
 )
 

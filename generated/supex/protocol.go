@@ -49,12 +49,12 @@
 //
 // Driver (role driver) starts the connection: the Supex driver (MCP server or
 // command-line tool). It connects to the runtime, identifies itself with hello
-// and calls tools. Runtime (role runtime) is the other side: the Supex runtime
-// inside SketchUp. It listens on the loopback interface and runs the tools
-// against the open model.
+// and calls tools. [Runtime] (role runtime) is the other side: the Supex
+// runtime inside SketchUp. It listens on the loopback interface and runs the
+// tools against the open model.
 //
 // Runtime is an interface holding the requests and notifications it answers;
-// Driver receives none, so it has no interface. To play Runtime, implement
+// [Driver] receives none, so it has no interface. To play [Runtime], implement
 // Runtime (embedding [UnimplementedRuntime] keeps the implementation compiling
 // when the protocol grows) and pass it, with the stream to the other side, to
 // [ConnectRuntime]. To play Driver, pass the stream to [ConnectDriver]; the
@@ -89,14 +89,14 @@ const _ = jsonrpc.IsAtLeastVersion0_1_0
 
 // The methods and notifications of the protocol, by wire name.
 const (
-	// MethodHello is the request hello, sent by Driver to Runtime.
+	// MethodHello is the request hello, sent by [Driver] to [Runtime].
 	MethodHello = "hello"
-	// MethodPing is the request ping, sent by Driver to Runtime.
+	// MethodPing is the request ping, sent by [Driver] to [Runtime].
 	MethodPing = "ping"
-	// MethodResourcesList is the request resources/list, sent by Driver to
-	// Runtime.
+	// MethodResourcesList is the request resources/list, sent by [Driver] to
+	// [Runtime].
 	MethodResourcesList = "resources/list"
-	// MethodToolsCall is the request tools/call, sent by Driver to Runtime.
+	// MethodToolsCall is the request tools/call, sent by [Driver] to [Runtime].
 	MethodToolsCall = "tools/call"
 )
 
@@ -142,7 +142,7 @@ func requestTimeout(method string) jsonrpc.Timeout {
 
 // The protocol's default addresses; callers may use others.
 const (
-	// DefaultTCPAddress is where Runtime listens and Driver dials unless told
+	// DefaultTCPAddress is where [Runtime] listens and [Driver] dials unless told
 	// another.
 	DefaultTCPAddress = "localhost:9876"
 )

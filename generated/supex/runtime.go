@@ -16,7 +16,7 @@ import (
 // SketchUp. It listens on the loopback interface and runs the tools against
 // the open model.
 //
-// Its methods are the requests and notifications Driver sends it. Serve an
+// Its methods are the requests and notifications [Driver] sends it. Serve an
 // implementation with [ConnectRuntime] or [NewRuntimeHandler], embedding
 // [UnimplementedRuntime] to keep compiling when methods are added; call the
 // runtime at the other end of a connection with [NewRuntimeRemote].
@@ -67,7 +67,7 @@ type Runtime interface {
 
 // UnimplementedRuntime answers every request with a -32601 Method not found
 // error and ignores every notification. Embed it in implementations of
-// Runtime.
+// [Runtime].
 type UnimplementedRuntime struct{}
 
 // Hello answers with a -32601 Method not found error.
@@ -96,7 +96,7 @@ func NewRuntimeRemote(c jsonrpc.Caller) Runtime {
 	return remoteRuntime{c}
 }
 
-// remoteRuntime implements Runtime by calling the peer.
+// remoteRuntime implements [Runtime] by calling the peer.
 type remoteRuntime struct {
 	c jsonrpc.Caller
 }
@@ -136,7 +136,7 @@ func (r remoteRuntime) ToolsCall(ctx context.Context, params *ToolsCallParams) (
 // NewRuntimeHandler returns a handler serving impl as the runtime: it decodes
 // the params of each request or notification, calls the method of impl it
 // names and answers with the result. Params that do not decode are answered
-// with -32602 naming the member at fault, and methods Runtime does not have
+// with -32602 naming the member at fault, and methods [Runtime] does not have
 // with -32601.
 func NewRuntimeHandler(impl Runtime) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {

@@ -14,7 +14,7 @@ import (
 
 // Plugin is the plugin side of the protocol: the side that answers initialize.
 //
-// Its methods are the requests and notifications Host sends it. Serve an
+// Its methods are the requests and notifications [Host] sends it. Serve an
 // implementation with [ConnectPlugin] or [NewPluginHandler], embedding
 // [UnimplementedPlugin] to keep compiling when methods are added; call the
 // plugin at the other end of a connection with [NewPluginRemote].
@@ -48,7 +48,8 @@ type Plugin interface {
 }
 
 // UnimplementedPlugin answers every request with a -32601 Method not found
-// error and ignores every notification. Embed it in implementations of Plugin.
+// error and ignores every notification. Embed it in implementations of
+// [Plugin].
 type UnimplementedPlugin struct{}
 
 // Initialize answers with a -32601 Method not found error.
@@ -87,7 +88,7 @@ func NewPluginRemote(c jsonrpc.Caller) Plugin {
 	return remotePlugin{c}
 }
 
-// remotePlugin implements Plugin by calling the peer.
+// remotePlugin implements [Plugin] by calling the peer.
 type remotePlugin struct {
 	c jsonrpc.Caller
 }
@@ -123,7 +124,7 @@ func (r remotePlugin) Closing(ctx context.Context) error {
 // NewPluginHandler returns a handler serving impl as the plugin: it decodes
 // the params of each request or notification, calls the method of impl it
 // names and answers with the result. Params that do not decode are answered
-// with -32602 naming the member at fault, and methods Plugin does not have
+// with -32602 naming the member at fault, and methods [Plugin] does not have
 // with -32601.
 func NewPluginHandler(impl Plugin) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {

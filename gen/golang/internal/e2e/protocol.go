@@ -11,15 +11,15 @@
 //
 // # Roles
 //
-// Host (role host) starts the connection: the side that connects first. Plugin
-// (role plugin) is the other side: the side that answers initialize.
+// Host (role host) starts the connection: the side that connects first.
+// [Plugin] (role plugin) is the other side: the side that answers initialize.
 //
 // Each role is an interface holding the requests and notifications it answers.
-// To play Plugin, implement Plugin (embedding [UnimplementedPlugin] keeps the
-// implementation compiling when the protocol grows) and pass it, with the
-// stream to the other side, to [ConnectPlugin]; the Host it returns calls the
-// other side. Playing Host is alike, with [ConnectHost]. [NewPluginHandler]
-// and [NewPluginRemote] build the two halves on their own.
+// To play [Plugin], implement Plugin (embedding [UnimplementedPlugin] keeps
+// the implementation compiling when the protocol grows) and pass it, with the
+// stream to the other side, to [ConnectPlugin]; the [Host] it returns calls
+// the other side. Playing Host is alike, with [ConnectHost].
+// [NewPluginHandler] and [NewPluginRemote] build the two halves on their own.
 //
 // # Wire
 //
@@ -45,19 +45,19 @@ const _ = jsonrpc.IsAtLeastVersion0_1_0
 
 // The methods and notifications of the protocol, by wire name.
 const (
-	// MethodInitialize is the request initialize, sent by Host to Plugin.
+	// MethodInitialize is the request initialize, sent by [Host] to [Plugin].
 	MethodInitialize = "initialize"
-	// MethodSlow is the request slow, sent by Host to Plugin.
+	// MethodSlow is the request slow, sent by [Host] to [Plugin].
 	MethodSlow = "slow"
-	// MethodWork is the request work, sent by Host to Plugin.
+	// MethodWork is the request work, sent by [Host] to [Plugin].
 	MethodWork = "work"
-	// MethodLog is the notification log, sent by Host to Plugin.
+	// MethodLog is the notification log, sent by [Host] to [Plugin].
 	MethodLog = "log"
-	// MethodEcho is the request echo, sent by Plugin to Host.
+	// MethodEcho is the request echo, sent by [Plugin] to [Host].
 	MethodEcho = "echo"
-	// MethodNow is the request now, sent by Plugin to Host.
+	// MethodNow is the request now, sent by [Plugin] to [Host].
 	MethodNow = "now"
-	// MethodProgress is the notification progress, sent by Plugin to Host.
+	// MethodProgress is the notification progress, sent by [Plugin] to [Host].
 	MethodProgress = "progress"
 	// MethodPing is the request ping, sent by either side.
 	MethodPing = "ping"

@@ -15,7 +15,7 @@ import (
 
 // Agent is the agent side of the protocol: the spawned process.
 //
-// Its methods are the requests and notifications Editor sends it. Serve an
+// Its methods are the requests and notifications [Editor] sends it. Serve an
 // implementation with [ConnectAgent] or [NewAgentHandler], embedding
 // [UnimplementedAgent] to keep compiling when methods are added; call the
 // agent at the other end of a connection with [NewAgentRemote].
@@ -73,7 +73,8 @@ type Agent interface {
 }
 
 // UnimplementedAgent answers every request with a -32601 Method not found
-// error and ignores every notification. Embed it in implementations of Agent.
+// error and ignores every notification. Embed it in implementations of
+// [Agent].
 type UnimplementedAgent struct{}
 
 // Version answers with a -32601 Method not found error.
@@ -137,7 +138,7 @@ func NewAgentRemote(c jsonrpc.Caller) Agent {
 	return remoteAgent{c}
 }
 
-// remoteAgent implements Agent by calling the peer.
+// remoteAgent implements [Agent] by calling the peer.
 type remoteAgent struct {
 	c jsonrpc.Caller
 }
@@ -219,7 +220,7 @@ func (r remoteAgent) Select(ctx context.Context, params *SelectParams) (*ID, err
 // NewAgentHandler returns a handler serving impl as the agent: it decodes the
 // params of each request or notification, calls the method of impl it names
 // and answers with the result. Params that do not decode are answered with
-// -32602 naming the member at fault, and methods Agent does not have with
+// -32602 naming the member at fault, and methods [Agent] does not have with
 // -32601.
 func NewAgentHandler(impl Agent) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {

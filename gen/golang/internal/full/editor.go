@@ -16,7 +16,7 @@ import (
 // Editor is the editor side of the protocol: the program that starts the
 // agent.
 //
-// Its methods are the requests and notifications Agent sends it. Serve an
+// Its methods are the requests and notifications [Agent] sends it. Serve an
 // implementation with [ConnectEditor] or [NewEditorHandler], embedding
 // [UnimplementedEditor] to keep compiling when methods are added; call the
 // editor at the other end of a connection with [NewEditorRemote].
@@ -64,7 +64,8 @@ type Editor interface {
 }
 
 // UnimplementedEditor answers every request with a -32601 Method not found
-// error and ignores every notification. Embed it in implementations of Editor.
+// error and ignores every notification. Embed it in implementations of
+// [Editor].
 type UnimplementedEditor struct{}
 
 // Version answers with a -32601 Method not found error.
@@ -108,7 +109,7 @@ func (UnimplementedEditor) LogRaw(context.Context, json.RawMessage) error {
 }
 
 // EditorRemote is the editor at the other end of a connection: it has the
-// methods of Editor, and a Notify method for each request that may also be
+// methods of [Editor], and a Notify method for each request that may also be
 // sent as a notification.
 type EditorRemote interface {
 	Editor
@@ -177,7 +178,7 @@ func (r remoteEditor) LogRaw(ctx context.Context, params json.RawMessage) error 
 // NewEditorHandler returns a handler serving impl as the editor: it decodes
 // the params of each request or notification, calls the method of impl it
 // names and answers with the result. Params that do not decode are answered
-// with -32602 naming the member at fault, and methods Editor does not have
+// with -32602 naming the member at fault, and methods [Editor] does not have
 // with -32601.
 func NewEditorHandler(impl Editor) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {

@@ -231,8 +231,7 @@ func (x ActionKind) Valid() bool {
 }
 
 // UnmarshalJSON decodes an [ActionKind], keeping values it does not list:
-// other
-// values are accepted.
+// other values are accepted.
 func (x *ActionKind) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := jsonrpc.DecodeString(b, &v); err != nil {

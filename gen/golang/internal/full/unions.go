@@ -512,7 +512,7 @@ func (x Upload) MarshalJSON() ([]byte, error) {
 }
 
 // uploadObjects is what an object needs to be each object variant of Upload
-// (TextContents and [BlobContents]), over the members "uri", "mimeType",
+// ([TextContents] and [BlobContents]), over the members "uri", "mimeType",
 // "text" and "blob", one bit each in this order.
 var uploadObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7},
@@ -711,7 +711,7 @@ func (x HoverContents) MarshalJSON() ([]byte, error) {
 }
 
 // hoverContentsObjects is what an object needs to be each object variant of
-// HoverContents ([MarkupContent] and [MarkedCode]), over the members "kind",
+// [HoverContents] ([MarkupContent] and [MarkedCode]), over the members "kind",
 // "value" and "language", one bit each in this order.
 var hoverContentsObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3},
@@ -722,9 +722,8 @@ var hoverContentsObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [HoverContents] into the variant matching the kind
-// of
-// JSON value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says.
+// of JSON value b holds. An object decodes into the object variant the members
+// it holds choose, as the type's comment says.
 func (x *HoverContents) UnmarshalJSON(b []byte) error {
 	var v HoverContents
 	var err error
@@ -918,9 +917,9 @@ var definitionResultItemObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [DefinitionResult] into the variant matching the
-// kind
-// of JSON value b holds. An array decodes into the array variant its first
-// item chooses (an empty one into the first), as the type's comment says.
+// kind of JSON value b holds. An array decodes into the array variant its
+// first item chooses (an empty one into the first), as the type's comment
+// says.
 func (x *DefinitionResult) UnmarshalJSON(b []byte) error {
 	var v DefinitionResult
 	var err error
@@ -1053,9 +1052,9 @@ var workspaceSymbolsItemObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [WorkspaceSymbols] into the variant matching the
-// kind
-// of JSON value b holds. An array decodes into the array variant its first
-// item chooses (an empty one into the first), as the type's comment says.
+// kind of JSON value b holds. An array decodes into the array variant its
+// first item chooses (an empty one into the first), as the type's comment
+// says.
 func (x *WorkspaceSymbols) UnmarshalJSON(b []byte) error {
 	var v WorkspaceSymbols
 	var err error
@@ -1179,7 +1178,7 @@ func (x HoverProvider) MarshalJSON() ([]byte, error) {
 }
 
 // hoverProviderObjects is what an object needs to be each object variant of
-// HoverProvider ([HoverOptions] and [HoverRegistrationOptions]), over the
+// [HoverProvider] ([HoverOptions] and [HoverRegistrationOptions]), over the
 // members "workDoneProgress", "documentSelector" and "id", one bit each in
 // this order.
 var hoverProviderObjects = []jsonrpc.ObjectChoice{{
@@ -1191,9 +1190,8 @@ var hoverProviderObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [HoverProvider] into the variant matching the kind
-// of
-// JSON value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says.
+// of JSON value b holds. An object decodes into the object variant the members
+// it holds choose, as the type's comment says.
 func (x *HoverProvider) UnmarshalJSON(b []byte) error {
 	var v HoverProvider
 	var err error
@@ -1437,8 +1435,8 @@ func (x ProgressValue) MarshalJSON() ([]byte, error) {
 }
 
 // progressValueObjects is what an object needs to be each object variant of
-// ProgressValue ([ProgressBegin] and [ProgressEnd]), over the members "kind",
-// "label" and "message", one bit each in this order.
+// [ProgressValue] ([ProgressBegin] and [ProgressEnd]), over the members
+// "kind", "label" and "message", one bit each in this order.
 var progressValueObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
@@ -1448,9 +1446,8 @@ var progressValueObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [ProgressValue] into the variant matching the kind
-// of
-// JSON value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says. Any other value goes to Other.
+// of JSON value b holds. An object decodes into the object variant the members
+// it holds choose, as the type's comment says. Any other value goes to Other.
 func (x *ProgressValue) UnmarshalJSON(b []byte) error {
 	var v ProgressValue
 	var err error
@@ -1505,8 +1502,7 @@ type TokenOrProgress struct {
 }
 
 // NewTokenOrProgress returns a [TokenOrProgress] holding v, in the field of
-// v's
-// type.
+// v's type.
 func NewTokenOrProgress[V string | ProgressValue](v V) TokenOrProgress {
 	var x TokenOrProgress
 	switch v := any(v).(type) {
@@ -1638,7 +1634,7 @@ func (x FormField) MarshalJSON() ([]byte, error) {
 }
 
 // formFieldObjects is what an object needs to be each object variant of
-// FormField ([TextField], [NumberField] and [FlagField]), over the members
+// [FormField] ([TextField], [NumberField] and [FlagField]), over the members
 // "type", "label", "minLength" and "minimum", one bit each in this order.
 var formFieldObjects = []jsonrpc.ObjectChoice{{
 	Declared: []uint64{0x7},
@@ -1652,8 +1648,7 @@ var formFieldObjects = []jsonrpc.ObjectChoice{{
 }}
 
 // UnmarshalJSON decodes a [FormField] into the variant matching the kind of
-// JSON
-// value b holds. An object decodes into the object variant the members it
+// JSON value b holds. An object decodes into the object variant the members it
 // holds choose, as the type's comment says.
 func (x *FormField) UnmarshalJSON(b []byte) error {
 	var v FormField

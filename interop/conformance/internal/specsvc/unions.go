@@ -24,8 +24,7 @@ type GetDataResultItem struct {
 }
 
 // NewGetDataResultItem returns a [GetDataResultItem] holding v, in the field
-// of
-// v's type.
+// of v's type.
 func NewGetDataResultItem[V string | int64](v V) GetDataResultItem {
 	var x GetDataResultItem
 	switch v := any(v).(type) {
@@ -68,8 +67,7 @@ func (x GetDataResultItem) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a [GetDataResultItem] into the variant matching the
-// kind
-// of JSON value b holds.
+// kind of JSON value b holds.
 func (x *GetDataResultItem) UnmarshalJSON(b []byte) error {
 	var v GetDataResultItem
 	var err error
