@@ -97,7 +97,7 @@ func (mcpRPCGenServer) CallTool(_ context.Context, p *mcp.CallToolRequestParams)
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "add needs integers a and b", nil)
 	}
 	text := strconv.FormatInt(a+b, 10)
-	resp := mcp.NewCallToolResponseCallToolResult(mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.NewContentBlockText(mcp.TextContent{Text: text})}})
+	resp := mcp.NewCallToolResponse(mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.NewContentBlock(mcp.TextContent{Text: text})}})
 	return &resp, nil
 }
 

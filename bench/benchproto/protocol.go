@@ -8,17 +8,17 @@
 //
 // # Roles
 //
-// Client (role client) starts the connection: calls the server. Server (role
+// Client (role client) starts the connection: calls the server. [Server] (role
 // server) is the other side: answers the client.
 //
 // Server is an interface holding the requests and notifications it answers;
-// Client receives none, so it has no interface. To play Server, implement
-// Server (embedding UnimplementedServer keeps the implementation compiling
+// [Client] receives none, so it has no interface. To play [Server], implement
+// Server (embedding [UnimplementedServer] keeps the implementation compiling
 // when the protocol grows) and pass it, with the stream to the other side, to
-// ConnectServer. To play Client, pass the stream to ConnectClient; the Server
-// it returns calls the other side, and a request sent to Client is answered
-// with -32601 Method not found. NewServerHandler and NewServerRemote build the
-// two halves of Server on their own.
+// [ConnectServer]. To play Client, pass the stream to [ConnectClient]; the
+// Server it returns calls the other side, and a request sent to Client is
+// answered with -32601 Method not found. [NewServerHandler] and
+// [NewServerRemote] build the two halves of Server on their own.
 //
 // # Wire
 //
@@ -40,17 +40,17 @@ const _ = jsonrpc.IsAtLeastVersion0_1_0
 
 // The methods and notifications of the protocol, by wire name.
 const (
-	// MethodAdd is the request add, sent by Client to Server.
+	// MethodAdd is the request add, sent by [Client] to [Server].
 	MethodAdd = "add"
-	// MethodEcho is the request echo, sent by Client to Server.
+	// MethodEcho is the request echo, sent by [Client] to [Server].
 	MethodEcho = "echo"
-	// MethodTick is the notification tick, sent by Client to Server.
+	// MethodTick is the notification tick, sent by [Client] to [Server].
 	MethodTick = "tick"
 )
 
 // Options returns the protocol's connection options: content-length framing.
-// ConnectClient and ConnectServer fill in the zero fields of the options they
-// are given with these.
+// [ConnectClient] and [ConnectServer] fill in the zero fields of the options
+// they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }

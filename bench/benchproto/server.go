@@ -14,10 +14,10 @@ import (
 
 // Server is the server side of the protocol: answers the client.
 //
-// Its methods are the requests and notifications Client sends it. Serve an
-// implementation with ConnectServer or NewServerHandler, embedding
-// UnimplementedServer to keep compiling when methods are added; call the
-// server at the other end of a connection with NewServerRemote.
+// Its methods are the requests and notifications [Client] sends it. Serve an
+// implementation with [ConnectServer] or [NewServerHandler], embedding
+// [UnimplementedServer] to keep compiling when methods are added; call the
+// server at the other end of a connection with [NewServerRemote].
 type Server interface {
 	// Add answers the request add. Adds two integers.
 	Add(ctx context.Context, params *AddParams) (*AddResult, error)
@@ -30,7 +30,8 @@ type Server interface {
 }
 
 // UnimplementedServer answers every request with a -32601 Method not found
-// error and ignores every notification. Embed it in implementations of Server.
+// error and ignores every notification. Embed it in implementations of
+// [Server].
 type UnimplementedServer struct{}
 
 // Add answers with a -32601 Method not found error.
@@ -54,7 +55,7 @@ func NewServerRemote(c jsonrpc.Caller) Server {
 	return remoteServer{c}
 }
 
-// remoteServer implements Server by calling the peer.
+// remoteServer implements [Server] by calling the peer.
 type remoteServer struct {
 	c jsonrpc.Caller
 }
@@ -82,7 +83,7 @@ func (r remoteServer) Tick(ctx context.Context, params *TickParams) error {
 // NewServerHandler returns a handler serving impl as the server: it decodes
 // the params of each request or notification, calls the method of impl it
 // names and answers with the result. Params that do not decode are answered
-// with -32602 naming the member at fault, and methods Server does not have
+// with -32602 naming the member at fault, and methods [Server] does not have
 // with -32601.
 func NewServerHandler(impl Server) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {

@@ -54,12 +54,12 @@ func TestSampling(t *testing.T) {
 		case <-time.After(wait):
 			relayed <- nil
 		}
-		text := mcp.NewSamplingMessageContentBlockText(mcp.TextContent{Text: "Paris"})
-		return ptr(mcp.NewCreateMessageResponseCreateMessageResult(mcp.CreateMessageResult{
-			Role: mcp.RoleAssistant, Model: "test-model", Content: mcp.NewSamplingContentArray([]mcp.SamplingMessageContentBlock{text}),
+		text := mcp.NewSamplingMessageContentBlock(mcp.TextContent{Text: "Paris"})
+		return ptr(mcp.NewCreateMessageResponse(mcp.CreateMessageResult{
+			Role: mcp.RoleAssistant, Model: "test-model", Content: mcp.NewSamplingContent([]mcp.SamplingMessageContentBlock{text}),
 		})), nil
 	}
-	token := mcp.NewProgressTokenInteger(9)
+	token := mcp.NewProgressToken(int64(9))
 	res, err := s.callErr(bounded(t), "sample", map[string]any{"prompt": "Capital of France?", "maxTokens": 5}, &token)
 	if err != nil || isError(res) || textOf(res) != "Paris [model test-model]" {
 		t.Fatalf("sample = %v, %v", res, err)
@@ -118,7 +118,7 @@ func TestElicitation(t *testing.T) {
 		}
 		form = p.ElicitRequestFormParams
 		return mcp.ElicitResult{Action: mcp.ElicitActionAccept, Content: map[string]mcp.ElicitValue{
-			"answer": mcp.NewElicitValueString("42"), "confident": mcp.NewElicitValueBoolean(false),
+			"answer": mcp.NewElicitValue("42"), "confident": mcp.NewElicitValue(false),
 		}}
 	}
 	res := s.call(t, "ask", map[string]any{"question": "Meaning of life?"})

@@ -102,7 +102,7 @@ func TestTools(t *testing.T) {
 
 func TestProgressAndCancellation(t *testing.T) {
 	s := start(t)
-	token := mcp.NewProgressTokenString("p1")
+	token := mcp.NewProgressToken("p1")
 	res, err := s.callErr(bounded(t), "slow", map[string]any{"steps": 3, "delayMs": 1}, &token)
 	if err != nil || textOf(res) != "done after 3 steps" {
 		t.Fatalf("slow = %v, %v", res, err)
@@ -233,14 +233,14 @@ func TestCompletion(t *testing.T) {
 	s := start(t)
 	ctx := bounded(t)
 	res, err := s.srv.Complete(ctx, &mcp.CompleteRequestParams{
-		Ref:      mcp.NewCompletionReferenceRefPrompt(mcp.PromptReference{Name: "review"}),
+		Ref:      mcp.NewCompletionReference(mcp.PromptReference{Name: "review"}),
 		Argument: mcp.CompletionArgument{Name: "language", Value: "py"},
 	})
 	if err != nil || !slices.Equal(res.Completion.Values, []string{"python"}) {
 		t.Fatalf("complete language = %+v, %v", res, err)
 	}
 	res, err = s.srv.Complete(ctx, &mcp.CompleteRequestParams{
-		Ref:      mcp.NewCompletionReferenceRefResource(mcp.ResourceTemplateReference{URI: "greeting://{name}"}),
+		Ref:      mcp.NewCompletionReference(mcp.ResourceTemplateReference{URI: "greeting://{name}"}),
 		Argument: mcp.CompletionArgument{Name: "name", Value: "a"},
 		Context:  &mcp.CompletionContext{Arguments: map[string]string{}},
 	})
@@ -248,7 +248,7 @@ func TestCompletion(t *testing.T) {
 		t.Fatalf("complete name = %+v, %v", res, err)
 	}
 	_, err = s.srv.Complete(ctx, &mcp.CompleteRequestParams{
-		Ref: mcp.NewCompletionReferenceRefPrompt(mcp.PromptReference{Name: "nope"}), Argument: mcp.CompletionArgument{Name: "x"},
+		Ref: mcp.NewCompletionReference(mcp.PromptReference{Name: "nope"}), Argument: mcp.CompletionArgument{Name: "x"},
 	})
 	if code(err) != jsonrpc.CodeInvalidParams {
 		t.Errorf("unknown prompt: err = %v; want -32602", err)
@@ -278,7 +278,7 @@ func TestCompletionCoversEveryPrompt(t *testing.T) {
 	}
 	complete := func(prompt, arg, value string, resolved map[string]string) ([]string, error) {
 		res, err := s.srv.Complete(ctx, &mcp.CompleteRequestParams{
-			Ref:      mcp.NewCompletionReferenceRefPrompt(mcp.PromptReference{Name: prompt}),
+			Ref:      mcp.NewCompletionReference(mcp.PromptReference{Name: prompt}),
 			Argument: mcp.CompletionArgument{Name: arg, Value: value},
 			Context:  &mcp.CompletionContext{Arguments: resolved},
 		})

@@ -35,12 +35,12 @@ func TestTaskInputRequired(t *testing.T) {
 			s.c.elicit = func(p *mcp.ElicitRequestParams) mcp.ElicitResult {
 				asked <- p.ElicitRequestFormParams.Meta
 				return mcp.ElicitResult{Action: mcp.ElicitActionAccept, Content: map[string]mcp.ElicitValue{
-					"answer": mcp.NewElicitValueString("sure"), "confident": mcp.NewElicitValueBoolean(true)}}
+					"answer": mcp.NewElicitValue("sure"), "confident": mcp.NewElicitValue(true)}}
 			}
 			s.c.sampling = func(_ context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResponse, error) {
 				asked <- p.Meta
-				return ptr(mcp.NewCreateMessageResponseCreateMessageResult(mcp.CreateMessageResult{Role: mcp.RoleAssistant, Model: "test-model",
-					Content: mcp.NewSamplingContentSamplingMessageContentBlock(mcp.NewSamplingMessageContentBlockText(mcp.TextContent{Text: "Paris"}))})), nil
+				return ptr(mcp.NewCreateMessageResponse(mcp.CreateMessageResult{Role: mcp.RoleAssistant, Model: "test-model",
+					Content: mcp.NewSamplingContent(mcp.NewSamplingMessageContentBlock(mcp.TextContent{Text: "Paris"}))})), nil
 			}
 			resp, err := s.srv.CallTool(ctx, &mcp.CallToolRequestParams{Name: tc.tool, Arguments: rawArgs(tc.args),
 				Task: &mcp.TaskMetadata{TTL: ptr(int64(60000))}})
@@ -104,7 +104,7 @@ func TestServerFetchesInputRequiredTask(t *testing.T) {
 		if p.Task == nil {
 			t.Error("the sampling request is not task-augmented")
 		}
-		return ptr(mcp.NewCreateMessageResponseCreateTaskResult(mcp.CreateTaskResult{Task: task})), nil
+		return ptr(mcp.NewCreateMessageResponse(mcp.CreateTaskResult{Task: task})), nil
 	}
 	var polled atomic.Int32
 	s.c.getTask = func(p *mcp.TaskIDParams) (*mcp.GetTaskResult, error) {
@@ -142,8 +142,8 @@ func TestTaskInputSurvivesCancelledResult(t *testing.T) {
 			<-hctx.Done() // the server withdraws the request with its tasks/result
 			return nil, hctx.Err()
 		}
-		return ptr(mcp.NewElicitResponseElicitResult(mcp.ElicitResult{Action: mcp.ElicitActionAccept,
-			Content: map[string]mcp.ElicitValue{"answer": mcp.NewElicitValueString("second"), "confident": mcp.NewElicitValueBoolean(true)}})), nil
+		return ptr(mcp.NewElicitResponse(mcp.ElicitResult{Action: mcp.ElicitActionAccept,
+			Content: map[string]mcp.ElicitValue{"answer": mcp.NewElicitValue("second"), "confident": mcp.NewElicitValue(true)}})), nil
 	}
 	resp, err := s.srv.CallTool(ctx, &mcp.CallToolRequestParams{Name: "ask", Arguments: rawArgs(map[string]any{"question": "?"}),
 		Task: &mcp.TaskMetadata{}})

@@ -82,7 +82,7 @@ func (c *testClient) Elicit(ctx context.Context, p *mcp.ElicitRequestParams) (*m
 	if c.elicitCtx != nil {
 		return c.elicitCtx(ctx, p)
 	}
-	return ptr(mcp.NewElicitResponseElicitResult(c.elicit(p))), nil
+	return ptr(mcp.NewElicitResponse(c.elicit(p))), nil
 }
 
 func (c *testClient) GetTask(ctx context.Context, p *mcp.TaskIDParams) (*mcp.GetTaskResult, error) {

@@ -77,7 +77,7 @@ func (e *elicitRecorder) Elicit(_ context.Context, p *mcp.ElicitRequestParams) (
 	}
 	e.params = p
 	e.got <- b
-	return ptr(mcp.NewElicitResponseElicitResult(mcp.ElicitResult{Action: mcp.ElicitActionDecline})), nil
+	return ptr(mcp.NewElicitResponse(mcp.ElicitResult{Action: mcp.ElicitActionDecline})), nil
 }
 
 // TestElicitationParamsOnTheWire replays elicitation/create requests through

@@ -131,13 +131,13 @@ func TestLinkComments(t *testing.T) {
 	links := map[string]string{"shutdown": "[Plugin.Shutdown]", "exit": "[Plugin.Exit]"}
 	src := "// Calls `shutdown`, then `exit`; `other` stays.\n//\n//   `exit` in code\nvar s = \"`shutdown`\"\n"
 	want := "// Calls [Plugin.Shutdown], then [Plugin.Exit]; `other` stays.\n//\n//   `exit` in code\nvar s = \"`shutdown`\"\n"
-	if got := string(linkComments([]byte(src), links)); got != want {
+	if got := string(linkComments([]byte(src), linkSet{spans: links})); got != want {
 		t.Errorf("linkComments:\n got %q\nwant %q", got, want)
 	}
 	// A paragraph that grows is filled again to the comment width.
 	long := strings.Repeat("word ", 14) + "`shutdown` and"
 	src = "\t// " + long + "\n\t// more.\n\tX int\n"
-	got := string(linkComments([]byte(src), links))
+	got := string(linkComments([]byte(src), linkSet{spans: links}))
 	for _, l := range strings.Split(got, "\n") {
 		if strings.HasPrefix(l, "\t// ") && len(l) > len("\t// ")+commentWidth {
 			t.Errorf("line longer than the comment width: %q", l)

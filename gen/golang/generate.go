@@ -33,6 +33,8 @@ type generator struct {
 	decodes map[*idl.TypeDef]bool
 	// files names the file of each role.
 	files [2]string
+	// declared holds the package-level names the generated code declares.
+	declared map[string]owner
 }
 
 // file is one generated file being built.
@@ -40,7 +42,7 @@ type file struct {
 	*jen.File
 	path  string
 	decls int
-	links map[string]string // see [generator.docLinks]
+	links linkSet // see [generator.docLinks]
 }
 
 // add appends a declaration, after a blank line.

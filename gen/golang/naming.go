@@ -129,15 +129,22 @@ func (g *generator) check() idl.Errors {
 			g.variants[def] = names
 			seen := map[string]bool{}
 			for i, v := range def.Type.Variants {
-				if seen[names[i]] || slices.Contains(methodNames, names[i]) {
+				if seen[names[i]] || slices.Contains(unionMethods, names[i]) {
 					fail(v.Pos, "variant %d of union %s would be the Go field %s, which is taken; rename the variant's type", i+1, def.Name, names[i])
 				}
 				seen[names[i]] = true
-				ns.declare("New"+def.GoName+names[i], fmt.Sprintf("the constructor of variant %s of union %s", names[i], def.Name), v.Pos)
+			}
+			if ctors := unionConstructors(def, names); len(ctors) == 1 {
+				ns.declare(ctors[0], fmt.Sprintf("the constructor of union %s", def.Name), def.Pos)
+			} else {
+				for i, v := range def.Type.Variants {
+					ns.declare(ctors[i], fmt.Sprintf("the constructor of variant %s of union %s", names[i], def.Name), v.Pos)
+				}
 			}
 		}
 	}
 	errs = append(errs, ns.errs...)
+	g.declared = ns.names
 	slices.SortStableFunc(errs, func(a, b idl.Error) int {
 		return cmp.Or(
 			cmp.Compare(a.Pos.File, b.Pos.File),
@@ -159,7 +166,7 @@ func variantNames(def *idl.TypeDef) []string {
 		ok := true
 		for i, v := range t.Variants {
 			names[i] = goname.Exported(v.Tag)
-			if names[i] == "" || seen[names[i]] || slices.Contains(methodNames, names[i]) {
+			if names[i] == "" || seen[names[i]] || slices.Contains(unionMethods, names[i]) {
 				ok = false
 			}
 			seen[names[i]] = true

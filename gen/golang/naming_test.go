@@ -66,8 +66,12 @@ types:
   A: {fields: {t: "'a'"}}
   B: {fields: {t: "'b'"}}
   U: {type: union, discriminator: t, variants: [A, B]}
-  NewU_A: string
-`, []string{`9:3: type NewU_A and the constructor of variant A of union U`}},
+  NewU: string
+`, []string{`9:3: type NewU and the constructor of union U`}},
+		{"variant named like Value", header + `types:
+  Value: {fields: {a: string}}
+  U: "Value | string"
+`, []string{`7:7: variant 1 of union U would be the Go field Value, which is taken`}},
 		{"field named like a method", header + `types:
   T:
     fields:

@@ -149,7 +149,7 @@ func (g *generator) wireDoc() string {
 		s = append(s, fmt.Sprintf("A caller that gives up on a request sends %s.", m))
 	}
 	if p.Timeout > 0 {
-		s = append(s, fmt.Sprintf("Requests time out after %s unless said otherwise.", formatDuration(p.Timeout)))
+		s = append(s, fmt.Sprintf("A caller waits %s for the response to a request%s, unless the method's doc says otherwise.", formatDuration(p.Timeout), timeoutThen(p.OnTimeout)))
 		if d := sentence(p.OnTimeout.Doc); d != "" {
 			s = append(s, d)
 		}

@@ -115,8 +115,11 @@ func (g *generator) methodDoc(m *idl.Method) *comment {
 		c.addf("params is nil when %s.", g.nilParams(m))
 	}
 	if m.Kind == idl.Request {
-		if m.Timeout > 0 {
+		switch {
+		case m.Timeout > 0 && !g.defaultTimeout(m):
 			c.add(g.timeoutDoc(m))
+		case m.Timeout == 0 && g.p.Timeout > 0:
+			c.add("It has no timeout: the caller waits for the response until its context ends.")
 		}
 		var errs []string
 		for _, e := range m.Errors {
@@ -133,24 +136,39 @@ func (g *generator) methodDoc(m *idl.Method) *comment {
 // the package doc gives the protocol's on_timeout doc, so a method whose
 // doc is the same leaves it out.
 func (g *generator) timeoutDoc(m *idl.Method) string {
-	s := fmt.Sprintf("The caller waits %s for the response", formatDuration(m.Timeout))
+	s := fmt.Sprintf("The caller waits %s for the response", formatDuration(m.Timeout)) + timeoutThen(m.OnTimeout)
+	if g.p.Timeout > 0 && m.OnTimeout.Doc == g.p.OnTimeout.Doc {
+		return s + "."
+	}
+	return s + ". " + sentence(m.OnTimeout.Doc)
+}
+
+// defaultTimeout reports whether m times out as the package doc says every
+// request does unless said otherwise, so that its doc need not repeat it.
+func (g *generator) defaultTimeout(m *idl.Method) bool {
+	p := g.p
+	return p.Timeout > 0 && m.Timeout == p.Timeout && m.OnTimeout.Cancel == p.OnTimeout.Cancel &&
+		m.OnTimeout.Action == p.OnTimeout.Action && m.OnTimeout.Doc == p.OnTimeout.Doc
+}
+
+// timeoutThen says what a caller does when a request times out, after
+// ", then": ", then sends the cancellation notification"; "" when it only
+// gives up.
+func timeoutThen(ot idl.OnTimeout) string {
 	var then []string
-	if m.OnTimeout.Cancel {
+	if ot.Cancel {
 		then = append(then, "sends the cancellation notification")
 	}
-	switch m.OnTimeout.Action {
+	switch ot.Action {
 	case idl.ActionClose:
 		then = append(then, "closes the connection")
 	case idl.ActionKill:
 		then = append(then, "kills this process")
 	}
-	if len(then) > 0 {
-		s += ", then " + andList(then)
+	if len(then) == 0 {
+		return ""
 	}
-	if g.p.Timeout > 0 && m.OnTimeout.Doc == g.p.OnTimeout.Doc {
-		return s + "."
-	}
-	return s + ". " + sentence(m.OnTimeout.Doc)
+	return ", then " + andList(then)
 }
 
 // params returns the parameters of m's Go method; named says whether to

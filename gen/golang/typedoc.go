@@ -54,6 +54,9 @@ func (g *generator) typeSentence(def *idl.TypeDef) string {
 		return name + " " + o + "."
 	}
 	t := def.Type
+	if u := g.useDoc(def); u != "" && t.Kind == idl.KindObject {
+		return name + " " + u + "."
+	}
 	switch t.Kind {
 	case idl.KindObject:
 		var members []string
@@ -86,6 +89,36 @@ func (g *generator) typeSentence(def *idl.TypeDef) string {
 		return fmt.Sprintf("%s is a JSON array of %d items: %s.", name, len(items), andList(items))
 	}
 	return name + " is " + article(t) + "."
+}
+
+// useDoc says which methods take the named type def as their params or
+// give it as their result, "is the result of tools/list", when one to
+// three do; "" otherwise.
+func (g *generator) useDoc(def *idl.TypeDef) string {
+	var params, results []string
+	refers := func(t *idl.Type) bool { return t != nil && t.Kind == idl.KindRef && t.Ref == def }
+	for _, m := range g.p.Methods {
+		if refers(m.Params) || m.NotificationForm != nil && refers(m.NotificationForm.Params) {
+			params = append(params, m.Name)
+		}
+		if refers(m.Result) {
+			results = append(results, m.Name)
+		}
+	}
+	if n := len(params) + len(results); n == 0 || n > 3 {
+		return ""
+	}
+	var parts []string
+	if len(params) > 0 {
+		parts = append(parts, "the params of "+andList(params))
+	}
+	if len(results) > 0 {
+		parts = append(parts, "the result of "+andList(results))
+	}
+	if len(results) == 0 {
+		return "holds " + parts[0]
+	}
+	return "is " + andList(parts)
 }
 
 // article describes the values of a type that is not an object, enum or

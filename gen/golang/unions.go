@@ -22,8 +22,8 @@ func (g *generator) unionsFile(f *file) error {
 	return nil
 }
 
-// union declares a union struct, a constructor per variant, MarshalJSON
-// and UnmarshalJSON.
+// union declares a union struct, its constructors and Value method (see
+// unionAPI), MarshalJSON and UnmarshalJSON.
 func (g *generator) union(f *file, def *idl.TypeDef) {
 	t := def.Type
 	name := def.GoName
@@ -36,10 +36,10 @@ func (g *generator) union(f *file, def *idl.TypeDef) {
 		catchAll = -1 // held by a nested union, in its own type
 	}
 	for i, v := range t.Variants {
-		item := fmt.Sprintf("  - %s: %s", names[i], describe(v.Type))
+		item := fmt.Sprintf("  - %s: %s", names[i], linkedType(v.Type))
 		switch {
 		case t.Discriminator != "":
-			item = fmt.Sprintf("  - %s: %s, whose %q member is %q", names[i], v.Type.Ref.GoName, t.Discriminator, v.Tag)
+			item = fmt.Sprintf("  - %s: [%s], whose %q member is %q", names[i], v.Type.Ref.GoName, t.Discriminator, v.Tag)
 		case i == catchAll:
 			item = fmt.Sprintf("  - %s: any other JSON value, as is", names[i])
 		case byMembers && v.Type.Kind == idl.KindRef && v.Type.Underlying().Kind == idl.KindObject:
@@ -59,9 +59,17 @@ func (g *generator) union(f *file, def *idl.TypeDef) {
 	if t.Discriminator == "" && idl.ByItems(t) {
 		how += ", and arrays by their first item"
 	}
-	c.addf("Exactly one field is set. On the wire the value is that variant alone, and the variants are told apart by %s:", how)
+	list := len(c.paras)
+	if strings.TrimSpace(def.Doc) == "" && g.originDoc(def) == "" {
+		// No doc of its own: the list of variants leads, rather than
+		// follow a sentence naming them.
+		list = 0
+		c.paras[0] = fmt.Sprintf("%s holds exactly one of these variants, in its field; on the wire it is that variant alone, and the variants are told apart by %s:", name, how)
+	} else {
+		c.addf("Exactly one field is set. On the wire the value is that variant alone, and the variants are told apart by %s:", how)
+	}
 	for _, item := range items {
-		c.paras[len(c.paras)-1] += "\n" + item
+		c.paras[list] += "\n" + item
 	}
 	if byMembers {
 		c.add(objectRule)
@@ -79,17 +87,7 @@ func (g *generator) union(f *file, def *idl.TypeDef) {
 	}
 	f.add(c.code().Type().Id(name).Struct(fields...))
 
-	for i, v := range t.Variants {
-		fn := "New" + name + names[i]
-		holding := jen.Op("&").Id("v")
-		if i == catchAll {
-			holding = jen.Id("v")
-		}
-		f.add(doc(fmt.Sprintf("%s returns %s holding v.", fn, aOrAn(name))).code().
-			Func().Id(fn).Params(jen.Id("v").Add(baseType(v.Type))).Id(name).Block(
-			jen.Return(jen.Id(name).Values(jen.Dict{jen.Id(names[i]): holding})),
-		))
-	}
+	g.unionAPI(f, def, catchAll)
 
 	var count []jen.Code
 	for _, n := range names {

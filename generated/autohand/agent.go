@@ -16,10 +16,10 @@ import (
 // Agent is the agent side of the protocol: the Autohand agent process,
 // speaking on its stdin and stdout.
 //
-// Its methods are the requests and notifications Client sends it. Serve an
-// implementation with ConnectAgent or NewAgentHandler, embedding
-// UnimplementedAgent to keep compiling when methods are added; call the agent
-// at the other end of a connection with NewAgentRemote.
+// Its methods are the requests and notifications [Client] sends it. Serve an
+// implementation with [ConnectAgent] or [NewAgentHandler], embedding
+// [UnimplementedAgent] to keep compiling when methods are added; call the
+// agent at the other end of a connection with [NewAgentRemote].
 type Agent interface {
 	// Prompt answers the request autohand.prompt. Gives the agent an instruction.
 	// The agent accepts it at once and answers with success; the turn then runs in
@@ -55,8 +55,6 @@ type Agent interface {
 
 	// Reset answers the request autohand.reset. Clears the conversation and starts
 	// a new session, announced by a new autohand.agentStart.
-	//
-	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with [ErrAgentBusy].
 	Reset(ctx context.Context) (*ResetResult, error)
@@ -123,8 +121,6 @@ type Agent interface {
 	// empty: the agent drops a batch without changes at once, so it needs no
 	// decision) is answered with success false and one error for changeId unknown.
 	//
-	// The caller waits 5m for the response.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with [ErrExecution] or
 	// [jsonrpc.ErrInvalidParams].
 	ChangesDecision(ctx context.Context, params *ChangesDecisionParams) (*ChangesDecisionResult, error)
@@ -132,15 +128,11 @@ type Agent interface {
 	// BrowserHandoffCreate answers the request autohand.browserHandoff.create.
 	// Creates a one-time token with which the Autohand browser extension joins
 	// this session.
-	//
-	// The caller waits 5m for the response.
 	BrowserHandoffCreate(ctx context.Context, params *BrowserHandoffCreateParams) (*BrowserHandoffCreateResult, error)
 
 	// BrowserHandoffAttach answers the request autohand.browserHandoff.attach.
 	// Attaches to the session a handoff token names. A missing token is
 	// InvalidParams.
-	//
-	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -148,26 +140,18 @@ type Agent interface {
 
 	// BrowserHandoffAttachLatest answers the request
 	// autohand.browserHandoff.attachLatest. Attaches to the most recent handoff.
-	//
-	// The caller waits 5m for the response.
 	BrowserHandoffAttachLatest(ctx context.Context) (*BrowserHandoffAttachLatestResult, error)
 
 	// BrowserCapabilitiesSet answers the request autohand.browserCapabilities.set.
 	// Tells the agent which browser tools the extension offers.
-	//
-	// The caller waits 5m for the response.
 	BrowserCapabilitiesSet(ctx context.Context, params *BrowserCapabilitiesSetParams) (*BrowserCapabilitiesSetResult, error)
 
 	// GetSkillsRegistry answers the request autohand.getSkillsRegistry. Lists the
 	// community skills registry.
-	//
-	// The caller waits 5m for the response.
 	GetSkillsRegistry(ctx context.Context, params *GetSkillsRegistryParams) (*GetSkillsRegistryResult, error)
 
 	// InstallSkill answers the request autohand.installSkill. Installs a community
 	// skill without asking.
-	//
-	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -177,22 +161,16 @@ type Agent interface {
 	// community skills registry. Upstream declares this method name without types
 	// or a dispatcher entry; this protocol models its params and result on
 	// getSkillsRegistry.
-	//
-	// The caller waits 5m for the response.
 	SkillsSearch(ctx context.Context, params *SkillsSearchParams) (*SkillList, error)
 
 	// SkillsTrending answers the request autohand.skills.trending. Lists the
 	// registry's best-rated skills. Upstream declares the name only; the params
 	// and result are this protocol's.
-	//
-	// The caller waits 5m for the response.
 	SkillsTrending(ctx context.Context, params *SkillsTrendingParams) (*SkillList, error)
 
 	// SkillsInstall answers the request autohand.skills.install. The
 	// skills-namespace spelling of autohand.installSkill. Upstream declares the
 	// name only; it takes and returns the same as installSkill.
-	//
-	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -201,8 +179,6 @@ type Agent interface {
 	// SkillsRemove answers the request autohand.skills.remove. Uninstalls a skill.
 	// Upstream declares the name only; the params and result are this protocol's.
 	//
-	// The caller waits 5m for the response.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
 	SkillsRemove(ctx context.Context, params *SkillsRemoveParams) (*SkillsRemoveResult, error)
@@ -210,20 +186,14 @@ type Agent interface {
 	// LearnRecommend answers the request autohand.learn.recommend. Audits
 	// installed skills and recommends new ones for the project (progress in
 	// autohand.learn.progress).
-	//
-	// The caller waits 5m for the response.
 	LearnRecommend(ctx context.Context, params *LearnRecommendParams) (*LearnRecommendResult, error)
 
 	// LearnUpdate answers the request autohand.learn.update. Updates installed
 	// skills.
-	//
-	// The caller waits 5m for the response.
 	LearnUpdate(ctx context.Context) (*LearnUpdateResult, error)
 
 	// LearnGenerate answers the request autohand.learn.generate. Writes a skill
 	// describing this project.
-	//
-	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -234,65 +204,45 @@ type Agent interface {
 	// completion marker or a limit is hit; its progress is reported by
 	// autohand.automode.iteration and the notifications after it.
 	//
-	// The caller waits 5m for the response.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with [ErrAgentBusy] or
 	// [jsonrpc.ErrInvalidParams].
 	AutomodeStart(ctx context.Context, params *AutomodeStartParams) (*AutomodeStartResult, error)
 
 	// AutomodeStatus answers the request autohand.automode.status. Reports the
 	// auto-mode loop.
-	//
-	// The caller waits 5m for the response.
 	AutomodeStatus(ctx context.Context) (*AutomodeStatusResult, error)
 
 	// AutomodePause answers the request autohand.automode.pause. Pauses auto-mode.
-	//
-	// The caller waits 5m for the response.
 	AutomodePause(ctx context.Context) (*SuccessOrError, error)
 
 	// AutomodeResume answers the request autohand.automode.resume. Resumes
 	// auto-mode.
-	//
-	// The caller waits 5m for the response.
 	AutomodeResume(ctx context.Context) (*SuccessOrError, error)
 
 	// AutomodeCancel answers the request autohand.automode.cancel. Stops
 	// auto-mode.
-	//
-	// The caller waits 5m for the response.
 	AutomodeCancel(ctx context.Context, params *AutomodeCancelParams) (*SuccessOrError, error)
 
 	// AutomodeGetLog answers the request autohand.automode.getLog. Returns what
 	// each auto-mode iteration did.
-	//
-	// The caller waits 5m for the response.
 	AutomodeGetLog(ctx context.Context, params *AutomodeGetLogParams) (*AutomodeGetLogResult, error)
 
 	// PlanModeSet answers the request autohand.planModeSet. Turns plan mode (plan
 	// first, change nothing) on or off.
-	//
-	// The caller waits 5m for the response.
 	PlanModeSet(ctx context.Context, params *PlanModeSetParams) (*SuccessResult, error)
 
 	// YoloSet answers the request autohand.yoloSet. Allows tool calls matching a
 	// pattern without asking, for a while or for the session.
-	//
-	// The caller waits 5m for the response.
 	YoloSet(ctx context.Context, params *YoloAllowance) (*YoloAllowanceResult, error)
 
 	// YoloSetCompat answers the request autohand.yolo.set. Another name of
 	// autohand.yoloSet, kept for older clients.
-	//
-	// The caller waits 5m for the response.
 	//
 	// Deprecated: Use autohand.yoloSet.
 	YoloSetCompat(ctx context.Context, params *YoloAllowance) (*YoloAllowanceResult, error)
 
 	// PermissionModeSet answers the request autohand.permissionModeSet. Changes
 	// how the agent asks before acting.
-	//
-	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -301,26 +251,18 @@ type Agent interface {
 	// ModelSet answers the request autohand.modelSet. Switches the model. fantail,
 	// moa and autohandai/* ids are Autohand AI models. Without model the
 	// configured default is used.
-	//
-	// The caller waits 5m for the response.
 	ModelSet(ctx context.Context, params *ModelSetParams) (*ModelSetResult, error)
 
 	// MaxThinkingTokensSet answers the request autohand.maxThinkingTokensSet.
 	// Limits the model's reasoning tokens; null removes the limit.
-	//
-	// The caller waits 5m for the response.
 	MaxThinkingTokensSet(ctx context.Context, params *MaxThinkingTokensSetParams) (*MaxThinkingTokensSetResult, error)
 
 	// ApplyFlagSettings answers the request autohand.applyFlagSettings. Applies
 	// settings given as command-line flags would be, by flag name.
-	//
-	// The caller waits 5m for the response.
 	ApplyFlagSettings(ctx context.Context, params *ApplyFlagSettingsParams) (*ApplyFlagSettingsResult, error)
 
 	// SetContextCompact answers the request autohand.setContextCompact. Turns
 	// automatic context compaction on or off.
-	//
-	// The caller waits 5m for the response.
 	SetContextCompact(ctx context.Context, params *SetContextCompactParams) (*SetContextCompactResult, error)
 
 	// GetSupportedModels answers the request autohand.getSupportedModels. Lists
@@ -350,8 +292,6 @@ type Agent interface {
 
 	// ReloadPlugins answers the request autohand.reloadPlugins. Reloads plugins
 	// from disk.
-	//
-	// The caller waits 5m for the response.
 	ReloadPlugins(ctx context.Context) (*ReloadPluginsResult, error)
 
 	// GetAccountInfo answers the request autohand.getAccountInfo. Returns the
@@ -368,14 +308,10 @@ type Agent interface {
 
 	// GetSession answers the request autohand.getSession. Loads a saved session's
 	// details and messages.
-	//
-	// The caller waits 5m for the response.
 	GetSession(ctx context.Context, params *GetSessionParams) (*GetSessionResult, error)
 
 	// SessionAttach answers the request autohand.session.attach. Continues a saved
 	// session in this agent.
-	//
-	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with [ErrAgentBusy] or
 	// [jsonrpc.ErrInvalidParams].
@@ -398,16 +334,12 @@ type Agent interface {
 	// autohand.mcp.invokeRequest and announces the new tool set with
 	// autohand.mcp.toolsChanged.
 	//
-	// The caller waits 5m for the response.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
 	McpSetVscodeTools(ctx context.Context, params *McpSetVscodeToolsParams) (*SuccessResult, error)
 
 	// McpInvokeResponse answers the request autohand.mcp.invokeResponse. Returns
 	// the outcome of an autohand.mcp.invokeRequest.
-	//
-	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with [ErrExecution] or
 	// [jsonrpc.ErrInvalidParams].
@@ -422,16 +354,12 @@ type Agent interface {
 	// McpToggleServer answers the request autohand.mcp.toggleServer. Enables or
 	// disables an MCP server.
 	//
-	// The caller waits 5m for the response.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
 	McpToggleServer(ctx context.Context, params *McpToggleServerParams) (*McpToggleServerResult, error)
 
 	// McpReconnectServer answers the request autohand.mcp.reconnectServer.
 	// Reconnects an MCP server.
-	//
-	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -440,22 +368,16 @@ type Agent interface {
 	// McpSetServers answers the request autohand.mcp.setServers. Replaces the MCP
 	// server configuration, by server name.
 	//
-	// The caller waits 5m for the response.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
 	McpSetServers(ctx context.Context, params *McpSetServersParams) (*McpSetServersResult, error)
 
 	// GoalGet answers the request autohand.goal.get. Returns the workspace's
 	// persistent goals.
-	//
-	// The caller waits 5m for the response.
 	GoalGet(ctx context.Context) (*GoalGetResult, error)
 
 	// GoalCreate answers the request autohand.goal.create. Starts a persistent
 	// goal, or queues it when one is active. A missing objective is InvalidParams.
-	//
-	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -464,26 +386,18 @@ type Agent interface {
 	// GoalUpdate answers the request autohand.goal.update. Changes the active
 	// goal. A budget member set to null clears that budget; a member left out
 	// keeps it. Status complete finishes the goal.
-	//
-	// The caller waits 5m for the response.
 	GoalUpdate(ctx context.Context, params *GoalUpdateParams) (*GoalMutationResult, error)
 
 	// GoalClear answers the request autohand.goal.clear. Drops the active goal.
-	//
-	// The caller waits 5m for the response.
 	GoalClear(ctx context.Context) (*GoalMutationResult, error)
 
 	// GoalQueue answers the request autohand.goal.queue. Queues a goal behind the
 	// active one. Without an objective it only returns the goal snapshot, as
 	// autohand.goal.get does.
-	//
-	// The caller waits 5m for the response.
 	GoalQueue(ctx context.Context, params *GoalQueueParams) (*GoalQueueResult, error)
 
 	// GoalStartQueued answers the request autohand.goal.startQueued. Makes the
 	// first queued goal the active one.
-	//
-	// The caller waits 5m for the response.
 	GoalStartQueued(ctx context.Context) (*GoalMutationResult, error)
 
 	// GoalListTemplates answers the request autohand.goal.listTemplates. Lists the
@@ -497,8 +411,6 @@ type Agent interface {
 	// resumes an auto-research loop, which tries changes and keeps those that
 	// improve a measured metric.
 	//
-	// The caller waits 5m for the response.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with [ErrAgentBusy] or
 	// [jsonrpc.ErrInvalidParams].
 	AutoresearchStart(ctx context.Context, params *AutoresearchStartParams) (*AutoresearchReport, error)
@@ -511,27 +423,19 @@ type Agent interface {
 
 	// AutoresearchStop answers the request autohand.autoresearch.stop. Pauses the
 	// loop, keeping its ledger; autohand.autoresearch.pause follows.
-	//
-	// The caller waits 5m for the response.
 	AutoresearchStop(ctx context.Context) (*AutoresearchReport, error)
 
 	// AutoresearchHistory answers the request autohand.autoresearch.history. Lists
 	// the ledger's attempts.
-	//
-	// The caller waits 5m for the response.
 	AutoresearchHistory(ctx context.Context) (*AutoresearchHistoryResult, error)
 
 	// AutoresearchReplay answers the request autohand.autoresearch.replay.
 	// Measures an attempt again in an isolated worktree.
-	//
-	// The caller waits 5m for the response.
 	AutoresearchReplay(ctx context.Context, params *AutoresearchReplayParams) (*AutoresearchReplayResult, error)
 
 	// AutoresearchRescore answers the request autohand.autoresearch.rescore.
 	// Decides again on one attempt (attemptId) or on all (all: true). Params with
 	// neither are InvalidParams; an empty attemptId is refused by the agent alone.
-	//
-	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -539,27 +443,19 @@ type Agent interface {
 
 	// AutoresearchCompare answers the request autohand.autoresearch.compare. Sets
 	// two attempts side by side.
-	//
-	// The caller waits 5m for the response.
 	AutoresearchCompare(ctx context.Context, params *AutoresearchCompareParams) (*AutoresearchCompareResult, error)
 
 	// AutoresearchPareto answers the request autohand.autoresearch.pareto. Returns
 	// the attempts no other attempt beats on every objective.
-	//
-	// The caller waits 5m for the response.
 	AutoresearchPareto(ctx context.Context) (*AutoresearchParetoResult, error)
 
 	// AutoresearchPin answers the request autohand.autoresearch.pin. Pins an
 	// attempt (pruning keeps it) or unpins it.
-	//
-	// The caller waits 5m for the response.
 	AutoresearchPin(ctx context.Context, params *AutoresearchPinParams) (*AutoresearchPinResult, error)
 
 	// AutoresearchPrune answers the request autohand.autoresearch.prune. Deletes
 	// the stored artifacts of unpinned attempts; a dry run (the default unless yes
 	// is set) only lists them.
-	//
-	// The caller waits 5m for the response.
 	AutoresearchPrune(ctx context.Context, params *AutoresearchPruneParams) (*AutoresearchPruneResult, error)
 
 	// Setup answers the request autohand.setup. Runs the first-run setup wizard,
@@ -567,14 +463,14 @@ type Agent interface {
 	// autohand.abort cancels it. Upstream declares this method with its types and
 	// notifications, but its RPC dispatcher does not route it at the time of
 	// writing.
+	//
+	// It has no timeout: the caller waits for the response until its context ends.
 	Setup(ctx context.Context, params *SetupParams) (*SetupResult, error)
 
 	// RuntimeInspect answers the request autohand.runtimeInspect. Answer-only
 	// profile (`--mode rpc --answer-only --restricted --client-context
 	// blueprint`): describes the CLI and where its model would run, without
 	// contacting any provider.
-	//
-	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [ErrProfileViolation].
@@ -583,8 +479,6 @@ type Agent interface {
 	// Answer answers the request autohand.answer. Answer-only profile: answers
 	// from a classified evidence envelope (at most 8 KiB and 64 artifacts) with
 	// one JSON value matching outputSchema (at most 64 KiB).
-	//
-	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [ErrAnswerContractInvalid], [ErrOutputLimitExceeded], [ErrProfileViolation],
@@ -595,16 +489,12 @@ type Agent interface {
 	// LoginBegin answers the request autohand.login.begin. Setup-only profile
 	// (`--setup-only`); starts a device authorization.
 	//
-	// The caller waits 5m for the response.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [ErrProfileViolation].
 	LoginBegin(ctx context.Context, params *LoginBeginParams) (*LoginBeginResult, error)
 
 	// LoginPoll answers the request autohand.login.poll. Setup-only profile;
 	// reports a device authorization.
-	//
-	// The caller waits 5m for the response.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [ErrProfileViolation].
@@ -613,15 +503,14 @@ type Agent interface {
 	// LoginCancel answers the request autohand.login.cancel. Setup-only profile;
 	// gives up a device authorization.
 	//
-	// The caller waits 5m for the response.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [ErrProfileViolation].
 	LoginCancel(ctx context.Context, params *LoginSession) (*LoginCancelResult, error)
 }
 
 // UnimplementedAgent answers every request with a -32601 Method not found
-// error and ignores every notification. Embed it in implementations of Agent.
+// error and ignores every notification. Embed it in implementations of
+// [Agent].
 type UnimplementedAgent struct{}
 
 // Prompt answers with a -32601 Method not found error.
@@ -1020,7 +909,7 @@ func NewAgentRemote(c jsonrpc.Caller) Agent {
 	return remoteAgent{c}
 }
 
-// remoteAgent implements Agent by calling the peer.
+// remoteAgent implements [Agent] by calling the peer.
 type remoteAgent struct {
 	c jsonrpc.Caller
 }
@@ -1652,7 +1541,7 @@ func (r remoteAgent) LoginCancel(ctx context.Context, params *LoginSession) (*Lo
 // NewAgentHandler returns a handler serving impl as the agent: it decodes the
 // params of each request or notification, calls the method of impl it names
 // and answers with the result. Params that do not decode are answered with
-// -32602 naming the member at fault, and methods Agent does not have with
+// -32602 naming the member at fault, and methods [Agent] does not have with
 // -32601.
 func NewAgentHandler(impl Agent) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {

@@ -15,10 +15,10 @@ import (
 // Client is the client side of the protocol: the IDE, SDK or script that
 // starts `autohand --mode rpc` and drives it.
 //
-// Its methods are the requests and notifications Agent sends it. Serve an
-// implementation with ConnectClient or NewClientHandler, embedding
-// UnimplementedClient to keep compiling when methods are added; call the
-// client at the other end of a connection with NewClientRemote.
+// Its methods are the requests and notifications [Agent] sends it. Serve an
+// implementation with [ConnectClient] or [NewClientHandler], embedding
+// [UnimplementedClient] to keep compiling when methods are added; call the
+// client at the other end of a connection with [NewClientRemote].
 type Client interface {
 	// AutomodeStartNotification handles the notification form of
 	// autohand.automode.start. The loop started.
@@ -289,7 +289,8 @@ type Client interface {
 }
 
 // UnimplementedClient answers every request with a -32601 Method not found
-// error and ignores every notification. Embed it in implementations of Client.
+// error and ignores every notification. Embed it in implementations of
+// [Client].
 type UnimplementedClient struct{}
 
 // AutomodeStartNotification ignores the notification.
@@ -613,7 +614,7 @@ func NewClientRemote(c jsonrpc.Caller) Client {
 	return remoteClient{c}
 }
 
-// remoteClient implements Client by calling the peer.
+// remoteClient implements [Client] by calling the peer.
 type remoteClient struct {
 	c jsonrpc.Caller
 }
@@ -873,7 +874,7 @@ func (r remoteClient) SetupComplete(ctx context.Context, params *SetupCompletePa
 // NewClientHandler returns a handler serving impl as the client: it decodes
 // the params of each request or notification, calls the method of impl it
 // names and answers with the result. Params that do not decode are answered
-// with -32602 naming the member at fault, and methods Client does not have
+// with -32602 naming the member at fault, and methods [Client] does not have
 // with -32601.
 func NewClientHandler(impl Client) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {

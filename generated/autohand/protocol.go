@@ -32,27 +32,27 @@
 // # Roles
 //
 // Client (role client) starts the connection: the IDE, SDK or script that
-// starts `autohand --mode rpc` and drives it. Agent (role agent) is the other
-// side: the Autohand agent process, speaking on its stdin and stdout.
+// starts `autohand --mode rpc` and drives it. [Agent] (role agent) is the
+// other side: the Autohand agent process, speaking on its stdin and stdout.
 //
 // Each role is an interface holding the requests and notifications it answers.
-// To play Agent, implement Agent (embedding UnimplementedAgent keeps the
+// To play [Agent], implement Agent (embedding [UnimplementedAgent] keeps the
 // implementation compiling when the protocol grows) and pass it, with the
-// stream to the other side, to ConnectAgent; the Client it returns calls the
-// other side. Playing Client is alike, with ConnectClient. NewAgentHandler and
-// NewAgentRemote build the two halves on their own.
+// stream to the other side, to [ConnectAgent]; the [Client] it returns calls
+// the other side. Playing Client is alike, with [ConnectClient].
+// [NewAgentHandler] and [NewAgentRemote] build the two halves on their own.
 //
 // # Wire
 //
 // Messages are framed as newline-delimited JSON, one message per line. It runs
-// over subprocess (autohand --mode rpc) and stdio. Request ids are integers.
-// Requests time out after 5m unless said otherwise. Both SDKs (Go and
-// TypeScript) give up on any request after 300 s by default and report an
-// error; the connection stays usable. Upstream sets no per-method limit; this
-// protocol gives shorter ones to some methods (30 s for prompt, which is
-// answered as soon as the turn is accepted; 10 s for quick queries and for
-// answers to the agent's requests; none for the setup wizard, which waits for
-// the user).
+// over subprocess (autohand --mode rpc) and stdio. Request ids are integers. A
+// caller waits 5m for the response to a request, unless the method's doc says
+// otherwise. Both SDKs (Go and TypeScript) give up on any request after 300 s
+// by default and report an error; the connection stays usable. Upstream sets
+// no per-method limit; this protocol gives shorter ones to some methods (30 s
+// for prompt, which is answered as soon as the turn is accepted; 10 s for
+// quick queries and for answers to the agent's requests; none for the setup
+// wizard, which waits for the user).
 package autohand
 
 import (
@@ -71,407 +71,415 @@ const _ = jsonrpc.IsAtLeastVersion0_1_0
 
 // The methods and notifications of the protocol, by wire name.
 const (
-	// MethodPrompt is the request autohand.prompt, sent by Client to Agent.
+	// MethodPrompt is the request autohand.prompt, sent by [Client] to [Agent].
 	MethodPrompt = "autohand.prompt"
-	// MethodStepDecision is the request autohand.stepDecision, sent by Client to
-	// Agent.
+	// MethodStepDecision is the request autohand.stepDecision, sent by [Client] to
+	// [Agent].
 	MethodStepDecision = "autohand.stepDecision"
-	// MethodAbort is the request autohand.abort, sent by Client to Agent.
+	// MethodAbort is the request autohand.abort, sent by [Client] to [Agent].
 	MethodAbort = "autohand.abort"
-	// MethodReset is the request autohand.reset, sent by Client to Agent.
+	// MethodReset is the request autohand.reset, sent by [Client] to [Agent].
 	MethodReset = "autohand.reset"
-	// MethodGetState is the request autohand.getState, sent by Client to Agent.
+	// MethodGetState is the request autohand.getState, sent by [Client] to
+	// [Agent].
 	MethodGetState = "autohand.getState"
-	// MethodGetMessages is the request autohand.getMessages, sent by Client to
-	// Agent.
+	// MethodGetMessages is the request autohand.getMessages, sent by [Client] to
+	// [Agent].
 	MethodGetMessages = "autohand.getMessages"
 	// MethodPermissionResponse is the request autohand.permissionResponse, sent by
-	// Client to Agent.
+	// [Client] to [Agent].
 	MethodPermissionResponse = "autohand.permissionResponse"
 	// MethodPermissionAcknowledged is the request autohand.permissionAcknowledged,
-	// sent by Client to Agent.
+	// sent by [Client] to [Agent].
 	MethodPermissionAcknowledged = "autohand.permissionAcknowledged"
 	// MethodDirectoryAccessResponse is the request
-	// autohand.directoryAccessResponse, sent by Client to Agent.
+	// autohand.directoryAccessResponse, sent by [Client] to [Agent].
 	MethodDirectoryAccessResponse = "autohand.directoryAccessResponse"
 	// MethodDirectoryAccessAcknowledged is the request
-	// autohand.directoryAccessAcknowledged, sent by Client to Agent.
+	// autohand.directoryAccessAcknowledged, sent by [Client] to [Agent].
 	MethodDirectoryAccessAcknowledged = "autohand.directoryAccessAcknowledged"
 	// MethodChangesDecision is the request autohand.changesDecision, sent by
-	// Client to Agent.
+	// [Client] to [Agent].
 	MethodChangesDecision = "autohand.changesDecision"
 	// MethodBrowserHandoffCreate is the request autohand.browserHandoff.create,
-	// sent by Client to Agent.
+	// sent by [Client] to [Agent].
 	MethodBrowserHandoffCreate = "autohand.browserHandoff.create"
 	// MethodBrowserHandoffAttach is the request autohand.browserHandoff.attach,
-	// sent by Client to Agent.
+	// sent by [Client] to [Agent].
 	MethodBrowserHandoffAttach = "autohand.browserHandoff.attach"
 	// MethodBrowserHandoffAttachLatest is the request
-	// autohand.browserHandoff.attachLatest, sent by Client to Agent.
+	// autohand.browserHandoff.attachLatest, sent by [Client] to [Agent].
 	MethodBrowserHandoffAttachLatest = "autohand.browserHandoff.attachLatest"
 	// MethodBrowserCapabilitiesSet is the request
-	// autohand.browserCapabilities.set, sent by Client to Agent.
+	// autohand.browserCapabilities.set, sent by [Client] to [Agent].
 	MethodBrowserCapabilitiesSet = "autohand.browserCapabilities.set"
 	// MethodGetSkillsRegistry is the request autohand.getSkillsRegistry, sent by
-	// Client to Agent.
+	// [Client] to [Agent].
 	MethodGetSkillsRegistry = "autohand.getSkillsRegistry"
-	// MethodInstallSkill is the request autohand.installSkill, sent by Client to
-	// Agent.
+	// MethodInstallSkill is the request autohand.installSkill, sent by [Client] to
+	// [Agent].
 	MethodInstallSkill = "autohand.installSkill"
-	// MethodSkillsSearch is the request autohand.skills.search, sent by Client to
-	// Agent.
+	// MethodSkillsSearch is the request autohand.skills.search, sent by [Client]
+	// to [Agent].
 	MethodSkillsSearch = "autohand.skills.search"
-	// MethodSkillsTrending is the request autohand.skills.trending, sent by Client
-	// to Agent.
+	// MethodSkillsTrending is the request autohand.skills.trending, sent by
+	// [Client] to [Agent].
 	MethodSkillsTrending = "autohand.skills.trending"
-	// MethodSkillsInstall is the request autohand.skills.install, sent by Client
-	// to Agent.
+	// MethodSkillsInstall is the request autohand.skills.install, sent by [Client]
+	// to [Agent].
 	MethodSkillsInstall = "autohand.skills.install"
-	// MethodSkillsRemove is the request autohand.skills.remove, sent by Client to
-	// Agent.
+	// MethodSkillsRemove is the request autohand.skills.remove, sent by [Client]
+	// to [Agent].
 	MethodSkillsRemove = "autohand.skills.remove"
-	// MethodLearnRecommend is the request autohand.learn.recommend, sent by Client
-	// to Agent.
+	// MethodLearnRecommend is the request autohand.learn.recommend, sent by
+	// [Client] to [Agent].
 	MethodLearnRecommend = "autohand.learn.recommend"
-	// MethodLearnUpdate is the request autohand.learn.update, sent by Client to
-	// Agent.
+	// MethodLearnUpdate is the request autohand.learn.update, sent by [Client] to
+	// [Agent].
 	MethodLearnUpdate = "autohand.learn.update"
-	// MethodLearnGenerate is the request autohand.learn.generate, sent by Client
-	// to Agent.
+	// MethodLearnGenerate is the request autohand.learn.generate, sent by [Client]
+	// to [Agent].
 	MethodLearnGenerate = "autohand.learn.generate"
-	// MethodAutomodeStart is the request autohand.automode.start, sent by Client
-	// to Agent, and the notification of the same name, sent by Agent to Client
+	// MethodAutomodeStart is the request autohand.automode.start, sent by [Client]
+	// to [Agent], and the notification of the same name, sent by Agent to Client
 	// (handled by AutomodeStartNotification).
 	MethodAutomodeStart = "autohand.automode.start"
-	// MethodAutomodeStatus is the request autohand.automode.status, sent by Client
-	// to Agent.
+	// MethodAutomodeStatus is the request autohand.automode.status, sent by
+	// [Client] to [Agent].
 	MethodAutomodeStatus = "autohand.automode.status"
-	// MethodAutomodePause is the request autohand.automode.pause, sent by Client
-	// to Agent, and the notification of the same name, sent by Agent to Client
+	// MethodAutomodePause is the request autohand.automode.pause, sent by [Client]
+	// to [Agent], and the notification of the same name, sent by Agent to Client
 	// (handled by AutomodePauseNotification).
 	MethodAutomodePause = "autohand.automode.pause"
-	// MethodAutomodeResume is the request autohand.automode.resume, sent by Client
-	// to Agent, and the notification of the same name, sent by Agent to Client
-	// (handled by AutomodeResumeNotification).
+	// MethodAutomodeResume is the request autohand.automode.resume, sent by
+	// [Client] to [Agent], and the notification of the same name, sent by Agent to
+	// Client (handled by AutomodeResumeNotification).
 	MethodAutomodeResume = "autohand.automode.resume"
-	// MethodAutomodeCancel is the request autohand.automode.cancel, sent by Client
-	// to Agent, and the notification of the same name, sent by Agent to Client
-	// (handled by AutomodeCancelNotification).
+	// MethodAutomodeCancel is the request autohand.automode.cancel, sent by
+	// [Client] to [Agent], and the notification of the same name, sent by Agent to
+	// Client (handled by AutomodeCancelNotification).
 	MethodAutomodeCancel = "autohand.automode.cancel"
-	// MethodAutomodeGetLog is the request autohand.automode.getLog, sent by Client
-	// to Agent.
+	// MethodAutomodeGetLog is the request autohand.automode.getLog, sent by
+	// [Client] to [Agent].
 	MethodAutomodeGetLog = "autohand.automode.getLog"
-	// MethodPlanModeSet is the request autohand.planModeSet, sent by Client to
-	// Agent.
+	// MethodPlanModeSet is the request autohand.planModeSet, sent by [Client] to
+	// [Agent].
 	MethodPlanModeSet = "autohand.planModeSet"
-	// MethodYoloSet is the request autohand.yoloSet, sent by Client to Agent.
+	// MethodYoloSet is the request autohand.yoloSet, sent by [Client] to [Agent].
 	MethodYoloSet = "autohand.yoloSet"
-	// MethodYoloSetCompat is the request autohand.yolo.set, sent by Client to
-	// Agent.
+	// MethodYoloSetCompat is the request autohand.yolo.set, sent by [Client] to
+	// [Agent].
 	//
 	// Deprecated: Use autohand.yoloSet.
 	MethodYoloSetCompat = "autohand.yolo.set"
 	// MethodPermissionModeSet is the request autohand.permissionModeSet, sent by
-	// Client to Agent.
+	// [Client] to [Agent].
 	MethodPermissionModeSet = "autohand.permissionModeSet"
-	// MethodModelSet is the request autohand.modelSet, sent by Client to Agent.
+	// MethodModelSet is the request autohand.modelSet, sent by [Client] to
+	// [Agent].
 	MethodModelSet = "autohand.modelSet"
 	// MethodMaxThinkingTokensSet is the request autohand.maxThinkingTokensSet,
-	// sent by Client to Agent.
+	// sent by [Client] to [Agent].
 	MethodMaxThinkingTokensSet = "autohand.maxThinkingTokensSet"
 	// MethodApplyFlagSettings is the request autohand.applyFlagSettings, sent by
-	// Client to Agent.
+	// [Client] to [Agent].
 	MethodApplyFlagSettings = "autohand.applyFlagSettings"
 	// MethodSetContextCompact is the request autohand.setContextCompact, sent by
-	// Client to Agent.
+	// [Client] to [Agent].
 	MethodSetContextCompact = "autohand.setContextCompact"
 	// MethodGetSupportedModels is the request autohand.getSupportedModels, sent by
-	// Client to Agent.
+	// [Client] to [Agent].
 	MethodGetSupportedModels = "autohand.getSupportedModels"
 	// MethodGetSupportedCommands is the request autohand.getSupportedCommands,
-	// sent by Client to Agent.
+	// sent by [Client] to [Agent].
 	MethodGetSupportedCommands = "autohand.getSupportedCommands"
 	// MethodGetToolsRegistry is the request autohand.getToolsRegistry, sent by
-	// Client to Agent.
+	// [Client] to [Agent].
 	MethodGetToolsRegistry = "autohand.getToolsRegistry"
 	// MethodGetContextUsage is the request autohand.getContextUsage, sent by
-	// Client to Agent.
+	// [Client] to [Agent].
 	MethodGetContextUsage = "autohand.getContextUsage"
-	// MethodReloadPlugins is the request autohand.reloadPlugins, sent by Client to
-	// Agent.
+	// MethodReloadPlugins is the request autohand.reloadPlugins, sent by [Client]
+	// to [Agent].
 	MethodReloadPlugins = "autohand.reloadPlugins"
-	// MethodGetAccountInfo is the request autohand.getAccountInfo, sent by Client
-	// to Agent.
+	// MethodGetAccountInfo is the request autohand.getAccountInfo, sent by
+	// [Client] to [Agent].
 	MethodGetAccountInfo = "autohand.getAccountInfo"
-	// MethodGetHistory is the request autohand.getHistory, sent by Client to
-	// Agent.
+	// MethodGetHistory is the request autohand.getHistory, sent by [Client] to
+	// [Agent].
 	MethodGetHistory = "autohand.getHistory"
-	// MethodGetSession is the request autohand.getSession, sent by Client to
-	// Agent.
+	// MethodGetSession is the request autohand.getSession, sent by [Client] to
+	// [Agent].
 	MethodGetSession = "autohand.getSession"
-	// MethodSessionAttach is the request autohand.session.attach, sent by Client
-	// to Agent.
+	// MethodSessionAttach is the request autohand.session.attach, sent by [Client]
+	// to [Agent].
 	MethodSessionAttach = "autohand.session.attach"
-	// MethodMcpListServers is the request autohand.mcp.listServers, sent by Client
-	// to Agent.
+	// MethodMcpListServers is the request autohand.mcp.listServers, sent by
+	// [Client] to [Agent].
 	MethodMcpListServers = "autohand.mcp.listServers"
-	// MethodMcpListTools is the request autohand.mcp.listTools, sent by Client to
-	// Agent.
+	// MethodMcpListTools is the request autohand.mcp.listTools, sent by [Client]
+	// to [Agent].
 	MethodMcpListTools = "autohand.mcp.listTools"
 	// MethodMcpSetVscodeTools is the request autohand.mcp.setVscodeTools, sent by
-	// Client to Agent.
+	// [Client] to [Agent].
 	MethodMcpSetVscodeTools = "autohand.mcp.setVscodeTools"
 	// MethodMcpInvokeResponse is the request autohand.mcp.invokeResponse, sent by
-	// Client to Agent.
+	// [Client] to [Agent].
 	MethodMcpInvokeResponse = "autohand.mcp.invokeResponse"
 	// MethodMcpGetServerConfigs is the request autohand.mcp.getServerConfigs, sent
-	// by Client to Agent.
+	// by [Client] to [Agent].
 	MethodMcpGetServerConfigs = "autohand.mcp.getServerConfigs"
 	// MethodMcpToggleServer is the request autohand.mcp.toggleServer, sent by
-	// Client to Agent.
+	// [Client] to [Agent].
 	MethodMcpToggleServer = "autohand.mcp.toggleServer"
 	// MethodMcpReconnectServer is the request autohand.mcp.reconnectServer, sent
-	// by Client to Agent.
+	// by [Client] to [Agent].
 	MethodMcpReconnectServer = "autohand.mcp.reconnectServer"
-	// MethodMcpSetServers is the request autohand.mcp.setServers, sent by Client
-	// to Agent.
+	// MethodMcpSetServers is the request autohand.mcp.setServers, sent by [Client]
+	// to [Agent].
 	MethodMcpSetServers = "autohand.mcp.setServers"
-	// MethodGoalGet is the request autohand.goal.get, sent by Client to Agent.
+	// MethodGoalGet is the request autohand.goal.get, sent by [Client] to [Agent].
 	MethodGoalGet = "autohand.goal.get"
-	// MethodGoalCreate is the request autohand.goal.create, sent by Client to
-	// Agent.
+	// MethodGoalCreate is the request autohand.goal.create, sent by [Client] to
+	// [Agent].
 	MethodGoalCreate = "autohand.goal.create"
-	// MethodGoalUpdate is the request autohand.goal.update, sent by Client to
-	// Agent.
+	// MethodGoalUpdate is the request autohand.goal.update, sent by [Client] to
+	// [Agent].
 	MethodGoalUpdate = "autohand.goal.update"
-	// MethodGoalClear is the request autohand.goal.clear, sent by Client to Agent.
+	// MethodGoalClear is the request autohand.goal.clear, sent by [Client] to
+	// [Agent].
 	MethodGoalClear = "autohand.goal.clear"
-	// MethodGoalQueue is the request autohand.goal.queue, sent by Client to Agent.
+	// MethodGoalQueue is the request autohand.goal.queue, sent by [Client] to
+	// [Agent].
 	MethodGoalQueue = "autohand.goal.queue"
 	// MethodGoalStartQueued is the request autohand.goal.startQueued, sent by
-	// Client to Agent.
+	// [Client] to [Agent].
 	MethodGoalStartQueued = "autohand.goal.startQueued"
 	// MethodGoalListTemplates is the request autohand.goal.listTemplates, sent by
-	// Client to Agent.
+	// [Client] to [Agent].
 	MethodGoalListTemplates = "autohand.goal.listTemplates"
 	// MethodAutoresearchStart is the request autohand.autoresearch.start, sent by
-	// Client to Agent, and the notification of the same name, sent by Agent to
+	// [Client] to [Agent], and the notification of the same name, sent by Agent to
 	// Client (handled by AutoresearchStartNotification).
 	MethodAutoresearchStart = "autohand.autoresearch.start"
 	// MethodAutoresearchStatus is the request autohand.autoresearch.status, sent
-	// by Client to Agent, and the notification of the same name, sent by Agent to
-	// Client (handled by AutoresearchStatusNotification).
+	// by [Client] to [Agent], and the notification of the same name, sent by Agent
+	// to Client (handled by AutoresearchStatusNotification).
 	MethodAutoresearchStatus = "autohand.autoresearch.status"
 	// MethodAutoresearchStop is the request autohand.autoresearch.stop, sent by
-	// Client to Agent.
+	// [Client] to [Agent].
 	MethodAutoresearchStop = "autohand.autoresearch.stop"
 	// MethodAutoresearchHistory is the request autohand.autoresearch.history, sent
-	// by Client to Agent.
+	// by [Client] to [Agent].
 	MethodAutoresearchHistory = "autohand.autoresearch.history"
 	// MethodAutoresearchReplay is the request autohand.autoresearch.replay, sent
-	// by Client to Agent.
+	// by [Client] to [Agent].
 	MethodAutoresearchReplay = "autohand.autoresearch.replay"
 	// MethodAutoresearchRescore is the request autohand.autoresearch.rescore, sent
-	// by Client to Agent.
+	// by [Client] to [Agent].
 	MethodAutoresearchRescore = "autohand.autoresearch.rescore"
 	// MethodAutoresearchCompare is the request autohand.autoresearch.compare, sent
-	// by Client to Agent.
+	// by [Client] to [Agent].
 	MethodAutoresearchCompare = "autohand.autoresearch.compare"
 	// MethodAutoresearchPareto is the request autohand.autoresearch.pareto, sent
-	// by Client to Agent.
+	// by [Client] to [Agent].
 	MethodAutoresearchPareto = "autohand.autoresearch.pareto"
 	// MethodAutoresearchPin is the request autohand.autoresearch.pin, sent by
-	// Client to Agent.
+	// [Client] to [Agent].
 	MethodAutoresearchPin = "autohand.autoresearch.pin"
 	// MethodAutoresearchPrune is the request autohand.autoresearch.prune, sent by
-	// Client to Agent.
+	// [Client] to [Agent].
 	MethodAutoresearchPrune = "autohand.autoresearch.prune"
-	// MethodSetup is the request autohand.setup, sent by Client to Agent.
+	// MethodSetup is the request autohand.setup, sent by [Client] to [Agent].
 	MethodSetup = "autohand.setup"
-	// MethodRuntimeInspect is the request autohand.runtimeInspect, sent by Client
-	// to Agent.
+	// MethodRuntimeInspect is the request autohand.runtimeInspect, sent by
+	// [Client] to [Agent].
 	MethodRuntimeInspect = "autohand.runtimeInspect"
-	// MethodAnswer is the request autohand.answer, sent by Client to Agent.
+	// MethodAnswer is the request autohand.answer, sent by [Client] to [Agent].
 	MethodAnswer = "autohand.answer"
-	// MethodLoginBegin is the request autohand.login.begin, sent by Client to
-	// Agent.
+	// MethodLoginBegin is the request autohand.login.begin, sent by [Client] to
+	// [Agent].
 	MethodLoginBegin = "autohand.login.begin"
-	// MethodLoginPoll is the request autohand.login.poll, sent by Client to Agent.
+	// MethodLoginPoll is the request autohand.login.poll, sent by [Client] to
+	// [Agent].
 	MethodLoginPoll = "autohand.login.poll"
-	// MethodLoginCancel is the request autohand.login.cancel, sent by Client to
-	// Agent.
+	// MethodLoginCancel is the request autohand.login.cancel, sent by [Client] to
+	// [Agent].
 	MethodLoginCancel = "autohand.login.cancel"
-	// MethodAgentStart is the notification autohand.agentStart, sent by Agent to
-	// Client.
+	// MethodAgentStart is the notification autohand.agentStart, sent by [Agent] to
+	// [Client].
 	MethodAgentStart = "autohand.agentStart"
-	// MethodAgentEnd is the notification autohand.agentEnd, sent by Agent to
-	// Client.
+	// MethodAgentEnd is the notification autohand.agentEnd, sent by [Agent] to
+	// [Client].
 	MethodAgentEnd = "autohand.agentEnd"
-	// MethodPing is the notification autohand.ping, sent by Agent to Client.
+	// MethodPing is the notification autohand.ping, sent by [Agent] to [Client].
 	MethodPing = "autohand.ping"
-	// MethodTurnStart is the notification autohand.turnStart, sent by Agent to
-	// Client.
+	// MethodTurnStart is the notification autohand.turnStart, sent by [Agent] to
+	// [Client].
 	MethodTurnStart = "autohand.turnStart"
-	// MethodTurnEnd is the notification autohand.turnEnd, sent by Agent to Client.
+	// MethodTurnEnd is the notification autohand.turnEnd, sent by [Agent] to
+	// [Client].
 	MethodTurnEnd = "autohand.turnEnd"
-	// MethodMessageStart is the notification autohand.messageStart, sent by Agent
-	// to Client.
+	// MethodMessageStart is the notification autohand.messageStart, sent by
+	// [Agent] to [Client].
 	MethodMessageStart = "autohand.messageStart"
 	// MethodMessageUpdate is the notification autohand.messageUpdate, sent by
-	// Agent to Client.
+	// [Agent] to [Client].
 	MethodMessageUpdate = "autohand.messageUpdate"
-	// MethodMessageEnd is the notification autohand.messageEnd, sent by Agent to
-	// Client.
+	// MethodMessageEnd is the notification autohand.messageEnd, sent by [Agent] to
+	// [Client].
 	MethodMessageEnd = "autohand.messageEnd"
-	// MethodToolStart is the notification autohand.toolStart, sent by Agent to
-	// Client.
+	// MethodToolStart is the notification autohand.toolStart, sent by [Agent] to
+	// [Client].
 	MethodToolStart = "autohand.toolStart"
-	// MethodToolUpdate is the notification autohand.toolUpdate, sent by Agent to
-	// Client.
+	// MethodToolUpdate is the notification autohand.toolUpdate, sent by [Agent] to
+	// [Client].
 	MethodToolUpdate = "autohand.toolUpdate"
-	// MethodToolEnd is the notification autohand.toolEnd, sent by Agent to Client.
+	// MethodToolEnd is the notification autohand.toolEnd, sent by [Agent] to
+	// [Client].
 	MethodToolEnd = "autohand.toolEnd"
-	// MethodStepEnd is the notification autohand.stepEnd, sent by Agent to Client.
+	// MethodStepEnd is the notification autohand.stepEnd, sent by [Agent] to
+	// [Client].
 	MethodStepEnd = "autohand.stepEnd"
 	// MethodPermissionRequest is the notification autohand.permissionRequest, sent
-	// by Agent to Client.
+	// by [Agent] to [Client].
 	MethodPermissionRequest = "autohand.permissionRequest"
 	// MethodDirectoryAccessRequest is the notification
-	// autohand.directoryAccessRequest, sent by Agent to Client.
+	// autohand.directoryAccessRequest, sent by [Agent] to [Client].
 	MethodDirectoryAccessRequest = "autohand.directoryAccessRequest"
-	// MethodError is the notification autohand.error, sent by Agent to Client.
+	// MethodError is the notification autohand.error, sent by [Agent] to [Client].
 	MethodError = "autohand.error"
 	// MethodChangesBatchStart is the notification autohand.changesBatchStart, sent
-	// by Agent to Client.
+	// by [Agent] to [Client].
 	MethodChangesBatchStart = "autohand.changesBatchStart"
 	// MethodChangesBatchUpdate is the notification autohand.changesBatchUpdate,
-	// sent by Agent to Client.
+	// sent by [Agent] to [Client].
 	MethodChangesBatchUpdate = "autohand.changesBatchUpdate"
 	// MethodChangesBatchEnd is the notification autohand.changesBatchEnd, sent by
-	// Agent to Client.
+	// [Agent] to [Client].
 	MethodChangesBatchEnd = "autohand.changesBatchEnd"
-	// MethodModeChange is the notification autohand.modeChange, sent by Agent to
-	// Client.
+	// MethodModeChange is the notification autohand.modeChange, sent by [Agent] to
+	// [Client].
 	MethodModeChange = "autohand.modeChange"
-	// MethodHookPreTool is the notification autohand.hook.preTool, sent by Agent
-	// to Client.
+	// MethodHookPreTool is the notification autohand.hook.preTool, sent by [Agent]
+	// to [Client].
 	MethodHookPreTool = "autohand.hook.preTool"
-	// MethodHookPostTool is the notification autohand.hook.postTool, sent by Agent
-	// to Client.
+	// MethodHookPostTool is the notification autohand.hook.postTool, sent by
+	// [Agent] to [Client].
 	MethodHookPostTool = "autohand.hook.postTool"
 	// MethodHookFileModified is the notification autohand.hook.fileModified, sent
-	// by Agent to Client.
+	// by [Agent] to [Client].
 	MethodHookFileModified = "autohand.hook.fileModified"
 	// MethodHookPrePrompt is the notification autohand.hook.prePrompt, sent by
-	// Agent to Client.
+	// [Agent] to [Client].
 	MethodHookPrePrompt = "autohand.hook.prePrompt"
 	// MethodHookPostResponse is the notification autohand.hook.postResponse, sent
-	// by Agent to Client.
+	// by [Agent] to [Client].
 	MethodHookPostResponse = "autohand.hook.postResponse"
 	// MethodHookSessionError is the notification autohand.hook.sessionError, sent
-	// by Agent to Client.
+	// by [Agent] to [Client].
 	MethodHookSessionError = "autohand.hook.sessionError"
 	// MethodHookRateLimit is the notification autohand.hook.rateLimit, sent by
-	// Agent to Client.
+	// [Agent] to [Client].
 	MethodHookRateLimit = "autohand.hook.rateLimit"
-	// MethodHookStop is the notification autohand.hook.stop, sent by Agent to
-	// Client.
+	// MethodHookStop is the notification autohand.hook.stop, sent by [Agent] to
+	// [Client].
 	MethodHookStop = "autohand.hook.stop"
 	// MethodHookSessionStart is the notification autohand.hook.sessionStart, sent
-	// by Agent to Client.
+	// by [Agent] to [Client].
 	MethodHookSessionStart = "autohand.hook.sessionStart"
 	// MethodHookSessionEnd is the notification autohand.hook.sessionEnd, sent by
-	// Agent to Client.
+	// [Agent] to [Client].
 	MethodHookSessionEnd = "autohand.hook.sessionEnd"
 	// MethodHookSubagentStop is the notification autohand.hook.subagentStop, sent
-	// by Agent to Client.
+	// by [Agent] to [Client].
 	MethodHookSubagentStop = "autohand.hook.subagentStop"
 	// MethodHookPermissionRequest is the notification
-	// autohand.hook.permissionRequest, sent by Agent to Client.
+	// autohand.hook.permissionRequest, sent by [Agent] to [Client].
 	MethodHookPermissionRequest = "autohand.hook.permissionRequest"
 	// MethodHookNotification is the notification autohand.hook.notification, sent
-	// by Agent to Client.
+	// by [Agent] to [Client].
 	MethodHookNotification = "autohand.hook.notification"
 	// MethodHookContextCompacted is the notification
-	// autohand.hook.contextCompacted, sent by Agent to Client.
+	// autohand.hook.contextCompacted, sent by [Agent] to [Client].
 	MethodHookContextCompacted = "autohand.hook.contextCompacted"
 	// MethodHookContextOverflow is the notification autohand.hook.contextOverflow,
-	// sent by Agent to Client.
+	// sent by [Agent] to [Client].
 	MethodHookContextOverflow = "autohand.hook.contextOverflow"
 	// MethodHookContextWarning is the notification autohand.hook.contextWarning,
-	// sent by Agent to Client.
+	// sent by [Agent] to [Client].
 	MethodHookContextWarning = "autohand.hook.contextWarning"
 	// MethodHookContextCritical is the notification autohand.hook.contextCritical,
-	// sent by Agent to Client.
+	// sent by [Agent] to [Client].
 	MethodHookContextCritical = "autohand.hook.contextCritical"
 	// MethodAutomodeIteration is the notification autohand.automode.iteration,
-	// sent by Agent to Client.
+	// sent by [Agent] to [Client].
 	MethodAutomodeIteration = "autohand.automode.iteration"
 	// MethodAutomodeCheckpoint is the notification autohand.automode.checkpoint,
-	// sent by Agent to Client.
+	// sent by [Agent] to [Client].
 	MethodAutomodeCheckpoint = "autohand.automode.checkpoint"
 	// MethodAutomodeComplete is the notification autohand.automode.complete, sent
-	// by Agent to Client.
+	// by [Agent] to [Client].
 	MethodAutomodeComplete = "autohand.automode.complete"
 	// MethodAutomodeError is the notification autohand.automode.error, sent by
-	// Agent to Client.
+	// [Agent] to [Client].
 	MethodAutomodeError = "autohand.automode.error"
 	// MethodAutoresearchPause is the notification autohand.autoresearch.pause,
-	// sent by Agent to Client.
+	// sent by [Agent] to [Client].
 	MethodAutoresearchPause = "autohand.autoresearch.pause"
 	// MethodAutoresearchEvent is the notification autohand.autoresearch.event,
-	// sent by Agent to Client.
+	// sent by [Agent] to [Client].
 	MethodAutoresearchEvent = "autohand.autoresearch.event"
-	// MethodPipeOutput is the notification autohand.pipe.output, sent by Agent to
-	// Client.
+	// MethodPipeOutput is the notification autohand.pipe.output, sent by [Agent]
+	// to [Client].
 	MethodPipeOutput = "autohand.pipe.output"
-	// MethodPipeComplete is the notification autohand.pipe.complete, sent by Agent
-	// to Client.
+	// MethodPipeComplete is the notification autohand.pipe.complete, sent by
+	// [Agent] to [Client].
 	MethodPipeComplete = "autohand.pipe.complete"
-	// MethodPipeError is the notification autohand.pipe.error, sent by Agent to
-	// Client.
+	// MethodPipeError is the notification autohand.pipe.error, sent by [Agent] to
+	// [Client].
 	MethodPipeError = "autohand.pipe.error"
 	// MethodMcpInvokeRequest is the notification autohand.mcp.invokeRequest, sent
-	// by Agent to Client.
+	// by [Agent] to [Client].
 	MethodMcpInvokeRequest = "autohand.mcp.invokeRequest"
 	// MethodMcpToolsChanged is the notification autohand.mcp.toolsChanged, sent by
-	// Agent to Client.
+	// [Agent] to [Client].
 	MethodMcpToolsChanged = "autohand.mcp.toolsChanged"
 	// MethodLearnProgress is the notification autohand.learn.progress, sent by
-	// Agent to Client.
+	// [Agent] to [Client].
 	MethodLearnProgress = "autohand.learn.progress"
 	// MethodLearnInstallComplete is the notification
-	// autohand.learn.installComplete, sent by Agent to Client.
+	// autohand.learn.installComplete, sent by [Agent] to [Client].
 	MethodLearnInstallComplete = "autohand.learn.installComplete"
 	// MethodLearnSecurityWarning is the notification
-	// autohand.learn.securityWarning, sent by Agent to Client.
+	// autohand.learn.securityWarning, sent by [Agent] to [Client].
 	MethodLearnSecurityWarning = "autohand.learn.securityWarning"
 	// MethodScheduleTriggered is the notification autohand.schedule.triggered,
-	// sent by Agent to Client.
+	// sent by [Agent] to [Client].
 	MethodScheduleTriggered = "autohand.schedule.triggered"
-	// MethodSetupStarted is the notification autohand.setup.started, sent by Agent
-	// to Client.
+	// MethodSetupStarted is the notification autohand.setup.started, sent by
+	// [Agent] to [Client].
 	MethodSetupStarted = "autohand.setup.started"
 	// MethodSetupStepStart is the notification autohand.setup.stepStart, sent by
-	// Agent to Client.
+	// [Agent] to [Client].
 	MethodSetupStepStart = "autohand.setup.stepStart"
 	// MethodSetupStepComplete is the notification autohand.setup.stepComplete,
-	// sent by Agent to Client.
+	// sent by [Agent] to [Client].
 	MethodSetupStepComplete = "autohand.setup.stepComplete"
 	// MethodSetupCancelled is the notification autohand.setup.cancelled, sent by
-	// Agent to Client.
+	// [Agent] to [Client].
 	MethodSetupCancelled = "autohand.setup.cancelled"
-	// MethodSetupError is the notification autohand.setup.error, sent by Agent to
-	// Client.
+	// MethodSetupError is the notification autohand.setup.error, sent by [Agent]
+	// to [Client].
 	MethodSetupError = "autohand.setup.error"
 	// MethodSetupComplete is the notification autohand.setup.complete, sent by
-	// Agent to Client.
+	// [Agent] to [Client].
 	MethodSetupComplete = "autohand.setup.complete"
 )
 
 // Options returns the protocol's connection options: ndjson framing and the
-// default timeouts of its requests. ConnectClient and ConnectAgent fill in the
-// zero fields of the options they are given with these.
+// default timeouts of its requests. [ConnectClient] and [ConnectAgent] fill in
+// the zero fields of the options they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }
@@ -500,8 +508,8 @@ func requestTimeout(method string) jsonrpc.Timeout {
 	return jsonrpc.Timeout{After: 5 * time.Minute}
 }
 
-// DefaultCommand returns the command line Client runs to start Agent unless
-// told another: autohand --mode rpc.
+// DefaultCommand returns the command line [Client] runs to start [Agent]
+// unless told another: autohand --mode rpc.
 func DefaultCommand() []string {
 	return []string{"autohand", "--mode", "rpc"}
 }

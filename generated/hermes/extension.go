@@ -15,10 +15,10 @@ import (
 // Extension is the extension side of the protocol: an extension process,
 // spawned by Hermes.
 //
-// Its methods are the requests and notifications Host sends it. Serve an
-// implementation with ConnectExtension or NewExtensionHandler, embedding
-// UnimplementedExtension to keep compiling when methods are added; call the
-// extension at the other end of a connection with NewExtensionRemote.
+// Its methods are the requests and notifications [Host] sends it. Serve an
+// implementation with [ConnectExtension] or [NewExtensionHandler], embedding
+// [UnimplementedExtension] to keep compiling when methods are added; call the
+// extension at the other end of a connection with [NewExtensionRemote].
 type Extension interface {
 	// Initialize answers the request initialize. The handshake Hermes sends as
 	// soon as the extension has started, and before anything else. The result
@@ -73,7 +73,7 @@ type Extension interface {
 
 // UnimplementedExtension answers every request with a -32601 Method not found
 // error and ignores every notification. Embed it in implementations of
-// Extension.
+// [Extension].
 type UnimplementedExtension struct{}
 
 // Initialize answers with a -32601 Method not found error.
@@ -117,7 +117,7 @@ func NewExtensionRemote(c jsonrpc.Caller) Extension {
 	return remoteExtension{c}
 }
 
-// remoteExtension implements Extension by calling the peer.
+// remoteExtension implements [Extension] by calling the peer.
 type remoteExtension struct {
 	c jsonrpc.Caller
 }
@@ -161,8 +161,8 @@ func (r remoteExtension) MessageSaved(ctx context.Context, params *MessageSavedP
 // NewExtensionHandler returns a handler serving impl as the extension: it
 // decodes the params of each request or notification, calls the method of impl
 // it names and answers with the result. Params that do not decode are answered
-// with -32602 naming the member at fault, and methods Extension does not have
-// with -32601.
+// with -32602 naming the member at fault, and methods [Extension] does not
+// have with -32601.
 func NewExtensionHandler(impl Extension) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		switch req.Method {

@@ -15,10 +15,10 @@ import (
 // Host is the hermes side of the protocol: the Hermes editor; it starts each
 // extension as a child process.
 //
-// Its methods are the requests and notifications Extension sends it. Serve an
-// implementation with ConnectHost or NewHostHandler, embedding
-// UnimplementedHost to keep compiling when methods are added; call the hermes
-// at the other end of a connection with NewHostRemote.
+// Its methods are the requests and notifications [Extension] sends it. Serve
+// an implementation with [ConnectHost] or [NewHostHandler], embedding
+// [UnimplementedHost] to keep compiling when methods are added; call the
+// hermes at the other end of a connection with [NewHostRemote].
 type Host interface {
 	// EditorGetMessage answers the request editor/getMessage. Reads the message in
 	// the editor, in the requested format. A message that cannot be written in
@@ -109,7 +109,7 @@ type Host interface {
 }
 
 // UnimplementedHost answers every request with a -32601 Method not found error
-// and ignores every notification. Embed it in implementations of Host.
+// and ignores every notification. Embed it in implementations of [Host].
 type UnimplementedHost struct{}
 
 // EditorGetMessage answers with a -32601 Method not found error.
@@ -173,7 +173,7 @@ func NewHostRemote(c jsonrpc.Caller) Host {
 	return remoteHost{c}
 }
 
-// remoteHost implements Host by calling the peer.
+// remoteHost implements [Host] by calling the peer.
 type remoteHost struct {
 	c jsonrpc.Caller
 }
@@ -269,7 +269,7 @@ func (r remoteHost) UISelectDirectory(ctx context.Context, params *UISelectDirec
 // NewHostHandler returns a handler serving impl as the hermes: it decodes the
 // params of each request or notification, calls the method of impl it names
 // and answers with the result. Params that do not decode are answered with
-// -32602 naming the member at fault, and methods Host does not have with
+// -32602 naming the member at fault, and methods [Host] does not have with
 // -32601.
 func NewHostHandler(impl Host) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {

@@ -56,15 +56,15 @@
 // # Roles
 //
 // Host (role hermes) starts the connection: the Hermes editor; it starts each
-// extension as a child process. Extension (role extension) is the other side:
-// an extension process, spawned by Hermes.
+// extension as a child process. [Extension] (role extension) is the other
+// side: an extension process, spawned by Hermes.
 //
 // Each role is an interface holding the requests and notifications it answers.
-// To play Extension, implement Extension (embedding UnimplementedExtension
+// To play [Extension], implement Extension (embedding [UnimplementedExtension]
 // keeps the implementation compiling when the protocol grows) and pass it,
-// with the stream to the other side, to ConnectExtension; the Host it returns
-// calls the other side. Playing Host is alike, with ConnectHost.
-// NewExtensionHandler and NewExtensionRemote build the two halves on their
+// with the stream to the other side, to [ConnectExtension]; the [Host] it
+// returns calls the other side. Playing Host is alike, with [ConnectHost].
+// [NewExtensionHandler] and [NewExtensionRemote] build the two halves on their
 // own.
 //
 // # Wire
@@ -89,60 +89,62 @@ const _ = jsonrpc.IsAtLeastVersion0_1_0
 
 // The methods and notifications of the protocol, by wire name.
 const (
-	// MethodInitialize is the request initialize, sent by Host to Extension.
+	// MethodInitialize is the request initialize, sent by [Host] to [Extension].
 	MethodInitialize = "initialize"
-	// MethodShutdown is the request shutdown, sent by Host to Extension.
+	// MethodShutdown is the request shutdown, sent by [Host] to [Extension].
 	MethodShutdown = "shutdown"
-	// MethodCommandExecute is the notification command/execute, sent by Host to
-	// Extension.
+	// MethodCommandExecute is the notification command/execute, sent by [Host] to
+	// [Extension].
 	MethodCommandExecute = "command/execute"
-	// MethodWindowClosed is the notification window/closed, sent by Host to
-	// Extension.
+	// MethodWindowClosed is the notification window/closed, sent by [Host] to
+	// [Extension].
 	MethodWindowClosed = "window/closed"
-	// MethodMessageChanged is the notification message/changed, sent by Host to
-	// Extension.
+	// MethodMessageChanged is the notification message/changed, sent by [Host] to
+	// [Extension].
 	MethodMessageChanged = "message/changed"
-	// MethodMessageOpened is the notification message/opened, sent by Host to
-	// Extension.
+	// MethodMessageOpened is the notification message/opened, sent by [Host] to
+	// [Extension].
 	MethodMessageOpened = "message/opened"
-	// MethodMessageSaved is the notification message/saved, sent by Host to
-	// Extension.
+	// MethodMessageSaved is the notification message/saved, sent by [Host] to
+	// [Extension].
 	MethodMessageSaved = "message/saved"
-	// MethodEditorGetMessage is the request editor/getMessage, sent by Extension
-	// to Host.
+	// MethodEditorGetMessage is the request editor/getMessage, sent by [Extension]
+	// to [Host].
 	MethodEditorGetMessage = "editor/getMessage"
 	// MethodEditorPatchMessage is the request editor/patchMessage, sent by
-	// Extension to Host.
+	// [Extension] to [Host].
 	MethodEditorPatchMessage = "editor/patchMessage"
-	// MethodEditorSetMessage is the request editor/setMessage, sent by Extension
-	// to Host.
+	// MethodEditorSetMessage is the request editor/setMessage, sent by [Extension]
+	// to [Host].
 	MethodEditorSetMessage = "editor/setMessage"
-	// MethodUIOpenWindow is the request ui/openWindow, sent by Extension to Host.
+	// MethodUIOpenWindow is the request ui/openWindow, sent by [Extension] to
+	// [Host].
 	MethodUIOpenWindow = "ui/openWindow"
-	// MethodUICloseWindow is the request ui/closeWindow, sent by Extension to
-	// Host.
+	// MethodUICloseWindow is the request ui/closeWindow, sent by [Extension] to
+	// [Host].
 	MethodUICloseWindow = "ui/closeWindow"
-	// MethodUIShowMessage is the request ui/showMessage, sent by Extension to
-	// Host.
+	// MethodUIShowMessage is the request ui/showMessage, sent by [Extension] to
+	// [Host].
 	MethodUIShowMessage = "ui/showMessage"
-	// MethodUIShowConfirm is the request ui/showConfirm, sent by Extension to
-	// Host.
+	// MethodUIShowConfirm is the request ui/showConfirm, sent by [Extension] to
+	// [Host].
 	MethodUIShowConfirm = "ui/showConfirm"
-	// MethodUIOpenFile is the request ui/openFile, sent by Extension to Host.
+	// MethodUIOpenFile is the request ui/openFile, sent by [Extension] to [Host].
 	MethodUIOpenFile = "ui/openFile"
-	// MethodUIOpenFiles is the request ui/openFiles, sent by Extension to Host.
+	// MethodUIOpenFiles is the request ui/openFiles, sent by [Extension] to
+	// [Host].
 	MethodUIOpenFiles = "ui/openFiles"
-	// MethodUISaveFile is the request ui/saveFile, sent by Extension to Host.
+	// MethodUISaveFile is the request ui/saveFile, sent by [Extension] to [Host].
 	MethodUISaveFile = "ui/saveFile"
-	// MethodUISelectDirectory is the request ui/selectDirectory, sent by Extension
-	// to Host.
+	// MethodUISelectDirectory is the request ui/selectDirectory, sent by
+	// [Extension] to [Host].
 	MethodUISelectDirectory = "ui/selectDirectory"
 )
 
 // Options returns the protocol's connection options: content-length framing,
 // the handshake initialize and the default timeouts of its requests.
-// ConnectHost and ConnectExtension fill in the zero fields of the options they
-// are given with these.
+// [ConnectHost] and [ConnectExtension] fill in the zero fields of the options
+// they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }

@@ -17,10 +17,10 @@ import (
 // Client is the client side of the protocol: the editor or tool; it starts the
 // server and sends initialize.
 //
-// Its methods are the requests and notifications Server sends it. Serve an
-// implementation with ConnectClient or NewClientHandler, embedding
-// UnimplementedClient to keep compiling when methods are added; call the
-// client at the other end of a connection with NewClientRemote.
+// Its methods are the requests and notifications [Server] sends it. Serve an
+// implementation with [ConnectClient] or [NewClientHandler], embedding
+// [UnimplementedClient] to keep compiling when methods are added; call the
+// client at the other end of a connection with [NewClientRemote].
 type Client interface {
 	// WorkspaceWorkspaceFolders answers the request workspace/workspaceFolders.
 	// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspace_workspaceFolders
@@ -141,7 +141,8 @@ type Client interface {
 }
 
 // UnimplementedClient answers every request with a -32601 Method not found
-// error and ignores every notification. Embed it in implementations of Client.
+// error and ignores every notification. Embed it in implementations of
+// [Client].
 type UnimplementedClient struct{}
 
 // WorkspaceWorkspaceFolders answers with a -32601 Method not found error.
@@ -250,7 +251,7 @@ func NewClientRemote(c jsonrpc.Caller) Client {
 	return remoteClient{c}
 }
 
-// remoteClient implements Client by calling the peer.
+// remoteClient implements [Client] by calling the peer.
 type remoteClient struct {
 	c jsonrpc.Caller
 }
@@ -388,7 +389,7 @@ func (r remoteClient) Progress(ctx context.Context, params *ProgressParams) erro
 // NewClientHandler returns a handler serving impl as the client: it decodes
 // the params of each request or notification, calls the method of impl it
 // names and answers with the result. Params that do not decode are answered
-// with -32602 naming the member at fault, and methods Client does not have
+// with -32602 naming the member at fault, and methods [Client] does not have
 // with -32601.
 func NewClientHandler(impl Client) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {

@@ -4,21 +4,21 @@
 // source: protocols/lsp.yaml
 
 // Package lsp is the Go API of the lsp protocol, version 3.17.0. The Language
-// Server Protocol:
+// [Server] Protocol:
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/
 //
 // # Roles
 //
 // Client (role client) starts the connection: the editor or tool; it starts
-// the server and sends initialize. Server (role server) is the other side: the
-// language server.
+// the server and sends initialize. [Server] (role server) is the other side:
+// the language server.
 //
 // Each role is an interface holding the requests and notifications it answers.
-// To play Server, implement Server (embedding UnimplementedServer keeps the
-// implementation compiling when the protocol grows) and pass it, with the
-// stream to the other side, to ConnectServer; the Client it returns calls the
-// other side. Playing Client is alike, with ConnectClient. NewServerHandler
-// and NewServerRemote build the two halves on their own.
+// To play [Server], implement Server (embedding [UnimplementedServer] keeps
+// the implementation compiling when the protocol grows) and pass it, with the
+// stream to the other side, to [ConnectServer]; the [Client] it returns calls
+// the other side. Playing Client is alike, with [ConnectClient].
+// [NewServerHandler] and [NewServerRemote] build the two halves on their own.
 //
 // # Wire
 //
@@ -42,343 +42,344 @@ const _ = jsonrpc.IsAtLeastVersion0_1_0
 // The methods and notifications of the protocol, by wire name.
 const (
 	// MethodTextDocumentImplementation is the request textDocument/implementation,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	MethodTextDocumentImplementation = "textDocument/implementation"
 	// MethodTextDocumentTypeDefinition is the request textDocument/typeDefinition,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	MethodTextDocumentTypeDefinition = "textDocument/typeDefinition"
 	// MethodWorkspaceWorkspaceFolders is the request workspace/workspaceFolders,
-	// sent by Server to Client.
+	// sent by [Server] to [Client].
 	MethodWorkspaceWorkspaceFolders = "workspace/workspaceFolders"
 	// MethodWorkspaceConfiguration is the request workspace/configuration, sent by
-	// Server to Client.
+	// [Server] to [Client].
 	MethodWorkspaceConfiguration = "workspace/configuration"
 	// MethodTextDocumentDocumentColor is the request textDocument/documentColor,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	MethodTextDocumentDocumentColor = "textDocument/documentColor"
 	// MethodTextDocumentColorPresentation is the request
-	// textDocument/colorPresentation, sent by Client to Server.
+	// textDocument/colorPresentation, sent by [Client] to [Server].
 	MethodTextDocumentColorPresentation = "textDocument/colorPresentation"
 	// MethodTextDocumentFoldingRange is the request textDocument/foldingRange,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	MethodTextDocumentFoldingRange = "textDocument/foldingRange"
 	// MethodWorkspaceFoldingRangeRefresh is the request
-	// workspace/foldingRange/refresh, sent by Server to Client.
+	// workspace/foldingRange/refresh, sent by [Server] to [Client].
 	//
 	// Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 	MethodWorkspaceFoldingRangeRefresh = "workspace/foldingRange/refresh"
 	// MethodTextDocumentDeclaration is the request textDocument/declaration, sent
-	// by Client to Server.
+	// by [Client] to [Server].
 	MethodTextDocumentDeclaration = "textDocument/declaration"
 	// MethodTextDocumentSelectionRange is the request textDocument/selectionRange,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	MethodTextDocumentSelectionRange = "textDocument/selectionRange"
 	// MethodWindowWorkDoneProgressCreate is the request
-	// window/workDoneProgress/create, sent by Server to Client.
+	// window/workDoneProgress/create, sent by [Server] to [Client].
 	MethodWindowWorkDoneProgressCreate = "window/workDoneProgress/create"
 	// MethodTextDocumentPrepareCallHierarchy is the request
-	// textDocument/prepareCallHierarchy, sent by Client to Server.
+	// textDocument/prepareCallHierarchy, sent by [Client] to [Server].
 	//
 	// Since 3.16.0.
 	MethodTextDocumentPrepareCallHierarchy = "textDocument/prepareCallHierarchy"
 	// MethodCallHierarchyIncomingCalls is the request callHierarchy/incomingCalls,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	//
 	// Since 3.16.0.
 	MethodCallHierarchyIncomingCalls = "callHierarchy/incomingCalls"
 	// MethodCallHierarchyOutgoingCalls is the request callHierarchy/outgoingCalls,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	//
 	// Since 3.16.0.
 	MethodCallHierarchyOutgoingCalls = "callHierarchy/outgoingCalls"
 	// MethodTextDocumentSemanticTokensFull is the request
-	// textDocument/semanticTokens/full, sent by Client to Server.
+	// textDocument/semanticTokens/full, sent by [Client] to [Server].
 	//
 	// Since 3.16.0.
 	MethodTextDocumentSemanticTokensFull = "textDocument/semanticTokens/full"
 	// MethodTextDocumentSemanticTokensFullDelta is the request
-	// textDocument/semanticTokens/full/delta, sent by Client to Server.
+	// textDocument/semanticTokens/full/delta, sent by [Client] to [Server].
 	//
 	// Since 3.16.0.
 	MethodTextDocumentSemanticTokensFullDelta = "textDocument/semanticTokens/full/delta"
 	// MethodTextDocumentSemanticTokensRange is the request
-	// textDocument/semanticTokens/range, sent by Client to Server.
+	// textDocument/semanticTokens/range, sent by [Client] to [Server].
 	//
 	// Since 3.16.0.
 	MethodTextDocumentSemanticTokensRange = "textDocument/semanticTokens/range"
 	// MethodWorkspaceSemanticTokensRefresh is the request
-	// workspace/semanticTokens/refresh, sent by Server to Client.
+	// workspace/semanticTokens/refresh, sent by [Server] to [Client].
 	//
 	// Since 3.16.0.
 	MethodWorkspaceSemanticTokensRefresh = "workspace/semanticTokens/refresh"
-	// MethodWindowShowDocument is the request window/showDocument, sent by Server
-	// to Client.
+	// MethodWindowShowDocument is the request window/showDocument, sent by
+	// [Server] to [Client].
 	//
 	// Since 3.16.0.
 	MethodWindowShowDocument = "window/showDocument"
 	// MethodTextDocumentLinkedEditingRange is the request
-	// textDocument/linkedEditingRange, sent by Client to Server.
+	// textDocument/linkedEditingRange, sent by [Client] to [Server].
 	//
 	// Since 3.16.0.
 	MethodTextDocumentLinkedEditingRange = "textDocument/linkedEditingRange"
 	// MethodWorkspaceWillCreateFiles is the request workspace/willCreateFiles,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	//
 	// Since 3.16.0.
 	MethodWorkspaceWillCreateFiles = "workspace/willCreateFiles"
 	// MethodWorkspaceWillRenameFiles is the request workspace/willRenameFiles,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	//
 	// Since 3.16.0.
 	MethodWorkspaceWillRenameFiles = "workspace/willRenameFiles"
 	// MethodWorkspaceWillDeleteFiles is the request workspace/willDeleteFiles,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	//
 	// Since 3.16.0.
 	MethodWorkspaceWillDeleteFiles = "workspace/willDeleteFiles"
 	// MethodTextDocumentMoniker is the request textDocument/moniker, sent by
-	// Client to Server.
+	// [Client] to [Server].
 	MethodTextDocumentMoniker = "textDocument/moniker"
 	// MethodTextDocumentPrepareTypeHierarchy is the request
-	// textDocument/prepareTypeHierarchy, sent by Client to Server.
+	// textDocument/prepareTypeHierarchy, sent by [Client] to [Server].
 	//
 	// Since 3.17.0.
 	MethodTextDocumentPrepareTypeHierarchy = "textDocument/prepareTypeHierarchy"
 	// MethodTypeHierarchySupertypes is the request typeHierarchy/supertypes, sent
-	// by Client to Server.
+	// by [Client] to [Server].
 	//
 	// Since 3.17.0.
 	MethodTypeHierarchySupertypes = "typeHierarchy/supertypes"
 	// MethodTypeHierarchySubtypes is the request typeHierarchy/subtypes, sent by
-	// Client to Server.
+	// [Client] to [Server].
 	//
 	// Since 3.17.0.
 	MethodTypeHierarchySubtypes = "typeHierarchy/subtypes"
 	// MethodTextDocumentInlineValue is the request textDocument/inlineValue, sent
-	// by Client to Server.
+	// by [Client] to [Server].
 	//
 	// Since 3.17.0.
 	MethodTextDocumentInlineValue = "textDocument/inlineValue"
 	// MethodWorkspaceInlineValueRefresh is the request
-	// workspace/inlineValue/refresh, sent by Server to Client.
+	// workspace/inlineValue/refresh, sent by [Server] to [Client].
 	//
 	// Since 3.17.0.
 	MethodWorkspaceInlineValueRefresh = "workspace/inlineValue/refresh"
 	// MethodTextDocumentInlayHint is the request textDocument/inlayHint, sent by
-	// Client to Server.
+	// [Client] to [Server].
 	//
 	// Since 3.17.0.
 	MethodTextDocumentInlayHint = "textDocument/inlayHint"
-	// MethodInlayHintResolve is the request inlayHint/resolve, sent by Client to
-	// Server.
+	// MethodInlayHintResolve is the request inlayHint/resolve, sent by [Client] to
+	// [Server].
 	//
 	// Since 3.17.0.
 	MethodInlayHintResolve = "inlayHint/resolve"
 	// MethodWorkspaceInlayHintRefresh is the request workspace/inlayHint/refresh,
-	// sent by Server to Client.
+	// sent by [Server] to [Client].
 	//
 	// Since 3.17.0.
 	MethodWorkspaceInlayHintRefresh = "workspace/inlayHint/refresh"
 	// MethodTextDocumentDiagnostic is the request textDocument/diagnostic, sent by
-	// Client to Server.
+	// [Client] to [Server].
 	//
 	// Since 3.17.0.
 	MethodTextDocumentDiagnostic = "textDocument/diagnostic"
 	// MethodWorkspaceDiagnostic is the request workspace/diagnostic, sent by
-	// Client to Server.
+	// [Client] to [Server].
 	//
 	// Since 3.17.0.
 	MethodWorkspaceDiagnostic = "workspace/diagnostic"
 	// MethodWorkspaceDiagnosticRefresh is the request
-	// workspace/diagnostic/refresh, sent by Server to Client.
+	// workspace/diagnostic/refresh, sent by [Server] to [Client].
 	//
 	// Since 3.17.0.
 	MethodWorkspaceDiagnosticRefresh = "workspace/diagnostic/refresh"
 	// MethodTextDocumentInlineCompletion is the request
-	// textDocument/inlineCompletion, sent by Client to Server.
+	// textDocument/inlineCompletion, sent by [Client] to [Server].
 	//
 	// Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 	MethodTextDocumentInlineCompletion = "textDocument/inlineCompletion"
 	// MethodClientRegisterCapability is the request client/registerCapability,
-	// sent by Server to Client.
+	// sent by [Server] to [Client].
 	MethodClientRegisterCapability = "client/registerCapability"
 	// MethodClientUnregisterCapability is the request client/unregisterCapability,
-	// sent by Server to Client.
+	// sent by [Server] to [Client].
 	MethodClientUnregisterCapability = "client/unregisterCapability"
-	// MethodInitialize is the request initialize, sent by Client to Server.
+	// MethodInitialize is the request initialize, sent by [Client] to [Server].
 	MethodInitialize = "initialize"
-	// MethodShutdown is the request shutdown, sent by Client to Server.
+	// MethodShutdown is the request shutdown, sent by [Client] to [Server].
 	MethodShutdown = "shutdown"
 	// MethodWindowShowMessageRequest is the request window/showMessageRequest,
-	// sent by Server to Client.
+	// sent by [Server] to [Client].
 	MethodWindowShowMessageRequest = "window/showMessageRequest"
 	// MethodTextDocumentWillSaveWaitUntil is the request
-	// textDocument/willSaveWaitUntil, sent by Client to Server.
+	// textDocument/willSaveWaitUntil, sent by [Client] to [Server].
 	MethodTextDocumentWillSaveWaitUntil = "textDocument/willSaveWaitUntil"
 	// MethodTextDocumentCompletion is the request textDocument/completion, sent by
-	// Client to Server.
+	// [Client] to [Server].
 	MethodTextDocumentCompletion = "textDocument/completion"
 	// MethodCompletionItemResolve is the request completionItem/resolve, sent by
-	// Client to Server.
+	// [Client] to [Server].
 	MethodCompletionItemResolve = "completionItem/resolve"
-	// MethodTextDocumentHover is the request textDocument/hover, sent by Client to
-	// Server.
+	// MethodTextDocumentHover is the request textDocument/hover, sent by [Client]
+	// to [Server].
 	MethodTextDocumentHover = "textDocument/hover"
 	// MethodTextDocumentSignatureHelp is the request textDocument/signatureHelp,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	MethodTextDocumentSignatureHelp = "textDocument/signatureHelp"
 	// MethodTextDocumentDefinition is the request textDocument/definition, sent by
-	// Client to Server.
+	// [Client] to [Server].
 	MethodTextDocumentDefinition = "textDocument/definition"
 	// MethodTextDocumentReferences is the request textDocument/references, sent by
-	// Client to Server.
+	// [Client] to [Server].
 	MethodTextDocumentReferences = "textDocument/references"
 	// MethodTextDocumentDocumentHighlight is the request
-	// textDocument/documentHighlight, sent by Client to Server.
+	// textDocument/documentHighlight, sent by [Client] to [Server].
 	MethodTextDocumentDocumentHighlight = "textDocument/documentHighlight"
 	// MethodTextDocumentDocumentSymbol is the request textDocument/documentSymbol,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	MethodTextDocumentDocumentSymbol = "textDocument/documentSymbol"
 	// MethodTextDocumentCodeAction is the request textDocument/codeAction, sent by
-	// Client to Server.
+	// [Client] to [Server].
 	MethodTextDocumentCodeAction = "textDocument/codeAction"
-	// MethodCodeActionResolve is the request codeAction/resolve, sent by Client to
-	// Server.
+	// MethodCodeActionResolve is the request codeAction/resolve, sent by [Client]
+	// to [Server].
 	MethodCodeActionResolve = "codeAction/resolve"
-	// MethodWorkspaceSymbol is the request workspace/symbol, sent by Client to
-	// Server.
+	// MethodWorkspaceSymbol is the request workspace/symbol, sent by [Client] to
+	// [Server].
 	//
 	// Since 3.17.0.
 	MethodWorkspaceSymbol = "workspace/symbol"
 	// MethodWorkspaceSymbolResolve is the request workspaceSymbol/resolve, sent by
-	// Client to Server.
+	// [Client] to [Server].
 	//
 	// Since 3.17.0.
 	MethodWorkspaceSymbolResolve = "workspaceSymbol/resolve"
 	// MethodTextDocumentCodeLens is the request textDocument/codeLens, sent by
-	// Client to Server.
+	// [Client] to [Server].
 	MethodTextDocumentCodeLens = "textDocument/codeLens"
-	// MethodCodeLensResolve is the request codeLens/resolve, sent by Client to
-	// Server.
+	// MethodCodeLensResolve is the request codeLens/resolve, sent by [Client] to
+	// [Server].
 	MethodCodeLensResolve = "codeLens/resolve"
 	// MethodWorkspaceCodeLensRefresh is the request workspace/codeLens/refresh,
-	// sent by Server to Client.
+	// sent by [Server] to [Client].
 	//
 	// Since 3.16.0.
 	MethodWorkspaceCodeLensRefresh = "workspace/codeLens/refresh"
 	// MethodTextDocumentDocumentLink is the request textDocument/documentLink,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	MethodTextDocumentDocumentLink = "textDocument/documentLink"
 	// MethodDocumentLinkResolve is the request documentLink/resolve, sent by
-	// Client to Server.
+	// [Client] to [Server].
 	MethodDocumentLinkResolve = "documentLink/resolve"
 	// MethodTextDocumentFormatting is the request textDocument/formatting, sent by
-	// Client to Server.
+	// [Client] to [Server].
 	MethodTextDocumentFormatting = "textDocument/formatting"
 	// MethodTextDocumentRangeFormatting is the request
-	// textDocument/rangeFormatting, sent by Client to Server.
+	// textDocument/rangeFormatting, sent by [Client] to [Server].
 	MethodTextDocumentRangeFormatting = "textDocument/rangeFormatting"
 	// MethodTextDocumentRangesFormatting is the request
-	// textDocument/rangesFormatting, sent by Client to Server.
+	// textDocument/rangesFormatting, sent by [Client] to [Server].
 	//
 	// Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 	MethodTextDocumentRangesFormatting = "textDocument/rangesFormatting"
 	// MethodTextDocumentOnTypeFormatting is the request
-	// textDocument/onTypeFormatting, sent by Client to Server.
+	// textDocument/onTypeFormatting, sent by [Client] to [Server].
 	MethodTextDocumentOnTypeFormatting = "textDocument/onTypeFormatting"
-	// MethodTextDocumentRename is the request textDocument/rename, sent by Client
-	// to Server.
+	// MethodTextDocumentRename is the request textDocument/rename, sent by
+	// [Client] to [Server].
 	MethodTextDocumentRename = "textDocument/rename"
 	// MethodTextDocumentPrepareRename is the request textDocument/prepareRename,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	//
 	// Since 3.16.0.
 	MethodTextDocumentPrepareRename = "textDocument/prepareRename"
 	// MethodWorkspaceExecuteCommand is the request workspace/executeCommand, sent
-	// by Client to Server.
+	// by [Client] to [Server].
 	MethodWorkspaceExecuteCommand = "workspace/executeCommand"
-	// MethodWorkspaceApplyEdit is the request workspace/applyEdit, sent by Server
-	// to Client.
+	// MethodWorkspaceApplyEdit is the request workspace/applyEdit, sent by
+	// [Server] to [Client].
 	MethodWorkspaceApplyEdit = "workspace/applyEdit"
 	// MethodWorkspaceDidChangeWorkspaceFolders is the notification
-	// workspace/didChangeWorkspaceFolders, sent by Client to Server.
+	// workspace/didChangeWorkspaceFolders, sent by [Client] to [Server].
 	MethodWorkspaceDidChangeWorkspaceFolders = "workspace/didChangeWorkspaceFolders"
 	// MethodWindowWorkDoneProgressCancel is the notification
-	// window/workDoneProgress/cancel, sent by Client to Server.
+	// window/workDoneProgress/cancel, sent by [Client] to [Server].
 	MethodWindowWorkDoneProgressCancel = "window/workDoneProgress/cancel"
 	// MethodWorkspaceDidCreateFiles is the notification workspace/didCreateFiles,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	//
 	// Since 3.16.0.
 	MethodWorkspaceDidCreateFiles = "workspace/didCreateFiles"
 	// MethodWorkspaceDidRenameFiles is the notification workspace/didRenameFiles,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	//
 	// Since 3.16.0.
 	MethodWorkspaceDidRenameFiles = "workspace/didRenameFiles"
 	// MethodWorkspaceDidDeleteFiles is the notification workspace/didDeleteFiles,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	//
 	// Since 3.16.0.
 	MethodWorkspaceDidDeleteFiles = "workspace/didDeleteFiles"
 	// MethodNotebookDocumentDidOpen is the notification notebookDocument/didOpen,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	//
 	// Since 3.17.0.
 	MethodNotebookDocumentDidOpen = "notebookDocument/didOpen"
 	// MethodNotebookDocumentDidChange is the notification
-	// notebookDocument/didChange, sent by Client to Server.
+	// notebookDocument/didChange, sent by [Client] to [Server].
 	MethodNotebookDocumentDidChange = "notebookDocument/didChange"
 	// MethodNotebookDocumentDidSave is the notification notebookDocument/didSave,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	//
 	// Since 3.17.0.
 	MethodNotebookDocumentDidSave = "notebookDocument/didSave"
 	// MethodNotebookDocumentDidClose is the notification
-	// notebookDocument/didClose, sent by Client to Server.
+	// notebookDocument/didClose, sent by [Client] to [Server].
 	//
 	// Since 3.17.0.
 	MethodNotebookDocumentDidClose = "notebookDocument/didClose"
-	// MethodInitialized is the notification initialized, sent by Client to Server.
+	// MethodInitialized is the notification initialized, sent by [Client] to
+	// [Server].
 	MethodInitialized = "initialized"
-	// MethodExit is the notification exit, sent by Client to Server.
+	// MethodExit is the notification exit, sent by [Client] to [Server].
 	MethodExit = "exit"
 	// MethodWorkspaceDidChangeConfiguration is the notification
-	// workspace/didChangeConfiguration, sent by Client to Server.
+	// workspace/didChangeConfiguration, sent by [Client] to [Server].
 	MethodWorkspaceDidChangeConfiguration = "workspace/didChangeConfiguration"
 	// MethodWindowShowMessage is the notification window/showMessage, sent by
-	// Server to Client.
+	// [Server] to [Client].
 	MethodWindowShowMessage = "window/showMessage"
-	// MethodWindowLogMessage is the notification window/logMessage, sent by Server
-	// to Client.
+	// MethodWindowLogMessage is the notification window/logMessage, sent by
+	// [Server] to [Client].
 	MethodWindowLogMessage = "window/logMessage"
-	// MethodTelemetryEvent is the notification telemetry/event, sent by Server to
-	// Client.
+	// MethodTelemetryEvent is the notification telemetry/event, sent by [Server]
+	// to [Client].
 	MethodTelemetryEvent = "telemetry/event"
 	// MethodTextDocumentDidOpen is the notification textDocument/didOpen, sent by
-	// Client to Server.
+	// [Client] to [Server].
 	MethodTextDocumentDidOpen = "textDocument/didOpen"
 	// MethodTextDocumentDidChange is the notification textDocument/didChange, sent
-	// by Client to Server.
+	// by [Client] to [Server].
 	MethodTextDocumentDidChange = "textDocument/didChange"
 	// MethodTextDocumentDidClose is the notification textDocument/didClose, sent
-	// by Client to Server.
+	// by [Client] to [Server].
 	MethodTextDocumentDidClose = "textDocument/didClose"
 	// MethodTextDocumentDidSave is the notification textDocument/didSave, sent by
-	// Client to Server.
+	// [Client] to [Server].
 	MethodTextDocumentDidSave = "textDocument/didSave"
 	// MethodTextDocumentWillSave is the notification textDocument/willSave, sent
-	// by Client to Server.
+	// by [Client] to [Server].
 	MethodTextDocumentWillSave = "textDocument/willSave"
 	// MethodWorkspaceDidChangeWatchedFiles is the notification
-	// workspace/didChangeWatchedFiles, sent by Client to Server.
+	// workspace/didChangeWatchedFiles, sent by [Client] to [Server].
 	MethodWorkspaceDidChangeWatchedFiles = "workspace/didChangeWatchedFiles"
 	// MethodTextDocumentPublishDiagnostics is the notification
-	// textDocument/publishDiagnostics, sent by Server to Client.
+	// textDocument/publishDiagnostics, sent by [Server] to [Client].
 	MethodTextDocumentPublishDiagnostics = "textDocument/publishDiagnostics"
-	// MethodSetTrace is the notification $/setTrace, sent by Client to Server.
+	// MethodSetTrace is the notification $/setTrace, sent by [Client] to [Server].
 	MethodSetTrace = "$/setTrace"
-	// MethodLogTrace is the notification $/logTrace, sent by Server to Client.
+	// MethodLogTrace is the notification $/logTrace, sent by [Server] to [Client].
 	MethodLogTrace = "$/logTrace"
 	// MethodCancelRequest is the notification $/cancelRequest, sent by either
 	// side. The connection sends and consumes it itself.
@@ -390,8 +391,8 @@ const (
 // Options returns the protocol's connection options: content-length framing,
 // LSP cancellation, the handshake initialize, requests handled after the
 // notifications read before them and unknown notifications starting with "$/"
-// dropped silently. ConnectClient and ConnectServer fill in the zero fields of
-// the options they are given with these.
+// dropped silently. [ConnectClient] and [ConnectServer] fill in the zero
+// fields of the options they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }

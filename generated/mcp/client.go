@@ -16,10 +16,10 @@ import (
 // Client is the client side of the protocol: the host application's connector;
 // it starts the server and calls it.
 //
-// Its methods are the requests and notifications Server sends it. Serve an
-// implementation with ConnectClient or NewClientHandler, embedding
-// UnimplementedClient to keep compiling when methods are added; call the
-// client at the other end of a connection with NewClientRemote.
+// Its methods are the requests and notifications [Server] sends it. Serve an
+// implementation with [ConnectClient] or [NewClientHandler], embedding
+// [UnimplementedClient] to keep compiling when methods are added; call the
+// client at the other end of a connection with [NewClientRemote].
 type Client interface {
 	// Ping answers the request ping. Checks that the peer is alive; it answers at
 	// once with an empty result. A peer that does not answer in time is considered
@@ -62,9 +62,6 @@ type Client interface {
 	// GetTask answers the request tasks/get. Returns the state of a task the
 	// sender created; poll it until the state is final.
 	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
 	GetTask(ctx context.Context, params *TaskIDParams) (*GetTaskResult, error)
@@ -86,18 +83,12 @@ type Client interface {
 	//
 	// params is nil when the request comes without params.
 	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
 	ListTasks(ctx context.Context, params *PaginatedRequestParams) (*ListTasksResult, error)
 
 	// CancelTask answers the request tasks/cancel. Cancels a task that is not
 	// final yet (needs tasks.cancel); a final one is refused with -32602.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -129,9 +120,6 @@ type Client interface {
 	//
 	// params is nil when the request comes without params.
 	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrMethodNotFound].
 	ListRoots(ctx context.Context, params *RequestParams) (*ListRootsResult, error)
@@ -155,7 +143,8 @@ type Client interface {
 }
 
 // UnimplementedClient answers every request with a -32601 Method not found
-// error and ignores every notification. Embed it in implementations of Client.
+// error and ignores every notification. Embed it in implementations of
+// [Client].
 type UnimplementedClient struct{}
 
 // Ping answers with a -32601 Method not found error.
@@ -244,7 +233,7 @@ func NewClientRemote(c jsonrpc.Caller) Client {
 	return remoteClient{c}
 }
 
-// remoteClient implements Client by calling the peer.
+// remoteClient implements [Client] by calling the peer.
 type remoteClient struct {
 	c jsonrpc.Caller
 }
@@ -348,7 +337,7 @@ func (r remoteClient) ElicitationComplete(ctx context.Context, params *Elicitati
 // NewClientHandler returns a handler serving impl as the client: it decodes
 // the params of each request or notification, calls the method of impl it
 // names and answers with the result. Params that do not decode are answered
-// with -32602 naming the member at fault, and methods Client does not have
+// with -32602 naming the member at fault, and methods [Client] does not have
 // with -32601.
 func NewClientHandler(impl Client) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {

@@ -33,22 +33,23 @@
 // # Roles
 //
 // Client (role client) starts the connection: the host application's
-// connector; it starts the server and calls it. Server (role server) is the
+// connector; it starts the server and calls it. [Server] (role server) is the
 // other side: a program that offers tools, resources and prompts.
 //
 // Each role is an interface holding the requests and notifications it answers.
-// To play Server, implement Server (embedding UnimplementedServer keeps the
-// implementation compiling when the protocol grows) and pass it, with the
-// stream to the other side, to ConnectServer; the Client it returns calls the
-// other side. Playing Client is alike, with ConnectClient. NewServerHandler
-// and NewServerRemote build the two halves on their own.
+// To play [Server], implement Server (embedding [UnimplementedServer] keeps
+// the implementation compiling when the protocol grows) and pass it, with the
+// stream to the other side, to [ConnectServer]; the [Client] it returns calls
+// the other side. Playing Client is alike, with [ConnectClient].
+// [NewServerHandler] and [NewServerRemote] build the two halves on their own.
 //
 // # Wire
 //
 // Messages are framed as newline-delimited JSON, one message per line. It runs
 // over subprocess, stdio and http (/mcp). Request ids are integers. A caller
-// that gives up on a request sends notifications/cancelled. Requests time out
-// after 30s unless said otherwise. Upstream asks for a timeout on every
+// that gives up on a request sends notifications/cancelled. A caller waits 30s
+// for the response to a request, then sends the cancellation notification,
+// unless the method's doc says otherwise. Upstream asks for a timeout on every
 // request but leaves its length to implementations; 30 s is the default of the
 // Hermes MCP library. A request that times out leaves the pending set, the
 // peer receives notifications/cancelled for it, and the caller gets a timeout
@@ -73,10 +74,10 @@ const _ = jsonrpc.IsAtLeastVersion0_1_0
 
 // The methods and notifications of the protocol, by wire name.
 const (
-	// MethodInitialize is the request initialize, sent by Client to Server.
+	// MethodInitialize is the request initialize, sent by [Client] to [Server].
 	MethodInitialize = "initialize"
 	// MethodInitialized is the notification notifications/initialized, sent by
-	// Client to Server.
+	// [Client] to [Server].
 	MethodInitialized = "notifications/initialized"
 	// MethodPing is the request ping, sent by either side.
 	MethodPing = "ping"
@@ -86,38 +87,40 @@ const (
 	// MethodProgress is the notification notifications/progress, sent by either
 	// side.
 	MethodProgress = "notifications/progress"
-	// MethodListResources is the request resources/list, sent by Client to Server.
+	// MethodListResources is the request resources/list, sent by [Client] to
+	// [Server].
 	MethodListResources = "resources/list"
 	// MethodListResourceTemplates is the request resources/templates/list, sent by
-	// Client to Server.
+	// [Client] to [Server].
 	MethodListResourceTemplates = "resources/templates/list"
-	// MethodReadResource is the request resources/read, sent by Client to Server.
+	// MethodReadResource is the request resources/read, sent by [Client] to
+	// [Server].
 	MethodReadResource = "resources/read"
-	// MethodSubscribe is the request resources/subscribe, sent by Client to
-	// Server.
+	// MethodSubscribe is the request resources/subscribe, sent by [Client] to
+	// [Server].
 	MethodSubscribe = "resources/subscribe"
-	// MethodUnsubscribe is the request resources/unsubscribe, sent by Client to
-	// Server.
+	// MethodUnsubscribe is the request resources/unsubscribe, sent by [Client] to
+	// [Server].
 	MethodUnsubscribe = "resources/unsubscribe"
 	// MethodResourceListChanged is the notification
-	// notifications/resources/list_changed, sent by Server to Client.
+	// notifications/resources/list_changed, sent by [Server] to [Client].
 	MethodResourceListChanged = "notifications/resources/list_changed"
 	// MethodResourceUpdated is the notification notifications/resources/updated,
-	// sent by Server to Client.
+	// sent by [Server] to [Client].
 	MethodResourceUpdated = "notifications/resources/updated"
-	// MethodListPrompts is the request prompts/list, sent by Client to Server.
+	// MethodListPrompts is the request prompts/list, sent by [Client] to [Server].
 	MethodListPrompts = "prompts/list"
-	// MethodGetPrompt is the request prompts/get, sent by Client to Server.
+	// MethodGetPrompt is the request prompts/get, sent by [Client] to [Server].
 	MethodGetPrompt = "prompts/get"
 	// MethodPromptListChanged is the notification
-	// notifications/prompts/list_changed, sent by Server to Client.
+	// notifications/prompts/list_changed, sent by [Server] to [Client].
 	MethodPromptListChanged = "notifications/prompts/list_changed"
-	// MethodListTools is the request tools/list, sent by Client to Server.
+	// MethodListTools is the request tools/list, sent by [Client] to [Server].
 	MethodListTools = "tools/list"
-	// MethodCallTool is the request tools/call, sent by Client to Server.
+	// MethodCallTool is the request tools/call, sent by [Client] to [Server].
 	MethodCallTool = "tools/call"
 	// MethodToolListChanged is the notification notifications/tools/list_changed,
-	// sent by Server to Client.
+	// sent by [Server] to [Client].
 	MethodToolListChanged = "notifications/tools/list_changed"
 	// MethodGetTask is the request tasks/get, sent by either side.
 	MethodGetTask = "tasks/get"
@@ -130,34 +133,37 @@ const (
 	// MethodTaskStatus is the notification notifications/tasks/status, sent by
 	// either side.
 	MethodTaskStatus = "notifications/tasks/status"
-	// MethodSetLevel is the request logging/setLevel, sent by Client to Server.
+	// MethodSetLevel is the request logging/setLevel, sent by [Client] to
+	// [Server].
 	MethodSetLevel = "logging/setLevel"
 	// MethodLoggingMessage is the notification notifications/message, sent by
-	// Server to Client.
+	// [Server] to [Client].
 	MethodLoggingMessage = "notifications/message"
-	// MethodComplete is the request completion/complete, sent by Client to Server.
+	// MethodComplete is the request completion/complete, sent by [Client] to
+	// [Server].
 	MethodComplete = "completion/complete"
-	// MethodCreateMessage is the request sampling/createMessage, sent by Server to
-	// Client.
+	// MethodCreateMessage is the request sampling/createMessage, sent by [Server]
+	// to [Client].
 	MethodCreateMessage = "sampling/createMessage"
-	// MethodListRoots is the request roots/list, sent by Server to Client.
+	// MethodListRoots is the request roots/list, sent by [Server] to [Client].
 	MethodListRoots = "roots/list"
 	// MethodRootsListChanged is the notification notifications/roots/list_changed,
-	// sent by Client to Server.
+	// sent by [Client] to [Server].
 	MethodRootsListChanged = "notifications/roots/list_changed"
-	// MethodElicit is the request elicitation/create, sent by Server to Client.
+	// MethodElicit is the request elicitation/create, sent by [Server] to
+	// [Client].
 	MethodElicit = "elicitation/create"
 	// MethodElicitationComplete is the notification
-	// notifications/elicitation/complete, sent by Server to Client.
+	// notifications/elicitation/complete, sent by [Server] to [Client].
 	MethodElicitationComplete = "notifications/elicitation/complete"
 )
 
 // Options returns the protocol's connection options: ndjson framing, MCP
 // cancellation, the handshake initialize, the negotiated protocol version read
 // from protocolVersion of the handshake's result, JSON-RPC batches only under
-// version 2025-03-26 and the default timeouts of its requests. ConnectClient
-// and ConnectServer fill in the zero fields of the options they are given with
-// these.
+// version 2025-03-26 and the default timeouts of its requests. [ConnectClient]
+// and [ConnectServer] fill in the zero fields of the options they are given
+// with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }
@@ -202,8 +208,8 @@ func requestTimeout(method string) jsonrpc.Timeout {
 	return jsonrpc.Timeout{After: 30 * time.Second, Cancel: true}
 }
 
-// HTTP describes how the protocol runs over HTTP: Server serves the endpoint
-// /mcp and Client posts its messages to it. The answer to initialize opens a
+// HTTP describes how the protocol runs over HTTP: [Server] serves the endpoint
+// /mcp and [Client] posts its messages to it. The answer to initialize opens a
 // session, whose id every later request carries in the Mcp-Session-Id header.
 // Requests after initialize carry the negotiated version, protocolVersion of
 // its result, in the MCP-Protocol-Version header; one without it is taken as

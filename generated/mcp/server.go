@@ -15,10 +15,10 @@ import (
 // Server is the server side of the protocol: a program that offers tools,
 // resources and prompts.
 //
-// Its methods are the requests and notifications Client sends it. Serve an
-// implementation with ConnectServer or NewServerHandler, embedding
-// UnimplementedServer to keep compiling when methods are added; call the
-// server at the other end of a connection with NewServerRemote.
+// Its methods are the requests and notifications [Client] sends it. Serve an
+// implementation with [ConnectServer] or [NewServerHandler], embedding
+// [UnimplementedServer] to keep compiling when methods are added; call the
+// server at the other end of a connection with [NewServerRemote].
 type Server interface {
 	// Initialize answers the request initialize. Opens the session: negotiates the
 	// revision and exchanges capabilities and implementation details. It must not
@@ -57,9 +57,6 @@ type Server interface {
 	//
 	// params is nil when the request comes without params.
 	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
 	ListResources(ctx context.Context, params *PaginatedRequestParams) (*ListResourcesResult, error)
@@ -69,18 +66,12 @@ type Server interface {
 	//
 	// params is nil when the request comes without params.
 	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
 	ListResourceTemplates(ctx context.Context, params *PaginatedRequestParams) (*ListResourceTemplatesResult, error)
 
 	// ReadResource answers the request resources/read. Returns the contents of a
 	// resource (several when the URI names a collection).
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with [ErrResourceNotFound]
 	// or [jsonrpc.ErrInvalidParams].
@@ -90,18 +81,12 @@ type Server interface {
 	// notifications/resources/updated whenever the resource changes (needs
 	// resources.subscribe).
 	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with [ErrResourceNotFound]
 	// or [jsonrpc.ErrMethodNotFound].
 	Subscribe(ctx context.Context, params *SubscribeRequestParams) (*EmptyResult, error)
 
 	// Unsubscribe answers the request resources/unsubscribe. Stops the
 	// notifications resources/subscribe asked for.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrMethodNotFound].
@@ -112,18 +97,12 @@ type Server interface {
 	//
 	// params is nil when the request comes without params.
 	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
 	ListPrompts(ctx context.Context, params *PaginatedRequestParams) (*ListPromptsResult, error)
 
 	// GetPrompt answers the request prompts/get. Fills in a prompt template with
 	// the arguments given and returns its messages.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -134,9 +113,6 @@ type Server interface {
 	//
 	// params is nil when the request comes without params.
 	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
 	ListTools(ctx context.Context, params *PaginatedRequestParams) (*ListToolsResult, error)
@@ -144,7 +120,7 @@ type Server interface {
 	// CallTool answers the request tools/call. Calls a tool. A failing tool
 	// answers with isError set, not an error; errors are for unknown tools and
 	// malformed calls. With task in the params (and tools.call in the server's
-	// tasks capability) the server answers at once with a CreateTaskResult.
+	// tasks capability) the server answers at once with a [CreateTaskResult].
 	// Upstream sets no timeout; 2 minutes, since tools may run long and report
 	// progress, and the runtime does not restart the clock on progress.
 	//
@@ -158,9 +134,6 @@ type Server interface {
 
 	// GetTask answers the request tasks/get. Returns the state of a task the
 	// sender created; poll it until the state is final.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -183,18 +156,12 @@ type Server interface {
 	//
 	// params is nil when the request comes without params.
 	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
 	ListTasks(ctx context.Context, params *PaginatedRequestParams) (*ListTasksResult, error)
 
 	// CancelTask answers the request tasks/cancel. Cancels a task that is not
 	// final yet (needs tasks.cancel); a final one is refused with -32602.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
@@ -208,18 +175,12 @@ type Server interface {
 	// SetLevel answers the request logging/setLevel. Sets the least severe level
 	// of the notifications/message the server sends.
 	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams].
 	SetLevel(ctx context.Context, params *SetLevelRequestParams) (*EmptyResult, error)
 
 	// Complete answers the request completion/complete. Suggests values for a
 	// prompt argument or a resource template variable (needs completions).
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidParams] or [jsonrpc.ErrMethodNotFound].
@@ -234,7 +195,8 @@ type Server interface {
 }
 
 // UnimplementedServer answers every request with a -32601 Method not found
-// error and ignores every notification. Embed it in implementations of Server.
+// error and ignores every notification. Embed it in implementations of
+// [Server].
 type UnimplementedServer struct{}
 
 // Initialize answers with a -32601 Method not found error.
@@ -348,7 +310,7 @@ func NewServerRemote(c jsonrpc.Caller) Server {
 	return remoteServer{c}
 }
 
-// remoteServer implements Server by calling the peer.
+// remoteServer implements [Server] by calling the peer.
 type remoteServer struct {
 	c jsonrpc.Caller
 }
@@ -508,7 +470,7 @@ func (r remoteServer) RootsListChanged(ctx context.Context, params *Notification
 // NewServerHandler returns a handler serving impl as the server: it decodes
 // the params of each request or notification, calls the method of impl it
 // names and answers with the result. Params that do not decode are answered
-// with -32602 naming the member at fault, and methods Server does not have
+// with -32602 naming the member at fault, and methods [Server] does not have
 // with -32601.
 func NewServerHandler(impl Server) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {

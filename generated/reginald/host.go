@@ -15,10 +15,10 @@ import (
 // Host is the reginald side of the protocol: reginald itself, the JSON-RPC
 // client. It starts the plugin executable and makes every call.
 //
-// Its methods are the requests and notifications Plugin sends it. Serve an
-// implementation with ConnectHost or NewHostHandler, embedding
-// UnimplementedHost to keep compiling when methods are added; call the
-// reginald at the other end of a connection with NewHostRemote.
+// Its methods are the requests and notifications [Plugin] sends it. Serve an
+// implementation with [ConnectHost] or [NewHostHandler], embedding
+// [UnimplementedHost] to keep compiling when methods are added; call the
+// reginald at the other end of a connection with [NewHostRemote].
 type Host interface {
 	// Log handles the notification log. A log record, which Reginald writes
 	// through its own logger with the plugin's name added, unless its logging
@@ -28,7 +28,7 @@ type Host interface {
 }
 
 // UnimplementedHost answers every request with a -32601 Method not found error
-// and ignores every notification. Embed it in implementations of Host.
+// and ignores every notification. Embed it in implementations of [Host].
 type UnimplementedHost struct{}
 
 // Log ignores the notification.
@@ -42,7 +42,7 @@ func NewHostRemote(c jsonrpc.Caller) Host {
 	return remoteHost{c}
 }
 
-// remoteHost implements Host by calling the peer.
+// remoteHost implements [Host] by calling the peer.
 type remoteHost struct {
 	c jsonrpc.Caller
 }
@@ -54,8 +54,8 @@ func (r remoteHost) Log(ctx context.Context, params *LogParams) error {
 // NewHostHandler returns a handler serving impl as the reginald: it decodes
 // the params of each request or notification, calls the method of impl it
 // names and answers with the result. Params that do not decode are answered
-// with -32602 naming the member at fault, and methods Host does not have with
-// -32601.
+// with -32602 naming the member at fault, and methods [Host] does not have
+// with -32601.
 func NewHostHandler(impl Host) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		switch req.Method {

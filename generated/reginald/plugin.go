@@ -16,10 +16,10 @@ import (
 // server. It serves requests on its standard input and output; its standard
 // error goes to the user.
 //
-// Its methods are the requests and notifications Host sends it. Serve an
-// implementation with ConnectPlugin or NewPluginHandler, embedding
-// UnimplementedPlugin to keep compiling when methods are added; call the
-// plugin at the other end of a connection with NewPluginRemote.
+// Its methods are the requests and notifications [Host] sends it. Serve an
+// implementation with [ConnectPlugin] or [NewPluginHandler], embedding
+// [UnimplementedPlugin] to keep compiling when methods are added; call the
+// plugin at the other end of a connection with [NewPluginRemote].
 type Plugin interface {
 	// Handshake answers the request handshake. The first call after Reginald
 	// starts the plugin. Reginald gives up on the plugin unless the result carries
@@ -56,7 +56,8 @@ type Plugin interface {
 }
 
 // UnimplementedPlugin answers every request with a -32601 Method not found
-// error and ignores every notification. Embed it in implementations of Plugin.
+// error and ignores every notification. Embed it in implementations of
+// [Plugin].
 type UnimplementedPlugin struct{}
 
 // Handshake answers with a -32601 Method not found error.
@@ -90,7 +91,7 @@ func NewPluginRemote(c jsonrpc.Caller) Plugin {
 	return remotePlugin{c}
 }
 
-// remotePlugin implements Plugin by calling the peer.
+// remotePlugin implements [Plugin] by calling the peer.
 type remotePlugin struct {
 	c jsonrpc.Caller
 }
@@ -132,7 +133,7 @@ func (r remotePlugin) Exit(ctx context.Context) error {
 // NewPluginHandler returns a handler serving impl as the plugin: it decodes
 // the params of each request or notification, calls the method of impl it
 // names and answers with the result. Params that do not decode are answered
-// with -32602 naming the member at fault, and methods Plugin does not have
+// with -32602 naming the member at fault, and methods [Plugin] does not have
 // with -32601.
 func NewPluginHandler(impl Plugin) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {

@@ -39,17 +39,17 @@
 // # Roles
 //
 // Host (role reginald) starts the connection: reginald itself, the JSON-RPC
-// client. It starts the plugin executable and makes every call. Plugin (role
+// client. It starts the plugin executable and makes every call. [Plugin] (role
 // plugin) is the other side: a plugin executable, the JSON-RPC server. It
 // serves requests on its standard input and output; its standard error goes to
 // the user.
 //
 // Each role is an interface holding the requests and notifications it answers.
-// To play Plugin, implement Plugin (embedding UnimplementedPlugin keeps the
-// implementation compiling when the protocol grows) and pass it, with the
-// stream to the other side, to ConnectPlugin; the Host it returns calls the
-// other side. Playing Host is alike, with ConnectHost. NewPluginHandler and
-// NewPluginRemote build the two halves on their own.
+// To play [Plugin], implement Plugin (embedding [UnimplementedPlugin] keeps
+// the implementation compiling when the protocol grows) and pass it, with the
+// stream to the other side, to [ConnectPlugin]; the [Host] it returns calls
+// the other side. Playing Host is alike, with [ConnectHost].
+// [NewPluginHandler] and [NewPluginRemote] build the two halves on their own.
 //
 // # Wire
 //
@@ -71,23 +71,23 @@ const _ = jsonrpc.IsAtLeastVersion0_1_0
 
 // The methods and notifications of the protocol, by wire name.
 const (
-	// MethodHandshake is the request handshake, sent by Host to Plugin.
+	// MethodHandshake is the request handshake, sent by [Host] to [Plugin].
 	MethodHandshake = "handshake"
-	// MethodRunCommand is the request runCommand, sent by Host to Plugin.
+	// MethodRunCommand is the request runCommand, sent by [Host] to [Plugin].
 	MethodRunCommand = "runCommand"
-	// MethodRunTask is the request runTask, sent by Host to Plugin.
+	// MethodRunTask is the request runTask, sent by [Host] to [Plugin].
 	MethodRunTask = "runTask"
-	// MethodLog is the notification log, sent by Plugin to Host.
+	// MethodLog is the notification log, sent by [Plugin] to [Host].
 	MethodLog = "log"
-	// MethodShutdown is the request shutdown, sent by Host to Plugin.
+	// MethodShutdown is the request shutdown, sent by [Host] to [Plugin].
 	MethodShutdown = "shutdown"
-	// MethodExit is the notification exit, sent by Host to Plugin.
+	// MethodExit is the notification exit, sent by [Host] to [Plugin].
 	MethodExit = "exit"
 )
 
 // Options returns the protocol's connection options: content-length framing
-// and the handshake handshake. ConnectHost and ConnectPlugin fill in the zero
-// fields of the options they are given with these.
+// and the handshake handshake. [ConnectHost] and [ConnectPlugin] fill in the
+// zero fields of the options they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }

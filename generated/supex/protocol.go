@@ -49,27 +49,28 @@
 //
 // Driver (role driver) starts the connection: the Supex driver (MCP server or
 // command-line tool). It connects to the runtime, identifies itself with hello
-// and calls tools. Runtime (role runtime) is the other side: the Supex runtime
-// inside SketchUp. It listens on the loopback interface and runs the tools
-// against the open model.
+// and calls tools. [Runtime] (role runtime) is the other side: the Supex
+// runtime inside SketchUp. It listens on the loopback interface and runs the
+// tools against the open model.
 //
 // Runtime is an interface holding the requests and notifications it answers;
-// Driver receives none, so it has no interface. To play Runtime, implement
-// Runtime (embedding UnimplementedRuntime keeps the implementation compiling
+// [Driver] receives none, so it has no interface. To play [Runtime], implement
+// Runtime (embedding [UnimplementedRuntime] keeps the implementation compiling
 // when the protocol grows) and pass it, with the stream to the other side, to
-// ConnectRuntime. To play Driver, pass the stream to ConnectDriver; the
+// [ConnectRuntime]. To play Driver, pass the stream to [ConnectDriver]; the
 // Runtime it returns calls the other side, and a request sent to Driver is
-// answered with -32601 Method not found. NewRuntimeHandler and
-// NewRuntimeRemote build the two halves of Runtime on their own.
+// answered with -32601 Method not found. [NewRuntimeHandler] and
+// [NewRuntimeRemote] build the two halves of Runtime on their own.
 //
 // # Wire
 //
 // Messages are framed as newline-delimited JSON, one message per line. It runs
-// over tcp (localhost:9876). Request ids are integers. Requests time out after
-// 15s unless said otherwise. The driver waits SUPEX_TIMEOUT (15 seconds by
-// default) for each answer. On timeout the call fails and the socket is
-// dropped, since a late answer would be out of step with the next request; the
-// next call connects again.
+// over tcp (localhost:9876). Request ids are integers. A caller waits 15s for
+// the response to a request, then closes the connection, unless the method's
+// doc says otherwise. The driver waits SUPEX_TIMEOUT (15 seconds by default)
+// for each answer. On timeout the call fails and the socket is dropped, since
+// a late answer would be out of step with the next request; the next call
+// connects again.
 package supex
 
 import (
@@ -88,21 +89,21 @@ const _ = jsonrpc.IsAtLeastVersion0_1_0
 
 // The methods and notifications of the protocol, by wire name.
 const (
-	// MethodHello is the request hello, sent by Driver to Runtime.
+	// MethodHello is the request hello, sent by [Driver] to [Runtime].
 	MethodHello = "hello"
-	// MethodPing is the request ping, sent by Driver to Runtime.
+	// MethodPing is the request ping, sent by [Driver] to [Runtime].
 	MethodPing = "ping"
-	// MethodResourcesList is the request resources/list, sent by Driver to
-	// Runtime.
+	// MethodResourcesList is the request resources/list, sent by [Driver] to
+	// [Runtime].
 	MethodResourcesList = "resources/list"
-	// MethodToolsCall is the request tools/call, sent by Driver to Runtime.
+	// MethodToolsCall is the request tools/call, sent by [Driver] to [Runtime].
 	MethodToolsCall = "tools/call"
 )
 
 // Options returns the protocol's connection options: ndjson framing, the
 // handshake hello, the default timeouts of its requests and the requests that
-// may be sent again. ConnectDriver and ConnectRuntime fill in the zero fields
-// of the options they are given with these.
+// may be sent again. [ConnectDriver] and [ConnectRuntime] fill in the zero
+// fields of the options they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }
@@ -141,7 +142,7 @@ func requestTimeout(method string) jsonrpc.Timeout {
 
 // The protocol's default addresses; callers may use others.
 const (
-	// DefaultTCPAddress is where Runtime listens and Driver dials unless told
+	// DefaultTCPAddress is where [Runtime] listens and [Driver] dials unless told
 	// another.
 	DefaultTCPAddress = "localhost:9876"
 )

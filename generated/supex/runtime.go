@@ -16,17 +16,15 @@ import (
 // SketchUp. It listens on the loopback interface and runs the tools against
 // the open model.
 //
-// Its methods are the requests and notifications Driver sends it. Serve an
-// implementation with ConnectRuntime or NewRuntimeHandler, embedding
-// UnimplementedRuntime to keep compiling when methods are added; call the
-// runtime at the other end of a connection with NewRuntimeRemote.
+// Its methods are the requests and notifications [Driver] sends it. Serve an
+// implementation with [ConnectRuntime] or [NewRuntimeHandler], embedding
+// [UnimplementedRuntime] to keep compiling when methods are added; call the
+// runtime at the other end of a connection with [NewRuntimeRemote].
 type Runtime interface {
 	// Hello answers the request hello. Identifies the driver, and authenticates it
 	// when the runtime has a token. It must be the first request on every
 	// connection, and is repeated after every reconnection. A second hello on an
 	// identified connection identifies it again.
-	//
-	// The caller waits 15s for the response, then closes the connection.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidRequest] or [ErrAuthenticationFailed].
@@ -35,8 +33,6 @@ type Runtime interface {
 	// Ping answers the request ping. Health check of the connection; needs a hello
 	// first.
 	//
-	// The caller waits 15s for the response, then closes the connection.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidRequest].
 	Ping(ctx context.Context) (*PingResult, error)
@@ -44,13 +40,11 @@ type Runtime interface {
 	// ResourcesList answers the request resources/list. Lists the model's
 	// top-level entities with their bounding boxes; empty when no model is open.
 	//
-	// The caller waits 15s for the response, then closes the connection.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidRequest].
 	ResourcesList(ctx context.Context) (*ResourcesListResult, error)
 
-	// ToolsCall answers the request tools/call. Runs one tool (see ToolName for
+	// ToolsCall answers the request tools/call. Runs one tool (see [ToolName] for
 	// the list, and the <Tool>Arguments and result types for what each takes and
 	// answers). Needs a hello first. The error codes listed are the protocol's;
 	// upstream's runtime (0.2.0) answers every failure of a tool with -32603
@@ -65,8 +59,6 @@ type Runtime interface {
 	// with -32603; upstream's driver always sends arguments, {} when there are
 	// none.
 	//
-	// The caller waits 15s for the response, then closes the connection.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with
 	// [jsonrpc.ErrInvalidRequest], [ErrRuby], [ErrPathAccessDenied] or
 	// [jsonrpc.ErrInternal].
@@ -75,7 +67,7 @@ type Runtime interface {
 
 // UnimplementedRuntime answers every request with a -32601 Method not found
 // error and ignores every notification. Embed it in implementations of
-// Runtime.
+// [Runtime].
 type UnimplementedRuntime struct{}
 
 // Hello answers with a -32601 Method not found error.
@@ -104,7 +96,7 @@ func NewRuntimeRemote(c jsonrpc.Caller) Runtime {
 	return remoteRuntime{c}
 }
 
-// remoteRuntime implements Runtime by calling the peer.
+// remoteRuntime implements [Runtime] by calling the peer.
 type remoteRuntime struct {
 	c jsonrpc.Caller
 }
@@ -144,7 +136,7 @@ func (r remoteRuntime) ToolsCall(ctx context.Context, params *ToolsCallParams) (
 // NewRuntimeHandler returns a handler serving impl as the runtime: it decodes
 // the params of each request or notification, calls the method of impl it
 // names and answers with the result. Params that do not decode are answered
-// with -32602 naming the member at fault, and methods Runtime does not have
+// with -32602 naming the member at fault, and methods [Runtime] does not have
 // with -32601.
 func NewRuntimeHandler(impl Runtime) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {

@@ -58,7 +58,7 @@ type Resource struct {
 // members, kept as sent. A tool that cannot do its job for an ordinary reason
 // (no open model, file not found) answers success false with error set instead
 // of a JSON-RPC error. Decode the whole object into the tool's result type
-// (named in ToolName) for typed access.
+// (named in [ToolName]) for typed access.
 type ToolResult struct {
 	// Whether the tool did its job.
 	Success bool `json:"success"`

@@ -99,8 +99,8 @@ func (s *ourServer) ListTools(context.Context, *mcp.PaginatedRequestParams) (*mc
 }
 
 func text(format string, args ...any) *mcp.CallToolResponse {
-	return ptr(mcp.NewCallToolResponseCallToolResult(mcp.CallToolResult{
-		Content: []mcp.ContentBlock{mcp.NewContentBlockText(mcp.TextContent{Type: "text", Text: fmt.Sprintf(format, args...)})},
+	return ptr(mcp.NewCallToolResponse(mcp.CallToolResult{
+		Content: []mcp.ContentBlock{mcp.NewContentBlock(mcp.TextContent{Type: "text", Text: fmt.Sprintf(format, args...)})},
 	}))
 }
 
@@ -176,8 +176,8 @@ func (s *ourServer) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) 
 		}
 		res, err := client.CreateMessage(ctx, &mcp.CreateMessageRequestParams{
 			MaxTokens: 50,
-			Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewSamplingContentSamplingMessageContentBlock(
-				mcp.NewSamplingMessageContentBlockText(mcp.TextContent{Type: "text", Text: prompt}))}},
+			Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewSamplingContent(
+				mcp.NewSamplingMessageContentBlock(mcp.TextContent{Type: "text", Text: prompt}))}},
 		})
 		if err != nil {
 			return nil, err
@@ -217,7 +217,7 @@ func (s *ourServer) ReadResource(_ context.Context, p *mcp.ReadResourceRequestPa
 	if p.URI != greetingURI {
 		return nil, mcp.NewResourceNotFoundError(nil)
 	}
-	return &mcp.ReadResourceResult{Contents: []mcp.ResourceContentsUnion{mcp.NewResourceContentsUnionTextResourceContents(
+	return &mcp.ReadResourceResult{Contents: []mcp.ResourceContentsUnion{mcp.NewResourceContentsUnion(
 		mcp.TextResourceContents{URI: greetingURI, MimeType: ptr("text/plain"), Text: "héllo, wörld ✓"})}}, nil
 }
 
@@ -231,7 +231,7 @@ func (s *ourServer) GetPrompt(_ context.Context, p *mcp.GetPromptRequestParams) 
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Unknown prompt: "+p.Name, nil)
 	}
 	return &mcp.GetPromptResult{Messages: []mcp.PromptMessage{{Role: mcp.RoleUser,
-		Content: mcp.NewContentBlockText(mcp.TextContent{Type: "text", Text: "Say hello to " + p.Arguments["name"]})}}}, nil
+		Content: mcp.NewContentBlock(mcp.TextContent{Type: "text", Text: "Say hello to " + p.Arguments["name"]})}}}, nil
 }
 
 func (s *ourServer) Subscribe(_ context.Context, p *mcp.SubscribeRequestParams) (*mcp.EmptyResult, error) {

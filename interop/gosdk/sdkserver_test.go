@@ -76,17 +76,17 @@ func (c *ourClient) ListRoots(context.Context, *mcp.RequestParams) (*mcp.ListRoo
 
 func (c *ourClient) CreateMessage(_ context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResponse, error) {
 	c.sampled <- p
-	return ptr(mcp.NewCreateMessageResponseCreateMessageResult(mcp.CreateMessageResult{
+	return ptr(mcp.NewCreateMessageResponse(mcp.CreateMessageResult{
 		Role: mcp.RoleAssistant, Model: "rpcgen-stub",
-		Content:    mcp.NewSamplingContentSamplingMessageContentBlock(mcp.NewSamplingMessageContentBlockText(mcp.TextContent{Type: "text", Text: "¡hola!"})),
+		Content:    mcp.NewSamplingContent(mcp.NewSamplingMessageContentBlock(mcp.TextContent{Type: "text", Text: "¡hola!"})),
 		StopReason: ptr("endTurn"),
 	})), nil
 }
 
 func (c *ourClient) Elicit(_ context.Context, p *mcp.ElicitRequestParams) (*mcp.ElicitResponse, error) {
 	c.elicited <- p
-	return ptr(mcp.NewElicitResponseElicitResult(mcp.ElicitResult{
-		Action: mcp.ElicitActionAccept, Content: map[string]mcp.ElicitValue{"name": mcp.NewElicitValueString("Zoë")},
+	return ptr(mcp.NewElicitResponse(mcp.ElicitResult{
+		Action: mcp.ElicitActionAccept, Content: map[string]mcp.ElicitValue{"name": mcp.NewElicitValue("Zoë")},
 	})), nil
 }
 
@@ -499,7 +499,7 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 	}
 
 	tr.setStep("progress")
-	token := mcp.NewProgressTokenString("p-1")
+	token := mcp.NewProgressToken("p-1")
 	res, err := remote.CallTool(ctx, &mcp.CallToolRequestParams{Meta: &mcp.RequestMeta{ProgressToken: &token}, Name: "slow",
 		Arguments: map[string]json.RawMessage{"steps": json.RawMessage("3")}})
 	if err != nil || res.CallToolResult == nil {
@@ -519,7 +519,7 @@ func TestOurClientAgainstSDKServer(t *testing.T) {
 
 	tr.setStep("cancellation of a long tool call")
 	callCtx, cancel := context.WithCancel(ctx)
-	token = mcp.NewProgressTokenInteger(99)
+	token = mcp.NewProgressToken(int64(99))
 	errc := make(chan error, 1)
 	go func() {
 		_, err := remote.CallTool(callCtx, &mcp.CallToolRequestParams{Meta: &mcp.RequestMeta{ProgressToken: &token}, Name: "slow",
@@ -714,7 +714,7 @@ func TestOurClientSubscriptionsPagesCompletion(t *testing.T) {
 
 	tr.setStep("completion/complete")
 	res, err := remote.Complete(ctx, &mcp.CompleteRequestParams{
-		Ref:      mcp.NewCompletionReferenceRefPrompt(mcp.PromptReference{Type: "ref/prompt", Name: "greet"}),
+		Ref:      mcp.NewCompletionReference(mcp.PromptReference{Type: "ref/prompt", Name: "greet"}),
 		Argument: mcp.CompletionArgument{Name: "name", Value: "Z"},
 	})
 	if err != nil {

@@ -56,12 +56,12 @@ func disabledMutation() *autohand.GoalMutationResult {
 // GoalGet returns the goal snapshot.
 func (a *agent) GoalGet(context.Context) (*autohand.GoalGetResult, error) {
 	if a.cfg.noGoals {
-		r := autohand.NewGoalGetResultGoalDisabled(autohand.GoalDisabled{Message: goalsDisabled})
+		r := autohand.NewGoalGetResult(autohand.GoalDisabled{Message: goalsDisabled})
 		return &r, nil
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	r := autohand.NewGoalGetResultGoalSnapshot(a.snapshot())
+	r := autohand.NewGoalGetResult(a.snapshot())
 	return &r, nil
 }
 
@@ -192,17 +192,17 @@ func (a *agent) GoalClear(context.Context) (*autohand.GoalMutationResult, error)
 // GoalQueue queues a goal, or returns the snapshot without an objective.
 func (a *agent) GoalQueue(_ context.Context, p *autohand.GoalQueueParams) (*autohand.GoalQueueResult, error) {
 	if a.cfg.noGoals {
-		r := autohand.NewGoalQueueResultGoalMutationResult(*disabledMutation())
+		r := autohand.NewGoalQueueResult(*disabledMutation())
 		return &r, nil
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if p.Objective == nil || strings.TrimSpace(*p.Objective) == "" {
-		r := autohand.NewGoalQueueResultGoalSnapshot(a.snapshot())
+		r := autohand.NewGoalQueueResult(a.snapshot())
 		return &r, nil
 	}
 	if len(a.goals.queue) >= maxKept {
-		r := autohand.NewGoalQueueResultGoalMutationResult(*a.queueFull())
+		r := autohand.NewGoalQueueResult(*a.queueFull())
 		return &r, nil
 	}
 	q := a.enqueue(&autohand.GoalRequest{
@@ -211,7 +211,7 @@ func (a *agent) GoalQueue(_ context.Context, p *autohand.GoalQueueParams) (*auto
 	})
 	res := a.mutation()
 	res.Queued = &q
-	r := autohand.NewGoalQueueResultGoalMutationResult(*res)
+	r := autohand.NewGoalQueueResult(*res)
 	return &r, nil
 }
 
@@ -249,10 +249,10 @@ func (a *agent) GoalStartQueued(context.Context) (*autohand.GoalMutationResult, 
 // is off.
 func (a *agent) GoalListTemplates(context.Context) (*autohand.GoalListTemplatesResult, error) {
 	if a.cfg.noGoals {
-		r := autohand.NewGoalListTemplatesResultGoalDisabled(autohand.GoalDisabled{Message: goalsDisabled})
+		r := autohand.NewGoalListTemplatesResult(autohand.GoalDisabled{Message: goalsDisabled})
 		return &r, nil
 	}
-	r := autohand.NewGoalListTemplatesResultGoalTemplates(autohand.GoalTemplates{{
+	r := autohand.NewGoalListTemplatesResult(autohand.GoalTemplates{{
 		Name: "fix-tests", Path: fmt.Sprintf("%s/.autohand/goals/fix-tests.md", a.cfg.workspace),
 		Description: ptr("Make the test suite pass"), Aliases: []string{"tests"}, AllowCommands: []string{"go test ./..."},
 		RequiredPlaceholders: []string{}, RequiredFlags: []string{}, RequiresArgs: false,

@@ -98,9 +98,9 @@ func (a *agent) RuntimeInspect(context.Context) (*autohand.RuntimeInspectResult,
 // destination is where the -inference flag says the model runs.
 func (a *agent) destination() autohand.InferenceDestination {
 	if a.cfg.inference == "hosted" {
-		return autohand.NewInferenceDestinationHosted(autohand.InferenceHosted{Provider: "scripted", Origin: ptr("https://api.example.com")})
+		return autohand.NewInferenceDestination(autohand.InferenceHosted{Provider: "scripted", Origin: ptr("https://api.example.com")})
 	}
-	return autohand.NewInferenceDestinationInProcess(autohand.InferenceInProcess{Provider: ptr("scripted")})
+	return autohand.NewInferenceDestination(autohand.InferenceInProcess{Provider: ptr("scripted")})
 }
 
 var policyHash = regexp.MustCompile(`^[0-9a-f]{64}$`)

@@ -102,7 +102,7 @@ func (s *server) TextDocumentHover(_ context.Context, p *lsp.HoverParams) (*lsp.
 		return nil, nil
 	}
 	return &lsp.Hover{
-		Contents: lsp.NewHoverContentsMarkupContent(lsp.MarkupContent{Kind: lsp.MarkupKindMarkdown, Value: d.Hover(w.Text)}),
+		Contents: lsp.NewHoverContents(lsp.MarkupContent{Kind: lsp.MarkupKindMarkdown, Value: d.Hover(w.Text)}),
 		Range:    ptr(wordRange(w)),
 	}, nil
 }
@@ -117,7 +117,7 @@ func (s *server) TextDocumentCompletion(_ context.Context, p *lsp.CompletionPara
 	for _, w := range d.Distinct() {
 		items = append(items, lsp.CompletionItem{Label: w, Kind: ptr(lsp.CompletionItemKindText)})
 	}
-	return ptr(lsp.NewTextDocumentCompletionResultArray(items)), nil
+	return ptr(lsp.NewTextDocumentCompletionResult(items)), nil
 }
 
 // WorkspaceExecuteCommand runs notes.count or notes.wait.
@@ -165,7 +165,7 @@ func (s *server) progress(ctx context.Context, begin lsp.WorkDoneProgressBegin) 
 	s.mu.Lock()
 	supported := s.caps.Window != nil && s.caps.Window.WorkDoneProgress != nil && *s.caps.Window.WorkDoneProgress
 	s.tokens++
-	token := lsp.NewProgressTokenString(fmt.Sprintf("notes-%d", s.tokens))
+	token := lsp.NewProgressToken(fmt.Sprintf("notes-%d", s.tokens))
 	s.mu.Unlock()
 	if !supported {
 		return func(any) error { return nil }, nil

@@ -54,11 +54,11 @@ func (s *server) Initialize(_ context.Context, p *lsp.InitializeParams) (*lsp.In
 	}
 	return &lsp.InitializeResult{
 		Capabilities: lsp.ServerCapabilities{
-			TextDocumentSync: ptr(lsp.NewServerCapabilitiesTextDocumentSyncTextDocumentSyncOptions(lsp.TextDocumentSyncOptions{
+			TextDocumentSync: ptr(lsp.NewServerCapabilitiesTextDocumentSync(lsp.TextDocumentSyncOptions{
 				OpenClose: ptr(true),
 				Change:    ptr(lsp.TextDocumentSyncKindFull),
 			})),
-			HoverProvider:          ptr(lsp.NewServerCapabilitiesHoverProviderBoolean(true)),
+			HoverProvider:          ptr(lsp.NewServerCapabilitiesHoverProvider(true)),
 			CompletionProvider:     &lsp.CompletionOptions{},
 			ExecuteCommandProvider: &lsp.ExecuteCommandOptions{Commands: []string{cmdCount, cmdWait}},
 		},

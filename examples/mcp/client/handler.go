@@ -46,13 +46,13 @@ func (h *handler) CreateMessage(ctx context.Context, p *mcp.CreateMessageRequest
 		if err != nil {
 			return nil, err
 		}
-		return ptr(mcp.NewCreateMessageResponseCreateTaskResult(mcp.CreateTaskResult{Task: info})), nil
+		return ptr(mcp.NewCreateMessageResponse(mcp.CreateTaskResult{Task: info})), nil
 	}
 	res, err := h.sample(ctx, c, p)
 	if err != nil {
 		return nil, err
 	}
-	return ptr(mcp.NewCreateMessageResponseCreateMessageResult(*res)), nil
+	return ptr(mcp.NewCreateMessageResponse(*res)), nil
 }
 
 // sample builds the echo model's reply and reports progress when asked.
@@ -91,7 +91,7 @@ func (h *handler) sample(ctx context.Context, c mcp.Server, p *mcp.CreateMessage
 	}
 	return &mcp.CreateMessageResult{
 		Role:       mcp.RoleAssistant,
-		Content:    mcp.NewSamplingContentSamplingMessageContentBlock(mcp.NewSamplingMessageContentBlockText(mcp.TextContent{Text: reply})),
+		Content:    mcp.NewSamplingContent(mcp.NewSamplingMessageContentBlock(mcp.TextContent{Text: reply})),
 		Model:      "echo",
 		StopReason: ptr("endTurn"),
 	}, nil
@@ -102,7 +102,7 @@ func (h *handler) Elicit(_ context.Context, p *mcp.ElicitRequestParams) (*mcp.El
 	res := mcp.ElicitResult{Action: mcp.ElicitAction(h.elicit)}
 	if u := p.ElicitRequestURLParams; u != nil {
 		h.log.Info("the server asks the user to open a URL", "message", u.Message, "url", u.URL, "answer", h.elicit)
-		return ptr(mcp.NewElicitResponseElicitResult(res)), nil
+		return ptr(mcp.NewElicitResponse(res)), nil
 	}
 	form := p.ElicitRequestFormParams
 	if form == nil {
@@ -119,22 +119,22 @@ func (h *handler) Elicit(_ context.Context, p *mcp.ElicitRequestParams) (*mcp.El
 			res.Content[name] = v
 		}
 	}
-	return ptr(mcp.NewElicitResponseElicitResult(res)), nil
+	return ptr(mcp.NewElicitResponse(res)), nil
 }
 
 // defaultValue is the value a user accepting the form as shown submits.
 func defaultValue(p mcp.PrimitiveSchemaDefinition) (mcp.ElicitValue, error) {
 	switch {
 	case p.StringSchema != nil:
-		return mcp.NewElicitValueString(deref(p.StringSchema.Default)), nil
+		return mcp.NewElicitValue(deref(p.StringSchema.Default)), nil
 	case p.BooleanSchema != nil:
-		return mcp.NewElicitValueBoolean(deref(p.BooleanSchema.Default)), nil
+		return mcp.NewElicitValue(deref(p.BooleanSchema.Default)), nil
 	case p.NumberSchema != nil:
 		n := p.NumberSchema
 		if n.Default != nil {
-			return mcp.NewElicitValueNumber(*n.Default), nil
+			return mcp.NewElicitValue(*n.Default), nil
 		}
-		return mcp.NewElicitValueNumber(deref(n.Minimum)), nil
+		return mcp.NewElicitValue(deref(n.Minimum)), nil
 	case p.EnumSchema != nil:
 		return enumDefault(*p.EnumSchema), nil
 	}
@@ -148,7 +148,7 @@ func enumDefault(e mcp.EnumSchema) mcp.ElicitValue {
 		if def == nil && len(values) > 0 {
 			def = &values[0]
 		}
-		return mcp.NewElicitValueString(deref(def))
+		return mcp.NewElicitValue(deref(def))
 	}
 	switch {
 	case e.UntitledSingleSelectEnumSchema != nil:
@@ -162,9 +162,9 @@ func enumDefault(e mcp.EnumSchema) mcp.ElicitValue {
 		}
 		return first(e.TitledSingleSelectEnumSchema.Default, values)
 	case e.MultiSelectEnumSchema != nil && e.MultiSelectEnumSchema.Default != nil:
-		return mcp.NewElicitValueArray(e.MultiSelectEnumSchema.Default)
+		return mcp.NewElicitValue(e.MultiSelectEnumSchema.Default)
 	}
-	return mcp.NewElicitValueArray([]string{})
+	return mcp.NewElicitValue([]string{})
 }
 
 // Tasks the server created here (sampling made a task).

@@ -312,7 +312,7 @@ func call(ctx context.Context, srv mcp.Server, cfg config, logger *slog.Logger) 
 	if err := json.Unmarshal([]byte(cfg.args), &args); err != nil {
 		return nil, fmt.Errorf("-args is not a JSON object: %w", err)
 	}
-	token := mcp.NewProgressTokenString("call")
+	token := mcp.NewProgressToken("call")
 	p := &mcp.CallToolRequestParams{Name: cfg.call, Arguments: args, Meta: &mcp.RequestMeta{ProgressToken: &token}}
 	if cfg.asTask {
 		p.Task = &mcp.TaskMetadata{TTL: ptr(int64(60000))}

@@ -72,8 +72,8 @@ func sampling(ctx context.Context, s *session, c call) (*mcp.CallToolResult, err
 		return toolError("the client does not offer sampling"), nil
 	}
 	resp, err := c.client.CreateMessage(ctx, &mcp.CreateMessageRequestParams{
-		Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewSamplingContentSamplingMessageContentBlock(
-			mcp.NewSamplingMessageContentBlockText(mcp.TextContent{Text: prompt}))}},
+		Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewSamplingContent(
+			mcp.NewSamplingMessageContentBlock(mcp.TextContent{Text: prompt}))}},
 		MaxTokens: 100,
 	})
 	if err != nil {
@@ -128,8 +128,8 @@ func elicitation(ctx context.Context, s *session, c call) (*mcp.CallToolResult, 
 	}
 	return elicit(ctx, s, c, message, mcp.ElicitationSchema{
 		Properties: map[string]mcp.PrimitiveSchemaDefinition{
-			"username": mcp.NewPrimitiveSchemaDefinitionStringSchema(mcp.StringSchema{Description: ptr("The user's name")}),
-			"email":    mcp.NewPrimitiveSchemaDefinitionStringSchema(mcp.StringSchema{Description: ptr("The user's email address")}),
+			"username": mcp.NewPrimitiveSchemaDefinition(mcp.StringSchema{Description: ptr("The user's name")}),
+			"email":    mcp.NewPrimitiveSchemaDefinition(mcp.StringSchema{Description: ptr("The user's email address")}),
 		},
 		Required: []string{"username", "email"},
 	})
@@ -140,14 +140,14 @@ func elicitation(ctx context.Context, s *session, c call) (*mcp.CallToolResult, 
 func elicitationDefaults(ctx context.Context, s *session, c call) (*mcp.CallToolResult, error) {
 	return elicit(ctx, s, c, "Please review your details; every field has a default.", mcp.ElicitationSchema{
 		Properties: map[string]mcp.PrimitiveSchemaDefinition{
-			"name": mcp.NewPrimitiveSchemaDefinitionStringSchema(mcp.StringSchema{Description: ptr("Your name"), Default: ptr("John Doe")}),
-			"age": mcp.NewPrimitiveSchemaDefinitionNumberSchema(mcp.NumberSchema{
+			"name": mcp.NewPrimitiveSchemaDefinition(mcp.StringSchema{Description: ptr("Your name"), Default: ptr("John Doe")}),
+			"age": mcp.NewPrimitiveSchemaDefinition(mcp.NumberSchema{
 				Type: mcp.NumberSchemaTypeInteger, Description: ptr("Your age"), Default: ptr(30.0)}),
-			"score": mcp.NewPrimitiveSchemaDefinitionNumberSchema(mcp.NumberSchema{
+			"score": mcp.NewPrimitiveSchemaDefinition(mcp.NumberSchema{
 				Type: mcp.NumberSchemaTypeNumber, Description: ptr("Your score"), Default: ptr(95.5)}),
-			"status": mcp.NewPrimitiveSchemaDefinitionEnumSchema(mcp.NewEnumSchemaUntitledSingleSelectEnumSchema(mcp.UntitledSingleSelectEnumSchema{
+			"status": mcp.NewPrimitiveSchemaDefinition(mcp.NewEnumSchema(mcp.UntitledSingleSelectEnumSchema{
 				Description: ptr("Your status"), Enum: []string{"active", "inactive", "pending"}, Default: ptr("active")})),
-			"verified": mcp.NewPrimitiveSchemaDefinitionBooleanSchema(mcp.BooleanSchema{Description: ptr("Verified"), Default: ptr(true)}),
+			"verified": mcp.NewPrimitiveSchemaDefinition(mcp.BooleanSchema{Description: ptr("Verified"), Default: ptr(true)}),
 		},
 	})
 }
@@ -165,24 +165,24 @@ func elicitationEnums(ctx context.Context, s *session, c call) (*mcp.CallToolRes
 		return out
 	}
 	enum := func(e mcp.EnumSchema) mcp.PrimitiveSchemaDefinition {
-		return mcp.NewPrimitiveSchemaDefinitionEnumSchema(e)
+		return mcp.NewPrimitiveSchemaDefinition(e)
 	}
 	return elicit(ctx, s, c, "Please pick from each list.", mcp.ElicitationSchema{
 		Properties: map[string]mcp.PrimitiveSchemaDefinition{
-			"untitledSingle": enum(mcp.NewEnumSchemaUntitledSingleSelectEnumSchema(mcp.UntitledSingleSelectEnumSchema{
+			"untitledSingle": enum(mcp.NewEnumSchema(mcp.UntitledSingleSelectEnumSchema{
 				Description: ptr("One option"), Enum: options})),
-			"titledSingle": enum(mcp.NewEnumSchemaTitledSingleSelectEnumSchema(mcp.TitledSingleSelectEnumSchema{
+			"titledSingle": enum(mcp.NewEnumSchema(mcp.TitledSingleSelectEnumSchema{
 				Description: ptr("One titled option"), OneOf: titled("value", "First Option", "Second Option", "Third Option")})),
 			//lint:ignore SA1019 the suite asks for the deprecated enumNames form too
-			"legacyEnum": enum(mcp.NewEnumSchemaLegacyTitledEnumSchema(mcp.LegacyTitledEnumSchema{
+			"legacyEnum": enum(mcp.NewEnumSchema(mcp.LegacyTitledEnumSchema{
 				Description: ptr("One option, titled the legacy way"), Enum: []string{"opt1", "opt2", "opt3"},
 				EnumNames: []string{"Option One", "Option Two", "Option Three"}})),
-			"untitledMulti": enum(mcp.NewEnumSchemaMultiSelectEnumSchema(mcp.MultiSelectEnumSchema{
+			"untitledMulti": enum(mcp.NewEnumSchema(mcp.MultiSelectEnumSchema{
 				Description: ptr("Any of the options"),
-				Items:       mcp.NewMultiSelectEnumItemsUntitledEnumItems(mcp.UntitledEnumItems{Enum: options})})),
-			"titledMulti": enum(mcp.NewEnumSchemaMultiSelectEnumSchema(mcp.MultiSelectEnumSchema{
+				Items:       mcp.NewMultiSelectEnumItems(mcp.UntitledEnumItems{Enum: options})})),
+			"titledMulti": enum(mcp.NewEnumSchema(mcp.MultiSelectEnumSchema{
 				Description: ptr("Any of the titled options"),
-				Items:       mcp.NewMultiSelectEnumItemsTitledEnumItems(mcp.TitledEnumItems{AnyOf: titled("value", "First Choice", "Second Choice", "Third Choice")})})),
+				Items:       mcp.NewMultiSelectEnumItems(mcp.TitledEnumItems{AnyOf: titled("value", "First Choice", "Second Choice", "Third Choice")})})),
 		},
 	})
 }

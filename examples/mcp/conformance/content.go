@@ -48,7 +48,7 @@ func (s *session) ListResourceTemplates(context.Context, *mcp.PaginatedRequestPa
 
 // textContents is a text resource's contents.
 func textContents(uri, mime, text string) mcp.ResourceContentsUnion {
-	return mcp.NewResourceContentsUnionTextResourceContents(mcp.TextResourceContents{URI: uri, MimeType: &mime, Text: text})
+	return mcp.NewResourceContentsUnion(mcp.TextResourceContents{URI: uri, MimeType: &mime, Text: text})
 }
 
 // templateID returns the id in a URI of the template, or false when uri
@@ -69,7 +69,7 @@ func read(uri string) (mcp.ResourceContentsUnion, bool) {
 	case staticTextURI:
 		return textContents(uri, "text/plain", "This is the content of the static text resource."), true
 	case staticBinURI:
-		return mcp.NewResourceContentsUnionBlobResourceContents(mcp.BlobResourceContents{URI: uri, MimeType: ptr("image/png"), Blob: redPixelPNG}), true
+		return mcp.NewResourceContentsUnion(mcp.BlobResourceContents{URI: uri, MimeType: ptr("image/png"), Blob: redPixelPNG}), true
 	case watchedURI:
 		return textContents(uri, "text/plain", "The watched resource has not changed."), true
 	}

@@ -139,9 +139,9 @@ func TestComplete(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	prompt := func(name string) mcp.CompletionReference {
-		return mcp.NewCompletionReferenceRefPrompt(mcp.PromptReference{Name: name})
+		return mcp.NewCompletionReference(mcp.PromptReference{Name: name})
 	}
-	template := mcp.NewCompletionReferenceRefResource(mcp.ResourceTemplateReference{URI: templateURI})
+	template := mcp.NewCompletionReference(mcp.ResourceTemplateReference{URI: templateURI})
 	for _, tc := range []struct {
 		ref        mcp.CompletionReference
 		arg, value string
@@ -163,7 +163,7 @@ func TestComplete(t *testing.T) {
 			t.Errorf("completion/complete %s %q: %q (total %v), want %q", tc.arg, tc.value, got, res.Completion.Total, tc.want)
 		}
 	}
-	for _, ref := range []mcp.CompletionReference{prompt("no_such_prompt"), mcp.NewCompletionReferenceRefResource(mcp.ResourceTemplateReference{URI: "test://other/{x}"})} {
+	for _, ref := range []mcp.CompletionReference{prompt("no_such_prompt"), mcp.NewCompletionReference(mcp.ResourceTemplateReference{URI: "test://other/{x}"})} {
 		if _, err := server.Complete(ctx, &mcp.CompleteRequestParams{Ref: ref, Argument: mcp.CompletionArgument{Name: "a"}}); rpcCode(err) != jsonrpc.CodeInvalidParams {
 			t.Errorf("completing for an unknown reference: %v, want -32602", err)
 		}

@@ -57,7 +57,7 @@ func (c *testClient) CreateMessage(_ context.Context, p *mcp.CreateMessageReques
 	stop := "endTurn"
 	return &mcp.CreateMessageResponse{CreateMessageResult: &mcp.CreateMessageResult{
 		Role: mcp.RoleAssistant, Model: "test-model", StopReason: &stop,
-		Content: mcp.NewSamplingContentSamplingMessageContentBlock(mcp.NewSamplingMessageContentBlockText(mcp.TextContent{Text: "a sampled answer"})),
+		Content: mcp.NewSamplingContent(mcp.NewSamplingMessageContentBlock(mcp.TextContent{Text: "a sampled answer"})),
 	}}, nil
 }
 
@@ -68,8 +68,8 @@ func (c *testClient) Elicit(_ context.Context, p *mcp.ElicitRequestParams) (*mcp
 	}
 	c.elicited <- raw
 	return &mcp.ElicitResponse{ElicitResult: &mcp.ElicitResult{Action: mcp.ElicitActionAccept, Content: map[string]mcp.ElicitValue{
-		"username": mcp.NewElicitValueString("testuser"),
-		"choices":  mcp.NewElicitValueArray([]string{"value1", "value2"}),
+		"username": mcp.NewElicitValue("testuser"),
+		"choices":  mcp.NewElicitValue([]string{"value1", "value2"}),
 	}}}, nil
 }
 

@@ -109,7 +109,7 @@ func result(blocks ...mcp.ContentBlock) *mcp.CallToolResult {
 
 // textBlock is a text content block.
 func textBlock(format string, args ...any) mcp.ContentBlock {
-	return mcp.NewContentBlockText(mcp.TextContent{Text: fmt.Sprintf(format, args...)})
+	return mcp.NewContentBlock(mcp.TextContent{Text: fmt.Sprintf(format, args...)})
 }
 
 // toolError is a failed tool result whose text says why.
@@ -121,12 +121,12 @@ func toolError(format string, args ...any) *mcp.CallToolResult {
 
 // imageBlock is the red pixel as an image content block.
 func imageBlock() mcp.ContentBlock {
-	return mcp.NewContentBlockImage(mcp.ImageContent{Data: redPixelPNG, MimeType: "image/png"})
+	return mcp.NewContentBlock(mcp.ImageContent{Data: redPixelPNG, MimeType: "image/png"})
 }
 
 // embeddedText is a text resource embedded in a content block.
 func embeddedText(uri, mime, text string) mcp.ContentBlock {
-	return mcp.NewContentBlockResource(mcp.EmbeddedResource{Resource: textContents(uri, mime, text)})
+	return mcp.NewContentBlock(mcp.EmbeddedResource{Resource: textContents(uri, mime, text)})
 }
 
 func simpleText(context.Context, *session, call) (*mcp.CallToolResult, error) {
@@ -138,7 +138,7 @@ func imageContent(context.Context, *session, call) (*mcp.CallToolResult, error) 
 }
 
 func audioContent(context.Context, *session, call) (*mcp.CallToolResult, error) {
-	return result(mcp.NewContentBlockAudio(mcp.AudioContent{Data: silenceWAV, MimeType: "audio/wav"})), nil
+	return result(mcp.NewContentBlock(mcp.AudioContent{Data: silenceWAV, MimeType: "audio/wav"})), nil
 }
 
 func embeddedResource(context.Context, *session, call) (*mcp.CallToolResult, error) {

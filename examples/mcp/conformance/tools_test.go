@@ -183,7 +183,7 @@ func (r *recorder) LoggingMessage(_ context.Context, p *mcp.LoggingMessageNotifi
 func TestProgressTool(t *testing.T) {
 	c := newTestClient()
 	server, _ := connect(t, c, bothCaps)
-	token := mcp.NewProgressTokenString("progress-test-1")
+	token := mcp.NewProgressToken("progress-test-1")
 	callTool(t, server, "test_tool_with_progress", nil, &mcp.RequestMeta{ProgressToken: &token})
 	for _, want := range []float64{0, 50, 100} {
 		p := recv(t, c.progress, "progress notification")

@@ -44,7 +44,7 @@ func (s *server) roots(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken, 
 func (s *server) relayProgress(c mcp.Client, caller *mcp.ProgressToken) (*mcp.RequestMeta, func()) {
 	s.mu.Lock()
 	s.nextToken++
-	tok := mcp.NewProgressTokenString(fmt.Sprintf("server-%d", s.nextToken))
+	tok := mcp.NewProgressToken(fmt.Sprintf("server-%d", s.nextToken))
 	key, _ := json.Marshal(tok)
 	if caller != nil {
 		s.relays[string(key)] = relay{token: *caller, client: c}
@@ -78,7 +78,7 @@ func (s *server) sample(ctx context.Context, c mcp.Client, token *mcp.ProgressTo
 	defer done()
 	p := &mcp.CreateMessageRequestParams{
 		Meta:         meta,
-		Messages:     []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewSamplingContentSamplingMessageContentBlock(mcp.NewSamplingMessageContentBlockText(mcp.TextContent{Text: a.Prompt}))}},
+		Messages:     []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewSamplingContent(mcp.NewSamplingMessageContentBlock(mcp.TextContent{Text: a.Prompt}))}},
 		SystemPrompt: ptr("You are a concise assistant."),
 		MaxTokens:    a.MaxTokens,
 	}
@@ -184,14 +184,14 @@ func (s *server) ask(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken, ra
 		return toolError("the client does not offer elicitation"), nil
 	}
 	form := "form"
-	resp, err := c.Elicit(ctx, ptr(mcp.NewElicitRequestParamsElicitRequestFormParams(mcp.ElicitRequestFormParams{
+	resp, err := c.Elicit(ctx, ptr(mcp.NewElicitRequestParams(mcp.ElicitRequestFormParams{
 		Mode:    &form,
 		Message: a.Question,
 		RequestedSchema: mcp.ElicitationSchema{
 			Type: "object",
 			Properties: map[string]mcp.PrimitiveSchemaDefinition{
-				"answer":    mcp.NewPrimitiveSchemaDefinitionStringSchema(mcp.StringSchema{Title: ptr("Answer"), Default: ptr("yes")}),
-				"confident": mcp.NewPrimitiveSchemaDefinitionBooleanSchema(mcp.BooleanSchema{Title: ptr("Confident?"), Default: ptr(true)}),
+				"answer":    mcp.NewPrimitiveSchemaDefinition(mcp.StringSchema{Title: ptr("Answer"), Default: ptr("yes")}),
+				"confident": mcp.NewPrimitiveSchemaDefinition(mcp.BooleanSchema{Title: ptr("Confident?"), Default: ptr(true)}),
 			},
 			Required: []string{"answer"},
 		},
@@ -225,7 +225,7 @@ func (s *server) connect(ctx context.Context, c mcp.Client, _ *mcp.ProgressToken
 		return toolError("the client does not offer URL elicitation"), nil
 	}
 	id := newElicitationID()
-	resp, err := c.Elicit(ctx, ptr(mcp.NewElicitRequestParamsElicitRequestURLParams(mcp.ElicitRequestURLParams{
+	resp, err := c.Elicit(ctx, ptr(mcp.NewElicitRequestParams(mcp.ElicitRequestURLParams{
 		Mode: "url", Message: "Sign in to connect your example account.", ElicitationID: id, URL: connectURL(id),
 	})))
 	if err != nil {

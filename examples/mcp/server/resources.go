@@ -56,7 +56,7 @@ func (s *server) ListResourceTemplates(_ context.Context, p *mcp.PaginatedReques
 }
 
 func textContents(uri, mime, body string) mcp.ResourceContentsUnion {
-	return mcp.NewResourceContentsUnionTextResourceContents(mcp.TextResourceContents{URI: uri, MimeType: &mime, Text: body})
+	return mcp.NewResourceContentsUnion(mcp.TextResourceContents{URI: uri, MimeType: &mime, Text: body})
 }
 
 // read returns the contents of uri, or false when there is no such resource.
@@ -67,7 +67,7 @@ func (s *server) read(uri string) ([]mcp.ResourceContentsUnion, bool) {
 	case uri == readmeURI:
 		return []mcp.ResourceContentsUnion{textContents(uri, "text/markdown", readme)}, true
 	case uri == logoURI:
-		return []mcp.ResourceContentsUnion{mcp.NewResourceContentsUnionBlobResourceContents(
+		return []mcp.ResourceContentsUnion{mcp.NewResourceContentsUnion(
 			mcp.BlobResourceContents{URI: uri, MimeType: ptr("image/png"), Blob: logoPNG})}, true
 	case uri == notesURI:
 		return []mcp.ResourceContentsUnion{textContents(uri, "text/plain", strings.Join(s.notes, "\n"))}, true
@@ -164,8 +164,8 @@ func (s *server) GetPrompt(_ context.Context, p *mcp.GetPromptRequestParams) (*m
 	return &mcp.GetPromptResult{
 		Description: found.Description,
 		Messages: []mcp.PromptMessage{
-			{Role: mcp.RoleUser, Content: mcp.NewContentBlockText(mcp.TextContent{Text: body})},
-			{Role: mcp.RoleUser, Content: mcp.NewContentBlockResourceLink(mcp.ResourceLink{URI: readmeURI, Name: "readme", MimeType: ptr("text/markdown")})},
+			{Role: mcp.RoleUser, Content: mcp.NewContentBlock(mcp.TextContent{Text: body})},
+			{Role: mcp.RoleUser, Content: mcp.NewContentBlock(mcp.ResourceLink{URI: readmeURI, Name: "readme", MimeType: ptr("text/markdown")})},
 		},
 	}, nil
 }

@@ -154,13 +154,13 @@ func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*m
 		if err != nil {
 			return nil, err
 		}
-		return ptr(mcp.NewCallToolResponseCreateTaskResult(mcp.CreateTaskResult{Task: info})), nil
+		return ptr(mcp.NewCallToolResponse(mcp.CreateTaskResult{Task: info})), nil
 	}
 	res, err := found.run(ctx, c, token, args)
 	if err != nil {
 		return nil, err
 	}
-	return ptr(mcp.NewCallToolResponseCallToolResult(*res)), nil
+	return ptr(mcp.NewCallToolResponse(*res)), nil
 }
 
 // levelNames lists the logging levels, quoted, for an error message.
@@ -174,7 +174,7 @@ func levelNames() string {
 
 // text is a tool result holding one text block.
 func text(format string, args ...any) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.NewContentBlockText(mcp.TextContent{Text: fmt.Sprintf(format, args...)})}}
+	return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.NewContentBlock(mcp.TextContent{Text: fmt.Sprintf(format, args...)})}}
 }
 
 // toolError is a failed tool result the model can read.

@@ -57,7 +57,7 @@ var (
 func manifest(name, executable string) *reginald.Manifest {
 	tasks := make([]reginald.TaskConfig, len(symlinkConfigs))
 	for i, c := range symlinkConfigs {
-		tasks[i] = reginald.NewTaskConfigConfigValue(c)
+		tasks[i] = reginald.NewTaskConfig(c)
 	}
 	return &reginald.Manifest{
 		Name:        name,

@@ -26,7 +26,7 @@ func (h *handler) Ping(context.Context, *mcp.RequestParams) (*mcp.EmptyResult, e
 func (h *handler) Elicit(_ context.Context, p *mcp.ElicitRequestParams) (*mcp.ElicitResponse, error) {
 	if u := p.ElicitRequestURLParams; u != nil {
 		h.log.Info("declining a URL elicitation", "url", jsonrpc.Truncate(u.URL))
-		res := mcp.NewElicitResponseElicitResult(mcp.ElicitResult{Action: mcp.ElicitActionDecline})
+		res := mcp.NewElicitResponse(mcp.ElicitResult{Action: mcp.ElicitActionDecline})
 		return &res, nil
 	}
 	form := p.ElicitRequestFormParams
@@ -34,7 +34,7 @@ func (h *handler) Elicit(_ context.Context, p *mcp.ElicitRequestParams) (*mcp.El
 		return nil, jsonrpc.InvalidParams("mode", "elicitation params of neither mode")
 	}
 	entered := map[string]mcp.ElicitValue{}
-	res := mcp.NewElicitResponseElicitResult(mcp.ElicitResult{
+	res := mcp.NewElicitResponse(mcp.ElicitResult{
 		Action:  mcp.ElicitActionAccept,
 		Content: applyDefaults(entered, form.RequestedSchema),
 	})
@@ -66,15 +66,15 @@ func defaultOf(p mcp.PrimitiveSchemaDefinition) (mcp.ElicitValue, bool) {
 		if s == nil {
 			return mcp.ElicitValue{}, false
 		}
-		return mcp.NewElicitValueString(*s), true
+		return mcp.NewElicitValue(*s), true
 	}
 	switch {
 	case p.StringSchema != nil:
 		return str(p.StringSchema.Default)
 	case p.BooleanSchema != nil && p.BooleanSchema.Default != nil:
-		return mcp.NewElicitValueBoolean(*p.BooleanSchema.Default), true
+		return mcp.NewElicitValue(*p.BooleanSchema.Default), true
 	case p.NumberSchema != nil && p.NumberSchema.Default != nil:
-		return mcp.NewElicitValueNumber(*p.NumberSchema.Default), true
+		return mcp.NewElicitValue(*p.NumberSchema.Default), true
 	case p.EnumSchema != nil:
 		e := p.EnumSchema
 		switch {
@@ -85,7 +85,7 @@ func defaultOf(p mcp.PrimitiveSchemaDefinition) (mcp.ElicitValue, bool) {
 		case e.LegacyTitledEnumSchema != nil:
 			return str(e.LegacyTitledEnumSchema.Default)
 		case e.MultiSelectEnumSchema != nil && e.MultiSelectEnumSchema.Default != nil:
-			return mcp.NewElicitValueArray(e.MultiSelectEnumSchema.Default), true
+			return mcp.NewElicitValue(e.MultiSelectEnumSchema.Default), true
 		}
 	}
 	return mcp.ElicitValue{}, false

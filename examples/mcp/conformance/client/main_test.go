@@ -41,16 +41,16 @@ func TestApplyDefaults(t *testing.T) {
 		"kept":{"type":"string","default":"unused"}}}`), &schema); err != nil {
 		t.Fatal(err)
 	}
-	got := applyDefaults(map[string]mcp.ElicitValue{"kept": mcp.NewElicitValueString("typed")}, schema)
+	got := applyDefaults(map[string]mcp.ElicitValue{"kept": mcp.NewElicitValue("typed")}, schema)
 	want := map[string]mcp.ElicitValue{
-		"name":     mcp.NewElicitValueString("John Doe"),
-		"age":      mcp.NewElicitValueNumber(30),
-		"score":    mcp.NewElicitValueNumber(95.5),
-		"status":   mcp.NewElicitValueString("active"),
-		"titled":   mcp.NewElicitValueString("a"),
-		"tags":     mcp.NewElicitValueArray([]string{"y"}),
-		"verified": mcp.NewElicitValueBoolean(true),
-		"kept":     mcp.NewElicitValueString("typed"),
+		"name":     mcp.NewElicitValue("John Doe"),
+		"age":      mcp.NewElicitValue(30.0),
+		"score":    mcp.NewElicitValue(95.5),
+		"status":   mcp.NewElicitValue("active"),
+		"titled":   mcp.NewElicitValue("a"),
+		"tags":     mcp.NewElicitValue([]string{"y"}),
+		"verified": mcp.NewElicitValue(true),
+		"kept":     mcp.NewElicitValue("typed"),
 	}
 	if !reflect.DeepEqual(got, want) {
 		gotJSON, _ := json.Marshal(got)
@@ -70,7 +70,7 @@ func TestElicit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := res.ElicitResult; r == nil || r.Action != mcp.ElicitActionAccept || !reflect.DeepEqual(r.Content["n"], mcp.NewElicitValueNumber(3)) {
+	if r := res.ElicitResult; r == nil || r.Action != mcp.ElicitActionAccept || !reflect.DeepEqual(r.Content["n"], mcp.NewElicitValue(3.0)) {
 		t.Errorf("form: got %+v, want accept with n=3", res)
 	}
 	var u mcp.ElicitRequestParams

@@ -38,8 +38,8 @@ func (p *plugin) Initialize(_ context.Context, params *e2e.InitializeParams) (*e
 	return &e2e.InitializeResult{
 		Name: name,
 		Shapes: []e2e.Shape{
-			e2e.NewShapeCircle(e2e.Circle{Radius: 1}),
-			e2e.NewShapeRect(e2e.ShapeRect{Width: 2, Height: 3}),
+			e2e.NewShape(e2e.Circle{Radius: 1}),
+			e2e.NewShape(e2e.ShapeRect{Width: 2, Height: 3}),
 		},
 	}, nil
 }
@@ -194,11 +194,11 @@ func TestPluginCallsHost(t *testing.T) {
 	ctx := bounded(t)
 
 	note := "hello"
-	text := e2e.NewResourceTextResource(e2e.TextResource{URI: "file:///a", Text: "hi"})
-	blob := e2e.NewResourceBlobResource(e2e.BlobResource{URI: "file:///b", Blob: "aGk="})
+	text := e2e.NewResource(e2e.TextResource{URI: "file:///a", Text: "hi"})
+	blob := e2e.NewResource(e2e.BlobResource{URI: "file:///b", Blob: "aGk="})
 	for _, params := range []e2e.EchoParams{
-		{Shape: e2e.NewShapeCircle(e2e.Circle{Radius: 2.5}), ID: e2e.NewIDInteger(7), Note: jsonrpc.Some(note), Resource: &text},
-		{Shape: e2e.NewShapeRect(e2e.ShapeRect{Width: 1, Height: 2}), ID: e2e.NewIDString("x"), Resource: &blob},
+		{Shape: e2e.NewShape(e2e.Circle{Radius: 2.5}), ID: e2e.NewID(int64(7)), Note: jsonrpc.Some(note), Resource: &text},
+		{Shape: e2e.NewShape(e2e.ShapeRect{Width: 1, Height: 2}), ID: e2e.NewID("x"), Resource: &blob},
 	} {
 		res, err := s.host.Echo(ctx, &params)
 		if err != nil {
@@ -358,7 +358,7 @@ func TestUnion(t *testing.T) {
 	if _, err := json.Marshal(e2e.Shape{}); err == nil {
 		t.Error("an empty union encoded without error")
 	}
-	if _, err := json.Marshal(e2e.NewShapeCircle(e2e.Circle{Kind: "square"})); err == nil {
+	if _, err := json.Marshal(e2e.NewShape(e2e.Circle{Kind: "square"})); err == nil {
 		t.Error("a wrong constant encoded without error")
 	}
 	var res e2e.InitializeResult

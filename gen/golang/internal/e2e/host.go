@@ -14,27 +14,21 @@ import (
 
 // Host is the host side of the protocol: the side that connects first.
 //
-// Its methods are the requests and notifications Plugin sends it. Serve an
-// implementation with ConnectHost or NewHostHandler, embedding
-// UnimplementedHost to keep compiling when methods are added; call the host at
-// the other end of a connection with NewHostRemote.
+// Its methods are the requests and notifications [Plugin] sends it. Serve an
+// implementation with [ConnectHost] or [NewHostHandler], embedding
+// [UnimplementedHost] to keep compiling when methods are added; call the host
+// at the other end of a connection with [NewHostRemote].
 type Host interface {
 	// Echo answers the request echo.
-	//
-	// The caller waits 5s for the response.
 	Echo(ctx context.Context, params *EchoParams) (*EchoResult, error)
 
 	// Now answers the request now.
-	//
-	// The caller waits 5s for the response.
 	Now(ctx context.Context) (string, error)
 
 	// Progress handles the notification progress.
 	Progress(ctx context.Context, params *ProgressParams) error
 
 	// Ping answers the request ping.
-	//
-	// The caller waits 5s for the response.
 	Ping(ctx context.Context) error
 
 	// Closing handles the notification closing.
@@ -42,7 +36,7 @@ type Host interface {
 }
 
 // UnimplementedHost answers every request with a -32601 Method not found error
-// and ignores every notification. Embed it in implementations of Host.
+// and ignores every notification. Embed it in implementations of [Host].
 type UnimplementedHost struct{}
 
 // Echo answers with a -32601 Method not found error.
@@ -76,7 +70,7 @@ func NewHostRemote(c jsonrpc.Caller) Host {
 	return remoteHost{c}
 }
 
-// remoteHost implements Host by calling the peer.
+// remoteHost implements [Host] by calling the peer.
 type remoteHost struct {
 	c jsonrpc.Caller
 }
@@ -110,7 +104,7 @@ func (r remoteHost) Closing(ctx context.Context) error {
 // NewHostHandler returns a handler serving impl as the host: it decodes the
 // params of each request or notification, calls the method of impl it names
 // and answers with the result. Params that do not decode are answered with
-// -32602 naming the member at fault, and methods Host does not have with
+// -32602 naming the member at fault, and methods [Host] does not have with
 // -32601.
 func NewHostHandler(impl Host) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {

@@ -14,10 +14,10 @@ import (
 
 // Plugin is the plugin side of the protocol: the side that answers initialize.
 //
-// Its methods are the requests and notifications Host sends it. Serve an
-// implementation with ConnectPlugin or NewPluginHandler, embedding
-// UnimplementedPlugin to keep compiling when methods are added; call the
-// plugin at the other end of a connection with NewPluginRemote.
+// Its methods are the requests and notifications [Host] sends it. Serve an
+// implementation with [ConnectPlugin] or [NewPluginHandler], embedding
+// [UnimplementedPlugin] to keep compiling when methods are added; call the
+// plugin at the other end of a connection with [NewPluginRemote].
 type Plugin interface {
 	// Initialize answers the request initialize. Starts the session.
 	//
@@ -34,8 +34,6 @@ type Plugin interface {
 
 	// Work answers the request work. Always fails with Busy.
 	//
-	// The caller waits 5s for the response.
-	//
 	// Besides the standard JSON-RPC errors, it may fail with [ErrBusy].
 	Work(ctx context.Context) error
 
@@ -43,8 +41,6 @@ type Plugin interface {
 	Log(ctx context.Context, params *LogParams) error
 
 	// Ping answers the request ping.
-	//
-	// The caller waits 5s for the response.
 	Ping(ctx context.Context) error
 
 	// Closing handles the notification closing.
@@ -52,7 +48,8 @@ type Plugin interface {
 }
 
 // UnimplementedPlugin answers every request with a -32601 Method not found
-// error and ignores every notification. Embed it in implementations of Plugin.
+// error and ignores every notification. Embed it in implementations of
+// [Plugin].
 type UnimplementedPlugin struct{}
 
 // Initialize answers with a -32601 Method not found error.
@@ -91,7 +88,7 @@ func NewPluginRemote(c jsonrpc.Caller) Plugin {
 	return remotePlugin{c}
 }
 
-// remotePlugin implements Plugin by calling the peer.
+// remotePlugin implements [Plugin] by calling the peer.
 type remotePlugin struct {
 	c jsonrpc.Caller
 }
@@ -127,7 +124,7 @@ func (r remotePlugin) Closing(ctx context.Context) error {
 // NewPluginHandler returns a handler serving impl as the plugin: it decodes
 // the params of each request or notification, calls the method of impl it
 // names and answers with the result. Params that do not decode are answered
-// with -32602 naming the member at fault, and methods Plugin does not have
+// with -32602 naming the member at fault, and methods [Plugin] does not have
 // with -32601.
 func NewPluginHandler(impl Plugin) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {

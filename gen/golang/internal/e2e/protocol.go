@@ -11,21 +11,22 @@
 //
 // # Roles
 //
-// Host (role host) starts the connection: the side that connects first. Plugin
-// (role plugin) is the other side: the side that answers initialize.
+// Host (role host) starts the connection: the side that connects first.
+// [Plugin] (role plugin) is the other side: the side that answers initialize.
 //
 // Each role is an interface holding the requests and notifications it answers.
-// To play Plugin, implement Plugin (embedding UnimplementedPlugin keeps the
-// implementation compiling when the protocol grows) and pass it, with the
-// stream to the other side, to ConnectPlugin; the Host it returns calls the
-// other side. Playing Host is alike, with ConnectHost. NewPluginHandler and
-// NewPluginRemote build the two halves on their own.
+// To play [Plugin], implement Plugin (embedding [UnimplementedPlugin] keeps
+// the implementation compiling when the protocol grows) and pass it, with the
+// stream to the other side, to [ConnectPlugin]; the [Host] it returns calls
+// the other side. Playing Host is alike, with [ConnectHost].
+// [NewPluginHandler] and [NewPluginRemote] build the two halves on their own.
 //
 // # Wire
 //
 // Messages are framed by Content-Length headers, as in LSP. Request ids are
-// strings. A caller that gives up on a request sends $/cancelRequest. Requests
-// time out after 5s unless said otherwise.
+// strings. A caller that gives up on a request sends $/cancelRequest. A caller
+// waits 5s for the response to a request, unless the method's doc says
+// otherwise.
 package e2e
 
 import (
@@ -44,19 +45,19 @@ const _ = jsonrpc.IsAtLeastVersion0_1_0
 
 // The methods and notifications of the protocol, by wire name.
 const (
-	// MethodInitialize is the request initialize, sent by Host to Plugin.
+	// MethodInitialize is the request initialize, sent by [Host] to [Plugin].
 	MethodInitialize = "initialize"
-	// MethodSlow is the request slow, sent by Host to Plugin.
+	// MethodSlow is the request slow, sent by [Host] to [Plugin].
 	MethodSlow = "slow"
-	// MethodWork is the request work, sent by Host to Plugin.
+	// MethodWork is the request work, sent by [Host] to [Plugin].
 	MethodWork = "work"
-	// MethodLog is the notification log, sent by Host to Plugin.
+	// MethodLog is the notification log, sent by [Host] to [Plugin].
 	MethodLog = "log"
-	// MethodEcho is the request echo, sent by Plugin to Host.
+	// MethodEcho is the request echo, sent by [Plugin] to [Host].
 	MethodEcho = "echo"
-	// MethodNow is the request now, sent by Plugin to Host.
+	// MethodNow is the request now, sent by [Plugin] to [Host].
 	MethodNow = "now"
-	// MethodProgress is the notification progress, sent by Plugin to Host.
+	// MethodProgress is the notification progress, sent by [Plugin] to [Host].
 	MethodProgress = "progress"
 	// MethodPing is the request ping, sent by either side.
 	MethodPing = "ping"
@@ -66,7 +67,7 @@ const (
 
 // Options returns the protocol's connection options: content-length framing,
 // LSP cancellation, string request ids and the default timeouts of its
-// requests. ConnectHost and ConnectPlugin fill in the zero fields of the
+// requests. [ConnectHost] and [ConnectPlugin] fill in the zero fields of the
 // options they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})

@@ -16,16 +16,13 @@ import (
 
 // Agent is the agent side of the protocol: the spawned process.
 //
-// Its methods are the requests and notifications Editor sends it. Serve an
-// implementation with ConnectAgent or NewAgentHandler, embedding
-// UnimplementedAgent to keep compiling when methods are added; call the agent
-// at the other end of a connection with NewAgentRemote.
+// Its methods are the requests and notifications [Editor] sends it. Serve an
+// implementation with [ConnectAgent] or [NewAgentHandler], embedding
+// [UnimplementedAgent] to keep compiling when methods are added; call the
+// agent at the other end of a connection with [NewAgentRemote].
 type Agent interface {
 	// Version answers the request version. The peer's version; a method every
 	// protocol of the family shares.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	Version(ctx context.Context) (string, error)
 
 	// Initialize answers the request full.initialize. Starts the session.
@@ -48,57 +45,37 @@ type Agent interface {
 	BlocksShow(ctx context.Context, params *BlocksShowParams) error
 
 	// Ping answers the request ping.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	Ping(ctx context.Context) error
 
 	// MarksSet answers the request marks/set.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	//
 	// Since 1.2.0. Proposed: not yet part of the protocol's stable release.
 	MarksSet(ctx context.Context, params *MarksSetParams) (*MarksSetResult, error)
 
 	// JobStatus answers the request job/status. Reports the agent's job.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	JobStatus(ctx context.Context) (*JobStatusResult, error)
 
 	// ItemsList answers the request items/list.
 	//
 	// params is nil when the request comes without params.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	ItemsList(ctx context.Context, params *ItemsListParams) ([]Item, error)
 
 	// Sum answers the request sum. Adds numbers sent by position.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	Sum(ctx context.Context, params []int64) (int64, error)
 
 	// Upload answers the request upload.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	Upload(ctx context.Context, params *Upload) (string, error)
 
 	// Select answers the request select. Selects an item, or nothing with null
 	// params.
 	//
 	// params is nil when the request comes with null params.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	Select(ctx context.Context, params *SelectParams) (*ID, error)
 }
 
 // UnimplementedAgent answers every request with a -32601 Method not found
-// error and ignores every notification. Embed it in implementations of Agent.
+// error and ignores every notification. Embed it in implementations of
+// [Agent].
 type UnimplementedAgent struct{}
 
 // Version answers with a -32601 Method not found error.
@@ -162,7 +139,7 @@ func NewAgentRemote(c jsonrpc.Caller) Agent {
 	return remoteAgent{c}
 }
 
-// remoteAgent implements Agent by calling the peer.
+// remoteAgent implements [Agent] by calling the peer.
 type remoteAgent struct {
 	c jsonrpc.Caller
 }
@@ -244,7 +221,7 @@ func (r remoteAgent) Select(ctx context.Context, params *SelectParams) (*ID, err
 // NewAgentHandler returns a handler serving impl as the agent: it decodes the
 // params of each request or notification, calls the method of impl it names
 // and answers with the result. Params that do not decode are answered with
-// -32602 naming the member at fault, and methods Agent does not have with
+// -32602 naming the member at fault, and methods [Agent] does not have with
 // -32601.
 func NewAgentHandler(impl Agent) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {

@@ -16,19 +16,18 @@ import (
 // Editor is the editor side of the protocol: the program that starts the
 // agent.
 //
-// Its methods are the requests and notifications Agent sends it. Serve an
-// implementation with ConnectEditor or NewEditorHandler, embedding
-// UnimplementedEditor to keep compiling when methods are added; call the
-// editor at the other end of a connection with NewEditorRemote.
+// Its methods are the requests and notifications [Agent] sends it. Serve an
+// implementation with [ConnectEditor] or [NewEditorHandler], embedding
+// [UnimplementedEditor] to keep compiling when methods are added; call the
+// editor at the other end of a connection with [NewEditorRemote].
 type Editor interface {
 	// Version answers the request version. The peer's version; a method every
 	// protocol of the family shares.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	Version(ctx context.Context) (string, error)
 
 	// FetchItem answers the request items/get.
+	//
+	// It has no timeout: the caller waits for the response until its context ends.
 	//
 	// Besides the standard JSON-RPC errors, it may fail with [ErrConflict] or
 	// [ErrOverloaded].
@@ -43,9 +42,6 @@ type Editor interface {
 	HoverShow(ctx context.Context, params *HoverShowParams) error
 
 	// Ping answers the request ping.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	Ping(ctx context.Context) error
 
 	// StatusReport answers the request, or handles the notification,
@@ -53,9 +49,6 @@ type Editor interface {
 	// for the answer.
 	//
 	// Sent as a notification, its result is dropped.
-	//
-	// The caller waits 30s for the response, then sends the cancellation
-	// notification.
 	StatusReport(ctx context.Context, params *StatusReportParams) (*StatusReportResult, error)
 
 	// JobStatusNotification handles the notification form of job/status. The job
@@ -71,7 +64,8 @@ type Editor interface {
 }
 
 // UnimplementedEditor answers every request with a -32601 Method not found
-// error and ignores every notification. Embed it in implementations of Editor.
+// error and ignores every notification. Embed it in implementations of
+// [Editor].
 type UnimplementedEditor struct{}
 
 // Version answers with a -32601 Method not found error.
@@ -115,7 +109,7 @@ func (UnimplementedEditor) LogRaw(context.Context, json.RawMessage) error {
 }
 
 // EditorRemote is the editor at the other end of a connection: it has the
-// methods of Editor, and a Notify method for each request that may also be
+// methods of [Editor], and a Notify method for each request that may also be
 // sent as a notification.
 type EditorRemote interface {
 	Editor
@@ -130,7 +124,7 @@ func NewEditorRemote(c jsonrpc.Caller) EditorRemote {
 	return remoteEditor{c}
 }
 
-// remoteEditor implements EditorRemote by calling the peer.
+// remoteEditor implements [EditorRemote] by calling the peer.
 type remoteEditor struct {
 	c jsonrpc.Caller
 }
@@ -184,7 +178,7 @@ func (r remoteEditor) LogRaw(ctx context.Context, params json.RawMessage) error 
 // NewEditorHandler returns a handler serving impl as the editor: it decodes
 // the params of each request or notification, calls the method of impl it
 // names and answers with the result. Params that do not decode are answered
-// with -32602 naming the member at fault, and methods Editor does not have
+// with -32602 naming the member at fault, and methods [Editor] does not have
 // with -32601.
 func NewEditorHandler(impl Editor) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {

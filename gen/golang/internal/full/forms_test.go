@@ -154,7 +154,7 @@ func TestNullableParams(t *testing.T) {
 	if p := <-s.ag.forms; p != (*full.SelectParams)(nil) {
 		t.Errorf("handler got %v for null params, want nil", p)
 	}
-	id, err := s.agentRemote.Select(s.ctx, &full.SelectParams{ID: full.NewIDInteger(4)})
+	id, err := s.agentRemote.Select(s.ctx, &full.SelectParams{ID: full.NewID(int64(4))})
 	if err != nil || id == nil || *id.Integer != 4 {
 		t.Errorf("select(4) = %v, %v", id, err)
 	}
@@ -169,8 +169,8 @@ func TestUnionParams(t *testing.T) {
 		params full.Upload
 		want   string
 	}{
-		{full.NewUploadTextContents(full.TextContents{URI: "file:///a", Text: "hi"}), "text hi"},
-		{full.NewUploadBlobContents(full.BlobContents{URI: "file:///b", Blob: "aGk="}), "blob aGk="},
+		{full.NewUpload(full.TextContents{URI: "file:///a", Text: "hi"}), "text hi"},
+		{full.NewUpload(full.BlobContents{URI: "file:///b", Blob: "aGk="}), "blob aGk="},
 	} {
 		if got, err := s.agentRemote.Upload(s.ctx, &tc.params); err != nil || got != tc.want {
 			t.Errorf("upload = %q, %v; want %q", got, err, tc.want)

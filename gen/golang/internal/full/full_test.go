@@ -67,7 +67,7 @@ func ptr[T any](v T) *T { return &v }
 // sampleItem sets nearly every field of Item, nested types included.
 func sampleItem() full.Item {
 	return full.Item{
-		ID:         full.NewIDString("a1"),
+		ID:         full.NewID("a1"),
 		Name:       "pen",
 		Count:      ptr[int64](2),
 		Price:      ptr(0.5),
@@ -86,13 +86,13 @@ func sampleItem() full.Item {
 		History:    []full.ItemHistoryItem{{At: "2026-11-22T10:00:00Z", State: full.StateProcessing}},
 		Matrix:     [][]float64{{1, 2}, {3}},
 		Grouped:    map[string][]full.Position{"g": {{Line: 1}}},
-		Either:     jsonrpc.Some(full.NewItemEitherInteger(9)),
+		Either:     jsonrpc.Some(full.NewItemEither(int64(9))),
 		Raw:        json.RawMessage(`{"free":true}`),
 		Priority:   ptr(full.PriorityMinus1),
 		Contents: []full.Contents{
-			full.NewContentsTextContents(full.TextContents{URI: "file:///a", MimeType: ptr("text/plain"), Text: "hi"}),
-			full.NewContentsBlobContents(full.BlobContents{URI: "file:///b", Blob: "aGk="}),
-			full.NewContentsString("file:///c"),
+			full.NewContents(full.TextContents{URI: "file:///a", MimeType: ptr("text/plain"), Text: "hi"}),
+			full.NewContents(full.BlobContents{URI: "file:///b", Blob: "aGk="}),
+			full.NewContents("file:///c"),
 		},
 	}
 }
@@ -118,7 +118,7 @@ func TestEveryMethodOfTheFullFeatureIDL(t *testing.T) {
 	}
 
 	// items/get (agent -> editor): every field survives the round trip.
-	item, err := editorRemote.FetchItem(ctx, &full.FetchItemParams{ID: full.NewIDString("a1")})
+	item, err := editorRemote.FetchItem(ctx, &full.FetchItemParams{ID: full.NewID("a1")})
 	if err != nil {
 		t.Fatalf("items/get: %v", err)
 	}
@@ -126,7 +126,7 @@ func TestEveryMethodOfTheFullFeatureIDL(t *testing.T) {
 		t.Errorf("items/get round trip:\n got %+v\nwant %+v", *item, want)
 	}
 	// An error whose data is an Item.
-	_, err = editorRemote.FetchItem(ctx, &full.FetchItemParams{ID: full.NewIDString("taken")})
+	_, err = editorRemote.FetchItem(ctx, &full.FetchItemParams{ID: full.NewID("taken")})
 	var rpcErr *jsonrpc.Error
 	if !errors.Is(err, full.ErrConflict) || !errors.As(err, &rpcErr) {
 		t.Fatalf("items/get taken: %v, want ErrConflict", err)
@@ -138,7 +138,7 @@ func TestEveryMethodOfTheFullFeatureIDL(t *testing.T) {
 
 	// blocks/show both ways, with a union array and an integer enum.
 	show := &full.BlocksShowParams{
-		Blocks:   []full.Block{full.NewBlockText(full.TextBlock{Text: "hi"}), full.NewBlockImage(full.BlockImage{Data: "aGk="})},
+		Blocks:   []full.Block{full.NewBlock(full.TextBlock{Text: "hi"}), full.NewBlock(full.BlockImage{Data: "aGk="})},
 		Severity: ptr(full.SeverityWarning),
 	}
 	if err := agentRemote.BlocksShow(ctx, show); err != nil {

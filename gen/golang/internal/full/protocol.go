@@ -11,22 +11,23 @@
 // # Roles
 //
 // Editor (role editor) starts the connection: the program that starts the
-// agent. Agent (role agent) is the other side: the spawned process.
+// agent. [Agent] (role agent) is the other side: the spawned process.
 //
 // Each role is an interface holding the requests and notifications it answers.
-// To play Agent, implement Agent (embedding UnimplementedAgent keeps the
+// To play [Agent], implement Agent (embedding [UnimplementedAgent] keeps the
 // implementation compiling when the protocol grows) and pass it, with the
-// stream to the other side, to ConnectAgent; the Editor it returns calls the
-// other side. Playing Editor is alike, with ConnectEditor. NewAgentHandler and
-// NewAgentRemote build the two halves on their own.
+// stream to the other side, to [ConnectAgent]; the [Editor] it returns calls
+// the other side. Playing Editor is alike, with [ConnectEditor].
+// [NewAgentHandler] and [NewAgentRemote] build the two halves on their own.
 //
 // # Wire
 //
 // Messages are framed by Content-Length headers, as in LSP. It runs over
 // stdio, subprocess (full-agent --stdio -v), tcp (localhost:7000) and unix
 // (/tmp/full.sock). Request ids are strings. A caller that gives up on a
-// request sends $/cancelRequest. Requests time out after 30s unless said
-// otherwise. Cancel and report.
+// request sends $/cancelRequest. A caller waits 30s for the response to a
+// request, then sends the cancellation notification, unless the method's doc
+// says otherwise. Cancel and report.
 package full
 
 import (
@@ -47,21 +48,22 @@ const _ = jsonrpc.IsAtLeastVersion0_1_0
 const (
 	// MethodVersion is the request version, sent by either side.
 	MethodVersion = "version"
-	// MethodInitialize is the request full.initialize, sent by Editor to Agent.
+	// MethodInitialize is the request full.initialize, sent by [Editor] to
+	// [Agent].
 	MethodInitialize = "full.initialize"
-	// MethodShutdown is the request shutdown, sent by Editor to Agent.
+	// MethodShutdown is the request shutdown, sent by [Editor] to [Agent].
 	MethodShutdown = "shutdown"
-	// MethodFetchItem is the request items/get, sent by Agent to Editor.
+	// MethodFetchItem is the request items/get, sent by [Agent] to [Editor].
 	//
 	// Deprecated: Use items/find.
 	MethodFetchItem = "items/get"
 	// MethodBlocksShow is the notification blocks/show, sent by either side.
 	MethodBlocksShow = "blocks/show"
-	// MethodHoverShow is the notification hover/show, sent by Agent to Editor.
+	// MethodHoverShow is the notification hover/show, sent by [Agent] to [Editor].
 	MethodHoverShow = "hover/show"
 	// MethodPing is the request ping, sent by either side.
 	MethodPing = "ping"
-	// MethodMarksSet is the request marks/set, sent by Editor to Agent.
+	// MethodMarksSet is the request marks/set, sent by [Editor] to [Agent].
 	//
 	// Since 1.2.0. Proposed: not yet part of the protocol's stable release.
 	MethodMarksSet = "marks/set"
@@ -69,21 +71,21 @@ const (
 	// side. The connection sends and consumes it itself.
 	MethodCancelRequest = "$/cancelRequest"
 	// MethodStatusReport is the request or notification status/report, sent by
-	// Agent to Editor.
+	// [Agent] to [Editor].
 	MethodStatusReport = "status/report"
-	// MethodJobStatus is the request job/status, sent by Editor to Agent, and the
-	// notification of the same name, sent by Agent to Editor (handled by
+	// MethodJobStatus is the request job/status, sent by [Editor] to [Agent], and
+	// the notification of the same name, sent by Agent to Editor (handled by
 	// JobStatusNotification).
 	MethodJobStatus = "job/status"
-	// MethodItemsList is the request items/list, sent by Editor to Agent.
+	// MethodItemsList is the request items/list, sent by [Editor] to [Agent].
 	MethodItemsList = "items/list"
-	// MethodSum is the request sum, sent by Editor to Agent.
+	// MethodSum is the request sum, sent by [Editor] to [Agent].
 	MethodSum = "sum"
-	// MethodUpload is the request upload, sent by Editor to Agent.
+	// MethodUpload is the request upload, sent by [Editor] to [Agent].
 	MethodUpload = "upload"
-	// MethodSelect is the request select, sent by Editor to Agent.
+	// MethodSelect is the request select, sent by [Editor] to [Agent].
 	MethodSelect = "select"
-	// MethodLogRaw is the notification log/raw, sent by Agent to Editor.
+	// MethodLogRaw is the notification log/raw, sent by [Agent] to [Editor].
 	MethodLogRaw = "log/raw"
 )
 
@@ -92,8 +94,8 @@ const (
 // requests handled after the notifications read before them, unknown
 // notifications starting with "$/" dropped silently, string request ids, the
 // default timeouts of its requests and the requests that may be sent again.
-// ConnectEditor and ConnectAgent fill in the zero fields of the options they
-// are given with these.
+// [ConnectEditor] and [ConnectAgent] fill in the zero fields of the options
+// they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }
@@ -149,18 +151,18 @@ func requestTimeout(method string) jsonrpc.Timeout {
 	return jsonrpc.Timeout{After: 30 * time.Second, Cancel: true}
 }
 
-// DefaultCommand returns the command line Editor runs to start Agent unless
-// told another: full-agent --stdio -v.
+// DefaultCommand returns the command line [Editor] runs to start [Agent]
+// unless told another: full-agent --stdio -v.
 func DefaultCommand() []string {
 	return []string{"full-agent", "--stdio", "-v"}
 }
 
 // The protocol's default addresses; callers may use others.
 const (
-	// DefaultTCPAddress is where Agent listens and Editor dials unless told
+	// DefaultTCPAddress is where [Agent] listens and [Editor] dials unless told
 	// another.
 	DefaultTCPAddress = "localhost:7000"
-	// DefaultUnixPath is the Unix socket Agent listens on and Editor dials unless
-	// told another.
+	// DefaultUnixPath is the Unix socket [Agent] listens on and [Editor] dials
+	// unless told another.
 	DefaultUnixPath = "/tmp/full.sock"
 )

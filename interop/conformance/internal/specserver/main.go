@@ -36,8 +36,8 @@ func (server) Sum(_ context.Context, p *specsvc.SumParams) (int64, error) {
 
 func (server) GetData(context.Context) ([]specsvc.GetDataResultItem, error) {
 	return []specsvc.GetDataResultItem{
-		specsvc.NewGetDataResultItemString("hello"),
-		specsvc.NewGetDataResultItemInteger(5),
+		specsvc.NewGetDataResultItem("hello"),
+		specsvc.NewGetDataResultItem(int64(5)),
 	}, nil
 }
 

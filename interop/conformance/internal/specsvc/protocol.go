@@ -9,16 +9,16 @@
 // # Roles
 //
 // Client (role client) starts the connection: sends the specification's
-// example messages. Server (role server) is the other side: answers them.
+// example messages. [Server] (role server) is the other side: answers them.
 //
 // Server is an interface holding the requests and notifications it answers;
-// Client receives none, so it has no interface. To play Server, implement
-// Server (embedding UnimplementedServer keeps the implementation compiling
+// [Client] receives none, so it has no interface. To play [Server], implement
+// Server (embedding [UnimplementedServer] keeps the implementation compiling
 // when the protocol grows) and pass it, with the stream to the other side, to
-// ConnectServer. To play Client, pass the stream to ConnectClient; the Server
-// it returns calls the other side, and a request sent to Client is answered
-// with -32601 Method not found. NewServerHandler and NewServerRemote build the
-// two halves of Server on their own.
+// [ConnectServer]. To play Client, pass the stream to [ConnectClient]; the
+// Server it returns calls the other side, and a request sent to Client is
+// answered with -32601 Method not found. [NewServerHandler] and
+// [NewServerRemote] build the two halves of Server on their own.
 //
 // # Wire
 //
@@ -40,24 +40,25 @@ const _ = jsonrpc.IsAtLeastVersion0_1_0
 
 // The methods and notifications of the protocol, by wire name.
 const (
-	// MethodSubtract is the request subtract, sent by Client to Server.
+	// MethodSubtract is the request subtract, sent by [Client] to [Server].
 	MethodSubtract = "subtract"
-	// MethodSum is the request sum, sent by Client to Server.
+	// MethodSum is the request sum, sent by [Client] to [Server].
 	MethodSum = "sum"
-	// MethodGetData is the request get_data, sent by Client to Server.
+	// MethodGetData is the request get_data, sent by [Client] to [Server].
 	MethodGetData = "get_data"
-	// MethodUpdate is the notification update, sent by Client to Server.
+	// MethodUpdate is the notification update, sent by [Client] to [Server].
 	MethodUpdate = "update"
-	// MethodNotifyHello is the notification notify_hello, sent by Client to
-	// Server.
+	// MethodNotifyHello is the notification notify_hello, sent by [Client] to
+	// [Server].
 	MethodNotifyHello = "notify_hello"
-	// MethodNotifySum is the notification notify_sum, sent by Client to Server.
+	// MethodNotifySum is the notification notify_sum, sent by [Client] to
+	// [Server].
 	MethodNotifySum = "notify_sum"
 )
 
 // Options returns the protocol's connection options: ndjson framing.
-// ConnectClient and ConnectServer fill in the zero fields of the options they
-// are given with these.
+// [ConnectClient] and [ConnectServer] fill in the zero fields of the options
+// they are given with these.
 func Options() jsonrpc.Options {
 	return withDefaults(jsonrpc.Options{})
 }

@@ -14,10 +14,10 @@ import (
 
 // Server is the server side of the protocol: answers them.
 //
-// Its methods are the requests and notifications Client sends it. Serve an
-// implementation with ConnectServer or NewServerHandler, embedding
-// UnimplementedServer to keep compiling when methods are added; call the
-// server at the other end of a connection with NewServerRemote.
+// Its methods are the requests and notifications [Client] sends it. Serve an
+// implementation with [ConnectServer] or [NewServerHandler], embedding
+// [UnimplementedServer] to keep compiling when methods are added; call the
+// server at the other end of a connection with [NewServerRemote].
 type Server interface {
 	// Subtract answers the request subtract. Subtracts subtrahend from minuend.
 	Subtract(ctx context.Context, params *SubtractParams) (int64, error)
@@ -41,7 +41,8 @@ type Server interface {
 }
 
 // UnimplementedServer answers every request with a -32601 Method not found
-// error and ignores every notification. Embed it in implementations of Server.
+// error and ignores every notification. Embed it in implementations of
+// [Server].
 type UnimplementedServer struct{}
 
 // Subtract answers with a -32601 Method not found error.
@@ -80,7 +81,7 @@ func NewServerRemote(c jsonrpc.Caller) Server {
 	return remoteServer{c}
 }
 
-// remoteServer implements Server by calling the peer.
+// remoteServer implements [Server] by calling the peer.
 type remoteServer struct {
 	c jsonrpc.Caller
 }
@@ -118,7 +119,7 @@ func (r remoteServer) NotifySum(ctx context.Context, params *NotifySumParams) er
 // NewServerHandler returns a handler serving impl as the server: it decodes
 // the params of each request or notification, calls the method of impl it
 // names and answers with the result. Params that do not decode are answered
-// with -32602 naming the member at fault, and methods Server does not have
+// with -32602 naming the member at fault, and methods [Server] does not have
 // with -32601.
 func NewServerHandler(impl Server) jsonrpc.Handler {
 	return jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
