@@ -8,7 +8,7 @@ package autohand
 // AgentStatus says what the agent is doing.
 type AgentStatus string
 
-// The values of AgentStatus.
+// The values of [AgentStatus].
 const (
 	// No turn is running.
 	AgentStatusIdle AgentStatus = "idle"
@@ -19,7 +19,7 @@ const (
 	AgentStatusWaitingPermission AgentStatus = "waiting_permission"
 )
 
-// Valid reports whether x is one of the values of AgentStatus.
+// Valid reports whether x is one of the values of [AgentStatus].
 func (x AgentStatus) Valid() bool {
 	switch x {
 	case AgentStatusIdle, AgentStatusProcessing, AgentStatusWaitingPermission:
@@ -31,14 +31,14 @@ func (x AgentStatus) Valid() bool {
 // ChangeType says how a file is touched.
 type ChangeType string
 
-// The values of ChangeType.
+// The values of [ChangeType].
 const (
 	ChangeTypeCreate ChangeType = "create"
 	ChangeTypeModify ChangeType = "modify"
 	ChangeTypeDelete ChangeType = "delete"
 )
 
-// Valid reports whether x is one of the values of ChangeType.
+// Valid reports whether x is one of the values of [ChangeType].
 func (x ChangeType) Valid() bool {
 	switch x {
 	case ChangeTypeCreate, ChangeTypeModify, ChangeTypeDelete:
@@ -50,13 +50,13 @@ func (x ChangeType) Valid() bool {
 // ToolStream says which output stream of a tool a chunk came from.
 type ToolStream string
 
-// The values of ToolStream.
+// The values of [ToolStream].
 const (
 	ToolStreamStdout ToolStream = "stdout"
 	ToolStreamStderr ToolStream = "stderr"
 )
 
-// Valid reports whether x is one of the values of ToolStream.
+// Valid reports whether x is one of the values of [ToolStream].
 func (x ToolStream) Valid() bool {
 	switch x {
 	case ToolStreamStdout, ToolStreamStderr:
@@ -69,13 +69,13 @@ func (x ToolStream) Valid() bool {
 // or unknown (then the count is 0).
 type TokensUsageStatus string
 
-// The values of TokensUsageStatus.
+// The values of [TokensUsageStatus].
 const (
 	TokensUsageStatusActual      TokensUsageStatus = "actual"
 	TokensUsageStatusUnavailable TokensUsageStatus = "unavailable"
 )
 
-// Valid reports whether x is one of the values of TokensUsageStatus.
+// Valid reports whether x is one of the values of [TokensUsageStatus].
 func (x TokensUsageStatus) Valid() bool {
 	switch x {
 	case TokensUsageStatusActual, TokensUsageStatusUnavailable:
@@ -87,7 +87,7 @@ func (x TokensUsageStatus) Valid() bool {
 // ImageMimeType is the image formats a prompt may attach.
 type ImageMimeType string
 
-// The values of ImageMimeType.
+// The values of [ImageMimeType].
 const (
 	ImageMimeTypeImagePng  ImageMimeType = "image/png"
 	ImageMimeTypeImageJpeg ImageMimeType = "image/jpeg"
@@ -95,7 +95,7 @@ const (
 	ImageMimeTypeImageWebp ImageMimeType = "image/webp"
 )
 
-// Valid reports whether x is one of the values of ImageMimeType.
+// Valid reports whether x is one of the values of [ImageMimeType].
 func (x ImageMimeType) Valid() bool {
 	switch x {
 	case ImageMimeTypeImagePng, ImageMimeTypeImageJpeg, ImageMimeTypeImageGif, ImageMimeTypeImageWebp:
@@ -107,14 +107,14 @@ func (x ImageMimeType) Valid() bool {
 // ThinkingLevel says how much reasoning the model is asked for.
 type ThinkingLevel string
 
-// The values of ThinkingLevel.
+// The values of [ThinkingLevel].
 const (
 	ThinkingLevelNone     ThinkingLevel = "none"
 	ThinkingLevelNormal   ThinkingLevel = "normal"
 	ThinkingLevelExtended ThinkingLevel = "extended"
 )
 
-// Valid reports whether x is one of the values of ThinkingLevel.
+// Valid reports whether x is one of the values of [ThinkingLevel].
 func (x ThinkingLevel) Valid() bool {
 	switch x {
 	case ThinkingLevelNone, ThinkingLevelNormal, ThinkingLevelExtended:
@@ -126,7 +126,7 @@ func (x ThinkingLevel) Valid() bool {
 // MessageRole says who wrote a conversation message.
 type MessageRole string
 
-// The values of MessageRole.
+// The values of [MessageRole].
 const (
 	MessageRoleUser      MessageRole = "user"
 	MessageRoleAssistant MessageRole = "assistant"
@@ -134,7 +134,7 @@ const (
 	MessageRoleTool      MessageRole = "tool"
 )
 
-// Valid reports whether x is one of the values of MessageRole.
+// Valid reports whether x is one of the values of [MessageRole].
 func (x MessageRole) Valid() bool {
 	switch x {
 	case MessageRoleUser, MessageRoleAssistant, MessageRoleSystem, MessageRoleTool:
@@ -149,7 +149,7 @@ func (x MessageRole) Valid() bool {
 // what to do instead.
 type PermissionDecision string
 
-// The values of PermissionDecision.
+// The values of [PermissionDecision].
 const (
 	PermissionDecisionAllowOnce          PermissionDecision = "allow_once"
 	PermissionDecisionDenyOnce           PermissionDecision = "deny_once"
@@ -162,7 +162,7 @@ const (
 	PermissionDecisionAlternative        PermissionDecision = "alternative"
 )
 
-// Valid reports whether x is one of the values of PermissionDecision.
+// Valid reports whether x is one of the values of [PermissionDecision].
 func (x PermissionDecision) Valid() bool {
 	switch x {
 	case PermissionDecisionAllowOnce, PermissionDecisionDenyOnce, PermissionDecisionAllowSession, PermissionDecisionDenySession, PermissionDecisionAllowAlwaysProject, PermissionDecisionAllowAlwaysUser, PermissionDecisionDenyAlwaysProject, PermissionDecisionDenyAlwaysUser, PermissionDecisionAlternative:
@@ -174,14 +174,14 @@ func (x PermissionDecision) Valid() bool {
 // HistoryEntryStatus is the status member of [HistoryEntry].
 type HistoryEntryStatus string
 
-// The values of HistoryEntryStatus.
+// The values of [HistoryEntryStatus].
 const (
 	HistoryEntryStatusActive    HistoryEntryStatus = "active"
 	HistoryEntryStatusCompleted HistoryEntryStatus = "completed"
 	HistoryEntryStatusCrashed   HistoryEntryStatus = "crashed"
 )
 
-// Valid reports whether x is one of the values of HistoryEntryStatus.
+// Valid reports whether x is one of the values of [HistoryEntryStatus].
 func (x HistoryEntryStatus) Valid() bool {
 	switch x {
 	case HistoryEntryStatusActive, HistoryEntryStatusCompleted, HistoryEntryStatusCrashed:
@@ -194,13 +194,13 @@ func (x HistoryEntryStatus) Valid() bool {
 // the project's .autohand/skills.
 type SkillScope string
 
-// The values of SkillScope.
+// The values of [SkillScope].
 const (
 	SkillScopeUser    SkillScope = "user"
 	SkillScopeProject SkillScope = "project"
 )
 
-// Valid reports whether x is one of the values of SkillScope.
+// Valid reports whether x is one of the values of [SkillScope].
 func (x SkillScope) Valid() bool {
 	switch x {
 	case SkillScopeUser, SkillScopeProject:
@@ -212,14 +212,14 @@ func (x SkillScope) Valid() bool {
 // McpServerConfigTransport is the transport member of [McpServerConfig].
 type McpServerConfigTransport string
 
-// The values of McpServerConfigTransport.
+// The values of [McpServerConfigTransport].
 const (
 	McpServerConfigTransportStdio McpServerConfigTransport = "stdio"
 	McpServerConfigTransportSse   McpServerConfigTransport = "sse"
 	McpServerConfigTransportHTTP  McpServerConfigTransport = "http"
 )
 
-// Valid reports whether x is one of the values of McpServerConfigTransport.
+// Valid reports whether x is one of the values of [McpServerConfigTransport].
 func (x McpServerConfigTransport) Valid() bool {
 	switch x {
 	case McpServerConfigTransportStdio, McpServerConfigTransportSse, McpServerConfigTransportHTTP:
@@ -231,7 +231,7 @@ func (x McpServerConfigTransport) Valid() bool {
 // PermissionMode says how the agent asks before acting.
 type PermissionMode string
 
-// The values of PermissionMode.
+// The values of [PermissionMode].
 const (
 	PermissionModeDefault           PermissionMode = "default"
 	PermissionModeBypassPermissions PermissionMode = "bypassPermissions"
@@ -240,7 +240,7 @@ const (
 	PermissionModeRestricted        PermissionMode = "restricted"
 )
 
-// Valid reports whether x is one of the values of PermissionMode.
+// Valid reports whether x is one of the values of [PermissionMode].
 func (x PermissionMode) Valid() bool {
 	switch x {
 	case PermissionModeDefault, PermissionModeBypassPermissions, PermissionModeInteractive, PermissionModeUnrestricted, PermissionModeRestricted:
@@ -252,7 +252,7 @@ func (x PermissionMode) Valid() bool {
 // ArtifactClass says what an artifact of a Blueprint answer envelope holds.
 type ArtifactClass string
 
-// The values of ArtifactClass.
+// The values of [ArtifactClass].
 const (
 	ArtifactClassCode           ArtifactClass = "code"
 	ArtifactClassSourceSnippet  ArtifactClass = "source_snippet"
@@ -269,7 +269,7 @@ const (
 	ArtifactClassCredential     ArtifactClass = "credential"
 )
 
-// Valid reports whether x is one of the values of ArtifactClass.
+// Valid reports whether x is one of the values of [ArtifactClass].
 func (x ArtifactClass) Valid() bool {
 	switch x {
 	case ArtifactClassCode, ArtifactClassSourceSnippet, ArtifactClassSymbol, ArtifactClassRepositoryPath, ArtifactClassComment, ArtifactClassDiff, ArtifactClassLineage, ArtifactClassRationale, ArtifactClassDesignRecord, ArtifactClassDocumentChunk, ArtifactClassMediaChunk, ArtifactClassBinaryMedia, ArtifactClassCredential:
@@ -281,14 +281,14 @@ func (x ArtifactClass) Valid() bool {
 // ProfileErrorDataKind is the kind member of [ProfileErrorData].
 type ProfileErrorDataKind string
 
-// The values of ProfileErrorDataKind.
+// The values of [ProfileErrorDataKind].
 const (
 	ProfileErrorDataKindInitializationFailed   ProfileErrorDataKind = "initialization_failed"
 	ProfileErrorDataKindAuthenticationRequired ProfileErrorDataKind = "authentication_required"
 	ProfileErrorDataKindProfileViolation       ProfileErrorDataKind = "profile_violation"
 )
 
-// Valid reports whether x is one of the values of ProfileErrorDataKind.
+// Valid reports whether x is one of the values of [ProfileErrorDataKind].
 func (x ProfileErrorDataKind) Valid() bool {
 	switch x {
 	case ProfileErrorDataKindInitializationFailed, ProfileErrorDataKindAuthenticationRequired, ProfileErrorDataKindProfileViolation:
@@ -300,7 +300,7 @@ func (x ProfileErrorDataKind) Valid() bool {
 // GoalStatus says where a persistent goal stands.
 type GoalStatus string
 
-// The values of GoalStatus.
+// The values of [GoalStatus].
 const (
 	GoalStatusActive        GoalStatus = "active"
 	GoalStatusPaused        GoalStatus = "paused"
@@ -308,7 +308,7 @@ const (
 	GoalStatusComplete      GoalStatus = "complete"
 )
 
-// Valid reports whether x is one of the values of GoalStatus.
+// Valid reports whether x is one of the values of [GoalStatus].
 func (x GoalStatus) Valid() bool {
 	switch x {
 	case GoalStatusActive, GoalStatusPaused, GoalStatusBudgetLimited, GoalStatusComplete:
@@ -321,13 +321,13 @@ func (x GoalStatus) Valid() bool {
 // better.
 type OptimizationDirection string
 
-// The values of OptimizationDirection.
+// The values of [OptimizationDirection].
 const (
 	OptimizationDirectionLower  OptimizationDirection = "lower"
 	OptimizationDirectionHigher OptimizationDirection = "higher"
 )
 
-// Valid reports whether x is one of the values of OptimizationDirection.
+// Valid reports whether x is one of the values of [OptimizationDirection].
 func (x OptimizationDirection) Valid() bool {
 	switch x {
 	case OptimizationDirectionLower, OptimizationDirectionHigher:
@@ -339,7 +339,7 @@ func (x OptimizationDirection) Valid() bool {
 // ExecutionResultOutcome is the outcome member of [ExecutionResult].
 type ExecutionResultOutcome string
 
-// The values of ExecutionResultOutcome.
+// The values of [ExecutionResultOutcome].
 const (
 	ExecutionResultOutcomePassed          ExecutionResultOutcome = "passed"
 	ExecutionResultOutcomeBenchmarkFailed ExecutionResultOutcome = "benchmark_failed"
@@ -347,7 +347,7 @@ const (
 	ExecutionResultOutcomeCancelled       ExecutionResultOutcome = "cancelled"
 )
 
-// Valid reports whether x is one of the values of ExecutionResultOutcome.
+// Valid reports whether x is one of the values of [ExecutionResultOutcome].
 func (x ExecutionResultOutcome) Valid() bool {
 	switch x {
 	case ExecutionResultOutcomePassed, ExecutionResultOutcomeBenchmarkFailed, ExecutionResultOutcomeChecksFailed, ExecutionResultOutcomeCancelled:
@@ -360,13 +360,13 @@ func (x ExecutionResultOutcome) Valid() bool {
 // first measured with, or today's.
 type EvaluatorMode string
 
-// The values of EvaluatorMode.
+// The values of [EvaluatorMode].
 const (
 	EvaluatorModeOriginal EvaluatorMode = "original"
 	EvaluatorModeCurrent  EvaluatorMode = "current"
 )
 
-// Valid reports whether x is one of the values of EvaluatorMode.
+// Valid reports whether x is one of the values of [EvaluatorMode].
 func (x EvaluatorMode) Valid() bool {
 	switch x {
 	case EvaluatorModeOriginal, EvaluatorModeCurrent:
@@ -378,7 +378,7 @@ func (x EvaluatorMode) Valid() bool {
 // ConstraintOperator is the operator member of [Constraint].
 type ConstraintOperator string
 
-// The values of ConstraintOperator.
+// The values of [ConstraintOperator].
 const (
 	ConstraintOperatorLessThan    ConstraintOperator = "<"
 	ConstraintOperatorAtMost      ConstraintOperator = "<="
@@ -386,7 +386,7 @@ const (
 	ConstraintOperatorAtLeast     ConstraintOperator = ">="
 )
 
-// Valid reports whether x is one of the values of ConstraintOperator.
+// Valid reports whether x is one of the values of [ConstraintOperator].
 func (x ConstraintOperator) Valid() bool {
 	switch x {
 	case ConstraintOperatorLessThan, ConstraintOperatorAtMost, ConstraintOperatorGreaterThan, ConstraintOperatorAtLeast:
@@ -398,14 +398,14 @@ func (x ConstraintOperator) Valid() bool {
 // DecisionRecordSource is the source member of [DecisionRecord].
 type DecisionRecordSource string
 
-// The values of DecisionRecordSource.
+// The values of [DecisionRecordSource].
 const (
 	DecisionRecordSourceOriginal DecisionRecordSource = "original"
 	DecisionRecordSourceReplay   DecisionRecordSource = "replay"
 	DecisionRecordSourceRescore  DecisionRecordSource = "rescore"
 )
 
-// Valid reports whether x is one of the values of DecisionRecordSource.
+// Valid reports whether x is one of the values of [DecisionRecordSource].
 func (x DecisionRecordSource) Valid() bool {
 	switch x {
 	case DecisionRecordSourceOriginal, DecisionRecordSourceReplay, DecisionRecordSourceRescore:
@@ -417,7 +417,7 @@ func (x DecisionRecordSource) Valid() bool {
 // DecisionRecordOutcome is the outcome member of [DecisionRecord].
 type DecisionRecordOutcome string
 
-// The values of DecisionRecordOutcome.
+// The values of [DecisionRecordOutcome].
 const (
 	DecisionRecordOutcomeAccepted     DecisionRecordOutcome = "accepted"
 	DecisionRecordOutcomeRejected     DecisionRecordOutcome = "rejected"
@@ -426,7 +426,7 @@ const (
 	DecisionRecordOutcomeCrashed      DecisionRecordOutcome = "crashed"
 )
 
-// Valid reports whether x is one of the values of DecisionRecordOutcome.
+// Valid reports whether x is one of the values of [DecisionRecordOutcome].
 func (x DecisionRecordOutcome) Valid() bool {
 	switch x {
 	case DecisionRecordOutcomeAccepted, DecisionRecordOutcomeRejected, DecisionRecordOutcomeInconclusive, DecisionRecordOutcomeChecksFailed, DecisionRecordOutcomeCrashed:
@@ -439,7 +439,7 @@ func (x DecisionRecordOutcome) Valid() bool {
 // [HistoryAttempt].
 type HistoryAttemptMaterialization string
 
-// The values of HistoryAttemptMaterialization.
+// The values of [HistoryAttemptMaterialization].
 const (
 	HistoryAttemptMaterializationBaseline  HistoryAttemptMaterialization = "baseline"
 	HistoryAttemptMaterializationCommitted HistoryAttemptMaterialization = "committed"
@@ -449,7 +449,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// HistoryAttemptMaterialization.
+// [HistoryAttemptMaterialization].
 func (x HistoryAttemptMaterialization) Valid() bool {
 	switch x {
 	case HistoryAttemptMaterializationBaseline, HistoryAttemptMaterializationCommitted, HistoryAttemptMaterializationRetained, HistoryAttemptMaterializationReverted, HistoryAttemptMaterializationNone:
@@ -462,7 +462,7 @@ func (x HistoryAttemptMaterialization) Valid() bool {
 // [AutoresearchLifecycle].
 type AutoresearchLifecycleSubcommand string
 
-// The values of AutoresearchLifecycleSubcommand.
+// The values of [AutoresearchLifecycleSubcommand].
 const (
 	AutoresearchLifecycleSubcommandStart  AutoresearchLifecycleSubcommand = "start"
 	AutoresearchLifecycleSubcommandResume AutoresearchLifecycleSubcommand = "resume"
@@ -471,7 +471,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// AutoresearchLifecycleSubcommand.
+// [AutoresearchLifecycleSubcommand].
 func (x AutoresearchLifecycleSubcommand) Valid() bool {
 	switch x {
 	case AutoresearchLifecycleSubcommandStart, AutoresearchLifecycleSubcommandResume, AutoresearchLifecycleSubcommandStatus, AutoresearchLifecycleSubcommandStop:
@@ -483,14 +483,15 @@ func (x AutoresearchLifecycleSubcommand) Valid() bool {
 // ChangesDecisionParamsAction is the action member of [ChangesDecisionParams].
 type ChangesDecisionParamsAction string
 
-// The values of ChangesDecisionParamsAction.
+// The values of [ChangesDecisionParamsAction].
 const (
 	ChangesDecisionParamsActionAcceptAll      ChangesDecisionParamsAction = "accept_all"
 	ChangesDecisionParamsActionRejectAll      ChangesDecisionParamsAction = "reject_all"
 	ChangesDecisionParamsActionAcceptSelected ChangesDecisionParamsAction = "accept_selected"
 )
 
-// Valid reports whether x is one of the values of ChangesDecisionParamsAction.
+// Valid reports whether x is one of the values of
+// [ChangesDecisionParamsAction].
 func (x ChangesDecisionParamsAction) Valid() bool {
 	switch x {
 	case ChangesDecisionParamsActionAcceptAll, ChangesDecisionParamsActionRejectAll, ChangesDecisionParamsActionAcceptSelected:
@@ -503,14 +504,14 @@ func (x ChangesDecisionParamsAction) Valid() bool {
 // [BrowserCapabilitiesSetResult].
 type BrowserCapabilitiesSetResultProtocolVersion int64
 
-// The values of BrowserCapabilitiesSetResultProtocolVersion.
+// The values of [BrowserCapabilitiesSetResultProtocolVersion].
 const (
 	BrowserCapabilitiesSetResultProtocolVersionN1 BrowserCapabilitiesSetResultProtocolVersion = 1
 	BrowserCapabilitiesSetResultProtocolVersionN2 BrowserCapabilitiesSetResultProtocolVersion = 2
 )
 
 // Valid reports whether x is one of the values of
-// BrowserCapabilitiesSetResultProtocolVersion.
+// [BrowserCapabilitiesSetResultProtocolVersion].
 func (x BrowserCapabilitiesSetResultProtocolVersion) Valid() bool {
 	switch x {
 	case BrowserCapabilitiesSetResultProtocolVersionN1, BrowserCapabilitiesSetResultProtocolVersionN2:
@@ -523,7 +524,7 @@ func (x BrowserCapabilitiesSetResultProtocolVersion) Valid() bool {
 // [LearnRecommendResultAuditItem].
 type LearnRecommendResultAuditItemStatus string
 
-// The values of LearnRecommendResultAuditItemStatus.
+// The values of [LearnRecommendResultAuditItemStatus].
 const (
 	LearnRecommendResultAuditItemStatusRedundant   LearnRecommendResultAuditItemStatus = "redundant"
 	LearnRecommendResultAuditItemStatusOutdated    LearnRecommendResultAuditItemStatus = "outdated"
@@ -531,7 +532,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// LearnRecommendResultAuditItemStatus.
+// [LearnRecommendResultAuditItemStatus].
 func (x LearnRecommendResultAuditItemStatus) Valid() bool {
 	switch x {
 	case LearnRecommendResultAuditItemStatusRedundant, LearnRecommendResultAuditItemStatusOutdated, LearnRecommendResultAuditItemStatusConflicting:
@@ -544,7 +545,7 @@ func (x LearnRecommendResultAuditItemStatus) Valid() bool {
 // [LearnUpdateResultResultsItem].
 type LearnUpdateResultResultsItemStatus string
 
-// The values of LearnUpdateResultResultsItemStatus.
+// The values of [LearnUpdateResultResultsItemStatus].
 const (
 	LearnUpdateResultResultsItemStatusUpdated   LearnUpdateResultResultsItemStatus = "updated"
 	LearnUpdateResultResultsItemStatusUnchanged LearnUpdateResultResultsItemStatus = "unchanged"
@@ -552,7 +553,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// LearnUpdateResultResultsItemStatus.
+// [LearnUpdateResultResultsItemStatus].
 func (x LearnUpdateResultResultsItemStatus) Valid() bool {
 	switch x {
 	case LearnUpdateResultResultsItemStatusUpdated, LearnUpdateResultResultsItemStatusUnchanged, LearnUpdateResultResultsItemStatusFailed:
@@ -565,7 +566,7 @@ func (x LearnUpdateResultResultsItemStatus) Valid() bool {
 // [AutomodeStatusResultState].
 type AutomodeStatusResultStateStatus string
 
-// The values of AutomodeStatusResultStateStatus.
+// The values of [AutomodeStatusResultStateStatus].
 const (
 	AutomodeStatusResultStateStatusRunning   AutomodeStatusResultStateStatus = "running"
 	AutomodeStatusResultStateStatusPaused    AutomodeStatusResultStateStatus = "paused"
@@ -575,7 +576,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// AutomodeStatusResultStateStatus.
+// [AutomodeStatusResultStateStatus].
 func (x AutomodeStatusResultStateStatus) Valid() bool {
 	switch x {
 	case AutomodeStatusResultStateStatusRunning, AutomodeStatusResultStateStatusPaused, AutomodeStatusResultStateStatusCompleted, AutomodeStatusResultStateStatusCancelled, AutomodeStatusResultStateStatusFailed:
@@ -587,13 +588,14 @@ func (x AutomodeStatusResultStateStatus) Valid() bool {
 // McpToggleServerResultStatus is the status member of [McpToggleServerResult].
 type McpToggleServerResultStatus string
 
-// The values of McpToggleServerResultStatus.
+// The values of [McpToggleServerResultStatus].
 const (
 	McpToggleServerResultStatusEnabled  McpToggleServerResultStatus = "enabled"
 	McpToggleServerResultStatusDisabled McpToggleServerResultStatus = "disabled"
 )
 
-// Valid reports whether x is one of the values of McpToggleServerResultStatus.
+// Valid reports whether x is one of the values of
+// [McpToggleServerResultStatus].
 func (x McpToggleServerResultStatus) Valid() bool {
 	switch x {
 	case McpToggleServerResultStatusEnabled, McpToggleServerResultStatusDisabled:
@@ -606,14 +608,14 @@ func (x McpToggleServerResultStatus) Valid() bool {
 // [McpReconnectServerResult].
 type McpReconnectServerResultStatus string
 
-// The values of McpReconnectServerResultStatus.
+// The values of [McpReconnectServerResultStatus].
 const (
 	McpReconnectServerResultStatusConnected    McpReconnectServerResultStatus = "connected"
 	McpReconnectServerResultStatusDisconnected McpReconnectServerResultStatus = "disconnected"
 )
 
 // Valid reports whether x is one of the values of
-// McpReconnectServerResultStatus.
+// [McpReconnectServerResultStatus].
 func (x McpReconnectServerResultStatus) Valid() bool {
 	switch x {
 	case McpReconnectServerResultStatusConnected, McpReconnectServerResultStatusDisconnected:
@@ -626,7 +628,7 @@ func (x McpReconnectServerResultStatus) Valid() bool {
 // [RuntimeInspectResult].
 type RuntimeInspectResultAuthentication string
 
-// The values of RuntimeInspectResultAuthentication.
+// The values of [RuntimeInspectResultAuthentication].
 const (
 	RuntimeInspectResultAuthenticationNotRequired RuntimeInspectResultAuthentication = "not_required"
 	RuntimeInspectResultAuthenticationConfigured  RuntimeInspectResultAuthentication = "configured"
@@ -635,7 +637,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// RuntimeInspectResultAuthentication.
+// [RuntimeInspectResultAuthentication].
 func (x RuntimeInspectResultAuthentication) Valid() bool {
 	switch x {
 	case RuntimeInspectResultAuthenticationNotRequired, RuntimeInspectResultAuthenticationConfigured, RuntimeInspectResultAuthenticationMissing, RuntimeInspectResultAuthenticationUnknown:
@@ -648,7 +650,7 @@ func (x RuntimeInspectResultAuthentication) Valid() bool {
 // [RuntimeInspectResult].
 type RuntimeInspectResultClientContext string
 
-// The values of RuntimeInspectResultClientContext.
+// The values of [RuntimeInspectResultClientContext].
 const (
 	RuntimeInspectResultClientContextVscode    RuntimeInspectResultClientContext = "vscode"
 	RuntimeInspectResultClientContextBrowser   RuntimeInspectResultClientContext = "browser"
@@ -656,7 +658,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// RuntimeInspectResultClientContext.
+// [RuntimeInspectResultClientContext].
 func (x RuntimeInspectResultClientContext) Valid() bool {
 	switch x {
 	case RuntimeInspectResultClientContextVscode, RuntimeInspectResultClientContextBrowser, RuntimeInspectResultClientContextBlueprint:
@@ -668,7 +670,7 @@ func (x RuntimeInspectResultClientContext) Valid() bool {
 // LoginPollResultStatus is the status member of [LoginPollResult].
 type LoginPollResultStatus string
 
-// The values of LoginPollResultStatus.
+// The values of [LoginPollResultStatus].
 const (
 	LoginPollResultStatusPending    LoginPollResultStatus = "pending"
 	LoginPollResultStatusAuthorized LoginPollResultStatus = "authorized"
@@ -677,7 +679,7 @@ const (
 	LoginPollResultStatusFailed     LoginPollResultStatus = "failed"
 )
 
-// Valid reports whether x is one of the values of LoginPollResultStatus.
+// Valid reports whether x is one of the values of [LoginPollResultStatus].
 func (x LoginPollResultStatus) Valid() bool {
 	switch x {
 	case LoginPollResultStatusPending, LoginPollResultStatusAuthorized, LoginPollResultStatusExpired, LoginPollResultStatusCancelled, LoginPollResultStatusFailed:
@@ -689,7 +691,7 @@ func (x LoginPollResultStatus) Valid() bool {
 // LoginCancelResultStatus is the status member of [LoginCancelResult].
 type LoginCancelResultStatus string
 
-// The values of LoginCancelResultStatus.
+// The values of [LoginCancelResultStatus].
 const (
 	LoginCancelResultStatusPending    LoginCancelResultStatus = "pending"
 	LoginCancelResultStatusAuthorized LoginCancelResultStatus = "authorized"
@@ -698,7 +700,7 @@ const (
 	LoginCancelResultStatusFailed     LoginCancelResultStatus = "failed"
 )
 
-// Valid reports whether x is one of the values of LoginCancelResultStatus.
+// Valid reports whether x is one of the values of [LoginCancelResultStatus].
 func (x LoginCancelResultStatus) Valid() bool {
 	switch x {
 	case LoginCancelResultStatusPending, LoginCancelResultStatusAuthorized, LoginCancelResultStatusExpired, LoginCancelResultStatusCancelled, LoginCancelResultStatusFailed:
@@ -710,14 +712,14 @@ func (x LoginCancelResultStatus) Valid() bool {
 // AgentEndParamsReason is the reason member of [AgentEndParams].
 type AgentEndParamsReason string
 
-// The values of AgentEndParamsReason.
+// The values of [AgentEndParamsReason].
 const (
 	AgentEndParamsReasonCompleted AgentEndParamsReason = "completed"
 	AgentEndParamsReasonAborted   AgentEndParamsReason = "aborted"
 	AgentEndParamsReasonError     AgentEndParamsReason = "error"
 )
 
-// Valid reports whether x is one of the values of AgentEndParamsReason.
+// Valid reports whether x is one of the values of [AgentEndParamsReason].
 func (x AgentEndParamsReason) Valid() bool {
 	switch x {
 	case AgentEndParamsReasonCompleted, AgentEndParamsReasonAborted, AgentEndParamsReasonError:
@@ -731,7 +733,7 @@ func (x AgentEndParamsReason) Valid() bool {
 // It is the reason member of [TurnEndParams].
 type TurnEndReason string
 
-// The values of TurnEndReason.
+// The values of [TurnEndReason].
 const (
 	// The agent finished.
 	TurnEndReasonCompleted TurnEndReason = "completed"
@@ -741,7 +743,7 @@ const (
 	TurnEndReasonStopCondition TurnEndReason = "stop_condition"
 )
 
-// Valid reports whether x is one of the values of TurnEndReason.
+// Valid reports whether x is one of the values of [TurnEndReason].
 func (x TurnEndReason) Valid() bool {
 	switch x {
 	case TurnEndReasonCompleted, TurnEndReasonAborted, TurnEndReasonStopCondition:
@@ -754,7 +756,7 @@ func (x TurnEndReason) Valid() bool {
 // [HookSessionStartParams].
 type HookSessionStartParamsSessionType string
 
-// The values of HookSessionStartParamsSessionType.
+// The values of [HookSessionStartParamsSessionType].
 const (
 	HookSessionStartParamsSessionTypeStartup HookSessionStartParamsSessionType = "startup"
 	HookSessionStartParamsSessionTypeResume  HookSessionStartParamsSessionType = "resume"
@@ -762,7 +764,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// HookSessionStartParamsSessionType.
+// [HookSessionStartParamsSessionType].
 func (x HookSessionStartParamsSessionType) Valid() bool {
 	switch x {
 	case HookSessionStartParamsSessionTypeStartup, HookSessionStartParamsSessionTypeResume, HookSessionStartParamsSessionTypeClear:
@@ -774,7 +776,7 @@ func (x HookSessionStartParamsSessionType) Valid() bool {
 // HookSessionEndParamsReason is the reason member of [HookSessionEndParams].
 type HookSessionEndParamsReason string
 
-// The values of HookSessionEndParamsReason.
+// The values of [HookSessionEndParamsReason].
 const (
 	HookSessionEndParamsReasonQuit  HookSessionEndParamsReason = "quit"
 	HookSessionEndParamsReasonClear HookSessionEndParamsReason = "clear"
@@ -782,7 +784,8 @@ const (
 	HookSessionEndParamsReasonError HookSessionEndParamsReason = "error"
 )
 
-// Valid reports whether x is one of the values of HookSessionEndParamsReason.
+// Valid reports whether x is one of the values of
+// [HookSessionEndParamsReason].
 func (x HookSessionEndParamsReason) Valid() bool {
 	switch x {
 	case HookSessionEndParamsReasonQuit, HookSessionEndParamsReasonClear, HookSessionEndParamsReasonExit, HookSessionEndParamsReasonError:
@@ -795,7 +798,7 @@ func (x HookSessionEndParamsReason) Valid() bool {
 // [AutoresearchEventParams].
 type AutoresearchEventParamsOperation string
 
-// The values of AutoresearchEventParamsOperation.
+// The values of [AutoresearchEventParamsOperation].
 const (
 	AutoresearchEventParamsOperationHistory AutoresearchEventParamsOperation = "history"
 	AutoresearchEventParamsOperationReplay  AutoresearchEventParamsOperation = "replay"
@@ -807,7 +810,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// AutoresearchEventParamsOperation.
+// [AutoresearchEventParamsOperation].
 func (x AutoresearchEventParamsOperation) Valid() bool {
 	switch x {
 	case AutoresearchEventParamsOperationHistory, AutoresearchEventParamsOperationReplay, AutoresearchEventParamsOperationRescore, AutoresearchEventParamsOperationCompare, AutoresearchEventParamsOperationPareto, AutoresearchEventParamsOperationPin, AutoresearchEventParamsOperationPrune:
@@ -820,7 +823,7 @@ func (x AutoresearchEventParamsOperation) Valid() bool {
 // [AutoresearchEventParams].
 type AutoresearchEventParamsPhase string
 
-// The values of AutoresearchEventParamsPhase.
+// The values of [AutoresearchEventParamsPhase].
 const (
 	AutoresearchEventParamsPhaseStarted   AutoresearchEventParamsPhase = "started"
 	AutoresearchEventParamsPhaseCompleted AutoresearchEventParamsPhase = "completed"
@@ -828,7 +831,7 @@ const (
 )
 
 // Valid reports whether x is one of the values of
-// AutoresearchEventParamsPhase.
+// [AutoresearchEventParamsPhase].
 func (x AutoresearchEventParamsPhase) Valid() bool {
 	switch x {
 	case AutoresearchEventParamsPhaseStarted, AutoresearchEventParamsPhaseCompleted, AutoresearchEventParamsPhaseFailed:
@@ -840,14 +843,14 @@ func (x AutoresearchEventParamsPhase) Valid() bool {
 // PipeOutputParamsType is the type member of [PipeOutputParams].
 type PipeOutputParamsType string
 
-// The values of PipeOutputParamsType.
+// The values of [PipeOutputParamsType].
 const (
 	PipeOutputParamsTypeProgress PipeOutputParamsType = "progress"
 	PipeOutputParamsTypeResult   PipeOutputParamsType = "result"
 	PipeOutputParamsTypeError    PipeOutputParamsType = "error"
 )
 
-// Valid reports whether x is one of the values of PipeOutputParamsType.
+// Valid reports whether x is one of the values of [PipeOutputParamsType].
 func (x PipeOutputParamsType) Valid() bool {
 	switch x {
 	case PipeOutputParamsTypeProgress, PipeOutputParamsTypeResult, PipeOutputParamsTypeError:
@@ -859,7 +862,7 @@ func (x PipeOutputParamsType) Valid() bool {
 // LearnProgressParamsStatus is the status member of [LearnProgressParams].
 type LearnProgressParamsStatus string
 
-// The values of LearnProgressParamsStatus.
+// The values of [LearnProgressParamsStatus].
 const (
 	LearnProgressParamsStatusAnalyzing       LearnProgressParamsStatus = "analyzing"
 	LearnProgressParamsStatusLoadingRegistry LearnProgressParamsStatus = "loading-registry"
@@ -868,7 +871,7 @@ const (
 	LearnProgressParamsStatusUpdating        LearnProgressParamsStatus = "updating"
 )
 
-// Valid reports whether x is one of the values of LearnProgressParamsStatus.
+// Valid reports whether x is one of the values of [LearnProgressParamsStatus].
 func (x LearnProgressParamsStatus) Valid() bool {
 	switch x {
 	case LearnProgressParamsStatusAnalyzing, LearnProgressParamsStatusLoadingRegistry, LearnProgressParamsStatusEvaluating, LearnProgressParamsStatusGenerating, LearnProgressParamsStatusUpdating:

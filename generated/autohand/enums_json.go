@@ -12,7 +12,7 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
-// UnmarshalJSON decodes an AgentStatus, refusing values it does not list.
+// UnmarshalJSON decodes an [AgentStatus], refusing values it does not list.
 func (x *AgentStatus) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -25,7 +25,7 @@ func (x *AgentStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a ChangeType, refusing values it does not list.
+// UnmarshalJSON decodes a [ChangeType], refusing values it does not list.
 func (x *ChangeType) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -38,7 +38,7 @@ func (x *ChangeType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a ToolStream, refusing values it does not list.
+// UnmarshalJSON decodes a [ToolStream], refusing values it does not list.
 func (x *ToolStream) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -51,7 +51,8 @@ func (x *ToolStream) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a TokensUsageStatus, refusing values it does not list.
+// UnmarshalJSON decodes a [TokensUsageStatus], refusing values it does not
+// list.
 func (x *TokensUsageStatus) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -64,7 +65,7 @@ func (x *TokensUsageStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an ImageMimeType, refusing values it does not list.
+// UnmarshalJSON decodes an [ImageMimeType], refusing values it does not list.
 func (x *ImageMimeType) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -77,7 +78,7 @@ func (x *ImageMimeType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a ThinkingLevel, refusing values it does not list.
+// UnmarshalJSON decodes a [ThinkingLevel], refusing values it does not list.
 func (x *ThinkingLevel) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -90,7 +91,7 @@ func (x *ThinkingLevel) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a MessageRole, refusing values it does not list.
+// UnmarshalJSON decodes a [MessageRole], refusing values it does not list.
 func (x *MessageRole) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -103,7 +104,7 @@ func (x *MessageRole) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a PermissionDecision, refusing values it does not
+// UnmarshalJSON decodes a [PermissionDecision], refusing values it does not
 // list.
 func (x *PermissionDecision) UnmarshalJSON(b []byte) error {
 	var v string
@@ -117,7 +118,7 @@ func (x *PermissionDecision) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a HistoryEntryStatus, refusing values it does not
+// UnmarshalJSON decodes a [HistoryEntryStatus], refusing values it does not
 // list.
 func (x *HistoryEntryStatus) UnmarshalJSON(b []byte) error {
 	var v string
@@ -131,7 +132,7 @@ func (x *HistoryEntryStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a SkillScope, refusing values it does not list.
+// UnmarshalJSON decodes a [SkillScope], refusing values it does not list.
 func (x *SkillScope) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -144,7 +145,7 @@ func (x *SkillScope) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a McpServerConfigTransport, refusing values it does
+// UnmarshalJSON decodes a [McpServerConfigTransport], refusing values it does
 // not list.
 func (x *McpServerConfigTransport) UnmarshalJSON(b []byte) error {
 	var v string
@@ -158,7 +159,7 @@ func (x *McpServerConfigTransport) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a PermissionMode, refusing values it does not list.
+// UnmarshalJSON decodes a [PermissionMode], refusing values it does not list.
 func (x *PermissionMode) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -171,7 +172,7 @@ func (x *PermissionMode) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an ArtifactClass, refusing values it does not list.
+// UnmarshalJSON decodes an [ArtifactClass], refusing values it does not list.
 func (x *ArtifactClass) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -184,7 +185,7 @@ func (x *ArtifactClass) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a ProfileErrorDataKind, refusing values it does not
+// UnmarshalJSON decodes a [ProfileErrorDataKind], refusing values it does not
 // list.
 func (x *ProfileErrorDataKind) UnmarshalJSON(b []byte) error {
 	var v string
@@ -198,7 +199,7 @@ func (x *ProfileErrorDataKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a GoalStatus, refusing values it does not list.
+// UnmarshalJSON decodes a [GoalStatus], refusing values it does not list.
 func (x *GoalStatus) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -211,8 +212,8 @@ func (x *GoalStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an OptimizationDirection, refusing values it does not
-// list.
+// UnmarshalJSON decodes an [OptimizationDirection], refusing values it does
+// not list.
 func (x *OptimizationDirection) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -225,8 +226,8 @@ func (x *OptimizationDirection) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an ExecutionResultOutcome, refusing values it does not
-// list.
+// UnmarshalJSON decodes an [ExecutionResultOutcome], refusing values it does
+// not list.
 func (x *ExecutionResultOutcome) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -239,7 +240,7 @@ func (x *ExecutionResultOutcome) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an EvaluatorMode, refusing values it does not list.
+// UnmarshalJSON decodes an [EvaluatorMode], refusing values it does not list.
 func (x *EvaluatorMode) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -252,7 +253,7 @@ func (x *EvaluatorMode) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a ConstraintOperator, refusing values it does not
+// UnmarshalJSON decodes a [ConstraintOperator], refusing values it does not
 // list.
 func (x *ConstraintOperator) UnmarshalJSON(b []byte) error {
 	var v string
@@ -266,7 +267,7 @@ func (x *ConstraintOperator) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a DecisionRecordSource, refusing values it does not
+// UnmarshalJSON decodes a [DecisionRecordSource], refusing values it does not
 // list.
 func (x *DecisionRecordSource) UnmarshalJSON(b []byte) error {
 	var v string
@@ -280,7 +281,7 @@ func (x *DecisionRecordSource) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a DecisionRecordOutcome, refusing values it does not
+// UnmarshalJSON decodes a [DecisionRecordOutcome], refusing values it does not
 // list.
 func (x *DecisionRecordOutcome) UnmarshalJSON(b []byte) error {
 	var v string
@@ -294,7 +295,7 @@ func (x *DecisionRecordOutcome) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a HistoryAttemptMaterialization, refusing values it
+// UnmarshalJSON decodes a [HistoryAttemptMaterialization], refusing values it
 // does not list.
 func (x *HistoryAttemptMaterialization) UnmarshalJSON(b []byte) error {
 	var v string
@@ -308,8 +309,8 @@ func (x *HistoryAttemptMaterialization) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an AutoresearchLifecycleSubcommand, refusing values it
-// does not list.
+// UnmarshalJSON decodes an [AutoresearchLifecycleSubcommand], refusing values
+// it does not list.
 func (x *AutoresearchLifecycleSubcommand) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -322,8 +323,8 @@ func (x *AutoresearchLifecycleSubcommand) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a ChangesDecisionParamsAction, refusing values it does
-// not list.
+// UnmarshalJSON decodes a [ChangesDecisionParamsAction], refusing values it
+// does not list.
 func (x *ChangesDecisionParamsAction) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -336,7 +337,7 @@ func (x *ChangesDecisionParamsAction) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a BrowserCapabilitiesSetResultProtocolVersion,
+// UnmarshalJSON decodes a [BrowserCapabilitiesSetResultProtocolVersion],
 // refusing values it does not list.
 func (x *BrowserCapabilitiesSetResultProtocolVersion) UnmarshalJSON(b []byte) error {
 	var v int64
@@ -350,8 +351,8 @@ func (x *BrowserCapabilitiesSetResultProtocolVersion) UnmarshalJSON(b []byte) er
 	return nil
 }
 
-// UnmarshalJSON decodes a LearnRecommendResultAuditItemStatus, refusing values
-// it does not list.
+// UnmarshalJSON decodes a [LearnRecommendResultAuditItemStatus], refusing
+// values it does not list.
 func (x *LearnRecommendResultAuditItemStatus) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -364,8 +365,8 @@ func (x *LearnRecommendResultAuditItemStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a LearnUpdateResultResultsItemStatus, refusing values
-// it does not list.
+// UnmarshalJSON decodes a [LearnUpdateResultResultsItemStatus], refusing
+// values it does not list.
 func (x *LearnUpdateResultResultsItemStatus) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -378,8 +379,8 @@ func (x *LearnUpdateResultResultsItemStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an AutomodeStatusResultStateStatus, refusing values it
-// does not list.
+// UnmarshalJSON decodes an [AutomodeStatusResultStateStatus], refusing values
+// it does not list.
 func (x *AutomodeStatusResultStateStatus) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -392,8 +393,8 @@ func (x *AutomodeStatusResultStateStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a McpToggleServerResultStatus, refusing values it does
-// not list.
+// UnmarshalJSON decodes a [McpToggleServerResultStatus], refusing values it
+// does not list.
 func (x *McpToggleServerResultStatus) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -406,7 +407,7 @@ func (x *McpToggleServerResultStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a McpReconnectServerResultStatus, refusing values it
+// UnmarshalJSON decodes a [McpReconnectServerResultStatus], refusing values it
 // does not list.
 func (x *McpReconnectServerResultStatus) UnmarshalJSON(b []byte) error {
 	var v string
@@ -420,8 +421,8 @@ func (x *McpReconnectServerResultStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a RuntimeInspectResultAuthentication, refusing values
-// it does not list.
+// UnmarshalJSON decodes a [RuntimeInspectResultAuthentication], refusing
+// values it does not list.
 func (x *RuntimeInspectResultAuthentication) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -434,7 +435,7 @@ func (x *RuntimeInspectResultAuthentication) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a RuntimeInspectResultClientContext, refusing values
+// UnmarshalJSON decodes a [RuntimeInspectResultClientContext], refusing values
 // it does not list.
 func (x *RuntimeInspectResultClientContext) UnmarshalJSON(b []byte) error {
 	var v string
@@ -448,7 +449,7 @@ func (x *RuntimeInspectResultClientContext) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a LoginPollResultStatus, refusing values it does not
+// UnmarshalJSON decodes a [LoginPollResultStatus], refusing values it does not
 // list.
 func (x *LoginPollResultStatus) UnmarshalJSON(b []byte) error {
 	var v string
@@ -462,8 +463,8 @@ func (x *LoginPollResultStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a LoginCancelResultStatus, refusing values it does not
-// list.
+// UnmarshalJSON decodes a [LoginCancelResultStatus], refusing values it does
+// not list.
 func (x *LoginCancelResultStatus) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -476,7 +477,7 @@ func (x *LoginCancelResultStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an AgentEndParamsReason, refusing values it does not
+// UnmarshalJSON decodes an [AgentEndParamsReason], refusing values it does not
 // list.
 func (x *AgentEndParamsReason) UnmarshalJSON(b []byte) error {
 	var v string
@@ -490,7 +491,7 @@ func (x *AgentEndParamsReason) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a TurnEndReason, refusing values it does not list.
+// UnmarshalJSON decodes a [TurnEndReason], refusing values it does not list.
 func (x *TurnEndReason) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -503,7 +504,7 @@ func (x *TurnEndReason) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a HookSessionStartParamsSessionType, refusing values
+// UnmarshalJSON decodes a [HookSessionStartParamsSessionType], refusing values
 // it does not list.
 func (x *HookSessionStartParamsSessionType) UnmarshalJSON(b []byte) error {
 	var v string
@@ -517,8 +518,8 @@ func (x *HookSessionStartParamsSessionType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a HookSessionEndParamsReason, refusing values it does
-// not list.
+// UnmarshalJSON decodes a [HookSessionEndParamsReason], refusing values it
+// does not list.
 func (x *HookSessionEndParamsReason) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -531,7 +532,7 @@ func (x *HookSessionEndParamsReason) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an AutoresearchEventParamsOperation, refusing values
+// UnmarshalJSON decodes an [AutoresearchEventParamsOperation], refusing values
 // it does not list.
 func (x *AutoresearchEventParamsOperation) UnmarshalJSON(b []byte) error {
 	var v string
@@ -545,7 +546,7 @@ func (x *AutoresearchEventParamsOperation) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an AutoresearchEventParamsPhase, refusing values it
+// UnmarshalJSON decodes an [AutoresearchEventParamsPhase], refusing values it
 // does not list.
 func (x *AutoresearchEventParamsPhase) UnmarshalJSON(b []byte) error {
 	var v string
@@ -559,7 +560,7 @@ func (x *AutoresearchEventParamsPhase) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a PipeOutputParamsType, refusing values it does not
+// UnmarshalJSON decodes a [PipeOutputParamsType], refusing values it does not
 // list.
 func (x *PipeOutputParamsType) UnmarshalJSON(b []byte) error {
 	var v string
@@ -573,7 +574,7 @@ func (x *PipeOutputParamsType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a LearnProgressParamsStatus, refusing values it does
+// UnmarshalJSON decodes a [LearnProgressParamsStatus], refusing values it does
 // not list.
 func (x *LearnProgressParamsStatus) UnmarshalJSON(b []byte) error {
 	var v string

@@ -2499,8 +2499,8 @@ func (x *GoalTemplate) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a GoalTemplates element by element, naming the element
-// that does not decode.
+// UnmarshalJSON decodes a [GoalTemplates] element by element, naming the
+// element that does not decode.
 func (x *GoalTemplates) UnmarshalJSON(b []byte) error {
 	return rpcimpl.DecodeArray(b, (*[]GoalTemplate)(x), rpcimpl.UnmarshalJSON[GoalTemplate])
 }

@@ -9,13 +9,13 @@ package autohand
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by their "kind" member:
-//   - InProcess: InferenceInProcess, whose "kind" member is "in_process"
-//   - LocalSubprocess: InferenceLocalSubprocess, whose "kind" member is
+//   - InProcess: [InferenceInProcess], whose "kind" member is "in_process"
+//   - LocalSubprocess: [InferenceLocalSubprocess], whose "kind" member is
 //     "local_subprocess"
-//   - LocalService: InferenceLocalService, whose "kind" member is
+//   - LocalService: [InferenceLocalService], whose "kind" member is
 //     "local_service"
-//   - Hosted: InferenceHosted, whose "kind" member is "hosted"
-//   - Opaque: InferenceOpaque, whose "kind" member is "opaque"
+//   - Hosted: [InferenceHosted], whose "kind" member is "hosted"
+//   - Opaque: [InferenceOpaque], whose "kind" member is "opaque"
 type InferenceDestination struct {
 	InProcess       *InferenceInProcess
 	LocalSubprocess *InferenceLocalSubprocess
@@ -24,31 +24,43 @@ type InferenceDestination struct {
 	Opaque          *InferenceOpaque
 }
 
-// NewInferenceDestinationInProcess returns an InferenceDestination holding v.
-func NewInferenceDestinationInProcess(v InferenceInProcess) InferenceDestination {
-	return InferenceDestination{InProcess: &v}
+// NewInferenceDestination returns an [InferenceDestination] holding v, in the
+// field of v's type.
+func NewInferenceDestination[V InferenceInProcess | InferenceLocalSubprocess | InferenceLocalService | InferenceHosted | InferenceOpaque](v V) InferenceDestination {
+	var x InferenceDestination
+	switch v := any(v).(type) {
+	case InferenceInProcess:
+		x.InProcess = &v
+	case InferenceLocalSubprocess:
+		x.LocalSubprocess = &v
+	case InferenceLocalService:
+		x.LocalService = &v
+	case InferenceHosted:
+		x.Hosted = &v
+	case InferenceOpaque:
+		x.Opaque = &v
+	}
+	return x
 }
 
-// NewInferenceDestinationLocalSubprocess returns an InferenceDestination
-// holding v.
-func NewInferenceDestinationLocalSubprocess(v InferenceLocalSubprocess) InferenceDestination {
-	return InferenceDestination{LocalSubprocess: &v}
-}
-
-// NewInferenceDestinationLocalService returns an InferenceDestination holding
-// v.
-func NewInferenceDestinationLocalService(v InferenceLocalService) InferenceDestination {
-	return InferenceDestination{LocalService: &v}
-}
-
-// NewInferenceDestinationHosted returns an InferenceDestination holding v.
-func NewInferenceDestinationHosted(v InferenceHosted) InferenceDestination {
-	return InferenceDestination{Hosted: &v}
-}
-
-// NewInferenceDestinationOpaque returns an InferenceDestination holding v.
-func NewInferenceDestinationOpaque(v InferenceOpaque) InferenceDestination {
-	return InferenceDestination{Opaque: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *InferenceDestination) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.InProcess != nil:
+		return *x.InProcess
+	case x.LocalSubprocess != nil:
+		return *x.LocalSubprocess
+	case x.LocalService != nil:
+		return *x.LocalService
+	case x.Hosted != nil:
+		return *x.Hosted
+	case x.Opaque != nil:
+		return *x.Opaque
+	}
+	return nil
 }
 
 // AutoresearchRescoreParams says what autohand.autoresearch.rescore decides
@@ -57,8 +69,8 @@ func NewInferenceDestinationOpaque(v InferenceOpaque) InferenceDestination {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - RescoreAttempt: RescoreAttempt, an object with a "attemptId" member
-//   - RescoreAll: RescoreAll, an object with a "all" member
+//   - RescoreAttempt: [RescoreAttempt], an object with a "attemptId" member
+//   - RescoreAll: [RescoreAll], an object with a "all" member
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -69,16 +81,31 @@ type AutoresearchRescoreParams struct {
 	RescoreAll     *RescoreAll
 }
 
-// NewAutoresearchRescoreParamsRescoreAttempt returns an
-// AutoresearchRescoreParams holding v.
-func NewAutoresearchRescoreParamsRescoreAttempt(v RescoreAttempt) AutoresearchRescoreParams {
-	return AutoresearchRescoreParams{RescoreAttempt: &v}
+// NewAutoresearchRescoreParams returns an [AutoresearchRescoreParams] holding
+// v, in the field of v's type.
+func NewAutoresearchRescoreParams[V RescoreAttempt | RescoreAll](v V) AutoresearchRescoreParams {
+	var x AutoresearchRescoreParams
+	switch v := any(v).(type) {
+	case RescoreAttempt:
+		x.RescoreAttempt = &v
+	case RescoreAll:
+		x.RescoreAll = &v
+	}
+	return x
 }
 
-// NewAutoresearchRescoreParamsRescoreAll returns an AutoresearchRescoreParams
-// holding v.
-func NewAutoresearchRescoreParamsRescoreAll(v RescoreAll) AutoresearchRescoreParams {
-	return AutoresearchRescoreParams{RescoreAll: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *AutoresearchRescoreParams) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.RescoreAttempt != nil:
+		return *x.RescoreAttempt
+	case x.RescoreAll != nil:
+		return *x.RescoreAll
+	}
+	return nil
 }
 
 // GoalGetResult is the result of autohand.goal.get.
@@ -86,9 +113,9 @@ func NewAutoresearchRescoreParamsRescoreAll(v RescoreAll) AutoresearchRescorePar
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - GoalSnapshot: GoalSnapshot, an object with "version", "goal", "queue",
+//   - GoalSnapshot: [GoalSnapshot], an object with "version", "goal", "queue",
 //     "completed" and "updatedAt" members
-//   - GoalDisabled: GoalDisabled, an object with "ok" and "message" members
+//   - GoalDisabled: [GoalDisabled], an object with "ok" and "message" members
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -99,14 +126,31 @@ type GoalGetResult struct {
 	GoalDisabled *GoalDisabled
 }
 
-// NewGoalGetResultGoalSnapshot returns a GoalGetResult holding v.
-func NewGoalGetResultGoalSnapshot(v GoalSnapshot) GoalGetResult {
-	return GoalGetResult{GoalSnapshot: &v}
+// NewGoalGetResult returns a [GoalGetResult] holding v, in the field of v's
+// type.
+func NewGoalGetResult[V GoalSnapshot | GoalDisabled](v V) GoalGetResult {
+	var x GoalGetResult
+	switch v := any(v).(type) {
+	case GoalSnapshot:
+		x.GoalSnapshot = &v
+	case GoalDisabled:
+		x.GoalDisabled = &v
+	}
+	return x
 }
 
-// NewGoalGetResultGoalDisabled returns a GoalGetResult holding v.
-func NewGoalGetResultGoalDisabled(v GoalDisabled) GoalGetResult {
-	return GoalGetResult{GoalDisabled: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *GoalGetResult) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.GoalSnapshot != nil:
+		return *x.GoalSnapshot
+	case x.GoalDisabled != nil:
+		return *x.GoalDisabled
+	}
+	return nil
 }
 
 // GoalQueueResult is the result of autohand.goal.queue.
@@ -114,8 +158,8 @@ func NewGoalGetResultGoalDisabled(v GoalDisabled) GoalGetResult {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - GoalMutationResult: GoalMutationResult, an object with a "ok" member
-//   - GoalSnapshot: GoalSnapshot, an object with "version", "goal", "queue",
+//   - GoalMutationResult: [GoalMutationResult], an object with a "ok" member
+//   - GoalSnapshot: [GoalSnapshot], an object with "version", "goal", "queue",
 //     "completed" and "updatedAt" members
 //
 // An object is the object variant whose required members it holds (with the
@@ -127,35 +171,67 @@ type GoalQueueResult struct {
 	GoalSnapshot       *GoalSnapshot
 }
 
-// NewGoalQueueResultGoalMutationResult returns a GoalQueueResult holding v.
-func NewGoalQueueResultGoalMutationResult(v GoalMutationResult) GoalQueueResult {
-	return GoalQueueResult{GoalMutationResult: &v}
+// NewGoalQueueResult returns a [GoalQueueResult] holding v, in the field of
+// v's type.
+func NewGoalQueueResult[V GoalMutationResult | GoalSnapshot](v V) GoalQueueResult {
+	var x GoalQueueResult
+	switch v := any(v).(type) {
+	case GoalMutationResult:
+		x.GoalMutationResult = &v
+	case GoalSnapshot:
+		x.GoalSnapshot = &v
+	}
+	return x
 }
 
-// NewGoalQueueResultGoalSnapshot returns a GoalQueueResult holding v.
-func NewGoalQueueResultGoalSnapshot(v GoalSnapshot) GoalQueueResult {
-	return GoalQueueResult{GoalSnapshot: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *GoalQueueResult) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.GoalMutationResult != nil:
+		return *x.GoalMutationResult
+	case x.GoalSnapshot != nil:
+		return *x.GoalSnapshot
+	}
+	return nil
 }
 
 // GoalListTemplatesResult is the result of autohand.goal.listTemplates.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
-//   - GoalTemplates: GoalTemplates
-//   - GoalDisabled: GoalDisabled
+//   - GoalTemplates: [GoalTemplates]
+//   - GoalDisabled: [GoalDisabled]
 type GoalListTemplatesResult struct {
 	GoalTemplates *GoalTemplates
 	GoalDisabled  *GoalDisabled
 }
 
-// NewGoalListTemplatesResultGoalTemplates returns a GoalListTemplatesResult
-// holding v.
-func NewGoalListTemplatesResultGoalTemplates(v GoalTemplates) GoalListTemplatesResult {
-	return GoalListTemplatesResult{GoalTemplates: &v}
+// NewGoalListTemplatesResult returns a [GoalListTemplatesResult] holding v, in
+// the field of v's type.
+func NewGoalListTemplatesResult[V GoalTemplates | GoalDisabled](v V) GoalListTemplatesResult {
+	var x GoalListTemplatesResult
+	switch v := any(v).(type) {
+	case GoalTemplates:
+		x.GoalTemplates = &v
+	case GoalDisabled:
+		x.GoalDisabled = &v
+	}
+	return x
 }
 
-// NewGoalListTemplatesResultGoalDisabled returns a GoalListTemplatesResult
-// holding v.
-func NewGoalListTemplatesResultGoalDisabled(v GoalDisabled) GoalListTemplatesResult {
-	return GoalListTemplatesResult{GoalDisabled: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *GoalListTemplatesResult) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.GoalTemplates != nil:
+		return *x.GoalTemplates
+	case x.GoalDisabled != nil:
+		return *x.GoalDisabled
+	}
+	return nil
 }

@@ -39,8 +39,8 @@ func (x InferenceDestination) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes an InferenceDestination from the variant named by the
-// "kind" member.
+// UnmarshalJSON decodes an [InferenceDestination] from the variant named by
+// the "kind" member.
 func (x *InferenceDestination) UnmarshalJSON(b []byte) error {
 	var raw []byte
 	err := rpcimpl.DecodeObject(b, func(key, value []byte) error {
@@ -103,8 +103,8 @@ func (x AutoresearchRescoreParams) MarshalJSON() ([]byte, error) {
 }
 
 // autoresearchRescoreParamsObjects is what an object needs to be each object
-// variant of AutoresearchRescoreParams (RescoreAttempt and RescoreAll), over
-// the members "attemptId" and "all", one bit each in this order.
+// variant of [AutoresearchRescoreParams] ([RescoreAttempt] and [RescoreAll]),
+// over the members "attemptId" and "all", one bit each in this order.
 var autoresearchRescoreParamsObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x1},
@@ -113,9 +113,9 @@ var autoresearchRescoreParamsObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes an AutoresearchRescoreParams into the variant matching
-// the kind of JSON value b holds. An object decodes into the object variant
-// the members it holds choose, as the type's comment says.
+// UnmarshalJSON decodes an [AutoresearchRescoreParams] into the variant
+// matching the kind of JSON value b holds. An object decodes into the object
+// variant the members it holds choose, as the type's comment says.
 func (x *AutoresearchRescoreParams) UnmarshalJSON(b []byte) error {
 	var v AutoresearchRescoreParams
 	var err error
@@ -173,9 +173,9 @@ func (x GoalGetResult) MarshalJSON() ([]byte, error) {
 }
 
 // goalGetResultObjects is what an object needs to be each object variant of
-// GoalGetResult (GoalSnapshot and GoalDisabled), over the members "version",
-// "goal", "queue", "completed", "updatedAt", "ok" and "message", one bit each
-// in this order.
+// [GoalGetResult] ([GoalSnapshot] and [GoalDisabled]), over the members
+// "version", "goal", "queue", "completed", "updatedAt", "ok" and "message",
+// one bit each in this order.
 var goalGetResultObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1f},
 	Required: []uint64{0x1f},
@@ -184,9 +184,9 @@ var goalGetResultObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x60},
 }}
 
-// UnmarshalJSON decodes a GoalGetResult into the variant matching the kind of
-// JSON value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says.
+// UnmarshalJSON decodes a [GoalGetResult] into the variant matching the kind
+// of JSON value b holds. An object decodes into the object variant the members
+// it holds choose, as the type's comment says.
 func (x *GoalGetResult) UnmarshalJSON(b []byte) error {
 	var v GoalGetResult
 	var err error
@@ -254,8 +254,8 @@ func (x GoalQueueResult) MarshalJSON() ([]byte, error) {
 }
 
 // goalQueueResultObjects is what an object needs to be each object variant of
-// GoalQueueResult (GoalMutationResult and GoalSnapshot), over the members
-// "ok", "goal", "queue", "telemetry", "message", "queued", "started",
+// [GoalQueueResult] ([GoalMutationResult] and [GoalSnapshot]), over the
+// members "ok", "goal", "queue", "telemetry", "message", "queued", "started",
 // "completed", "completedRun", "dequeued", "removed", "version" and
 // "updatedAt", one bit each in this order.
 var goalQueueResultObjects = []rpcimpl.ObjectChoice{{
@@ -266,7 +266,7 @@ var goalQueueResultObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x1886},
 }}
 
-// UnmarshalJSON decodes a GoalQueueResult into the variant matching the kind
+// UnmarshalJSON decodes a [GoalQueueResult] into the variant matching the kind
 // of JSON value b holds. An object decodes into the object variant the members
 // it holds choose, as the type's comment says.
 func (x *GoalQueueResult) UnmarshalJSON(b []byte) error {
@@ -345,7 +345,7 @@ func (x GoalListTemplatesResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a GoalListTemplatesResult into the variant matching
+// UnmarshalJSON decodes a [GoalListTemplatesResult] into the variant matching
 // the kind of JSON value b holds.
 func (x *GoalListTemplatesResult) UnmarshalJSON(b []byte) error {
 	var v GoalListTemplatesResult

@@ -9,7 +9,7 @@ package hermes
 // message/changed.
 type MessageFormat string
 
-// The values of MessageFormat.
+// The values of [MessageFormat].
 const (
 	// Raw pipe-delimited HL7, segments separated by carriage returns (\r).
 	MessageFormatHL7 MessageFormat = "hl7"
@@ -29,7 +29,7 @@ const (
 	MessageFormatTOML MessageFormat = "toml"
 )
 
-// Valid reports whether x is one of the values of MessageFormat.
+// Valid reports whether x is one of the values of [MessageFormat].
 func (x MessageFormat) Valid() bool {
 	switch x {
 	case MessageFormatHL7, MessageFormatJSON, MessageFormatYAML, MessageFormatTOML:
@@ -42,7 +42,7 @@ func (x MessageFormat) Valid() bool {
 // initialize result.
 type EventName string
 
-// The values of EventName.
+// The values of [EventName].
 const (
 	// The message content changed (sent as message/changed).
 	EventNameMessageChanged EventName = "message/changed"
@@ -52,7 +52,7 @@ const (
 	EventNameMessageSaved EventName = "message/saved"
 )
 
-// Valid reports whether x is one of the values of EventName.
+// Valid reports whether x is one of the values of [EventName].
 func (x EventName) Valid() bool {
 	switch x {
 	case EventNameMessageChanged, EventNameMessageOpened, EventNameMessageSaved:
@@ -70,7 +70,7 @@ func (x EventName) Valid() bool {
 // ones.
 type FieldDatatype string
 
-// The values of FieldDatatype.
+// The values of [FieldDatatype].
 const (
 	// A date written YYYYMMDD.
 	FieldDatatypeDate FieldDatatype = "date"
@@ -78,7 +78,7 @@ const (
 	FieldDatatypeDateTime FieldDatatype = "datetime"
 )
 
-// Valid reports whether x is one of the known values of FieldDatatype.
+// Valid reports whether x is one of the known values of [FieldDatatype].
 func (x FieldDatatype) Valid() bool {
 	switch x {
 	case FieldDatatypeDate, FieldDatatypeDateTime:
@@ -90,7 +90,7 @@ func (x FieldDatatype) Valid() bool {
 // ShutdownReason says why Hermes asks the extension to stop.
 type ShutdownReason string
 
-// The values of ShutdownReason.
+// The values of [ShutdownReason].
 const (
 	// Hermes is quitting.
 	ShutdownReasonClosing ShutdownReason = "closing"
@@ -102,7 +102,7 @@ const (
 	ShutdownReasonError ShutdownReason = "error"
 )
 
-// Valid reports whether x is one of the values of ShutdownReason.
+// Valid reports whether x is one of the values of [ShutdownReason].
 func (x ShutdownReason) Valid() bool {
 	switch x {
 	case ShutdownReasonClosing, ShutdownReasonDisabled, ShutdownReasonReload, ShutdownReasonError:
@@ -114,7 +114,7 @@ func (x ShutdownReason) Valid() bool {
 // WindowCloseReason says why a window was closed.
 type WindowCloseReason string
 
-// The values of WindowCloseReason.
+// The values of [WindowCloseReason].
 const (
 	// The user closed it.
 	WindowCloseReasonUser WindowCloseReason = "user"
@@ -124,7 +124,7 @@ const (
 	WindowCloseReasonShutdown WindowCloseReason = "shutdown"
 )
 
-// Valid reports whether x is one of the values of WindowCloseReason.
+// Valid reports whether x is one of the values of [WindowCloseReason].
 func (x WindowCloseReason) Valid() bool {
 	switch x {
 	case WindowCloseReasonUser, WindowCloseReasonExtension, WindowCloseReasonShutdown:
@@ -136,14 +136,14 @@ func (x WindowCloseReason) Valid() bool {
 // MessageKind is the styling of a ui/showMessage dialogue.
 type MessageKind string
 
-// The values of MessageKind.
+// The values of [MessageKind].
 const (
 	MessageKindInfo    MessageKind = "info"
 	MessageKindWarning MessageKind = "warning"
 	MessageKindError   MessageKind = "error"
 )
 
-// Valid reports whether x is one of the values of MessageKind.
+// Valid reports whether x is one of the values of [MessageKind].
 func (x MessageKind) Valid() bool {
 	switch x {
 	case MessageKindInfo, MessageKindWarning, MessageKindError:
@@ -155,7 +155,7 @@ func (x MessageKind) Valid() bool {
 // ConfirmButtons is the buttons of a ui/showConfirm dialogue.
 type ConfirmButtons string
 
-// The values of ConfirmButtons.
+// The values of [ConfirmButtons].
 const (
 	// Yes and No.
 	ConfirmButtonsYesNo ConfirmButtons = "yesNo"
@@ -163,7 +163,7 @@ const (
 	ConfirmButtonsOkCancel ConfirmButtons = "okCancel"
 )
 
-// Valid reports whether x is one of the values of ConfirmButtons.
+// Valid reports whether x is one of the values of [ConfirmButtons].
 func (x ConfirmButtons) Valid() bool {
 	switch x {
 	case ConfirmButtonsYesNo, ConfirmButtonsOkCancel:

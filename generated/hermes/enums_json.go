@@ -12,7 +12,7 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
-// UnmarshalJSON decodes a MessageFormat, refusing values it does not list.
+// UnmarshalJSON decodes a [MessageFormat], refusing values it does not list.
 func (x *MessageFormat) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -25,7 +25,7 @@ func (x *MessageFormat) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an EventName, refusing values it does not list.
+// UnmarshalJSON decodes an [EventName], refusing values it does not list.
 func (x *EventName) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -38,7 +38,7 @@ func (x *EventName) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a FieldDatatype, keeping values it does not list:
+// UnmarshalJSON decodes a [FieldDatatype], keeping values it does not list:
 // other values are accepted.
 func (x *FieldDatatype) UnmarshalJSON(b []byte) error {
 	var v string
@@ -49,7 +49,7 @@ func (x *FieldDatatype) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a ShutdownReason, refusing values it does not list.
+// UnmarshalJSON decodes a [ShutdownReason], refusing values it does not list.
 func (x *ShutdownReason) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -62,7 +62,8 @@ func (x *ShutdownReason) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a WindowCloseReason, refusing values it does not list.
+// UnmarshalJSON decodes a [WindowCloseReason], refusing values it does not
+// list.
 func (x *WindowCloseReason) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -75,7 +76,7 @@ func (x *WindowCloseReason) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a MessageKind, refusing values it does not list.
+// UnmarshalJSON decodes a [MessageKind], refusing values it does not list.
 func (x *MessageKind) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -88,7 +89,7 @@ func (x *MessageKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a ConfirmButtons, refusing values it does not list.
+// UnmarshalJSON decodes a [ConfirmButtons], refusing values it does not list.
 func (x *ConfirmButtons) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {

@@ -14,7 +14,7 @@ package lsp
 // Since 3.16.0.
 type SemanticTokenTypes string
 
-// The values of SemanticTokenTypes.
+// The values of [SemanticTokenTypes].
 const (
 	SemanticTokenTypesNamespace     SemanticTokenTypes = "namespace"
 	SemanticTokenTypesType          SemanticTokenTypes = "type"
@@ -42,7 +42,7 @@ const (
 	SemanticTokenTypesDecorator SemanticTokenTypes = "decorator"
 )
 
-// Valid reports whether x is one of the known values of SemanticTokenTypes.
+// Valid reports whether x is one of the known values of [SemanticTokenTypes].
 func (x SemanticTokenTypes) Valid() bool {
 	switch x {
 	case SemanticTokenTypesNamespace, SemanticTokenTypesType, SemanticTokenTypesClass, SemanticTokenTypesEnum, SemanticTokenTypesInterface, SemanticTokenTypesStruct, SemanticTokenTypesTypeParameter, SemanticTokenTypesParameter, SemanticTokenTypesVariable, SemanticTokenTypesProperty, SemanticTokenTypesEnumMember, SemanticTokenTypesEvent, SemanticTokenTypesFunction, SemanticTokenTypesMethod, SemanticTokenTypesMacro, SemanticTokenTypesKeyword, SemanticTokenTypesModifier, SemanticTokenTypesComment, SemanticTokenTypesString, SemanticTokenTypesNumber, SemanticTokenTypesRegexp, SemanticTokenTypesOperator, SemanticTokenTypesDecorator:
@@ -60,7 +60,7 @@ func (x SemanticTokenTypes) Valid() bool {
 // Since 3.16.0.
 type SemanticTokenModifiers string
 
-// The values of SemanticTokenModifiers.
+// The values of [SemanticTokenModifiers].
 const (
 	SemanticTokenModifiersDeclaration    SemanticTokenModifiers = "declaration"
 	SemanticTokenModifiersDefinition     SemanticTokenModifiers = "definition"
@@ -75,7 +75,7 @@ const (
 )
 
 // Valid reports whether x is one of the known values of
-// SemanticTokenModifiers.
+// [SemanticTokenModifiers].
 func (x SemanticTokenModifiers) Valid() bool {
 	switch x {
 	case SemanticTokenModifiersDeclaration, SemanticTokenModifiersDefinition, SemanticTokenModifiersReadonly, SemanticTokenModifiersStatic, SemanticTokenModifiersDeprecated, SemanticTokenModifiersAbstract, SemanticTokenModifiersAsync, SemanticTokenModifiersModification, SemanticTokenModifiersDocumentation, SemanticTokenModifiersDefaultLibrary:
@@ -90,14 +90,14 @@ func (x SemanticTokenModifiers) Valid() bool {
 // Since 3.17.0.
 type DocumentDiagnosticReportKind string
 
-// The values of DocumentDiagnosticReportKind.
+// The values of [DocumentDiagnosticReportKind].
 const (
 	DocumentDiagnosticReportKindFull      DocumentDiagnosticReportKind = "full"
 	DocumentDiagnosticReportKindUnchanged DocumentDiagnosticReportKind = "unchanged"
 )
 
 // Valid reports whether x is one of the values of
-// DocumentDiagnosticReportKind.
+// [DocumentDiagnosticReportKind].
 func (x DocumentDiagnosticReportKind) Valid() bool {
 	switch x {
 	case DocumentDiagnosticReportKindFull, DocumentDiagnosticReportKindUnchanged:
@@ -113,7 +113,7 @@ func (x DocumentDiagnosticReportKind) Valid() bool {
 // ones.
 type ErrorCodes int32
 
-// The values of ErrorCodes.
+// The values of [ErrorCodes].
 const (
 	ErrorCodesParseError           ErrorCodes = -32700
 	ErrorCodesInvalidRequest       ErrorCodes = -32600
@@ -124,7 +124,7 @@ const (
 	ErrorCodesUnknownErrorCode     ErrorCodes = -32001
 )
 
-// Valid reports whether x is one of the known values of ErrorCodes.
+// Valid reports whether x is one of the known values of [ErrorCodes].
 func (x ErrorCodes) Valid() bool {
 	switch x {
 	case ErrorCodesParseError, ErrorCodesInvalidRequest, ErrorCodesMethodNotFound, ErrorCodesInvalidParams, ErrorCodesInternalError, ErrorCodesServerNotInitialized, ErrorCodesUnknownErrorCode:
@@ -140,7 +140,7 @@ func (x ErrorCodes) Valid() bool {
 // ones.
 type LSPErrorCodes int32
 
-// The values of LSPErrorCodes.
+// The values of [LSPErrorCodes].
 const (
 	// Since 3.17.0.
 	LSPErrorCodesRequestFailed LSPErrorCodes = -32803
@@ -150,7 +150,7 @@ const (
 	LSPErrorCodesRequestCancelled LSPErrorCodes = -32800
 )
 
-// Valid reports whether x is one of the known values of LSPErrorCodes.
+// Valid reports whether x is one of the known values of [LSPErrorCodes].
 func (x LSPErrorCodes) Valid() bool {
 	switch x {
 	case LSPErrorCodesRequestFailed, LSPErrorCodesServerCancelled, LSPErrorCodesContentModified, LSPErrorCodesRequestCancelled:
@@ -166,14 +166,14 @@ func (x LSPErrorCodes) Valid() bool {
 // ones.
 type FoldingRangeKind string
 
-// The values of FoldingRangeKind.
+// The values of [FoldingRangeKind].
 const (
 	FoldingRangeKindComment FoldingRangeKind = "comment"
 	FoldingRangeKindImports FoldingRangeKind = "imports"
 	FoldingRangeKindRegion  FoldingRangeKind = "region"
 )
 
-// Valid reports whether x is one of the known values of FoldingRangeKind.
+// Valid reports whether x is one of the known values of [FoldingRangeKind].
 func (x FoldingRangeKind) Valid() bool {
 	switch x {
 	case FoldingRangeKindComment, FoldingRangeKindImports, FoldingRangeKindRegion:
@@ -186,7 +186,7 @@ func (x FoldingRangeKind) Valid() bool {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#symbolKind
 type SymbolKind uint32
 
-// The values of SymbolKind.
+// The values of [SymbolKind].
 const (
 	SymbolKindFile          SymbolKind = 1
 	SymbolKindModule        SymbolKind = 2
@@ -216,7 +216,7 @@ const (
 	SymbolKindTypeParameter SymbolKind = 26
 )
 
-// Valid reports whether x is one of the values of SymbolKind.
+// Valid reports whether x is one of the values of [SymbolKind].
 func (x SymbolKind) Valid() bool {
 	switch x {
 	case SymbolKindFile, SymbolKindModule, SymbolKindNamespace, SymbolKindPackage, SymbolKindClass, SymbolKindMethod, SymbolKindProperty, SymbolKindField, SymbolKindConstructor, SymbolKindEnum, SymbolKindInterface, SymbolKindFunction, SymbolKindVariable, SymbolKindConstant, SymbolKindString, SymbolKindNumber, SymbolKindBoolean, SymbolKindArray, SymbolKindObject, SymbolKindKey, SymbolKindNull, SymbolKindEnumMember, SymbolKindStruct, SymbolKindEvent, SymbolKindOperator, SymbolKindTypeParameter:
@@ -231,12 +231,12 @@ func (x SymbolKind) Valid() bool {
 // Since 3.16.0.
 type SymbolTag uint32
 
-// The values of SymbolTag.
+// The values of [SymbolTag].
 const (
 	SymbolTagDeprecated SymbolTag = 1
 )
 
-// Valid reports whether x is one of the values of SymbolTag.
+// Valid reports whether x is one of the values of [SymbolTag].
 func (x SymbolTag) Valid() bool {
 	switch x {
 	case SymbolTagDeprecated:
@@ -251,7 +251,7 @@ func (x SymbolTag) Valid() bool {
 // Since 3.16.0.
 type UniquenessLevel string
 
-// The values of UniquenessLevel.
+// The values of [UniquenessLevel].
 const (
 	UniquenessLevelDocument UniquenessLevel = "document"
 	UniquenessLevelProject  UniquenessLevel = "project"
@@ -260,7 +260,7 @@ const (
 	UniquenessLevelGlobal   UniquenessLevel = "global"
 )
 
-// Valid reports whether x is one of the values of UniquenessLevel.
+// Valid reports whether x is one of the values of [UniquenessLevel].
 func (x UniquenessLevel) Valid() bool {
 	switch x {
 	case UniquenessLevelDocument, UniquenessLevelProject, UniquenessLevelGroup, UniquenessLevelScheme, UniquenessLevelGlobal:
@@ -275,14 +275,14 @@ func (x UniquenessLevel) Valid() bool {
 // Since 3.16.0.
 type MonikerKind string
 
-// The values of MonikerKind.
+// The values of [MonikerKind].
 const (
 	MonikerKindImport MonikerKind = "import"
 	MonikerKindExport MonikerKind = "export"
 	MonikerKindLocal  MonikerKind = "local"
 )
 
-// Valid reports whether x is one of the values of MonikerKind.
+// Valid reports whether x is one of the values of [MonikerKind].
 func (x MonikerKind) Valid() bool {
 	switch x {
 	case MonikerKindImport, MonikerKindExport, MonikerKindLocal:
@@ -297,13 +297,13 @@ func (x MonikerKind) Valid() bool {
 // Since 3.17.0.
 type InlayHintKind uint32
 
-// The values of InlayHintKind.
+// The values of [InlayHintKind].
 const (
 	InlayHintKindType      InlayHintKind = 1
 	InlayHintKindParameter InlayHintKind = 2
 )
 
-// Valid reports whether x is one of the values of InlayHintKind.
+// Valid reports whether x is one of the values of [InlayHintKind].
 func (x InlayHintKind) Valid() bool {
 	switch x {
 	case InlayHintKindType, InlayHintKindParameter:
@@ -316,7 +316,7 @@ func (x InlayHintKind) Valid() bool {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#messageType
 type MessageType uint32
 
-// The values of MessageType.
+// The values of [MessageType].
 const (
 	MessageTypeError   MessageType = 1
 	MessageTypeWarning MessageType = 2
@@ -326,7 +326,7 @@ const (
 	MessageTypeDebug MessageType = 5
 )
 
-// Valid reports whether x is one of the values of MessageType.
+// Valid reports whether x is one of the values of [MessageType].
 func (x MessageType) Valid() bool {
 	switch x {
 	case MessageTypeError, MessageTypeWarning, MessageTypeInfo, MessageTypeLog, MessageTypeDebug:
@@ -339,14 +339,14 @@ func (x MessageType) Valid() bool {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSyncKind
 type TextDocumentSyncKind uint32
 
-// The values of TextDocumentSyncKind.
+// The values of [TextDocumentSyncKind].
 const (
 	TextDocumentSyncKindNone        TextDocumentSyncKind = 0
 	TextDocumentSyncKindFull        TextDocumentSyncKind = 1
 	TextDocumentSyncKindIncremental TextDocumentSyncKind = 2
 )
 
-// Valid reports whether x is one of the values of TextDocumentSyncKind.
+// Valid reports whether x is one of the values of [TextDocumentSyncKind].
 func (x TextDocumentSyncKind) Valid() bool {
 	switch x {
 	case TextDocumentSyncKindNone, TextDocumentSyncKindFull, TextDocumentSyncKindIncremental:
@@ -359,14 +359,14 @@ func (x TextDocumentSyncKind) Valid() bool {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSaveReason
 type TextDocumentSaveReason uint32
 
-// The values of TextDocumentSaveReason.
+// The values of [TextDocumentSaveReason].
 const (
 	TextDocumentSaveReasonManual     TextDocumentSaveReason = 1
 	TextDocumentSaveReasonAfterDelay TextDocumentSaveReason = 2
 	TextDocumentSaveReasonFocusOut   TextDocumentSaveReason = 3
 )
 
-// Valid reports whether x is one of the values of TextDocumentSaveReason.
+// Valid reports whether x is one of the values of [TextDocumentSaveReason].
 func (x TextDocumentSaveReason) Valid() bool {
 	switch x {
 	case TextDocumentSaveReasonManual, TextDocumentSaveReasonAfterDelay, TextDocumentSaveReasonFocusOut:
@@ -379,7 +379,7 @@ func (x TextDocumentSaveReason) Valid() bool {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionItemKind
 type CompletionItemKind uint32
 
-// The values of CompletionItemKind.
+// The values of [CompletionItemKind].
 const (
 	CompletionItemKindText          CompletionItemKind = 1
 	CompletionItemKindMethod        CompletionItemKind = 2
@@ -408,7 +408,7 @@ const (
 	CompletionItemKindTypeParameter CompletionItemKind = 25
 )
 
-// Valid reports whether x is one of the values of CompletionItemKind.
+// Valid reports whether x is one of the values of [CompletionItemKind].
 func (x CompletionItemKind) Valid() bool {
 	switch x {
 	case CompletionItemKindText, CompletionItemKindMethod, CompletionItemKindFunction, CompletionItemKindConstructor, CompletionItemKindField, CompletionItemKindVariable, CompletionItemKindClass, CompletionItemKindInterface, CompletionItemKindModule, CompletionItemKindProperty, CompletionItemKindUnit, CompletionItemKindValue, CompletionItemKindEnum, CompletionItemKindKeyword, CompletionItemKindSnippet, CompletionItemKindColor, CompletionItemKindFile, CompletionItemKindReference, CompletionItemKindFolder, CompletionItemKindEnumMember, CompletionItemKindConstant, CompletionItemKindStruct, CompletionItemKindEvent, CompletionItemKindOperator, CompletionItemKindTypeParameter:
@@ -423,12 +423,12 @@ func (x CompletionItemKind) Valid() bool {
 // Since 3.15.0.
 type CompletionItemTag uint32
 
-// The values of CompletionItemTag.
+// The values of [CompletionItemTag].
 const (
 	CompletionItemTagDeprecated CompletionItemTag = 1
 )
 
-// Valid reports whether x is one of the values of CompletionItemTag.
+// Valid reports whether x is one of the values of [CompletionItemTag].
 func (x CompletionItemTag) Valid() bool {
 	switch x {
 	case CompletionItemTagDeprecated:
@@ -441,13 +441,13 @@ func (x CompletionItemTag) Valid() bool {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#insertTextFormat
 type InsertTextFormat uint32
 
-// The values of InsertTextFormat.
+// The values of [InsertTextFormat].
 const (
 	InsertTextFormatPlainText InsertTextFormat = 1
 	InsertTextFormatSnippet   InsertTextFormat = 2
 )
 
-// Valid reports whether x is one of the values of InsertTextFormat.
+// Valid reports whether x is one of the values of [InsertTextFormat].
 func (x InsertTextFormat) Valid() bool {
 	switch x {
 	case InsertTextFormatPlainText, InsertTextFormatSnippet:
@@ -462,13 +462,13 @@ func (x InsertTextFormat) Valid() bool {
 // Since 3.16.0.
 type InsertTextMode uint32
 
-// The values of InsertTextMode.
+// The values of [InsertTextMode].
 const (
 	InsertTextModeAsIs              InsertTextMode = 1
 	InsertTextModeAdjustIndentation InsertTextMode = 2
 )
 
-// Valid reports whether x is one of the values of InsertTextMode.
+// Valid reports whether x is one of the values of [InsertTextMode].
 func (x InsertTextMode) Valid() bool {
 	switch x {
 	case InsertTextModeAsIs, InsertTextModeAdjustIndentation:
@@ -481,14 +481,14 @@ func (x InsertTextMode) Valid() bool {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlightKind
 type DocumentHighlightKind uint32
 
-// The values of DocumentHighlightKind.
+// The values of [DocumentHighlightKind].
 const (
 	DocumentHighlightKindText  DocumentHighlightKind = 1
 	DocumentHighlightKindRead  DocumentHighlightKind = 2
 	DocumentHighlightKindWrite DocumentHighlightKind = 3
 )
 
-// Valid reports whether x is one of the values of DocumentHighlightKind.
+// Valid reports whether x is one of the values of [DocumentHighlightKind].
 func (x DocumentHighlightKind) Valid() bool {
 	switch x {
 	case DocumentHighlightKindText, DocumentHighlightKindRead, DocumentHighlightKindWrite:
@@ -504,7 +504,7 @@ func (x DocumentHighlightKind) Valid() bool {
 // ones.
 type CodeActionKind string
 
-// The values of CodeActionKind.
+// The values of [CodeActionKind].
 const (
 	CodeActionKindEmpty                 CodeActionKind = ""
 	CodeActionKindQuickFix              CodeActionKind = "quickfix"
@@ -518,7 +518,7 @@ const (
 	CodeActionKindSourceFixAll CodeActionKind = "source.fixAll"
 )
 
-// Valid reports whether x is one of the known values of CodeActionKind.
+// Valid reports whether x is one of the known values of [CodeActionKind].
 func (x CodeActionKind) Valid() bool {
 	switch x {
 	case CodeActionKindEmpty, CodeActionKindQuickFix, CodeActionKindRefactor, CodeActionKindRefactorExtract, CodeActionKindRefactorInline, CodeActionKindRefactorRewrite, CodeActionKindSource, CodeActionKindSourceOrganizeImports, CodeActionKindSourceFixAll:
@@ -531,14 +531,14 @@ func (x CodeActionKind) Valid() bool {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#traceValue
 type TraceValues string
 
-// The values of TraceValues.
+// The values of [TraceValues].
 const (
 	TraceValuesOff      TraceValues = "off"
 	TraceValuesMessages TraceValues = "messages"
 	TraceValuesVerbose  TraceValues = "verbose"
 )
 
-// Valid reports whether x is one of the values of TraceValues.
+// Valid reports whether x is one of the values of [TraceValues].
 func (x TraceValues) Valid() bool {
 	switch x {
 	case TraceValuesOff, TraceValuesMessages, TraceValuesVerbose:
@@ -551,13 +551,13 @@ func (x TraceValues) Valid() bool {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#markupContent
 type MarkupKind string
 
-// The values of MarkupKind.
+// The values of [MarkupKind].
 const (
 	MarkupKindPlainText MarkupKind = "plaintext"
 	MarkupKindMarkdown  MarkupKind = "markdown"
 )
 
-// Valid reports whether x is one of the values of MarkupKind.
+// Valid reports whether x is one of the values of [MarkupKind].
 func (x MarkupKind) Valid() bool {
 	switch x {
 	case MarkupKindPlainText, MarkupKindMarkdown:
@@ -572,13 +572,14 @@ func (x MarkupKind) Valid() bool {
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 type InlineCompletionTriggerKind uint32
 
-// The values of InlineCompletionTriggerKind.
+// The values of [InlineCompletionTriggerKind].
 const (
 	InlineCompletionTriggerKindInvoked   InlineCompletionTriggerKind = 0
 	InlineCompletionTriggerKindAutomatic InlineCompletionTriggerKind = 1
 )
 
-// Valid reports whether x is one of the values of InlineCompletionTriggerKind.
+// Valid reports whether x is one of the values of
+// [InlineCompletionTriggerKind].
 func (x InlineCompletionTriggerKind) Valid() bool {
 	switch x {
 	case InlineCompletionTriggerKindInvoked, InlineCompletionTriggerKindAutomatic:
@@ -596,14 +597,15 @@ func (x InlineCompletionTriggerKind) Valid() bool {
 // Since 3.17.0.
 type PositionEncodingKind string
 
-// The values of PositionEncodingKind.
+// The values of [PositionEncodingKind].
 const (
 	PositionEncodingKindUTF8  PositionEncodingKind = "utf-8"
 	PositionEncodingKindUTF16 PositionEncodingKind = "utf-16"
 	PositionEncodingKindUTF32 PositionEncodingKind = "utf-32"
 )
 
-// Valid reports whether x is one of the known values of PositionEncodingKind.
+// Valid reports whether x is one of the known values of
+// [PositionEncodingKind].
 func (x PositionEncodingKind) Valid() bool {
 	switch x {
 	case PositionEncodingKindUTF8, PositionEncodingKindUTF16, PositionEncodingKindUTF32:
@@ -616,14 +618,14 @@ func (x PositionEncodingKind) Valid() bool {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#fileChangeType
 type FileChangeType uint32
 
-// The values of FileChangeType.
+// The values of [FileChangeType].
 const (
 	FileChangeTypeCreated FileChangeType = 1
 	FileChangeTypeChanged FileChangeType = 2
 	FileChangeTypeDeleted FileChangeType = 3
 )
 
-// Valid reports whether x is one of the values of FileChangeType.
+// Valid reports whether x is one of the values of [FileChangeType].
 func (x FileChangeType) Valid() bool {
 	switch x {
 	case FileChangeTypeCreated, FileChangeTypeChanged, FileChangeTypeDeleted:
@@ -639,14 +641,14 @@ func (x FileChangeType) Valid() bool {
 // ones.
 type WatchKind uint32
 
-// The values of WatchKind.
+// The values of [WatchKind].
 const (
 	WatchKindCreate WatchKind = 1
 	WatchKindChange WatchKind = 2
 	WatchKindDelete WatchKind = 4
 )
 
-// Valid reports whether x is one of the known values of WatchKind.
+// Valid reports whether x is one of the known values of [WatchKind].
 func (x WatchKind) Valid() bool {
 	switch x {
 	case WatchKindCreate, WatchKindChange, WatchKindDelete:
@@ -659,7 +661,7 @@ func (x WatchKind) Valid() bool {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#diagnosticSeverity
 type DiagnosticSeverity uint32
 
-// The values of DiagnosticSeverity.
+// The values of [DiagnosticSeverity].
 const (
 	DiagnosticSeverityError       DiagnosticSeverity = 1
 	DiagnosticSeverityWarning     DiagnosticSeverity = 2
@@ -667,7 +669,7 @@ const (
 	DiagnosticSeverityHint        DiagnosticSeverity = 4
 )
 
-// Valid reports whether x is one of the values of DiagnosticSeverity.
+// Valid reports whether x is one of the values of [DiagnosticSeverity].
 func (x DiagnosticSeverity) Valid() bool {
 	switch x {
 	case DiagnosticSeverityError, DiagnosticSeverityWarning, DiagnosticSeverityInformation, DiagnosticSeverityHint:
@@ -682,13 +684,13 @@ func (x DiagnosticSeverity) Valid() bool {
 // Since 3.15.0.
 type DiagnosticTag uint32
 
-// The values of DiagnosticTag.
+// The values of [DiagnosticTag].
 const (
 	DiagnosticTagUnnecessary DiagnosticTag = 1
 	DiagnosticTagDeprecated  DiagnosticTag = 2
 )
 
-// Valid reports whether x is one of the values of DiagnosticTag.
+// Valid reports whether x is one of the values of [DiagnosticTag].
 func (x DiagnosticTag) Valid() bool {
 	switch x {
 	case DiagnosticTagUnnecessary, DiagnosticTagDeprecated:
@@ -701,14 +703,14 @@ func (x DiagnosticTag) Valid() bool {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionTriggerKind
 type CompletionTriggerKind uint32
 
-// The values of CompletionTriggerKind.
+// The values of [CompletionTriggerKind].
 const (
 	CompletionTriggerKindInvoked                         CompletionTriggerKind = 1
 	CompletionTriggerKindTriggerCharacter                CompletionTriggerKind = 2
 	CompletionTriggerKindTriggerForIncompleteCompletions CompletionTriggerKind = 3
 )
 
-// Valid reports whether x is one of the values of CompletionTriggerKind.
+// Valid reports whether x is one of the values of [CompletionTriggerKind].
 func (x CompletionTriggerKind) Valid() bool {
 	switch x {
 	case CompletionTriggerKindInvoked, CompletionTriggerKindTriggerCharacter, CompletionTriggerKindTriggerForIncompleteCompletions:
@@ -723,14 +725,14 @@ func (x CompletionTriggerKind) Valid() bool {
 // Since 3.15.0.
 type SignatureHelpTriggerKind uint32
 
-// The values of SignatureHelpTriggerKind.
+// The values of [SignatureHelpTriggerKind].
 const (
 	SignatureHelpTriggerKindInvoked          SignatureHelpTriggerKind = 1
 	SignatureHelpTriggerKindTriggerCharacter SignatureHelpTriggerKind = 2
 	SignatureHelpTriggerKindContentChange    SignatureHelpTriggerKind = 3
 )
 
-// Valid reports whether x is one of the values of SignatureHelpTriggerKind.
+// Valid reports whether x is one of the values of [SignatureHelpTriggerKind].
 func (x SignatureHelpTriggerKind) Valid() bool {
 	switch x {
 	case SignatureHelpTriggerKindInvoked, SignatureHelpTriggerKindTriggerCharacter, SignatureHelpTriggerKindContentChange:
@@ -745,13 +747,13 @@ func (x SignatureHelpTriggerKind) Valid() bool {
 // Since 3.17.0.
 type CodeActionTriggerKind uint32
 
-// The values of CodeActionTriggerKind.
+// The values of [CodeActionTriggerKind].
 const (
 	CodeActionTriggerKindInvoked   CodeActionTriggerKind = 1
 	CodeActionTriggerKindAutomatic CodeActionTriggerKind = 2
 )
 
-// Valid reports whether x is one of the values of CodeActionTriggerKind.
+// Valid reports whether x is one of the values of [CodeActionTriggerKind].
 func (x CodeActionTriggerKind) Valid() bool {
 	switch x {
 	case CodeActionTriggerKindInvoked, CodeActionTriggerKindAutomatic:
@@ -766,13 +768,13 @@ func (x CodeActionTriggerKind) Valid() bool {
 // Since 3.16.0.
 type FileOperationPatternKind string
 
-// The values of FileOperationPatternKind.
+// The values of [FileOperationPatternKind].
 const (
 	FileOperationPatternKindFile   FileOperationPatternKind = "file"
 	FileOperationPatternKindFolder FileOperationPatternKind = "folder"
 )
 
-// Valid reports whether x is one of the values of FileOperationPatternKind.
+// Valid reports whether x is one of the values of [FileOperationPatternKind].
 func (x FileOperationPatternKind) Valid() bool {
 	switch x {
 	case FileOperationPatternKindFile, FileOperationPatternKindFolder:
@@ -787,13 +789,13 @@ func (x FileOperationPatternKind) Valid() bool {
 // Since 3.17.0.
 type NotebookCellKind uint32
 
-// The values of NotebookCellKind.
+// The values of [NotebookCellKind].
 const (
 	NotebookCellKindMarkup NotebookCellKind = 1
 	NotebookCellKindCode   NotebookCellKind = 2
 )
 
-// Valid reports whether x is one of the values of NotebookCellKind.
+// Valid reports whether x is one of the values of [NotebookCellKind].
 func (x NotebookCellKind) Valid() bool {
 	switch x {
 	case NotebookCellKindMarkup, NotebookCellKindCode:
@@ -806,14 +808,14 @@ func (x NotebookCellKind) Valid() bool {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#resourceOperationKind
 type ResourceOperationKind string
 
-// The values of ResourceOperationKind.
+// The values of [ResourceOperationKind].
 const (
 	ResourceOperationKindCreate ResourceOperationKind = "create"
 	ResourceOperationKindRename ResourceOperationKind = "rename"
 	ResourceOperationKindDelete ResourceOperationKind = "delete"
 )
 
-// Valid reports whether x is one of the values of ResourceOperationKind.
+// Valid reports whether x is one of the values of [ResourceOperationKind].
 func (x ResourceOperationKind) Valid() bool {
 	switch x {
 	case ResourceOperationKindCreate, ResourceOperationKindRename, ResourceOperationKindDelete:
@@ -826,7 +828,7 @@ func (x ResourceOperationKind) Valid() bool {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#failureHandlingKind
 type FailureHandlingKind string
 
-// The values of FailureHandlingKind.
+// The values of [FailureHandlingKind].
 const (
 	FailureHandlingKindAbort                 FailureHandlingKind = "abort"
 	FailureHandlingKindTransactional         FailureHandlingKind = "transactional"
@@ -834,7 +836,7 @@ const (
 	FailureHandlingKindUndo                  FailureHandlingKind = "undo"
 )
 
-// Valid reports whether x is one of the values of FailureHandlingKind.
+// Valid reports whether x is one of the values of [FailureHandlingKind].
 func (x FailureHandlingKind) Valid() bool {
 	switch x {
 	case FailureHandlingKindAbort, FailureHandlingKindTransactional, FailureHandlingKindTextOnlyTransactional, FailureHandlingKindUndo:
@@ -847,13 +849,13 @@ func (x FailureHandlingKind) Valid() bool {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#prepareSupportDefaultBehavior
 type PrepareSupportDefaultBehavior uint32
 
-// The values of PrepareSupportDefaultBehavior.
+// The values of [PrepareSupportDefaultBehavior].
 const (
 	PrepareSupportDefaultBehaviorIdentifier PrepareSupportDefaultBehavior = 1
 )
 
 // Valid reports whether x is one of the values of
-// PrepareSupportDefaultBehavior.
+// [PrepareSupportDefaultBehavior].
 func (x PrepareSupportDefaultBehavior) Valid() bool {
 	switch x {
 	case PrepareSupportDefaultBehaviorIdentifier:
@@ -866,12 +868,12 @@ func (x PrepareSupportDefaultBehavior) Valid() bool {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#tokenFormat
 type TokenFormat string
 
-// The values of TokenFormat.
+// The values of [TokenFormat].
 const (
 	TokenFormatRelative TokenFormat = "relative"
 )
 
-// Valid reports whether x is one of the values of TokenFormat.
+// Valid reports whether x is one of the values of [TokenFormat].
 func (x TokenFormat) Valid() bool {
 	switch x {
 	case TokenFormatRelative:

@@ -13,8 +13,8 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
-// UnmarshalJSON decodes a SemanticTokenTypes, keeping values it does not list:
-// other values are accepted.
+// UnmarshalJSON decodes a [SemanticTokenTypes], keeping values it does not
+// list: other values are accepted.
 func (x *SemanticTokenTypes) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -24,7 +24,7 @@ func (x *SemanticTokenTypes) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a SemanticTokenModifiers, keeping values it does not
+// UnmarshalJSON decodes a [SemanticTokenModifiers], keeping values it does not
 // list: other values are accepted.
 func (x *SemanticTokenModifiers) UnmarshalJSON(b []byte) error {
 	var v string
@@ -35,7 +35,7 @@ func (x *SemanticTokenModifiers) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a DocumentDiagnosticReportKind, refusing values it
+// UnmarshalJSON decodes a [DocumentDiagnosticReportKind], refusing values it
 // does not list.
 func (x *DocumentDiagnosticReportKind) UnmarshalJSON(b []byte) error {
 	var v string
@@ -49,8 +49,8 @@ func (x *DocumentDiagnosticReportKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an ErrorCodes, keeping values it does not list: other
-// values are accepted.
+// UnmarshalJSON decodes an [ErrorCodes], keeping values it does not list:
+// other values are accepted.
 func (x *ErrorCodes) UnmarshalJSON(b []byte) error {
 	var v int32
 	if err := rpcimpl.DecodeIntIn(b, &v, math.MinInt32, math.MaxInt32); err != nil {
@@ -60,7 +60,7 @@ func (x *ErrorCodes) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a LSPErrorCodes, keeping values it does not list:
+// UnmarshalJSON decodes a [LSPErrorCodes], keeping values it does not list:
 // other values are accepted.
 func (x *LSPErrorCodes) UnmarshalJSON(b []byte) error {
 	var v int32
@@ -71,7 +71,7 @@ func (x *LSPErrorCodes) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a FoldingRangeKind, keeping values it does not list:
+// UnmarshalJSON decodes a [FoldingRangeKind], keeping values it does not list:
 // other values are accepted.
 func (x *FoldingRangeKind) UnmarshalJSON(b []byte) error {
 	var v string
@@ -82,7 +82,7 @@ func (x *FoldingRangeKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a SymbolKind, refusing values it does not list.
+// UnmarshalJSON decodes a [SymbolKind], refusing values it does not list.
 func (x *SymbolKind) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -95,7 +95,7 @@ func (x *SymbolKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a SymbolTag, refusing values it does not list.
+// UnmarshalJSON decodes a [SymbolTag], refusing values it does not list.
 func (x *SymbolTag) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -108,7 +108,8 @@ func (x *SymbolTag) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an UniquenessLevel, refusing values it does not list.
+// UnmarshalJSON decodes an [UniquenessLevel], refusing values it does not
+// list.
 func (x *UniquenessLevel) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -121,7 +122,7 @@ func (x *UniquenessLevel) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a MonikerKind, refusing values it does not list.
+// UnmarshalJSON decodes a [MonikerKind], refusing values it does not list.
 func (x *MonikerKind) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -134,7 +135,7 @@ func (x *MonikerKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an InlayHintKind, refusing values it does not list.
+// UnmarshalJSON decodes an [InlayHintKind], refusing values it does not list.
 func (x *InlayHintKind) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -147,7 +148,7 @@ func (x *InlayHintKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a MessageType, refusing values it does not list.
+// UnmarshalJSON decodes a [MessageType], refusing values it does not list.
 func (x *MessageType) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -160,7 +161,7 @@ func (x *MessageType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a TextDocumentSyncKind, refusing values it does not
+// UnmarshalJSON decodes a [TextDocumentSyncKind], refusing values it does not
 // list.
 func (x *TextDocumentSyncKind) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -174,8 +175,8 @@ func (x *TextDocumentSyncKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a TextDocumentSaveReason, refusing values it does not
-// list.
+// UnmarshalJSON decodes a [TextDocumentSaveReason], refusing values it does
+// not list.
 func (x *TextDocumentSaveReason) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -188,7 +189,7 @@ func (x *TextDocumentSaveReason) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a CompletionItemKind, refusing values it does not
+// UnmarshalJSON decodes a [CompletionItemKind], refusing values it does not
 // list.
 func (x *CompletionItemKind) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -202,7 +203,8 @@ func (x *CompletionItemKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a CompletionItemTag, refusing values it does not list.
+// UnmarshalJSON decodes a [CompletionItemTag], refusing values it does not
+// list.
 func (x *CompletionItemTag) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -215,7 +217,8 @@ func (x *CompletionItemTag) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an InsertTextFormat, refusing values it does not list.
+// UnmarshalJSON decodes an [InsertTextFormat], refusing values it does not
+// list.
 func (x *InsertTextFormat) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -228,7 +231,7 @@ func (x *InsertTextFormat) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an InsertTextMode, refusing values it does not list.
+// UnmarshalJSON decodes an [InsertTextMode], refusing values it does not list.
 func (x *InsertTextMode) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -241,7 +244,7 @@ func (x *InsertTextMode) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a DocumentHighlightKind, refusing values it does not
+// UnmarshalJSON decodes a [DocumentHighlightKind], refusing values it does not
 // list.
 func (x *DocumentHighlightKind) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -255,7 +258,7 @@ func (x *DocumentHighlightKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a CodeActionKind, keeping values it does not list:
+// UnmarshalJSON decodes a [CodeActionKind], keeping values it does not list:
 // other values are accepted.
 func (x *CodeActionKind) UnmarshalJSON(b []byte) error {
 	var v string
@@ -266,7 +269,7 @@ func (x *CodeActionKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a TraceValues, refusing values it does not list.
+// UnmarshalJSON decodes a [TraceValues], refusing values it does not list.
 func (x *TraceValues) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -279,7 +282,7 @@ func (x *TraceValues) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a MarkupKind, refusing values it does not list.
+// UnmarshalJSON decodes a [MarkupKind], refusing values it does not list.
 func (x *MarkupKind) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -292,7 +295,7 @@ func (x *MarkupKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an InlineCompletionTriggerKind, refusing values it
+// UnmarshalJSON decodes an [InlineCompletionTriggerKind], refusing values it
 // does not list.
 func (x *InlineCompletionTriggerKind) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -306,7 +309,7 @@ func (x *InlineCompletionTriggerKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a PositionEncodingKind, keeping values it does not
+// UnmarshalJSON decodes a [PositionEncodingKind], keeping values it does not
 // list: other values are accepted.
 func (x *PositionEncodingKind) UnmarshalJSON(b []byte) error {
 	var v string
@@ -317,7 +320,7 @@ func (x *PositionEncodingKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a FileChangeType, refusing values it does not list.
+// UnmarshalJSON decodes a [FileChangeType], refusing values it does not list.
 func (x *FileChangeType) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -330,7 +333,7 @@ func (x *FileChangeType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a WatchKind, keeping values it does not list: other
+// UnmarshalJSON decodes a [WatchKind], keeping values it does not list: other
 // values are accepted.
 func (x *WatchKind) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -341,7 +344,7 @@ func (x *WatchKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a DiagnosticSeverity, refusing values it does not
+// UnmarshalJSON decodes a [DiagnosticSeverity], refusing values it does not
 // list.
 func (x *DiagnosticSeverity) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -355,7 +358,7 @@ func (x *DiagnosticSeverity) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a DiagnosticTag, refusing values it does not list.
+// UnmarshalJSON decodes a [DiagnosticTag], refusing values it does not list.
 func (x *DiagnosticTag) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -368,7 +371,7 @@ func (x *DiagnosticTag) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a CompletionTriggerKind, refusing values it does not
+// UnmarshalJSON decodes a [CompletionTriggerKind], refusing values it does not
 // list.
 func (x *CompletionTriggerKind) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -382,7 +385,7 @@ func (x *CompletionTriggerKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a SignatureHelpTriggerKind, refusing values it does
+// UnmarshalJSON decodes a [SignatureHelpTriggerKind], refusing values it does
 // not list.
 func (x *SignatureHelpTriggerKind) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -396,7 +399,7 @@ func (x *SignatureHelpTriggerKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a CodeActionTriggerKind, refusing values it does not
+// UnmarshalJSON decodes a [CodeActionTriggerKind], refusing values it does not
 // list.
 func (x *CodeActionTriggerKind) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -410,7 +413,7 @@ func (x *CodeActionTriggerKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a FileOperationPatternKind, refusing values it does
+// UnmarshalJSON decodes a [FileOperationPatternKind], refusing values it does
 // not list.
 func (x *FileOperationPatternKind) UnmarshalJSON(b []byte) error {
 	var v string
@@ -424,7 +427,8 @@ func (x *FileOperationPatternKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a NotebookCellKind, refusing values it does not list.
+// UnmarshalJSON decodes a [NotebookCellKind], refusing values it does not
+// list.
 func (x *NotebookCellKind) UnmarshalJSON(b []byte) error {
 	var v uint32
 	if err := rpcimpl.DecodeIntIn(b, &v, 0, math.MaxUint32); err != nil {
@@ -437,7 +441,7 @@ func (x *NotebookCellKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a ResourceOperationKind, refusing values it does not
+// UnmarshalJSON decodes a [ResourceOperationKind], refusing values it does not
 // list.
 func (x *ResourceOperationKind) UnmarshalJSON(b []byte) error {
 	var v string
@@ -451,7 +455,7 @@ func (x *ResourceOperationKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a FailureHandlingKind, refusing values it does not
+// UnmarshalJSON decodes a [FailureHandlingKind], refusing values it does not
 // list.
 func (x *FailureHandlingKind) UnmarshalJSON(b []byte) error {
 	var v string
@@ -465,7 +469,7 @@ func (x *FailureHandlingKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a PrepareSupportDefaultBehavior, refusing values it
+// UnmarshalJSON decodes a [PrepareSupportDefaultBehavior], refusing values it
 // does not list.
 func (x *PrepareSupportDefaultBehavior) UnmarshalJSON(b []byte) error {
 	var v uint32
@@ -479,7 +483,7 @@ func (x *PrepareSupportDefaultBehavior) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a TokenFormat, refusing values it does not list.
+// UnmarshalJSON decodes a [TokenFormat], refusing values it does not list.
 func (x *TokenFormat) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {

@@ -18720,7 +18720,7 @@ func (x *PrepareRenameResultVariant3) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a DocumentSelector element by element, naming the
+// UnmarshalJSON decodes a [DocumentSelector] element by element, naming the
 // element that does not decode.
 func (x *DocumentSelector) UnmarshalJSON(b []byte) error {
 	return rpcimpl.DecodeArray(b, (*[]DocumentFilter)(x), rpcimpl.UnmarshalJSON[DocumentFilter])

@@ -11,12 +11,12 @@ package lsp
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - TextDocumentEdit: TextDocumentEdit, an object with "textDocument" and
+//   - TextDocumentEdit: [TextDocumentEdit], an object with "textDocument" and
 //     "edits" members
-//   - CreateFile: CreateFile, an object with "kind" and "uri" members
-//   - RenameFile: RenameFile, an object with "kind", "oldUri" and "newUri"
+//   - CreateFile: [CreateFile], an object with "kind" and "uri" members
+//   - RenameFile: [RenameFile], an object with "kind", "oldUri" and "newUri"
 //     members
-//   - DeleteFile: DeleteFile, an object with "kind" and "uri" members
+//   - DeleteFile: [DeleteFile], an object with "kind" and "uri" members
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -29,28 +29,39 @@ type WorkspaceEditDocumentChangesItem struct {
 	DeleteFile       *DeleteFile
 }
 
-// NewWorkspaceEditDocumentChangesItemTextDocumentEdit returns a
-// WorkspaceEditDocumentChangesItem holding v.
-func NewWorkspaceEditDocumentChangesItemTextDocumentEdit(v TextDocumentEdit) WorkspaceEditDocumentChangesItem {
-	return WorkspaceEditDocumentChangesItem{TextDocumentEdit: &v}
+// NewWorkspaceEditDocumentChangesItem returns a
+// [WorkspaceEditDocumentChangesItem] holding v, in the field of v's type.
+func NewWorkspaceEditDocumentChangesItem[V TextDocumentEdit | CreateFile | RenameFile | DeleteFile](v V) WorkspaceEditDocumentChangesItem {
+	var x WorkspaceEditDocumentChangesItem
+	switch v := any(v).(type) {
+	case TextDocumentEdit:
+		x.TextDocumentEdit = &v
+	case CreateFile:
+		x.CreateFile = &v
+	case RenameFile:
+		x.RenameFile = &v
+	case DeleteFile:
+		x.DeleteFile = &v
+	}
+	return x
 }
 
-// NewWorkspaceEditDocumentChangesItemCreateFile returns a
-// WorkspaceEditDocumentChangesItem holding v.
-func NewWorkspaceEditDocumentChangesItemCreateFile(v CreateFile) WorkspaceEditDocumentChangesItem {
-	return WorkspaceEditDocumentChangesItem{CreateFile: &v}
-}
-
-// NewWorkspaceEditDocumentChangesItemRenameFile returns a
-// WorkspaceEditDocumentChangesItem holding v.
-func NewWorkspaceEditDocumentChangesItemRenameFile(v RenameFile) WorkspaceEditDocumentChangesItem {
-	return WorkspaceEditDocumentChangesItem{RenameFile: &v}
-}
-
-// NewWorkspaceEditDocumentChangesItemDeleteFile returns a
-// WorkspaceEditDocumentChangesItem holding v.
-func NewWorkspaceEditDocumentChangesItemDeleteFile(v DeleteFile) WorkspaceEditDocumentChangesItem {
-	return WorkspaceEditDocumentChangesItem{DeleteFile: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *WorkspaceEditDocumentChangesItem) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.TextDocumentEdit != nil:
+		return *x.TextDocumentEdit
+	case x.CreateFile != nil:
+		return *x.CreateFile
+	case x.RenameFile != nil:
+		return *x.RenameFile
+	case x.DeleteFile != nil:
+		return *x.DeleteFile
+	}
+	return nil
 }
 
 // InlayHintLabel is the label member of [InlayHint].
@@ -58,20 +69,37 @@ func NewWorkspaceEditDocumentChangesItemDeleteFile(v DeleteFile) WorkspaceEditDo
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - String: string
-//   - Array: []InlayHintLabelPart
+//   - Array: a list of [InlayHintLabelPart]
 type InlayHintLabel struct {
 	String *string
 	Array  *[]InlayHintLabelPart
 }
 
-// NewInlayHintLabelString returns an InlayHintLabel holding v.
-func NewInlayHintLabelString(v string) InlayHintLabel {
-	return InlayHintLabel{String: &v}
+// NewInlayHintLabel returns an [InlayHintLabel] holding v, in the field of v's
+// type.
+func NewInlayHintLabel[V string | []InlayHintLabelPart](v V) InlayHintLabel {
+	var x InlayHintLabel
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case []InlayHintLabelPart:
+		x.Array = &v
+	}
+	return x
 }
 
-// NewInlayHintLabelArray returns an InlayHintLabel holding v.
-func NewInlayHintLabelArray(v []InlayHintLabelPart) InlayHintLabel {
-	return InlayHintLabel{Array: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *InlayHintLabel) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.Array != nil:
+		return *x.Array
+	}
+	return nil
 }
 
 // InlayHintTooltip is the tooltip member of [InlayHint].
@@ -79,20 +107,37 @@ func NewInlayHintLabelArray(v []InlayHintLabelPart) InlayHintLabel {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - String: string
-//   - MarkupContent: MarkupContent
+//   - MarkupContent: [MarkupContent]
 type InlayHintTooltip struct {
 	String        *string
 	MarkupContent *MarkupContent
 }
 
-// NewInlayHintTooltipString returns an InlayHintTooltip holding v.
-func NewInlayHintTooltipString(v string) InlayHintTooltip {
-	return InlayHintTooltip{String: &v}
+// NewInlayHintTooltip returns an [InlayHintTooltip] holding v, in the field of
+// v's type.
+func NewInlayHintTooltip[V string | MarkupContent](v V) InlayHintTooltip {
+	var x InlayHintTooltip
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case MarkupContent:
+		x.MarkupContent = &v
+	}
+	return x
 }
 
-// NewInlayHintTooltipMarkupContent returns an InlayHintTooltip holding v.
-func NewInlayHintTooltipMarkupContent(v MarkupContent) InlayHintTooltip {
-	return InlayHintTooltip{MarkupContent: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *InlayHintTooltip) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.MarkupContent != nil:
+		return *x.MarkupContent
+	}
+	return nil
 }
 
 // DocumentDiagnosticReportPartialResultRelatedDocumentsValue is a value of the
@@ -101,10 +146,10 @@ func NewInlayHintTooltipMarkupContent(v MarkupContent) InlayHintTooltip {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - FullDocumentDiagnosticReport: FullDocumentDiagnosticReport, an object
+//   - FullDocumentDiagnosticReport: [FullDocumentDiagnosticReport], an object
 //     with "kind" and "items" members
-//   - UnchangedDocumentDiagnosticReport: UnchangedDocumentDiagnosticReport, an
-//     object with "kind" and "resultId" members
+//   - UnchangedDocumentDiagnosticReport: [UnchangedDocumentDiagnosticReport],
+//     an object with "kind" and "resultId" members
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -115,18 +160,32 @@ type DocumentDiagnosticReportPartialResultRelatedDocumentsValue struct {
 	UnchangedDocumentDiagnosticReport *UnchangedDocumentDiagnosticReport
 }
 
-// NewDocumentDiagnosticReportPartialResultRelatedDocumentsValueFullDocumentDiagnosticReport
-// returns a DocumentDiagnosticReportPartialResultRelatedDocumentsValue holding
-// v.
-func NewDocumentDiagnosticReportPartialResultRelatedDocumentsValueFullDocumentDiagnosticReport(v FullDocumentDiagnosticReport) DocumentDiagnosticReportPartialResultRelatedDocumentsValue {
-	return DocumentDiagnosticReportPartialResultRelatedDocumentsValue{FullDocumentDiagnosticReport: &v}
+// NewDocumentDiagnosticReportPartialResultRelatedDocumentsValue returns a
+// [DocumentDiagnosticReportPartialResultRelatedDocumentsValue] holding v, in
+// the field of v's type.
+func NewDocumentDiagnosticReportPartialResultRelatedDocumentsValue[V FullDocumentDiagnosticReport | UnchangedDocumentDiagnosticReport](v V) DocumentDiagnosticReportPartialResultRelatedDocumentsValue {
+	var x DocumentDiagnosticReportPartialResultRelatedDocumentsValue
+	switch v := any(v).(type) {
+	case FullDocumentDiagnosticReport:
+		x.FullDocumentDiagnosticReport = &v
+	case UnchangedDocumentDiagnosticReport:
+		x.UnchangedDocumentDiagnosticReport = &v
+	}
+	return x
 }
 
-// NewDocumentDiagnosticReportPartialResultRelatedDocumentsValueUnchangedDocumentDiagnosticReport
-// returns a DocumentDiagnosticReportPartialResultRelatedDocumentsValue holding
-// v.
-func NewDocumentDiagnosticReportPartialResultRelatedDocumentsValueUnchangedDocumentDiagnosticReport(v UnchangedDocumentDiagnosticReport) DocumentDiagnosticReportPartialResultRelatedDocumentsValue {
-	return DocumentDiagnosticReportPartialResultRelatedDocumentsValue{UnchangedDocumentDiagnosticReport: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *DocumentDiagnosticReportPartialResultRelatedDocumentsValue) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.FullDocumentDiagnosticReport != nil:
+		return *x.FullDocumentDiagnosticReport
+	case x.UnchangedDocumentDiagnosticReport != nil:
+		return *x.UnchangedDocumentDiagnosticReport
+	}
+	return nil
 }
 
 // InlineCompletionItemInsertText is the insertText member of
@@ -135,22 +194,37 @@ func NewDocumentDiagnosticReportPartialResultRelatedDocumentsValueUnchangedDocum
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - String: string
-//   - StringValue: StringValue
+//   - StringValue: [StringValue]
 type InlineCompletionItemInsertText struct {
 	String      *string
 	StringValue *StringValue
 }
 
-// NewInlineCompletionItemInsertTextString returns an
-// InlineCompletionItemInsertText holding v.
-func NewInlineCompletionItemInsertTextString(v string) InlineCompletionItemInsertText {
-	return InlineCompletionItemInsertText{String: &v}
+// NewInlineCompletionItemInsertText returns an
+// [InlineCompletionItemInsertText] holding v, in the field of v's type.
+func NewInlineCompletionItemInsertText[V string | StringValue](v V) InlineCompletionItemInsertText {
+	var x InlineCompletionItemInsertText
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case StringValue:
+		x.StringValue = &v
+	}
+	return x
 }
 
-// NewInlineCompletionItemInsertTextStringValue returns an
-// InlineCompletionItemInsertText holding v.
-func NewInlineCompletionItemInsertTextStringValue(v StringValue) InlineCompletionItemInsertText {
-	return InlineCompletionItemInsertText{StringValue: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *InlineCompletionItemInsertText) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.StringValue != nil:
+		return *x.StringValue
+	}
+	return nil
 }
 
 // DidChangeConfigurationRegistrationOptionsSection is the section member of
@@ -165,16 +239,32 @@ type DidChangeConfigurationRegistrationOptionsSection struct {
 	Array  *[]string
 }
 
-// NewDidChangeConfigurationRegistrationOptionsSectionString returns a
-// DidChangeConfigurationRegistrationOptionsSection holding v.
-func NewDidChangeConfigurationRegistrationOptionsSectionString(v string) DidChangeConfigurationRegistrationOptionsSection {
-	return DidChangeConfigurationRegistrationOptionsSection{String: &v}
+// NewDidChangeConfigurationRegistrationOptionsSection returns a
+// [DidChangeConfigurationRegistrationOptionsSection] holding v, in the field
+// of v's type.
+func NewDidChangeConfigurationRegistrationOptionsSection[V string | []string](v V) DidChangeConfigurationRegistrationOptionsSection {
+	var x DidChangeConfigurationRegistrationOptionsSection
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case []string:
+		x.Array = &v
+	}
+	return x
 }
 
-// NewDidChangeConfigurationRegistrationOptionsSectionArray returns a
-// DidChangeConfigurationRegistrationOptionsSection holding v.
-func NewDidChangeConfigurationRegistrationOptionsSectionArray(v []string) DidChangeConfigurationRegistrationOptionsSection {
-	return DidChangeConfigurationRegistrationOptionsSection{Array: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *DidChangeConfigurationRegistrationOptionsSection) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.Array != nil:
+		return *x.Array
+	}
+	return nil
 }
 
 // CompletionItemDocumentation is the documentation member of [CompletionItem].
@@ -182,22 +272,37 @@ func NewDidChangeConfigurationRegistrationOptionsSectionArray(v []string) DidCha
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - String: string
-//   - MarkupContent: MarkupContent
+//   - MarkupContent: [MarkupContent]
 type CompletionItemDocumentation struct {
 	String        *string
 	MarkupContent *MarkupContent
 }
 
-// NewCompletionItemDocumentationString returns a CompletionItemDocumentation
-// holding v.
-func NewCompletionItemDocumentationString(v string) CompletionItemDocumentation {
-	return CompletionItemDocumentation{String: &v}
+// NewCompletionItemDocumentation returns a [CompletionItemDocumentation]
+// holding v, in the field of v's type.
+func NewCompletionItemDocumentation[V string | MarkupContent](v V) CompletionItemDocumentation {
+	var x CompletionItemDocumentation
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case MarkupContent:
+		x.MarkupContent = &v
+	}
+	return x
 }
 
-// NewCompletionItemDocumentationMarkupContent returns a
-// CompletionItemDocumentation holding v.
-func NewCompletionItemDocumentationMarkupContent(v MarkupContent) CompletionItemDocumentation {
-	return CompletionItemDocumentation{MarkupContent: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *CompletionItemDocumentation) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.MarkupContent != nil:
+		return *x.MarkupContent
+	}
+	return nil
 }
 
 // CompletionItemTextEdit is the textEdit member of [CompletionItem].
@@ -205,9 +310,9 @@ func NewCompletionItemDocumentationMarkupContent(v MarkupContent) CompletionItem
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - TextEdit: TextEdit, an object with "range" and "newText" members
-//   - InsertReplaceEdit: InsertReplaceEdit, an object with "newText", "insert"
-//     and "replace" members
+//   - TextEdit: [TextEdit], an object with "range" and "newText" members
+//   - InsertReplaceEdit: [InsertReplaceEdit], an object with "newText",
+//     "insert" and "replace" members
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -218,16 +323,31 @@ type CompletionItemTextEdit struct {
 	InsertReplaceEdit *InsertReplaceEdit
 }
 
-// NewCompletionItemTextEditTextEdit returns a CompletionItemTextEdit holding
-// v.
-func NewCompletionItemTextEditTextEdit(v TextEdit) CompletionItemTextEdit {
-	return CompletionItemTextEdit{TextEdit: &v}
+// NewCompletionItemTextEdit returns a [CompletionItemTextEdit] holding v, in
+// the field of v's type.
+func NewCompletionItemTextEdit[V TextEdit | InsertReplaceEdit](v V) CompletionItemTextEdit {
+	var x CompletionItemTextEdit
+	switch v := any(v).(type) {
+	case TextEdit:
+		x.TextEdit = &v
+	case InsertReplaceEdit:
+		x.InsertReplaceEdit = &v
+	}
+	return x
 }
 
-// NewCompletionItemTextEditInsertReplaceEdit returns a CompletionItemTextEdit
-// holding v.
-func NewCompletionItemTextEditInsertReplaceEdit(v InsertReplaceEdit) CompletionItemTextEdit {
-	return CompletionItemTextEdit{InsertReplaceEdit: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *CompletionItemTextEdit) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.TextEdit != nil:
+		return *x.TextEdit
+	case x.InsertReplaceEdit != nil:
+		return *x.InsertReplaceEdit
+	}
+	return nil
 }
 
 // CompletionListItemDefaultsEditRange is the editRange member of
@@ -236,10 +356,10 @@ func NewCompletionItemTextEditInsertReplaceEdit(v InsertReplaceEdit) CompletionI
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - Range: Range, an object with "start" and "end" members
+//   - Range: [Range], an object with "start" and "end" members
 //   - CompletionListItemDefaultsEditRangeVariant2:
-//     CompletionListItemDefaultsEditRangeVariant2, an object with "insert" and
-//     "replace" members
+//     [CompletionListItemDefaultsEditRangeVariant2], an object with "insert"
+//     and "replace" members
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -250,16 +370,31 @@ type CompletionListItemDefaultsEditRange struct {
 	CompletionListItemDefaultsEditRangeVariant2 *CompletionListItemDefaultsEditRangeVariant2
 }
 
-// NewCompletionListItemDefaultsEditRangeRange returns a
-// CompletionListItemDefaultsEditRange holding v.
-func NewCompletionListItemDefaultsEditRangeRange(v Range) CompletionListItemDefaultsEditRange {
-	return CompletionListItemDefaultsEditRange{Range: &v}
+// NewCompletionListItemDefaultsEditRange returns a
+// [CompletionListItemDefaultsEditRange] holding v, in the field of v's type.
+func NewCompletionListItemDefaultsEditRange[V Range | CompletionListItemDefaultsEditRangeVariant2](v V) CompletionListItemDefaultsEditRange {
+	var x CompletionListItemDefaultsEditRange
+	switch v := any(v).(type) {
+	case Range:
+		x.Range = &v
+	case CompletionListItemDefaultsEditRangeVariant2:
+		x.CompletionListItemDefaultsEditRangeVariant2 = &v
+	}
+	return x
 }
 
-// NewCompletionListItemDefaultsEditRangeCompletionListItemDefaultsEditRangeVariant2
-// returns a CompletionListItemDefaultsEditRange holding v.
-func NewCompletionListItemDefaultsEditRangeCompletionListItemDefaultsEditRangeVariant2(v CompletionListItemDefaultsEditRangeVariant2) CompletionListItemDefaultsEditRange {
-	return CompletionListItemDefaultsEditRange{CompletionListItemDefaultsEditRangeVariant2: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *CompletionListItemDefaultsEditRange) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Range != nil:
+		return *x.Range
+	case x.CompletionListItemDefaultsEditRangeVariant2 != nil:
+		return *x.CompletionListItemDefaultsEditRangeVariant2
+	}
+	return nil
 }
 
 // HoverContents is the contents member of [Hover].
@@ -267,9 +402,10 @@ func NewCompletionListItemDefaultsEditRangeCompletionListItemDefaultsEditRangeVa
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - MarkupContent: MarkupContent, an object with "kind" and "value" members
-//   - MarkedString: MarkedString
-//   - Array: []MarkedString
+//   - MarkupContent: [MarkupContent], an object with "kind" and "value"
+//     members
+//   - MarkedString: [MarkedString]
+//   - Array: a list of [MarkedString]
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -281,19 +417,35 @@ type HoverContents struct {
 	Array         *[]MarkedString
 }
 
-// NewHoverContentsMarkupContent returns a HoverContents holding v.
-func NewHoverContentsMarkupContent(v MarkupContent) HoverContents {
-	return HoverContents{MarkupContent: &v}
+// NewHoverContents returns a [HoverContents] holding v, in the field of v's
+// type.
+func NewHoverContents[V MarkupContent | MarkedString | []MarkedString](v V) HoverContents {
+	var x HoverContents
+	switch v := any(v).(type) {
+	case MarkupContent:
+		x.MarkupContent = &v
+	case MarkedString:
+		x.MarkedString = &v
+	case []MarkedString:
+		x.Array = &v
+	}
+	return x
 }
 
-// NewHoverContentsMarkedString returns a HoverContents holding v.
-func NewHoverContentsMarkedString(v MarkedString) HoverContents {
-	return HoverContents{MarkedString: &v}
-}
-
-// NewHoverContentsArray returns a HoverContents holding v.
-func NewHoverContentsArray(v []MarkedString) HoverContents {
-	return HoverContents{Array: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *HoverContents) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.MarkupContent != nil:
+		return *x.MarkupContent
+	case x.MarkedString != nil:
+		return *x.MarkedString
+	case x.Array != nil:
+		return *x.Array
+	}
+	return nil
 }
 
 // WorkspaceSymbolLocation is the location member of [WorkspaceSymbol].
@@ -301,8 +453,8 @@ func NewHoverContentsArray(v []MarkedString) HoverContents {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - Location: Location, an object with "uri" and "range" members
-//   - WorkspaceSymbolLocationVariant2: WorkspaceSymbolLocationVariant2, an
+//   - Location: [Location], an object with "uri" and "range" members
+//   - WorkspaceSymbolLocationVariant2: [WorkspaceSymbolLocationVariant2], an
 //     object with a "uri" member
 //
 // An object is the object variant whose required members it holds (with the
@@ -314,16 +466,31 @@ type WorkspaceSymbolLocation struct {
 	WorkspaceSymbolLocationVariant2 *WorkspaceSymbolLocationVariant2
 }
 
-// NewWorkspaceSymbolLocationLocation returns a WorkspaceSymbolLocation holding
-// v.
-func NewWorkspaceSymbolLocationLocation(v Location) WorkspaceSymbolLocation {
-	return WorkspaceSymbolLocation{Location: &v}
+// NewWorkspaceSymbolLocation returns a [WorkspaceSymbolLocation] holding v, in
+// the field of v's type.
+func NewWorkspaceSymbolLocation[V Location | WorkspaceSymbolLocationVariant2](v V) WorkspaceSymbolLocation {
+	var x WorkspaceSymbolLocation
+	switch v := any(v).(type) {
+	case Location:
+		x.Location = &v
+	case WorkspaceSymbolLocationVariant2:
+		x.WorkspaceSymbolLocationVariant2 = &v
+	}
+	return x
 }
 
-// NewWorkspaceSymbolLocationWorkspaceSymbolLocationVariant2 returns a
-// WorkspaceSymbolLocation holding v.
-func NewWorkspaceSymbolLocationWorkspaceSymbolLocationVariant2(v WorkspaceSymbolLocationVariant2) WorkspaceSymbolLocation {
-	return WorkspaceSymbolLocation{WorkspaceSymbolLocationVariant2: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *WorkspaceSymbolLocation) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Location != nil:
+		return *x.Location
+	case x.WorkspaceSymbolLocationVariant2 != nil:
+		return *x.WorkspaceSymbolLocationVariant2
+	}
+	return nil
 }
 
 // CancelParamsID is the id member of [CancelParams].
@@ -337,14 +504,31 @@ type CancelParamsID struct {
 	String  *string
 }
 
-// NewCancelParamsIDInteger returns a CancelParamsID holding v.
-func NewCancelParamsIDInteger(v int32) CancelParamsID {
-	return CancelParamsID{Integer: &v}
+// NewCancelParamsID returns a [CancelParamsID] holding v, in the field of v's
+// type.
+func NewCancelParamsID[V int32 | string](v V) CancelParamsID {
+	var x CancelParamsID
+	switch v := any(v).(type) {
+	case int32:
+		x.Integer = &v
+	case string:
+		x.String = &v
+	}
+	return x
 }
 
-// NewCancelParamsIDString returns a CancelParamsID holding v.
-func NewCancelParamsIDString(v string) CancelParamsID {
-	return CancelParamsID{String: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *CancelParamsID) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Integer != nil:
+		return *x.Integer
+	case x.String != nil:
+		return *x.String
+	}
+	return nil
 }
 
 // SemanticTokensOptionsRange is the range member of [SemanticTokensOptions].
@@ -352,22 +536,37 @@ func NewCancelParamsIDString(v string) CancelParamsID {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - Boolean: boolean
-//   - SemanticTokensOptionsRangeVariant2: SemanticTokensOptionsRangeVariant2
+//   - SemanticTokensOptionsRangeVariant2: [SemanticTokensOptionsRangeVariant2]
 type SemanticTokensOptionsRange struct {
 	Boolean                            *bool
 	SemanticTokensOptionsRangeVariant2 *SemanticTokensOptionsRangeVariant2
 }
 
-// NewSemanticTokensOptionsRangeBoolean returns a SemanticTokensOptionsRange
-// holding v.
-func NewSemanticTokensOptionsRangeBoolean(v bool) SemanticTokensOptionsRange {
-	return SemanticTokensOptionsRange{Boolean: &v}
+// NewSemanticTokensOptionsRange returns a [SemanticTokensOptionsRange] holding
+// v, in the field of v's type.
+func NewSemanticTokensOptionsRange[V bool | SemanticTokensOptionsRangeVariant2](v V) SemanticTokensOptionsRange {
+	var x SemanticTokensOptionsRange
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case SemanticTokensOptionsRangeVariant2:
+		x.SemanticTokensOptionsRangeVariant2 = &v
+	}
+	return x
 }
 
-// NewSemanticTokensOptionsRangeSemanticTokensOptionsRangeVariant2 returns a
-// SemanticTokensOptionsRange holding v.
-func NewSemanticTokensOptionsRangeSemanticTokensOptionsRangeVariant2(v SemanticTokensOptionsRangeVariant2) SemanticTokensOptionsRange {
-	return SemanticTokensOptionsRange{SemanticTokensOptionsRangeVariant2: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *SemanticTokensOptionsRange) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.SemanticTokensOptionsRangeVariant2 != nil:
+		return *x.SemanticTokensOptionsRangeVariant2
+	}
+	return nil
 }
 
 // SemanticTokensOptionsFull is the full member of [SemanticTokensOptions].
@@ -375,22 +574,37 @@ func NewSemanticTokensOptionsRangeSemanticTokensOptionsRangeVariant2(v SemanticT
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - Boolean: boolean
-//   - SemanticTokensOptionsFullVariant2: SemanticTokensOptionsFullVariant2
+//   - SemanticTokensOptionsFullVariant2: [SemanticTokensOptionsFullVariant2]
 type SemanticTokensOptionsFull struct {
 	Boolean                           *bool
 	SemanticTokensOptionsFullVariant2 *SemanticTokensOptionsFullVariant2
 }
 
-// NewSemanticTokensOptionsFullBoolean returns a SemanticTokensOptionsFull
-// holding v.
-func NewSemanticTokensOptionsFullBoolean(v bool) SemanticTokensOptionsFull {
-	return SemanticTokensOptionsFull{Boolean: &v}
+// NewSemanticTokensOptionsFull returns a [SemanticTokensOptionsFull] holding
+// v, in the field of v's type.
+func NewSemanticTokensOptionsFull[V bool | SemanticTokensOptionsFullVariant2](v V) SemanticTokensOptionsFull {
+	var x SemanticTokensOptionsFull
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case SemanticTokensOptionsFullVariant2:
+		x.SemanticTokensOptionsFullVariant2 = &v
+	}
+	return x
 }
 
-// NewSemanticTokensOptionsFullSemanticTokensOptionsFullVariant2 returns a
-// SemanticTokensOptionsFull holding v.
-func NewSemanticTokensOptionsFullSemanticTokensOptionsFullVariant2(v SemanticTokensOptionsFullVariant2) SemanticTokensOptionsFull {
-	return SemanticTokensOptionsFull{SemanticTokensOptionsFullVariant2: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *SemanticTokensOptionsFull) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.SemanticTokensOptionsFullVariant2 != nil:
+		return *x.SemanticTokensOptionsFullVariant2
+	}
+	return nil
 }
 
 // TextDocumentEditEditsItem is an element of the edits member of
@@ -399,9 +613,9 @@ func NewSemanticTokensOptionsFullSemanticTokensOptionsFullVariant2(v SemanticTok
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - TextEdit: TextEdit, an object with "range" and "newText" members
-//   - AnnotatedTextEdit: AnnotatedTextEdit, an object with "range", "newText"
-//     and "annotationId" members
+//   - TextEdit: [TextEdit], an object with "range" and "newText" members
+//   - AnnotatedTextEdit: [AnnotatedTextEdit], an object with "range",
+//     "newText" and "annotationId" members
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -412,16 +626,31 @@ type TextDocumentEditEditsItem struct {
 	AnnotatedTextEdit *AnnotatedTextEdit
 }
 
-// NewTextDocumentEditEditsItemTextEdit returns a TextDocumentEditEditsItem
-// holding v.
-func NewTextDocumentEditEditsItemTextEdit(v TextEdit) TextDocumentEditEditsItem {
-	return TextDocumentEditEditsItem{TextEdit: &v}
+// NewTextDocumentEditEditsItem returns a [TextDocumentEditEditsItem] holding
+// v, in the field of v's type.
+func NewTextDocumentEditEditsItem[V TextEdit | AnnotatedTextEdit](v V) TextDocumentEditEditsItem {
+	var x TextDocumentEditEditsItem
+	switch v := any(v).(type) {
+	case TextEdit:
+		x.TextEdit = &v
+	case AnnotatedTextEdit:
+		x.AnnotatedTextEdit = &v
+	}
+	return x
 }
 
-// NewTextDocumentEditEditsItemAnnotatedTextEdit returns a
-// TextDocumentEditEditsItem holding v.
-func NewTextDocumentEditEditsItemAnnotatedTextEdit(v AnnotatedTextEdit) TextDocumentEditEditsItem {
-	return TextDocumentEditEditsItem{AnnotatedTextEdit: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *TextDocumentEditEditsItem) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.TextEdit != nil:
+		return *x.TextEdit
+	case x.AnnotatedTextEdit != nil:
+		return *x.AnnotatedTextEdit
+	}
+	return nil
 }
 
 // InlayHintLabelPartTooltip is the tooltip member of [InlayHintLabelPart].
@@ -429,22 +658,37 @@ func NewTextDocumentEditEditsItemAnnotatedTextEdit(v AnnotatedTextEdit) TextDocu
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - String: string
-//   - MarkupContent: MarkupContent
+//   - MarkupContent: [MarkupContent]
 type InlayHintLabelPartTooltip struct {
 	String        *string
 	MarkupContent *MarkupContent
 }
 
-// NewInlayHintLabelPartTooltipString returns an InlayHintLabelPartTooltip
-// holding v.
-func NewInlayHintLabelPartTooltipString(v string) InlayHintLabelPartTooltip {
-	return InlayHintLabelPartTooltip{String: &v}
+// NewInlayHintLabelPartTooltip returns an [InlayHintLabelPartTooltip] holding
+// v, in the field of v's type.
+func NewInlayHintLabelPartTooltip[V string | MarkupContent](v V) InlayHintLabelPartTooltip {
+	var x InlayHintLabelPartTooltip
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case MarkupContent:
+		x.MarkupContent = &v
+	}
+	return x
 }
 
-// NewInlayHintLabelPartTooltipMarkupContent returns an
-// InlayHintLabelPartTooltip holding v.
-func NewInlayHintLabelPartTooltipMarkupContent(v MarkupContent) InlayHintLabelPartTooltip {
-	return InlayHintLabelPartTooltip{MarkupContent: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *InlayHintLabelPartTooltip) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.MarkupContent != nil:
+		return *x.MarkupContent
+	}
+	return nil
 }
 
 // RelatedFullDocumentDiagnosticReportRelatedDocumentsValue is a value of the
@@ -453,10 +697,10 @@ func NewInlayHintLabelPartTooltipMarkupContent(v MarkupContent) InlayHintLabelPa
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - FullDocumentDiagnosticReport: FullDocumentDiagnosticReport, an object
+//   - FullDocumentDiagnosticReport: [FullDocumentDiagnosticReport], an object
 //     with "kind" and "items" members
-//   - UnchangedDocumentDiagnosticReport: UnchangedDocumentDiagnosticReport, an
-//     object with "kind" and "resultId" members
+//   - UnchangedDocumentDiagnosticReport: [UnchangedDocumentDiagnosticReport],
+//     an object with "kind" and "resultId" members
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -467,18 +711,32 @@ type RelatedFullDocumentDiagnosticReportRelatedDocumentsValue struct {
 	UnchangedDocumentDiagnosticReport *UnchangedDocumentDiagnosticReport
 }
 
-// NewRelatedFullDocumentDiagnosticReportRelatedDocumentsValueFullDocumentDiagnosticReport
-// returns a RelatedFullDocumentDiagnosticReportRelatedDocumentsValue holding
-// v.
-func NewRelatedFullDocumentDiagnosticReportRelatedDocumentsValueFullDocumentDiagnosticReport(v FullDocumentDiagnosticReport) RelatedFullDocumentDiagnosticReportRelatedDocumentsValue {
-	return RelatedFullDocumentDiagnosticReportRelatedDocumentsValue{FullDocumentDiagnosticReport: &v}
+// NewRelatedFullDocumentDiagnosticReportRelatedDocumentsValue returns a
+// [RelatedFullDocumentDiagnosticReportRelatedDocumentsValue] holding v, in the
+// field of v's type.
+func NewRelatedFullDocumentDiagnosticReportRelatedDocumentsValue[V FullDocumentDiagnosticReport | UnchangedDocumentDiagnosticReport](v V) RelatedFullDocumentDiagnosticReportRelatedDocumentsValue {
+	var x RelatedFullDocumentDiagnosticReportRelatedDocumentsValue
+	switch v := any(v).(type) {
+	case FullDocumentDiagnosticReport:
+		x.FullDocumentDiagnosticReport = &v
+	case UnchangedDocumentDiagnosticReport:
+		x.UnchangedDocumentDiagnosticReport = &v
+	}
+	return x
 }
 
-// NewRelatedFullDocumentDiagnosticReportRelatedDocumentsValueUnchangedDocumentDiagnosticReport
-// returns a RelatedFullDocumentDiagnosticReportRelatedDocumentsValue holding
-// v.
-func NewRelatedFullDocumentDiagnosticReportRelatedDocumentsValueUnchangedDocumentDiagnosticReport(v UnchangedDocumentDiagnosticReport) RelatedFullDocumentDiagnosticReportRelatedDocumentsValue {
-	return RelatedFullDocumentDiagnosticReportRelatedDocumentsValue{UnchangedDocumentDiagnosticReport: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.FullDocumentDiagnosticReport != nil:
+		return *x.FullDocumentDiagnosticReport
+	case x.UnchangedDocumentDiagnosticReport != nil:
+		return *x.UnchangedDocumentDiagnosticReport
+	}
+	return nil
 }
 
 // RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue is a value of
@@ -487,10 +745,10 @@ func NewRelatedFullDocumentDiagnosticReportRelatedDocumentsValueUnchangedDocumen
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - FullDocumentDiagnosticReport: FullDocumentDiagnosticReport, an object
+//   - FullDocumentDiagnosticReport: [FullDocumentDiagnosticReport], an object
 //     with "kind" and "items" members
-//   - UnchangedDocumentDiagnosticReport: UnchangedDocumentDiagnosticReport, an
-//     object with "kind" and "resultId" members
+//   - UnchangedDocumentDiagnosticReport: [UnchangedDocumentDiagnosticReport],
+//     an object with "kind" and "resultId" members
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -501,18 +759,32 @@ type RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue struct {
 	UnchangedDocumentDiagnosticReport *UnchangedDocumentDiagnosticReport
 }
 
-// NewRelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueFullDocumentDiagnosticReport
-// returns a RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue
-// holding v.
-func NewRelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueFullDocumentDiagnosticReport(v FullDocumentDiagnosticReport) RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue {
-	return RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue{FullDocumentDiagnosticReport: &v}
+// NewRelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue returns a
+// [RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue] holding v,
+// in the field of v's type.
+func NewRelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue[V FullDocumentDiagnosticReport | UnchangedDocumentDiagnosticReport](v V) RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue {
+	var x RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue
+	switch v := any(v).(type) {
+	case FullDocumentDiagnosticReport:
+		x.FullDocumentDiagnosticReport = &v
+	case UnchangedDocumentDiagnosticReport:
+		x.UnchangedDocumentDiagnosticReport = &v
+	}
+	return x
 }
 
-// NewRelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueUnchangedDocumentDiagnosticReport
-// returns a RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue
-// holding v.
-func NewRelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueUnchangedDocumentDiagnosticReport(v UnchangedDocumentDiagnosticReport) RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue {
-	return RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue{UnchangedDocumentDiagnosticReport: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.FullDocumentDiagnosticReport != nil:
+		return *x.FullDocumentDiagnosticReport
+	case x.UnchangedDocumentDiagnosticReport != nil:
+		return *x.UnchangedDocumentDiagnosticReport
+	}
+	return nil
 }
 
 // ServerCapabilitiesTextDocumentSync is the textDocumentSync member of
@@ -520,23 +792,38 @@ func NewRelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueUnchangedDo
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
-//   - TextDocumentSyncOptions: TextDocumentSyncOptions
-//   - TextDocumentSyncKind: TextDocumentSyncKind
+//   - TextDocumentSyncOptions: [TextDocumentSyncOptions]
+//   - TextDocumentSyncKind: [TextDocumentSyncKind]
 type ServerCapabilitiesTextDocumentSync struct {
 	TextDocumentSyncOptions *TextDocumentSyncOptions
 	TextDocumentSyncKind    *TextDocumentSyncKind
 }
 
-// NewServerCapabilitiesTextDocumentSyncTextDocumentSyncOptions returns a
-// ServerCapabilitiesTextDocumentSync holding v.
-func NewServerCapabilitiesTextDocumentSyncTextDocumentSyncOptions(v TextDocumentSyncOptions) ServerCapabilitiesTextDocumentSync {
-	return ServerCapabilitiesTextDocumentSync{TextDocumentSyncOptions: &v}
+// NewServerCapabilitiesTextDocumentSync returns a
+// [ServerCapabilitiesTextDocumentSync] holding v, in the field of v's type.
+func NewServerCapabilitiesTextDocumentSync[V TextDocumentSyncOptions | TextDocumentSyncKind](v V) ServerCapabilitiesTextDocumentSync {
+	var x ServerCapabilitiesTextDocumentSync
+	switch v := any(v).(type) {
+	case TextDocumentSyncOptions:
+		x.TextDocumentSyncOptions = &v
+	case TextDocumentSyncKind:
+		x.TextDocumentSyncKind = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesTextDocumentSyncTextDocumentSyncKind returns a
-// ServerCapabilitiesTextDocumentSync holding v.
-func NewServerCapabilitiesTextDocumentSyncTextDocumentSyncKind(v TextDocumentSyncKind) ServerCapabilitiesTextDocumentSync {
-	return ServerCapabilitiesTextDocumentSync{TextDocumentSyncKind: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesTextDocumentSync) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.TextDocumentSyncOptions != nil:
+		return *x.TextDocumentSyncOptions
+	case x.TextDocumentSyncKind != nil:
+		return *x.TextDocumentSyncKind
+	}
+	return nil
 }
 
 // ServerCapabilitiesNotebookDocumentSync is the notebookDocumentSync member of
@@ -545,10 +832,10 @@ func NewServerCapabilitiesTextDocumentSyncTextDocumentSyncKind(v TextDocumentSyn
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - NotebookDocumentSyncOptions: NotebookDocumentSyncOptions, an object with
-//     a "notebookSelector" member
+//   - NotebookDocumentSyncOptions: [NotebookDocumentSyncOptions], an object
+//     with a "notebookSelector" member
 //   - NotebookDocumentSyncRegistrationOptions:
-//     NotebookDocumentSyncRegistrationOptions, an object with a
+//     [NotebookDocumentSyncRegistrationOptions], an object with a
 //     "notebookSelector" member
 //
 // An object is the object variant whose required members it holds (with the
@@ -560,16 +847,32 @@ type ServerCapabilitiesNotebookDocumentSync struct {
 	NotebookDocumentSyncRegistrationOptions *NotebookDocumentSyncRegistrationOptions
 }
 
-// NewServerCapabilitiesNotebookDocumentSyncNotebookDocumentSyncOptions returns
-// a ServerCapabilitiesNotebookDocumentSync holding v.
-func NewServerCapabilitiesNotebookDocumentSyncNotebookDocumentSyncOptions(v NotebookDocumentSyncOptions) ServerCapabilitiesNotebookDocumentSync {
-	return ServerCapabilitiesNotebookDocumentSync{NotebookDocumentSyncOptions: &v}
+// NewServerCapabilitiesNotebookDocumentSync returns a
+// [ServerCapabilitiesNotebookDocumentSync] holding v, in the field of v's
+// type.
+func NewServerCapabilitiesNotebookDocumentSync[V NotebookDocumentSyncOptions | NotebookDocumentSyncRegistrationOptions](v V) ServerCapabilitiesNotebookDocumentSync {
+	var x ServerCapabilitiesNotebookDocumentSync
+	switch v := any(v).(type) {
+	case NotebookDocumentSyncOptions:
+		x.NotebookDocumentSyncOptions = &v
+	case NotebookDocumentSyncRegistrationOptions:
+		x.NotebookDocumentSyncRegistrationOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesNotebookDocumentSyncNotebookDocumentSyncRegistrationOptions
-// returns a ServerCapabilitiesNotebookDocumentSync holding v.
-func NewServerCapabilitiesNotebookDocumentSyncNotebookDocumentSyncRegistrationOptions(v NotebookDocumentSyncRegistrationOptions) ServerCapabilitiesNotebookDocumentSync {
-	return ServerCapabilitiesNotebookDocumentSync{NotebookDocumentSyncRegistrationOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesNotebookDocumentSync) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.NotebookDocumentSyncOptions != nil:
+		return *x.NotebookDocumentSyncOptions
+	case x.NotebookDocumentSyncRegistrationOptions != nil:
+		return *x.NotebookDocumentSyncRegistrationOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesHoverProvider is the hoverProvider member of
@@ -578,22 +881,37 @@ func NewServerCapabilitiesNotebookDocumentSyncNotebookDocumentSyncRegistrationOp
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - Boolean: boolean
-//   - HoverOptions: HoverOptions
+//   - HoverOptions: [HoverOptions]
 type ServerCapabilitiesHoverProvider struct {
 	Boolean      *bool
 	HoverOptions *HoverOptions
 }
 
-// NewServerCapabilitiesHoverProviderBoolean returns a
-// ServerCapabilitiesHoverProvider holding v.
-func NewServerCapabilitiesHoverProviderBoolean(v bool) ServerCapabilitiesHoverProvider {
-	return ServerCapabilitiesHoverProvider{Boolean: &v}
+// NewServerCapabilitiesHoverProvider returns a
+// [ServerCapabilitiesHoverProvider] holding v, in the field of v's type.
+func NewServerCapabilitiesHoverProvider[V bool | HoverOptions](v V) ServerCapabilitiesHoverProvider {
+	var x ServerCapabilitiesHoverProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case HoverOptions:
+		x.HoverOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesHoverProviderHoverOptions returns a
-// ServerCapabilitiesHoverProvider holding v.
-func NewServerCapabilitiesHoverProviderHoverOptions(v HoverOptions) ServerCapabilitiesHoverProvider {
-	return ServerCapabilitiesHoverProvider{HoverOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesHoverProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.HoverOptions != nil:
+		return *x.HoverOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesDeclarationProvider is the declarationProvider member of
@@ -603,8 +921,8 @@ func NewServerCapabilitiesHoverProviderHoverOptions(v HoverOptions) ServerCapabi
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
 //   - Boolean: boolean
-//   - DeclarationOptions: DeclarationOptions
-//   - DeclarationRegistrationOptions: DeclarationRegistrationOptions, an
+//   - DeclarationOptions: [DeclarationOptions]
+//   - DeclarationRegistrationOptions: [DeclarationRegistrationOptions], an
 //     object with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
@@ -617,22 +935,35 @@ type ServerCapabilitiesDeclarationProvider struct {
 	DeclarationRegistrationOptions *DeclarationRegistrationOptions
 }
 
-// NewServerCapabilitiesDeclarationProviderBoolean returns a
-// ServerCapabilitiesDeclarationProvider holding v.
-func NewServerCapabilitiesDeclarationProviderBoolean(v bool) ServerCapabilitiesDeclarationProvider {
-	return ServerCapabilitiesDeclarationProvider{Boolean: &v}
+// NewServerCapabilitiesDeclarationProvider returns a
+// [ServerCapabilitiesDeclarationProvider] holding v, in the field of v's type.
+func NewServerCapabilitiesDeclarationProvider[V bool | DeclarationOptions | DeclarationRegistrationOptions](v V) ServerCapabilitiesDeclarationProvider {
+	var x ServerCapabilitiesDeclarationProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case DeclarationOptions:
+		x.DeclarationOptions = &v
+	case DeclarationRegistrationOptions:
+		x.DeclarationRegistrationOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesDeclarationProviderDeclarationOptions returns a
-// ServerCapabilitiesDeclarationProvider holding v.
-func NewServerCapabilitiesDeclarationProviderDeclarationOptions(v DeclarationOptions) ServerCapabilitiesDeclarationProvider {
-	return ServerCapabilitiesDeclarationProvider{DeclarationOptions: &v}
-}
-
-// NewServerCapabilitiesDeclarationProviderDeclarationRegistrationOptions
-// returns a ServerCapabilitiesDeclarationProvider holding v.
-func NewServerCapabilitiesDeclarationProviderDeclarationRegistrationOptions(v DeclarationRegistrationOptions) ServerCapabilitiesDeclarationProvider {
-	return ServerCapabilitiesDeclarationProvider{DeclarationRegistrationOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesDeclarationProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.DeclarationOptions != nil:
+		return *x.DeclarationOptions
+	case x.DeclarationRegistrationOptions != nil:
+		return *x.DeclarationRegistrationOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesDefinitionProvider is the definitionProvider member of
@@ -641,22 +972,37 @@ func NewServerCapabilitiesDeclarationProviderDeclarationRegistrationOptions(v De
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - Boolean: boolean
-//   - DefinitionOptions: DefinitionOptions
+//   - DefinitionOptions: [DefinitionOptions]
 type ServerCapabilitiesDefinitionProvider struct {
 	Boolean           *bool
 	DefinitionOptions *DefinitionOptions
 }
 
-// NewServerCapabilitiesDefinitionProviderBoolean returns a
-// ServerCapabilitiesDefinitionProvider holding v.
-func NewServerCapabilitiesDefinitionProviderBoolean(v bool) ServerCapabilitiesDefinitionProvider {
-	return ServerCapabilitiesDefinitionProvider{Boolean: &v}
+// NewServerCapabilitiesDefinitionProvider returns a
+// [ServerCapabilitiesDefinitionProvider] holding v, in the field of v's type.
+func NewServerCapabilitiesDefinitionProvider[V bool | DefinitionOptions](v V) ServerCapabilitiesDefinitionProvider {
+	var x ServerCapabilitiesDefinitionProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case DefinitionOptions:
+		x.DefinitionOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesDefinitionProviderDefinitionOptions returns a
-// ServerCapabilitiesDefinitionProvider holding v.
-func NewServerCapabilitiesDefinitionProviderDefinitionOptions(v DefinitionOptions) ServerCapabilitiesDefinitionProvider {
-	return ServerCapabilitiesDefinitionProvider{DefinitionOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesDefinitionProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.DefinitionOptions != nil:
+		return *x.DefinitionOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesTypeDefinitionProvider is the typeDefinitionProvider
@@ -666,9 +1012,9 @@ func NewServerCapabilitiesDefinitionProviderDefinitionOptions(v DefinitionOption
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
 //   - Boolean: boolean
-//   - TypeDefinitionOptions: TypeDefinitionOptions
-//   - TypeDefinitionRegistrationOptions: TypeDefinitionRegistrationOptions, an
-//     object with a "documentSelector" member
+//   - TypeDefinitionOptions: [TypeDefinitionOptions]
+//   - TypeDefinitionRegistrationOptions: [TypeDefinitionRegistrationOptions],
+//     an object with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -680,22 +1026,36 @@ type ServerCapabilitiesTypeDefinitionProvider struct {
 	TypeDefinitionRegistrationOptions *TypeDefinitionRegistrationOptions
 }
 
-// NewServerCapabilitiesTypeDefinitionProviderBoolean returns a
-// ServerCapabilitiesTypeDefinitionProvider holding v.
-func NewServerCapabilitiesTypeDefinitionProviderBoolean(v bool) ServerCapabilitiesTypeDefinitionProvider {
-	return ServerCapabilitiesTypeDefinitionProvider{Boolean: &v}
+// NewServerCapabilitiesTypeDefinitionProvider returns a
+// [ServerCapabilitiesTypeDefinitionProvider] holding v, in the field of v's
+// type.
+func NewServerCapabilitiesTypeDefinitionProvider[V bool | TypeDefinitionOptions | TypeDefinitionRegistrationOptions](v V) ServerCapabilitiesTypeDefinitionProvider {
+	var x ServerCapabilitiesTypeDefinitionProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case TypeDefinitionOptions:
+		x.TypeDefinitionOptions = &v
+	case TypeDefinitionRegistrationOptions:
+		x.TypeDefinitionRegistrationOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesTypeDefinitionProviderTypeDefinitionOptions returns a
-// ServerCapabilitiesTypeDefinitionProvider holding v.
-func NewServerCapabilitiesTypeDefinitionProviderTypeDefinitionOptions(v TypeDefinitionOptions) ServerCapabilitiesTypeDefinitionProvider {
-	return ServerCapabilitiesTypeDefinitionProvider{TypeDefinitionOptions: &v}
-}
-
-// NewServerCapabilitiesTypeDefinitionProviderTypeDefinitionRegistrationOptions
-// returns a ServerCapabilitiesTypeDefinitionProvider holding v.
-func NewServerCapabilitiesTypeDefinitionProviderTypeDefinitionRegistrationOptions(v TypeDefinitionRegistrationOptions) ServerCapabilitiesTypeDefinitionProvider {
-	return ServerCapabilitiesTypeDefinitionProvider{TypeDefinitionRegistrationOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesTypeDefinitionProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.TypeDefinitionOptions != nil:
+		return *x.TypeDefinitionOptions
+	case x.TypeDefinitionRegistrationOptions != nil:
+		return *x.TypeDefinitionRegistrationOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesImplementationProvider is the implementationProvider
@@ -705,9 +1065,9 @@ func NewServerCapabilitiesTypeDefinitionProviderTypeDefinitionRegistrationOption
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
 //   - Boolean: boolean
-//   - ImplementationOptions: ImplementationOptions
-//   - ImplementationRegistrationOptions: ImplementationRegistrationOptions, an
-//     object with a "documentSelector" member
+//   - ImplementationOptions: [ImplementationOptions]
+//   - ImplementationRegistrationOptions: [ImplementationRegistrationOptions],
+//     an object with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -719,22 +1079,36 @@ type ServerCapabilitiesImplementationProvider struct {
 	ImplementationRegistrationOptions *ImplementationRegistrationOptions
 }
 
-// NewServerCapabilitiesImplementationProviderBoolean returns a
-// ServerCapabilitiesImplementationProvider holding v.
-func NewServerCapabilitiesImplementationProviderBoolean(v bool) ServerCapabilitiesImplementationProvider {
-	return ServerCapabilitiesImplementationProvider{Boolean: &v}
+// NewServerCapabilitiesImplementationProvider returns a
+// [ServerCapabilitiesImplementationProvider] holding v, in the field of v's
+// type.
+func NewServerCapabilitiesImplementationProvider[V bool | ImplementationOptions | ImplementationRegistrationOptions](v V) ServerCapabilitiesImplementationProvider {
+	var x ServerCapabilitiesImplementationProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case ImplementationOptions:
+		x.ImplementationOptions = &v
+	case ImplementationRegistrationOptions:
+		x.ImplementationRegistrationOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesImplementationProviderImplementationOptions returns a
-// ServerCapabilitiesImplementationProvider holding v.
-func NewServerCapabilitiesImplementationProviderImplementationOptions(v ImplementationOptions) ServerCapabilitiesImplementationProvider {
-	return ServerCapabilitiesImplementationProvider{ImplementationOptions: &v}
-}
-
-// NewServerCapabilitiesImplementationProviderImplementationRegistrationOptions
-// returns a ServerCapabilitiesImplementationProvider holding v.
-func NewServerCapabilitiesImplementationProviderImplementationRegistrationOptions(v ImplementationRegistrationOptions) ServerCapabilitiesImplementationProvider {
-	return ServerCapabilitiesImplementationProvider{ImplementationRegistrationOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesImplementationProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.ImplementationOptions != nil:
+		return *x.ImplementationOptions
+	case x.ImplementationRegistrationOptions != nil:
+		return *x.ImplementationRegistrationOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesReferencesProvider is the referencesProvider member of
@@ -743,22 +1117,37 @@ func NewServerCapabilitiesImplementationProviderImplementationRegistrationOption
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - Boolean: boolean
-//   - ReferenceOptions: ReferenceOptions
+//   - ReferenceOptions: [ReferenceOptions]
 type ServerCapabilitiesReferencesProvider struct {
 	Boolean          *bool
 	ReferenceOptions *ReferenceOptions
 }
 
-// NewServerCapabilitiesReferencesProviderBoolean returns a
-// ServerCapabilitiesReferencesProvider holding v.
-func NewServerCapabilitiesReferencesProviderBoolean(v bool) ServerCapabilitiesReferencesProvider {
-	return ServerCapabilitiesReferencesProvider{Boolean: &v}
+// NewServerCapabilitiesReferencesProvider returns a
+// [ServerCapabilitiesReferencesProvider] holding v, in the field of v's type.
+func NewServerCapabilitiesReferencesProvider[V bool | ReferenceOptions](v V) ServerCapabilitiesReferencesProvider {
+	var x ServerCapabilitiesReferencesProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case ReferenceOptions:
+		x.ReferenceOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesReferencesProviderReferenceOptions returns a
-// ServerCapabilitiesReferencesProvider holding v.
-func NewServerCapabilitiesReferencesProviderReferenceOptions(v ReferenceOptions) ServerCapabilitiesReferencesProvider {
-	return ServerCapabilitiesReferencesProvider{ReferenceOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesReferencesProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.ReferenceOptions != nil:
+		return *x.ReferenceOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesDocumentHighlightProvider is the documentHighlightProvider
@@ -767,22 +1156,38 @@ func NewServerCapabilitiesReferencesProviderReferenceOptions(v ReferenceOptions)
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - Boolean: boolean
-//   - DocumentHighlightOptions: DocumentHighlightOptions
+//   - DocumentHighlightOptions: [DocumentHighlightOptions]
 type ServerCapabilitiesDocumentHighlightProvider struct {
 	Boolean                  *bool
 	DocumentHighlightOptions *DocumentHighlightOptions
 }
 
-// NewServerCapabilitiesDocumentHighlightProviderBoolean returns a
-// ServerCapabilitiesDocumentHighlightProvider holding v.
-func NewServerCapabilitiesDocumentHighlightProviderBoolean(v bool) ServerCapabilitiesDocumentHighlightProvider {
-	return ServerCapabilitiesDocumentHighlightProvider{Boolean: &v}
+// NewServerCapabilitiesDocumentHighlightProvider returns a
+// [ServerCapabilitiesDocumentHighlightProvider] holding v, in the field of v's
+// type.
+func NewServerCapabilitiesDocumentHighlightProvider[V bool | DocumentHighlightOptions](v V) ServerCapabilitiesDocumentHighlightProvider {
+	var x ServerCapabilitiesDocumentHighlightProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case DocumentHighlightOptions:
+		x.DocumentHighlightOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesDocumentHighlightProviderDocumentHighlightOptions
-// returns a ServerCapabilitiesDocumentHighlightProvider holding v.
-func NewServerCapabilitiesDocumentHighlightProviderDocumentHighlightOptions(v DocumentHighlightOptions) ServerCapabilitiesDocumentHighlightProvider {
-	return ServerCapabilitiesDocumentHighlightProvider{DocumentHighlightOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesDocumentHighlightProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.DocumentHighlightOptions != nil:
+		return *x.DocumentHighlightOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesDocumentSymbolProvider is the documentSymbolProvider
@@ -791,22 +1196,38 @@ func NewServerCapabilitiesDocumentHighlightProviderDocumentHighlightOptions(v Do
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - Boolean: boolean
-//   - DocumentSymbolOptions: DocumentSymbolOptions
+//   - DocumentSymbolOptions: [DocumentSymbolOptions]
 type ServerCapabilitiesDocumentSymbolProvider struct {
 	Boolean               *bool
 	DocumentSymbolOptions *DocumentSymbolOptions
 }
 
-// NewServerCapabilitiesDocumentSymbolProviderBoolean returns a
-// ServerCapabilitiesDocumentSymbolProvider holding v.
-func NewServerCapabilitiesDocumentSymbolProviderBoolean(v bool) ServerCapabilitiesDocumentSymbolProvider {
-	return ServerCapabilitiesDocumentSymbolProvider{Boolean: &v}
+// NewServerCapabilitiesDocumentSymbolProvider returns a
+// [ServerCapabilitiesDocumentSymbolProvider] holding v, in the field of v's
+// type.
+func NewServerCapabilitiesDocumentSymbolProvider[V bool | DocumentSymbolOptions](v V) ServerCapabilitiesDocumentSymbolProvider {
+	var x ServerCapabilitiesDocumentSymbolProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case DocumentSymbolOptions:
+		x.DocumentSymbolOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesDocumentSymbolProviderDocumentSymbolOptions returns a
-// ServerCapabilitiesDocumentSymbolProvider holding v.
-func NewServerCapabilitiesDocumentSymbolProviderDocumentSymbolOptions(v DocumentSymbolOptions) ServerCapabilitiesDocumentSymbolProvider {
-	return ServerCapabilitiesDocumentSymbolProvider{DocumentSymbolOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesDocumentSymbolProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.DocumentSymbolOptions != nil:
+		return *x.DocumentSymbolOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesCodeActionProvider is the codeActionProvider member of
@@ -815,22 +1236,37 @@ func NewServerCapabilitiesDocumentSymbolProviderDocumentSymbolOptions(v Document
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - Boolean: boolean
-//   - CodeActionOptions: CodeActionOptions
+//   - CodeActionOptions: [CodeActionOptions]
 type ServerCapabilitiesCodeActionProvider struct {
 	Boolean           *bool
 	CodeActionOptions *CodeActionOptions
 }
 
-// NewServerCapabilitiesCodeActionProviderBoolean returns a
-// ServerCapabilitiesCodeActionProvider holding v.
-func NewServerCapabilitiesCodeActionProviderBoolean(v bool) ServerCapabilitiesCodeActionProvider {
-	return ServerCapabilitiesCodeActionProvider{Boolean: &v}
+// NewServerCapabilitiesCodeActionProvider returns a
+// [ServerCapabilitiesCodeActionProvider] holding v, in the field of v's type.
+func NewServerCapabilitiesCodeActionProvider[V bool | CodeActionOptions](v V) ServerCapabilitiesCodeActionProvider {
+	var x ServerCapabilitiesCodeActionProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case CodeActionOptions:
+		x.CodeActionOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesCodeActionProviderCodeActionOptions returns a
-// ServerCapabilitiesCodeActionProvider holding v.
-func NewServerCapabilitiesCodeActionProviderCodeActionOptions(v CodeActionOptions) ServerCapabilitiesCodeActionProvider {
-	return ServerCapabilitiesCodeActionProvider{CodeActionOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesCodeActionProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.CodeActionOptions != nil:
+		return *x.CodeActionOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesColorProvider is the colorProvider member of
@@ -840,8 +1276,8 @@ func NewServerCapabilitiesCodeActionProviderCodeActionOptions(v CodeActionOption
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
 //   - Boolean: boolean
-//   - DocumentColorOptions: DocumentColorOptions
-//   - DocumentColorRegistrationOptions: DocumentColorRegistrationOptions, an
+//   - DocumentColorOptions: [DocumentColorOptions]
+//   - DocumentColorRegistrationOptions: [DocumentColorRegistrationOptions], an
 //     object with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
@@ -854,22 +1290,35 @@ type ServerCapabilitiesColorProvider struct {
 	DocumentColorRegistrationOptions *DocumentColorRegistrationOptions
 }
 
-// NewServerCapabilitiesColorProviderBoolean returns a
-// ServerCapabilitiesColorProvider holding v.
-func NewServerCapabilitiesColorProviderBoolean(v bool) ServerCapabilitiesColorProvider {
-	return ServerCapabilitiesColorProvider{Boolean: &v}
+// NewServerCapabilitiesColorProvider returns a
+// [ServerCapabilitiesColorProvider] holding v, in the field of v's type.
+func NewServerCapabilitiesColorProvider[V bool | DocumentColorOptions | DocumentColorRegistrationOptions](v V) ServerCapabilitiesColorProvider {
+	var x ServerCapabilitiesColorProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case DocumentColorOptions:
+		x.DocumentColorOptions = &v
+	case DocumentColorRegistrationOptions:
+		x.DocumentColorRegistrationOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesColorProviderDocumentColorOptions returns a
-// ServerCapabilitiesColorProvider holding v.
-func NewServerCapabilitiesColorProviderDocumentColorOptions(v DocumentColorOptions) ServerCapabilitiesColorProvider {
-	return ServerCapabilitiesColorProvider{DocumentColorOptions: &v}
-}
-
-// NewServerCapabilitiesColorProviderDocumentColorRegistrationOptions returns a
-// ServerCapabilitiesColorProvider holding v.
-func NewServerCapabilitiesColorProviderDocumentColorRegistrationOptions(v DocumentColorRegistrationOptions) ServerCapabilitiesColorProvider {
-	return ServerCapabilitiesColorProvider{DocumentColorRegistrationOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesColorProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.DocumentColorOptions != nil:
+		return *x.DocumentColorOptions
+	case x.DocumentColorRegistrationOptions != nil:
+		return *x.DocumentColorRegistrationOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesWorkspaceSymbolProvider is the workspaceSymbolProvider
@@ -878,22 +1327,38 @@ func NewServerCapabilitiesColorProviderDocumentColorRegistrationOptions(v Docume
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - Boolean: boolean
-//   - WorkspaceSymbolOptions: WorkspaceSymbolOptions
+//   - WorkspaceSymbolOptions: [WorkspaceSymbolOptions]
 type ServerCapabilitiesWorkspaceSymbolProvider struct {
 	Boolean                *bool
 	WorkspaceSymbolOptions *WorkspaceSymbolOptions
 }
 
-// NewServerCapabilitiesWorkspaceSymbolProviderBoolean returns a
-// ServerCapabilitiesWorkspaceSymbolProvider holding v.
-func NewServerCapabilitiesWorkspaceSymbolProviderBoolean(v bool) ServerCapabilitiesWorkspaceSymbolProvider {
-	return ServerCapabilitiesWorkspaceSymbolProvider{Boolean: &v}
+// NewServerCapabilitiesWorkspaceSymbolProvider returns a
+// [ServerCapabilitiesWorkspaceSymbolProvider] holding v, in the field of v's
+// type.
+func NewServerCapabilitiesWorkspaceSymbolProvider[V bool | WorkspaceSymbolOptions](v V) ServerCapabilitiesWorkspaceSymbolProvider {
+	var x ServerCapabilitiesWorkspaceSymbolProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case WorkspaceSymbolOptions:
+		x.WorkspaceSymbolOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesWorkspaceSymbolProviderWorkspaceSymbolOptions returns a
-// ServerCapabilitiesWorkspaceSymbolProvider holding v.
-func NewServerCapabilitiesWorkspaceSymbolProviderWorkspaceSymbolOptions(v WorkspaceSymbolOptions) ServerCapabilitiesWorkspaceSymbolProvider {
-	return ServerCapabilitiesWorkspaceSymbolProvider{WorkspaceSymbolOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesWorkspaceSymbolProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.WorkspaceSymbolOptions != nil:
+		return *x.WorkspaceSymbolOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesDocumentFormattingProvider is the
@@ -902,22 +1367,38 @@ func NewServerCapabilitiesWorkspaceSymbolProviderWorkspaceSymbolOptions(v Worksp
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - Boolean: boolean
-//   - DocumentFormattingOptions: DocumentFormattingOptions
+//   - DocumentFormattingOptions: [DocumentFormattingOptions]
 type ServerCapabilitiesDocumentFormattingProvider struct {
 	Boolean                   *bool
 	DocumentFormattingOptions *DocumentFormattingOptions
 }
 
-// NewServerCapabilitiesDocumentFormattingProviderBoolean returns a
-// ServerCapabilitiesDocumentFormattingProvider holding v.
-func NewServerCapabilitiesDocumentFormattingProviderBoolean(v bool) ServerCapabilitiesDocumentFormattingProvider {
-	return ServerCapabilitiesDocumentFormattingProvider{Boolean: &v}
+// NewServerCapabilitiesDocumentFormattingProvider returns a
+// [ServerCapabilitiesDocumentFormattingProvider] holding v, in the field of
+// v's type.
+func NewServerCapabilitiesDocumentFormattingProvider[V bool | DocumentFormattingOptions](v V) ServerCapabilitiesDocumentFormattingProvider {
+	var x ServerCapabilitiesDocumentFormattingProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case DocumentFormattingOptions:
+		x.DocumentFormattingOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesDocumentFormattingProviderDocumentFormattingOptions
-// returns a ServerCapabilitiesDocumentFormattingProvider holding v.
-func NewServerCapabilitiesDocumentFormattingProviderDocumentFormattingOptions(v DocumentFormattingOptions) ServerCapabilitiesDocumentFormattingProvider {
-	return ServerCapabilitiesDocumentFormattingProvider{DocumentFormattingOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesDocumentFormattingProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.DocumentFormattingOptions != nil:
+		return *x.DocumentFormattingOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesDocumentRangeFormattingProvider is the
@@ -926,22 +1407,38 @@ func NewServerCapabilitiesDocumentFormattingProviderDocumentFormattingOptions(v 
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - Boolean: boolean
-//   - DocumentRangeFormattingOptions: DocumentRangeFormattingOptions
+//   - DocumentRangeFormattingOptions: [DocumentRangeFormattingOptions]
 type ServerCapabilitiesDocumentRangeFormattingProvider struct {
 	Boolean                        *bool
 	DocumentRangeFormattingOptions *DocumentRangeFormattingOptions
 }
 
-// NewServerCapabilitiesDocumentRangeFormattingProviderBoolean returns a
-// ServerCapabilitiesDocumentRangeFormattingProvider holding v.
-func NewServerCapabilitiesDocumentRangeFormattingProviderBoolean(v bool) ServerCapabilitiesDocumentRangeFormattingProvider {
-	return ServerCapabilitiesDocumentRangeFormattingProvider{Boolean: &v}
+// NewServerCapabilitiesDocumentRangeFormattingProvider returns a
+// [ServerCapabilitiesDocumentRangeFormattingProvider] holding v, in the field
+// of v's type.
+func NewServerCapabilitiesDocumentRangeFormattingProvider[V bool | DocumentRangeFormattingOptions](v V) ServerCapabilitiesDocumentRangeFormattingProvider {
+	var x ServerCapabilitiesDocumentRangeFormattingProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case DocumentRangeFormattingOptions:
+		x.DocumentRangeFormattingOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesDocumentRangeFormattingProviderDocumentRangeFormattingOptions
-// returns a ServerCapabilitiesDocumentRangeFormattingProvider holding v.
-func NewServerCapabilitiesDocumentRangeFormattingProviderDocumentRangeFormattingOptions(v DocumentRangeFormattingOptions) ServerCapabilitiesDocumentRangeFormattingProvider {
-	return ServerCapabilitiesDocumentRangeFormattingProvider{DocumentRangeFormattingOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesDocumentRangeFormattingProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.DocumentRangeFormattingOptions != nil:
+		return *x.DocumentRangeFormattingOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesRenameProvider is the renameProvider member of
@@ -950,22 +1447,37 @@ func NewServerCapabilitiesDocumentRangeFormattingProviderDocumentRangeFormatting
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - Boolean: boolean
-//   - RenameOptions: RenameOptions
+//   - RenameOptions: [RenameOptions]
 type ServerCapabilitiesRenameProvider struct {
 	Boolean       *bool
 	RenameOptions *RenameOptions
 }
 
-// NewServerCapabilitiesRenameProviderBoolean returns a
-// ServerCapabilitiesRenameProvider holding v.
-func NewServerCapabilitiesRenameProviderBoolean(v bool) ServerCapabilitiesRenameProvider {
-	return ServerCapabilitiesRenameProvider{Boolean: &v}
+// NewServerCapabilitiesRenameProvider returns a
+// [ServerCapabilitiesRenameProvider] holding v, in the field of v's type.
+func NewServerCapabilitiesRenameProvider[V bool | RenameOptions](v V) ServerCapabilitiesRenameProvider {
+	var x ServerCapabilitiesRenameProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case RenameOptions:
+		x.RenameOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesRenameProviderRenameOptions returns a
-// ServerCapabilitiesRenameProvider holding v.
-func NewServerCapabilitiesRenameProviderRenameOptions(v RenameOptions) ServerCapabilitiesRenameProvider {
-	return ServerCapabilitiesRenameProvider{RenameOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesRenameProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.RenameOptions != nil:
+		return *x.RenameOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesFoldingRangeProvider is the foldingRangeProvider member of
@@ -975,8 +1487,8 @@ func NewServerCapabilitiesRenameProviderRenameOptions(v RenameOptions) ServerCap
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
 //   - Boolean: boolean
-//   - FoldingRangeOptions: FoldingRangeOptions
-//   - FoldingRangeRegistrationOptions: FoldingRangeRegistrationOptions, an
+//   - FoldingRangeOptions: [FoldingRangeOptions]
+//   - FoldingRangeRegistrationOptions: [FoldingRangeRegistrationOptions], an
 //     object with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
@@ -989,22 +1501,36 @@ type ServerCapabilitiesFoldingRangeProvider struct {
 	FoldingRangeRegistrationOptions *FoldingRangeRegistrationOptions
 }
 
-// NewServerCapabilitiesFoldingRangeProviderBoolean returns a
-// ServerCapabilitiesFoldingRangeProvider holding v.
-func NewServerCapabilitiesFoldingRangeProviderBoolean(v bool) ServerCapabilitiesFoldingRangeProvider {
-	return ServerCapabilitiesFoldingRangeProvider{Boolean: &v}
+// NewServerCapabilitiesFoldingRangeProvider returns a
+// [ServerCapabilitiesFoldingRangeProvider] holding v, in the field of v's
+// type.
+func NewServerCapabilitiesFoldingRangeProvider[V bool | FoldingRangeOptions | FoldingRangeRegistrationOptions](v V) ServerCapabilitiesFoldingRangeProvider {
+	var x ServerCapabilitiesFoldingRangeProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case FoldingRangeOptions:
+		x.FoldingRangeOptions = &v
+	case FoldingRangeRegistrationOptions:
+		x.FoldingRangeRegistrationOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesFoldingRangeProviderFoldingRangeOptions returns a
-// ServerCapabilitiesFoldingRangeProvider holding v.
-func NewServerCapabilitiesFoldingRangeProviderFoldingRangeOptions(v FoldingRangeOptions) ServerCapabilitiesFoldingRangeProvider {
-	return ServerCapabilitiesFoldingRangeProvider{FoldingRangeOptions: &v}
-}
-
-// NewServerCapabilitiesFoldingRangeProviderFoldingRangeRegistrationOptions
-// returns a ServerCapabilitiesFoldingRangeProvider holding v.
-func NewServerCapabilitiesFoldingRangeProviderFoldingRangeRegistrationOptions(v FoldingRangeRegistrationOptions) ServerCapabilitiesFoldingRangeProvider {
-	return ServerCapabilitiesFoldingRangeProvider{FoldingRangeRegistrationOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesFoldingRangeProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.FoldingRangeOptions != nil:
+		return *x.FoldingRangeOptions
+	case x.FoldingRangeRegistrationOptions != nil:
+		return *x.FoldingRangeRegistrationOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesSelectionRangeProvider is the selectionRangeProvider
@@ -1014,9 +1540,9 @@ func NewServerCapabilitiesFoldingRangeProviderFoldingRangeRegistrationOptions(v 
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
 //   - Boolean: boolean
-//   - SelectionRangeOptions: SelectionRangeOptions
-//   - SelectionRangeRegistrationOptions: SelectionRangeRegistrationOptions, an
-//     object with a "documentSelector" member
+//   - SelectionRangeOptions: [SelectionRangeOptions]
+//   - SelectionRangeRegistrationOptions: [SelectionRangeRegistrationOptions],
+//     an object with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -1028,22 +1554,36 @@ type ServerCapabilitiesSelectionRangeProvider struct {
 	SelectionRangeRegistrationOptions *SelectionRangeRegistrationOptions
 }
 
-// NewServerCapabilitiesSelectionRangeProviderBoolean returns a
-// ServerCapabilitiesSelectionRangeProvider holding v.
-func NewServerCapabilitiesSelectionRangeProviderBoolean(v bool) ServerCapabilitiesSelectionRangeProvider {
-	return ServerCapabilitiesSelectionRangeProvider{Boolean: &v}
+// NewServerCapabilitiesSelectionRangeProvider returns a
+// [ServerCapabilitiesSelectionRangeProvider] holding v, in the field of v's
+// type.
+func NewServerCapabilitiesSelectionRangeProvider[V bool | SelectionRangeOptions | SelectionRangeRegistrationOptions](v V) ServerCapabilitiesSelectionRangeProvider {
+	var x ServerCapabilitiesSelectionRangeProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case SelectionRangeOptions:
+		x.SelectionRangeOptions = &v
+	case SelectionRangeRegistrationOptions:
+		x.SelectionRangeRegistrationOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesSelectionRangeProviderSelectionRangeOptions returns a
-// ServerCapabilitiesSelectionRangeProvider holding v.
-func NewServerCapabilitiesSelectionRangeProviderSelectionRangeOptions(v SelectionRangeOptions) ServerCapabilitiesSelectionRangeProvider {
-	return ServerCapabilitiesSelectionRangeProvider{SelectionRangeOptions: &v}
-}
-
-// NewServerCapabilitiesSelectionRangeProviderSelectionRangeRegistrationOptions
-// returns a ServerCapabilitiesSelectionRangeProvider holding v.
-func NewServerCapabilitiesSelectionRangeProviderSelectionRangeRegistrationOptions(v SelectionRangeRegistrationOptions) ServerCapabilitiesSelectionRangeProvider {
-	return ServerCapabilitiesSelectionRangeProvider{SelectionRangeRegistrationOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesSelectionRangeProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.SelectionRangeOptions != nil:
+		return *x.SelectionRangeOptions
+	case x.SelectionRangeRegistrationOptions != nil:
+		return *x.SelectionRangeRegistrationOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesCallHierarchyProvider is the callHierarchyProvider member
@@ -1053,8 +1593,8 @@ func NewServerCapabilitiesSelectionRangeProviderSelectionRangeRegistrationOption
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
 //   - Boolean: boolean
-//   - CallHierarchyOptions: CallHierarchyOptions
-//   - CallHierarchyRegistrationOptions: CallHierarchyRegistrationOptions, an
+//   - CallHierarchyOptions: [CallHierarchyOptions]
+//   - CallHierarchyRegistrationOptions: [CallHierarchyRegistrationOptions], an
 //     object with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
@@ -1067,22 +1607,36 @@ type ServerCapabilitiesCallHierarchyProvider struct {
 	CallHierarchyRegistrationOptions *CallHierarchyRegistrationOptions
 }
 
-// NewServerCapabilitiesCallHierarchyProviderBoolean returns a
-// ServerCapabilitiesCallHierarchyProvider holding v.
-func NewServerCapabilitiesCallHierarchyProviderBoolean(v bool) ServerCapabilitiesCallHierarchyProvider {
-	return ServerCapabilitiesCallHierarchyProvider{Boolean: &v}
+// NewServerCapabilitiesCallHierarchyProvider returns a
+// [ServerCapabilitiesCallHierarchyProvider] holding v, in the field of v's
+// type.
+func NewServerCapabilitiesCallHierarchyProvider[V bool | CallHierarchyOptions | CallHierarchyRegistrationOptions](v V) ServerCapabilitiesCallHierarchyProvider {
+	var x ServerCapabilitiesCallHierarchyProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case CallHierarchyOptions:
+		x.CallHierarchyOptions = &v
+	case CallHierarchyRegistrationOptions:
+		x.CallHierarchyRegistrationOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesCallHierarchyProviderCallHierarchyOptions returns a
-// ServerCapabilitiesCallHierarchyProvider holding v.
-func NewServerCapabilitiesCallHierarchyProviderCallHierarchyOptions(v CallHierarchyOptions) ServerCapabilitiesCallHierarchyProvider {
-	return ServerCapabilitiesCallHierarchyProvider{CallHierarchyOptions: &v}
-}
-
-// NewServerCapabilitiesCallHierarchyProviderCallHierarchyRegistrationOptions
-// returns a ServerCapabilitiesCallHierarchyProvider holding v.
-func NewServerCapabilitiesCallHierarchyProviderCallHierarchyRegistrationOptions(v CallHierarchyRegistrationOptions) ServerCapabilitiesCallHierarchyProvider {
-	return ServerCapabilitiesCallHierarchyProvider{CallHierarchyRegistrationOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesCallHierarchyProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.CallHierarchyOptions != nil:
+		return *x.CallHierarchyOptions
+	case x.CallHierarchyRegistrationOptions != nil:
+		return *x.CallHierarchyRegistrationOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesLinkedEditingRangeProvider is the
@@ -1092,9 +1646,9 @@ func NewServerCapabilitiesCallHierarchyProviderCallHierarchyRegistrationOptions(
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
 //   - Boolean: boolean
-//   - LinkedEditingRangeOptions: LinkedEditingRangeOptions
+//   - LinkedEditingRangeOptions: [LinkedEditingRangeOptions]
 //   - LinkedEditingRangeRegistrationOptions:
-//     LinkedEditingRangeRegistrationOptions, an object with a
+//     [LinkedEditingRangeRegistrationOptions], an object with a
 //     "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
@@ -1107,22 +1661,36 @@ type ServerCapabilitiesLinkedEditingRangeProvider struct {
 	LinkedEditingRangeRegistrationOptions *LinkedEditingRangeRegistrationOptions
 }
 
-// NewServerCapabilitiesLinkedEditingRangeProviderBoolean returns a
-// ServerCapabilitiesLinkedEditingRangeProvider holding v.
-func NewServerCapabilitiesLinkedEditingRangeProviderBoolean(v bool) ServerCapabilitiesLinkedEditingRangeProvider {
-	return ServerCapabilitiesLinkedEditingRangeProvider{Boolean: &v}
+// NewServerCapabilitiesLinkedEditingRangeProvider returns a
+// [ServerCapabilitiesLinkedEditingRangeProvider] holding v, in the field of
+// v's type.
+func NewServerCapabilitiesLinkedEditingRangeProvider[V bool | LinkedEditingRangeOptions | LinkedEditingRangeRegistrationOptions](v V) ServerCapabilitiesLinkedEditingRangeProvider {
+	var x ServerCapabilitiesLinkedEditingRangeProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case LinkedEditingRangeOptions:
+		x.LinkedEditingRangeOptions = &v
+	case LinkedEditingRangeRegistrationOptions:
+		x.LinkedEditingRangeRegistrationOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesLinkedEditingRangeProviderLinkedEditingRangeOptions
-// returns a ServerCapabilitiesLinkedEditingRangeProvider holding v.
-func NewServerCapabilitiesLinkedEditingRangeProviderLinkedEditingRangeOptions(v LinkedEditingRangeOptions) ServerCapabilitiesLinkedEditingRangeProvider {
-	return ServerCapabilitiesLinkedEditingRangeProvider{LinkedEditingRangeOptions: &v}
-}
-
-// NewServerCapabilitiesLinkedEditingRangeProviderLinkedEditingRangeRegistrationOptions
-// returns a ServerCapabilitiesLinkedEditingRangeProvider holding v.
-func NewServerCapabilitiesLinkedEditingRangeProviderLinkedEditingRangeRegistrationOptions(v LinkedEditingRangeRegistrationOptions) ServerCapabilitiesLinkedEditingRangeProvider {
-	return ServerCapabilitiesLinkedEditingRangeProvider{LinkedEditingRangeRegistrationOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesLinkedEditingRangeProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.LinkedEditingRangeOptions != nil:
+		return *x.LinkedEditingRangeOptions
+	case x.LinkedEditingRangeRegistrationOptions != nil:
+		return *x.LinkedEditingRangeRegistrationOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesSemanticTokensProvider is the semanticTokensProvider
@@ -1131,10 +1699,10 @@ func NewServerCapabilitiesLinkedEditingRangeProviderLinkedEditingRangeRegistrati
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - SemanticTokensOptions: SemanticTokensOptions, an object with a "legend"
-//     member
-//   - SemanticTokensRegistrationOptions: SemanticTokensRegistrationOptions, an
-//     object with "documentSelector" and "legend" members
+//   - SemanticTokensOptions: [SemanticTokensOptions], an object with a
+//     "legend" member
+//   - SemanticTokensRegistrationOptions: [SemanticTokensRegistrationOptions],
+//     an object with "documentSelector" and "legend" members
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -1145,16 +1713,32 @@ type ServerCapabilitiesSemanticTokensProvider struct {
 	SemanticTokensRegistrationOptions *SemanticTokensRegistrationOptions
 }
 
-// NewServerCapabilitiesSemanticTokensProviderSemanticTokensOptions returns a
-// ServerCapabilitiesSemanticTokensProvider holding v.
-func NewServerCapabilitiesSemanticTokensProviderSemanticTokensOptions(v SemanticTokensOptions) ServerCapabilitiesSemanticTokensProvider {
-	return ServerCapabilitiesSemanticTokensProvider{SemanticTokensOptions: &v}
+// NewServerCapabilitiesSemanticTokensProvider returns a
+// [ServerCapabilitiesSemanticTokensProvider] holding v, in the field of v's
+// type.
+func NewServerCapabilitiesSemanticTokensProvider[V SemanticTokensOptions | SemanticTokensRegistrationOptions](v V) ServerCapabilitiesSemanticTokensProvider {
+	var x ServerCapabilitiesSemanticTokensProvider
+	switch v := any(v).(type) {
+	case SemanticTokensOptions:
+		x.SemanticTokensOptions = &v
+	case SemanticTokensRegistrationOptions:
+		x.SemanticTokensRegistrationOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesSemanticTokensProviderSemanticTokensRegistrationOptions
-// returns a ServerCapabilitiesSemanticTokensProvider holding v.
-func NewServerCapabilitiesSemanticTokensProviderSemanticTokensRegistrationOptions(v SemanticTokensRegistrationOptions) ServerCapabilitiesSemanticTokensProvider {
-	return ServerCapabilitiesSemanticTokensProvider{SemanticTokensRegistrationOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesSemanticTokensProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.SemanticTokensOptions != nil:
+		return *x.SemanticTokensOptions
+	case x.SemanticTokensRegistrationOptions != nil:
+		return *x.SemanticTokensRegistrationOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesMonikerProvider is the monikerProvider member of
@@ -1164,9 +1748,9 @@ func NewServerCapabilitiesSemanticTokensProviderSemanticTokensRegistrationOption
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
 //   - Boolean: boolean
-//   - MonikerOptions: MonikerOptions
-//   - MonikerRegistrationOptions: MonikerRegistrationOptions, an object with a
-//     "documentSelector" member
+//   - MonikerOptions: [MonikerOptions]
+//   - MonikerRegistrationOptions: [MonikerRegistrationOptions], an object with
+//     a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -1178,22 +1762,35 @@ type ServerCapabilitiesMonikerProvider struct {
 	MonikerRegistrationOptions *MonikerRegistrationOptions
 }
 
-// NewServerCapabilitiesMonikerProviderBoolean returns a
-// ServerCapabilitiesMonikerProvider holding v.
-func NewServerCapabilitiesMonikerProviderBoolean(v bool) ServerCapabilitiesMonikerProvider {
-	return ServerCapabilitiesMonikerProvider{Boolean: &v}
+// NewServerCapabilitiesMonikerProvider returns a
+// [ServerCapabilitiesMonikerProvider] holding v, in the field of v's type.
+func NewServerCapabilitiesMonikerProvider[V bool | MonikerOptions | MonikerRegistrationOptions](v V) ServerCapabilitiesMonikerProvider {
+	var x ServerCapabilitiesMonikerProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case MonikerOptions:
+		x.MonikerOptions = &v
+	case MonikerRegistrationOptions:
+		x.MonikerRegistrationOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesMonikerProviderMonikerOptions returns a
-// ServerCapabilitiesMonikerProvider holding v.
-func NewServerCapabilitiesMonikerProviderMonikerOptions(v MonikerOptions) ServerCapabilitiesMonikerProvider {
-	return ServerCapabilitiesMonikerProvider{MonikerOptions: &v}
-}
-
-// NewServerCapabilitiesMonikerProviderMonikerRegistrationOptions returns a
-// ServerCapabilitiesMonikerProvider holding v.
-func NewServerCapabilitiesMonikerProviderMonikerRegistrationOptions(v MonikerRegistrationOptions) ServerCapabilitiesMonikerProvider {
-	return ServerCapabilitiesMonikerProvider{MonikerRegistrationOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesMonikerProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.MonikerOptions != nil:
+		return *x.MonikerOptions
+	case x.MonikerRegistrationOptions != nil:
+		return *x.MonikerRegistrationOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesTypeHierarchyProvider is the typeHierarchyProvider member
@@ -1203,8 +1800,8 @@ func NewServerCapabilitiesMonikerProviderMonikerRegistrationOptions(v MonikerReg
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
 //   - Boolean: boolean
-//   - TypeHierarchyOptions: TypeHierarchyOptions
-//   - TypeHierarchyRegistrationOptions: TypeHierarchyRegistrationOptions, an
+//   - TypeHierarchyOptions: [TypeHierarchyOptions]
+//   - TypeHierarchyRegistrationOptions: [TypeHierarchyRegistrationOptions], an
 //     object with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
@@ -1217,22 +1814,36 @@ type ServerCapabilitiesTypeHierarchyProvider struct {
 	TypeHierarchyRegistrationOptions *TypeHierarchyRegistrationOptions
 }
 
-// NewServerCapabilitiesTypeHierarchyProviderBoolean returns a
-// ServerCapabilitiesTypeHierarchyProvider holding v.
-func NewServerCapabilitiesTypeHierarchyProviderBoolean(v bool) ServerCapabilitiesTypeHierarchyProvider {
-	return ServerCapabilitiesTypeHierarchyProvider{Boolean: &v}
+// NewServerCapabilitiesTypeHierarchyProvider returns a
+// [ServerCapabilitiesTypeHierarchyProvider] holding v, in the field of v's
+// type.
+func NewServerCapabilitiesTypeHierarchyProvider[V bool | TypeHierarchyOptions | TypeHierarchyRegistrationOptions](v V) ServerCapabilitiesTypeHierarchyProvider {
+	var x ServerCapabilitiesTypeHierarchyProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case TypeHierarchyOptions:
+		x.TypeHierarchyOptions = &v
+	case TypeHierarchyRegistrationOptions:
+		x.TypeHierarchyRegistrationOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesTypeHierarchyProviderTypeHierarchyOptions returns a
-// ServerCapabilitiesTypeHierarchyProvider holding v.
-func NewServerCapabilitiesTypeHierarchyProviderTypeHierarchyOptions(v TypeHierarchyOptions) ServerCapabilitiesTypeHierarchyProvider {
-	return ServerCapabilitiesTypeHierarchyProvider{TypeHierarchyOptions: &v}
-}
-
-// NewServerCapabilitiesTypeHierarchyProviderTypeHierarchyRegistrationOptions
-// returns a ServerCapabilitiesTypeHierarchyProvider holding v.
-func NewServerCapabilitiesTypeHierarchyProviderTypeHierarchyRegistrationOptions(v TypeHierarchyRegistrationOptions) ServerCapabilitiesTypeHierarchyProvider {
-	return ServerCapabilitiesTypeHierarchyProvider{TypeHierarchyRegistrationOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesTypeHierarchyProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.TypeHierarchyOptions != nil:
+		return *x.TypeHierarchyOptions
+	case x.TypeHierarchyRegistrationOptions != nil:
+		return *x.TypeHierarchyRegistrationOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesInlineValueProvider is the inlineValueProvider member of
@@ -1242,8 +1853,8 @@ func NewServerCapabilitiesTypeHierarchyProviderTypeHierarchyRegistrationOptions(
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
 //   - Boolean: boolean
-//   - InlineValueOptions: InlineValueOptions
-//   - InlineValueRegistrationOptions: InlineValueRegistrationOptions, an
+//   - InlineValueOptions: [InlineValueOptions]
+//   - InlineValueRegistrationOptions: [InlineValueRegistrationOptions], an
 //     object with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
@@ -1256,22 +1867,35 @@ type ServerCapabilitiesInlineValueProvider struct {
 	InlineValueRegistrationOptions *InlineValueRegistrationOptions
 }
 
-// NewServerCapabilitiesInlineValueProviderBoolean returns a
-// ServerCapabilitiesInlineValueProvider holding v.
-func NewServerCapabilitiesInlineValueProviderBoolean(v bool) ServerCapabilitiesInlineValueProvider {
-	return ServerCapabilitiesInlineValueProvider{Boolean: &v}
+// NewServerCapabilitiesInlineValueProvider returns a
+// [ServerCapabilitiesInlineValueProvider] holding v, in the field of v's type.
+func NewServerCapabilitiesInlineValueProvider[V bool | InlineValueOptions | InlineValueRegistrationOptions](v V) ServerCapabilitiesInlineValueProvider {
+	var x ServerCapabilitiesInlineValueProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case InlineValueOptions:
+		x.InlineValueOptions = &v
+	case InlineValueRegistrationOptions:
+		x.InlineValueRegistrationOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesInlineValueProviderInlineValueOptions returns a
-// ServerCapabilitiesInlineValueProvider holding v.
-func NewServerCapabilitiesInlineValueProviderInlineValueOptions(v InlineValueOptions) ServerCapabilitiesInlineValueProvider {
-	return ServerCapabilitiesInlineValueProvider{InlineValueOptions: &v}
-}
-
-// NewServerCapabilitiesInlineValueProviderInlineValueRegistrationOptions
-// returns a ServerCapabilitiesInlineValueProvider holding v.
-func NewServerCapabilitiesInlineValueProviderInlineValueRegistrationOptions(v InlineValueRegistrationOptions) ServerCapabilitiesInlineValueProvider {
-	return ServerCapabilitiesInlineValueProvider{InlineValueRegistrationOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesInlineValueProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.InlineValueOptions != nil:
+		return *x.InlineValueOptions
+	case x.InlineValueRegistrationOptions != nil:
+		return *x.InlineValueRegistrationOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesInlayHintProvider is the inlayHintProvider member of
@@ -1281,8 +1905,8 @@ func NewServerCapabilitiesInlineValueProviderInlineValueRegistrationOptions(v In
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
 //   - Boolean: boolean
-//   - InlayHintOptions: InlayHintOptions
-//   - InlayHintRegistrationOptions: InlayHintRegistrationOptions, an object
+//   - InlayHintOptions: [InlayHintOptions]
+//   - InlayHintRegistrationOptions: [InlayHintRegistrationOptions], an object
 //     with a "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
@@ -1295,22 +1919,35 @@ type ServerCapabilitiesInlayHintProvider struct {
 	InlayHintRegistrationOptions *InlayHintRegistrationOptions
 }
 
-// NewServerCapabilitiesInlayHintProviderBoolean returns a
-// ServerCapabilitiesInlayHintProvider holding v.
-func NewServerCapabilitiesInlayHintProviderBoolean(v bool) ServerCapabilitiesInlayHintProvider {
-	return ServerCapabilitiesInlayHintProvider{Boolean: &v}
+// NewServerCapabilitiesInlayHintProvider returns a
+// [ServerCapabilitiesInlayHintProvider] holding v, in the field of v's type.
+func NewServerCapabilitiesInlayHintProvider[V bool | InlayHintOptions | InlayHintRegistrationOptions](v V) ServerCapabilitiesInlayHintProvider {
+	var x ServerCapabilitiesInlayHintProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case InlayHintOptions:
+		x.InlayHintOptions = &v
+	case InlayHintRegistrationOptions:
+		x.InlayHintRegistrationOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesInlayHintProviderInlayHintOptions returns a
-// ServerCapabilitiesInlayHintProvider holding v.
-func NewServerCapabilitiesInlayHintProviderInlayHintOptions(v InlayHintOptions) ServerCapabilitiesInlayHintProvider {
-	return ServerCapabilitiesInlayHintProvider{InlayHintOptions: &v}
-}
-
-// NewServerCapabilitiesInlayHintProviderInlayHintRegistrationOptions returns a
-// ServerCapabilitiesInlayHintProvider holding v.
-func NewServerCapabilitiesInlayHintProviderInlayHintRegistrationOptions(v InlayHintRegistrationOptions) ServerCapabilitiesInlayHintProvider {
-	return ServerCapabilitiesInlayHintProvider{InlayHintRegistrationOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesInlayHintProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.InlayHintOptions != nil:
+		return *x.InlayHintOptions
+	case x.InlayHintRegistrationOptions != nil:
+		return *x.InlayHintRegistrationOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesDiagnosticProvider is the diagnosticProvider member of
@@ -1319,10 +1956,10 @@ func NewServerCapabilitiesInlayHintProviderInlayHintRegistrationOptions(v InlayH
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - DiagnosticOptions: DiagnosticOptions, an object with
+//   - DiagnosticOptions: [DiagnosticOptions], an object with
 //     "interFileDependencies" and "workspaceDiagnostics" members
-//   - DiagnosticRegistrationOptions: DiagnosticRegistrationOptions, an object
-//     with "documentSelector", "interFileDependencies" and
+//   - DiagnosticRegistrationOptions: [DiagnosticRegistrationOptions], an
+//     object with "documentSelector", "interFileDependencies" and
 //     "workspaceDiagnostics" members
 //
 // An object is the object variant whose required members it holds (with the
@@ -1334,16 +1971,31 @@ type ServerCapabilitiesDiagnosticProvider struct {
 	DiagnosticRegistrationOptions *DiagnosticRegistrationOptions
 }
 
-// NewServerCapabilitiesDiagnosticProviderDiagnosticOptions returns a
-// ServerCapabilitiesDiagnosticProvider holding v.
-func NewServerCapabilitiesDiagnosticProviderDiagnosticOptions(v DiagnosticOptions) ServerCapabilitiesDiagnosticProvider {
-	return ServerCapabilitiesDiagnosticProvider{DiagnosticOptions: &v}
+// NewServerCapabilitiesDiagnosticProvider returns a
+// [ServerCapabilitiesDiagnosticProvider] holding v, in the field of v's type.
+func NewServerCapabilitiesDiagnosticProvider[V DiagnosticOptions | DiagnosticRegistrationOptions](v V) ServerCapabilitiesDiagnosticProvider {
+	var x ServerCapabilitiesDiagnosticProvider
+	switch v := any(v).(type) {
+	case DiagnosticOptions:
+		x.DiagnosticOptions = &v
+	case DiagnosticRegistrationOptions:
+		x.DiagnosticRegistrationOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesDiagnosticProviderDiagnosticRegistrationOptions returns
-// a ServerCapabilitiesDiagnosticProvider holding v.
-func NewServerCapabilitiesDiagnosticProviderDiagnosticRegistrationOptions(v DiagnosticRegistrationOptions) ServerCapabilitiesDiagnosticProvider {
-	return ServerCapabilitiesDiagnosticProvider{DiagnosticRegistrationOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesDiagnosticProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.DiagnosticOptions != nil:
+		return *x.DiagnosticOptions
+	case x.DiagnosticRegistrationOptions != nil:
+		return *x.DiagnosticRegistrationOptions
+	}
+	return nil
 }
 
 // ServerCapabilitiesInlineCompletionProvider is the inlineCompletionProvider
@@ -1352,22 +2004,38 @@ func NewServerCapabilitiesDiagnosticProviderDiagnosticRegistrationOptions(v Diag
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - Boolean: boolean
-//   - InlineCompletionOptions: InlineCompletionOptions
+//   - InlineCompletionOptions: [InlineCompletionOptions]
 type ServerCapabilitiesInlineCompletionProvider struct {
 	Boolean                 *bool
 	InlineCompletionOptions *InlineCompletionOptions
 }
 
-// NewServerCapabilitiesInlineCompletionProviderBoolean returns a
-// ServerCapabilitiesInlineCompletionProvider holding v.
-func NewServerCapabilitiesInlineCompletionProviderBoolean(v bool) ServerCapabilitiesInlineCompletionProvider {
-	return ServerCapabilitiesInlineCompletionProvider{Boolean: &v}
+// NewServerCapabilitiesInlineCompletionProvider returns a
+// [ServerCapabilitiesInlineCompletionProvider] holding v, in the field of v's
+// type.
+func NewServerCapabilitiesInlineCompletionProvider[V bool | InlineCompletionOptions](v V) ServerCapabilitiesInlineCompletionProvider {
+	var x ServerCapabilitiesInlineCompletionProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case InlineCompletionOptions:
+		x.InlineCompletionOptions = &v
+	}
+	return x
 }
 
-// NewServerCapabilitiesInlineCompletionProviderInlineCompletionOptions returns
-// a ServerCapabilitiesInlineCompletionProvider holding v.
-func NewServerCapabilitiesInlineCompletionProviderInlineCompletionOptions(v InlineCompletionOptions) ServerCapabilitiesInlineCompletionProvider {
-	return ServerCapabilitiesInlineCompletionProvider{InlineCompletionOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ServerCapabilitiesInlineCompletionProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.InlineCompletionOptions != nil:
+		return *x.InlineCompletionOptions
+	}
+	return nil
 }
 
 // DiagnosticCode is the code member of [Diagnostic].
@@ -1381,14 +2049,31 @@ type DiagnosticCode struct {
 	String  *string
 }
 
-// NewDiagnosticCodeInteger returns a DiagnosticCode holding v.
-func NewDiagnosticCodeInteger(v int32) DiagnosticCode {
-	return DiagnosticCode{Integer: &v}
+// NewDiagnosticCode returns a [DiagnosticCode] holding v, in the field of v's
+// type.
+func NewDiagnosticCode[V int32 | string](v V) DiagnosticCode {
+	var x DiagnosticCode
+	switch v := any(v).(type) {
+	case int32:
+		x.Integer = &v
+	case string:
+		x.String = &v
+	}
+	return x
 }
 
-// NewDiagnosticCodeString returns a DiagnosticCode holding v.
-func NewDiagnosticCodeString(v string) DiagnosticCode {
-	return DiagnosticCode{String: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *DiagnosticCode) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Integer != nil:
+		return *x.Integer
+	case x.String != nil:
+		return *x.String
+	}
+	return nil
 }
 
 // SignatureInformationDocumentation is the documentation member of
@@ -1397,22 +2082,37 @@ func NewDiagnosticCodeString(v string) DiagnosticCode {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - String: string
-//   - MarkupContent: MarkupContent
+//   - MarkupContent: [MarkupContent]
 type SignatureInformationDocumentation struct {
 	String        *string
 	MarkupContent *MarkupContent
 }
 
-// NewSignatureInformationDocumentationString returns a
-// SignatureInformationDocumentation holding v.
-func NewSignatureInformationDocumentationString(v string) SignatureInformationDocumentation {
-	return SignatureInformationDocumentation{String: &v}
+// NewSignatureInformationDocumentation returns a
+// [SignatureInformationDocumentation] holding v, in the field of v's type.
+func NewSignatureInformationDocumentation[V string | MarkupContent](v V) SignatureInformationDocumentation {
+	var x SignatureInformationDocumentation
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case MarkupContent:
+		x.MarkupContent = &v
+	}
+	return x
 }
 
-// NewSignatureInformationDocumentationMarkupContent returns a
-// SignatureInformationDocumentation holding v.
-func NewSignatureInformationDocumentationMarkupContent(v MarkupContent) SignatureInformationDocumentation {
-	return SignatureInformationDocumentation{MarkupContent: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *SignatureInformationDocumentation) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.MarkupContent != nil:
+		return *x.MarkupContent
+	}
+	return nil
 }
 
 // TextDocumentSyncOptionsSave is the save member of [TextDocumentSyncOptions].
@@ -1420,22 +2120,37 @@ func NewSignatureInformationDocumentationMarkupContent(v MarkupContent) Signatur
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - Boolean: boolean
-//   - SaveOptions: SaveOptions
+//   - SaveOptions: [SaveOptions]
 type TextDocumentSyncOptionsSave struct {
 	Boolean     *bool
 	SaveOptions *SaveOptions
 }
 
-// NewTextDocumentSyncOptionsSaveBoolean returns a TextDocumentSyncOptionsSave
-// holding v.
-func NewTextDocumentSyncOptionsSaveBoolean(v bool) TextDocumentSyncOptionsSave {
-	return TextDocumentSyncOptionsSave{Boolean: &v}
+// NewTextDocumentSyncOptionsSave returns a [TextDocumentSyncOptionsSave]
+// holding v, in the field of v's type.
+func NewTextDocumentSyncOptionsSave[V bool | SaveOptions](v V) TextDocumentSyncOptionsSave {
+	var x TextDocumentSyncOptionsSave
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case SaveOptions:
+		x.SaveOptions = &v
+	}
+	return x
 }
 
-// NewTextDocumentSyncOptionsSaveSaveOptions returns a
-// TextDocumentSyncOptionsSave holding v.
-func NewTextDocumentSyncOptionsSaveSaveOptions(v SaveOptions) TextDocumentSyncOptionsSave {
-	return TextDocumentSyncOptionsSave{SaveOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *TextDocumentSyncOptionsSave) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.SaveOptions != nil:
+		return *x.SaveOptions
+	}
+	return nil
 }
 
 // NotebookDocumentSyncOptionsNotebookSelectorItem is an element of the
@@ -1445,11 +2160,11 @@ func NewTextDocumentSyncOptionsSaveSaveOptions(v SaveOptions) TextDocumentSyncOp
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
 //   - NotebookDocumentSyncOptionsNotebookSelectorItemVariant1:
-//     NotebookDocumentSyncOptionsNotebookSelectorItemVariant1, an object with
-//     a "notebook" member
+//     [NotebookDocumentSyncOptionsNotebookSelectorItemVariant1], an object
+//     with a "notebook" member
 //   - NotebookDocumentSyncOptionsNotebookSelectorItemVariant2:
-//     NotebookDocumentSyncOptionsNotebookSelectorItemVariant2, an object with
-//     a "cells" member
+//     [NotebookDocumentSyncOptionsNotebookSelectorItemVariant2], an object
+//     with a "cells" member
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -1460,16 +2175,32 @@ type NotebookDocumentSyncOptionsNotebookSelectorItem struct {
 	NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2
 }
 
-// NewNotebookDocumentSyncOptionsNotebookSelectorItemNotebookDocumentSyncOptionsNotebookSelectorItemVariant1
-// returns a NotebookDocumentSyncOptionsNotebookSelectorItem holding v.
-func NewNotebookDocumentSyncOptionsNotebookSelectorItemNotebookDocumentSyncOptionsNotebookSelectorItemVariant1(v NotebookDocumentSyncOptionsNotebookSelectorItemVariant1) NotebookDocumentSyncOptionsNotebookSelectorItem {
-	return NotebookDocumentSyncOptionsNotebookSelectorItem{NotebookDocumentSyncOptionsNotebookSelectorItemVariant1: &v}
+// NewNotebookDocumentSyncOptionsNotebookSelectorItem returns a
+// [NotebookDocumentSyncOptionsNotebookSelectorItem] holding v, in the field of
+// v's type.
+func NewNotebookDocumentSyncOptionsNotebookSelectorItem[V NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 | NotebookDocumentSyncOptionsNotebookSelectorItemVariant2](v V) NotebookDocumentSyncOptionsNotebookSelectorItem {
+	var x NotebookDocumentSyncOptionsNotebookSelectorItem
+	switch v := any(v).(type) {
+	case NotebookDocumentSyncOptionsNotebookSelectorItemVariant1:
+		x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 = &v
+	case NotebookDocumentSyncOptionsNotebookSelectorItemVariant2:
+		x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 = &v
+	}
+	return x
 }
 
-// NewNotebookDocumentSyncOptionsNotebookSelectorItemNotebookDocumentSyncOptionsNotebookSelectorItemVariant2
-// returns a NotebookDocumentSyncOptionsNotebookSelectorItem holding v.
-func NewNotebookDocumentSyncOptionsNotebookSelectorItemNotebookDocumentSyncOptionsNotebookSelectorItemVariant2(v NotebookDocumentSyncOptionsNotebookSelectorItemVariant2) NotebookDocumentSyncOptionsNotebookSelectorItem {
-	return NotebookDocumentSyncOptionsNotebookSelectorItem{NotebookDocumentSyncOptionsNotebookSelectorItemVariant2: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *NotebookDocumentSyncOptionsNotebookSelectorItem) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 != nil:
+		return *x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant1
+	case x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 != nil:
+		return *x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant2
+	}
+	return nil
 }
 
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook is the
@@ -1479,24 +2210,38 @@ func NewNotebookDocumentSyncOptionsNotebookSelectorItemNotebookDocumentSyncOptio
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - String: string
-//   - NotebookDocumentFilter: NotebookDocumentFilter
+//   - NotebookDocumentFilter: [NotebookDocumentFilter]
 type NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook struct {
 	String                 *string
 	NotebookDocumentFilter *NotebookDocumentFilter
 }
 
-// NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant1NotebookString
-// returns a NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook
-// holding v.
-func NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant1NotebookString(v string) NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook {
-	return NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook{String: &v}
+// NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook returns a
+// [NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook] holding v,
+// in the field of v's type.
+func NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook[V string | NotebookDocumentFilter](v V) NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook {
+	var x NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case NotebookDocumentFilter:
+		x.NotebookDocumentFilter = &v
+	}
+	return x
 }
 
-// NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant1NotebookNotebookDocumentFilter
-// returns a NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook
-// holding v.
-func NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant1NotebookNotebookDocumentFilter(v NotebookDocumentFilter) NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook {
-	return NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook{NotebookDocumentFilter: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.NotebookDocumentFilter != nil:
+		return *x.NotebookDocumentFilter
+	}
+	return nil
 }
 
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook is the
@@ -1506,24 +2251,38 @@ func NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant1NotebookNotebookD
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - String: string
-//   - NotebookDocumentFilter: NotebookDocumentFilter
+//   - NotebookDocumentFilter: [NotebookDocumentFilter]
 type NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook struct {
 	String                 *string
 	NotebookDocumentFilter *NotebookDocumentFilter
 }
 
-// NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant2NotebookString
-// returns a NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook
-// holding v.
-func NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant2NotebookString(v string) NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook {
-	return NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook{String: &v}
+// NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook returns a
+// [NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook] holding v,
+// in the field of v's type.
+func NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook[V string | NotebookDocumentFilter](v V) NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook {
+	var x NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case NotebookDocumentFilter:
+		x.NotebookDocumentFilter = &v
+	}
+	return x
 }
 
-// NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant2NotebookNotebookDocumentFilter
-// returns a NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook
-// holding v.
-func NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant2NotebookNotebookDocumentFilter(v NotebookDocumentFilter) NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook {
-	return NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook{NotebookDocumentFilter: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.NotebookDocumentFilter != nil:
+		return *x.NotebookDocumentFilter
+	}
+	return nil
 }
 
 // WorkspaceFoldersServerCapabilitiesChangeNotifications is the
@@ -1538,16 +2297,32 @@ type WorkspaceFoldersServerCapabilitiesChangeNotifications struct {
 	Boolean *bool
 }
 
-// NewWorkspaceFoldersServerCapabilitiesChangeNotificationsString returns a
-// WorkspaceFoldersServerCapabilitiesChangeNotifications holding v.
-func NewWorkspaceFoldersServerCapabilitiesChangeNotificationsString(v string) WorkspaceFoldersServerCapabilitiesChangeNotifications {
-	return WorkspaceFoldersServerCapabilitiesChangeNotifications{String: &v}
+// NewWorkspaceFoldersServerCapabilitiesChangeNotifications returns a
+// [WorkspaceFoldersServerCapabilitiesChangeNotifications] holding v, in the
+// field of v's type.
+func NewWorkspaceFoldersServerCapabilitiesChangeNotifications[V string | bool](v V) WorkspaceFoldersServerCapabilitiesChangeNotifications {
+	var x WorkspaceFoldersServerCapabilitiesChangeNotifications
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case bool:
+		x.Boolean = &v
+	}
+	return x
 }
 
-// NewWorkspaceFoldersServerCapabilitiesChangeNotificationsBoolean returns a
-// WorkspaceFoldersServerCapabilitiesChangeNotifications holding v.
-func NewWorkspaceFoldersServerCapabilitiesChangeNotificationsBoolean(v bool) WorkspaceFoldersServerCapabilitiesChangeNotifications {
-	return WorkspaceFoldersServerCapabilitiesChangeNotifications{Boolean: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *WorkspaceFoldersServerCapabilitiesChangeNotifications) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.Boolean != nil:
+		return *x.Boolean
+	}
+	return nil
 }
 
 // ParameterInformationLabel is the label member of [ParameterInformation].
@@ -1555,22 +2330,37 @@ func NewWorkspaceFoldersServerCapabilitiesChangeNotificationsBoolean(v bool) Wor
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - String: string
-//   - ParameterInformationLabelVariant2: ParameterInformationLabelVariant2
+//   - ParameterInformationLabelVariant2: [ParameterInformationLabelVariant2]
 type ParameterInformationLabel struct {
 	String                            *string
 	ParameterInformationLabelVariant2 *ParameterInformationLabelVariant2
 }
 
-// NewParameterInformationLabelString returns a ParameterInformationLabel
-// holding v.
-func NewParameterInformationLabelString(v string) ParameterInformationLabel {
-	return ParameterInformationLabel{String: &v}
+// NewParameterInformationLabel returns a [ParameterInformationLabel] holding
+// v, in the field of v's type.
+func NewParameterInformationLabel[V string | ParameterInformationLabelVariant2](v V) ParameterInformationLabel {
+	var x ParameterInformationLabel
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case ParameterInformationLabelVariant2:
+		x.ParameterInformationLabelVariant2 = &v
+	}
+	return x
 }
 
-// NewParameterInformationLabelParameterInformationLabelVariant2 returns a
-// ParameterInformationLabel holding v.
-func NewParameterInformationLabelParameterInformationLabelVariant2(v ParameterInformationLabelVariant2) ParameterInformationLabel {
-	return ParameterInformationLabel{ParameterInformationLabelVariant2: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ParameterInformationLabel) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.ParameterInformationLabelVariant2 != nil:
+		return *x.ParameterInformationLabelVariant2
+	}
+	return nil
 }
 
 // ParameterInformationDocumentation is the documentation member of
@@ -1579,22 +2369,37 @@ func NewParameterInformationLabelParameterInformationLabelVariant2(v ParameterIn
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - String: string
-//   - MarkupContent: MarkupContent
+//   - MarkupContent: [MarkupContent]
 type ParameterInformationDocumentation struct {
 	String        *string
 	MarkupContent *MarkupContent
 }
 
-// NewParameterInformationDocumentationString returns a
-// ParameterInformationDocumentation holding v.
-func NewParameterInformationDocumentationString(v string) ParameterInformationDocumentation {
-	return ParameterInformationDocumentation{String: &v}
+// NewParameterInformationDocumentation returns a
+// [ParameterInformationDocumentation] holding v, in the field of v's type.
+func NewParameterInformationDocumentation[V string | MarkupContent](v V) ParameterInformationDocumentation {
+	var x ParameterInformationDocumentation
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case MarkupContent:
+		x.MarkupContent = &v
+	}
+	return x
 }
 
-// NewParameterInformationDocumentationMarkupContent returns a
-// ParameterInformationDocumentation holding v.
-func NewParameterInformationDocumentationMarkupContent(v MarkupContent) ParameterInformationDocumentation {
-	return ParameterInformationDocumentation{MarkupContent: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ParameterInformationDocumentation) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.MarkupContent != nil:
+		return *x.MarkupContent
+	}
+	return nil
 }
 
 // NotebookCellTextDocumentFilterNotebook is the notebook member of
@@ -1603,44 +2408,76 @@ func NewParameterInformationDocumentationMarkupContent(v MarkupContent) Paramete
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - String: string
-//   - NotebookDocumentFilter: NotebookDocumentFilter
+//   - NotebookDocumentFilter: [NotebookDocumentFilter]
 type NotebookCellTextDocumentFilterNotebook struct {
 	String                 *string
 	NotebookDocumentFilter *NotebookDocumentFilter
 }
 
-// NewNotebookCellTextDocumentFilterNotebookString returns a
-// NotebookCellTextDocumentFilterNotebook holding v.
-func NewNotebookCellTextDocumentFilterNotebookString(v string) NotebookCellTextDocumentFilterNotebook {
-	return NotebookCellTextDocumentFilterNotebook{String: &v}
+// NewNotebookCellTextDocumentFilterNotebook returns a
+// [NotebookCellTextDocumentFilterNotebook] holding v, in the field of v's
+// type.
+func NewNotebookCellTextDocumentFilterNotebook[V string | NotebookDocumentFilter](v V) NotebookCellTextDocumentFilterNotebook {
+	var x NotebookCellTextDocumentFilterNotebook
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case NotebookDocumentFilter:
+		x.NotebookDocumentFilter = &v
+	}
+	return x
 }
 
-// NewNotebookCellTextDocumentFilterNotebookNotebookDocumentFilter returns a
-// NotebookCellTextDocumentFilterNotebook holding v.
-func NewNotebookCellTextDocumentFilterNotebookNotebookDocumentFilter(v NotebookDocumentFilter) NotebookCellTextDocumentFilterNotebook {
-	return NotebookCellTextDocumentFilterNotebook{NotebookDocumentFilter: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *NotebookCellTextDocumentFilterNotebook) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.NotebookDocumentFilter != nil:
+		return *x.NotebookDocumentFilter
+	}
+	return nil
 }
 
 // RelativePatternBaseURI is the baseUri member of [RelativePattern].
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
-//   - WorkspaceFolder: WorkspaceFolder
-//   - URI: URI
+//   - WorkspaceFolder: [WorkspaceFolder]
+//   - URI: [URI]
 type RelativePatternBaseURI struct {
 	WorkspaceFolder *WorkspaceFolder
 	URI             *URI
 }
 
-// NewRelativePatternBaseURIWorkspaceFolder returns a RelativePatternBaseURI
-// holding v.
-func NewRelativePatternBaseURIWorkspaceFolder(v WorkspaceFolder) RelativePatternBaseURI {
-	return RelativePatternBaseURI{WorkspaceFolder: &v}
+// NewRelativePatternBaseURI returns a [RelativePatternBaseURI] holding v, in
+// the field of v's type.
+func NewRelativePatternBaseURI[V WorkspaceFolder | URI](v V) RelativePatternBaseURI {
+	var x RelativePatternBaseURI
+	switch v := any(v).(type) {
+	case WorkspaceFolder:
+		x.WorkspaceFolder = &v
+	case URI:
+		x.URI = &v
+	}
+	return x
 }
 
-// NewRelativePatternBaseURIURI returns a RelativePatternBaseURI holding v.
-func NewRelativePatternBaseURIURI(v URI) RelativePatternBaseURI {
-	return RelativePatternBaseURI{URI: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *RelativePatternBaseURI) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.WorkspaceFolder != nil:
+		return *x.WorkspaceFolder
+	case x.URI != nil:
+		return *x.URI
+	}
+	return nil
 }
 
 // SemanticTokensClientCapabilitiesRequestsRange is the range member of
@@ -1650,22 +2487,38 @@ func NewRelativePatternBaseURIURI(v URI) RelativePatternBaseURI {
 // the variants are told apart by the kind of JSON value they are:
 //   - Boolean: boolean
 //   - SemanticTokensClientCapabilitiesRequestsRangeVariant2:
-//     SemanticTokensClientCapabilitiesRequestsRangeVariant2
+//     [SemanticTokensClientCapabilitiesRequestsRangeVariant2]
 type SemanticTokensClientCapabilitiesRequestsRange struct {
 	Boolean                                               *bool
 	SemanticTokensClientCapabilitiesRequestsRangeVariant2 *SemanticTokensClientCapabilitiesRequestsRangeVariant2
 }
 
-// NewSemanticTokensClientCapabilitiesRequestsRangeBoolean returns a
-// SemanticTokensClientCapabilitiesRequestsRange holding v.
-func NewSemanticTokensClientCapabilitiesRequestsRangeBoolean(v bool) SemanticTokensClientCapabilitiesRequestsRange {
-	return SemanticTokensClientCapabilitiesRequestsRange{Boolean: &v}
+// NewSemanticTokensClientCapabilitiesRequestsRange returns a
+// [SemanticTokensClientCapabilitiesRequestsRange] holding v, in the field of
+// v's type.
+func NewSemanticTokensClientCapabilitiesRequestsRange[V bool | SemanticTokensClientCapabilitiesRequestsRangeVariant2](v V) SemanticTokensClientCapabilitiesRequestsRange {
+	var x SemanticTokensClientCapabilitiesRequestsRange
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case SemanticTokensClientCapabilitiesRequestsRangeVariant2:
+		x.SemanticTokensClientCapabilitiesRequestsRangeVariant2 = &v
+	}
+	return x
 }
 
-// NewSemanticTokensClientCapabilitiesRequestsRangeSemanticTokensClientCapabilitiesRequestsRangeVariant2
-// returns a SemanticTokensClientCapabilitiesRequestsRange holding v.
-func NewSemanticTokensClientCapabilitiesRequestsRangeSemanticTokensClientCapabilitiesRequestsRangeVariant2(v SemanticTokensClientCapabilitiesRequestsRangeVariant2) SemanticTokensClientCapabilitiesRequestsRange {
-	return SemanticTokensClientCapabilitiesRequestsRange{SemanticTokensClientCapabilitiesRequestsRangeVariant2: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *SemanticTokensClientCapabilitiesRequestsRange) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.SemanticTokensClientCapabilitiesRequestsRangeVariant2 != nil:
+		return *x.SemanticTokensClientCapabilitiesRequestsRangeVariant2
+	}
+	return nil
 }
 
 // SemanticTokensClientCapabilitiesRequestsFull is the full member of
@@ -1675,22 +2528,38 @@ func NewSemanticTokensClientCapabilitiesRequestsRangeSemanticTokensClientCapabil
 // the variants are told apart by the kind of JSON value they are:
 //   - Boolean: boolean
 //   - SemanticTokensClientCapabilitiesRequestsFullVariant2:
-//     SemanticTokensClientCapabilitiesRequestsFullVariant2
+//     [SemanticTokensClientCapabilitiesRequestsFullVariant2]
 type SemanticTokensClientCapabilitiesRequestsFull struct {
 	Boolean                                              *bool
 	SemanticTokensClientCapabilitiesRequestsFullVariant2 *SemanticTokensClientCapabilitiesRequestsFullVariant2
 }
 
-// NewSemanticTokensClientCapabilitiesRequestsFullBoolean returns a
-// SemanticTokensClientCapabilitiesRequestsFull holding v.
-func NewSemanticTokensClientCapabilitiesRequestsFullBoolean(v bool) SemanticTokensClientCapabilitiesRequestsFull {
-	return SemanticTokensClientCapabilitiesRequestsFull{Boolean: &v}
+// NewSemanticTokensClientCapabilitiesRequestsFull returns a
+// [SemanticTokensClientCapabilitiesRequestsFull] holding v, in the field of
+// v's type.
+func NewSemanticTokensClientCapabilitiesRequestsFull[V bool | SemanticTokensClientCapabilitiesRequestsFullVariant2](v V) SemanticTokensClientCapabilitiesRequestsFull {
+	var x SemanticTokensClientCapabilitiesRequestsFull
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case SemanticTokensClientCapabilitiesRequestsFullVariant2:
+		x.SemanticTokensClientCapabilitiesRequestsFullVariant2 = &v
+	}
+	return x
 }
 
-// NewSemanticTokensClientCapabilitiesRequestsFullSemanticTokensClientCapabilitiesRequestsFullVariant2
-// returns a SemanticTokensClientCapabilitiesRequestsFull holding v.
-func NewSemanticTokensClientCapabilitiesRequestsFullSemanticTokensClientCapabilitiesRequestsFullVariant2(v SemanticTokensClientCapabilitiesRequestsFullVariant2) SemanticTokensClientCapabilitiesRequestsFull {
-	return SemanticTokensClientCapabilitiesRequestsFull{SemanticTokensClientCapabilitiesRequestsFullVariant2: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *SemanticTokensClientCapabilitiesRequestsFull) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.SemanticTokensClientCapabilitiesRequestsFullVariant2 != nil:
+		return *x.SemanticTokensClientCapabilitiesRequestsFullVariant2
+	}
+	return nil
 }
 
 // Definition is described at
@@ -1698,21 +2567,37 @@ func NewSemanticTokensClientCapabilitiesRequestsFullSemanticTokensClientCapabili
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
-//   - Location: Location
-//   - Array: []Location
+//   - Location: [Location]
+//   - Array: a list of [Location]
 type Definition struct {
 	Location *Location
 	Array    *[]Location
 }
 
-// NewDefinitionLocation returns a Definition holding v.
-func NewDefinitionLocation(v Location) Definition {
-	return Definition{Location: &v}
+// NewDefinition returns a Definition holding v, in the field of v's type.
+func NewDefinition[V Location | []Location](v V) Definition {
+	var x Definition
+	switch v := any(v).(type) {
+	case Location:
+		x.Location = &v
+	case []Location:
+		x.Array = &v
+	}
+	return x
 }
 
-// NewDefinitionArray returns a Definition holding v.
-func NewDefinitionArray(v []Location) Definition {
-	return Definition{Array: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *Definition) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Location != nil:
+		return *x.Location
+	case x.Array != nil:
+		return *x.Array
+	}
+	return nil
 }
 
 // Declaration is described at
@@ -1720,21 +2605,37 @@ func NewDefinitionArray(v []Location) Definition {
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
-//   - Location: Location
-//   - Array: []Location
+//   - Location: [Location]
+//   - Array: a list of [Location]
 type Declaration struct {
 	Location *Location
 	Array    *[]Location
 }
 
-// NewDeclarationLocation returns a Declaration holding v.
-func NewDeclarationLocation(v Location) Declaration {
-	return Declaration{Location: &v}
+// NewDeclaration returns a Declaration holding v, in the field of v's type.
+func NewDeclaration[V Location | []Location](v V) Declaration {
+	var x Declaration
+	switch v := any(v).(type) {
+	case Location:
+		x.Location = &v
+	case []Location:
+		x.Array = &v
+	}
+	return x
 }
 
-// NewDeclarationArray returns a Declaration holding v.
-func NewDeclarationArray(v []Location) Declaration {
-	return Declaration{Array: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *Declaration) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Location != nil:
+		return *x.Location
+	case x.Array != nil:
+		return *x.Array
+	}
+	return nil
 }
 
 // InlineValue is described at
@@ -1745,11 +2646,11 @@ func NewDeclarationArray(v []Location) Declaration {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - InlineValueText: InlineValueText, an object with "range" and "text"
+//   - InlineValueText: [InlineValueText], an object with "range" and "text"
 //     members
-//   - InlineValueVariableLookup: InlineValueVariableLookup, an object with
+//   - InlineValueVariableLookup: [InlineValueVariableLookup], an object with
 //     "range" and "caseSensitiveLookup" members
-//   - InlineValueEvaluatableExpression: InlineValueEvaluatableExpression, an
+//   - InlineValueEvaluatableExpression: [InlineValueEvaluatableExpression], an
 //     object with a "range" member
 //
 // An object is the object variant whose required members it holds (with the
@@ -1762,20 +2663,34 @@ type InlineValue struct {
 	InlineValueEvaluatableExpression *InlineValueEvaluatableExpression
 }
 
-// NewInlineValueInlineValueText returns an InlineValue holding v.
-func NewInlineValueInlineValueText(v InlineValueText) InlineValue {
-	return InlineValue{InlineValueText: &v}
+// NewInlineValue returns an [InlineValue] holding v, in the field of v's type.
+func NewInlineValue[V InlineValueText | InlineValueVariableLookup | InlineValueEvaluatableExpression](v V) InlineValue {
+	var x InlineValue
+	switch v := any(v).(type) {
+	case InlineValueText:
+		x.InlineValueText = &v
+	case InlineValueVariableLookup:
+		x.InlineValueVariableLookup = &v
+	case InlineValueEvaluatableExpression:
+		x.InlineValueEvaluatableExpression = &v
+	}
+	return x
 }
 
-// NewInlineValueInlineValueVariableLookup returns an InlineValue holding v.
-func NewInlineValueInlineValueVariableLookup(v InlineValueVariableLookup) InlineValue {
-	return InlineValue{InlineValueVariableLookup: &v}
-}
-
-// NewInlineValueInlineValueEvaluatableExpression returns an InlineValue
-// holding v.
-func NewInlineValueInlineValueEvaluatableExpression(v InlineValueEvaluatableExpression) InlineValue {
-	return InlineValue{InlineValueEvaluatableExpression: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *InlineValue) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.InlineValueText != nil:
+		return *x.InlineValueText
+	case x.InlineValueVariableLookup != nil:
+		return *x.InlineValueVariableLookup
+	case x.InlineValueEvaluatableExpression != nil:
+		return *x.InlineValueEvaluatableExpression
+	}
+	return nil
 }
 
 // DocumentDiagnosticReport is described at
@@ -1787,10 +2702,10 @@ func NewInlineValueInlineValueEvaluatableExpression(v InlineValueEvaluatableExpr
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
 //   - RelatedFullDocumentDiagnosticReport:
-//     RelatedFullDocumentDiagnosticReport, an object with "kind" and "items"
+//     [RelatedFullDocumentDiagnosticReport], an object with "kind" and "items"
 //     members
 //   - RelatedUnchangedDocumentDiagnosticReport:
-//     RelatedUnchangedDocumentDiagnosticReport, an object with "kind" and
+//     [RelatedUnchangedDocumentDiagnosticReport], an object with "kind" and
 //     "resultId" members
 //
 // An object is the object variant whose required members it holds (with the
@@ -1802,16 +2717,31 @@ type DocumentDiagnosticReport struct {
 	RelatedUnchangedDocumentDiagnosticReport *RelatedUnchangedDocumentDiagnosticReport
 }
 
-// NewDocumentDiagnosticReportRelatedFullDocumentDiagnosticReport returns a
-// DocumentDiagnosticReport holding v.
-func NewDocumentDiagnosticReportRelatedFullDocumentDiagnosticReport(v RelatedFullDocumentDiagnosticReport) DocumentDiagnosticReport {
-	return DocumentDiagnosticReport{RelatedFullDocumentDiagnosticReport: &v}
+// NewDocumentDiagnosticReport returns a [DocumentDiagnosticReport] holding v,
+// in the field of v's type.
+func NewDocumentDiagnosticReport[V RelatedFullDocumentDiagnosticReport | RelatedUnchangedDocumentDiagnosticReport](v V) DocumentDiagnosticReport {
+	var x DocumentDiagnosticReport
+	switch v := any(v).(type) {
+	case RelatedFullDocumentDiagnosticReport:
+		x.RelatedFullDocumentDiagnosticReport = &v
+	case RelatedUnchangedDocumentDiagnosticReport:
+		x.RelatedUnchangedDocumentDiagnosticReport = &v
+	}
+	return x
 }
 
-// NewDocumentDiagnosticReportRelatedUnchangedDocumentDiagnosticReport returns
-// a DocumentDiagnosticReport holding v.
-func NewDocumentDiagnosticReportRelatedUnchangedDocumentDiagnosticReport(v RelatedUnchangedDocumentDiagnosticReport) DocumentDiagnosticReport {
-	return DocumentDiagnosticReport{RelatedUnchangedDocumentDiagnosticReport: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *DocumentDiagnosticReport) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.RelatedFullDocumentDiagnosticReport != nil:
+		return *x.RelatedFullDocumentDiagnosticReport
+	case x.RelatedUnchangedDocumentDiagnosticReport != nil:
+		return *x.RelatedUnchangedDocumentDiagnosticReport
+	}
+	return nil
 }
 
 // PrepareRenameResult is described at
@@ -1820,11 +2750,11 @@ func NewDocumentDiagnosticReportRelatedUnchangedDocumentDiagnosticReport(v Relat
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - Range: Range, an object with "start" and "end" members
-//   - PrepareRenameResultVariant2: PrepareRenameResultVariant2, an object with
-//     "range" and "placeholder" members
-//   - PrepareRenameResultVariant3: PrepareRenameResultVariant3, an object with
-//     a "defaultBehavior" member
+//   - Range: [Range], an object with "start" and "end" members
+//   - PrepareRenameResultVariant2: [PrepareRenameResultVariant2], an object
+//     with "range" and "placeholder" members
+//   - PrepareRenameResultVariant3: [PrepareRenameResultVariant3], an object
+//     with a "defaultBehavior" member
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -1836,21 +2766,35 @@ type PrepareRenameResult struct {
 	PrepareRenameResultVariant3 *PrepareRenameResultVariant3
 }
 
-// NewPrepareRenameResultRange returns a PrepareRenameResult holding v.
-func NewPrepareRenameResultRange(v Range) PrepareRenameResult {
-	return PrepareRenameResult{Range: &v}
+// NewPrepareRenameResult returns a [PrepareRenameResult] holding v, in the
+// field of v's type.
+func NewPrepareRenameResult[V Range | PrepareRenameResultVariant2 | PrepareRenameResultVariant3](v V) PrepareRenameResult {
+	var x PrepareRenameResult
+	switch v := any(v).(type) {
+	case Range:
+		x.Range = &v
+	case PrepareRenameResultVariant2:
+		x.PrepareRenameResultVariant2 = &v
+	case PrepareRenameResultVariant3:
+		x.PrepareRenameResultVariant3 = &v
+	}
+	return x
 }
 
-// NewPrepareRenameResultPrepareRenameResultVariant2 returns a
-// PrepareRenameResult holding v.
-func NewPrepareRenameResultPrepareRenameResultVariant2(v PrepareRenameResultVariant2) PrepareRenameResult {
-	return PrepareRenameResult{PrepareRenameResultVariant2: &v}
-}
-
-// NewPrepareRenameResultPrepareRenameResultVariant3 returns a
-// PrepareRenameResult holding v.
-func NewPrepareRenameResultPrepareRenameResultVariant3(v PrepareRenameResultVariant3) PrepareRenameResult {
-	return PrepareRenameResult{PrepareRenameResultVariant3: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *PrepareRenameResult) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Range != nil:
+		return *x.Range
+	case x.PrepareRenameResultVariant2 != nil:
+		return *x.PrepareRenameResultVariant2
+	case x.PrepareRenameResultVariant3 != nil:
+		return *x.PrepareRenameResultVariant3
+	}
+	return nil
 }
 
 // ProgressToken is described at
@@ -1865,14 +2809,31 @@ type ProgressToken struct {
 	String  *string
 }
 
-// NewProgressTokenInteger returns a ProgressToken holding v.
-func NewProgressTokenInteger(v int32) ProgressToken {
-	return ProgressToken{Integer: &v}
+// NewProgressToken returns a [ProgressToken] holding v, in the field of v's
+// type.
+func NewProgressToken[V int32 | string](v V) ProgressToken {
+	var x ProgressToken
+	switch v := any(v).(type) {
+	case int32:
+		x.Integer = &v
+	case string:
+		x.String = &v
+	}
+	return x
 }
 
-// NewProgressTokenString returns a ProgressToken holding v.
-func NewProgressTokenString(v string) ProgressToken {
-	return ProgressToken{String: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ProgressToken) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Integer != nil:
+		return *x.Integer
+	case x.String != nil:
+		return *x.String
+	}
+	return nil
 }
 
 // WorkspaceDocumentDiagnosticReport is described at
@@ -1884,10 +2845,10 @@ func NewProgressTokenString(v string) ProgressToken {
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
 //   - WorkspaceFullDocumentDiagnosticReport:
-//     WorkspaceFullDocumentDiagnosticReport, an object with "kind", "items",
+//     [WorkspaceFullDocumentDiagnosticReport], an object with "kind", "items",
 //     "uri" and "version" members
 //   - WorkspaceUnchangedDocumentDiagnosticReport:
-//     WorkspaceUnchangedDocumentDiagnosticReport, an object with "kind",
+//     [WorkspaceUnchangedDocumentDiagnosticReport], an object with "kind",
 //     "resultId", "uri" and "version" members
 //
 // An object is the object variant whose required members it holds (with the
@@ -1899,16 +2860,31 @@ type WorkspaceDocumentDiagnosticReport struct {
 	WorkspaceUnchangedDocumentDiagnosticReport *WorkspaceUnchangedDocumentDiagnosticReport
 }
 
-// NewWorkspaceDocumentDiagnosticReportWorkspaceFullDocumentDiagnosticReport
-// returns a WorkspaceDocumentDiagnosticReport holding v.
-func NewWorkspaceDocumentDiagnosticReportWorkspaceFullDocumentDiagnosticReport(v WorkspaceFullDocumentDiagnosticReport) WorkspaceDocumentDiagnosticReport {
-	return WorkspaceDocumentDiagnosticReport{WorkspaceFullDocumentDiagnosticReport: &v}
+// NewWorkspaceDocumentDiagnosticReport returns a
+// [WorkspaceDocumentDiagnosticReport] holding v, in the field of v's type.
+func NewWorkspaceDocumentDiagnosticReport[V WorkspaceFullDocumentDiagnosticReport | WorkspaceUnchangedDocumentDiagnosticReport](v V) WorkspaceDocumentDiagnosticReport {
+	var x WorkspaceDocumentDiagnosticReport
+	switch v := any(v).(type) {
+	case WorkspaceFullDocumentDiagnosticReport:
+		x.WorkspaceFullDocumentDiagnosticReport = &v
+	case WorkspaceUnchangedDocumentDiagnosticReport:
+		x.WorkspaceUnchangedDocumentDiagnosticReport = &v
+	}
+	return x
 }
 
-// NewWorkspaceDocumentDiagnosticReportWorkspaceUnchangedDocumentDiagnosticReport
-// returns a WorkspaceDocumentDiagnosticReport holding v.
-func NewWorkspaceDocumentDiagnosticReportWorkspaceUnchangedDocumentDiagnosticReport(v WorkspaceUnchangedDocumentDiagnosticReport) WorkspaceDocumentDiagnosticReport {
-	return WorkspaceDocumentDiagnosticReport{WorkspaceUnchangedDocumentDiagnosticReport: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *WorkspaceDocumentDiagnosticReport) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.WorkspaceFullDocumentDiagnosticReport != nil:
+		return *x.WorkspaceFullDocumentDiagnosticReport
+	case x.WorkspaceUnchangedDocumentDiagnosticReport != nil:
+		return *x.WorkspaceUnchangedDocumentDiagnosticReport
+	}
+	return nil
 }
 
 // TextDocumentContentChangeEvent is described at
@@ -1918,10 +2894,10 @@ func NewWorkspaceDocumentDiagnosticReportWorkspaceUnchangedDocumentDiagnosticRep
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
 //   - TextDocumentContentChangeEventVariant1:
-//     TextDocumentContentChangeEventVariant1, an object with "range" and
+//     [TextDocumentContentChangeEventVariant1], an object with "range" and
 //     "text" members
 //   - TextDocumentContentChangeEventVariant2:
-//     TextDocumentContentChangeEventVariant2, an object with a "text" member
+//     [TextDocumentContentChangeEventVariant2], an object with a "text" member
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -1932,40 +2908,72 @@ type TextDocumentContentChangeEvent struct {
 	TextDocumentContentChangeEventVariant2 *TextDocumentContentChangeEventVariant2
 }
 
-// NewTextDocumentContentChangeEventTextDocumentContentChangeEventVariant1
-// returns a TextDocumentContentChangeEvent holding v.
-func NewTextDocumentContentChangeEventTextDocumentContentChangeEventVariant1(v TextDocumentContentChangeEventVariant1) TextDocumentContentChangeEvent {
-	return TextDocumentContentChangeEvent{TextDocumentContentChangeEventVariant1: &v}
+// NewTextDocumentContentChangeEvent returns a [TextDocumentContentChangeEvent]
+// holding v, in the field of v's type.
+func NewTextDocumentContentChangeEvent[V TextDocumentContentChangeEventVariant1 | TextDocumentContentChangeEventVariant2](v V) TextDocumentContentChangeEvent {
+	var x TextDocumentContentChangeEvent
+	switch v := any(v).(type) {
+	case TextDocumentContentChangeEventVariant1:
+		x.TextDocumentContentChangeEventVariant1 = &v
+	case TextDocumentContentChangeEventVariant2:
+		x.TextDocumentContentChangeEventVariant2 = &v
+	}
+	return x
 }
 
-// NewTextDocumentContentChangeEventTextDocumentContentChangeEventVariant2
-// returns a TextDocumentContentChangeEvent holding v.
-func NewTextDocumentContentChangeEventTextDocumentContentChangeEventVariant2(v TextDocumentContentChangeEventVariant2) TextDocumentContentChangeEvent {
-	return TextDocumentContentChangeEvent{TextDocumentContentChangeEventVariant2: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *TextDocumentContentChangeEvent) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.TextDocumentContentChangeEventVariant1 != nil:
+		return *x.TextDocumentContentChangeEventVariant1
+	case x.TextDocumentContentChangeEventVariant2 != nil:
+		return *x.TextDocumentContentChangeEventVariant2
+	}
+	return nil
 }
 
 // MarkedString is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#markedString
 //
-// Deprecated: use MarkupContent instead.
+// Deprecated: use [MarkupContent] instead.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
 //   - String: string
-//   - MarkedStringVariant2: MarkedStringVariant2
+//   - MarkedStringVariant2: [MarkedStringVariant2]
 type MarkedString struct {
 	String               *string
 	MarkedStringVariant2 *MarkedStringVariant2
 }
 
-// NewMarkedStringString returns a MarkedString holding v.
-func NewMarkedStringString(v string) MarkedString {
-	return MarkedString{String: &v}
+// NewMarkedString returns a [MarkedString] holding v, in the field of v's
+// type.
+func NewMarkedString[V string | MarkedStringVariant2](v V) MarkedString {
+	var x MarkedString
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case MarkedStringVariant2:
+		x.MarkedStringVariant2 = &v
+	}
+	return x
 }
 
-// NewMarkedStringMarkedStringVariant2 returns a MarkedString holding v.
-func NewMarkedStringMarkedStringVariant2(v MarkedStringVariant2) MarkedString {
-	return MarkedString{MarkedStringVariant2: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *MarkedString) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.MarkedStringVariant2 != nil:
+		return *x.MarkedStringVariant2
+	}
+	return nil
 }
 
 // DocumentFilter is described at
@@ -1976,8 +2984,8 @@ func NewMarkedStringMarkedStringVariant2(v MarkedStringVariant2) MarkedString {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - TextDocumentFilter: TextDocumentFilter
-//   - NotebookCellTextDocumentFilter: NotebookCellTextDocumentFilter, an
+//   - TextDocumentFilter: [TextDocumentFilter]
+//   - NotebookCellTextDocumentFilter: [NotebookCellTextDocumentFilter], an
 //     object with a "notebook" member
 //
 // An object is the object variant whose required members it holds (with the
@@ -1989,15 +2997,31 @@ type DocumentFilter struct {
 	NotebookCellTextDocumentFilter *NotebookCellTextDocumentFilter
 }
 
-// NewDocumentFilterTextDocumentFilter returns a DocumentFilter holding v.
-func NewDocumentFilterTextDocumentFilter(v TextDocumentFilter) DocumentFilter {
-	return DocumentFilter{TextDocumentFilter: &v}
+// NewDocumentFilter returns a [DocumentFilter] holding v, in the field of v's
+// type.
+func NewDocumentFilter[V TextDocumentFilter | NotebookCellTextDocumentFilter](v V) DocumentFilter {
+	var x DocumentFilter
+	switch v := any(v).(type) {
+	case TextDocumentFilter:
+		x.TextDocumentFilter = &v
+	case NotebookCellTextDocumentFilter:
+		x.NotebookCellTextDocumentFilter = &v
+	}
+	return x
 }
 
-// NewDocumentFilterNotebookCellTextDocumentFilter returns a DocumentFilter
-// holding v.
-func NewDocumentFilterNotebookCellTextDocumentFilter(v NotebookCellTextDocumentFilter) DocumentFilter {
-	return DocumentFilter{NotebookCellTextDocumentFilter: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *DocumentFilter) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.TextDocumentFilter != nil:
+		return *x.TextDocumentFilter
+	case x.NotebookCellTextDocumentFilter != nil:
+		return *x.NotebookCellTextDocumentFilter
+	}
+	return nil
 }
 
 // GlobPattern is described at
@@ -2007,21 +3031,37 @@ func NewDocumentFilterNotebookCellTextDocumentFilter(v NotebookCellTextDocumentF
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
-//   - Pattern: Pattern
-//   - RelativePattern: RelativePattern
+//   - Pattern: [Pattern]
+//   - RelativePattern: [RelativePattern]
 type GlobPattern struct {
 	Pattern         *Pattern
 	RelativePattern *RelativePattern
 }
 
-// NewGlobPatternPattern returns a GlobPattern holding v.
-func NewGlobPatternPattern(v Pattern) GlobPattern {
-	return GlobPattern{Pattern: &v}
+// NewGlobPattern returns a [GlobPattern] holding v, in the field of v's type.
+func NewGlobPattern[V Pattern | RelativePattern](v V) GlobPattern {
+	var x GlobPattern
+	switch v := any(v).(type) {
+	case Pattern:
+		x.Pattern = &v
+	case RelativePattern:
+		x.RelativePattern = &v
+	}
+	return x
 }
 
-// NewGlobPatternRelativePattern returns a GlobPattern holding v.
-func NewGlobPatternRelativePattern(v RelativePattern) GlobPattern {
-	return GlobPattern{RelativePattern: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *GlobPattern) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Pattern != nil:
+		return *x.Pattern
+	case x.RelativePattern != nil:
+		return *x.RelativePattern
+	}
+	return nil
 }
 
 // TextDocumentFilter is described at
@@ -2032,12 +3072,12 @@ func NewGlobPatternRelativePattern(v RelativePattern) GlobPattern {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - TextDocumentFilterVariant1: TextDocumentFilterVariant1, an object with a
-//     "language" member
-//   - TextDocumentFilterVariant2: TextDocumentFilterVariant2, an object with a
-//     "scheme" member
-//   - TextDocumentFilterVariant3: TextDocumentFilterVariant3, an object with a
-//     "pattern" member
+//   - TextDocumentFilterVariant1: [TextDocumentFilterVariant1], an object with
+//     a "language" member
+//   - TextDocumentFilterVariant2: [TextDocumentFilterVariant2], an object with
+//     a "scheme" member
+//   - TextDocumentFilterVariant3: [TextDocumentFilterVariant3], an object with
+//     a "pattern" member
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -2049,22 +3089,35 @@ type TextDocumentFilter struct {
 	TextDocumentFilterVariant3 *TextDocumentFilterVariant3
 }
 
-// NewTextDocumentFilterTextDocumentFilterVariant1 returns a TextDocumentFilter
-// holding v.
-func NewTextDocumentFilterTextDocumentFilterVariant1(v TextDocumentFilterVariant1) TextDocumentFilter {
-	return TextDocumentFilter{TextDocumentFilterVariant1: &v}
+// NewTextDocumentFilter returns a [TextDocumentFilter] holding v, in the field
+// of v's type.
+func NewTextDocumentFilter[V TextDocumentFilterVariant1 | TextDocumentFilterVariant2 | TextDocumentFilterVariant3](v V) TextDocumentFilter {
+	var x TextDocumentFilter
+	switch v := any(v).(type) {
+	case TextDocumentFilterVariant1:
+		x.TextDocumentFilterVariant1 = &v
+	case TextDocumentFilterVariant2:
+		x.TextDocumentFilterVariant2 = &v
+	case TextDocumentFilterVariant3:
+		x.TextDocumentFilterVariant3 = &v
+	}
+	return x
 }
 
-// NewTextDocumentFilterTextDocumentFilterVariant2 returns a TextDocumentFilter
-// holding v.
-func NewTextDocumentFilterTextDocumentFilterVariant2(v TextDocumentFilterVariant2) TextDocumentFilter {
-	return TextDocumentFilter{TextDocumentFilterVariant2: &v}
-}
-
-// NewTextDocumentFilterTextDocumentFilterVariant3 returns a TextDocumentFilter
-// holding v.
-func NewTextDocumentFilterTextDocumentFilterVariant3(v TextDocumentFilterVariant3) TextDocumentFilter {
-	return TextDocumentFilter{TextDocumentFilterVariant3: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *TextDocumentFilter) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.TextDocumentFilterVariant1 != nil:
+		return *x.TextDocumentFilterVariant1
+	case x.TextDocumentFilterVariant2 != nil:
+		return *x.TextDocumentFilterVariant2
+	case x.TextDocumentFilterVariant3 != nil:
+		return *x.TextDocumentFilterVariant3
+	}
+	return nil
 }
 
 // NotebookDocumentFilter is described at
@@ -2075,11 +3128,11 @@ func NewTextDocumentFilterTextDocumentFilterVariant3(v TextDocumentFilterVariant
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - NotebookDocumentFilterVariant1: NotebookDocumentFilterVariant1, an
+//   - NotebookDocumentFilterVariant1: [NotebookDocumentFilterVariant1], an
 //     object with a "notebookType" member
-//   - NotebookDocumentFilterVariant2: NotebookDocumentFilterVariant2, an
+//   - NotebookDocumentFilterVariant2: [NotebookDocumentFilterVariant2], an
 //     object with a "scheme" member
-//   - NotebookDocumentFilterVariant3: NotebookDocumentFilterVariant3, an
+//   - NotebookDocumentFilterVariant3: [NotebookDocumentFilterVariant3], an
 //     object with a "pattern" member
 //
 // An object is the object variant whose required members it holds (with the
@@ -2092,22 +3145,35 @@ type NotebookDocumentFilter struct {
 	NotebookDocumentFilterVariant3 *NotebookDocumentFilterVariant3
 }
 
-// NewNotebookDocumentFilterNotebookDocumentFilterVariant1 returns a
-// NotebookDocumentFilter holding v.
-func NewNotebookDocumentFilterNotebookDocumentFilterVariant1(v NotebookDocumentFilterVariant1) NotebookDocumentFilter {
-	return NotebookDocumentFilter{NotebookDocumentFilterVariant1: &v}
+// NewNotebookDocumentFilter returns a [NotebookDocumentFilter] holding v, in
+// the field of v's type.
+func NewNotebookDocumentFilter[V NotebookDocumentFilterVariant1 | NotebookDocumentFilterVariant2 | NotebookDocumentFilterVariant3](v V) NotebookDocumentFilter {
+	var x NotebookDocumentFilter
+	switch v := any(v).(type) {
+	case NotebookDocumentFilterVariant1:
+		x.NotebookDocumentFilterVariant1 = &v
+	case NotebookDocumentFilterVariant2:
+		x.NotebookDocumentFilterVariant2 = &v
+	case NotebookDocumentFilterVariant3:
+		x.NotebookDocumentFilterVariant3 = &v
+	}
+	return x
 }
 
-// NewNotebookDocumentFilterNotebookDocumentFilterVariant2 returns a
-// NotebookDocumentFilter holding v.
-func NewNotebookDocumentFilterNotebookDocumentFilterVariant2(v NotebookDocumentFilterVariant2) NotebookDocumentFilter {
-	return NotebookDocumentFilter{NotebookDocumentFilterVariant2: &v}
-}
-
-// NewNotebookDocumentFilterNotebookDocumentFilterVariant3 returns a
-// NotebookDocumentFilter holding v.
-func NewNotebookDocumentFilterNotebookDocumentFilterVariant3(v NotebookDocumentFilterVariant3) NotebookDocumentFilter {
-	return NotebookDocumentFilter{NotebookDocumentFilterVariant3: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *NotebookDocumentFilter) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.NotebookDocumentFilterVariant1 != nil:
+		return *x.NotebookDocumentFilterVariant1
+	case x.NotebookDocumentFilterVariant2 != nil:
+		return *x.NotebookDocumentFilterVariant2
+	case x.NotebookDocumentFilterVariant3 != nil:
+		return *x.NotebookDocumentFilterVariant3
+	}
+	return nil
 }
 
 // TextDocumentImplementationResult is the result of
@@ -2116,8 +3182,8 @@ func NewNotebookDocumentFilterNotebookDocumentFilterVariant3(v NotebookDocumentF
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and arrays
 // by their first item:
-//   - Definition: Definition
-//   - Array: []DefinitionLink
+//   - Definition: [Definition]
+//   - Array: a list of [DefinitionLink]
 //
 // An array is the array variant whose item type its first item would be, told
 // apart as the variants of one union are: by JSON kind, and an object by the
@@ -2130,16 +3196,31 @@ type TextDocumentImplementationResult struct {
 	Array      *[]DefinitionLink
 }
 
-// NewTextDocumentImplementationResultDefinition returns a
-// TextDocumentImplementationResult holding v.
-func NewTextDocumentImplementationResultDefinition(v Definition) TextDocumentImplementationResult {
-	return TextDocumentImplementationResult{Definition: &v}
+// NewTextDocumentImplementationResult returns a
+// [TextDocumentImplementationResult] holding v, in the field of v's type.
+func NewTextDocumentImplementationResult[V Definition | []DefinitionLink](v V) TextDocumentImplementationResult {
+	var x TextDocumentImplementationResult
+	switch v := any(v).(type) {
+	case Definition:
+		x.Definition = &v
+	case []DefinitionLink:
+		x.Array = &v
+	}
+	return x
 }
 
-// NewTextDocumentImplementationResultArray returns a
-// TextDocumentImplementationResult holding v.
-func NewTextDocumentImplementationResultArray(v []DefinitionLink) TextDocumentImplementationResult {
-	return TextDocumentImplementationResult{Array: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *TextDocumentImplementationResult) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Definition != nil:
+		return *x.Definition
+	case x.Array != nil:
+		return *x.Array
+	}
+	return nil
 }
 
 // TextDocumentTypeDefinitionResult is the result of
@@ -2148,8 +3229,8 @@ func NewTextDocumentImplementationResultArray(v []DefinitionLink) TextDocumentIm
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and arrays
 // by their first item:
-//   - Definition: Definition
-//   - Array: []DefinitionLink
+//   - Definition: [Definition]
+//   - Array: a list of [DefinitionLink]
 //
 // An array is the array variant whose item type its first item would be, told
 // apart as the variants of one union are: by JSON kind, and an object by the
@@ -2162,16 +3243,31 @@ type TextDocumentTypeDefinitionResult struct {
 	Array      *[]DefinitionLink
 }
 
-// NewTextDocumentTypeDefinitionResultDefinition returns a
-// TextDocumentTypeDefinitionResult holding v.
-func NewTextDocumentTypeDefinitionResultDefinition(v Definition) TextDocumentTypeDefinitionResult {
-	return TextDocumentTypeDefinitionResult{Definition: &v}
+// NewTextDocumentTypeDefinitionResult returns a
+// [TextDocumentTypeDefinitionResult] holding v, in the field of v's type.
+func NewTextDocumentTypeDefinitionResult[V Definition | []DefinitionLink](v V) TextDocumentTypeDefinitionResult {
+	var x TextDocumentTypeDefinitionResult
+	switch v := any(v).(type) {
+	case Definition:
+		x.Definition = &v
+	case []DefinitionLink:
+		x.Array = &v
+	}
+	return x
 }
 
-// NewTextDocumentTypeDefinitionResultArray returns a
-// TextDocumentTypeDefinitionResult holding v.
-func NewTextDocumentTypeDefinitionResultArray(v []DefinitionLink) TextDocumentTypeDefinitionResult {
-	return TextDocumentTypeDefinitionResult{Array: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *TextDocumentTypeDefinitionResult) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Definition != nil:
+		return *x.Definition
+	case x.Array != nil:
+		return *x.Array
+	}
+	return nil
 }
 
 // TextDocumentDeclarationResult is the result of textDocument/declaration.
@@ -2179,8 +3275,8 @@ func NewTextDocumentTypeDefinitionResultArray(v []DefinitionLink) TextDocumentTy
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and arrays
 // by their first item:
-//   - Declaration: Declaration
-//   - Array: []DeclarationLink
+//   - Declaration: [Declaration]
+//   - Array: a list of [DeclarationLink]
 //
 // An array is the array variant whose item type its first item would be, told
 // apart as the variants of one union are: by JSON kind, and an object by the
@@ -2193,16 +3289,31 @@ type TextDocumentDeclarationResult struct {
 	Array       *[]DeclarationLink
 }
 
-// NewTextDocumentDeclarationResultDeclaration returns a
-// TextDocumentDeclarationResult holding v.
-func NewTextDocumentDeclarationResultDeclaration(v Declaration) TextDocumentDeclarationResult {
-	return TextDocumentDeclarationResult{Declaration: &v}
+// NewTextDocumentDeclarationResult returns a [TextDocumentDeclarationResult]
+// holding v, in the field of v's type.
+func NewTextDocumentDeclarationResult[V Declaration | []DeclarationLink](v V) TextDocumentDeclarationResult {
+	var x TextDocumentDeclarationResult
+	switch v := any(v).(type) {
+	case Declaration:
+		x.Declaration = &v
+	case []DeclarationLink:
+		x.Array = &v
+	}
+	return x
 }
 
-// NewTextDocumentDeclarationResultArray returns a
-// TextDocumentDeclarationResult holding v.
-func NewTextDocumentDeclarationResultArray(v []DeclarationLink) TextDocumentDeclarationResult {
-	return TextDocumentDeclarationResult{Array: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *TextDocumentDeclarationResult) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Declaration != nil:
+		return *x.Declaration
+	case x.Array != nil:
+		return *x.Array
+	}
+	return nil
 }
 
 // TextDocumentSemanticTokensFullDeltaResult is the result of
@@ -2211,8 +3322,8 @@ func NewTextDocumentDeclarationResultArray(v []DeclarationLink) TextDocumentDecl
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - SemanticTokens: SemanticTokens, an object with a "data" member
-//   - SemanticTokensDelta: SemanticTokensDelta, an object with a "edits"
+//   - SemanticTokens: [SemanticTokens], an object with a "data" member
+//   - SemanticTokensDelta: [SemanticTokensDelta], an object with a "edits"
 //     member
 //
 // An object is the object variant whose required members it holds (with the
@@ -2224,16 +3335,32 @@ type TextDocumentSemanticTokensFullDeltaResult struct {
 	SemanticTokensDelta *SemanticTokensDelta
 }
 
-// NewTextDocumentSemanticTokensFullDeltaResultSemanticTokens returns a
-// TextDocumentSemanticTokensFullDeltaResult holding v.
-func NewTextDocumentSemanticTokensFullDeltaResultSemanticTokens(v SemanticTokens) TextDocumentSemanticTokensFullDeltaResult {
-	return TextDocumentSemanticTokensFullDeltaResult{SemanticTokens: &v}
+// NewTextDocumentSemanticTokensFullDeltaResult returns a
+// [TextDocumentSemanticTokensFullDeltaResult] holding v, in the field of v's
+// type.
+func NewTextDocumentSemanticTokensFullDeltaResult[V SemanticTokens | SemanticTokensDelta](v V) TextDocumentSemanticTokensFullDeltaResult {
+	var x TextDocumentSemanticTokensFullDeltaResult
+	switch v := any(v).(type) {
+	case SemanticTokens:
+		x.SemanticTokens = &v
+	case SemanticTokensDelta:
+		x.SemanticTokensDelta = &v
+	}
+	return x
 }
 
-// NewTextDocumentSemanticTokensFullDeltaResultSemanticTokensDelta returns a
-// TextDocumentSemanticTokensFullDeltaResult holding v.
-func NewTextDocumentSemanticTokensFullDeltaResultSemanticTokensDelta(v SemanticTokensDelta) TextDocumentSemanticTokensFullDeltaResult {
-	return TextDocumentSemanticTokensFullDeltaResult{SemanticTokensDelta: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *TextDocumentSemanticTokensFullDeltaResult) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.SemanticTokens != nil:
+		return *x.SemanticTokens
+	case x.SemanticTokensDelta != nil:
+		return *x.SemanticTokensDelta
+	}
+	return nil
 }
 
 // TextDocumentInlineCompletionResult is the result of
@@ -2241,46 +3368,76 @@ func NewTextDocumentSemanticTokensFullDeltaResultSemanticTokensDelta(v SemanticT
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
-//   - InlineCompletionList: InlineCompletionList
-//   - Array: []InlineCompletionItem
+//   - InlineCompletionList: [InlineCompletionList]
+//   - Array: a list of [InlineCompletionItem]
 type TextDocumentInlineCompletionResult struct {
 	InlineCompletionList *InlineCompletionList
 	Array                *[]InlineCompletionItem
 }
 
-// NewTextDocumentInlineCompletionResultInlineCompletionList returns a
-// TextDocumentInlineCompletionResult holding v.
-func NewTextDocumentInlineCompletionResultInlineCompletionList(v InlineCompletionList) TextDocumentInlineCompletionResult {
-	return TextDocumentInlineCompletionResult{InlineCompletionList: &v}
+// NewTextDocumentInlineCompletionResult returns a
+// [TextDocumentInlineCompletionResult] holding v, in the field of v's type.
+func NewTextDocumentInlineCompletionResult[V InlineCompletionList | []InlineCompletionItem](v V) TextDocumentInlineCompletionResult {
+	var x TextDocumentInlineCompletionResult
+	switch v := any(v).(type) {
+	case InlineCompletionList:
+		x.InlineCompletionList = &v
+	case []InlineCompletionItem:
+		x.Array = &v
+	}
+	return x
 }
 
-// NewTextDocumentInlineCompletionResultArray returns a
-// TextDocumentInlineCompletionResult holding v.
-func NewTextDocumentInlineCompletionResultArray(v []InlineCompletionItem) TextDocumentInlineCompletionResult {
-	return TextDocumentInlineCompletionResult{Array: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *TextDocumentInlineCompletionResult) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.InlineCompletionList != nil:
+		return *x.InlineCompletionList
+	case x.Array != nil:
+		return *x.Array
+	}
+	return nil
 }
 
 // TextDocumentCompletionResult is the result of textDocument/completion.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
-//   - Array: []CompletionItem
-//   - CompletionList: CompletionList
+//   - Array: a list of [CompletionItem]
+//   - CompletionList: [CompletionList]
 type TextDocumentCompletionResult struct {
 	Array          *[]CompletionItem
 	CompletionList *CompletionList
 }
 
-// NewTextDocumentCompletionResultArray returns a TextDocumentCompletionResult
-// holding v.
-func NewTextDocumentCompletionResultArray(v []CompletionItem) TextDocumentCompletionResult {
-	return TextDocumentCompletionResult{Array: &v}
+// NewTextDocumentCompletionResult returns a [TextDocumentCompletionResult]
+// holding v, in the field of v's type.
+func NewTextDocumentCompletionResult[V []CompletionItem | CompletionList](v V) TextDocumentCompletionResult {
+	var x TextDocumentCompletionResult
+	switch v := any(v).(type) {
+	case []CompletionItem:
+		x.Array = &v
+	case CompletionList:
+		x.CompletionList = &v
+	}
+	return x
 }
 
-// NewTextDocumentCompletionResultCompletionList returns a
-// TextDocumentCompletionResult holding v.
-func NewTextDocumentCompletionResultCompletionList(v CompletionList) TextDocumentCompletionResult {
-	return TextDocumentCompletionResult{CompletionList: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *TextDocumentCompletionResult) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Array != nil:
+		return *x.Array
+	case x.CompletionList != nil:
+		return *x.CompletionList
+	}
+	return nil
 }
 
 // TextDocumentDefinitionResult is the result of textDocument/definition.
@@ -2288,8 +3445,8 @@ func NewTextDocumentCompletionResultCompletionList(v CompletionList) TextDocumen
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and arrays
 // by their first item:
-//   - Definition: Definition
-//   - Array: []DefinitionLink
+//   - Definition: [Definition]
+//   - Array: a list of [DefinitionLink]
 //
 // An array is the array variant whose item type its first item would be, told
 // apart as the variants of one union are: by JSON kind, and an object by the
@@ -2302,16 +3459,31 @@ type TextDocumentDefinitionResult struct {
 	Array      *[]DefinitionLink
 }
 
-// NewTextDocumentDefinitionResultDefinition returns a
-// TextDocumentDefinitionResult holding v.
-func NewTextDocumentDefinitionResultDefinition(v Definition) TextDocumentDefinitionResult {
-	return TextDocumentDefinitionResult{Definition: &v}
+// NewTextDocumentDefinitionResult returns a [TextDocumentDefinitionResult]
+// holding v, in the field of v's type.
+func NewTextDocumentDefinitionResult[V Definition | []DefinitionLink](v V) TextDocumentDefinitionResult {
+	var x TextDocumentDefinitionResult
+	switch v := any(v).(type) {
+	case Definition:
+		x.Definition = &v
+	case []DefinitionLink:
+		x.Array = &v
+	}
+	return x
 }
 
-// NewTextDocumentDefinitionResultArray returns a TextDocumentDefinitionResult
-// holding v.
-func NewTextDocumentDefinitionResultArray(v []DefinitionLink) TextDocumentDefinitionResult {
-	return TextDocumentDefinitionResult{Array: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *TextDocumentDefinitionResult) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Definition != nil:
+		return *x.Definition
+	case x.Array != nil:
+		return *x.Array
+	}
+	return nil
 }
 
 // TextDocumentDocumentSymbolResult is the result of
@@ -2320,8 +3492,8 @@ func NewTextDocumentDefinitionResultArray(v []DefinitionLink) TextDocumentDefini
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and arrays
 // by their first item:
-//   - SymbolInformationList: []SymbolInformation
-//   - DocumentSymbolList: []DocumentSymbol
+//   - SymbolInformationList: a list of [SymbolInformation]
+//   - DocumentSymbolList: a list of [DocumentSymbol]
 //
 // An array is the array variant whose item type its first item would be, told
 // apart as the variants of one union are: by JSON kind, and an object by the
@@ -2334,16 +3506,31 @@ type TextDocumentDocumentSymbolResult struct {
 	DocumentSymbolList    *[]DocumentSymbol
 }
 
-// NewTextDocumentDocumentSymbolResultSymbolInformationList returns a
-// TextDocumentDocumentSymbolResult holding v.
-func NewTextDocumentDocumentSymbolResultSymbolInformationList(v []SymbolInformation) TextDocumentDocumentSymbolResult {
-	return TextDocumentDocumentSymbolResult{SymbolInformationList: &v}
+// NewTextDocumentDocumentSymbolResult returns a
+// [TextDocumentDocumentSymbolResult] holding v, in the field of v's type.
+func NewTextDocumentDocumentSymbolResult[V []SymbolInformation | []DocumentSymbol](v V) TextDocumentDocumentSymbolResult {
+	var x TextDocumentDocumentSymbolResult
+	switch v := any(v).(type) {
+	case []SymbolInformation:
+		x.SymbolInformationList = &v
+	case []DocumentSymbol:
+		x.DocumentSymbolList = &v
+	}
+	return x
 }
 
-// NewTextDocumentDocumentSymbolResultDocumentSymbolList returns a
-// TextDocumentDocumentSymbolResult holding v.
-func NewTextDocumentDocumentSymbolResultDocumentSymbolList(v []DocumentSymbol) TextDocumentDocumentSymbolResult {
-	return TextDocumentDocumentSymbolResult{DocumentSymbolList: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *TextDocumentDocumentSymbolResult) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.SymbolInformationList != nil:
+		return *x.SymbolInformationList
+	case x.DocumentSymbolList != nil:
+		return *x.DocumentSymbolList
+	}
+	return nil
 }
 
 // TextDocumentCodeActionResultItem is an element of the result of
@@ -2352,8 +3539,8 @@ func NewTextDocumentDocumentSymbolResultDocumentSymbolList(v []DocumentSymbol) T
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - Command: Command, an object with "title" and "command" members
-//   - CodeAction: CodeAction, an object with a "title" member
+//   - Command: [Command], an object with "title" and "command" members
+//   - CodeAction: [CodeAction], an object with a "title" member
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -2364,16 +3551,31 @@ type TextDocumentCodeActionResultItem struct {
 	CodeAction *CodeAction
 }
 
-// NewTextDocumentCodeActionResultItemCommand returns a
-// TextDocumentCodeActionResultItem holding v.
-func NewTextDocumentCodeActionResultItemCommand(v Command) TextDocumentCodeActionResultItem {
-	return TextDocumentCodeActionResultItem{Command: &v}
+// NewTextDocumentCodeActionResultItem returns a
+// [TextDocumentCodeActionResultItem] holding v, in the field of v's type.
+func NewTextDocumentCodeActionResultItem[V Command | CodeAction](v V) TextDocumentCodeActionResultItem {
+	var x TextDocumentCodeActionResultItem
+	switch v := any(v).(type) {
+	case Command:
+		x.Command = &v
+	case CodeAction:
+		x.CodeAction = &v
+	}
+	return x
 }
 
-// NewTextDocumentCodeActionResultItemCodeAction returns a
-// TextDocumentCodeActionResultItem holding v.
-func NewTextDocumentCodeActionResultItemCodeAction(v CodeAction) TextDocumentCodeActionResultItem {
-	return TextDocumentCodeActionResultItem{CodeAction: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *TextDocumentCodeActionResultItem) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Command != nil:
+		return *x.Command
+	case x.CodeAction != nil:
+		return *x.CodeAction
+	}
+	return nil
 }
 
 // WorkspaceSymbolResult is the result of workspace/symbol.
@@ -2381,8 +3583,8 @@ func NewTextDocumentCodeActionResultItemCodeAction(v CodeAction) TextDocumentCod
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and arrays
 // by their first item:
-//   - SymbolInformationList: []SymbolInformation
-//   - WorkspaceSymbolList: []WorkspaceSymbol
+//   - SymbolInformationList: a list of [SymbolInformation]
+//   - WorkspaceSymbolList: a list of [WorkspaceSymbol]
 //
 // An array is the array variant whose item type its first item would be, told
 // apart as the variants of one union are: by JSON kind, and an object by the
@@ -2395,14 +3597,29 @@ type WorkspaceSymbolResult struct {
 	WorkspaceSymbolList   *[]WorkspaceSymbol
 }
 
-// NewWorkspaceSymbolResultSymbolInformationList returns a
-// WorkspaceSymbolResult holding v.
-func NewWorkspaceSymbolResultSymbolInformationList(v []SymbolInformation) WorkspaceSymbolResult {
-	return WorkspaceSymbolResult{SymbolInformationList: &v}
+// NewWorkspaceSymbolResult returns a [WorkspaceSymbolResult] holding v, in the
+// field of v's type.
+func NewWorkspaceSymbolResult[V []SymbolInformation | []WorkspaceSymbol](v V) WorkspaceSymbolResult {
+	var x WorkspaceSymbolResult
+	switch v := any(v).(type) {
+	case []SymbolInformation:
+		x.SymbolInformationList = &v
+	case []WorkspaceSymbol:
+		x.WorkspaceSymbolList = &v
+	}
+	return x
 }
 
-// NewWorkspaceSymbolResultWorkspaceSymbolList returns a WorkspaceSymbolResult
-// holding v.
-func NewWorkspaceSymbolResultWorkspaceSymbolList(v []WorkspaceSymbol) WorkspaceSymbolResult {
-	return WorkspaceSymbolResult{WorkspaceSymbolList: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *WorkspaceSymbolResult) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.SymbolInformationList != nil:
+		return *x.SymbolInformationList
+	case x.WorkspaceSymbolList != nil:
+		return *x.WorkspaceSymbolList
+	}
+	return nil
 }

@@ -37,10 +37,10 @@ func (x WorkspaceEditDocumentChangesItem) MarshalJSON() ([]byte, error) {
 }
 
 // workspaceEditDocumentChangesItemObjects is what an object needs to be each
-// object variant of WorkspaceEditDocumentChangesItem (TextDocumentEdit,
-// CreateFile, RenameFile and DeleteFile), over the members "textDocument",
-// "edits", "annotationId", "kind", "uri", "options", "oldUri" and "newUri",
-// one bit each in this order.
+// object variant of [WorkspaceEditDocumentChangesItem] ([TextDocumentEdit],
+// [CreateFile], [RenameFile] and [DeleteFile]), over the members
+// "textDocument", "edits", "annotationId", "kind", "uri", "options", "oldUri"
+// and "newUri", one bit each in this order.
 var workspaceEditDocumentChangesItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
@@ -55,7 +55,7 @@ var workspaceEditDocumentChangesItemObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x18},
 }}
 
-// UnmarshalJSON decodes a WorkspaceEditDocumentChangesItem into the variant
+// UnmarshalJSON decodes a [WorkspaceEditDocumentChangesItem] into the variant
 // matching the kind of JSON value b holds. An object decodes into the object
 // variant the members it holds choose, as the type's comment says.
 func (x *WorkspaceEditDocumentChangesItem) UnmarshalJSON(b []byte) error {
@@ -134,7 +134,7 @@ func (x InlayHintLabel) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes an InlayHintLabel into the variant matching the kind
+// UnmarshalJSON decodes an [InlayHintLabel] into the variant matching the kind
 // of JSON value b holds.
 func (x *InlayHintLabel) UnmarshalJSON(b []byte) error {
 	var v InlayHintLabel
@@ -172,8 +172,8 @@ func (x InlayHintTooltip) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes an InlayHintTooltip into the variant matching the kind
-// of JSON value b holds.
+// UnmarshalJSON decodes an [InlayHintTooltip] into the variant matching the
+// kind of JSON value b holds.
 func (x *InlayHintTooltip) UnmarshalJSON(b []byte) error {
 	var v InlayHintTooltip
 	var err error
@@ -212,9 +212,9 @@ func (x DocumentDiagnosticReportPartialResultRelatedDocumentsValue) MarshalJSON(
 
 // documentDiagnosticReportPartialResultRelatedDocumentsValueObjects is what an
 // object needs to be each object variant of
-// DocumentDiagnosticReportPartialResultRelatedDocumentsValue
-// (FullDocumentDiagnosticReport and UnchangedDocumentDiagnosticReport), over
-// the members "kind", "resultId" and "items", one bit each in this order.
+// [DocumentDiagnosticReportPartialResultRelatedDocumentsValue]
+// ([FullDocumentDiagnosticReport] and [UnchangedDocumentDiagnosticReport]),
+// over the members "kind", "resultId" and "items", one bit each in this order.
 var documentDiagnosticReportPartialResultRelatedDocumentsValueObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x5},
@@ -224,9 +224,9 @@ var documentDiagnosticReportPartialResultRelatedDocumentsValueObjects = []rpcimp
 }}
 
 // UnmarshalJSON decodes a
-// DocumentDiagnosticReportPartialResultRelatedDocumentsValue into the variant
-// matching the kind of JSON value b holds. An object decodes into the object
-// variant the members it holds choose, as the type's comment says.
+// [DocumentDiagnosticReportPartialResultRelatedDocumentsValue] into the
+// variant matching the kind of JSON value b holds. An object decodes into the
+// object variant the members it holds choose, as the type's comment says.
 func (x *DocumentDiagnosticReportPartialResultRelatedDocumentsValue) UnmarshalJSON(b []byte) error {
 	var v DocumentDiagnosticReportPartialResultRelatedDocumentsValue
 	var err error
@@ -286,7 +286,7 @@ func (x InlineCompletionItemInsertText) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes an InlineCompletionItemInsertText into the variant
+// UnmarshalJSON decodes an [InlineCompletionItemInsertText] into the variant
 // matching the kind of JSON value b holds.
 func (x *InlineCompletionItemInsertText) UnmarshalJSON(b []byte) error {
 	var v InlineCompletionItemInsertText
@@ -324,7 +324,7 @@ func (x DidChangeConfigurationRegistrationOptionsSection) MarshalJSON() ([]byte,
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a DidChangeConfigurationRegistrationOptionsSection
+// UnmarshalJSON decodes a [DidChangeConfigurationRegistrationOptionsSection]
 // into the variant matching the kind of JSON value b holds.
 func (x *DidChangeConfigurationRegistrationOptionsSection) UnmarshalJSON(b []byte) error {
 	var v DidChangeConfigurationRegistrationOptionsSection
@@ -362,7 +362,7 @@ func (x CompletionItemDocumentation) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a CompletionItemDocumentation into the variant
+// UnmarshalJSON decodes a [CompletionItemDocumentation] into the variant
 // matching the kind of JSON value b holds.
 func (x *CompletionItemDocumentation) UnmarshalJSON(b []byte) error {
 	var v CompletionItemDocumentation
@@ -401,9 +401,9 @@ func (x CompletionItemTextEdit) MarshalJSON() ([]byte, error) {
 }
 
 // completionItemTextEditObjects is what an object needs to be each object
-// variant of CompletionItemTextEdit (TextEdit and InsertReplaceEdit), over the
-// members "range", "newText", "insert" and "replace", one bit each in this
-// order.
+// variant of [CompletionItemTextEdit] ([TextEdit] and [InsertReplaceEdit]),
+// over the members "range", "newText", "insert" and "replace", one bit each in
+// this order.
 var completionItemTextEditObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
@@ -412,9 +412,9 @@ var completionItemTextEditObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0xe},
 }}
 
-// UnmarshalJSON decodes a CompletionItemTextEdit into the variant matching the
-// kind of JSON value b holds. An object decodes into the object variant the
-// members it holds choose, as the type's comment says.
+// UnmarshalJSON decodes a [CompletionItemTextEdit] into the variant matching
+// the kind of JSON value b holds. An object decodes into the object variant
+// the members it holds choose, as the type's comment says.
 func (x *CompletionItemTextEdit) UnmarshalJSON(b []byte) error {
 	var v CompletionItemTextEdit
 	var err error
@@ -474,8 +474,8 @@ func (x CompletionListItemDefaultsEditRange) MarshalJSON() ([]byte, error) {
 }
 
 // completionListItemDefaultsEditRangeObjects is what an object needs to be
-// each object variant of CompletionListItemDefaultsEditRange (Range and
-// CompletionListItemDefaultsEditRangeVariant2), over the members "start",
+// each object variant of [CompletionListItemDefaultsEditRange] (Range and
+// [CompletionListItemDefaultsEditRangeVariant2]), over the members "start",
 // "end", "insert" and "replace", one bit each in this order.
 var completionListItemDefaultsEditRangeObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
@@ -485,9 +485,9 @@ var completionListItemDefaultsEditRangeObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0xc},
 }}
 
-// UnmarshalJSON decodes a CompletionListItemDefaultsEditRange into the variant
-// matching the kind of JSON value b holds. An object decodes into the object
-// variant the members it holds choose, as the type's comment says.
+// UnmarshalJSON decodes a [CompletionListItemDefaultsEditRange] into the
+// variant matching the kind of JSON value b holds. An object decodes into the
+// object variant the members it holds choose, as the type's comment says.
 func (x *CompletionListItemDefaultsEditRange) UnmarshalJSON(b []byte) error {
 	var v CompletionListItemDefaultsEditRange
 	var err error
@@ -550,8 +550,8 @@ func (x HoverContents) MarshalJSON() ([]byte, error) {
 }
 
 // hoverContentsObjects is what an object needs to be each object variant of
-// HoverContents (MarkupContent and MarkedStringVariant2), over the members
-// "kind", "value" and "language", one bit each in this order.
+// [HoverContents] ([MarkupContent] and [MarkedStringVariant2]), over the
+// members "kind", "value" and "language", one bit each in this order.
 var hoverContentsObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
@@ -560,9 +560,9 @@ var hoverContentsObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x6},
 }}
 
-// UnmarshalJSON decodes a HoverContents into the variant matching the kind of
-// JSON value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says.
+// UnmarshalJSON decodes a [HoverContents] into the variant matching the kind
+// of JSON value b holds. An object decodes into the object variant the members
+// it holds choose, as the type's comment says.
 func (x *HoverContents) UnmarshalJSON(b []byte) error {
 	var v HoverContents
 	var err error
@@ -628,8 +628,8 @@ func (x WorkspaceSymbolLocation) MarshalJSON() ([]byte, error) {
 }
 
 // workspaceSymbolLocationObjects is what an object needs to be each object
-// variant of WorkspaceSymbolLocation (Location and
-// WorkspaceSymbolLocationVariant2), over the members "uri" and "range", one
+// variant of [WorkspaceSymbolLocation] (Location and
+// [WorkspaceSymbolLocationVariant2]), over the members "uri" and "range", one
 // bit each in this order.
 var workspaceSymbolLocationObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
@@ -639,7 +639,7 @@ var workspaceSymbolLocationObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x1},
 }}
 
-// UnmarshalJSON decodes a WorkspaceSymbolLocation into the variant matching
+// UnmarshalJSON decodes a [WorkspaceSymbolLocation] into the variant matching
 // the kind of JSON value b holds. An object decodes into the object variant
 // the members it holds choose, as the type's comment says.
 func (x *WorkspaceSymbolLocation) UnmarshalJSON(b []byte) error {
@@ -696,8 +696,8 @@ func (x CancelParamsID) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a CancelParamsID into the variant matching the kind of
-// JSON value b holds.
+// UnmarshalJSON decodes a [CancelParamsID] into the variant matching the kind
+// of JSON value b holds.
 func (x *CancelParamsID) UnmarshalJSON(b []byte) error {
 	var v CancelParamsID
 	var err error
@@ -734,8 +734,8 @@ func (x SemanticTokensOptionsRange) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a SemanticTokensOptionsRange into the variant matching
-// the kind of JSON value b holds.
+// UnmarshalJSON decodes a [SemanticTokensOptionsRange] into the variant
+// matching the kind of JSON value b holds.
 func (x *SemanticTokensOptionsRange) UnmarshalJSON(b []byte) error {
 	var v SemanticTokensOptionsRange
 	var err error
@@ -772,8 +772,8 @@ func (x SemanticTokensOptionsFull) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a SemanticTokensOptionsFull into the variant matching
-// the kind of JSON value b holds.
+// UnmarshalJSON decodes a [SemanticTokensOptionsFull] into the variant
+// matching the kind of JSON value b holds.
 func (x *SemanticTokensOptionsFull) UnmarshalJSON(b []byte) error {
 	var v SemanticTokensOptionsFull
 	var err error
@@ -811,8 +811,8 @@ func (x TextDocumentEditEditsItem) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentEditEditsItemObjects is what an object needs to be each object
-// variant of TextDocumentEditEditsItem (TextEdit and AnnotatedTextEdit), over
-// the members "range", "newText" and "annotationId", one bit each in this
+// variant of [TextDocumentEditEditsItem] ([TextEdit] and [AnnotatedTextEdit]),
+// over the members "range", "newText" and "annotationId", one bit each in this
 // order.
 var textDocumentEditEditsItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
@@ -822,9 +822,9 @@ var textDocumentEditEditsItemObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x7},
 }}
 
-// UnmarshalJSON decodes a TextDocumentEditEditsItem into the variant matching
-// the kind of JSON value b holds. An object decodes into the object variant
-// the members it holds choose, as the type's comment says.
+// UnmarshalJSON decodes a [TextDocumentEditEditsItem] into the variant
+// matching the kind of JSON value b holds. An object decodes into the object
+// variant the members it holds choose, as the type's comment says.
 func (x *TextDocumentEditEditsItem) UnmarshalJSON(b []byte) error {
 	var v TextDocumentEditEditsItem
 	var err error
@@ -881,8 +881,8 @@ func (x InlayHintLabelPartTooltip) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes an InlayHintLabelPartTooltip into the variant matching
-// the kind of JSON value b holds.
+// UnmarshalJSON decodes an [InlayHintLabelPartTooltip] into the variant
+// matching the kind of JSON value b holds.
 func (x *InlayHintLabelPartTooltip) UnmarshalJSON(b []byte) error {
 	var v InlayHintLabelPartTooltip
 	var err error
@@ -921,9 +921,9 @@ func (x RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) MarshalJSON() 
 
 // relatedFullDocumentDiagnosticReportRelatedDocumentsValueObjects is what an
 // object needs to be each object variant of
-// RelatedFullDocumentDiagnosticReportRelatedDocumentsValue
-// (FullDocumentDiagnosticReport and UnchangedDocumentDiagnosticReport), over
-// the members "kind", "resultId" and "items", one bit each in this order.
+// [RelatedFullDocumentDiagnosticReportRelatedDocumentsValue]
+// ([FullDocumentDiagnosticReport] and [UnchangedDocumentDiagnosticReport]),
+// over the members "kind", "resultId" and "items", one bit each in this order.
 var relatedFullDocumentDiagnosticReportRelatedDocumentsValueObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x5},
@@ -933,7 +933,7 @@ var relatedFullDocumentDiagnosticReportRelatedDocumentsValueObjects = []rpcimpl.
 }}
 
 // UnmarshalJSON decodes a
-// RelatedFullDocumentDiagnosticReportRelatedDocumentsValue into the variant
+// [RelatedFullDocumentDiagnosticReportRelatedDocumentsValue] into the variant
 // matching the kind of JSON value b holds. An object decodes into the object
 // variant the members it holds choose, as the type's comment says.
 func (x *RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) UnmarshalJSON(b []byte) error {
@@ -997,9 +997,9 @@ func (x RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) MarshalJS
 
 // relatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueObjects is what
 // an object needs to be each object variant of
-// RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue
-// (FullDocumentDiagnosticReport and UnchangedDocumentDiagnosticReport), over
-// the members "kind", "resultId" and "items", one bit each in this order.
+// [RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue]
+// ([FullDocumentDiagnosticReport] and [UnchangedDocumentDiagnosticReport]),
+// over the members "kind", "resultId" and "items", one bit each in this order.
 var relatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x5},
@@ -1009,7 +1009,7 @@ var relatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueObjects = []rpc
 }}
 
 // UnmarshalJSON decodes a
-// RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue into the
+// [RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) UnmarshalJSON(b []byte) error {
@@ -1071,8 +1071,8 @@ func (x ServerCapabilitiesTextDocumentSync) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesTextDocumentSync into the variant
-// matching the kind of JSON value b holds.
+// UnmarshalJSON decodes a [ServerCapabilitiesTextDocumentSync] into the
+// variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesTextDocumentSync) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesTextDocumentSync
 	var err error
@@ -1110,10 +1110,10 @@ func (x ServerCapabilitiesNotebookDocumentSync) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesNotebookDocumentSyncObjects is what an object needs to be
-// each object variant of ServerCapabilitiesNotebookDocumentSync
-// (NotebookDocumentSyncOptions and NotebookDocumentSyncRegistrationOptions),
-// over the members "notebookSelector", "save" and "id", one bit each in this
-// order.
+// each object variant of [ServerCapabilitiesNotebookDocumentSync]
+// ([NotebookDocumentSyncOptions] and
+// [NotebookDocumentSyncRegistrationOptions]), over the members
+// "notebookSelector", "save" and "id", one bit each in this order.
 var serverCapabilitiesNotebookDocumentSyncObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x1},
@@ -1122,7 +1122,7 @@ var serverCapabilitiesNotebookDocumentSyncObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x1},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesNotebookDocumentSync into the
+// UnmarshalJSON decodes a [ServerCapabilitiesNotebookDocumentSync] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesNotebookDocumentSync) UnmarshalJSON(b []byte) error {
@@ -1181,7 +1181,7 @@ func (x ServerCapabilitiesHoverProvider) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesHoverProvider into the variant
+// UnmarshalJSON decodes a [ServerCapabilitiesHoverProvider] into the variant
 // matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesHoverProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesHoverProvider
@@ -1223,9 +1223,10 @@ func (x ServerCapabilitiesDeclarationProvider) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesDeclarationProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesDeclarationProvider
-// (DeclarationOptions and DeclarationRegistrationOptions), over the members
-// "workDoneProgress", "documentSelector" and "id", one bit each in this order.
+// each object variant of [ServerCapabilitiesDeclarationProvider]
+// ([DeclarationOptions] and [DeclarationRegistrationOptions]), over the
+// members "workDoneProgress", "documentSelector" and "id", one bit each in
+// this order.
 var serverCapabilitiesDeclarationProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
@@ -1234,7 +1235,7 @@ var serverCapabilitiesDeclarationProviderObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesDeclarationProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesDeclarationProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesDeclarationProvider) UnmarshalJSON(b []byte) error {
@@ -1296,7 +1297,7 @@ func (x ServerCapabilitiesDefinitionProvider) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesDefinitionProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesDefinitionProvider] into the
 // variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesDefinitionProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesDefinitionProvider
@@ -1338,8 +1339,8 @@ func (x ServerCapabilitiesTypeDefinitionProvider) MarshalJSON() ([]byte, error) 
 }
 
 // serverCapabilitiesTypeDefinitionProviderObjects is what an object needs to
-// be each object variant of ServerCapabilitiesTypeDefinitionProvider
-// (TypeDefinitionOptions and TypeDefinitionRegistrationOptions), over the
+// be each object variant of [ServerCapabilitiesTypeDefinitionProvider]
+// ([TypeDefinitionOptions] and [TypeDefinitionRegistrationOptions]), over the
 // members "workDoneProgress", "documentSelector" and "id", one bit each in
 // this order.
 var serverCapabilitiesTypeDefinitionProviderObjects = []rpcimpl.ObjectChoice{{
@@ -1350,7 +1351,7 @@ var serverCapabilitiesTypeDefinitionProviderObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesTypeDefinitionProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesTypeDefinitionProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesTypeDefinitionProvider) UnmarshalJSON(b []byte) error {
@@ -1416,8 +1417,8 @@ func (x ServerCapabilitiesImplementationProvider) MarshalJSON() ([]byte, error) 
 }
 
 // serverCapabilitiesImplementationProviderObjects is what an object needs to
-// be each object variant of ServerCapabilitiesImplementationProvider
-// (ImplementationOptions and ImplementationRegistrationOptions), over the
+// be each object variant of [ServerCapabilitiesImplementationProvider]
+// ([ImplementationOptions] and [ImplementationRegistrationOptions]), over the
 // members "workDoneProgress", "documentSelector" and "id", one bit each in
 // this order.
 var serverCapabilitiesImplementationProviderObjects = []rpcimpl.ObjectChoice{{
@@ -1428,7 +1429,7 @@ var serverCapabilitiesImplementationProviderObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesImplementationProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesImplementationProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesImplementationProvider) UnmarshalJSON(b []byte) error {
@@ -1490,7 +1491,7 @@ func (x ServerCapabilitiesReferencesProvider) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesReferencesProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesReferencesProvider] into the
 // variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesReferencesProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesReferencesProvider
@@ -1528,8 +1529,8 @@ func (x ServerCapabilitiesDocumentHighlightProvider) MarshalJSON() ([]byte, erro
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesDocumentHighlightProvider into the
-// variant matching the kind of JSON value b holds.
+// UnmarshalJSON decodes a [ServerCapabilitiesDocumentHighlightProvider] into
+// the variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesDocumentHighlightProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesDocumentHighlightProvider
 	var err error
@@ -1566,7 +1567,7 @@ func (x ServerCapabilitiesDocumentSymbolProvider) MarshalJSON() ([]byte, error) 
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesDocumentSymbolProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesDocumentSymbolProvider] into the
 // variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesDocumentSymbolProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesDocumentSymbolProvider
@@ -1604,7 +1605,7 @@ func (x ServerCapabilitiesCodeActionProvider) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesCodeActionProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesCodeActionProvider] into the
 // variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesCodeActionProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesCodeActionProvider
@@ -1646,9 +1647,9 @@ func (x ServerCapabilitiesColorProvider) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesColorProviderObjects is what an object needs to be each
-// object variant of ServerCapabilitiesColorProvider (DocumentColorOptions and
-// DocumentColorRegistrationOptions), over the members "workDoneProgress",
-// "documentSelector" and "id", one bit each in this order.
+// object variant of [ServerCapabilitiesColorProvider] ([DocumentColorOptions]
+// and [DocumentColorRegistrationOptions]), over the members
+// "workDoneProgress", "documentSelector" and "id", one bit each in this order.
 var serverCapabilitiesColorProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
@@ -1657,7 +1658,7 @@ var serverCapabilitiesColorProviderObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesColorProvider into the variant
+// UnmarshalJSON decodes a [ServerCapabilitiesColorProvider] into the variant
 // matching the kind of JSON value b holds. An object decodes into the object
 // variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesColorProvider) UnmarshalJSON(b []byte) error {
@@ -1719,7 +1720,7 @@ func (x ServerCapabilitiesWorkspaceSymbolProvider) MarshalJSON() ([]byte, error)
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesWorkspaceSymbolProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesWorkspaceSymbolProvider] into the
 // variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesWorkspaceSymbolProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesWorkspaceSymbolProvider
@@ -1757,7 +1758,7 @@ func (x ServerCapabilitiesDocumentFormattingProvider) MarshalJSON() ([]byte, err
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesDocumentFormattingProvider into
+// UnmarshalJSON decodes a [ServerCapabilitiesDocumentFormattingProvider] into
 // the variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesDocumentFormattingProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesDocumentFormattingProvider
@@ -1795,7 +1796,7 @@ func (x ServerCapabilitiesDocumentRangeFormattingProvider) MarshalJSON() ([]byte
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesDocumentRangeFormattingProvider
+// UnmarshalJSON decodes a [ServerCapabilitiesDocumentRangeFormattingProvider]
 // into the variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesDocumentRangeFormattingProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesDocumentRangeFormattingProvider
@@ -1833,7 +1834,7 @@ func (x ServerCapabilitiesRenameProvider) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesRenameProvider into the variant
+// UnmarshalJSON decodes a [ServerCapabilitiesRenameProvider] into the variant
 // matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesRenameProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesRenameProvider
@@ -1875,9 +1876,10 @@ func (x ServerCapabilitiesFoldingRangeProvider) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesFoldingRangeProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesFoldingRangeProvider
-// (FoldingRangeOptions and FoldingRangeRegistrationOptions), over the members
-// "workDoneProgress", "documentSelector" and "id", one bit each in this order.
+// each object variant of [ServerCapabilitiesFoldingRangeProvider]
+// ([FoldingRangeOptions] and [FoldingRangeRegistrationOptions]), over the
+// members "workDoneProgress", "documentSelector" and "id", one bit each in
+// this order.
 var serverCapabilitiesFoldingRangeProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
@@ -1886,7 +1888,7 @@ var serverCapabilitiesFoldingRangeProviderObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesFoldingRangeProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesFoldingRangeProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesFoldingRangeProvider) UnmarshalJSON(b []byte) error {
@@ -1952,8 +1954,8 @@ func (x ServerCapabilitiesSelectionRangeProvider) MarshalJSON() ([]byte, error) 
 }
 
 // serverCapabilitiesSelectionRangeProviderObjects is what an object needs to
-// be each object variant of ServerCapabilitiesSelectionRangeProvider
-// (SelectionRangeOptions and SelectionRangeRegistrationOptions), over the
+// be each object variant of [ServerCapabilitiesSelectionRangeProvider]
+// ([SelectionRangeOptions] and [SelectionRangeRegistrationOptions]), over the
 // members "workDoneProgress", "documentSelector" and "id", one bit each in
 // this order.
 var serverCapabilitiesSelectionRangeProviderObjects = []rpcimpl.ObjectChoice{{
@@ -1964,7 +1966,7 @@ var serverCapabilitiesSelectionRangeProviderObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesSelectionRangeProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesSelectionRangeProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesSelectionRangeProvider) UnmarshalJSON(b []byte) error {
@@ -2030,8 +2032,8 @@ func (x ServerCapabilitiesCallHierarchyProvider) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesCallHierarchyProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesCallHierarchyProvider
-// (CallHierarchyOptions and CallHierarchyRegistrationOptions), over the
+// each object variant of [ServerCapabilitiesCallHierarchyProvider]
+// ([CallHierarchyOptions] and [CallHierarchyRegistrationOptions]), over the
 // members "workDoneProgress", "documentSelector" and "id", one bit each in
 // this order.
 var serverCapabilitiesCallHierarchyProviderObjects = []rpcimpl.ObjectChoice{{
@@ -2042,7 +2044,7 @@ var serverCapabilitiesCallHierarchyProviderObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesCallHierarchyProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesCallHierarchyProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesCallHierarchyProvider) UnmarshalJSON(b []byte) error {
@@ -2108,10 +2110,10 @@ func (x ServerCapabilitiesLinkedEditingRangeProvider) MarshalJSON() ([]byte, err
 }
 
 // serverCapabilitiesLinkedEditingRangeProviderObjects is what an object needs
-// to be each object variant of ServerCapabilitiesLinkedEditingRangeProvider
-// (LinkedEditingRangeOptions and LinkedEditingRangeRegistrationOptions), over
-// the members "workDoneProgress", "documentSelector" and "id", one bit each in
-// this order.
+// to be each object variant of [ServerCapabilitiesLinkedEditingRangeProvider]
+// ([LinkedEditingRangeOptions] and [LinkedEditingRangeRegistrationOptions]),
+// over the members "workDoneProgress", "documentSelector" and "id", one bit
+// each in this order.
 var serverCapabilitiesLinkedEditingRangeProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
@@ -2120,7 +2122,7 @@ var serverCapabilitiesLinkedEditingRangeProviderObjects = []rpcimpl.ObjectChoice
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesLinkedEditingRangeProvider into
+// UnmarshalJSON decodes a [ServerCapabilitiesLinkedEditingRangeProvider] into
 // the variant matching the kind of JSON value b holds. An object decodes into
 // the object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesLinkedEditingRangeProvider) UnmarshalJSON(b []byte) error {
@@ -2183,8 +2185,8 @@ func (x ServerCapabilitiesSemanticTokensProvider) MarshalJSON() ([]byte, error) 
 }
 
 // serverCapabilitiesSemanticTokensProviderObjects is what an object needs to
-// be each object variant of ServerCapabilitiesSemanticTokensProvider
-// (SemanticTokensOptions and SemanticTokensRegistrationOptions), over the
+// be each object variant of [ServerCapabilitiesSemanticTokensProvider]
+// ([SemanticTokensOptions] and [SemanticTokensRegistrationOptions]), over the
 // members "workDoneProgress", "legend", "range", "full", "documentSelector"
 // and "id", one bit each in this order.
 var serverCapabilitiesSemanticTokensProviderObjects = []rpcimpl.ObjectChoice{{
@@ -2195,7 +2197,7 @@ var serverCapabilitiesSemanticTokensProviderObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x12},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesSemanticTokensProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesSemanticTokensProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesSemanticTokensProvider) UnmarshalJSON(b []byte) error {
@@ -2264,8 +2266,8 @@ func (x ServerCapabilitiesMonikerProvider) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesMonikerProviderObjects is what an object needs to be each
-// object variant of ServerCapabilitiesMonikerProvider (MonikerOptions and
-// MonikerRegistrationOptions), over the members "workDoneProgress" and
+// object variant of [ServerCapabilitiesMonikerProvider] ([MonikerOptions] and
+// [MonikerRegistrationOptions]), over the members "workDoneProgress" and
 // "documentSelector", one bit each in this order.
 var serverCapabilitiesMonikerProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1},
@@ -2275,7 +2277,7 @@ var serverCapabilitiesMonikerProviderObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesMonikerProvider into the variant
+// UnmarshalJSON decodes a [ServerCapabilitiesMonikerProvider] into the variant
 // matching the kind of JSON value b holds. An object decodes into the object
 // variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesMonikerProvider) UnmarshalJSON(b []byte) error {
@@ -2339,8 +2341,8 @@ func (x ServerCapabilitiesTypeHierarchyProvider) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesTypeHierarchyProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesTypeHierarchyProvider
-// (TypeHierarchyOptions and TypeHierarchyRegistrationOptions), over the
+// each object variant of [ServerCapabilitiesTypeHierarchyProvider]
+// ([TypeHierarchyOptions] and [TypeHierarchyRegistrationOptions]), over the
 // members "workDoneProgress", "documentSelector" and "id", one bit each in
 // this order.
 var serverCapabilitiesTypeHierarchyProviderObjects = []rpcimpl.ObjectChoice{{
@@ -2351,7 +2353,7 @@ var serverCapabilitiesTypeHierarchyProviderObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesTypeHierarchyProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesTypeHierarchyProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesTypeHierarchyProvider) UnmarshalJSON(b []byte) error {
@@ -2417,9 +2419,10 @@ func (x ServerCapabilitiesInlineValueProvider) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesInlineValueProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesInlineValueProvider
-// (InlineValueOptions and InlineValueRegistrationOptions), over the members
-// "workDoneProgress", "documentSelector" and "id", one bit each in this order.
+// each object variant of [ServerCapabilitiesInlineValueProvider]
+// ([InlineValueOptions] and [InlineValueRegistrationOptions]), over the
+// members "workDoneProgress", "documentSelector" and "id", one bit each in
+// this order.
 var serverCapabilitiesInlineValueProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
@@ -2428,7 +2431,7 @@ var serverCapabilitiesInlineValueProviderObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesInlineValueProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesInlineValueProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesInlineValueProvider) UnmarshalJSON(b []byte) error {
@@ -2494,9 +2497,10 @@ func (x ServerCapabilitiesInlayHintProvider) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesInlayHintProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesInlayHintProvider (InlayHintOptions
-// and InlayHintRegistrationOptions), over the members "workDoneProgress",
-// "resolveProvider", "documentSelector" and "id", one bit each in this order.
+// each object variant of [ServerCapabilitiesInlayHintProvider]
+// ([InlayHintOptions] and [InlayHintRegistrationOptions]), over the members
+// "workDoneProgress", "resolveProvider", "documentSelector" and "id", one bit
+// each in this order.
 var serverCapabilitiesInlayHintProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x0},
@@ -2505,9 +2509,9 @@ var serverCapabilitiesInlayHintProviderObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x4},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesInlayHintProvider into the variant
-// matching the kind of JSON value b holds. An object decodes into the object
-// variant the members it holds choose, as the type's comment says.
+// UnmarshalJSON decodes a [ServerCapabilitiesInlayHintProvider] into the
+// variant matching the kind of JSON value b holds. An object decodes into the
+// object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesInlayHintProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesInlayHintProvider
 	var err error
@@ -2570,8 +2574,8 @@ func (x ServerCapabilitiesDiagnosticProvider) MarshalJSON() ([]byte, error) {
 }
 
 // serverCapabilitiesDiagnosticProviderObjects is what an object needs to be
-// each object variant of ServerCapabilitiesDiagnosticProvider
-// (DiagnosticOptions and DiagnosticRegistrationOptions), over the members
+// each object variant of [ServerCapabilitiesDiagnosticProvider]
+// ([DiagnosticOptions] and [DiagnosticRegistrationOptions]), over the members
 // "workDoneProgress", "identifier", "interFileDependencies",
 // "workspaceDiagnostics", "documentSelector" and "id", one bit each in this
 // order.
@@ -2583,7 +2587,7 @@ var serverCapabilitiesDiagnosticProviderObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x1c},
 }}
 
-// UnmarshalJSON decodes a ServerCapabilitiesDiagnosticProvider into the
+// UnmarshalJSON decodes a [ServerCapabilitiesDiagnosticProvider] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *ServerCapabilitiesDiagnosticProvider) UnmarshalJSON(b []byte) error {
@@ -2648,8 +2652,8 @@ func (x ServerCapabilitiesInlineCompletionProvider) MarshalJSON() ([]byte, error
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ServerCapabilitiesInlineCompletionProvider into the
-// variant matching the kind of JSON value b holds.
+// UnmarshalJSON decodes a [ServerCapabilitiesInlineCompletionProvider] into
+// the variant matching the kind of JSON value b holds.
 func (x *ServerCapabilitiesInlineCompletionProvider) UnmarshalJSON(b []byte) error {
 	var v ServerCapabilitiesInlineCompletionProvider
 	var err error
@@ -2686,8 +2690,8 @@ func (x DiagnosticCode) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a DiagnosticCode into the variant matching the kind of
-// JSON value b holds.
+// UnmarshalJSON decodes a [DiagnosticCode] into the variant matching the kind
+// of JSON value b holds.
 func (x *DiagnosticCode) UnmarshalJSON(b []byte) error {
 	var v DiagnosticCode
 	var err error
@@ -2724,7 +2728,7 @@ func (x SignatureInformationDocumentation) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a SignatureInformationDocumentation into the variant
+// UnmarshalJSON decodes a [SignatureInformationDocumentation] into the variant
 // matching the kind of JSON value b holds.
 func (x *SignatureInformationDocumentation) UnmarshalJSON(b []byte) error {
 	var v SignatureInformationDocumentation
@@ -2762,7 +2766,7 @@ func (x TextDocumentSyncOptionsSave) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a TextDocumentSyncOptionsSave into the variant
+// UnmarshalJSON decodes a [TextDocumentSyncOptionsSave] into the variant
 // matching the kind of JSON value b holds.
 func (x *TextDocumentSyncOptionsSave) UnmarshalJSON(b []byte) error {
 	var v TextDocumentSyncOptionsSave
@@ -2802,9 +2806,9 @@ func (x NotebookDocumentSyncOptionsNotebookSelectorItem) MarshalJSON() ([]byte, 
 
 // notebookDocumentSyncOptionsNotebookSelectorItemObjects is what an object
 // needs to be each object variant of
-// NotebookDocumentSyncOptionsNotebookSelectorItem
-// (NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 and
-// NotebookDocumentSyncOptionsNotebookSelectorItemVariant2), over the members
+// [NotebookDocumentSyncOptionsNotebookSelectorItem]
+// ([NotebookDocumentSyncOptionsNotebookSelectorItemVariant1] and
+// [NotebookDocumentSyncOptionsNotebookSelectorItemVariant2]), over the members
 // "notebook" and "cells", one bit each in this order.
 var notebookDocumentSyncOptionsNotebookSelectorItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
@@ -2814,9 +2818,10 @@ var notebookDocumentSyncOptionsNotebookSelectorItemObjects = []rpcimpl.ObjectCho
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a NotebookDocumentSyncOptionsNotebookSelectorItem into
-// the variant matching the kind of JSON value b holds. An object decodes into
-// the object variant the members it holds choose, as the type's comment says.
+// UnmarshalJSON decodes a [NotebookDocumentSyncOptionsNotebookSelectorItem]
+// into the variant matching the kind of JSON value b holds. An object decodes
+// into the object variant the members it holds choose, as the type's comment
+// says.
 func (x *NotebookDocumentSyncOptionsNotebookSelectorItem) UnmarshalJSON(b []byte) error {
 	var v NotebookDocumentSyncOptionsNotebookSelectorItem
 	var err error
@@ -2872,7 +2877,7 @@ func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook) Marshal
 }
 
 // UnmarshalJSON decodes a
-// NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook into the
+// [NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook] into the
 // variant matching the kind of JSON value b holds.
 func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook) UnmarshalJSON(b []byte) error {
 	var v NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook
@@ -2911,7 +2916,7 @@ func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook) Marshal
 }
 
 // UnmarshalJSON decodes a
-// NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook into the
+// [NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook] into the
 // variant matching the kind of JSON value b holds.
 func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook) UnmarshalJSON(b []byte) error {
 	var v NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook
@@ -2950,7 +2955,7 @@ func (x WorkspaceFoldersServerCapabilitiesChangeNotifications) MarshalJSON() ([]
 }
 
 // UnmarshalJSON decodes a
-// WorkspaceFoldersServerCapabilitiesChangeNotifications into the variant
+// [WorkspaceFoldersServerCapabilitiesChangeNotifications] into the variant
 // matching the kind of JSON value b holds.
 func (x *WorkspaceFoldersServerCapabilitiesChangeNotifications) UnmarshalJSON(b []byte) error {
 	var v WorkspaceFoldersServerCapabilitiesChangeNotifications
@@ -2988,8 +2993,8 @@ func (x ParameterInformationLabel) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ParameterInformationLabel into the variant matching
-// the kind of JSON value b holds.
+// UnmarshalJSON decodes a [ParameterInformationLabel] into the variant
+// matching the kind of JSON value b holds.
 func (x *ParameterInformationLabel) UnmarshalJSON(b []byte) error {
 	var v ParameterInformationLabel
 	var err error
@@ -3026,7 +3031,7 @@ func (x ParameterInformationDocumentation) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ParameterInformationDocumentation into the variant
+// UnmarshalJSON decodes a [ParameterInformationDocumentation] into the variant
 // matching the kind of JSON value b holds.
 func (x *ParameterInformationDocumentation) UnmarshalJSON(b []byte) error {
 	var v ParameterInformationDocumentation
@@ -3064,7 +3069,7 @@ func (x NotebookCellTextDocumentFilterNotebook) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a NotebookCellTextDocumentFilterNotebook into the
+// UnmarshalJSON decodes a [NotebookCellTextDocumentFilterNotebook] into the
 // variant matching the kind of JSON value b holds.
 func (x *NotebookCellTextDocumentFilterNotebook) UnmarshalJSON(b []byte) error {
 	var v NotebookCellTextDocumentFilterNotebook
@@ -3102,8 +3107,8 @@ func (x RelativePatternBaseURI) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a RelativePatternBaseURI into the variant matching the
-// kind of JSON value b holds.
+// UnmarshalJSON decodes a [RelativePatternBaseURI] into the variant matching
+// the kind of JSON value b holds.
 func (x *RelativePatternBaseURI) UnmarshalJSON(b []byte) error {
 	var v RelativePatternBaseURI
 	var err error
@@ -3140,7 +3145,7 @@ func (x SemanticTokensClientCapabilitiesRequestsRange) MarshalJSON() ([]byte, er
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a SemanticTokensClientCapabilitiesRequestsRange into
+// UnmarshalJSON decodes a [SemanticTokensClientCapabilitiesRequestsRange] into
 // the variant matching the kind of JSON value b holds.
 func (x *SemanticTokensClientCapabilitiesRequestsRange) UnmarshalJSON(b []byte) error {
 	var v SemanticTokensClientCapabilitiesRequestsRange
@@ -3178,7 +3183,7 @@ func (x SemanticTokensClientCapabilitiesRequestsFull) MarshalJSON() ([]byte, err
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a SemanticTokensClientCapabilitiesRequestsFull into
+// UnmarshalJSON decodes a [SemanticTokensClientCapabilitiesRequestsFull] into
 // the variant matching the kind of JSON value b holds.
 func (x *SemanticTokensClientCapabilitiesRequestsFull) UnmarshalJSON(b []byte) error {
 	var v SemanticTokensClientCapabilitiesRequestsFull
@@ -3296,8 +3301,8 @@ func (x InlineValue) MarshalJSON() ([]byte, error) {
 }
 
 // inlineValueObjects is what an object needs to be each object variant of
-// InlineValue (InlineValueText, InlineValueVariableLookup and
-// InlineValueEvaluatableExpression), over the members "range", "text",
+// [InlineValue] ([InlineValueText], [InlineValueVariableLookup] and
+// [InlineValueEvaluatableExpression]), over the members "range", "text",
 // "variableName", "caseSensitiveLookup" and "expression", one bit each in this
 // order.
 var inlineValueObjects = []rpcimpl.ObjectChoice{{
@@ -3311,7 +3316,7 @@ var inlineValueObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x1},
 }}
 
-// UnmarshalJSON decodes an InlineValue into the variant matching the kind of
+// UnmarshalJSON decodes an [InlineValue] into the variant matching the kind of
 // JSON value b holds. An object decodes into the object variant the members it
 // holds choose, as the type's comment says.
 func (x *InlineValue) UnmarshalJSON(b []byte) error {
@@ -3378,8 +3383,8 @@ func (x DocumentDiagnosticReport) MarshalJSON() ([]byte, error) {
 }
 
 // documentDiagnosticReportObjects is what an object needs to be each object
-// variant of DocumentDiagnosticReport (RelatedFullDocumentDiagnosticReport and
-// RelatedUnchangedDocumentDiagnosticReport), over the members "kind",
+// variant of [DocumentDiagnosticReport] ([RelatedFullDocumentDiagnosticReport]
+// and [RelatedUnchangedDocumentDiagnosticReport]), over the members "kind",
 // "resultId", "items" and "relatedDocuments", one bit each in this order.
 var documentDiagnosticReportObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0xf},
@@ -3389,7 +3394,7 @@ var documentDiagnosticReportObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x3},
 }}
 
-// UnmarshalJSON decodes a DocumentDiagnosticReport into the variant matching
+// UnmarshalJSON decodes a [DocumentDiagnosticReport] into the variant matching
 // the kind of JSON value b holds. An object decodes into the object variant
 // the members it holds choose, as the type's comment says.
 func (x *DocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
@@ -3457,8 +3462,8 @@ func (x PrepareRenameResult) MarshalJSON() ([]byte, error) {
 }
 
 // prepareRenameResultObjects is what an object needs to be each object variant
-// of PrepareRenameResult (Range, PrepareRenameResultVariant2 and
-// PrepareRenameResultVariant3), over the members "start", "end", "range",
+// of [PrepareRenameResult] (Range, [PrepareRenameResultVariant2] and
+// [PrepareRenameResultVariant3]), over the members "start", "end", "range",
 // "placeholder" and "defaultBehavior", one bit each in this order.
 var prepareRenameResultObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
@@ -3471,7 +3476,7 @@ var prepareRenameResultObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x10},
 }}
 
-// UnmarshalJSON decodes a PrepareRenameResult into the variant matching the
+// UnmarshalJSON decodes a [PrepareRenameResult] into the variant matching the
 // kind of JSON value b holds. An object decodes into the object variant the
 // members it holds choose, as the type's comment says.
 func (x *PrepareRenameResult) UnmarshalJSON(b []byte) error {
@@ -3537,8 +3542,8 @@ func (x ProgressToken) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ProgressToken into the variant matching the kind of
-// JSON value b holds.
+// UnmarshalJSON decodes a [ProgressToken] into the variant matching the kind
+// of JSON value b holds.
 func (x *ProgressToken) UnmarshalJSON(b []byte) error {
 	var v ProgressToken
 	var err error
@@ -3576,9 +3581,9 @@ func (x WorkspaceDocumentDiagnosticReport) MarshalJSON() ([]byte, error) {
 }
 
 // workspaceDocumentDiagnosticReportObjects is what an object needs to be each
-// object variant of WorkspaceDocumentDiagnosticReport
-// (WorkspaceFullDocumentDiagnosticReport and
-// WorkspaceUnchangedDocumentDiagnosticReport), over the members "kind",
+// object variant of [WorkspaceDocumentDiagnosticReport]
+// ([WorkspaceFullDocumentDiagnosticReport] and
+// [WorkspaceUnchangedDocumentDiagnosticReport]), over the members "kind",
 // "resultId", "items", "uri" and "version", one bit each in this order.
 var workspaceDocumentDiagnosticReportObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1f},
@@ -3588,7 +3593,7 @@ var workspaceDocumentDiagnosticReportObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x1b},
 }}
 
-// UnmarshalJSON decodes a WorkspaceDocumentDiagnosticReport into the variant
+// UnmarshalJSON decodes a [WorkspaceDocumentDiagnosticReport] into the variant
 // matching the kind of JSON value b holds. An object decodes into the object
 // variant the members it holds choose, as the type's comment says.
 func (x *WorkspaceDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
@@ -3655,9 +3660,9 @@ func (x TextDocumentContentChangeEvent) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentContentChangeEventObjects is what an object needs to be each
-// object variant of TextDocumentContentChangeEvent
-// (TextDocumentContentChangeEventVariant1 and
-// TextDocumentContentChangeEventVariant2), over the members "range",
+// object variant of [TextDocumentContentChangeEvent]
+// ([TextDocumentContentChangeEventVariant1] and
+// [TextDocumentContentChangeEventVariant2]), over the members "range",
 // "rangeLength" and "text", one bit each in this order.
 var textDocumentContentChangeEventObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
@@ -3667,7 +3672,7 @@ var textDocumentContentChangeEventObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x4},
 }}
 
-// UnmarshalJSON decodes a TextDocumentContentChangeEvent into the variant
+// UnmarshalJSON decodes a [TextDocumentContentChangeEvent] into the variant
 // matching the kind of JSON value b holds. An object decodes into the object
 // variant the members it holds choose, as the type's comment says.
 func (x *TextDocumentContentChangeEvent) UnmarshalJSON(b []byte) error {
@@ -3726,7 +3731,7 @@ func (x MarkedString) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a MarkedString into the variant matching the kind of
+// UnmarshalJSON decodes a [MarkedString] into the variant matching the kind of
 // JSON value b holds.
 func (x *MarkedString) UnmarshalJSON(b []byte) error {
 	var v MarkedString
@@ -3765,10 +3770,10 @@ func (x DocumentFilter) MarshalJSON() ([]byte, error) {
 }
 
 // documentFilterObjects is what an object needs to be each object variant of
-// DocumentFilter (TextDocumentFilterVariant1, TextDocumentFilterVariant2,
-// TextDocumentFilterVariant3 and NotebookCellTextDocumentFilter), over the
-// members "language", "scheme", "pattern" and "notebook", one bit each in this
-// order.
+// [DocumentFilter] ([TextDocumentFilterVariant1],
+// [TextDocumentFilterVariant2], [TextDocumentFilterVariant3] and
+// [NotebookCellTextDocumentFilter]), over the members "language", "scheme",
+// "pattern" and "notebook", one bit each in this order.
 var documentFilterObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x1},
@@ -3783,9 +3788,9 @@ var documentFilterObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x8},
 }}
 
-// UnmarshalJSON decodes a DocumentFilter into the variant matching the kind of
-// JSON value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says.
+// UnmarshalJSON decodes a [DocumentFilter] into the variant matching the kind
+// of JSON value b holds. An object decodes into the object variant the members
+// it holds choose, as the type's comment says.
 func (x *DocumentFilter) UnmarshalJSON(b []byte) error {
 	var v DocumentFilter
 	var err error
@@ -3844,7 +3849,7 @@ func (x GlobPattern) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a GlobPattern into the variant matching the kind of
+// UnmarshalJSON decodes a [GlobPattern] into the variant matching the kind of
 // JSON value b holds.
 func (x *GlobPattern) UnmarshalJSON(b []byte) error {
 	var v GlobPattern
@@ -3886,9 +3891,9 @@ func (x TextDocumentFilter) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentFilterObjects is what an object needs to be each object variant
-// of TextDocumentFilter (TextDocumentFilterVariant1,
-// TextDocumentFilterVariant2 and TextDocumentFilterVariant3), over the members
-// "language", "scheme" and "pattern", one bit each in this order.
+// of [TextDocumentFilter] ([TextDocumentFilterVariant1],
+// [TextDocumentFilterVariant2] and [TextDocumentFilterVariant3]), over the
+// members "language", "scheme" and "pattern", one bit each in this order.
 var textDocumentFilterObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x1},
@@ -3900,7 +3905,7 @@ var textDocumentFilterObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x4},
 }}
 
-// UnmarshalJSON decodes a TextDocumentFilter into the variant matching the
+// UnmarshalJSON decodes a [TextDocumentFilter] into the variant matching the
 // kind of JSON value b holds. An object decodes into the object variant the
 // members it holds choose, as the type's comment says.
 func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
@@ -3966,9 +3971,10 @@ func (x NotebookDocumentFilter) MarshalJSON() ([]byte, error) {
 }
 
 // notebookDocumentFilterObjects is what an object needs to be each object
-// variant of NotebookDocumentFilter (NotebookDocumentFilterVariant1,
-// NotebookDocumentFilterVariant2 and NotebookDocumentFilterVariant3), over the
-// members "notebookType", "scheme" and "pattern", one bit each in this order.
+// variant of [NotebookDocumentFilter] ([NotebookDocumentFilterVariant1],
+// [NotebookDocumentFilterVariant2] and [NotebookDocumentFilterVariant3]), over
+// the members "notebookType", "scheme" and "pattern", one bit each in this
+// order.
 var notebookDocumentFilterObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x1},
@@ -3980,9 +3986,9 @@ var notebookDocumentFilterObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x4},
 }}
 
-// UnmarshalJSON decodes a NotebookDocumentFilter into the variant matching the
-// kind of JSON value b holds. An object decodes into the object variant the
-// members it holds choose, as the type's comment says.
+// UnmarshalJSON decodes a [NotebookDocumentFilter] into the variant matching
+// the kind of JSON value b holds. An object decodes into the object variant
+// the members it holds choose, as the type's comment says.
 func (x *NotebookDocumentFilter) UnmarshalJSON(b []byte) error {
 	var v NotebookDocumentFilter
 	var err error
@@ -4043,8 +4049,8 @@ func (x TextDocumentImplementationResult) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentImplementationResultItemObjects is what an object needs to be
-// the first item of each array variant of TextDocumentImplementationResult
-// (Location and DefinitionLink), over the members "uri", "range",
+// the first item of each array variant of [TextDocumentImplementationResult]
+// (Location and [DefinitionLink]), over the members "uri", "range",
 // "originSelectionRange", "targetUri", "targetRange" and
 // "targetSelectionRange", one bit each in this order.
 var textDocumentImplementationResultItemObjects = []rpcimpl.ObjectChoice{{
@@ -4055,7 +4061,7 @@ var textDocumentImplementationResultItemObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x38},
 }}
 
-// UnmarshalJSON decodes a TextDocumentImplementationResult into the variant
+// UnmarshalJSON decodes a [TextDocumentImplementationResult] into the variant
 // matching the kind of JSON value b holds. An array decodes into the array
 // variant its first item chooses (an empty one into the first), as the type's
 // comment says.
@@ -4137,8 +4143,8 @@ func (x TextDocumentTypeDefinitionResult) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentTypeDefinitionResultItemObjects is what an object needs to be
-// the first item of each array variant of TextDocumentTypeDefinitionResult
-// (Location and DefinitionLink), over the members "uri", "range",
+// the first item of each array variant of [TextDocumentTypeDefinitionResult]
+// (Location and [DefinitionLink]), over the members "uri", "range",
 // "originSelectionRange", "targetUri", "targetRange" and
 // "targetSelectionRange", one bit each in this order.
 var textDocumentTypeDefinitionResultItemObjects = []rpcimpl.ObjectChoice{{
@@ -4149,7 +4155,7 @@ var textDocumentTypeDefinitionResultItemObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x38},
 }}
 
-// UnmarshalJSON decodes a TextDocumentTypeDefinitionResult into the variant
+// UnmarshalJSON decodes a [TextDocumentTypeDefinitionResult] into the variant
 // matching the kind of JSON value b holds. An array decodes into the array
 // variant its first item chooses (an empty one into the first), as the type's
 // comment says.
@@ -4231,8 +4237,8 @@ func (x TextDocumentDeclarationResult) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentDeclarationResultItemObjects is what an object needs to be the
-// first item of each array variant of TextDocumentDeclarationResult (Location
-// and DeclarationLink), over the members "uri", "range",
+// first item of each array variant of [TextDocumentDeclarationResult]
+// (Location and [DeclarationLink]), over the members "uri", "range",
 // "originSelectionRange", "targetUri", "targetRange" and
 // "targetSelectionRange", one bit each in this order.
 var textDocumentDeclarationResultItemObjects = []rpcimpl.ObjectChoice{{
@@ -4243,7 +4249,7 @@ var textDocumentDeclarationResultItemObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x38},
 }}
 
-// UnmarshalJSON decodes a TextDocumentDeclarationResult into the variant
+// UnmarshalJSON decodes a [TextDocumentDeclarationResult] into the variant
 // matching the kind of JSON value b holds. An array decodes into the array
 // variant its first item chooses (an empty one into the first), as the type's
 // comment says.
@@ -4325,8 +4331,8 @@ func (x TextDocumentSemanticTokensFullDeltaResult) MarshalJSON() ([]byte, error)
 }
 
 // textDocumentSemanticTokensFullDeltaResultObjects is what an object needs to
-// be each object variant of TextDocumentSemanticTokensFullDeltaResult
-// (SemanticTokens and SemanticTokensDelta), over the members "resultId",
+// be each object variant of [TextDocumentSemanticTokensFullDeltaResult]
+// ([SemanticTokens] and [SemanticTokensDelta]), over the members "resultId",
 // "data" and "edits", one bit each in this order.
 var textDocumentSemanticTokensFullDeltaResultObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
@@ -4336,7 +4342,7 @@ var textDocumentSemanticTokensFullDeltaResultObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x4},
 }}
 
-// UnmarshalJSON decodes a TextDocumentSemanticTokensFullDeltaResult into the
+// UnmarshalJSON decodes a [TextDocumentSemanticTokensFullDeltaResult] into the
 // variant matching the kind of JSON value b holds. An object decodes into the
 // object variant the members it holds choose, as the type's comment says.
 func (x *TextDocumentSemanticTokensFullDeltaResult) UnmarshalJSON(b []byte) error {
@@ -4395,8 +4401,8 @@ func (x TextDocumentInlineCompletionResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a TextDocumentInlineCompletionResult into the variant
-// matching the kind of JSON value b holds.
+// UnmarshalJSON decodes a [TextDocumentInlineCompletionResult] into the
+// variant matching the kind of JSON value b holds.
 func (x *TextDocumentInlineCompletionResult) UnmarshalJSON(b []byte) error {
 	var v TextDocumentInlineCompletionResult
 	var err error
@@ -4433,7 +4439,7 @@ func (x TextDocumentCompletionResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a TextDocumentCompletionResult into the variant
+// UnmarshalJSON decodes a [TextDocumentCompletionResult] into the variant
 // matching the kind of JSON value b holds.
 func (x *TextDocumentCompletionResult) UnmarshalJSON(b []byte) error {
 	var v TextDocumentCompletionResult
@@ -4472,8 +4478,8 @@ func (x TextDocumentDefinitionResult) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentDefinitionResultItemObjects is what an object needs to be the
-// first item of each array variant of TextDocumentDefinitionResult (Location
-// and DefinitionLink), over the members "uri", "range",
+// first item of each array variant of [TextDocumentDefinitionResult] (Location
+// and [DefinitionLink]), over the members "uri", "range",
 // "originSelectionRange", "targetUri", "targetRange" and
 // "targetSelectionRange", one bit each in this order.
 var textDocumentDefinitionResultItemObjects = []rpcimpl.ObjectChoice{{
@@ -4484,7 +4490,7 @@ var textDocumentDefinitionResultItemObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x38},
 }}
 
-// UnmarshalJSON decodes a TextDocumentDefinitionResult into the variant
+// UnmarshalJSON decodes a [TextDocumentDefinitionResult] into the variant
 // matching the kind of JSON value b holds. An array decodes into the array
 // variant its first item chooses (an empty one into the first), as the type's
 // comment says.
@@ -4566,8 +4572,8 @@ func (x TextDocumentDocumentSymbolResult) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentDocumentSymbolResultItemObjects is what an object needs to be
-// the first item of each array variant of TextDocumentDocumentSymbolResult
-// (SymbolInformation and DocumentSymbol), over the members "name", "kind",
+// the first item of each array variant of [TextDocumentDocumentSymbolResult]
+// ([SymbolInformation] and [DocumentSymbol]), over the members "name", "kind",
 // "tags", "containerName", "deprecated", "location", "detail", "range",
 // "selectionRange" and "children", one bit each in this order.
 var textDocumentDocumentSymbolResultItemObjects = []rpcimpl.ObjectChoice{{
@@ -4578,7 +4584,7 @@ var textDocumentDocumentSymbolResultItemObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x183},
 }}
 
-// UnmarshalJSON decodes a TextDocumentDocumentSymbolResult into the variant
+// UnmarshalJSON decodes a [TextDocumentDocumentSymbolResult] into the variant
 // matching the kind of JSON value b holds. An array decodes into the array
 // variant its first item chooses (an empty one into the first), as the type's
 // comment says.
@@ -4668,9 +4674,10 @@ func (x TextDocumentCodeActionResultItem) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentCodeActionResultItemObjects is what an object needs to be each
-// object variant of TextDocumentCodeActionResultItem (Command and CodeAction),
-// over the members "title", "command", "arguments", "kind", "diagnostics",
-// "isPreferred", "disabled", "edit" and "data", one bit each in this order.
+// object variant of [TextDocumentCodeActionResultItem] (Command and
+// [CodeAction]), over the members "title", "command", "arguments", "kind",
+// "diagnostics", "isPreferred", "disabled", "edit" and "data", one bit each in
+// this order.
 var textDocumentCodeActionResultItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x3},
@@ -4679,7 +4686,7 @@ var textDocumentCodeActionResultItemObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x1},
 }}
 
-// UnmarshalJSON decodes a TextDocumentCodeActionResultItem into the variant
+// UnmarshalJSON decodes a [TextDocumentCodeActionResultItem] into the variant
 // matching the kind of JSON value b holds. An object decodes into the object
 // variant the members it holds choose, as the type's comment says.
 func (x *TextDocumentCodeActionResultItem) UnmarshalJSON(b []byte) error {
@@ -4751,9 +4758,10 @@ func (x WorkspaceSymbolResult) MarshalJSON() ([]byte, error) {
 }
 
 // workspaceSymbolResultItemObjects is what an object needs to be the first
-// item of each array variant of WorkspaceSymbolResult (SymbolInformation and
-// WorkspaceSymbol), over the members "name", "kind", "tags", "containerName",
-// "deprecated", "location" and "data", one bit each in this order.
+// item of each array variant of [WorkspaceSymbolResult] ([SymbolInformation]
+// and [WorkspaceSymbol]), over the members "name", "kind", "tags",
+// "containerName", "deprecated", "location" and "data", one bit each in this
+// order.
 var workspaceSymbolResultItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3f},
 	Required: []uint64{0x23},
@@ -4762,8 +4770,8 @@ var workspaceSymbolResultItemObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x23},
 }}
 
-// UnmarshalJSON decodes a WorkspaceSymbolResult into the variant matching the
-// kind of JSON value b holds. An array decodes into the array variant its
+// UnmarshalJSON decodes a [WorkspaceSymbolResult] into the variant matching
+// the kind of JSON value b holds. An array decodes into the array variant its
 // first item chooses (an empty one into the first), as the type's comment
 // says.
 func (x *WorkspaceSymbolResult) UnmarshalJSON(b []byte) error {

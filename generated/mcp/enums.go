@@ -29,13 +29,13 @@ func (x Role) Valid() bool {
 // It is the theme member of [Icon].
 type IconTheme string
 
-// The values of IconTheme.
+// The values of [IconTheme].
 const (
 	IconThemeLight IconTheme = "light"
 	IconThemeDark  IconTheme = "dark"
 )
 
-// Valid reports whether x is one of the values of IconTheme.
+// Valid reports whether x is one of the values of [IconTheme].
 func (x IconTheme) Valid() bool {
 	switch x {
 	case IconThemeLight, IconThemeDark:
@@ -49,14 +49,14 @@ func (x IconTheme) Valid() bool {
 // It is the taskSupport member of [ToolExecution].
 type TaskSupport string
 
-// The values of TaskSupport.
+// The values of [TaskSupport].
 const (
 	TaskSupportForbidden TaskSupport = "forbidden"
 	TaskSupportOptional  TaskSupport = "optional"
 	TaskSupportRequired  TaskSupport = "required"
 )
 
-// Valid reports whether x is one of the values of TaskSupport.
+// Valid reports whether x is one of the values of [TaskSupport].
 func (x TaskSupport) Valid() bool {
 	switch x {
 	case TaskSupportForbidden, TaskSupportOptional, TaskSupportRequired:
@@ -69,7 +69,7 @@ func (x TaskSupport) Valid() bool {
 // final.
 type TaskStatus string
 
-// The values of TaskStatus.
+// The values of [TaskStatus].
 const (
 	// Running.
 	TaskStatusWorking TaskStatus = "working"
@@ -83,7 +83,7 @@ const (
 	TaskStatusCancelled TaskStatus = "cancelled"
 )
 
-// Valid reports whether x is one of the values of TaskStatus.
+// Valid reports whether x is one of the values of [TaskStatus].
 func (x TaskStatus) Valid() bool {
 	switch x {
 	case TaskStatusWorking, TaskStatusInputRequired, TaskStatusCompleted, TaskStatusFailed, TaskStatusCancelled:
@@ -97,7 +97,7 @@ func (x TaskStatus) Valid() bool {
 // Syslog severities (RFC 5424), least severe first.
 type LoggingLevel string
 
-// The values of LoggingLevel.
+// The values of [LoggingLevel].
 const (
 	LoggingLevelDebug     LoggingLevel = "debug"
 	LoggingLevelInfo      LoggingLevel = "info"
@@ -109,7 +109,7 @@ const (
 	LoggingLevelEmergency LoggingLevel = "emergency"
 )
 
-// Valid reports whether x is one of the values of LoggingLevel.
+// Valid reports whether x is one of the values of [LoggingLevel].
 func (x LoggingLevel) Valid() bool {
 	switch x {
 	case LoggingLevelDebug, LoggingLevelInfo, LoggingLevelNotice, LoggingLevelWarning, LoggingLevelError, LoggingLevelCritical, LoggingLevelAlert, LoggingLevelEmergency:
@@ -121,14 +121,14 @@ func (x LoggingLevel) Valid() bool {
 // ToolChoiceMode is the mode member of [ToolChoice].
 type ToolChoiceMode string
 
-// The values of ToolChoiceMode.
+// The values of [ToolChoiceMode].
 const (
 	ToolChoiceModeAuto     ToolChoiceMode = "auto"
 	ToolChoiceModeRequired ToolChoiceMode = "required"
 	ToolChoiceModeNone     ToolChoiceMode = "none"
 )
 
-// Valid reports whether x is one of the values of ToolChoiceMode.
+// Valid reports whether x is one of the values of [ToolChoiceMode].
 func (x ToolChoiceMode) Valid() bool {
 	switch x {
 	case ToolChoiceModeAuto, ToolChoiceModeRequired, ToolChoiceModeNone:
@@ -144,14 +144,14 @@ func (x ToolChoiceMode) Valid() bool {
 // It is the includeContext member of [CreateMessageRequestParams].
 type IncludeContext string
 
-// The values of IncludeContext.
+// The values of [IncludeContext].
 const (
 	IncludeContextNone       IncludeContext = "none"
 	IncludeContextThisServer IncludeContext = "thisServer"
 	IncludeContextAllServers IncludeContext = "allServers"
 )
 
-// Valid reports whether x is one of the values of IncludeContext.
+// Valid reports whether x is one of the values of [IncludeContext].
 func (x IncludeContext) Valid() bool {
 	switch x {
 	case IncludeContextNone, IncludeContextThisServer, IncludeContextAllServers:
@@ -164,7 +164,7 @@ func (x IncludeContext) Valid() bool {
 // require.
 type StringFormat string
 
-// The values of StringFormat.
+// The values of [StringFormat].
 const (
 	StringFormatEmail    StringFormat = "email"
 	StringFormatURI      StringFormat = "uri"
@@ -172,7 +172,7 @@ const (
 	StringFormatDateTime StringFormat = "date-time"
 )
 
-// Valid reports whether x is one of the values of StringFormat.
+// Valid reports whether x is one of the values of [StringFormat].
 func (x StringFormat) Valid() bool {
 	switch x {
 	case StringFormatEmail, StringFormatURI, StringFormatDate, StringFormatDateTime:
@@ -184,13 +184,13 @@ func (x StringFormat) Valid() bool {
 // NumberSchemaType is the type member of [NumberSchema].
 type NumberSchemaType string
 
-// The values of NumberSchemaType.
+// The values of [NumberSchemaType].
 const (
 	NumberSchemaTypeNumber  NumberSchemaType = "number"
 	NumberSchemaTypeInteger NumberSchemaType = "integer"
 )
 
-// Valid reports whether x is one of the values of NumberSchemaType.
+// Valid reports whether x is one of the values of [NumberSchemaType].
 func (x NumberSchemaType) Valid() bool {
 	switch x {
 	case NumberSchemaTypeNumber, NumberSchemaTypeInteger:
@@ -206,14 +206,14 @@ func (x NumberSchemaType) Valid() bool {
 // It is the action member of [ElicitResult].
 type ElicitAction string
 
-// The values of ElicitAction.
+// The values of [ElicitAction].
 const (
 	ElicitActionAccept  ElicitAction = "accept"
 	ElicitActionDecline ElicitAction = "decline"
 	ElicitActionCancel  ElicitAction = "cancel"
 )
 
-// Valid reports whether x is one of the values of ElicitAction.
+// Valid reports whether x is one of the values of [ElicitAction].
 func (x ElicitAction) Valid() bool {
 	switch x {
 	case ElicitActionAccept, ElicitActionDecline, ElicitActionCancel:

@@ -25,7 +25,7 @@ func (x *Role) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an IconTheme, refusing values it does not list.
+// UnmarshalJSON decodes an [IconTheme], refusing values it does not list.
 func (x *IconTheme) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -38,7 +38,7 @@ func (x *IconTheme) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a TaskSupport, refusing values it does not list.
+// UnmarshalJSON decodes a [TaskSupport], refusing values it does not list.
 func (x *TaskSupport) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -51,7 +51,7 @@ func (x *TaskSupport) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a TaskStatus, refusing values it does not list.
+// UnmarshalJSON decodes a [TaskStatus], refusing values it does not list.
 func (x *TaskStatus) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -64,7 +64,7 @@ func (x *TaskStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a LoggingLevel, refusing values it does not list.
+// UnmarshalJSON decodes a [LoggingLevel], refusing values it does not list.
 func (x *LoggingLevel) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -77,7 +77,7 @@ func (x *LoggingLevel) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a ToolChoiceMode, refusing values it does not list.
+// UnmarshalJSON decodes a [ToolChoiceMode], refusing values it does not list.
 func (x *ToolChoiceMode) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -90,7 +90,7 @@ func (x *ToolChoiceMode) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an IncludeContext, refusing values it does not list.
+// UnmarshalJSON decodes an [IncludeContext], refusing values it does not list.
 func (x *IncludeContext) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -103,7 +103,7 @@ func (x *IncludeContext) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a StringFormat, refusing values it does not list.
+// UnmarshalJSON decodes a [StringFormat], refusing values it does not list.
 func (x *StringFormat) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -116,7 +116,8 @@ func (x *StringFormat) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a NumberSchemaType, refusing values it does not list.
+// UnmarshalJSON decodes a [NumberSchemaType], refusing values it does not
+// list.
 func (x *NumberSchemaType) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -129,7 +130,7 @@ func (x *NumberSchemaType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an ElicitAction, refusing values it does not list.
+// UnmarshalJSON decodes an [ElicitAction], refusing values it does not list.
 func (x *ElicitAction) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {

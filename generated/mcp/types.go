@@ -50,7 +50,7 @@ type TaskMetadata struct {
 type TaskAugmentedRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
-	// Present: run as a task; the response is then a CreateTaskResult.
+	// Present: run as a task; the response is then a [CreateTaskResult].
 	Task *TaskMetadata `json:"task,omitempty"`
 }
 
@@ -445,7 +445,7 @@ type ResourceRequestParams struct {
 	URI string `json:"uri"`
 }
 
-// ReadResourceRequestParams is an object with the members _meta and uri.
+// ReadResourceRequestParams holds the params of resources/read.
 type ReadResourceRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
@@ -453,7 +453,7 @@ type ReadResourceRequestParams struct {
 	URI string `json:"uri"`
 }
 
-// SubscribeRequestParams is an object with the members _meta and uri.
+// SubscribeRequestParams holds the params of resources/subscribe.
 type SubscribeRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
@@ -461,7 +461,7 @@ type SubscribeRequestParams struct {
 	URI string `json:"uri"`
 }
 
-// UnsubscribeRequestParams is an object with the members _meta and uri.
+// UnsubscribeRequestParams holds the params of resources/unsubscribe.
 type UnsubscribeRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
@@ -477,8 +477,7 @@ type ResourceUpdatedNotificationParams struct {
 	URI string `json:"uri"`
 }
 
-// ListResourcesResult is an object with the members _meta, nextCursor and
-// resources.
+// ListResourcesResult is the result of resources/list.
 type ListResourcesResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
@@ -490,8 +489,7 @@ type ListResourcesResult struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// ListResourceTemplatesResult is an object with the members _meta, nextCursor
-// and resourceTemplates.
+// ListResourceTemplatesResult is the result of resources/templates/list.
 type ListResourceTemplatesResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
@@ -503,7 +501,7 @@ type ListResourceTemplatesResult struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// ReadResourceResult is an object with the members _meta and contents.
+// ReadResourceResult is the result of resources/read.
 type ReadResourceResult struct {
 	Meta     *Meta                   `json:"_meta,omitempty"`
 	Contents []ResourceContentsUnion `json:"contents"`
@@ -546,8 +544,7 @@ type PromptMessage struct {
 	Content ContentBlock `json:"content"`
 }
 
-// ListPromptsResult is an object with the members _meta, nextCursor and
-// prompts.
+// ListPromptsResult is the result of prompts/list.
 type ListPromptsResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
@@ -559,8 +556,7 @@ type ListPromptsResult struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// GetPromptRequestParams is an object with the members _meta, name and
-// arguments.
+// GetPromptRequestParams holds the params of prompts/get.
 type GetPromptRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 	Name string       `json:"name"`
@@ -569,8 +565,7 @@ type GetPromptRequestParams struct {
 	Arguments map[string]string `json:"arguments,omitzero"`
 }
 
-// GetPromptResult is an object with the members _meta, description and
-// messages.
+// GetPromptResult is the result of prompts/get.
 type GetPromptResult struct {
 	Meta        *Meta           `json:"_meta,omitempty"`
 	Description *string         `json:"description,omitempty"`
@@ -651,7 +646,7 @@ type Tool struct {
 	Meta         *Meta            `json:"_meta,omitempty"`
 }
 
-// ListToolsResult is an object with the members _meta, nextCursor and tools.
+// ListToolsResult is the result of tools/list.
 type ListToolsResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
@@ -663,12 +658,11 @@ type ListToolsResult struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// CallToolRequestParams is an object with the members _meta, task, name and
-// arguments.
+// CallToolRequestParams holds the params of tools/call.
 type CallToolRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
-	// Present: run as a task; the response is then a CreateTaskResult.
+	// Present: run as a task; the response is then a [CreateTaskResult].
 	Task      *TaskMetadata              `json:"task,omitempty"`
 	Name      string                     `json:"name"`
 	Arguments map[string]json.RawMessage `json:"arguments,omitzero"`
@@ -777,7 +771,7 @@ type TaskIDParams struct {
 }
 
 // GetTaskPayloadResult is the result of the task's underlying request, member
-// by member (a CallToolResult for tools/call).
+// by member (a [CallToolResult] for tools/call).
 type GetTaskPayloadResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
@@ -785,7 +779,7 @@ type GetTaskPayloadResult struct {
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
 }
 
-// ListTasksResult is an object with the members _meta, nextCursor and tasks.
+// ListTasksResult is the result of tasks/list.
 type ListTasksResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
@@ -817,7 +811,7 @@ type TaskStatusNotificationParams struct {
 	PollInterval *int64 `json:"pollInterval,omitempty"`
 }
 
-// SetLevelRequestParams is an object with the members _meta and level.
+// SetLevelRequestParams holds the params of logging/setLevel.
 type SetLevelRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
@@ -825,8 +819,7 @@ type SetLevelRequestParams struct {
 	Level LoggingLevel `json:"level"`
 }
 
-// LoggingMessageNotificationParams is an object with the members _meta, level,
-// logger and data.
+// LoggingMessageNotificationParams holds the params of notifications/message.
 type LoggingMessageNotificationParams struct {
 	Meta  *Meta        `json:"_meta,omitempty"`
 	Level LoggingLevel `json:"level"`
@@ -860,8 +853,7 @@ type ResourceTemplateReference struct {
 	URI string `json:"uri"`
 }
 
-// CompleteRequestParams is an object with the members _meta, ref, argument and
-// context.
+// CompleteRequestParams holds the params of completion/complete.
 type CompleteRequestParams struct {
 	Meta *RequestMeta        `json:"_meta,omitempty"`
 	Ref  CompletionReference `json:"ref"`
@@ -887,7 +879,7 @@ type CompletionContext struct {
 	Arguments map[string]string `json:"arguments,omitzero"`
 }
 
-// CompleteResult is an object with the members _meta and completion.
+// CompleteResult is the result of completion/complete.
 type CompleteResult struct {
 	Meta       *Meta      `json:"_meta,omitempty"`
 	Completion Completion `json:"completion"`
@@ -913,7 +905,7 @@ type ToolUseContent struct {
 	// Always "tool_use"; MarshalJSON fills it in when left empty.
 	Type string `json:"type"`
 
-	// Matched by the toolUseId of the ToolResultContent answering it.
+	// Matched by the toolUseId of the [ToolResultContent] answering it.
 	ID    string                     `json:"id"`
 	Name  string                     `json:"name"`
 	Input map[string]json.RawMessage `json:"input"`
@@ -968,11 +960,11 @@ type ToolChoice struct {
 	Mode *ToolChoiceMode `json:"mode,omitempty"`
 }
 
-// CreateMessageRequestParams is an object with 12 members.
+// CreateMessageRequestParams holds the params of sampling/createMessage.
 type CreateMessageRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
-	// Present: run as a task; the response is then a CreateTaskResult.
+	// Present: run as a task; the response is then a [CreateTaskResult].
 	Task             *TaskMetadata     `json:"task,omitempty"`
 	Messages         []SamplingMessage `json:"messages"`
 	ModelPreferences *ModelPreferences `json:"modelPreferences,omitempty"`
@@ -992,8 +984,8 @@ type CreateMessageRequestParams struct {
 	ToolChoice *ToolChoice `json:"toolChoice,omitempty"`
 }
 
-// CreateMessageResult is the model's reply: a SamplingMessage with the model's
-// name and why it stopped.
+// CreateMessageResult is the model's reply: a [SamplingMessage] with the
+// model's name and why it stopped.
 type CreateMessageResult struct {
 	Meta    *Meta           `json:"_meta,omitempty"`
 	Role    Role            `json:"role"`
@@ -1015,7 +1007,7 @@ type Root struct {
 	Meta *Meta   `json:"_meta,omitempty"`
 }
 
-// ListRootsResult is an object with the members _meta and roots.
+// ListRootsResult is the result of roots/list.
 type ListRootsResult struct {
 	Meta  *Meta  `json:"_meta,omitempty"`
 	Roots []Root `json:"roots"`
@@ -1112,7 +1104,7 @@ type TitledMultiSelectEnumSchema struct {
 // LegacyTitledEnumSchema is an object with the members type, title,
 // description, enum, enumNames and default.
 //
-// Deprecated: Use TitledSingleSelectEnumSchema.
+// Deprecated: Use [TitledSingleSelectEnumSchema].
 type LegacyTitledEnumSchema struct {
 	// Always "string"; MarshalJSON fills it in when left empty.
 	Type        string   `json:"type"`
@@ -1137,8 +1129,8 @@ type TitledEnumItems struct {
 }
 
 // MultiSelectEnumSchema is a multi-select enum: an array of strings from a
-// fixed list. Upstream writes it as a union of UntitledMultiSelectEnumSchema
-// and TitledMultiSelectEnumSchema, which differ only in their items member;
+// fixed list. Upstream writes it as a union of [UntitledMultiSelectEnumSchema]
+// and [TitledMultiSelectEnumSchema], which differ only in their items member;
 // this one object, whose items member is a union, accepts the same values.
 type MultiSelectEnumSchema struct {
 	// Always "array"; MarshalJSON fills it in when left empty.
@@ -1165,7 +1157,7 @@ type ElicitationSchema struct {
 type ElicitRequestFormParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
-	// Present: run as a task; the response is then a CreateTaskResult.
+	// Present: run as a task; the response is then a [CreateTaskResult].
 	Task *TaskMetadata `json:"task,omitempty"`
 
 	// Defaults to form when omitted. When present, it is always "form".
@@ -1179,7 +1171,7 @@ type ElicitRequestFormParams struct {
 type ElicitRequestURLParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
-	// Present: run as a task; the response is then a CreateTaskResult.
+	// Present: run as a task; the response is then a [CreateTaskResult].
 	Task *TaskMetadata `json:"task,omitempty"`
 
 	// Always "url"; MarshalJSON fills it in when left empty.

@@ -18,14 +18,31 @@ type ProgressToken struct {
 	Integer *int64
 }
 
-// NewProgressTokenString returns a ProgressToken holding v.
-func NewProgressTokenString(v string) ProgressToken {
-	return ProgressToken{String: &v}
+// NewProgressToken returns a [ProgressToken] holding v, in the field of v's
+// type.
+func NewProgressToken[V string | int64](v V) ProgressToken {
+	var x ProgressToken
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case int64:
+		x.Integer = &v
+	}
+	return x
 }
 
-// NewProgressTokenInteger returns a ProgressToken holding v.
-func NewProgressTokenInteger(v int64) ProgressToken {
-	return ProgressToken{Integer: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ProgressToken) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.Integer != nil:
+		return *x.Integer
+	}
+	return nil
 }
 
 // RequestID is the JSON-RPC id of a request, a string or an integer.
@@ -39,25 +56,41 @@ type RequestID struct {
 	Integer *int64
 }
 
-// NewRequestIDString returns a RequestID holding v.
-func NewRequestIDString(v string) RequestID {
-	return RequestID{String: &v}
+// NewRequestID returns a [RequestID] holding v, in the field of v's type.
+func NewRequestID[V string | int64](v V) RequestID {
+	var x RequestID
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case int64:
+		x.Integer = &v
+	}
+	return x
 }
 
-// NewRequestIDInteger returns a RequestID holding v.
-func NewRequestIDInteger(v int64) RequestID {
-	return RequestID{Integer: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *RequestID) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.Integer != nil:
+		return *x.Integer
+	}
+	return nil
 }
 
 // ContentBlock is a piece of content in a prompt message or a tool result.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by their "type" member:
-//   - Text: TextContent, whose "type" member is "text"
-//   - Image: ImageContent, whose "type" member is "image"
-//   - Audio: AudioContent, whose "type" member is "audio"
-//   - ResourceLink: ResourceLink, whose "type" member is "resource_link"
-//   - Resource: EmbeddedResource, whose "type" member is "resource"
+//   - Text: [TextContent], whose "type" member is "text"
+//   - Image: [ImageContent], whose "type" member is "image"
+//   - Audio: [AudioContent], whose "type" member is "audio"
+//   - ResourceLink: [ResourceLink], whose "type" member is "resource_link"
+//   - Resource: [EmbeddedResource], whose "type" member is "resource"
 type ContentBlock struct {
 	Text         *TextContent
 	Image        *ImageContent
@@ -66,29 +99,43 @@ type ContentBlock struct {
 	Resource     *EmbeddedResource
 }
 
-// NewContentBlockText returns a ContentBlock holding v.
-func NewContentBlockText(v TextContent) ContentBlock {
-	return ContentBlock{Text: &v}
+// NewContentBlock returns a [ContentBlock] holding v, in the field of v's
+// type.
+func NewContentBlock[V TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource](v V) ContentBlock {
+	var x ContentBlock
+	switch v := any(v).(type) {
+	case TextContent:
+		x.Text = &v
+	case ImageContent:
+		x.Image = &v
+	case AudioContent:
+		x.Audio = &v
+	case ResourceLink:
+		x.ResourceLink = &v
+	case EmbeddedResource:
+		x.Resource = &v
+	}
+	return x
 }
 
-// NewContentBlockImage returns a ContentBlock holding v.
-func NewContentBlockImage(v ImageContent) ContentBlock {
-	return ContentBlock{Image: &v}
-}
-
-// NewContentBlockAudio returns a ContentBlock holding v.
-func NewContentBlockAudio(v AudioContent) ContentBlock {
-	return ContentBlock{Audio: &v}
-}
-
-// NewContentBlockResourceLink returns a ContentBlock holding v.
-func NewContentBlockResourceLink(v ResourceLink) ContentBlock {
-	return ContentBlock{ResourceLink: &v}
-}
-
-// NewContentBlockResource returns a ContentBlock holding v.
-func NewContentBlockResource(v EmbeddedResource) ContentBlock {
-	return ContentBlock{Resource: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ContentBlock) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Text != nil:
+		return *x.Text
+	case x.Image != nil:
+		return *x.Image
+	case x.Audio != nil:
+		return *x.Audio
+	case x.ResourceLink != nil:
+		return *x.ResourceLink
+	case x.Resource != nil:
+		return *x.Resource
+	}
+	return nil
 }
 
 // ResourceContentsUnion holds the text or binary resource contents, told apart
@@ -97,9 +144,9 @@ func NewContentBlockResource(v EmbeddedResource) ContentBlock {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - TextResourceContents: TextResourceContents, an object with "uri" and
+//   - TextResourceContents: [TextResourceContents], an object with "uri" and
 //     "text" members
-//   - BlobResourceContents: BlobResourceContents, an object with "uri" and
+//   - BlobResourceContents: [BlobResourceContents], an object with "uri" and
 //     "blob" members
 //
 // An object is the object variant whose required members it holds (with the
@@ -111,26 +158,41 @@ type ResourceContentsUnion struct {
 	BlobResourceContents *BlobResourceContents
 }
 
-// NewResourceContentsUnionTextResourceContents returns a ResourceContentsUnion
-// holding v.
-func NewResourceContentsUnionTextResourceContents(v TextResourceContents) ResourceContentsUnion {
-	return ResourceContentsUnion{TextResourceContents: &v}
+// NewResourceContentsUnion returns a [ResourceContentsUnion] holding v, in the
+// field of v's type.
+func NewResourceContentsUnion[V TextResourceContents | BlobResourceContents](v V) ResourceContentsUnion {
+	var x ResourceContentsUnion
+	switch v := any(v).(type) {
+	case TextResourceContents:
+		x.TextResourceContents = &v
+	case BlobResourceContents:
+		x.BlobResourceContents = &v
+	}
+	return x
 }
 
-// NewResourceContentsUnionBlobResourceContents returns a ResourceContentsUnion
-// holding v.
-func NewResourceContentsUnionBlobResourceContents(v BlobResourceContents) ResourceContentsUnion {
-	return ResourceContentsUnion{BlobResourceContents: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ResourceContentsUnion) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.TextResourceContents != nil:
+		return *x.TextResourceContents
+	case x.BlobResourceContents != nil:
+		return *x.BlobResourceContents
+	}
+	return nil
 }
 
-// CallToolResponse is the answer to tools/call, a CallToolResult, or a
-// CreateTaskResult when the call was made a task.
+// CallToolResponse is the answer to tools/call, a [CallToolResult], or a
+// [CreateTaskResult] when the call was made a task.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - CallToolResult: CallToolResult, an object with a "content" member
-//   - CreateTaskResult: CreateTaskResult, an object with a "task" member
+//   - CallToolResult: [CallToolResult], an object with a "content" member
+//   - CreateTaskResult: [CreateTaskResult], an object with a "task" member
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -141,48 +203,79 @@ type CallToolResponse struct {
 	CreateTaskResult *CreateTaskResult
 }
 
-// NewCallToolResponseCallToolResult returns a CallToolResponse holding v.
-func NewCallToolResponseCallToolResult(v CallToolResult) CallToolResponse {
-	return CallToolResponse{CallToolResult: &v}
+// NewCallToolResponse returns a [CallToolResponse] holding v, in the field of
+// v's type.
+func NewCallToolResponse[V CallToolResult | CreateTaskResult](v V) CallToolResponse {
+	var x CallToolResponse
+	switch v := any(v).(type) {
+	case CallToolResult:
+		x.CallToolResult = &v
+	case CreateTaskResult:
+		x.CreateTaskResult = &v
+	}
+	return x
 }
 
-// NewCallToolResponseCreateTaskResult returns a CallToolResponse holding v.
-func NewCallToolResponseCreateTaskResult(v CreateTaskResult) CallToolResponse {
-	return CallToolResponse{CreateTaskResult: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *CallToolResponse) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.CallToolResult != nil:
+		return *x.CallToolResult
+	case x.CreateTaskResult != nil:
+		return *x.CreateTaskResult
+	}
+	return nil
 }
 
-// CompletionReference is one of RefPrompt or RefResource.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by their "type" member:
-//   - RefPrompt: PromptReference, whose "type" member is "ref/prompt"
-//   - RefResource: ResourceTemplateReference, whose "type" member is
+// CompletionReference holds exactly one of these variants, in its field; on
+// the wire it is that variant alone, and the variants are told apart by their
+// "type" member:
+//   - RefPrompt: [PromptReference], whose "type" member is "ref/prompt"
+//   - RefResource: [ResourceTemplateReference], whose "type" member is
 //     "ref/resource"
 type CompletionReference struct {
 	RefPrompt   *PromptReference
 	RefResource *ResourceTemplateReference
 }
 
-// NewCompletionReferenceRefPrompt returns a CompletionReference holding v.
-func NewCompletionReferenceRefPrompt(v PromptReference) CompletionReference {
-	return CompletionReference{RefPrompt: &v}
+// NewCompletionReference returns a [CompletionReference] holding v, in the
+// field of v's type.
+func NewCompletionReference[V PromptReference | ResourceTemplateReference](v V) CompletionReference {
+	var x CompletionReference
+	switch v := any(v).(type) {
+	case PromptReference:
+		x.RefPrompt = &v
+	case ResourceTemplateReference:
+		x.RefResource = &v
+	}
+	return x
 }
 
-// NewCompletionReferenceRefResource returns a CompletionReference holding v.
-func NewCompletionReferenceRefResource(v ResourceTemplateReference) CompletionReference {
-	return CompletionReference{RefResource: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *CompletionReference) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.RefPrompt != nil:
+		return *x.RefPrompt
+	case x.RefResource != nil:
+		return *x.RefResource
+	}
+	return nil
 }
 
-// SamplingMessageContentBlock is one of Text, Image, Audio, ToolUse or
-// ToolResult.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by their "type" member:
-//   - Text: TextContent, whose "type" member is "text"
-//   - Image: ImageContent, whose "type" member is "image"
-//   - Audio: AudioContent, whose "type" member is "audio"
-//   - ToolUse: ToolUseContent, whose "type" member is "tool_use"
-//   - ToolResult: ToolResultContent, whose "type" member is "tool_result"
+// SamplingMessageContentBlock holds exactly one of these variants, in its
+// field; on the wire it is that variant alone, and the variants are told apart
+// by their "type" member:
+//   - Text: [TextContent], whose "type" member is "text"
+//   - Image: [ImageContent], whose "type" member is "image"
+//   - Audio: [AudioContent], whose "type" member is "audio"
+//   - ToolUse: [ToolUseContent], whose "type" member is "tool_use"
+//   - ToolResult: [ToolResultContent], whose "type" member is "tool_result"
 type SamplingMessageContentBlock struct {
 	Text       *TextContent
 	Image      *ImageContent
@@ -191,67 +284,92 @@ type SamplingMessageContentBlock struct {
 	ToolResult *ToolResultContent
 }
 
-// NewSamplingMessageContentBlockText returns a SamplingMessageContentBlock
-// holding v.
-func NewSamplingMessageContentBlockText(v TextContent) SamplingMessageContentBlock {
-	return SamplingMessageContentBlock{Text: &v}
+// NewSamplingMessageContentBlock returns a [SamplingMessageContentBlock]
+// holding v, in the field of v's type.
+func NewSamplingMessageContentBlock[V TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent](v V) SamplingMessageContentBlock {
+	var x SamplingMessageContentBlock
+	switch v := any(v).(type) {
+	case TextContent:
+		x.Text = &v
+	case ImageContent:
+		x.Image = &v
+	case AudioContent:
+		x.Audio = &v
+	case ToolUseContent:
+		x.ToolUse = &v
+	case ToolResultContent:
+		x.ToolResult = &v
+	}
+	return x
 }
 
-// NewSamplingMessageContentBlockImage returns a SamplingMessageContentBlock
-// holding v.
-func NewSamplingMessageContentBlockImage(v ImageContent) SamplingMessageContentBlock {
-	return SamplingMessageContentBlock{Image: &v}
-}
-
-// NewSamplingMessageContentBlockAudio returns a SamplingMessageContentBlock
-// holding v.
-func NewSamplingMessageContentBlockAudio(v AudioContent) SamplingMessageContentBlock {
-	return SamplingMessageContentBlock{Audio: &v}
-}
-
-// NewSamplingMessageContentBlockToolUse returns a SamplingMessageContentBlock
-// holding v.
-func NewSamplingMessageContentBlockToolUse(v ToolUseContent) SamplingMessageContentBlock {
-	return SamplingMessageContentBlock{ToolUse: &v}
-}
-
-// NewSamplingMessageContentBlockToolResult returns a
-// SamplingMessageContentBlock holding v.
-func NewSamplingMessageContentBlockToolResult(v ToolResultContent) SamplingMessageContentBlock {
-	return SamplingMessageContentBlock{ToolResult: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *SamplingMessageContentBlock) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Text != nil:
+		return *x.Text
+	case x.Image != nil:
+		return *x.Image
+	case x.Audio != nil:
+		return *x.Audio
+	case x.ToolUse != nil:
+		return *x.ToolUse
+	case x.ToolResult != nil:
+		return *x.ToolResult
+	}
+	return nil
 }
 
 // SamplingContent is one content block, or several.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are:
-//   - SamplingMessageContentBlock: SamplingMessageContentBlock
-//   - Array: []SamplingMessageContentBlock
+//   - SamplingMessageContentBlock: [SamplingMessageContentBlock]
+//   - Array: a list of [SamplingMessageContentBlock]
 type SamplingContent struct {
 	SamplingMessageContentBlock *SamplingMessageContentBlock
 	Array                       *[]SamplingMessageContentBlock
 }
 
-// NewSamplingContentSamplingMessageContentBlock returns a SamplingContent
-// holding v.
-func NewSamplingContentSamplingMessageContentBlock(v SamplingMessageContentBlock) SamplingContent {
-	return SamplingContent{SamplingMessageContentBlock: &v}
+// NewSamplingContent returns a [SamplingContent] holding v, in the field of
+// v's type.
+func NewSamplingContent[V SamplingMessageContentBlock | []SamplingMessageContentBlock](v V) SamplingContent {
+	var x SamplingContent
+	switch v := any(v).(type) {
+	case SamplingMessageContentBlock:
+		x.SamplingMessageContentBlock = &v
+	case []SamplingMessageContentBlock:
+		x.Array = &v
+	}
+	return x
 }
 
-// NewSamplingContentArray returns a SamplingContent holding v.
-func NewSamplingContentArray(v []SamplingMessageContentBlock) SamplingContent {
-	return SamplingContent{Array: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *SamplingContent) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.SamplingMessageContentBlock != nil:
+		return *x.SamplingMessageContentBlock
+	case x.Array != nil:
+		return *x.Array
+	}
+	return nil
 }
 
 // CreateMessageResponse is the answer to sampling/createMessage, or a
-// CreateTaskResult when it was made a task.
+// [CreateTaskResult] when it was made a task.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - CreateMessageResult: CreateMessageResult, an object with "role",
+//   - CreateMessageResult: [CreateMessageResult], an object with "role",
 //     "content" and "model" members
-//   - CreateTaskResult: CreateTaskResult, an object with a "task" member
+//   - CreateTaskResult: [CreateTaskResult], an object with a "task" member
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -262,27 +380,39 @@ type CreateMessageResponse struct {
 	CreateTaskResult    *CreateTaskResult
 }
 
-// NewCreateMessageResponseCreateMessageResult returns a CreateMessageResponse
-// holding v.
-func NewCreateMessageResponseCreateMessageResult(v CreateMessageResult) CreateMessageResponse {
-	return CreateMessageResponse{CreateMessageResult: &v}
+// NewCreateMessageResponse returns a [CreateMessageResponse] holding v, in the
+// field of v's type.
+func NewCreateMessageResponse[V CreateMessageResult | CreateTaskResult](v V) CreateMessageResponse {
+	var x CreateMessageResponse
+	switch v := any(v).(type) {
+	case CreateMessageResult:
+		x.CreateMessageResult = &v
+	case CreateTaskResult:
+		x.CreateTaskResult = &v
+	}
+	return x
 }
 
-// NewCreateMessageResponseCreateTaskResult returns a CreateMessageResponse
-// holding v.
-func NewCreateMessageResponseCreateTaskResult(v CreateTaskResult) CreateMessageResponse {
-	return CreateMessageResponse{CreateTaskResult: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *CreateMessageResponse) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.CreateMessageResult != nil:
+		return *x.CreateMessageResult
+	case x.CreateTaskResult != nil:
+		return *x.CreateTaskResult
+	}
+	return nil
 }
 
-// SingleSelectEnumSchema is one of UntitledSingleSelectEnumSchema or
-// TitledSingleSelectEnumSchema.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are, and objects
-// by the members they hold:
-//   - UntitledSingleSelectEnumSchema: UntitledSingleSelectEnumSchema, an
+// SingleSelectEnumSchema holds exactly one of these variants, in its field; on
+// the wire it is that variant alone, and the variants are told apart by the
+// kind of JSON value they are, and objects by the members they hold:
+//   - UntitledSingleSelectEnumSchema: [UntitledSingleSelectEnumSchema], an
 //     object with "type" and "enum" members
-//   - TitledSingleSelectEnumSchema: TitledSingleSelectEnumSchema, an object
+//   - TitledSingleSelectEnumSchema: [TitledSingleSelectEnumSchema], an object
 //     with "type" and "oneOf" members
 //
 // An object is the object variant whose required members it holds (with the
@@ -294,16 +424,31 @@ type SingleSelectEnumSchema struct {
 	TitledSingleSelectEnumSchema   *TitledSingleSelectEnumSchema
 }
 
-// NewSingleSelectEnumSchemaUntitledSingleSelectEnumSchema returns a
-// SingleSelectEnumSchema holding v.
-func NewSingleSelectEnumSchemaUntitledSingleSelectEnumSchema(v UntitledSingleSelectEnumSchema) SingleSelectEnumSchema {
-	return SingleSelectEnumSchema{UntitledSingleSelectEnumSchema: &v}
+// NewSingleSelectEnumSchema returns a [SingleSelectEnumSchema] holding v, in
+// the field of v's type.
+func NewSingleSelectEnumSchema[V UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema](v V) SingleSelectEnumSchema {
+	var x SingleSelectEnumSchema
+	switch v := any(v).(type) {
+	case UntitledSingleSelectEnumSchema:
+		x.UntitledSingleSelectEnumSchema = &v
+	case TitledSingleSelectEnumSchema:
+		x.TitledSingleSelectEnumSchema = &v
+	}
+	return x
 }
 
-// NewSingleSelectEnumSchemaTitledSingleSelectEnumSchema returns a
-// SingleSelectEnumSchema holding v.
-func NewSingleSelectEnumSchemaTitledSingleSelectEnumSchema(v TitledSingleSelectEnumSchema) SingleSelectEnumSchema {
-	return SingleSelectEnumSchema{TitledSingleSelectEnumSchema: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *SingleSelectEnumSchema) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.UntitledSingleSelectEnumSchema != nil:
+		return *x.UntitledSingleSelectEnumSchema
+	case x.TitledSingleSelectEnumSchema != nil:
+		return *x.TitledSingleSelectEnumSchema
+	}
+	return nil
 }
 
 // MultiSelectEnumItems is the allowed values of a multi-select array, with or
@@ -312,9 +457,9 @@ func NewSingleSelectEnumSchemaTitledSingleSelectEnumSchema(v TitledSingleSelectE
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - UntitledEnumItems: UntitledEnumItems, an object with "type" and "enum"
+//   - UntitledEnumItems: [UntitledEnumItems], an object with "type" and "enum"
 //     members
-//   - TitledEnumItems: TitledEnumItems, an object with a "anyOf" member
+//   - TitledEnumItems: [TitledEnumItems], an object with a "anyOf" member
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -325,16 +470,31 @@ type MultiSelectEnumItems struct {
 	TitledEnumItems   *TitledEnumItems
 }
 
-// NewMultiSelectEnumItemsUntitledEnumItems returns a MultiSelectEnumItems
-// holding v.
-func NewMultiSelectEnumItemsUntitledEnumItems(v UntitledEnumItems) MultiSelectEnumItems {
-	return MultiSelectEnumItems{UntitledEnumItems: &v}
+// NewMultiSelectEnumItems returns a [MultiSelectEnumItems] holding v, in the
+// field of v's type.
+func NewMultiSelectEnumItems[V UntitledEnumItems | TitledEnumItems](v V) MultiSelectEnumItems {
+	var x MultiSelectEnumItems
+	switch v := any(v).(type) {
+	case UntitledEnumItems:
+		x.UntitledEnumItems = &v
+	case TitledEnumItems:
+		x.TitledEnumItems = &v
+	}
+	return x
 }
 
-// NewMultiSelectEnumItemsTitledEnumItems returns a MultiSelectEnumItems
-// holding v.
-func NewMultiSelectEnumItemsTitledEnumItems(v TitledEnumItems) MultiSelectEnumItems {
-	return MultiSelectEnumItems{TitledEnumItems: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *MultiSelectEnumItems) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.UntitledEnumItems != nil:
+		return *x.UntitledEnumItems
+	case x.TitledEnumItems != nil:
+		return *x.TitledEnumItems
+	}
+	return nil
 }
 
 // EnumSchema is an enum property of an elicitation form, single- or
@@ -343,13 +503,13 @@ func NewMultiSelectEnumItemsTitledEnumItems(v TitledEnumItems) MultiSelectEnumIt
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - UntitledSingleSelectEnumSchema: UntitledSingleSelectEnumSchema, an
+//   - UntitledSingleSelectEnumSchema: [UntitledSingleSelectEnumSchema], an
 //     object with "type" and "enum" members
-//   - TitledSingleSelectEnumSchema: TitledSingleSelectEnumSchema, an object
+//   - TitledSingleSelectEnumSchema: [TitledSingleSelectEnumSchema], an object
 //     with "type" and "oneOf" members
-//   - MultiSelectEnumSchema: MultiSelectEnumSchema, an object with "type" and
-//     "items" members
-//   - LegacyTitledEnumSchema: LegacyTitledEnumSchema, an object with "type"
+//   - MultiSelectEnumSchema: [MultiSelectEnumSchema], an object with "type"
+//     and "items" members
+//   - LegacyTitledEnumSchema: [LegacyTitledEnumSchema], an object with "type"
 //     and "enum" members
 //
 // An object is the object variant whose required members it holds (with the
@@ -363,24 +523,38 @@ type EnumSchema struct {
 	LegacyTitledEnumSchema         *LegacyTitledEnumSchema
 }
 
-// NewEnumSchemaUntitledSingleSelectEnumSchema returns an EnumSchema holding v.
-func NewEnumSchemaUntitledSingleSelectEnumSchema(v UntitledSingleSelectEnumSchema) EnumSchema {
-	return EnumSchema{UntitledSingleSelectEnumSchema: &v}
+// NewEnumSchema returns an [EnumSchema] holding v, in the field of v's type.
+func NewEnumSchema[V UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema | MultiSelectEnumSchema | LegacyTitledEnumSchema](v V) EnumSchema {
+	var x EnumSchema
+	switch v := any(v).(type) {
+	case UntitledSingleSelectEnumSchema:
+		x.UntitledSingleSelectEnumSchema = &v
+	case TitledSingleSelectEnumSchema:
+		x.TitledSingleSelectEnumSchema = &v
+	case MultiSelectEnumSchema:
+		x.MultiSelectEnumSchema = &v
+	case LegacyTitledEnumSchema:
+		x.LegacyTitledEnumSchema = &v
+	}
+	return x
 }
 
-// NewEnumSchemaTitledSingleSelectEnumSchema returns an EnumSchema holding v.
-func NewEnumSchemaTitledSingleSelectEnumSchema(v TitledSingleSelectEnumSchema) EnumSchema {
-	return EnumSchema{TitledSingleSelectEnumSchema: &v}
-}
-
-// NewEnumSchemaMultiSelectEnumSchema returns an EnumSchema holding v.
-func NewEnumSchemaMultiSelectEnumSchema(v MultiSelectEnumSchema) EnumSchema {
-	return EnumSchema{MultiSelectEnumSchema: &v}
-}
-
-// NewEnumSchemaLegacyTitledEnumSchema returns an EnumSchema holding v.
-func NewEnumSchemaLegacyTitledEnumSchema(v LegacyTitledEnumSchema) EnumSchema {
-	return EnumSchema{LegacyTitledEnumSchema: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *EnumSchema) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.UntitledSingleSelectEnumSchema != nil:
+		return *x.UntitledSingleSelectEnumSchema
+	case x.TitledSingleSelectEnumSchema != nil:
+		return *x.TitledSingleSelectEnumSchema
+	case x.MultiSelectEnumSchema != nil:
+		return *x.MultiSelectEnumSchema
+	case x.LegacyTitledEnumSchema != nil:
+		return *x.LegacyTitledEnumSchema
+	}
+	return nil
 }
 
 // PrimitiveSchemaDefinition is one property of an elicitation form.
@@ -388,10 +562,10 @@ func NewEnumSchemaLegacyTitledEnumSchema(v LegacyTitledEnumSchema) EnumSchema {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - StringSchema: StringSchema, an object with a "type" member
-//   - NumberSchema: NumberSchema, an object with a "type" member
-//   - BooleanSchema: BooleanSchema, an object with a "type" member
-//   - EnumSchema: EnumSchema
+//   - StringSchema: [StringSchema], an object with a "type" member
+//   - NumberSchema: [NumberSchema], an object with a "type" member
+//   - BooleanSchema: [BooleanSchema], an object with a "type" member
+//   - EnumSchema: [EnumSchema]
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -404,40 +578,51 @@ type PrimitiveSchemaDefinition struct {
 	EnumSchema    *EnumSchema
 }
 
-// NewPrimitiveSchemaDefinitionStringSchema returns a PrimitiveSchemaDefinition
-// holding v.
-func NewPrimitiveSchemaDefinitionStringSchema(v StringSchema) PrimitiveSchemaDefinition {
-	return PrimitiveSchemaDefinition{StringSchema: &v}
+// NewPrimitiveSchemaDefinition returns a [PrimitiveSchemaDefinition] holding
+// v, in the field of v's type.
+func NewPrimitiveSchemaDefinition[V StringSchema | NumberSchema | BooleanSchema | EnumSchema](v V) PrimitiveSchemaDefinition {
+	var x PrimitiveSchemaDefinition
+	switch v := any(v).(type) {
+	case StringSchema:
+		x.StringSchema = &v
+	case NumberSchema:
+		x.NumberSchema = &v
+	case BooleanSchema:
+		x.BooleanSchema = &v
+	case EnumSchema:
+		x.EnumSchema = &v
+	}
+	return x
 }
 
-// NewPrimitiveSchemaDefinitionNumberSchema returns a PrimitiveSchemaDefinition
-// holding v.
-func NewPrimitiveSchemaDefinitionNumberSchema(v NumberSchema) PrimitiveSchemaDefinition {
-	return PrimitiveSchemaDefinition{NumberSchema: &v}
-}
-
-// NewPrimitiveSchemaDefinitionBooleanSchema returns a
-// PrimitiveSchemaDefinition holding v.
-func NewPrimitiveSchemaDefinitionBooleanSchema(v BooleanSchema) PrimitiveSchemaDefinition {
-	return PrimitiveSchemaDefinition{BooleanSchema: &v}
-}
-
-// NewPrimitiveSchemaDefinitionEnumSchema returns a PrimitiveSchemaDefinition
-// holding v.
-func NewPrimitiveSchemaDefinitionEnumSchema(v EnumSchema) PrimitiveSchemaDefinition {
-	return PrimitiveSchemaDefinition{EnumSchema: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *PrimitiveSchemaDefinition) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.StringSchema != nil:
+		return *x.StringSchema
+	case x.NumberSchema != nil:
+		return *x.NumberSchema
+	case x.BooleanSchema != nil:
+		return *x.BooleanSchema
+	case x.EnumSchema != nil:
+		return *x.EnumSchema
+	}
+	return nil
 }
 
 // ElicitRequestParams is the params of elicitation/create:
-// ElicitRequestURLParams when mode is url, ElicitRequestFormParams when mode
-// is form or absent.
+// [ElicitRequestURLParams] when mode is url, [ElicitRequestFormParams] when
+// mode is form or absent.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - ElicitRequestURLParams: ElicitRequestURLParams, an object with "mode",
+//   - ElicitRequestURLParams: [ElicitRequestURLParams], an object with "mode",
 //     "message", "elicitationId" and "url" members
-//   - ElicitRequestFormParams: ElicitRequestFormParams, an object with
+//   - ElicitRequestFormParams: [ElicitRequestFormParams], an object with
 //     "message" and "requestedSchema" members
 //
 // An object is the object variant whose required members it holds (with the
@@ -449,16 +634,31 @@ type ElicitRequestParams struct {
 	ElicitRequestFormParams *ElicitRequestFormParams
 }
 
-// NewElicitRequestParamsElicitRequestURLParams returns an ElicitRequestParams
-// holding v.
-func NewElicitRequestParamsElicitRequestURLParams(v ElicitRequestURLParams) ElicitRequestParams {
-	return ElicitRequestParams{ElicitRequestURLParams: &v}
+// NewElicitRequestParams returns an [ElicitRequestParams] holding v, in the
+// field of v's type.
+func NewElicitRequestParams[V ElicitRequestURLParams | ElicitRequestFormParams](v V) ElicitRequestParams {
+	var x ElicitRequestParams
+	switch v := any(v).(type) {
+	case ElicitRequestURLParams:
+		x.ElicitRequestURLParams = &v
+	case ElicitRequestFormParams:
+		x.ElicitRequestFormParams = &v
+	}
+	return x
 }
 
-// NewElicitRequestParamsElicitRequestFormParams returns an ElicitRequestParams
-// holding v.
-func NewElicitRequestParamsElicitRequestFormParams(v ElicitRequestFormParams) ElicitRequestParams {
-	return ElicitRequestParams{ElicitRequestFormParams: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ElicitRequestParams) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.ElicitRequestURLParams != nil:
+		return *x.ElicitRequestURLParams
+	case x.ElicitRequestFormParams != nil:
+		return *x.ElicitRequestFormParams
+	}
+	return nil
 }
 
 // ElicitValue is one answer of an elicitation form.
@@ -476,34 +676,48 @@ type ElicitValue struct {
 	Array   *[]string
 }
 
-// NewElicitValueString returns an ElicitValue holding v.
-func NewElicitValueString(v string) ElicitValue {
-	return ElicitValue{String: &v}
+// NewElicitValue returns an [ElicitValue] holding v, in the field of v's type.
+func NewElicitValue[V string | float64 | bool | []string](v V) ElicitValue {
+	var x ElicitValue
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case float64:
+		x.Number = &v
+	case bool:
+		x.Boolean = &v
+	case []string:
+		x.Array = &v
+	}
+	return x
 }
 
-// NewElicitValueNumber returns an ElicitValue holding v.
-func NewElicitValueNumber(v float64) ElicitValue {
-	return ElicitValue{Number: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ElicitValue) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.Number != nil:
+		return *x.Number
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.Array != nil:
+		return *x.Array
+	}
+	return nil
 }
 
-// NewElicitValueBoolean returns an ElicitValue holding v.
-func NewElicitValueBoolean(v bool) ElicitValue {
-	return ElicitValue{Boolean: &v}
-}
-
-// NewElicitValueArray returns an ElicitValue holding v.
-func NewElicitValueArray(v []string) ElicitValue {
-	return ElicitValue{Array: &v}
-}
-
-// ElicitResponse is the answer to elicitation/create, or a CreateTaskResult
+// ElicitResponse is the answer to elicitation/create, or a [CreateTaskResult]
 // when it was made a task.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - ElicitResult: ElicitResult, an object with a "action" member
-//   - CreateTaskResult: CreateTaskResult, an object with a "task" member
+//   - ElicitResult: [ElicitResult], an object with a "action" member
+//   - CreateTaskResult: [CreateTaskResult], an object with a "task" member
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -514,12 +728,29 @@ type ElicitResponse struct {
 	CreateTaskResult *CreateTaskResult
 }
 
-// NewElicitResponseElicitResult returns an ElicitResponse holding v.
-func NewElicitResponseElicitResult(v ElicitResult) ElicitResponse {
-	return ElicitResponse{ElicitResult: &v}
+// NewElicitResponse returns an [ElicitResponse] holding v, in the field of v's
+// type.
+func NewElicitResponse[V ElicitResult | CreateTaskResult](v V) ElicitResponse {
+	var x ElicitResponse
+	switch v := any(v).(type) {
+	case ElicitResult:
+		x.ElicitResult = &v
+	case CreateTaskResult:
+		x.CreateTaskResult = &v
+	}
+	return x
 }
 
-// NewElicitResponseCreateTaskResult returns an ElicitResponse holding v.
-func NewElicitResponseCreateTaskResult(v CreateTaskResult) ElicitResponse {
-	return ElicitResponse{CreateTaskResult: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ElicitResponse) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.ElicitResult != nil:
+		return *x.ElicitResult
+	case x.CreateTaskResult != nil:
+		return *x.CreateTaskResult
+	}
+	return nil
 }

@@ -30,8 +30,8 @@ func (x ProgressToken) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ProgressToken into the variant matching the kind of
-// JSON value b holds.
+// UnmarshalJSON decodes a [ProgressToken] into the variant matching the kind
+// of JSON value b holds.
 func (x *ProgressToken) UnmarshalJSON(b []byte) error {
 	var v ProgressToken
 	var err error
@@ -68,8 +68,8 @@ func (x RequestID) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a RequestID into the variant matching the kind of JSON
-// value b holds.
+// UnmarshalJSON decodes a [RequestID] into the variant matching the kind of
+// JSON value b holds.
 func (x *RequestID) UnmarshalJSON(b []byte) error {
 	var v RequestID
 	var err error
@@ -115,7 +115,7 @@ func (x ContentBlock) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a ContentBlock from the variant named by the "type"
+// UnmarshalJSON decodes a [ContentBlock] from the variant named by the "type"
 // member.
 func (x *ContentBlock) UnmarshalJSON(b []byte) error {
 	var raw []byte
@@ -179,8 +179,8 @@ func (x ResourceContentsUnion) MarshalJSON() ([]byte, error) {
 }
 
 // resourceContentsUnionObjects is what an object needs to be each object
-// variant of ResourceContentsUnion (TextResourceContents and
-// BlobResourceContents), over the members "uri", "mimeType", "_meta", "text"
+// variant of [ResourceContentsUnion] ([TextResourceContents] and
+// [BlobResourceContents]), over the members "uri", "mimeType", "_meta", "text"
 // and "blob", one bit each in this order.
 var resourceContentsUnionObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0xf},
@@ -190,9 +190,9 @@ var resourceContentsUnionObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x11},
 }}
 
-// UnmarshalJSON decodes a ResourceContentsUnion into the variant matching the
-// kind of JSON value b holds. An object decodes into the object variant the
-// members it holds choose, as the type's comment says.
+// UnmarshalJSON decodes a [ResourceContentsUnion] into the variant matching
+// the kind of JSON value b holds. An object decodes into the object variant
+// the members it holds choose, as the type's comment says.
 func (x *ResourceContentsUnion) UnmarshalJSON(b []byte) error {
 	var v ResourceContentsUnion
 	var err error
@@ -254,9 +254,9 @@ func (x CallToolResponse) MarshalJSON() ([]byte, error) {
 }
 
 // callToolResponseObjects is what an object needs to be each object variant of
-// CallToolResponse (CallToolResult and CreateTaskResult), over the members
-// "_meta", "content", "structuredContent", "isError" and "task", one bit each
-// in this order.
+// [CallToolResponse] ([CallToolResult] and [CreateTaskResult]), over the
+// members "_meta", "content", "structuredContent", "isError" and "task", one
+// bit each in this order.
 var callToolResponseObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0xf},
 	Required: []uint64{0x2},
@@ -265,9 +265,9 @@ var callToolResponseObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x10},
 }}
 
-// UnmarshalJSON decodes a CallToolResponse into the variant matching the kind
-// of JSON value b holds. An object decodes into the object variant the members
-// it holds choose, as the type's comment says.
+// UnmarshalJSON decodes a [CallToolResponse] into the variant matching the
+// kind of JSON value b holds. An object decodes into the object variant the
+// members it holds choose, as the type's comment says.
 func (x *CallToolResponse) UnmarshalJSON(b []byte) error {
 	var v CallToolResponse
 	var err error
@@ -328,7 +328,7 @@ func (x CompletionReference) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a CompletionReference from the variant named by the
+// UnmarshalJSON decodes a [CompletionReference] from the variant named by the
 // "type" member.
 func (x *CompletionReference) UnmarshalJSON(b []byte) error {
 	var raw []byte
@@ -391,7 +391,7 @@ func (x SamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a SamplingMessageContentBlock from the variant named
+// UnmarshalJSON decodes a [SamplingMessageContentBlock] from the variant named
 // by the "type" member.
 func (x *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
 	var raw []byte
@@ -454,7 +454,7 @@ func (x SamplingContent) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a SamplingContent into the variant matching the kind
+// UnmarshalJSON decodes a [SamplingContent] into the variant matching the kind
 // of JSON value b holds.
 func (x *SamplingContent) UnmarshalJSON(b []byte) error {
 	var v SamplingContent
@@ -493,9 +493,9 @@ func (x CreateMessageResponse) MarshalJSON() ([]byte, error) {
 }
 
 // createMessageResponseObjects is what an object needs to be each object
-// variant of CreateMessageResponse (CreateMessageResult and CreateTaskResult),
-// over the members "_meta", "role", "content", "model", "stopReason" and
-// "task", one bit each in this order.
+// variant of [CreateMessageResponse] ([CreateMessageResult] and
+// [CreateTaskResult]), over the members "_meta", "role", "content", "model",
+// "stopReason" and "task", one bit each in this order.
 var createMessageResponseObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1f},
 	Required: []uint64{0xe},
@@ -504,9 +504,9 @@ var createMessageResponseObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x20},
 }}
 
-// UnmarshalJSON decodes a CreateMessageResponse into the variant matching the
-// kind of JSON value b holds. An object decodes into the object variant the
-// members it holds choose, as the type's comment says.
+// UnmarshalJSON decodes a [CreateMessageResponse] into the variant matching
+// the kind of JSON value b holds. An object decodes into the object variant
+// the members it holds choose, as the type's comment says.
 func (x *CreateMessageResponse) UnmarshalJSON(b []byte) error {
 	var v CreateMessageResponse
 	var err error
@@ -572,8 +572,8 @@ func (x SingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 }
 
 // singleSelectEnumSchemaObjects is what an object needs to be each object
-// variant of SingleSelectEnumSchema (UntitledSingleSelectEnumSchema and
-// TitledSingleSelectEnumSchema), over the members "type", "title",
+// variant of [SingleSelectEnumSchema] ([UntitledSingleSelectEnumSchema] and
+// [TitledSingleSelectEnumSchema]), over the members "type", "title",
 // "description", "enum", "default" and "oneOf", one bit each in this order.
 var singleSelectEnumSchemaObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1f},
@@ -583,9 +583,9 @@ var singleSelectEnumSchemaObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x21},
 }}
 
-// UnmarshalJSON decodes a SingleSelectEnumSchema into the variant matching the
-// kind of JSON value b holds. An object decodes into the object variant the
-// members it holds choose, as the type's comment says.
+// UnmarshalJSON decodes a [SingleSelectEnumSchema] into the variant matching
+// the kind of JSON value b holds. An object decodes into the object variant
+// the members it holds choose, as the type's comment says.
 func (x *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var v SingleSelectEnumSchema
 	var err error
@@ -652,8 +652,9 @@ func (x MultiSelectEnumItems) MarshalJSON() ([]byte, error) {
 }
 
 // multiSelectEnumItemsObjects is what an object needs to be each object
-// variant of MultiSelectEnumItems (UntitledEnumItems and TitledEnumItems),
-// over the members "type", "enum" and "anyOf", one bit each in this order.
+// variant of [MultiSelectEnumItems] ([UntitledEnumItems] and
+// [TitledEnumItems]), over the members "type", "enum" and "anyOf", one bit
+// each in this order.
 var multiSelectEnumItemsObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
@@ -662,7 +663,7 @@ var multiSelectEnumItemsObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x4},
 }}
 
-// UnmarshalJSON decodes a MultiSelectEnumItems into the variant matching the
+// UnmarshalJSON decodes a [MultiSelectEnumItems] into the variant matching the
 // kind of JSON value b holds. An object decodes into the object variant the
 // members it holds choose, as the type's comment says.
 func (x *MultiSelectEnumItems) UnmarshalJSON(b []byte) error {
@@ -730,10 +731,11 @@ func (x EnumSchema) MarshalJSON() ([]byte, error) {
 }
 
 // enumSchemaObjects is what an object needs to be each object variant of
-// EnumSchema (UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema,
-// MultiSelectEnumSchema and LegacyTitledEnumSchema), over the members "type",
-// "title", "description", "enum", "default", "oneOf", "minItems", "maxItems",
-// "items" and "enumNames", one bit each in this order.
+// [EnumSchema] ([UntitledSingleSelectEnumSchema],
+// [TitledSingleSelectEnumSchema], [MultiSelectEnumSchema] and
+// [LegacyTitledEnumSchema]), over the members "type", "title", "description",
+// "enum", "default", "oneOf", "minItems", "maxItems", "items" and "enumNames",
+// one bit each in this order.
 var enumSchemaObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1f},
 	Required: []uint64{0x9},
@@ -748,7 +750,7 @@ var enumSchemaObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x9},
 }}
 
-// UnmarshalJSON decodes an EnumSchema into the variant matching the kind of
+// UnmarshalJSON decodes an [EnumSchema] into the variant matching the kind of
 // JSON value b holds. An object decodes into the object variant the members it
 // holds choose, as the type's comment says.
 func (x *EnumSchema) UnmarshalJSON(b []byte) error {
@@ -839,12 +841,13 @@ func (x PrimitiveSchemaDefinition) MarshalJSON() ([]byte, error) {
 }
 
 // primitiveSchemaDefinitionObjects is what an object needs to be each object
-// variant of PrimitiveSchemaDefinition (StringSchema, NumberSchema,
-// BooleanSchema, UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema,
-// MultiSelectEnumSchema and LegacyTitledEnumSchema), over the members "type",
-// "title", "description", "minLength", "maxLength", "format", "default",
-// "minimum", "maximum", "enum", "oneOf", "minItems", "maxItems", "items" and
-// "enumNames", one bit each in this order.
+// variant of [PrimitiveSchemaDefinition] ([StringSchema], [NumberSchema],
+// [BooleanSchema], [UntitledSingleSelectEnumSchema],
+// [TitledSingleSelectEnumSchema], [MultiSelectEnumSchema] and
+// [LegacyTitledEnumSchema]), over the members "type", "title", "description",
+// "minLength", "maxLength", "format", "default", "minimum", "maximum", "enum",
+// "oneOf", "minItems", "maxItems", "items" and "enumNames", one bit each in
+// this order.
 var primitiveSchemaDefinitionObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7f},
 	Required: []uint64{0x1},
@@ -868,9 +871,9 @@ var primitiveSchemaDefinitionObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x201},
 }}
 
-// UnmarshalJSON decodes a PrimitiveSchemaDefinition into the variant matching
-// the kind of JSON value b holds. An object decodes into the object variant
-// the members it holds choose, as the type's comment says.
+// UnmarshalJSON decodes a [PrimitiveSchemaDefinition] into the variant
+// matching the kind of JSON value b holds. An object decodes into the object
+// variant the members it holds choose, as the type's comment says.
 func (x *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 	var v PrimitiveSchemaDefinition
 	var err error
@@ -967,9 +970,10 @@ func (x ElicitRequestParams) MarshalJSON() ([]byte, error) {
 }
 
 // elicitRequestParamsObjects is what an object needs to be each object variant
-// of ElicitRequestParams (ElicitRequestURLParams and ElicitRequestFormParams),
-// over the members "_meta", "task", "mode", "message", "elicitationId", "url"
-// and "requestedSchema", one bit each in this order.
+// of [ElicitRequestParams] ([ElicitRequestURLParams] and
+// [ElicitRequestFormParams]), over the members "_meta", "task", "mode",
+// "message", "elicitationId", "url" and "requestedSchema", one bit each in
+// this order.
 var elicitRequestParamsObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3f},
 	Required: []uint64{0x3c},
@@ -978,7 +982,7 @@ var elicitRequestParamsObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x48},
 }}
 
-// UnmarshalJSON decodes an ElicitRequestParams into the variant matching the
+// UnmarshalJSON decodes an [ElicitRequestParams] into the variant matching the
 // kind of JSON value b holds. An object decodes into the object variant the
 // members it holds choose, as the type's comment says.
 func (x *ElicitRequestParams) UnmarshalJSON(b []byte) error {
@@ -1054,7 +1058,7 @@ func (x ElicitValue) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes an ElicitValue into the variant matching the kind of
+// UnmarshalJSON decodes an [ElicitValue] into the variant matching the kind of
 // JSON value b holds.
 func (x *ElicitValue) UnmarshalJSON(b []byte) error {
 	var v ElicitValue
@@ -1099,7 +1103,7 @@ func (x ElicitResponse) MarshalJSON() ([]byte, error) {
 }
 
 // elicitResponseObjects is what an object needs to be each object variant of
-// ElicitResponse (ElicitResult and CreateTaskResult), over the members
+// [ElicitResponse] ([ElicitResult] and [CreateTaskResult]), over the members
 // "_meta", "action", "content" and "task", one bit each in this order.
 var elicitResponseObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
@@ -1109,7 +1113,7 @@ var elicitResponseObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x8},
 }}
 
-// UnmarshalJSON decodes an ElicitResponse into the variant matching the kind
+// UnmarshalJSON decodes an [ElicitResponse] into the variant matching the kind
 // of JSON value b holds. An object decodes into the object variant the members
 // it holds choose, as the type's comment says.
 func (x *ElicitResponse) UnmarshalJSON(b []byte) error {

@@ -12,7 +12,7 @@ package reginald
 // ones.
 type ValueType string
 
-// The values of ValueType.
+// The values of [ValueType].
 const (
 	// A JSON boolean.
 	ValueTypeBool ValueType = "bool"
@@ -30,13 +30,13 @@ const (
 	ValueTypePath ValueType = "path"
 	// An array of paths.
 	ValueTypePathList ValueType = "pathList"
-	// An array of KeyValue: the values of a nested group, such as a command's
+	// An array of [KeyValue]: the values of a nested group, such as a command's
 	// config inside `pluginConfig`. Only Reginald sends it; a manifest may not
 	// declare it.
 	ValueTypeConfigs ValueType = "configs"
 )
 
-// Valid reports whether x is one of the known values of ValueType.
+// Valid reports whether x is one of the known values of [ValueType].
 func (x ValueType) Valid() bool {
 	switch x {
 	case ValueTypeBool, ValueTypeBoolList, ValueTypeInt, ValueTypeIntList, ValueTypeString, ValueTypeStringList, ValueTypePath, ValueTypePathList, ValueTypeConfigs:
@@ -54,7 +54,7 @@ func (x ValueType) Valid() bool {
 // ones.
 type LogLevel string
 
-// The values of LogLevel.
+// The values of [LogLevel].
 const (
 	// Diagnostics for developers (slog level -4).
 	LogLevelDebug LogLevel = "DEBUG"
@@ -66,7 +66,7 @@ const (
 	LogLevelError LogLevel = "ERROR"
 )
 
-// Valid reports whether x is one of the known values of LogLevel.
+// Valid reports whether x is one of the known values of [LogLevel].
 func (x LogLevel) Valid() bool {
 	switch x {
 	case LogLevelDebug, LogLevelInfo, LogLevelWarn, LogLevelError:

@@ -7,7 +7,7 @@ package reginald
 
 import "github.com/rpcgen/rpcgen/runtime/rpcimpl"
 
-// UnmarshalJSON decodes a ValueType, keeping values it does not list: other
+// UnmarshalJSON decodes a [ValueType], keeping values it does not list: other
 // values are accepted.
 func (x *ValueType) UnmarshalJSON(b []byte) error {
 	var v string
@@ -18,7 +18,7 @@ func (x *ValueType) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a LogLevel, keeping values it does not list: other
+// UnmarshalJSON decodes a [LogLevel], keeping values it does not list: other
 // values are accepted.
 func (x *LogLevel) UnmarshalJSON(b []byte) error {
 	var v string

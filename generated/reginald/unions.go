@@ -11,9 +11,9 @@ package reginald
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - ConfigValue: ConfigValue, an object with "key", "value" and "type"
+//   - ConfigValue: [ConfigValue], an object with "key", "value" and "type"
 //     members
-//   - MappedValue: MappedValue, an object with "key", "keyType" and "values"
+//   - MappedValue: [MappedValue], an object with "key", "keyType" and "values"
 //     members
 //
 // An object is the object variant whose required members it holds (with the
@@ -25,16 +25,31 @@ type UnionValueAlternativesItem struct {
 	MappedValue *MappedValue
 }
 
-// NewUnionValueAlternativesItemConfigValue returns an
-// UnionValueAlternativesItem holding v.
-func NewUnionValueAlternativesItemConfigValue(v ConfigValue) UnionValueAlternativesItem {
-	return UnionValueAlternativesItem{ConfigValue: &v}
+// NewUnionValueAlternativesItem returns an [UnionValueAlternativesItem]
+// holding v, in the field of v's type.
+func NewUnionValueAlternativesItem[V ConfigValue | MappedValue](v V) UnionValueAlternativesItem {
+	var x UnionValueAlternativesItem
+	switch v := any(v).(type) {
+	case ConfigValue:
+		x.ConfigValue = &v
+	case MappedValue:
+		x.MappedValue = &v
+	}
+	return x
 }
 
-// NewUnionValueAlternativesItemMappedValue returns an
-// UnionValueAlternativesItem holding v.
-func NewUnionValueAlternativesItemMappedValue(v MappedValue) UnionValueAlternativesItem {
-	return UnionValueAlternativesItem{MappedValue: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *UnionValueAlternativesItem) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.ConfigValue != nil:
+		return *x.ConfigValue
+	case x.MappedValue != nil:
+		return *x.MappedValue
+	}
+	return nil
 }
 
 // TaskConfig is one entry of a task's config in the manifest.
@@ -42,11 +57,11 @@ func NewUnionValueAlternativesItemMappedValue(v MappedValue) UnionValueAlternati
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - ConfigValue: ConfigValue, an object with "key", "value" and "type"
+//   - ConfigValue: [ConfigValue], an object with "key", "value" and "type"
 //     members
-//   - MappedValue: MappedValue, an object with "key", "keyType" and "values"
+//   - MappedValue: [MappedValue], an object with "key", "keyType" and "values"
 //     members
-//   - UnionValue: UnionValue, an object with a "alternatives" member
+//   - UnionValue: [UnionValue], an object with a "alternatives" member
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -58,17 +73,32 @@ type TaskConfig struct {
 	UnionValue  *UnionValue
 }
 
-// NewTaskConfigConfigValue returns a TaskConfig holding v.
-func NewTaskConfigConfigValue(v ConfigValue) TaskConfig {
-	return TaskConfig{ConfigValue: &v}
+// NewTaskConfig returns a [TaskConfig] holding v, in the field of v's type.
+func NewTaskConfig[V ConfigValue | MappedValue | UnionValue](v V) TaskConfig {
+	var x TaskConfig
+	switch v := any(v).(type) {
+	case ConfigValue:
+		x.ConfigValue = &v
+	case MappedValue:
+		x.MappedValue = &v
+	case UnionValue:
+		x.UnionValue = &v
+	}
+	return x
 }
 
-// NewTaskConfigMappedValue returns a TaskConfig holding v.
-func NewTaskConfigMappedValue(v MappedValue) TaskConfig {
-	return TaskConfig{MappedValue: &v}
-}
-
-// NewTaskConfigUnionValue returns a TaskConfig holding v.
-func NewTaskConfigUnionValue(v UnionValue) TaskConfig {
-	return TaskConfig{UnionValue: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *TaskConfig) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.ConfigValue != nil:
+		return *x.ConfigValue
+	case x.MappedValue != nil:
+		return *x.MappedValue
+	case x.UnionValue != nil:
+		return *x.UnionValue
+	}
+	return nil
 }

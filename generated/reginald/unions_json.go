@@ -30,9 +30,9 @@ func (x UnionValueAlternativesItem) MarshalJSON() ([]byte, error) {
 }
 
 // unionValueAlternativesItemObjects is what an object needs to be each object
-// variant of UnionValueAlternativesItem (ConfigValue and MappedValue), over
-// the members "description", "key", "value", "type", "keyType" and "values",
-// one bit each in this order.
+// variant of [UnionValueAlternativesItem] ([ConfigValue] and [MappedValue]),
+// over the members "description", "key", "value", "type", "keyType" and
+// "values", one bit each in this order.
 var unionValueAlternativesItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0xf},
 	Required: []uint64{0xe},
@@ -41,7 +41,7 @@ var unionValueAlternativesItemObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x32},
 }}
 
-// UnmarshalJSON decodes an UnionValueAlternativesItem into the variant
+// UnmarshalJSON decodes an [UnionValueAlternativesItem] into the variant
 // matching the kind of JSON value b holds. An object decodes into the object
 // variant the members it holds choose, as the type's comment says.
 func (x *UnionValueAlternativesItem) UnmarshalJSON(b []byte) error {
@@ -110,8 +110,8 @@ func (x TaskConfig) MarshalJSON() ([]byte, error) {
 }
 
 // taskConfigObjects is what an object needs to be each object variant of
-// TaskConfig (ConfigValue, MappedValue and UnionValue), over the members
-// "description", "key", "value", "type", "keyType", "values" and
+// [TaskConfig] ([ConfigValue], [MappedValue] and [UnionValue]), over the
+// members "description", "key", "value", "type", "keyType", "values" and
 // "alternatives", one bit each in this order.
 var taskConfigObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0xf},
@@ -124,7 +124,7 @@ var taskConfigObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x40},
 }}
 
-// UnmarshalJSON decodes a TaskConfig into the variant matching the kind of
+// UnmarshalJSON decodes a [TaskConfig] into the variant matching the kind of
 // JSON value b holds. An object decodes into the object variant the members it
 // holds choose, as the type's comment says.
 func (x *TaskConfig) UnmarshalJSON(b []byte) error {

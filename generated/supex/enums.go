@@ -10,50 +10,51 @@ package supex
 // <name>").
 type ToolName string
 
-// The values of ToolName.
+// The values of [ToolName].
 const (
-	// Health check of the runtime. Arguments: none. Result: PingToolResult.
+	// Health check of the runtime. Arguments: none. Result: [PingToolResult].
 	ToolNamePing ToolName = "ping"
-	// Evaluates Ruby code. Arguments: EvalRubyArguments. Result: EvalResult.
+	// Evaluates Ruby code. Arguments: [EvalRubyArguments]. Result: [EvalResult].
 	ToolNameEvalRuby ToolName = "eval_ruby"
-	// Evaluates a Ruby file; path-checked. Arguments: EvalRubyFileArguments.
-	// Result: EvalResult.
+	// Evaluates a Ruby file; path-checked. Arguments: [EvalRubyFileArguments].
+	// Result: [EvalResult].
 	ToolNameEvalRubyFile ToolName = "eval_ruby_file"
 	// Reloads the runtime's own code without restarting SketchUp. Arguments: none.
-	// Result: MessageResult.
+	// Result: [MessageResult].
 	ToolNameReloadExtension ToolName = "reload_extension"
-	// Summary of the model. Arguments: none. Result: ModelInfo.
+	// Summary of the model. Arguments: none. Result: [ModelInfo].
 	ToolNameGetModelInfo ToolName = "get_model_info"
-	// Top-level entities. Arguments: ListEntitiesArguments. Result: EntityList.
+	// Top-level entities. Arguments: [ListEntitiesArguments]. Result:
+	// [EntityList].
 	ToolNameListEntities ToolName = "list_entities"
-	// Selected entities. Arguments: none. Result: EntityList.
+	// Selected entities. Arguments: none. Result: [EntityList].
 	ToolNameGetSelection ToolName = "get_selection"
-	// Layers (tags). Arguments: none. Result: LayerList.
+	// Layers (tags). Arguments: none. Result: [LayerList].
 	ToolNameGetLayers ToolName = "get_layers"
-	// Materials. Arguments: none. Result: MaterialList.
+	// Materials. Arguments: none. Result: [MaterialList].
 	ToolNameGetMaterials ToolName = "get_materials"
-	// The active camera. Arguments: none. Result: CameraInfo.
+	// The active camera. Arguments: none. Result: [CameraInfo].
 	ToolNameGetCameraInfo ToolName = "get_camera_info"
-	// Saves a PNG of the view; path-checked. Arguments: ScreenshotArguments.
-	// Result: ScreenshotResult.
+	// Saves a PNG of the view; path-checked. Arguments: [ScreenshotArguments].
+	// Result: [ScreenshotResult].
 	ToolNameTakeScreenshot ToolName = "take_screenshot"
 	// Several screenshots with camera control. Arguments:
-	// BatchScreenshotArguments. Result: BatchScreenshotResult.
+	// [BatchScreenshotArguments]. Result: [BatchScreenshotResult].
 	ToolNameTakeBatchScreenshots ToolName = "take_batch_screenshots"
-	// Opens a .skp file; path-checked. Arguments: PathArguments (path required).
-	// Result: ModelFileResult.
+	// Opens a .skp file; path-checked. Arguments: [PathArguments] (path required).
+	// Result: [ModelFileResult].
 	ToolNameOpenModel ToolName = "open_model"
 	// Saves the model, optionally elsewhere; path-checked. Arguments:
-	// PathArguments. Result: ModelFileResult.
+	// [PathArguments]. Result: [ModelFileResult].
 	ToolNameSaveModel ToolName = "save_model"
-	// Exports the model. Arguments: ExportArguments. Result: ExportResult.
+	// Exports the model. Arguments: [ExportArguments]. Result: [ExportResult].
 	ToolNameExportScene ToolName = "export_scene"
 	// Whether Ruby console output is being logged. Arguments: none. Result:
-	// ConsoleCaptureStatus.
+	// [ConsoleCaptureStatus].
 	ToolNameConsoleCaptureStatus ToolName = "console_capture_status"
 )
 
-// Valid reports whether x is one of the values of ToolName.
+// Valid reports whether x is one of the values of [ToolName].
 func (x ToolName) Valid() bool {
 	switch x {
 	case ToolNamePing, ToolNameEvalRuby, ToolNameEvalRubyFile, ToolNameReloadExtension, ToolNameGetModelInfo, ToolNameListEntities, ToolNameGetSelection, ToolNameGetLayers, ToolNameGetMaterials, ToolNameGetCameraInfo, ToolNameTakeScreenshot, ToolNameTakeBatchScreenshots, ToolNameOpenModel, ToolNameSaveModel, ToolNameExportScene, ToolNameConsoleCaptureStatus:
@@ -65,7 +66,7 @@ func (x ToolName) Valid() bool {
 // EntityFilter is one of "all", "faces", "edges", "groups" or "components".
 type EntityFilter string
 
-// The values of EntityFilter.
+// The values of [EntityFilter].
 const (
 	EntityFilterAll        EntityFilter = "all"
 	EntityFilterFaces      EntityFilter = "faces"
@@ -74,7 +75,7 @@ const (
 	EntityFilterComponents EntityFilter = "components"
 )
 
-// Valid reports whether x is one of the values of EntityFilter.
+// Valid reports whether x is one of the values of [EntityFilter].
 func (x EntityFilter) Valid() bool {
 	switch x {
 	case EntityFilterAll, EntityFilterFaces, EntityFilterEdges, EntityFilterGroups, EntityFilterComponents:
@@ -86,14 +87,14 @@ func (x EntityFilter) Valid() bool {
 // CameraKind is one of "standard_view", "custom" or "zoom_entity".
 type CameraKind string
 
-// The values of CameraKind.
+// The values of [CameraKind].
 const (
 	CameraKindStandardView CameraKind = "standard_view"
 	CameraKindCustom       CameraKind = "custom"
 	CameraKindZoomEntity   CameraKind = "zoom_entity"
 )
 
-// Valid reports whether x is one of the values of CameraKind.
+// Valid reports whether x is one of the values of [CameraKind].
 func (x CameraKind) Valid() bool {
 	switch x {
 	case CameraKindStandardView, CameraKindCustom, CameraKindZoomEntity:
@@ -105,7 +106,7 @@ func (x CameraKind) Valid() bool {
 // StandardView is one of the 7 values below.
 type StandardView string
 
-// The values of StandardView.
+// The values of [StandardView].
 const (
 	StandardViewTop    StandardView = "top"
 	StandardViewBottom StandardView = "bottom"
@@ -116,7 +117,7 @@ const (
 	StandardViewIso    StandardView = "iso"
 )
 
-// Valid reports whether x is one of the values of StandardView.
+// Valid reports whether x is one of the values of [StandardView].
 func (x StandardView) Valid() bool {
 	switch x {
 	case StandardViewTop, StandardViewBottom, StandardViewFront, StandardViewBack, StandardViewLeft, StandardViewRight, StandardViewIso:
@@ -131,7 +132,7 @@ func (x StandardView) Valid() bool {
 // the runtime does not accept).
 type ExportFormat string
 
-// The values of ExportFormat.
+// The values of [ExportFormat].
 const (
 	ExportFormatSkp  ExportFormat = "skp"
 	ExportFormatObj  ExportFormat = "obj"
@@ -141,7 +142,7 @@ const (
 	ExportFormatJpeg ExportFormat = "jpeg"
 )
 
-// Valid reports whether x is one of the values of ExportFormat.
+// Valid reports whether x is one of the values of [ExportFormat].
 func (x ExportFormat) Valid() bool {
 	switch x {
 	case ExportFormatSkp, ExportFormatObj, ExportFormatStl, ExportFormatPng, ExportFormatJpg, ExportFormatJpeg:

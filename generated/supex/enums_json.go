@@ -12,7 +12,7 @@ import (
 	"github.com/rpcgen/rpcgen/runtime/rpcimpl"
 )
 
-// UnmarshalJSON decodes a ToolName, refusing values it does not list.
+// UnmarshalJSON decodes a [ToolName], refusing values it does not list.
 func (x *ToolName) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -25,7 +25,7 @@ func (x *ToolName) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an EntityFilter, refusing values it does not list.
+// UnmarshalJSON decodes an [EntityFilter], refusing values it does not list.
 func (x *EntityFilter) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -38,7 +38,7 @@ func (x *EntityFilter) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a CameraKind, refusing values it does not list.
+// UnmarshalJSON decodes a [CameraKind], refusing values it does not list.
 func (x *CameraKind) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -51,7 +51,7 @@ func (x *CameraKind) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a StandardView, refusing values it does not list.
+// UnmarshalJSON decodes a [StandardView], refusing values it does not list.
 func (x *StandardView) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -64,7 +64,7 @@ func (x *StandardView) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an ExportFormat, refusing values it does not list.
+// UnmarshalJSON decodes an [ExportFormat], refusing values it does not list.
 func (x *ExportFormat) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {

@@ -5,10 +5,9 @@
 
 package e2e
 
-// ID is one of Integer or String.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are:
+// ID holds exactly one of these variants, in its field; on the wire it is that
+// variant alone, and the variants are told apart by the kind of JSON value
+// they are:
 //   - Integer: integer
 //   - String: string
 type ID struct {
@@ -16,35 +15,67 @@ type ID struct {
 	String  *string
 }
 
-// NewIDInteger returns an ID holding v.
-func NewIDInteger(v int64) ID {
-	return ID{Integer: &v}
+// NewID returns an ID holding v, in the field of v's type.
+func NewID[V int64 | string](v V) ID {
+	var x ID
+	switch v := any(v).(type) {
+	case int64:
+		x.Integer = &v
+	case string:
+		x.String = &v
+	}
+	return x
 }
 
-// NewIDString returns an ID holding v.
-func NewIDString(v string) ID {
-	return ID{String: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ID) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Integer != nil:
+		return *x.Integer
+	case x.String != nil:
+		return *x.String
+	}
+	return nil
 }
 
 // Shape is a figure to draw.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by their "kind" member:
-//   - Circle: Circle, whose "kind" member is "circle"
-//   - Rect: ShapeRect, whose "kind" member is "rect"
+//   - Circle: [Circle], whose "kind" member is "circle"
+//   - Rect: [ShapeRect], whose "kind" member is "rect"
 type Shape struct {
 	Circle *Circle
 	Rect   *ShapeRect
 }
 
-// NewShapeCircle returns a Shape holding v.
-func NewShapeCircle(v Circle) Shape {
-	return Shape{Circle: &v}
+// NewShape returns a Shape holding v, in the field of v's type.
+func NewShape[V Circle | ShapeRect](v V) Shape {
+	var x Shape
+	switch v := any(v).(type) {
+	case Circle:
+		x.Circle = &v
+	case ShapeRect:
+		x.Rect = &v
+	}
+	return x
 }
 
-// NewShapeRect returns a Shape holding v.
-func NewShapeRect(v ShapeRect) Shape {
-	return Shape{Rect: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *Shape) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Circle != nil:
+		return *x.Circle
+	case x.Rect != nil:
+		return *x.Rect
+	}
+	return nil
 }
 
 // Resource says what a resource holds, told apart by its text or blob member.
@@ -52,8 +83,8 @@ func NewShapeRect(v ShapeRect) Shape {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - TextResource: TextResource, an object with "uri" and "text" members
-//   - BlobResource: BlobResource, an object with "uri" and "blob" members
+//   - TextResource: [TextResource], an object with "uri" and "text" members
+//   - BlobResource: [BlobResource], an object with "uri" and "blob" members
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -64,12 +95,28 @@ type Resource struct {
 	BlobResource *BlobResource
 }
 
-// NewResourceTextResource returns a Resource holding v.
-func NewResourceTextResource(v TextResource) Resource {
-	return Resource{TextResource: &v}
+// NewResource returns a Resource holding v, in the field of v's type.
+func NewResource[V TextResource | BlobResource](v V) Resource {
+	var x Resource
+	switch v := any(v).(type) {
+	case TextResource:
+		x.TextResource = &v
+	case BlobResource:
+		x.BlobResource = &v
+	}
+	return x
 }
 
-// NewResourceBlobResource returns a Resource holding v.
-func NewResourceBlobResource(v BlobResource) Resource {
-	return Resource{BlobResource: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *Resource) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.TextResource != nil:
+		return *x.TextResource
+	case x.BlobResource != nil:
+		return *x.BlobResource
+	}
+	return nil
 }

@@ -122,7 +122,7 @@ func (x Resource) MarshalJSON() ([]byte, error) {
 }
 
 // resourceObjects is what an object needs to be each object variant of
-// Resource (TextResource and BlobResource), over the members "uri",
+// Resource ([TextResource] and [BlobResource]), over the members "uri",
 // "mimeType", "text" and "blob", one bit each in this order.
 var resourceObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},

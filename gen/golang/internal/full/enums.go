@@ -85,13 +85,13 @@ func (x Fruit) Valid() bool {
 // ItemSettingsTheme is the theme member of [ItemSettings].
 type ItemSettingsTheme string
 
-// The values of ItemSettingsTheme.
+// The values of [ItemSettingsTheme].
 const (
 	ItemSettingsThemeLight ItemSettingsTheme = "light"
 	ItemSettingsThemeDark  ItemSettingsTheme = "dark"
 )
 
-// Valid reports whether x is one of the values of ItemSettingsTheme.
+// Valid reports whether x is one of the values of [ItemSettingsTheme].
 func (x ItemSettingsTheme) Valid() bool {
 	switch x {
 	case ItemSettingsThemeLight, ItemSettingsThemeDark:
@@ -128,14 +128,14 @@ func (x Priority) Valid() bool {
 // Since 1.1.0.
 type ActionKind string
 
-// The values of ActionKind.
+// The values of [ActionKind].
 const (
 	ActionKindQuickfix ActionKind = "quickfix"
 	// Since 1.2.0.
 	ActionKindRefactor ActionKind = "refactor"
 )
 
-// Valid reports whether x is one of the known values of ActionKind.
+// Valid reports whether x is one of the known values of [ActionKind].
 func (x ActionKind) Valid() bool {
 	switch x {
 	case ActionKindQuickfix, ActionKindRefactor:
@@ -169,13 +169,13 @@ func (x Level) Valid() bool {
 // NumberFieldType is the type member of [NumberField].
 type NumberFieldType string
 
-// The values of NumberFieldType.
+// The values of [NumberFieldType].
 const (
 	NumberFieldTypeNumber  NumberFieldType = "number"
 	NumberFieldTypeInteger NumberFieldType = "integer"
 )
 
-// Valid reports whether x is one of the values of NumberFieldType.
+// Valid reports whether x is one of the values of [NumberFieldType].
 func (x NumberFieldType) Valid() bool {
 	switch x {
 	case NumberFieldTypeNumber, NumberFieldTypeInteger:

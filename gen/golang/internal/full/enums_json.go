@@ -65,7 +65,7 @@ func (x *Fruit) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an ItemSettingsTheme, refusing values it does not
+// UnmarshalJSON decodes an [ItemSettingsTheme], refusing values it does not
 // list.
 func (x *ItemSettingsTheme) UnmarshalJSON(b []byte) error {
 	var v string
@@ -92,8 +92,8 @@ func (x *Priority) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an ActionKind, keeping values it does not list: other
-// values are accepted.
+// UnmarshalJSON decodes an [ActionKind], keeping values it does not list:
+// other values are accepted.
 func (x *ActionKind) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {
@@ -114,7 +114,7 @@ func (x *Level) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a NumberFieldType, refusing values it does not list.
+// UnmarshalJSON decodes a [NumberFieldType], refusing values it does not list.
 func (x *NumberFieldType) UnmarshalJSON(b []byte) error {
 	var v string
 	if err := rpcimpl.DecodeString(b, &v); err != nil {

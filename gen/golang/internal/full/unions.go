@@ -7,10 +7,9 @@ package full
 
 import "encoding/json"
 
-// ID is one of Integer or String.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are:
+// ID holds exactly one of these variants, in its field; on the wire it is that
+// variant alone, and the variants are told apart by the kind of JSON value
+// they are:
 //   - Integer: integer
 //   - String: string
 type ID struct {
@@ -18,14 +17,30 @@ type ID struct {
 	String  *string
 }
 
-// NewIDInteger returns an ID holding v.
-func NewIDInteger(v int64) ID {
-	return ID{Integer: &v}
+// NewID returns an ID holding v, in the field of v's type.
+func NewID[V int64 | string](v V) ID {
+	var x ID
+	switch v := any(v).(type) {
+	case int64:
+		x.Integer = &v
+	case string:
+		x.String = &v
+	}
+	return x
 }
 
-// NewIDString returns an ID holding v.
-func NewIDString(v string) ID {
-	return ID{String: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ID) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Integer != nil:
+		return *x.Integer
+	case x.String != nil:
+		return *x.String
+	}
+	return nil
 }
 
 // ItemEither is the either member of [Item].
@@ -39,35 +54,67 @@ type ItemEither struct {
 	Integer *int64
 }
 
-// NewItemEitherString returns an ItemEither holding v.
-func NewItemEitherString(v string) ItemEither {
-	return ItemEither{String: &v}
+// NewItemEither returns an [ItemEither] holding v, in the field of v's type.
+func NewItemEither[V string | int64](v V) ItemEither {
+	var x ItemEither
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case int64:
+		x.Integer = &v
+	}
+	return x
 }
 
-// NewItemEitherInteger returns an ItemEither holding v.
-func NewItemEitherInteger(v int64) ItemEither {
-	return ItemEither{Integer: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ItemEither) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.Integer != nil:
+		return *x.Integer
+	}
+	return nil
 }
 
 // Block is a content block.
 //
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by their "type" member:
-//   - Text: TextBlock, whose "type" member is "text"
-//   - Image: BlockImage, whose "type" member is "image"
+//   - Text: [TextBlock], whose "type" member is "text"
+//   - Image: [BlockImage], whose "type" member is "image"
 type Block struct {
 	Text  *TextBlock
 	Image *BlockImage
 }
 
-// NewBlockText returns a Block holding v.
-func NewBlockText(v TextBlock) Block {
-	return Block{Text: &v}
+// NewBlock returns a Block holding v, in the field of v's type.
+func NewBlock[V TextBlock | BlockImage](v V) Block {
+	var x Block
+	switch v := any(v).(type) {
+	case TextBlock:
+		x.Text = &v
+	case BlockImage:
+		x.Image = &v
+	}
+	return x
 }
 
-// NewBlockImage returns a Block holding v.
-func NewBlockImage(v BlockImage) Block {
-	return Block{Image: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *Block) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Text != nil:
+		return *x.Text
+	case x.Image != nil:
+		return *x.Image
+	}
+	return nil
 }
 
 // Contents says what a resource holds.
@@ -75,8 +122,8 @@ func NewBlockImage(v BlockImage) Block {
 // Exactly one field is set. On the wire the value is that variant alone, and
 // the variants are told apart by the kind of JSON value they are, and objects
 // by the members they hold:
-//   - TextContents: TextContents, an object with "uri" and "text" members
-//   - BlobContents: BlobContents, an object with "uri" and "blob" members
+//   - TextContents: [TextContents], an object with "uri" and "text" members
+//   - BlobContents: [BlobContents], an object with "uri" and "blob" members
 //   - String: string
 //
 // An object is the object variant whose required members it holds (with the
@@ -89,25 +136,39 @@ type Contents struct {
 	String       *string
 }
 
-// NewContentsTextContents returns a Contents holding v.
-func NewContentsTextContents(v TextContents) Contents {
-	return Contents{TextContents: &v}
+// NewContents returns a Contents holding v, in the field of v's type.
+func NewContents[V TextContents | BlobContents | string](v V) Contents {
+	var x Contents
+	switch v := any(v).(type) {
+	case TextContents:
+		x.TextContents = &v
+	case BlobContents:
+		x.BlobContents = &v
+	case string:
+		x.String = &v
+	}
+	return x
 }
 
-// NewContentsBlobContents returns a Contents holding v.
-func NewContentsBlobContents(v BlobContents) Contents {
-	return Contents{BlobContents: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *Contents) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.TextContents != nil:
+		return *x.TextContents
+	case x.BlobContents != nil:
+		return *x.BlobContents
+	case x.String != nil:
+		return *x.String
+	}
+	return nil
 }
 
-// NewContentsString returns a Contents holding v.
-func NewContentsString(v string) Contents {
-	return Contents{String: &v}
-}
-
-// Amount is one of Integer or String.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are:
+// Amount holds exactly one of these variants, in its field; on the wire it is
+// that variant alone, and the variants are told apart by the kind of JSON
+// value they are:
 //   - Integer: int32
 //   - String: string
 type Amount struct {
@@ -115,23 +176,37 @@ type Amount struct {
 	String  *string
 }
 
-// NewAmountInteger returns an Amount holding v.
-func NewAmountInteger(v int32) Amount {
-	return Amount{Integer: &v}
+// NewAmount returns an Amount holding v, in the field of v's type.
+func NewAmount[V int32 | string](v V) Amount {
+	var x Amount
+	switch v := any(v).(type) {
+	case int32:
+		x.Integer = &v
+	case string:
+		x.String = &v
+	}
+	return x
 }
 
-// NewAmountString returns an Amount holding v.
-func NewAmountString(v string) Amount {
-	return Amount{String: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *Amount) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Integer != nil:
+		return *x.Integer
+	case x.String != nil:
+		return *x.String
+	}
+	return nil
 }
 
-// Upload is one of TextContents or BlobContents.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are, and objects
-// by the members they hold:
-//   - TextContents: TextContents, an object with "uri" and "text" members
-//   - BlobContents: BlobContents, an object with "uri" and "blob" members
+// Upload holds exactly one of these variants, in its field; on the wire it is
+// that variant alone, and the variants are told apart by the kind of JSON
+// value they are, and objects by the members they hold:
+//   - TextContents: [TextContents], an object with "uri" and "text" members
+//   - BlobContents: [BlobContents], an object with "uri" and "blob" members
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -142,45 +217,76 @@ type Upload struct {
 	BlobContents *BlobContents
 }
 
-// NewUploadTextContents returns an Upload holding v.
-func NewUploadTextContents(v TextContents) Upload {
-	return Upload{TextContents: &v}
+// NewUpload returns an Upload holding v, in the field of v's type.
+func NewUpload[V TextContents | BlobContents](v V) Upload {
+	var x Upload
+	switch v := any(v).(type) {
+	case TextContents:
+		x.TextContents = &v
+	case BlobContents:
+		x.BlobContents = &v
+	}
+	return x
 }
 
-// NewUploadBlobContents returns an Upload holding v.
-func NewUploadBlobContents(v BlobContents) Upload {
-	return Upload{BlobContents: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *Upload) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.TextContents != nil:
+		return *x.TextContents
+	case x.BlobContents != nil:
+		return *x.BlobContents
+	}
+	return nil
 }
 
-// MarkedString is one of String or MarkedCode.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are:
+// MarkedString holds exactly one of these variants, in its field; on the wire
+// it is that variant alone, and the variants are told apart by the kind of
+// JSON value they are:
 //   - String: string
-//   - MarkedCode: MarkedCode
+//   - MarkedCode: [MarkedCode]
 type MarkedString struct {
 	String     *string
 	MarkedCode *MarkedCode
 }
 
-// NewMarkedStringString returns a MarkedString holding v.
-func NewMarkedStringString(v string) MarkedString {
-	return MarkedString{String: &v}
+// NewMarkedString returns a [MarkedString] holding v, in the field of v's
+// type.
+func NewMarkedString[V string | MarkedCode](v V) MarkedString {
+	var x MarkedString
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case MarkedCode:
+		x.MarkedCode = &v
+	}
+	return x
 }
 
-// NewMarkedStringMarkedCode returns a MarkedString holding v.
-func NewMarkedStringMarkedCode(v MarkedCode) MarkedString {
-	return MarkedString{MarkedCode: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *MarkedString) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.MarkedCode != nil:
+		return *x.MarkedCode
+	}
+	return nil
 }
 
-// HoverContents is one of MarkupContent, MarkedString or Array.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are, and objects
-// by the members they hold:
-//   - MarkupContent: MarkupContent, an object with "kind" and "value" members
-//   - MarkedString: MarkedString
-//   - Array: []MarkedString
+// HoverContents holds exactly one of these variants, in its field; on the wire
+// it is that variant alone, and the variants are told apart by the kind of
+// JSON value they are, and objects by the members they hold:
+//   - MarkupContent: [MarkupContent], an object with "kind" and "value"
+//     members
+//   - MarkedString: [MarkedString]
+//   - Array: a list of [MarkedString]
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -192,49 +298,78 @@ type HoverContents struct {
 	Array         *[]MarkedString
 }
 
-// NewHoverContentsMarkupContent returns a HoverContents holding v.
-func NewHoverContentsMarkupContent(v MarkupContent) HoverContents {
-	return HoverContents{MarkupContent: &v}
+// NewHoverContents returns a [HoverContents] holding v, in the field of v's
+// type.
+func NewHoverContents[V MarkupContent | MarkedString | []MarkedString](v V) HoverContents {
+	var x HoverContents
+	switch v := any(v).(type) {
+	case MarkupContent:
+		x.MarkupContent = &v
+	case MarkedString:
+		x.MarkedString = &v
+	case []MarkedString:
+		x.Array = &v
+	}
+	return x
 }
 
-// NewHoverContentsMarkedString returns a HoverContents holding v.
-func NewHoverContentsMarkedString(v MarkedString) HoverContents {
-	return HoverContents{MarkedString: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *HoverContents) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.MarkupContent != nil:
+		return *x.MarkupContent
+	case x.MarkedString != nil:
+		return *x.MarkedString
+	case x.Array != nil:
+		return *x.Array
+	}
+	return nil
 }
 
-// NewHoverContentsArray returns a HoverContents holding v.
-func NewHoverContentsArray(v []MarkedString) HoverContents {
-	return HoverContents{Array: &v}
-}
-
-// Definition is one of Location or Array.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are:
-//   - Location: Location
-//   - Array: []Location
+// Definition holds exactly one of these variants, in its field; on the wire it
+// is that variant alone, and the variants are told apart by the kind of JSON
+// value they are:
+//   - Location: [Location]
+//   - Array: a list of [Location]
 type Definition struct {
 	Location *Location
 	Array    *[]Location
 }
 
-// NewDefinitionLocation returns a Definition holding v.
-func NewDefinitionLocation(v Location) Definition {
-	return Definition{Location: &v}
+// NewDefinition returns a Definition holding v, in the field of v's type.
+func NewDefinition[V Location | []Location](v V) Definition {
+	var x Definition
+	switch v := any(v).(type) {
+	case Location:
+		x.Location = &v
+	case []Location:
+		x.Array = &v
+	}
+	return x
 }
 
-// NewDefinitionArray returns a Definition holding v.
-func NewDefinitionArray(v []Location) Definition {
-	return Definition{Array: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *Definition) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Location != nil:
+		return *x.Location
+	case x.Array != nil:
+		return *x.Array
+	}
+	return nil
 }
 
-// DefinitionResult is one of Definition or Array.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are, and arrays
-// by their first item:
-//   - Definition: Definition
-//   - Array: []DefinitionLink
+// DefinitionResult holds exactly one of these variants, in its field; on the
+// wire it is that variant alone, and the variants are told apart by the kind
+// of JSON value they are, and arrays by their first item:
+//   - Definition: [Definition]
+//   - Array: a list of [DefinitionLink]
 //
 // An array is the array variant whose item type its first item would be, told
 // apart as the variants of one union are: by JSON kind, and an object by the
@@ -247,23 +382,38 @@ type DefinitionResult struct {
 	Array      *[]DefinitionLink
 }
 
-// NewDefinitionResultDefinition returns a DefinitionResult holding v.
-func NewDefinitionResultDefinition(v Definition) DefinitionResult {
-	return DefinitionResult{Definition: &v}
+// NewDefinitionResult returns a [DefinitionResult] holding v, in the field of
+// v's type.
+func NewDefinitionResult[V Definition | []DefinitionLink](v V) DefinitionResult {
+	var x DefinitionResult
+	switch v := any(v).(type) {
+	case Definition:
+		x.Definition = &v
+	case []DefinitionLink:
+		x.Array = &v
+	}
+	return x
 }
 
-// NewDefinitionResultArray returns a DefinitionResult holding v.
-func NewDefinitionResultArray(v []DefinitionLink) DefinitionResult {
-	return DefinitionResult{Array: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *DefinitionResult) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Definition != nil:
+		return *x.Definition
+	case x.Array != nil:
+		return *x.Array
+	}
+	return nil
 }
 
-// WorkspaceSymbols is one of SymbolInformationList or WorkspaceSymbolList.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are, and arrays
-// by their first item:
-//   - SymbolInformationList: []SymbolInformation
-//   - WorkspaceSymbolList: []WorkspaceSymbol
+// WorkspaceSymbols holds exactly one of these variants, in its field; on the
+// wire it is that variant alone, and the variants are told apart by the kind
+// of JSON value they are, and arrays by their first item:
+//   - SymbolInformationList: a list of [SymbolInformation]
+//   - WorkspaceSymbolList: a list of [WorkspaceSymbol]
 //
 // An array is the array variant whose item type its first item would be, told
 // apart as the variants of one union are: by JSON kind, and an object by the
@@ -276,25 +426,39 @@ type WorkspaceSymbols struct {
 	WorkspaceSymbolList   *[]WorkspaceSymbol
 }
 
-// NewWorkspaceSymbolsSymbolInformationList returns a WorkspaceSymbols holding
-// v.
-func NewWorkspaceSymbolsSymbolInformationList(v []SymbolInformation) WorkspaceSymbols {
-	return WorkspaceSymbols{SymbolInformationList: &v}
+// NewWorkspaceSymbols returns a [WorkspaceSymbols] holding v, in the field of
+// v's type.
+func NewWorkspaceSymbols[V []SymbolInformation | []WorkspaceSymbol](v V) WorkspaceSymbols {
+	var x WorkspaceSymbols
+	switch v := any(v).(type) {
+	case []SymbolInformation:
+		x.SymbolInformationList = &v
+	case []WorkspaceSymbol:
+		x.WorkspaceSymbolList = &v
+	}
+	return x
 }
 
-// NewWorkspaceSymbolsWorkspaceSymbolList returns a WorkspaceSymbols holding v.
-func NewWorkspaceSymbolsWorkspaceSymbolList(v []WorkspaceSymbol) WorkspaceSymbols {
-	return WorkspaceSymbols{WorkspaceSymbolList: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *WorkspaceSymbols) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.SymbolInformationList != nil:
+		return *x.SymbolInformationList
+	case x.WorkspaceSymbolList != nil:
+		return *x.WorkspaceSymbolList
+	}
+	return nil
 }
 
-// HoverProvider is one of Boolean, HoverOptions or HoverRegistrationOptions.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are, and objects
-// by the members they hold:
+// HoverProvider holds exactly one of these variants, in its field; on the wire
+// it is that variant alone, and the variants are told apart by the kind of
+// JSON value they are, and objects by the members they hold:
 //   - Boolean: boolean
-//   - HoverOptions: HoverOptions
-//   - HoverRegistrationOptions: HoverRegistrationOptions, an object with a
+//   - HoverOptions: [HoverOptions]
+//   - HoverRegistrationOptions: [HoverRegistrationOptions], an object with a
 //     "documentSelector" member
 //
 // An object is the object variant whose required members it holds (with the
@@ -307,32 +471,45 @@ type HoverProvider struct {
 	HoverRegistrationOptions *HoverRegistrationOptions
 }
 
-// NewHoverProviderBoolean returns a HoverProvider holding v.
-func NewHoverProviderBoolean(v bool) HoverProvider {
-	return HoverProvider{Boolean: &v}
+// NewHoverProvider returns a [HoverProvider] holding v, in the field of v's
+// type.
+func NewHoverProvider[V bool | HoverOptions | HoverRegistrationOptions](v V) HoverProvider {
+	var x HoverProvider
+	switch v := any(v).(type) {
+	case bool:
+		x.Boolean = &v
+	case HoverOptions:
+		x.HoverOptions = &v
+	case HoverRegistrationOptions:
+		x.HoverRegistrationOptions = &v
+	}
+	return x
 }
 
-// NewHoverProviderHoverOptions returns a HoverProvider holding v.
-func NewHoverProviderHoverOptions(v HoverOptions) HoverProvider {
-	return HoverProvider{HoverOptions: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *HoverProvider) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.Boolean != nil:
+		return *x.Boolean
+	case x.HoverOptions != nil:
+		return *x.HoverOptions
+	case x.HoverRegistrationOptions != nil:
+		return *x.HoverRegistrationOptions
+	}
+	return nil
 }
 
-// NewHoverProviderHoverRegistrationOptions returns a HoverProvider holding v.
-func NewHoverProviderHoverRegistrationOptions(v HoverRegistrationOptions) HoverProvider {
-	return HoverProvider{HoverRegistrationOptions: &v}
-}
-
-// TextDocumentFilter is one of TextDocumentFilterLanguage,
-// TextDocumentFilterScheme or TextDocumentFilterPattern.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are, and objects
-// by the members they hold:
-//   - TextDocumentFilterLanguage: TextDocumentFilterLanguage, an object with a
-//     "language" member
-//   - TextDocumentFilterScheme: TextDocumentFilterScheme, an object with a
+// TextDocumentFilter holds exactly one of these variants, in its field; on the
+// wire it is that variant alone, and the variants are told apart by the kind
+// of JSON value they are, and objects by the members they hold:
+//   - TextDocumentFilterLanguage: [TextDocumentFilterLanguage], an object with
+//     a "language" member
+//   - TextDocumentFilterScheme: [TextDocumentFilterScheme], an object with a
 //     "scheme" member
-//   - TextDocumentFilterPattern: TextDocumentFilterPattern, an object with a
+//   - TextDocumentFilterPattern: [TextDocumentFilterPattern], an object with a
 //     "pattern" member
 //
 // An object is the object variant whose required members it holds (with the
@@ -345,31 +522,43 @@ type TextDocumentFilter struct {
 	TextDocumentFilterPattern  *TextDocumentFilterPattern
 }
 
-// NewTextDocumentFilterTextDocumentFilterLanguage returns a TextDocumentFilter
-// holding v.
-func NewTextDocumentFilterTextDocumentFilterLanguage(v TextDocumentFilterLanguage) TextDocumentFilter {
-	return TextDocumentFilter{TextDocumentFilterLanguage: &v}
+// NewTextDocumentFilter returns a [TextDocumentFilter] holding v, in the field
+// of v's type.
+func NewTextDocumentFilter[V TextDocumentFilterLanguage | TextDocumentFilterScheme | TextDocumentFilterPattern](v V) TextDocumentFilter {
+	var x TextDocumentFilter
+	switch v := any(v).(type) {
+	case TextDocumentFilterLanguage:
+		x.TextDocumentFilterLanguage = &v
+	case TextDocumentFilterScheme:
+		x.TextDocumentFilterScheme = &v
+	case TextDocumentFilterPattern:
+		x.TextDocumentFilterPattern = &v
+	}
+	return x
 }
 
-// NewTextDocumentFilterTextDocumentFilterScheme returns a TextDocumentFilter
-// holding v.
-func NewTextDocumentFilterTextDocumentFilterScheme(v TextDocumentFilterScheme) TextDocumentFilter {
-	return TextDocumentFilter{TextDocumentFilterScheme: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *TextDocumentFilter) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.TextDocumentFilterLanguage != nil:
+		return *x.TextDocumentFilterLanguage
+	case x.TextDocumentFilterScheme != nil:
+		return *x.TextDocumentFilterScheme
+	case x.TextDocumentFilterPattern != nil:
+		return *x.TextDocumentFilterPattern
+	}
+	return nil
 }
 
-// NewTextDocumentFilterTextDocumentFilterPattern returns a TextDocumentFilter
-// holding v.
-func NewTextDocumentFilterTextDocumentFilterPattern(v TextDocumentFilterPattern) TextDocumentFilter {
-	return TextDocumentFilter{TextDocumentFilterPattern: &v}
-}
-
-// ProgressValue is one of ProgressBegin, ProgressEnd or Other.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are, and objects
-// by the members they hold:
-//   - ProgressBegin: ProgressBegin, an object with "kind" and "label" members
-//   - ProgressEnd: ProgressEnd, an object with a "kind" member
+// ProgressValue holds exactly one of these variants, in its field; on the wire
+// it is that variant alone, and the variants are told apart by the kind of
+// JSON value they are, and objects by the members they hold:
+//   - ProgressBegin: [ProgressBegin], an object with "kind" and "label"
+//     members
+//   - ProgressEnd: [ProgressEnd], an object with a "kind" member
 //   - Other: any other JSON value, as is
 //
 // An object is the object variant whose required members it holds (with the
@@ -382,50 +571,80 @@ type ProgressValue struct {
 	Other         json.RawMessage
 }
 
-// NewProgressValueProgressBegin returns a ProgressValue holding v.
-func NewProgressValueProgressBegin(v ProgressBegin) ProgressValue {
-	return ProgressValue{ProgressBegin: &v}
+// NewProgressValue returns a [ProgressValue] holding v, in the field of v's
+// type.
+func NewProgressValue[V ProgressBegin | ProgressEnd | json.RawMessage](v V) ProgressValue {
+	var x ProgressValue
+	switch v := any(v).(type) {
+	case ProgressBegin:
+		x.ProgressBegin = &v
+	case ProgressEnd:
+		x.ProgressEnd = &v
+	case json.RawMessage:
+		x.Other = v
+	}
+	return x
 }
 
-// NewProgressValueProgressEnd returns a ProgressValue holding v.
-func NewProgressValueProgressEnd(v ProgressEnd) ProgressValue {
-	return ProgressValue{ProgressEnd: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *ProgressValue) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.ProgressBegin != nil:
+		return *x.ProgressBegin
+	case x.ProgressEnd != nil:
+		return *x.ProgressEnd
+	case x.Other != nil:
+		return x.Other
+	}
+	return nil
 }
 
-// NewProgressValueOther returns a ProgressValue holding v.
-func NewProgressValueOther(v json.RawMessage) ProgressValue {
-	return ProgressValue{Other: v}
-}
-
-// TokenOrProgress is one of String or ProgressValue.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are:
+// TokenOrProgress holds exactly one of these variants, in its field; on the
+// wire it is that variant alone, and the variants are told apart by the kind
+// of JSON value they are:
 //   - String: string
-//   - ProgressValue: ProgressValue
+//   - ProgressValue: [ProgressValue]
 type TokenOrProgress struct {
 	String        *string
 	ProgressValue *ProgressValue
 }
 
-// NewTokenOrProgressString returns a TokenOrProgress holding v.
-func NewTokenOrProgressString(v string) TokenOrProgress {
-	return TokenOrProgress{String: &v}
+// NewTokenOrProgress returns a [TokenOrProgress] holding v, in the field of
+// v's type.
+func NewTokenOrProgress[V string | ProgressValue](v V) TokenOrProgress {
+	var x TokenOrProgress
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case ProgressValue:
+		x.ProgressValue = &v
+	}
+	return x
 }
 
-// NewTokenOrProgressProgressValue returns a TokenOrProgress holding v.
-func NewTokenOrProgressProgressValue(v ProgressValue) TokenOrProgress {
-	return TokenOrProgress{ProgressValue: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *TokenOrProgress) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.ProgressValue != nil:
+		return *x.ProgressValue
+	}
+	return nil
 }
 
-// FormField is one of TextField, NumberField or FlagField.
-//
-// Exactly one field is set. On the wire the value is that variant alone, and
-// the variants are told apart by the kind of JSON value they are, and objects
-// by the members they hold:
-//   - TextField: TextField, an object with a "type" member
-//   - NumberField: NumberField, an object with a "type" member
-//   - FlagField: FlagField, an object with a "type" member
+// FormField holds exactly one of these variants, in its field; on the wire it
+// is that variant alone, and the variants are told apart by the kind of JSON
+// value they are, and objects by the members they hold:
+//   - TextField: [TextField], an object with a "type" member
+//   - NumberField: [NumberField], an object with a "type" member
+//   - FlagField: [FlagField], an object with a "type" member
 //
 // An object is the object variant whose required members it holds (with the
 // values the variant allows in the members it declares as a constant or a
@@ -437,17 +656,32 @@ type FormField struct {
 	FlagField   *FlagField
 }
 
-// NewFormFieldTextField returns a FormField holding v.
-func NewFormFieldTextField(v TextField) FormField {
-	return FormField{TextField: &v}
+// NewFormField returns a [FormField] holding v, in the field of v's type.
+func NewFormField[V TextField | NumberField | FlagField](v V) FormField {
+	var x FormField
+	switch v := any(v).(type) {
+	case TextField:
+		x.TextField = &v
+	case NumberField:
+		x.NumberField = &v
+	case FlagField:
+		x.FlagField = &v
+	}
+	return x
 }
 
-// NewFormFieldNumberField returns a FormField holding v.
-func NewFormFieldNumberField(v NumberField) FormField {
-	return FormField{NumberField: &v}
-}
-
-// NewFormFieldFlagField returns a FormField holding v.
-func NewFormFieldFlagField(v FlagField) FormField {
-	return FormField{FlagField: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *FormField) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.TextField != nil:
+		return *x.TextField
+	case x.NumberField != nil:
+		return *x.NumberField
+	case x.FlagField != nil:
+		return *x.FlagField
+	}
+	return nil
 }

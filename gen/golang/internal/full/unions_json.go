@@ -69,7 +69,7 @@ func (x ItemEither) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes an ItemEither into the variant matching the kind of
+// UnmarshalJSON decodes an [ItemEither] into the variant matching the kind of
 // JSON value b holds.
 func (x *ItemEither) UnmarshalJSON(b []byte) error {
 	var v ItemEither
@@ -164,7 +164,7 @@ func (x Contents) MarshalJSON() ([]byte, error) {
 }
 
 // contentsObjects is what an object needs to be each object variant of
-// Contents (TextContents and BlobContents), over the members "uri",
+// Contents ([TextContents] and [BlobContents]), over the members "uri",
 // "mimeType", "text" and "blob", one bit each in this order.
 var contentsObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
@@ -277,8 +277,8 @@ func (x Upload) MarshalJSON() ([]byte, error) {
 }
 
 // uploadObjects is what an object needs to be each object variant of Upload
-// (TextContents and BlobContents), over the members "uri", "mimeType", "text"
-// and "blob", one bit each in this order.
+// ([TextContents] and [BlobContents]), over the members "uri", "mimeType",
+// "text" and "blob", one bit each in this order.
 var uploadObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x5},
@@ -348,7 +348,7 @@ func (x MarkedString) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a MarkedString into the variant matching the kind of
+// UnmarshalJSON decodes a [MarkedString] into the variant matching the kind of
 // JSON value b holds.
 func (x *MarkedString) UnmarshalJSON(b []byte) error {
 	var v MarkedString
@@ -390,7 +390,7 @@ func (x HoverContents) MarshalJSON() ([]byte, error) {
 }
 
 // hoverContentsObjects is what an object needs to be each object variant of
-// HoverContents (MarkupContent and MarkedCode), over the members "kind",
+// [HoverContents] ([MarkupContent] and [MarkedCode]), over the members "kind",
 // "value" and "language", one bit each in this order.
 var hoverContentsObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
@@ -400,9 +400,9 @@ var hoverContentsObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x6},
 }}
 
-// UnmarshalJSON decodes a HoverContents into the variant matching the kind of
-// JSON value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says.
+// UnmarshalJSON decodes a [HoverContents] into the variant matching the kind
+// of JSON value b holds. An object decodes into the object variant the members
+// it holds choose, as the type's comment says.
 func (x *HoverContents) UnmarshalJSON(b []byte) error {
 	var v HoverContents
 	var err error
@@ -504,9 +504,9 @@ func (x DefinitionResult) MarshalJSON() ([]byte, error) {
 }
 
 // definitionResultItemObjects is what an object needs to be the first item of
-// each array variant of DefinitionResult (Location and DefinitionLink), over
-// the members "uri", "line", "targetUri", "targetLine" and "originLine", one
-// bit each in this order.
+// each array variant of [DefinitionResult] (Location and [DefinitionLink]),
+// over the members "uri", "line", "targetUri", "targetLine" and "originLine",
+// one bit each in this order.
 var definitionResultItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
@@ -515,9 +515,10 @@ var definitionResultItemObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0xc},
 }}
 
-// UnmarshalJSON decodes a DefinitionResult into the variant matching the kind
-// of JSON value b holds. An array decodes into the array variant its first
-// item chooses (an empty one into the first), as the type's comment says.
+// UnmarshalJSON decodes a [DefinitionResult] into the variant matching the
+// kind of JSON value b holds. An array decodes into the array variant its
+// first item chooses (an empty one into the first), as the type's comment
+// says.
 func (x *DefinitionResult) UnmarshalJSON(b []byte) error {
 	var v DefinitionResult
 	var err error
@@ -594,8 +595,8 @@ func (x WorkspaceSymbols) MarshalJSON() ([]byte, error) {
 }
 
 // workspaceSymbolsItemObjects is what an object needs to be the first item of
-// each array variant of WorkspaceSymbols (SymbolInformation and
-// WorkspaceSymbol), over the members "name", "location", "containerName" and
+// each array variant of [WorkspaceSymbols] ([SymbolInformation] and
+// [WorkspaceSymbol]), over the members "name", "location", "containerName" and
 // "data", one bit each in this order.
 var workspaceSymbolsItemObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
@@ -605,9 +606,10 @@ var workspaceSymbolsItemObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x3},
 }}
 
-// UnmarshalJSON decodes a WorkspaceSymbols into the variant matching the kind
-// of JSON value b holds. An array decodes into the array variant its first
-// item chooses (an empty one into the first), as the type's comment says.
+// UnmarshalJSON decodes a [WorkspaceSymbols] into the variant matching the
+// kind of JSON value b holds. An array decodes into the array variant its
+// first item chooses (an empty one into the first), as the type's comment
+// says.
 func (x *WorkspaceSymbols) UnmarshalJSON(b []byte) error {
 	var v WorkspaceSymbols
 	var err error
@@ -682,8 +684,9 @@ func (x HoverProvider) MarshalJSON() ([]byte, error) {
 }
 
 // hoverProviderObjects is what an object needs to be each object variant of
-// HoverProvider (HoverOptions and HoverRegistrationOptions), over the members
-// "workDoneProgress", "documentSelector" and "id", one bit each in this order.
+// [HoverProvider] ([HoverOptions] and [HoverRegistrationOptions]), over the
+// members "workDoneProgress", "documentSelector" and "id", one bit each in
+// this order.
 var hoverProviderObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x1},
 	Required: []uint64{0x0},
@@ -692,9 +695,9 @@ var hoverProviderObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x2},
 }}
 
-// UnmarshalJSON decodes a HoverProvider into the variant matching the kind of
-// JSON value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says.
+// UnmarshalJSON decodes a [HoverProvider] into the variant matching the kind
+// of JSON value b holds. An object decodes into the object variant the members
+// it holds choose, as the type's comment says.
 func (x *HoverProvider) UnmarshalJSON(b []byte) error {
 	var v HoverProvider
 	var err error
@@ -758,9 +761,9 @@ func (x TextDocumentFilter) MarshalJSON() ([]byte, error) {
 }
 
 // textDocumentFilterObjects is what an object needs to be each object variant
-// of TextDocumentFilter (TextDocumentFilterLanguage, TextDocumentFilterScheme
-// and TextDocumentFilterPattern), over the members "language", "scheme" and
-// "pattern", one bit each in this order.
+// of [TextDocumentFilter] ([TextDocumentFilterLanguage],
+// [TextDocumentFilterScheme] and [TextDocumentFilterPattern]), over the
+// members "language", "scheme" and "pattern", one bit each in this order.
 var textDocumentFilterObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x1},
@@ -772,7 +775,7 @@ var textDocumentFilterObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x4},
 }}
 
-// UnmarshalJSON decodes a TextDocumentFilter into the variant matching the
+// UnmarshalJSON decodes a [TextDocumentFilter] into the variant matching the
 // kind of JSON value b holds. An object decodes into the object variant the
 // members it holds choose, as the type's comment says.
 func (x *TextDocumentFilter) UnmarshalJSON(b []byte) error {
@@ -838,8 +841,8 @@ func (x ProgressValue) MarshalJSON() ([]byte, error) {
 }
 
 // progressValueObjects is what an object needs to be each object variant of
-// ProgressValue (ProgressBegin and ProgressEnd), over the members "kind",
-// "label" and "message", one bit each in this order.
+// [ProgressValue] ([ProgressBegin] and [ProgressEnd]), over the members
+// "kind", "label" and "message", one bit each in this order.
 var progressValueObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x3},
 	Required: []uint64{0x3},
@@ -848,9 +851,9 @@ var progressValueObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x1},
 }}
 
-// UnmarshalJSON decodes a ProgressValue into the variant matching the kind of
-// JSON value b holds. An object decodes into the object variant the members it
-// holds choose, as the type's comment says. Any other value goes to Other.
+// UnmarshalJSON decodes a [ProgressValue] into the variant matching the kind
+// of JSON value b holds. An object decodes into the object variant the members
+// it holds choose, as the type's comment says. Any other value goes to Other.
 func (x *ProgressValue) UnmarshalJSON(b []byte) error {
 	var v ProgressValue
 	var err error
@@ -910,8 +913,8 @@ func (x TokenOrProgress) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a TokenOrProgress into the variant matching the kind
-// of JSON value b holds. Any other value goes to ProgressValue.
+// UnmarshalJSON decodes a [TokenOrProgress] into the variant matching the kind
+// of JSON value b holds. Any other value goes to [ProgressValue].
 func (x *TokenOrProgress) UnmarshalJSON(b []byte) error {
 	var v TokenOrProgress
 	var err error
@@ -953,8 +956,8 @@ func (x FormField) MarshalJSON() ([]byte, error) {
 }
 
 // formFieldObjects is what an object needs to be each object variant of
-// FormField (TextField, NumberField and FlagField), over the members "type",
-// "label", "minLength" and "minimum", one bit each in this order.
+// [FormField] ([TextField], [NumberField] and [FlagField]), over the members
+// "type", "label", "minLength" and "minimum", one bit each in this order.
 var formFieldObjects = []rpcimpl.ObjectChoice{{
 	Declared: []uint64{0x7},
 	Required: []uint64{0x1},
@@ -966,8 +969,8 @@ var formFieldObjects = []rpcimpl.ObjectChoice{{
 	Required: []uint64{0x1},
 }}
 
-// UnmarshalJSON decodes a FormField into the variant matching the kind of JSON
-// value b holds. An object decodes into the object variant the members it
+// UnmarshalJSON decodes a [FormField] into the variant matching the kind of
+// JSON value b holds. An object decodes into the object variant the members it
 // holds choose, as the type's comment says.
 func (x *FormField) UnmarshalJSON(b []byte) error {
 	var v FormField

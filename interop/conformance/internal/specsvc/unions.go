@@ -16,12 +16,29 @@ type GetDataResultItem struct {
 	Integer *int64
 }
 
-// NewGetDataResultItemString returns a GetDataResultItem holding v.
-func NewGetDataResultItemString(v string) GetDataResultItem {
-	return GetDataResultItem{String: &v}
+// NewGetDataResultItem returns a [GetDataResultItem] holding v, in the field
+// of v's type.
+func NewGetDataResultItem[V string | int64](v V) GetDataResultItem {
+	var x GetDataResultItem
+	switch v := any(v).(type) {
+	case string:
+		x.String = &v
+	case int64:
+		x.Integer = &v
+	}
+	return x
 }
 
-// NewGetDataResultItemInteger returns a GetDataResultItem holding v.
-func NewGetDataResultItemInteger(v int64) GetDataResultItem {
-	return GetDataResultItem{Integer: &v}
+// Value returns the variant x holds, as a value of its Go type, for a type
+// switch; nil when x is nil or holds none.
+func (x *GetDataResultItem) Value() any {
+	switch {
+	case x == nil:
+		return nil
+	case x.String != nil:
+		return *x.String
+	case x.Integer != nil:
+		return *x.Integer
+	}
+	return nil
 }

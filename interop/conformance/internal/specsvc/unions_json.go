@@ -28,8 +28,8 @@ func (x GetDataResultItem) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// UnmarshalJSON decodes a GetDataResultItem into the variant matching the kind
-// of JSON value b holds.
+// UnmarshalJSON decodes a [GetDataResultItem] into the variant matching the
+// kind of JSON value b holds.
 func (x *GetDataResultItem) UnmarshalJSON(b []byte) error {
 	var v GetDataResultItem
 	var err error
