@@ -180,7 +180,7 @@ type ImageAttachment struct {
 	MimeType ImageMimeType `json:"mimeType"`
 
 	// A name to show for the image.
-	Filename *string `json:"filename,omitempty"`
+	Filename string `json:"filename,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -191,9 +191,9 @@ func (x ImageAttachment) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.Data)
 	b = append(b, `,"mimeType":`...)
 	b = jsonrpc.AppendString(b, x.MimeType)
-	if x.Filename != nil {
+	if x.Filename != "" {
 		b = append(b, `,"filename":`...)
-		b = jsonrpc.AppendString(b, *x.Filename)
+		b = jsonrpc.AppendString(b, x.Filename)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -214,7 +214,7 @@ func (x *ImageAttachment) UnmarshalJSON(b []byte) error {
 			has.MimeType = true
 			return jsonrpc.AtField("mimeType", jsonrpc.NonNull(value, v.MimeType.UnmarshalJSON(value)))
 		case "filename":
-			return jsonrpc.AtField("filename", jsonrpc.DecodeOptional(value, &v.Filename, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("filename", jsonrpc.DecodeString(value, &v.Filename))
 		}
 		return nil
 	})
@@ -305,10 +305,10 @@ func (x *Selection) UnmarshalJSON(b []byte) error {
 // PermissionContext says what a permission prompt is about.
 type PermissionContext struct {
 	// The file or directory concerned.
-	Path *string `json:"path,omitempty"`
+	Path string `json:"path,omitempty"`
 
 	// The shell command to run.
-	Command *string `json:"command,omitempty"`
+	Command string `json:"command,omitempty"`
 
 	// The tool's arguments: upstream's reference shows an object, its sources a
 	// list of strings.
@@ -320,13 +320,13 @@ type PermissionContext struct {
 func (x PermissionContext) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Path != nil {
+	if x.Path != "" {
 		b = append(b, `,"path":`...)
-		b = jsonrpc.AppendString(b, *x.Path)
+		b = jsonrpc.AppendString(b, x.Path)
 	}
-	if x.Command != nil {
+	if x.Command != "" {
 		b = append(b, `,"command":`...)
-		b = jsonrpc.AppendString(b, *x.Command)
+		b = jsonrpc.AppendString(b, x.Command)
 	}
 	if len(x.Args) != 0 {
 		b = append(b, `,"args":`...)
@@ -344,9 +344,9 @@ func (x *PermissionContext) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "path":
-			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("path", jsonrpc.DecodeString(value, &v.Path))
 		case "command":
-			return jsonrpc.AtField("command", jsonrpc.DecodeOptional(value, &v.Command, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("command", jsonrpc.DecodeString(value, &v.Command))
 		case "args":
 			return jsonrpc.AtField("args", jsonrpc.DecodeRaw(value, &v.Args))
 		}
@@ -558,7 +558,7 @@ type SuccessOrError struct {
 	Success bool `json:"success"`
 
 	// Why it failed.
-	Error *string `json:"error,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -567,9 +567,9 @@ func (x SuccessOrError) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = jsonrpc.AppendBool(b, x.Success)
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -587,7 +587,7 @@ func (x *SuccessOrError) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -699,8 +699,8 @@ type CommunitySkill struct {
 	Tags          []string `json:"tags,omitzero"`
 	Rating        *float64 `json:"rating,omitempty"`
 	DownloadCount *int64   `json:"downloadCount,omitempty"`
-	IsFeatured    *bool    `json:"isFeatured,omitempty"`
-	IsCurated     *bool    `json:"isCurated,omitempty"`
+	IsFeatured    bool     `json:"isFeatured,omitempty"`
+	IsCurated     bool     `json:"isCurated,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -732,13 +732,13 @@ func (x CommunitySkill) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"downloadCount":`...)
 		b = jsonrpc.AppendInt(b, *x.DownloadCount)
 	}
-	if x.IsFeatured != nil {
+	if x.IsFeatured {
 		b = append(b, `,"isFeatured":`...)
-		b = jsonrpc.AppendBool(b, *x.IsFeatured)
+		b = jsonrpc.AppendBool(b, x.IsFeatured)
 	}
-	if x.IsCurated != nil {
+	if x.IsCurated {
 		b = append(b, `,"isCurated":`...)
-		b = jsonrpc.AppendBool(b, *x.IsCurated)
+		b = jsonrpc.AppendBool(b, x.IsCurated)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -771,9 +771,9 @@ func (x *CommunitySkill) UnmarshalJSON(b []byte) error {
 		case "downloadCount":
 			return jsonrpc.AtField("downloadCount", jsonrpc.DecodeOptional(value, &v.DownloadCount, jsonrpc.DecodeInt[int64]))
 		case "isFeatured":
-			return jsonrpc.AtField("isFeatured", jsonrpc.DecodeOptional(value, &v.IsFeatured, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("isFeatured", jsonrpc.DecodeBool(value, &v.IsFeatured))
 		case "isCurated":
-			return jsonrpc.AtField("isCurated", jsonrpc.DecodeOptional(value, &v.IsCurated, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("isCurated", jsonrpc.DecodeBool(value, &v.IsCurated))
 		}
 		return nil
 	})
@@ -801,7 +801,7 @@ type SkillInstall struct {
 	Scope     SkillScope `json:"scope"`
 
 	// Overwrite an installed skill.
-	Force *bool `json:"force,omitempty"`
+	Force bool `json:"force,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -812,9 +812,9 @@ func (x SkillInstall) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.SkillName)
 	b = append(b, `,"scope":`...)
 	b = jsonrpc.AppendString(b, x.Scope)
-	if x.Force != nil {
+	if x.Force {
 		b = append(b, `,"force":`...)
-		b = jsonrpc.AppendBool(b, *x.Force)
+		b = jsonrpc.AppendBool(b, x.Force)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -835,7 +835,7 @@ func (x *SkillInstall) UnmarshalJSON(b []byte) error {
 			has.Scope = true
 			return jsonrpc.AtField("scope", jsonrpc.NonNull(value, v.Scope.UnmarshalJSON(value)))
 		case "force":
-			return jsonrpc.AtField("force", jsonrpc.DecodeOptional(value, &v.Force, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("force", jsonrpc.DecodeBool(value, &v.Force))
 		}
 		return nil
 	})
@@ -854,12 +854,12 @@ func (x *SkillInstall) UnmarshalJSON(b []byte) error {
 
 // SkillInstallResult says what a skill installation did.
 type SkillInstallResult struct {
-	Success   bool    `json:"success"`
-	SkillName *string `json:"skillName,omitempty"`
+	Success   bool   `json:"success"`
+	SkillName string `json:"skillName,omitempty"`
 
 	// Where the skill now lives.
-	Path  *string `json:"path,omitempty"`
-	Error *string `json:"error,omitempty"`
+	Path  string `json:"path,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -868,17 +868,17 @@ func (x SkillInstallResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = jsonrpc.AppendBool(b, x.Success)
-	if x.SkillName != nil {
+	if x.SkillName != "" {
 		b = append(b, `,"skillName":`...)
-		b = jsonrpc.AppendString(b, *x.SkillName)
+		b = jsonrpc.AppendString(b, x.SkillName)
 	}
-	if x.Path != nil {
+	if x.Path != "" {
 		b = append(b, `,"path":`...)
-		b = jsonrpc.AppendString(b, *x.Path)
+		b = jsonrpc.AppendString(b, x.Path)
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -896,11 +896,11 @@ func (x *SkillInstallResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "skillName":
-			return jsonrpc.AtField("skillName", jsonrpc.DecodeOptional(value, &v.SkillName, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("skillName", jsonrpc.DecodeString(value, &v.SkillName))
 		case "path":
-			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("path", jsonrpc.DecodeString(value, &v.Path))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -919,7 +919,7 @@ func (x *SkillInstallResult) UnmarshalJSON(b []byte) error {
 type SkillList struct {
 	Success bool             `json:"success"`
 	Skills  []CommunitySkill `json:"skills"`
-	Error   *string          `json:"error,omitempty"`
+	Error   string           `json:"error,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -946,9 +946,9 @@ func (x SkillList) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.Skills); err != nil {
 		return nil, err
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -969,7 +969,7 @@ func (x *SkillList) UnmarshalJSON(b []byte) error {
 			has.Skills = true
 			return jsonrpc.AtField("skills", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Skills, jsonrpc.UnmarshalJSON[CommunitySkill])))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -1046,12 +1046,12 @@ func (x *McpToolInfo) UnmarshalJSON(b []byte) error {
 type McpServerConfig struct {
 	Name        string                   `json:"name"`
 	Transport   McpServerConfigTransport `json:"transport"`
-	Command     *string                  `json:"command,omitempty"`
+	Command     string                   `json:"command,omitempty"`
 	Args        []string                 `json:"args,omitzero"`
-	URL         *string                  `json:"url,omitempty"`
+	URL         string                   `json:"url,omitempty"`
 	Env         map[string]string        `json:"env,omitzero"`
 	Headers     map[string]string        `json:"headers,omitzero"`
-	AutoConnect *bool                    `json:"autoConnect,omitempty"`
+	AutoConnect bool                     `json:"autoConnect,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1063,9 +1063,9 @@ func (x McpServerConfig) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.Name)
 	b = append(b, `,"transport":`...)
 	b = jsonrpc.AppendString(b, x.Transport)
-	if x.Command != nil {
+	if x.Command != "" {
 		b = append(b, `,"command":`...)
-		b = jsonrpc.AppendString(b, *x.Command)
+		b = jsonrpc.AppendString(b, x.Command)
 	}
 	if x.Args != nil {
 		b = append(b, `,"args":`...)
@@ -1073,9 +1073,9 @@ func (x McpServerConfig) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.URL != nil {
+	if x.URL != "" {
 		b = append(b, `,"url":`...)
-		b = jsonrpc.AppendString(b, *x.URL)
+		b = jsonrpc.AppendString(b, x.URL)
 	}
 	if x.Env != nil {
 		b = append(b, `,"env":`...)
@@ -1089,9 +1089,9 @@ func (x McpServerConfig) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.AutoConnect != nil {
+	if x.AutoConnect {
 		b = append(b, `,"autoConnect":`...)
-		b = jsonrpc.AppendBool(b, *x.AutoConnect)
+		b = jsonrpc.AppendBool(b, x.AutoConnect)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1112,17 +1112,17 @@ func (x *McpServerConfig) UnmarshalJSON(b []byte) error {
 			has.Transport = true
 			return jsonrpc.AtField("transport", jsonrpc.NonNull(value, v.Transport.UnmarshalJSON(value)))
 		case "command":
-			return jsonrpc.AtField("command", jsonrpc.DecodeOptional(value, &v.Command, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("command", jsonrpc.DecodeString(value, &v.Command))
 		case "args":
 			return jsonrpc.AtField("args", json.Unmarshal(value, &v.Args))
 		case "url":
-			return jsonrpc.AtField("url", jsonrpc.DecodeOptional(value, &v.URL, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("url", jsonrpc.DecodeString(value, &v.URL))
 		case "env":
 			return jsonrpc.AtField("env", json.Unmarshal(value, &v.Env))
 		case "headers":
 			return jsonrpc.AtField("headers", json.Unmarshal(value, &v.Headers))
 		case "autoConnect":
-			return jsonrpc.AtField("autoConnect", jsonrpc.DecodeOptional(value, &v.AutoConnect, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("autoConnect", jsonrpc.DecodeBool(value, &v.AutoConnect))
 		}
 		return nil
 	})
@@ -1141,9 +1141,9 @@ func (x *McpServerConfig) UnmarshalJSON(b []byte) error {
 
 // AutomodeCheckpoint is a git commit auto-mode made.
 type AutomodeCheckpoint struct {
-	Commit    string     `json:"commit"`
-	Message   string     `json:"message"`
-	Timestamp *Timestamp `json:"timestamp,omitempty"`
+	Commit    string    `json:"commit"`
+	Message   string    `json:"message"`
+	Timestamp Timestamp `json:"timestamp,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1154,9 +1154,9 @@ func (x AutomodeCheckpoint) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.Commit)
 	b = append(b, `,"message":`...)
 	b = jsonrpc.AppendString(b, x.Message)
-	if x.Timestamp != nil {
+	if x.Timestamp != "" {
 		b = append(b, `,"timestamp":`...)
-		b = jsonrpc.AppendString(b, *x.Timestamp)
+		b = jsonrpc.AppendString(b, x.Timestamp)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1177,7 +1177,7 @@ func (x *AutomodeCheckpoint) UnmarshalJSON(b []byte) error {
 			has.Message = true
 			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "timestamp":
-			return jsonrpc.AtField("timestamp", jsonrpc.DecodeOptional(value, &v.Timestamp, jsonrpc.DecodeString[Timestamp]))
+			return jsonrpc.AtField("timestamp", jsonrpc.DecodeString(value, &v.Timestamp))
 		}
 		return nil
 	})
@@ -1296,8 +1296,8 @@ func (x *AutomodeLogEntry) UnmarshalJSON(b []byte) error {
 // InferenceInProcess is the InProcess variant of [InferenceDestination].
 type InferenceInProcess struct {
 	// Always "in_process"; MarshalJSON fills it in when left empty.
-	Kind     string  `json:"kind"`
-	Provider *string `json:"provider,omitempty"`
+	Kind     string `json:"kind"`
+	Provider string `json:"provider,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -1323,9 +1323,9 @@ func (x InferenceInProcess) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"kind":`...)
 	b = jsonrpc.AppendString(b, x.Kind)
-	if x.Provider != nil {
+	if x.Provider != "" {
 		b = append(b, `,"provider":`...)
-		b = jsonrpc.AppendString(b, *x.Provider)
+		b = jsonrpc.AppendString(b, x.Provider)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1343,7 +1343,7 @@ func (x *InferenceInProcess) UnmarshalJSON(b []byte) error {
 			has.Kind = true
 			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
 		case "provider":
-			return jsonrpc.AtField("provider", jsonrpc.DecodeOptional(value, &v.Provider, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("provider", jsonrpc.DecodeString(value, &v.Provider))
 		}
 		return nil
 	})
@@ -1510,9 +1510,9 @@ func (x *InferenceLocalService) UnmarshalJSON(b []byte) error {
 // InferenceHosted is the Hosted variant of [InferenceDestination].
 type InferenceHosted struct {
 	// Always "hosted"; MarshalJSON fills it in when left empty.
-	Kind     string  `json:"kind"`
-	Provider string  `json:"provider"`
-	Origin   *string `json:"origin,omitempty"`
+	Kind     string `json:"kind"`
+	Provider string `json:"provider"`
+	Origin   string `json:"origin,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -1540,9 +1540,9 @@ func (x InferenceHosted) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.Kind)
 	b = append(b, `,"provider":`...)
 	b = jsonrpc.AppendString(b, x.Provider)
-	if x.Origin != nil {
+	if x.Origin != "" {
 		b = append(b, `,"origin":`...)
-		b = jsonrpc.AppendString(b, *x.Origin)
+		b = jsonrpc.AppendString(b, x.Origin)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1563,7 +1563,7 @@ func (x *InferenceHosted) UnmarshalJSON(b []byte) error {
 			has.Provider = true
 			return jsonrpc.AtField("provider", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Provider)))
 		case "origin":
-			return jsonrpc.AtField("origin", jsonrpc.DecodeOptional(value, &v.Origin, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("origin", jsonrpc.DecodeString(value, &v.Origin))
 		}
 		return nil
 	})
@@ -1648,9 +1648,9 @@ type ProfileErrorData struct {
 	Kind ProfileErrorDataKind `json:"kind"`
 
 	// Always "startup"; MarshalJSON fills it in when left empty.
-	Stage      string  `json:"stage"`
-	Retryable  bool    `json:"retryable"`
-	ProviderID *string `json:"providerId,omitempty"`
+	Stage      string `json:"stage"`
+	Retryable  bool   `json:"retryable"`
+	ProviderID string `json:"providerId,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -1680,9 +1680,9 @@ func (x ProfileErrorData) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.Stage)
 	b = append(b, `,"retryable":`...)
 	b = jsonrpc.AppendBool(b, x.Retryable)
-	if x.ProviderID != nil {
+	if x.ProviderID != "" {
 		b = append(b, `,"providerId":`...)
-		b = jsonrpc.AppendString(b, *x.ProviderID)
+		b = jsonrpc.AppendString(b, x.ProviderID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1706,7 +1706,7 @@ func (x *ProfileErrorData) UnmarshalJSON(b []byte) error {
 			has.Retryable = true
 			return jsonrpc.AtField("retryable", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Retryable)))
 		case "providerId":
-			return jsonrpc.AtField("providerId", jsonrpc.DecodeOptional(value, &v.ProviderID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("providerId", jsonrpc.DecodeString(value, &v.ProviderID))
 		}
 		return nil
 	})
@@ -2138,7 +2138,7 @@ type QueuedGoal struct {
 
 	// Who queued it, e.g. rpc.
 	Source        string    `json:"source"`
-	Template      *string   `json:"template,omitempty"`
+	Template      string    `json:"template,omitempty"`
 	TemplateFlags []string  `json:"templateFlags,omitzero"`
 	TemplateArgs  []string  `json:"templateArgs,omitzero"`
 	CreatedAt     Timestamp `json:"createdAt"`
@@ -2171,9 +2171,9 @@ func (x QueuedGoal) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.Objective)
 	b = append(b, `,"source":`...)
 	b = jsonrpc.AppendString(b, x.Source)
-	if x.Template != nil {
+	if x.Template != "" {
 		b = append(b, `,"template":`...)
-		b = jsonrpc.AppendString(b, *x.Template)
+		b = jsonrpc.AppendString(b, x.Template)
 	}
 	if x.TemplateFlags != nil {
 		b = append(b, `,"templateFlags":`...)
@@ -2219,7 +2219,7 @@ func (x *QueuedGoal) UnmarshalJSON(b []byte) error {
 			has.Source = true
 			return jsonrpc.AtField("source", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Source)))
 		case "template":
-			return jsonrpc.AtField("template", jsonrpc.DecodeOptional(value, &v.Template, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("template", jsonrpc.DecodeString(value, &v.Template))
 		case "templateFlags":
 			return jsonrpc.AtField("templateFlags", json.Unmarshal(value, &v.TemplateFlags))
 		case "templateArgs":
@@ -2509,7 +2509,7 @@ type GoalMutationResult struct {
 	Goal         jsonrpc.Nullable[GoalState]  `json:"goal,omitzero"`
 	Queue        []QueuedGoal                 `json:"queue,omitzero"`
 	Telemetry    *GoalMutationResultTelemetry `json:"telemetry,omitempty"`
-	Message      *string                      `json:"message,omitempty"`
+	Message      string                       `json:"message,omitempty"`
 	Queued       *QueuedGoal                  `json:"queued,omitempty"`
 	Started      *GoalState                   `json:"started,omitempty"`
 	Completed    *CompletedGoal               `json:"completed,omitempty"`
@@ -2546,9 +2546,9 @@ func (x GoalMutationResult) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Message != nil {
+	if x.Message != "" {
 		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, *x.Message)
+		b = jsonrpc.AppendString(b, x.Message)
 	}
 	if x.Queued != nil {
 		b = append(b, `,"queued":`...)
@@ -2608,7 +2608,7 @@ func (x *GoalMutationResult) UnmarshalJSON(b []byte) error {
 		case "telemetry":
 			return jsonrpc.AtField("telemetry", jsonrpc.DecodeOptional(value, &v.Telemetry, jsonrpc.UnmarshalJSON[GoalMutationResultTelemetry]))
 		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("message", jsonrpc.DecodeString(value, &v.Message))
 		case "queued":
 			return jsonrpc.AtField("queued", jsonrpc.DecodeOptional(value, &v.Queued, jsonrpc.UnmarshalJSON[QueuedGoal]))
 		case "started":
@@ -2762,7 +2762,7 @@ func (x *GoalRequest) UnmarshalJSON(b []byte) error {
 type GoalTemplate struct {
 	Name                 string   `json:"name"`
 	Path                 string   `json:"path"`
-	Description          *string  `json:"description,omitempty"`
+	Description          string   `json:"description,omitempty"`
 	Aliases              []string `json:"aliases"`
 	AllowCommands        []string `json:"allowCommands"`
 	RequiredPlaceholders []string `json:"requiredPlaceholders"`
@@ -2810,9 +2810,9 @@ func (x GoalTemplate) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.Name)
 	b = append(b, `,"path":`...)
 	b = jsonrpc.AppendString(b, x.Path)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
 	b = append(b, `,"aliases":`...)
 	if b, err = jsonrpc.AppendValue(b, x.Aliases); err != nil {
@@ -2851,7 +2851,7 @@ func (x *GoalTemplate) UnmarshalJSON(b []byte) error {
 			has.Path = true
 			return jsonrpc.AtField("path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Path)))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "aliases":
 			has.Aliases = true
 			return jsonrpc.AtField("aliases", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Aliases)))
@@ -3121,8 +3121,8 @@ func (x *EvaluationSample) UnmarshalJSON(b []byte) error {
 
 // ChecksResult says whether an attempt passed its checks.
 type ChecksResult struct {
-	Passed       bool    `json:"passed"`
-	OutputObject *string `json:"outputObject,omitempty"`
+	Passed       bool   `json:"passed"`
+	OutputObject string `json:"outputObject,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -3131,9 +3131,9 @@ func (x ChecksResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"passed":`...)
 	b = jsonrpc.AppendBool(b, x.Passed)
-	if x.OutputObject != nil {
+	if x.OutputObject != "" {
 		b = append(b, `,"outputObject":`...)
-		b = jsonrpc.AppendString(b, *x.OutputObject)
+		b = jsonrpc.AppendString(b, x.OutputObject)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -3151,7 +3151,7 @@ func (x *ChecksResult) UnmarshalJSON(b []byte) error {
 			has.Passed = true
 			return jsonrpc.AtField("passed", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Passed)))
 		case "outputObject":
-			return jsonrpc.AtField("outputObject", jsonrpc.DecodeOptional(value, &v.OutputObject, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("outputObject", jsonrpc.DecodeString(value, &v.OutputObject))
 		}
 		return nil
 	})
@@ -3169,8 +3169,8 @@ func (x *ChecksResult) UnmarshalJSON(b []byte) error {
 // ExecutionResult says how running an attempt went.
 type ExecutionResult struct {
 	Outcome      ExecutionResultOutcome `json:"outcome"`
-	Error        *string                `json:"error,omitempty"`
-	OutputObject *string                `json:"outputObject,omitempty"`
+	Error        string                 `json:"error,omitempty"`
+	OutputObject string                 `json:"outputObject,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -3179,13 +3179,13 @@ func (x ExecutionResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"outcome":`...)
 	b = jsonrpc.AppendString(b, x.Outcome)
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
-	if x.OutputObject != nil {
+	if x.OutputObject != "" {
 		b = append(b, `,"outputObject":`...)
-		b = jsonrpc.AppendString(b, *x.OutputObject)
+		b = jsonrpc.AppendString(b, x.OutputObject)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -3203,9 +3203,9 @@ func (x *ExecutionResult) UnmarshalJSON(b []byte) error {
 			has.Outcome = true
 			return jsonrpc.AtField("outcome", jsonrpc.NonNull(value, v.Outcome.UnmarshalJSON(value)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		case "outputObject":
-			return jsonrpc.AtField("outputObject", jsonrpc.DecodeOptional(value, &v.OutputObject, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("outputObject", jsonrpc.DecodeString(value, &v.OutputObject))
 		}
 		return nil
 	})
@@ -3225,7 +3225,7 @@ func (x *ExecutionResult) UnmarshalJSON(b []byte) error {
 // It is the RescoreAttempt variant of [AutoresearchRescoreParams].
 type RescoreAttempt struct {
 	AttemptID string `json:"attemptId"`
-	All       *bool  `json:"all,omitempty"`
+	All       bool   `json:"all,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -3234,9 +3234,9 @@ func (x RescoreAttempt) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"attemptId":`...)
 	b = jsonrpc.AppendString(b, x.AttemptID)
-	if x.All != nil {
+	if x.All {
 		b = append(b, `,"all":`...)
-		b = jsonrpc.AppendBool(b, *x.All)
+		b = jsonrpc.AppendBool(b, x.All)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -3254,7 +3254,7 @@ func (x *RescoreAttempt) UnmarshalJSON(b []byte) error {
 			has.AttemptID = true
 			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
 		case "all":
-			return jsonrpc.AtField("all", jsonrpc.DecodeOptional(value, &v.All, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("all", jsonrpc.DecodeBool(value, &v.All))
 		}
 		return nil
 	})
@@ -3273,7 +3273,7 @@ func (x *RescoreAttempt) UnmarshalJSON(b []byte) error {
 //
 // It is the RescoreAll variant of [AutoresearchRescoreParams].
 type RescoreAll struct {
-	AttemptID *string `json:"attemptId,omitempty"`
+	AttemptID string `json:"attemptId,omitempty"`
 
 	// Always true; MarshalJSON fills it in when left empty.
 	All bool `json:"all"`
@@ -3300,9 +3300,9 @@ func (x RescoreAll) AppendJSON(b []byte) ([]byte, error) {
 		return nil, fmt.Errorf("all must be true, not %v", x.All)
 	}
 	start := len(b)
-	if x.AttemptID != nil {
+	if x.AttemptID != "" {
 		b = append(b, `,"attemptId":`...)
-		b = jsonrpc.AppendString(b, *x.AttemptID)
+		b = jsonrpc.AppendString(b, x.AttemptID)
 	}
 	b = append(b, `,"all":`...)
 	b = jsonrpc.AppendBool(b, x.All)
@@ -3319,7 +3319,7 @@ func (x *RescoreAll) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "attemptId":
-			return jsonrpc.AtField("attemptId", jsonrpc.DecodeOptional(value, &v.AttemptID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("attemptId", jsonrpc.DecodeString(value, &v.AttemptID))
 		case "all":
 			has.All = true
 			return jsonrpc.AtField("all", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.All)))
@@ -3944,18 +3944,18 @@ func (x *HistoryAttempt) UnmarshalJSON(b []byte) error {
 
 // AutoresearchReport is the loop's state as start, status and stop report it.
 type AutoresearchReport struct {
-	Success bool    `json:"success"`
-	Message *string `json:"message,omitempty"`
+	Success bool   `json:"success"`
+	Message string `json:"message,omitempty"`
 
 	// The instruction the agent works on (start).
-	Instruction      *string            `json:"instruction,omitempty"`
-	Active           *bool              `json:"active,omitempty"`
+	Instruction      string             `json:"instruction,omitempty"`
+	Active           bool               `json:"active,omitempty"`
 	State            *AutoresearchState `json:"state,omitempty"`
-	StatusText       *string            `json:"statusText,omitempty"`
+	StatusText       string             `json:"statusText,omitempty"`
 	RunsLogged       *int64             `json:"runsLogged,omitempty"`
 	Attempts         []HistoryAttempt   `json:"attempts,omitzero"`
 	ParetoAttemptIDs []string           `json:"paretoAttemptIds,omitzero"`
-	Error            *string            `json:"error,omitempty"`
+	Error            string             `json:"error,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -3965,17 +3965,17 @@ func (x AutoresearchReport) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = jsonrpc.AppendBool(b, x.Success)
-	if x.Message != nil {
+	if x.Message != "" {
 		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, *x.Message)
+		b = jsonrpc.AppendString(b, x.Message)
 	}
-	if x.Instruction != nil {
+	if x.Instruction != "" {
 		b = append(b, `,"instruction":`...)
-		b = jsonrpc.AppendString(b, *x.Instruction)
+		b = jsonrpc.AppendString(b, x.Instruction)
 	}
-	if x.Active != nil {
+	if x.Active {
 		b = append(b, `,"active":`...)
-		b = jsonrpc.AppendBool(b, *x.Active)
+		b = jsonrpc.AppendBool(b, x.Active)
 	}
 	if x.State != nil {
 		b = append(b, `,"state":`...)
@@ -3983,9 +3983,9 @@ func (x AutoresearchReport) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.StatusText != nil {
+	if x.StatusText != "" {
 		b = append(b, `,"statusText":`...)
-		b = jsonrpc.AppendString(b, *x.StatusText)
+		b = jsonrpc.AppendString(b, x.StatusText)
 	}
 	if x.RunsLogged != nil {
 		b = append(b, `,"runsLogged":`...)
@@ -4003,9 +4003,9 @@ func (x AutoresearchReport) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -4023,15 +4023,15 @@ func (x *AutoresearchReport) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("message", jsonrpc.DecodeString(value, &v.Message))
 		case "instruction":
-			return jsonrpc.AtField("instruction", jsonrpc.DecodeOptional(value, &v.Instruction, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("instruction", jsonrpc.DecodeString(value, &v.Instruction))
 		case "active":
-			return jsonrpc.AtField("active", jsonrpc.DecodeOptional(value, &v.Active, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("active", jsonrpc.DecodeBool(value, &v.Active))
 		case "state":
 			return jsonrpc.AtField("state", jsonrpc.DecodeOptional(value, &v.State, jsonrpc.UnmarshalJSON[AutoresearchState]))
 		case "statusText":
-			return jsonrpc.AtField("statusText", jsonrpc.DecodeOptional(value, &v.StatusText, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("statusText", jsonrpc.DecodeString(value, &v.StatusText))
 		case "runsLogged":
 			return jsonrpc.AtField("runsLogged", jsonrpc.DecodeOptional(value, &v.RunsLogged, jsonrpc.DecodeInt[int64]))
 		case "attempts":
@@ -4039,7 +4039,7 @@ func (x *AutoresearchReport) UnmarshalJSON(b []byte) error {
 		case "paretoAttemptIds":
 			return jsonrpc.AtField("paretoAttemptIds", json.Unmarshal(value, &v.ParetoAttemptIDs))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -4169,13 +4169,13 @@ func (x *ComparisonSide) UnmarshalJSON(b []byte) error {
 // autohand.autoresearch.status.
 type AutoresearchLifecycle struct {
 	Active        bool                            `json:"active"`
-	Goal          *string                         `json:"goal,omitempty"`
+	Goal          string                          `json:"goal,omitempty"`
 	Iteration     *int64                          `json:"iteration,omitempty"`
 	MaxIterations *int64                          `json:"maxIterations,omitempty"`
 	RunsLogged    int64                           `json:"runsLogged"`
-	StatusText    *string                         `json:"statusText,omitempty"`
+	StatusText    string                          `json:"statusText,omitempty"`
 	Subcommand    AutoresearchLifecycleSubcommand `json:"subcommand"`
-	Message       *string                         `json:"message,omitempty"`
+	Message       string                          `json:"message,omitempty"`
 	Timestamp     Timestamp                       `json:"timestamp"`
 }
 
@@ -4185,9 +4185,9 @@ func (x AutoresearchLifecycle) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"active":`...)
 	b = jsonrpc.AppendBool(b, x.Active)
-	if x.Goal != nil {
+	if x.Goal != "" {
 		b = append(b, `,"goal":`...)
-		b = jsonrpc.AppendString(b, *x.Goal)
+		b = jsonrpc.AppendString(b, x.Goal)
 	}
 	if x.Iteration != nil {
 		b = append(b, `,"iteration":`...)
@@ -4199,15 +4199,15 @@ func (x AutoresearchLifecycle) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"runsLogged":`...)
 	b = jsonrpc.AppendInt(b, x.RunsLogged)
-	if x.StatusText != nil {
+	if x.StatusText != "" {
 		b = append(b, `,"statusText":`...)
-		b = jsonrpc.AppendString(b, *x.StatusText)
+		b = jsonrpc.AppendString(b, x.StatusText)
 	}
 	b = append(b, `,"subcommand":`...)
 	b = jsonrpc.AppendString(b, x.Subcommand)
-	if x.Message != nil {
+	if x.Message != "" {
 		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, *x.Message)
+		b = jsonrpc.AppendString(b, x.Message)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = jsonrpc.AppendString(b, x.Timestamp)
@@ -4227,7 +4227,7 @@ func (x *AutoresearchLifecycle) UnmarshalJSON(b []byte) error {
 			has.Active = true
 			return jsonrpc.AtField("active", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Active)))
 		case "goal":
-			return jsonrpc.AtField("goal", jsonrpc.DecodeOptional(value, &v.Goal, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("goal", jsonrpc.DecodeString(value, &v.Goal))
 		case "iteration":
 			return jsonrpc.AtField("iteration", jsonrpc.DecodeOptional(value, &v.Iteration, jsonrpc.DecodeInt[int64]))
 		case "maxIterations":
@@ -4236,12 +4236,12 @@ func (x *AutoresearchLifecycle) UnmarshalJSON(b []byte) error {
 			has.RunsLogged = true
 			return jsonrpc.AtField("runsLogged", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.RunsLogged)))
 		case "statusText":
-			return jsonrpc.AtField("statusText", jsonrpc.DecodeOptional(value, &v.StatusText, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("statusText", jsonrpc.DecodeString(value, &v.StatusText))
 		case "subcommand":
 			has.Subcommand = true
 			return jsonrpc.AtField("subcommand", jsonrpc.NonNull(value, v.Subcommand.UnmarshalJSON(value)))
 		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("message", jsonrpc.DecodeString(value, &v.Message))
 		case "timestamp":
 			has.Timestamp = true
 			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
@@ -4520,7 +4520,7 @@ type PromptParams struct {
 
 	// Images for multimodal models.
 	Images        []ImageAttachment `json:"images,omitzero"`
-	ThinkingLevel *ThinkingLevel    `json:"thinkingLevel,omitempty"`
+	ThinkingLevel ThinkingLevel     `json:"thinkingLevel,omitempty"`
 
 	// With mode host, the agent sends autohand.stepEnd after each tool step and
 	// waits for autohand.stepDecision before going on.
@@ -4546,9 +4546,9 @@ func (x PromptParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ThinkingLevel != nil {
+	if x.ThinkingLevel != "" {
 		b = append(b, `,"thinkingLevel":`...)
-		b = jsonrpc.AppendString(b, *x.ThinkingLevel)
+		b = jsonrpc.AppendString(b, x.ThinkingLevel)
 	}
 	if x.StopWhen != nil {
 		b = append(b, `,"stopWhen":`...)
@@ -4576,7 +4576,10 @@ func (x *PromptParams) UnmarshalJSON(b []byte) error {
 		case "images":
 			return jsonrpc.AtField("images", jsonrpc.DecodeArray(value, &v.Images, jsonrpc.UnmarshalJSON[ImageAttachment]))
 		case "thinkingLevel":
-			return jsonrpc.AtField("thinkingLevel", jsonrpc.DecodeOptional(value, &v.ThinkingLevel, jsonrpc.UnmarshalJSON[ThinkingLevel]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("thinkingLevel", v.ThinkingLevel.UnmarshalJSON(value))
 		case "stopWhen":
 			return jsonrpc.AtField("stopWhen", jsonrpc.DecodeOptional(value, &v.StopWhen, jsonrpc.UnmarshalJSON[PromptParamsStopWhen]))
 		}
@@ -4911,8 +4914,8 @@ func (x *GetStateResult) UnmarshalJSON(b []byte) error {
 //
 // It is the authenticatedUser member of [GetStateResult].
 type GetStateResultAuthenticatedUser struct {
-	Email *string `json:"email,omitempty"`
-	Name  *string `json:"name,omitempty"`
+	Email string `json:"email,omitempty"`
+	Name  string `json:"name,omitempty"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -4935,9 +4938,9 @@ func (x *GetStateResultAuthenticatedUser) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "email":
-			return jsonrpc.AtField("email", jsonrpc.DecodeOptional(value, &v.Email, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("email", jsonrpc.DecodeString(value, &v.Email))
 		case "name":
-			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("name", jsonrpc.DecodeString(value, &v.Name))
 		}
 		var e json.RawMessage
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
@@ -5047,17 +5050,17 @@ func (x *GetMessagesResult) UnmarshalJSON(b []byte) error {
 // PermissionResponseParams are the params of autohand.permissionResponse.
 type PermissionResponseParams struct {
 	// The id from autohand.permissionRequest.
-	RequestID string              `json:"requestId"`
-	Decision  *PermissionDecision `json:"decision,omitempty"`
+	RequestID string             `json:"requestId"`
+	Decision  PermissionDecision `json:"decision,omitempty"`
 
 	// The older yes/no answer.
 	Allowed *bool `json:"allowed,omitempty"`
 
 	// What to do instead (with decision alternative).
-	Alternative *string `json:"alternative,omitempty"`
+	Alternative string `json:"alternative,omitempty"`
 
 	// Keep the answer for the session (with allowed).
-	Remember *bool `json:"remember,omitempty"`
+	Remember bool `json:"remember,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -5066,21 +5069,21 @@ func (x PermissionResponseParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"requestId":`...)
 	b = jsonrpc.AppendString(b, x.RequestID)
-	if x.Decision != nil {
+	if x.Decision != "" {
 		b = append(b, `,"decision":`...)
-		b = jsonrpc.AppendString(b, *x.Decision)
+		b = jsonrpc.AppendString(b, x.Decision)
 	}
 	if x.Allowed != nil {
 		b = append(b, `,"allowed":`...)
 		b = jsonrpc.AppendBool(b, *x.Allowed)
 	}
-	if x.Alternative != nil {
+	if x.Alternative != "" {
 		b = append(b, `,"alternative":`...)
-		b = jsonrpc.AppendString(b, *x.Alternative)
+		b = jsonrpc.AppendString(b, x.Alternative)
 	}
-	if x.Remember != nil {
+	if x.Remember {
 		b = append(b, `,"remember":`...)
-		b = jsonrpc.AppendBool(b, *x.Remember)
+		b = jsonrpc.AppendBool(b, x.Remember)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -5098,13 +5101,16 @@ func (x *PermissionResponseParams) UnmarshalJSON(b []byte) error {
 			has.RequestID = true
 			return jsonrpc.AtField("requestId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.RequestID)))
 		case "decision":
-			return jsonrpc.AtField("decision", jsonrpc.DecodeOptional(value, &v.Decision, jsonrpc.UnmarshalJSON[PermissionDecision]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("decision", v.Decision.UnmarshalJSON(value))
 		case "allowed":
 			return jsonrpc.AtField("allowed", jsonrpc.DecodeOptional(value, &v.Allowed, jsonrpc.DecodeBool[bool]))
 		case "alternative":
-			return jsonrpc.AtField("alternative", jsonrpc.DecodeOptional(value, &v.Alternative, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("alternative", jsonrpc.DecodeString(value, &v.Alternative))
 		case "remember":
-			return jsonrpc.AtField("remember", jsonrpc.DecodeOptional(value, &v.Remember, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("remember", jsonrpc.DecodeBool(value, &v.Remember))
 		}
 		return nil
 	})
@@ -5380,21 +5386,21 @@ func (x *ChangesDecisionResult) UnmarshalJSON(b []byte) error {
 
 // BrowserHandoffCreateParams are the params of autohand.browserHandoff.create.
 type BrowserHandoffCreateParams struct {
-	ExtensionID *string `json:"extensionId,omitempty"`
-	InstallURL  *string `json:"installUrl,omitempty"`
+	ExtensionID string `json:"extensionId,omitempty"`
+	InstallURL  string `json:"installUrl,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x BrowserHandoffCreateParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.ExtensionID != nil {
+	if x.ExtensionID != "" {
 		b = append(b, `,"extensionId":`...)
-		b = jsonrpc.AppendString(b, *x.ExtensionID)
+		b = jsonrpc.AppendString(b, x.ExtensionID)
 	}
-	if x.InstallURL != nil {
+	if x.InstallURL != "" {
 		b = append(b, `,"installUrl":`...)
-		b = jsonrpc.AppendString(b, *x.InstallURL)
+		b = jsonrpc.AppendString(b, x.InstallURL)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -5406,9 +5412,9 @@ func (x *BrowserHandoffCreateParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "extensionId":
-			return jsonrpc.AtField("extensionId", jsonrpc.DecodeOptional(value, &v.ExtensionID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("extensionId", jsonrpc.DecodeString(value, &v.ExtensionID))
 		case "installUrl":
-			return jsonrpc.AtField("installUrl", jsonrpc.DecodeOptional(value, &v.InstallURL, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("installUrl", jsonrpc.DecodeString(value, &v.InstallURL))
 		}
 		return nil
 	})
@@ -5543,10 +5549,10 @@ func (x *BrowserHandoffAttachParams) UnmarshalJSON(b []byte) error {
 
 // BrowserHandoffAttachResult is the result of autohand.browserHandoff.attach.
 type BrowserHandoffAttachResult struct {
-	Success       bool    `json:"success"`
-	SessionID     *string `json:"sessionId,omitempty"`
-	WorkspaceRoot *string `json:"workspaceRoot,omitempty"`
-	MessageCount  *int64  `json:"messageCount,omitempty"`
+	Success       bool   `json:"success"`
+	SessionID     string `json:"sessionId,omitempty"`
+	WorkspaceRoot string `json:"workspaceRoot,omitempty"`
+	MessageCount  *int64 `json:"messageCount,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -5555,13 +5561,13 @@ func (x BrowserHandoffAttachResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = jsonrpc.AppendBool(b, x.Success)
-	if x.SessionID != nil {
+	if x.SessionID != "" {
 		b = append(b, `,"sessionId":`...)
-		b = jsonrpc.AppendString(b, *x.SessionID)
+		b = jsonrpc.AppendString(b, x.SessionID)
 	}
-	if x.WorkspaceRoot != nil {
+	if x.WorkspaceRoot != "" {
 		b = append(b, `,"workspaceRoot":`...)
-		b = jsonrpc.AppendString(b, *x.WorkspaceRoot)
+		b = jsonrpc.AppendString(b, x.WorkspaceRoot)
 	}
 	if x.MessageCount != nil {
 		b = append(b, `,"messageCount":`...)
@@ -5583,9 +5589,9 @@ func (x *BrowserHandoffAttachResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "sessionId":
-			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("sessionId", jsonrpc.DecodeString(value, &v.SessionID))
 		case "workspaceRoot":
-			return jsonrpc.AtField("workspaceRoot", jsonrpc.DecodeOptional(value, &v.WorkspaceRoot, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("workspaceRoot", jsonrpc.DecodeString(value, &v.WorkspaceRoot))
 		case "messageCount":
 			return jsonrpc.AtField("messageCount", jsonrpc.DecodeOptional(value, &v.MessageCount, jsonrpc.DecodeInt[int64]))
 		}
@@ -5605,10 +5611,10 @@ func (x *BrowserHandoffAttachResult) UnmarshalJSON(b []byte) error {
 // BrowserHandoffAttachLatestResult is the result of
 // autohand.browserHandoff.attachLatest.
 type BrowserHandoffAttachLatestResult struct {
-	Success       bool    `json:"success"`
-	SessionID     *string `json:"sessionId,omitempty"`
-	WorkspaceRoot *string `json:"workspaceRoot,omitempty"`
-	MessageCount  *int64  `json:"messageCount,omitempty"`
+	Success       bool   `json:"success"`
+	SessionID     string `json:"sessionId,omitempty"`
+	WorkspaceRoot string `json:"workspaceRoot,omitempty"`
+	MessageCount  *int64 `json:"messageCount,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -5617,13 +5623,13 @@ func (x BrowserHandoffAttachLatestResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = jsonrpc.AppendBool(b, x.Success)
-	if x.SessionID != nil {
+	if x.SessionID != "" {
 		b = append(b, `,"sessionId":`...)
-		b = jsonrpc.AppendString(b, *x.SessionID)
+		b = jsonrpc.AppendString(b, x.SessionID)
 	}
-	if x.WorkspaceRoot != nil {
+	if x.WorkspaceRoot != "" {
 		b = append(b, `,"workspaceRoot":`...)
-		b = jsonrpc.AppendString(b, *x.WorkspaceRoot)
+		b = jsonrpc.AppendString(b, x.WorkspaceRoot)
 	}
 	if x.MessageCount != nil {
 		b = append(b, `,"messageCount":`...)
@@ -5645,9 +5651,9 @@ func (x *BrowserHandoffAttachLatestResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "sessionId":
-			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("sessionId", jsonrpc.DecodeString(value, &v.SessionID))
 		case "workspaceRoot":
-			return jsonrpc.AtField("workspaceRoot", jsonrpc.DecodeOptional(value, &v.WorkspaceRoot, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("workspaceRoot", jsonrpc.DecodeString(value, &v.WorkspaceRoot))
 		case "messageCount":
 			return jsonrpc.AtField("messageCount", jsonrpc.DecodeOptional(value, &v.MessageCount, jsonrpc.DecodeInt[int64]))
 		}
@@ -5815,16 +5821,16 @@ func (x *BrowserCapabilitiesSetResult) UnmarshalJSON(b []byte) error {
 // GetSkillsRegistryParams are the params of autohand.getSkillsRegistry.
 type GetSkillsRegistryParams struct {
 	// Bypass the cache.
-	ForceRefresh *bool `json:"forceRefresh,omitempty"`
+	ForceRefresh bool `json:"forceRefresh,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x GetSkillsRegistryParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.ForceRefresh != nil {
+	if x.ForceRefresh {
 		b = append(b, `,"forceRefresh":`...)
-		b = jsonrpc.AppendBool(b, *x.ForceRefresh)
+		b = jsonrpc.AppendBool(b, x.ForceRefresh)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -5836,7 +5842,7 @@ func (x *GetSkillsRegistryParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "forceRefresh":
-			return jsonrpc.AtField("forceRefresh", jsonrpc.DecodeOptional(value, &v.ForceRefresh, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("forceRefresh", jsonrpc.DecodeBool(value, &v.ForceRefresh))
 		}
 		return nil
 	})
@@ -5852,7 +5858,7 @@ type GetSkillsRegistryResult struct {
 	Success    bool                                    `json:"success"`
 	Skills     []CommunitySkill                        `json:"skills"`
 	Categories []GetSkillsRegistryResultCategoriesItem `json:"categories"`
-	Error      *string                                 `json:"error,omitempty"`
+	Error      string                                  `json:"error,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -5889,9 +5895,9 @@ func (x GetSkillsRegistryResult) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.Categories); err != nil {
 		return nil, err
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -5915,7 +5921,7 @@ func (x *GetSkillsRegistryResult) UnmarshalJSON(b []byte) error {
 			has.Categories = true
 			return jsonrpc.AtField("categories", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Categories, jsonrpc.UnmarshalJSON[GetSkillsRegistryResultCategoriesItem])))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -6067,8 +6073,8 @@ func (x *SkillsTrendingParams) UnmarshalJSON(b []byte) error {
 
 // SkillsRemoveParams are the params of autohand.skills.remove.
 type SkillsRemoveParams struct {
-	SkillName string      `json:"skillName"`
-	Scope     *SkillScope `json:"scope,omitempty"`
+	SkillName string     `json:"skillName"`
+	Scope     SkillScope `json:"scope,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -6077,9 +6083,9 @@ func (x SkillsRemoveParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"skillName":`...)
 	b = jsonrpc.AppendString(b, x.SkillName)
-	if x.Scope != nil {
+	if x.Scope != "" {
 		b = append(b, `,"scope":`...)
-		b = jsonrpc.AppendString(b, *x.Scope)
+		b = jsonrpc.AppendString(b, x.Scope)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -6097,7 +6103,10 @@ func (x *SkillsRemoveParams) UnmarshalJSON(b []byte) error {
 			has.SkillName = true
 			return jsonrpc.AtField("skillName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SkillName)))
 		case "scope":
-			return jsonrpc.AtField("scope", jsonrpc.DecodeOptional(value, &v.Scope, jsonrpc.UnmarshalJSON[SkillScope]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("scope", v.Scope.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -6114,9 +6123,9 @@ func (x *SkillsRemoveParams) UnmarshalJSON(b []byte) error {
 
 // SkillsRemoveResult is the result of autohand.skills.remove.
 type SkillsRemoveResult struct {
-	Success   bool    `json:"success"`
-	SkillName string  `json:"skillName"`
-	Error     *string `json:"error,omitempty"`
+	Success   bool   `json:"success"`
+	SkillName string `json:"skillName"`
+	Error     string `json:"error,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -6127,9 +6136,9 @@ func (x SkillsRemoveResult) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendBool(b, x.Success)
 	b = append(b, `,"skillName":`...)
 	b = jsonrpc.AppendString(b, x.SkillName)
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -6150,7 +6159,7 @@ func (x *SkillsRemoveResult) UnmarshalJSON(b []byte) error {
 			has.SkillName = true
 			return jsonrpc.AtField("skillName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.SkillName)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -6169,16 +6178,16 @@ func (x *SkillsRemoveResult) UnmarshalJSON(b []byte) error {
 
 // LearnRecommendParams are the params of autohand.learn.recommend.
 type LearnRecommendParams struct {
-	Deep *bool `json:"deep,omitempty"`
+	Deep bool `json:"deep,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x LearnRecommendParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Deep != nil {
+	if x.Deep {
 		b = append(b, `,"deep":`...)
-		b = jsonrpc.AppendBool(b, *x.Deep)
+		b = jsonrpc.AppendBool(b, x.Deep)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -6190,7 +6199,7 @@ func (x *LearnRecommendParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "deep":
-			return jsonrpc.AtField("deep", jsonrpc.DecodeOptional(value, &v.Deep, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("deep", jsonrpc.DecodeBool(value, &v.Deep))
 		}
 		return nil
 	})
@@ -6208,7 +6217,7 @@ type LearnRecommendResult struct {
 	Audit           []LearnRecommendResultAuditItem           `json:"audit"`
 	Recommendations []LearnRecommendResultRecommendationsItem `json:"recommendations"`
 	GapAnalysis     *string                                   `json:"gapAnalysis"`
-	Error           *string                                   `json:"error,omitempty"`
+	Error           string                                    `json:"error,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -6253,9 +6262,9 @@ func (x LearnRecommendResult) AppendJSON(b []byte) ([]byte, error) {
 	} else {
 		b = jsonrpc.AppendString(b, *x.GapAnalysis)
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -6285,7 +6294,7 @@ func (x *LearnRecommendResult) UnmarshalJSON(b []byte) error {
 			has.GapAnalysis = true
 			return jsonrpc.AtField("gapAnalysis", jsonrpc.DecodeOptional(value, &v.GapAnalysis, jsonrpc.DecodeString[string]))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -6431,7 +6440,7 @@ type LearnUpdateResult struct {
 	Updated   int64                          `json:"updated"`
 	Unchanged int64                          `json:"unchanged"`
 	Results   []LearnUpdateResultResultsItem `json:"results"`
-	Error     *string                        `json:"error,omitempty"`
+	Error     string                         `json:"error,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -6462,9 +6471,9 @@ func (x LearnUpdateResult) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.Results); err != nil {
 		return nil, err
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -6491,7 +6500,7 @@ func (x *LearnUpdateResult) UnmarshalJSON(b []byte) error {
 			has.Results = true
 			return jsonrpc.AtField("results", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Results, jsonrpc.UnmarshalJSON[LearnUpdateResultResultsItem])))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -6603,10 +6612,10 @@ func (x *LearnGenerateParams) UnmarshalJSON(b []byte) error {
 
 // LearnGenerateResult is the result of autohand.learn.generate.
 type LearnGenerateResult struct {
-	Success   bool    `json:"success"`
-	SkillName *string `json:"skillName,omitempty"`
-	SkillPath *string `json:"skillPath,omitempty"`
-	Error     *string `json:"error,omitempty"`
+	Success   bool   `json:"success"`
+	SkillName string `json:"skillName,omitempty"`
+	SkillPath string `json:"skillPath,omitempty"`
+	Error     string `json:"error,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -6615,17 +6624,17 @@ func (x LearnGenerateResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = jsonrpc.AppendBool(b, x.Success)
-	if x.SkillName != nil {
+	if x.SkillName != "" {
 		b = append(b, `,"skillName":`...)
-		b = jsonrpc.AppendString(b, *x.SkillName)
+		b = jsonrpc.AppendString(b, x.SkillName)
 	}
-	if x.SkillPath != nil {
+	if x.SkillPath != "" {
 		b = append(b, `,"skillPath":`...)
-		b = jsonrpc.AppendString(b, *x.SkillPath)
+		b = jsonrpc.AppendString(b, x.SkillPath)
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -6643,11 +6652,11 @@ func (x *LearnGenerateResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "skillName":
-			return jsonrpc.AtField("skillName", jsonrpc.DecodeOptional(value, &v.SkillName, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("skillName", jsonrpc.DecodeString(value, &v.SkillName))
 		case "skillPath":
-			return jsonrpc.AtField("skillPath", jsonrpc.DecodeOptional(value, &v.SkillPath, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("skillPath", jsonrpc.DecodeString(value, &v.SkillPath))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -6762,9 +6771,9 @@ func (x *AutomodeStartParams) UnmarshalJSON(b []byte) error {
 
 // AutomodeStartResult is the result of autohand.automode.start.
 type AutomodeStartResult struct {
-	Success   bool    `json:"success"`
-	SessionID *string `json:"sessionId,omitempty"`
-	Error     *string `json:"error,omitempty"`
+	Success   bool   `json:"success"`
+	SessionID string `json:"sessionId,omitempty"`
+	Error     string `json:"error,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -6773,13 +6782,13 @@ func (x AutomodeStartResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = jsonrpc.AppendBool(b, x.Success)
-	if x.SessionID != nil {
+	if x.SessionID != "" {
 		b = append(b, `,"sessionId":`...)
-		b = jsonrpc.AppendString(b, *x.SessionID)
+		b = jsonrpc.AppendString(b, x.SessionID)
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -6797,9 +6806,9 @@ func (x *AutomodeStartResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "sessionId":
-			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("sessionId", jsonrpc.DecodeString(value, &v.SessionID))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -6880,7 +6889,7 @@ type AutomodeStatusResultState struct {
 	MaxIterations    int64                           `json:"maxIterations"`
 	FilesCreated     int64                           `json:"filesCreated"`
 	FilesModified    int64                           `json:"filesModified"`
-	Branch           *string                         `json:"branch,omitempty"`
+	Branch           string                          `json:"branch,omitempty"`
 	LastCheckpoint   *AutomodeCheckpoint             `json:"lastCheckpoint,omitempty"`
 }
 
@@ -6901,9 +6910,9 @@ func (x AutomodeStatusResultState) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendInt(b, x.FilesCreated)
 	b = append(b, `,"filesModified":`...)
 	b = jsonrpc.AppendInt(b, x.FilesModified)
-	if x.Branch != nil {
+	if x.Branch != "" {
 		b = append(b, `,"branch":`...)
-		b = jsonrpc.AppendString(b, *x.Branch)
+		b = jsonrpc.AppendString(b, x.Branch)
 	}
 	if x.LastCheckpoint != nil {
 		b = append(b, `,"lastCheckpoint":`...)
@@ -6942,7 +6951,7 @@ func (x *AutomodeStatusResultState) UnmarshalJSON(b []byte) error {
 			has.FilesModified = true
 			return jsonrpc.AtField("filesModified", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.FilesModified)))
 		case "branch":
-			return jsonrpc.AtField("branch", jsonrpc.DecodeOptional(value, &v.Branch, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("branch", jsonrpc.DecodeString(value, &v.Branch))
 		case "lastCheckpoint":
 			return jsonrpc.AtField("lastCheckpoint", jsonrpc.DecodeOptional(value, &v.LastCheckpoint, jsonrpc.UnmarshalJSON[AutomodeCheckpoint]))
 		}
@@ -6971,16 +6980,16 @@ func (x *AutomodeStatusResultState) UnmarshalJSON(b []byte) error {
 
 // AutomodeCancelParams are the params of autohand.automode.cancel.
 type AutomodeCancelParams struct {
-	Reason *string `json:"reason,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x AutomodeCancelParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Reason != nil {
+	if x.Reason != "" {
 		b = append(b, `,"reason":`...)
-		b = jsonrpc.AppendString(b, *x.Reason)
+		b = jsonrpc.AppendString(b, x.Reason)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -6992,7 +7001,7 @@ func (x *AutomodeCancelParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "reason":
-			return jsonrpc.AtField("reason", jsonrpc.DecodeOptional(value, &v.Reason, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("reason", jsonrpc.DecodeString(value, &v.Reason))
 		}
 		return nil
 	})
@@ -7042,7 +7051,7 @@ func (x *AutomodeGetLogParams) UnmarshalJSON(b []byte) error {
 type AutomodeGetLogResult struct {
 	Success    bool               `json:"success"`
 	Iterations []AutomodeLogEntry `json:"iterations"`
-	Error      *string            `json:"error,omitempty"`
+	Error      string             `json:"error,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -7069,9 +7078,9 @@ func (x AutomodeGetLogResult) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.Iterations); err != nil {
 		return nil, err
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -7092,7 +7101,7 @@ func (x *AutomodeGetLogResult) UnmarshalJSON(b []byte) error {
 			has.Iterations = true
 			return jsonrpc.AtField("iterations", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Iterations, jsonrpc.UnmarshalJSON[AutomodeLogEntry])))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -7247,16 +7256,16 @@ func (x *PermissionModeSetResult) UnmarshalJSON(b []byte) error {
 
 // ModelSetParams are the params of autohand.modelSet.
 type ModelSetParams struct {
-	Model *string `json:"model,omitempty"`
+	Model string `json:"model,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x ModelSetParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Model != nil {
+	if x.Model != "" {
 		b = append(b, `,"model":`...)
-		b = jsonrpc.AppendString(b, *x.Model)
+		b = jsonrpc.AppendString(b, x.Model)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -7268,7 +7277,7 @@ func (x *ModelSetParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "model":
-			return jsonrpc.AtField("model", jsonrpc.DecodeOptional(value, &v.Model, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("model", jsonrpc.DecodeString(value, &v.Model))
 		}
 		return nil
 	})
@@ -7281,8 +7290,8 @@ func (x *ModelSetParams) UnmarshalJSON(b []byte) error {
 
 // ModelSetResult is the result of autohand.modelSet.
 type ModelSetResult struct {
-	Success      bool    `json:"success"`
-	CurrentModel *string `json:"currentModel,omitempty"`
+	Success      bool   `json:"success"`
+	CurrentModel string `json:"currentModel,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -7291,9 +7300,9 @@ func (x ModelSetResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = jsonrpc.AppendBool(b, x.Success)
-	if x.CurrentModel != nil {
+	if x.CurrentModel != "" {
 		b = append(b, `,"currentModel":`...)
-		b = jsonrpc.AppendString(b, *x.CurrentModel)
+		b = jsonrpc.AppendString(b, x.CurrentModel)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -7311,7 +7320,7 @@ func (x *ModelSetResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "currentModel":
-			return jsonrpc.AtField("currentModel", jsonrpc.DecodeOptional(value, &v.CurrentModel, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("currentModel", jsonrpc.DecodeString(value, &v.CurrentModel))
 		}
 		return nil
 	})
@@ -7917,8 +7926,8 @@ type GetContextUsageResult struct {
 	Total         int64    `json:"total"`
 	ContextWindow *int64   `json:"contextWindow,omitempty"`
 	UsagePercent  *float64 `json:"usagePercent,omitempty"`
-	IsWarning     *bool    `json:"isWarning,omitempty"`
-	IsCritical    *bool    `json:"isCritical,omitempty"`
+	IsWarning     bool     `json:"isWarning,omitempty"`
+	IsCritical    bool     `json:"isCritical,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -7948,13 +7957,13 @@ func (x GetContextUsageResult) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.IsWarning != nil {
+	if x.IsWarning {
 		b = append(b, `,"isWarning":`...)
-		b = jsonrpc.AppendBool(b, *x.IsWarning)
+		b = jsonrpc.AppendBool(b, x.IsWarning)
 	}
-	if x.IsCritical != nil {
+	if x.IsCritical {
 		b = append(b, `,"isCritical":`...)
-		b = jsonrpc.AppendBool(b, *x.IsCritical)
+		b = jsonrpc.AppendBool(b, x.IsCritical)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -7991,9 +8000,9 @@ func (x *GetContextUsageResult) UnmarshalJSON(b []byte) error {
 		case "usagePercent":
 			return jsonrpc.AtField("usagePercent", jsonrpc.DecodeOptional(value, &v.UsagePercent, jsonrpc.DecodeFloat[float64]))
 		case "isWarning":
-			return jsonrpc.AtField("isWarning", jsonrpc.DecodeOptional(value, &v.IsWarning, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("isWarning", jsonrpc.DecodeBool(value, &v.IsWarning))
 		case "isCritical":
-			return jsonrpc.AtField("isCritical", jsonrpc.DecodeOptional(value, &v.IsCritical, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("isCritical", jsonrpc.DecodeBool(value, &v.IsCritical))
 		}
 		return nil
 	})
@@ -8294,10 +8303,10 @@ type GetSessionResult struct {
 	Status        string    `json:"status"`
 	CreatedAt     Timestamp `json:"createdAt"`
 	LastActiveAt  Timestamp `json:"lastActiveAt"`
-	Summary       *string   `json:"summary,omitempty"`
+	Summary       string    `json:"summary,omitempty"`
 	Messages      []Message `json:"messages"`
 	WorkspaceRoot string    `json:"workspaceRoot"`
-	Error         *string   `json:"error,omitempty"`
+	Error         string    `json:"error,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -8334,9 +8343,9 @@ func (x GetSessionResult) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.CreatedAt)
 	b = append(b, `,"lastActiveAt":`...)
 	b = jsonrpc.AppendString(b, x.LastActiveAt)
-	if x.Summary != nil {
+	if x.Summary != "" {
 		b = append(b, `,"summary":`...)
-		b = jsonrpc.AppendString(b, *x.Summary)
+		b = jsonrpc.AppendString(b, x.Summary)
 	}
 	b = append(b, `,"messages":`...)
 	if b, err = jsonrpc.AppendValue(b, x.Messages); err != nil {
@@ -8344,9 +8353,9 @@ func (x GetSessionResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"workspaceRoot":`...)
 	b = jsonrpc.AppendString(b, x.WorkspaceRoot)
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -8385,7 +8394,7 @@ func (x *GetSessionResult) UnmarshalJSON(b []byte) error {
 			has.LastActiveAt = true
 			return jsonrpc.AtField("lastActiveAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.LastActiveAt)))
 		case "summary":
-			return jsonrpc.AtField("summary", jsonrpc.DecodeOptional(value, &v.Summary, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("summary", jsonrpc.DecodeString(value, &v.Summary))
 		case "messages":
 			has.Messages = true
 			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Messages, jsonrpc.UnmarshalJSON[Message])))
@@ -8393,7 +8402,7 @@ func (x *GetSessionResult) UnmarshalJSON(b []byte) error {
 			has.WorkspaceRoot = true
 			return jsonrpc.AtField("workspaceRoot", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.WorkspaceRoot)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -8468,11 +8477,11 @@ func (x *SessionAttachParams) UnmarshalJSON(b []byte) error {
 
 // SessionAttachResult is the result of autohand.session.attach.
 type SessionAttachResult struct {
-	Success       bool    `json:"success"`
-	SessionID     *string `json:"sessionId,omitempty"`
-	WorkspaceRoot *string `json:"workspaceRoot,omitempty"`
-	MessageCount  *int64  `json:"messageCount,omitempty"`
-	Error         *string `json:"error,omitempty"`
+	Success       bool   `json:"success"`
+	SessionID     string `json:"sessionId,omitempty"`
+	WorkspaceRoot string `json:"workspaceRoot,omitempty"`
+	MessageCount  *int64 `json:"messageCount,omitempty"`
+	Error         string `json:"error,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -8481,21 +8490,21 @@ func (x SessionAttachResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = jsonrpc.AppendBool(b, x.Success)
-	if x.SessionID != nil {
+	if x.SessionID != "" {
 		b = append(b, `,"sessionId":`...)
-		b = jsonrpc.AppendString(b, *x.SessionID)
+		b = jsonrpc.AppendString(b, x.SessionID)
 	}
-	if x.WorkspaceRoot != nil {
+	if x.WorkspaceRoot != "" {
 		b = append(b, `,"workspaceRoot":`...)
-		b = jsonrpc.AppendString(b, *x.WorkspaceRoot)
+		b = jsonrpc.AppendString(b, x.WorkspaceRoot)
 	}
 	if x.MessageCount != nil {
 		b = append(b, `,"messageCount":`...)
 		b = jsonrpc.AppendInt(b, *x.MessageCount)
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -8513,13 +8522,13 @@ func (x *SessionAttachResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "sessionId":
-			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("sessionId", jsonrpc.DecodeString(value, &v.SessionID))
 		case "workspaceRoot":
-			return jsonrpc.AtField("workspaceRoot", jsonrpc.DecodeOptional(value, &v.WorkspaceRoot, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("workspaceRoot", jsonrpc.DecodeString(value, &v.WorkspaceRoot))
 		case "messageCount":
 			return jsonrpc.AtField("messageCount", jsonrpc.DecodeOptional(value, &v.MessageCount, jsonrpc.DecodeInt[int64]))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -8649,16 +8658,16 @@ func (x *McpListServersResultServersItem) UnmarshalJSON(b []byte) error {
 
 // McpListToolsParams are the params of autohand.mcp.listTools.
 type McpListToolsParams struct {
-	ServerName *string `json:"serverName,omitempty"`
+	ServerName string `json:"serverName,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x McpListToolsParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.ServerName != nil {
+	if x.ServerName != "" {
 		b = append(b, `,"serverName":`...)
-		b = jsonrpc.AppendString(b, *x.ServerName)
+		b = jsonrpc.AppendString(b, x.ServerName)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -8670,7 +8679,7 @@ func (x *McpListToolsParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "serverName":
-			return jsonrpc.AtField("serverName", jsonrpc.DecodeOptional(value, &v.ServerName, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("serverName", jsonrpc.DecodeString(value, &v.ServerName))
 		}
 		return nil
 	})
@@ -8957,8 +8966,8 @@ type McpInvokeResponseParams struct {
 	Success   bool   `json:"success"`
 
 	// The tool's output.
-	Result *string `json:"result,omitempty"`
-	Error  *string `json:"error,omitempty"`
+	Result string `json:"result,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -8969,13 +8978,13 @@ func (x McpInvokeResponseParams) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.RequestID)
 	b = append(b, `,"success":`...)
 	b = jsonrpc.AppendBool(b, x.Success)
-	if x.Result != nil {
+	if x.Result != "" {
 		b = append(b, `,"result":`...)
-		b = jsonrpc.AppendString(b, *x.Result)
+		b = jsonrpc.AppendString(b, x.Result)
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -8996,9 +9005,9 @@ func (x *McpInvokeResponseParams) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "result":
-			return jsonrpc.AtField("result", jsonrpc.DecodeOptional(value, &v.Result, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("result", jsonrpc.DecodeString(value, &v.Result))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -9394,8 +9403,8 @@ func (x *McpSetServersResult) UnmarshalJSON(b []byte) error {
 
 // GoalUpdateParams are the params of autohand.goal.update.
 type GoalUpdateParams struct {
-	Objective *string     `json:"objective,omitempty"`
-	Status    *GoalStatus `json:"status,omitempty"`
+	Objective string     `json:"objective,omitempty"`
+	Status    GoalStatus `json:"status,omitempty"`
 
 	// Null clears the budget; left out, it is kept.
 	TokenBudget jsonrpc.Nullable[int64] `json:"token_budget,omitzero"`
@@ -9414,13 +9423,13 @@ type GoalUpdateParams struct {
 // it, without reflection.
 func (x GoalUpdateParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Objective != nil {
+	if x.Objective != "" {
 		b = append(b, `,"objective":`...)
-		b = jsonrpc.AppendString(b, *x.Objective)
+		b = jsonrpc.AppendString(b, x.Objective)
 	}
-	if x.Status != nil {
+	if x.Status != "" {
 		b = append(b, `,"status":`...)
-		b = jsonrpc.AppendString(b, *x.Status)
+		b = jsonrpc.AppendString(b, x.Status)
 	}
 	switch x.TokenBudget.State {
 	case jsonrpc.Null:
@@ -9460,9 +9469,12 @@ func (x *GoalUpdateParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "objective":
-			return jsonrpc.AtField("objective", jsonrpc.DecodeOptional(value, &v.Objective, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("objective", jsonrpc.DecodeString(value, &v.Objective))
 		case "status":
-			return jsonrpc.AtField("status", jsonrpc.DecodeOptional(value, &v.Status, jsonrpc.UnmarshalJSON[GoalStatus]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("status", v.Status.UnmarshalJSON(value))
 		case "token_budget":
 			return jsonrpc.AtField("token_budget", jsonrpc.DecodeNullable(value, &v.TokenBudget, jsonrpc.DecodeInt[int64]))
 		case "time_budget_seconds":
@@ -9483,20 +9495,20 @@ func (x *GoalUpdateParams) UnmarshalJSON(b []byte) error {
 
 // GoalQueueParams are the params of autohand.goal.queue.
 type GoalQueueParams struct {
-	Objective                  *string `json:"objective,omitempty"`
-	TokenBudget                *int64  `json:"token_budget,omitempty"`
-	TimeBudgetSeconds          *int64  `json:"time_budget_seconds,omitempty"`
-	MinTokensBeforeWrapUp      *int64  `json:"min_tokens_before_wrap_up,omitempty"`
-	MinTimeSecondsBeforeWrapUp *int64  `json:"min_time_seconds_before_wrap_up,omitempty"`
+	Objective                  string `json:"objective,omitempty"`
+	TokenBudget                *int64 `json:"token_budget,omitempty"`
+	TimeBudgetSeconds          *int64 `json:"time_budget_seconds,omitempty"`
+	MinTokensBeforeWrapUp      *int64 `json:"min_tokens_before_wrap_up,omitempty"`
+	MinTimeSecondsBeforeWrapUp *int64 `json:"min_time_seconds_before_wrap_up,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x GoalQueueParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Objective != nil {
+	if x.Objective != "" {
 		b = append(b, `,"objective":`...)
-		b = jsonrpc.AppendString(b, *x.Objective)
+		b = jsonrpc.AppendString(b, x.Objective)
 	}
 	if x.TokenBudget != nil {
 		b = append(b, `,"token_budget":`...)
@@ -9524,7 +9536,7 @@ func (x *GoalQueueParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "objective":
-			return jsonrpc.AtField("objective", jsonrpc.DecodeOptional(value, &v.Objective, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("objective", jsonrpc.DecodeString(value, &v.Objective))
 		case "token_budget":
 			return jsonrpc.AtField("token_budget", jsonrpc.DecodeOptional(value, &v.TokenBudget, jsonrpc.DecodeInt[int64]))
 		case "time_budget_seconds":
@@ -9545,17 +9557,17 @@ func (x *GoalQueueParams) UnmarshalJSON(b []byte) error {
 
 // AutoresearchStartParams are the params of autohand.autoresearch.start.
 type AutoresearchStartParams struct {
-	Objective      string                 `json:"objective"`
-	MaxIterations  *int64                 `json:"maxIterations,omitempty"`
-	TimeoutMs      *int64                 `json:"timeoutMs,omitempty"`
-	MetricName     *string                `json:"metricName,omitempty"`
-	MetricUnit     *string                `json:"metricUnit,omitempty"`
-	Direction      *OptimizationDirection `json:"direction,omitempty"`
-	MeasureCommand *string                `json:"measureCommand,omitempty"`
-	MeasureScript  *string                `json:"measureScript,omitempty"`
-	ChecksCommand  *string                `json:"checksCommand,omitempty"`
-	ChecksScript   *string                `json:"checksScript,omitempty"`
-	FilesInScope   []string               `json:"filesInScope,omitzero"`
+	Objective      string                `json:"objective"`
+	MaxIterations  *int64                `json:"maxIterations,omitempty"`
+	TimeoutMs      *int64                `json:"timeoutMs,omitempty"`
+	MetricName     string                `json:"metricName,omitempty"`
+	MetricUnit     string                `json:"metricUnit,omitempty"`
+	Direction      OptimizationDirection `json:"direction,omitempty"`
+	MeasureCommand string                `json:"measureCommand,omitempty"`
+	MeasureScript  string                `json:"measureScript,omitempty"`
+	ChecksCommand  string                `json:"checksCommand,omitempty"`
+	ChecksScript   string                `json:"checksScript,omitempty"`
+	FilesInScope   []string              `json:"filesInScope,omitzero"`
 
 	// Which phases delegate to sub-agents.
 	Subagents            *AutoresearchStartParamsSubagents                `json:"subagents,omitempty"`
@@ -9581,33 +9593,33 @@ func (x AutoresearchStartParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"timeoutMs":`...)
 		b = jsonrpc.AppendInt(b, *x.TimeoutMs)
 	}
-	if x.MetricName != nil {
+	if x.MetricName != "" {
 		b = append(b, `,"metricName":`...)
-		b = jsonrpc.AppendString(b, *x.MetricName)
+		b = jsonrpc.AppendString(b, x.MetricName)
 	}
-	if x.MetricUnit != nil {
+	if x.MetricUnit != "" {
 		b = append(b, `,"metricUnit":`...)
-		b = jsonrpc.AppendString(b, *x.MetricUnit)
+		b = jsonrpc.AppendString(b, x.MetricUnit)
 	}
-	if x.Direction != nil {
+	if x.Direction != "" {
 		b = append(b, `,"direction":`...)
-		b = jsonrpc.AppendString(b, *x.Direction)
+		b = jsonrpc.AppendString(b, x.Direction)
 	}
-	if x.MeasureCommand != nil {
+	if x.MeasureCommand != "" {
 		b = append(b, `,"measureCommand":`...)
-		b = jsonrpc.AppendString(b, *x.MeasureCommand)
+		b = jsonrpc.AppendString(b, x.MeasureCommand)
 	}
-	if x.MeasureScript != nil {
+	if x.MeasureScript != "" {
 		b = append(b, `,"measureScript":`...)
-		b = jsonrpc.AppendString(b, *x.MeasureScript)
+		b = jsonrpc.AppendString(b, x.MeasureScript)
 	}
-	if x.ChecksCommand != nil {
+	if x.ChecksCommand != "" {
 		b = append(b, `,"checksCommand":`...)
-		b = jsonrpc.AppendString(b, *x.ChecksCommand)
+		b = jsonrpc.AppendString(b, x.ChecksCommand)
 	}
-	if x.ChecksScript != nil {
+	if x.ChecksScript != "" {
 		b = append(b, `,"checksScript":`...)
-		b = jsonrpc.AppendString(b, *x.ChecksScript)
+		b = jsonrpc.AppendString(b, x.ChecksScript)
 	}
 	if x.FilesInScope != nil {
 		b = append(b, `,"filesInScope":`...)
@@ -9671,19 +9683,22 @@ func (x *AutoresearchStartParams) UnmarshalJSON(b []byte) error {
 		case "timeoutMs":
 			return jsonrpc.AtField("timeoutMs", jsonrpc.DecodeOptional(value, &v.TimeoutMs, jsonrpc.DecodeInt[int64]))
 		case "metricName":
-			return jsonrpc.AtField("metricName", jsonrpc.DecodeOptional(value, &v.MetricName, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("metricName", jsonrpc.DecodeString(value, &v.MetricName))
 		case "metricUnit":
-			return jsonrpc.AtField("metricUnit", jsonrpc.DecodeOptional(value, &v.MetricUnit, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("metricUnit", jsonrpc.DecodeString(value, &v.MetricUnit))
 		case "direction":
-			return jsonrpc.AtField("direction", jsonrpc.DecodeOptional(value, &v.Direction, jsonrpc.UnmarshalJSON[OptimizationDirection]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("direction", v.Direction.UnmarshalJSON(value))
 		case "measureCommand":
-			return jsonrpc.AtField("measureCommand", jsonrpc.DecodeOptional(value, &v.MeasureCommand, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("measureCommand", jsonrpc.DecodeString(value, &v.MeasureCommand))
 		case "measureScript":
-			return jsonrpc.AtField("measureScript", jsonrpc.DecodeOptional(value, &v.MeasureScript, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("measureScript", jsonrpc.DecodeString(value, &v.MeasureScript))
 		case "checksCommand":
-			return jsonrpc.AtField("checksCommand", jsonrpc.DecodeOptional(value, &v.ChecksCommand, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("checksCommand", jsonrpc.DecodeString(value, &v.ChecksCommand))
 		case "checksScript":
-			return jsonrpc.AtField("checksScript", jsonrpc.DecodeOptional(value, &v.ChecksScript, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("checksScript", jsonrpc.DecodeString(value, &v.ChecksScript))
 		case "filesInScope":
 			return jsonrpc.AtField("filesInScope", json.Unmarshal(value, &v.FilesInScope))
 		case "subagents":
@@ -9716,26 +9731,26 @@ func (x *AutoresearchStartParams) UnmarshalJSON(b []byte) error {
 //
 // It is the subagents member of [AutoresearchStartParams].
 type AutoresearchStartParamsSubagents struct {
-	IdeaGeneration      *bool `json:"ideaGeneration,omitempty"`
-	MeasurementAnalysis *bool `json:"measurementAnalysis,omitempty"`
-	Finalization        *bool `json:"finalization,omitempty"`
+	IdeaGeneration      bool `json:"ideaGeneration,omitempty"`
+	MeasurementAnalysis bool `json:"measurementAnalysis,omitempty"`
+	Finalization        bool `json:"finalization,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x AutoresearchStartParamsSubagents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.IdeaGeneration != nil {
+	if x.IdeaGeneration {
 		b = append(b, `,"ideaGeneration":`...)
-		b = jsonrpc.AppendBool(b, *x.IdeaGeneration)
+		b = jsonrpc.AppendBool(b, x.IdeaGeneration)
 	}
-	if x.MeasurementAnalysis != nil {
+	if x.MeasurementAnalysis {
 		b = append(b, `,"measurementAnalysis":`...)
-		b = jsonrpc.AppendBool(b, *x.MeasurementAnalysis)
+		b = jsonrpc.AppendBool(b, x.MeasurementAnalysis)
 	}
-	if x.Finalization != nil {
+	if x.Finalization {
 		b = append(b, `,"finalization":`...)
-		b = jsonrpc.AppendBool(b, *x.Finalization)
+		b = jsonrpc.AppendBool(b, x.Finalization)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -9747,11 +9762,11 @@ func (x *AutoresearchStartParamsSubagents) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "ideaGeneration":
-			return jsonrpc.AtField("ideaGeneration", jsonrpc.DecodeOptional(value, &v.IdeaGeneration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("ideaGeneration", jsonrpc.DecodeBool(value, &v.IdeaGeneration))
 		case "measurementAnalysis":
-			return jsonrpc.AtField("measurementAnalysis", jsonrpc.DecodeOptional(value, &v.MeasurementAnalysis, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("measurementAnalysis", jsonrpc.DecodeBool(value, &v.MeasurementAnalysis))
 		case "finalization":
-			return jsonrpc.AtField("finalization", jsonrpc.DecodeOptional(value, &v.Finalization, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("finalization", jsonrpc.DecodeBool(value, &v.Finalization))
 		}
 		return nil
 	})
@@ -9917,7 +9932,7 @@ func (x *AutoresearchStartParamsRetention) UnmarshalJSON(b []byte) error {
 type AutoresearchHistoryResult struct {
 	Success  bool             `json:"success"`
 	Attempts []HistoryAttempt `json:"attempts"`
-	Error    *string          `json:"error,omitempty"`
+	Error    string           `json:"error,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -9944,9 +9959,9 @@ func (x AutoresearchHistoryResult) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.Attempts); err != nil {
 		return nil, err
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -9967,7 +9982,7 @@ func (x *AutoresearchHistoryResult) UnmarshalJSON(b []byte) error {
 			has.Attempts = true
 			return jsonrpc.AtField("attempts", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Attempts, jsonrpc.UnmarshalJSON[HistoryAttempt])))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -9986,8 +10001,8 @@ func (x *AutoresearchHistoryResult) UnmarshalJSON(b []byte) error {
 
 // AutoresearchReplayParams are the params of autohand.autoresearch.replay.
 type AutoresearchReplayParams struct {
-	AttemptID string         `json:"attemptId"`
-	Evaluator *EvaluatorMode `json:"evaluator,omitempty"`
+	AttemptID string        `json:"attemptId"`
+	Evaluator EvaluatorMode `json:"evaluator,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -9996,9 +10011,9 @@ func (x AutoresearchReplayParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"attemptId":`...)
 	b = jsonrpc.AppendString(b, x.AttemptID)
-	if x.Evaluator != nil {
+	if x.Evaluator != "" {
 		b = append(b, `,"evaluator":`...)
-		b = jsonrpc.AppendString(b, *x.Evaluator)
+		b = jsonrpc.AppendString(b, x.Evaluator)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -10016,7 +10031,10 @@ func (x *AutoresearchReplayParams) UnmarshalJSON(b []byte) error {
 			has.AttemptID = true
 			return jsonrpc.AtField("attemptId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.AttemptID)))
 		case "evaluator":
-			return jsonrpc.AtField("evaluator", jsonrpc.DecodeOptional(value, &v.Evaluator, jsonrpc.UnmarshalJSON[EvaluatorMode]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("evaluator", v.Evaluator.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -10034,13 +10052,13 @@ func (x *AutoresearchReplayParams) UnmarshalJSON(b []byte) error {
 // AutoresearchReplayResult is the result of autohand.autoresearch.replay.
 type AutoresearchReplayResult struct {
 	Success       bool               `json:"success"`
-	AttemptID     *string            `json:"attemptId,omitempty"`
-	EvaluatorMode *EvaluatorMode     `json:"evaluatorMode,omitempty"`
+	AttemptID     string             `json:"attemptId,omitempty"`
+	EvaluatorMode EvaluatorMode      `json:"evaluatorMode,omitempty"`
 	Metrics       map[string]float64 `json:"metrics,omitzero"`
 	Samples       []EvaluationSample `json:"samples,omitzero"`
 	Decision      *DecisionRecord    `json:"decision,omitempty"`
 	DriftWarnings []string           `json:"driftWarnings,omitzero"`
-	Error         *string            `json:"error,omitempty"`
+	Error         string             `json:"error,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -10050,13 +10068,13 @@ func (x AutoresearchReplayResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = jsonrpc.AppendBool(b, x.Success)
-	if x.AttemptID != nil {
+	if x.AttemptID != "" {
 		b = append(b, `,"attemptId":`...)
-		b = jsonrpc.AppendString(b, *x.AttemptID)
+		b = jsonrpc.AppendString(b, x.AttemptID)
 	}
-	if x.EvaluatorMode != nil {
+	if x.EvaluatorMode != "" {
 		b = append(b, `,"evaluatorMode":`...)
-		b = jsonrpc.AppendString(b, *x.EvaluatorMode)
+		b = jsonrpc.AppendString(b, x.EvaluatorMode)
 	}
 	if x.Metrics != nil {
 		b = append(b, `,"metrics":`...)
@@ -10082,9 +10100,9 @@ func (x AutoresearchReplayResult) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -10102,9 +10120,12 @@ func (x *AutoresearchReplayResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "attemptId":
-			return jsonrpc.AtField("attemptId", jsonrpc.DecodeOptional(value, &v.AttemptID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("attemptId", jsonrpc.DecodeString(value, &v.AttemptID))
 		case "evaluatorMode":
-			return jsonrpc.AtField("evaluatorMode", jsonrpc.DecodeOptional(value, &v.EvaluatorMode, jsonrpc.UnmarshalJSON[EvaluatorMode]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("evaluatorMode", v.EvaluatorMode.UnmarshalJSON(value))
 		case "metrics":
 			return jsonrpc.AtField("metrics", json.Unmarshal(value, &v.Metrics))
 		case "samples":
@@ -10114,7 +10135,7 @@ func (x *AutoresearchReplayResult) UnmarshalJSON(b []byte) error {
 		case "driftWarnings":
 			return jsonrpc.AtField("driftWarnings", json.Unmarshal(value, &v.DriftWarnings))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -10133,7 +10154,7 @@ func (x *AutoresearchReplayResult) UnmarshalJSON(b []byte) error {
 type AutoresearchRescoreResult struct {
 	Success   bool             `json:"success"`
 	Decisions []DecisionRecord `json:"decisions"`
-	Error     *string          `json:"error,omitempty"`
+	Error     string           `json:"error,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -10160,9 +10181,9 @@ func (x AutoresearchRescoreResult) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.Decisions); err != nil {
 		return nil, err
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -10183,7 +10204,7 @@ func (x *AutoresearchRescoreResult) UnmarshalJSON(b []byte) error {
 			has.Decisions = true
 			return jsonrpc.AtField("decisions", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Decisions, jsonrpc.UnmarshalJSON[DecisionRecord])))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -10252,7 +10273,7 @@ func (x *AutoresearchCompareParams) UnmarshalJSON(b []byte) error {
 type AutoresearchCompareResult struct {
 	Success    bool                                 `json:"success"`
 	Comparison *AutoresearchCompareResultComparison `json:"comparison,omitempty"`
-	Error      *string                              `json:"error,omitempty"`
+	Error      string                               `json:"error,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -10268,9 +10289,9 @@ func (x AutoresearchCompareResult) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -10290,7 +10311,7 @@ func (x *AutoresearchCompareResult) UnmarshalJSON(b []byte) error {
 		case "comparison":
 			return jsonrpc.AtField("comparison", jsonrpc.DecodeOptional(value, &v.Comparison, jsonrpc.UnmarshalJSON[AutoresearchCompareResultComparison]))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -10363,7 +10384,7 @@ func (x *AutoresearchCompareResultComparison) UnmarshalJSON(b []byte) error {
 type AutoresearchParetoResult struct {
 	Success    bool     `json:"success"`
 	AttemptIDs []string `json:"attemptIds"`
-	Error      *string  `json:"error,omitempty"`
+	Error      string   `json:"error,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -10390,9 +10411,9 @@ func (x AutoresearchParetoResult) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.AttemptIDs); err != nil {
 		return nil, err
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -10413,7 +10434,7 @@ func (x *AutoresearchParetoResult) UnmarshalJSON(b []byte) error {
 			has.AttemptIDs = true
 			return jsonrpc.AtField("attemptIds", jsonrpc.NonNull(value, json.Unmarshal(value, &v.AttemptIDs)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -10480,10 +10501,10 @@ func (x *AutoresearchPinParams) UnmarshalJSON(b []byte) error {
 
 // AutoresearchPinResult is the result of autohand.autoresearch.pin.
 type AutoresearchPinResult struct {
-	Success   bool    `json:"success"`
-	AttemptID string  `json:"attemptId"`
-	Pinned    bool    `json:"pinned"`
-	Error     *string `json:"error,omitempty"`
+	Success   bool   `json:"success"`
+	AttemptID string `json:"attemptId"`
+	Pinned    bool   `json:"pinned"`
+	Error     string `json:"error,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -10496,9 +10517,9 @@ func (x AutoresearchPinResult) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.AttemptID)
 	b = append(b, `,"pinned":`...)
 	b = jsonrpc.AppendBool(b, x.Pinned)
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -10522,7 +10543,7 @@ func (x *AutoresearchPinResult) UnmarshalJSON(b []byte) error {
 			has.Pinned = true
 			return jsonrpc.AtField("pinned", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Pinned)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -10543,21 +10564,21 @@ func (x *AutoresearchPinResult) UnmarshalJSON(b []byte) error {
 
 // AutoresearchPruneParams are the params of autohand.autoresearch.prune.
 type AutoresearchPruneParams struct {
-	DryRun *bool `json:"dryRun,omitempty"`
-	Yes    *bool `json:"yes,omitempty"`
+	DryRun bool `json:"dryRun,omitempty"`
+	Yes    bool `json:"yes,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x AutoresearchPruneParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DryRun != nil {
+	if x.DryRun {
 		b = append(b, `,"dryRun":`...)
-		b = jsonrpc.AppendBool(b, *x.DryRun)
+		b = jsonrpc.AppendBool(b, x.DryRun)
 	}
-	if x.Yes != nil {
+	if x.Yes {
 		b = append(b, `,"yes":`...)
-		b = jsonrpc.AppendBool(b, *x.Yes)
+		b = jsonrpc.AppendBool(b, x.Yes)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -10569,9 +10590,9 @@ func (x *AutoresearchPruneParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dryRun":
-			return jsonrpc.AtField("dryRun", jsonrpc.DecodeOptional(value, &v.DryRun, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dryRun", jsonrpc.DecodeBool(value, &v.DryRun))
 		case "yes":
-			return jsonrpc.AtField("yes", jsonrpc.DecodeOptional(value, &v.Yes, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("yes", jsonrpc.DecodeBool(value, &v.Yes))
 		}
 		return nil
 	})
@@ -10589,7 +10610,7 @@ type AutoresearchPruneResult struct {
 	Candidates     []AutoresearchPruneResultCandidatesItem `json:"candidates"`
 	BytesFreed     int64                                   `json:"bytesFreed"`
 	RemainingBytes int64                                   `json:"remainingBytes"`
-	Error          *string                                 `json:"error,omitempty"`
+	Error          string                                  `json:"error,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -10622,9 +10643,9 @@ func (x AutoresearchPruneResult) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendInt(b, x.BytesFreed)
 	b = append(b, `,"remainingBytes":`...)
 	b = jsonrpc.AppendInt(b, x.RemainingBytes)
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -10654,7 +10675,7 @@ func (x *AutoresearchPruneResult) UnmarshalJSON(b []byte) error {
 			has.RemainingBytes = true
 			return jsonrpc.AtField("remainingBytes", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.RemainingBytes)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -10768,23 +10789,23 @@ func (x *AutoresearchPruneResultCandidatesItem) UnmarshalJSON(b []byte) error {
 
 // SetupParams are the params of autohand.setup.
 type SetupParams struct {
-	SkipWelcome *bool `json:"skipWelcome,omitempty"`
+	SkipWelcome bool `json:"skipWelcome,omitempty"`
 
 	// Skip the advanced steps.
-	QuickSetup *bool `json:"quickSetup,omitempty"`
+	QuickSetup bool `json:"quickSetup,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x SetupParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.SkipWelcome != nil {
+	if x.SkipWelcome {
 		b = append(b, `,"skipWelcome":`...)
-		b = jsonrpc.AppendBool(b, *x.SkipWelcome)
+		b = jsonrpc.AppendBool(b, x.SkipWelcome)
 	}
-	if x.QuickSetup != nil {
+	if x.QuickSetup {
 		b = append(b, `,"quickSetup":`...)
-		b = jsonrpc.AppendBool(b, *x.QuickSetup)
+		b = jsonrpc.AppendBool(b, x.QuickSetup)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -10796,9 +10817,9 @@ func (x *SetupParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "skipWelcome":
-			return jsonrpc.AtField("skipWelcome", jsonrpc.DecodeOptional(value, &v.SkipWelcome, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("skipWelcome", jsonrpc.DecodeBool(value, &v.SkipWelcome))
 		case "quickSetup":
-			return jsonrpc.AtField("quickSetup", jsonrpc.DecodeOptional(value, &v.QuickSetup, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("quickSetup", jsonrpc.DecodeBool(value, &v.QuickSetup))
 		}
 		return nil
 	})
@@ -10812,13 +10833,13 @@ func (x *SetupParams) UnmarshalJSON(b []byte) error {
 // SetupResult is the result of autohand.setup.
 type SetupResult struct {
 	Success           bool     `json:"success"`
-	Provider          *string  `json:"provider,omitempty"`
-	Model             *string  `json:"model,omitempty"`
-	Locale            *string  `json:"locale,omitempty"`
+	Provider          string   `json:"provider,omitempty"`
+	Model             string   `json:"model,omitempty"`
+	Locale            string   `json:"locale,omitempty"`
 	SkippedSteps      []string `json:"skippedSteps"`
-	AgentsFileCreated *bool    `json:"agentsFileCreated,omitempty"`
+	AgentsFileCreated bool     `json:"agentsFileCreated,omitempty"`
 	Cancelled         bool     `json:"cancelled"`
-	Error             *string  `json:"error,omitempty"`
+	Error             string   `json:"error,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -10841,31 +10862,31 @@ func (x SetupResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = jsonrpc.AppendBool(b, x.Success)
-	if x.Provider != nil {
+	if x.Provider != "" {
 		b = append(b, `,"provider":`...)
-		b = jsonrpc.AppendString(b, *x.Provider)
+		b = jsonrpc.AppendString(b, x.Provider)
 	}
-	if x.Model != nil {
+	if x.Model != "" {
 		b = append(b, `,"model":`...)
-		b = jsonrpc.AppendString(b, *x.Model)
+		b = jsonrpc.AppendString(b, x.Model)
 	}
-	if x.Locale != nil {
+	if x.Locale != "" {
 		b = append(b, `,"locale":`...)
-		b = jsonrpc.AppendString(b, *x.Locale)
+		b = jsonrpc.AppendString(b, x.Locale)
 	}
 	b = append(b, `,"skippedSteps":`...)
 	if b, err = jsonrpc.AppendValue(b, x.SkippedSteps); err != nil {
 		return nil, err
 	}
-	if x.AgentsFileCreated != nil {
+	if x.AgentsFileCreated {
 		b = append(b, `,"agentsFileCreated":`...)
-		b = jsonrpc.AppendBool(b, *x.AgentsFileCreated)
+		b = jsonrpc.AppendBool(b, x.AgentsFileCreated)
 	}
 	b = append(b, `,"cancelled":`...)
 	b = jsonrpc.AppendBool(b, x.Cancelled)
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -10883,21 +10904,21 @@ func (x *SetupResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "provider":
-			return jsonrpc.AtField("provider", jsonrpc.DecodeOptional(value, &v.Provider, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("provider", jsonrpc.DecodeString(value, &v.Provider))
 		case "model":
-			return jsonrpc.AtField("model", jsonrpc.DecodeOptional(value, &v.Model, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("model", jsonrpc.DecodeString(value, &v.Model))
 		case "locale":
-			return jsonrpc.AtField("locale", jsonrpc.DecodeOptional(value, &v.Locale, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("locale", jsonrpc.DecodeString(value, &v.Locale))
 		case "skippedSteps":
 			has.SkippedSteps = true
 			return jsonrpc.AtField("skippedSteps", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SkippedSteps)))
 		case "agentsFileCreated":
-			return jsonrpc.AtField("agentsFileCreated", jsonrpc.DecodeOptional(value, &v.AgentsFileCreated, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("agentsFileCreated", jsonrpc.DecodeBool(value, &v.AgentsFileCreated))
 		case "cancelled":
 			has.Cancelled = true
 			return jsonrpc.AtField("cancelled", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Cancelled)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -10924,7 +10945,7 @@ type RuntimeInspectResult struct {
 	AnswerContractVersion int64                              `json:"answerContractVersion"`
 	CliIdentity           RuntimeInspectResultCliIdentity    `json:"cliIdentity"`
 	ProviderID            string                             `json:"providerId"`
-	Model                 *string                            `json:"model,omitempty"`
+	Model                 string                             `json:"model,omitempty"`
 	Authentication        RuntimeInspectResultAuthentication `json:"authentication"`
 	ClientContext         RuntimeInspectResultClientContext  `json:"clientContext"`
 	AnswerOnly            bool                               `json:"answerOnly"`
@@ -11021,9 +11042,9 @@ func (x RuntimeInspectResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"providerId":`...)
 	b = jsonrpc.AppendString(b, x.ProviderID)
-	if x.Model != nil {
+	if x.Model != "" {
 		b = append(b, `,"model":`...)
-		b = jsonrpc.AppendString(b, *x.Model)
+		b = jsonrpc.AppendString(b, x.Model)
 	}
 	b = append(b, `,"authentication":`...)
 	b = jsonrpc.AppendString(b, x.Authentication)
@@ -11072,7 +11093,7 @@ func (x *RuntimeInspectResult) UnmarshalJSON(b []byte) error {
 			has.ProviderID = true
 			return jsonrpc.AtField("providerId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProviderID)))
 		case "model":
-			return jsonrpc.AtField("model", jsonrpc.DecodeOptional(value, &v.Model, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("model", jsonrpc.DecodeString(value, &v.Model))
 		case "authentication":
 			has.Authentication = true
 			return jsonrpc.AtField("authentication", jsonrpc.NonNull(value, v.Authentication.UnmarshalJSON(value)))
@@ -11316,9 +11337,9 @@ func (x *RuntimeInspectResultCliIdentitySymlinkChainItem) UnmarshalJSON(b []byte
 // RuntimeInspectResultCliIdentityPackage is the package member of
 // [RuntimeInspectResultCliIdentity].
 type RuntimeInspectResultCliIdentityPackage struct {
-	Name    string  `json:"name"`
-	Version string  `json:"version"`
-	Commit  *string `json:"commit,omitempty"`
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Commit  string `json:"commit,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -11329,9 +11350,9 @@ func (x RuntimeInspectResultCliIdentityPackage) AppendJSON(b []byte) ([]byte, er
 	b = jsonrpc.AppendString(b, x.Name)
 	b = append(b, `,"version":`...)
 	b = jsonrpc.AppendString(b, x.Version)
-	if x.Commit != nil {
+	if x.Commit != "" {
 		b = append(b, `,"commit":`...)
-		b = jsonrpc.AppendString(b, *x.Commit)
+		b = jsonrpc.AppendString(b, x.Commit)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -11352,7 +11373,7 @@ func (x *RuntimeInspectResultCliIdentityPackage) UnmarshalJSON(b []byte) error {
 			has.Version = true
 			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
 		case "commit":
-			return jsonrpc.AtField("commit", jsonrpc.DecodeOptional(value, &v.Commit, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("commit", jsonrpc.DecodeString(value, &v.Commit))
 		}
 		return nil
 	})
@@ -11703,7 +11724,7 @@ type AnswerResult struct {
 	// The answer.
 	Result               json.RawMessage      `json:"result"`
 	ProviderID           string               `json:"providerId"`
-	Model                *string              `json:"model,omitempty"`
+	Model                string               `json:"model,omitempty"`
 	InferenceDestination InferenceDestination `json:"inferenceDestination"`
 }
 
@@ -11737,9 +11758,9 @@ func (x AnswerResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"providerId":`...)
 	b = jsonrpc.AppendString(b, x.ProviderID)
-	if x.Model != nil {
+	if x.Model != "" {
 		b = append(b, `,"model":`...)
-		b = jsonrpc.AppendString(b, *x.Model)
+		b = jsonrpc.AppendString(b, x.Model)
 	}
 	b = append(b, `,"inferenceDestination":`...)
 	if b, err = jsonrpc.AppendValue(b, x.InferenceDestination); err != nil {
@@ -11767,7 +11788,7 @@ func (x *AnswerResult) UnmarshalJSON(b []byte) error {
 			has.ProviderID = true
 			return jsonrpc.AtField("providerId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ProviderID)))
 		case "model":
-			return jsonrpc.AtField("model", jsonrpc.DecodeOptional(value, &v.Model, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("model", jsonrpc.DecodeString(value, &v.Model))
 		case "inferenceDestination":
 			has.InferenceDestination = true
 			return jsonrpc.AtField("inferenceDestination", jsonrpc.NonNull(value, v.InferenceDestination.UnmarshalJSON(value)))
@@ -12399,11 +12420,11 @@ func (x *PingParams) UnmarshalJSON(b []byte) error {
 
 // TurnStartParams are the params of autohand.turnStart.
 type TurnStartParams struct {
-	TurnID    string  `json:"turnId"`
-	SessionID *string `json:"sessionId,omitempty"`
+	TurnID    string `json:"turnId"`
+	SessionID string `json:"sessionId,omitempty"`
 
 	// The prompt being worked on.
-	Instruction *string   `json:"instruction,omitempty"`
+	Instruction string    `json:"instruction,omitempty"`
 	Timestamp   Timestamp `json:"timestamp"`
 }
 
@@ -12413,13 +12434,13 @@ func (x TurnStartParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"turnId":`...)
 	b = jsonrpc.AppendString(b, x.TurnID)
-	if x.SessionID != nil {
+	if x.SessionID != "" {
 		b = append(b, `,"sessionId":`...)
-		b = jsonrpc.AppendString(b, *x.SessionID)
+		b = jsonrpc.AppendString(b, x.SessionID)
 	}
-	if x.Instruction != nil {
+	if x.Instruction != "" {
 		b = append(b, `,"instruction":`...)
-		b = jsonrpc.AppendString(b, *x.Instruction)
+		b = jsonrpc.AppendString(b, x.Instruction)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = jsonrpc.AppendString(b, x.Timestamp)
@@ -12439,9 +12460,9 @@ func (x *TurnStartParams) UnmarshalJSON(b []byte) error {
 			has.TurnID = true
 			return jsonrpc.AtField("turnId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TurnID)))
 		case "sessionId":
-			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("sessionId", jsonrpc.DecodeString(value, &v.SessionID))
 		case "instruction":
-			return jsonrpc.AtField("instruction", jsonrpc.DecodeOptional(value, &v.Instruction, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("instruction", jsonrpc.DecodeString(value, &v.Instruction))
 		case "timestamp":
 			has.Timestamp = true
 			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
@@ -12463,17 +12484,17 @@ func (x *TurnStartParams) UnmarshalJSON(b []byte) error {
 
 // TurnEndParams are the params of autohand.turnEnd.
 type TurnEndParams struct {
-	TurnID            string             `json:"turnId"`
-	SessionID         *string            `json:"sessionId,omitempty"`
-	TokensUsed        *int64             `json:"tokensUsed,omitempty"`
-	TokensUsageStatus *TokensUsageStatus `json:"tokensUsageStatus,omitempty"`
+	TurnID            string            `json:"turnId"`
+	SessionID         string            `json:"sessionId,omitempty"`
+	TokensUsed        *int64            `json:"tokensUsed,omitempty"`
+	TokensUsageStatus TokensUsageStatus `json:"tokensUsageStatus,omitempty"`
 
 	// How long the turn took.
 	DurationMs     *int64   `json:"durationMs,omitempty"`
 	ContextPercent *float64 `json:"contextPercent,omitempty"`
 
 	// Why the turn ended.
-	Reason *TurnEndReason `json:"reason,omitempty"`
+	Reason TurnEndReason `json:"reason,omitempty"`
 
 	// The reference's nested figures.
 	Stats     *TurnEndParamsStats `json:"stats,omitempty"`
@@ -12487,17 +12508,17 @@ func (x TurnEndParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"turnId":`...)
 	b = jsonrpc.AppendString(b, x.TurnID)
-	if x.SessionID != nil {
+	if x.SessionID != "" {
 		b = append(b, `,"sessionId":`...)
-		b = jsonrpc.AppendString(b, *x.SessionID)
+		b = jsonrpc.AppendString(b, x.SessionID)
 	}
 	if x.TokensUsed != nil {
 		b = append(b, `,"tokensUsed":`...)
 		b = jsonrpc.AppendInt(b, *x.TokensUsed)
 	}
-	if x.TokensUsageStatus != nil {
+	if x.TokensUsageStatus != "" {
 		b = append(b, `,"tokensUsageStatus":`...)
-		b = jsonrpc.AppendString(b, *x.TokensUsageStatus)
+		b = jsonrpc.AppendString(b, x.TokensUsageStatus)
 	}
 	if x.DurationMs != nil {
 		b = append(b, `,"durationMs":`...)
@@ -12509,9 +12530,9 @@ func (x TurnEndParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Reason != nil {
+	if x.Reason != "" {
 		b = append(b, `,"reason":`...)
-		b = jsonrpc.AppendString(b, *x.Reason)
+		b = jsonrpc.AppendString(b, x.Reason)
 	}
 	if x.Stats != nil {
 		b = append(b, `,"stats":`...)
@@ -12537,17 +12558,23 @@ func (x *TurnEndParams) UnmarshalJSON(b []byte) error {
 			has.TurnID = true
 			return jsonrpc.AtField("turnId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TurnID)))
 		case "sessionId":
-			return jsonrpc.AtField("sessionId", jsonrpc.DecodeOptional(value, &v.SessionID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("sessionId", jsonrpc.DecodeString(value, &v.SessionID))
 		case "tokensUsed":
 			return jsonrpc.AtField("tokensUsed", jsonrpc.DecodeOptional(value, &v.TokensUsed, jsonrpc.DecodeInt[int64]))
 		case "tokensUsageStatus":
-			return jsonrpc.AtField("tokensUsageStatus", jsonrpc.DecodeOptional(value, &v.TokensUsageStatus, jsonrpc.UnmarshalJSON[TokensUsageStatus]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("tokensUsageStatus", v.TokensUsageStatus.UnmarshalJSON(value))
 		case "durationMs":
 			return jsonrpc.AtField("durationMs", jsonrpc.DecodeOptional(value, &v.DurationMs, jsonrpc.DecodeInt[int64]))
 		case "contextPercent":
 			return jsonrpc.AtField("contextPercent", jsonrpc.DecodeOptional(value, &v.ContextPercent, jsonrpc.DecodeFloat[float64]))
 		case "reason":
-			return jsonrpc.AtField("reason", jsonrpc.DecodeOptional(value, &v.Reason, jsonrpc.UnmarshalJSON[TurnEndReason]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("reason", v.Reason.UnmarshalJSON(value))
 		case "stats":
 			return jsonrpc.AtField("stats", jsonrpc.DecodeOptional(value, &v.Stats, jsonrpc.UnmarshalJSON[TurnEndParamsStats]))
 		case "timestamp":
@@ -12573,8 +12600,8 @@ func (x *TurnEndParams) UnmarshalJSON(b []byte) error {
 //
 // It is the stats member of [TurnEndParams].
 type TurnEndParamsStats struct {
-	TokensUsed        int64              `json:"tokensUsed"`
-	TokensUsageStatus *TokensUsageStatus `json:"tokensUsageStatus,omitempty"`
+	TokensUsed        int64             `json:"tokensUsed"`
+	TokensUsageStatus TokensUsageStatus `json:"tokensUsageStatus,omitempty"`
 
 	// In milliseconds.
 	Duration       int64   `json:"duration"`
@@ -12588,9 +12615,9 @@ func (x TurnEndParamsStats) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"tokensUsed":`...)
 	b = jsonrpc.AppendInt(b, x.TokensUsed)
-	if x.TokensUsageStatus != nil {
+	if x.TokensUsageStatus != "" {
 		b = append(b, `,"tokensUsageStatus":`...)
-		b = jsonrpc.AppendString(b, *x.TokensUsageStatus)
+		b = jsonrpc.AppendString(b, x.TokensUsageStatus)
 	}
 	b = append(b, `,"duration":`...)
 	b = jsonrpc.AppendInt(b, x.Duration)
@@ -12614,7 +12641,10 @@ func (x *TurnEndParamsStats) UnmarshalJSON(b []byte) error {
 			has.TokensUsed = true
 			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TokensUsed)))
 		case "tokensUsageStatus":
-			return jsonrpc.AtField("tokensUsageStatus", jsonrpc.DecodeOptional(value, &v.TokensUsageStatus, jsonrpc.UnmarshalJSON[TokensUsageStatus]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("tokensUsageStatus", v.TokensUsageStatus.UnmarshalJSON(value))
 		case "duration":
 			has.Duration = true
 			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Duration)))
@@ -12644,8 +12674,8 @@ type MessageStartParams struct {
 	MessageID string `json:"messageId"`
 
 	// When present, it is always "assistant".
-	Role      *string   `json:"role,omitempty"`
-	TurnID    *string   `json:"turnId,omitempty"`
+	Role      string    `json:"role,omitempty"`
+	TurnID    string    `json:"turnId,omitempty"`
 	Timestamp Timestamp `json:"timestamp"`
 }
 
@@ -12655,13 +12685,13 @@ func (x MessageStartParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"messageId":`...)
 	b = jsonrpc.AppendString(b, x.MessageID)
-	if x.Role != nil {
+	if x.Role != "" {
 		b = append(b, `,"role":`...)
-		b = jsonrpc.AppendString(b, *x.Role)
+		b = jsonrpc.AppendString(b, x.Role)
 	}
-	if x.TurnID != nil {
+	if x.TurnID != "" {
 		b = append(b, `,"turnId":`...)
-		b = jsonrpc.AppendString(b, *x.TurnID)
+		b = jsonrpc.AppendString(b, x.TurnID)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = jsonrpc.AppendString(b, x.Timestamp)
@@ -12673,7 +12703,7 @@ func (x MessageStartParams) AppendJSON(b []byte) ([]byte, error) {
 func (x *MessageStartParams) UnmarshalJSON(b []byte) error {
 	var v MessageStartParams
 	var has struct {
-		MessageID, Timestamp bool
+		MessageID, Role, Timestamp bool
 	}
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
@@ -12681,9 +12711,13 @@ func (x *MessageStartParams) UnmarshalJSON(b []byte) error {
 			has.MessageID = true
 			return jsonrpc.AtField("messageId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.MessageID)))
 		case "role":
-			return jsonrpc.AtField("role", jsonrpc.DecodeOptional(value, &v.Role, jsonrpc.DecodeString[string]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			has.Role = true
+			return jsonrpc.AtField("role", jsonrpc.DecodeString(value, &v.Role))
 		case "turnId":
-			return jsonrpc.AtField("turnId", jsonrpc.DecodeOptional(value, &v.TurnID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("turnId", jsonrpc.DecodeString(value, &v.TurnID))
 		case "timestamp":
 			has.Timestamp = true
 			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
@@ -12696,7 +12730,7 @@ func (x *MessageStartParams) UnmarshalJSON(b []byte) error {
 	switch {
 	case !has.MessageID:
 		return jsonrpc.MissingField("messageId")
-	case v.Role != nil && *v.Role != "assistant":
+	case has.Role && v.Role != "assistant":
 		return jsonrpc.AtField("role", errors.New("must be \"assistant\""))
 	case !has.Timestamp:
 		return jsonrpc.MissingField("timestamp")
@@ -12707,13 +12741,13 @@ func (x *MessageStartParams) UnmarshalJSON(b []byte) error {
 
 // MessageUpdateParams are the params of autohand.messageUpdate.
 type MessageUpdateParams struct {
-	MessageID *string `json:"messageId,omitempty"`
+	MessageID string `json:"messageId,omitempty"`
 
 	// Text to append.
 	Delta string `json:"delta"`
 
 	// Reasoning text to show apart.
-	Thought   *string   `json:"thought,omitempty"`
+	Thought   string    `json:"thought,omitempty"`
 	Timestamp Timestamp `json:"timestamp"`
 }
 
@@ -12721,15 +12755,15 @@ type MessageUpdateParams struct {
 // it, without reflection.
 func (x MessageUpdateParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.MessageID != nil {
+	if x.MessageID != "" {
 		b = append(b, `,"messageId":`...)
-		b = jsonrpc.AppendString(b, *x.MessageID)
+		b = jsonrpc.AppendString(b, x.MessageID)
 	}
 	b = append(b, `,"delta":`...)
 	b = jsonrpc.AppendString(b, x.Delta)
-	if x.Thought != nil {
+	if x.Thought != "" {
 		b = append(b, `,"thought":`...)
-		b = jsonrpc.AppendString(b, *x.Thought)
+		b = jsonrpc.AppendString(b, x.Thought)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = jsonrpc.AppendString(b, x.Timestamp)
@@ -12746,12 +12780,12 @@ func (x *MessageUpdateParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "messageId":
-			return jsonrpc.AtField("messageId", jsonrpc.DecodeOptional(value, &v.MessageID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("messageId", jsonrpc.DecodeString(value, &v.MessageID))
 		case "delta":
 			has.Delta = true
 			return jsonrpc.AtField("delta", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Delta)))
 		case "thought":
-			return jsonrpc.AtField("thought", jsonrpc.DecodeOptional(value, &v.Thought, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("thought", jsonrpc.DecodeString(value, &v.Thought))
 		case "timestamp":
 			has.Timestamp = true
 			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
@@ -12780,7 +12814,7 @@ type MessageEndParams struct {
 	ToolCalls []ToolCall `json:"toolCalls,omitzero"`
 
 	// True when autohand.abort cut it short.
-	Aborted   *bool     `json:"aborted,omitempty"`
+	Aborted   bool      `json:"aborted,omitempty"`
 	Timestamp Timestamp `json:"timestamp"`
 }
 
@@ -12799,9 +12833,9 @@ func (x MessageEndParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Aborted != nil {
+	if x.Aborted {
 		b = append(b, `,"aborted":`...)
-		b = jsonrpc.AppendBool(b, *x.Aborted)
+		b = jsonrpc.AppendBool(b, x.Aborted)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = jsonrpc.AppendString(b, x.Timestamp)
@@ -12826,7 +12860,7 @@ func (x *MessageEndParams) UnmarshalJSON(b []byte) error {
 		case "toolCalls":
 			return jsonrpc.AtField("toolCalls", jsonrpc.DecodeArray(value, &v.ToolCalls, jsonrpc.UnmarshalJSON[ToolCall]))
 		case "aborted":
-			return jsonrpc.AtField("aborted", jsonrpc.DecodeOptional(value, &v.Aborted, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("aborted", jsonrpc.DecodeBool(value, &v.Aborted))
 		case "timestamp":
 			has.Timestamp = true
 			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
@@ -12853,7 +12887,7 @@ type ToolStartParams struct {
 	ToolID string `json:"toolId"`
 
 	// The run_tool_script call that made this call.
-	ParentToolID *string   `json:"parentToolId,omitempty"`
+	ParentToolID string    `json:"parentToolId,omitempty"`
 	ToolName     string    `json:"toolName"`
 	Args         Args      `json:"args"`
 	Timestamp    Timestamp `json:"timestamp"`
@@ -12879,9 +12913,9 @@ func (x ToolStartParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"toolId":`...)
 	b = jsonrpc.AppendString(b, x.ToolID)
-	if x.ParentToolID != nil {
+	if x.ParentToolID != "" {
 		b = append(b, `,"parentToolId":`...)
-		b = jsonrpc.AppendString(b, *x.ParentToolID)
+		b = jsonrpc.AppendString(b, x.ParentToolID)
 	}
 	b = append(b, `,"toolName":`...)
 	b = jsonrpc.AppendString(b, x.ToolName)
@@ -12907,7 +12941,7 @@ func (x *ToolStartParams) UnmarshalJSON(b []byte) error {
 			has.ToolID = true
 			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolID)))
 		case "parentToolId":
-			return jsonrpc.AtField("parentToolId", jsonrpc.DecodeOptional(value, &v.ParentToolID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("parentToolId", jsonrpc.DecodeString(value, &v.ParentToolID))
 		case "toolName":
 			has.ToolName = true
 			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolName)))
@@ -13004,11 +13038,11 @@ func (x *ToolUpdateParams) UnmarshalJSON(b []byte) error {
 // ToolEndParams are the params of autohand.toolEnd.
 type ToolEndParams struct {
 	ToolID       string    `json:"toolId"`
-	ParentToolID *string   `json:"parentToolId,omitempty"`
+	ParentToolID string    `json:"parentToolId,omitempty"`
 	ToolName     string    `json:"toolName"`
 	Success      bool      `json:"success"`
-	Output       *string   `json:"output,omitempty"`
-	Error        *string   `json:"error,omitempty"`
+	Output       string    `json:"output,omitempty"`
+	Error        string    `json:"error,omitempty"`
 	Timestamp    Timestamp `json:"timestamp"`
 }
 
@@ -13018,21 +13052,21 @@ func (x ToolEndParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"toolId":`...)
 	b = jsonrpc.AppendString(b, x.ToolID)
-	if x.ParentToolID != nil {
+	if x.ParentToolID != "" {
 		b = append(b, `,"parentToolId":`...)
-		b = jsonrpc.AppendString(b, *x.ParentToolID)
+		b = jsonrpc.AppendString(b, x.ParentToolID)
 	}
 	b = append(b, `,"toolName":`...)
 	b = jsonrpc.AppendString(b, x.ToolName)
 	b = append(b, `,"success":`...)
 	b = jsonrpc.AppendBool(b, x.Success)
-	if x.Output != nil {
+	if x.Output != "" {
 		b = append(b, `,"output":`...)
-		b = jsonrpc.AppendString(b, *x.Output)
+		b = jsonrpc.AppendString(b, x.Output)
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = jsonrpc.AppendString(b, x.Timestamp)
@@ -13052,7 +13086,7 @@ func (x *ToolEndParams) UnmarshalJSON(b []byte) error {
 			has.ToolID = true
 			return jsonrpc.AtField("toolId", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolID)))
 		case "parentToolId":
-			return jsonrpc.AtField("parentToolId", jsonrpc.DecodeOptional(value, &v.ParentToolID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("parentToolId", jsonrpc.DecodeString(value, &v.ParentToolID))
 		case "toolName":
 			has.ToolName = true
 			return jsonrpc.AtField("toolName", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.ToolName)))
@@ -13060,9 +13094,9 @@ func (x *ToolEndParams) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "output":
-			return jsonrpc.AtField("output", jsonrpc.DecodeOptional(value, &v.Output, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("output", jsonrpc.DecodeString(value, &v.Output))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		case "timestamp":
 			has.Timestamp = true
 			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
@@ -13148,7 +13182,7 @@ func (x *StepEndParams) UnmarshalJSON(b []byte) error {
 // StepEndParamsStep is the step member of [StepEndParams].
 type StepEndParamsStep struct {
 	StepNumber int64      `json:"stepNumber"`
-	Thought    *string    `json:"thought,omitempty"`
+	Thought    string     `json:"thought,omitempty"`
 	ToolCalls  []ToolCall `json:"toolCalls"`
 
 	// The tools' results as the agent records them.
@@ -13181,9 +13215,9 @@ func (x StepEndParamsStep) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"stepNumber":`...)
 	b = jsonrpc.AppendInt(b, x.StepNumber)
-	if x.Thought != nil {
+	if x.Thought != "" {
 		b = append(b, `,"thought":`...)
-		b = jsonrpc.AppendString(b, *x.Thought)
+		b = jsonrpc.AppendString(b, x.Thought)
 	}
 	b = append(b, `,"toolCalls":`...)
 	if b, err = jsonrpc.AppendValue(b, x.ToolCalls); err != nil {
@@ -13209,7 +13243,7 @@ func (x *StepEndParamsStep) UnmarshalJSON(b []byte) error {
 			has.StepNumber = true
 			return jsonrpc.AtField("stepNumber", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.StepNumber)))
 		case "thought":
-			return jsonrpc.AtField("thought", jsonrpc.DecodeOptional(value, &v.Thought, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("thought", jsonrpc.DecodeString(value, &v.Thought))
 		case "toolCalls":
 			has.ToolCalls = true
 			return jsonrpc.AtField("toolCalls", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ToolCalls, jsonrpc.UnmarshalJSON[ToolCall])))
@@ -13328,7 +13362,7 @@ func (x *PermissionRequestParams) UnmarshalJSON(b []byte) error {
 type DirectoryAccessRequestParams struct {
 	RequestID string    `json:"requestId"`
 	Path      string    `json:"path"`
-	Reason    *string   `json:"reason,omitempty"`
+	Reason    string    `json:"reason,omitempty"`
 	Timestamp Timestamp `json:"timestamp"`
 }
 
@@ -13340,9 +13374,9 @@ func (x DirectoryAccessRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.RequestID)
 	b = append(b, `,"path":`...)
 	b = jsonrpc.AppendString(b, x.Path)
-	if x.Reason != nil {
+	if x.Reason != "" {
 		b = append(b, `,"reason":`...)
-		b = jsonrpc.AppendString(b, *x.Reason)
+		b = jsonrpc.AppendString(b, x.Reason)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = jsonrpc.AppendString(b, x.Timestamp)
@@ -13365,7 +13399,7 @@ func (x *DirectoryAccessRequestParams) UnmarshalJSON(b []byte) error {
 			has.Path = true
 			return jsonrpc.AtField("path", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Path)))
 		case "reason":
-			return jsonrpc.AtField("reason", jsonrpc.DecodeOptional(value, &v.Reason, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("reason", jsonrpc.DecodeString(value, &v.Reason))
 		case "timestamp":
 			has.Timestamp = true
 			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
@@ -13773,7 +13807,7 @@ type HookPostToolParams struct {
 
 	// In milliseconds.
 	Duration  int64     `json:"duration"`
-	Output    *string   `json:"output,omitempty"`
+	Output    string    `json:"output,omitempty"`
 	Timestamp Timestamp `json:"timestamp"`
 }
 
@@ -13789,9 +13823,9 @@ func (x HookPostToolParams) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendBool(b, x.Success)
 	b = append(b, `,"duration":`...)
 	b = jsonrpc.AppendInt(b, x.Duration)
-	if x.Output != nil {
+	if x.Output != "" {
 		b = append(b, `,"output":`...)
-		b = jsonrpc.AppendString(b, *x.Output)
+		b = jsonrpc.AppendString(b, x.Output)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = jsonrpc.AppendString(b, x.Timestamp)
@@ -13820,7 +13854,7 @@ func (x *HookPostToolParams) UnmarshalJSON(b []byte) error {
 			has.Duration = true
 			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Duration)))
 		case "output":
-			return jsonrpc.AtField("output", jsonrpc.DecodeOptional(value, &v.Output, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("output", jsonrpc.DecodeString(value, &v.Output))
 		case "timestamp":
 			has.Timestamp = true
 			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
@@ -13984,9 +14018,9 @@ func (x *HookPrePromptParams) UnmarshalJSON(b []byte) error {
 
 // HookPostResponseParams are the params of autohand.hook.postResponse.
 type HookPostResponseParams struct {
-	TokensUsed        int64              `json:"tokensUsed"`
-	TokensUsageStatus *TokensUsageStatus `json:"tokensUsageStatus,omitempty"`
-	ToolCallsCount    int64              `json:"toolCallsCount"`
+	TokensUsed        int64             `json:"tokensUsed"`
+	TokensUsageStatus TokensUsageStatus `json:"tokensUsageStatus,omitempty"`
+	ToolCallsCount    int64             `json:"toolCallsCount"`
 
 	// In milliseconds.
 	Duration  int64     `json:"duration"`
@@ -13999,9 +14033,9 @@ func (x HookPostResponseParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"tokensUsed":`...)
 	b = jsonrpc.AppendInt(b, x.TokensUsed)
-	if x.TokensUsageStatus != nil {
+	if x.TokensUsageStatus != "" {
 		b = append(b, `,"tokensUsageStatus":`...)
-		b = jsonrpc.AppendString(b, *x.TokensUsageStatus)
+		b = jsonrpc.AppendString(b, x.TokensUsageStatus)
 	}
 	b = append(b, `,"toolCallsCount":`...)
 	b = jsonrpc.AppendInt(b, x.ToolCallsCount)
@@ -14025,7 +14059,10 @@ func (x *HookPostResponseParams) UnmarshalJSON(b []byte) error {
 			has.TokensUsed = true
 			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TokensUsed)))
 		case "tokensUsageStatus":
-			return jsonrpc.AtField("tokensUsageStatus", jsonrpc.DecodeOptional(value, &v.TokensUsageStatus, jsonrpc.UnmarshalJSON[TokensUsageStatus]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("tokensUsageStatus", v.TokensUsageStatus.UnmarshalJSON(value))
 		case "toolCallsCount":
 			has.ToolCallsCount = true
 			return jsonrpc.AtField("toolCallsCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ToolCallsCount)))
@@ -14058,7 +14095,7 @@ func (x *HookPostResponseParams) UnmarshalJSON(b []byte) error {
 // HookSessionErrorParams are the params of autohand.hook.sessionError.
 type HookSessionErrorParams struct {
 	Error     string                     `json:"error"`
-	Code      *string                    `json:"code,omitempty"`
+	Code      string                     `json:"code,omitempty"`
 	Context   map[string]json.RawMessage `json:"context,omitzero"`
 	Timestamp Timestamp                  `json:"timestamp"`
 }
@@ -14070,9 +14107,9 @@ func (x HookSessionErrorParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"error":`...)
 	b = jsonrpc.AppendString(b, x.Error)
-	if x.Code != nil {
+	if x.Code != "" {
 		b = append(b, `,"code":`...)
-		b = jsonrpc.AppendString(b, *x.Code)
+		b = jsonrpc.AppendString(b, x.Code)
 	}
 	if x.Context != nil {
 		b = append(b, `,"context":`...)
@@ -14098,7 +14135,7 @@ func (x *HookSessionErrorParams) UnmarshalJSON(b []byte) error {
 			has.Error = true
 			return jsonrpc.AtField("error", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Error)))
 		case "code":
-			return jsonrpc.AtField("code", jsonrpc.DecodeOptional(value, &v.Code, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("code", jsonrpc.DecodeString(value, &v.Code))
 		case "context":
 			return jsonrpc.AtField("context", json.Unmarshal(value, &v.Context))
 		case "timestamp":
@@ -14122,14 +14159,14 @@ func (x *HookSessionErrorParams) UnmarshalJSON(b []byte) error {
 
 // HookRateLimitParams are the params of autohand.hook.rateLimit.
 type HookRateLimitParams struct {
-	Error string  `json:"error"`
-	Code  *string `json:"code,omitempty"`
+	Error string `json:"error"`
+	Code  string `json:"code,omitempty"`
 
 	// Only when the provider said.
 	RetryAfterMs *int64    `json:"retryAfterMs,omitempty"`
 	HTTPStatus   *int64    `json:"httpStatus,omitempty"`
-	Model        *string   `json:"model,omitempty"`
-	Provider     *string   `json:"provider,omitempty"`
+	Model        string    `json:"model,omitempty"`
+	Provider     string    `json:"provider,omitempty"`
 	Timestamp    Timestamp `json:"timestamp"`
 }
 
@@ -14139,9 +14176,9 @@ func (x HookRateLimitParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"error":`...)
 	b = jsonrpc.AppendString(b, x.Error)
-	if x.Code != nil {
+	if x.Code != "" {
 		b = append(b, `,"code":`...)
-		b = jsonrpc.AppendString(b, *x.Code)
+		b = jsonrpc.AppendString(b, x.Code)
 	}
 	if x.RetryAfterMs != nil {
 		b = append(b, `,"retryAfterMs":`...)
@@ -14151,13 +14188,13 @@ func (x HookRateLimitParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"httpStatus":`...)
 		b = jsonrpc.AppendInt(b, *x.HTTPStatus)
 	}
-	if x.Model != nil {
+	if x.Model != "" {
 		b = append(b, `,"model":`...)
-		b = jsonrpc.AppendString(b, *x.Model)
+		b = jsonrpc.AppendString(b, x.Model)
 	}
-	if x.Provider != nil {
+	if x.Provider != "" {
 		b = append(b, `,"provider":`...)
-		b = jsonrpc.AppendString(b, *x.Provider)
+		b = jsonrpc.AppendString(b, x.Provider)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = jsonrpc.AppendString(b, x.Timestamp)
@@ -14177,15 +14214,15 @@ func (x *HookRateLimitParams) UnmarshalJSON(b []byte) error {
 			has.Error = true
 			return jsonrpc.AtField("error", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Error)))
 		case "code":
-			return jsonrpc.AtField("code", jsonrpc.DecodeOptional(value, &v.Code, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("code", jsonrpc.DecodeString(value, &v.Code))
 		case "retryAfterMs":
 			return jsonrpc.AtField("retryAfterMs", jsonrpc.DecodeOptional(value, &v.RetryAfterMs, jsonrpc.DecodeInt[int64]))
 		case "httpStatus":
 			return jsonrpc.AtField("httpStatus", jsonrpc.DecodeOptional(value, &v.HTTPStatus, jsonrpc.DecodeInt[int64]))
 		case "model":
-			return jsonrpc.AtField("model", jsonrpc.DecodeOptional(value, &v.Model, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("model", jsonrpc.DecodeString(value, &v.Model))
 		case "provider":
-			return jsonrpc.AtField("provider", jsonrpc.DecodeOptional(value, &v.Provider, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("provider", jsonrpc.DecodeString(value, &v.Provider))
 		case "timestamp":
 			has.Timestamp = true
 			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
@@ -14207,9 +14244,9 @@ func (x *HookRateLimitParams) UnmarshalJSON(b []byte) error {
 
 // HookStopParams are the params of autohand.hook.stop.
 type HookStopParams struct {
-	TokensUsed        int64              `json:"tokensUsed"`
-	TokensUsageStatus *TokensUsageStatus `json:"tokensUsageStatus,omitempty"`
-	ToolCallsCount    int64              `json:"toolCallsCount"`
+	TokensUsed        int64             `json:"tokensUsed"`
+	TokensUsageStatus TokensUsageStatus `json:"tokensUsageStatus,omitempty"`
+	ToolCallsCount    int64             `json:"toolCallsCount"`
 
 	// In milliseconds.
 	Duration  int64     `json:"duration"`
@@ -14222,9 +14259,9 @@ func (x HookStopParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"tokensUsed":`...)
 	b = jsonrpc.AppendInt(b, x.TokensUsed)
-	if x.TokensUsageStatus != nil {
+	if x.TokensUsageStatus != "" {
 		b = append(b, `,"tokensUsageStatus":`...)
-		b = jsonrpc.AppendString(b, *x.TokensUsageStatus)
+		b = jsonrpc.AppendString(b, x.TokensUsageStatus)
 	}
 	b = append(b, `,"toolCallsCount":`...)
 	b = jsonrpc.AppendInt(b, x.ToolCallsCount)
@@ -14248,7 +14285,10 @@ func (x *HookStopParams) UnmarshalJSON(b []byte) error {
 			has.TokensUsed = true
 			return jsonrpc.AtField("tokensUsed", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.TokensUsed)))
 		case "tokensUsageStatus":
-			return jsonrpc.AtField("tokensUsageStatus", jsonrpc.DecodeOptional(value, &v.TokensUsageStatus, jsonrpc.UnmarshalJSON[TokensUsageStatus]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("tokensUsageStatus", v.TokensUsageStatus.UnmarshalJSON(value))
 		case "toolCallsCount":
 			has.ToolCallsCount = true
 			return jsonrpc.AtField("toolCallsCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.ToolCallsCount)))
@@ -14391,7 +14431,7 @@ type HookSubagentStopParams struct {
 	SubagentType string    `json:"subagentType"`
 	Success      bool      `json:"success"`
 	Duration     int64     `json:"duration"`
-	Error        *string   `json:"error,omitempty"`
+	Error        string    `json:"error,omitempty"`
 	Timestamp    Timestamp `json:"timestamp"`
 }
 
@@ -14409,9 +14449,9 @@ func (x HookSubagentStopParams) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendBool(b, x.Success)
 	b = append(b, `,"duration":`...)
 	b = jsonrpc.AppendInt(b, x.Duration)
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = jsonrpc.AppendString(b, x.Timestamp)
@@ -14443,7 +14483,7 @@ func (x *HookSubagentStopParams) UnmarshalJSON(b []byte) error {
 			has.Duration = true
 			return jsonrpc.AtField("duration", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Duration)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		case "timestamp":
 			has.Timestamp = true
 			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
@@ -14475,8 +14515,8 @@ func (x *HookSubagentStopParams) UnmarshalJSON(b []byte) error {
 // autohand.hook.permissionRequest.
 type HookPermissionRequestParams struct {
 	Tool      string    `json:"tool"`
-	Path      *string   `json:"path,omitempty"`
-	Command   *string   `json:"command,omitempty"`
+	Path      string    `json:"path,omitempty"`
+	Command   string    `json:"command,omitempty"`
 	Args      Args      `json:"args,omitzero"`
 	Timestamp Timestamp `json:"timestamp"`
 }
@@ -14488,13 +14528,13 @@ func (x HookPermissionRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"tool":`...)
 	b = jsonrpc.AppendString(b, x.Tool)
-	if x.Path != nil {
+	if x.Path != "" {
 		b = append(b, `,"path":`...)
-		b = jsonrpc.AppendString(b, *x.Path)
+		b = jsonrpc.AppendString(b, x.Path)
 	}
-	if x.Command != nil {
+	if x.Command != "" {
 		b = append(b, `,"command":`...)
-		b = jsonrpc.AppendString(b, *x.Command)
+		b = jsonrpc.AppendString(b, x.Command)
 	}
 	if x.Args != nil {
 		b = append(b, `,"args":`...)
@@ -14520,9 +14560,9 @@ func (x *HookPermissionRequestParams) UnmarshalJSON(b []byte) error {
 			has.Tool = true
 			return jsonrpc.AtField("tool", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Tool)))
 		case "path":
-			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("path", jsonrpc.DecodeString(value, &v.Path))
 		case "command":
-			return jsonrpc.AtField("command", jsonrpc.DecodeOptional(value, &v.Command, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("command", jsonrpc.DecodeString(value, &v.Command))
 		case "args":
 			return jsonrpc.AtField("args", json.Unmarshal(value, &v.Args))
 		case "timestamp":
@@ -14603,7 +14643,7 @@ func (x *HookNotificationParams) UnmarshalJSON(b []byte) error {
 // HookContextCompactedParams are the params of autohand.hook.contextCompacted.
 type HookContextCompactedParams struct {
 	CroppedCount int64     `json:"croppedCount"`
-	Summary      *string   `json:"summary,omitempty"`
+	Summary      string    `json:"summary,omitempty"`
 	UsagePercent float64   `json:"usagePercent"`
 	Reason       string    `json:"reason"`
 	Timestamp    Timestamp `json:"timestamp"`
@@ -14616,9 +14656,9 @@ func (x HookContextCompactedParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"croppedCount":`...)
 	b = jsonrpc.AppendInt(b, x.CroppedCount)
-	if x.Summary != nil {
+	if x.Summary != "" {
 		b = append(b, `,"summary":`...)
-		b = jsonrpc.AppendString(b, *x.Summary)
+		b = jsonrpc.AppendString(b, x.Summary)
 	}
 	b = append(b, `,"usagePercent":`...)
 	if b, err = jsonrpc.AppendFloat(b, x.UsagePercent); err != nil {
@@ -14644,7 +14684,7 @@ func (x *HookContextCompactedParams) UnmarshalJSON(b []byte) error {
 			has.CroppedCount = true
 			return jsonrpc.AtField("croppedCount", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.CroppedCount)))
 		case "summary":
-			return jsonrpc.AtField("summary", jsonrpc.DecodeOptional(value, &v.Summary, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("summary", jsonrpc.DecodeString(value, &v.Summary))
 		case "usagePercent":
 			has.UsagePercent = true
 			return jsonrpc.AtField("usagePercent", jsonrpc.NonNull(value, jsonrpc.DecodeFloat(value, &v.UsagePercent)))
@@ -15032,10 +15072,10 @@ func (x *AutomodeErrorParams) UnmarshalJSON(b []byte) error {
 type AutoresearchEventParams struct {
 	Operation AutoresearchEventParamsOperation `json:"operation"`
 	Phase     AutoresearchEventParamsPhase     `json:"phase"`
-	AttemptID *string                          `json:"attemptId,omitempty"`
+	AttemptID string                           `json:"attemptId,omitempty"`
 	Success   bool                             `json:"success"`
-	Applied   *bool                            `json:"applied,omitempty"`
-	Error     *string                          `json:"error,omitempty"`
+	Applied   bool                             `json:"applied,omitempty"`
+	Error     string                           `json:"error,omitempty"`
 	Timestamp Timestamp                        `json:"timestamp"`
 }
 
@@ -15047,19 +15087,19 @@ func (x AutoresearchEventParams) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.Operation)
 	b = append(b, `,"phase":`...)
 	b = jsonrpc.AppendString(b, x.Phase)
-	if x.AttemptID != nil {
+	if x.AttemptID != "" {
 		b = append(b, `,"attemptId":`...)
-		b = jsonrpc.AppendString(b, *x.AttemptID)
+		b = jsonrpc.AppendString(b, x.AttemptID)
 	}
 	b = append(b, `,"success":`...)
 	b = jsonrpc.AppendBool(b, x.Success)
-	if x.Applied != nil {
+	if x.Applied {
 		b = append(b, `,"applied":`...)
-		b = jsonrpc.AppendBool(b, *x.Applied)
+		b = jsonrpc.AppendBool(b, x.Applied)
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = jsonrpc.AppendString(b, x.Timestamp)
@@ -15082,14 +15122,14 @@ func (x *AutoresearchEventParams) UnmarshalJSON(b []byte) error {
 			has.Phase = true
 			return jsonrpc.AtField("phase", jsonrpc.NonNull(value, v.Phase.UnmarshalJSON(value)))
 		case "attemptId":
-			return jsonrpc.AtField("attemptId", jsonrpc.DecodeOptional(value, &v.AttemptID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("attemptId", jsonrpc.DecodeString(value, &v.AttemptID))
 		case "success":
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "applied":
-			return jsonrpc.AtField("applied", jsonrpc.DecodeOptional(value, &v.Applied, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("applied", jsonrpc.DecodeBool(value, &v.Applied))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		case "timestamp":
 			has.Timestamp = true
 			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
@@ -15519,7 +15559,7 @@ func (x *LearnInstallCompleteParams) UnmarshalJSON(b []byte) error {
 
 // LearnSecurityWarningParams are the params of autohand.learn.securityWarning.
 type LearnSecurityWarningParams struct {
-	Skill     *string   `json:"skill,omitempty"`
+	Skill     string    `json:"skill,omitempty"`
 	Message   string    `json:"message"`
 	Timestamp Timestamp `json:"timestamp"`
 
@@ -15547,7 +15587,7 @@ func (x *LearnSecurityWarningParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "skill":
-			return jsonrpc.AtField("skill", jsonrpc.DecodeOptional(value, &v.Skill, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("skill", jsonrpc.DecodeString(value, &v.Skill))
 		case "message":
 			has.Message = true
 			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
@@ -15578,7 +15618,7 @@ func (x *LearnSecurityWarningParams) UnmarshalJSON(b []byte) error {
 // ScheduleTriggeredParams are the params of autohand.schedule.triggered.
 type ScheduleTriggeredParams struct {
 	Prompt     string    `json:"prompt"`
-	ScheduleID *string   `json:"scheduleId,omitempty"`
+	ScheduleID string    `json:"scheduleId,omitempty"`
 	Timestamp  Timestamp `json:"timestamp"`
 }
 
@@ -15588,9 +15628,9 @@ func (x ScheduleTriggeredParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"prompt":`...)
 	b = jsonrpc.AppendString(b, x.Prompt)
-	if x.ScheduleID != nil {
+	if x.ScheduleID != "" {
 		b = append(b, `,"scheduleId":`...)
-		b = jsonrpc.AppendString(b, *x.ScheduleID)
+		b = jsonrpc.AppendString(b, x.ScheduleID)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = jsonrpc.AppendString(b, x.Timestamp)
@@ -15610,7 +15650,7 @@ func (x *ScheduleTriggeredParams) UnmarshalJSON(b []byte) error {
 			has.Prompt = true
 			return jsonrpc.AtField("prompt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Prompt)))
 		case "scheduleId":
-			return jsonrpc.AtField("scheduleId", jsonrpc.DecodeOptional(value, &v.ScheduleID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("scheduleId", jsonrpc.DecodeString(value, &v.ScheduleID))
 		case "timestamp":
 			has.Timestamp = true
 			return jsonrpc.AtField("timestamp", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Timestamp)))
@@ -15796,10 +15836,10 @@ func (x *SetupErrorParams) UnmarshalJSON(b []byte) error {
 type SetupCompleteParams struct {
 	Timestamp         Timestamp `json:"timestamp"`
 	Success           bool      `json:"success"`
-	Provider          *string   `json:"provider,omitempty"`
-	Model             *string   `json:"model,omitempty"`
+	Provider          string    `json:"provider,omitempty"`
+	Model             string    `json:"model,omitempty"`
 	SkippedSteps      []string  `json:"skippedSteps"`
-	AgentsFileCreated *bool     `json:"agentsFileCreated,omitempty"`
+	AgentsFileCreated bool      `json:"agentsFileCreated,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -15824,21 +15864,21 @@ func (x SetupCompleteParams) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.Timestamp)
 	b = append(b, `,"success":`...)
 	b = jsonrpc.AppendBool(b, x.Success)
-	if x.Provider != nil {
+	if x.Provider != "" {
 		b = append(b, `,"provider":`...)
-		b = jsonrpc.AppendString(b, *x.Provider)
+		b = jsonrpc.AppendString(b, x.Provider)
 	}
-	if x.Model != nil {
+	if x.Model != "" {
 		b = append(b, `,"model":`...)
-		b = jsonrpc.AppendString(b, *x.Model)
+		b = jsonrpc.AppendString(b, x.Model)
 	}
 	b = append(b, `,"skippedSteps":`...)
 	if b, err = jsonrpc.AppendValue(b, x.SkippedSteps); err != nil {
 		return nil, err
 	}
-	if x.AgentsFileCreated != nil {
+	if x.AgentsFileCreated {
 		b = append(b, `,"agentsFileCreated":`...)
-		b = jsonrpc.AppendBool(b, *x.AgentsFileCreated)
+		b = jsonrpc.AppendBool(b, x.AgentsFileCreated)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -15859,14 +15899,14 @@ func (x *SetupCompleteParams) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "provider":
-			return jsonrpc.AtField("provider", jsonrpc.DecodeOptional(value, &v.Provider, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("provider", jsonrpc.DecodeString(value, &v.Provider))
 		case "model":
-			return jsonrpc.AtField("model", jsonrpc.DecodeOptional(value, &v.Model, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("model", jsonrpc.DecodeString(value, &v.Model))
 		case "skippedSteps":
 			has.SkippedSteps = true
 			return jsonrpc.AtField("skippedSteps", jsonrpc.NonNull(value, json.Unmarshal(value, &v.SkippedSteps)))
 		case "agentsFileCreated":
-			return jsonrpc.AtField("agentsFileCreated", jsonrpc.DecodeOptional(value, &v.AgentsFileCreated, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("agentsFileCreated", jsonrpc.DecodeBool(value, &v.AgentsFileCreated))
 		}
 		return nil
 	})

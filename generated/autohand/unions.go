@@ -59,6 +59,12 @@ func NewInferenceDestinationOpaque(v InferenceOpaque) InferenceDestination {
 	return InferenceDestination{Opaque: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x InferenceDestination) IsZero() bool {
+	return x.InProcess == nil && x.LocalSubprocess == nil && x.LocalService == nil && x.Hosted == nil && x.Opaque == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x InferenceDestination) MarshalJSON() ([]byte, error) {
 	var v any
@@ -161,6 +167,12 @@ func NewAutoresearchRescoreParamsRescoreAll(v RescoreAll) AutoresearchRescorePar
 	return AutoresearchRescoreParams{RescoreAll: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x AutoresearchRescoreParams) IsZero() bool {
+	return x.RescoreAttempt == nil && x.RescoreAll == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x AutoresearchRescoreParams) MarshalJSON() ([]byte, error) {
 	var v any
@@ -257,6 +269,12 @@ func NewGoalGetResultGoalSnapshot(v GoalSnapshot) GoalGetResult {
 // NewGoalGetResultGoalDisabled returns a GoalGetResult holding v.
 func NewGoalGetResultGoalDisabled(v GoalDisabled) GoalGetResult {
 	return GoalGetResult{GoalDisabled: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x GoalGetResult) IsZero() bool {
+	return x.GoalSnapshot == nil && x.GoalDisabled == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -366,6 +384,12 @@ func NewGoalQueueResultGoalMutationResult(v GoalMutationResult) GoalQueueResult 
 // NewGoalQueueResultGoalSnapshot returns a GoalQueueResult holding v.
 func NewGoalQueueResultGoalSnapshot(v GoalSnapshot) GoalQueueResult {
 	return GoalQueueResult{GoalSnapshot: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x GoalQueueResult) IsZero() bool {
+	return x.GoalMutationResult == nil && x.GoalSnapshot == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -481,6 +505,12 @@ func NewGoalListTemplatesResultGoalTemplates(v GoalTemplates) GoalListTemplatesR
 // holding v.
 func NewGoalListTemplatesResultGoalDisabled(v GoalDisabled) GoalListTemplatesResult {
 	return GoalListTemplatesResult{GoalDisabled: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x GoalListTemplatesResult) IsZero() bool {
+	return x.GoalTemplates == nil && x.GoalDisabled == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.

@@ -17,23 +17,23 @@ import (
 type EventOptions struct {
 	// Send the message content with each message/changed. Defaults to false when
 	// absent.
-	IncludeContent *bool `json:"includeContent,omitempty"`
+	IncludeContent bool `json:"includeContent,omitempty"`
 
 	// The format of that content. Defaults to "hl7" when absent.
-	Format *MessageFormat `json:"format,omitempty"`
+	Format MessageFormat `json:"format,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x EventOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.IncludeContent != nil {
+	if x.IncludeContent {
 		b = append(b, `,"includeContent":`...)
-		b = jsonrpc.AppendBool(b, *x.IncludeContent)
+		b = jsonrpc.AppendBool(b, x.IncludeContent)
 	}
-	if x.Format != nil {
+	if x.Format != "" {
 		b = append(b, `,"format":`...)
-		b = jsonrpc.AppendString(b, *x.Format)
+		b = jsonrpc.AppendString(b, x.Format)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -45,9 +45,12 @@ func (x *EventOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "includeContent":
-			return jsonrpc.AtField("includeContent", jsonrpc.DecodeOptional(value, &v.IncludeContent, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("includeContent", jsonrpc.DecodeBool(value, &v.IncludeContent))
 		case "format":
-			return jsonrpc.AtField("format", jsonrpc.DecodeOptional(value, &v.Format, jsonrpc.UnmarshalJSON[MessageFormat]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("format", v.Format.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -115,7 +118,7 @@ type Capabilities struct {
 	Commands []string `json:"commands,omitzero"`
 
 	// Whether it provides schema overrides.
-	SchemaProvider *bool `json:"schemaProvider,omitempty"`
+	SchemaProvider bool `json:"schemaProvider,omitempty"`
 
 	// The editor events it subscribes to; none when absent.
 	Events []EventSubscription `json:"events,omitzero"`
@@ -132,9 +135,9 @@ func (x Capabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.SchemaProvider != nil {
+	if x.SchemaProvider {
 		b = append(b, `,"schemaProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.SchemaProvider)
+		b = jsonrpc.AppendBool(b, x.SchemaProvider)
 	}
 	if x.Events != nil {
 		b = append(b, `,"events":`...)
@@ -154,7 +157,7 @@ func (x *Capabilities) UnmarshalJSON(b []byte) error {
 		case "commands":
 			return jsonrpc.AtField("commands", json.Unmarshal(value, &v.Commands))
 		case "schemaProvider":
-			return jsonrpc.AtField("schemaProvider", jsonrpc.DecodeOptional(value, &v.SchemaProvider, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("schemaProvider", jsonrpc.DecodeBool(value, &v.SchemaProvider))
 		case "events":
 			return jsonrpc.AtField("events", jsonrpc.DecodeArray(value, &v.Events, jsonrpc.UnmarshalJSON[EventSubscription]))
 		}
@@ -184,7 +187,7 @@ type ToolbarButton struct {
 	Command string `json:"command"`
 
 	// Buttons with the same group are shown together.
-	Group *string `json:"group,omitempty"`
+	Group string `json:"group,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -199,9 +202,9 @@ func (x ToolbarButton) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.Icon)
 	b = append(b, `,"command":`...)
 	b = jsonrpc.AppendString(b, x.Command)
-	if x.Group != nil {
+	if x.Group != "" {
 		b = append(b, `,"group":`...)
-		b = jsonrpc.AppendString(b, *x.Group)
+		b = jsonrpc.AppendString(b, x.Group)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -228,7 +231,7 @@ func (x *ToolbarButton) UnmarshalJSON(b []byte) error {
 			has.Command = true
 			return jsonrpc.AtField("command", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Command)))
 		case "group":
-			return jsonrpc.AtField("group", jsonrpc.DecodeOptional(value, &v.Group, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("group", jsonrpc.DecodeString(value, &v.Group))
 		}
 		return nil
 	})
@@ -537,10 +540,10 @@ type Patch struct {
 	Value *string `json:"value,omitempty"`
 
 	// Delete the whole segment the path names.
-	Remove *bool `json:"remove,omitempty"`
+	Remove bool `json:"remove,omitempty"`
 
 	// Create the segment the path names if it is missing.
-	Create *bool `json:"create,omitempty"`
+	Create bool `json:"create,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -553,13 +556,13 @@ func (x Patch) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"value":`...)
 		b = jsonrpc.AppendString(b, *x.Value)
 	}
-	if x.Remove != nil {
+	if x.Remove {
 		b = append(b, `,"remove":`...)
-		b = jsonrpc.AppendBool(b, *x.Remove)
+		b = jsonrpc.AppendBool(b, x.Remove)
 	}
-	if x.Create != nil {
+	if x.Create {
 		b = append(b, `,"create":`...)
-		b = jsonrpc.AppendBool(b, *x.Create)
+		b = jsonrpc.AppendBool(b, x.Create)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -579,9 +582,9 @@ func (x *Patch) UnmarshalJSON(b []byte) error {
 		case "value":
 			return jsonrpc.AtField("value", jsonrpc.DecodeOptional(value, &v.Value, jsonrpc.DecodeString[string]))
 		case "remove":
-			return jsonrpc.AtField("remove", jsonrpc.DecodeOptional(value, &v.Remove, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("remove", jsonrpc.DecodeBool(value, &v.Remove))
 		case "create":
-			return jsonrpc.AtField("create", jsonrpc.DecodeOptional(value, &v.Create, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("create", jsonrpc.DecodeBool(value, &v.Create))
 		}
 		return nil
 	})
@@ -727,23 +730,23 @@ func (x *FileFilter) UnmarshalJSON(b []byte) error {
 // FileDialogParams holds the common options of the file dialogues.
 type FileDialogParams struct {
 	// Title of the dialogue.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// The directory the dialogue starts in.
-	DefaultPath *string `json:"defaultPath,omitempty"`
+	DefaultPath string `json:"defaultPath,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x FileDialogParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
-	if x.DefaultPath != nil {
+	if x.DefaultPath != "" {
 		b = append(b, `,"defaultPath":`...)
-		b = jsonrpc.AppendString(b, *x.DefaultPath)
+		b = jsonrpc.AppendString(b, x.DefaultPath)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -755,9 +758,9 @@ func (x *FileDialogParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeOptional(value, &v.DefaultPath, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeString(value, &v.DefaultPath))
 		}
 		return nil
 	})
@@ -838,13 +841,13 @@ type InitializeResult struct {
 	Version string `json:"version"`
 
 	// One-line description.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// Author names.
 	Authors []string `json:"authors,omitzero"`
 
 	// URL with more information.
-	Homepage *string `json:"homepage,omitempty"`
+	Homepage string `json:"homepage,omitempty"`
 
 	// What it offers and wants; absent is the same as an empty object.
 	Capabilities *Capabilities `json:"capabilities,omitempty"`
@@ -865,9 +868,9 @@ func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.Name)
 	b = append(b, `,"version":`...)
 	b = jsonrpc.AppendString(b, x.Version)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
 	if x.Authors != nil {
 		b = append(b, `,"authors":`...)
@@ -875,9 +878,9 @@ func (x InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Homepage != nil {
+	if x.Homepage != "" {
 		b = append(b, `,"homepage":`...)
-		b = jsonrpc.AppendString(b, *x.Homepage)
+		b = jsonrpc.AppendString(b, x.Homepage)
 	}
 	if x.Capabilities != nil {
 		b = append(b, `,"capabilities":`...)
@@ -916,11 +919,11 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 			has.Version = true
 			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "authors":
 			return jsonrpc.AtField("authors", json.Unmarshal(value, &v.Authors))
 		case "homepage":
-			return jsonrpc.AtField("homepage", jsonrpc.DecodeOptional(value, &v.Homepage, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("homepage", jsonrpc.DecodeString(value, &v.Homepage))
 		case "capabilities":
 			return jsonrpc.AtField("capabilities", jsonrpc.DecodeOptional(value, &v.Capabilities, jsonrpc.UnmarshalJSON[Capabilities]))
 		case "toolbarButtons":
@@ -946,16 +949,16 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 // ShutdownParams are the params of shutdown.
 type ShutdownParams struct {
 	// Why; upstream sends it but lets it be absent.
-	Reason *ShutdownReason `json:"reason,omitempty"`
+	Reason ShutdownReason `json:"reason,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x ShutdownParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Reason != nil {
+	if x.Reason != "" {
 		b = append(b, `,"reason":`...)
-		b = jsonrpc.AppendString(b, *x.Reason)
+		b = jsonrpc.AppendString(b, x.Reason)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -967,7 +970,10 @@ func (x *ShutdownParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "reason":
-			return jsonrpc.AtField("reason", jsonrpc.DecodeOptional(value, &v.Reason, jsonrpc.UnmarshalJSON[ShutdownReason]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("reason", v.Reason.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -1114,35 +1120,35 @@ func (x *WindowClosedParams) UnmarshalJSON(b []byte) error {
 // MessageChangedParams are the params of message/changed.
 type MessageChangedParams struct {
 	// The content, when the subscription has includeContent.
-	Message *string `json:"message,omitempty"`
+	Message string `json:"message,omitempty"`
 
 	// The format of message, when it is present.
-	Format *MessageFormat `json:"format,omitempty"`
+	Format MessageFormat `json:"format,omitempty"`
 
 	// Whether the message belongs to a file.
 	HasFile bool `json:"hasFile"`
 
 	// That file, when hasFile is true.
-	FilePath *string `json:"filePath,omitempty"`
+	FilePath string `json:"filePath,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x MessageChangedParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Message != nil {
+	if x.Message != "" {
 		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, *x.Message)
+		b = jsonrpc.AppendString(b, x.Message)
 	}
-	if x.Format != nil {
+	if x.Format != "" {
 		b = append(b, `,"format":`...)
-		b = jsonrpc.AppendString(b, *x.Format)
+		b = jsonrpc.AppendString(b, x.Format)
 	}
 	b = append(b, `,"hasFile":`...)
 	b = jsonrpc.AppendBool(b, x.HasFile)
-	if x.FilePath != nil {
+	if x.FilePath != "" {
 		b = append(b, `,"filePath":`...)
-		b = jsonrpc.AppendString(b, *x.FilePath)
+		b = jsonrpc.AppendString(b, x.FilePath)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1157,14 +1163,17 @@ func (x *MessageChangedParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("message", jsonrpc.DecodeString(value, &v.Message))
 		case "format":
-			return jsonrpc.AtField("format", jsonrpc.DecodeOptional(value, &v.Format, jsonrpc.UnmarshalJSON[MessageFormat]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("format", v.Format.UnmarshalJSON(value))
 		case "hasFile":
 			has.HasFile = true
 			return jsonrpc.AtField("hasFile", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.HasFile)))
 		case "filePath":
-			return jsonrpc.AtField("filePath", jsonrpc.DecodeOptional(value, &v.FilePath, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("filePath", jsonrpc.DecodeString(value, &v.FilePath))
 		}
 		return nil
 	})
@@ -1182,7 +1191,7 @@ func (x *MessageChangedParams) UnmarshalJSON(b []byte) error {
 // MessageOpenedParams are the params of message/opened.
 type MessageOpenedParams struct {
 	// The opened file; absent for a new message.
-	FilePath *string `json:"filePath,omitempty"`
+	FilePath string `json:"filePath,omitempty"`
 
 	// Whether this is a new, untitled message.
 	IsNew bool `json:"isNew"`
@@ -1192,9 +1201,9 @@ type MessageOpenedParams struct {
 // it, without reflection.
 func (x MessageOpenedParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.FilePath != nil {
+	if x.FilePath != "" {
 		b = append(b, `,"filePath":`...)
-		b = jsonrpc.AppendString(b, *x.FilePath)
+		b = jsonrpc.AppendString(b, x.FilePath)
 	}
 	b = append(b, `,"isNew":`...)
 	b = jsonrpc.AppendBool(b, x.IsNew)
@@ -1211,7 +1220,7 @@ func (x *MessageOpenedParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "filePath":
-			return jsonrpc.AtField("filePath", jsonrpc.DecodeOptional(value, &v.FilePath, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("filePath", jsonrpc.DecodeString(value, &v.FilePath))
 		case "isNew":
 			has.IsNew = true
 			return jsonrpc.AtField("isNew", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.IsNew)))
@@ -1331,7 +1340,7 @@ type EditorGetMessageResult struct {
 	HasFile bool `json:"hasFile"`
 
 	// That file, when there is one.
-	FilePath *string `json:"filePath,omitempty"`
+	FilePath string `json:"filePath,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1342,9 +1351,9 @@ func (x EditorGetMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.Message)
 	b = append(b, `,"hasFile":`...)
 	b = jsonrpc.AppendBool(b, x.HasFile)
-	if x.FilePath != nil {
+	if x.FilePath != "" {
 		b = append(b, `,"filePath":`...)
-		b = jsonrpc.AppendString(b, *x.FilePath)
+		b = jsonrpc.AppendString(b, x.FilePath)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1365,7 +1374,7 @@ func (x *EditorGetMessageResult) UnmarshalJSON(b []byte) error {
 			has.HasFile = true
 			return jsonrpc.AtField("hasFile", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.HasFile)))
 		case "filePath":
-			return jsonrpc.AtField("filePath", jsonrpc.DecodeOptional(value, &v.FilePath, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("filePath", jsonrpc.DecodeString(value, &v.FilePath))
 		}
 		return nil
 	})
@@ -1559,7 +1568,7 @@ type EditorSetMessageResult struct {
 	Success bool `json:"success"`
 
 	// Why not, when success is false.
-	Error *string `json:"error,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1568,9 +1577,9 @@ func (x EditorSetMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = jsonrpc.AppendBool(b, x.Success)
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1588,7 +1597,7 @@ func (x *EditorSetMessageResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -1618,7 +1627,7 @@ type UIOpenWindowParams struct {
 	Height *uint32 `json:"height,omitempty"`
 
 	// Block the main window while it is open. Defaults to false when absent.
-	Modal *bool `json:"modal,omitempty"`
+	Modal bool `json:"modal,omitempty"`
 
 	// Let the user resize it. Defaults to true when absent.
 	Resizable *bool `json:"resizable,omitempty"`
@@ -1640,9 +1649,9 @@ func (x UIOpenWindowParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"height":`...)
 		b = jsonrpc.AppendInt(b, *x.Height)
 	}
-	if x.Modal != nil {
+	if x.Modal {
 		b = append(b, `,"modal":`...)
-		b = jsonrpc.AppendBool(b, *x.Modal)
+		b = jsonrpc.AppendBool(b, x.Modal)
 	}
 	if x.Resizable != nil {
 		b = append(b, `,"resizable":`...)
@@ -1675,7 +1684,7 @@ func (x *UIOpenWindowParams) UnmarshalJSON(b []byte) error {
 				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		case "modal":
-			return jsonrpc.AtField("modal", jsonrpc.DecodeOptional(value, &v.Modal, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("modal", jsonrpc.DecodeBool(value, &v.Modal))
 		case "resizable":
 			return jsonrpc.AtField("resizable", jsonrpc.DecodeOptional(value, &v.Resizable, jsonrpc.DecodeBool[bool]))
 		}
@@ -1823,10 +1832,10 @@ type UIShowMessageParams struct {
 	Message string `json:"message"`
 
 	// The title.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// The styling. Defaults to "info" when absent.
-	Kind *MessageKind `json:"kind,omitempty"`
+	Kind MessageKind `json:"kind,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1835,13 +1844,13 @@ func (x UIShowMessageParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"message":`...)
 	b = jsonrpc.AppendString(b, x.Message)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
-	if x.Kind != nil {
+	if x.Kind != "" {
 		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendString(b, *x.Kind)
+		b = jsonrpc.AppendString(b, x.Kind)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1859,9 +1868,12 @@ func (x *UIShowMessageParams) UnmarshalJSON(b []byte) error {
 			has.Message = true
 			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "kind":
-			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[MessageKind]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("kind", v.Kind.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -1923,10 +1935,10 @@ type UIShowConfirmParams struct {
 	Message string `json:"message"`
 
 	// The title.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// The buttons offered. Defaults to "yesNo" when absent.
-	Buttons *ConfirmButtons `json:"buttons,omitempty"`
+	Buttons ConfirmButtons `json:"buttons,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1935,13 +1947,13 @@ func (x UIShowConfirmParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"message":`...)
 	b = jsonrpc.AppendString(b, x.Message)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
-	if x.Buttons != nil {
+	if x.Buttons != "" {
 		b = append(b, `,"buttons":`...)
-		b = jsonrpc.AppendString(b, *x.Buttons)
+		b = jsonrpc.AppendString(b, x.Buttons)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1959,9 +1971,12 @@ func (x *UIShowConfirmParams) UnmarshalJSON(b []byte) error {
 			has.Message = true
 			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "buttons":
-			return jsonrpc.AtField("buttons", jsonrpc.DecodeOptional(value, &v.Buttons, jsonrpc.UnmarshalJSON[ConfirmButtons]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("buttons", v.Buttons.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -2020,10 +2035,10 @@ func (x *UIShowConfirmResult) UnmarshalJSON(b []byte) error {
 // UIOpenFileParams are the params of ui/openFile.
 type UIOpenFileParams struct {
 	// Title of the dialogue.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// The directory the dialogue starts in.
-	DefaultPath *string `json:"defaultPath,omitempty"`
+	DefaultPath string `json:"defaultPath,omitempty"`
 
 	// File types offered.
 	Filters []FileFilter `json:"filters,omitzero"`
@@ -2034,13 +2049,13 @@ type UIOpenFileParams struct {
 func (x UIOpenFileParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
-	if x.DefaultPath != nil {
+	if x.DefaultPath != "" {
 		b = append(b, `,"defaultPath":`...)
-		b = jsonrpc.AppendString(b, *x.DefaultPath)
+		b = jsonrpc.AppendString(b, x.DefaultPath)
 	}
 	if x.Filters != nil {
 		b = append(b, `,"filters":`...)
@@ -2058,9 +2073,9 @@ func (x *UIOpenFileParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeOptional(value, &v.DefaultPath, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeString(value, &v.DefaultPath))
 		case "filters":
 			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.UnmarshalJSON[FileFilter]))
 		}
@@ -2121,10 +2136,10 @@ func (x *UIOpenFileResult) UnmarshalJSON(b []byte) error {
 // UIOpenFilesParams are the params of ui/openFiles.
 type UIOpenFilesParams struct {
 	// Title of the dialogue.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// The directory the dialogue starts in.
-	DefaultPath *string `json:"defaultPath,omitempty"`
+	DefaultPath string `json:"defaultPath,omitempty"`
 
 	// File types offered.
 	Filters []FileFilter `json:"filters,omitzero"`
@@ -2135,13 +2150,13 @@ type UIOpenFilesParams struct {
 func (x UIOpenFilesParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
-	if x.DefaultPath != nil {
+	if x.DefaultPath != "" {
 		b = append(b, `,"defaultPath":`...)
-		b = jsonrpc.AppendString(b, *x.DefaultPath)
+		b = jsonrpc.AppendString(b, x.DefaultPath)
 	}
 	if x.Filters != nil {
 		b = append(b, `,"filters":`...)
@@ -2159,9 +2174,9 @@ func (x *UIOpenFilesParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeOptional(value, &v.DefaultPath, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeString(value, &v.DefaultPath))
 		case "filters":
 			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.UnmarshalJSON[FileFilter]))
 		}
@@ -2221,13 +2236,13 @@ func (x *UIOpenFilesResult) UnmarshalJSON(b []byte) error {
 // UISaveFileParams are the params of ui/saveFile.
 type UISaveFileParams struct {
 	// Title of the dialogue.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// The directory the dialogue starts in.
-	DefaultPath *string `json:"defaultPath,omitempty"`
+	DefaultPath string `json:"defaultPath,omitempty"`
 
 	// File name proposed.
-	DefaultName *string `json:"defaultName,omitempty"`
+	DefaultName string `json:"defaultName,omitempty"`
 
 	// File types offered.
 	Filters []FileFilter `json:"filters,omitzero"`
@@ -2238,17 +2253,17 @@ type UISaveFileParams struct {
 func (x UISaveFileParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
-	if x.DefaultPath != nil {
+	if x.DefaultPath != "" {
 		b = append(b, `,"defaultPath":`...)
-		b = jsonrpc.AppendString(b, *x.DefaultPath)
+		b = jsonrpc.AppendString(b, x.DefaultPath)
 	}
-	if x.DefaultName != nil {
+	if x.DefaultName != "" {
 		b = append(b, `,"defaultName":`...)
-		b = jsonrpc.AppendString(b, *x.DefaultName)
+		b = jsonrpc.AppendString(b, x.DefaultName)
 	}
 	if x.Filters != nil {
 		b = append(b, `,"filters":`...)
@@ -2266,11 +2281,11 @@ func (x *UISaveFileParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeOptional(value, &v.DefaultPath, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeString(value, &v.DefaultPath))
 		case "defaultName":
-			return jsonrpc.AtField("defaultName", jsonrpc.DecodeOptional(value, &v.DefaultName, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("defaultName", jsonrpc.DecodeString(value, &v.DefaultName))
 		case "filters":
 			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.UnmarshalJSON[FileFilter]))
 		}
@@ -2331,23 +2346,23 @@ func (x *UISaveFileResult) UnmarshalJSON(b []byte) error {
 // UISelectDirectoryParams are the params of ui/selectDirectory.
 type UISelectDirectoryParams struct {
 	// Title of the dialogue.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// The directory the dialogue starts in.
-	DefaultPath *string `json:"defaultPath,omitempty"`
+	DefaultPath string `json:"defaultPath,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x UISelectDirectoryParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
-	if x.DefaultPath != nil {
+	if x.DefaultPath != "" {
 		b = append(b, `,"defaultPath":`...)
-		b = jsonrpc.AppendString(b, *x.DefaultPath)
+		b = jsonrpc.AppendString(b, x.DefaultPath)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -2359,9 +2374,9 @@ func (x *UISelectDirectoryParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "defaultPath":
-			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeOptional(value, &v.DefaultPath, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("defaultPath", jsonrpc.DecodeString(value, &v.DefaultPath))
 		}
 		return nil
 	})

@@ -27,8 +27,8 @@ type DocumentURI string
 type ImplementationParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Position           Position               `json:"position"`
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -44,13 +44,13 @@ func (x ImplementationParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -75,9 +75,15 @@ func (x *ImplementationParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -150,8 +156,8 @@ func (x *Location) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#implementationRegistrationOptions
 type ImplementationRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ID               *string          `json:"id,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -163,13 +169,13 @@ func (x ImplementationRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = jsonrpc.AppendString(b, x.ID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -187,9 +193,9 @@ func (x *ImplementationRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -209,8 +215,8 @@ func (x *ImplementationRegistrationOptions) UnmarshalJSON(b []byte) error {
 type TypeDefinitionParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Position           Position               `json:"position"`
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -226,13 +232,13 @@ func (x TypeDefinitionParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -257,9 +263,15 @@ func (x *TypeDefinitionParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -280,8 +292,8 @@ func (x *TypeDefinitionParams) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeDefinitionRegistrationOptions
 type TypeDefinitionRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ID               *string          `json:"id,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -293,13 +305,13 @@ func (x TypeDefinitionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = jsonrpc.AppendString(b, x.ID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -317,9 +329,9 @@ func (x *TypeDefinitionRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -487,8 +499,8 @@ func (x *ConfigurationParams) UnmarshalJSON(b []byte) error {
 // DocumentColorParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentColorParams
 type DocumentColorParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 }
 
@@ -497,13 +509,13 @@ type DocumentColorParams struct {
 func (x DocumentColorParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -526,9 +538,15 @@ func (x *DocumentColorParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -604,8 +622,8 @@ func (x *ColorInformation) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentColorRegistrationOptions
 type DocumentColorRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ID               *string          `json:"id,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -617,13 +635,13 @@ func (x DocumentColorRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = jsonrpc.AppendString(b, x.ID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -641,9 +659,9 @@ func (x *DocumentColorRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -661,8 +679,8 @@ func (x *DocumentColorRegistrationOptions) UnmarshalJSON(b []byte) error {
 // ColorPresentationParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#colorPresentationParams
 type ColorPresentationParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Color              Color                  `json:"color"`
 	Range              Range                  `json:"range"`
@@ -673,13 +691,13 @@ type ColorPresentationParams struct {
 func (x ColorPresentationParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -710,9 +728,15 @@ func (x *ColorPresentationParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -803,16 +827,16 @@ func (x *ColorPresentation) UnmarshalJSON(b []byte) error {
 // WorkDoneProgressOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workDoneProgressOptions
 type WorkDoneProgressOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x WorkDoneProgressOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -824,7 +848,7 @@ func (x *WorkDoneProgressOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -882,8 +906,8 @@ func (x *TextDocumentRegistrationOptions) UnmarshalJSON(b []byte) error {
 // FoldingRangeParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRangeParams
 type FoldingRangeParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 }
 
@@ -892,13 +916,13 @@ type FoldingRangeParams struct {
 func (x FoldingRangeParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -921,9 +945,15 @@ func (x *FoldingRangeParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -944,14 +974,14 @@ func (x *FoldingRangeParams) UnmarshalJSON(b []byte) error {
 // FoldingRange is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRange
 type FoldingRange struct {
-	StartLine      uint32            `json:"startLine"`
-	StartCharacter *uint32           `json:"startCharacter,omitempty"`
-	EndLine        uint32            `json:"endLine"`
-	EndCharacter   *uint32           `json:"endCharacter,omitempty"`
-	Kind           *FoldingRangeKind `json:"kind,omitempty"`
+	StartLine      uint32           `json:"startLine"`
+	StartCharacter *uint32          `json:"startCharacter,omitempty"`
+	EndLine        uint32           `json:"endLine"`
+	EndCharacter   *uint32          `json:"endCharacter,omitempty"`
+	Kind           FoldingRangeKind `json:"kind,omitempty"`
 
 	// Since 3.17.0.
-	CollapsedText *string `json:"collapsedText,omitempty"`
+	CollapsedText string `json:"collapsedText,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -970,13 +1000,13 @@ func (x FoldingRange) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"endCharacter":`...)
 		b = jsonrpc.AppendInt(b, *x.EndCharacter)
 	}
-	if x.Kind != nil {
+	if x.Kind != "" {
 		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendString(b, *x.Kind)
+		b = jsonrpc.AppendString(b, x.Kind)
 	}
-	if x.CollapsedText != nil {
+	if x.CollapsedText != "" {
 		b = append(b, `,"collapsedText":`...)
-		b = jsonrpc.AppendString(b, *x.CollapsedText)
+		b = jsonrpc.AppendString(b, x.CollapsedText)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1005,9 +1035,12 @@ func (x *FoldingRange) UnmarshalJSON(b []byte) error {
 				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		case "kind":
-			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[FoldingRangeKind]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("kind", v.Kind.UnmarshalJSON(value))
 		case "collapsedText":
-			return jsonrpc.AtField("collapsedText", jsonrpc.DecodeOptional(value, &v.CollapsedText, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("collapsedText", jsonrpc.DecodeString(value, &v.CollapsedText))
 		}
 		return nil
 	})
@@ -1028,8 +1061,8 @@ func (x *FoldingRange) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRangeRegistrationOptions
 type FoldingRangeRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ID               *string          `json:"id,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1041,13 +1074,13 @@ func (x FoldingRangeRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = jsonrpc.AppendString(b, x.ID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1065,9 +1098,9 @@ func (x *FoldingRangeRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -1087,8 +1120,8 @@ func (x *FoldingRangeRegistrationOptions) UnmarshalJSON(b []byte) error {
 type DeclarationParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Position           Position               `json:"position"`
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1104,13 +1137,13 @@ func (x DeclarationParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -1135,9 +1168,15 @@ func (x *DeclarationParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -1157,9 +1196,9 @@ func (x *DeclarationParams) UnmarshalJSON(b []byte) error {
 // DeclarationRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#declarationRegistrationOptions
 type DeclarationRegistrationOptions struct {
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	ID               *string          `json:"id,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1167,17 +1206,17 @@ type DeclarationRegistrationOptions struct {
 func (x DeclarationRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = jsonrpc.AppendString(b, x.ID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1192,12 +1231,12 @@ func (x *DeclarationRegistrationOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "documentSelector":
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -1215,8 +1254,8 @@ func (x *DeclarationRegistrationOptions) UnmarshalJSON(b []byte) error {
 // SelectionRangeParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#selectionRangeParams
 type SelectionRangeParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Positions          []Position             `json:"positions"`
 }
@@ -1239,13 +1278,13 @@ func (x SelectionRangeParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -1272,9 +1311,15 @@ func (x *SelectionRangeParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -1353,9 +1398,9 @@ func (x *SelectionRange) UnmarshalJSON(b []byte) error {
 // SelectionRangeRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#selectionRangeRegistrationOptions
 type SelectionRangeRegistrationOptions struct {
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	ID               *string          `json:"id,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1363,17 +1408,17 @@ type SelectionRangeRegistrationOptions struct {
 func (x SelectionRangeRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = jsonrpc.AppendString(b, x.ID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1388,12 +1433,12 @@ func (x *SelectionRangeRegistrationOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "documentSelector":
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -1503,7 +1548,7 @@ func (x *WorkDoneProgressCancelParams) UnmarshalJSON(b []byte) error {
 type CallHierarchyPrepareParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1519,7 +1564,7 @@ func (x CallHierarchyPrepareParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -1544,7 +1589,10 @@ func (x *CallHierarchyPrepareParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -1569,7 +1617,7 @@ type CallHierarchyItem struct {
 	Name           string      `json:"name"`
 	Kind           SymbolKind  `json:"kind"`
 	Tags           []SymbolTag `json:"tags,omitzero"`
-	Detail         *string     `json:"detail,omitempty"`
+	Detail         string      `json:"detail,omitempty"`
 	URI            DocumentURI `json:"uri"`
 	Range          Range       `json:"range"`
 	SelectionRange Range       `json:"selectionRange"`
@@ -1591,9 +1639,9 @@ func (x CallHierarchyItem) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Detail != nil {
+	if x.Detail != "" {
 		b = append(b, `,"detail":`...)
-		b = jsonrpc.AppendString(b, *x.Detail)
+		b = jsonrpc.AppendString(b, x.Detail)
 	}
 	b = append(b, `,"uri":`...)
 	b = jsonrpc.AppendString(b, x.URI)
@@ -1632,7 +1680,7 @@ func (x *CallHierarchyItem) UnmarshalJSON(b []byte) error {
 		case "tags":
 			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[SymbolTag]))
 		case "detail":
-			return jsonrpc.AtField("detail", jsonrpc.DecodeOptional(value, &v.Detail, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("detail", jsonrpc.DecodeString(value, &v.Detail))
 		case "uri":
 			has.URI = true
 			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
@@ -1672,8 +1720,8 @@ func (x *CallHierarchyItem) UnmarshalJSON(b []byte) error {
 // Since 3.16.0.
 type CallHierarchyRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ID               *string          `json:"id,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1685,13 +1733,13 @@ func (x CallHierarchyRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = jsonrpc.AppendString(b, x.ID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1709,9 +1757,9 @@ func (x *CallHierarchyRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -1731,8 +1779,8 @@ func (x *CallHierarchyRegistrationOptions) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type CallHierarchyIncomingCallsParams struct {
-	WorkDoneToken      *ProgressToken    `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken    `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken     `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken     `json:"partialResultToken,omitzero"`
 	Item               CallHierarchyItem `json:"item"`
 }
 
@@ -1741,13 +1789,13 @@ type CallHierarchyIncomingCallsParams struct {
 func (x CallHierarchyIncomingCallsParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -1770,9 +1818,15 @@ func (x *CallHierarchyIncomingCallsParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "item":
 			has.Item = true
 			return jsonrpc.AtField("item", jsonrpc.NonNull(value, v.Item.UnmarshalJSON(value)))
@@ -1864,8 +1918,8 @@ func (x *CallHierarchyIncomingCall) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type CallHierarchyOutgoingCallsParams struct {
-	WorkDoneToken      *ProgressToken    `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken    `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken     `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken     `json:"partialResultToken,omitzero"`
 	Item               CallHierarchyItem `json:"item"`
 }
 
@@ -1874,13 +1928,13 @@ type CallHierarchyOutgoingCallsParams struct {
 func (x CallHierarchyOutgoingCallsParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -1903,9 +1957,15 @@ func (x *CallHierarchyOutgoingCallsParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "item":
 			has.Item = true
 			return jsonrpc.AtField("item", jsonrpc.NonNull(value, v.Item.UnmarshalJSON(value)))
@@ -1997,8 +2057,8 @@ func (x *CallHierarchyOutgoingCall) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type SemanticTokensParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 }
 
@@ -2007,13 +2067,13 @@ type SemanticTokensParams struct {
 func (x SemanticTokensParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -2036,9 +2096,15 @@ func (x *SemanticTokensParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -2061,7 +2127,7 @@ func (x *SemanticTokensParams) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type SemanticTokens struct {
-	ResultID *string  `json:"resultId,omitempty"`
+	ResultID string   `json:"resultId,omitempty"`
 	Data     []uint32 `json:"data"`
 }
 
@@ -2083,9 +2149,9 @@ func (x SemanticTokens) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.ResultID != nil {
+	if x.ResultID != "" {
 		b = append(b, `,"resultId":`...)
-		b = jsonrpc.AppendString(b, *x.ResultID)
+		b = jsonrpc.AppendString(b, x.ResultID)
 	}
 	b = append(b, `,"data":`...)
 	if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
@@ -2104,7 +2170,7 @@ func (x *SemanticTokens) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "resultId":
-			return jsonrpc.AtField("resultId", jsonrpc.DecodeOptional(value, &v.ResultID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("resultId", jsonrpc.DecodeString(value, &v.ResultID))
 		case "data":
 			has.Data = true
 			return jsonrpc.AtField("data", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Data, func(b []byte, v *uint32) error {
@@ -2190,12 +2256,12 @@ func (x *SemanticTokensPartialResult) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type SemanticTokensRegistrationOptions struct {
-	DocumentSelector DocumentSelector            `json:"documentSelector"`
-	WorkDoneProgress *bool                       `json:"workDoneProgress,omitempty"`
-	Legend           SemanticTokensLegend        `json:"legend"`
-	Range            *SemanticTokensOptionsRange `json:"range,omitempty"`
-	Full             *SemanticTokensOptionsFull  `json:"full,omitempty"`
-	ID               *string                     `json:"id,omitempty"`
+	DocumentSelector DocumentSelector           `json:"documentSelector"`
+	WorkDoneProgress bool                       `json:"workDoneProgress,omitempty"`
+	Legend           SemanticTokensLegend       `json:"legend"`
+	Range            SemanticTokensOptionsRange `json:"range,omitzero"`
+	Full             SemanticTokensOptionsFull  `json:"full,omitzero"`
+	ID               string                     `json:"id,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -2207,29 +2273,29 @@ func (x SemanticTokensRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"legend":`...)
 	if b, err = x.Legend.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.Range != nil {
+	if !x.Range.IsZero() {
 		b = append(b, `,"range":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Range); err != nil {
 			return nil, err
 		}
 	}
-	if x.Full != nil {
+	if !x.Full.IsZero() {
 		b = append(b, `,"full":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Full); err != nil {
 			return nil, err
 		}
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = jsonrpc.AppendString(b, x.ID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -2247,16 +2313,22 @@ func (x *SemanticTokensRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "legend":
 			has.Legend = true
 			return jsonrpc.AtField("legend", jsonrpc.NonNull(value, v.Legend.UnmarshalJSON(value)))
 		case "range":
-			return jsonrpc.AtField("range", jsonrpc.DecodeOptional(value, &v.Range, jsonrpc.UnmarshalJSON[SemanticTokensOptionsRange]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("range", v.Range.UnmarshalJSON(value))
 		case "full":
-			return jsonrpc.AtField("full", jsonrpc.DecodeOptional(value, &v.Full, jsonrpc.UnmarshalJSON[SemanticTokensOptionsFull]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("full", v.Full.UnmarshalJSON(value))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -2278,8 +2350,8 @@ func (x *SemanticTokensRegistrationOptions) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type SemanticTokensDeltaParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	PreviousResultID   string                 `json:"previousResultId"`
 }
@@ -2289,13 +2361,13 @@ type SemanticTokensDeltaParams struct {
 func (x SemanticTokensDeltaParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -2320,9 +2392,15 @@ func (x *SemanticTokensDeltaParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -2350,7 +2428,7 @@ func (x *SemanticTokensDeltaParams) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type SemanticTokensDelta struct {
-	ResultID *string              `json:"resultId,omitempty"`
+	ResultID string               `json:"resultId,omitempty"`
 	Edits    []SemanticTokensEdit `json:"edits"`
 }
 
@@ -2372,9 +2450,9 @@ func (x SemanticTokensDelta) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.ResultID != nil {
+	if x.ResultID != "" {
 		b = append(b, `,"resultId":`...)
-		b = jsonrpc.AppendString(b, *x.ResultID)
+		b = jsonrpc.AppendString(b, x.ResultID)
 	}
 	b = append(b, `,"edits":`...)
 	if b, err = jsonrpc.AppendValue(b, x.Edits); err != nil {
@@ -2393,7 +2471,7 @@ func (x *SemanticTokensDelta) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "resultId":
-			return jsonrpc.AtField("resultId", jsonrpc.DecodeOptional(value, &v.ResultID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("resultId", jsonrpc.DecodeString(value, &v.ResultID))
 		case "edits":
 			has.Edits = true
 			return jsonrpc.AtField("edits", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Edits, jsonrpc.UnmarshalJSON[SemanticTokensEdit])))
@@ -2475,8 +2553,8 @@ func (x *SemanticTokensDeltaPartialResult) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type SemanticTokensRangeParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Range              Range                  `json:"range"`
 }
@@ -2486,13 +2564,13 @@ type SemanticTokensRangeParams struct {
 func (x SemanticTokensRangeParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -2519,9 +2597,15 @@ func (x *SemanticTokensRangeParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -2550,8 +2634,8 @@ func (x *SemanticTokensRangeParams) UnmarshalJSON(b []byte) error {
 // Since 3.16.0.
 type ShowDocumentParams struct {
 	URI       URI    `json:"uri"`
-	External  *bool  `json:"external,omitempty"`
-	TakeFocus *bool  `json:"takeFocus,omitempty"`
+	External  bool   `json:"external,omitempty"`
+	TakeFocus bool   `json:"takeFocus,omitempty"`
 	Selection *Range `json:"selection,omitempty"`
 }
 
@@ -2562,13 +2646,13 @@ func (x ShowDocumentParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = jsonrpc.AppendString(b, x.URI)
-	if x.External != nil {
+	if x.External {
 		b = append(b, `,"external":`...)
-		b = jsonrpc.AppendBool(b, *x.External)
+		b = jsonrpc.AppendBool(b, x.External)
 	}
-	if x.TakeFocus != nil {
+	if x.TakeFocus {
 		b = append(b, `,"takeFocus":`...)
-		b = jsonrpc.AppendBool(b, *x.TakeFocus)
+		b = jsonrpc.AppendBool(b, x.TakeFocus)
 	}
 	if x.Selection != nil {
 		b = append(b, `,"selection":`...)
@@ -2592,9 +2676,9 @@ func (x *ShowDocumentParams) UnmarshalJSON(b []byte) error {
 			has.URI = true
 			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "external":
-			return jsonrpc.AtField("external", jsonrpc.DecodeOptional(value, &v.External, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("external", jsonrpc.DecodeBool(value, &v.External))
 		case "takeFocus":
-			return jsonrpc.AtField("takeFocus", jsonrpc.DecodeOptional(value, &v.TakeFocus, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("takeFocus", jsonrpc.DecodeBool(value, &v.TakeFocus))
 		case "selection":
 			return jsonrpc.AtField("selection", jsonrpc.DecodeOptional(value, &v.Selection, jsonrpc.UnmarshalJSON[Range]))
 		}
@@ -2659,7 +2743,7 @@ func (x *ShowDocumentResult) UnmarshalJSON(b []byte) error {
 type LinkedEditingRangeParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -2675,7 +2759,7 @@ func (x LinkedEditingRangeParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -2700,7 +2784,10 @@ func (x *LinkedEditingRangeParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -2723,7 +2810,7 @@ func (x *LinkedEditingRangeParams) UnmarshalJSON(b []byte) error {
 // Since 3.16.0.
 type LinkedEditingRanges struct {
 	Ranges      []Range `json:"ranges"`
-	WordPattern *string `json:"wordPattern,omitempty"`
+	WordPattern string  `json:"wordPattern,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -2748,9 +2835,9 @@ func (x LinkedEditingRanges) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.Ranges); err != nil {
 		return nil, err
 	}
-	if x.WordPattern != nil {
+	if x.WordPattern != "" {
 		b = append(b, `,"wordPattern":`...)
-		b = jsonrpc.AppendString(b, *x.WordPattern)
+		b = jsonrpc.AppendString(b, x.WordPattern)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -2768,7 +2855,7 @@ func (x *LinkedEditingRanges) UnmarshalJSON(b []byte) error {
 			has.Ranges = true
 			return jsonrpc.AtField("ranges", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Ranges, jsonrpc.UnmarshalJSON[Range])))
 		case "wordPattern":
-			return jsonrpc.AtField("wordPattern", jsonrpc.DecodeOptional(value, &v.WordPattern, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("wordPattern", jsonrpc.DecodeString(value, &v.WordPattern))
 		}
 		return nil
 	})
@@ -2787,8 +2874,8 @@ func (x *LinkedEditingRanges) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#linkedEditingRangeRegistrationOptions
 type LinkedEditingRangeRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ID               *string          `json:"id,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -2800,13 +2887,13 @@ func (x LinkedEditingRangeRegistrationOptions) AppendJSON(b []byte) ([]byte, err
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = jsonrpc.AppendString(b, x.ID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -2824,9 +2911,9 @@ func (x *LinkedEditingRangeRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -3142,8 +3229,8 @@ func (x *DeleteFilesParams) UnmarshalJSON(b []byte) error {
 type MonikerParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Position           Position               `json:"position"`
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -3159,13 +3246,13 @@ func (x MonikerParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -3190,9 +3277,15 @@ func (x *MonikerParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -3217,7 +3310,7 @@ type Moniker struct {
 	Scheme     string          `json:"scheme"`
 	Identifier string          `json:"identifier"`
 	Unique     UniquenessLevel `json:"unique"`
-	Kind       *MonikerKind    `json:"kind,omitempty"`
+	Kind       MonikerKind     `json:"kind,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -3230,9 +3323,9 @@ func (x Moniker) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.Identifier)
 	b = append(b, `,"unique":`...)
 	b = jsonrpc.AppendString(b, x.Unique)
-	if x.Kind != nil {
+	if x.Kind != "" {
 		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendString(b, *x.Kind)
+		b = jsonrpc.AppendString(b, x.Kind)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -3256,7 +3349,10 @@ func (x *Moniker) UnmarshalJSON(b []byte) error {
 			has.Unique = true
 			return jsonrpc.AtField("unique", jsonrpc.NonNull(value, v.Unique.UnmarshalJSON(value)))
 		case "kind":
-			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[MonikerKind]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("kind", v.Kind.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -3279,7 +3375,7 @@ func (x *Moniker) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#monikerRegistrationOptions
 type MonikerRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -3291,9 +3387,9 @@ func (x MonikerRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -3311,7 +3407,7 @@ func (x *MonikerRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -3333,7 +3429,7 @@ func (x *MonikerRegistrationOptions) UnmarshalJSON(b []byte) error {
 type TypeHierarchyPrepareParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -3349,7 +3445,7 @@ func (x TypeHierarchyPrepareParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -3374,7 +3470,10 @@ func (x *TypeHierarchyPrepareParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -3399,7 +3498,7 @@ type TypeHierarchyItem struct {
 	Name           string      `json:"name"`
 	Kind           SymbolKind  `json:"kind"`
 	Tags           []SymbolTag `json:"tags,omitzero"`
-	Detail         *string     `json:"detail,omitempty"`
+	Detail         string      `json:"detail,omitempty"`
 	URI            DocumentURI `json:"uri"`
 	Range          Range       `json:"range"`
 	SelectionRange Range       `json:"selectionRange"`
@@ -3421,9 +3520,9 @@ func (x TypeHierarchyItem) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Detail != nil {
+	if x.Detail != "" {
 		b = append(b, `,"detail":`...)
-		b = jsonrpc.AppendString(b, *x.Detail)
+		b = jsonrpc.AppendString(b, x.Detail)
 	}
 	b = append(b, `,"uri":`...)
 	b = jsonrpc.AppendString(b, x.URI)
@@ -3462,7 +3561,7 @@ func (x *TypeHierarchyItem) UnmarshalJSON(b []byte) error {
 		case "tags":
 			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[SymbolTag]))
 		case "detail":
-			return jsonrpc.AtField("detail", jsonrpc.DecodeOptional(value, &v.Detail, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("detail", jsonrpc.DecodeString(value, &v.Detail))
 		case "uri":
 			has.URI = true
 			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
@@ -3502,8 +3601,8 @@ func (x *TypeHierarchyItem) UnmarshalJSON(b []byte) error {
 // Since 3.17.0.
 type TypeHierarchyRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ID               *string          `json:"id,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -3515,13 +3614,13 @@ func (x TypeHierarchyRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = jsonrpc.AppendString(b, x.ID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -3539,9 +3638,9 @@ func (x *TypeHierarchyRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -3561,8 +3660,8 @@ func (x *TypeHierarchyRegistrationOptions) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type TypeHierarchySupertypesParams struct {
-	WorkDoneToken      *ProgressToken    `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken    `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken     `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken     `json:"partialResultToken,omitzero"`
 	Item               TypeHierarchyItem `json:"item"`
 }
 
@@ -3571,13 +3670,13 @@ type TypeHierarchySupertypesParams struct {
 func (x TypeHierarchySupertypesParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -3600,9 +3699,15 @@ func (x *TypeHierarchySupertypesParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "item":
 			has.Item = true
 			return jsonrpc.AtField("item", jsonrpc.NonNull(value, v.Item.UnmarshalJSON(value)))
@@ -3625,8 +3730,8 @@ func (x *TypeHierarchySupertypesParams) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type TypeHierarchySubtypesParams struct {
-	WorkDoneToken      *ProgressToken    `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken    `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken     `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken     `json:"partialResultToken,omitzero"`
 	Item               TypeHierarchyItem `json:"item"`
 }
 
@@ -3635,13 +3740,13 @@ type TypeHierarchySubtypesParams struct {
 func (x TypeHierarchySubtypesParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -3664,9 +3769,15 @@ func (x *TypeHierarchySubtypesParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "item":
 			has.Item = true
 			return jsonrpc.AtField("item", jsonrpc.NonNull(value, v.Item.UnmarshalJSON(value)))
@@ -3689,7 +3800,7 @@ func (x *TypeHierarchySubtypesParams) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type InlineValueParams struct {
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Range         Range                  `json:"range"`
 	Context       InlineValueContext     `json:"context"`
@@ -3700,7 +3811,7 @@ type InlineValueParams struct {
 func (x InlineValueParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -3731,7 +3842,10 @@ func (x *InlineValueParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -3764,9 +3878,9 @@ func (x *InlineValueParams) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type InlineValueRegistrationOptions struct {
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	ID               *string          `json:"id,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -3774,17 +3888,17 @@ type InlineValueRegistrationOptions struct {
 func (x InlineValueRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = jsonrpc.AppendString(b, x.ID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -3799,12 +3913,12 @@ func (x *InlineValueRegistrationOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "documentSelector":
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -3824,7 +3938,7 @@ func (x *InlineValueRegistrationOptions) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type InlayHintParams struct {
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Range         Range                  `json:"range"`
 }
@@ -3834,7 +3948,7 @@ type InlayHintParams struct {
 func (x InlayHintParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -3861,7 +3975,10 @@ func (x *InlayHintParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -3889,14 +4006,14 @@ func (x *InlayHintParams) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type InlayHint struct {
-	Position     Position          `json:"position"`
-	Label        InlayHintLabel    `json:"label"`
-	Kind         *InlayHintKind    `json:"kind,omitempty"`
-	TextEdits    []TextEdit        `json:"textEdits,omitzero"`
-	Tooltip      *InlayHintTooltip `json:"tooltip,omitempty"`
-	PaddingLeft  *bool             `json:"paddingLeft,omitempty"`
-	PaddingRight *bool             `json:"paddingRight,omitempty"`
-	Data         LSPAny            `json:"data,omitempty"`
+	Position     Position         `json:"position"`
+	Label        InlayHintLabel   `json:"label"`
+	Kind         InlayHintKind    `json:"kind,omitempty"`
+	TextEdits    []TextEdit       `json:"textEdits,omitzero"`
+	Tooltip      InlayHintTooltip `json:"tooltip,omitzero"`
+	PaddingLeft  bool             `json:"paddingLeft,omitempty"`
+	PaddingRight bool             `json:"paddingRight,omitempty"`
+	Data         LSPAny           `json:"data,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -3912,9 +4029,9 @@ func (x InlayHint) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.Label); err != nil {
 		return nil, err
 	}
-	if x.Kind != nil {
+	if x.Kind != 0 {
 		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendInt(b, *x.Kind)
+		b = jsonrpc.AppendInt(b, x.Kind)
 	}
 	if x.TextEdits != nil {
 		b = append(b, `,"textEdits":`...)
@@ -3922,19 +4039,19 @@ func (x InlayHint) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Tooltip != nil {
+	if !x.Tooltip.IsZero() {
 		b = append(b, `,"tooltip":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Tooltip); err != nil {
 			return nil, err
 		}
 	}
-	if x.PaddingLeft != nil {
+	if x.PaddingLeft {
 		b = append(b, `,"paddingLeft":`...)
-		b = jsonrpc.AppendBool(b, *x.PaddingLeft)
+		b = jsonrpc.AppendBool(b, x.PaddingLeft)
 	}
-	if x.PaddingRight != nil {
+	if x.PaddingRight {
 		b = append(b, `,"paddingRight":`...)
-		b = jsonrpc.AppendBool(b, *x.PaddingRight)
+		b = jsonrpc.AppendBool(b, x.PaddingRight)
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
@@ -3961,15 +4078,21 @@ func (x *InlayHint) UnmarshalJSON(b []byte) error {
 			has.Label = true
 			return jsonrpc.AtField("label", jsonrpc.NonNull(value, v.Label.UnmarshalJSON(value)))
 		case "kind":
-			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[InlayHintKind]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("kind", v.Kind.UnmarshalJSON(value))
 		case "textEdits":
 			return jsonrpc.AtField("textEdits", jsonrpc.DecodeArray(value, &v.TextEdits, jsonrpc.UnmarshalJSON[TextEdit]))
 		case "tooltip":
-			return jsonrpc.AtField("tooltip", jsonrpc.DecodeOptional(value, &v.Tooltip, jsonrpc.UnmarshalJSON[InlayHintTooltip]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("tooltip", v.Tooltip.UnmarshalJSON(value))
 		case "paddingLeft":
-			return jsonrpc.AtField("paddingLeft", jsonrpc.DecodeOptional(value, &v.PaddingLeft, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("paddingLeft", jsonrpc.DecodeBool(value, &v.PaddingLeft))
 		case "paddingRight":
-			return jsonrpc.AtField("paddingRight", jsonrpc.DecodeOptional(value, &v.PaddingRight, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("paddingRight", jsonrpc.DecodeBool(value, &v.PaddingRight))
 		case "data":
 			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
 		}
@@ -3993,10 +4116,10 @@ func (x *InlayHint) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type InlayHintRegistrationOptions struct {
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ResolveProvider  *bool            `json:"resolveProvider,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ResolveProvider  bool             `json:"resolveProvider,omitempty"`
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	ID               *string          `json:"id,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -4004,21 +4127,21 @@ type InlayHintRegistrationOptions struct {
 func (x InlayHintRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = jsonrpc.AppendBool(b, x.ResolveProvider)
 	}
 	b = append(b, `,"documentSelector":`...)
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = jsonrpc.AppendString(b, x.ID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -4033,14 +4156,14 @@ func (x *InlayHintRegistrationOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
 		case "documentSelector":
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -4060,11 +4183,11 @@ func (x *InlayHintRegistrationOptions) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type DocumentDiagnosticParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
-	Identifier         *string                `json:"identifier,omitempty"`
-	PreviousResultID   *string                `json:"previousResultId,omitempty"`
+	Identifier         string                 `json:"identifier,omitempty"`
+	PreviousResultID   string                 `json:"previousResultId,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -4072,13 +4195,13 @@ type DocumentDiagnosticParams struct {
 func (x DocumentDiagnosticParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -4088,13 +4211,13 @@ func (x DocumentDiagnosticParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.TextDocument.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.Identifier != nil {
+	if x.Identifier != "" {
 		b = append(b, `,"identifier":`...)
-		b = jsonrpc.AppendString(b, *x.Identifier)
+		b = jsonrpc.AppendString(b, x.Identifier)
 	}
-	if x.PreviousResultID != nil {
+	if x.PreviousResultID != "" {
 		b = append(b, `,"previousResultId":`...)
-		b = jsonrpc.AppendString(b, *x.PreviousResultID)
+		b = jsonrpc.AppendString(b, x.PreviousResultID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -4109,16 +4232,22 @@ func (x *DocumentDiagnosticParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
 		case "identifier":
-			return jsonrpc.AtField("identifier", jsonrpc.DecodeOptional(value, &v.Identifier, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("identifier", jsonrpc.DecodeString(value, &v.Identifier))
 		case "previousResultId":
-			return jsonrpc.AtField("previousResultId", jsonrpc.DecodeOptional(value, &v.PreviousResultID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("previousResultId", jsonrpc.DecodeString(value, &v.PreviousResultID))
 		}
 		return nil
 	})
@@ -4241,11 +4370,11 @@ func (x *DiagnosticServerCancellationData) UnmarshalJSON(b []byte) error {
 // Since 3.17.0.
 type DiagnosticRegistrationOptions struct {
 	DocumentSelector      DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress      *bool            `json:"workDoneProgress,omitempty"`
-	Identifier            *string          `json:"identifier,omitempty"`
+	WorkDoneProgress      bool             `json:"workDoneProgress,omitempty"`
+	Identifier            string           `json:"identifier,omitempty"`
 	InterFileDependencies bool             `json:"interFileDependencies"`
 	WorkspaceDiagnostics  bool             `json:"workspaceDiagnostics"`
-	ID                    *string          `json:"id,omitempty"`
+	ID                    string           `json:"id,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -4257,21 +4386,21 @@ func (x DiagnosticRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.Identifier != nil {
+	if x.Identifier != "" {
 		b = append(b, `,"identifier":`...)
-		b = jsonrpc.AppendString(b, *x.Identifier)
+		b = jsonrpc.AppendString(b, x.Identifier)
 	}
 	b = append(b, `,"interFileDependencies":`...)
 	b = jsonrpc.AppendBool(b, x.InterFileDependencies)
 	b = append(b, `,"workspaceDiagnostics":`...)
 	b = jsonrpc.AppendBool(b, x.WorkspaceDiagnostics)
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = jsonrpc.AppendString(b, x.ID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -4289,9 +4418,9 @@ func (x *DiagnosticRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "identifier":
-			return jsonrpc.AtField("identifier", jsonrpc.DecodeOptional(value, &v.Identifier, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("identifier", jsonrpc.DecodeString(value, &v.Identifier))
 		case "interFileDependencies":
 			has.InterFileDependencies = true
 			return jsonrpc.AtField("interFileDependencies", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.InterFileDependencies)))
@@ -4299,7 +4428,7 @@ func (x *DiagnosticRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.WorkspaceDiagnostics = true
 			return jsonrpc.AtField("workspaceDiagnostics", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.WorkspaceDiagnostics)))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -4323,9 +4452,9 @@ func (x *DiagnosticRegistrationOptions) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type WorkspaceDiagnosticParams struct {
-	WorkDoneToken      *ProgressToken     `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken     `json:"partialResultToken,omitempty"`
-	Identifier         *string            `json:"identifier,omitempty"`
+	WorkDoneToken      ProgressToken      `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken      `json:"partialResultToken,omitzero"`
+	Identifier         string             `json:"identifier,omitempty"`
 	PreviousResultIDs  []PreviousResultID `json:"previousResultIds"`
 }
 
@@ -4347,21 +4476,21 @@ func (x WorkspaceDiagnosticParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.Identifier != nil {
+	if x.Identifier != "" {
 		b = append(b, `,"identifier":`...)
-		b = jsonrpc.AppendString(b, *x.Identifier)
+		b = jsonrpc.AppendString(b, x.Identifier)
 	}
 	b = append(b, `,"previousResultIds":`...)
 	if b, err = jsonrpc.AppendValue(b, x.PreviousResultIDs); err != nil {
@@ -4380,11 +4509,17 @@ func (x *WorkspaceDiagnosticParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "identifier":
-			return jsonrpc.AtField("identifier", jsonrpc.DecodeOptional(value, &v.Identifier, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("identifier", jsonrpc.DecodeString(value, &v.Identifier))
 		case "previousResultIds":
 			has.PreviousResultIDs = true
 			return jsonrpc.AtField("previousResultIds", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.PreviousResultIDs, jsonrpc.UnmarshalJSON[PreviousResultID])))
@@ -4767,7 +4902,7 @@ func (x *DidCloseNotebookDocumentParams) UnmarshalJSON(b []byte) error {
 type InlineCompletionParams struct {
 	TextDocument  TextDocumentIdentifier  `json:"textDocument"`
 	Position      Position                `json:"position"`
-	WorkDoneToken *ProgressToken          `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken           `json:"workDoneToken,omitzero"`
 	Context       InlineCompletionContext `json:"context"`
 }
 
@@ -4784,7 +4919,7 @@ func (x InlineCompletionParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -4813,7 +4948,10 @@ func (x *InlineCompletionParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "context":
 			has.Context = true
 			return jsonrpc.AtField("context", jsonrpc.NonNull(value, v.Context.UnmarshalJSON(value)))
@@ -4900,7 +5038,7 @@ func (x *InlineCompletionList) UnmarshalJSON(b []byte) error {
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 type InlineCompletionItem struct {
 	InsertText InlineCompletionItemInsertText `json:"insertText"`
-	FilterText *string                        `json:"filterText,omitempty"`
+	FilterText string                         `json:"filterText,omitempty"`
 	Range      *Range                         `json:"range,omitempty"`
 	Command    *Command                       `json:"command,omitempty"`
 }
@@ -4914,9 +5052,9 @@ func (x InlineCompletionItem) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.InsertText); err != nil {
 		return nil, err
 	}
-	if x.FilterText != nil {
+	if x.FilterText != "" {
 		b = append(b, `,"filterText":`...)
-		b = jsonrpc.AppendString(b, *x.FilterText)
+		b = jsonrpc.AppendString(b, x.FilterText)
 	}
 	if x.Range != nil {
 		b = append(b, `,"range":`...)
@@ -4946,7 +5084,7 @@ func (x *InlineCompletionItem) UnmarshalJSON(b []byte) error {
 			has.InsertText = true
 			return jsonrpc.AtField("insertText", jsonrpc.NonNull(value, v.InsertText.UnmarshalJSON(value)))
 		case "filterText":
-			return jsonrpc.AtField("filterText", jsonrpc.DecodeOptional(value, &v.FilterText, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("filterText", jsonrpc.DecodeString(value, &v.FilterText))
 		case "range":
 			return jsonrpc.AtField("range", jsonrpc.DecodeOptional(value, &v.Range, jsonrpc.UnmarshalJSON[Range]))
 		case "command":
@@ -4970,9 +5108,9 @@ func (x *InlineCompletionItem) UnmarshalJSON(b []byte) error {
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 type InlineCompletionRegistrationOptions struct {
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	ID               *string          `json:"id,omitempty"`
+	ID               string           `json:"id,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -4980,17 +5118,17 @@ type InlineCompletionRegistrationOptions struct {
 func (x InlineCompletionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = jsonrpc.AppendString(b, x.ID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -5005,12 +5143,12 @@ func (x *InlineCompletionRegistrationOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "documentSelector":
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -5142,14 +5280,14 @@ func (x *UnregistrationParams) UnmarshalJSON(b []byte) error {
 // InitializeParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#initializeParams
 type InitializeParams struct {
-	WorkDoneToken *ProgressToken `json:"workDoneToken,omitempty"`
-	ProcessID     *int32         `json:"processId"`
+	WorkDoneToken ProgressToken `json:"workDoneToken,omitzero"`
+	ProcessID     *int32        `json:"processId"`
 
 	// Since 3.15.0.
 	ClientInfo *XInitializeParamsClientInfo `json:"clientInfo,omitempty"`
 
 	// Since 3.16.0.
-	Locale *string `json:"locale,omitempty"`
+	Locale string `json:"locale,omitempty"`
 
 	// Deprecated: in favour of rootUri.
 	RootPath jsonrpc.Nullable[string] `json:"rootPath,omitzero"`
@@ -5158,7 +5296,7 @@ type InitializeParams struct {
 	RootURI               *DocumentURI       `json:"rootUri"`
 	Capabilities          ClientCapabilities `json:"capabilities"`
 	InitializationOptions LSPAny             `json:"initializationOptions,omitempty"`
-	Trace                 *TraceValues       `json:"trace,omitempty"`
+	Trace                 TraceValues        `json:"trace,omitempty"`
 
 	// Since 3.6.0.
 	WorkspaceFolders jsonrpc.Nullable[[]WorkspaceFolder] `json:"workspaceFolders,omitzero"`
@@ -5169,7 +5307,7 @@ type InitializeParams struct {
 func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -5187,9 +5325,9 @@ func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Locale != nil {
+	if x.Locale != "" {
 		b = append(b, `,"locale":`...)
-		b = jsonrpc.AppendString(b, *x.Locale)
+		b = jsonrpc.AppendString(b, x.Locale)
 	}
 	switch x.RootPath.State {
 	case jsonrpc.Null:
@@ -5214,9 +5352,9 @@ func (x InitializeParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Trace != nil {
+	if x.Trace != "" {
 		b = append(b, `,"trace":`...)
-		b = jsonrpc.AppendString(b, *x.Trace)
+		b = jsonrpc.AppendString(b, x.Trace)
 	}
 	switch x.WorkspaceFolders.State {
 	case jsonrpc.Null:
@@ -5240,7 +5378,10 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "processId":
 			has.ProcessID = true
 			return jsonrpc.AtField("processId", jsonrpc.DecodeOptional(value, &v.ProcessID, func(b []byte, v *int32) error {
@@ -5249,7 +5390,7 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 		case "clientInfo":
 			return jsonrpc.AtField("clientInfo", jsonrpc.DecodeOptional(value, &v.ClientInfo, jsonrpc.UnmarshalJSON[XInitializeParamsClientInfo]))
 		case "locale":
-			return jsonrpc.AtField("locale", jsonrpc.DecodeOptional(value, &v.Locale, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("locale", jsonrpc.DecodeString(value, &v.Locale))
 		case "rootPath":
 			return jsonrpc.AtField("rootPath", jsonrpc.DecodeNullable(value, &v.RootPath, jsonrpc.DecodeString[string]))
 		case "rootUri":
@@ -5261,7 +5402,10 @@ func (x *InitializeParams) UnmarshalJSON(b []byte) error {
 		case "initializationOptions":
 			return jsonrpc.AtField("initializationOptions", jsonrpc.DecodeRaw(value, &v.InitializationOptions))
 		case "trace":
-			return jsonrpc.AtField("trace", jsonrpc.DecodeOptional(value, &v.Trace, jsonrpc.UnmarshalJSON[TraceValues]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("trace", v.Trace.UnmarshalJSON(value))
 		case "workspaceFolders":
 			return jsonrpc.AtField("workspaceFolders", jsonrpc.DecodeNullable(value, &v.WorkspaceFolders, func(b []byte, v *[]WorkspaceFolder) error {
 				return jsonrpc.DecodeArray(b, v, jsonrpc.UnmarshalJSON[WorkspaceFolder])
@@ -5341,8 +5485,8 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 
 // InitializeResultServerInfo is the serverInfo member of [InitializeResult].
 type InitializeResultServerInfo struct {
-	Name    string  `json:"name"`
-	Version *string `json:"version,omitempty"`
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -5351,9 +5495,9 @@ func (x InitializeResultServerInfo) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	if x.Version != nil {
+	if x.Version != "" {
 		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendString(b, *x.Version)
+		b = jsonrpc.AppendString(b, x.Version)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -5371,7 +5515,7 @@ func (x *InitializeResultServerInfo) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("version", jsonrpc.DecodeString(value, &v.Version))
 		}
 		return nil
 	})
@@ -5493,7 +5637,7 @@ func (x *DidChangeConfigurationParams) UnmarshalJSON(b []byte) error {
 // DidChangeConfigurationRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/
 type DidChangeConfigurationRegistrationOptions struct {
-	Section *DidChangeConfigurationRegistrationOptionsSection `json:"section,omitempty"`
+	Section DidChangeConfigurationRegistrationOptionsSection `json:"section,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -5501,7 +5645,7 @@ type DidChangeConfigurationRegistrationOptions struct {
 func (x DidChangeConfigurationRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Section != nil {
+	if !x.Section.IsZero() {
 		b = append(b, `,"section":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Section); err != nil {
 			return nil, err
@@ -5517,7 +5661,10 @@ func (x *DidChangeConfigurationRegistrationOptions) UnmarshalJSON(b []byte) erro
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "section":
-			return jsonrpc.AtField("section", jsonrpc.DecodeOptional(value, &v.Section, jsonrpc.UnmarshalJSON[DidChangeConfigurationRegistrationOptionsSection]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("section", v.Section.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -5988,7 +6135,7 @@ func (x *DidSaveTextDocumentParams) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSaveRegistrationOptions
 type TextDocumentSaveRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	IncludeText      *bool            `json:"includeText,omitempty"`
+	IncludeText      bool             `json:"includeText,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -6000,9 +6147,9 @@ func (x TextDocumentSaveRegistrationOptions) AppendJSON(b []byte) ([]byte, error
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.IncludeText != nil {
+	if x.IncludeText {
 		b = append(b, `,"includeText":`...)
-		b = jsonrpc.AppendBool(b, *x.IncludeText)
+		b = jsonrpc.AppendBool(b, x.IncludeText)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -6020,7 +6167,7 @@ func (x *TextDocumentSaveRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "includeText":
-			return jsonrpc.AtField("includeText", jsonrpc.DecodeOptional(value, &v.IncludeText, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("includeText", jsonrpc.DecodeBool(value, &v.IncludeText))
 		}
 		return nil
 	})
@@ -6334,8 +6481,8 @@ func (x *PublishDiagnosticsParams) UnmarshalJSON(b []byte) error {
 type CompletionParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Position           Position               `json:"position"`
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	Context            *CompletionContext     `json:"context,omitempty"`
 }
 
@@ -6352,13 +6499,13 @@ func (x CompletionParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -6389,9 +6536,15 @@ func (x *CompletionParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "context":
 			return jsonrpc.AtField("context", jsonrpc.DecodeOptional(value, &v.Context, jsonrpc.UnmarshalJSON[CompletionContext]))
 		}
@@ -6417,29 +6570,29 @@ type CompletionItem struct {
 
 	// Since 3.17.0.
 	LabelDetails *CompletionItemLabelDetails `json:"labelDetails,omitempty"`
-	Kind         *CompletionItemKind         `json:"kind,omitempty"`
+	Kind         CompletionItemKind          `json:"kind,omitempty"`
 
 	// Since 3.15.0.
-	Tags          []CompletionItemTag          `json:"tags,omitzero"`
-	Detail        *string                      `json:"detail,omitempty"`
-	Documentation *CompletionItemDocumentation `json:"documentation,omitempty"`
+	Tags          []CompletionItemTag         `json:"tags,omitzero"`
+	Detail        string                      `json:"detail,omitempty"`
+	Documentation CompletionItemDocumentation `json:"documentation,omitzero"`
 
 	// Deprecated: Use `tags` instead.
-	Deprecated       *bool             `json:"deprecated,omitempty"`
-	Preselect        *bool             `json:"preselect,omitempty"`
-	SortText         *string           `json:"sortText,omitempty"`
-	FilterText       *string           `json:"filterText,omitempty"`
-	InsertText       *string           `json:"insertText,omitempty"`
-	InsertTextFormat *InsertTextFormat `json:"insertTextFormat,omitempty"`
+	Deprecated       bool             `json:"deprecated,omitempty"`
+	Preselect        bool             `json:"preselect,omitempty"`
+	SortText         string           `json:"sortText,omitempty"`
+	FilterText       string           `json:"filterText,omitempty"`
+	InsertText       string           `json:"insertText,omitempty"`
+	InsertTextFormat InsertTextFormat `json:"insertTextFormat,omitempty"`
 
 	// Since 3.16.0.
-	InsertTextMode *InsertTextMode `json:"insertTextMode,omitempty"`
+	InsertTextMode InsertTextMode `json:"insertTextMode,omitempty"`
 
 	// Since 3.16.0.
-	TextEdit *CompletionItemTextEdit `json:"textEdit,omitempty"`
+	TextEdit CompletionItemTextEdit `json:"textEdit,omitzero"`
 
 	// Since 3.17.0.
-	TextEditText        *string    `json:"textEditText,omitempty"`
+	TextEditText        string     `json:"textEditText,omitempty"`
 	AdditionalTextEdits []TextEdit `json:"additionalTextEdits,omitzero"`
 	CommitCharacters    []string   `json:"commitCharacters,omitzero"`
 	Command             *Command   `json:"command,omitempty"`
@@ -6459,9 +6612,9 @@ func (x CompletionItem) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Kind != nil {
+	if x.Kind != 0 {
 		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendInt(b, *x.Kind)
+		b = jsonrpc.AppendInt(b, x.Kind)
 	}
 	if x.Tags != nil {
 		b = append(b, `,"tags":`...)
@@ -6469,53 +6622,53 @@ func (x CompletionItem) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Detail != nil {
+	if x.Detail != "" {
 		b = append(b, `,"detail":`...)
-		b = jsonrpc.AppendString(b, *x.Detail)
+		b = jsonrpc.AppendString(b, x.Detail)
 	}
-	if x.Documentation != nil {
+	if !x.Documentation.IsZero() {
 		b = append(b, `,"documentation":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Documentation); err != nil {
 			return nil, err
 		}
 	}
-	if x.Deprecated != nil {
+	if x.Deprecated {
 		b = append(b, `,"deprecated":`...)
-		b = jsonrpc.AppendBool(b, *x.Deprecated)
+		b = jsonrpc.AppendBool(b, x.Deprecated)
 	}
-	if x.Preselect != nil {
+	if x.Preselect {
 		b = append(b, `,"preselect":`...)
-		b = jsonrpc.AppendBool(b, *x.Preselect)
+		b = jsonrpc.AppendBool(b, x.Preselect)
 	}
-	if x.SortText != nil {
+	if x.SortText != "" {
 		b = append(b, `,"sortText":`...)
-		b = jsonrpc.AppendString(b, *x.SortText)
+		b = jsonrpc.AppendString(b, x.SortText)
 	}
-	if x.FilterText != nil {
+	if x.FilterText != "" {
 		b = append(b, `,"filterText":`...)
-		b = jsonrpc.AppendString(b, *x.FilterText)
+		b = jsonrpc.AppendString(b, x.FilterText)
 	}
-	if x.InsertText != nil {
+	if x.InsertText != "" {
 		b = append(b, `,"insertText":`...)
-		b = jsonrpc.AppendString(b, *x.InsertText)
+		b = jsonrpc.AppendString(b, x.InsertText)
 	}
-	if x.InsertTextFormat != nil {
+	if x.InsertTextFormat != 0 {
 		b = append(b, `,"insertTextFormat":`...)
-		b = jsonrpc.AppendInt(b, *x.InsertTextFormat)
+		b = jsonrpc.AppendInt(b, x.InsertTextFormat)
 	}
-	if x.InsertTextMode != nil {
+	if x.InsertTextMode != 0 {
 		b = append(b, `,"insertTextMode":`...)
-		b = jsonrpc.AppendInt(b, *x.InsertTextMode)
+		b = jsonrpc.AppendInt(b, x.InsertTextMode)
 	}
-	if x.TextEdit != nil {
+	if !x.TextEdit.IsZero() {
 		b = append(b, `,"textEdit":`...)
 		if b, err = jsonrpc.AppendValue(b, x.TextEdit); err != nil {
 			return nil, err
 		}
 	}
-	if x.TextEditText != nil {
+	if x.TextEditText != "" {
 		b = append(b, `,"textEditText":`...)
-		b = jsonrpc.AppendString(b, *x.TextEditText)
+		b = jsonrpc.AppendString(b, x.TextEditText)
 	}
 	if x.AdditionalTextEdits != nil {
 		b = append(b, `,"additionalTextEdits":`...)
@@ -6559,31 +6712,46 @@ func (x *CompletionItem) UnmarshalJSON(b []byte) error {
 		case "labelDetails":
 			return jsonrpc.AtField("labelDetails", jsonrpc.DecodeOptional(value, &v.LabelDetails, jsonrpc.UnmarshalJSON[CompletionItemLabelDetails]))
 		case "kind":
-			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[CompletionItemKind]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("kind", v.Kind.UnmarshalJSON(value))
 		case "tags":
 			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[CompletionItemTag]))
 		case "detail":
-			return jsonrpc.AtField("detail", jsonrpc.DecodeOptional(value, &v.Detail, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("detail", jsonrpc.DecodeString(value, &v.Detail))
 		case "documentation":
-			return jsonrpc.AtField("documentation", jsonrpc.DecodeOptional(value, &v.Documentation, jsonrpc.UnmarshalJSON[CompletionItemDocumentation]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("documentation", v.Documentation.UnmarshalJSON(value))
 		case "deprecated":
-			return jsonrpc.AtField("deprecated", jsonrpc.DecodeOptional(value, &v.Deprecated, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("deprecated", jsonrpc.DecodeBool(value, &v.Deprecated))
 		case "preselect":
-			return jsonrpc.AtField("preselect", jsonrpc.DecodeOptional(value, &v.Preselect, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("preselect", jsonrpc.DecodeBool(value, &v.Preselect))
 		case "sortText":
-			return jsonrpc.AtField("sortText", jsonrpc.DecodeOptional(value, &v.SortText, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("sortText", jsonrpc.DecodeString(value, &v.SortText))
 		case "filterText":
-			return jsonrpc.AtField("filterText", jsonrpc.DecodeOptional(value, &v.FilterText, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("filterText", jsonrpc.DecodeString(value, &v.FilterText))
 		case "insertText":
-			return jsonrpc.AtField("insertText", jsonrpc.DecodeOptional(value, &v.InsertText, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("insertText", jsonrpc.DecodeString(value, &v.InsertText))
 		case "insertTextFormat":
-			return jsonrpc.AtField("insertTextFormat", jsonrpc.DecodeOptional(value, &v.InsertTextFormat, jsonrpc.UnmarshalJSON[InsertTextFormat]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("insertTextFormat", v.InsertTextFormat.UnmarshalJSON(value))
 		case "insertTextMode":
-			return jsonrpc.AtField("insertTextMode", jsonrpc.DecodeOptional(value, &v.InsertTextMode, jsonrpc.UnmarshalJSON[InsertTextMode]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("insertTextMode", v.InsertTextMode.UnmarshalJSON(value))
 		case "textEdit":
-			return jsonrpc.AtField("textEdit", jsonrpc.DecodeOptional(value, &v.TextEdit, jsonrpc.UnmarshalJSON[CompletionItemTextEdit]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("textEdit", v.TextEdit.UnmarshalJSON(value))
 		case "textEditText":
-			return jsonrpc.AtField("textEditText", jsonrpc.DecodeOptional(value, &v.TextEditText, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("textEditText", jsonrpc.DecodeString(value, &v.TextEditText))
 		case "additionalTextEdits":
 			return jsonrpc.AtField("additionalTextEdits", jsonrpc.DecodeArray(value, &v.AdditionalTextEdits, jsonrpc.UnmarshalJSON[TextEdit]))
 		case "commitCharacters":
@@ -6688,13 +6856,13 @@ type CompletionListItemDefaults struct {
 	CommitCharacters []string `json:"commitCharacters,omitzero"`
 
 	// Since 3.17.0.
-	EditRange *CompletionListItemDefaultsEditRange `json:"editRange,omitempty"`
+	EditRange CompletionListItemDefaultsEditRange `json:"editRange,omitzero"`
 
 	// Since 3.17.0.
-	InsertTextFormat *InsertTextFormat `json:"insertTextFormat,omitempty"`
+	InsertTextFormat InsertTextFormat `json:"insertTextFormat,omitempty"`
 
 	// Since 3.17.0.
-	InsertTextMode *InsertTextMode `json:"insertTextMode,omitempty"`
+	InsertTextMode InsertTextMode `json:"insertTextMode,omitempty"`
 
 	// Since 3.17.0.
 	Data LSPAny `json:"data,omitempty"`
@@ -6711,19 +6879,19 @@ func (x CompletionListItemDefaults) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.EditRange != nil {
+	if !x.EditRange.IsZero() {
 		b = append(b, `,"editRange":`...)
 		if b, err = jsonrpc.AppendValue(b, x.EditRange); err != nil {
 			return nil, err
 		}
 	}
-	if x.InsertTextFormat != nil {
+	if x.InsertTextFormat != 0 {
 		b = append(b, `,"insertTextFormat":`...)
-		b = jsonrpc.AppendInt(b, *x.InsertTextFormat)
+		b = jsonrpc.AppendInt(b, x.InsertTextFormat)
 	}
-	if x.InsertTextMode != nil {
+	if x.InsertTextMode != 0 {
 		b = append(b, `,"insertTextMode":`...)
-		b = jsonrpc.AppendInt(b, *x.InsertTextMode)
+		b = jsonrpc.AppendInt(b, x.InsertTextMode)
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
@@ -6743,11 +6911,20 @@ func (x *CompletionListItemDefaults) UnmarshalJSON(b []byte) error {
 		case "commitCharacters":
 			return jsonrpc.AtField("commitCharacters", json.Unmarshal(value, &v.CommitCharacters))
 		case "editRange":
-			return jsonrpc.AtField("editRange", jsonrpc.DecodeOptional(value, &v.EditRange, jsonrpc.UnmarshalJSON[CompletionListItemDefaultsEditRange]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("editRange", v.EditRange.UnmarshalJSON(value))
 		case "insertTextFormat":
-			return jsonrpc.AtField("insertTextFormat", jsonrpc.DecodeOptional(value, &v.InsertTextFormat, jsonrpc.UnmarshalJSON[InsertTextFormat]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("insertTextFormat", v.InsertTextFormat.UnmarshalJSON(value))
 		case "insertTextMode":
-			return jsonrpc.AtField("insertTextMode", jsonrpc.DecodeOptional(value, &v.InsertTextMode, jsonrpc.UnmarshalJSON[InsertTextMode]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("insertTextMode", v.InsertTextMode.UnmarshalJSON(value))
 		case "data":
 			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
 		}
@@ -6819,12 +6996,12 @@ func (x *CompletionListItemDefaultsEditRangeVariant2) UnmarshalJSON(b []byte) er
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionRegistrationOptions
 type CompletionRegistrationOptions struct {
 	DocumentSelector  DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress  *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress  bool             `json:"workDoneProgress,omitempty"`
 	TriggerCharacters []string         `json:"triggerCharacters,omitzero"`
 
 	// Since 3.2.0.
 	AllCommitCharacters []string `json:"allCommitCharacters,omitzero"`
-	ResolveProvider     *bool    `json:"resolveProvider,omitempty"`
+	ResolveProvider     bool     `json:"resolveProvider,omitempty"`
 
 	// Since 3.17.0.
 	CompletionItem *CompletionOptionsCompletionItem `json:"completionItem,omitempty"`
@@ -6839,9 +7016,9 @@ func (x CompletionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	if x.TriggerCharacters != nil {
 		b = append(b, `,"triggerCharacters":`...)
@@ -6855,9 +7032,9 @@ func (x CompletionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = jsonrpc.AppendBool(b, x.ResolveProvider)
 	}
 	if x.CompletionItem != nil {
 		b = append(b, `,"completionItem":`...)
@@ -6881,13 +7058,13 @@ func (x *CompletionRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "triggerCharacters":
 			return jsonrpc.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
 		case "allCommitCharacters":
 			return jsonrpc.AtField("allCommitCharacters", json.Unmarshal(value, &v.AllCommitCharacters))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
 		case "completionItem":
 			return jsonrpc.AtField("completionItem", jsonrpc.DecodeOptional(value, &v.CompletionItem, jsonrpc.UnmarshalJSON[CompletionOptionsCompletionItem]))
 		}
@@ -6909,7 +7086,7 @@ func (x *CompletionRegistrationOptions) UnmarshalJSON(b []byte) error {
 type HoverParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -6925,7 +7102,7 @@ func (x HoverParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -6950,7 +7127,10 @@ func (x *HoverParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -7024,7 +7204,7 @@ func (x *Hover) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#hoverRegistrationOptions
 type HoverRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -7036,9 +7216,9 @@ func (x HoverRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -7056,7 +7236,7 @@ func (x *HoverRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -7076,7 +7256,7 @@ func (x *HoverRegistrationOptions) UnmarshalJSON(b []byte) error {
 type SignatureHelpParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 
 	// Since 3.15.0.
 	Context *SignatureHelpContext `json:"context,omitempty"`
@@ -7095,7 +7275,7 @@ func (x SignatureHelpParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -7126,7 +7306,10 @@ func (x *SignatureHelpParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "context":
 			return jsonrpc.AtField("context", jsonrpc.DecodeOptional(value, &v.Context, jsonrpc.UnmarshalJSON[SignatureHelpContext]))
 		}
@@ -7224,7 +7407,7 @@ func (x *SignatureHelp) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#signatureHelpRegistrationOptions
 type SignatureHelpRegistrationOptions struct {
 	DocumentSelector  DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress  *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress  bool             `json:"workDoneProgress,omitempty"`
 	TriggerCharacters []string         `json:"triggerCharacters,omitzero"`
 
 	// Since 3.15.0.
@@ -7240,9 +7423,9 @@ func (x SignatureHelpRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	if x.TriggerCharacters != nil {
 		b = append(b, `,"triggerCharacters":`...)
@@ -7272,7 +7455,7 @@ func (x *SignatureHelpRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "triggerCharacters":
 			return jsonrpc.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
 		case "retriggerCharacters":
@@ -7296,8 +7479,8 @@ func (x *SignatureHelpRegistrationOptions) UnmarshalJSON(b []byte) error {
 type DefinitionParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Position           Position               `json:"position"`
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -7313,13 +7496,13 @@ func (x DefinitionParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -7344,9 +7527,15 @@ func (x *DefinitionParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -7367,7 +7556,7 @@ func (x *DefinitionParams) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#definitionRegistrationOptions
 type DefinitionRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -7379,9 +7568,9 @@ func (x DefinitionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -7399,7 +7588,7 @@ func (x *DefinitionRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -7419,8 +7608,8 @@ func (x *DefinitionRegistrationOptions) UnmarshalJSON(b []byte) error {
 type ReferenceParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Position           Position               `json:"position"`
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	Context            ReferenceContext       `json:"context"`
 }
 
@@ -7437,13 +7626,13 @@ func (x ReferenceParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -7472,9 +7661,15 @@ func (x *ReferenceParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "context":
 			has.Context = true
 			return jsonrpc.AtField("context", jsonrpc.NonNull(value, v.Context.UnmarshalJSON(value)))
@@ -7500,7 +7695,7 @@ func (x *ReferenceParams) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#referenceRegistrationOptions
 type ReferenceRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -7512,9 +7707,9 @@ func (x ReferenceRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -7532,7 +7727,7 @@ func (x *ReferenceRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -7552,8 +7747,8 @@ func (x *ReferenceRegistrationOptions) UnmarshalJSON(b []byte) error {
 type DocumentHighlightParams struct {
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Position           Position               `json:"position"`
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -7569,13 +7764,13 @@ func (x DocumentHighlightParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -7600,9 +7795,15 @@ func (x *DocumentHighlightParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -7622,8 +7823,8 @@ func (x *DocumentHighlightParams) UnmarshalJSON(b []byte) error {
 // DocumentHighlight is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlight
 type DocumentHighlight struct {
-	Range Range                  `json:"range"`
-	Kind  *DocumentHighlightKind `json:"kind,omitempty"`
+	Range Range                 `json:"range"`
+	Kind  DocumentHighlightKind `json:"kind,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -7635,9 +7836,9 @@ func (x DocumentHighlight) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Range.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.Kind != nil {
+	if x.Kind != 0 {
 		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendInt(b, *x.Kind)
+		b = jsonrpc.AppendInt(b, x.Kind)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -7655,7 +7856,10 @@ func (x *DocumentHighlight) UnmarshalJSON(b []byte) error {
 			has.Range = true
 			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "kind":
-			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[DocumentHighlightKind]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("kind", v.Kind.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -7674,7 +7878,7 @@ func (x *DocumentHighlight) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlightRegistrationOptions
 type DocumentHighlightRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -7686,9 +7890,9 @@ func (x DocumentHighlightRegistrationOptions) AppendJSON(b []byte) ([]byte, erro
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -7706,7 +7910,7 @@ func (x *DocumentHighlightRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -7724,8 +7928,8 @@ func (x *DocumentHighlightRegistrationOptions) UnmarshalJSON(b []byte) error {
 // DocumentSymbolParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbolParams
 type DocumentSymbolParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 }
 
@@ -7734,13 +7938,13 @@ type DocumentSymbolParams struct {
 func (x DocumentSymbolParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -7763,9 +7967,15 @@ func (x *DocumentSymbolParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -7791,10 +8001,10 @@ type SymbolInformation struct {
 
 	// Since 3.16.0.
 	Tags          []SymbolTag `json:"tags,omitzero"`
-	ContainerName *string     `json:"containerName,omitempty"`
+	ContainerName string      `json:"containerName,omitempty"`
 
 	// Deprecated: Use tags instead
-	Deprecated *bool    `json:"deprecated,omitempty"`
+	Deprecated bool     `json:"deprecated,omitempty"`
 	Location   Location `json:"location"`
 }
 
@@ -7813,13 +8023,13 @@ func (x SymbolInformation) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ContainerName != nil {
+	if x.ContainerName != "" {
 		b = append(b, `,"containerName":`...)
-		b = jsonrpc.AppendString(b, *x.ContainerName)
+		b = jsonrpc.AppendString(b, x.ContainerName)
 	}
-	if x.Deprecated != nil {
+	if x.Deprecated {
 		b = append(b, `,"deprecated":`...)
-		b = jsonrpc.AppendBool(b, *x.Deprecated)
+		b = jsonrpc.AppendBool(b, x.Deprecated)
 	}
 	b = append(b, `,"location":`...)
 	if b, err = x.Location.AppendJSON(b); err != nil {
@@ -7846,9 +8056,9 @@ func (x *SymbolInformation) UnmarshalJSON(b []byte) error {
 		case "tags":
 			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[SymbolTag]))
 		case "containerName":
-			return jsonrpc.AtField("containerName", jsonrpc.DecodeOptional(value, &v.ContainerName, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("containerName", jsonrpc.DecodeString(value, &v.ContainerName))
 		case "deprecated":
-			return jsonrpc.AtField("deprecated", jsonrpc.DecodeOptional(value, &v.Deprecated, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("deprecated", jsonrpc.DecodeBool(value, &v.Deprecated))
 		case "location":
 			has.Location = true
 			return jsonrpc.AtField("location", jsonrpc.NonNull(value, v.Location.UnmarshalJSON(value)))
@@ -7874,14 +8084,14 @@ func (x *SymbolInformation) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbol
 type DocumentSymbol struct {
 	Name   string     `json:"name"`
-	Detail *string    `json:"detail,omitempty"`
+	Detail string     `json:"detail,omitempty"`
 	Kind   SymbolKind `json:"kind"`
 
 	// Since 3.16.0.
 	Tags []SymbolTag `json:"tags,omitzero"`
 
 	// Deprecated: Use tags instead
-	Deprecated     *bool            `json:"deprecated,omitempty"`
+	Deprecated     bool             `json:"deprecated,omitempty"`
 	Range          Range            `json:"range"`
 	SelectionRange Range            `json:"selectionRange"`
 	Children       []DocumentSymbol `json:"children,omitzero"`
@@ -7894,9 +8104,9 @@ func (x DocumentSymbol) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	if x.Detail != nil {
+	if x.Detail != "" {
 		b = append(b, `,"detail":`...)
-		b = jsonrpc.AppendString(b, *x.Detail)
+		b = jsonrpc.AppendString(b, x.Detail)
 	}
 	b = append(b, `,"kind":`...)
 	b = jsonrpc.AppendInt(b, x.Kind)
@@ -7906,9 +8116,9 @@ func (x DocumentSymbol) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Deprecated != nil {
+	if x.Deprecated {
 		b = append(b, `,"deprecated":`...)
-		b = jsonrpc.AppendBool(b, *x.Deprecated)
+		b = jsonrpc.AppendBool(b, x.Deprecated)
 	}
 	b = append(b, `,"range":`...)
 	if b, err = x.Range.AppendJSON(b); err != nil {
@@ -7940,14 +8150,14 @@ func (x *DocumentSymbol) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "detail":
-			return jsonrpc.AtField("detail", jsonrpc.DecodeOptional(value, &v.Detail, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("detail", jsonrpc.DecodeString(value, &v.Detail))
 		case "kind":
 			has.Kind = true
 			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, v.Kind.UnmarshalJSON(value)))
 		case "tags":
 			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[SymbolTag]))
 		case "deprecated":
-			return jsonrpc.AtField("deprecated", jsonrpc.DecodeOptional(value, &v.Deprecated, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("deprecated", jsonrpc.DecodeBool(value, &v.Deprecated))
 		case "range":
 			has.Range = true
 			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
@@ -7980,10 +8190,10 @@ func (x *DocumentSymbol) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbolRegistrationOptions
 type DocumentSymbolRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 
 	// Since 3.16.0.
-	Label *string `json:"label,omitempty"`
+	Label string `json:"label,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -7995,13 +8205,13 @@ func (x DocumentSymbolRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.Label != nil {
+	if x.Label != "" {
 		b = append(b, `,"label":`...)
-		b = jsonrpc.AppendString(b, *x.Label)
+		b = jsonrpc.AppendString(b, x.Label)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -8019,9 +8229,9 @@ func (x *DocumentSymbolRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeOptional(value, &v.Label, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("label", jsonrpc.DecodeString(value, &v.Label))
 		}
 		return nil
 	})
@@ -8039,8 +8249,8 @@ func (x *DocumentSymbolRegistrationOptions) UnmarshalJSON(b []byte) error {
 // CodeActionParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeActionParams
 type CodeActionParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 	Range              Range                  `json:"range"`
 	Context            CodeActionContext      `json:"context"`
@@ -8051,13 +8261,13 @@ type CodeActionParams struct {
 func (x CodeActionParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -8088,9 +8298,15 @@ func (x *CodeActionParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -8180,12 +8396,12 @@ func (x *Command) UnmarshalJSON(b []byte) error {
 // CodeAction is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeAction
 type CodeAction struct {
-	Title       string          `json:"title"`
-	Kind        *CodeActionKind `json:"kind,omitempty"`
-	Diagnostics []Diagnostic    `json:"diagnostics,omitzero"`
+	Title       string         `json:"title"`
+	Kind        CodeActionKind `json:"kind,omitempty"`
+	Diagnostics []Diagnostic   `json:"diagnostics,omitzero"`
 
 	// Since 3.15.0.
-	IsPreferred *bool `json:"isPreferred,omitempty"`
+	IsPreferred bool `json:"isPreferred,omitempty"`
 
 	// Since 3.16.0.
 	Disabled *CodeActionDisabled `json:"disabled,omitempty"`
@@ -8203,9 +8419,9 @@ func (x CodeAction) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"title":`...)
 	b = jsonrpc.AppendString(b, x.Title)
-	if x.Kind != nil {
+	if x.Kind != "" {
 		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendString(b, *x.Kind)
+		b = jsonrpc.AppendString(b, x.Kind)
 	}
 	if x.Diagnostics != nil {
 		b = append(b, `,"diagnostics":`...)
@@ -8213,9 +8429,9 @@ func (x CodeAction) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.IsPreferred != nil {
+	if x.IsPreferred {
 		b = append(b, `,"isPreferred":`...)
-		b = jsonrpc.AppendBool(b, *x.IsPreferred)
+		b = jsonrpc.AppendBool(b, x.IsPreferred)
 	}
 	if x.Disabled != nil {
 		b = append(b, `,"disabled":`...)
@@ -8257,11 +8473,14 @@ func (x *CodeAction) UnmarshalJSON(b []byte) error {
 			has.Title = true
 			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
 		case "kind":
-			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[CodeActionKind]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("kind", v.Kind.UnmarshalJSON(value))
 		case "diagnostics":
 			return jsonrpc.AtField("diagnostics", jsonrpc.DecodeArray(value, &v.Diagnostics, jsonrpc.UnmarshalJSON[Diagnostic]))
 		case "isPreferred":
-			return jsonrpc.AtField("isPreferred", jsonrpc.DecodeOptional(value, &v.IsPreferred, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("isPreferred", jsonrpc.DecodeBool(value, &v.IsPreferred))
 		case "disabled":
 			return jsonrpc.AtField("disabled", jsonrpc.DecodeOptional(value, &v.Disabled, jsonrpc.UnmarshalJSON[CodeActionDisabled]))
 		case "edit":
@@ -8328,11 +8547,11 @@ func (x *CodeActionDisabled) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeActionRegistrationOptions
 type CodeActionRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	CodeActionKinds  []CodeActionKind `json:"codeActionKinds,omitzero"`
 
 	// Since 3.16.0.
-	ResolveProvider *bool `json:"resolveProvider,omitempty"`
+	ResolveProvider bool `json:"resolveProvider,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -8344,9 +8563,9 @@ func (x CodeActionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	if x.CodeActionKinds != nil {
 		b = append(b, `,"codeActionKinds":`...)
@@ -8354,9 +8573,9 @@ func (x CodeActionRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = jsonrpc.AppendBool(b, x.ResolveProvider)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -8374,11 +8593,11 @@ func (x *CodeActionRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "codeActionKinds":
 			return jsonrpc.AtField("codeActionKinds", jsonrpc.DecodeArray(value, &v.CodeActionKinds, jsonrpc.UnmarshalJSON[CodeActionKind]))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
 		}
 		return nil
 	})
@@ -8396,9 +8615,9 @@ func (x *CodeActionRegistrationOptions) UnmarshalJSON(b []byte) error {
 // WorkspaceSymbolParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceSymbolParams
 type WorkspaceSymbolParams struct {
-	WorkDoneToken      *ProgressToken `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken `json:"partialResultToken,omitempty"`
-	Query              string         `json:"query"`
+	WorkDoneToken      ProgressToken `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken `json:"partialResultToken,omitzero"`
+	Query              string        `json:"query"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -8406,13 +8625,13 @@ type WorkspaceSymbolParams struct {
 func (x WorkspaceSymbolParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -8433,9 +8652,15 @@ func (x *WorkspaceSymbolParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "query":
 			has.Query = true
 			return jsonrpc.AtField("query", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Query)))
@@ -8463,7 +8688,7 @@ type WorkspaceSymbol struct {
 
 	// Since 3.16.0.
 	Tags          []SymbolTag             `json:"tags,omitzero"`
-	ContainerName *string                 `json:"containerName,omitempty"`
+	ContainerName string                  `json:"containerName,omitempty"`
 	Location      WorkspaceSymbolLocation `json:"location"`
 	Data          LSPAny                  `json:"data,omitempty"`
 }
@@ -8483,9 +8708,9 @@ func (x WorkspaceSymbol) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ContainerName != nil {
+	if x.ContainerName != "" {
 		b = append(b, `,"containerName":`...)
-		b = jsonrpc.AppendString(b, *x.ContainerName)
+		b = jsonrpc.AppendString(b, x.ContainerName)
 	}
 	b = append(b, `,"location":`...)
 	if b, err = jsonrpc.AppendValue(b, x.Location); err != nil {
@@ -8518,7 +8743,7 @@ func (x *WorkspaceSymbol) UnmarshalJSON(b []byte) error {
 		case "tags":
 			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[SymbolTag]))
 		case "containerName":
-			return jsonrpc.AtField("containerName", jsonrpc.DecodeOptional(value, &v.ContainerName, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("containerName", jsonrpc.DecodeString(value, &v.ContainerName))
 		case "location":
 			has.Location = true
 			return jsonrpc.AtField("location", jsonrpc.NonNull(value, v.Location.UnmarshalJSON(value)))
@@ -8586,23 +8811,23 @@ func (x *WorkspaceSymbolLocationVariant2) UnmarshalJSON(b []byte) error {
 // WorkspaceSymbolRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceSymbolRegistrationOptions
 type WorkspaceSymbolRegistrationOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 
 	// Since 3.17.0.
-	ResolveProvider *bool `json:"resolveProvider,omitempty"`
+	ResolveProvider bool `json:"resolveProvider,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x WorkspaceSymbolRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = jsonrpc.AppendBool(b, x.ResolveProvider)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -8614,9 +8839,9 @@ func (x *WorkspaceSymbolRegistrationOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
 		}
 		return nil
 	})
@@ -8630,8 +8855,8 @@ func (x *WorkspaceSymbolRegistrationOptions) UnmarshalJSON(b []byte) error {
 // CodeLensParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeLensParams
 type CodeLensParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 }
 
@@ -8640,13 +8865,13 @@ type CodeLensParams struct {
 func (x CodeLensParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -8669,9 +8894,15 @@ func (x *CodeLensParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -8755,8 +8986,8 @@ func (x *CodeLens) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeLensRegistrationOptions
 type CodeLensRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ResolveProvider  *bool            `json:"resolveProvider,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ResolveProvider  bool             `json:"resolveProvider,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -8768,13 +8999,13 @@ func (x CodeLensRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = jsonrpc.AppendBool(b, x.ResolveProvider)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -8792,9 +9023,9 @@ func (x *CodeLensRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
 		}
 		return nil
 	})
@@ -8812,8 +9043,8 @@ func (x *CodeLensRegistrationOptions) UnmarshalJSON(b []byte) error {
 // DocumentLinkParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentLinkParams
 type DocumentLinkParams struct {
-	WorkDoneToken      *ProgressToken         `json:"workDoneToken,omitempty"`
-	PartialResultToken *ProgressToken         `json:"partialResultToken,omitempty"`
+	WorkDoneToken      ProgressToken          `json:"workDoneToken,omitzero"`
+	PartialResultToken ProgressToken          `json:"partialResultToken,omitzero"`
 	TextDocument       TextDocumentIdentifier `json:"textDocument"`
 }
 
@@ -8822,13 +9053,13 @@ type DocumentLinkParams struct {
 func (x DocumentLinkParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
 		}
 	}
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -8851,9 +9082,15 @@ func (x *DocumentLinkParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -8875,11 +9112,11 @@ func (x *DocumentLinkParams) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentLink
 type DocumentLink struct {
 	Range  Range `json:"range"`
-	Target *URI  `json:"target,omitempty"`
+	Target URI   `json:"target,omitempty"`
 
 	// Since 3.15.0.
-	Tooltip *string `json:"tooltip,omitempty"`
-	Data    LSPAny  `json:"data,omitempty"`
+	Tooltip string `json:"tooltip,omitempty"`
+	Data    LSPAny `json:"data,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -8891,13 +9128,13 @@ func (x DocumentLink) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Range.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.Target != nil {
+	if x.Target != "" {
 		b = append(b, `,"target":`...)
-		b = jsonrpc.AppendString(b, *x.Target)
+		b = jsonrpc.AppendString(b, x.Target)
 	}
-	if x.Tooltip != nil {
+	if x.Tooltip != "" {
 		b = append(b, `,"tooltip":`...)
-		b = jsonrpc.AppendString(b, *x.Tooltip)
+		b = jsonrpc.AppendString(b, x.Tooltip)
 	}
 	if len(x.Data) != 0 {
 		b = append(b, `,"data":`...)
@@ -8921,9 +9158,9 @@ func (x *DocumentLink) UnmarshalJSON(b []byte) error {
 			has.Range = true
 			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "target":
-			return jsonrpc.AtField("target", jsonrpc.DecodeOptional(value, &v.Target, jsonrpc.DecodeString[URI]))
+			return jsonrpc.AtField("target", jsonrpc.DecodeString(value, &v.Target))
 		case "tooltip":
-			return jsonrpc.AtField("tooltip", jsonrpc.DecodeOptional(value, &v.Tooltip, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("tooltip", jsonrpc.DecodeString(value, &v.Tooltip))
 		case "data":
 			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
 		}
@@ -8944,8 +9181,8 @@ func (x *DocumentLink) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentLinkRegistrationOptions
 type DocumentLinkRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
-	ResolveProvider  *bool            `json:"resolveProvider,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
+	ResolveProvider  bool             `json:"resolveProvider,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -8957,13 +9194,13 @@ func (x DocumentLinkRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = jsonrpc.AppendBool(b, x.ResolveProvider)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -8981,9 +9218,9 @@ func (x *DocumentLinkRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
 		}
 		return nil
 	})
@@ -9001,7 +9238,7 @@ func (x *DocumentLinkRegistrationOptions) UnmarshalJSON(b []byte) error {
 // DocumentFormattingParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentFormattingParams
 type DocumentFormattingParams struct {
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Options       FormattingOptions      `json:"options"`
 }
@@ -9011,7 +9248,7 @@ type DocumentFormattingParams struct {
 func (x DocumentFormattingParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -9038,7 +9275,10 @@ func (x *DocumentFormattingParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -9065,7 +9305,7 @@ func (x *DocumentFormattingParams) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentFormattingRegistrationOptions
 type DocumentFormattingRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -9077,9 +9317,9 @@ func (x DocumentFormattingRegistrationOptions) AppendJSON(b []byte) ([]byte, err
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -9097,7 +9337,7 @@ func (x *DocumentFormattingRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -9115,7 +9355,7 @@ func (x *DocumentFormattingRegistrationOptions) UnmarshalJSON(b []byte) error {
 // DocumentRangeFormattingParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentRangeFormattingParams
 type DocumentRangeFormattingParams struct {
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Range         Range                  `json:"range"`
 	Options       FormattingOptions      `json:"options"`
@@ -9126,7 +9366,7 @@ type DocumentRangeFormattingParams struct {
 func (x DocumentRangeFormattingParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -9157,7 +9397,10 @@ func (x *DocumentRangeFormattingParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -9189,10 +9432,10 @@ func (x *DocumentRangeFormattingParams) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentRangeFormattingRegistrationOptions
 type DocumentRangeFormattingRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 
 	// Since 3.18.0. Proposed: not yet part of the protocol's stable release.
-	RangesSupport *bool `json:"rangesSupport,omitempty"`
+	RangesSupport bool `json:"rangesSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -9204,13 +9447,13 @@ func (x DocumentRangeFormattingRegistrationOptions) AppendJSON(b []byte) ([]byte
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.RangesSupport != nil {
+	if x.RangesSupport {
 		b = append(b, `,"rangesSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RangesSupport)
+		b = jsonrpc.AppendBool(b, x.RangesSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -9228,9 +9471,9 @@ func (x *DocumentRangeFormattingRegistrationOptions) UnmarshalJSON(b []byte) err
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "rangesSupport":
-			return jsonrpc.AtField("rangesSupport", jsonrpc.DecodeOptional(value, &v.RangesSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("rangesSupport", jsonrpc.DecodeBool(value, &v.RangesSupport))
 		}
 		return nil
 	})
@@ -9250,7 +9493,7 @@ func (x *DocumentRangeFormattingRegistrationOptions) UnmarshalJSON(b []byte) err
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 type DocumentRangesFormattingParams struct {
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Ranges        []Range                `json:"ranges"`
 	Options       FormattingOptions      `json:"options"`
@@ -9274,7 +9517,7 @@ func (x DocumentRangesFormattingParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -9305,7 +9548,10 @@ func (x *DocumentRangesFormattingParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -9469,7 +9715,7 @@ func (x *DocumentOnTypeFormattingRegistrationOptions) UnmarshalJSON(b []byte) er
 // RenameParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameParams
 type RenameParams struct {
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
 	NewName       string                 `json:"newName"`
@@ -9480,7 +9726,7 @@ type RenameParams struct {
 func (x RenameParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -9509,7 +9755,10 @@ func (x *RenameParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "textDocument":
 			has.TextDocument = true
 			return jsonrpc.AtField("textDocument", jsonrpc.NonNull(value, v.TextDocument.UnmarshalJSON(value)))
@@ -9541,10 +9790,10 @@ func (x *RenameParams) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameRegistrationOptions
 type RenameRegistrationOptions struct {
 	DocumentSelector DocumentSelector `json:"documentSelector"`
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 
 	// Since 3.12.0.
-	PrepareProvider *bool `json:"prepareProvider,omitempty"`
+	PrepareProvider bool `json:"prepareProvider,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -9556,13 +9805,13 @@ func (x RenameRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.PrepareProvider != nil {
+	if x.PrepareProvider {
 		b = append(b, `,"prepareProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.PrepareProvider)
+		b = jsonrpc.AppendBool(b, x.PrepareProvider)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -9580,9 +9829,9 @@ func (x *RenameRegistrationOptions) UnmarshalJSON(b []byte) error {
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", v.DocumentSelector.UnmarshalJSON(value))
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "prepareProvider":
-			return jsonrpc.AtField("prepareProvider", jsonrpc.DecodeOptional(value, &v.PrepareProvider, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("prepareProvider", jsonrpc.DecodeBool(value, &v.PrepareProvider))
 		}
 		return nil
 	})
@@ -9602,7 +9851,7 @@ func (x *RenameRegistrationOptions) UnmarshalJSON(b []byte) error {
 type PrepareRenameParams struct {
 	TextDocument  TextDocumentIdentifier `json:"textDocument"`
 	Position      Position               `json:"position"`
-	WorkDoneToken *ProgressToken         `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken          `json:"workDoneToken,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -9618,7 +9867,7 @@ func (x PrepareRenameParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Position.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -9643,7 +9892,10 @@ func (x *PrepareRenameParams) UnmarshalJSON(b []byte) error {
 			has.Position = true
 			return jsonrpc.AtField("position", jsonrpc.NonNull(value, v.Position.UnmarshalJSON(value)))
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -9663,9 +9915,9 @@ func (x *PrepareRenameParams) UnmarshalJSON(b []byte) error {
 // ExecuteCommandParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#executeCommandParams
 type ExecuteCommandParams struct {
-	WorkDoneToken *ProgressToken `json:"workDoneToken,omitempty"`
-	Command       string         `json:"command"`
-	Arguments     []LSPAny       `json:"arguments,omitzero"`
+	WorkDoneToken ProgressToken `json:"workDoneToken,omitzero"`
+	Command       string        `json:"command"`
+	Arguments     []LSPAny      `json:"arguments,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -9673,7 +9925,7 @@ type ExecuteCommandParams struct {
 func (x ExecuteCommandParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -9700,7 +9952,10 @@ func (x *ExecuteCommandParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "command":
 			has.Command = true
 			return jsonrpc.AtField("command", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Command)))
@@ -9723,7 +9978,7 @@ func (x *ExecuteCommandParams) UnmarshalJSON(b []byte) error {
 // ExecuteCommandRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#executeCommandRegistrationOptions
 type ExecuteCommandRegistrationOptions struct {
-	WorkDoneProgress *bool    `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool     `json:"workDoneProgress,omitempty"`
 	Commands         []string `json:"commands"`
 }
 
@@ -9745,9 +10000,9 @@ func (x ExecuteCommandRegistrationOptions) AppendJSON(b []byte) ([]byte, error) 
 	}
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"commands":`...)
 	if b, err = jsonrpc.AppendValue(b, x.Commands); err != nil {
@@ -9766,7 +10021,7 @@ func (x *ExecuteCommandRegistrationOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "commands":
 			has.Commands = true
 			return jsonrpc.AtField("commands", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Commands)))
@@ -9787,7 +10042,7 @@ func (x *ExecuteCommandRegistrationOptions) UnmarshalJSON(b []byte) error {
 // ApplyWorkspaceEditParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#applyWorkspaceEditParams
 type ApplyWorkspaceEditParams struct {
-	Label *string       `json:"label,omitempty"`
+	Label string        `json:"label,omitempty"`
 	Edit  WorkspaceEdit `json:"edit"`
 }
 
@@ -9796,9 +10051,9 @@ type ApplyWorkspaceEditParams struct {
 func (x ApplyWorkspaceEditParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Label != nil {
+	if x.Label != "" {
 		b = append(b, `,"label":`...)
-		b = jsonrpc.AppendString(b, *x.Label)
+		b = jsonrpc.AppendString(b, x.Label)
 	}
 	b = append(b, `,"edit":`...)
 	if b, err = x.Edit.AppendJSON(b); err != nil {
@@ -9817,7 +10072,7 @@ func (x *ApplyWorkspaceEditParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeOptional(value, &v.Label, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("label", jsonrpc.DecodeString(value, &v.Label))
 		case "edit":
 			has.Edit = true
 			return jsonrpc.AtField("edit", jsonrpc.NonNull(value, v.Edit.UnmarshalJSON(value)))
@@ -9841,7 +10096,7 @@ func (x *ApplyWorkspaceEditParams) UnmarshalJSON(b []byte) error {
 // Since 3.17.0.
 type ApplyWorkspaceEditResult struct {
 	Applied       bool    `json:"applied"`
-	FailureReason *string `json:"failureReason,omitempty"`
+	FailureReason string  `json:"failureReason,omitempty"`
 	FailedChange  *uint32 `json:"failedChange,omitempty"`
 }
 
@@ -9851,9 +10106,9 @@ func (x ApplyWorkspaceEditResult) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"applied":`...)
 	b = jsonrpc.AppendBool(b, x.Applied)
-	if x.FailureReason != nil {
+	if x.FailureReason != "" {
 		b = append(b, `,"failureReason":`...)
-		b = jsonrpc.AppendString(b, *x.FailureReason)
+		b = jsonrpc.AppendString(b, x.FailureReason)
 	}
 	if x.FailedChange != nil {
 		b = append(b, `,"failedChange":`...)
@@ -9875,7 +10130,7 @@ func (x *ApplyWorkspaceEditResult) UnmarshalJSON(b []byte) error {
 			has.Applied = true
 			return jsonrpc.AtField("applied", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Applied)))
 		case "failureReason":
-			return jsonrpc.AtField("failureReason", jsonrpc.DecodeOptional(value, &v.FailureReason, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("failureReason", jsonrpc.DecodeString(value, &v.FailureReason))
 		case "failedChange":
 			return jsonrpc.AtField("failedChange", jsonrpc.DecodeOptional(value, &v.FailedChange, func(b []byte, v *uint32) error {
 				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
@@ -9900,8 +10155,8 @@ type WorkDoneProgressBegin struct {
 	// Always "begin"; MarshalJSON fills it in when left empty.
 	Kind        string  `json:"kind"`
 	Title       string  `json:"title"`
-	Cancellable *bool   `json:"cancellable,omitempty"`
-	Message     *string `json:"message,omitempty"`
+	Cancellable bool    `json:"cancellable,omitempty"`
+	Message     string  `json:"message,omitempty"`
 	Percentage  *uint32 `json:"percentage,omitempty"`
 }
 
@@ -9930,13 +10185,13 @@ func (x WorkDoneProgressBegin) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.Kind)
 	b = append(b, `,"title":`...)
 	b = jsonrpc.AppendString(b, x.Title)
-	if x.Cancellable != nil {
+	if x.Cancellable {
 		b = append(b, `,"cancellable":`...)
-		b = jsonrpc.AppendBool(b, *x.Cancellable)
+		b = jsonrpc.AppendBool(b, x.Cancellable)
 	}
-	if x.Message != nil {
+	if x.Message != "" {
 		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, *x.Message)
+		b = jsonrpc.AppendString(b, x.Message)
 	}
 	if x.Percentage != nil {
 		b = append(b, `,"percentage":`...)
@@ -9961,9 +10216,9 @@ func (x *WorkDoneProgressBegin) UnmarshalJSON(b []byte) error {
 			has.Title = true
 			return jsonrpc.AtField("title", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Title)))
 		case "cancellable":
-			return jsonrpc.AtField("cancellable", jsonrpc.DecodeOptional(value, &v.Cancellable, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("cancellable", jsonrpc.DecodeBool(value, &v.Cancellable))
 		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("message", jsonrpc.DecodeString(value, &v.Message))
 		case "percentage":
 			return jsonrpc.AtField("percentage", jsonrpc.DecodeOptional(value, &v.Percentage, func(b []byte, v *uint32) error {
 				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
@@ -9991,8 +10246,8 @@ func (x *WorkDoneProgressBegin) UnmarshalJSON(b []byte) error {
 type WorkDoneProgressReport struct {
 	// Always "report"; MarshalJSON fills it in when left empty.
 	Kind        string  `json:"kind"`
-	Cancellable *bool   `json:"cancellable,omitempty"`
-	Message     *string `json:"message,omitempty"`
+	Cancellable bool    `json:"cancellable,omitempty"`
+	Message     string  `json:"message,omitempty"`
 	Percentage  *uint32 `json:"percentage,omitempty"`
 }
 
@@ -10019,13 +10274,13 @@ func (x WorkDoneProgressReport) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"kind":`...)
 	b = jsonrpc.AppendString(b, x.Kind)
-	if x.Cancellable != nil {
+	if x.Cancellable {
 		b = append(b, `,"cancellable":`...)
-		b = jsonrpc.AppendBool(b, *x.Cancellable)
+		b = jsonrpc.AppendBool(b, x.Cancellable)
 	}
-	if x.Message != nil {
+	if x.Message != "" {
 		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, *x.Message)
+		b = jsonrpc.AppendString(b, x.Message)
 	}
 	if x.Percentage != nil {
 		b = append(b, `,"percentage":`...)
@@ -10047,9 +10302,9 @@ func (x *WorkDoneProgressReport) UnmarshalJSON(b []byte) error {
 			has.Kind = true
 			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
 		case "cancellable":
-			return jsonrpc.AtField("cancellable", jsonrpc.DecodeOptional(value, &v.Cancellable, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("cancellable", jsonrpc.DecodeBool(value, &v.Cancellable))
 		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("message", jsonrpc.DecodeString(value, &v.Message))
 		case "percentage":
 			return jsonrpc.AtField("percentage", jsonrpc.DecodeOptional(value, &v.Percentage, func(b []byte, v *uint32) error {
 				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
@@ -10074,8 +10329,8 @@ func (x *WorkDoneProgressReport) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workDoneProgressEnd
 type WorkDoneProgressEnd struct {
 	// Always "end"; MarshalJSON fills it in when left empty.
-	Kind    string  `json:"kind"`
-	Message *string `json:"message,omitempty"`
+	Kind    string `json:"kind"`
+	Message string `json:"message,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -10101,9 +10356,9 @@ func (x WorkDoneProgressEnd) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"kind":`...)
 	b = jsonrpc.AppendString(b, x.Kind)
-	if x.Message != nil {
+	if x.Message != "" {
 		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, *x.Message)
+		b = jsonrpc.AppendString(b, x.Message)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -10121,7 +10376,7 @@ func (x *WorkDoneProgressEnd) UnmarshalJSON(b []byte) error {
 			has.Kind = true
 			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
 		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("message", jsonrpc.DecodeString(value, &v.Message))
 		}
 		return nil
 	})
@@ -10182,8 +10437,8 @@ func (x *SetTraceParams) UnmarshalJSON(b []byte) error {
 // LogTraceParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#logTrace
 type LogTraceParams struct {
-	Message string  `json:"message"`
-	Verbose *string `json:"verbose,omitempty"`
+	Message string `json:"message"`
+	Verbose string `json:"verbose,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -10192,9 +10447,9 @@ func (x LogTraceParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"message":`...)
 	b = jsonrpc.AppendString(b, x.Message)
-	if x.Verbose != nil {
+	if x.Verbose != "" {
 		b = append(b, `,"verbose":`...)
-		b = jsonrpc.AppendString(b, *x.Verbose)
+		b = jsonrpc.AppendString(b, x.Verbose)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -10212,7 +10467,7 @@ func (x *LogTraceParams) UnmarshalJSON(b []byte) error {
 			has.Message = true
 			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "verbose":
-			return jsonrpc.AtField("verbose", jsonrpc.DecodeOptional(value, &v.Verbose, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("verbose", jsonrpc.DecodeString(value, &v.Verbose))
 		}
 		return nil
 	})
@@ -10382,7 +10637,7 @@ func (x *TextDocumentPositionParams) UnmarshalJSON(b []byte) error {
 // WorkDoneProgressParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workDoneProgressParams
 type WorkDoneProgressParams struct {
-	WorkDoneToken *ProgressToken `json:"workDoneToken,omitempty"`
+	WorkDoneToken ProgressToken `json:"workDoneToken,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -10390,7 +10645,7 @@ type WorkDoneProgressParams struct {
 func (x WorkDoneProgressParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -10406,7 +10661,10 @@ func (x *WorkDoneProgressParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -10420,7 +10678,7 @@ func (x *WorkDoneProgressParams) UnmarshalJSON(b []byte) error {
 // PartialResultParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#partialResultParams
 type PartialResultParams struct {
-	PartialResultToken *ProgressToken `json:"partialResultToken,omitempty"`
+	PartialResultToken ProgressToken `json:"partialResultToken,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -10428,7 +10686,7 @@ type PartialResultParams struct {
 func (x PartialResultParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.PartialResultToken != nil {
+	if !x.PartialResultToken.IsZero() {
 		b = append(b, `,"partialResultToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.PartialResultToken); err != nil {
 			return nil, err
@@ -10444,7 +10702,10 @@ func (x *PartialResultParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "partialResultToken":
-			return jsonrpc.AtField("partialResultToken", jsonrpc.DecodeOptional(value, &v.PartialResultToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("partialResultToken", v.PartialResultToken.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -10583,16 +10844,16 @@ func (x *Range) UnmarshalJSON(b []byte) error {
 // ImplementationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#implementationOptions
 type ImplementationOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x ImplementationOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -10604,7 +10865,7 @@ func (x *ImplementationOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -10618,16 +10879,16 @@ func (x *ImplementationOptions) UnmarshalJSON(b []byte) error {
 // StaticRegistrationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#staticRegistrationOptions
 type StaticRegistrationOptions struct {
-	ID *string `json:"id,omitempty"`
+	ID string `json:"id,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x StaticRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = jsonrpc.AppendString(b, x.ID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -10639,7 +10900,7 @@ func (x *StaticRegistrationOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -10653,16 +10914,16 @@ func (x *StaticRegistrationOptions) UnmarshalJSON(b []byte) error {
 // TypeDefinitionOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeDefinitionOptions
 type TypeDefinitionOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x TypeDefinitionOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -10674,7 +10935,7 @@ func (x *TypeDefinitionOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -10761,21 +11022,21 @@ func (x *WorkspaceFoldersChangeEvent) UnmarshalJSON(b []byte) error {
 // ConfigurationItem is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#configurationItem
 type ConfigurationItem struct {
-	ScopeURI *URI    `json:"scopeUri,omitempty"`
-	Section  *string `json:"section,omitempty"`
+	ScopeURI URI    `json:"scopeUri,omitempty"`
+	Section  string `json:"section,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x ConfigurationItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.ScopeURI != nil {
+	if x.ScopeURI != "" {
 		b = append(b, `,"scopeUri":`...)
-		b = jsonrpc.AppendString(b, *x.ScopeURI)
+		b = jsonrpc.AppendString(b, x.ScopeURI)
 	}
-	if x.Section != nil {
+	if x.Section != "" {
 		b = append(b, `,"section":`...)
-		b = jsonrpc.AppendString(b, *x.Section)
+		b = jsonrpc.AppendString(b, x.Section)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -10787,9 +11048,9 @@ func (x *ConfigurationItem) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "scopeUri":
-			return jsonrpc.AtField("scopeUri", jsonrpc.DecodeOptional(value, &v.ScopeURI, jsonrpc.DecodeString[URI]))
+			return jsonrpc.AtField("scopeUri", jsonrpc.DecodeString(value, &v.ScopeURI))
 		case "section":
-			return jsonrpc.AtField("section", jsonrpc.DecodeOptional(value, &v.Section, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("section", jsonrpc.DecodeString(value, &v.Section))
 		}
 		return nil
 	})
@@ -10918,16 +11179,16 @@ func (x *Color) UnmarshalJSON(b []byte) error {
 // DocumentColorOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentColorOptions
 type DocumentColorOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DocumentColorOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -10939,7 +11200,7 @@ func (x *DocumentColorOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -10953,16 +11214,16 @@ func (x *DocumentColorOptions) UnmarshalJSON(b []byte) error {
 // FoldingRangeOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRangeOptions
 type FoldingRangeOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x FoldingRangeOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -10974,7 +11235,7 @@ func (x *FoldingRangeOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -10988,16 +11249,16 @@ func (x *FoldingRangeOptions) UnmarshalJSON(b []byte) error {
 // DeclarationOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#declarationOptions
 type DeclarationOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DeclarationOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -11009,7 +11270,7 @@ func (x *DeclarationOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -11074,16 +11335,16 @@ func (x *Position) UnmarshalJSON(b []byte) error {
 // SelectionRangeOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#selectionRangeOptions
 type SelectionRangeOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x SelectionRangeOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -11095,7 +11356,7 @@ func (x *SelectionRangeOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -11111,16 +11372,16 @@ func (x *SelectionRangeOptions) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type CallHierarchyOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x CallHierarchyOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -11132,7 +11393,7 @@ func (x *CallHierarchyOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -11148,10 +11409,10 @@ func (x *CallHierarchyOptions) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type SemanticTokensOptions struct {
-	WorkDoneProgress *bool                       `json:"workDoneProgress,omitempty"`
-	Legend           SemanticTokensLegend        `json:"legend"`
-	Range            *SemanticTokensOptionsRange `json:"range,omitempty"`
-	Full             *SemanticTokensOptionsFull  `json:"full,omitempty"`
+	WorkDoneProgress bool                       `json:"workDoneProgress,omitempty"`
+	Legend           SemanticTokensLegend       `json:"legend"`
+	Range            SemanticTokensOptionsRange `json:"range,omitzero"`
+	Full             SemanticTokensOptionsFull  `json:"full,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -11159,21 +11420,21 @@ type SemanticTokensOptions struct {
 func (x SemanticTokensOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"legend":`...)
 	if b, err = x.Legend.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.Range != nil {
+	if !x.Range.IsZero() {
 		b = append(b, `,"range":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Range); err != nil {
 			return nil, err
 		}
 	}
-	if x.Full != nil {
+	if !x.Full.IsZero() {
 		b = append(b, `,"full":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Full); err != nil {
 			return nil, err
@@ -11192,14 +11453,20 @@ func (x *SemanticTokensOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "legend":
 			has.Legend = true
 			return jsonrpc.AtField("legend", jsonrpc.NonNull(value, v.Legend.UnmarshalJSON(value)))
 		case "range":
-			return jsonrpc.AtField("range", jsonrpc.DecodeOptional(value, &v.Range, jsonrpc.UnmarshalJSON[SemanticTokensOptionsRange]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("range", v.Range.UnmarshalJSON(value))
 		case "full":
-			return jsonrpc.AtField("full", jsonrpc.DecodeOptional(value, &v.Full, jsonrpc.UnmarshalJSON[SemanticTokensOptionsFull]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("full", v.Full.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -11236,16 +11503,16 @@ func (x *SemanticTokensOptionsRangeVariant2) UnmarshalJSON(b []byte) error {
 // SemanticTokensOptionsFullVariant2 is the SemanticTokensOptionsFullVariant2
 // variant of [SemanticTokensOptionsFull].
 type SemanticTokensOptionsFullVariant2 struct {
-	Delta *bool `json:"delta,omitempty"`
+	Delta bool `json:"delta,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x SemanticTokensOptionsFullVariant2) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Delta != nil {
+	if x.Delta {
 		b = append(b, `,"delta":`...)
-		b = jsonrpc.AppendBool(b, *x.Delta)
+		b = jsonrpc.AppendBool(b, x.Delta)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -11257,7 +11524,7 @@ func (x *SemanticTokensOptionsFullVariant2) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "delta":
-			return jsonrpc.AtField("delta", jsonrpc.DecodeOptional(value, &v.Delta, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("delta", jsonrpc.DecodeBool(value, &v.Delta))
 		}
 		return nil
 	})
@@ -11334,16 +11601,16 @@ func (x *SemanticTokensEdit) UnmarshalJSON(b []byte) error {
 // LinkedEditingRangeOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#linkedEditingRangeOptions
 type LinkedEditingRangeOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x LinkedEditingRangeOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -11355,7 +11622,7 @@ func (x *LinkedEditingRangeOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -11482,7 +11749,7 @@ func (x *TextDocumentEdit) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#createFile
 type CreateFile struct {
 	// Since 3.16.0.
-	AnnotationID *ChangeAnnotationIdentifier `json:"annotationId,omitempty"`
+	AnnotationID ChangeAnnotationIdentifier `json:"annotationId,omitempty"`
 
 	// Always "create"; MarshalJSON fills it in when left empty.
 	Kind    string             `json:"kind"`
@@ -11512,9 +11779,9 @@ func (x CreateFile) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.AnnotationID != nil {
+	if x.AnnotationID != "" {
 		b = append(b, `,"annotationId":`...)
-		b = jsonrpc.AppendString(b, *x.AnnotationID)
+		b = jsonrpc.AppendString(b, x.AnnotationID)
 	}
 	b = append(b, `,"kind":`...)
 	b = jsonrpc.AppendString(b, x.Kind)
@@ -11539,7 +11806,7 @@ func (x *CreateFile) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "annotationId":
-			return jsonrpc.AtField("annotationId", jsonrpc.DecodeOptional(value, &v.AnnotationID, jsonrpc.DecodeString[ChangeAnnotationIdentifier]))
+			return jsonrpc.AtField("annotationId", jsonrpc.DecodeString(value, &v.AnnotationID))
 		case "kind":
 			has.Kind = true
 			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
@@ -11570,7 +11837,7 @@ func (x *CreateFile) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameFile
 type RenameFile struct {
 	// Since 3.16.0.
-	AnnotationID *ChangeAnnotationIdentifier `json:"annotationId,omitempty"`
+	AnnotationID ChangeAnnotationIdentifier `json:"annotationId,omitempty"`
 
 	// Always "rename"; MarshalJSON fills it in when left empty.
 	Kind    string             `json:"kind"`
@@ -11601,9 +11868,9 @@ func (x RenameFile) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.AnnotationID != nil {
+	if x.AnnotationID != "" {
 		b = append(b, `,"annotationId":`...)
-		b = jsonrpc.AppendString(b, *x.AnnotationID)
+		b = jsonrpc.AppendString(b, x.AnnotationID)
 	}
 	b = append(b, `,"kind":`...)
 	b = jsonrpc.AppendString(b, x.Kind)
@@ -11630,7 +11897,7 @@ func (x *RenameFile) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "annotationId":
-			return jsonrpc.AtField("annotationId", jsonrpc.DecodeOptional(value, &v.AnnotationID, jsonrpc.DecodeString[ChangeAnnotationIdentifier]))
+			return jsonrpc.AtField("annotationId", jsonrpc.DecodeString(value, &v.AnnotationID))
 		case "kind":
 			has.Kind = true
 			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
@@ -11666,7 +11933,7 @@ func (x *RenameFile) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#deleteFile
 type DeleteFile struct {
 	// Since 3.16.0.
-	AnnotationID *ChangeAnnotationIdentifier `json:"annotationId,omitempty"`
+	AnnotationID ChangeAnnotationIdentifier `json:"annotationId,omitempty"`
 
 	// Always "delete"; MarshalJSON fills it in when left empty.
 	Kind    string             `json:"kind"`
@@ -11696,9 +11963,9 @@ func (x DeleteFile) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.AnnotationID != nil {
+	if x.AnnotationID != "" {
 		b = append(b, `,"annotationId":`...)
-		b = jsonrpc.AppendString(b, *x.AnnotationID)
+		b = jsonrpc.AppendString(b, x.AnnotationID)
 	}
 	b = append(b, `,"kind":`...)
 	b = jsonrpc.AppendString(b, x.Kind)
@@ -11723,7 +11990,7 @@ func (x *DeleteFile) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "annotationId":
-			return jsonrpc.AtField("annotationId", jsonrpc.DecodeOptional(value, &v.AnnotationID, jsonrpc.DecodeString[ChangeAnnotationIdentifier]))
+			return jsonrpc.AtField("annotationId", jsonrpc.DecodeString(value, &v.AnnotationID))
 		case "kind":
 			has.Kind = true
 			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
@@ -11755,9 +12022,9 @@ func (x *DeleteFile) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type ChangeAnnotation struct {
-	Label             string  `json:"label"`
-	NeedsConfirmation *bool   `json:"needsConfirmation,omitempty"`
-	Description       *string `json:"description,omitempty"`
+	Label             string `json:"label"`
+	NeedsConfirmation bool   `json:"needsConfirmation,omitempty"`
+	Description       string `json:"description,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -11766,13 +12033,13 @@ func (x ChangeAnnotation) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"label":`...)
 	b = jsonrpc.AppendString(b, x.Label)
-	if x.NeedsConfirmation != nil {
+	if x.NeedsConfirmation {
 		b = append(b, `,"needsConfirmation":`...)
-		b = jsonrpc.AppendBool(b, *x.NeedsConfirmation)
+		b = jsonrpc.AppendBool(b, x.NeedsConfirmation)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -11790,9 +12057,9 @@ func (x *ChangeAnnotation) UnmarshalJSON(b []byte) error {
 			has.Label = true
 			return jsonrpc.AtField("label", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Label)))
 		case "needsConfirmation":
-			return jsonrpc.AtField("needsConfirmation", jsonrpc.DecodeOptional(value, &v.NeedsConfirmation, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("needsConfirmation", jsonrpc.DecodeBool(value, &v.NeedsConfirmation))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		}
 		return nil
 	})
@@ -11812,7 +12079,7 @@ func (x *ChangeAnnotation) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type FileOperationFilter struct {
-	Scheme  *string              `json:"scheme,omitempty"`
+	Scheme  string               `json:"scheme,omitempty"`
 	Pattern FileOperationPattern `json:"pattern"`
 }
 
@@ -11821,9 +12088,9 @@ type FileOperationFilter struct {
 func (x FileOperationFilter) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Scheme != nil {
+	if x.Scheme != "" {
 		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, *x.Scheme)
+		b = jsonrpc.AppendString(b, x.Scheme)
 	}
 	b = append(b, `,"pattern":`...)
 	if b, err = x.Pattern.AppendJSON(b); err != nil {
@@ -11842,7 +12109,7 @@ func (x *FileOperationFilter) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeOptional(value, &v.Scheme, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("scheme", jsonrpc.DecodeString(value, &v.Scheme))
 		case "pattern":
 			has.Pattern = true
 			return jsonrpc.AtField("pattern", jsonrpc.NonNull(value, v.Pattern.UnmarshalJSON(value)))
@@ -11957,16 +12224,16 @@ func (x *FileDelete) UnmarshalJSON(b []byte) error {
 // MonikerOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#monikerOptions
 type MonikerOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x MonikerOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -11978,7 +12245,7 @@ func (x *MonikerOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -11994,16 +12261,16 @@ func (x *MonikerOptions) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type TypeHierarchyOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x TypeHierarchyOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -12015,7 +12282,7 @@ func (x *TypeHierarchyOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -12139,9 +12406,9 @@ func (x *InlineValueText) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type InlineValueVariableLookup struct {
-	Range               Range   `json:"range"`
-	VariableName        *string `json:"variableName,omitempty"`
-	CaseSensitiveLookup bool    `json:"caseSensitiveLookup"`
+	Range               Range  `json:"range"`
+	VariableName        string `json:"variableName,omitempty"`
+	CaseSensitiveLookup bool   `json:"caseSensitiveLookup"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -12153,9 +12420,9 @@ func (x InlineValueVariableLookup) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Range.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.VariableName != nil {
+	if x.VariableName != "" {
 		b = append(b, `,"variableName":`...)
-		b = jsonrpc.AppendString(b, *x.VariableName)
+		b = jsonrpc.AppendString(b, x.VariableName)
 	}
 	b = append(b, `,"caseSensitiveLookup":`...)
 	b = jsonrpc.AppendBool(b, x.CaseSensitiveLookup)
@@ -12175,7 +12442,7 @@ func (x *InlineValueVariableLookup) UnmarshalJSON(b []byte) error {
 			has.Range = true
 			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "variableName":
-			return jsonrpc.AtField("variableName", jsonrpc.DecodeOptional(value, &v.VariableName, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("variableName", jsonrpc.DecodeString(value, &v.VariableName))
 		case "caseSensitiveLookup":
 			has.CaseSensitiveLookup = true
 			return jsonrpc.AtField("caseSensitiveLookup", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.CaseSensitiveLookup)))
@@ -12200,8 +12467,8 @@ func (x *InlineValueVariableLookup) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type InlineValueEvaluatableExpression struct {
-	Range      Range   `json:"range"`
-	Expression *string `json:"expression,omitempty"`
+	Range      Range  `json:"range"`
+	Expression string `json:"expression,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -12213,9 +12480,9 @@ func (x InlineValueEvaluatableExpression) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Range.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.Expression != nil {
+	if x.Expression != "" {
 		b = append(b, `,"expression":`...)
-		b = jsonrpc.AppendString(b, *x.Expression)
+		b = jsonrpc.AppendString(b, x.Expression)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -12233,7 +12500,7 @@ func (x *InlineValueEvaluatableExpression) UnmarshalJSON(b []byte) error {
 			has.Range = true
 			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "expression":
-			return jsonrpc.AtField("expression", jsonrpc.DecodeOptional(value, &v.Expression, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("expression", jsonrpc.DecodeString(value, &v.Expression))
 		}
 		return nil
 	})
@@ -12253,16 +12520,16 @@ func (x *InlineValueEvaluatableExpression) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type InlineValueOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x InlineValueOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -12274,7 +12541,7 @@ func (x *InlineValueOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -12290,10 +12557,10 @@ func (x *InlineValueOptions) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type InlayHintLabelPart struct {
-	Value    string                     `json:"value"`
-	Tooltip  *InlayHintLabelPartTooltip `json:"tooltip,omitempty"`
-	Location *Location                  `json:"location,omitempty"`
-	Command  *Command                   `json:"command,omitempty"`
+	Value    string                    `json:"value"`
+	Tooltip  InlayHintLabelPartTooltip `json:"tooltip,omitzero"`
+	Location *Location                 `json:"location,omitempty"`
+	Command  *Command                  `json:"command,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -12303,7 +12570,7 @@ func (x InlayHintLabelPart) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"value":`...)
 	b = jsonrpc.AppendString(b, x.Value)
-	if x.Tooltip != nil {
+	if !x.Tooltip.IsZero() {
 		b = append(b, `,"tooltip":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Tooltip); err != nil {
 			return nil, err
@@ -12337,7 +12604,10 @@ func (x *InlayHintLabelPart) UnmarshalJSON(b []byte) error {
 			has.Value = true
 			return jsonrpc.AtField("value", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Value)))
 		case "tooltip":
-			return jsonrpc.AtField("tooltip", jsonrpc.DecodeOptional(value, &v.Tooltip, jsonrpc.UnmarshalJSON[InlayHintLabelPartTooltip]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("tooltip", v.Tooltip.UnmarshalJSON(value))
 		case "location":
 			return jsonrpc.AtField("location", jsonrpc.DecodeOptional(value, &v.Location, jsonrpc.UnmarshalJSON[Location]))
 		case "command":
@@ -12410,21 +12680,21 @@ func (x *MarkupContent) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type InlayHintOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
-	ResolveProvider  *bool `json:"resolveProvider,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
+	ResolveProvider  bool `json:"resolveProvider,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x InlayHintOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = jsonrpc.AppendBool(b, x.ResolveProvider)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -12436,9 +12706,9 @@ func (x *InlayHintOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
 		}
 		return nil
 	})
@@ -12456,7 +12726,7 @@ func (x *InlayHintOptions) UnmarshalJSON(b []byte) error {
 type RelatedFullDocumentDiagnosticReport struct {
 	// Always "full"; MarshalJSON fills it in when left empty.
 	Kind     string       `json:"kind"`
-	ResultID *string      `json:"resultId,omitempty"`
+	ResultID string       `json:"resultId,omitempty"`
 	Items    []Diagnostic `json:"items"`
 
 	// Since 3.17.0.
@@ -12493,9 +12763,9 @@ func (x RelatedFullDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, error
 	start := len(b)
 	b = append(b, `,"kind":`...)
 	b = jsonrpc.AppendString(b, x.Kind)
-	if x.ResultID != nil {
+	if x.ResultID != "" {
 		b = append(b, `,"resultId":`...)
-		b = jsonrpc.AppendString(b, *x.ResultID)
+		b = jsonrpc.AppendString(b, x.ResultID)
 	}
 	b = append(b, `,"items":`...)
 	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
@@ -12523,7 +12793,7 @@ func (x *RelatedFullDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 			has.Kind = true
 			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
 		case "resultId":
-			return jsonrpc.AtField("resultId", jsonrpc.DecodeOptional(value, &v.ResultID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("resultId", jsonrpc.DecodeString(value, &v.ResultID))
 		case "items":
 			has.Items = true
 			return jsonrpc.AtField("items", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Items, jsonrpc.UnmarshalJSON[Diagnostic])))
@@ -12637,7 +12907,7 @@ func (x *RelatedUnchangedDocumentDiagnosticReport) UnmarshalJSON(b []byte) error
 type FullDocumentDiagnosticReport struct {
 	// Always "full"; MarshalJSON fills it in when left empty.
 	Kind     string       `json:"kind"`
-	ResultID *string      `json:"resultId,omitempty"`
+	ResultID string       `json:"resultId,omitempty"`
 	Items    []Diagnostic `json:"items"`
 }
 
@@ -12671,9 +12941,9 @@ func (x FullDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"kind":`...)
 	b = jsonrpc.AppendString(b, x.Kind)
-	if x.ResultID != nil {
+	if x.ResultID != "" {
 		b = append(b, `,"resultId":`...)
-		b = jsonrpc.AppendString(b, *x.ResultID)
+		b = jsonrpc.AppendString(b, x.ResultID)
 	}
 	b = append(b, `,"items":`...)
 	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
@@ -12695,7 +12965,7 @@ func (x *FullDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 			has.Kind = true
 			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
 		case "resultId":
-			return jsonrpc.AtField("resultId", jsonrpc.DecodeOptional(value, &v.ResultID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("resultId", jsonrpc.DecodeString(value, &v.ResultID))
 		case "items":
 			has.Items = true
 			return jsonrpc.AtField("items", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Items, jsonrpc.UnmarshalJSON[Diagnostic])))
@@ -12793,23 +13063,23 @@ func (x *UnchangedDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type DiagnosticOptions struct {
-	WorkDoneProgress      *bool   `json:"workDoneProgress,omitempty"`
-	Identifier            *string `json:"identifier,omitempty"`
-	InterFileDependencies bool    `json:"interFileDependencies"`
-	WorkspaceDiagnostics  bool    `json:"workspaceDiagnostics"`
+	WorkDoneProgress      bool   `json:"workDoneProgress,omitempty"`
+	Identifier            string `json:"identifier,omitempty"`
+	InterFileDependencies bool   `json:"interFileDependencies"`
+	WorkspaceDiagnostics  bool   `json:"workspaceDiagnostics"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DiagnosticOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.Identifier != nil {
+	if x.Identifier != "" {
 		b = append(b, `,"identifier":`...)
-		b = jsonrpc.AppendString(b, *x.Identifier)
+		b = jsonrpc.AppendString(b, x.Identifier)
 	}
 	b = append(b, `,"interFileDependencies":`...)
 	b = jsonrpc.AppendBool(b, x.InterFileDependencies)
@@ -12828,9 +13098,9 @@ func (x *DiagnosticOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "identifier":
-			return jsonrpc.AtField("identifier", jsonrpc.DecodeOptional(value, &v.Identifier, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("identifier", jsonrpc.DecodeString(value, &v.Identifier))
 		case "interFileDependencies":
 			has.InterFileDependencies = true
 			return jsonrpc.AtField("interFileDependencies", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.InterFileDependencies)))
@@ -13518,16 +13788,16 @@ func (x *StringValue) UnmarshalJSON(b []byte) error {
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 type InlineCompletionOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x InlineCompletionOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -13539,7 +13809,7 @@ func (x *InlineCompletionOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -13661,14 +13931,14 @@ func (x *Unregistration) UnmarshalJSON(b []byte) error {
 // XInitializeParams is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#initializeParams
 type XInitializeParams struct {
-	WorkDoneToken *ProgressToken `json:"workDoneToken,omitempty"`
-	ProcessID     *int32         `json:"processId"`
+	WorkDoneToken ProgressToken `json:"workDoneToken,omitzero"`
+	ProcessID     *int32        `json:"processId"`
 
 	// Since 3.15.0.
 	ClientInfo *XInitializeParamsClientInfo `json:"clientInfo,omitempty"`
 
 	// Since 3.16.0.
-	Locale *string `json:"locale,omitempty"`
+	Locale string `json:"locale,omitempty"`
 
 	// Deprecated: in favour of rootUri.
 	RootPath jsonrpc.Nullable[string] `json:"rootPath,omitzero"`
@@ -13677,7 +13947,7 @@ type XInitializeParams struct {
 	RootURI               *DocumentURI       `json:"rootUri"`
 	Capabilities          ClientCapabilities `json:"capabilities"`
 	InitializationOptions LSPAny             `json:"initializationOptions,omitempty"`
-	Trace                 *TraceValues       `json:"trace,omitempty"`
+	Trace                 TraceValues        `json:"trace,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -13685,7 +13955,7 @@ type XInitializeParams struct {
 func (x XInitializeParams) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneToken != nil {
+	if !x.WorkDoneToken.IsZero() {
 		b = append(b, `,"workDoneToken":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkDoneToken); err != nil {
 			return nil, err
@@ -13703,9 +13973,9 @@ func (x XInitializeParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Locale != nil {
+	if x.Locale != "" {
 		b = append(b, `,"locale":`...)
-		b = jsonrpc.AppendString(b, *x.Locale)
+		b = jsonrpc.AppendString(b, x.Locale)
 	}
 	switch x.RootPath.State {
 	case jsonrpc.Null:
@@ -13730,9 +14000,9 @@ func (x XInitializeParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Trace != nil {
+	if x.Trace != "" {
 		b = append(b, `,"trace":`...)
-		b = jsonrpc.AppendString(b, *x.Trace)
+		b = jsonrpc.AppendString(b, x.Trace)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -13747,7 +14017,10 @@ func (x *XInitializeParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneToken":
-			return jsonrpc.AtField("workDoneToken", jsonrpc.DecodeOptional(value, &v.WorkDoneToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workDoneToken", v.WorkDoneToken.UnmarshalJSON(value))
 		case "processId":
 			has.ProcessID = true
 			return jsonrpc.AtField("processId", jsonrpc.DecodeOptional(value, &v.ProcessID, func(b []byte, v *int32) error {
@@ -13756,7 +14029,7 @@ func (x *XInitializeParams) UnmarshalJSON(b []byte) error {
 		case "clientInfo":
 			return jsonrpc.AtField("clientInfo", jsonrpc.DecodeOptional(value, &v.ClientInfo, jsonrpc.UnmarshalJSON[XInitializeParamsClientInfo]))
 		case "locale":
-			return jsonrpc.AtField("locale", jsonrpc.DecodeOptional(value, &v.Locale, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("locale", jsonrpc.DecodeString(value, &v.Locale))
 		case "rootPath":
 			return jsonrpc.AtField("rootPath", jsonrpc.DecodeNullable(value, &v.RootPath, jsonrpc.DecodeString[string]))
 		case "rootUri":
@@ -13768,7 +14041,10 @@ func (x *XInitializeParams) UnmarshalJSON(b []byte) error {
 		case "initializationOptions":
 			return jsonrpc.AtField("initializationOptions", jsonrpc.DecodeRaw(value, &v.InitializationOptions))
 		case "trace":
-			return jsonrpc.AtField("trace", jsonrpc.DecodeOptional(value, &v.Trace, jsonrpc.UnmarshalJSON[TraceValues]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("trace", v.Trace.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -13789,8 +14065,8 @@ func (x *XInitializeParams) UnmarshalJSON(b []byte) error {
 
 // XInitializeParamsClientInfo is the clientInfo member of [XInitializeParams].
 type XInitializeParamsClientInfo struct {
-	Name    string  `json:"name"`
-	Version *string `json:"version,omitempty"`
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -13799,9 +14075,9 @@ func (x XInitializeParamsClientInfo) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	if x.Version != nil {
+	if x.Version != "" {
 		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendString(b, *x.Version)
+		b = jsonrpc.AppendString(b, x.Version)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -13819,7 +14095,7 @@ func (x *XInitializeParamsClientInfo) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("version", jsonrpc.DecodeString(value, &v.Version))
 		}
 		return nil
 	})
@@ -13882,62 +14158,62 @@ func (x *WorkspaceFoldersInitializeParams) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#serverCapabilities
 type ServerCapabilities struct {
 	// Since 3.17.0.
-	PositionEncoding *PositionEncodingKind               `json:"positionEncoding,omitempty"`
-	TextDocumentSync *ServerCapabilitiesTextDocumentSync `json:"textDocumentSync,omitempty"`
+	PositionEncoding PositionEncodingKind               `json:"positionEncoding,omitempty"`
+	TextDocumentSync ServerCapabilitiesTextDocumentSync `json:"textDocumentSync,omitzero"`
 
 	// Since 3.17.0.
-	NotebookDocumentSync             *ServerCapabilitiesNotebookDocumentSync            `json:"notebookDocumentSync,omitempty"`
-	CompletionProvider               *CompletionOptions                                 `json:"completionProvider,omitempty"`
-	HoverProvider                    *ServerCapabilitiesHoverProvider                   `json:"hoverProvider,omitempty"`
-	SignatureHelpProvider            *SignatureHelpOptions                              `json:"signatureHelpProvider,omitempty"`
-	DeclarationProvider              *ServerCapabilitiesDeclarationProvider             `json:"declarationProvider,omitempty"`
-	DefinitionProvider               *ServerCapabilitiesDefinitionProvider              `json:"definitionProvider,omitempty"`
-	TypeDefinitionProvider           *ServerCapabilitiesTypeDefinitionProvider          `json:"typeDefinitionProvider,omitempty"`
-	ImplementationProvider           *ServerCapabilitiesImplementationProvider          `json:"implementationProvider,omitempty"`
-	ReferencesProvider               *ServerCapabilitiesReferencesProvider              `json:"referencesProvider,omitempty"`
-	DocumentHighlightProvider        *ServerCapabilitiesDocumentHighlightProvider       `json:"documentHighlightProvider,omitempty"`
-	DocumentSymbolProvider           *ServerCapabilitiesDocumentSymbolProvider          `json:"documentSymbolProvider,omitempty"`
-	CodeActionProvider               *ServerCapabilitiesCodeActionProvider              `json:"codeActionProvider,omitempty"`
-	CodeLensProvider                 *CodeLensOptions                                   `json:"codeLensProvider,omitempty"`
-	DocumentLinkProvider             *DocumentLinkOptions                               `json:"documentLinkProvider,omitempty"`
-	ColorProvider                    *ServerCapabilitiesColorProvider                   `json:"colorProvider,omitempty"`
-	WorkspaceSymbolProvider          *ServerCapabilitiesWorkspaceSymbolProvider         `json:"workspaceSymbolProvider,omitempty"`
-	DocumentFormattingProvider       *ServerCapabilitiesDocumentFormattingProvider      `json:"documentFormattingProvider,omitempty"`
-	DocumentRangeFormattingProvider  *ServerCapabilitiesDocumentRangeFormattingProvider `json:"documentRangeFormattingProvider,omitempty"`
-	DocumentOnTypeFormattingProvider *DocumentOnTypeFormattingOptions                   `json:"documentOnTypeFormattingProvider,omitempty"`
-	RenameProvider                   *ServerCapabilitiesRenameProvider                  `json:"renameProvider,omitempty"`
-	FoldingRangeProvider             *ServerCapabilitiesFoldingRangeProvider            `json:"foldingRangeProvider,omitempty"`
-	SelectionRangeProvider           *ServerCapabilitiesSelectionRangeProvider          `json:"selectionRangeProvider,omitempty"`
-	ExecuteCommandProvider           *ExecuteCommandOptions                             `json:"executeCommandProvider,omitempty"`
+	NotebookDocumentSync             ServerCapabilitiesNotebookDocumentSync            `json:"notebookDocumentSync,omitzero"`
+	CompletionProvider               *CompletionOptions                                `json:"completionProvider,omitempty"`
+	HoverProvider                    ServerCapabilitiesHoverProvider                   `json:"hoverProvider,omitzero"`
+	SignatureHelpProvider            *SignatureHelpOptions                             `json:"signatureHelpProvider,omitempty"`
+	DeclarationProvider              ServerCapabilitiesDeclarationProvider             `json:"declarationProvider,omitzero"`
+	DefinitionProvider               ServerCapabilitiesDefinitionProvider              `json:"definitionProvider,omitzero"`
+	TypeDefinitionProvider           ServerCapabilitiesTypeDefinitionProvider          `json:"typeDefinitionProvider,omitzero"`
+	ImplementationProvider           ServerCapabilitiesImplementationProvider          `json:"implementationProvider,omitzero"`
+	ReferencesProvider               ServerCapabilitiesReferencesProvider              `json:"referencesProvider,omitzero"`
+	DocumentHighlightProvider        ServerCapabilitiesDocumentHighlightProvider       `json:"documentHighlightProvider,omitzero"`
+	DocumentSymbolProvider           ServerCapabilitiesDocumentSymbolProvider          `json:"documentSymbolProvider,omitzero"`
+	CodeActionProvider               ServerCapabilitiesCodeActionProvider              `json:"codeActionProvider,omitzero"`
+	CodeLensProvider                 *CodeLensOptions                                  `json:"codeLensProvider,omitempty"`
+	DocumentLinkProvider             *DocumentLinkOptions                              `json:"documentLinkProvider,omitempty"`
+	ColorProvider                    ServerCapabilitiesColorProvider                   `json:"colorProvider,omitzero"`
+	WorkspaceSymbolProvider          ServerCapabilitiesWorkspaceSymbolProvider         `json:"workspaceSymbolProvider,omitzero"`
+	DocumentFormattingProvider       ServerCapabilitiesDocumentFormattingProvider      `json:"documentFormattingProvider,omitzero"`
+	DocumentRangeFormattingProvider  ServerCapabilitiesDocumentRangeFormattingProvider `json:"documentRangeFormattingProvider,omitzero"`
+	DocumentOnTypeFormattingProvider *DocumentOnTypeFormattingOptions                  `json:"documentOnTypeFormattingProvider,omitempty"`
+	RenameProvider                   ServerCapabilitiesRenameProvider                  `json:"renameProvider,omitzero"`
+	FoldingRangeProvider             ServerCapabilitiesFoldingRangeProvider            `json:"foldingRangeProvider,omitzero"`
+	SelectionRangeProvider           ServerCapabilitiesSelectionRangeProvider          `json:"selectionRangeProvider,omitzero"`
+	ExecuteCommandProvider           *ExecuteCommandOptions                            `json:"executeCommandProvider,omitempty"`
 
 	// Since 3.16.0.
-	CallHierarchyProvider *ServerCapabilitiesCallHierarchyProvider `json:"callHierarchyProvider,omitempty"`
+	CallHierarchyProvider ServerCapabilitiesCallHierarchyProvider `json:"callHierarchyProvider,omitzero"`
 
 	// Since 3.16.0.
-	LinkedEditingRangeProvider *ServerCapabilitiesLinkedEditingRangeProvider `json:"linkedEditingRangeProvider,omitempty"`
+	LinkedEditingRangeProvider ServerCapabilitiesLinkedEditingRangeProvider `json:"linkedEditingRangeProvider,omitzero"`
 
 	// Since 3.16.0.
-	SemanticTokensProvider *ServerCapabilitiesSemanticTokensProvider `json:"semanticTokensProvider,omitempty"`
+	SemanticTokensProvider ServerCapabilitiesSemanticTokensProvider `json:"semanticTokensProvider,omitzero"`
 
 	// Since 3.16.0.
-	MonikerProvider *ServerCapabilitiesMonikerProvider `json:"monikerProvider,omitempty"`
+	MonikerProvider ServerCapabilitiesMonikerProvider `json:"monikerProvider,omitzero"`
 
 	// Since 3.17.0.
-	TypeHierarchyProvider *ServerCapabilitiesTypeHierarchyProvider `json:"typeHierarchyProvider,omitempty"`
+	TypeHierarchyProvider ServerCapabilitiesTypeHierarchyProvider `json:"typeHierarchyProvider,omitzero"`
 
 	// Since 3.17.0.
-	InlineValueProvider *ServerCapabilitiesInlineValueProvider `json:"inlineValueProvider,omitempty"`
+	InlineValueProvider ServerCapabilitiesInlineValueProvider `json:"inlineValueProvider,omitzero"`
 
 	// Since 3.17.0.
-	InlayHintProvider *ServerCapabilitiesInlayHintProvider `json:"inlayHintProvider,omitempty"`
+	InlayHintProvider ServerCapabilitiesInlayHintProvider `json:"inlayHintProvider,omitzero"`
 
 	// Since 3.17.0.
-	DiagnosticProvider *ServerCapabilitiesDiagnosticProvider `json:"diagnosticProvider,omitempty"`
+	DiagnosticProvider ServerCapabilitiesDiagnosticProvider `json:"diagnosticProvider,omitzero"`
 
 	// Since 3.18.0. Proposed: not yet part of the protocol's stable release.
-	InlineCompletionProvider *ServerCapabilitiesInlineCompletionProvider `json:"inlineCompletionProvider,omitempty"`
-	Workspace                *ServerCapabilitiesWorkspace                `json:"workspace,omitempty"`
-	Experimental             LSPAny                                      `json:"experimental,omitempty"`
+	InlineCompletionProvider ServerCapabilitiesInlineCompletionProvider `json:"inlineCompletionProvider,omitzero"`
+	Workspace                *ServerCapabilitiesWorkspace               `json:"workspace,omitempty"`
+	Experimental             LSPAny                                     `json:"experimental,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -13945,17 +14221,17 @@ type ServerCapabilities struct {
 func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.PositionEncoding != nil {
+	if x.PositionEncoding != "" {
 		b = append(b, `,"positionEncoding":`...)
-		b = jsonrpc.AppendString(b, *x.PositionEncoding)
+		b = jsonrpc.AppendString(b, x.PositionEncoding)
 	}
-	if x.TextDocumentSync != nil {
+	if !x.TextDocumentSync.IsZero() {
 		b = append(b, `,"textDocumentSync":`...)
 		if b, err = jsonrpc.AppendValue(b, x.TextDocumentSync); err != nil {
 			return nil, err
 		}
 	}
-	if x.NotebookDocumentSync != nil {
+	if !x.NotebookDocumentSync.IsZero() {
 		b = append(b, `,"notebookDocumentSync":`...)
 		if b, err = jsonrpc.AppendValue(b, x.NotebookDocumentSync); err != nil {
 			return nil, err
@@ -13967,7 +14243,7 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.HoverProvider != nil {
+	if !x.HoverProvider.IsZero() {
 		b = append(b, `,"hoverProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.HoverProvider); err != nil {
 			return nil, err
@@ -13979,49 +14255,49 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.DeclarationProvider != nil {
+	if !x.DeclarationProvider.IsZero() {
 		b = append(b, `,"declarationProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.DeclarationProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.DefinitionProvider != nil {
+	if !x.DefinitionProvider.IsZero() {
 		b = append(b, `,"definitionProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.DefinitionProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.TypeDefinitionProvider != nil {
+	if !x.TypeDefinitionProvider.IsZero() {
 		b = append(b, `,"typeDefinitionProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.TypeDefinitionProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.ImplementationProvider != nil {
+	if !x.ImplementationProvider.IsZero() {
 		b = append(b, `,"implementationProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.ImplementationProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.ReferencesProvider != nil {
+	if !x.ReferencesProvider.IsZero() {
 		b = append(b, `,"referencesProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.ReferencesProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.DocumentHighlightProvider != nil {
+	if !x.DocumentHighlightProvider.IsZero() {
 		b = append(b, `,"documentHighlightProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.DocumentHighlightProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.DocumentSymbolProvider != nil {
+	if !x.DocumentSymbolProvider.IsZero() {
 		b = append(b, `,"documentSymbolProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.DocumentSymbolProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.CodeActionProvider != nil {
+	if !x.CodeActionProvider.IsZero() {
 		b = append(b, `,"codeActionProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.CodeActionProvider); err != nil {
 			return nil, err
@@ -14039,25 +14315,25 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ColorProvider != nil {
+	if !x.ColorProvider.IsZero() {
 		b = append(b, `,"colorProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.ColorProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.WorkspaceSymbolProvider != nil {
+	if !x.WorkspaceSymbolProvider.IsZero() {
 		b = append(b, `,"workspaceSymbolProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.WorkspaceSymbolProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.DocumentFormattingProvider != nil {
+	if !x.DocumentFormattingProvider.IsZero() {
 		b = append(b, `,"documentFormattingProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.DocumentFormattingProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.DocumentRangeFormattingProvider != nil {
+	if !x.DocumentRangeFormattingProvider.IsZero() {
 		b = append(b, `,"documentRangeFormattingProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.DocumentRangeFormattingProvider); err != nil {
 			return nil, err
@@ -14069,19 +14345,19 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.RenameProvider != nil {
+	if !x.RenameProvider.IsZero() {
 		b = append(b, `,"renameProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.RenameProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.FoldingRangeProvider != nil {
+	if !x.FoldingRangeProvider.IsZero() {
 		b = append(b, `,"foldingRangeProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.FoldingRangeProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.SelectionRangeProvider != nil {
+	if !x.SelectionRangeProvider.IsZero() {
 		b = append(b, `,"selectionRangeProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.SelectionRangeProvider); err != nil {
 			return nil, err
@@ -14093,55 +14369,55 @@ func (x ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.CallHierarchyProvider != nil {
+	if !x.CallHierarchyProvider.IsZero() {
 		b = append(b, `,"callHierarchyProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.CallHierarchyProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.LinkedEditingRangeProvider != nil {
+	if !x.LinkedEditingRangeProvider.IsZero() {
 		b = append(b, `,"linkedEditingRangeProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.LinkedEditingRangeProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.SemanticTokensProvider != nil {
+	if !x.SemanticTokensProvider.IsZero() {
 		b = append(b, `,"semanticTokensProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.SemanticTokensProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.MonikerProvider != nil {
+	if !x.MonikerProvider.IsZero() {
 		b = append(b, `,"monikerProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.MonikerProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.TypeHierarchyProvider != nil {
+	if !x.TypeHierarchyProvider.IsZero() {
 		b = append(b, `,"typeHierarchyProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.TypeHierarchyProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.InlineValueProvider != nil {
+	if !x.InlineValueProvider.IsZero() {
 		b = append(b, `,"inlineValueProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.InlineValueProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.InlayHintProvider != nil {
+	if !x.InlayHintProvider.IsZero() {
 		b = append(b, `,"inlayHintProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.InlayHintProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.DiagnosticProvider != nil {
+	if !x.DiagnosticProvider.IsZero() {
 		b = append(b, `,"diagnosticProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.DiagnosticProvider); err != nil {
 			return nil, err
 		}
 	}
-	if x.InlineCompletionProvider != nil {
+	if !x.InlineCompletionProvider.IsZero() {
 		b = append(b, `,"inlineCompletionProvider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.InlineCompletionProvider); err != nil {
 			return nil, err
@@ -14169,73 +14445,157 @@ func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "positionEncoding":
-			return jsonrpc.AtField("positionEncoding", jsonrpc.DecodeOptional(value, &v.PositionEncoding, jsonrpc.UnmarshalJSON[PositionEncodingKind]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("positionEncoding", v.PositionEncoding.UnmarshalJSON(value))
 		case "textDocumentSync":
-			return jsonrpc.AtField("textDocumentSync", jsonrpc.DecodeOptional(value, &v.TextDocumentSync, jsonrpc.UnmarshalJSON[ServerCapabilitiesTextDocumentSync]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("textDocumentSync", v.TextDocumentSync.UnmarshalJSON(value))
 		case "notebookDocumentSync":
-			return jsonrpc.AtField("notebookDocumentSync", jsonrpc.DecodeOptional(value, &v.NotebookDocumentSync, jsonrpc.UnmarshalJSON[ServerCapabilitiesNotebookDocumentSync]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("notebookDocumentSync", v.NotebookDocumentSync.UnmarshalJSON(value))
 		case "completionProvider":
 			return jsonrpc.AtField("completionProvider", jsonrpc.DecodeOptional(value, &v.CompletionProvider, jsonrpc.UnmarshalJSON[CompletionOptions]))
 		case "hoverProvider":
-			return jsonrpc.AtField("hoverProvider", jsonrpc.DecodeOptional(value, &v.HoverProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesHoverProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("hoverProvider", v.HoverProvider.UnmarshalJSON(value))
 		case "signatureHelpProvider":
 			return jsonrpc.AtField("signatureHelpProvider", jsonrpc.DecodeOptional(value, &v.SignatureHelpProvider, jsonrpc.UnmarshalJSON[SignatureHelpOptions]))
 		case "declarationProvider":
-			return jsonrpc.AtField("declarationProvider", jsonrpc.DecodeOptional(value, &v.DeclarationProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesDeclarationProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("declarationProvider", v.DeclarationProvider.UnmarshalJSON(value))
 		case "definitionProvider":
-			return jsonrpc.AtField("definitionProvider", jsonrpc.DecodeOptional(value, &v.DefinitionProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesDefinitionProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("definitionProvider", v.DefinitionProvider.UnmarshalJSON(value))
 		case "typeDefinitionProvider":
-			return jsonrpc.AtField("typeDefinitionProvider", jsonrpc.DecodeOptional(value, &v.TypeDefinitionProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesTypeDefinitionProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("typeDefinitionProvider", v.TypeDefinitionProvider.UnmarshalJSON(value))
 		case "implementationProvider":
-			return jsonrpc.AtField("implementationProvider", jsonrpc.DecodeOptional(value, &v.ImplementationProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesImplementationProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("implementationProvider", v.ImplementationProvider.UnmarshalJSON(value))
 		case "referencesProvider":
-			return jsonrpc.AtField("referencesProvider", jsonrpc.DecodeOptional(value, &v.ReferencesProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesReferencesProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("referencesProvider", v.ReferencesProvider.UnmarshalJSON(value))
 		case "documentHighlightProvider":
-			return jsonrpc.AtField("documentHighlightProvider", jsonrpc.DecodeOptional(value, &v.DocumentHighlightProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesDocumentHighlightProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("documentHighlightProvider", v.DocumentHighlightProvider.UnmarshalJSON(value))
 		case "documentSymbolProvider":
-			return jsonrpc.AtField("documentSymbolProvider", jsonrpc.DecodeOptional(value, &v.DocumentSymbolProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesDocumentSymbolProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("documentSymbolProvider", v.DocumentSymbolProvider.UnmarshalJSON(value))
 		case "codeActionProvider":
-			return jsonrpc.AtField("codeActionProvider", jsonrpc.DecodeOptional(value, &v.CodeActionProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesCodeActionProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("codeActionProvider", v.CodeActionProvider.UnmarshalJSON(value))
 		case "codeLensProvider":
 			return jsonrpc.AtField("codeLensProvider", jsonrpc.DecodeOptional(value, &v.CodeLensProvider, jsonrpc.UnmarshalJSON[CodeLensOptions]))
 		case "documentLinkProvider":
 			return jsonrpc.AtField("documentLinkProvider", jsonrpc.DecodeOptional(value, &v.DocumentLinkProvider, jsonrpc.UnmarshalJSON[DocumentLinkOptions]))
 		case "colorProvider":
-			return jsonrpc.AtField("colorProvider", jsonrpc.DecodeOptional(value, &v.ColorProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesColorProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("colorProvider", v.ColorProvider.UnmarshalJSON(value))
 		case "workspaceSymbolProvider":
-			return jsonrpc.AtField("workspaceSymbolProvider", jsonrpc.DecodeOptional(value, &v.WorkspaceSymbolProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesWorkspaceSymbolProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("workspaceSymbolProvider", v.WorkspaceSymbolProvider.UnmarshalJSON(value))
 		case "documentFormattingProvider":
-			return jsonrpc.AtField("documentFormattingProvider", jsonrpc.DecodeOptional(value, &v.DocumentFormattingProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesDocumentFormattingProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("documentFormattingProvider", v.DocumentFormattingProvider.UnmarshalJSON(value))
 		case "documentRangeFormattingProvider":
-			return jsonrpc.AtField("documentRangeFormattingProvider", jsonrpc.DecodeOptional(value, &v.DocumentRangeFormattingProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesDocumentRangeFormattingProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("documentRangeFormattingProvider", v.DocumentRangeFormattingProvider.UnmarshalJSON(value))
 		case "documentOnTypeFormattingProvider":
 			return jsonrpc.AtField("documentOnTypeFormattingProvider", jsonrpc.DecodeOptional(value, &v.DocumentOnTypeFormattingProvider, jsonrpc.UnmarshalJSON[DocumentOnTypeFormattingOptions]))
 		case "renameProvider":
-			return jsonrpc.AtField("renameProvider", jsonrpc.DecodeOptional(value, &v.RenameProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesRenameProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("renameProvider", v.RenameProvider.UnmarshalJSON(value))
 		case "foldingRangeProvider":
-			return jsonrpc.AtField("foldingRangeProvider", jsonrpc.DecodeOptional(value, &v.FoldingRangeProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesFoldingRangeProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("foldingRangeProvider", v.FoldingRangeProvider.UnmarshalJSON(value))
 		case "selectionRangeProvider":
-			return jsonrpc.AtField("selectionRangeProvider", jsonrpc.DecodeOptional(value, &v.SelectionRangeProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesSelectionRangeProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("selectionRangeProvider", v.SelectionRangeProvider.UnmarshalJSON(value))
 		case "executeCommandProvider":
 			return jsonrpc.AtField("executeCommandProvider", jsonrpc.DecodeOptional(value, &v.ExecuteCommandProvider, jsonrpc.UnmarshalJSON[ExecuteCommandOptions]))
 		case "callHierarchyProvider":
-			return jsonrpc.AtField("callHierarchyProvider", jsonrpc.DecodeOptional(value, &v.CallHierarchyProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesCallHierarchyProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("callHierarchyProvider", v.CallHierarchyProvider.UnmarshalJSON(value))
 		case "linkedEditingRangeProvider":
-			return jsonrpc.AtField("linkedEditingRangeProvider", jsonrpc.DecodeOptional(value, &v.LinkedEditingRangeProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesLinkedEditingRangeProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("linkedEditingRangeProvider", v.LinkedEditingRangeProvider.UnmarshalJSON(value))
 		case "semanticTokensProvider":
-			return jsonrpc.AtField("semanticTokensProvider", jsonrpc.DecodeOptional(value, &v.SemanticTokensProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesSemanticTokensProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("semanticTokensProvider", v.SemanticTokensProvider.UnmarshalJSON(value))
 		case "monikerProvider":
-			return jsonrpc.AtField("monikerProvider", jsonrpc.DecodeOptional(value, &v.MonikerProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesMonikerProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("monikerProvider", v.MonikerProvider.UnmarshalJSON(value))
 		case "typeHierarchyProvider":
-			return jsonrpc.AtField("typeHierarchyProvider", jsonrpc.DecodeOptional(value, &v.TypeHierarchyProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesTypeHierarchyProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("typeHierarchyProvider", v.TypeHierarchyProvider.UnmarshalJSON(value))
 		case "inlineValueProvider":
-			return jsonrpc.AtField("inlineValueProvider", jsonrpc.DecodeOptional(value, &v.InlineValueProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesInlineValueProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("inlineValueProvider", v.InlineValueProvider.UnmarshalJSON(value))
 		case "inlayHintProvider":
-			return jsonrpc.AtField("inlayHintProvider", jsonrpc.DecodeOptional(value, &v.InlayHintProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesInlayHintProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("inlayHintProvider", v.InlayHintProvider.UnmarshalJSON(value))
 		case "diagnosticProvider":
-			return jsonrpc.AtField("diagnosticProvider", jsonrpc.DecodeOptional(value, &v.DiagnosticProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesDiagnosticProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("diagnosticProvider", v.DiagnosticProvider.UnmarshalJSON(value))
 		case "inlineCompletionProvider":
-			return jsonrpc.AtField("inlineCompletionProvider", jsonrpc.DecodeOptional(value, &v.InlineCompletionProvider, jsonrpc.UnmarshalJSON[ServerCapabilitiesInlineCompletionProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("inlineCompletionProvider", v.InlineCompletionProvider.UnmarshalJSON(value))
 		case "workspace":
 			return jsonrpc.AtField("workspace", jsonrpc.DecodeOptional(value, &v.Workspace, jsonrpc.UnmarshalJSON[ServerCapabilitiesWorkspace]))
 		case "experimental":
@@ -14351,16 +14711,16 @@ func (x *VersionedTextDocumentIdentifier) UnmarshalJSON(b []byte) error {
 // SaveOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#saveOptions
 type SaveOptions struct {
-	IncludeText *bool `json:"includeText,omitempty"`
+	IncludeText bool `json:"includeText,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x SaveOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.IncludeText != nil {
+	if x.IncludeText {
 		b = append(b, `,"includeText":`...)
-		b = jsonrpc.AppendBool(b, *x.IncludeText)
+		b = jsonrpc.AppendBool(b, x.IncludeText)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -14372,7 +14732,7 @@ func (x *SaveOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "includeText":
-			return jsonrpc.AtField("includeText", jsonrpc.DecodeOptional(value, &v.IncludeText, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("includeText", jsonrpc.DecodeBool(value, &v.IncludeText))
 		}
 		return nil
 	})
@@ -14487,13 +14847,13 @@ func (x *FileSystemWatcher) UnmarshalJSON(b []byte) error {
 // Diagnostic is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#diagnostic
 type Diagnostic struct {
-	Range    Range               `json:"range"`
-	Severity *DiagnosticSeverity `json:"severity,omitempty"`
-	Code     *DiagnosticCode     `json:"code,omitempty"`
+	Range    Range              `json:"range"`
+	Severity DiagnosticSeverity `json:"severity,omitempty"`
+	Code     DiagnosticCode     `json:"code,omitzero"`
 
 	// Since 3.16.0.
 	CodeDescription *CodeDescription `json:"codeDescription,omitempty"`
-	Source          *string          `json:"source,omitempty"`
+	Source          string           `json:"source,omitempty"`
 	Message         string           `json:"message"`
 
 	// Since 3.15.0.
@@ -14513,11 +14873,11 @@ func (x Diagnostic) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Range.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.Severity != nil {
+	if x.Severity != 0 {
 		b = append(b, `,"severity":`...)
-		b = jsonrpc.AppendInt(b, *x.Severity)
+		b = jsonrpc.AppendInt(b, x.Severity)
 	}
-	if x.Code != nil {
+	if !x.Code.IsZero() {
 		b = append(b, `,"code":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Code); err != nil {
 			return nil, err
@@ -14529,9 +14889,9 @@ func (x Diagnostic) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Source != nil {
+	if x.Source != "" {
 		b = append(b, `,"source":`...)
-		b = jsonrpc.AppendString(b, *x.Source)
+		b = jsonrpc.AppendString(b, x.Source)
 	}
 	b = append(b, `,"message":`...)
 	b = jsonrpc.AppendString(b, x.Message)
@@ -14569,13 +14929,19 @@ func (x *Diagnostic) UnmarshalJSON(b []byte) error {
 			has.Range = true
 			return jsonrpc.AtField("range", jsonrpc.NonNull(value, v.Range.UnmarshalJSON(value)))
 		case "severity":
-			return jsonrpc.AtField("severity", jsonrpc.DecodeOptional(value, &v.Severity, jsonrpc.UnmarshalJSON[DiagnosticSeverity]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("severity", v.Severity.UnmarshalJSON(value))
 		case "code":
-			return jsonrpc.AtField("code", jsonrpc.DecodeOptional(value, &v.Code, jsonrpc.UnmarshalJSON[DiagnosticCode]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("code", v.Code.UnmarshalJSON(value))
 		case "codeDescription":
 			return jsonrpc.AtField("codeDescription", jsonrpc.DecodeOptional(value, &v.CodeDescription, jsonrpc.UnmarshalJSON[CodeDescription]))
 		case "source":
-			return jsonrpc.AtField("source", jsonrpc.DecodeOptional(value, &v.Source, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("source", jsonrpc.DecodeString(value, &v.Source))
 		case "message":
 			has.Message = true
 			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
@@ -14605,7 +14971,7 @@ func (x *Diagnostic) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionContext
 type CompletionContext struct {
 	TriggerKind      CompletionTriggerKind `json:"triggerKind"`
-	TriggerCharacter *string               `json:"triggerCharacter,omitempty"`
+	TriggerCharacter string                `json:"triggerCharacter,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -14614,9 +14980,9 @@ func (x CompletionContext) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"triggerKind":`...)
 	b = jsonrpc.AppendInt(b, x.TriggerKind)
-	if x.TriggerCharacter != nil {
+	if x.TriggerCharacter != "" {
 		b = append(b, `,"triggerCharacter":`...)
-		b = jsonrpc.AppendString(b, *x.TriggerCharacter)
+		b = jsonrpc.AppendString(b, x.TriggerCharacter)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -14634,7 +15000,7 @@ func (x *CompletionContext) UnmarshalJSON(b []byte) error {
 			has.TriggerKind = true
 			return jsonrpc.AtField("triggerKind", jsonrpc.NonNull(value, v.TriggerKind.UnmarshalJSON(value)))
 		case "triggerCharacter":
-			return jsonrpc.AtField("triggerCharacter", jsonrpc.DecodeOptional(value, &v.TriggerCharacter, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("triggerCharacter", jsonrpc.DecodeString(value, &v.TriggerCharacter))
 		}
 		return nil
 	})
@@ -14654,21 +15020,21 @@ func (x *CompletionContext) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type CompletionItemLabelDetails struct {
-	Detail      *string `json:"detail,omitempty"`
-	Description *string `json:"description,omitempty"`
+	Detail      string `json:"detail,omitempty"`
+	Description string `json:"description,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x CompletionItemLabelDetails) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Detail != nil {
+	if x.Detail != "" {
 		b = append(b, `,"detail":`...)
-		b = jsonrpc.AppendString(b, *x.Detail)
+		b = jsonrpc.AppendString(b, x.Detail)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -14680,9 +15046,9 @@ func (x *CompletionItemLabelDetails) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "detail":
-			return jsonrpc.AtField("detail", jsonrpc.DecodeOptional(value, &v.Detail, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("detail", jsonrpc.DecodeString(value, &v.Detail))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		}
 		return nil
 	})
@@ -14760,12 +15126,12 @@ func (x *InsertReplaceEdit) UnmarshalJSON(b []byte) error {
 // CompletionOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionOptions
 type CompletionOptions struct {
-	WorkDoneProgress  *bool    `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress  bool     `json:"workDoneProgress,omitempty"`
 	TriggerCharacters []string `json:"triggerCharacters,omitzero"`
 
 	// Since 3.2.0.
 	AllCommitCharacters []string `json:"allCommitCharacters,omitzero"`
-	ResolveProvider     *bool    `json:"resolveProvider,omitempty"`
+	ResolveProvider     bool     `json:"resolveProvider,omitempty"`
 
 	// Since 3.17.0.
 	CompletionItem *CompletionOptionsCompletionItem `json:"completionItem,omitempty"`
@@ -14776,9 +15142,9 @@ type CompletionOptions struct {
 func (x CompletionOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	if x.TriggerCharacters != nil {
 		b = append(b, `,"triggerCharacters":`...)
@@ -14792,9 +15158,9 @@ func (x CompletionOptions) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = jsonrpc.AppendBool(b, x.ResolveProvider)
 	}
 	if x.CompletionItem != nil {
 		b = append(b, `,"completionItem":`...)
@@ -14812,13 +15178,13 @@ func (x *CompletionOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "triggerCharacters":
 			return jsonrpc.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
 		case "allCommitCharacters":
 			return jsonrpc.AtField("allCommitCharacters", json.Unmarshal(value, &v.AllCommitCharacters))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
 		case "completionItem":
 			return jsonrpc.AtField("completionItem", jsonrpc.DecodeOptional(value, &v.CompletionItem, jsonrpc.UnmarshalJSON[CompletionOptionsCompletionItem]))
 		}
@@ -14835,16 +15201,16 @@ func (x *CompletionOptions) UnmarshalJSON(b []byte) error {
 // [CompletionOptions].
 type CompletionOptionsCompletionItem struct {
 	// Since 3.17.0.
-	LabelDetailsSupport *bool `json:"labelDetailsSupport,omitempty"`
+	LabelDetailsSupport bool `json:"labelDetailsSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x CompletionOptionsCompletionItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.LabelDetailsSupport != nil {
+	if x.LabelDetailsSupport {
 		b = append(b, `,"labelDetailsSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.LabelDetailsSupport)
+		b = jsonrpc.AppendBool(b, x.LabelDetailsSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -14856,7 +15222,7 @@ func (x *CompletionOptionsCompletionItem) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "labelDetailsSupport":
-			return jsonrpc.AtField("labelDetailsSupport", jsonrpc.DecodeOptional(value, &v.LabelDetailsSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("labelDetailsSupport", jsonrpc.DecodeBool(value, &v.LabelDetailsSupport))
 		}
 		return nil
 	})
@@ -14870,16 +15236,16 @@ func (x *CompletionOptionsCompletionItem) UnmarshalJSON(b []byte) error {
 // HoverOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#hoverOptions
 type HoverOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x HoverOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -14891,7 +15257,7 @@ func (x *HoverOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -14908,7 +15274,7 @@ func (x *HoverOptions) UnmarshalJSON(b []byte) error {
 // Since 3.15.0.
 type SignatureHelpContext struct {
 	TriggerKind         SignatureHelpTriggerKind `json:"triggerKind"`
-	TriggerCharacter    *string                  `json:"triggerCharacter,omitempty"`
+	TriggerCharacter    string                   `json:"triggerCharacter,omitempty"`
 	IsRetrigger         bool                     `json:"isRetrigger"`
 	ActiveSignatureHelp *SignatureHelp           `json:"activeSignatureHelp,omitempty"`
 }
@@ -14920,9 +15286,9 @@ func (x SignatureHelpContext) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"triggerKind":`...)
 	b = jsonrpc.AppendInt(b, x.TriggerKind)
-	if x.TriggerCharacter != nil {
+	if x.TriggerCharacter != "" {
 		b = append(b, `,"triggerCharacter":`...)
-		b = jsonrpc.AppendString(b, *x.TriggerCharacter)
+		b = jsonrpc.AppendString(b, x.TriggerCharacter)
 	}
 	b = append(b, `,"isRetrigger":`...)
 	b = jsonrpc.AppendBool(b, x.IsRetrigger)
@@ -14948,7 +15314,7 @@ func (x *SignatureHelpContext) UnmarshalJSON(b []byte) error {
 			has.TriggerKind = true
 			return jsonrpc.AtField("triggerKind", jsonrpc.NonNull(value, v.TriggerKind.UnmarshalJSON(value)))
 		case "triggerCharacter":
-			return jsonrpc.AtField("triggerCharacter", jsonrpc.DecodeOptional(value, &v.TriggerCharacter, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("triggerCharacter", jsonrpc.DecodeString(value, &v.TriggerCharacter))
 		case "isRetrigger":
 			has.IsRetrigger = true
 			return jsonrpc.AtField("isRetrigger", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.IsRetrigger)))
@@ -14973,9 +15339,9 @@ func (x *SignatureHelpContext) UnmarshalJSON(b []byte) error {
 // SignatureInformation is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#signatureInformation
 type SignatureInformation struct {
-	Label         string                             `json:"label"`
-	Documentation *SignatureInformationDocumentation `json:"documentation,omitempty"`
-	Parameters    []ParameterInformation             `json:"parameters,omitzero"`
+	Label         string                            `json:"label"`
+	Documentation SignatureInformationDocumentation `json:"documentation,omitzero"`
+	Parameters    []ParameterInformation            `json:"parameters,omitzero"`
 
 	// Since 3.16.0.
 	ActiveParameter *uint32 `json:"activeParameter,omitempty"`
@@ -14988,7 +15354,7 @@ func (x SignatureInformation) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"label":`...)
 	b = jsonrpc.AppendString(b, x.Label)
-	if x.Documentation != nil {
+	if !x.Documentation.IsZero() {
 		b = append(b, `,"documentation":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Documentation); err != nil {
 			return nil, err
@@ -15020,7 +15386,10 @@ func (x *SignatureInformation) UnmarshalJSON(b []byte) error {
 			has.Label = true
 			return jsonrpc.AtField("label", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Label)))
 		case "documentation":
-			return jsonrpc.AtField("documentation", jsonrpc.DecodeOptional(value, &v.Documentation, jsonrpc.UnmarshalJSON[SignatureInformationDocumentation]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("documentation", v.Documentation.UnmarshalJSON(value))
 		case "parameters":
 			return jsonrpc.AtField("parameters", jsonrpc.DecodeArray(value, &v.Parameters, jsonrpc.UnmarshalJSON[ParameterInformation]))
 		case "activeParameter":
@@ -15044,7 +15413,7 @@ func (x *SignatureInformation) UnmarshalJSON(b []byte) error {
 // SignatureHelpOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#signatureHelpOptions
 type SignatureHelpOptions struct {
-	WorkDoneProgress  *bool    `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress  bool     `json:"workDoneProgress,omitempty"`
 	TriggerCharacters []string `json:"triggerCharacters,omitzero"`
 
 	// Since 3.15.0.
@@ -15056,9 +15425,9 @@ type SignatureHelpOptions struct {
 func (x SignatureHelpOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	if x.TriggerCharacters != nil {
 		b = append(b, `,"triggerCharacters":`...)
@@ -15082,7 +15451,7 @@ func (x *SignatureHelpOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "triggerCharacters":
 			return jsonrpc.AtField("triggerCharacters", json.Unmarshal(value, &v.TriggerCharacters))
 		case "retriggerCharacters":
@@ -15100,16 +15469,16 @@ func (x *SignatureHelpOptions) UnmarshalJSON(b []byte) error {
 // DefinitionOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#definitionOptions
 type DefinitionOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DefinitionOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -15121,7 +15490,7 @@ func (x *DefinitionOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -15176,16 +15545,16 @@ func (x *ReferenceContext) UnmarshalJSON(b []byte) error {
 // ReferenceOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#referenceOptions
 type ReferenceOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x ReferenceOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -15197,7 +15566,7 @@ func (x *ReferenceOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -15211,16 +15580,16 @@ func (x *ReferenceOptions) UnmarshalJSON(b []byte) error {
 // DocumentHighlightOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlightOptions
 type DocumentHighlightOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DocumentHighlightOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -15232,7 +15601,7 @@ func (x *DocumentHighlightOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -15251,7 +15620,7 @@ type BaseSymbolInformation struct {
 
 	// Since 3.16.0.
 	Tags          []SymbolTag `json:"tags,omitzero"`
-	ContainerName *string     `json:"containerName,omitempty"`
+	ContainerName string      `json:"containerName,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -15269,9 +15638,9 @@ func (x BaseSymbolInformation) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ContainerName != nil {
+	if x.ContainerName != "" {
 		b = append(b, `,"containerName":`...)
-		b = jsonrpc.AppendString(b, *x.ContainerName)
+		b = jsonrpc.AppendString(b, x.ContainerName)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -15294,7 +15663,7 @@ func (x *BaseSymbolInformation) UnmarshalJSON(b []byte) error {
 		case "tags":
 			return jsonrpc.AtField("tags", jsonrpc.DecodeArray(value, &v.Tags, jsonrpc.UnmarshalJSON[SymbolTag]))
 		case "containerName":
-			return jsonrpc.AtField("containerName", jsonrpc.DecodeOptional(value, &v.ContainerName, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("containerName", jsonrpc.DecodeString(value, &v.ContainerName))
 		}
 		return nil
 	})
@@ -15314,23 +15683,23 @@ func (x *BaseSymbolInformation) UnmarshalJSON(b []byte) error {
 // DocumentSymbolOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbolOptions
 type DocumentSymbolOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 
 	// Since 3.16.0.
-	Label *string `json:"label,omitempty"`
+	Label string `json:"label,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DocumentSymbolOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.Label != nil {
+	if x.Label != "" {
 		b = append(b, `,"label":`...)
-		b = jsonrpc.AppendString(b, *x.Label)
+		b = jsonrpc.AppendString(b, x.Label)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -15342,9 +15711,9 @@ func (x *DocumentSymbolOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeOptional(value, &v.Label, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("label", jsonrpc.DecodeString(value, &v.Label))
 		}
 		return nil
 	})
@@ -15362,7 +15731,7 @@ type CodeActionContext struct {
 	Only        []CodeActionKind `json:"only,omitzero"`
 
 	// Since 3.17.0.
-	TriggerKind *CodeActionTriggerKind `json:"triggerKind,omitempty"`
+	TriggerKind CodeActionTriggerKind `json:"triggerKind,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -15393,9 +15762,9 @@ func (x CodeActionContext) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.TriggerKind != nil {
+	if x.TriggerKind != 0 {
 		b = append(b, `,"triggerKind":`...)
-		b = jsonrpc.AppendInt(b, *x.TriggerKind)
+		b = jsonrpc.AppendInt(b, x.TriggerKind)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -15415,7 +15784,10 @@ func (x *CodeActionContext) UnmarshalJSON(b []byte) error {
 		case "only":
 			return jsonrpc.AtField("only", jsonrpc.DecodeArray(value, &v.Only, jsonrpc.UnmarshalJSON[CodeActionKind]))
 		case "triggerKind":
-			return jsonrpc.AtField("triggerKind", jsonrpc.DecodeOptional(value, &v.TriggerKind, jsonrpc.UnmarshalJSON[CodeActionTriggerKind]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("triggerKind", v.TriggerKind.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -15433,11 +15805,11 @@ func (x *CodeActionContext) UnmarshalJSON(b []byte) error {
 // CodeActionOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeActionOptions
 type CodeActionOptions struct {
-	WorkDoneProgress *bool            `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool             `json:"workDoneProgress,omitempty"`
 	CodeActionKinds  []CodeActionKind `json:"codeActionKinds,omitzero"`
 
 	// Since 3.16.0.
-	ResolveProvider *bool `json:"resolveProvider,omitempty"`
+	ResolveProvider bool `json:"resolveProvider,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -15445,9 +15817,9 @@ type CodeActionOptions struct {
 func (x CodeActionOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	if x.CodeActionKinds != nil {
 		b = append(b, `,"codeActionKinds":`...)
@@ -15455,9 +15827,9 @@ func (x CodeActionOptions) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = jsonrpc.AppendBool(b, x.ResolveProvider)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -15469,11 +15841,11 @@ func (x *CodeActionOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "codeActionKinds":
 			return jsonrpc.AtField("codeActionKinds", jsonrpc.DecodeArray(value, &v.CodeActionKinds, jsonrpc.UnmarshalJSON[CodeActionKind]))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
 		}
 		return nil
 	})
@@ -15487,23 +15859,23 @@ func (x *CodeActionOptions) UnmarshalJSON(b []byte) error {
 // WorkspaceSymbolOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceSymbolOptions
 type WorkspaceSymbolOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 
 	// Since 3.17.0.
-	ResolveProvider *bool `json:"resolveProvider,omitempty"`
+	ResolveProvider bool `json:"resolveProvider,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x WorkspaceSymbolOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = jsonrpc.AppendBool(b, x.ResolveProvider)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -15515,9 +15887,9 @@ func (x *WorkspaceSymbolOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
 		}
 		return nil
 	})
@@ -15531,21 +15903,21 @@ func (x *WorkspaceSymbolOptions) UnmarshalJSON(b []byte) error {
 // CodeLensOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeLensOptions
 type CodeLensOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
-	ResolveProvider  *bool `json:"resolveProvider,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
+	ResolveProvider  bool `json:"resolveProvider,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x CodeLensOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = jsonrpc.AppendBool(b, x.ResolveProvider)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -15557,9 +15929,9 @@ func (x *CodeLensOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
 		}
 		return nil
 	})
@@ -15573,21 +15945,21 @@ func (x *CodeLensOptions) UnmarshalJSON(b []byte) error {
 // DocumentLinkOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentLinkOptions
 type DocumentLinkOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
-	ResolveProvider  *bool `json:"resolveProvider,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
+	ResolveProvider  bool `json:"resolveProvider,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DocumentLinkOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.ResolveProvider != nil {
+	if x.ResolveProvider {
 		b = append(b, `,"resolveProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.ResolveProvider)
+		b = jsonrpc.AppendBool(b, x.ResolveProvider)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -15599,9 +15971,9 @@ func (x *DocumentLinkOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "resolveProvider":
-			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeOptional(value, &v.ResolveProvider, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("resolveProvider", jsonrpc.DecodeBool(value, &v.ResolveProvider))
 		}
 		return nil
 	})
@@ -15619,13 +15991,13 @@ type FormattingOptions struct {
 	InsertSpaces bool   `json:"insertSpaces"`
 
 	// Since 3.15.0.
-	TrimTrailingWhitespace *bool `json:"trimTrailingWhitespace,omitempty"`
+	TrimTrailingWhitespace bool `json:"trimTrailingWhitespace,omitempty"`
 
 	// Since 3.15.0.
-	InsertFinalNewline *bool `json:"insertFinalNewline,omitempty"`
+	InsertFinalNewline bool `json:"insertFinalNewline,omitempty"`
 
 	// Since 3.15.0.
-	TrimFinalNewlines *bool `json:"trimFinalNewlines,omitempty"`
+	TrimFinalNewlines bool `json:"trimFinalNewlines,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -15636,17 +16008,17 @@ func (x FormattingOptions) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendInt(b, x.TabSize)
 	b = append(b, `,"insertSpaces":`...)
 	b = jsonrpc.AppendBool(b, x.InsertSpaces)
-	if x.TrimTrailingWhitespace != nil {
+	if x.TrimTrailingWhitespace {
 		b = append(b, `,"trimTrailingWhitespace":`...)
-		b = jsonrpc.AppendBool(b, *x.TrimTrailingWhitespace)
+		b = jsonrpc.AppendBool(b, x.TrimTrailingWhitespace)
 	}
-	if x.InsertFinalNewline != nil {
+	if x.InsertFinalNewline {
 		b = append(b, `,"insertFinalNewline":`...)
-		b = jsonrpc.AppendBool(b, *x.InsertFinalNewline)
+		b = jsonrpc.AppendBool(b, x.InsertFinalNewline)
 	}
-	if x.TrimFinalNewlines != nil {
+	if x.TrimFinalNewlines {
 		b = append(b, `,"trimFinalNewlines":`...)
-		b = jsonrpc.AppendBool(b, *x.TrimFinalNewlines)
+		b = jsonrpc.AppendBool(b, x.TrimFinalNewlines)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -15667,11 +16039,11 @@ func (x *FormattingOptions) UnmarshalJSON(b []byte) error {
 			has.InsertSpaces = true
 			return jsonrpc.AtField("insertSpaces", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.InsertSpaces)))
 		case "trimTrailingWhitespace":
-			return jsonrpc.AtField("trimTrailingWhitespace", jsonrpc.DecodeOptional(value, &v.TrimTrailingWhitespace, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("trimTrailingWhitespace", jsonrpc.DecodeBool(value, &v.TrimTrailingWhitespace))
 		case "insertFinalNewline":
-			return jsonrpc.AtField("insertFinalNewline", jsonrpc.DecodeOptional(value, &v.InsertFinalNewline, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("insertFinalNewline", jsonrpc.DecodeBool(value, &v.InsertFinalNewline))
 		case "trimFinalNewlines":
-			return jsonrpc.AtField("trimFinalNewlines", jsonrpc.DecodeOptional(value, &v.TrimFinalNewlines, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("trimFinalNewlines", jsonrpc.DecodeBool(value, &v.TrimFinalNewlines))
 		}
 		return nil
 	})
@@ -15691,16 +16063,16 @@ func (x *FormattingOptions) UnmarshalJSON(b []byte) error {
 // DocumentFormattingOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentFormattingOptions
 type DocumentFormattingOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DocumentFormattingOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -15712,7 +16084,7 @@ func (x *DocumentFormattingOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -15726,23 +16098,23 @@ func (x *DocumentFormattingOptions) UnmarshalJSON(b []byte) error {
 // DocumentRangeFormattingOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentRangeFormattingOptions
 type DocumentRangeFormattingOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 
 	// Since 3.18.0. Proposed: not yet part of the protocol's stable release.
-	RangesSupport *bool `json:"rangesSupport,omitempty"`
+	RangesSupport bool `json:"rangesSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DocumentRangeFormattingOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.RangesSupport != nil {
+	if x.RangesSupport {
 		b = append(b, `,"rangesSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RangesSupport)
+		b = jsonrpc.AppendBool(b, x.RangesSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -15754,9 +16126,9 @@ func (x *DocumentRangeFormattingOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "rangesSupport":
-			return jsonrpc.AtField("rangesSupport", jsonrpc.DecodeOptional(value, &v.RangesSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("rangesSupport", jsonrpc.DecodeBool(value, &v.RangesSupport))
 		}
 		return nil
 	})
@@ -15821,23 +16193,23 @@ func (x *DocumentOnTypeFormattingOptions) UnmarshalJSON(b []byte) error {
 // RenameOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameOptions
 type RenameOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 
 	// Since 3.12.0.
-	PrepareProvider *bool `json:"prepareProvider,omitempty"`
+	PrepareProvider bool `json:"prepareProvider,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x RenameOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
-	if x.PrepareProvider != nil {
+	if x.PrepareProvider {
 		b = append(b, `,"prepareProvider":`...)
-		b = jsonrpc.AppendBool(b, *x.PrepareProvider)
+		b = jsonrpc.AppendBool(b, x.PrepareProvider)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -15849,9 +16221,9 @@ func (x *RenameOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "prepareProvider":
-			return jsonrpc.AtField("prepareProvider", jsonrpc.DecodeOptional(value, &v.PrepareProvider, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("prepareProvider", jsonrpc.DecodeBool(value, &v.PrepareProvider))
 		}
 		return nil
 	})
@@ -15865,7 +16237,7 @@ func (x *RenameOptions) UnmarshalJSON(b []byte) error {
 // ExecuteCommandOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#executeCommandOptions
 type ExecuteCommandOptions struct {
-	WorkDoneProgress *bool    `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool     `json:"workDoneProgress,omitempty"`
 	Commands         []string `json:"commands"`
 }
 
@@ -15887,9 +16259,9 @@ func (x ExecuteCommandOptions) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"commands":`...)
 	if b, err = jsonrpc.AppendValue(b, x.Commands); err != nil {
@@ -15908,7 +16280,7 @@ func (x *ExecuteCommandOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "commands":
 			has.Commands = true
 			return jsonrpc.AtField("commands", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Commands)))
@@ -16124,7 +16496,7 @@ type ResourceOperation struct {
 	Kind string `json:"kind"`
 
 	// Since 3.16.0.
-	AnnotationID *ChangeAnnotationIdentifier `json:"annotationId,omitempty"`
+	AnnotationID ChangeAnnotationIdentifier `json:"annotationId,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -16133,9 +16505,9 @@ func (x ResourceOperation) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"kind":`...)
 	b = jsonrpc.AppendString(b, x.Kind)
-	if x.AnnotationID != nil {
+	if x.AnnotationID != "" {
 		b = append(b, `,"annotationId":`...)
-		b = jsonrpc.AppendString(b, *x.AnnotationID)
+		b = jsonrpc.AppendString(b, x.AnnotationID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -16153,7 +16525,7 @@ func (x *ResourceOperation) UnmarshalJSON(b []byte) error {
 			has.Kind = true
 			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
 		case "annotationId":
-			return jsonrpc.AtField("annotationId", jsonrpc.DecodeOptional(value, &v.AnnotationID, jsonrpc.DecodeString[ChangeAnnotationIdentifier]))
+			return jsonrpc.AtField("annotationId", jsonrpc.DecodeString(value, &v.AnnotationID))
 		}
 		return nil
 	})
@@ -16171,21 +16543,21 @@ func (x *ResourceOperation) UnmarshalJSON(b []byte) error {
 // CreateFileOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#createFileOptions
 type CreateFileOptions struct {
-	Overwrite      *bool `json:"overwrite,omitempty"`
-	IgnoreIfExists *bool `json:"ignoreIfExists,omitempty"`
+	Overwrite      bool `json:"overwrite,omitempty"`
+	IgnoreIfExists bool `json:"ignoreIfExists,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x CreateFileOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Overwrite != nil {
+	if x.Overwrite {
 		b = append(b, `,"overwrite":`...)
-		b = jsonrpc.AppendBool(b, *x.Overwrite)
+		b = jsonrpc.AppendBool(b, x.Overwrite)
 	}
-	if x.IgnoreIfExists != nil {
+	if x.IgnoreIfExists {
 		b = append(b, `,"ignoreIfExists":`...)
-		b = jsonrpc.AppendBool(b, *x.IgnoreIfExists)
+		b = jsonrpc.AppendBool(b, x.IgnoreIfExists)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -16197,9 +16569,9 @@ func (x *CreateFileOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "overwrite":
-			return jsonrpc.AtField("overwrite", jsonrpc.DecodeOptional(value, &v.Overwrite, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("overwrite", jsonrpc.DecodeBool(value, &v.Overwrite))
 		case "ignoreIfExists":
-			return jsonrpc.AtField("ignoreIfExists", jsonrpc.DecodeOptional(value, &v.IgnoreIfExists, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("ignoreIfExists", jsonrpc.DecodeBool(value, &v.IgnoreIfExists))
 		}
 		return nil
 	})
@@ -16213,21 +16585,21 @@ func (x *CreateFileOptions) UnmarshalJSON(b []byte) error {
 // RenameFileOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameFileOptions
 type RenameFileOptions struct {
-	Overwrite      *bool `json:"overwrite,omitempty"`
-	IgnoreIfExists *bool `json:"ignoreIfExists,omitempty"`
+	Overwrite      bool `json:"overwrite,omitempty"`
+	IgnoreIfExists bool `json:"ignoreIfExists,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x RenameFileOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Overwrite != nil {
+	if x.Overwrite {
 		b = append(b, `,"overwrite":`...)
-		b = jsonrpc.AppendBool(b, *x.Overwrite)
+		b = jsonrpc.AppendBool(b, x.Overwrite)
 	}
-	if x.IgnoreIfExists != nil {
+	if x.IgnoreIfExists {
 		b = append(b, `,"ignoreIfExists":`...)
-		b = jsonrpc.AppendBool(b, *x.IgnoreIfExists)
+		b = jsonrpc.AppendBool(b, x.IgnoreIfExists)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -16239,9 +16611,9 @@ func (x *RenameFileOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "overwrite":
-			return jsonrpc.AtField("overwrite", jsonrpc.DecodeOptional(value, &v.Overwrite, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("overwrite", jsonrpc.DecodeBool(value, &v.Overwrite))
 		case "ignoreIfExists":
-			return jsonrpc.AtField("ignoreIfExists", jsonrpc.DecodeOptional(value, &v.IgnoreIfExists, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("ignoreIfExists", jsonrpc.DecodeBool(value, &v.IgnoreIfExists))
 		}
 		return nil
 	})
@@ -16255,21 +16627,21 @@ func (x *RenameFileOptions) UnmarshalJSON(b []byte) error {
 // DeleteFileOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#deleteFileOptions
 type DeleteFileOptions struct {
-	Recursive         *bool `json:"recursive,omitempty"`
-	IgnoreIfNotExists *bool `json:"ignoreIfNotExists,omitempty"`
+	Recursive         bool `json:"recursive,omitempty"`
+	IgnoreIfNotExists bool `json:"ignoreIfNotExists,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DeleteFileOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Recursive != nil {
+	if x.Recursive {
 		b = append(b, `,"recursive":`...)
-		b = jsonrpc.AppendBool(b, *x.Recursive)
+		b = jsonrpc.AppendBool(b, x.Recursive)
 	}
-	if x.IgnoreIfNotExists != nil {
+	if x.IgnoreIfNotExists {
 		b = append(b, `,"ignoreIfNotExists":`...)
-		b = jsonrpc.AppendBool(b, *x.IgnoreIfNotExists)
+		b = jsonrpc.AppendBool(b, x.IgnoreIfNotExists)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -16281,9 +16653,9 @@ func (x *DeleteFileOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "recursive":
-			return jsonrpc.AtField("recursive", jsonrpc.DecodeOptional(value, &v.Recursive, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("recursive", jsonrpc.DecodeBool(value, &v.Recursive))
 		case "ignoreIfNotExists":
-			return jsonrpc.AtField("ignoreIfNotExists", jsonrpc.DecodeOptional(value, &v.IgnoreIfNotExists, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("ignoreIfNotExists", jsonrpc.DecodeBool(value, &v.IgnoreIfNotExists))
 		}
 		return nil
 	})
@@ -16300,7 +16672,7 @@ func (x *DeleteFileOptions) UnmarshalJSON(b []byte) error {
 // Since 3.16.0.
 type FileOperationPattern struct {
 	Glob    string                       `json:"glob"`
-	Matches *FileOperationPatternKind    `json:"matches,omitempty"`
+	Matches FileOperationPatternKind     `json:"matches,omitempty"`
 	Options *FileOperationPatternOptions `json:"options,omitempty"`
 }
 
@@ -16311,9 +16683,9 @@ func (x FileOperationPattern) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"glob":`...)
 	b = jsonrpc.AppendString(b, x.Glob)
-	if x.Matches != nil {
+	if x.Matches != "" {
 		b = append(b, `,"matches":`...)
-		b = jsonrpc.AppendString(b, *x.Matches)
+		b = jsonrpc.AppendString(b, x.Matches)
 	}
 	if x.Options != nil {
 		b = append(b, `,"options":`...)
@@ -16337,7 +16709,10 @@ func (x *FileOperationPattern) UnmarshalJSON(b []byte) error {
 			has.Glob = true
 			return jsonrpc.AtField("glob", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Glob)))
 		case "matches":
-			return jsonrpc.AtField("matches", jsonrpc.DecodeOptional(value, &v.Matches, jsonrpc.UnmarshalJSON[FileOperationPatternKind]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("matches", v.Matches.UnmarshalJSON(value))
 		case "options":
 			return jsonrpc.AtField("options", jsonrpc.DecodeOptional(value, &v.Options, jsonrpc.UnmarshalJSON[FileOperationPatternOptions]))
 		}
@@ -16361,7 +16736,7 @@ func (x *FileOperationPattern) UnmarshalJSON(b []byte) error {
 type WorkspaceFullDocumentDiagnosticReport struct {
 	// Always "full"; MarshalJSON fills it in when left empty.
 	Kind     string       `json:"kind"`
-	ResultID *string      `json:"resultId,omitempty"`
+	ResultID string       `json:"resultId,omitempty"`
 	Items    []Diagnostic `json:"items"`
 	URI      DocumentURI  `json:"uri"`
 	Version  *int32       `json:"version"`
@@ -16397,9 +16772,9 @@ func (x WorkspaceFullDocumentDiagnosticReport) AppendJSON(b []byte) ([]byte, err
 	start := len(b)
 	b = append(b, `,"kind":`...)
 	b = jsonrpc.AppendString(b, x.Kind)
-	if x.ResultID != nil {
+	if x.ResultID != "" {
 		b = append(b, `,"resultId":`...)
-		b = jsonrpc.AppendString(b, *x.ResultID)
+		b = jsonrpc.AppendString(b, x.ResultID)
 	}
 	b = append(b, `,"items":`...)
 	if b, err = jsonrpc.AppendValue(b, x.Items); err != nil {
@@ -16429,7 +16804,7 @@ func (x *WorkspaceFullDocumentDiagnosticReport) UnmarshalJSON(b []byte) error {
 			has.Kind = true
 			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
 		case "resultId":
-			return jsonrpc.AtField("resultId", jsonrpc.DecodeOptional(value, &v.ResultID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("resultId", jsonrpc.DecodeString(value, &v.ResultID))
 		case "items":
 			has.Items = true
 			return jsonrpc.AtField("items", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Items, jsonrpc.UnmarshalJSON[Diagnostic])))
@@ -16831,11 +17206,11 @@ func (x *ClientCapabilities) UnmarshalJSON(b []byte) error {
 // TextDocumentSyncOptions is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSyncOptions
 type TextDocumentSyncOptions struct {
-	OpenClose         *bool                        `json:"openClose,omitempty"`
-	Change            *TextDocumentSyncKind        `json:"change,omitempty"`
-	WillSave          *bool                        `json:"willSave,omitempty"`
-	WillSaveWaitUntil *bool                        `json:"willSaveWaitUntil,omitempty"`
-	Save              *TextDocumentSyncOptionsSave `json:"save,omitempty"`
+	OpenClose         bool                        `json:"openClose,omitempty"`
+	Change            TextDocumentSyncKind        `json:"change,omitempty"`
+	WillSave          bool                        `json:"willSave,omitempty"`
+	WillSaveWaitUntil bool                        `json:"willSaveWaitUntil,omitempty"`
+	Save              TextDocumentSyncOptionsSave `json:"save,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -16843,23 +17218,23 @@ type TextDocumentSyncOptions struct {
 func (x TextDocumentSyncOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.OpenClose != nil {
+	if x.OpenClose {
 		b = append(b, `,"openClose":`...)
-		b = jsonrpc.AppendBool(b, *x.OpenClose)
+		b = jsonrpc.AppendBool(b, x.OpenClose)
 	}
-	if x.Change != nil {
+	if x.Change != 0 {
 		b = append(b, `,"change":`...)
-		b = jsonrpc.AppendInt(b, *x.Change)
+		b = jsonrpc.AppendInt(b, x.Change)
 	}
-	if x.WillSave != nil {
+	if x.WillSave {
 		b = append(b, `,"willSave":`...)
-		b = jsonrpc.AppendBool(b, *x.WillSave)
+		b = jsonrpc.AppendBool(b, x.WillSave)
 	}
-	if x.WillSaveWaitUntil != nil {
+	if x.WillSaveWaitUntil {
 		b = append(b, `,"willSaveWaitUntil":`...)
-		b = jsonrpc.AppendBool(b, *x.WillSaveWaitUntil)
+		b = jsonrpc.AppendBool(b, x.WillSaveWaitUntil)
 	}
-	if x.Save != nil {
+	if !x.Save.IsZero() {
 		b = append(b, `,"save":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Save); err != nil {
 			return nil, err
@@ -16875,15 +17250,21 @@ func (x *TextDocumentSyncOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "openClose":
-			return jsonrpc.AtField("openClose", jsonrpc.DecodeOptional(value, &v.OpenClose, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("openClose", jsonrpc.DecodeBool(value, &v.OpenClose))
 		case "change":
-			return jsonrpc.AtField("change", jsonrpc.DecodeOptional(value, &v.Change, jsonrpc.UnmarshalJSON[TextDocumentSyncKind]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("change", v.Change.UnmarshalJSON(value))
 		case "willSave":
-			return jsonrpc.AtField("willSave", jsonrpc.DecodeOptional(value, &v.WillSave, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("willSave", jsonrpc.DecodeBool(value, &v.WillSave))
 		case "willSaveWaitUntil":
-			return jsonrpc.AtField("willSaveWaitUntil", jsonrpc.DecodeOptional(value, &v.WillSaveWaitUntil, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("willSaveWaitUntil", jsonrpc.DecodeBool(value, &v.WillSaveWaitUntil))
 		case "save":
-			return jsonrpc.AtField("save", jsonrpc.DecodeOptional(value, &v.Save, jsonrpc.UnmarshalJSON[TextDocumentSyncOptionsSave]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("save", v.Save.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -16900,7 +17281,7 @@ func (x *TextDocumentSyncOptions) UnmarshalJSON(b []byte) error {
 // Since 3.17.0.
 type NotebookDocumentSyncOptions struct {
 	NotebookSelector []NotebookDocumentSyncOptionsNotebookSelectorItem `json:"notebookSelector"`
-	Save             *bool                                             `json:"save,omitempty"`
+	Save             bool                                              `json:"save,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -16925,9 +17306,9 @@ func (x NotebookDocumentSyncOptions) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.NotebookSelector); err != nil {
 		return nil, err
 	}
-	if x.Save != nil {
+	if x.Save {
 		b = append(b, `,"save":`...)
-		b = jsonrpc.AppendBool(b, *x.Save)
+		b = jsonrpc.AppendBool(b, x.Save)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -16945,7 +17326,7 @@ func (x *NotebookDocumentSyncOptions) UnmarshalJSON(b []byte) error {
 			has.NotebookSelector = true
 			return jsonrpc.AtField("notebookSelector", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.NotebookSelector, jsonrpc.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItem])))
 		case "save":
-			return jsonrpc.AtField("save", jsonrpc.DecodeOptional(value, &v.Save, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("save", jsonrpc.DecodeBool(value, &v.Save))
 		}
 		return nil
 	})
@@ -17060,7 +17441,7 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant1CellsItem) Unmar
 // NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 variant of
 // [NotebookDocumentSyncOptionsNotebookSelectorItem].
 type NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 struct {
-	Notebook *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook   `json:"notebook,omitempty"`
+	Notebook NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook    `json:"notebook,omitzero"`
 	Cells    []NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem `json:"cells"`
 }
 
@@ -17082,7 +17463,7 @@ func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant2) AppendJSON(b []
 	}
 	var err error
 	start := len(b)
-	if x.Notebook != nil {
+	if !x.Notebook.IsZero() {
 		b = append(b, `,"notebook":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Notebook); err != nil {
 			return nil, err
@@ -17105,7 +17486,10 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2) UnmarshalJSON(
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "notebook":
-			return jsonrpc.AtField("notebook", jsonrpc.DecodeOptional(value, &v.Notebook, jsonrpc.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("notebook", v.Notebook.UnmarshalJSON(value))
 		case "cells":
 			has.Cells = true
 			return jsonrpc.AtField("cells", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Cells, jsonrpc.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem])))
@@ -17171,8 +17555,8 @@ func (x *NotebookDocumentSyncOptionsNotebookSelectorItemVariant2CellsItem) Unmar
 // Since 3.17.0.
 type NotebookDocumentSyncRegistrationOptions struct {
 	NotebookSelector []NotebookDocumentSyncOptionsNotebookSelectorItem `json:"notebookSelector"`
-	Save             *bool                                             `json:"save,omitempty"`
-	ID               *string                                           `json:"id,omitempty"`
+	Save             bool                                              `json:"save,omitempty"`
+	ID               string                                            `json:"id,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -17197,13 +17581,13 @@ func (x NotebookDocumentSyncRegistrationOptions) AppendJSON(b []byte) ([]byte, e
 	if b, err = jsonrpc.AppendValue(b, x.NotebookSelector); err != nil {
 		return nil, err
 	}
-	if x.Save != nil {
+	if x.Save {
 		b = append(b, `,"save":`...)
-		b = jsonrpc.AppendBool(b, *x.Save)
+		b = jsonrpc.AppendBool(b, x.Save)
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = jsonrpc.AppendString(b, x.ID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -17221,9 +17605,9 @@ func (x *NotebookDocumentSyncRegistrationOptions) UnmarshalJSON(b []byte) error 
 			has.NotebookSelector = true
 			return jsonrpc.AtField("notebookSelector", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.NotebookSelector, jsonrpc.UnmarshalJSON[NotebookDocumentSyncOptionsNotebookSelectorItem])))
 		case "save":
-			return jsonrpc.AtField("save", jsonrpc.DecodeOptional(value, &v.Save, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("save", jsonrpc.DecodeBool(value, &v.Save))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -17241,8 +17625,8 @@ func (x *NotebookDocumentSyncRegistrationOptions) UnmarshalJSON(b []byte) error 
 // WorkspaceFoldersServerCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceFoldersServerCapabilities
 type WorkspaceFoldersServerCapabilities struct {
-	Supported           *bool                                                  `json:"supported,omitempty"`
-	ChangeNotifications *WorkspaceFoldersServerCapabilitiesChangeNotifications `json:"changeNotifications,omitempty"`
+	Supported           bool                                                  `json:"supported,omitempty"`
+	ChangeNotifications WorkspaceFoldersServerCapabilitiesChangeNotifications `json:"changeNotifications,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -17250,11 +17634,11 @@ type WorkspaceFoldersServerCapabilities struct {
 func (x WorkspaceFoldersServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Supported != nil {
+	if x.Supported {
 		b = append(b, `,"supported":`...)
-		b = jsonrpc.AppendBool(b, *x.Supported)
+		b = jsonrpc.AppendBool(b, x.Supported)
 	}
-	if x.ChangeNotifications != nil {
+	if !x.ChangeNotifications.IsZero() {
 		b = append(b, `,"changeNotifications":`...)
 		if b, err = jsonrpc.AppendValue(b, x.ChangeNotifications); err != nil {
 			return nil, err
@@ -17270,9 +17654,12 @@ func (x *WorkspaceFoldersServerCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "supported":
-			return jsonrpc.AtField("supported", jsonrpc.DecodeOptional(value, &v.Supported, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("supported", jsonrpc.DecodeBool(value, &v.Supported))
 		case "changeNotifications":
-			return jsonrpc.AtField("changeNotifications", jsonrpc.DecodeOptional(value, &v.ChangeNotifications, jsonrpc.UnmarshalJSON[WorkspaceFoldersServerCapabilitiesChangeNotifications]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("changeNotifications", v.ChangeNotifications.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -17466,8 +17853,8 @@ func (x *DiagnosticRelatedInformation) UnmarshalJSON(b []byte) error {
 // ParameterInformation is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#parameterInformation
 type ParameterInformation struct {
-	Label         ParameterInformationLabel          `json:"label"`
-	Documentation *ParameterInformationDocumentation `json:"documentation,omitempty"`
+	Label         ParameterInformationLabel         `json:"label"`
+	Documentation ParameterInformationDocumentation `json:"documentation,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -17479,7 +17866,7 @@ func (x ParameterInformation) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.Label); err != nil {
 		return nil, err
 	}
-	if x.Documentation != nil {
+	if !x.Documentation.IsZero() {
 		b = append(b, `,"documentation":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Documentation); err != nil {
 			return nil, err
@@ -17501,7 +17888,10 @@ func (x *ParameterInformation) UnmarshalJSON(b []byte) error {
 			has.Label = true
 			return jsonrpc.AtField("label", jsonrpc.NonNull(value, v.Label.UnmarshalJSON(value)))
 		case "documentation":
-			return jsonrpc.AtField("documentation", jsonrpc.DecodeOptional(value, &v.Documentation, jsonrpc.UnmarshalJSON[ParameterInformationDocumentation]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("documentation", v.Documentation.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -17540,7 +17930,7 @@ func (x *ParameterInformationLabelVariant2) UnmarshalJSON(b []byte) error {
 // Since 3.17.0.
 type NotebookCellTextDocumentFilter struct {
 	Notebook NotebookCellTextDocumentFilterNotebook `json:"notebook"`
-	Language *string                                `json:"language,omitempty"`
+	Language string                                 `json:"language,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -17552,9 +17942,9 @@ func (x NotebookCellTextDocumentFilter) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.Notebook); err != nil {
 		return nil, err
 	}
-	if x.Language != nil {
+	if x.Language != "" {
 		b = append(b, `,"language":`...)
-		b = jsonrpc.AppendString(b, *x.Language)
+		b = jsonrpc.AppendString(b, x.Language)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -17572,7 +17962,7 @@ func (x *NotebookCellTextDocumentFilter) UnmarshalJSON(b []byte) error {
 			has.Notebook = true
 			return jsonrpc.AtField("notebook", jsonrpc.NonNull(value, v.Notebook.UnmarshalJSON(value)))
 		case "language":
-			return jsonrpc.AtField("language", jsonrpc.DecodeOptional(value, &v.Language, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("language", jsonrpc.DecodeString(value, &v.Language))
 		}
 		return nil
 	})
@@ -17592,16 +17982,16 @@ func (x *NotebookCellTextDocumentFilter) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type FileOperationPatternOptions struct {
-	IgnoreCase *bool `json:"ignoreCase,omitempty"`
+	IgnoreCase bool `json:"ignoreCase,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x FileOperationPatternOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.IgnoreCase != nil {
+	if x.IgnoreCase {
 		b = append(b, `,"ignoreCase":`...)
-		b = jsonrpc.AppendBool(b, *x.IgnoreCase)
+		b = jsonrpc.AppendBool(b, x.IgnoreCase)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -17613,7 +18003,7 @@ func (x *FileOperationPatternOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "ignoreCase":
-			return jsonrpc.AtField("ignoreCase", jsonrpc.DecodeOptional(value, &v.IgnoreCase, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("ignoreCase", jsonrpc.DecodeBool(value, &v.IgnoreCase))
 		}
 		return nil
 	})
@@ -17628,7 +18018,7 @@ func (x *FileOperationPatternOptions) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#executionSummary
 type ExecutionSummary struct {
 	ExecutionOrder uint32 `json:"executionOrder"`
-	Success        *bool  `json:"success,omitempty"`
+	Success        bool   `json:"success,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -17637,9 +18027,9 @@ func (x ExecutionSummary) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"executionOrder":`...)
 	b = jsonrpc.AppendInt(b, x.ExecutionOrder)
-	if x.Success != nil {
+	if x.Success {
 		b = append(b, `,"success":`...)
-		b = jsonrpc.AppendBool(b, *x.Success)
+		b = jsonrpc.AppendBool(b, x.Success)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -17657,7 +18047,7 @@ func (x *ExecutionSummary) UnmarshalJSON(b []byte) error {
 			has.ExecutionOrder = true
 			return jsonrpc.AtField("executionOrder", jsonrpc.NonNull(value, jsonrpc.DecodeIntIn(value, &v.ExecutionOrder, 0, math.MaxUint32)))
 		case "success":
-			return jsonrpc.AtField("success", jsonrpc.DecodeOptional(value, &v.Success, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("success", jsonrpc.DecodeBool(value, &v.Success))
 		}
 		return nil
 	})
@@ -17675,7 +18065,7 @@ func (x *ExecutionSummary) UnmarshalJSON(b []byte) error {
 // WorkspaceClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
 type WorkspaceClientCapabilities struct {
-	ApplyEdit              *bool                                     `json:"applyEdit,omitempty"`
+	ApplyEdit              bool                                      `json:"applyEdit,omitempty"`
 	WorkspaceEdit          *WorkspaceEditClientCapabilities          `json:"workspaceEdit,omitempty"`
 	DidChangeConfiguration *DidChangeConfigurationClientCapabilities `json:"didChangeConfiguration,omitempty"`
 	DidChangeWatchedFiles  *DidChangeWatchedFilesClientCapabilities  `json:"didChangeWatchedFiles,omitempty"`
@@ -17683,10 +18073,10 @@ type WorkspaceClientCapabilities struct {
 	ExecuteCommand         *ExecuteCommandClientCapabilities         `json:"executeCommand,omitempty"`
 
 	// Since 3.6.0.
-	WorkspaceFolders *bool `json:"workspaceFolders,omitempty"`
+	WorkspaceFolders bool `json:"workspaceFolders,omitempty"`
 
 	// Since 3.6.0.
-	Configuration *bool `json:"configuration,omitempty"`
+	Configuration bool `json:"configuration,omitempty"`
 
 	// Since 3.16.0.
 	SemanticTokens *SemanticTokensWorkspaceClientCapabilities `json:"semanticTokens,omitempty"`
@@ -17713,9 +18103,9 @@ type WorkspaceClientCapabilities struct {
 func (x WorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.ApplyEdit != nil {
+	if x.ApplyEdit {
 		b = append(b, `,"applyEdit":`...)
-		b = jsonrpc.AppendBool(b, *x.ApplyEdit)
+		b = jsonrpc.AppendBool(b, x.ApplyEdit)
 	}
 	if x.WorkspaceEdit != nil {
 		b = append(b, `,"workspaceEdit":`...)
@@ -17747,13 +18137,13 @@ func (x WorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.WorkspaceFolders != nil {
+	if x.WorkspaceFolders {
 		b = append(b, `,"workspaceFolders":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkspaceFolders)
+		b = jsonrpc.AppendBool(b, x.WorkspaceFolders)
 	}
-	if x.Configuration != nil {
+	if x.Configuration {
 		b = append(b, `,"configuration":`...)
-		b = jsonrpc.AppendBool(b, *x.Configuration)
+		b = jsonrpc.AppendBool(b, x.Configuration)
 	}
 	if x.SemanticTokens != nil {
 		b = append(b, `,"semanticTokens":`...)
@@ -17807,7 +18197,7 @@ func (x *WorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "applyEdit":
-			return jsonrpc.AtField("applyEdit", jsonrpc.DecodeOptional(value, &v.ApplyEdit, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("applyEdit", jsonrpc.DecodeBool(value, &v.ApplyEdit))
 		case "workspaceEdit":
 			return jsonrpc.AtField("workspaceEdit", jsonrpc.DecodeOptional(value, &v.WorkspaceEdit, jsonrpc.UnmarshalJSON[WorkspaceEditClientCapabilities]))
 		case "didChangeConfiguration":
@@ -17819,9 +18209,9 @@ func (x *WorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 		case "executeCommand":
 			return jsonrpc.AtField("executeCommand", jsonrpc.DecodeOptional(value, &v.ExecuteCommand, jsonrpc.UnmarshalJSON[ExecuteCommandClientCapabilities]))
 		case "workspaceFolders":
-			return jsonrpc.AtField("workspaceFolders", jsonrpc.DecodeOptional(value, &v.WorkspaceFolders, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workspaceFolders", jsonrpc.DecodeBool(value, &v.WorkspaceFolders))
 		case "configuration":
-			return jsonrpc.AtField("configuration", jsonrpc.DecodeOptional(value, &v.Configuration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("configuration", jsonrpc.DecodeBool(value, &v.Configuration))
 		case "semanticTokens":
 			return jsonrpc.AtField("semanticTokens", jsonrpc.DecodeOptional(value, &v.SemanticTokens, jsonrpc.UnmarshalJSON[SemanticTokensWorkspaceClientCapabilities]))
 		case "codeLens":
@@ -18235,7 +18625,7 @@ func (x *NotebookDocumentClientCapabilities) UnmarshalJSON(b []byte) error {
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
 type WindowClientCapabilities struct {
 	// Since 3.15.0.
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 
 	// Since 3.16.0.
 	ShowMessage *ShowMessageRequestClientCapabilities `json:"showMessage,omitempty"`
@@ -18249,9 +18639,9 @@ type WindowClientCapabilities struct {
 func (x WindowClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	if x.ShowMessage != nil {
 		b = append(b, `,"showMessage":`...)
@@ -18275,7 +18665,7 @@ func (x *WindowClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "showMessage":
 			return jsonrpc.AtField("showMessage", jsonrpc.DecodeOptional(value, &v.ShowMessage, jsonrpc.UnmarshalJSON[ShowMessageRequestClientCapabilities]))
 		case "showDocument":
@@ -18486,16 +18876,16 @@ func (x *RelativePattern) UnmarshalJSON(b []byte) error {
 // WorkspaceEditClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceEditClientCapabilities
 type WorkspaceEditClientCapabilities struct {
-	DocumentChanges *bool `json:"documentChanges,omitempty"`
+	DocumentChanges bool `json:"documentChanges,omitempty"`
 
 	// Since 3.13.0.
 	ResourceOperations []ResourceOperationKind `json:"resourceOperations,omitzero"`
 
 	// Since 3.13.0.
-	FailureHandling *FailureHandlingKind `json:"failureHandling,omitempty"`
+	FailureHandling FailureHandlingKind `json:"failureHandling,omitempty"`
 
 	// Since 3.16.0.
-	NormalizesLineEndings *bool `json:"normalizesLineEndings,omitempty"`
+	NormalizesLineEndings bool `json:"normalizesLineEndings,omitempty"`
 
 	// Since 3.16.0.
 	ChangeAnnotationSupport *WorkspaceEditClientCapabilitiesChangeAnnotationSupport `json:"changeAnnotationSupport,omitempty"`
@@ -18506,9 +18896,9 @@ type WorkspaceEditClientCapabilities struct {
 func (x WorkspaceEditClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.DocumentChanges != nil {
+	if x.DocumentChanges {
 		b = append(b, `,"documentChanges":`...)
-		b = jsonrpc.AppendBool(b, *x.DocumentChanges)
+		b = jsonrpc.AppendBool(b, x.DocumentChanges)
 	}
 	if x.ResourceOperations != nil {
 		b = append(b, `,"resourceOperations":`...)
@@ -18516,13 +18906,13 @@ func (x WorkspaceEditClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.FailureHandling != nil {
+	if x.FailureHandling != "" {
 		b = append(b, `,"failureHandling":`...)
-		b = jsonrpc.AppendString(b, *x.FailureHandling)
+		b = jsonrpc.AppendString(b, x.FailureHandling)
 	}
-	if x.NormalizesLineEndings != nil {
+	if x.NormalizesLineEndings {
 		b = append(b, `,"normalizesLineEndings":`...)
-		b = jsonrpc.AppendBool(b, *x.NormalizesLineEndings)
+		b = jsonrpc.AppendBool(b, x.NormalizesLineEndings)
 	}
 	if x.ChangeAnnotationSupport != nil {
 		b = append(b, `,"changeAnnotationSupport":`...)
@@ -18540,13 +18930,16 @@ func (x *WorkspaceEditClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "documentChanges":
-			return jsonrpc.AtField("documentChanges", jsonrpc.DecodeOptional(value, &v.DocumentChanges, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("documentChanges", jsonrpc.DecodeBool(value, &v.DocumentChanges))
 		case "resourceOperations":
 			return jsonrpc.AtField("resourceOperations", jsonrpc.DecodeArray(value, &v.ResourceOperations, jsonrpc.UnmarshalJSON[ResourceOperationKind]))
 		case "failureHandling":
-			return jsonrpc.AtField("failureHandling", jsonrpc.DecodeOptional(value, &v.FailureHandling, jsonrpc.UnmarshalJSON[FailureHandlingKind]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("failureHandling", v.FailureHandling.UnmarshalJSON(value))
 		case "normalizesLineEndings":
-			return jsonrpc.AtField("normalizesLineEndings", jsonrpc.DecodeOptional(value, &v.NormalizesLineEndings, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("normalizesLineEndings", jsonrpc.DecodeBool(value, &v.NormalizesLineEndings))
 		case "changeAnnotationSupport":
 			return jsonrpc.AtField("changeAnnotationSupport", jsonrpc.DecodeOptional(value, &v.ChangeAnnotationSupport, jsonrpc.UnmarshalJSON[WorkspaceEditClientCapabilitiesChangeAnnotationSupport]))
 		}
@@ -18562,16 +18955,16 @@ func (x *WorkspaceEditClientCapabilities) UnmarshalJSON(b []byte) error {
 // WorkspaceEditClientCapabilitiesChangeAnnotationSupport is the
 // changeAnnotationSupport member of [WorkspaceEditClientCapabilities].
 type WorkspaceEditClientCapabilitiesChangeAnnotationSupport struct {
-	GroupsOnLabel *bool `json:"groupsOnLabel,omitempty"`
+	GroupsOnLabel bool `json:"groupsOnLabel,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x WorkspaceEditClientCapabilitiesChangeAnnotationSupport) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.GroupsOnLabel != nil {
+	if x.GroupsOnLabel {
 		b = append(b, `,"groupsOnLabel":`...)
-		b = jsonrpc.AppendBool(b, *x.GroupsOnLabel)
+		b = jsonrpc.AppendBool(b, x.GroupsOnLabel)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -18583,7 +18976,7 @@ func (x *WorkspaceEditClientCapabilitiesChangeAnnotationSupport) UnmarshalJSON(b
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "groupsOnLabel":
-			return jsonrpc.AtField("groupsOnLabel", jsonrpc.DecodeOptional(value, &v.GroupsOnLabel, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("groupsOnLabel", jsonrpc.DecodeBool(value, &v.GroupsOnLabel))
 		}
 		return nil
 	})
@@ -18597,16 +18990,16 @@ func (x *WorkspaceEditClientCapabilitiesChangeAnnotationSupport) UnmarshalJSON(b
 // DidChangeConfigurationClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didChangeConfigurationClientCapabilities
 type DidChangeConfigurationClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DidChangeConfigurationClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -18618,7 +19011,7 @@ func (x *DidChangeConfigurationClientCapabilities) UnmarshalJSON(b []byte) error
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -18632,23 +19025,23 @@ func (x *DidChangeConfigurationClientCapabilities) UnmarshalJSON(b []byte) error
 // DidChangeWatchedFilesClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didChangeWatchedFilesClientCapabilities
 type DidChangeWatchedFilesClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 
 	// Since 3.17.0.
-	RelativePatternSupport *bool `json:"relativePatternSupport,omitempty"`
+	RelativePatternSupport bool `json:"relativePatternSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DidChangeWatchedFilesClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.RelativePatternSupport != nil {
+	if x.RelativePatternSupport {
 		b = append(b, `,"relativePatternSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RelativePatternSupport)
+		b = jsonrpc.AppendBool(b, x.RelativePatternSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -18660,9 +19053,9 @@ func (x *DidChangeWatchedFilesClientCapabilities) UnmarshalJSON(b []byte) error 
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "relativePatternSupport":
-			return jsonrpc.AtField("relativePatternSupport", jsonrpc.DecodeOptional(value, &v.RelativePatternSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("relativePatternSupport", jsonrpc.DecodeBool(value, &v.RelativePatternSupport))
 		}
 		return nil
 	})
@@ -18676,7 +19069,7 @@ func (x *DidChangeWatchedFilesClientCapabilities) UnmarshalJSON(b []byte) error 
 // WorkspaceSymbolClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
 type WorkspaceSymbolClientCapabilities struct {
-	DynamicRegistration *bool                                        `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool                                         `json:"dynamicRegistration,omitempty"`
 	SymbolKind          *WorkspaceSymbolClientCapabilitiesSymbolKind `json:"symbolKind,omitempty"`
 
 	// Since 3.16.0.
@@ -18691,9 +19084,9 @@ type WorkspaceSymbolClientCapabilities struct {
 func (x WorkspaceSymbolClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	if x.SymbolKind != nil {
 		b = append(b, `,"symbolKind":`...)
@@ -18723,7 +19116,7 @@ func (x *WorkspaceSymbolClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "symbolKind":
 			return jsonrpc.AtField("symbolKind", jsonrpc.DecodeOptional(value, &v.SymbolKind, jsonrpc.UnmarshalJSON[WorkspaceSymbolClientCapabilitiesSymbolKind]))
 		case "tagSupport":
@@ -18895,16 +19288,16 @@ func (x *WorkspaceSymbolClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte
 // ExecuteCommandClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#executeCommandClientCapabilities
 type ExecuteCommandClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x ExecuteCommandClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -18916,7 +19309,7 @@ func (x *ExecuteCommandClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -18932,16 +19325,16 @@ func (x *ExecuteCommandClientCapabilities) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type SemanticTokensWorkspaceClientCapabilities struct {
-	RefreshSupport *bool `json:"refreshSupport,omitempty"`
+	RefreshSupport bool `json:"refreshSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x SemanticTokensWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.RefreshSupport != nil {
+	if x.RefreshSupport {
 		b = append(b, `,"refreshSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RefreshSupport)
+		b = jsonrpc.AppendBool(b, x.RefreshSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -18953,7 +19346,7 @@ func (x *SemanticTokensWorkspaceClientCapabilities) UnmarshalJSON(b []byte) erro
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "refreshSupport":
-			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeOptional(value, &v.RefreshSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeBool(value, &v.RefreshSupport))
 		}
 		return nil
 	})
@@ -18969,16 +19362,16 @@ func (x *SemanticTokensWorkspaceClientCapabilities) UnmarshalJSON(b []byte) erro
 //
 // Since 3.16.0.
 type CodeLensWorkspaceClientCapabilities struct {
-	RefreshSupport *bool `json:"refreshSupport,omitempty"`
+	RefreshSupport bool `json:"refreshSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x CodeLensWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.RefreshSupport != nil {
+	if x.RefreshSupport {
 		b = append(b, `,"refreshSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RefreshSupport)
+		b = jsonrpc.AppendBool(b, x.RefreshSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -18990,7 +19383,7 @@ func (x *CodeLensWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "refreshSupport":
-			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeOptional(value, &v.RefreshSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeBool(value, &v.RefreshSupport))
 		}
 		return nil
 	})
@@ -19006,46 +19399,46 @@ func (x *CodeLensWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type FileOperationClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
-	DidCreate           *bool `json:"didCreate,omitempty"`
-	WillCreate          *bool `json:"willCreate,omitempty"`
-	DidRename           *bool `json:"didRename,omitempty"`
-	WillRename          *bool `json:"willRename,omitempty"`
-	DidDelete           *bool `json:"didDelete,omitempty"`
-	WillDelete          *bool `json:"willDelete,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
+	DidCreate           bool `json:"didCreate,omitempty"`
+	WillCreate          bool `json:"willCreate,omitempty"`
+	DidRename           bool `json:"didRename,omitempty"`
+	WillRename          bool `json:"willRename,omitempty"`
+	DidDelete           bool `json:"didDelete,omitempty"`
+	WillDelete          bool `json:"willDelete,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x FileOperationClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.DidCreate != nil {
+	if x.DidCreate {
 		b = append(b, `,"didCreate":`...)
-		b = jsonrpc.AppendBool(b, *x.DidCreate)
+		b = jsonrpc.AppendBool(b, x.DidCreate)
 	}
-	if x.WillCreate != nil {
+	if x.WillCreate {
 		b = append(b, `,"willCreate":`...)
-		b = jsonrpc.AppendBool(b, *x.WillCreate)
+		b = jsonrpc.AppendBool(b, x.WillCreate)
 	}
-	if x.DidRename != nil {
+	if x.DidRename {
 		b = append(b, `,"didRename":`...)
-		b = jsonrpc.AppendBool(b, *x.DidRename)
+		b = jsonrpc.AppendBool(b, x.DidRename)
 	}
-	if x.WillRename != nil {
+	if x.WillRename {
 		b = append(b, `,"willRename":`...)
-		b = jsonrpc.AppendBool(b, *x.WillRename)
+		b = jsonrpc.AppendBool(b, x.WillRename)
 	}
-	if x.DidDelete != nil {
+	if x.DidDelete {
 		b = append(b, `,"didDelete":`...)
-		b = jsonrpc.AppendBool(b, *x.DidDelete)
+		b = jsonrpc.AppendBool(b, x.DidDelete)
 	}
-	if x.WillDelete != nil {
+	if x.WillDelete {
 		b = append(b, `,"willDelete":`...)
-		b = jsonrpc.AppendBool(b, *x.WillDelete)
+		b = jsonrpc.AppendBool(b, x.WillDelete)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -19057,19 +19450,19 @@ func (x *FileOperationClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "didCreate":
-			return jsonrpc.AtField("didCreate", jsonrpc.DecodeOptional(value, &v.DidCreate, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("didCreate", jsonrpc.DecodeBool(value, &v.DidCreate))
 		case "willCreate":
-			return jsonrpc.AtField("willCreate", jsonrpc.DecodeOptional(value, &v.WillCreate, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("willCreate", jsonrpc.DecodeBool(value, &v.WillCreate))
 		case "didRename":
-			return jsonrpc.AtField("didRename", jsonrpc.DecodeOptional(value, &v.DidRename, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("didRename", jsonrpc.DecodeBool(value, &v.DidRename))
 		case "willRename":
-			return jsonrpc.AtField("willRename", jsonrpc.DecodeOptional(value, &v.WillRename, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("willRename", jsonrpc.DecodeBool(value, &v.WillRename))
 		case "didDelete":
-			return jsonrpc.AtField("didDelete", jsonrpc.DecodeOptional(value, &v.DidDelete, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("didDelete", jsonrpc.DecodeBool(value, &v.DidDelete))
 		case "willDelete":
-			return jsonrpc.AtField("willDelete", jsonrpc.DecodeOptional(value, &v.WillDelete, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("willDelete", jsonrpc.DecodeBool(value, &v.WillDelete))
 		}
 		return nil
 	})
@@ -19085,16 +19478,16 @@ func (x *FileOperationClientCapabilities) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type InlineValueWorkspaceClientCapabilities struct {
-	RefreshSupport *bool `json:"refreshSupport,omitempty"`
+	RefreshSupport bool `json:"refreshSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x InlineValueWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.RefreshSupport != nil {
+	if x.RefreshSupport {
 		b = append(b, `,"refreshSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RefreshSupport)
+		b = jsonrpc.AppendBool(b, x.RefreshSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -19106,7 +19499,7 @@ func (x *InlineValueWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "refreshSupport":
-			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeOptional(value, &v.RefreshSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeBool(value, &v.RefreshSupport))
 		}
 		return nil
 	})
@@ -19122,16 +19515,16 @@ func (x *InlineValueWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type InlayHintWorkspaceClientCapabilities struct {
-	RefreshSupport *bool `json:"refreshSupport,omitempty"`
+	RefreshSupport bool `json:"refreshSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x InlayHintWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.RefreshSupport != nil {
+	if x.RefreshSupport {
 		b = append(b, `,"refreshSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RefreshSupport)
+		b = jsonrpc.AppendBool(b, x.RefreshSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -19143,7 +19536,7 @@ func (x *InlayHintWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "refreshSupport":
-			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeOptional(value, &v.RefreshSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeBool(value, &v.RefreshSupport))
 		}
 		return nil
 	})
@@ -19159,16 +19552,16 @@ func (x *InlayHintWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type DiagnosticWorkspaceClientCapabilities struct {
-	RefreshSupport *bool `json:"refreshSupport,omitempty"`
+	RefreshSupport bool `json:"refreshSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DiagnosticWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.RefreshSupport != nil {
+	if x.RefreshSupport {
 		b = append(b, `,"refreshSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RefreshSupport)
+		b = jsonrpc.AppendBool(b, x.RefreshSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -19180,7 +19573,7 @@ func (x *DiagnosticWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "refreshSupport":
-			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeOptional(value, &v.RefreshSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeBool(value, &v.RefreshSupport))
 		}
 		return nil
 	})
@@ -19197,16 +19590,16 @@ func (x *DiagnosticWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error {
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 type FoldingRangeWorkspaceClientCapabilities struct {
 	// Since 3.18.0. Proposed: not yet part of the protocol's stable release.
-	RefreshSupport *bool `json:"refreshSupport,omitempty"`
+	RefreshSupport bool `json:"refreshSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x FoldingRangeWorkspaceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.RefreshSupport != nil {
+	if x.RefreshSupport {
 		b = append(b, `,"refreshSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RefreshSupport)
+		b = jsonrpc.AppendBool(b, x.RefreshSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -19218,7 +19611,7 @@ func (x *FoldingRangeWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error 
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "refreshSupport":
-			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeOptional(value, &v.RefreshSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("refreshSupport", jsonrpc.DecodeBool(value, &v.RefreshSupport))
 		}
 		return nil
 	})
@@ -19232,31 +19625,31 @@ func (x *FoldingRangeWorkspaceClientCapabilities) UnmarshalJSON(b []byte) error 
 // TextDocumentSyncClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSyncClientCapabilities
 type TextDocumentSyncClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
-	WillSave            *bool `json:"willSave,omitempty"`
-	WillSaveWaitUntil   *bool `json:"willSaveWaitUntil,omitempty"`
-	DidSave             *bool `json:"didSave,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
+	WillSave            bool `json:"willSave,omitempty"`
+	WillSaveWaitUntil   bool `json:"willSaveWaitUntil,omitempty"`
+	DidSave             bool `json:"didSave,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x TextDocumentSyncClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.WillSave != nil {
+	if x.WillSave {
 		b = append(b, `,"willSave":`...)
-		b = jsonrpc.AppendBool(b, *x.WillSave)
+		b = jsonrpc.AppendBool(b, x.WillSave)
 	}
-	if x.WillSaveWaitUntil != nil {
+	if x.WillSaveWaitUntil {
 		b = append(b, `,"willSaveWaitUntil":`...)
-		b = jsonrpc.AppendBool(b, *x.WillSaveWaitUntil)
+		b = jsonrpc.AppendBool(b, x.WillSaveWaitUntil)
 	}
-	if x.DidSave != nil {
+	if x.DidSave {
 		b = append(b, `,"didSave":`...)
-		b = jsonrpc.AppendBool(b, *x.DidSave)
+		b = jsonrpc.AppendBool(b, x.DidSave)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -19268,13 +19661,13 @@ func (x *TextDocumentSyncClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "willSave":
-			return jsonrpc.AtField("willSave", jsonrpc.DecodeOptional(value, &v.WillSave, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("willSave", jsonrpc.DecodeBool(value, &v.WillSave))
 		case "willSaveWaitUntil":
-			return jsonrpc.AtField("willSaveWaitUntil", jsonrpc.DecodeOptional(value, &v.WillSaveWaitUntil, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("willSaveWaitUntil", jsonrpc.DecodeBool(value, &v.WillSaveWaitUntil))
 		case "didSave":
-			return jsonrpc.AtField("didSave", jsonrpc.DecodeOptional(value, &v.DidSave, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("didSave", jsonrpc.DecodeBool(value, &v.DidSave))
 		}
 		return nil
 	})
@@ -19288,13 +19681,13 @@ func (x *TextDocumentSyncClientCapabilities) UnmarshalJSON(b []byte) error {
 // CompletionClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#completionClientCapabilities
 type CompletionClientCapabilities struct {
-	DynamicRegistration *bool                                           `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool                                            `json:"dynamicRegistration,omitempty"`
 	CompletionItem      *CompletionClientCapabilitiesCompletionItem     `json:"completionItem,omitempty"`
 	CompletionItemKind  *CompletionClientCapabilitiesCompletionItemKind `json:"completionItemKind,omitempty"`
 
 	// Since 3.17.0.
-	InsertTextMode *InsertTextMode `json:"insertTextMode,omitempty"`
-	ContextSupport *bool           `json:"contextSupport,omitempty"`
+	InsertTextMode InsertTextMode `json:"insertTextMode,omitempty"`
+	ContextSupport bool           `json:"contextSupport,omitempty"`
 
 	// Since 3.17.0.
 	CompletionList *CompletionClientCapabilitiesCompletionList `json:"completionList,omitempty"`
@@ -19305,9 +19698,9 @@ type CompletionClientCapabilities struct {
 func (x CompletionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	if x.CompletionItem != nil {
 		b = append(b, `,"completionItem":`...)
@@ -19321,13 +19714,13 @@ func (x CompletionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.InsertTextMode != nil {
+	if x.InsertTextMode != 0 {
 		b = append(b, `,"insertTextMode":`...)
-		b = jsonrpc.AppendInt(b, *x.InsertTextMode)
+		b = jsonrpc.AppendInt(b, x.InsertTextMode)
 	}
-	if x.ContextSupport != nil {
+	if x.ContextSupport {
 		b = append(b, `,"contextSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.ContextSupport)
+		b = jsonrpc.AppendBool(b, x.ContextSupport)
 	}
 	if x.CompletionList != nil {
 		b = append(b, `,"completionList":`...)
@@ -19345,15 +19738,18 @@ func (x *CompletionClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "completionItem":
 			return jsonrpc.AtField("completionItem", jsonrpc.DecodeOptional(value, &v.CompletionItem, jsonrpc.UnmarshalJSON[CompletionClientCapabilitiesCompletionItem]))
 		case "completionItemKind":
 			return jsonrpc.AtField("completionItemKind", jsonrpc.DecodeOptional(value, &v.CompletionItemKind, jsonrpc.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemKind]))
 		case "insertTextMode":
-			return jsonrpc.AtField("insertTextMode", jsonrpc.DecodeOptional(value, &v.InsertTextMode, jsonrpc.UnmarshalJSON[InsertTextMode]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("insertTextMode", v.InsertTextMode.UnmarshalJSON(value))
 		case "contextSupport":
-			return jsonrpc.AtField("contextSupport", jsonrpc.DecodeOptional(value, &v.ContextSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("contextSupport", jsonrpc.DecodeBool(value, &v.ContextSupport))
 		case "completionList":
 			return jsonrpc.AtField("completionList", jsonrpc.DecodeOptional(value, &v.CompletionList, jsonrpc.UnmarshalJSON[CompletionClientCapabilitiesCompletionList]))
 		}
@@ -19369,17 +19765,17 @@ func (x *CompletionClientCapabilities) UnmarshalJSON(b []byte) error {
 // CompletionClientCapabilitiesCompletionItem is the completionItem member of
 // [CompletionClientCapabilities].
 type CompletionClientCapabilitiesCompletionItem struct {
-	SnippetSupport          *bool        `json:"snippetSupport,omitempty"`
-	CommitCharactersSupport *bool        `json:"commitCharactersSupport,omitempty"`
+	SnippetSupport          bool         `json:"snippetSupport,omitempty"`
+	CommitCharactersSupport bool         `json:"commitCharactersSupport,omitempty"`
 	DocumentationFormat     []MarkupKind `json:"documentationFormat,omitzero"`
-	DeprecatedSupport       *bool        `json:"deprecatedSupport,omitempty"`
-	PreselectSupport        *bool        `json:"preselectSupport,omitempty"`
+	DeprecatedSupport       bool         `json:"deprecatedSupport,omitempty"`
+	PreselectSupport        bool         `json:"preselectSupport,omitempty"`
 
 	// Since 3.15.0.
 	TagSupport *CompletionClientCapabilitiesCompletionItemTagSupport `json:"tagSupport,omitempty"`
 
 	// Since 3.16.0.
-	InsertReplaceSupport *bool `json:"insertReplaceSupport,omitempty"`
+	InsertReplaceSupport bool `json:"insertReplaceSupport,omitempty"`
 
 	// Since 3.16.0.
 	ResolveSupport *CompletionClientCapabilitiesCompletionItemResolveSupport `json:"resolveSupport,omitempty"`
@@ -19388,7 +19784,7 @@ type CompletionClientCapabilitiesCompletionItem struct {
 	InsertTextModeSupport *CompletionClientCapabilitiesCompletionItemInsertTextModeSupport `json:"insertTextModeSupport,omitempty"`
 
 	// Since 3.17.0.
-	LabelDetailsSupport *bool `json:"labelDetailsSupport,omitempty"`
+	LabelDetailsSupport bool `json:"labelDetailsSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -19396,13 +19792,13 @@ type CompletionClientCapabilitiesCompletionItem struct {
 func (x CompletionClientCapabilitiesCompletionItem) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.SnippetSupport != nil {
+	if x.SnippetSupport {
 		b = append(b, `,"snippetSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.SnippetSupport)
+		b = jsonrpc.AppendBool(b, x.SnippetSupport)
 	}
-	if x.CommitCharactersSupport != nil {
+	if x.CommitCharactersSupport {
 		b = append(b, `,"commitCharactersSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.CommitCharactersSupport)
+		b = jsonrpc.AppendBool(b, x.CommitCharactersSupport)
 	}
 	if x.DocumentationFormat != nil {
 		b = append(b, `,"documentationFormat":`...)
@@ -19410,13 +19806,13 @@ func (x CompletionClientCapabilitiesCompletionItem) AppendJSON(b []byte) ([]byte
 			return nil, err
 		}
 	}
-	if x.DeprecatedSupport != nil {
+	if x.DeprecatedSupport {
 		b = append(b, `,"deprecatedSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.DeprecatedSupport)
+		b = jsonrpc.AppendBool(b, x.DeprecatedSupport)
 	}
-	if x.PreselectSupport != nil {
+	if x.PreselectSupport {
 		b = append(b, `,"preselectSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.PreselectSupport)
+		b = jsonrpc.AppendBool(b, x.PreselectSupport)
 	}
 	if x.TagSupport != nil {
 		b = append(b, `,"tagSupport":`...)
@@ -19424,9 +19820,9 @@ func (x CompletionClientCapabilitiesCompletionItem) AppendJSON(b []byte) ([]byte
 			return nil, err
 		}
 	}
-	if x.InsertReplaceSupport != nil {
+	if x.InsertReplaceSupport {
 		b = append(b, `,"insertReplaceSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.InsertReplaceSupport)
+		b = jsonrpc.AppendBool(b, x.InsertReplaceSupport)
 	}
 	if x.ResolveSupport != nil {
 		b = append(b, `,"resolveSupport":`...)
@@ -19440,9 +19836,9 @@ func (x CompletionClientCapabilitiesCompletionItem) AppendJSON(b []byte) ([]byte
 			return nil, err
 		}
 	}
-	if x.LabelDetailsSupport != nil {
+	if x.LabelDetailsSupport {
 		b = append(b, `,"labelDetailsSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.LabelDetailsSupport)
+		b = jsonrpc.AppendBool(b, x.LabelDetailsSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -19454,25 +19850,25 @@ func (x *CompletionClientCapabilitiesCompletionItem) UnmarshalJSON(b []byte) err
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "snippetSupport":
-			return jsonrpc.AtField("snippetSupport", jsonrpc.DecodeOptional(value, &v.SnippetSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("snippetSupport", jsonrpc.DecodeBool(value, &v.SnippetSupport))
 		case "commitCharactersSupport":
-			return jsonrpc.AtField("commitCharactersSupport", jsonrpc.DecodeOptional(value, &v.CommitCharactersSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("commitCharactersSupport", jsonrpc.DecodeBool(value, &v.CommitCharactersSupport))
 		case "documentationFormat":
 			return jsonrpc.AtField("documentationFormat", jsonrpc.DecodeArray(value, &v.DocumentationFormat, jsonrpc.UnmarshalJSON[MarkupKind]))
 		case "deprecatedSupport":
-			return jsonrpc.AtField("deprecatedSupport", jsonrpc.DecodeOptional(value, &v.DeprecatedSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("deprecatedSupport", jsonrpc.DecodeBool(value, &v.DeprecatedSupport))
 		case "preselectSupport":
-			return jsonrpc.AtField("preselectSupport", jsonrpc.DecodeOptional(value, &v.PreselectSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("preselectSupport", jsonrpc.DecodeBool(value, &v.PreselectSupport))
 		case "tagSupport":
 			return jsonrpc.AtField("tagSupport", jsonrpc.DecodeOptional(value, &v.TagSupport, jsonrpc.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemTagSupport]))
 		case "insertReplaceSupport":
-			return jsonrpc.AtField("insertReplaceSupport", jsonrpc.DecodeOptional(value, &v.InsertReplaceSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("insertReplaceSupport", jsonrpc.DecodeBool(value, &v.InsertReplaceSupport))
 		case "resolveSupport":
 			return jsonrpc.AtField("resolveSupport", jsonrpc.DecodeOptional(value, &v.ResolveSupport, jsonrpc.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemResolveSupport]))
 		case "insertTextModeSupport":
 			return jsonrpc.AtField("insertTextModeSupport", jsonrpc.DecodeOptional(value, &v.InsertTextModeSupport, jsonrpc.UnmarshalJSON[CompletionClientCapabilitiesCompletionItemInsertTextModeSupport]))
 		case "labelDetailsSupport":
-			return jsonrpc.AtField("labelDetailsSupport", jsonrpc.DecodeOptional(value, &v.LabelDetailsSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("labelDetailsSupport", jsonrpc.DecodeBool(value, &v.LabelDetailsSupport))
 		}
 		return nil
 	})
@@ -19735,7 +20131,7 @@ func (x *CompletionClientCapabilitiesCompletionList) UnmarshalJSON(b []byte) err
 // HoverClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#hoverClientCapabilities
 type HoverClientCapabilities struct {
-	DynamicRegistration *bool        `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool         `json:"dynamicRegistration,omitempty"`
 	ContentFormat       []MarkupKind `json:"contentFormat,omitzero"`
 }
 
@@ -19744,9 +20140,9 @@ type HoverClientCapabilities struct {
 func (x HoverClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	if x.ContentFormat != nil {
 		b = append(b, `,"contentFormat":`...)
@@ -19764,7 +20160,7 @@ func (x *HoverClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "contentFormat":
 			return jsonrpc.AtField("contentFormat", jsonrpc.DecodeArray(value, &v.ContentFormat, jsonrpc.UnmarshalJSON[MarkupKind]))
 		}
@@ -19780,11 +20176,11 @@ func (x *HoverClientCapabilities) UnmarshalJSON(b []byte) error {
 // SignatureHelpClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#signatureHelpClientCapabilities
 type SignatureHelpClientCapabilities struct {
-	DynamicRegistration  *bool                                                `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration  bool                                                 `json:"dynamicRegistration,omitempty"`
 	SignatureInformation *SignatureHelpClientCapabilitiesSignatureInformation `json:"signatureInformation,omitempty"`
 
 	// Since 3.15.0.
-	ContextSupport *bool `json:"contextSupport,omitempty"`
+	ContextSupport bool `json:"contextSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -19792,9 +20188,9 @@ type SignatureHelpClientCapabilities struct {
 func (x SignatureHelpClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	if x.SignatureInformation != nil {
 		b = append(b, `,"signatureInformation":`...)
@@ -19802,9 +20198,9 @@ func (x SignatureHelpClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.ContextSupport != nil {
+	if x.ContextSupport {
 		b = append(b, `,"contextSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.ContextSupport)
+		b = jsonrpc.AppendBool(b, x.ContextSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -19816,11 +20212,11 @@ func (x *SignatureHelpClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "signatureInformation":
 			return jsonrpc.AtField("signatureInformation", jsonrpc.DecodeOptional(value, &v.SignatureInformation, jsonrpc.UnmarshalJSON[SignatureHelpClientCapabilitiesSignatureInformation]))
 		case "contextSupport":
-			return jsonrpc.AtField("contextSupport", jsonrpc.DecodeOptional(value, &v.ContextSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("contextSupport", jsonrpc.DecodeBool(value, &v.ContextSupport))
 		}
 		return nil
 	})
@@ -19838,7 +20234,7 @@ type SignatureHelpClientCapabilitiesSignatureInformation struct {
 	ParameterInformation *SignatureHelpClientCapabilitiesSignatureInformationParameterInformation `json:"parameterInformation,omitempty"`
 
 	// Since 3.16.0.
-	ActiveParameterSupport *bool `json:"activeParameterSupport,omitempty"`
+	ActiveParameterSupport bool `json:"activeParameterSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -19858,9 +20254,9 @@ func (x SignatureHelpClientCapabilitiesSignatureInformation) AppendJSON(b []byte
 			return nil, err
 		}
 	}
-	if x.ActiveParameterSupport != nil {
+	if x.ActiveParameterSupport {
 		b = append(b, `,"activeParameterSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.ActiveParameterSupport)
+		b = jsonrpc.AppendBool(b, x.ActiveParameterSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -19876,7 +20272,7 @@ func (x *SignatureHelpClientCapabilitiesSignatureInformation) UnmarshalJSON(b []
 		case "parameterInformation":
 			return jsonrpc.AtField("parameterInformation", jsonrpc.DecodeOptional(value, &v.ParameterInformation, jsonrpc.UnmarshalJSON[SignatureHelpClientCapabilitiesSignatureInformationParameterInformation]))
 		case "activeParameterSupport":
-			return jsonrpc.AtField("activeParameterSupport", jsonrpc.DecodeOptional(value, &v.ActiveParameterSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("activeParameterSupport", jsonrpc.DecodeBool(value, &v.ActiveParameterSupport))
 		}
 		return nil
 	})
@@ -19892,16 +20288,16 @@ func (x *SignatureHelpClientCapabilitiesSignatureInformation) UnmarshalJSON(b []
 // [SignatureHelpClientCapabilitiesSignatureInformation].
 type SignatureHelpClientCapabilitiesSignatureInformationParameterInformation struct {
 	// Since 3.14.0.
-	LabelOffsetSupport *bool `json:"labelOffsetSupport,omitempty"`
+	LabelOffsetSupport bool `json:"labelOffsetSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x SignatureHelpClientCapabilitiesSignatureInformationParameterInformation) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.LabelOffsetSupport != nil {
+	if x.LabelOffsetSupport {
 		b = append(b, `,"labelOffsetSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.LabelOffsetSupport)
+		b = jsonrpc.AppendBool(b, x.LabelOffsetSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -19913,7 +20309,7 @@ func (x *SignatureHelpClientCapabilitiesSignatureInformationParameterInformation
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "labelOffsetSupport":
-			return jsonrpc.AtField("labelOffsetSupport", jsonrpc.DecodeOptional(value, &v.LabelOffsetSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("labelOffsetSupport", jsonrpc.DecodeBool(value, &v.LabelOffsetSupport))
 		}
 		return nil
 	})
@@ -19929,21 +20325,21 @@ func (x *SignatureHelpClientCapabilitiesSignatureInformationParameterInformation
 //
 // Since 3.14.0.
 type DeclarationClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
-	LinkSupport         *bool `json:"linkSupport,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
+	LinkSupport         bool `json:"linkSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DeclarationClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.LinkSupport != nil {
+	if x.LinkSupport {
 		b = append(b, `,"linkSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.LinkSupport)
+		b = jsonrpc.AppendBool(b, x.LinkSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -19955,9 +20351,9 @@ func (x *DeclarationClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "linkSupport":
-			return jsonrpc.AtField("linkSupport", jsonrpc.DecodeOptional(value, &v.LinkSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("linkSupport", jsonrpc.DecodeBool(value, &v.LinkSupport))
 		}
 		return nil
 	})
@@ -19971,23 +20367,23 @@ func (x *DeclarationClientCapabilities) UnmarshalJSON(b []byte) error {
 // DefinitionClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#definitionClientCapabilities
 type DefinitionClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 
 	// Since 3.14.0.
-	LinkSupport *bool `json:"linkSupport,omitempty"`
+	LinkSupport bool `json:"linkSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DefinitionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.LinkSupport != nil {
+	if x.LinkSupport {
 		b = append(b, `,"linkSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.LinkSupport)
+		b = jsonrpc.AppendBool(b, x.LinkSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -19999,9 +20395,9 @@ func (x *DefinitionClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "linkSupport":
-			return jsonrpc.AtField("linkSupport", jsonrpc.DecodeOptional(value, &v.LinkSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("linkSupport", jsonrpc.DecodeBool(value, &v.LinkSupport))
 		}
 		return nil
 	})
@@ -20015,21 +20411,21 @@ func (x *DefinitionClientCapabilities) UnmarshalJSON(b []byte) error {
 // TypeDefinitionClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeDefinitionClientCapabilities
 type TypeDefinitionClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
-	LinkSupport         *bool `json:"linkSupport,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
+	LinkSupport         bool `json:"linkSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x TypeDefinitionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.LinkSupport != nil {
+	if x.LinkSupport {
 		b = append(b, `,"linkSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.LinkSupport)
+		b = jsonrpc.AppendBool(b, x.LinkSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -20041,9 +20437,9 @@ func (x *TypeDefinitionClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "linkSupport":
-			return jsonrpc.AtField("linkSupport", jsonrpc.DecodeOptional(value, &v.LinkSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("linkSupport", jsonrpc.DecodeBool(value, &v.LinkSupport))
 		}
 		return nil
 	})
@@ -20059,23 +20455,23 @@ func (x *TypeDefinitionClientCapabilities) UnmarshalJSON(b []byte) error {
 //
 // Since 3.6.0.
 type ImplementationClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 
 	// Since 3.14.0.
-	LinkSupport *bool `json:"linkSupport,omitempty"`
+	LinkSupport bool `json:"linkSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x ImplementationClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.LinkSupport != nil {
+	if x.LinkSupport {
 		b = append(b, `,"linkSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.LinkSupport)
+		b = jsonrpc.AppendBool(b, x.LinkSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -20087,9 +20483,9 @@ func (x *ImplementationClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "linkSupport":
-			return jsonrpc.AtField("linkSupport", jsonrpc.DecodeOptional(value, &v.LinkSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("linkSupport", jsonrpc.DecodeBool(value, &v.LinkSupport))
 		}
 		return nil
 	})
@@ -20103,16 +20499,16 @@ func (x *ImplementationClientCapabilities) UnmarshalJSON(b []byte) error {
 // ReferenceClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#referenceClientCapabilities
 type ReferenceClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x ReferenceClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -20124,7 +20520,7 @@ func (x *ReferenceClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -20138,16 +20534,16 @@ func (x *ReferenceClientCapabilities) UnmarshalJSON(b []byte) error {
 // DocumentHighlightClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentHighlightClientCapabilities
 type DocumentHighlightClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DocumentHighlightClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -20159,7 +20555,7 @@ func (x *DocumentHighlightClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -20173,15 +20569,15 @@ func (x *DocumentHighlightClientCapabilities) UnmarshalJSON(b []byte) error {
 // DocumentSymbolClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbolClientCapabilities
 type DocumentSymbolClientCapabilities struct {
-	DynamicRegistration               *bool                                       `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration               bool                                        `json:"dynamicRegistration,omitempty"`
 	SymbolKind                        *DocumentSymbolClientCapabilitiesSymbolKind `json:"symbolKind,omitempty"`
-	HierarchicalDocumentSymbolSupport *bool                                       `json:"hierarchicalDocumentSymbolSupport,omitempty"`
+	HierarchicalDocumentSymbolSupport bool                                        `json:"hierarchicalDocumentSymbolSupport,omitempty"`
 
 	// Since 3.16.0.
 	TagSupport *DocumentSymbolClientCapabilitiesTagSupport `json:"tagSupport,omitempty"`
 
 	// Since 3.16.0.
-	LabelSupport *bool `json:"labelSupport,omitempty"`
+	LabelSupport bool `json:"labelSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -20189,9 +20585,9 @@ type DocumentSymbolClientCapabilities struct {
 func (x DocumentSymbolClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	if x.SymbolKind != nil {
 		b = append(b, `,"symbolKind":`...)
@@ -20199,9 +20595,9 @@ func (x DocumentSymbolClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.HierarchicalDocumentSymbolSupport != nil {
+	if x.HierarchicalDocumentSymbolSupport {
 		b = append(b, `,"hierarchicalDocumentSymbolSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.HierarchicalDocumentSymbolSupport)
+		b = jsonrpc.AppendBool(b, x.HierarchicalDocumentSymbolSupport)
 	}
 	if x.TagSupport != nil {
 		b = append(b, `,"tagSupport":`...)
@@ -20209,9 +20605,9 @@ func (x DocumentSymbolClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.LabelSupport != nil {
+	if x.LabelSupport {
 		b = append(b, `,"labelSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.LabelSupport)
+		b = jsonrpc.AppendBool(b, x.LabelSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -20223,15 +20619,15 @@ func (x *DocumentSymbolClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "symbolKind":
 			return jsonrpc.AtField("symbolKind", jsonrpc.DecodeOptional(value, &v.SymbolKind, jsonrpc.UnmarshalJSON[DocumentSymbolClientCapabilitiesSymbolKind]))
 		case "hierarchicalDocumentSymbolSupport":
-			return jsonrpc.AtField("hierarchicalDocumentSymbolSupport", jsonrpc.DecodeOptional(value, &v.HierarchicalDocumentSymbolSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("hierarchicalDocumentSymbolSupport", jsonrpc.DecodeBool(value, &v.HierarchicalDocumentSymbolSupport))
 		case "tagSupport":
 			return jsonrpc.AtField("tagSupport", jsonrpc.DecodeOptional(value, &v.TagSupport, jsonrpc.UnmarshalJSON[DocumentSymbolClientCapabilitiesTagSupport]))
 		case "labelSupport":
-			return jsonrpc.AtField("labelSupport", jsonrpc.DecodeOptional(value, &v.LabelSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("labelSupport", jsonrpc.DecodeBool(value, &v.LabelSupport))
 		}
 		return nil
 	})
@@ -20340,25 +20736,25 @@ func (x *DocumentSymbolClientCapabilitiesTagSupport) UnmarshalJSON(b []byte) err
 // CodeActionClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeActionClientCapabilities
 type CodeActionClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 
 	// Since 3.8.0.
 	CodeActionLiteralSupport *CodeActionClientCapabilitiesCodeActionLiteralSupport `json:"codeActionLiteralSupport,omitempty"`
 
 	// Since 3.15.0.
-	IsPreferredSupport *bool `json:"isPreferredSupport,omitempty"`
+	IsPreferredSupport bool `json:"isPreferredSupport,omitempty"`
 
 	// Since 3.16.0.
-	DisabledSupport *bool `json:"disabledSupport,omitempty"`
+	DisabledSupport bool `json:"disabledSupport,omitempty"`
 
 	// Since 3.16.0.
-	DataSupport *bool `json:"dataSupport,omitempty"`
+	DataSupport bool `json:"dataSupport,omitempty"`
 
 	// Since 3.16.0.
 	ResolveSupport *CodeActionClientCapabilitiesResolveSupport `json:"resolveSupport,omitempty"`
 
 	// Since 3.16.0.
-	HonorsChangeAnnotations *bool `json:"honorsChangeAnnotations,omitempty"`
+	HonorsChangeAnnotations bool `json:"honorsChangeAnnotations,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -20366,9 +20762,9 @@ type CodeActionClientCapabilities struct {
 func (x CodeActionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	if x.CodeActionLiteralSupport != nil {
 		b = append(b, `,"codeActionLiteralSupport":`...)
@@ -20376,17 +20772,17 @@ func (x CodeActionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.IsPreferredSupport != nil {
+	if x.IsPreferredSupport {
 		b = append(b, `,"isPreferredSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.IsPreferredSupport)
+		b = jsonrpc.AppendBool(b, x.IsPreferredSupport)
 	}
-	if x.DisabledSupport != nil {
+	if x.DisabledSupport {
 		b = append(b, `,"disabledSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.DisabledSupport)
+		b = jsonrpc.AppendBool(b, x.DisabledSupport)
 	}
-	if x.DataSupport != nil {
+	if x.DataSupport {
 		b = append(b, `,"dataSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.DataSupport)
+		b = jsonrpc.AppendBool(b, x.DataSupport)
 	}
 	if x.ResolveSupport != nil {
 		b = append(b, `,"resolveSupport":`...)
@@ -20394,9 +20790,9 @@ func (x CodeActionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.HonorsChangeAnnotations != nil {
+	if x.HonorsChangeAnnotations {
 		b = append(b, `,"honorsChangeAnnotations":`...)
-		b = jsonrpc.AppendBool(b, *x.HonorsChangeAnnotations)
+		b = jsonrpc.AppendBool(b, x.HonorsChangeAnnotations)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -20408,19 +20804,19 @@ func (x *CodeActionClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "codeActionLiteralSupport":
 			return jsonrpc.AtField("codeActionLiteralSupport", jsonrpc.DecodeOptional(value, &v.CodeActionLiteralSupport, jsonrpc.UnmarshalJSON[CodeActionClientCapabilitiesCodeActionLiteralSupport]))
 		case "isPreferredSupport":
-			return jsonrpc.AtField("isPreferredSupport", jsonrpc.DecodeOptional(value, &v.IsPreferredSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("isPreferredSupport", jsonrpc.DecodeBool(value, &v.IsPreferredSupport))
 		case "disabledSupport":
-			return jsonrpc.AtField("disabledSupport", jsonrpc.DecodeOptional(value, &v.DisabledSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("disabledSupport", jsonrpc.DecodeBool(value, &v.DisabledSupport))
 		case "dataSupport":
-			return jsonrpc.AtField("dataSupport", jsonrpc.DecodeOptional(value, &v.DataSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dataSupport", jsonrpc.DecodeBool(value, &v.DataSupport))
 		case "resolveSupport":
 			return jsonrpc.AtField("resolveSupport", jsonrpc.DecodeOptional(value, &v.ResolveSupport, jsonrpc.UnmarshalJSON[CodeActionClientCapabilitiesResolveSupport]))
 		case "honorsChangeAnnotations":
-			return jsonrpc.AtField("honorsChangeAnnotations", jsonrpc.DecodeOptional(value, &v.HonorsChangeAnnotations, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("honorsChangeAnnotations", jsonrpc.DecodeBool(value, &v.HonorsChangeAnnotations))
 		}
 		return nil
 	})
@@ -20593,16 +20989,16 @@ func (x *CodeActionClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte) err
 // CodeLensClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeLensClientCapabilities
 type CodeLensClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x CodeLensClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -20614,7 +21010,7 @@ func (x *CodeLensClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -20628,23 +21024,23 @@ func (x *CodeLensClientCapabilities) UnmarshalJSON(b []byte) error {
 // DocumentLinkClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentLinkClientCapabilities
 type DocumentLinkClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 
 	// Since 3.15.0.
-	TooltipSupport *bool `json:"tooltipSupport,omitempty"`
+	TooltipSupport bool `json:"tooltipSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DocumentLinkClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.TooltipSupport != nil {
+	if x.TooltipSupport {
 		b = append(b, `,"tooltipSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.TooltipSupport)
+		b = jsonrpc.AppendBool(b, x.TooltipSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -20656,9 +21052,9 @@ func (x *DocumentLinkClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "tooltipSupport":
-			return jsonrpc.AtField("tooltipSupport", jsonrpc.DecodeOptional(value, &v.TooltipSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("tooltipSupport", jsonrpc.DecodeBool(value, &v.TooltipSupport))
 		}
 		return nil
 	})
@@ -20672,16 +21068,16 @@ func (x *DocumentLinkClientCapabilities) UnmarshalJSON(b []byte) error {
 // DocumentColorClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentColorClientCapabilities
 type DocumentColorClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DocumentColorClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -20693,7 +21089,7 @@ func (x *DocumentColorClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -20707,16 +21103,16 @@ func (x *DocumentColorClientCapabilities) UnmarshalJSON(b []byte) error {
 // DocumentFormattingClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentFormattingClientCapabilities
 type DocumentFormattingClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DocumentFormattingClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -20728,7 +21124,7 @@ func (x *DocumentFormattingClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -20742,23 +21138,23 @@ func (x *DocumentFormattingClientCapabilities) UnmarshalJSON(b []byte) error {
 // DocumentRangeFormattingClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentRangeFormattingClientCapabilities
 type DocumentRangeFormattingClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 
 	// Since 3.18.0. Proposed: not yet part of the protocol's stable release.
-	RangesSupport *bool `json:"rangesSupport,omitempty"`
+	RangesSupport bool `json:"rangesSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DocumentRangeFormattingClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.RangesSupport != nil {
+	if x.RangesSupport {
 		b = append(b, `,"rangesSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RangesSupport)
+		b = jsonrpc.AppendBool(b, x.RangesSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -20770,9 +21166,9 @@ func (x *DocumentRangeFormattingClientCapabilities) UnmarshalJSON(b []byte) erro
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "rangesSupport":
-			return jsonrpc.AtField("rangesSupport", jsonrpc.DecodeOptional(value, &v.RangesSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("rangesSupport", jsonrpc.DecodeBool(value, &v.RangesSupport))
 		}
 		return nil
 	})
@@ -20786,16 +21182,16 @@ func (x *DocumentRangeFormattingClientCapabilities) UnmarshalJSON(b []byte) erro
 // DocumentOnTypeFormattingClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentOnTypeFormattingClientCapabilities
 type DocumentOnTypeFormattingClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DocumentOnTypeFormattingClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -20807,7 +21203,7 @@ func (x *DocumentOnTypeFormattingClientCapabilities) UnmarshalJSON(b []byte) err
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -20821,37 +21217,37 @@ func (x *DocumentOnTypeFormattingClientCapabilities) UnmarshalJSON(b []byte) err
 // RenameClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameClientCapabilities
 type RenameClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 
 	// Since 3.12.0.
-	PrepareSupport *bool `json:"prepareSupport,omitempty"`
+	PrepareSupport bool `json:"prepareSupport,omitempty"`
 
 	// Since 3.16.0.
-	PrepareSupportDefaultBehavior *PrepareSupportDefaultBehavior `json:"prepareSupportDefaultBehavior,omitempty"`
+	PrepareSupportDefaultBehavior PrepareSupportDefaultBehavior `json:"prepareSupportDefaultBehavior,omitempty"`
 
 	// Since 3.16.0.
-	HonorsChangeAnnotations *bool `json:"honorsChangeAnnotations,omitempty"`
+	HonorsChangeAnnotations bool `json:"honorsChangeAnnotations,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x RenameClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.PrepareSupport != nil {
+	if x.PrepareSupport {
 		b = append(b, `,"prepareSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.PrepareSupport)
+		b = jsonrpc.AppendBool(b, x.PrepareSupport)
 	}
-	if x.PrepareSupportDefaultBehavior != nil {
+	if x.PrepareSupportDefaultBehavior != 0 {
 		b = append(b, `,"prepareSupportDefaultBehavior":`...)
-		b = jsonrpc.AppendInt(b, *x.PrepareSupportDefaultBehavior)
+		b = jsonrpc.AppendInt(b, x.PrepareSupportDefaultBehavior)
 	}
-	if x.HonorsChangeAnnotations != nil {
+	if x.HonorsChangeAnnotations {
 		b = append(b, `,"honorsChangeAnnotations":`...)
-		b = jsonrpc.AppendBool(b, *x.HonorsChangeAnnotations)
+		b = jsonrpc.AppendBool(b, x.HonorsChangeAnnotations)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -20863,13 +21259,16 @@ func (x *RenameClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "prepareSupport":
-			return jsonrpc.AtField("prepareSupport", jsonrpc.DecodeOptional(value, &v.PrepareSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("prepareSupport", jsonrpc.DecodeBool(value, &v.PrepareSupport))
 		case "prepareSupportDefaultBehavior":
-			return jsonrpc.AtField("prepareSupportDefaultBehavior", jsonrpc.DecodeOptional(value, &v.PrepareSupportDefaultBehavior, jsonrpc.UnmarshalJSON[PrepareSupportDefaultBehavior]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("prepareSupportDefaultBehavior", v.PrepareSupportDefaultBehavior.UnmarshalJSON(value))
 		case "honorsChangeAnnotations":
-			return jsonrpc.AtField("honorsChangeAnnotations", jsonrpc.DecodeOptional(value, &v.HonorsChangeAnnotations, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("honorsChangeAnnotations", jsonrpc.DecodeBool(value, &v.HonorsChangeAnnotations))
 		}
 		return nil
 	})
@@ -20883,9 +21282,9 @@ func (x *RenameClientCapabilities) UnmarshalJSON(b []byte) error {
 // FoldingRangeClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#foldingRangeClientCapabilities
 type FoldingRangeClientCapabilities struct {
-	DynamicRegistration *bool   `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool    `json:"dynamicRegistration,omitempty"`
 	RangeLimit          *uint32 `json:"rangeLimit,omitempty"`
-	LineFoldingOnly     *bool   `json:"lineFoldingOnly,omitempty"`
+	LineFoldingOnly     bool    `json:"lineFoldingOnly,omitempty"`
 
 	// Since 3.17.0.
 	FoldingRangeKind *FoldingRangeClientCapabilitiesFoldingRangeKind `json:"foldingRangeKind,omitempty"`
@@ -20899,17 +21298,17 @@ type FoldingRangeClientCapabilities struct {
 func (x FoldingRangeClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	if x.RangeLimit != nil {
 		b = append(b, `,"rangeLimit":`...)
 		b = jsonrpc.AppendInt(b, *x.RangeLimit)
 	}
-	if x.LineFoldingOnly != nil {
+	if x.LineFoldingOnly {
 		b = append(b, `,"lineFoldingOnly":`...)
-		b = jsonrpc.AppendBool(b, *x.LineFoldingOnly)
+		b = jsonrpc.AppendBool(b, x.LineFoldingOnly)
 	}
 	if x.FoldingRangeKind != nil {
 		b = append(b, `,"foldingRangeKind":`...)
@@ -20933,13 +21332,13 @@ func (x *FoldingRangeClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "rangeLimit":
 			return jsonrpc.AtField("rangeLimit", jsonrpc.DecodeOptional(value, &v.RangeLimit, func(b []byte, v *uint32) error {
 				return jsonrpc.DecodeIntIn(b, v, 0, math.MaxUint32)
 			}))
 		case "lineFoldingOnly":
-			return jsonrpc.AtField("lineFoldingOnly", jsonrpc.DecodeOptional(value, &v.LineFoldingOnly, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("lineFoldingOnly", jsonrpc.DecodeBool(value, &v.LineFoldingOnly))
 		case "foldingRangeKind":
 			return jsonrpc.AtField("foldingRangeKind", jsonrpc.DecodeOptional(value, &v.FoldingRangeKind, jsonrpc.UnmarshalJSON[FoldingRangeClientCapabilitiesFoldingRangeKind]))
 		case "foldingRange":
@@ -20996,16 +21395,16 @@ func (x *FoldingRangeClientCapabilitiesFoldingRangeKind) UnmarshalJSON(b []byte)
 // [FoldingRangeClientCapabilities].
 type FoldingRangeClientCapabilitiesFoldingRange struct {
 	// Since 3.17.0.
-	CollapsedText *bool `json:"collapsedText,omitempty"`
+	CollapsedText bool `json:"collapsedText,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x FoldingRangeClientCapabilitiesFoldingRange) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.CollapsedText != nil {
+	if x.CollapsedText {
 		b = append(b, `,"collapsedText":`...)
-		b = jsonrpc.AppendBool(b, *x.CollapsedText)
+		b = jsonrpc.AppendBool(b, x.CollapsedText)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -21017,7 +21416,7 @@ func (x *FoldingRangeClientCapabilitiesFoldingRange) UnmarshalJSON(b []byte) err
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "collapsedText":
-			return jsonrpc.AtField("collapsedText", jsonrpc.DecodeOptional(value, &v.CollapsedText, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("collapsedText", jsonrpc.DecodeBool(value, &v.CollapsedText))
 		}
 		return nil
 	})
@@ -21031,16 +21430,16 @@ func (x *FoldingRangeClientCapabilitiesFoldingRange) UnmarshalJSON(b []byte) err
 // SelectionRangeClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#selectionRangeClientCapabilities
 type SelectionRangeClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x SelectionRangeClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -21052,7 +21451,7 @@ func (x *SelectionRangeClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -21066,19 +21465,19 @@ func (x *SelectionRangeClientCapabilities) UnmarshalJSON(b []byte) error {
 // PublishDiagnosticsClientCapabilities is described at
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#publishDiagnosticsClientCapabilities
 type PublishDiagnosticsClientCapabilities struct {
-	RelatedInformation *bool `json:"relatedInformation,omitempty"`
+	RelatedInformation bool `json:"relatedInformation,omitempty"`
 
 	// Since 3.15.0.
 	TagSupport *PublishDiagnosticsClientCapabilitiesTagSupport `json:"tagSupport,omitempty"`
 
 	// Since 3.15.0.
-	VersionSupport *bool `json:"versionSupport,omitempty"`
+	VersionSupport bool `json:"versionSupport,omitempty"`
 
 	// Since 3.16.0.
-	CodeDescriptionSupport *bool `json:"codeDescriptionSupport,omitempty"`
+	CodeDescriptionSupport bool `json:"codeDescriptionSupport,omitempty"`
 
 	// Since 3.16.0.
-	DataSupport *bool `json:"dataSupport,omitempty"`
+	DataSupport bool `json:"dataSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -21086,9 +21485,9 @@ type PublishDiagnosticsClientCapabilities struct {
 func (x PublishDiagnosticsClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.RelatedInformation != nil {
+	if x.RelatedInformation {
 		b = append(b, `,"relatedInformation":`...)
-		b = jsonrpc.AppendBool(b, *x.RelatedInformation)
+		b = jsonrpc.AppendBool(b, x.RelatedInformation)
 	}
 	if x.TagSupport != nil {
 		b = append(b, `,"tagSupport":`...)
@@ -21096,17 +21495,17 @@ func (x PublishDiagnosticsClientCapabilities) AppendJSON(b []byte) ([]byte, erro
 			return nil, err
 		}
 	}
-	if x.VersionSupport != nil {
+	if x.VersionSupport {
 		b = append(b, `,"versionSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.VersionSupport)
+		b = jsonrpc.AppendBool(b, x.VersionSupport)
 	}
-	if x.CodeDescriptionSupport != nil {
+	if x.CodeDescriptionSupport {
 		b = append(b, `,"codeDescriptionSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.CodeDescriptionSupport)
+		b = jsonrpc.AppendBool(b, x.CodeDescriptionSupport)
 	}
-	if x.DataSupport != nil {
+	if x.DataSupport {
 		b = append(b, `,"dataSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.DataSupport)
+		b = jsonrpc.AppendBool(b, x.DataSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -21118,15 +21517,15 @@ func (x *PublishDiagnosticsClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "relatedInformation":
-			return jsonrpc.AtField("relatedInformation", jsonrpc.DecodeOptional(value, &v.RelatedInformation, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("relatedInformation", jsonrpc.DecodeBool(value, &v.RelatedInformation))
 		case "tagSupport":
 			return jsonrpc.AtField("tagSupport", jsonrpc.DecodeOptional(value, &v.TagSupport, jsonrpc.UnmarshalJSON[PublishDiagnosticsClientCapabilitiesTagSupport]))
 		case "versionSupport":
-			return jsonrpc.AtField("versionSupport", jsonrpc.DecodeOptional(value, &v.VersionSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("versionSupport", jsonrpc.DecodeBool(value, &v.VersionSupport))
 		case "codeDescriptionSupport":
-			return jsonrpc.AtField("codeDescriptionSupport", jsonrpc.DecodeOptional(value, &v.CodeDescriptionSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("codeDescriptionSupport", jsonrpc.DecodeBool(value, &v.CodeDescriptionSupport))
 		case "dataSupport":
-			return jsonrpc.AtField("dataSupport", jsonrpc.DecodeOptional(value, &v.DataSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dataSupport", jsonrpc.DecodeBool(value, &v.DataSupport))
 		}
 		return nil
 	})
@@ -21199,16 +21598,16 @@ func (x *PublishDiagnosticsClientCapabilitiesTagSupport) UnmarshalJSON(b []byte)
 //
 // Since 3.16.0.
 type CallHierarchyClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x CallHierarchyClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -21220,7 +21619,7 @@ func (x *CallHierarchyClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -21236,19 +21635,19 @@ func (x *CallHierarchyClientCapabilities) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type SemanticTokensClientCapabilities struct {
-	DynamicRegistration     *bool                                    `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration     bool                                     `json:"dynamicRegistration,omitempty"`
 	Requests                SemanticTokensClientCapabilitiesRequests `json:"requests"`
 	TokenTypes              []string                                 `json:"tokenTypes"`
 	TokenModifiers          []string                                 `json:"tokenModifiers"`
 	Formats                 []TokenFormat                            `json:"formats"`
-	OverlappingTokenSupport *bool                                    `json:"overlappingTokenSupport,omitempty"`
-	MultilineTokenSupport   *bool                                    `json:"multilineTokenSupport,omitempty"`
+	OverlappingTokenSupport bool                                     `json:"overlappingTokenSupport,omitempty"`
+	MultilineTokenSupport   bool                                     `json:"multilineTokenSupport,omitempty"`
 
 	// Since 3.17.0.
-	ServerCancelSupport *bool `json:"serverCancelSupport,omitempty"`
+	ServerCancelSupport bool `json:"serverCancelSupport,omitempty"`
 
 	// Since 3.17.0.
-	AugmentsSyntaxTokens *bool `json:"augmentsSyntaxTokens,omitempty"`
+	AugmentsSyntaxTokens bool `json:"augmentsSyntaxTokens,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -21281,9 +21680,9 @@ func (x SemanticTokensClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	b = append(b, `,"requests":`...)
 	if b, err = x.Requests.AppendJSON(b); err != nil {
@@ -21301,21 +21700,21 @@ func (x SemanticTokensClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.Formats); err != nil {
 		return nil, err
 	}
-	if x.OverlappingTokenSupport != nil {
+	if x.OverlappingTokenSupport {
 		b = append(b, `,"overlappingTokenSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.OverlappingTokenSupport)
+		b = jsonrpc.AppendBool(b, x.OverlappingTokenSupport)
 	}
-	if x.MultilineTokenSupport != nil {
+	if x.MultilineTokenSupport {
 		b = append(b, `,"multilineTokenSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.MultilineTokenSupport)
+		b = jsonrpc.AppendBool(b, x.MultilineTokenSupport)
 	}
-	if x.ServerCancelSupport != nil {
+	if x.ServerCancelSupport {
 		b = append(b, `,"serverCancelSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.ServerCancelSupport)
+		b = jsonrpc.AppendBool(b, x.ServerCancelSupport)
 	}
-	if x.AugmentsSyntaxTokens != nil {
+	if x.AugmentsSyntaxTokens {
 		b = append(b, `,"augmentsSyntaxTokens":`...)
-		b = jsonrpc.AppendBool(b, *x.AugmentsSyntaxTokens)
+		b = jsonrpc.AppendBool(b, x.AugmentsSyntaxTokens)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -21330,7 +21729,7 @@ func (x *SemanticTokensClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "requests":
 			has.Requests = true
 			return jsonrpc.AtField("requests", jsonrpc.NonNull(value, v.Requests.UnmarshalJSON(value)))
@@ -21344,13 +21743,13 @@ func (x *SemanticTokensClientCapabilities) UnmarshalJSON(b []byte) error {
 			has.Formats = true
 			return jsonrpc.AtField("formats", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Formats, jsonrpc.UnmarshalJSON[TokenFormat])))
 		case "overlappingTokenSupport":
-			return jsonrpc.AtField("overlappingTokenSupport", jsonrpc.DecodeOptional(value, &v.OverlappingTokenSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("overlappingTokenSupport", jsonrpc.DecodeBool(value, &v.OverlappingTokenSupport))
 		case "multilineTokenSupport":
-			return jsonrpc.AtField("multilineTokenSupport", jsonrpc.DecodeOptional(value, &v.MultilineTokenSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("multilineTokenSupport", jsonrpc.DecodeBool(value, &v.MultilineTokenSupport))
 		case "serverCancelSupport":
-			return jsonrpc.AtField("serverCancelSupport", jsonrpc.DecodeOptional(value, &v.ServerCancelSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("serverCancelSupport", jsonrpc.DecodeBool(value, &v.ServerCancelSupport))
 		case "augmentsSyntaxTokens":
-			return jsonrpc.AtField("augmentsSyntaxTokens", jsonrpc.DecodeOptional(value, &v.AugmentsSyntaxTokens, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("augmentsSyntaxTokens", jsonrpc.DecodeBool(value, &v.AugmentsSyntaxTokens))
 		}
 		return nil
 	})
@@ -21374,8 +21773,8 @@ func (x *SemanticTokensClientCapabilities) UnmarshalJSON(b []byte) error {
 // SemanticTokensClientCapabilitiesRequests is the requests member of
 // [SemanticTokensClientCapabilities].
 type SemanticTokensClientCapabilitiesRequests struct {
-	Range *SemanticTokensClientCapabilitiesRequestsRange `json:"range,omitempty"`
-	Full  *SemanticTokensClientCapabilitiesRequestsFull  `json:"full,omitempty"`
+	Range SemanticTokensClientCapabilitiesRequestsRange `json:"range,omitzero"`
+	Full  SemanticTokensClientCapabilitiesRequestsFull  `json:"full,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -21383,13 +21782,13 @@ type SemanticTokensClientCapabilitiesRequests struct {
 func (x SemanticTokensClientCapabilitiesRequests) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Range != nil {
+	if !x.Range.IsZero() {
 		b = append(b, `,"range":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Range); err != nil {
 			return nil, err
 		}
 	}
-	if x.Full != nil {
+	if !x.Full.IsZero() {
 		b = append(b, `,"full":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Full); err != nil {
 			return nil, err
@@ -21405,9 +21804,15 @@ func (x *SemanticTokensClientCapabilitiesRequests) UnmarshalJSON(b []byte) error
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "range":
-			return jsonrpc.AtField("range", jsonrpc.DecodeOptional(value, &v.Range, jsonrpc.UnmarshalJSON[SemanticTokensClientCapabilitiesRequestsRange]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("range", v.Range.UnmarshalJSON(value))
 		case "full":
-			return jsonrpc.AtField("full", jsonrpc.DecodeOptional(value, &v.Full, jsonrpc.UnmarshalJSON[SemanticTokensClientCapabilitiesRequestsFull]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("full", v.Full.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -21442,16 +21847,16 @@ func (x *SemanticTokensClientCapabilitiesRequestsRangeVariant2) UnmarshalJSON(b 
 // SemanticTokensClientCapabilitiesRequestsFullVariant2 variant of
 // [SemanticTokensClientCapabilitiesRequestsFull].
 type SemanticTokensClientCapabilitiesRequestsFullVariant2 struct {
-	Delta *bool `json:"delta,omitempty"`
+	Delta bool `json:"delta,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x SemanticTokensClientCapabilitiesRequestsFullVariant2) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Delta != nil {
+	if x.Delta {
 		b = append(b, `,"delta":`...)
-		b = jsonrpc.AppendBool(b, *x.Delta)
+		b = jsonrpc.AppendBool(b, x.Delta)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -21463,7 +21868,7 @@ func (x *SemanticTokensClientCapabilitiesRequestsFullVariant2) UnmarshalJSON(b [
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "delta":
-			return jsonrpc.AtField("delta", jsonrpc.DecodeOptional(value, &v.Delta, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("delta", jsonrpc.DecodeBool(value, &v.Delta))
 		}
 		return nil
 	})
@@ -21479,16 +21884,16 @@ func (x *SemanticTokensClientCapabilitiesRequestsFullVariant2) UnmarshalJSON(b [
 //
 // Since 3.16.0.
 type LinkedEditingRangeClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x LinkedEditingRangeClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -21500,7 +21905,7 @@ func (x *LinkedEditingRangeClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -21516,16 +21921,16 @@ func (x *LinkedEditingRangeClientCapabilities) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type MonikerClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x MonikerClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -21537,7 +21942,7 @@ func (x *MonikerClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -21553,16 +21958,16 @@ func (x *MonikerClientCapabilities) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type TypeHierarchyClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x TypeHierarchyClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -21574,7 +21979,7 @@ func (x *TypeHierarchyClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -21590,16 +21995,16 @@ func (x *TypeHierarchyClientCapabilities) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type InlineValueClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x InlineValueClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -21611,7 +22016,7 @@ func (x *InlineValueClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -21627,7 +22032,7 @@ func (x *InlineValueClientCapabilities) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type InlayHintClientCapabilities struct {
-	DynamicRegistration *bool                                      `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool                                       `json:"dynamicRegistration,omitempty"`
 	ResolveSupport      *InlayHintClientCapabilitiesResolveSupport `json:"resolveSupport,omitempty"`
 }
 
@@ -21636,9 +22041,9 @@ type InlayHintClientCapabilities struct {
 func (x InlayHintClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	if x.ResolveSupport != nil {
 		b = append(b, `,"resolveSupport":`...)
@@ -21656,7 +22061,7 @@ func (x *InlayHintClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "resolveSupport":
 			return jsonrpc.AtField("resolveSupport", jsonrpc.DecodeOptional(value, &v.ResolveSupport, jsonrpc.UnmarshalJSON[InlayHintClientCapabilitiesResolveSupport]))
 		}
@@ -21731,21 +22136,21 @@ func (x *InlayHintClientCapabilitiesResolveSupport) UnmarshalJSON(b []byte) erro
 //
 // Since 3.17.0.
 type DiagnosticClientCapabilities struct {
-	DynamicRegistration    *bool `json:"dynamicRegistration,omitempty"`
-	RelatedDocumentSupport *bool `json:"relatedDocumentSupport,omitempty"`
+	DynamicRegistration    bool `json:"dynamicRegistration,omitempty"`
+	RelatedDocumentSupport bool `json:"relatedDocumentSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x DiagnosticClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.RelatedDocumentSupport != nil {
+	if x.RelatedDocumentSupport {
 		b = append(b, `,"relatedDocumentSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.RelatedDocumentSupport)
+		b = jsonrpc.AppendBool(b, x.RelatedDocumentSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -21757,9 +22162,9 @@ func (x *DiagnosticClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "relatedDocumentSupport":
-			return jsonrpc.AtField("relatedDocumentSupport", jsonrpc.DecodeOptional(value, &v.RelatedDocumentSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("relatedDocumentSupport", jsonrpc.DecodeBool(value, &v.RelatedDocumentSupport))
 		}
 		return nil
 	})
@@ -21775,16 +22180,16 @@ func (x *DiagnosticClientCapabilities) UnmarshalJSON(b []byte) error {
 //
 // Since 3.18.0. Proposed: not yet part of the protocol's stable release.
 type InlineCompletionClientCapabilities struct {
-	DynamicRegistration *bool `json:"dynamicRegistration,omitempty"`
+	DynamicRegistration bool `json:"dynamicRegistration,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x InlineCompletionClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -21796,7 +22201,7 @@ func (x *InlineCompletionClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		}
 		return nil
 	})
@@ -21812,21 +22217,21 @@ func (x *InlineCompletionClientCapabilities) UnmarshalJSON(b []byte) error {
 //
 // Since 3.17.0.
 type NotebookDocumentSyncClientCapabilities struct {
-	DynamicRegistration     *bool `json:"dynamicRegistration,omitempty"`
-	ExecutionSummarySupport *bool `json:"executionSummarySupport,omitempty"`
+	DynamicRegistration     bool `json:"dynamicRegistration,omitempty"`
+	ExecutionSummarySupport bool `json:"executionSummarySupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x NotebookDocumentSyncClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.DynamicRegistration != nil {
+	if x.DynamicRegistration {
 		b = append(b, `,"dynamicRegistration":`...)
-		b = jsonrpc.AppendBool(b, *x.DynamicRegistration)
+		b = jsonrpc.AppendBool(b, x.DynamicRegistration)
 	}
-	if x.ExecutionSummarySupport != nil {
+	if x.ExecutionSummarySupport {
 		b = append(b, `,"executionSummarySupport":`...)
-		b = jsonrpc.AppendBool(b, *x.ExecutionSummarySupport)
+		b = jsonrpc.AppendBool(b, x.ExecutionSummarySupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -21838,9 +22243,9 @@ func (x *NotebookDocumentSyncClientCapabilities) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "dynamicRegistration":
-			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeOptional(value, &v.DynamicRegistration, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("dynamicRegistration", jsonrpc.DecodeBool(value, &v.DynamicRegistration))
 		case "executionSummarySupport":
-			return jsonrpc.AtField("executionSummarySupport", jsonrpc.DecodeOptional(value, &v.ExecutionSummarySupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("executionSummarySupport", jsonrpc.DecodeBool(value, &v.ExecutionSummarySupport))
 		}
 		return nil
 	})
@@ -21892,16 +22297,16 @@ func (x *ShowMessageRequestClientCapabilities) UnmarshalJSON(b []byte) error {
 // ShowMessageRequestClientCapabilitiesMessageActionItem is the
 // messageActionItem member of [ShowMessageRequestClientCapabilities].
 type ShowMessageRequestClientCapabilitiesMessageActionItem struct {
-	AdditionalPropertiesSupport *bool `json:"additionalPropertiesSupport,omitempty"`
+	AdditionalPropertiesSupport bool `json:"additionalPropertiesSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x ShowMessageRequestClientCapabilitiesMessageActionItem) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.AdditionalPropertiesSupport != nil {
+	if x.AdditionalPropertiesSupport {
 		b = append(b, `,"additionalPropertiesSupport":`...)
-		b = jsonrpc.AppendBool(b, *x.AdditionalPropertiesSupport)
+		b = jsonrpc.AppendBool(b, x.AdditionalPropertiesSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -21913,7 +22318,7 @@ func (x *ShowMessageRequestClientCapabilitiesMessageActionItem) UnmarshalJSON(b 
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "additionalPropertiesSupport":
-			return jsonrpc.AtField("additionalPropertiesSupport", jsonrpc.DecodeOptional(value, &v.AdditionalPropertiesSupport, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("additionalPropertiesSupport", jsonrpc.DecodeBool(value, &v.AdditionalPropertiesSupport))
 		}
 		return nil
 	})
@@ -21972,8 +22377,8 @@ func (x *ShowDocumentClientCapabilities) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type RegularExpressionsClientCapabilities struct {
-	Engine  string  `json:"engine"`
-	Version *string `json:"version,omitempty"`
+	Engine  string `json:"engine"`
+	Version string `json:"version,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -21982,9 +22387,9 @@ func (x RegularExpressionsClientCapabilities) AppendJSON(b []byte) ([]byte, erro
 	start := len(b)
 	b = append(b, `,"engine":`...)
 	b = jsonrpc.AppendString(b, x.Engine)
-	if x.Version != nil {
+	if x.Version != "" {
 		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendString(b, *x.Version)
+		b = jsonrpc.AppendString(b, x.Version)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -22002,7 +22407,7 @@ func (x *RegularExpressionsClientCapabilities) UnmarshalJSON(b []byte) error {
 			has.Engine = true
 			return jsonrpc.AtField("engine", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Engine)))
 		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("version", jsonrpc.DecodeString(value, &v.Version))
 		}
 		return nil
 	})
@@ -22022,8 +22427,8 @@ func (x *RegularExpressionsClientCapabilities) UnmarshalJSON(b []byte) error {
 //
 // Since 3.16.0.
 type MarkdownClientCapabilities struct {
-	Parser  string  `json:"parser"`
-	Version *string `json:"version,omitempty"`
+	Parser  string `json:"parser"`
+	Version string `json:"version,omitempty"`
 
 	// Since 3.17.0.
 	AllowedTags []string `json:"allowedTags,omitzero"`
@@ -22036,9 +22441,9 @@ func (x MarkdownClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"parser":`...)
 	b = jsonrpc.AppendString(b, x.Parser)
-	if x.Version != nil {
+	if x.Version != "" {
 		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendString(b, *x.Version)
+		b = jsonrpc.AppendString(b, x.Version)
 	}
 	if x.AllowedTags != nil {
 		b = append(b, `,"allowedTags":`...)
@@ -22062,7 +22467,7 @@ func (x *MarkdownClientCapabilities) UnmarshalJSON(b []byte) error {
 			has.Parser = true
 			return jsonrpc.AtField("parser", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Parser)))
 		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("version", jsonrpc.DecodeString(value, &v.Version))
 		case "allowedTags":
 			return jsonrpc.AtField("allowedTags", json.Unmarshal(value, &v.AllowedTags))
 		}
@@ -22369,9 +22774,9 @@ type LSPObject map[string]json.RawMessage
 // TextDocumentFilterVariant1 is the TextDocumentFilterVariant1 variant of
 // [TextDocumentFilter].
 type TextDocumentFilterVariant1 struct {
-	Language string  `json:"language"`
-	Scheme   *string `json:"scheme,omitempty"`
-	Pattern  *string `json:"pattern,omitempty"`
+	Language string `json:"language"`
+	Scheme   string `json:"scheme,omitempty"`
+	Pattern  string `json:"pattern,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -22380,13 +22785,13 @@ func (x TextDocumentFilterVariant1) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"language":`...)
 	b = jsonrpc.AppendString(b, x.Language)
-	if x.Scheme != nil {
+	if x.Scheme != "" {
 		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, *x.Scheme)
+		b = jsonrpc.AppendString(b, x.Scheme)
 	}
-	if x.Pattern != nil {
+	if x.Pattern != "" {
 		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, *x.Pattern)
+		b = jsonrpc.AppendString(b, x.Pattern)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -22404,9 +22809,9 @@ func (x *TextDocumentFilterVariant1) UnmarshalJSON(b []byte) error {
 			has.Language = true
 			return jsonrpc.AtField("language", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Language)))
 		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeOptional(value, &v.Scheme, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("scheme", jsonrpc.DecodeString(value, &v.Scheme))
 		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeOptional(value, &v.Pattern, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("pattern", jsonrpc.DecodeString(value, &v.Pattern))
 		}
 		return nil
 	})
@@ -22424,24 +22829,24 @@ func (x *TextDocumentFilterVariant1) UnmarshalJSON(b []byte) error {
 // TextDocumentFilterVariant2 is the TextDocumentFilterVariant2 variant of
 // [TextDocumentFilter].
 type TextDocumentFilterVariant2 struct {
-	Language *string `json:"language,omitempty"`
-	Scheme   string  `json:"scheme"`
-	Pattern  *string `json:"pattern,omitempty"`
+	Language string `json:"language,omitempty"`
+	Scheme   string `json:"scheme"`
+	Pattern  string `json:"pattern,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x TextDocumentFilterVariant2) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Language != nil {
+	if x.Language != "" {
 		b = append(b, `,"language":`...)
-		b = jsonrpc.AppendString(b, *x.Language)
+		b = jsonrpc.AppendString(b, x.Language)
 	}
 	b = append(b, `,"scheme":`...)
 	b = jsonrpc.AppendString(b, x.Scheme)
-	if x.Pattern != nil {
+	if x.Pattern != "" {
 		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, *x.Pattern)
+		b = jsonrpc.AppendString(b, x.Pattern)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -22456,12 +22861,12 @@ func (x *TextDocumentFilterVariant2) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "language":
-			return jsonrpc.AtField("language", jsonrpc.DecodeOptional(value, &v.Language, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("language", jsonrpc.DecodeString(value, &v.Language))
 		case "scheme":
 			has.Scheme = true
 			return jsonrpc.AtField("scheme", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Scheme)))
 		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeOptional(value, &v.Pattern, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("pattern", jsonrpc.DecodeString(value, &v.Pattern))
 		}
 		return nil
 	})
@@ -22479,22 +22884,22 @@ func (x *TextDocumentFilterVariant2) UnmarshalJSON(b []byte) error {
 // TextDocumentFilterVariant3 is the TextDocumentFilterVariant3 variant of
 // [TextDocumentFilter].
 type TextDocumentFilterVariant3 struct {
-	Language *string `json:"language,omitempty"`
-	Scheme   *string `json:"scheme,omitempty"`
-	Pattern  string  `json:"pattern"`
+	Language string `json:"language,omitempty"`
+	Scheme   string `json:"scheme,omitempty"`
+	Pattern  string `json:"pattern"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x TextDocumentFilterVariant3) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Language != nil {
+	if x.Language != "" {
 		b = append(b, `,"language":`...)
-		b = jsonrpc.AppendString(b, *x.Language)
+		b = jsonrpc.AppendString(b, x.Language)
 	}
-	if x.Scheme != nil {
+	if x.Scheme != "" {
 		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, *x.Scheme)
+		b = jsonrpc.AppendString(b, x.Scheme)
 	}
 	b = append(b, `,"pattern":`...)
 	b = jsonrpc.AppendString(b, x.Pattern)
@@ -22511,9 +22916,9 @@ func (x *TextDocumentFilterVariant3) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "language":
-			return jsonrpc.AtField("language", jsonrpc.DecodeOptional(value, &v.Language, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("language", jsonrpc.DecodeString(value, &v.Language))
 		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeOptional(value, &v.Scheme, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("scheme", jsonrpc.DecodeString(value, &v.Scheme))
 		case "pattern":
 			has.Pattern = true
 			return jsonrpc.AtField("pattern", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Pattern)))
@@ -22534,9 +22939,9 @@ func (x *TextDocumentFilterVariant3) UnmarshalJSON(b []byte) error {
 // NotebookDocumentFilterVariant1 is the NotebookDocumentFilterVariant1 variant
 // of [NotebookDocumentFilter].
 type NotebookDocumentFilterVariant1 struct {
-	NotebookType string  `json:"notebookType"`
-	Scheme       *string `json:"scheme,omitempty"`
-	Pattern      *string `json:"pattern,omitempty"`
+	NotebookType string `json:"notebookType"`
+	Scheme       string `json:"scheme,omitempty"`
+	Pattern      string `json:"pattern,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -22545,13 +22950,13 @@ func (x NotebookDocumentFilterVariant1) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"notebookType":`...)
 	b = jsonrpc.AppendString(b, x.NotebookType)
-	if x.Scheme != nil {
+	if x.Scheme != "" {
 		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, *x.Scheme)
+		b = jsonrpc.AppendString(b, x.Scheme)
 	}
-	if x.Pattern != nil {
+	if x.Pattern != "" {
 		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, *x.Pattern)
+		b = jsonrpc.AppendString(b, x.Pattern)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -22569,9 +22974,9 @@ func (x *NotebookDocumentFilterVariant1) UnmarshalJSON(b []byte) error {
 			has.NotebookType = true
 			return jsonrpc.AtField("notebookType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.NotebookType)))
 		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeOptional(value, &v.Scheme, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("scheme", jsonrpc.DecodeString(value, &v.Scheme))
 		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeOptional(value, &v.Pattern, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("pattern", jsonrpc.DecodeString(value, &v.Pattern))
 		}
 		return nil
 	})
@@ -22589,24 +22994,24 @@ func (x *NotebookDocumentFilterVariant1) UnmarshalJSON(b []byte) error {
 // NotebookDocumentFilterVariant2 is the NotebookDocumentFilterVariant2 variant
 // of [NotebookDocumentFilter].
 type NotebookDocumentFilterVariant2 struct {
-	NotebookType *string `json:"notebookType,omitempty"`
-	Scheme       string  `json:"scheme"`
-	Pattern      *string `json:"pattern,omitempty"`
+	NotebookType string `json:"notebookType,omitempty"`
+	Scheme       string `json:"scheme"`
+	Pattern      string `json:"pattern,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x NotebookDocumentFilterVariant2) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.NotebookType != nil {
+	if x.NotebookType != "" {
 		b = append(b, `,"notebookType":`...)
-		b = jsonrpc.AppendString(b, *x.NotebookType)
+		b = jsonrpc.AppendString(b, x.NotebookType)
 	}
 	b = append(b, `,"scheme":`...)
 	b = jsonrpc.AppendString(b, x.Scheme)
-	if x.Pattern != nil {
+	if x.Pattern != "" {
 		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, *x.Pattern)
+		b = jsonrpc.AppendString(b, x.Pattern)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -22621,12 +23026,12 @@ func (x *NotebookDocumentFilterVariant2) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "notebookType":
-			return jsonrpc.AtField("notebookType", jsonrpc.DecodeOptional(value, &v.NotebookType, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("notebookType", jsonrpc.DecodeString(value, &v.NotebookType))
 		case "scheme":
 			has.Scheme = true
 			return jsonrpc.AtField("scheme", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Scheme)))
 		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeOptional(value, &v.Pattern, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("pattern", jsonrpc.DecodeString(value, &v.Pattern))
 		}
 		return nil
 	})
@@ -22644,22 +23049,22 @@ func (x *NotebookDocumentFilterVariant2) UnmarshalJSON(b []byte) error {
 // NotebookDocumentFilterVariant3 is the NotebookDocumentFilterVariant3 variant
 // of [NotebookDocumentFilter].
 type NotebookDocumentFilterVariant3 struct {
-	NotebookType *string `json:"notebookType,omitempty"`
-	Scheme       *string `json:"scheme,omitempty"`
-	Pattern      string  `json:"pattern"`
+	NotebookType string `json:"notebookType,omitempty"`
+	Scheme       string `json:"scheme,omitempty"`
+	Pattern      string `json:"pattern"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x NotebookDocumentFilterVariant3) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.NotebookType != nil {
+	if x.NotebookType != "" {
 		b = append(b, `,"notebookType":`...)
-		b = jsonrpc.AppendString(b, *x.NotebookType)
+		b = jsonrpc.AppendString(b, x.NotebookType)
 	}
-	if x.Scheme != nil {
+	if x.Scheme != "" {
 		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, *x.Scheme)
+		b = jsonrpc.AppendString(b, x.Scheme)
 	}
 	b = append(b, `,"pattern":`...)
 	b = jsonrpc.AppendString(b, x.Pattern)
@@ -22676,9 +23081,9 @@ func (x *NotebookDocumentFilterVariant3) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "notebookType":
-			return jsonrpc.AtField("notebookType", jsonrpc.DecodeOptional(value, &v.NotebookType, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("notebookType", jsonrpc.DecodeString(value, &v.NotebookType))
 		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeOptional(value, &v.Scheme, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("scheme", jsonrpc.DecodeString(value, &v.Scheme))
 		case "pattern":
 			has.Pattern = true
 			return jsonrpc.AtField("pattern", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Pattern)))

@@ -62,6 +62,12 @@ func NewWorkspaceEditDocumentChangesItemDeleteFile(v DeleteFile) WorkspaceEditDo
 	return WorkspaceEditDocumentChangesItem{DeleteFile: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x WorkspaceEditDocumentChangesItem) IsZero() bool {
+	return x.TextDocumentEdit == nil && x.CreateFile == nil && x.RenameFile == nil && x.DeleteFile == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x WorkspaceEditDocumentChangesItem) MarshalJSON() ([]byte, error) {
 	var v any
@@ -187,6 +193,12 @@ func NewInlayHintLabelArray(v []InlayHintLabelPart) InlayHintLabel {
 	return InlayHintLabel{Array: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x InlayHintLabel) IsZero() bool {
+	return x.String == nil && x.Array == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x InlayHintLabel) MarshalJSON() ([]byte, error) {
 	var v any
@@ -244,6 +256,12 @@ func NewInlayHintTooltipString(v string) InlayHintTooltip {
 // NewInlayHintTooltipMarkupContent returns an InlayHintTooltip holding v.
 func NewInlayHintTooltipMarkupContent(v MarkupContent) InlayHintTooltip {
 	return InlayHintTooltip{MarkupContent: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x InlayHintTooltip) IsZero() bool {
+	return x.String == nil && x.MarkupContent == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -316,6 +334,12 @@ func NewDocumentDiagnosticReportPartialResultRelatedDocumentsValueFullDocumentDi
 // v.
 func NewDocumentDiagnosticReportPartialResultRelatedDocumentsValueUnchangedDocumentDiagnosticReport(v UnchangedDocumentDiagnosticReport) DocumentDiagnosticReportPartialResultRelatedDocumentsValue {
 	return DocumentDiagnosticReportPartialResultRelatedDocumentsValue{UnchangedDocumentDiagnosticReport: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x DocumentDiagnosticReportPartialResultRelatedDocumentsValue) IsZero() bool {
+	return x.FullDocumentDiagnosticReport == nil && x.UnchangedDocumentDiagnosticReport == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -418,6 +442,12 @@ func NewInlineCompletionItemInsertTextStringValue(v StringValue) InlineCompletio
 	return InlineCompletionItemInsertText{StringValue: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x InlineCompletionItemInsertText) IsZero() bool {
+	return x.String == nil && x.StringValue == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x InlineCompletionItemInsertText) MarshalJSON() ([]byte, error) {
 	var v any
@@ -480,6 +510,12 @@ func NewDidChangeConfigurationRegistrationOptionsSectionArray(v []string) DidCha
 	return DidChangeConfigurationRegistrationOptionsSection{Array: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x DidChangeConfigurationRegistrationOptionsSection) IsZero() bool {
+	return x.String == nil && x.Array == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x DidChangeConfigurationRegistrationOptionsSection) MarshalJSON() ([]byte, error) {
 	var v any
@@ -539,6 +575,12 @@ func NewCompletionItemDocumentationString(v string) CompletionItemDocumentation 
 // CompletionItemDocumentation holding v.
 func NewCompletionItemDocumentationMarkupContent(v MarkupContent) CompletionItemDocumentation {
 	return CompletionItemDocumentation{MarkupContent: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x CompletionItemDocumentation) IsZero() bool {
+	return x.String == nil && x.MarkupContent == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -607,6 +649,12 @@ func NewCompletionItemTextEditTextEdit(v TextEdit) CompletionItemTextEdit {
 // holding v.
 func NewCompletionItemTextEditInsertReplaceEdit(v InsertReplaceEdit) CompletionItemTextEdit {
 	return CompletionItemTextEdit{InsertReplaceEdit: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x CompletionItemTextEdit) IsZero() bool {
+	return x.TextEdit == nil && x.InsertReplaceEdit == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -714,6 +762,12 @@ func NewCompletionListItemDefaultsEditRangeCompletionListItemDefaultsEditRangeVa
 	return CompletionListItemDefaultsEditRange{CompletionListItemDefaultsEditRangeVariant2: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x CompletionListItemDefaultsEditRange) IsZero() bool {
+	return x.Range == nil && x.CompletionListItemDefaultsEditRangeVariant2 == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x CompletionListItemDefaultsEditRange) MarshalJSON() ([]byte, error) {
 	var v any
@@ -819,6 +873,12 @@ func NewHoverContentsMarkedString(v MarkedString) HoverContents {
 // NewHoverContentsArray returns a HoverContents holding v.
 func NewHoverContentsArray(v []MarkedString) HoverContents {
 	return HoverContents{Array: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x HoverContents) IsZero() bool {
+	return x.MarkupContent == nil && x.MarkedString == nil && x.Array == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -932,6 +992,12 @@ func NewWorkspaceSymbolLocationWorkspaceSymbolLocationVariant2(v WorkspaceSymbol
 	return WorkspaceSymbolLocation{WorkspaceSymbolLocationVariant2: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x WorkspaceSymbolLocation) IsZero() bool {
+	return x.Location == nil && x.WorkspaceSymbolLocationVariant2 == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x WorkspaceSymbolLocation) MarshalJSON() ([]byte, error) {
 	var v any
@@ -1022,6 +1088,12 @@ func NewCancelParamsIDString(v string) CancelParamsID {
 	return CancelParamsID{String: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x CancelParamsID) IsZero() bool {
+	return x.Integer == nil && x.String == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x CancelParamsID) MarshalJSON() ([]byte, error) {
 	var v any
@@ -1083,6 +1155,12 @@ func NewSemanticTokensOptionsRangeSemanticTokensOptionsRangeVariant2(v SemanticT
 	return SemanticTokensOptionsRange{SemanticTokensOptionsRangeVariant2: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x SemanticTokensOptionsRange) IsZero() bool {
+	return x.Boolean == nil && x.SemanticTokensOptionsRangeVariant2 == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x SemanticTokensOptionsRange) MarshalJSON() ([]byte, error) {
 	var v any
@@ -1142,6 +1220,12 @@ func NewSemanticTokensOptionsFullBoolean(v bool) SemanticTokensOptionsFull {
 // SemanticTokensOptionsFull holding v.
 func NewSemanticTokensOptionsFullSemanticTokensOptionsFullVariant2(v SemanticTokensOptionsFullVariant2) SemanticTokensOptionsFull {
 	return SemanticTokensOptionsFull{SemanticTokensOptionsFullVariant2: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x SemanticTokensOptionsFull) IsZero() bool {
+	return x.Boolean == nil && x.SemanticTokensOptionsFullVariant2 == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1211,6 +1295,12 @@ func NewTextDocumentEditEditsItemTextEdit(v TextEdit) TextDocumentEditEditsItem 
 // TextDocumentEditEditsItem holding v.
 func NewTextDocumentEditEditsItemAnnotatedTextEdit(v AnnotatedTextEdit) TextDocumentEditEditsItem {
 	return TextDocumentEditEditsItem{AnnotatedTextEdit: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentEditEditsItem) IsZero() bool {
+	return x.TextEdit == nil && x.AnnotatedTextEdit == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1307,6 +1397,12 @@ func NewInlayHintLabelPartTooltipMarkupContent(v MarkupContent) InlayHintLabelPa
 	return InlayHintLabelPartTooltip{MarkupContent: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x InlayHintLabelPartTooltip) IsZero() bool {
+	return x.String == nil && x.MarkupContent == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x InlayHintLabelPartTooltip) MarshalJSON() ([]byte, error) {
 	var v any
@@ -1377,6 +1473,12 @@ func NewRelatedFullDocumentDiagnosticReportRelatedDocumentsValueFullDocumentDiag
 // v.
 func NewRelatedFullDocumentDiagnosticReportRelatedDocumentsValueUnchangedDocumentDiagnosticReport(v UnchangedDocumentDiagnosticReport) RelatedFullDocumentDiagnosticReportRelatedDocumentsValue {
 	return RelatedFullDocumentDiagnosticReportRelatedDocumentsValue{UnchangedDocumentDiagnosticReport: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x RelatedFullDocumentDiagnosticReportRelatedDocumentsValue) IsZero() bool {
+	return x.FullDocumentDiagnosticReport == nil && x.UnchangedDocumentDiagnosticReport == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1489,6 +1591,12 @@ func NewRelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValueUnchangedDo
 	return RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue{UnchangedDocumentDiagnosticReport: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) IsZero() bool {
+	return x.FullDocumentDiagnosticReport == nil && x.UnchangedDocumentDiagnosticReport == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x RelatedUnchangedDocumentDiagnosticReportRelatedDocumentsValue) MarshalJSON() ([]byte, error) {
 	var v any
@@ -1589,6 +1697,12 @@ func NewServerCapabilitiesTextDocumentSyncTextDocumentSyncKind(v TextDocumentSyn
 	return ServerCapabilitiesTextDocumentSync{TextDocumentSyncKind: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesTextDocumentSync) IsZero() bool {
+	return x.TextDocumentSyncOptions == nil && x.TextDocumentSyncKind == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ServerCapabilitiesTextDocumentSync) MarshalJSON() ([]byte, error) {
 	var v any
@@ -1658,6 +1772,12 @@ func NewServerCapabilitiesNotebookDocumentSyncNotebookDocumentSyncOptions(v Note
 // returns a ServerCapabilitiesNotebookDocumentSync holding v.
 func NewServerCapabilitiesNotebookDocumentSyncNotebookDocumentSyncRegistrationOptions(v NotebookDocumentSyncRegistrationOptions) ServerCapabilitiesNotebookDocumentSync {
 	return ServerCapabilitiesNotebookDocumentSync{NotebookDocumentSyncRegistrationOptions: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesNotebookDocumentSync) IsZero() bool {
+	return x.NotebookDocumentSyncOptions == nil && x.NotebookDocumentSyncRegistrationOptions == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1756,6 +1876,12 @@ func NewServerCapabilitiesHoverProviderHoverOptions(v HoverOptions) ServerCapabi
 	return ServerCapabilitiesHoverProvider{HoverOptions: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesHoverProvider) IsZero() bool {
+	return x.Boolean == nil && x.HoverOptions == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ServerCapabilitiesHoverProvider) MarshalJSON() ([]byte, error) {
 	var v any
@@ -1831,6 +1957,12 @@ func NewServerCapabilitiesDeclarationProviderDeclarationOptions(v DeclarationOpt
 // returns a ServerCapabilitiesDeclarationProvider holding v.
 func NewServerCapabilitiesDeclarationProviderDeclarationRegistrationOptions(v DeclarationRegistrationOptions) ServerCapabilitiesDeclarationProvider {
 	return ServerCapabilitiesDeclarationProvider{DeclarationRegistrationOptions: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesDeclarationProvider) IsZero() bool {
+	return x.Boolean == nil && x.DeclarationOptions == nil && x.DeclarationRegistrationOptions == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1934,6 +2066,12 @@ func NewServerCapabilitiesDefinitionProviderDefinitionOptions(v DefinitionOption
 	return ServerCapabilitiesDefinitionProvider{DefinitionOptions: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesDefinitionProvider) IsZero() bool {
+	return x.Boolean == nil && x.DefinitionOptions == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ServerCapabilitiesDefinitionProvider) MarshalJSON() ([]byte, error) {
 	var v any
@@ -2009,6 +2147,12 @@ func NewServerCapabilitiesTypeDefinitionProviderTypeDefinitionOptions(v TypeDefi
 // returns a ServerCapabilitiesTypeDefinitionProvider holding v.
 func NewServerCapabilitiesTypeDefinitionProviderTypeDefinitionRegistrationOptions(v TypeDefinitionRegistrationOptions) ServerCapabilitiesTypeDefinitionProvider {
 	return ServerCapabilitiesTypeDefinitionProvider{TypeDefinitionRegistrationOptions: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesTypeDefinitionProvider) IsZero() bool {
+	return x.Boolean == nil && x.TypeDefinitionOptions == nil && x.TypeDefinitionRegistrationOptions == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2128,6 +2272,12 @@ func NewServerCapabilitiesImplementationProviderImplementationRegistrationOption
 	return ServerCapabilitiesImplementationProvider{ImplementationRegistrationOptions: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesImplementationProvider) IsZero() bool {
+	return x.Boolean == nil && x.ImplementationOptions == nil && x.ImplementationRegistrationOptions == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ServerCapabilitiesImplementationProvider) MarshalJSON() ([]byte, error) {
 	var v any
@@ -2230,6 +2380,12 @@ func NewServerCapabilitiesReferencesProviderReferenceOptions(v ReferenceOptions)
 	return ServerCapabilitiesReferencesProvider{ReferenceOptions: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesReferencesProvider) IsZero() bool {
+	return x.Boolean == nil && x.ReferenceOptions == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ServerCapabilitiesReferencesProvider) MarshalJSON() ([]byte, error) {
 	var v any
@@ -2290,6 +2446,12 @@ func NewServerCapabilitiesDocumentHighlightProviderBoolean(v bool) ServerCapabil
 // returns a ServerCapabilitiesDocumentHighlightProvider holding v.
 func NewServerCapabilitiesDocumentHighlightProviderDocumentHighlightOptions(v DocumentHighlightOptions) ServerCapabilitiesDocumentHighlightProvider {
 	return ServerCapabilitiesDocumentHighlightProvider{DocumentHighlightOptions: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesDocumentHighlightProvider) IsZero() bool {
+	return x.Boolean == nil && x.DocumentHighlightOptions == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2354,6 +2516,12 @@ func NewServerCapabilitiesDocumentSymbolProviderDocumentSymbolOptions(v Document
 	return ServerCapabilitiesDocumentSymbolProvider{DocumentSymbolOptions: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesDocumentSymbolProvider) IsZero() bool {
+	return x.Boolean == nil && x.DocumentSymbolOptions == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ServerCapabilitiesDocumentSymbolProvider) MarshalJSON() ([]byte, error) {
 	var v any
@@ -2414,6 +2582,12 @@ func NewServerCapabilitiesCodeActionProviderBoolean(v bool) ServerCapabilitiesCo
 // ServerCapabilitiesCodeActionProvider holding v.
 func NewServerCapabilitiesCodeActionProviderCodeActionOptions(v CodeActionOptions) ServerCapabilitiesCodeActionProvider {
 	return ServerCapabilitiesCodeActionProvider{CodeActionOptions: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesCodeActionProvider) IsZero() bool {
+	return x.Boolean == nil && x.CodeActionOptions == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2491,6 +2665,12 @@ func NewServerCapabilitiesColorProviderDocumentColorOptions(v DocumentColorOptio
 // ServerCapabilitiesColorProvider holding v.
 func NewServerCapabilitiesColorProviderDocumentColorRegistrationOptions(v DocumentColorRegistrationOptions) ServerCapabilitiesColorProvider {
 	return ServerCapabilitiesColorProvider{DocumentColorRegistrationOptions: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesColorProvider) IsZero() bool {
+	return x.Boolean == nil && x.DocumentColorOptions == nil && x.DocumentColorRegistrationOptions == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2594,6 +2774,12 @@ func NewServerCapabilitiesWorkspaceSymbolProviderWorkspaceSymbolOptions(v Worksp
 	return ServerCapabilitiesWorkspaceSymbolProvider{WorkspaceSymbolOptions: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesWorkspaceSymbolProvider) IsZero() bool {
+	return x.Boolean == nil && x.WorkspaceSymbolOptions == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ServerCapabilitiesWorkspaceSymbolProvider) MarshalJSON() ([]byte, error) {
 	var v any
@@ -2654,6 +2840,12 @@ func NewServerCapabilitiesDocumentFormattingProviderBoolean(v bool) ServerCapabi
 // returns a ServerCapabilitiesDocumentFormattingProvider holding v.
 func NewServerCapabilitiesDocumentFormattingProviderDocumentFormattingOptions(v DocumentFormattingOptions) ServerCapabilitiesDocumentFormattingProvider {
 	return ServerCapabilitiesDocumentFormattingProvider{DocumentFormattingOptions: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesDocumentFormattingProvider) IsZero() bool {
+	return x.Boolean == nil && x.DocumentFormattingOptions == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2718,6 +2910,12 @@ func NewServerCapabilitiesDocumentRangeFormattingProviderDocumentRangeFormatting
 	return ServerCapabilitiesDocumentRangeFormattingProvider{DocumentRangeFormattingOptions: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesDocumentRangeFormattingProvider) IsZero() bool {
+	return x.Boolean == nil && x.DocumentRangeFormattingOptions == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ServerCapabilitiesDocumentRangeFormattingProvider) MarshalJSON() ([]byte, error) {
 	var v any
@@ -2778,6 +2976,12 @@ func NewServerCapabilitiesRenameProviderBoolean(v bool) ServerCapabilitiesRename
 // ServerCapabilitiesRenameProvider holding v.
 func NewServerCapabilitiesRenameProviderRenameOptions(v RenameOptions) ServerCapabilitiesRenameProvider {
 	return ServerCapabilitiesRenameProvider{RenameOptions: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesRenameProvider) IsZero() bool {
+	return x.Boolean == nil && x.RenameOptions == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2855,6 +3059,12 @@ func NewServerCapabilitiesFoldingRangeProviderFoldingRangeOptions(v FoldingRange
 // returns a ServerCapabilitiesFoldingRangeProvider holding v.
 func NewServerCapabilitiesFoldingRangeProviderFoldingRangeRegistrationOptions(v FoldingRangeRegistrationOptions) ServerCapabilitiesFoldingRangeProvider {
 	return ServerCapabilitiesFoldingRangeProvider{FoldingRangeRegistrationOptions: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesFoldingRangeProvider) IsZero() bool {
+	return x.Boolean == nil && x.FoldingRangeOptions == nil && x.FoldingRangeRegistrationOptions == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -2973,6 +3183,12 @@ func NewServerCapabilitiesSelectionRangeProviderSelectionRangeRegistrationOption
 	return ServerCapabilitiesSelectionRangeProvider{SelectionRangeRegistrationOptions: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesSelectionRangeProvider) IsZero() bool {
+	return x.Boolean == nil && x.SelectionRangeOptions == nil && x.SelectionRangeRegistrationOptions == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ServerCapabilitiesSelectionRangeProvider) MarshalJSON() ([]byte, error) {
 	var v any
@@ -3088,6 +3304,12 @@ func NewServerCapabilitiesCallHierarchyProviderCallHierarchyOptions(v CallHierar
 // returns a ServerCapabilitiesCallHierarchyProvider holding v.
 func NewServerCapabilitiesCallHierarchyProviderCallHierarchyRegistrationOptions(v CallHierarchyRegistrationOptions) ServerCapabilitiesCallHierarchyProvider {
 	return ServerCapabilitiesCallHierarchyProvider{CallHierarchyRegistrationOptions: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesCallHierarchyProvider) IsZero() bool {
+	return x.Boolean == nil && x.CallHierarchyOptions == nil && x.CallHierarchyRegistrationOptions == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3208,6 +3430,12 @@ func NewServerCapabilitiesLinkedEditingRangeProviderLinkedEditingRangeRegistrati
 	return ServerCapabilitiesLinkedEditingRangeProvider{LinkedEditingRangeRegistrationOptions: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesLinkedEditingRangeProvider) IsZero() bool {
+	return x.Boolean == nil && x.LinkedEditingRangeOptions == nil && x.LinkedEditingRangeRegistrationOptions == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ServerCapabilitiesLinkedEditingRangeProvider) MarshalJSON() ([]byte, error) {
 	var v any
@@ -3316,6 +3544,12 @@ func NewServerCapabilitiesSemanticTokensProviderSemanticTokensOptions(v Semantic
 // returns a ServerCapabilitiesSemanticTokensProvider holding v.
 func NewServerCapabilitiesSemanticTokensProviderSemanticTokensRegistrationOptions(v SemanticTokensRegistrationOptions) ServerCapabilitiesSemanticTokensProvider {
 	return ServerCapabilitiesSemanticTokensProvider{SemanticTokensRegistrationOptions: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesSemanticTokensProvider) IsZero() bool {
+	return x.SemanticTokensOptions == nil && x.SemanticTokensRegistrationOptions == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3435,6 +3669,12 @@ func NewServerCapabilitiesMonikerProviderMonikerRegistrationOptions(v MonikerReg
 	return ServerCapabilitiesMonikerProvider{MonikerRegistrationOptions: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesMonikerProvider) IsZero() bool {
+	return x.Boolean == nil && x.MonikerOptions == nil && x.MonikerRegistrationOptions == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ServerCapabilitiesMonikerProvider) MarshalJSON() ([]byte, error) {
 	var v any
@@ -3547,6 +3787,12 @@ func NewServerCapabilitiesTypeHierarchyProviderTypeHierarchyOptions(v TypeHierar
 // returns a ServerCapabilitiesTypeHierarchyProvider holding v.
 func NewServerCapabilitiesTypeHierarchyProviderTypeHierarchyRegistrationOptions(v TypeHierarchyRegistrationOptions) ServerCapabilitiesTypeHierarchyProvider {
 	return ServerCapabilitiesTypeHierarchyProvider{TypeHierarchyRegistrationOptions: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesTypeHierarchyProvider) IsZero() bool {
+	return x.Boolean == nil && x.TypeHierarchyOptions == nil && x.TypeHierarchyRegistrationOptions == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -3666,6 +3912,12 @@ func NewServerCapabilitiesInlineValueProviderInlineValueRegistrationOptions(v In
 	return ServerCapabilitiesInlineValueProvider{InlineValueRegistrationOptions: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesInlineValueProvider) IsZero() bool {
+	return x.Boolean == nil && x.InlineValueOptions == nil && x.InlineValueRegistrationOptions == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ServerCapabilitiesInlineValueProvider) MarshalJSON() ([]byte, error) {
 	var v any
@@ -3782,6 +4034,12 @@ func NewServerCapabilitiesInlayHintProviderInlayHintRegistrationOptions(v InlayH
 	return ServerCapabilitiesInlayHintProvider{InlayHintRegistrationOptions: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesInlayHintProvider) IsZero() bool {
+	return x.Boolean == nil && x.InlayHintOptions == nil && x.InlayHintRegistrationOptions == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ServerCapabilitiesInlayHintProvider) MarshalJSON() ([]byte, error) {
 	var v any
@@ -3894,6 +4152,12 @@ func NewServerCapabilitiesDiagnosticProviderDiagnosticRegistrationOptions(v Diag
 	return ServerCapabilitiesDiagnosticProvider{DiagnosticRegistrationOptions: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesDiagnosticProvider) IsZero() bool {
+	return x.DiagnosticOptions == nil && x.DiagnosticRegistrationOptions == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ServerCapabilitiesDiagnosticProvider) MarshalJSON() ([]byte, error) {
 	var v any
@@ -3997,6 +4261,12 @@ func NewServerCapabilitiesInlineCompletionProviderInlineCompletionOptions(v Inli
 	return ServerCapabilitiesInlineCompletionProvider{InlineCompletionOptions: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ServerCapabilitiesInlineCompletionProvider) IsZero() bool {
+	return x.Boolean == nil && x.InlineCompletionOptions == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ServerCapabilitiesInlineCompletionProvider) MarshalJSON() ([]byte, error) {
 	var v any
@@ -4054,6 +4324,12 @@ func NewDiagnosticCodeInteger(v int32) DiagnosticCode {
 // NewDiagnosticCodeString returns a DiagnosticCode holding v.
 func NewDiagnosticCodeString(v string) DiagnosticCode {
 	return DiagnosticCode{String: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x DiagnosticCode) IsZero() bool {
+	return x.Integer == nil && x.String == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -4118,6 +4394,12 @@ func NewSignatureInformationDocumentationMarkupContent(v MarkupContent) Signatur
 	return SignatureInformationDocumentation{MarkupContent: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x SignatureInformationDocumentation) IsZero() bool {
+	return x.String == nil && x.MarkupContent == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x SignatureInformationDocumentation) MarshalJSON() ([]byte, error) {
 	var v any
@@ -4177,6 +4459,12 @@ func NewTextDocumentSyncOptionsSaveBoolean(v bool) TextDocumentSyncOptionsSave {
 // TextDocumentSyncOptionsSave holding v.
 func NewTextDocumentSyncOptionsSaveSaveOptions(v SaveOptions) TextDocumentSyncOptionsSave {
 	return TextDocumentSyncOptionsSave{SaveOptions: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentSyncOptionsSave) IsZero() bool {
+	return x.Boolean == nil && x.SaveOptions == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -4249,6 +4537,12 @@ func NewNotebookDocumentSyncOptionsNotebookSelectorItemNotebookDocumentSyncOptio
 // returns a NotebookDocumentSyncOptionsNotebookSelectorItem holding v.
 func NewNotebookDocumentSyncOptionsNotebookSelectorItemNotebookDocumentSyncOptionsNotebookSelectorItemVariant2(v NotebookDocumentSyncOptionsNotebookSelectorItemVariant2) NotebookDocumentSyncOptionsNotebookSelectorItem {
 	return NotebookDocumentSyncOptionsNotebookSelectorItem{NotebookDocumentSyncOptionsNotebookSelectorItemVariant2: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x NotebookDocumentSyncOptionsNotebookSelectorItem) IsZero() bool {
+	return x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant1 == nil && x.NotebookDocumentSyncOptionsNotebookSelectorItemVariant2 == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -4349,6 +4643,12 @@ func NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant1NotebookNotebookD
 	return NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook{NotebookDocumentFilter: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook) IsZero() bool {
+	return x.String == nil && x.NotebookDocumentFilter == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant1Notebook) MarshalJSON() ([]byte, error) {
 	var v any
@@ -4415,6 +4715,12 @@ func NewNotebookDocumentSyncOptionsNotebookSelectorItemVariant2NotebookNotebookD
 	return NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook{NotebookDocumentFilter: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook) IsZero() bool {
+	return x.String == nil && x.NotebookDocumentFilter == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x NotebookDocumentSyncOptionsNotebookSelectorItemVariant2Notebook) MarshalJSON() ([]byte, error) {
 	var v any
@@ -4476,6 +4782,12 @@ func NewWorkspaceFoldersServerCapabilitiesChangeNotificationsString(v string) Wo
 // WorkspaceFoldersServerCapabilitiesChangeNotifications holding v.
 func NewWorkspaceFoldersServerCapabilitiesChangeNotificationsBoolean(v bool) WorkspaceFoldersServerCapabilitiesChangeNotifications {
 	return WorkspaceFoldersServerCapabilitiesChangeNotifications{Boolean: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x WorkspaceFoldersServerCapabilitiesChangeNotifications) IsZero() bool {
+	return x.String == nil && x.Boolean == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -4540,6 +4852,12 @@ func NewParameterInformationLabelParameterInformationLabelVariant2(v ParameterIn
 	return ParameterInformationLabel{ParameterInformationLabelVariant2: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ParameterInformationLabel) IsZero() bool {
+	return x.String == nil && x.ParameterInformationLabelVariant2 == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ParameterInformationLabel) MarshalJSON() ([]byte, error) {
 	var v any
@@ -4600,6 +4918,12 @@ func NewParameterInformationDocumentationString(v string) ParameterInformationDo
 // ParameterInformationDocumentation holding v.
 func NewParameterInformationDocumentationMarkupContent(v MarkupContent) ParameterInformationDocumentation {
 	return ParameterInformationDocumentation{MarkupContent: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ParameterInformationDocumentation) IsZero() bool {
+	return x.String == nil && x.MarkupContent == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -4664,6 +4988,12 @@ func NewNotebookCellTextDocumentFilterNotebookNotebookDocumentFilter(v NotebookD
 	return NotebookCellTextDocumentFilterNotebook{NotebookDocumentFilter: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x NotebookCellTextDocumentFilterNotebook) IsZero() bool {
+	return x.String == nil && x.NotebookDocumentFilter == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x NotebookCellTextDocumentFilterNotebook) MarshalJSON() ([]byte, error) {
 	var v any
@@ -4722,6 +5052,12 @@ func NewRelativePatternBaseURIWorkspaceFolder(v WorkspaceFolder) RelativePattern
 // NewRelativePatternBaseURIURI returns a RelativePatternBaseURI holding v.
 func NewRelativePatternBaseURIURI(v URI) RelativePatternBaseURI {
 	return RelativePatternBaseURI{URI: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x RelativePatternBaseURI) IsZero() bool {
+	return x.WorkspaceFolder == nil && x.URI == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -4787,6 +5123,12 @@ func NewSemanticTokensClientCapabilitiesRequestsRangeSemanticTokensClientCapabil
 	return SemanticTokensClientCapabilitiesRequestsRange{SemanticTokensClientCapabilitiesRequestsRangeVariant2: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x SemanticTokensClientCapabilitiesRequestsRange) IsZero() bool {
+	return x.Boolean == nil && x.SemanticTokensClientCapabilitiesRequestsRangeVariant2 == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x SemanticTokensClientCapabilitiesRequestsRange) MarshalJSON() ([]byte, error) {
 	var v any
@@ -4850,6 +5192,12 @@ func NewSemanticTokensClientCapabilitiesRequestsFullSemanticTokensClientCapabili
 	return SemanticTokensClientCapabilitiesRequestsFull{SemanticTokensClientCapabilitiesRequestsFullVariant2: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x SemanticTokensClientCapabilitiesRequestsFull) IsZero() bool {
+	return x.Boolean == nil && x.SemanticTokensClientCapabilitiesRequestsFullVariant2 == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x SemanticTokensClientCapabilitiesRequestsFull) MarshalJSON() ([]byte, error) {
 	var v any
@@ -4910,6 +5258,12 @@ func NewDefinitionArray(v []Location) Definition {
 	return Definition{Array: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x Definition) IsZero() bool {
+	return x.Location == nil && x.Array == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x Definition) MarshalJSON() ([]byte, error) {
 	var v any
@@ -4968,6 +5322,12 @@ func NewDeclarationLocation(v Location) Declaration {
 // NewDeclarationArray returns a Declaration holding v.
 func NewDeclarationArray(v []Location) Declaration {
 	return Declaration{Array: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x Declaration) IsZero() bool {
+	return x.Location == nil && x.Array == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -5047,6 +5407,12 @@ func NewInlineValueInlineValueVariableLookup(v InlineValueVariableLookup) Inline
 // holding v.
 func NewInlineValueInlineValueEvaluatableExpression(v InlineValueEvaluatableExpression) InlineValue {
 	return InlineValue{InlineValueEvaluatableExpression: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x InlineValue) IsZero() bool {
+	return x.InlineValueText == nil && x.InlineValueVariableLookup == nil && x.InlineValueEvaluatableExpression == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -5170,6 +5536,12 @@ func NewDocumentDiagnosticReportRelatedUnchangedDocumentDiagnosticReport(v Relat
 	return DocumentDiagnosticReport{RelatedUnchangedDocumentDiagnosticReport: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x DocumentDiagnosticReport) IsZero() bool {
+	return x.RelatedFullDocumentDiagnosticReport == nil && x.RelatedUnchangedDocumentDiagnosticReport == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x DocumentDiagnosticReport) MarshalJSON() ([]byte, error) {
 	var v any
@@ -5285,6 +5657,12 @@ func NewPrepareRenameResultPrepareRenameResultVariant3(v PrepareRenameResultVari
 	return PrepareRenameResult{PrepareRenameResultVariant3: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x PrepareRenameResult) IsZero() bool {
+	return x.Range == nil && x.PrepareRenameResultVariant2 == nil && x.PrepareRenameResultVariant3 == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x PrepareRenameResult) MarshalJSON() ([]byte, error) {
 	var v any
@@ -5391,6 +5769,12 @@ func NewProgressTokenString(v string) ProgressToken {
 	return ProgressToken{String: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ProgressToken) IsZero() bool {
+	return x.Integer == nil && x.String == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ProgressToken) MarshalJSON() ([]byte, error) {
 	var v any
@@ -5463,6 +5847,12 @@ func NewWorkspaceDocumentDiagnosticReportWorkspaceFullDocumentDiagnosticReport(v
 // returns a WorkspaceDocumentDiagnosticReport holding v.
 func NewWorkspaceDocumentDiagnosticReportWorkspaceUnchangedDocumentDiagnosticReport(v WorkspaceUnchangedDocumentDiagnosticReport) WorkspaceDocumentDiagnosticReport {
 	return WorkspaceDocumentDiagnosticReport{WorkspaceUnchangedDocumentDiagnosticReport: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x WorkspaceDocumentDiagnosticReport) IsZero() bool {
+	return x.WorkspaceFullDocumentDiagnosticReport == nil && x.WorkspaceUnchangedDocumentDiagnosticReport == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -5577,6 +5967,12 @@ func NewTextDocumentContentChangeEventTextDocumentContentChangeEventVariant2(v T
 	return TextDocumentContentChangeEvent{TextDocumentContentChangeEventVariant2: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentContentChangeEvent) IsZero() bool {
+	return x.TextDocumentContentChangeEventVariant1 == nil && x.TextDocumentContentChangeEventVariant2 == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x TextDocumentContentChangeEvent) MarshalJSON() ([]byte, error) {
 	var v any
@@ -5673,6 +6069,12 @@ func NewMarkedStringMarkedStringVariant2(v MarkedStringVariant2) MarkedString {
 	return MarkedString{MarkedStringVariant2: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x MarkedString) IsZero() bool {
+	return x.String == nil && x.MarkedStringVariant2 == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x MarkedString) MarshalJSON() ([]byte, error) {
 	var v any
@@ -5741,6 +6143,12 @@ func NewDocumentFilterTextDocumentFilter(v TextDocumentFilter) DocumentFilter {
 // holding v.
 func NewDocumentFilterNotebookCellTextDocumentFilter(v NotebookCellTextDocumentFilter) DocumentFilter {
 	return DocumentFilter{NotebookCellTextDocumentFilter: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x DocumentFilter) IsZero() bool {
+	return x.TextDocumentFilter == nil && x.NotebookCellTextDocumentFilter == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -5847,6 +6255,12 @@ func NewGlobPatternRelativePattern(v RelativePattern) GlobPattern {
 	return GlobPattern{RelativePattern: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x GlobPattern) IsZero() bool {
+	return x.Pattern == nil && x.RelativePattern == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x GlobPattern) MarshalJSON() ([]byte, error) {
 	var v any
@@ -5926,6 +6340,12 @@ func NewTextDocumentFilterTextDocumentFilterVariant2(v TextDocumentFilterVariant
 // holding v.
 func NewTextDocumentFilterTextDocumentFilterVariant3(v TextDocumentFilterVariant3) TextDocumentFilter {
 	return TextDocumentFilter{TextDocumentFilterVariant3: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentFilter) IsZero() bool {
+	return x.TextDocumentFilterVariant1 == nil && x.TextDocumentFilterVariant2 == nil && x.TextDocumentFilterVariant3 == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -6051,6 +6471,12 @@ func NewNotebookDocumentFilterNotebookDocumentFilterVariant3(v NotebookDocumentF
 	return NotebookDocumentFilter{NotebookDocumentFilterVariant3: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x NotebookDocumentFilter) IsZero() bool {
+	return x.NotebookDocumentFilterVariant1 == nil && x.NotebookDocumentFilterVariant2 == nil && x.NotebookDocumentFilterVariant3 == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x NotebookDocumentFilter) MarshalJSON() ([]byte, error) {
 	var v any
@@ -6161,6 +6587,12 @@ func NewTextDocumentImplementationResultDefinition(v Definition) TextDocumentImp
 // TextDocumentImplementationResult holding v.
 func NewTextDocumentImplementationResultArray(v []DefinitionLink) TextDocumentImplementationResult {
 	return TextDocumentImplementationResult{Array: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentImplementationResult) IsZero() bool {
+	return x.Definition == nil && x.Array == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -6289,6 +6721,12 @@ func NewTextDocumentTypeDefinitionResultArray(v []DefinitionLink) TextDocumentTy
 	return TextDocumentTypeDefinitionResult{Array: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentTypeDefinitionResult) IsZero() bool {
+	return x.Definition == nil && x.Array == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x TextDocumentTypeDefinitionResult) MarshalJSON() ([]byte, error) {
 	var v any
@@ -6412,6 +6850,12 @@ func NewTextDocumentDeclarationResultDeclaration(v Declaration) TextDocumentDecl
 // TextDocumentDeclarationResult holding v.
 func NewTextDocumentDeclarationResultArray(v []DeclarationLink) TextDocumentDeclarationResult {
 	return TextDocumentDeclarationResult{Array: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentDeclarationResult) IsZero() bool {
+	return x.Declaration == nil && x.Array == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -6539,6 +6983,12 @@ func NewTextDocumentSemanticTokensFullDeltaResultSemanticTokensDelta(v SemanticT
 	return TextDocumentSemanticTokensFullDeltaResult{SemanticTokensDelta: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentSemanticTokensFullDeltaResult) IsZero() bool {
+	return x.SemanticTokens == nil && x.SemanticTokensDelta == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x TextDocumentSemanticTokensFullDeltaResult) MarshalJSON() ([]byte, error) {
 	var v any
@@ -6634,6 +7084,12 @@ func NewTextDocumentInlineCompletionResultArray(v []InlineCompletionItem) TextDo
 	return TextDocumentInlineCompletionResult{Array: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentInlineCompletionResult) IsZero() bool {
+	return x.InlineCompletionList == nil && x.Array == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x TextDocumentInlineCompletionResult) MarshalJSON() ([]byte, error) {
 	var v any
@@ -6693,6 +7149,12 @@ func NewTextDocumentCompletionResultArray(v []CompletionItem) TextDocumentComple
 // TextDocumentCompletionResult holding v.
 func NewTextDocumentCompletionResultCompletionList(v CompletionList) TextDocumentCompletionResult {
 	return TextDocumentCompletionResult{CompletionList: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentCompletionResult) IsZero() bool {
+	return x.Array == nil && x.CompletionList == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -6762,6 +7224,12 @@ func NewTextDocumentDefinitionResultDefinition(v Definition) TextDocumentDefinit
 // holding v.
 func NewTextDocumentDefinitionResultArray(v []DefinitionLink) TextDocumentDefinitionResult {
 	return TextDocumentDefinitionResult{Array: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentDefinitionResult) IsZero() bool {
+	return x.Definition == nil && x.Array == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -6888,6 +7356,12 @@ func NewTextDocumentDocumentSymbolResultSymbolInformationList(v []SymbolInformat
 // TextDocumentDocumentSymbolResult holding v.
 func NewTextDocumentDocumentSymbolResultDocumentSymbolList(v []DocumentSymbol) TextDocumentDocumentSymbolResult {
 	return TextDocumentDocumentSymbolResult{DocumentSymbolList: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentDocumentSymbolResult) IsZero() bool {
+	return x.SymbolInformationList == nil && x.DocumentSymbolList == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -7022,6 +7496,12 @@ func NewTextDocumentCodeActionResultItemCodeAction(v CodeAction) TextDocumentCod
 	return TextDocumentCodeActionResultItem{CodeAction: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentCodeActionResultItem) IsZero() bool {
+	return x.Command == nil && x.CodeAction == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x TextDocumentCodeActionResultItem) MarshalJSON() ([]byte, error) {
 	var v any
@@ -7134,6 +7614,12 @@ func NewWorkspaceSymbolResultSymbolInformationList(v []SymbolInformation) Worksp
 // holding v.
 func NewWorkspaceSymbolResultWorkspaceSymbolList(v []WorkspaceSymbol) WorkspaceSymbolResult {
 	return WorkspaceSymbolResult{WorkspaceSymbolList: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x WorkspaceSymbolResult) IsZero() bool {
+	return x.SymbolInformationList == nil && x.WorkspaceSymbolList == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.

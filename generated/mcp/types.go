@@ -57,7 +57,7 @@ func (x *Meta) UnmarshalJSON(b []byte) error {
 // reports.
 type RequestMeta struct {
 	// Asks the receiver to report progress under this token.
-	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
+	ProgressToken ProgressToken `json:"progressToken,omitzero"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -80,7 +80,10 @@ func (x *RequestMeta) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "progressToken":
-			return jsonrpc.AtField("progressToken", jsonrpc.DecodeOptional(value, &v.ProgressToken, jsonrpc.UnmarshalJSON[ProgressToken]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("progressToken", v.ProgressToken.UnmarshalJSON(value))
 		}
 		var e json.RawMessage
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
@@ -344,7 +347,7 @@ type PaginatedRequestParams struct {
 	Meta *RequestMeta `json:"_meta,omitempty"`
 
 	// Where to continue; omitted for the first page.
-	Cursor *Cursor `json:"cursor,omitempty"`
+	Cursor Cursor `json:"cursor,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -358,9 +361,9 @@ func (x PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Cursor != nil {
+	if x.Cursor != "" {
 		b = append(b, `,"cursor":`...)
-		b = jsonrpc.AppendString(b, *x.Cursor)
+		b = jsonrpc.AppendString(b, x.Cursor)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -374,7 +377,7 @@ func (x *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[RequestMeta]))
 		case "cursor":
-			return jsonrpc.AtField("cursor", jsonrpc.DecodeOptional(value, &v.Cursor, jsonrpc.DecodeString[Cursor]))
+			return jsonrpc.AtField("cursor", jsonrpc.DecodeString(value, &v.Cursor))
 		}
 		return nil
 	})
@@ -390,7 +393,7 @@ type PaginatedResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
 	// Present when more items follow; pass it as cursor to get them.
-	NextCursor *Cursor `json:"nextCursor,omitempty"`
+	NextCursor Cursor `json:"nextCursor,omitempty"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -415,7 +418,7 @@ func (x *PaginatedResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeOptional(value, &v.NextCursor, jsonrpc.DecodeString[Cursor]))
+			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeString(value, &v.NextCursor))
 		}
 		var e json.RawMessage
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
@@ -437,13 +440,13 @@ type Icon struct {
 	Src string `json:"src"`
 
 	// Overrides the type the source implies.
-	MimeType *string `json:"mimeType,omitempty"`
+	MimeType string `json:"mimeType,omitempty"`
 
 	// Sizes the image fits, as WxH (48x48) or any for scalable formats.
 	Sizes []string `json:"sizes,omitzero"`
 
 	// The background the icon is designed for.
-	Theme *IconTheme `json:"theme,omitempty"`
+	Theme IconTheme `json:"theme,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -453,9 +456,9 @@ func (x Icon) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"src":`...)
 	b = jsonrpc.AppendString(b, x.Src)
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = jsonrpc.AppendString(b, x.MimeType)
 	}
 	if x.Sizes != nil {
 		b = append(b, `,"sizes":`...)
@@ -463,9 +466,9 @@ func (x Icon) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Theme != nil {
+	if x.Theme != "" {
 		b = append(b, `,"theme":`...)
-		b = jsonrpc.AppendString(b, *x.Theme)
+		b = jsonrpc.AppendString(b, x.Theme)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -483,11 +486,14 @@ func (x *Icon) UnmarshalJSON(b []byte) error {
 			has.Src = true
 			return jsonrpc.AtField("src", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Src)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
 		case "sizes":
 			return jsonrpc.AtField("sizes", json.Unmarshal(value, &v.Sizes))
 		case "theme":
-			return jsonrpc.AtField("theme", jsonrpc.DecodeOptional(value, &v.Theme, jsonrpc.UnmarshalJSON[IconTheme]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("theme", v.Theme.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -546,7 +552,7 @@ type BaseMetadata struct {
 	Name string `json:"name"`
 
 	// The name to show to people.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -555,9 +561,9 @@ func (x BaseMetadata) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -575,7 +581,7 @@ func (x *BaseMetadata) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		}
 		return nil
 	})
@@ -597,13 +603,13 @@ type Implementation struct {
 	Name string `json:"name"`
 
 	// The name to show to people.
-	Title       *string `json:"title,omitempty"`
-	Icons       []Icon  `json:"icons,omitzero"`
-	Version     string  `json:"version"`
-	Description *string `json:"description,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Icons       []Icon `json:"icons,omitzero"`
+	Version     string `json:"version"`
+	Description string `json:"description,omitempty"`
 
 	// Format: uri.
-	WebsiteURL *string `json:"websiteUrl,omitempty"`
+	WebsiteURL string `json:"websiteUrl,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -613,9 +619,9 @@ func (x Implementation) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
@@ -625,13 +631,13 @@ func (x Implementation) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"version":`...)
 	b = jsonrpc.AppendString(b, x.Version)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
-	if x.WebsiteURL != nil {
+	if x.WebsiteURL != "" {
 		b = append(b, `,"websiteUrl":`...)
-		b = jsonrpc.AppendString(b, *x.WebsiteURL)
+		b = jsonrpc.AppendString(b, x.WebsiteURL)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -649,16 +655,16 @@ func (x *Implementation) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "icons":
 			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
 		case "version":
 			has.Version = true
 			return jsonrpc.AtField("version", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Version)))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "websiteUrl":
-			return jsonrpc.AtField("websiteUrl", jsonrpc.DecodeOptional(value, &v.WebsiteURL, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("websiteUrl", jsonrpc.DecodeString(value, &v.WebsiteURL))
 		}
 		return nil
 	})
@@ -714,16 +720,16 @@ func (x *Capability) UnmarshalJSON(b []byte) error {
 // ListChangedCapability is a feature whose list may change during the session.
 type ListChangedCapability struct {
 	// The side sends a list_changed notification when the list changes.
-	ListChanged *bool `json:"listChanged,omitempty"`
+	ListChanged bool `json:"listChanged,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x ListChangedCapability) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.ListChanged != nil {
+	if x.ListChanged {
 		b = append(b, `,"listChanged":`...)
-		b = jsonrpc.AppendBool(b, *x.ListChanged)
+		b = jsonrpc.AppendBool(b, x.ListChanged)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -735,7 +741,7 @@ func (x *ListChangedCapability) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "listChanged":
-			return jsonrpc.AtField("listChanged", jsonrpc.DecodeOptional(value, &v.ListChanged, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("listChanged", jsonrpc.DecodeBool(value, &v.ListChanged))
 		}
 		return nil
 	})
@@ -1170,21 +1176,21 @@ func (x *ServerCapabilities) UnmarshalJSON(b []byte) error {
 // It is the resources member of [ServerCapabilities].
 type ResourcesCapability struct {
 	// Answers resources/subscribe and unsubscribe.
-	Subscribe   *bool `json:"subscribe,omitempty"`
-	ListChanged *bool `json:"listChanged,omitempty"`
+	Subscribe   bool `json:"subscribe,omitempty"`
+	ListChanged bool `json:"listChanged,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x ResourcesCapability) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Subscribe != nil {
+	if x.Subscribe {
 		b = append(b, `,"subscribe":`...)
-		b = jsonrpc.AppendBool(b, *x.Subscribe)
+		b = jsonrpc.AppendBool(b, x.Subscribe)
 	}
-	if x.ListChanged != nil {
+	if x.ListChanged {
 		b = append(b, `,"listChanged":`...)
-		b = jsonrpc.AppendBool(b, *x.ListChanged)
+		b = jsonrpc.AppendBool(b, x.ListChanged)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1196,9 +1202,9 @@ func (x *ResourcesCapability) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "subscribe":
-			return jsonrpc.AtField("subscribe", jsonrpc.DecodeOptional(value, &v.Subscribe, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("subscribe", jsonrpc.DecodeBool(value, &v.Subscribe))
 		case "listChanged":
-			return jsonrpc.AtField("listChanged", jsonrpc.DecodeOptional(value, &v.ListChanged, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("listChanged", jsonrpc.DecodeBool(value, &v.ListChanged))
 		}
 		return nil
 	})
@@ -1355,7 +1361,7 @@ type Annotations struct {
 
 	// When the object last changed, as an ISO 8601 timestamp
 	// (2025-11-25T10:30:00Z).
-	LastModified *string `json:"lastModified,omitempty"`
+	LastModified string `json:"lastModified,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1375,9 +1381,9 @@ func (x Annotations) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.LastModified != nil {
+	if x.LastModified != "" {
 		b = append(b, `,"lastModified":`...)
-		b = jsonrpc.AppendString(b, *x.LastModified)
+		b = jsonrpc.AppendString(b, x.LastModified)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1395,7 +1401,7 @@ func (x *Annotations) UnmarshalJSON(b []byte) error {
 				return jsonrpc.DecodeFloatIn(b, v, 0, 1)
 			}))
 		case "lastModified":
-			return jsonrpc.AtField("lastModified", jsonrpc.DecodeOptional(value, &v.LastModified, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("lastModified", jsonrpc.DecodeString(value, &v.LastModified))
 		}
 		return nil
 	})
@@ -1695,13 +1701,13 @@ type ResourceLink struct {
 	Name string `json:"name"`
 
 	// The name to show to people.
-	Title *string `json:"title,omitempty"`
-	Icons []Icon  `json:"icons,omitzero"`
+	Title string `json:"title,omitempty"`
+	Icons []Icon `json:"icons,omitzero"`
 
 	// Format: uri.
 	URI         string       `json:"uri"`
-	Description *string      `json:"description,omitempty"`
-	MimeType    *string      `json:"mimeType,omitempty"`
+	Description string       `json:"description,omitempty"`
+	MimeType    string       `json:"mimeType,omitempty"`
 	Annotations *Annotations `json:"annotations,omitempty"`
 
 	// Size in bytes of the raw contents, when known.
@@ -1736,9 +1742,9 @@ func (x ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
@@ -1748,13 +1754,13 @@ func (x ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"uri":`...)
 	b = jsonrpc.AppendString(b, x.URI)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = jsonrpc.AppendString(b, x.MimeType)
 	}
 	if x.Annotations != nil {
 		b = append(b, `,"annotations":`...)
@@ -1790,16 +1796,16 @@ func (x *ResourceLink) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "icons":
 			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
 		case "uri":
 			has.URI = true
 			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
 		case "annotations":
 			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
 		case "size":
@@ -1926,13 +1932,13 @@ type Resource struct {
 	Name string `json:"name"`
 
 	// The name to show to people.
-	Title *string `json:"title,omitempty"`
-	Icons []Icon  `json:"icons,omitzero"`
+	Title string `json:"title,omitempty"`
+	Icons []Icon `json:"icons,omitzero"`
 
 	// Format: uri.
 	URI         string       `json:"uri"`
-	Description *string      `json:"description,omitempty"`
-	MimeType    *string      `json:"mimeType,omitempty"`
+	Description string       `json:"description,omitempty"`
+	MimeType    string       `json:"mimeType,omitempty"`
 	Annotations *Annotations `json:"annotations,omitempty"`
 
 	// Size in bytes of the raw contents, when known.
@@ -1947,9 +1953,9 @@ func (x Resource) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
@@ -1959,13 +1965,13 @@ func (x Resource) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"uri":`...)
 	b = jsonrpc.AppendString(b, x.URI)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = jsonrpc.AppendString(b, x.MimeType)
 	}
 	if x.Annotations != nil {
 		b = append(b, `,"annotations":`...)
@@ -1999,16 +2005,16 @@ func (x *Resource) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "icons":
 			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
 		case "uri":
 			has.URI = true
 			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
 		case "annotations":
 			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
 		case "size":
@@ -2039,13 +2045,13 @@ type ResourceTemplate struct {
 	Name string `json:"name"`
 
 	// The name to show to people.
-	Title       *string `json:"title,omitempty"`
-	Icons       []Icon  `json:"icons,omitzero"`
-	URITemplate string  `json:"uriTemplate"`
-	Description *string `json:"description,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Icons       []Icon `json:"icons,omitzero"`
+	URITemplate string `json:"uriTemplate"`
+	Description string `json:"description,omitempty"`
 
 	// Set when every matching resource has the same type.
-	MimeType    *string      `json:"mimeType,omitempty"`
+	MimeType    string       `json:"mimeType,omitempty"`
 	Annotations *Annotations `json:"annotations,omitempty"`
 	Meta        *Meta        `json:"_meta,omitempty"`
 }
@@ -2057,9 +2063,9 @@ func (x ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
@@ -2069,13 +2075,13 @@ func (x ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"uriTemplate":`...)
 	b = jsonrpc.AppendString(b, x.URITemplate)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = jsonrpc.AppendString(b, x.MimeType)
 	}
 	if x.Annotations != nil {
 		b = append(b, `,"annotations":`...)
@@ -2105,16 +2111,16 @@ func (x *ResourceTemplate) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "icons":
 			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
 		case "uriTemplate":
 			has.URITemplate = true
 			return jsonrpc.AtField("uriTemplate", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URITemplate)))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
 		case "annotations":
 			return jsonrpc.AtField("annotations", jsonrpc.DecodeOptional(value, &v.Annotations, jsonrpc.UnmarshalJSON[Annotations]))
 		case "_meta":
@@ -2138,9 +2144,9 @@ func (x *ResourceTemplate) UnmarshalJSON(b []byte) error {
 // ResourceContents says what every kind of resource contents holds.
 type ResourceContents struct {
 	// Format: uri.
-	URI      string  `json:"uri"`
-	MimeType *string `json:"mimeType,omitempty"`
-	Meta     *Meta   `json:"_meta,omitempty"`
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType,omitempty"`
+	Meta     *Meta  `json:"_meta,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -2150,9 +2156,9 @@ func (x ResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = jsonrpc.AppendString(b, x.URI)
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = jsonrpc.AppendString(b, x.MimeType)
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
@@ -2176,7 +2182,7 @@ func (x *ResourceContents) UnmarshalJSON(b []byte) error {
 			has.URI = true
 			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
@@ -2196,10 +2202,10 @@ func (x *ResourceContents) UnmarshalJSON(b []byte) error {
 // TextResourceContents is a text resource.
 type TextResourceContents struct {
 	// Format: uri.
-	URI      string  `json:"uri"`
-	MimeType *string `json:"mimeType,omitempty"`
-	Meta     *Meta   `json:"_meta,omitempty"`
-	Text     string  `json:"text"`
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType,omitempty"`
+	Meta     *Meta  `json:"_meta,omitempty"`
+	Text     string `json:"text"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -2209,9 +2215,9 @@ func (x TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = jsonrpc.AppendString(b, x.URI)
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = jsonrpc.AppendString(b, x.MimeType)
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
@@ -2237,7 +2243,7 @@ func (x *TextResourceContents) UnmarshalJSON(b []byte) error {
 			has.URI = true
 			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "text":
@@ -2262,9 +2268,9 @@ func (x *TextResourceContents) UnmarshalJSON(b []byte) error {
 // BlobResourceContents is a binary resource.
 type BlobResourceContents struct {
 	// Format: uri.
-	URI      string  `json:"uri"`
-	MimeType *string `json:"mimeType,omitempty"`
-	Meta     *Meta   `json:"_meta,omitempty"`
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType,omitempty"`
+	Meta     *Meta  `json:"_meta,omitempty"`
 
 	// Format: base64.
 	Blob string `json:"blob"`
@@ -2277,9 +2283,9 @@ func (x BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = jsonrpc.AppendString(b, x.URI)
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = jsonrpc.AppendString(b, x.MimeType)
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
@@ -2305,7 +2311,7 @@ func (x *BlobResourceContents) UnmarshalJSON(b []byte) error {
 			has.URI = true
 			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "blob":
@@ -2593,7 +2599,7 @@ type ListResourcesResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
 	// Present when more items follow; pass it as cursor to get them.
-	NextCursor *Cursor    `json:"nextCursor,omitempty"`
+	NextCursor Cursor     `json:"nextCursor,omitempty"`
 	Resources  []Resource `json:"resources"`
 
 	// Extra holds the members not declared above, in the order received.
@@ -2625,7 +2631,7 @@ func (x *ListResourcesResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeOptional(value, &v.NextCursor, jsonrpc.DecodeString[Cursor]))
+			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeString(value, &v.NextCursor))
 		case "resources":
 			has.Resources = true
 			return jsonrpc.AtField("resources", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Resources, jsonrpc.UnmarshalJSON[Resource])))
@@ -2654,7 +2660,7 @@ type ListResourceTemplatesResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
 	// Present when more items follow; pass it as cursor to get them.
-	NextCursor        *Cursor            `json:"nextCursor,omitempty"`
+	NextCursor        Cursor             `json:"nextCursor,omitempty"`
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
 
 	// Extra holds the members not declared above, in the order received.
@@ -2686,7 +2692,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeOptional(value, &v.NextCursor, jsonrpc.DecodeString[Cursor]))
+			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeString(value, &v.NextCursor))
 		case "resourceTemplates":
 			has.ResourceTemplates = true
 			return jsonrpc.AtField("resourceTemplates", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.ResourceTemplates, jsonrpc.UnmarshalJSON[ResourceTemplate])))
@@ -2771,11 +2777,11 @@ type PromptArgument struct {
 	Name string `json:"name"`
 
 	// The name to show to people.
-	Title       *string `json:"title,omitempty"`
-	Description *string `json:"description,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// Defaults to false when absent.
-	Required *bool `json:"required,omitempty"`
+	Required bool `json:"required,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -2784,17 +2790,17 @@ func (x PromptArgument) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
-	if x.Required != nil {
+	if x.Required {
 		b = append(b, `,"required":`...)
-		b = jsonrpc.AppendBool(b, *x.Required)
+		b = jsonrpc.AppendBool(b, x.Required)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -2812,11 +2818,11 @@ func (x *PromptArgument) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "required":
-			return jsonrpc.AtField("required", jsonrpc.DecodeOptional(value, &v.Required, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("required", jsonrpc.DecodeBool(value, &v.Required))
 		}
 		return nil
 	})
@@ -2838,9 +2844,9 @@ type Prompt struct {
 	Name string `json:"name"`
 
 	// The name to show to people.
-	Title       *string          `json:"title,omitempty"`
+	Title       string           `json:"title,omitempty"`
 	Icons       []Icon           `json:"icons,omitzero"`
-	Description *string          `json:"description,omitempty"`
+	Description string           `json:"description,omitempty"`
 	Arguments   []PromptArgument `json:"arguments,omitzero"`
 	Meta        *Meta            `json:"_meta,omitempty"`
 }
@@ -2852,9 +2858,9 @@ func (x Prompt) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
@@ -2862,9 +2868,9 @@ func (x Prompt) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
 	if x.Arguments != nil {
 		b = append(b, `,"arguments":`...)
@@ -2894,11 +2900,11 @@ func (x *Prompt) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "icons":
 			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "arguments":
 			return jsonrpc.AtField("arguments", jsonrpc.DecodeArray(value, &v.Arguments, jsonrpc.UnmarshalJSON[PromptArgument]))
 		case "_meta":
@@ -2974,7 +2980,7 @@ type ListPromptsResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
 	// Present when more items follow; pass it as cursor to get them.
-	NextCursor *Cursor  `json:"nextCursor,omitempty"`
+	NextCursor Cursor   `json:"nextCursor,omitempty"`
 	Prompts    []Prompt `json:"prompts"`
 
 	// Extra holds the members not declared above, in the order received.
@@ -3006,7 +3012,7 @@ func (x *ListPromptsResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeOptional(value, &v.NextCursor, jsonrpc.DecodeString[Cursor]))
+			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeString(value, &v.NextCursor))
 		case "prompts":
 			has.Prompts = true
 			return jsonrpc.AtField("prompts", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Prompts, jsonrpc.UnmarshalJSON[Prompt])))
@@ -3095,7 +3101,7 @@ func (x *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 // messages.
 type GetPromptResult struct {
 	Meta        *Meta           `json:"_meta,omitempty"`
-	Description *string         `json:"description,omitempty"`
+	Description string          `json:"description,omitempty"`
 	Messages    []PromptMessage `json:"messages"`
 
 	// Extra holds the members not declared above, in the order received.
@@ -3127,7 +3133,7 @@ func (x *GetPromptResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "messages":
 			has.Messages = true
 			return jsonrpc.AtField("messages", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Messages, jsonrpc.UnmarshalJSON[PromptMessage])))
@@ -3154,7 +3160,7 @@ func (x *GetPromptResult) UnmarshalJSON(b []byte) error {
 // Keywords besides the four listed ($defs, additionalProperties, ...) are kept
 // as sent. Without $schema, JSON Schema 2020-12 applies.
 type ToolSchema struct {
-	Schema *string `json:"$schema,omitempty"`
+	Schema string `json:"$schema,omitempty"`
 
 	// Always "object"; MarshalJSON fills it in when left empty.
 	Type string `json:"type"`
@@ -3192,7 +3198,7 @@ func (x *ToolSchema) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "$schema":
-			return jsonrpc.AtField("$schema", jsonrpc.DecodeOptional(value, &v.Schema, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("$schema", jsonrpc.DecodeString(value, &v.Schema))
 		case "type":
 			has.Type = true
 			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
@@ -3260,10 +3266,10 @@ func (x *PropertySchema) UnmarshalJSON(b []byte) error {
 // ToolAnnotations holds the untrusted hints about a tool's behaviour; clients
 // must not rely on them from unknown servers.
 type ToolAnnotations struct {
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// The tool changes nothing. Defaults to false when absent.
-	ReadOnlyHint *bool `json:"readOnlyHint,omitempty"`
+	ReadOnlyHint bool `json:"readOnlyHint,omitempty"`
 
 	// Changes may destroy data (meaningful when not read-only). Defaults to true
 	// when absent.
@@ -3271,7 +3277,7 @@ type ToolAnnotations struct {
 
 	// Repeating a call with the same arguments has no further effect. Defaults to
 	// false when absent.
-	IdempotentHint *bool `json:"idempotentHint,omitempty"`
+	IdempotentHint bool `json:"idempotentHint,omitempty"`
 
 	// The tool reaches beyond a closed set of things (such as the web). Defaults
 	// to true when absent.
@@ -3282,21 +3288,21 @@ type ToolAnnotations struct {
 // it, without reflection.
 func (x ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
-	if x.ReadOnlyHint != nil {
+	if x.ReadOnlyHint {
 		b = append(b, `,"readOnlyHint":`...)
-		b = jsonrpc.AppendBool(b, *x.ReadOnlyHint)
+		b = jsonrpc.AppendBool(b, x.ReadOnlyHint)
 	}
 	if x.DestructiveHint != nil {
 		b = append(b, `,"destructiveHint":`...)
 		b = jsonrpc.AppendBool(b, *x.DestructiveHint)
 	}
-	if x.IdempotentHint != nil {
+	if x.IdempotentHint {
 		b = append(b, `,"idempotentHint":`...)
-		b = jsonrpc.AppendBool(b, *x.IdempotentHint)
+		b = jsonrpc.AppendBool(b, x.IdempotentHint)
 	}
 	if x.OpenWorldHint != nil {
 		b = append(b, `,"openWorldHint":`...)
@@ -3312,13 +3318,13 @@ func (x *ToolAnnotations) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "readOnlyHint":
-			return jsonrpc.AtField("readOnlyHint", jsonrpc.DecodeOptional(value, &v.ReadOnlyHint, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("readOnlyHint", jsonrpc.DecodeBool(value, &v.ReadOnlyHint))
 		case "destructiveHint":
 			return jsonrpc.AtField("destructiveHint", jsonrpc.DecodeOptional(value, &v.DestructiveHint, jsonrpc.DecodeBool[bool]))
 		case "idempotentHint":
-			return jsonrpc.AtField("idempotentHint", jsonrpc.DecodeOptional(value, &v.IdempotentHint, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("idempotentHint", jsonrpc.DecodeBool(value, &v.IdempotentHint))
 		case "openWorldHint":
 			return jsonrpc.AtField("openWorldHint", jsonrpc.DecodeOptional(value, &v.OpenWorldHint, jsonrpc.DecodeBool[bool]))
 		}
@@ -3335,16 +3341,16 @@ func (x *ToolAnnotations) UnmarshalJSON(b []byte) error {
 type ToolExecution struct {
 	// Whether tools/call may or must run as a task. Defaults to "forbidden" when
 	// absent.
-	TaskSupport *TaskSupport `json:"taskSupport,omitempty"`
+	TaskSupport TaskSupport `json:"taskSupport,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x ToolExecution) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.TaskSupport != nil {
+	if x.TaskSupport != "" {
 		b = append(b, `,"taskSupport":`...)
-		b = jsonrpc.AppendString(b, *x.TaskSupport)
+		b = jsonrpc.AppendString(b, x.TaskSupport)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -3356,7 +3362,10 @@ func (x *ToolExecution) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "taskSupport":
-			return jsonrpc.AtField("taskSupport", jsonrpc.DecodeOptional(value, &v.TaskSupport, jsonrpc.UnmarshalJSON[TaskSupport]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("taskSupport", v.TaskSupport.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -3374,9 +3383,9 @@ type Tool struct {
 	Name string `json:"name"`
 
 	// The name to show to people.
-	Title       *string        `json:"title,omitempty"`
+	Title       string         `json:"title,omitempty"`
 	Icons       []Icon         `json:"icons,omitzero"`
-	Description *string        `json:"description,omitempty"`
+	Description string         `json:"description,omitempty"`
 	InputSchema ToolSchema     `json:"inputSchema"`
 	Execution   *ToolExecution `json:"execution,omitempty"`
 
@@ -3393,9 +3402,9 @@ func (x Tool) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
 	if x.Icons != nil {
 		b = append(b, `,"icons":`...)
@@ -3403,9 +3412,9 @@ func (x Tool) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
 	b = append(b, `,"inputSchema":`...)
 	if b, err = jsonrpc.AppendValue(b, x.InputSchema); err != nil {
@@ -3451,11 +3460,11 @@ func (x *Tool) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "icons":
 			return jsonrpc.AtField("icons", jsonrpc.DecodeArray(value, &v.Icons, jsonrpc.UnmarshalJSON[Icon]))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "inputSchema":
 			has.InputSchema = true
 			return jsonrpc.AtField("inputSchema", jsonrpc.NonNull(value, v.InputSchema.UnmarshalJSON(value)))
@@ -3488,8 +3497,8 @@ type ListToolsResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
 	// Present when more items follow; pass it as cursor to get them.
-	NextCursor *Cursor `json:"nextCursor,omitempty"`
-	Tools      []Tool  `json:"tools"`
+	NextCursor Cursor `json:"nextCursor,omitempty"`
+	Tools      []Tool `json:"tools"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -3520,7 +3529,7 @@ func (x *ListToolsResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeOptional(value, &v.NextCursor, jsonrpc.DecodeString[Cursor]))
+			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeString(value, &v.NextCursor))
 		case "tools":
 			has.Tools = true
 			return jsonrpc.AtField("tools", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tools, jsonrpc.UnmarshalJSON[Tool])))
@@ -3625,7 +3634,7 @@ type CallToolResult struct {
 	StructuredContent map[string]json.RawMessage `json:"structuredContent,omitzero"`
 
 	// Defaults to false when absent.
-	IsError *bool `json:"isError,omitempty"`
+	IsError bool `json:"isError,omitempty"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -3661,7 +3670,7 @@ func (x *CallToolResult) UnmarshalJSON(b []byte) error {
 		case "structuredContent":
 			return jsonrpc.AtField("structuredContent", json.Unmarshal(value, &v.StructuredContent))
 		case "isError":
-			return jsonrpc.AtField("isError", jsonrpc.DecodeOptional(value, &v.IsError, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("isError", jsonrpc.DecodeBool(value, &v.IsError))
 		}
 		var e json.RawMessage
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
@@ -3726,7 +3735,7 @@ func (x *RelatedTaskMetadata) UnmarshalJSON(b []byte) error {
 type Task struct {
 	TaskID        string     `json:"taskId"`
 	Status        TaskStatus `json:"status"`
-	StatusMessage *string    `json:"statusMessage,omitempty"`
+	StatusMessage string     `json:"statusMessage,omitempty"`
 
 	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
@@ -3749,9 +3758,9 @@ func (x Task) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.TaskID)
 	b = append(b, `,"status":`...)
 	b = jsonrpc.AppendString(b, x.Status)
-	if x.StatusMessage != nil {
+	if x.StatusMessage != "" {
 		b = append(b, `,"statusMessage":`...)
-		b = jsonrpc.AppendString(b, *x.StatusMessage)
+		b = jsonrpc.AppendString(b, x.StatusMessage)
 	}
 	b = append(b, `,"createdAt":`...)
 	b = jsonrpc.AppendString(b, x.CreatedAt)
@@ -3786,7 +3795,7 @@ func (x *Task) UnmarshalJSON(b []byte) error {
 			has.Status = true
 			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "statusMessage":
-			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeOptional(value, &v.StatusMessage, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeString(value, &v.StatusMessage))
 		case "createdAt":
 			has.CreatedAt = true
 			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
@@ -3877,7 +3886,7 @@ type GetTaskResult struct {
 	Meta          *Meta      `json:"_meta,omitempty"`
 	TaskID        string     `json:"taskId"`
 	Status        TaskStatus `json:"status"`
-	StatusMessage *string    `json:"statusMessage,omitempty"`
+	StatusMessage string     `json:"statusMessage,omitempty"`
 
 	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
@@ -3923,7 +3932,7 @@ func (x *GetTaskResult) UnmarshalJSON(b []byte) error {
 			has.Status = true
 			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "statusMessage":
-			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeOptional(value, &v.StatusMessage, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeString(value, &v.StatusMessage))
 		case "createdAt":
 			has.CreatedAt = true
 			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
@@ -3967,7 +3976,7 @@ type CancelTaskResult struct {
 	Meta          *Meta      `json:"_meta,omitempty"`
 	TaskID        string     `json:"taskId"`
 	Status        TaskStatus `json:"status"`
-	StatusMessage *string    `json:"statusMessage,omitempty"`
+	StatusMessage string     `json:"statusMessage,omitempty"`
 
 	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
@@ -4013,7 +4022,7 @@ func (x *CancelTaskResult) UnmarshalJSON(b []byte) error {
 			has.Status = true
 			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "statusMessage":
-			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeOptional(value, &v.StatusMessage, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeString(value, &v.StatusMessage))
 		case "createdAt":
 			has.CreatedAt = true
 			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
@@ -4139,8 +4148,8 @@ type ListTasksResult struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
 	// Present when more items follow; pass it as cursor to get them.
-	NextCursor *Cursor `json:"nextCursor,omitempty"`
-	Tasks      []Task  `json:"tasks"`
+	NextCursor Cursor `json:"nextCursor,omitempty"`
+	Tasks      []Task `json:"tasks"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -4171,7 +4180,7 @@ func (x *ListTasksResult) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "nextCursor":
-			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeOptional(value, &v.NextCursor, jsonrpc.DecodeString[Cursor]))
+			return jsonrpc.AtField("nextCursor", jsonrpc.DecodeString(value, &v.NextCursor))
 		case "tasks":
 			has.Tasks = true
 			return jsonrpc.AtField("tasks", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Tasks, jsonrpc.UnmarshalJSON[Task])))
@@ -4199,7 +4208,7 @@ type TaskStatusNotificationParams struct {
 	Meta          *Meta      `json:"_meta,omitempty"`
 	TaskID        string     `json:"taskId"`
 	Status        TaskStatus `json:"status"`
-	StatusMessage *string    `json:"statusMessage,omitempty"`
+	StatusMessage string     `json:"statusMessage,omitempty"`
 
 	// When the task was created, as an ISO 8601 timestamp.
 	CreatedAt string `json:"createdAt"`
@@ -4229,9 +4238,9 @@ func (x TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.TaskID)
 	b = append(b, `,"status":`...)
 	b = jsonrpc.AppendString(b, x.Status)
-	if x.StatusMessage != nil {
+	if x.StatusMessage != "" {
 		b = append(b, `,"statusMessage":`...)
-		b = jsonrpc.AppendString(b, *x.StatusMessage)
+		b = jsonrpc.AppendString(b, x.StatusMessage)
 	}
 	b = append(b, `,"createdAt":`...)
 	b = jsonrpc.AppendString(b, x.CreatedAt)
@@ -4268,7 +4277,7 @@ func (x *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
 			has.Status = true
 			return jsonrpc.AtField("status", jsonrpc.NonNull(value, v.Status.UnmarshalJSON(value)))
 		case "statusMessage":
-			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeOptional(value, &v.StatusMessage, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("statusMessage", jsonrpc.DecodeString(value, &v.StatusMessage))
 		case "createdAt":
 			has.CreatedAt = true
 			return jsonrpc.AtField("createdAt", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.CreatedAt)))
@@ -4361,7 +4370,7 @@ type LoggingMessageNotificationParams struct {
 	Level LoggingLevel `json:"level"`
 
 	// Which part of the server logged it.
-	Logger *string `json:"logger,omitempty"`
+	Logger string `json:"logger,omitempty"`
 
 	// Anything JSON-serialisable.
 	Data json.RawMessage `json:"data"`
@@ -4380,9 +4389,9 @@ func (x LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"level":`...)
 	b = jsonrpc.AppendString(b, x.Level)
-	if x.Logger != nil {
+	if x.Logger != "" {
 		b = append(b, `,"logger":`...)
-		b = jsonrpc.AppendString(b, *x.Logger)
+		b = jsonrpc.AppendString(b, x.Logger)
 	}
 	b = append(b, `,"data":`...)
 	if b, err = jsonrpc.AppendValue(b, x.Data); err != nil {
@@ -4406,7 +4415,7 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 			has.Level = true
 			return jsonrpc.AtField("level", jsonrpc.NonNull(value, v.Level.UnmarshalJSON(value)))
 		case "logger":
-			return jsonrpc.AtField("logger", jsonrpc.DecodeOptional(value, &v.Logger, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("logger", jsonrpc.DecodeString(value, &v.Logger))
 		case "data":
 			has.Data = true
 			return jsonrpc.AtField("data", jsonrpc.DecodeRaw(value, &v.Data))
@@ -4433,7 +4442,7 @@ type PromptReference struct {
 	Name string `json:"name"`
 
 	// The name to show to people.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 
 	// Always "ref/prompt"; MarshalJSON fills it in when left empty.
 	Type string `json:"type"`
@@ -4462,9 +4471,9 @@ func (x PromptReference) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
 	b = append(b, `,"type":`...)
 	b = jsonrpc.AppendString(b, x.Type)
@@ -4484,7 +4493,7 @@ func (x *PromptReference) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "type":
 			has.Type = true
 			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
@@ -4801,7 +4810,7 @@ type Completion struct {
 	Total *int64 `json:"total,omitempty"`
 
 	// More suggestions exist than were sent.
-	HasMore *bool `json:"hasMore,omitempty"`
+	HasMore bool `json:"hasMore,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -4830,9 +4839,9 @@ func (x Completion) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"total":`...)
 		b = jsonrpc.AppendInt(b, *x.Total)
 	}
-	if x.HasMore != nil {
+	if x.HasMore {
 		b = append(b, `,"hasMore":`...)
-		b = jsonrpc.AppendBool(b, *x.HasMore)
+		b = jsonrpc.AppendBool(b, x.HasMore)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -4852,7 +4861,7 @@ func (x *Completion) UnmarshalJSON(b []byte) error {
 		case "total":
 			return jsonrpc.AtField("total", jsonrpc.DecodeOptional(value, &v.Total, jsonrpc.DecodeInt[int64]))
 		case "hasMore":
-			return jsonrpc.AtField("hasMore", jsonrpc.DecodeOptional(value, &v.HasMore, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("hasMore", jsonrpc.DecodeBool(value, &v.HasMore))
 		}
 		return nil
 	})
@@ -4980,7 +4989,7 @@ type ToolResultContent struct {
 	StructuredContent map[string]json.RawMessage `json:"structuredContent,omitzero"`
 
 	// Defaults to false when absent.
-	IsError *bool `json:"isError,omitempty"`
+	IsError bool  `json:"isError,omitempty"`
 	Meta    *Meta `json:"_meta,omitempty"`
 }
 
@@ -5026,9 +5035,9 @@ func (x ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.IsError != nil {
+	if x.IsError {
 		b = append(b, `,"isError":`...)
-		b = jsonrpc.AppendBool(b, *x.IsError)
+		b = jsonrpc.AppendBool(b, x.IsError)
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
@@ -5060,7 +5069,7 @@ func (x *ToolResultContent) UnmarshalJSON(b []byte) error {
 		case "structuredContent":
 			return jsonrpc.AtField("structuredContent", json.Unmarshal(value, &v.StructuredContent))
 		case "isError":
-			return jsonrpc.AtField("isError", jsonrpc.DecodeOptional(value, &v.IsError, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("isError", jsonrpc.DecodeBool(value, &v.IsError))
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
@@ -5147,16 +5156,16 @@ func (x *SamplingMessage) UnmarshalJSON(b []byte) error {
 // ModelHint is a model name or family (a substring match, such as sonnet or
 // claude-3).
 type ModelHint struct {
-	Name *string `json:"name,omitempty"`
+	Name string `json:"name,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x ModelHint) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Name != nil {
+	if x.Name != "" {
 		b = append(b, `,"name":`...)
-		b = jsonrpc.AppendString(b, *x.Name)
+		b = jsonrpc.AppendString(b, x.Name)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -5168,7 +5177,7 @@ func (x *ModelHint) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
-			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("name", jsonrpc.DecodeString(value, &v.Name))
 		}
 		return nil
 	})
@@ -5259,16 +5268,16 @@ func (x *ModelPreferences) UnmarshalJSON(b []byte) error {
 // ToolChoice says how the model may use the tools offered.
 type ToolChoice struct {
 	// Defaults to "auto" when absent.
-	Mode *ToolChoiceMode `json:"mode,omitempty"`
+	Mode ToolChoiceMode `json:"mode,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x ToolChoice) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Mode != nil {
+	if x.Mode != "" {
 		b = append(b, `,"mode":`...)
-		b = jsonrpc.AppendString(b, *x.Mode)
+		b = jsonrpc.AppendString(b, x.Mode)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -5280,7 +5289,10 @@ func (x *ToolChoice) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "mode":
-			return jsonrpc.AtField("mode", jsonrpc.DecodeOptional(value, &v.Mode, jsonrpc.UnmarshalJSON[ToolChoiceMode]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("mode", v.Mode.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -5299,13 +5311,13 @@ type CreateMessageRequestParams struct {
 	Task             *TaskMetadata     `json:"task,omitempty"`
 	Messages         []SamplingMessage `json:"messages"`
 	ModelPreferences *ModelPreferences `json:"modelPreferences,omitempty"`
-	SystemPrompt     *string           `json:"systemPrompt,omitempty"`
+	SystemPrompt     string            `json:"systemPrompt,omitempty"`
 
 	// Soft-deprecated except none; needs the sampling.context capability.
-	IncludeContext *IncludeContext `json:"includeContext,omitempty"`
-	Temperature    *float64        `json:"temperature,omitempty"`
-	MaxTokens      int64           `json:"maxTokens"`
-	StopSequences  []string        `json:"stopSequences,omitzero"`
+	IncludeContext IncludeContext `json:"includeContext,omitempty"`
+	Temperature    *float64       `json:"temperature,omitempty"`
+	MaxTokens      int64          `json:"maxTokens"`
+	StopSequences  []string       `json:"stopSequences,omitzero"`
 
 	// Provider-specific parameters.
 	Metadata map[string]json.RawMessage `json:"metadata,omitzero"`
@@ -5355,13 +5367,13 @@ func (x CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.SystemPrompt != nil {
+	if x.SystemPrompt != "" {
 		b = append(b, `,"systemPrompt":`...)
-		b = jsonrpc.AppendString(b, *x.SystemPrompt)
+		b = jsonrpc.AppendString(b, x.SystemPrompt)
 	}
-	if x.IncludeContext != nil {
+	if x.IncludeContext != "" {
 		b = append(b, `,"includeContext":`...)
-		b = jsonrpc.AppendString(b, *x.IncludeContext)
+		b = jsonrpc.AppendString(b, x.IncludeContext)
 	}
 	if x.Temperature != nil {
 		b = append(b, `,"temperature":`...)
@@ -5417,9 +5429,12 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 		case "modelPreferences":
 			return jsonrpc.AtField("modelPreferences", jsonrpc.DecodeOptional(value, &v.ModelPreferences, jsonrpc.UnmarshalJSON[ModelPreferences]))
 		case "systemPrompt":
-			return jsonrpc.AtField("systemPrompt", jsonrpc.DecodeOptional(value, &v.SystemPrompt, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("systemPrompt", jsonrpc.DecodeString(value, &v.SystemPrompt))
 		case "includeContext":
-			return jsonrpc.AtField("includeContext", jsonrpc.DecodeOptional(value, &v.IncludeContext, jsonrpc.UnmarshalJSON[IncludeContext]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("includeContext", v.IncludeContext.UnmarshalJSON(value))
 		case "temperature":
 			return jsonrpc.AtField("temperature", jsonrpc.DecodeOptional(value, &v.Temperature, jsonrpc.DecodeFloat[float64]))
 		case "maxTokens":
@@ -5458,7 +5473,7 @@ type CreateMessageResult struct {
 	Model   string          `json:"model"`
 
 	// endTurn, stopSequence, maxTokens, toolUse, or another reason.
-	StopReason *string `json:"stopReason,omitempty"`
+	StopReason string `json:"stopReason,omitempty"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -5495,7 +5510,7 @@ func (x *CreateMessageResult) UnmarshalJSON(b []byte) error {
 			has.Model = true
 			return jsonrpc.AtField("model", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Model)))
 		case "stopReason":
-			return jsonrpc.AtField("stopReason", jsonrpc.DecodeOptional(value, &v.StopReason, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("stopReason", jsonrpc.DecodeString(value, &v.StopReason))
 		}
 		var e json.RawMessage
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
@@ -5522,9 +5537,9 @@ func (x *CreateMessageResult) UnmarshalJSON(b []byte) error {
 // Root is a directory or file the server may work within.
 type Root struct {
 	// A file:// URI. Format: uri.
-	URI  string  `json:"uri"`
-	Name *string `json:"name,omitempty"`
-	Meta *Meta   `json:"_meta,omitempty"`
+	URI  string `json:"uri"`
+	Name string `json:"name,omitempty"`
+	Meta *Meta  `json:"_meta,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -5534,9 +5549,9 @@ func (x Root) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = jsonrpc.AppendString(b, x.URI)
-	if x.Name != nil {
+	if x.Name != "" {
 		b = append(b, `,"name":`...)
-		b = jsonrpc.AppendString(b, *x.Name)
+		b = jsonrpc.AppendString(b, x.Name)
 	}
 	if x.Meta != nil {
 		b = append(b, `,"_meta":`...)
@@ -5560,7 +5575,7 @@ func (x *Root) UnmarshalJSON(b []byte) error {
 			has.URI = true
 			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "name":
-			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("name", jsonrpc.DecodeString(value, &v.Name))
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		}
@@ -5683,13 +5698,13 @@ func (x *EnumOption) UnmarshalJSON(b []byte) error {
 // StringSchema is an object with 7 members.
 type StringSchema struct {
 	// Always "string"; MarshalJSON fills it in when left empty.
-	Type        string        `json:"type"`
-	Title       *string       `json:"title,omitempty"`
-	Description *string       `json:"description,omitempty"`
-	MinLength   *int64        `json:"minLength,omitempty"`
-	MaxLength   *int64        `json:"maxLength,omitempty"`
-	Format      *StringFormat `json:"format,omitempty"`
-	Default     *string       `json:"default,omitempty"`
+	Type        string       `json:"type"`
+	Title       string       `json:"title,omitempty"`
+	Description string       `json:"description,omitempty"`
+	MinLength   *int64       `json:"minLength,omitempty"`
+	MaxLength   *int64       `json:"maxLength,omitempty"`
+	Format      StringFormat `json:"format,omitempty"`
+	Default     string       `json:"default,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -5715,13 +5730,13 @@ func (x StringSchema) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = jsonrpc.AppendString(b, x.Type)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
 	if x.MinLength != nil {
 		b = append(b, `,"minLength":`...)
@@ -5731,13 +5746,13 @@ func (x StringSchema) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"maxLength":`...)
 		b = jsonrpc.AppendInt(b, *x.MaxLength)
 	}
-	if x.Format != nil {
+	if x.Format != "" {
 		b = append(b, `,"format":`...)
-		b = jsonrpc.AppendString(b, *x.Format)
+		b = jsonrpc.AppendString(b, x.Format)
 	}
-	if x.Default != nil {
+	if x.Default != "" {
 		b = append(b, `,"default":`...)
-		b = jsonrpc.AppendString(b, *x.Default)
+		b = jsonrpc.AppendString(b, x.Default)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -5755,17 +5770,20 @@ func (x *StringSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "minLength":
 			return jsonrpc.AtField("minLength", jsonrpc.DecodeOptional(value, &v.MinLength, jsonrpc.DecodeInt[int64]))
 		case "maxLength":
 			return jsonrpc.AtField("maxLength", jsonrpc.DecodeOptional(value, &v.MaxLength, jsonrpc.DecodeInt[int64]))
 		case "format":
-			return jsonrpc.AtField("format", jsonrpc.DecodeOptional(value, &v.Format, jsonrpc.UnmarshalJSON[StringFormat]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("format", v.Format.UnmarshalJSON(value))
 		case "default":
-			return jsonrpc.AtField("default", jsonrpc.DecodeOptional(value, &v.Default, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("default", jsonrpc.DecodeString(value, &v.Default))
 		}
 		return nil
 	})
@@ -5786,8 +5804,8 @@ func (x *StringSchema) UnmarshalJSON(b []byte) error {
 // minimum, maximum and default.
 type NumberSchema struct {
 	Type        NumberSchemaType `json:"type"`
-	Title       *string          `json:"title,omitempty"`
-	Description *string          `json:"description,omitempty"`
+	Title       string           `json:"title,omitempty"`
+	Description string           `json:"description,omitempty"`
 	Minimum     *float64         `json:"minimum,omitempty"`
 	Maximum     *float64         `json:"maximum,omitempty"`
 	Default     *float64         `json:"default,omitempty"`
@@ -5800,13 +5818,13 @@ func (x NumberSchema) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = jsonrpc.AppendString(b, x.Type)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
 	if x.Minimum != nil {
 		b = append(b, `,"minimum":`...)
@@ -5842,9 +5860,9 @@ func (x *NumberSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "minimum":
 			return jsonrpc.AtField("minimum", jsonrpc.DecodeOptional(value, &v.Minimum, jsonrpc.DecodeFloat[float64]))
 		case "maximum":
@@ -5869,10 +5887,10 @@ func (x *NumberSchema) UnmarshalJSON(b []byte) error {
 // default.
 type BooleanSchema struct {
 	// Always "boolean"; MarshalJSON fills it in when left empty.
-	Type        string  `json:"type"`
-	Title       *string `json:"title,omitempty"`
-	Description *string `json:"description,omitempty"`
-	Default     *bool   `json:"default,omitempty"`
+	Type        string `json:"type"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	Default     *bool  `json:"default,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -5898,13 +5916,13 @@ func (x BooleanSchema) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = jsonrpc.AppendString(b, x.Type)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
 	if x.Default != nil {
 		b = append(b, `,"default":`...)
@@ -5926,9 +5944,9 @@ func (x *BooleanSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "default":
 			return jsonrpc.AtField("default", jsonrpc.DecodeOptional(value, &v.Default, jsonrpc.DecodeBool[bool]))
 		}
@@ -5952,10 +5970,10 @@ func (x *BooleanSchema) UnmarshalJSON(b []byte) error {
 type UntitledSingleSelectEnumSchema struct {
 	// Always "string"; MarshalJSON fills it in when left empty.
 	Type        string   `json:"type"`
-	Title       *string  `json:"title,omitempty"`
-	Description *string  `json:"description,omitempty"`
+	Title       string   `json:"title,omitempty"`
+	Description string   `json:"description,omitempty"`
 	Enum        []string `json:"enum"`
-	Default     *string  `json:"default,omitempty"`
+	Default     string   `json:"default,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -5988,21 +6006,21 @@ func (x UntitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = jsonrpc.AppendString(b, x.Type)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
 	b = append(b, `,"enum":`...)
 	if b, err = jsonrpc.AppendValue(b, x.Enum); err != nil {
 		return nil, err
 	}
-	if x.Default != nil {
+	if x.Default != "" {
 		b = append(b, `,"default":`...)
-		b = jsonrpc.AppendString(b, *x.Default)
+		b = jsonrpc.AppendString(b, x.Default)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -6020,14 +6038,14 @@ func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "enum":
 			has.Enum = true
 			return jsonrpc.AtField("enum", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enum)))
 		case "default":
-			return jsonrpc.AtField("default", jsonrpc.DecodeOptional(value, &v.Default, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("default", jsonrpc.DecodeString(value, &v.Default))
 		}
 		return nil
 	})
@@ -6051,10 +6069,10 @@ func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 type TitledSingleSelectEnumSchema struct {
 	// Always "string"; MarshalJSON fills it in when left empty.
 	Type        string       `json:"type"`
-	Title       *string      `json:"title,omitempty"`
-	Description *string      `json:"description,omitempty"`
+	Title       string       `json:"title,omitempty"`
+	Description string       `json:"description,omitempty"`
 	OneOf       []EnumOption `json:"oneOf"`
-	Default     *string      `json:"default,omitempty"`
+	Default     string       `json:"default,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -6087,21 +6105,21 @@ func (x TitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = jsonrpc.AppendString(b, x.Type)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
 	b = append(b, `,"oneOf":`...)
 	if b, err = jsonrpc.AppendValue(b, x.OneOf); err != nil {
 		return nil, err
 	}
-	if x.Default != nil {
+	if x.Default != "" {
 		b = append(b, `,"default":`...)
-		b = jsonrpc.AppendString(b, *x.Default)
+		b = jsonrpc.AppendString(b, x.Default)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -6119,14 +6137,14 @@ func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "oneOf":
 			has.OneOf = true
 			return jsonrpc.AtField("oneOf", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.OneOf, jsonrpc.UnmarshalJSON[EnumOption])))
 		case "default":
-			return jsonrpc.AtField("default", jsonrpc.DecodeOptional(value, &v.Default, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("default", jsonrpc.DecodeString(value, &v.Default))
 		}
 		return nil
 	})
@@ -6149,8 +6167,8 @@ func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 type UntitledMultiSelectEnumSchema struct {
 	// Always "array"; MarshalJSON fills it in when left empty.
 	Type        string            `json:"type"`
-	Title       *string           `json:"title,omitempty"`
-	Description *string           `json:"description,omitempty"`
+	Title       string            `json:"title,omitempty"`
+	Description string            `json:"description,omitempty"`
 	MinItems    *int64            `json:"minItems,omitempty"`
 	MaxItems    *int64            `json:"maxItems,omitempty"`
 	Items       UntitledEnumItems `json:"items"`
@@ -6181,13 +6199,13 @@ func (x UntitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = jsonrpc.AppendString(b, x.Type)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
 	if x.MinItems != nil {
 		b = append(b, `,"minItems":`...)
@@ -6223,9 +6241,9 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "minItems":
 			return jsonrpc.AtField("minItems", jsonrpc.DecodeOptional(value, &v.MinItems, jsonrpc.DecodeInt[int64]))
 		case "maxItems":
@@ -6257,8 +6275,8 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 type TitledMultiSelectEnumSchema struct {
 	// Always "array"; MarshalJSON fills it in when left empty.
 	Type        string          `json:"type"`
-	Title       *string         `json:"title,omitempty"`
-	Description *string         `json:"description,omitempty"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
 	MinItems    *int64          `json:"minItems,omitempty"`
 	MaxItems    *int64          `json:"maxItems,omitempty"`
 	Items       TitledEnumItems `json:"items"`
@@ -6289,13 +6307,13 @@ func (x TitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = jsonrpc.AppendString(b, x.Type)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
 	if x.MinItems != nil {
 		b = append(b, `,"minItems":`...)
@@ -6331,9 +6349,9 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "minItems":
 			return jsonrpc.AtField("minItems", jsonrpc.DecodeOptional(value, &v.MinItems, jsonrpc.DecodeInt[int64]))
 		case "maxItems":
@@ -6368,11 +6386,11 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 type LegacyTitledEnumSchema struct {
 	// Always "string"; MarshalJSON fills it in when left empty.
 	Type        string   `json:"type"`
-	Title       *string  `json:"title,omitempty"`
-	Description *string  `json:"description,omitempty"`
+	Title       string   `json:"title,omitempty"`
+	Description string   `json:"description,omitempty"`
 	Enum        []string `json:"enum"`
 	EnumNames   []string `json:"enumNames,omitzero"`
-	Default     *string  `json:"default,omitempty"`
+	Default     string   `json:"default,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -6405,13 +6423,13 @@ func (x LegacyTitledEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = jsonrpc.AppendString(b, x.Type)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
 	b = append(b, `,"enum":`...)
 	if b, err = jsonrpc.AppendValue(b, x.Enum); err != nil {
@@ -6423,9 +6441,9 @@ func (x LegacyTitledEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Default != nil {
+	if x.Default != "" {
 		b = append(b, `,"default":`...)
-		b = jsonrpc.AppendString(b, *x.Default)
+		b = jsonrpc.AppendString(b, x.Default)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -6443,16 +6461,16 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "enum":
 			has.Enum = true
 			return jsonrpc.AtField("enum", jsonrpc.NonNull(value, json.Unmarshal(value, &v.Enum)))
 		case "enumNames":
 			return jsonrpc.AtField("enumNames", json.Unmarshal(value, &v.EnumNames))
 		case "default":
-			return jsonrpc.AtField("default", jsonrpc.DecodeOptional(value, &v.Default, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("default", jsonrpc.DecodeString(value, &v.Default))
 		}
 		return nil
 	})
@@ -6612,8 +6630,8 @@ func (x *TitledEnumItems) UnmarshalJSON(b []byte) error {
 type MultiSelectEnumSchema struct {
 	// Always "array"; MarshalJSON fills it in when left empty.
 	Type        string               `json:"type"`
-	Title       *string              `json:"title,omitempty"`
-	Description *string              `json:"description,omitempty"`
+	Title       string               `json:"title,omitempty"`
+	Description string               `json:"description,omitempty"`
 	MinItems    *int64               `json:"minItems,omitempty"`
 	MaxItems    *int64               `json:"maxItems,omitempty"`
 	Items       MultiSelectEnumItems `json:"items"`
@@ -6644,13 +6662,13 @@ func (x MultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = jsonrpc.AppendString(b, x.Type)
-	if x.Title != nil {
+	if x.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonrpc.AppendString(b, *x.Title)
+		b = jsonrpc.AppendString(b, x.Title)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
 	if x.MinItems != nil {
 		b = append(b, `,"minItems":`...)
@@ -6686,9 +6704,9 @@ func (x *MultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "title":
-			return jsonrpc.AtField("title", jsonrpc.DecodeOptional(value, &v.Title, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("title", jsonrpc.DecodeString(value, &v.Title))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "minItems":
 			return jsonrpc.AtField("minItems", jsonrpc.DecodeOptional(value, &v.MinItems, jsonrpc.DecodeInt[int64]))
 		case "maxItems":
@@ -6718,7 +6736,7 @@ func (x *MultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 
 // ElicitationSchema is a flat object schema of primitive properties only.
 type ElicitationSchema struct {
-	Schema *string `json:"$schema,omitempty"`
+	Schema string `json:"$schema,omitempty"`
 
 	// Always "object"; MarshalJSON fills it in when left empty.
 	Type       string                               `json:"type"`
@@ -6754,9 +6772,9 @@ func (x ElicitationSchema) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.Schema != nil {
+	if x.Schema != "" {
 		b = append(b, `,"$schema":`...)
-		b = jsonrpc.AppendString(b, *x.Schema)
+		b = jsonrpc.AppendString(b, x.Schema)
 	}
 	b = append(b, `,"type":`...)
 	b = jsonrpc.AppendString(b, x.Type)
@@ -6783,7 +6801,7 @@ func (x *ElicitationSchema) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "$schema":
-			return jsonrpc.AtField("$schema", jsonrpc.DecodeOptional(value, &v.Schema, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("$schema", jsonrpc.DecodeString(value, &v.Schema))
 		case "type":
 			has.Type = true
 			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
@@ -6818,7 +6836,7 @@ type ElicitRequestFormParams struct {
 	Task *TaskMetadata `json:"task,omitempty"`
 
 	// Defaults to form when omitted. When present, it is always "form".
-	Mode            *string           `json:"mode,omitempty"`
+	Mode            string            `json:"mode,omitempty"`
 	Message         string            `json:"message"`
 	RequestedSchema ElicitationSchema `json:"requestedSchema"`
 }
@@ -6840,9 +6858,9 @@ func (x ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Mode != nil {
+	if x.Mode != "" {
 		b = append(b, `,"mode":`...)
-		b = jsonrpc.AppendString(b, *x.Mode)
+		b = jsonrpc.AppendString(b, x.Mode)
 	}
 	b = append(b, `,"message":`...)
 	b = jsonrpc.AppendString(b, x.Message)
@@ -6858,7 +6876,7 @@ func (x ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
 func (x *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 	var v ElicitRequestFormParams
 	var has struct {
-		Message, RequestedSchema bool
+		Mode, Message, RequestedSchema bool
 	}
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
@@ -6867,7 +6885,11 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 		case "task":
 			return jsonrpc.AtField("task", jsonrpc.DecodeOptional(value, &v.Task, jsonrpc.UnmarshalJSON[TaskMetadata]))
 		case "mode":
-			return jsonrpc.AtField("mode", jsonrpc.DecodeOptional(value, &v.Mode, jsonrpc.DecodeString[string]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			has.Mode = true
+			return jsonrpc.AtField("mode", jsonrpc.DecodeString(value, &v.Mode))
 		case "message":
 			has.Message = true
 			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
@@ -6881,7 +6903,7 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	switch {
-	case v.Mode != nil && *v.Mode != "form":
+	case has.Mode && v.Mode != "form":
 		return jsonrpc.AtField("mode", errors.New("must be \"form\""))
 	case !has.Message:
 		return jsonrpc.MissingField("message")
@@ -7276,7 +7298,7 @@ type InitializeResult struct {
 	ServerInfo      Implementation     `json:"serverInfo"`
 
 	// How to use the server, for example as a hint in the system prompt.
-	Instructions *string `json:"instructions,omitempty"`
+	Instructions string `json:"instructions,omitempty"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -7313,7 +7335,7 @@ func (x *InitializeResult) UnmarshalJSON(b []byte) error {
 			has.ServerInfo = true
 			return jsonrpc.AtField("serverInfo", jsonrpc.NonNull(value, v.ServerInfo.UnmarshalJSON(value)))
 		case "instructions":
-			return jsonrpc.AtField("instructions", jsonrpc.DecodeOptional(value, &v.Instructions, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("instructions", jsonrpc.DecodeString(value, &v.Instructions))
 		}
 		var e json.RawMessage
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
@@ -7342,10 +7364,10 @@ type CancelledNotificationParams struct {
 	Meta *Meta `json:"_meta,omitempty"`
 
 	// The id of the request to cancel; required unless cancelling a task.
-	RequestID *RequestID `json:"requestId,omitempty"`
+	RequestID RequestID `json:"requestId,omitzero"`
 
 	// May be logged or shown.
-	Reason *string `json:"reason,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -7359,15 +7381,15 @@ func (x CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.RequestID != nil {
+	if !x.RequestID.IsZero() {
 		b = append(b, `,"requestId":`...)
 		if b, err = jsonrpc.AppendValue(b, x.RequestID); err != nil {
 			return nil, err
 		}
 	}
-	if x.Reason != nil {
+	if x.Reason != "" {
 		b = append(b, `,"reason":`...)
-		b = jsonrpc.AppendString(b, *x.Reason)
+		b = jsonrpc.AppendString(b, x.Reason)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -7381,9 +7403,12 @@ func (x *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "requestId":
-			return jsonrpc.AtField("requestId", jsonrpc.DecodeOptional(value, &v.RequestID, jsonrpc.UnmarshalJSON[RequestID]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("requestId", v.RequestID.UnmarshalJSON(value))
 		case "reason":
-			return jsonrpc.AtField("reason", jsonrpc.DecodeOptional(value, &v.Reason, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("reason", jsonrpc.DecodeString(value, &v.Reason))
 		}
 		return nil
 	})
@@ -7404,7 +7429,7 @@ type ProgressNotificationParams struct {
 
 	// The progress value at completion, when known.
 	Total   *float64 `json:"total,omitempty"`
-	Message *string  `json:"message,omitempty"`
+	Message string   `json:"message,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -7432,9 +7457,9 @@ func (x ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Message != nil {
+	if x.Message != "" {
 		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, *x.Message)
+		b = jsonrpc.AppendString(b, x.Message)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -7459,7 +7484,7 @@ func (x *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 		case "total":
 			return jsonrpc.AtField("total", jsonrpc.DecodeOptional(value, &v.Total, jsonrpc.DecodeFloat[float64]))
 		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("message", jsonrpc.DecodeString(value, &v.Message))
 		}
 		return nil
 	})

@@ -36,6 +36,12 @@ func NewProgressTokenInteger(v int64) ProgressToken {
 	return ProgressToken{Integer: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ProgressToken) IsZero() bool {
+	return x.String == nil && x.Integer == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ProgressToken) MarshalJSON() ([]byte, error) {
 	var v any
@@ -93,6 +99,12 @@ func NewRequestIDString(v string) RequestID {
 // NewRequestIDInteger returns a RequestID holding v.
 func NewRequestIDInteger(v int64) RequestID {
 	return RequestID{Integer: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x RequestID) IsZero() bool {
+	return x.String == nil && x.Integer == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -173,6 +185,12 @@ func NewContentBlockResourceLink(v ResourceLink) ContentBlock {
 // NewContentBlockResource returns a ContentBlock holding v.
 func NewContentBlockResource(v EmbeddedResource) ContentBlock {
 	return ContentBlock{Resource: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ContentBlock) IsZero() bool {
+	return x.Text == nil && x.Image == nil && x.Audio == nil && x.ResourceLink == nil && x.Resource == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -279,6 +297,12 @@ func NewResourceContentsUnionBlobResourceContents(v BlobResourceContents) Resour
 	return ResourceContentsUnion{BlobResourceContents: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ResourceContentsUnion) IsZero() bool {
+	return x.TextResourceContents == nil && x.BlobResourceContents == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ResourceContentsUnion) MarshalJSON() ([]byte, error) {
 	var v any
@@ -382,6 +406,12 @@ func NewCallToolResponseCreateTaskResult(v CreateTaskResult) CallToolResponse {
 	return CallToolResponse{CreateTaskResult: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x CallToolResponse) IsZero() bool {
+	return x.CallToolResult == nil && x.CreateTaskResult == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x CallToolResponse) MarshalJSON() ([]byte, error) {
 	var v any
@@ -477,6 +507,12 @@ func NewCompletionReferenceRefPrompt(v PromptReference) CompletionReference {
 // NewCompletionReferenceRefResource returns a CompletionReference holding v.
 func NewCompletionReferenceRefResource(v ResourceTemplateReference) CompletionReference {
 	return CompletionReference{RefResource: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x CompletionReference) IsZero() bool {
+	return x.RefPrompt == nil && x.RefResource == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -581,6 +617,12 @@ func NewSamplingMessageContentBlockToolResult(v ToolResultContent) SamplingMessa
 	return SamplingMessageContentBlock{ToolResult: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x SamplingMessageContentBlock) IsZero() bool {
+	return x.Text == nil && x.Image == nil && x.Audio == nil && x.ToolUse == nil && x.ToolResult == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x SamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
 	var v any
@@ -675,6 +717,12 @@ func NewSamplingContentArray(v []SamplingMessageContentBlock) SamplingContent {
 	return SamplingContent{Array: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x SamplingContent) IsZero() bool {
+	return x.SamplingMessageContentBlock == nil && x.Array == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x SamplingContent) MarshalJSON() ([]byte, error) {
 	var v any
@@ -742,6 +790,12 @@ func NewCreateMessageResponseCreateMessageResult(v CreateMessageResult) CreateMe
 // holding v.
 func NewCreateMessageResponseCreateTaskResult(v CreateTaskResult) CreateMessageResponse {
 	return CreateMessageResponse{CreateTaskResult: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x CreateMessageResponse) IsZero() bool {
+	return x.CreateMessageResult == nil && x.CreateTaskResult == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -855,6 +909,12 @@ func NewSingleSelectEnumSchemaTitledSingleSelectEnumSchema(v TitledSingleSelectE
 	return SingleSelectEnumSchema{TitledSingleSelectEnumSchema: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x SingleSelectEnumSchema) IsZero() bool {
+	return x.UntitledSingleSelectEnumSchema == nil && x.TitledSingleSelectEnumSchema == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x SingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	var v any
@@ -964,6 +1024,12 @@ func NewMultiSelectEnumItemsUntitledEnumItems(v UntitledEnumItems) MultiSelectEn
 // holding v.
 func NewMultiSelectEnumItemsTitledEnumItems(v TitledEnumItems) MultiSelectEnumItems {
 	return MultiSelectEnumItems{TitledEnumItems: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x MultiSelectEnumItems) IsZero() bool {
+	return x.UntitledEnumItems == nil && x.TitledEnumItems == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1082,6 +1148,12 @@ func NewEnumSchemaMultiSelectEnumSchema(v MultiSelectEnumSchema) EnumSchema {
 // NewEnumSchemaLegacyTitledEnumSchema returns an EnumSchema holding v.
 func NewEnumSchemaLegacyTitledEnumSchema(v LegacyTitledEnumSchema) EnumSchema {
 	return EnumSchema{LegacyTitledEnumSchema: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x EnumSchema) IsZero() bool {
+	return x.UntitledSingleSelectEnumSchema == nil && x.TitledSingleSelectEnumSchema == nil && x.MultiSelectEnumSchema == nil && x.LegacyTitledEnumSchema == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1236,6 +1308,12 @@ func NewPrimitiveSchemaDefinitionBooleanSchema(v BooleanSchema) PrimitiveSchemaD
 // holding v.
 func NewPrimitiveSchemaDefinitionEnumSchema(v EnumSchema) PrimitiveSchemaDefinition {
 	return PrimitiveSchemaDefinition{EnumSchema: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x PrimitiveSchemaDefinition) IsZero() bool {
+	return x.StringSchema == nil && x.NumberSchema == nil && x.BooleanSchema == nil && x.EnumSchema == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -1405,6 +1483,12 @@ func NewElicitRequestParamsElicitRequestFormParams(v ElicitRequestFormParams) El
 	return ElicitRequestParams{ElicitRequestFormParams: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ElicitRequestParams) IsZero() bool {
+	return x.ElicitRequestURLParams == nil && x.ElicitRequestFormParams == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ElicitRequestParams) MarshalJSON() ([]byte, error) {
 	var v any
@@ -1522,6 +1606,12 @@ func NewElicitValueArray(v []string) ElicitValue {
 	return ElicitValue{Array: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ElicitValue) IsZero() bool {
+	return x.String == nil && x.Number == nil && x.Boolean == nil && x.Array == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ElicitValue) MarshalJSON() ([]byte, error) {
 	var v any
@@ -1598,6 +1688,12 @@ func NewElicitResponseElicitResult(v ElicitResult) ElicitResponse {
 // NewElicitResponseCreateTaskResult returns an ElicitResponse holding v.
 func NewElicitResponseCreateTaskResult(v CreateTaskResult) ElicitResponse {
 	return ElicitResponse{CreateTaskResult: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ElicitResponse) IsZero() bool {
+	return x.ElicitResult == nil && x.CreateTaskResult == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.

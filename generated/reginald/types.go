@@ -79,10 +79,10 @@ func (x *KeyValue) UnmarshalJSON(b []byte) error {
 // LogSource says where in the plugin's source a log record was made.
 type LogSource struct {
 	// The function.
-	Function *string `json:"function,omitempty"`
+	Function string `json:"function,omitempty"`
 
 	// The source file.
-	File *string `json:"file,omitempty"`
+	File string `json:"file,omitempty"`
 
 	// The line.
 	Line *int64 `json:"line,omitempty"`
@@ -92,13 +92,13 @@ type LogSource struct {
 // it, without reflection.
 func (x LogSource) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Function != nil {
+	if x.Function != "" {
 		b = append(b, `,"function":`...)
-		b = jsonrpc.AppendString(b, *x.Function)
+		b = jsonrpc.AppendString(b, x.Function)
 	}
-	if x.File != nil {
+	if x.File != "" {
 		b = append(b, `,"file":`...)
-		b = jsonrpc.AppendString(b, *x.File)
+		b = jsonrpc.AppendString(b, x.File)
 	}
 	if x.Line != nil {
 		b = append(b, `,"line":`...)
@@ -114,9 +114,9 @@ func (x *LogSource) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "function":
-			return jsonrpc.AtField("function", jsonrpc.DecodeOptional(value, &v.Function, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("function", jsonrpc.DecodeString(value, &v.Function))
 		case "file":
-			return jsonrpc.AtField("file", jsonrpc.DecodeOptional(value, &v.File, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("file", jsonrpc.DecodeString(value, &v.File))
 		case "line":
 			return jsonrpc.AtField("line", jsonrpc.DecodeOptional(value, &v.Line, jsonrpc.DecodeInt[int64]))
 		}
@@ -194,18 +194,18 @@ type Manifest struct {
 	Name string `json:"name"`
 
 	// The plugin's version, ideally a semantic version.
-	Version *string `json:"version,omitempty"`
+	Version string `json:"version,omitempty"`
 
 	// The plugin's unique domain: its commands are run as subcommands of it and
 	// its task types are prefixed with it. Defaults to the name. The built-in
 	// plugins take the domains `core` and `link`.
-	Domain *string `json:"domain,omitempty"`
+	Domain string `json:"domain,omitempty"`
 
 	// A short description for the help output.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// A long description for the help output.
-	Doc *string `json:"doc,omitempty"`
+	Doc string `json:"doc,omitempty"`
 
 	// The plugin's executable, relative to the plugin's directory.
 	Executable string `json:"executable"`
@@ -230,21 +230,21 @@ func (x Manifest) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	if x.Version != nil {
+	if x.Version != "" {
 		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendString(b, *x.Version)
+		b = jsonrpc.AppendString(b, x.Version)
 	}
-	if x.Domain != nil {
+	if x.Domain != "" {
 		b = append(b, `,"domain":`...)
-		b = jsonrpc.AppendString(b, *x.Domain)
+		b = jsonrpc.AppendString(b, x.Domain)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
-	if x.Doc != nil {
+	if x.Doc != "" {
 		b = append(b, `,"doc":`...)
-		b = jsonrpc.AppendString(b, *x.Doc)
+		b = jsonrpc.AppendString(b, x.Doc)
 	}
 	b = append(b, `,"executable":`...)
 	b = jsonrpc.AppendString(b, x.Executable)
@@ -288,13 +288,13 @@ func (x *Manifest) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("version", jsonrpc.DecodeString(value, &v.Version))
 		case "domain":
-			return jsonrpc.AtField("domain", jsonrpc.DecodeOptional(value, &v.Domain, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("domain", jsonrpc.DecodeString(value, &v.Domain))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "doc":
-			return jsonrpc.AtField("doc", jsonrpc.DecodeOptional(value, &v.Doc, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("doc", jsonrpc.DecodeString(value, &v.Doc))
 		case "executable":
 			has.Executable = true
 			return jsonrpc.AtField("executable", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Executable)))
@@ -330,7 +330,7 @@ type Runtime struct {
 	Name string `json:"name"`
 
 	// The least version needed.
-	Version *string `json:"version,omitempty"`
+	Version string `json:"version,omitempty"`
 
 	// The command line, with "$0" or "$runtime" for the runtime and "$1" or
 	// "$plugin" for the plugin executable. Reginald does not use it yet: it runs
@@ -345,9 +345,9 @@ func (x Runtime) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	if x.Version != nil {
+	if x.Version != "" {
 		b = append(b, `,"version":`...)
-		b = jsonrpc.AppendString(b, *x.Version)
+		b = jsonrpc.AppendString(b, x.Version)
 	}
 	if x.Run != nil {
 		b = append(b, `,"run":`...)
@@ -371,7 +371,7 @@ func (x *Runtime) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "version":
-			return jsonrpc.AtField("version", jsonrpc.DecodeOptional(value, &v.Version, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("version", jsonrpc.DecodeString(value, &v.Version))
 		case "run":
 			return jsonrpc.AtField("run", json.Unmarshal(value, &v.Run))
 		}
@@ -391,7 +391,7 @@ func (x *Runtime) UnmarshalJSON(b []byte) error {
 // ConfigValue is a config value a manifest declares, with its default.
 type ConfigValue struct {
 	// Help text.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// The key as written in the config file.
 	Key string `json:"key"`
@@ -408,9 +408,9 @@ type ConfigValue struct {
 func (x ConfigValue) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
 	b = append(b, `,"key":`...)
 	b = jsonrpc.AppendString(b, x.Key)
@@ -433,7 +433,7 @@ func (x *ConfigValue) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "key":
 			has.Key = true
 			return jsonrpc.AtField("key", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Key)))
@@ -464,30 +464,30 @@ func (x *ConfigValue) UnmarshalJSON(b []byte) error {
 // Flag is the command-line flag bound to a config entry.
 type Flag struct {
 	// Long name, used as --name. Defaults to the entry's key.
-	Name *string `json:"name,omitempty"`
+	Name string `json:"name,omitempty"`
 
 	// One-letter short name, used as -x.
-	Shorthand *string `json:"shorthand,omitempty"`
+	Shorthand string `json:"shorthand,omitempty"`
 
 	// Help text; defaults to the entry's.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x Flag) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Name != nil {
+	if x.Name != "" {
 		b = append(b, `,"name":`...)
-		b = jsonrpc.AppendString(b, *x.Name)
+		b = jsonrpc.AppendString(b, x.Name)
 	}
-	if x.Shorthand != nil {
+	if x.Shorthand != "" {
 		b = append(b, `,"shorthand":`...)
-		b = jsonrpc.AppendString(b, *x.Shorthand)
+		b = jsonrpc.AppendString(b, x.Shorthand)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -499,11 +499,11 @@ func (x *Flag) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
-			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("name", jsonrpc.DecodeString(value, &v.Name))
 		case "shorthand":
-			return jsonrpc.AtField("shorthand", jsonrpc.DecodeOptional(value, &v.Shorthand, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("shorthand", jsonrpc.DecodeString(value, &v.Shorthand))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		}
 		return nil
 	})
@@ -519,7 +519,7 @@ func (x *Flag) UnmarshalJSON(b []byte) error {
 // flag.
 type ConfigEntry struct {
 	// Help text.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// The key as written in the config file.
 	Key string `json:"key"`
@@ -535,10 +535,10 @@ type ConfigEntry struct {
 
 	// The environment variable's name after the REGINALD_ prefix, replacing the
 	// automatic one.
-	EnvOverride *string `json:"envOverride,omitempty"`
+	EnvOverride string `json:"envOverride,omitempty"`
 
 	// Read the value only from the flag.
-	FlagOnly *bool `json:"flagOnly,omitempty"`
+	FlagOnly bool `json:"flagOnly,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -546,9 +546,9 @@ type ConfigEntry struct {
 func (x ConfigEntry) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
 	b = append(b, `,"key":`...)
 	b = jsonrpc.AppendString(b, x.Key)
@@ -564,13 +564,13 @@ func (x ConfigEntry) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.EnvOverride != nil {
+	if x.EnvOverride != "" {
 		b = append(b, `,"envOverride":`...)
-		b = jsonrpc.AppendString(b, *x.EnvOverride)
+		b = jsonrpc.AppendString(b, x.EnvOverride)
 	}
-	if x.FlagOnly != nil {
+	if x.FlagOnly {
 		b = append(b, `,"flagOnly":`...)
-		b = jsonrpc.AppendBool(b, *x.FlagOnly)
+		b = jsonrpc.AppendBool(b, x.FlagOnly)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -585,7 +585,7 @@ func (x *ConfigEntry) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "key":
 			has.Key = true
 			return jsonrpc.AtField("key", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Key)))
@@ -598,9 +598,9 @@ func (x *ConfigEntry) UnmarshalJSON(b []byte) error {
 		case "flag":
 			return jsonrpc.AtField("flag", jsonrpc.DecodeOptional(value, &v.Flag, jsonrpc.UnmarshalJSON[Flag]))
 		case "envOverride":
-			return jsonrpc.AtField("envOverride", jsonrpc.DecodeOptional(value, &v.EnvOverride, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("envOverride", jsonrpc.DecodeString(value, &v.EnvOverride))
 		case "flagOnly":
-			return jsonrpc.AtField("flagOnly", jsonrpc.DecodeOptional(value, &v.FlagOnly, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("flagOnly", jsonrpc.DecodeBool(value, &v.FlagOnly))
 		}
 		return nil
 	})
@@ -734,13 +734,13 @@ type Command struct {
 	Name string `json:"name"`
 
 	// One-line usage synopsis without the domain.
-	Usage *string `json:"usage,omitempty"`
+	Usage string `json:"usage,omitempty"`
 
 	// A short description.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// A long description.
-	Doc *string `json:"doc,omitempty"`
+	Doc string `json:"doc,omitempty"`
 
 	// The positional arguments it accepts.
 	Args *Arguments `json:"args,omitempty"`
@@ -762,17 +762,17 @@ func (x Command) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	if x.Usage != nil {
+	if x.Usage != "" {
 		b = append(b, `,"usage":`...)
-		b = jsonrpc.AppendString(b, *x.Usage)
+		b = jsonrpc.AppendString(b, x.Usage)
 	}
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
-	if x.Doc != nil {
+	if x.Doc != "" {
 		b = append(b, `,"doc":`...)
-		b = jsonrpc.AppendString(b, *x.Doc)
+		b = jsonrpc.AppendString(b, x.Doc)
 	}
 	if x.Args != nil {
 		b = append(b, `,"args":`...)
@@ -814,11 +814,11 @@ func (x *Command) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "usage":
-			return jsonrpc.AtField("usage", jsonrpc.DecodeOptional(value, &v.Usage, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("usage", jsonrpc.DecodeString(value, &v.Usage))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "doc":
-			return jsonrpc.AtField("doc", jsonrpc.DecodeOptional(value, &v.Doc, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("doc", jsonrpc.DecodeString(value, &v.Doc))
 		case "args":
 			return jsonrpc.AtField("args", jsonrpc.DecodeOptional(value, &v.Args, jsonrpc.UnmarshalJSON[Arguments]))
 		case "aliases":
@@ -845,7 +845,7 @@ func (x *Command) UnmarshalJSON(b []byte) error {
 // chooses (of keyType), each holding the values listed.
 type MappedValue struct {
 	// Help text.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// The key of the table in the config file.
 	Key string `json:"key"`
@@ -875,9 +875,9 @@ func (x MappedValue) AppendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	start := len(b)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
 	b = append(b, `,"key":`...)
 	b = jsonrpc.AppendString(b, x.Key)
@@ -900,7 +900,7 @@ func (x *MappedValue) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "key":
 			has.Key = true
 			return jsonrpc.AtField("key", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Key)))
@@ -992,10 +992,10 @@ type Task struct {
 	TaskType string `json:"taskType"`
 
 	// A short description.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 
 	// The runtime that running this task installs.
-	Provides *string `json:"provides,omitempty"`
+	Provides string `json:"provides,omitempty"`
 
 	// The task's config values with their defaults.
 	Config []TaskConfig `json:"config,omitzero"`
@@ -1008,13 +1008,13 @@ func (x Task) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"taskType":`...)
 	b = jsonrpc.AppendString(b, x.TaskType)
-	if x.Description != nil {
+	if x.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonrpc.AppendString(b, *x.Description)
+		b = jsonrpc.AppendString(b, x.Description)
 	}
-	if x.Provides != nil {
+	if x.Provides != "" {
 		b = append(b, `,"provides":`...)
-		b = jsonrpc.AppendString(b, *x.Provides)
+		b = jsonrpc.AppendString(b, x.Provides)
 	}
 	if x.Config != nil {
 		b = append(b, `,"config":`...)
@@ -1038,9 +1038,9 @@ func (x *Task) UnmarshalJSON(b []byte) error {
 			has.TaskType = true
 			return jsonrpc.AtField("taskType", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.TaskType)))
 		case "description":
-			return jsonrpc.AtField("description", jsonrpc.DecodeOptional(value, &v.Description, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("description", jsonrpc.DecodeString(value, &v.Description))
 		case "provides":
-			return jsonrpc.AtField("provides", jsonrpc.DecodeOptional(value, &v.Provides, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("provides", jsonrpc.DecodeString(value, &v.Provides))
 		case "config":
 			return jsonrpc.AtField("config", jsonrpc.DecodeArray(value, &v.Config, jsonrpc.UnmarshalJSON[TaskConfig]))
 		}

@@ -45,6 +45,12 @@ func NewUnionValueAlternativesItemMappedValue(v MappedValue) UnionValueAlternati
 	return UnionValueAlternativesItem{MappedValue: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x UnionValueAlternativesItem) IsZero() bool {
+	return x.ConfigValue == nil && x.MappedValue == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x UnionValueAlternativesItem) MarshalJSON() ([]byte, error) {
 	var v any
@@ -156,6 +162,12 @@ func NewTaskConfigMappedValue(v MappedValue) TaskConfig {
 // NewTaskConfigUnionValue returns a TaskConfig holding v.
 func NewTaskConfigUnionValue(v UnionValue) TaskConfig {
 	return TaskConfig{UnionValue: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TaskConfig) IsZero() bool {
+	return x.ConfigValue == nil && x.MappedValue == nil && x.UnionValue == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.

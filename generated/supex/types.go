@@ -71,7 +71,7 @@ type ErrorData struct {
 	Success bool `json:"success"`
 
 	// What to do about it.
-	Hint *string `json:"hint,omitempty"`
+	Hint string `json:"hint,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -80,9 +80,9 @@ func (x ErrorData) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = jsonrpc.AppendBool(b, x.Success)
-	if x.Hint != nil {
+	if x.Hint != "" {
 		b = append(b, `,"hint":`...)
-		b = jsonrpc.AppendString(b, *x.Hint)
+		b = jsonrpc.AppendString(b, x.Hint)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -100,7 +100,7 @@ func (x *ErrorData) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "hint":
-			return jsonrpc.AtField("hint", jsonrpc.DecodeOptional(value, &v.Hint, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("hint", jsonrpc.DecodeString(value, &v.Hint))
 		}
 		return nil
 	})
@@ -286,7 +286,7 @@ type ToolResult struct {
 	Success bool `json:"success"`
 
 	// Why not, when success is false.
-	Error *string `json:"error,omitempty"`
+	Error string `json:"error,omitempty"`
 
 	// Extra holds the members not declared above, in the order received.
 	Extra jsonrpc.Members[json.RawMessage] `json:"-" rpcgen:"extra"`
@@ -315,7 +315,7 @@ func (x *ToolResult) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		var e json.RawMessage
 		if err := jsonrpc.DecodeRaw(value, &e); err != nil {
@@ -421,16 +421,16 @@ func (x *EvalRubyFileArguments) UnmarshalJSON(b []byte) error {
 // ListEntitiesArguments holds the arguments of list_entities.
 type ListEntitiesArguments struct {
 	// Which entities to list. Defaults to "all" when absent.
-	EntityType *EntityFilter `json:"entity_type,omitempty"`
+	EntityType EntityFilter `json:"entity_type,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x ListEntitiesArguments) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.EntityType != nil {
+	if x.EntityType != "" {
 		b = append(b, `,"entity_type":`...)
-		b = jsonrpc.AppendString(b, *x.EntityType)
+		b = jsonrpc.AppendString(b, x.EntityType)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -442,7 +442,10 @@ func (x *ListEntitiesArguments) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "entity_type":
-			return jsonrpc.AtField("entity_type", jsonrpc.DecodeOptional(value, &v.EntityType, jsonrpc.UnmarshalJSON[EntityFilter]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("entity_type", v.EntityType.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -457,7 +460,7 @@ func (x *ListEntitiesArguments) UnmarshalJSON(b []byte) error {
 type ScreenshotArguments struct {
 	// Where to write the PNG; must lie under an allowed root. By default a
 	// timestamped file under the workspace's .tmp/screenshots.
-	OutputPath *string `json:"output_path,omitempty"`
+	OutputPath string `json:"output_path,omitempty"`
 
 	// Width in pixels. Defaults to 1920 when absent.
 	Width *int64 `json:"width,omitempty"`
@@ -466,16 +469,16 @@ type ScreenshotArguments struct {
 	Height *int64 `json:"height,omitempty"`
 
 	// Transparent background. Defaults to false when absent.
-	Transparent *bool `json:"transparent,omitempty"`
+	Transparent bool `json:"transparent,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x ScreenshotArguments) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.OutputPath != nil {
+	if x.OutputPath != "" {
 		b = append(b, `,"output_path":`...)
-		b = jsonrpc.AppendString(b, *x.OutputPath)
+		b = jsonrpc.AppendString(b, x.OutputPath)
 	}
 	if x.Width != nil {
 		b = append(b, `,"width":`...)
@@ -485,9 +488,9 @@ func (x ScreenshotArguments) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"height":`...)
 		b = jsonrpc.AppendInt(b, *x.Height)
 	}
-	if x.Transparent != nil {
+	if x.Transparent {
 		b = append(b, `,"transparent":`...)
-		b = jsonrpc.AppendBool(b, *x.Transparent)
+		b = jsonrpc.AppendBool(b, x.Transparent)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -499,13 +502,13 @@ func (x *ScreenshotArguments) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "output_path":
-			return jsonrpc.AtField("output_path", jsonrpc.DecodeOptional(value, &v.OutputPath, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("output_path", jsonrpc.DecodeString(value, &v.OutputPath))
 		case "width":
 			return jsonrpc.AtField("width", jsonrpc.DecodeOptional(value, &v.Width, jsonrpc.DecodeInt[int64]))
 		case "height":
 			return jsonrpc.AtField("height", jsonrpc.DecodeOptional(value, &v.Height, jsonrpc.DecodeInt[int64]))
 		case "transparent":
-			return jsonrpc.AtField("transparent", jsonrpc.DecodeOptional(value, &v.Transparent, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("transparent", jsonrpc.DecodeBool(value, &v.Transparent))
 		}
 		return nil
 	})
@@ -523,7 +526,7 @@ type BatchScreenshotArguments struct {
 
 	// Directory for the files; by default a timestamped directory under
 	// .tmp/batch_screenshots.
-	OutputDir *string `json:"output_dir,omitempty"`
+	OutputDir string `json:"output_dir,omitempty"`
 
 	// Prefix of the file names. Defaults to "screenshot" when absent.
 	BaseName *string `json:"base_name,omitempty"`
@@ -538,7 +541,7 @@ type BatchScreenshotArguments struct {
 	Height *int64 `json:"height,omitempty"`
 
 	// Transparent backgrounds. Defaults to false when absent.
-	Transparent *bool `json:"transparent,omitempty"`
+	Transparent bool `json:"transparent,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -563,9 +566,9 @@ func (x BatchScreenshotArguments) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.Shots); err != nil {
 		return nil, err
 	}
-	if x.OutputDir != nil {
+	if x.OutputDir != "" {
 		b = append(b, `,"output_dir":`...)
-		b = jsonrpc.AppendString(b, *x.OutputDir)
+		b = jsonrpc.AppendString(b, x.OutputDir)
 	}
 	if x.BaseName != nil {
 		b = append(b, `,"base_name":`...)
@@ -583,9 +586,9 @@ func (x BatchScreenshotArguments) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"height":`...)
 		b = jsonrpc.AppendInt(b, *x.Height)
 	}
-	if x.Transparent != nil {
+	if x.Transparent {
 		b = append(b, `,"transparent":`...)
-		b = jsonrpc.AppendBool(b, *x.Transparent)
+		b = jsonrpc.AppendBool(b, x.Transparent)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -603,7 +606,7 @@ func (x *BatchScreenshotArguments) UnmarshalJSON(b []byte) error {
 			has.Shots = true
 			return jsonrpc.AtField("shots", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Shots, jsonrpc.UnmarshalJSON[Shot])))
 		case "output_dir":
-			return jsonrpc.AtField("output_dir", jsonrpc.DecodeOptional(value, &v.OutputDir, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("output_dir", jsonrpc.DecodeString(value, &v.OutputDir))
 		case "base_name":
 			return jsonrpc.AtField("base_name", jsonrpc.DecodeOptional(value, &v.BaseName, jsonrpc.DecodeString[string]))
 		case "restore_camera":
@@ -613,7 +616,7 @@ func (x *BatchScreenshotArguments) UnmarshalJSON(b []byte) error {
 		case "height":
 			return jsonrpc.AtField("height", jsonrpc.DecodeOptional(value, &v.Height, jsonrpc.DecodeInt[int64]))
 		case "transparent":
-			return jsonrpc.AtField("transparent", jsonrpc.DecodeOptional(value, &v.Transparent, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("transparent", jsonrpc.DecodeBool(value, &v.Transparent))
 		}
 		return nil
 	})
@@ -632,7 +635,7 @@ func (x *BatchScreenshotArguments) UnmarshalJSON(b []byte) error {
 type Shot struct {
 	// Name of the shot, part of its file name; by default its index as 000, 001,
 	// ...
-	Name   *string     `json:"name,omitempty"`
+	Name   string      `json:"name,omitempty"`
 	Camera *CameraSpec `json:"camera,omitempty"`
 
 	// Id of a group or component to show alone.
@@ -650,9 +653,9 @@ type Shot struct {
 func (x Shot) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Name != nil {
+	if x.Name != "" {
 		b = append(b, `,"name":`...)
-		b = jsonrpc.AppendString(b, *x.Name)
+		b = jsonrpc.AppendString(b, x.Name)
 	}
 	if x.Camera != nil {
 		b = append(b, `,"camera":`...)
@@ -682,7 +685,7 @@ func (x *Shot) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "name":
-			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("name", jsonrpc.DecodeString(value, &v.Name))
 		case "camera":
 			return jsonrpc.AtField("camera", jsonrpc.DecodeOptional(value, &v.Camera, jsonrpc.UnmarshalJSON[CameraSpec]))
 		case "isolate":
@@ -705,10 +708,10 @@ func (x *Shot) UnmarshalJSON(b []byte) error {
 type CameraSpec struct {
 	// standard_view uses view, custom uses eye/target/up, zoom_entity frames
 	// entity_ids. Defaults to "standard_view" when absent.
-	Type *CameraKind `json:"type,omitempty"`
+	Type CameraKind `json:"type,omitempty"`
 
 	// The standard view, for standard_view.
-	View *StandardView `json:"view,omitempty"`
+	View StandardView `json:"view,omitempty"`
 
 	// Camera position, for custom.
 	Eye Vector3 `json:"eye,omitzero"`
@@ -742,13 +745,13 @@ type CameraSpec struct {
 func (x CameraSpec) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.Type != nil {
+	if x.Type != "" {
 		b = append(b, `,"type":`...)
-		b = jsonrpc.AppendString(b, *x.Type)
+		b = jsonrpc.AppendString(b, x.Type)
 	}
-	if x.View != nil {
+	if x.View != "" {
 		b = append(b, `,"view":`...)
-		b = jsonrpc.AppendString(b, *x.View)
+		b = jsonrpc.AppendString(b, x.View)
 	}
 	if x.Eye != nil {
 		b = append(b, `,"eye":`...)
@@ -804,9 +807,15 @@ func (x *CameraSpec) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "type":
-			return jsonrpc.AtField("type", jsonrpc.DecodeOptional(value, &v.Type, jsonrpc.UnmarshalJSON[CameraKind]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("type", v.Type.UnmarshalJSON(value))
 		case "view":
-			return jsonrpc.AtField("view", jsonrpc.DecodeOptional(value, &v.View, jsonrpc.UnmarshalJSON[StandardView]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("view", v.View.UnmarshalJSON(value))
 		case "eye":
 			return jsonrpc.AtField("eye", json.Unmarshal(value, &v.Eye))
 		case "target":
@@ -837,16 +846,16 @@ func (x *CameraSpec) UnmarshalJSON(b []byte) error {
 // save_model (path optional; the model's own file by default).
 type PathArguments struct {
 	// A .skp file under an allowed root.
-	Path *string `json:"path,omitempty"`
+	Path string `json:"path,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x PathArguments) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Path != nil {
+	if x.Path != "" {
 		b = append(b, `,"path":`...)
-		b = jsonrpc.AppendString(b, *x.Path)
+		b = jsonrpc.AppendString(b, x.Path)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -858,7 +867,7 @@ func (x *PathArguments) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "path":
-			return jsonrpc.AtField("path", jsonrpc.DecodeOptional(value, &v.Path, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("path", jsonrpc.DecodeString(value, &v.Path))
 		}
 		return nil
 	})
@@ -872,7 +881,7 @@ func (x *PathArguments) UnmarshalJSON(b []byte) error {
 // ExportArguments holds the arguments of export_scene.
 type ExportArguments struct {
 	// Defaults to "skp" when absent.
-	Format *ExportFormat `json:"format,omitempty"`
+	Format ExportFormat `json:"format,omitempty"`
 
 	// Image width, for png and jpg. Defaults to 1920 when absent.
 	Width *int64 `json:"width,omitempty"`
@@ -885,9 +894,9 @@ type ExportArguments struct {
 // it, without reflection.
 func (x ExportArguments) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Format != nil {
+	if x.Format != "" {
 		b = append(b, `,"format":`...)
-		b = jsonrpc.AppendString(b, *x.Format)
+		b = jsonrpc.AppendString(b, x.Format)
 	}
 	if x.Width != nil {
 		b = append(b, `,"width":`...)
@@ -907,7 +916,10 @@ func (x *ExportArguments) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "format":
-			return jsonrpc.AtField("format", jsonrpc.DecodeOptional(value, &v.Format, jsonrpc.UnmarshalJSON[ExportFormat]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("format", v.Format.UnmarshalJSON(value))
 		case "width":
 			return jsonrpc.AtField("width", jsonrpc.DecodeOptional(value, &v.Width, jsonrpc.DecodeInt[int64]))
 		case "height":
@@ -1025,10 +1037,10 @@ type EvalResult struct {
 	Result string `json:"result"`
 
 	// The file evaluated (eval_ruby_file).
-	FilePath *string `json:"file_path,omitempty"`
+	FilePath string `json:"file_path,omitempty"`
 
 	// Its base name (eval_ruby_file).
-	FileName *string `json:"file_name,omitempty"`
+	FileName string `json:"file_name,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1039,13 +1051,13 @@ func (x EvalResult) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendBool(b, x.Success)
 	b = append(b, `,"result":`...)
 	b = jsonrpc.AppendString(b, x.Result)
-	if x.FilePath != nil {
+	if x.FilePath != "" {
 		b = append(b, `,"file_path":`...)
-		b = jsonrpc.AppendString(b, *x.FilePath)
+		b = jsonrpc.AppendString(b, x.FilePath)
 	}
-	if x.FileName != nil {
+	if x.FileName != "" {
 		b = append(b, `,"file_name":`...)
-		b = jsonrpc.AppendString(b, *x.FileName)
+		b = jsonrpc.AppendString(b, x.FileName)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1066,9 +1078,9 @@ func (x *EvalResult) UnmarshalJSON(b []byte) error {
 			has.Result = true
 			return jsonrpc.AtField("result", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Result)))
 		case "file_path":
-			return jsonrpc.AtField("file_path", jsonrpc.DecodeOptional(value, &v.FilePath, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("file_path", jsonrpc.DecodeString(value, &v.FilePath))
 		case "file_name":
-			return jsonrpc.AtField("file_name", jsonrpc.DecodeOptional(value, &v.FileName, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("file_name", jsonrpc.DecodeString(value, &v.FileName))
 		}
 		return nil
 	})
@@ -1242,10 +1254,10 @@ type Entity struct {
 	EntityID int64  `json:"entity_id"`
 
 	// Groups and components: the name ((unnamed) when empty) or definition name.
-	Name *string `json:"name,omitempty"`
+	Name string `json:"name,omitempty"`
 
 	// The entity's layer (list_entities only).
-	Layer *string `json:"layer,omitempty"`
+	Layer string `json:"layer,omitempty"`
 
 	// Faces: area in square inches.
 	Area *float64 `json:"area,omitempty"`
@@ -1266,13 +1278,13 @@ func (x Entity) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.Type)
 	b = append(b, `,"entity_id":`...)
 	b = jsonrpc.AppendInt(b, x.EntityID)
-	if x.Name != nil {
+	if x.Name != "" {
 		b = append(b, `,"name":`...)
-		b = jsonrpc.AppendString(b, *x.Name)
+		b = jsonrpc.AppendString(b, x.Name)
 	}
-	if x.Layer != nil {
+	if x.Layer != "" {
 		b = append(b, `,"layer":`...)
-		b = jsonrpc.AppendString(b, *x.Layer)
+		b = jsonrpc.AppendString(b, x.Layer)
 	}
 	if x.Area != nil {
 		b = append(b, `,"area":`...)
@@ -1311,9 +1323,9 @@ func (x *Entity) UnmarshalJSON(b []byte) error {
 			has.EntityID = true
 			return jsonrpc.AtField("entity_id", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.EntityID)))
 		case "name":
-			return jsonrpc.AtField("name", jsonrpc.DecodeOptional(value, &v.Name, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("name", jsonrpc.DecodeString(value, &v.Name))
 		case "layer":
-			return jsonrpc.AtField("layer", jsonrpc.DecodeOptional(value, &v.Layer, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("layer", jsonrpc.DecodeString(value, &v.Layer))
 		case "area":
 			return jsonrpc.AtField("area", jsonrpc.DecodeOptional(value, &v.Area, jsonrpc.DecodeFloat[float64]))
 		case "normal":
@@ -1341,9 +1353,9 @@ type EntityList struct {
 	Success bool `json:"success"`
 
 	// The filter applied (list_entities).
-	EntityType *EntityFilter `json:"entity_type,omitempty"`
-	Count      int64         `json:"count"`
-	Entities   []Entity      `json:"entities"`
+	EntityType EntityFilter `json:"entity_type,omitempty"`
+	Count      int64        `json:"count"`
+	Entities   []Entity     `json:"entities"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -1366,9 +1378,9 @@ func (x EntityList) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"success":`...)
 	b = jsonrpc.AppendBool(b, x.Success)
-	if x.EntityType != nil {
+	if x.EntityType != "" {
 		b = append(b, `,"entity_type":`...)
-		b = jsonrpc.AppendString(b, *x.EntityType)
+		b = jsonrpc.AppendString(b, x.EntityType)
 	}
 	b = append(b, `,"count":`...)
 	b = jsonrpc.AppendInt(b, x.Count)
@@ -1392,7 +1404,10 @@ func (x *EntityList) UnmarshalJSON(b []byte) error {
 			has.Success = true
 			return jsonrpc.AtField("success", jsonrpc.NonNull(value, jsonrpc.DecodeBool(value, &v.Success)))
 		case "entity_type":
-			return jsonrpc.AtField("entity_type", jsonrpc.DecodeOptional(value, &v.EntityType, jsonrpc.UnmarshalJSON[EntityFilter]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("entity_type", v.EntityType.UnmarshalJSON(value))
 		case "count":
 			has.Count = true
 			return jsonrpc.AtField("count", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Count)))
@@ -2000,10 +2015,10 @@ func (x *ScreenshotResult) UnmarshalJSON(b []byte) error {
 
 // ShotResult is an object with the members success, name, file_path and error.
 type ShotResult struct {
-	Success  bool    `json:"success"`
-	Name     string  `json:"name"`
-	FilePath *string `json:"file_path,omitempty"`
-	Error    *string `json:"error,omitempty"`
+	Success  bool   `json:"success"`
+	Name     string `json:"name"`
+	FilePath string `json:"file_path,omitempty"`
+	Error    string `json:"error,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -2014,13 +2029,13 @@ func (x ShotResult) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendBool(b, x.Success)
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
-	if x.FilePath != nil {
+	if x.FilePath != "" {
 		b = append(b, `,"file_path":`...)
-		b = jsonrpc.AppendString(b, *x.FilePath)
+		b = jsonrpc.AppendString(b, x.FilePath)
 	}
-	if x.Error != nil {
+	if x.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonrpc.AppendString(b, *x.Error)
+		b = jsonrpc.AppendString(b, x.Error)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -2041,9 +2056,9 @@ func (x *ShotResult) UnmarshalJSON(b []byte) error {
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
 		case "file_path":
-			return jsonrpc.AtField("file_path", jsonrpc.DecodeOptional(value, &v.FilePath, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("file_path", jsonrpc.DecodeString(value, &v.FilePath))
 		case "error":
-			return jsonrpc.AtField("error", jsonrpc.DecodeOptional(value, &v.Error, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("error", jsonrpc.DecodeString(value, &v.Error))
 		}
 		return nil
 	})
@@ -2366,12 +2381,12 @@ type HelloParams struct {
 
 	// The shared secret; required when the runtime sets SUPEX_AUTH_TOKEN, ignored
 	// otherwise.
-	Token *string `json:"token,omitempty"`
+	Token string `json:"token,omitempty"`
 
 	// The client's workspace directory (SUPEX_WORKSPACE), an absolute path. It
 	// becomes an allowed root for file tools on this connection, and default
 	// output paths lie under its .tmp directory.
-	Workspace *string `json:"workspace,omitempty"`
+	Workspace string `json:"workspace,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -2386,13 +2401,13 @@ func (x HelloParams) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendString(b, x.Agent)
 	b = append(b, `,"pid":`...)
 	b = jsonrpc.AppendInt(b, x.Pid)
-	if x.Token != nil {
+	if x.Token != "" {
 		b = append(b, `,"token":`...)
-		b = jsonrpc.AppendString(b, *x.Token)
+		b = jsonrpc.AppendString(b, x.Token)
 	}
-	if x.Workspace != nil {
+	if x.Workspace != "" {
 		b = append(b, `,"workspace":`...)
-		b = jsonrpc.AppendString(b, *x.Workspace)
+		b = jsonrpc.AppendString(b, x.Workspace)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -2419,9 +2434,9 @@ func (x *HelloParams) UnmarshalJSON(b []byte) error {
 			has.Pid = true
 			return jsonrpc.AtField("pid", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Pid)))
 		case "token":
-			return jsonrpc.AtField("token", jsonrpc.DecodeOptional(value, &v.Token, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("token", jsonrpc.DecodeString(value, &v.Token))
 		case "workspace":
-			return jsonrpc.AtField("workspace", jsonrpc.DecodeOptional(value, &v.Workspace, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("workspace", jsonrpc.DecodeString(value, &v.Workspace))
 		}
 		return nil
 	})

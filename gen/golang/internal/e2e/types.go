@@ -168,9 +168,9 @@ func (x *ShapeRect) UnmarshalJSON(b []byte) error {
 
 // TextResource is an object with the members uri, mimeType and text.
 type TextResource struct {
-	URI      string  `json:"uri"`
-	MimeType *string `json:"mimeType,omitempty"`
-	Text     string  `json:"text"`
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType,omitempty"`
+	Text     string `json:"text"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -179,9 +179,9 @@ func (x TextResource) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = jsonrpc.AppendString(b, x.URI)
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = jsonrpc.AppendString(b, x.MimeType)
 	}
 	b = append(b, `,"text":`...)
 	b = jsonrpc.AppendString(b, x.Text)
@@ -201,7 +201,7 @@ func (x *TextResource) UnmarshalJSON(b []byte) error {
 			has.URI = true
 			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
 		case "text":
 			has.Text = true
 			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
@@ -223,8 +223,8 @@ func (x *TextResource) UnmarshalJSON(b []byte) error {
 
 // BlobResource is an object with the members uri, mimeType and blob.
 type BlobResource struct {
-	URI      string  `json:"uri"`
-	MimeType *string `json:"mimeType,omitempty"`
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType,omitempty"`
 
 	// Format: base64.
 	Blob string `json:"blob"`
@@ -236,9 +236,9 @@ func (x BlobResource) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = jsonrpc.AppendString(b, x.URI)
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = jsonrpc.AppendString(b, x.MimeType)
 	}
 	b = append(b, `,"blob":`...)
 	b = jsonrpc.AppendString(b, x.Blob)
@@ -258,7 +258,7 @@ func (x *BlobResource) UnmarshalJSON(b []byte) error {
 			has.URI = true
 			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
 		case "blob":
 			has.Blob = true
 			return jsonrpc.AtField("blob", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Blob)))
@@ -495,7 +495,7 @@ type SlowParams struct {
 	DelayMs int64 `json:"delayMs"`
 
 	// At least 1.
-	Attempt *int32 `json:"attempt,omitempty"`
+	Attempt int32 `json:"attempt,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -504,9 +504,9 @@ func (x SlowParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"delayMs":`...)
 	b = jsonrpc.AppendInt(b, x.DelayMs)
-	if x.Attempt != nil {
+	if x.Attempt != 0 {
 		b = append(b, `,"attempt":`...)
-		b = jsonrpc.AppendInt(b, *x.Attempt)
+		b = jsonrpc.AppendInt(b, x.Attempt)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -524,9 +524,7 @@ func (x *SlowParams) UnmarshalJSON(b []byte) error {
 			has.DelayMs = true
 			return jsonrpc.AtField("delayMs", jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.DelayMs)))
 		case "attempt":
-			return jsonrpc.AtField("attempt", jsonrpc.DecodeOptional(value, &v.Attempt, func(b []byte, v *int32) error {
-				return jsonrpc.DecodeIntIn(b, v, 1, math.MaxInt32)
-			}))
+			return jsonrpc.AtField("attempt", jsonrpc.DecodeIntIn(value, &v.Attempt, 1, math.MaxInt32))
 		}
 		return nil
 	})
@@ -545,7 +543,7 @@ func (x *SlowParams) UnmarshalJSON(b []byte) error {
 type LogParams struct {
 	Level   Level  `json:"level"`
 	Message string `json:"message"`
-	Topic   *Topic `json:"topic,omitempty"`
+	Topic   Topic  `json:"topic,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -556,9 +554,9 @@ func (x LogParams) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendInt(b, x.Level)
 	b = append(b, `,"message":`...)
 	b = jsonrpc.AppendString(b, x.Message)
-	if x.Topic != nil {
+	if x.Topic != "" {
 		b = append(b, `,"topic":`...)
-		b = jsonrpc.AppendString(b, *x.Topic)
+		b = jsonrpc.AppendString(b, x.Topic)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -579,7 +577,10 @@ func (x *LogParams) UnmarshalJSON(b []byte) error {
 			has.Message = true
 			return jsonrpc.AtField("message", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Message)))
 		case "topic":
-			return jsonrpc.AtField("topic", jsonrpc.DecodeOptional(value, &v.Topic, jsonrpc.UnmarshalJSON[Topic]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("topic", v.Topic.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -601,7 +602,7 @@ type EchoParams struct {
 	Shape    Shape                    `json:"shape"`
 	ID       ID                       `json:"id"`
 	Note     jsonrpc.Nullable[string] `json:"note,omitzero"`
-	Resource *Resource                `json:"resource,omitempty"`
+	Resource Resource                 `json:"resource,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -624,7 +625,7 @@ func (x EchoParams) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"note":`...)
 		b = jsonrpc.AppendString(b, x.Note.Value)
 	}
-	if x.Resource != nil {
+	if !x.Resource.IsZero() {
 		b = append(b, `,"resource":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Resource); err != nil {
 			return nil, err
@@ -651,7 +652,10 @@ func (x *EchoParams) UnmarshalJSON(b []byte) error {
 		case "note":
 			return jsonrpc.AtField("note", jsonrpc.DecodeNullable(value, &v.Note, jsonrpc.DecodeString[string]))
 		case "resource":
-			return jsonrpc.AtField("resource", jsonrpc.DecodeOptional(value, &v.Resource, jsonrpc.UnmarshalJSON[Resource]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("resource", v.Resource.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -673,7 +677,7 @@ type EchoResult struct {
 	Shape    Shape                    `json:"shape"`
 	ID       ID                       `json:"id"`
 	Note     jsonrpc.Nullable[string] `json:"note,omitzero"`
-	Resource *Resource                `json:"resource,omitempty"`
+	Resource Resource                 `json:"resource,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -696,7 +700,7 @@ func (x EchoResult) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"note":`...)
 		b = jsonrpc.AppendString(b, x.Note.Value)
 	}
-	if x.Resource != nil {
+	if !x.Resource.IsZero() {
 		b = append(b, `,"resource":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Resource); err != nil {
 			return nil, err
@@ -723,7 +727,10 @@ func (x *EchoResult) UnmarshalJSON(b []byte) error {
 		case "note":
 			return jsonrpc.AtField("note", jsonrpc.DecodeNullable(value, &v.Note, jsonrpc.DecodeString[string]))
 		case "resource":
-			return jsonrpc.AtField("resource", jsonrpc.DecodeOptional(value, &v.Resource, jsonrpc.UnmarshalJSON[Resource]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("resource", v.Resource.UnmarshalJSON(value))
 		}
 		return nil
 	})

@@ -34,6 +34,12 @@ func NewIDString(v string) ID {
 	return ID{String: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ID) IsZero() bool {
+	return x.Integer == nil && x.String == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ID) MarshalJSON() ([]byte, error) {
 	var v any
@@ -91,6 +97,12 @@ func NewShapeCircle(v Circle) Shape {
 // NewShapeRect returns a Shape holding v.
 func NewShapeRect(v ShapeRect) Shape {
 	return Shape{Rect: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x Shape) IsZero() bool {
+	return x.Circle == nil && x.Rect == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -171,6 +183,12 @@ func NewResourceTextResource(v TextResource) Resource {
 // NewResourceBlobResource returns a Resource holding v.
 func NewResourceBlobResource(v BlobResource) Resource {
 	return Resource{BlobResource: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x Resource) IsZero() bool {
+	return x.TextResource == nil && x.BlobResource == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.

@@ -112,8 +112,8 @@ type Scores map[string]float64
 
 // Base is an object with the members id and createdAt.
 type Base struct {
-	ID        ID         `json:"id"`
-	CreatedAt *Timestamp `json:"createdAt,omitempty"`
+	ID        ID        `json:"id"`
+	CreatedAt Timestamp `json:"createdAt,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -125,9 +125,9 @@ func (x Base) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
 		return nil, err
 	}
-	if x.CreatedAt != nil {
+	if x.CreatedAt != "" {
 		b = append(b, `,"createdAt":`...)
-		b = jsonrpc.AppendString(b, *x.CreatedAt)
+		b = jsonrpc.AppendString(b, x.CreatedAt)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -145,7 +145,7 @@ func (x *Base) UnmarshalJSON(b []byte) error {
 			has.ID = true
 			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
 		case "createdAt":
-			return jsonrpc.AtField("createdAt", jsonrpc.DecodeOptional(value, &v.CreatedAt, jsonrpc.DecodeString[Timestamp]))
+			return jsonrpc.AtField("createdAt", jsonrpc.DecodeString(value, &v.CreatedAt))
 		}
 		return nil
 	})
@@ -164,8 +164,8 @@ func (x *Base) UnmarshalJSON(b []byte) error {
 //
 // Deprecated: Use Thing.
 type Item struct {
-	ID        ID         `json:"id"`
-	CreatedAt *Timestamp `json:"createdAt,omitempty"`
+	ID        ID        `json:"id"`
+	CreatedAt Timestamp `json:"createdAt,omitempty"`
 
 	// Display name.
 	Name string `json:"name"`
@@ -182,13 +182,13 @@ type Item struct {
 	Attributes map[string]json.RawMessage `json:"attributes,omitzero"`
 	Note       *string                    `json:"note"`
 	Alias      *string                    `json:"alias"`
-	Color      *Color                     `json:"color,omitempty"`
+	Color      Color                      `json:"color,omitempty"`
 
 	// Format: uri.
-	URL *string `json:"url,omitempty"`
+	URL string `json:"url,omitempty"`
 
 	// Format: base64.
-	Blob *string `json:"blob,omitempty"`
+	Blob string `json:"blob,omitempty"`
 
 	// Always "item"; MarshalJSON fills it in when left empty.
 	Kind string `json:"kind"`
@@ -196,7 +196,7 @@ type Item struct {
 	// Always 2; MarshalJSON fills it in when left empty.
 	Schema int64     `json:"schema"`
 	Pos    *Position `json:"pos,omitempty"`
-	Owner  *string   `json:"user_id,omitempty"`
+	Owner  string    `json:"user_id,omitempty"`
 
 	// Nested inline object.
 	Settings *ItemSettings                `json:"settings,omitempty"`
@@ -245,9 +245,9 @@ func (x Item) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.ID); err != nil {
 		return nil, err
 	}
-	if x.CreatedAt != nil {
+	if x.CreatedAt != "" {
 		b = append(b, `,"createdAt":`...)
-		b = jsonrpc.AppendString(b, *x.CreatedAt)
+		b = jsonrpc.AppendString(b, x.CreatedAt)
 	}
 	b = append(b, `,"name":`...)
 	b = jsonrpc.AppendString(b, x.Name)
@@ -289,17 +289,17 @@ func (x Item) AppendJSON(b []byte) ([]byte, error) {
 	} else {
 		b = jsonrpc.AppendString(b, *x.Alias)
 	}
-	if x.Color != nil {
+	if x.Color != "" {
 		b = append(b, `,"color":`...)
-		b = jsonrpc.AppendString(b, *x.Color)
+		b = jsonrpc.AppendString(b, x.Color)
 	}
-	if x.URL != nil {
+	if x.URL != "" {
 		b = append(b, `,"url":`...)
-		b = jsonrpc.AppendString(b, *x.URL)
+		b = jsonrpc.AppendString(b, x.URL)
 	}
-	if x.Blob != nil {
+	if x.Blob != "" {
 		b = append(b, `,"blob":`...)
-		b = jsonrpc.AppendString(b, *x.Blob)
+		b = jsonrpc.AppendString(b, x.Blob)
 	}
 	b = append(b, `,"kind":`...)
 	b = jsonrpc.AppendString(b, x.Kind)
@@ -311,9 +311,9 @@ func (x Item) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Owner != nil {
+	if x.Owner != "" {
 		b = append(b, `,"user_id":`...)
-		b = jsonrpc.AppendString(b, *x.Owner)
+		b = jsonrpc.AppendString(b, x.Owner)
 	}
 	if x.Settings != nil {
 		b = append(b, `,"settings":`...)
@@ -380,7 +380,7 @@ func (x *Item) UnmarshalJSON(b []byte) error {
 			has.ID = true
 			return jsonrpc.AtField("id", jsonrpc.NonNull(value, v.ID.UnmarshalJSON(value)))
 		case "createdAt":
-			return jsonrpc.AtField("createdAt", jsonrpc.DecodeOptional(value, &v.CreatedAt, jsonrpc.DecodeString[Timestamp]))
+			return jsonrpc.AtField("createdAt", jsonrpc.DecodeString(value, &v.CreatedAt))
 		case "name":
 			has.Name = true
 			return jsonrpc.AtField("name", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Name)))
@@ -401,11 +401,14 @@ func (x *Item) UnmarshalJSON(b []byte) error {
 			has.Alias = true
 			return jsonrpc.AtField("alias", jsonrpc.DecodeOptional(value, &v.Alias, jsonrpc.DecodeString[string]))
 		case "color":
-			return jsonrpc.AtField("color", jsonrpc.DecodeOptional(value, &v.Color, jsonrpc.UnmarshalJSON[Color]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("color", v.Color.UnmarshalJSON(value))
 		case "url":
-			return jsonrpc.AtField("url", jsonrpc.DecodeOptional(value, &v.URL, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("url", jsonrpc.DecodeString(value, &v.URL))
 		case "blob":
-			return jsonrpc.AtField("blob", jsonrpc.DecodeOptional(value, &v.Blob, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("blob", jsonrpc.DecodeString(value, &v.Blob))
 		case "kind":
 			has.Kind = true
 			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
@@ -415,7 +418,7 @@ func (x *Item) UnmarshalJSON(b []byte) error {
 		case "pos":
 			return jsonrpc.AtField("pos", jsonrpc.DecodeOptional(value, &v.Pos, jsonrpc.UnmarshalJSON[Position]))
 		case "user_id":
-			return jsonrpc.AtField("user_id", jsonrpc.DecodeOptional(value, &v.Owner, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("user_id", jsonrpc.DecodeString(value, &v.Owner))
 		case "settings":
 			return jsonrpc.AtField("settings", jsonrpc.DecodeOptional(value, &v.Settings, jsonrpc.UnmarshalJSON[ItemSettings]))
 		case "history":
@@ -755,9 +758,9 @@ func (x *BlockImage) UnmarshalJSON(b []byte) error {
 
 // TextContents is an object with the members uri, mimeType and text.
 type TextContents struct {
-	URI      string  `json:"uri"`
-	MimeType *string `json:"mimeType,omitempty"`
-	Text     string  `json:"text"`
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType,omitempty"`
+	Text     string `json:"text"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -766,9 +769,9 @@ func (x TextContents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = jsonrpc.AppendString(b, x.URI)
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = jsonrpc.AppendString(b, x.MimeType)
 	}
 	b = append(b, `,"text":`...)
 	b = jsonrpc.AppendString(b, x.Text)
@@ -788,7 +791,7 @@ func (x *TextContents) UnmarshalJSON(b []byte) error {
 			has.URI = true
 			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
 		case "text":
 			has.Text = true
 			return jsonrpc.AtField("text", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Text)))
@@ -810,8 +813,8 @@ func (x *TextContents) UnmarshalJSON(b []byte) error {
 
 // BlobContents is an object with the members uri, mimeType and blob.
 type BlobContents struct {
-	URI      string  `json:"uri"`
-	MimeType *string `json:"mimeType,omitempty"`
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType,omitempty"`
 
 	// Format: base64.
 	Blob string `json:"blob"`
@@ -823,9 +826,9 @@ func (x BlobContents) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"uri":`...)
 	b = jsonrpc.AppendString(b, x.URI)
-	if x.MimeType != nil {
+	if x.MimeType != "" {
 		b = append(b, `,"mimeType":`...)
-		b = jsonrpc.AppendString(b, *x.MimeType)
+		b = jsonrpc.AppendString(b, x.MimeType)
 	}
 	b = append(b, `,"blob":`...)
 	b = jsonrpc.AppendString(b, x.Blob)
@@ -845,7 +848,7 @@ func (x *BlobContents) UnmarshalJSON(b []byte) error {
 			has.URI = true
 			return jsonrpc.AtField("uri", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.URI)))
 		case "mimeType":
-			return jsonrpc.AtField("mimeType", jsonrpc.DecodeOptional(value, &v.MimeType, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("mimeType", jsonrpc.DecodeString(value, &v.MimeType))
 		case "blob":
 			has.Blob = true
 			return jsonrpc.AtField("blob", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Blob)))
@@ -908,14 +911,14 @@ type Mark struct {
 	Offset  *Offset `json:"offset,omitempty"`
 
 	// Items: from -5 to 5.
-	Offsets  []int32     `json:"offsets,omitzero"`
-	Kind     *ActionKind `json:"kind,omitempty"`
-	Level    *Level      `json:"level,omitempty"`
-	Severity *Severity   `json:"severity,omitempty"`
+	Offsets  []int32    `json:"offsets,omitzero"`
+	Kind     ActionKind `json:"kind,omitempty"`
+	Level    *Level     `json:"level,omitempty"`
+	Severity Severity   `json:"severity,omitempty"`
 
 	// Proposed: not yet part of the protocol's stable release.
-	Note   *string `json:"note,omitempty"`
-	Amount *Amount `json:"amount,omitempty"`
+	Note   string `json:"note,omitempty"`
+	Amount Amount `json:"amount,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -957,23 +960,23 @@ func (x Mark) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Kind != nil {
+	if x.Kind != "" {
 		b = append(b, `,"kind":`...)
-		b = jsonrpc.AppendString(b, *x.Kind)
+		b = jsonrpc.AppendString(b, x.Kind)
 	}
 	if x.Level != nil {
 		b = append(b, `,"level":`...)
 		b = jsonrpc.AppendInt(b, *x.Level)
 	}
-	if x.Severity != nil {
+	if x.Severity != 0 {
 		b = append(b, `,"severity":`...)
-		b = jsonrpc.AppendInt(b, *x.Severity)
+		b = jsonrpc.AppendInt(b, x.Severity)
 	}
-	if x.Note != nil {
+	if x.Note != "" {
 		b = append(b, `,"note":`...)
-		b = jsonrpc.AppendString(b, *x.Note)
+		b = jsonrpc.AppendString(b, x.Note)
 	}
-	if x.Amount != nil {
+	if !x.Amount.IsZero() {
 		b = append(b, `,"amount":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Amount); err != nil {
 			return nil, err
@@ -1018,15 +1021,24 @@ func (x *Mark) UnmarshalJSON(b []byte) error {
 				return jsonrpc.DecodeIntIn(b, v, -5, 5)
 			}))
 		case "kind":
-			return jsonrpc.AtField("kind", jsonrpc.DecodeOptional(value, &v.Kind, jsonrpc.UnmarshalJSON[ActionKind]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("kind", v.Kind.UnmarshalJSON(value))
 		case "level":
 			return jsonrpc.AtField("level", jsonrpc.DecodeOptional(value, &v.Level, jsonrpc.UnmarshalJSON[Level]))
 		case "severity":
-			return jsonrpc.AtField("severity", jsonrpc.DecodeOptional(value, &v.Severity, jsonrpc.UnmarshalJSON[Severity]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("severity", v.Severity.UnmarshalJSON(value))
 		case "note":
-			return jsonrpc.AtField("note", jsonrpc.DecodeOptional(value, &v.Note, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("note", jsonrpc.DecodeString(value, &v.Note))
 		case "amount":
-			return jsonrpc.AtField("amount", jsonrpc.DecodeOptional(value, &v.Amount, jsonrpc.UnmarshalJSON[Amount]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("amount", v.Amount.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -1141,16 +1153,16 @@ func (x *MarkedCode) UnmarshalJSON(b []byte) error {
 
 // HoverOptions is an object with the member workDoneProgress.
 type HoverOptions struct {
-	WorkDoneProgress *bool `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool `json:"workDoneProgress,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x HoverOptions) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1162,7 +1174,7 @@ func (x *HoverOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		}
 		return nil
 	})
@@ -1284,7 +1296,7 @@ func (x *DefinitionLink) UnmarshalJSON(b []byte) error {
 type SymbolInformation struct {
 	Name          string   `json:"name"`
 	Location      Location `json:"location"`
-	ContainerName *string  `json:"containerName,omitempty"`
+	ContainerName string   `json:"containerName,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1298,9 +1310,9 @@ func (x SymbolInformation) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = x.Location.AppendJSON(b); err != nil {
 		return nil, err
 	}
-	if x.ContainerName != nil {
+	if x.ContainerName != "" {
 		b = append(b, `,"containerName":`...)
-		b = jsonrpc.AppendString(b, *x.ContainerName)
+		b = jsonrpc.AppendString(b, x.ContainerName)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1321,7 +1333,7 @@ func (x *SymbolInformation) UnmarshalJSON(b []byte) error {
 			has.Location = true
 			return jsonrpc.AtField("location", jsonrpc.NonNull(value, v.Location.UnmarshalJSON(value)))
 		case "containerName":
-			return jsonrpc.AtField("containerName", jsonrpc.DecodeOptional(value, &v.ContainerName, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("containerName", jsonrpc.DecodeString(value, &v.ContainerName))
 		}
 		return nil
 	})
@@ -1401,9 +1413,9 @@ func (x *WorkspaceSymbol) UnmarshalJSON(b []byte) error {
 // HoverRegistrationOptions is an object with the members workDoneProgress,
 // documentSelector and id.
 type HoverRegistrationOptions struct {
-	WorkDoneProgress *bool                `json:"workDoneProgress,omitempty"`
+	WorkDoneProgress bool                 `json:"workDoneProgress,omitempty"`
 	DocumentSelector []TextDocumentFilter `json:"documentSelector"`
-	ID               *string              `json:"id,omitempty"`
+	ID               string               `json:"id,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1411,17 +1423,17 @@ type HoverRegistrationOptions struct {
 func (x HoverRegistrationOptions) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
-	if x.WorkDoneProgress != nil {
+	if x.WorkDoneProgress {
 		b = append(b, `,"workDoneProgress":`...)
-		b = jsonrpc.AppendBool(b, *x.WorkDoneProgress)
+		b = jsonrpc.AppendBool(b, x.WorkDoneProgress)
 	}
 	b = append(b, `,"documentSelector":`...)
 	if b, err = jsonrpc.AppendValue(b, x.DocumentSelector); err != nil {
 		return nil, err
 	}
-	if x.ID != nil {
+	if x.ID != "" {
 		b = append(b, `,"id":`...)
-		b = jsonrpc.AppendString(b, *x.ID)
+		b = jsonrpc.AppendString(b, x.ID)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1436,12 +1448,12 @@ func (x *HoverRegistrationOptions) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "workDoneProgress":
-			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeOptional(value, &v.WorkDoneProgress, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("workDoneProgress", jsonrpc.DecodeBool(value, &v.WorkDoneProgress))
 		case "documentSelector":
 			has.DocumentSelector = true
 			return jsonrpc.AtField("documentSelector", jsonrpc.DecodeArray(value, &v.DocumentSelector, jsonrpc.UnmarshalJSON[TextDocumentFilter]))
 		case "id":
-			return jsonrpc.AtField("id", jsonrpc.DecodeOptional(value, &v.ID, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("id", jsonrpc.DecodeString(value, &v.ID))
 		}
 		return nil
 	})
@@ -1459,9 +1471,9 @@ func (x *HoverRegistrationOptions) UnmarshalJSON(b []byte) error {
 // TextDocumentFilterLanguage is the TextDocumentFilterLanguage variant of
 // [TextDocumentFilter].
 type TextDocumentFilterLanguage struct {
-	Language string  `json:"language"`
-	Scheme   *string `json:"scheme,omitempty"`
-	Pattern  *string `json:"pattern,omitempty"`
+	Language string `json:"language"`
+	Scheme   string `json:"scheme,omitempty"`
+	Pattern  string `json:"pattern,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -1470,13 +1482,13 @@ func (x TextDocumentFilterLanguage) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"language":`...)
 	b = jsonrpc.AppendString(b, x.Language)
-	if x.Scheme != nil {
+	if x.Scheme != "" {
 		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, *x.Scheme)
+		b = jsonrpc.AppendString(b, x.Scheme)
 	}
-	if x.Pattern != nil {
+	if x.Pattern != "" {
 		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, *x.Pattern)
+		b = jsonrpc.AppendString(b, x.Pattern)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1494,9 +1506,9 @@ func (x *TextDocumentFilterLanguage) UnmarshalJSON(b []byte) error {
 			has.Language = true
 			return jsonrpc.AtField("language", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Language)))
 		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeOptional(value, &v.Scheme, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("scheme", jsonrpc.DecodeString(value, &v.Scheme))
 		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeOptional(value, &v.Pattern, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("pattern", jsonrpc.DecodeString(value, &v.Pattern))
 		}
 		return nil
 	})
@@ -1514,24 +1526,24 @@ func (x *TextDocumentFilterLanguage) UnmarshalJSON(b []byte) error {
 // TextDocumentFilterScheme is the TextDocumentFilterScheme variant of
 // [TextDocumentFilter].
 type TextDocumentFilterScheme struct {
-	Language *string `json:"language,omitempty"`
-	Scheme   string  `json:"scheme"`
-	Pattern  *string `json:"pattern,omitempty"`
+	Language string `json:"language,omitempty"`
+	Scheme   string `json:"scheme"`
+	Pattern  string `json:"pattern,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x TextDocumentFilterScheme) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Language != nil {
+	if x.Language != "" {
 		b = append(b, `,"language":`...)
-		b = jsonrpc.AppendString(b, *x.Language)
+		b = jsonrpc.AppendString(b, x.Language)
 	}
 	b = append(b, `,"scheme":`...)
 	b = jsonrpc.AppendString(b, x.Scheme)
-	if x.Pattern != nil {
+	if x.Pattern != "" {
 		b = append(b, `,"pattern":`...)
-		b = jsonrpc.AppendString(b, *x.Pattern)
+		b = jsonrpc.AppendString(b, x.Pattern)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1546,12 +1558,12 @@ func (x *TextDocumentFilterScheme) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "language":
-			return jsonrpc.AtField("language", jsonrpc.DecodeOptional(value, &v.Language, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("language", jsonrpc.DecodeString(value, &v.Language))
 		case "scheme":
 			has.Scheme = true
 			return jsonrpc.AtField("scheme", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Scheme)))
 		case "pattern":
-			return jsonrpc.AtField("pattern", jsonrpc.DecodeOptional(value, &v.Pattern, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("pattern", jsonrpc.DecodeString(value, &v.Pattern))
 		}
 		return nil
 	})
@@ -1569,22 +1581,22 @@ func (x *TextDocumentFilterScheme) UnmarshalJSON(b []byte) error {
 // TextDocumentFilterPattern is the TextDocumentFilterPattern variant of
 // [TextDocumentFilter].
 type TextDocumentFilterPattern struct {
-	Language *string `json:"language,omitempty"`
-	Scheme   *string `json:"scheme,omitempty"`
-	Pattern  string  `json:"pattern"`
+	Language string `json:"language,omitempty"`
+	Scheme   string `json:"scheme,omitempty"`
+	Pattern  string `json:"pattern"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x TextDocumentFilterPattern) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Language != nil {
+	if x.Language != "" {
 		b = append(b, `,"language":`...)
-		b = jsonrpc.AppendString(b, *x.Language)
+		b = jsonrpc.AppendString(b, x.Language)
 	}
-	if x.Scheme != nil {
+	if x.Scheme != "" {
 		b = append(b, `,"scheme":`...)
-		b = jsonrpc.AppendString(b, *x.Scheme)
+		b = jsonrpc.AppendString(b, x.Scheme)
 	}
 	b = append(b, `,"pattern":`...)
 	b = jsonrpc.AppendString(b, x.Pattern)
@@ -1601,9 +1613,9 @@ func (x *TextDocumentFilterPattern) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "language":
-			return jsonrpc.AtField("language", jsonrpc.DecodeOptional(value, &v.Language, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("language", jsonrpc.DecodeString(value, &v.Language))
 		case "scheme":
-			return jsonrpc.AtField("scheme", jsonrpc.DecodeOptional(value, &v.Scheme, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("scheme", jsonrpc.DecodeString(value, &v.Scheme))
 		case "pattern":
 			has.Pattern = true
 			return jsonrpc.AtField("pattern", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Pattern)))
@@ -1692,8 +1704,8 @@ func (x *ProgressBegin) UnmarshalJSON(b []byte) error {
 // ProgressEnd is an object with the members kind and message.
 type ProgressEnd struct {
 	// Always "end"; MarshalJSON fills it in when left empty.
-	Kind    string  `json:"kind"`
-	Message *string `json:"message,omitempty"`
+	Kind    string `json:"kind"`
+	Message string `json:"message,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -1719,9 +1731,9 @@ func (x ProgressEnd) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"kind":`...)
 	b = jsonrpc.AppendString(b, x.Kind)
-	if x.Message != nil {
+	if x.Message != "" {
 		b = append(b, `,"message":`...)
-		b = jsonrpc.AppendString(b, *x.Message)
+		b = jsonrpc.AppendString(b, x.Message)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1739,7 +1751,7 @@ func (x *ProgressEnd) UnmarshalJSON(b []byte) error {
 			has.Kind = true
 			return jsonrpc.AtField("kind", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Kind)))
 		case "message":
-			return jsonrpc.AtField("message", jsonrpc.DecodeOptional(value, &v.Message, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("message", jsonrpc.DecodeString(value, &v.Message))
 		}
 		return nil
 	})
@@ -1759,9 +1771,9 @@ func (x *ProgressEnd) UnmarshalJSON(b []byte) error {
 // TextField is an object with the members type, label and minLength.
 type TextField struct {
 	// Always "string"; MarshalJSON fills it in when left empty.
-	Type      string  `json:"type"`
-	Label     *string `json:"label,omitempty"`
-	MinLength *int64  `json:"minLength,omitempty"`
+	Type      string `json:"type"`
+	Label     string `json:"label,omitempty"`
+	MinLength *int64 `json:"minLength,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -1787,9 +1799,9 @@ func (x TextField) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = jsonrpc.AppendString(b, x.Type)
-	if x.Label != nil {
+	if x.Label != "" {
 		b = append(b, `,"label":`...)
-		b = jsonrpc.AppendString(b, *x.Label)
+		b = jsonrpc.AppendString(b, x.Label)
 	}
 	if x.MinLength != nil {
 		b = append(b, `,"minLength":`...)
@@ -1811,7 +1823,7 @@ func (x *TextField) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeOptional(value, &v.Label, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("label", jsonrpc.DecodeString(value, &v.Label))
 		case "minLength":
 			return jsonrpc.AtField("minLength", jsonrpc.DecodeOptional(value, &v.MinLength, jsonrpc.DecodeInt[int64]))
 		}
@@ -1833,7 +1845,7 @@ func (x *TextField) UnmarshalJSON(b []byte) error {
 // NumberField is an object with the members type, label and minimum.
 type NumberField struct {
 	Type    NumberFieldType `json:"type"`
-	Label   *string         `json:"label,omitempty"`
+	Label   string          `json:"label,omitempty"`
 	Minimum *float64        `json:"minimum,omitempty"`
 }
 
@@ -1844,9 +1856,9 @@ func (x NumberField) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = jsonrpc.AppendString(b, x.Type)
-	if x.Label != nil {
+	if x.Label != "" {
 		b = append(b, `,"label":`...)
-		b = jsonrpc.AppendString(b, *x.Label)
+		b = jsonrpc.AppendString(b, x.Label)
 	}
 	if x.Minimum != nil {
 		b = append(b, `,"minimum":`...)
@@ -1870,7 +1882,7 @@ func (x *NumberField) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return jsonrpc.AtField("type", jsonrpc.NonNull(value, v.Type.UnmarshalJSON(value)))
 		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeOptional(value, &v.Label, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("label", jsonrpc.DecodeString(value, &v.Label))
 		case "minimum":
 			return jsonrpc.AtField("minimum", jsonrpc.DecodeOptional(value, &v.Minimum, jsonrpc.DecodeFloat[float64]))
 		}
@@ -1890,8 +1902,8 @@ func (x *NumberField) UnmarshalJSON(b []byte) error {
 // FlagField is an object with the members type and label.
 type FlagField struct {
 	// Always "boolean"; MarshalJSON fills it in when left empty.
-	Type  string  `json:"type"`
-	Label *string `json:"label,omitempty"`
+	Type  string `json:"type"`
+	Label string `json:"label,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -1917,9 +1929,9 @@ func (x FlagField) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"type":`...)
 	b = jsonrpc.AppendString(b, x.Type)
-	if x.Label != nil {
+	if x.Label != "" {
 		b = append(b, `,"label":`...)
-		b = jsonrpc.AppendString(b, *x.Label)
+		b = jsonrpc.AppendString(b, x.Label)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -1937,7 +1949,7 @@ func (x *FlagField) UnmarshalJSON(b []byte) error {
 			has.Type = true
 			return jsonrpc.AtField("type", jsonrpc.NonNull(value, jsonrpc.DecodeString(value, &v.Type)))
 		case "label":
-			return jsonrpc.AtField("label", jsonrpc.DecodeOptional(value, &v.Label, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("label", jsonrpc.DecodeString(value, &v.Label))
 		}
 		return nil
 	})
@@ -2001,7 +2013,7 @@ func (x *Result) UnmarshalJSON(b []byte) error {
 // XEdits is an object with 10 members.
 type XEdits struct {
 	Meta       *Meta                      `json:"_meta,omitempty"`
-	Schema     *string                    `json:"$schema,omitempty"`
+	Schema     string                     `json:"$schema,omitempty"`
 	Changes    map[DocumentURI][]string   `json:"changes,omitzero"`
 	ByLine     map[int64]Color            `json:"byLine,omitzero"`
 	BySeverity map[Severity]string        `json:"bySeverity,omitzero"`
@@ -2034,7 +2046,7 @@ func (x *XEdits) UnmarshalJSON(b []byte) error {
 		case "_meta":
 			return jsonrpc.AtField("_meta", jsonrpc.DecodeOptional(value, &v.Meta, jsonrpc.UnmarshalJSON[Meta]))
 		case "$schema":
-			return jsonrpc.AtField("$schema", jsonrpc.DecodeOptional(value, &v.Schema, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("$schema", jsonrpc.DecodeString(value, &v.Schema))
 		case "changes":
 			return jsonrpc.AtField("changes", jsonrpc.DecodeKeyedMap(value, &v.Changes, false, jsonrpc.DecodeString[DocumentURI], jsonrpc.Unmarshal[[]string]))
 		case "byLine":
@@ -2139,7 +2151,7 @@ func (x *Span) UnmarshalJSON(b []byte) error {
 type Move struct {
 	X     int64    `json:"x"`
 	Y     int64    `json:"y"`
-	Label *string  `json:"label,omitempty"`
+	Label string   `json:"label,omitempty"`
 	Tags  []string `json:"tags,omitzero"`
 }
 
@@ -2156,7 +2168,7 @@ func (x Move) AppendJSON(b []byte) ([]byte, error) {
 	switch {
 	case x.Tags != nil:
 		n = 4
-	case x.Label != nil:
+	case x.Label != "":
 		n = 3
 	}
 	b = jsonrpc.AppendInt(b, x.X)
@@ -2164,10 +2176,10 @@ func (x Move) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonrpc.AppendInt(b, x.Y)
 	if n > 2 {
 		b = append(b, ',')
-		if x.Label == nil {
-			b = append(b, "null"...)
+		if x.Label != "" {
+			b = jsonrpc.AppendString(b, x.Label)
 		} else {
-			b = jsonrpc.AppendString(b, *x.Label)
+			b = append(b, "null"...)
 		}
 	}
 	if n > 3 {
@@ -2190,7 +2202,7 @@ func (x *Move) UnmarshalJSON(b []byte) error {
 		case 1:
 			return jsonrpc.NonNull(value, jsonrpc.DecodeInt(value, &v.Y))
 		case 2:
-			return jsonrpc.DecodeOptional(value, &v.Label, jsonrpc.DecodeString[string])
+			return jsonrpc.DecodeString(value, &v.Label)
 		case 3:
 			return json.Unmarshal(value, &v.Tags)
 		}
@@ -2454,8 +2466,8 @@ func (x *FetchItemParams) UnmarshalJSON(b []byte) error {
 
 // BlocksShowParams are the params of blocks/show.
 type BlocksShowParams struct {
-	Blocks   []Block   `json:"blocks"`
-	Severity *Severity `json:"severity,omitempty"`
+	Blocks   []Block  `json:"blocks"`
+	Severity Severity `json:"severity,omitempty"`
 }
 
 // MarshalJSON encodes x, filling in its constant members and sending nil
@@ -2480,9 +2492,9 @@ func (x BlocksShowParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.Blocks); err != nil {
 		return nil, err
 	}
-	if x.Severity != nil {
+	if x.Severity != 0 {
 		b = append(b, `,"severity":`...)
-		b = jsonrpc.AppendInt(b, *x.Severity)
+		b = jsonrpc.AppendInt(b, x.Severity)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -2500,7 +2512,10 @@ func (x *BlocksShowParams) UnmarshalJSON(b []byte) error {
 			has.Blocks = true
 			return jsonrpc.AtField("blocks", jsonrpc.NonNull(value, jsonrpc.DecodeArray(value, &v.Blocks, jsonrpc.UnmarshalJSON[Block])))
 		case "severity":
-			return jsonrpc.AtField("severity", jsonrpc.DecodeOptional(value, &v.Severity, jsonrpc.UnmarshalJSON[Severity]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("severity", v.Severity.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -2518,12 +2533,12 @@ func (x *BlocksShowParams) UnmarshalJSON(b []byte) error {
 // HoverShowParams are the params of hover/show.
 type HoverShowParams struct {
 	Contents   HoverContents        `json:"contents"`
-	Provider   *HoverProvider       `json:"provider,omitempty"`
+	Provider   HoverProvider        `json:"provider,omitzero"`
 	Filters    []TextDocumentFilter `json:"filters,omitzero"`
-	Progress   *ProgressValue       `json:"progress,omitempty"`
-	Definition *DefinitionResult    `json:"definition,omitempty"`
-	Symbols    *WorkspaceSymbols    `json:"symbols,omitempty"`
-	Field      *FormField           `json:"field,omitempty"`
+	Progress   ProgressValue        `json:"progress,omitzero"`
+	Definition DefinitionResult     `json:"definition,omitzero"`
+	Symbols    WorkspaceSymbols     `json:"symbols,omitzero"`
+	Field      FormField            `json:"field,omitzero"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -2535,7 +2550,7 @@ func (x HoverShowParams) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = jsonrpc.AppendValue(b, x.Contents); err != nil {
 		return nil, err
 	}
-	if x.Provider != nil {
+	if !x.Provider.IsZero() {
 		b = append(b, `,"provider":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Provider); err != nil {
 			return nil, err
@@ -2547,25 +2562,25 @@ func (x HoverShowParams) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if x.Progress != nil {
+	if !x.Progress.IsZero() {
 		b = append(b, `,"progress":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Progress); err != nil {
 			return nil, err
 		}
 	}
-	if x.Definition != nil {
+	if !x.Definition.IsZero() {
 		b = append(b, `,"definition":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Definition); err != nil {
 			return nil, err
 		}
 	}
-	if x.Symbols != nil {
+	if !x.Symbols.IsZero() {
 		b = append(b, `,"symbols":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Symbols); err != nil {
 			return nil, err
 		}
 	}
-	if x.Field != nil {
+	if !x.Field.IsZero() {
 		b = append(b, `,"field":`...)
 		if b, err = jsonrpc.AppendValue(b, x.Field); err != nil {
 			return nil, err
@@ -2587,17 +2602,32 @@ func (x *HoverShowParams) UnmarshalJSON(b []byte) error {
 			has.Contents = true
 			return jsonrpc.AtField("contents", jsonrpc.NonNull(value, v.Contents.UnmarshalJSON(value)))
 		case "provider":
-			return jsonrpc.AtField("provider", jsonrpc.DecodeOptional(value, &v.Provider, jsonrpc.UnmarshalJSON[HoverProvider]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("provider", v.Provider.UnmarshalJSON(value))
 		case "filters":
 			return jsonrpc.AtField("filters", jsonrpc.DecodeArray(value, &v.Filters, jsonrpc.UnmarshalJSON[TextDocumentFilter]))
 		case "progress":
-			return jsonrpc.AtField("progress", jsonrpc.DecodeOptional(value, &v.Progress, jsonrpc.UnmarshalJSON[ProgressValue]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("progress", v.Progress.UnmarshalJSON(value))
 		case "definition":
-			return jsonrpc.AtField("definition", jsonrpc.DecodeOptional(value, &v.Definition, jsonrpc.UnmarshalJSON[DefinitionResult]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("definition", v.Definition.UnmarshalJSON(value))
 		case "symbols":
-			return jsonrpc.AtField("symbols", jsonrpc.DecodeOptional(value, &v.Symbols, jsonrpc.UnmarshalJSON[WorkspaceSymbols]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("symbols", v.Symbols.UnmarshalJSON(value))
 		case "field":
-			return jsonrpc.AtField("field", jsonrpc.DecodeOptional(value, &v.Field, jsonrpc.UnmarshalJSON[FormField]))
+			if jsonrpc.JSONKind(value) == "null" {
+				return nil
+			}
+			return jsonrpc.AtField("field", v.Field.UnmarshalJSON(value))
 		}
 		return nil
 	})
@@ -2895,7 +2925,7 @@ func (x *JobStatusResult) UnmarshalJSON(b []byte) error {
 // notification.
 type JobStatusNotificationParams struct {
 	State State `json:"state"`
-	Done  *bool `json:"done,omitempty"`
+	Done  bool  `json:"done,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
@@ -2904,9 +2934,9 @@ func (x JobStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b = append(b, `,"state":`...)
 	b = jsonrpc.AppendString(b, x.State)
-	if x.Done != nil {
+	if x.Done {
 		b = append(b, `,"done":`...)
-		b = jsonrpc.AppendBool(b, *x.Done)
+		b = jsonrpc.AppendBool(b, x.Done)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -2924,7 +2954,7 @@ func (x *JobStatusNotificationParams) UnmarshalJSON(b []byte) error {
 			has.State = true
 			return jsonrpc.AtField("state", jsonrpc.NonNull(value, v.State.UnmarshalJSON(value)))
 		case "done":
-			return jsonrpc.AtField("done", jsonrpc.DecodeOptional(value, &v.Done, jsonrpc.DecodeBool[bool]))
+			return jsonrpc.AtField("done", jsonrpc.DecodeBool(value, &v.Done))
 		}
 		return nil
 	})
@@ -2941,16 +2971,16 @@ func (x *JobStatusNotificationParams) UnmarshalJSON(b []byte) error {
 
 // ItemsListParams are the params of items/list.
 type ItemsListParams struct {
-	Cursor *string `json:"cursor,omitempty"`
+	Cursor string `json:"cursor,omitempty"`
 }
 
 // AppendJSON appends x to b encoded as JSON, exactly as json.Marshal encodes
 // it, without reflection.
 func (x ItemsListParams) AppendJSON(b []byte) ([]byte, error) {
 	start := len(b)
-	if x.Cursor != nil {
+	if x.Cursor != "" {
 		b = append(b, `,"cursor":`...)
-		b = jsonrpc.AppendString(b, *x.Cursor)
+		b = jsonrpc.AppendString(b, x.Cursor)
 	}
 	return jsonrpc.CloseObject(b, start), nil
 }
@@ -2962,7 +2992,7 @@ func (x *ItemsListParams) UnmarshalJSON(b []byte) error {
 	err := jsonrpc.DecodeObject(b, func(key, value []byte) error {
 		switch string(key) {
 		case "cursor":
-			return jsonrpc.AtField("cursor", jsonrpc.DecodeOptional(value, &v.Cursor, jsonrpc.DecodeString[string]))
+			return jsonrpc.AtField("cursor", jsonrpc.DecodeString(value, &v.Cursor))
 		}
 		return nil
 	})

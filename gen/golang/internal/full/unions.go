@@ -35,6 +35,12 @@ func NewIDString(v string) ID {
 	return ID{String: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ID) IsZero() bool {
+	return x.Integer == nil && x.String == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ID) MarshalJSON() ([]byte, error) {
 	var v any
@@ -94,6 +100,12 @@ func NewItemEitherInteger(v int64) ItemEither {
 	return ItemEither{Integer: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ItemEither) IsZero() bool {
+	return x.String == nil && x.Integer == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ItemEither) MarshalJSON() ([]byte, error) {
 	var v any
@@ -151,6 +163,12 @@ func NewBlockText(v TextBlock) Block {
 // NewBlockImage returns a Block holding v.
 func NewBlockImage(v BlockImage) Block {
 	return Block{Image: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x Block) IsZero() bool {
+	return x.Text == nil && x.Image == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -238,6 +256,12 @@ func NewContentsBlobContents(v BlobContents) Contents {
 // NewContentsString returns a Contents holding v.
 func NewContentsString(v string) Contents {
 	return Contents{String: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x Contents) IsZero() bool {
+	return x.TextContents == nil && x.BlobContents == nil && x.String == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -339,6 +363,12 @@ func NewAmountString(v string) Amount {
 	return Amount{String: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x Amount) IsZero() bool {
+	return x.Integer == nil && x.String == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x Amount) MarshalJSON() ([]byte, error) {
 	var v any
@@ -402,6 +432,12 @@ func NewUploadTextContents(v TextContents) Upload {
 // NewUploadBlobContents returns an Upload holding v.
 func NewUploadBlobContents(v BlobContents) Upload {
 	return Upload{BlobContents: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x Upload) IsZero() bool {
+	return x.TextContents == nil && x.BlobContents == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -497,6 +533,12 @@ func NewMarkedStringMarkedCode(v MarkedCode) MarkedString {
 	return MarkedString{MarkedCode: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x MarkedString) IsZero() bool {
+	return x.String == nil && x.MarkedCode == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x MarkedString) MarshalJSON() ([]byte, error) {
 	var v any
@@ -567,6 +609,12 @@ func NewHoverContentsMarkedString(v MarkedString) HoverContents {
 // NewHoverContentsArray returns a HoverContents holding v.
 func NewHoverContentsArray(v []MarkedString) HoverContents {
 	return HoverContents{Array: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x HoverContents) IsZero() bool {
+	return x.MarkupContent == nil && x.MarkedString == nil && x.Array == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -669,6 +717,12 @@ func NewDefinitionArray(v []Location) Definition {
 	return Definition{Array: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x Definition) IsZero() bool {
+	return x.Location == nil && x.Array == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x Definition) MarshalJSON() ([]byte, error) {
 	var v any
@@ -734,6 +788,12 @@ func NewDefinitionResultDefinition(v Definition) DefinitionResult {
 // NewDefinitionResultArray returns a DefinitionResult holding v.
 func NewDefinitionResultArray(v []DefinitionLink) DefinitionResult {
 	return DefinitionResult{Array: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x DefinitionResult) IsZero() bool {
+	return x.Definition == nil && x.Array == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
@@ -856,6 +916,12 @@ func NewWorkspaceSymbolsWorkspaceSymbolList(v []WorkspaceSymbol) WorkspaceSymbol
 	return WorkspaceSymbols{WorkspaceSymbolList: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x WorkspaceSymbols) IsZero() bool {
+	return x.SymbolInformationList == nil && x.WorkspaceSymbolList == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x WorkspaceSymbols) MarshalJSON() ([]byte, error) {
 	var v any
@@ -976,6 +1042,12 @@ func NewHoverProviderHoverRegistrationOptions(v HoverRegistrationOptions) HoverP
 	return HoverProvider{HoverRegistrationOptions: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x HoverProvider) IsZero() bool {
+	return x.Boolean == nil && x.HoverOptions == nil && x.HoverRegistrationOptions == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x HoverProvider) MarshalJSON() ([]byte, error) {
 	var v any
@@ -1093,6 +1165,12 @@ func NewTextDocumentFilterTextDocumentFilterPattern(v TextDocumentFilterPattern)
 	return TextDocumentFilter{TextDocumentFilterPattern: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TextDocumentFilter) IsZero() bool {
+	return x.TextDocumentFilterLanguage == nil && x.TextDocumentFilterScheme == nil && x.TextDocumentFilterPattern == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x TextDocumentFilter) MarshalJSON() ([]byte, error) {
 	var v any
@@ -1207,6 +1285,12 @@ func NewProgressValueOther(v json.RawMessage) ProgressValue {
 	return ProgressValue{Other: v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x ProgressValue) IsZero() bool {
+	return x.ProgressBegin == nil && x.ProgressEnd == nil && x.Other == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x ProgressValue) MarshalJSON() ([]byte, error) {
 	var v any
@@ -1304,6 +1388,12 @@ func NewTokenOrProgressProgressValue(v ProgressValue) TokenOrProgress {
 	return TokenOrProgress{ProgressValue: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x TokenOrProgress) IsZero() bool {
+	return x.String == nil && x.ProgressValue == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x TokenOrProgress) MarshalJSON() ([]byte, error) {
 	var v any
@@ -1375,6 +1465,12 @@ func NewFormFieldNumberField(v NumberField) FormField {
 // NewFormFieldFlagField returns a FormField holding v.
 func NewFormFieldFlagField(v FlagField) FormField {
 	return FormField{FlagField: &v}
+}
+
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x FormField) IsZero() bool {
+	return x.TextField == nil && x.NumberField == nil && x.FlagField == nil
 }
 
 // MarshalJSON encodes the variant x holds; exactly one field must be set.

@@ -33,6 +33,12 @@ func NewGetDataResultItemInteger(v int64) GetDataResultItem {
 	return GetDataResultItem{Integer: &v}
 }
 
+// IsZero reports whether x holds no variant, as an absent optional member
+// does.
+func (x GetDataResultItem) IsZero() bool {
+	return x.String == nil && x.Integer == nil
+}
+
 // MarshalJSON encodes the variant x holds; exactly one field must be set.
 func (x GetDataResultItem) MarshalJSON() ([]byte, error) {
 	var v any
