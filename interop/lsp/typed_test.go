@@ -57,7 +57,7 @@ func TestGoplsTypedSession(t *testing.T) {
 	var caps lsp.ClientCapabilities
 	must("decoding the client capabilities", json.Unmarshal([]byte(fullCapabilities), &caps))
 	b, err := caps.AppendJSON(nil)
-	if d := jsonDiff([]byte(fullCapabilities), b); err != nil || d != "" {
+	if d := jsonDiffPlain([]byte(fullCapabilities), b); err != nil || d != "" {
 		t.Errorf("the client capabilities do not encode back as written: %v %s", err, d)
 	}
 	init, err := server.Initialize(ctx, &lsp.InitializeParams{
