@@ -251,11 +251,3 @@ func TestErrorsTruncateClientValues(t *testing.T) {
 		t.Errorf("an unknown prompt of 1 MiB: %d bytes of error, code %d", len(err.Error()), code(err))
 	}
 }
-
-func deref[T any](p *T) T {
-	var zero T
-	if p != nil {
-		zero = *p
-	}
-	return zero
-}

@@ -241,11 +241,3 @@ func (s *server) logf(ctx context.Context, c mcp.Client, level mcp.LoggingLevel,
 		s.log.Warn("sending a log message", "error", jsonrpc.Truncate(err.Error()))
 	}
 }
-
-func deref[T any](p *T) T {
-	var zero T
-	if p == nil {
-		return zero
-	}
-	return *p
-}
